@@ -1,0 +1,85 @@
+// Package dataio reads and writes the data kerneltune works on: CSV, LIBSVM and
+// IDA-realisation files, the embedded default datasets, label mapping to ±1,
+// normalisers fitted on a training part, train/test partitions and the toy
+// generators. It imports no other package of this module.
+package dataio
+
+import "gonum.org/v1/gonum/mat"
+
+// Dataset is a binary classification data set with labels mapped to ±1.
+type Dataset struct {
+	Name   string // short display name, e.g. "heart" or "diabetes_scale"
+	Source string // the path or "builtin:NAME" it was read from
+	SHA256 string // hex digest of the raw bytes read (provenance of a model)
+
+	X            *mat.Dense // n×d features, row i is x_i
+	Y            []float64  // labels, each -1 or +1
+	FeatureNames []string   // length d; "f1".."fd" when the file has none
+	Labels       LabelMap   // which original label became +1 and which -1
+
+	// Splits are predefined train/test realisations (the IDA sets); nil
+	// when the file defines none.
+	Splits []Split
+	// Notes are facts a user should know about the data (e.g. "feature 1 is a
+	// patient ID"), reported by `info`.
+	Notes []string
+}
+
+// LabelMap records the original label text of each class.
+type LabelMap struct {
+	Positive string `json:"positive"` // original label mapped to +1
+	Negative string `json:"negative"` // original label mapped to -1
+}
+
+// Split is one train/test partition, as row indices into a Dataset.
+// Train and Test are disjoint.
+type Split struct {
+	Train []int `json:"train"`
+	Test  []int `json:"test"`
+}
+
+// Len returns the number of rows.
+func (d *Dataset) Len() int { return len(d.Y) }
+
+// Dim returns the number of features.
+func (d *Dataset) Dim() int {
+	if d.X == nil {
+		return 0
+	}
+	_, c := d.X.Dims()
+	return c
+}
+
+// Subset returns a new Dataset holding copies of the rows idx, in that order.
+// It carries the name, source, hash, feature names and label map, not the
+// splits.
+func (d *Dataset) Subset(idx []int) *Dataset {
+	dim := d.Dim()
+	x := mat.NewDense(max(len(idx), 1), max(dim, 1), nil)
+	if len(idx) == 0 || dim == 0 {
+		x = &mat.Dense{}
+	}
+	y := make([]float64, len(idx))
+	for k, i := range idx {
+		if dim > 0 {
+			x.SetRow(k, d.X.RawRowView(i))
+		}
+		y[k] = d.Y[i]
+	}
+	return &Dataset{
+		Name: d.Name, Source: d.Source, SHA256: d.SHA256,
+		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
+	}
+}
+
+// ClassCounts returns the number of +1 and -1 labels.
+func (d *Dataset) ClassCounts() (pos, neg int) {
+	for _, v := range d.Y {
+		if v > 0 {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	return pos, neg
+}

@@ -1,0 +1,61 @@
+// Package kernel holds the kernel functions of kerneltune (Gaussian with a full,
+// diagonal or isotropic metric Q, Boughorbel's multi-parameter L1 kernel, linear),
+// their fast Gram matrices and columns, and their weighted parameter derivatives
+// Σ_ij c_ij ∂K_ij/∂θ.
+//
+// It is a package of its own, not part of pkg/solver, because three different
+// clients need kernels for different reasons: the solver needs kernel columns
+// (through the Matrix seam below, and never learns which kernel it is), the
+// tuning methods need Gram matrices and parameter derivatives, and a saved model
+// needs to evaluate the kernel on new points and to serialise it (Spec). Keeping
+// the kernels apart keeps the solver formulation-agnostic, as LIBSVM's Solver is.
+//
+// Conventions (../shared/DESIGN.md): every Gaussian kernel is stored canonically
+// as k_Q(x,z) = exp(-½ (x-z)ᵀ Q (x-z)), Q symmetric positive definite; LIBSVM's
+// exp(-γ‖x-z‖²) is Q = 2γI. The L1 kernel is k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k.
+package kernel
+
+import "gonum.org/v1/gonum/mat"
+
+// Kernel is a kernel function on R^d with fast bulk evaluation.
+type Kernel interface {
+	// Eval returns k(x, z).
+	Eval(x, z []float64) float64
+	// Gram returns the n×n matrix K_ij = k(x_i, x_j) of the rows of X.
+	Gram(X mat.Matrix) *mat.SymDense
+	// Cross returns the m×n matrix k(a_i, b_j) of the rows of A and B.
+	Cross(A, B mat.Matrix) *mat.Dense
+	// Rows prepares the rows of X for repeated column evaluation; the solver's
+	// kernel cache computes the columns it misses through it.
+	Rows(X mat.Matrix) Matrix
+	// Spec returns the serialisable description of the kernel.
+	Spec() Spec
+}
+
+// Matrix is a kernel matrix that produces its columns on demand: either
+// computed from data rows (Kernel.Rows) or read from a precomputed Gram matrix
+// (Precomputed). It is the seam between kernels and the SMO solver.
+type Matrix interface {
+	// Len returns n.
+	Len() int
+	// Diag returns K_ii.
+	Diag(i int) float64
+	// Column sets dst[k] = K(i, idx[k]) for k < len(idx); with idx == nil it
+	// sets dst[j] = K(i, j) for j < len(dst).
+	Column(i int, idx []int, dst []float64)
+}
+
+// Spec is the serialisable description of a kernel (the form saved in model
+// files and printed in JSON output). Exactly one group of fields is set.
+type Spec struct {
+	// Kind is "gaussian", "l1" or "linear".
+	Kind string `json:"kind"`
+	// Gamma is set for an isotropic Gaussian: exp(-γ‖x-z‖²), i.e. Q = 2γI.
+	Gamma float64 `json:"gamma,omitempty"`
+	// Diag is set for a Gaussian with diagonal Q: exp(-½ Σ_k Diag_k Δ_k²).
+	Diag []float64 `json:"q_diag,omitempty"`
+	// Q is set for a Gaussian with a full SPD matrix Q, row-major d×d.
+	Q [][]float64 `json:"q,omitempty"`
+	// Theta is set for the L1 kernel: -Σ_k |Δ_k| / θ_k.
+	Theta []float64 `json:"theta,omitempty"`
+}

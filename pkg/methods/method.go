@@ -1,0 +1,164 @@
+// Package methods holds the kernel-tuning methods of kerneltune behind one small
+// interface, and the registry that `tune` and `compare` both use:
+//
+//	svm       isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid
+//	spd       Laanaya et al. 2011, Algorithm 1 (margin criterion on the SPD manifold)
+//	gi        Glasmachers & Igel 2005 (radius-margin quotient, parameterisations A–E)
+//	lccp      Boughorbel et al. (log convex-concave procedure, multi-θ L1 kernel)
+//	rcsc      Yang, Xiong & Yang 2010 (regularised class-separability criterion)
+//	twolevel  Schittkowski (validation error minimised by SQP over an L2-SVM)
+//
+// A method learns a kernel and the SVM parameters to train with it; the final
+// SVM is then trained on the whole training part by the caller (pkg/model), so
+// every method's model is built, saved and evaluated the same way.
+package methods
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// Method is one kernel-tuning method.
+type Method interface {
+	// Name returns the method ID: "svm", "spd", "gi", "lccp", "rcsc" or "twolevel".
+	Name() string
+	// Params lists the accepted values of Options.Param; the first is the default.
+	Params() []string
+	// Tune learns a kernel and SVM parameters on the (already normalised)
+	// training part. An iteration limit is a Status; the error is non-nil only
+	// when the run cannot go on (bad data, numerical breakdown, cancellation),
+	// and then names the method and the iteration.
+	Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error)
+}
+
+// Options configure one tuning run. The zero value of every field means the
+// method's documented default.
+type Options struct {
+	Param   string  // parameterisation: spd diag|full; gi A–E; twolevel iso|diag; rcsc iso|diag; lccp multi|single
+	Seed    uint64  // seed of every random choice of the method
+	C       float64 // fixed SVM C; 0 lets the method choose it
+	Margin  string  // "l1", "l2" or "hard", where the method offers a choice
+	MaxIter int     // iteration limit (gi's --steps)
+	Tol     float64 // stopping tolerance of the method's outer loop
+	Rho     float64 // spd: weight of the Frobenius regulariser
+	Init    string  // spd: heuristic|cv|sigma=S
+	Mode    string  // algorithm variant, e.g. rcsc "paper"|"robust"; "" = the method's default
+	Folds   int     // cross-validation folds (svm grid, choice of C)
+	Workers int     // goroutines a method may use; 0 = all cores
+	Eps     float64 // SVM solver tolerance; 0 = 1e-3
+	CacheMB int     // SVM kernel cache; 0 = 200
+
+	// Recorder, if non-nil, is called after every iteration (traces, progress).
+	Recorder func(Step)
+}
+
+// Result is what a method learned and how it got there.
+type Result struct {
+	Method string      `json:"method"`
+	Param  string      `json:"param,omitempty"`
+	Kernel kernel.Spec `json:"kernel"`
+	// B is Glasmachers–Igel's matrix (Q = B²), set by gi only.
+	B [][]float64 `json:"b,omitempty"`
+	// Margin ("l1", "l2" or "hard") and C say how to train the final SVM with
+	// Kernel; for the L2 margin the kernel matrix is K + I/C (ν = 1/C).
+	Margin string  `json:"margin"`
+	C      float64 `json:"C"`
+
+	Status  Status        `json:"status"`
+	Iter    int           `json:"iterations"`
+	Solves  int           `json:"svm_solves"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+
+	// Criterion names the quantity the method optimised; Start and End are its
+	// values at the start point and at the end.
+	Criterion      string  `json:"criterion,omitempty"`
+	CriterionStart float64 `json:"criterion_start"`
+	CriterionEnd   float64 `json:"criterion_end"`
+
+	// Init says how the start point (and C) were chosen; Notes carry warnings
+	// and facts a user should read.
+	Init  string   `json:"init,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Figures are the method's own numbers (e.g. twolevel's e*, e0, μ*), in
+	// the order they should be printed.
+	Figures []Figure `json:"figures,omitempty"`
+	Trace   []Step   `json:"trace,omitempty"`
+}
+
+// Figure is one named number of a method's own output.
+type Figure struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Step is one iteration of a method's outer loop.
+type Step struct {
+	Iter      int           `json:"iter"`
+	Objective float64       `json:"objective"`
+	StepSize  float64       `json:"step"`
+	NSV       int           `json:"nsv"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+}
+
+// Status reports how a tuning run ended (a copy of gonum optimize's table-driven
+// enum). A limit is a status, not an error.
+type Status int
+
+const (
+	NotTerminated Status = iota
+	Converged
+	IterationLimit
+	Canceled
+	Failure
+)
+
+var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled", "failure"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// MarshalText writes the status name (JSON output).
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status name.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("methods: unknown status %q", b)
+}
+
+// Err returns a non-nil error for statuses that mean the result is unusable.
+func (s Status) Err() error {
+	switch s {
+	case Canceled:
+		return context.Canceled
+	case Failure:
+		return fmt.Errorf("methods: tuning failed")
+	}
+	return nil
+}
+
+// BreakdownError is a numerical breakdown inside a method: it names the method
+// and the iteration at which it happened.
+type BreakdownError struct {
+	Method string
+	Iter   int
+	Err    error
+}
+
+func (e *BreakdownError) Error() string {
+	return fmt.Sprintf("%s: iteration %d: %v", e.Method, e.Iter, e.Err)
+}
+func (e *BreakdownError) Unwrap() error { return e.Err }
