@@ -15,7 +15,11 @@
 // exp(-γ‖x-z‖²) is Q = 2γI. The L1 kernel is k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k.
 package kernel
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Kernel is a kernel function on R^d with fast bulk evaluation.
 type Kernel interface {
@@ -59,3 +63,14 @@ type Spec struct {
 	// Theta is set for the L1 kernel: -Σ_k |Δ_k| / θ_k.
 	Theta []float64 `json:"theta,omitempty"`
 }
+
+// Kinds of kernel, the values of Spec.Kind.
+const (
+	KindGaussian = "gaussian"
+	KindL1       = "l1"
+	KindLinear   = "linear"
+)
+
+// ErrNotSPD is returned (wrapped) when a matrix that must be symmetric
+// positive definite, such as the metric Q of a Gaussian kernel, is not.
+var ErrNotSPD = errors.New("kernel: matrix is not symmetric positive definite")

@@ -1,0 +1,389 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+type gaussKind int
+
+const (
+	gaussIso gaussKind = iota
+	gaussDiag
+	gaussFull
+)
+
+// Gaussian is the kernel k_Q(x,z) = exp(-½ (x-z)ᵀ Q (x-z)) with a fixed metric
+// Q, stored in one of three forms: isotropic (Q = 2γI, LIBSVM's
+// exp(-γ‖x-z‖²)), diagonal (Q = diag(q)) or full SPD. A Gaussian is
+// immutable and safe for concurrent use.
+//
+// Bulk evaluation maps the rows once, X̃ = (X - 1μᵀ) L with Q = L Lᵀ
+// (Cholesky; for diagonal and isotropic Q a column scaling), so that
+// ½(x-z)ᵀQ(x-z) = ½‖x̃‖² + ½‖z̃‖² - x̃·z̃ and a Gram matrix is one SYRK and
+// one exp pass (DESIGN.md, "Fast kernel matrices"). Subtracting the column
+// mean μ does not change any distance but keeps the cancellation in that
+// identity small on data far from the origin.
+type Gaussian struct {
+	kind  gaussKind
+	d     int       // input dimension; 0 for isotropic (any dimension)
+	gamma float64   // isotropic: Q = 2γI
+	q     []float64 // diagonal: Q = diag(q)
+
+	// full Q
+	qm *mat.SymDense
+	l  []float64 // lower Cholesky factor of Q, d×d row-major
+
+	// diagonal: the columns with q_k > 0 and their scales √q_k
+	cols  []int
+	scale []float64
+}
+
+var _ Kernel = (*Gaussian)(nil)
+
+// NewGaussian returns the Gaussian kernel with the full metric Q, which must
+// be symmetric positive definite (checked by a Cholesky factorisation; the
+// error then wraps ErrNotSPD). Q is copied.
+func NewGaussian(Q mat.Symmetric) (*Gaussian, error) {
+	d := Q.SymmetricDim()
+	if d == 0 {
+		return nil, fmt.Errorf("kernel: new Gaussian: Q is empty")
+	}
+	qm := mat.NewSymDense(d, nil)
+	qm.CopySym(Q)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			if v := qm.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("kernel: new Gaussian: Q[%d][%d] = %v is not finite", i, j, v)
+			}
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(qm) {
+		return nil, fmt.Errorf("%w: Cholesky factorisation of the %d×%d metric Q failed", ErrNotSPD, d, d)
+	}
+	var lt mat.TriDense
+	chol.LTo(&lt)
+	l := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			l[i*d+j] = lt.At(i, j)
+		}
+	}
+	return &Gaussian{kind: gaussFull, d: d, qm: qm, l: l}, nil
+}
+
+// NewGaussianDiag returns the Gaussian kernel with Q = diag(q),
+// k(x,z) = exp(-½ Σ_k q_k (x_k-z_k)²). Each q_k must be finite and ≥ 0: a
+// zero weight (a feature switched off, as the spd method drives noise
+// features towards) gives a positive semidefinite Q and still a valid,
+// finite kernel. q is copied.
+func NewGaussianDiag(q []float64) (*Gaussian, error) {
+	if len(q) == 0 {
+		return nil, fmt.Errorf("kernel: new diagonal Gaussian: no weights")
+	}
+	g := &Gaussian{kind: gaussDiag, d: len(q), q: append([]float64(nil), q...)}
+	for k, v := range q {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("kernel: new diagonal Gaussian: weight q[%d] = %v must be finite and non-negative", k, v)
+		}
+		if v > 0 {
+			g.cols = append(g.cols, k)
+			g.scale = append(g.scale, math.Sqrt(v))
+		}
+	}
+	return g, nil
+}
+
+// NewGaussianIso returns LIBSVM's isotropic kernel exp(-γ‖x-z‖²), Q = 2γI.
+// γ must be finite and > 0 (γ = 0 would be the constant kernel, a degenerate
+// start for every method). The kernel accepts points of any dimension.
+func NewGaussianIso(gamma float64) (*Gaussian, error) {
+	if math.IsNaN(gamma) || math.IsInf(gamma, 0) || gamma <= 0 {
+		return nil, fmt.Errorf("kernel: new isotropic Gaussian: gamma = %v must be finite and positive", gamma)
+	}
+	return &Gaussian{kind: gaussIso, gamma: gamma}, nil
+}
+
+// Dim returns the input dimension d, or 0 for an isotropic kernel, which
+// accepts any dimension.
+func (g *Gaussian) Dim() int { return g.d }
+
+// Gamma returns LIBSVM's γ (Q = 2γI) and true for an isotropic kernel, and
+// (0, false) otherwise.
+func (g *Gaussian) Gamma() (float64, bool) {
+	if g.kind == gaussIso {
+		return g.gamma, true
+	}
+	return 0, false
+}
+
+// QDiag returns a copy of q (Q = diag(q)) and true for a diagonal kernel, and
+// (nil, false) otherwise.
+func (g *Gaussian) QDiag() ([]float64, bool) {
+	if g.kind == gaussDiag {
+		return append([]float64(nil), g.q...), true
+	}
+	return nil, false
+}
+
+// Q returns a copy of the metric Q as a d×d matrix. An isotropic kernel has
+// no fixed dimension, and Q returns nil for it; use Metric(d).
+func (g *Gaussian) Q() *mat.SymDense {
+	if g.kind == gaussIso {
+		return nil
+	}
+	return g.Metric(g.d)
+}
+
+// Metric returns a copy of Q as a d×d matrix for any kind of Gaussian
+// (2γI for an isotropic one). It panics if the kernel has a fixed dimension
+// other than d.
+func (g *Gaussian) Metric(d int) *mat.SymDense {
+	g.checkDim(d)
+	m := mat.NewSymDense(d, nil)
+	switch g.kind {
+	case gaussIso:
+		for k := 0; k < d; k++ {
+			m.SetSym(k, k, 2*g.gamma)
+		}
+	case gaussDiag:
+		for k, v := range g.q {
+			m.SetSym(k, k, v)
+		}
+	case gaussFull:
+		m.CopySym(g.qm)
+	}
+	return m
+}
+
+// Spec returns {gaussian, gamma}, {gaussian, q_diag} or {gaussian, q}
+// according to how the kernel was made.
+func (g *Gaussian) Spec() Spec {
+	switch g.kind {
+	case gaussIso:
+		return Spec{Kind: KindGaussian, Gamma: g.gamma}
+	case gaussDiag:
+		return Spec{Kind: KindGaussian, Diag: append([]float64(nil), g.q...)}
+	}
+	q := make([][]float64, g.d)
+	for i := range q {
+		q[i] = make([]float64, g.d)
+		for j := range q[i] {
+			q[i][j] = g.qm.At(i, j)
+		}
+	}
+	return Spec{Kind: KindGaussian, Q: q}
+}
+
+func (g *Gaussian) checkDim(d int) {
+	if g.d != 0 && d != g.d {
+		panic(fmt.Sprintf("kernel: Gaussian of dimension %d given points of dimension %d", g.d, d))
+	}
+}
+
+// Eval returns exp(-½ (x-z)ᵀ Q (x-z)).
+func (g *Gaussian) Eval(x, z []float64) float64 {
+	if len(x) != len(z) {
+		panic("kernel: Eval: points of different lengths")
+	}
+	g.checkDim(len(x))
+	var s float64
+	switch g.kind {
+	case gaussIso:
+		for k, v := range x {
+			t := v - z[k]
+			s += t * t
+		}
+		return math.Exp(-g.gamma * s)
+	case gaussDiag:
+		for k, v := range x {
+			t := v - z[k]
+			s += g.q[k] * t * t
+		}
+	case gaussFull:
+		raw := g.qm.RawSymmetric()
+		for k := range x {
+			tk := x[k] - z[k]
+			row := raw.Data[k*raw.Stride:]
+			off := 0.0
+			for l := k + 1; l < len(x); l++ {
+				off += row[l] * (x[l] - z[l])
+			}
+			s += tk * (row[k]*tk + 2*off)
+		}
+	}
+	return math.Exp(-s / 2)
+}
+
+// transform returns X̃ = (X - 1μᵀ) L as fresh n×p row-major data.
+func (g *Gaussian) transform(x []float64, n, d int, mu []float64) (xt []float64, p int) {
+	switch g.kind {
+	case gaussIso:
+		s := math.Sqrt(2 * g.gamma)
+		xt = make([]float64, n*d)
+		for i := 0; i < n; i++ {
+			src, dst := x[i*d:(i+1)*d], xt[i*d:(i+1)*d]
+			for k, v := range src {
+				dst[k] = (v - mu[k]) * s
+			}
+		}
+		return xt, d
+	case gaussDiag:
+		p = len(g.cols)
+		xt = make([]float64, n*p)
+		for i := 0; i < n; i++ {
+			src, dst := x[i*d:(i+1)*d], xt[i*p:(i+1)*p]
+			for c, k := range g.cols {
+				dst[c] = (src[k] - mu[k]) * g.scale[c]
+			}
+		}
+		return xt, p
+	}
+	xt = make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		src, dst := x[i*d:(i+1)*d], xt[i*d:(i+1)*d]
+		for k, v := range src {
+			dst[k] = v - mu[k]
+		}
+	}
+	if n > 0 {
+		blas64.Trmm(blas.Right, blas.NoTrans, 1,
+			blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: d, Stride: d, Data: g.l},
+			blas64.General{Rows: n, Cols: d, Stride: d, Data: xt})
+	}
+	return xt, d
+}
+
+// expFinish returns the tile pass K_ij = exp(min(0, G_ij - h_i - h_j)) of a
+// Gram (sym: only i ≤ j, and K_ii = 1 exactly) or cross matrix. The min
+// guards against a squared distance made slightly negative by rounding.
+func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile) {
+	return func(c []float64, stride int, t tile) {
+		for i := t.i0; i < t.i1; i++ {
+			j0 := t.j0
+			if sym {
+				if i >= t.j1 {
+					break
+				}
+				if i >= j0 {
+					j0 = i
+					c[i*stride+i] = 1
+					j0++
+				}
+			}
+			a := hi[i]
+			row := c[i*stride : i*stride+t.j1]
+			h := hj[:t.j1]
+			for j := j0; j < t.j1; j++ {
+				v := row[j] - a - h[j]
+				if v > 0 {
+					v = 0
+				}
+				row[j] = math.Exp(v)
+			}
+		}
+	}
+}
+
+// Gram returns K_ij = k(x_i, x_j): one SYRK on X̃ and an exp pass, tiled over
+// all cores. Both triangles of the result's storage are filled.
+func (g *Gaussian) Gram(X mat.Matrix) *mat.SymDense {
+	x, n, d := rowMajor(X)
+	g.checkDim(d)
+	xt, p := g.transform(x, n, d, colMeans(x, n, d))
+	h := rowNorms2Half(xt, n, p)
+	return innerGram(xt, n, p, expFinish(h, h, true))
+}
+
+// Cross returns k(a_i, b_j): one GEMM on Ã, B̃ (both shifted by the mean of
+// the rows of B) and an exp pass.
+func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
+	a, m, da := rowMajor(A)
+	b, n, db := rowMajor(B)
+	if da != db {
+		panic("kernel: Cross: A and B have different numbers of columns")
+	}
+	g.checkDim(da)
+	mu := colMeans(b, n, db)
+	at, p := g.transform(a, m, da, mu)
+	bt, _ := g.transform(b, n, db, mu)
+	return innerCross(at, m, bt, n, p, expFinish(rowNorms2Half(at, m, p), rowNorms2Half(bt, n, p), false))
+}
+
+// Rows maps the rows of X once (X̃ and ½‖x̃_i‖²) for column evaluation.
+func (g *Gaussian) Rows(X mat.Matrix) Matrix {
+	x, n, d := rowMajor(X)
+	g.checkDim(d)
+	xt, p := g.transform(x, n, d, colMeans(x, n, d))
+	return &gaussRows{xt: xt, n: n, p: p, h: rowNorms2Half(xt, n, p)}
+}
+
+// gaussRows is a Gaussian kernel matrix computed column by column.
+type gaussRows struct {
+	xt   []float64 // X̃, n×p
+	n, p int
+	h    []float64 // ½‖x̃_i‖²
+}
+
+func (r *gaussRows) Len() int           { return r.n }
+func (r *gaussRows) Diag(i int) float64 { _ = r.h[i]; return 1 }
+
+// Column computes K(i, ·) by dot products of x̃_i with the rows of X̃ (all
+// rows, a prefix, or those in idx), then the exp pass. Each entry is computed
+// the same way whichever form is asked, so a cached full column and an
+// entry computed through idx agree to the last bit (a GEMV rounds the rows
+// of its unrolled blocks differently, and was not faster at d = 50).
+func (r *gaussRows) Column(i int, idx []int, dst []float64) {
+	p := r.p
+	xi := r.xt[i*p : (i+1)*p]
+	hi := r.h[i]
+	if idx == nil {
+		m := len(dst)
+		if m > r.n {
+			panic("kernel: Column: dst longer than the matrix")
+		}
+		if m == 0 {
+			return
+		}
+		if p == 0 {
+			for j := range dst {
+				dst[j] = 1
+			}
+			return
+		}
+		for j := range dst {
+			dst[j] = dot(xi, r.xt[j*p:(j+1)*p])
+		}
+		h := r.h[:m]
+		for j, v := range dst {
+			v -= hi + h[j]
+			if v > 0 {
+				v = 0
+			}
+			dst[j] = math.Exp(v)
+		}
+		if i < m {
+			dst[i] = 1
+		}
+		return
+	}
+	if len(dst) < len(idx) {
+		panic("kernel: Column: dst shorter than idx")
+	}
+	for k, j := range idx {
+		if j == i {
+			dst[k] = 1
+			continue
+		}
+		v := dot(xi, r.xt[j*p:(j+1)*p]) - hi - r.h[j]
+		if v > 0 {
+			v = 0
+		}
+		dst[k] = math.Exp(v)
+	}
+}

@@ -1,0 +1,336 @@
+package kernel
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randData returns an n×d matrix of N(off, 1) entries.
+func randData(rng *rand.Rand, n, d int, off float64) *mat.Dense {
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, off+rng.NormFloat64())
+		}
+	}
+	return x
+}
+
+// randSPD returns a random d×d SPD matrix with eigenvalues of order scale.
+func randSPD(rng *rand.Rand, d int, scale float64) *mat.SymDense {
+	a := mat.NewDense(d, d, nil)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			a.Set(i, j, rng.NormFloat64())
+		}
+	}
+	q := mat.NewSymDense(d, nil)
+	q.SymOuterK(scale/float64(d), a)
+	for k := 0; k < d; k++ {
+		q.SetSym(k, k, q.At(k, k)+scale/2)
+	}
+	return q
+}
+
+// randSym returns a random symmetric n×n matrix.
+func randSym(rng *rand.Rand, n int) *mat.SymDense {
+	c := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			c.SetSym(i, j, rng.NormFloat64())
+		}
+	}
+	return c
+}
+
+func row(X mat.Matrix, i int) []float64 {
+	_, d := X.Dims()
+	r := make([]float64, d)
+	for k := range r {
+		r[k] = X.At(i, k)
+	}
+	return r
+}
+
+// testKernels returns one kernel of every kind and form for d-dimensional data.
+func testKernels(t *testing.T, rng *rand.Rand, d int) map[string]Kernel {
+	t.Helper()
+	iso, err := NewGaussianIso(0.5 / float64(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float64, d)
+	for k := range q {
+		q[k] = rng.Float64() / float64(d)
+	}
+	q[0] = 0 // a switched-off feature
+	diag, err := NewGaussianDiag(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := NewGaussian(randSPD(rng, d, 1/float64(d)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := make([]float64, d)
+	for k := range theta {
+		theta[k] = 0.5 + rng.Float64()
+	}
+	l1, err := NewL1(theta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]Kernel{"iso": iso, "diag": diag, "full": full, "l1": l1, "linear": Linear{}}
+}
+
+const bulkTol = 1e-12
+
+func closeTo(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
+}
+
+func TestGramCrossRowsMatchEval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	// n = 150 spans several tiles (64) with a ragged edge; offset data far
+	// from the origin checks the centring.
+	for _, tc := range []struct {
+		name string
+		n, m int
+		d    int
+		off  float64
+	}{
+		{"small", 7, 5, 3, 0},
+		{"tiles", 150, 70, 6, 0},
+		{"offset", 130, 40, 5, 100},
+	} {
+		X := randData(rng, tc.n, tc.d, tc.off)
+		A := randData(rng, tc.m, tc.d, tc.off)
+		for name, k := range testKernels(t, rng, tc.d) {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				K := k.Gram(X)
+				if K.SymmetricDim() != tc.n {
+					t.Fatalf("Gram dim %d, want %d", K.SymmetricDim(), tc.n)
+				}
+				raw := K.RawSymmetric()
+				for i := 0; i < tc.n; i++ {
+					for j := 0; j < tc.n; j++ {
+						want := k.Eval(row(X, i), row(X, j))
+						if got := raw.Data[i*raw.Stride+j]; !closeTo(got, want, bulkTol) {
+							t.Fatalf("Gram[%d][%d] = %v, Eval = %v", i, j, got, want)
+						}
+					}
+				}
+				C := k.Cross(A, X)
+				if r, c := C.Dims(); r != tc.m || c != tc.n {
+					t.Fatalf("Cross dims %d×%d", r, c)
+				}
+				for i := 0; i < tc.m; i++ {
+					for j := 0; j < tc.n; j++ {
+						want := k.Eval(row(A, i), row(X, j))
+						if got := C.At(i, j); !closeTo(got, want, bulkTol) {
+							t.Fatalf("Cross[%d][%d] = %v, Eval = %v", i, j, got, want)
+						}
+					}
+				}
+				mats := map[string]Matrix{"rows": k.Rows(X), "precomputed": Precomputed(K), "precomputedAt": Precomputed(symAt{K})}
+				for mn, m := range mats {
+					checkMatrix(t, mn, m, func(i, j int) float64 { return K.At(i, j) }, rng)
+				}
+				sh := Shifted(k.Rows(X), 0.25)
+				checkMatrix(t, "shifted", sh, func(i, j int) float64 {
+					if i == j {
+						return K.At(i, j) + 0.25
+					}
+					return K.At(i, j)
+				}, rng)
+			})
+		}
+	}
+}
+
+// symAt hides the concrete type of a SymDense, so Precomputed takes its At path.
+type symAt struct{ mat.Symmetric }
+
+// checkMatrix compares every way of reading m with want(i, j).
+func checkMatrix(t *testing.T, name string, m Matrix, want func(i, j int) float64, rng *rand.Rand) {
+	t.Helper()
+	n := m.Len()
+	full := make([]float64, n)
+	for i := 0; i < n; i++ {
+		if got, w := m.Diag(i), want(i, i); !closeTo(got, w, bulkTol) {
+			t.Fatalf("%s: Diag(%d) = %v, want %v", name, i, got, w)
+		}
+		m.Column(i, nil, full)
+		for j := range full {
+			if w := want(i, j); !closeTo(full[j], w, bulkTol) {
+				t.Fatalf("%s: Column(%d)[%d] = %v, want %v", name, i, j, full[j], w)
+			}
+		}
+		// A prefix, as a solver with a shrunk active set at the front asks.
+		pre := make([]float64, n/2)
+		m.Column(i, nil, pre)
+		for j := range pre {
+			if pre[j] != full[j] {
+				t.Fatalf("%s: prefix Column(%d)[%d] = %v, full column %v", name, i, j, pre[j], full[j])
+			}
+		}
+		// An unordered subset including i itself.
+		idx := rng.Perm(n)[:n/3+1]
+		idx = append(idx, i)
+		sub := make([]float64, len(idx))
+		m.Column(i, idx, sub)
+		for k, j := range idx {
+			if w := want(i, j); !closeTo(sub[k], w, bulkTol) {
+				t.Fatalf("%s: Column(%d, idx)[%d] (j=%d) = %v, want %v", name, i, k, j, sub[k], w)
+			}
+		}
+	}
+}
+
+func TestCentredL1IsPSD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	X := randData(rng, 40, 4, 0)
+	k, err := NewL1([]float64{1, 2, 0.5, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := k.Gram(X)
+	var eig mat.EigenSym
+	if !eig.Factorize(K, false) {
+		t.Fatal("eigen failed")
+	}
+	if v := eig.Values(nil); v[0] >= -1e-6 {
+		t.Fatalf("L1 Gram smallest eigenvalue %v: expected indefinite", v[0])
+	}
+	const r = 3
+	c := Centred(k.Rows(X), r)
+	n := c.Len()
+	kt := mat.NewSymDense(n, nil)
+	col := make([]float64, n)
+	for i := 0; i < n; i++ {
+		c.Column(i, nil, col)
+		for j := i; j < n; j++ {
+			want := K.At(i, j) - K.At(i, r) - K.At(j, r) + K.At(r, r)
+			if !closeTo(col[j], want, bulkTol) {
+				t.Fatalf("centred(%d,%d) = %v, want %v", i, j, col[j], want)
+			}
+			kt.SetSym(i, j, col[j])
+		}
+		if !closeTo(c.Diag(i), kt.At(i, i), bulkTol) {
+			t.Fatalf("centred Diag(%d) = %v, column %v", i, c.Diag(i), kt.At(i, i))
+		}
+	}
+	if !eig.Factorize(kt, false) {
+		t.Fatal("eigen failed")
+	}
+	if v := eig.Values(nil); v[0] < -1e-9*v[n-1] {
+		t.Fatalf("centred L1 Gram smallest eigenvalue %v (largest %v): not PSD", v[0], v[n-1])
+	}
+}
+
+func TestGaussianDiagonalIsOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 3))
+	X := randData(rng, 100, 3, 1e4) // large offset: rounding must not push K_ii off 1 or K_ij above 1
+	k, _ := NewGaussianIso(10)
+	K := k.Gram(X)
+	for i := 0; i < 100; i++ {
+		if K.At(i, i) != 1 {
+			t.Fatalf("K[%d][%d] = %v", i, i, K.At(i, i))
+		}
+		for j := 0; j < 100; j++ {
+			if v := K.At(i, j); v > 1 || v < 0 || math.IsNaN(v) {
+				t.Fatalf("K[%d][%d] = %v outside [0,1]", i, j, v)
+			}
+		}
+	}
+}
+
+func TestNewGaussianNotSPD(t *testing.T) {
+	q := mat.NewSymDense(2, []float64{1, 2, 2, 1}) // eigenvalues 3, -1
+	_, err := NewGaussian(q)
+	if !errors.Is(err, ErrNotSPD) {
+		t.Fatalf("NewGaussian(indefinite) error %v, want ErrNotSPD", err)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+	}{
+		{"iso zero", func() error { _, err := NewGaussianIso(0); return err }},
+		{"iso NaN", func() error { _, err := NewGaussianIso(math.NaN()); return err }},
+		{"diag negative", func() error { _, err := NewGaussianDiag([]float64{1, -1}); return err }},
+		{"diag Inf", func() error { _, err := NewGaussianDiag([]float64{math.Inf(1)}); return err }},
+		{"l1 zero", func() error { _, err := NewL1([]float64{1, 0}); return err }},
+		{"l1 empty", func() error { _, err := NewL1(nil); return err }},
+		{"full NaN", func() error { _, err := NewGaussian(mat.NewSymDense(1, []float64{math.NaN()})); return err }},
+	} {
+		if err := tc.f(); err == nil || err.Error()[:8] != "kernel: " {
+			t.Errorf("%s: error %v, want one starting \"kernel: \"", tc.name, err)
+		}
+	}
+	if _, err := NewGaussianDiag([]float64{0, 1}); err != nil {
+		t.Errorf("NewGaussianDiag with a zero weight: %v", err)
+	}
+}
+
+func TestSpecRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 4))
+	X := randData(rng, 20, 4, 0)
+	for name, k := range testKernels(t, rng, 4) {
+		s := k.Spec()
+		k2, err := FromSpec(s)
+		if err != nil {
+			t.Fatalf("%s: FromSpec(%+v): %v", name, s, err)
+		}
+		if !reflect.DeepEqual(k2.Spec(), s) {
+			t.Fatalf("%s: spec %+v round-trips to %+v", name, s, k2.Spec())
+		}
+		if !mat.EqualApprox(k.Gram(X), k2.Gram(X), 1e-14) {
+			t.Fatalf("%s: Gram differs after round trip", name)
+		}
+	}
+	iso, _ := NewGaussianIso(0.25)
+	if s := iso.Spec(); s.Kind != KindGaussian || s.Gamma != 0.25 || s.Diag != nil || s.Q != nil {
+		t.Fatalf("iso spec %+v", s)
+	}
+	if g, ok := iso.Gamma(); !ok || g != 0.25 {
+		t.Fatalf("Gamma() = %v, %v", g, ok)
+	}
+	if q := iso.Metric(3); q.At(1, 1) != 0.5 || q.At(0, 1) != 0 {
+		t.Fatalf("iso Metric(3) = %v", mat.Formatted(q))
+	}
+	if iso.Q() != nil {
+		t.Fatal("iso Q() should be nil")
+	}
+	for _, tc := range []struct {
+		name string
+		s    Spec
+	}{
+		{"unknown kind", Spec{Kind: "rbf", Gamma: 1}},
+		{"no kind", Spec{}},
+		{"gaussian empty", Spec{Kind: KindGaussian}},
+		{"gaussian two forms", Spec{Kind: KindGaussian, Gamma: 1, Diag: []float64{1}}},
+		{"gaussian negative gamma", Spec{Kind: KindGaussian, Gamma: -1}},
+		{"gaussian ragged q", Spec{Kind: KindGaussian, Q: [][]float64{{1, 0}, {0}}}},
+		{"gaussian asymmetric q", Spec{Kind: KindGaussian, Q: [][]float64{{1, 0.5}, {0, 1}}}},
+		{"gaussian indefinite q", Spec{Kind: KindGaussian, Q: [][]float64{{1, 2}, {2, 1}}}},
+		{"gaussian with theta", Spec{Kind: KindGaussian, Gamma: 1, Theta: []float64{1}}},
+		{"l1 no theta", Spec{Kind: KindL1}},
+		{"l1 with gamma", Spec{Kind: KindL1, Gamma: 1, Theta: []float64{1}}},
+		{"l1 bad theta", Spec{Kind: KindL1, Theta: []float64{1, -2}}},
+		{"linear with gamma", Spec{Kind: KindLinear, Gamma: 1}},
+	} {
+		_, err := FromSpec(tc.s)
+		if err == nil || err.Error()[:8] != "kernel: " {
+			t.Errorf("%s: FromSpec error %v, want one starting \"kernel: \"", tc.name, err)
+		}
+	}
+	_, err := FromSpec(Spec{Kind: KindGaussian, Q: [][]float64{{1, 2}, {2, 1}}})
+	if !errors.Is(err, ErrNotSPD) {
+		t.Errorf("indefinite q: %v, want ErrNotSPD", err)
+	}
+}

@@ -1,0 +1,170 @@
+package kernel
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Precomputed wraps a ready n×n kernel matrix as a Matrix. K is not copied:
+// the caller must not change it while the Matrix is in use. A *mat.SymDense
+// (what Gram returns) is read through its raw storage, any other Symmetric
+// through At.
+func Precomputed(K mat.Symmetric) Matrix {
+	n := K.SymmetricDim()
+	if s, ok := K.(*mat.SymDense); ok && n > 0 {
+		raw := upperRaw(s)
+		return &precomputed{n: n, data: raw.Data, stride: raw.Stride}
+	}
+	return &precomputedSym{k: K, n: n}
+}
+
+// precomputed reads the upper triangle of a row-major matrix.
+type precomputed struct {
+	n      int
+	data   []float64
+	stride int
+}
+
+func (p *precomputed) Len() int { return p.n }
+func (p *precomputed) Diag(i int) float64 {
+	if i < 0 || i >= p.n {
+		panic("kernel: Diag: index out of range")
+	}
+	return p.data[i*p.stride+i]
+}
+
+func (p *precomputed) Column(i int, idx []int, dst []float64) {
+	if i < 0 || i >= p.n {
+		panic("kernel: Column: index out of range")
+	}
+	s := p.stride
+	if idx == nil {
+		m := len(dst)
+		if m > p.n {
+			panic("kernel: Column: dst longer than the matrix")
+		}
+		// K(i,j) = data[j*s+i] for j < i (upper triangle), data[i*s+j] for j ≥ i.
+		lo := min(i, m)
+		for j := 0; j < lo; j++ {
+			dst[j] = p.data[j*s+i]
+		}
+		if m > i {
+			copy(dst[i:m], p.data[i*s+i:i*s+m])
+		}
+		return
+	}
+	if len(dst) < len(idx) {
+		panic("kernel: Column: dst shorter than idx")
+	}
+	for k, j := range idx {
+		if j < i {
+			dst[k] = p.data[j*s+i]
+		} else {
+			dst[k] = p.data[i*s+j]
+		}
+	}
+}
+
+// precomputedSym reads any mat.Symmetric through At.
+type precomputedSym struct {
+	k mat.Symmetric
+	n int
+}
+
+func (p *precomputedSym) Len() int           { return p.n }
+func (p *precomputedSym) Diag(i int) float64 { return p.k.At(i, i) }
+func (p *precomputedSym) Column(i int, idx []int, dst []float64) {
+	if idx == nil {
+		if len(dst) > p.n {
+			panic("kernel: Column: dst longer than the matrix")
+		}
+		for j := range dst {
+			dst[j] = p.k.At(i, j)
+		}
+		return
+	}
+	if len(dst) < len(idx) {
+		panic("kernel: Column: dst shorter than idx")
+	}
+	for k, j := range idx {
+		dst[k] = p.k.At(i, j)
+	}
+}
+
+// Shifted returns the matrix K + νI of m: the L2 soft margin (ν = 1/C,
+// Chapelle et al. 2002; Schittkowski's ν) and the radius problem with that
+// margin use it (DESIGN.md, "One SVM solver, several duals"). ν = 0 returns
+// m itself.
+func Shifted(m Matrix, nu float64) Matrix {
+	if nu == 0 {
+		return m
+	}
+	if s, ok := m.(*shifted); ok {
+		return &shifted{m: s.m, nu: s.nu + nu}
+	}
+	return &shifted{m: m, nu: nu}
+}
+
+type shifted struct {
+	m  Matrix
+	nu float64
+}
+
+func (s *shifted) Len() int           { return s.m.Len() }
+func (s *shifted) Diag(i int) float64 { return s.m.Diag(i) + s.nu }
+func (s *shifted) Column(i int, idx []int, dst []float64) {
+	s.m.Column(i, idx, dst)
+	if idx == nil {
+		if i < len(dst) {
+			dst[i] += s.nu
+		}
+		return
+	}
+	for k, j := range idx {
+		if j == i {
+			dst[k] += s.nu
+		}
+	}
+}
+
+// Centred returns the matrix k̃(x_i,x_j) = k(x_i,x_j) - k(x_i,x_r) -
+// k(x_j,x_r) + k(x_r,x_r), the kernel centred at the data point x_r
+// (DESIGN.md, Notation). For a conditionally positive definite kernel such as
+// L1 the result is positive semidefinite, and on the feasible set yᵀα = 0 of
+// an SVM dual (and Σβ = 1 of the radius problem) it gives the same objective
+// values as m: α, D* and R² are unchanged, but the SVM bias shifts by
+// Σ_j α_j y_j k(x_j, x_r). It computes column r of m once.
+func Centred(m Matrix, r int) Matrix {
+	n := m.Len()
+	if r < 0 || r >= n {
+		panic(fmt.Sprintf("kernel: Centred: centre %d out of range [0,%d)", r, n))
+	}
+	c := make([]float64, n)
+	m.Column(r, nil, c)
+	return &centred{m: m, c: c, crr: m.Diag(r)}
+}
+
+type centred struct {
+	m   Matrix
+	c   []float64 // K(·, r)
+	crr float64   // K(r, r)
+}
+
+func (c *centred) Len() int { return c.m.Len() }
+func (c *centred) Diag(i int) float64 {
+	return c.m.Diag(i) - 2*c.c[i] + c.crr
+}
+func (c *centred) Column(i int, idx []int, dst []float64) {
+	c.m.Column(i, idx, dst)
+	a := c.c[i] - c.crr
+	if idx == nil {
+		for j := range dst {
+			dst[j] -= a + c.c[j]
+		}
+		return
+	}
+	for k, j := range idx {
+		dst[k] -= a + c.c[j]
+	}
+}
