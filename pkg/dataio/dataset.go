@@ -11,6 +11,7 @@ type Dataset struct {
 	Name   string // short display name, e.g. "heart" or "diabetes_scale"
 	Source string // the path or "builtin:NAME" it was read from
 	SHA256 string // hex digest of the raw bytes read (provenance of a model)
+	Format string // "csv", "libsvm", "ida" or "generated"
 
 	X            *mat.Dense // n×d features, row i is x_i
 	Y            []float64  // labels, each -1 or +1
@@ -67,7 +68,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		y[k] = d.Y[i]
 	}
 	return &Dataset{
-		Name: d.Name, Source: d.Source, SHA256: d.SHA256,
+		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
 	}
 }

@@ -1,0 +1,439 @@
+package dataio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// defaultMaxCells bounds the dense matrix a file may describe (2 GiB of
+// float64), so a hostile LIBSVM index such as 1:1 999999999:1 is an error,
+// not an out-of-memory crash.
+const defaultMaxCells = 1 << 28
+
+// ReadOptions control how a file is read. The zero value reads any supported
+// file with the defaults below.
+type ReadOptions struct {
+	// Format is "", "auto", "csv", "libsvm" or "ida". Empty or "auto" detects
+	// it: IDA by file name (NAME_data.asc, …, or a prefix NAME whose
+	// NAME_data.asc exists), LIBSVM when tokens after the first look like
+	// index:value, CSV otherwise.
+	Format string
+	// Delimiter of CSV fields: "" (detect among comma, tab, semicolon and
+	// runs of white space), ",", ";", "\t" or "tab", "space" or "whitespace".
+	Delimiter string
+	// Header of a CSV file: "" (detect: the first row is a header when none
+	// of its fields is a number), "yes" or "no".
+	Header string
+	// LabelCol is the CSV label column, by header name or 1-based index;
+	// empty means the last column.
+	LabelCol string
+	// Positive is the original label mapped to +1. Empty: the larger of two
+	// numeric labels, or the later in byte order of two text labels.
+	Positive string
+	// Missing is "" or "error" (a missing-value marker "?", "NA", "N/A" or an
+	// empty CSV field is an error) or "drop" (such rows are dropped and
+	// counted in the Notes).
+	Missing string
+	// Features fixes the number of features of a LIBSVM file (a1a declares
+	// 123 but its highest index is 119); 0 uses the highest index present.
+	// An index above Features is an error.
+	Features int
+	// Labels, if non-nil, fixes the label mapping (a test file read with the
+	// training file's mapping): any other label is an error, and a file with
+	// one class is accepted.
+	Labels *LabelMap
+	// MaxCells bounds rows × features of the dense matrix; 0 means 2^28.
+	MaxCells int
+}
+
+func (o ReadOptions) maxCells() int {
+	if o.MaxCells > 0 {
+		return o.MaxCells
+	}
+	return defaultMaxCells
+}
+
+func (o ReadOptions) check() error {
+	switch o.Format {
+	case "", "auto", "csv", "libsvm", "ida":
+	default:
+		return fmt.Errorf("dataio: unknown format %q (want csv, libsvm or ida)", o.Format)
+	}
+	switch o.Missing {
+	case "", "error", "drop":
+	default:
+		return fmt.Errorf("dataio: unknown missing-value policy %q (want error or drop)", o.Missing)
+	}
+	switch o.Header {
+	case "", "auto", "yes", "no":
+	default:
+		return fmt.Errorf("dataio: unknown header setting %q (want yes or no)", o.Header)
+	}
+	if _, err := delimiterOf(o.Delimiter); err != nil {
+		return err
+	}
+	if o.Features < 0 {
+		return fmt.Errorf("dataio: negative number of features %d", o.Features)
+	}
+	return nil
+}
+
+// whitespace is the delimiter value meaning "runs of spaces and tabs".
+const whitespace = ' '
+
+func delimiterOf(s string) (byte, error) {
+	switch s {
+	case "":
+		return 0, nil
+	case ",":
+		return ',', nil
+	case ";":
+		return ';', nil
+	case "\t", "tab", `\t`:
+		return '\t', nil
+	case " ", "space", "whitespace":
+		return whitespace, nil
+	}
+	return 0, fmt.Errorf("dataio: unknown delimiter %q (want , ; tab or space)", s)
+}
+
+// isMissing reports whether a field is a missing-value marker.
+func isMissing(s string) bool {
+	switch s {
+	case "", "?", "NA", "N/A", "na", "n/a":
+		return true
+	}
+	return false
+}
+
+// parseValue parses a feature value: a finite float64. Underflow to zero is
+// accepted; overflow is an error like ±Inf.
+func parseValue(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange && !math.IsInf(v, 0) {
+			return v, nil
+		}
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return 0, errf(ErrNotFinite, "%q is out of the float64 range", s)
+		}
+		return 0, errf(ErrNotNumber, "%q is not a number", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, errf(ErrNotFinite, "%q is not a finite number", s)
+	}
+	return v, nil
+}
+
+// textLine is one content line of a text file with its 1-based line number.
+type textLine struct {
+	text string
+	num  int
+}
+
+// contentLines splits data into lines, dropping a UTF-8 byte-order mark, the
+// \r of CRLF line ends, blank lines and comment lines starting with '#'.
+func contentLines(data []byte) []textLine {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var out []textLine
+	num := 0
+	for len(data) > 0 {
+		num++
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		s := strings.TrimRight(string(line), "\r")
+		t := strings.TrimSpace(s)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		out = append(out, textLine{text: s, num: num})
+	}
+	return out
+}
+
+// splitFields splits a CSV line. With a delimiter, fields may be quoted with
+// double quotes ("" inside a quoted field is a quote); spaces around fields
+// are trimmed. With whitespace, fields are runs of non-space characters.
+func splitFields(line string, delim byte) ([]string, error) {
+	if delim == whitespace {
+		return strings.Fields(line), nil
+	}
+	var out []string
+	i := 0
+	for {
+		// skip leading blanks of the field
+		for i < len(line) && (line[i] == ' ' || (line[i] == '\t' && delim != '\t')) {
+			i++
+		}
+		if i < len(line) && line[i] == '"' {
+			var b strings.Builder
+			i++
+			closed := false
+			for i < len(line) {
+				if line[i] == '"' {
+					if i+1 < len(line) && line[i+1] == '"' {
+						b.WriteByte('"')
+						i += 2
+						continue
+					}
+					i++
+					closed = true
+					break
+				}
+				b.WriteByte(line[i])
+				i++
+			}
+			if !closed {
+				return out, fmt.Errorf("unterminated quoted field %d", len(out)+1)
+			}
+			for i < len(line) && (line[i] == ' ' || (line[i] == '\t' && delim != '\t')) {
+				i++
+			}
+			if i < len(line) && line[i] != delim {
+				return out, fmt.Errorf("text after the closing quote of field %d", len(out)+1)
+			}
+			out = append(out, b.String())
+		} else {
+			j := strings.IndexByte(line[i:], delim)
+			if j < 0 {
+				out = append(out, strings.TrimSpace(line[i:]))
+				return out, nil
+			}
+			out = append(out, strings.TrimSpace(line[i:i+j]))
+			i += j
+		}
+		if i >= len(line) {
+			return out, nil
+		}
+		i++ // the delimiter
+		if i == len(line) {
+			return append(out, ""), nil
+		}
+	}
+}
+
+// detectDelimiter picks the CSV delimiter from the first lines: among comma,
+// tab and semicolon, the one that splits every sampled line into the same
+// number (≥ 2) of fields, preferring more fields; else white space when the
+// first line has several white-space separated fields; else the candidate
+// most frequent on the first line (so a ragged row is reported as such).
+func detectDelimiter(lines []textLine) byte {
+	sample := lines[:min(len(lines), 20)]
+	best, bestN := byte(0), 1
+	for _, c := range []byte{',', '\t', ';'} {
+		n := -1
+		for _, l := range sample {
+			f, err := splitFields(l.text, c)
+			if err != nil || len(f) < 2 || (n >= 0 && len(f) != n) {
+				n = -2
+				break
+			}
+			n = len(f)
+		}
+		if n > bestN {
+			best, bestN = c, n
+		}
+	}
+	if best != 0 {
+		return best
+	}
+	if len(sample) > 0 && len(strings.Fields(sample[0].text)) >= 2 {
+		return whitespace
+	}
+	mostC, most := byte(whitespace), 0
+	for _, c := range []byte{',', '\t', ';'} {
+		if k := strings.Count(sample[0].text, string(c)); k > most {
+			mostC, most = c, k
+		}
+	}
+	return mostC
+}
+
+// looksLikeHeader: no field is a number and at least one is real text.
+func looksLikeHeader(fields []string) bool {
+	text := false
+	for _, f := range fields {
+		if _, err := strconv.ParseFloat(f, 64); err == nil {
+			return false
+		}
+		if !isMissing(f) {
+			text = true
+		}
+	}
+	return text
+}
+
+// ReadCSV reads a delimited text file: one row per line, one column the label
+// (ReadOptions.LabelCol, default the last), every other column a numeric
+// feature. name is used in error messages and as the data set's Source.
+// Blank lines and lines starting with '#' are skipped.
+func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+	}
+	return parseCSV(data, name, opts)
+}
+
+func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
+	lines := contentLines(data)
+	if len(lines) == 0 {
+		return nil, perr(name, 0, 0, ErrEmpty)
+	}
+	delim, _ := delimiterOf(opts.Delimiter)
+	if delim == 0 {
+		delim = detectDelimiter(lines)
+	}
+	first, err := splitFields(lines[0].text, delim)
+	if err != nil {
+		return nil, perr(name, lines[0].num, 0, err)
+	}
+	header := false
+	switch opts.Header {
+	case "yes":
+		header = true
+	case "no":
+	default:
+		header = looksLikeHeader(first)
+	}
+	ncol := len(first)
+	firstLine := lines[0].num
+	labelCol, err := resolveLabelCol(opts.LabelCol, first, header, name)
+	if err != nil {
+		return nil, err
+	}
+	if ncol < 2 {
+		return nil, perr(name, lines[0].num, 0, fmt.Errorf("one column only: need at least one feature and the label (delimiter %s)", delimName(delim)))
+	}
+	d := ncol - 1
+	names := make([]string, 0, d)
+	if header {
+		for j, h := range first {
+			if j != labelCol {
+				if h == "" {
+					h = "f" + strconv.Itoa(len(names)+1)
+				}
+				names = append(names, h)
+			}
+		}
+		lines = lines[1:]
+		if len(lines) == 0 {
+			return nil, perr(name, firstLine, 0, errf(ErrEmpty, "no data rows after the header"))
+		}
+	} else {
+		for j := 1; j <= d; j++ {
+			names = append(names, "f"+strconv.Itoa(j))
+		}
+	}
+	if len(lines) > opts.maxCells()/d {
+		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(lines), d, opts.maxCells()))
+	}
+	drop := opts.Missing == "drop"
+	x := make([]float64, 0, len(lines)*d)
+	var labels rawLabels
+	dropped := 0
+	row := make([]float64, d)
+rows:
+	for _, l := range lines {
+		fields, err := splitFields(l.text, delim)
+		if err != nil {
+			return nil, perr(name, l.num, 0, err)
+		}
+		if len(fields) != ncol {
+			return nil, perr(name, l.num, 0, errf(ErrRagged, "%d fields, want %d as on line %d (delimiter %s)", len(fields), ncol, firstLine, delimName(delim)))
+		}
+		label := ""
+		k := 0
+		for j, f := range fields {
+			if isMissing(f) {
+				if drop {
+					dropped++
+					continue rows
+				}
+				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
+			}
+			if j == labelCol {
+				label = f
+				continue
+			}
+			v, err := parseValue(f)
+			if err != nil {
+				return nil, perr(name, l.num, j+1, err)
+			}
+			row[k] = v
+			k++
+		}
+		x = append(x, row...)
+		labels.add(label, l.num)
+	}
+	if len(labels.text) == 0 {
+		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
+	}
+	y, lm, err := mapLabels(name, &labels, opts.Positive, opts.Labels)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{
+		Name: name, Source: name, Format: "csv",
+		X: mat.NewDense(len(y), d, x), Y: y, FeatureNames: names, Labels: lm,
+	}
+	if dropped > 0 {
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+	}
+	return ds, nil
+}
+
+func delimName(c byte) string {
+	switch c {
+	case ',':
+		return "comma"
+	case ';':
+		return "semicolon"
+	case '\t':
+		return "tab"
+	}
+	return "white space"
+}
+
+// resolveLabelCol returns the 0-based label column.
+func resolveLabelCol(spec string, first []string, header bool, file string) (int, error) {
+	ncol := len(first)
+	if spec == "" {
+		return ncol - 1, nil
+	}
+	if k, err := strconv.Atoi(spec); err == nil {
+		if k < 1 || k > ncol {
+			return 0, fmt.Errorf("dataio: %s: label column %d is out of range: the file has %d columns", file, k, ncol)
+		}
+		return k - 1, nil
+	}
+	if !header {
+		return 0, fmt.Errorf("dataio: %s: label column %q given by name, but the file has no header line", file, spec)
+	}
+	for j, h := range first {
+		if h == spec {
+			return j, nil
+		}
+	}
+	for j, h := range first {
+		if strings.EqualFold(h, spec) {
+			return j, nil
+		}
+	}
+	return 0, fmt.Errorf("dataio: %s: no column named %q (columns: %s)", file, spec, strings.Join(first, ", "))
+}

@@ -1,0 +1,77 @@
+package dataio
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Sentinel errors. Readers wrap them in a *ParseError (or return them wrapped
+// with the file name), so test with errors.Is.
+var (
+	// ErrEmpty: the input holds no data rows.
+	ErrEmpty = errors.New("no data rows")
+	// ErrOneClass: all rows carry the same label.
+	ErrOneClass = errors.New("only one class")
+	// ErrTooManyClasses: more than two distinct labels.
+	ErrTooManyClasses = errors.New("more than two classes")
+	// ErrNotNumber: a value that should be a number is not one.
+	ErrNotNumber = errors.New("not a number")
+	// ErrNotFinite: a value is NaN or ±Inf.
+	ErrNotFinite = errors.New("not a finite number")
+	// ErrMissing: a missing-value marker ("?", "NA" or an empty field).
+	ErrMissing = errors.New("missing value")
+	// ErrRagged: a row has a different number of fields from the first row.
+	ErrRagged = errors.New("wrong number of fields")
+	// ErrIndex: a bad LIBSVM feature index (not ≥ 1, not ascending, too large).
+	ErrIndex = errors.New("bad feature index")
+	// ErrUnknownLabel: a label outside a fixed label mapping (e.g. a test file
+	// with a class the training file does not have).
+	ErrUnknownLabel = errors.New("unknown label")
+	// ErrTooLarge: the dense matrix the file describes would be too large.
+	ErrTooLarge = errors.New("data too large")
+)
+
+// ParseError is a problem at a place in an input file. Line and Col are
+// 1-based; Col is the field (token) number on the line, 0 when the problem is
+// the whole line, and Line is 0 when the problem is the whole file (for
+// example only one class). Its message reads like a compiler's:
+//
+//	heart.csv:12:3: "abc" is not a number
+type ParseError struct {
+	File string
+	Line int
+	Col  int
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	pos := e.File
+	if e.Line > 0 {
+		pos += ":" + strconv.Itoa(e.Line)
+		if e.Col > 0 {
+			pos += ":" + strconv.Itoa(e.Col)
+		}
+	}
+	return pos + ": " + e.Err.Error()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// valueError is a message about a value that still matches a sentinel.
+type valueError struct {
+	msg string
+	err error
+}
+
+func (e *valueError) Error() string { return e.msg }
+func (e *valueError) Unwrap() error { return e.err }
+
+// errf builds an error with a formatted message that wraps sentinel.
+func errf(sentinel error, format string, a ...any) error {
+	return &valueError{msg: fmt.Sprintf(format, a...), err: sentinel}
+}
+
+func perr(file string, line, col int, err error) *ParseError {
+	return &ParseError{File: file, Line: line, Col: col, Err: err}
+}

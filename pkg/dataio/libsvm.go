@@ -1,0 +1,125 @@
+package dataio
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// maxLIBSVMIndex bounds a LIBSVM feature index (also bounded by MaxCells).
+const maxLIBSVMIndex = 1 << 26
+
+// ReadLIBSVM reads the LIBSVM sparse format: one row per line,
+//
+//	label index:value index:value ...
+//
+// with 1-based, strictly ascending indices (an error otherwise, as in
+// LIBSVM's svm-train); absent indices are zeros. CRLF line ends, trailing
+// spaces, blank lines and lines starting with '#' are accepted. The number
+// of features is the highest index present unless ReadOptions.Features fixes
+// it. Labels must be numbers. Error columns count tokens, the label being 1.
+func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+	}
+	return parseLIBSVM(data, name, opts)
+}
+
+func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
+	lines := contentLines(data)
+	if len(lines) == 0 {
+		return nil, perr(name, 0, 0, ErrEmpty)
+	}
+	limit := maxLIBSVMIndex
+	if opts.Features > 0 {
+		limit = opts.Features
+	}
+	var (
+		labels rawLabels
+		idx    []int32
+		val    []float64
+		start  = make([]int, 0, len(lines)+1)
+		maxIdx int
+	)
+	for _, l := range lines {
+		fields := strings.Fields(l.text)
+		lab := fields[0]
+		if _, err := parseValue(lab); err != nil {
+			return nil, perr(name, l.num, 1, fmt.Errorf("label: %w", err))
+		}
+		start = append(start, len(idx))
+		prev := 0
+		for k, tok := range fields[1:] {
+			col := k + 2
+			is, vs, ok := strings.Cut(tok, ":")
+			if !ok {
+				return nil, perr(name, l.num, col, errf(ErrIndex, "token %q is not index:value", tok))
+			}
+			i, err := strconv.Atoi(is)
+			if err != nil {
+				return nil, perr(name, l.num, col, errf(ErrIndex, "feature index %q in %q is not an integer", is, tok))
+			}
+			switch {
+			case i < 1:
+				return nil, perr(name, l.num, col, errf(ErrIndex, "feature index %d in %q: indices start at 1", i, tok))
+			case i <= prev:
+				return nil, perr(name, l.num, col, errf(ErrIndex, "feature index %d after %d: indices must be strictly ascending", i, prev))
+			case i > limit && opts.Features > 0:
+				return nil, perr(name, l.num, col, errf(ErrIndex, "feature index %d exceeds the %d features set", i, opts.Features))
+			case i > limit:
+				return nil, perr(name, l.num, col, errf(ErrTooLarge, "feature index %d is too large", i))
+			}
+			prev = i
+			v, err := parseValue(vs)
+			if err != nil {
+				return nil, perr(name, l.num, col, err)
+			}
+			if v != 0 {
+				idx = append(idx, int32(i-1))
+				val = append(val, v)
+			}
+			maxIdx = max(maxIdx, i)
+		}
+		labels.add(lab, l.num)
+	}
+	start = append(start, len(idx))
+	d := maxIdx
+	if opts.Features > 0 {
+		d = opts.Features
+	}
+	n := len(labels.text)
+	if d == 0 {
+		return nil, perr(name, 0, 0, fmt.Errorf("no features: every row holds only a label"))
+	}
+	if n > opts.maxCells()/d {
+		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", n, d, opts.maxCells()))
+	}
+	y, lm, err := mapLabels(name, &labels, opts.Positive, opts.Labels)
+	if err != nil {
+		return nil, err
+	}
+	x := mat.NewDense(n, d, nil)
+	raw := x.RawMatrix()
+	for r := 0; r < n; r++ {
+		row := raw.Data[r*raw.Stride : r*raw.Stride+d]
+		for p := start[r]; p < start[r+1]; p++ {
+			row[idx[p]] = val[p]
+		}
+	}
+	names := make([]string, d)
+	for j := range names {
+		names[j] = "f" + strconv.Itoa(j+1)
+	}
+	ds := &Dataset{
+		Name: name, Source: name, Format: "libsvm",
+		X: x, Y: y, FeatureNames: names, Labels: lm,
+	}
+	return ds, nil
+}

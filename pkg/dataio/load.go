@@ -1,0 +1,131 @@
+package dataio
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// BuiltinPrefix starts the name of an embedded data set: "builtin:heart".
+const BuiltinPrefix = "builtin:"
+
+// Load reads a data set: "builtin:NAME" (see Builtins), an IDA set (a prefix
+// such as data/banana or any of its four files), or a CSV or LIBSVM file,
+// the format detected from the name and content unless opts.Format is set.
+// It sets Name, Source, Format, SHA256 (of the raw bytes), FeatureNames and
+// Notes. Parse problems are *ParseError values naming the file and line.
+func Load(path string, opts ReadOptions) (*Dataset, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if name, ok := strings.CutPrefix(path, BuiltinPrefix); ok {
+		return loadBuiltin(name, opts)
+	}
+	if opts.Format == "ida" || ((opts.Format == "" || opts.Format == "auto") && isIDA(path)) {
+		return ReadIDA(path, opts)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataio: read data: %w", err)
+	}
+	d, err := parseBytes(data, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = baseName(path)
+	return d, nil
+}
+
+// parseBytes parses a CSV or LIBSVM file held in memory and sets Source and
+// SHA256.
+func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
+	format := opts.Format
+	if format == "" || format == "auto" {
+		format = DetectFormat(path, data)
+	}
+	var (
+		d   *Dataset
+		err error
+	)
+	switch format {
+	case "libsvm":
+		d, err = parseLIBSVM(data, path, opts)
+	default:
+		d, err = parseCSV(data, path, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	d.SHA256 = hex.EncodeToString(sum[:])
+	d.Source = path
+	return d, nil
+}
+
+// DetectFormat guesses "csv" or "libsvm" from a file name and its content:
+// .csv and .tsv are CSV, .libsvm and .svm LIBSVM; otherwise a file is LIBSVM
+// when, on its first content lines, every token after the first is
+// index:value and some line has such a token.
+func DetectFormat(path string, data []byte) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".tsv":
+		return "csv"
+	case ".libsvm", ".svm":
+		return "libsvm"
+	}
+	lines := contentLines(data)
+	sparse := false
+	for _, l := range lines[:min(len(lines), 20)] {
+		f := strings.Fields(l.text)
+		for _, tok := range f[1:] {
+			i := strings.IndexByte(tok, ':')
+			if i <= 0 || i == len(tok)-1 {
+				return "csv"
+			}
+			sparse = true
+		}
+		if len(f) == 1 && strings.ContainsAny(f[0], ",;") {
+			return "csv"
+		}
+	}
+	if sparse {
+		return "libsvm"
+	}
+	return "csv"
+}
+
+// baseName is the file name without directory and data extension.
+func baseName(path string) string {
+	b := filepath.Base(path)
+	switch strings.ToLower(filepath.Ext(b)) {
+	case ".csv", ".tsv", ".txt", ".dat", ".data", ".libsvm", ".svm", ".asc":
+		b = strings.TrimSuffix(b, filepath.Ext(b))
+	}
+	return b
+}
+
+func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
+	b, ok := lookupBuiltin(name)
+	if !ok {
+		return nil, fmt.Errorf("dataio: unknown builtin data set %q (known: %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	data, err := builtinFS.ReadFile("builtin/" + b.File)
+	if err != nil {
+		return nil, fmt.Errorf("dataio: builtin %s: %w", name, err)
+	}
+	if opts.Format == "csv" || opts.Format == "ida" {
+		return nil, fmt.Errorf("dataio: builtin %s is a LIBSVM file, not %s", name, opts.Format)
+	}
+	opts.Format = "libsvm"
+	d, err := parseBytes(bytes.Clone(data), BuiltinPrefix+name, opts)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = name
+	d.Notes = append(d.Notes, b.Notes...)
+	return d, nil
+}

@@ -1,0 +1,156 @@
+package dataio
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Normalizer kinds.
+const (
+	ZScore   = "zscore"   // (x - mean) / std, std with divisor n (as scikit-learn's StandardScaler)
+	MinMax01 = "minmax01" // training range to [0, 1]
+	MinMax11 = "minmax11" // training range to [-1, 1], as LIBSVM's svm-scale
+	NoScale  = "none"     // identity: reproduces LIBSVM on a file already scaled by svm-scale
+)
+
+// NormalizerKinds lists the accepted kinds; the first is the default.
+var NormalizerKinds = []string{ZScore, MinMax01, MinMax11, NoScale}
+
+// Normalizer is a per-feature affine map fitted on a training part and applied
+// unchanged to any other data:
+//
+//	z_j = (x_j - Shift[j]) / Scale[j]
+//
+// A feature with zero spread on the training part (max = min) cannot be
+// scaled: it is only shifted, by its training value, so it is 0 on the
+// training part (Scale 1), and it is listed in Constant (0-based indices).
+// That is what svm-scale does too (it writes such features as 0). Kind
+// "none" has Shift 0 and Scale 1 everywhere but still reports Constant.
+// A Normalizer is JSON-serialisable: it travels with a saved model.
+type Normalizer struct {
+	Kind     string    `json:"kind"`
+	Shift    []float64 `json:"shift"`
+	Scale    []float64 `json:"scale"`
+	Constant []int     `json:"constant,omitempty"`
+}
+
+// FitNormalizer fits a normaliser of the given kind ("" means zscore) on the
+// rows of X. It fails on an unknown kind, an empty matrix, or a NaN or
+// infinite value.
+func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
+	if kind == "" {
+		kind = ZScore
+	}
+	switch kind {
+	case ZScore, MinMax01, MinMax11, NoScale:
+	default:
+		return nil, fmt.Errorf("dataio: unknown normalisation %q (want zscore, minmax01, minmax11 or none)", kind)
+	}
+	n, d := 0, 0
+	if X != nil && !isEmptyDense(X) {
+		n, d = X.Dims()
+	}
+	if n == 0 || d == 0 {
+		return nil, fmt.Errorf("dataio: fit %s normaliser: %w", kind, ErrEmpty)
+	}
+	nz := &Normalizer{Kind: kind, Shift: make([]float64, d), Scale: make([]float64, d)}
+	for j := 0; j < d; j++ {
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for i := 0; i < n; i++ {
+			v := X.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("dataio: fit %s normaliser: row %d feature %d is %v", kind, i+1, j+1, v)
+			}
+			lo, hi = min(lo, v), max(hi, v)
+			sum += v
+		}
+		mean := sum / float64(n)
+		shift, scale := 0.0, 1.0
+		switch kind {
+		case ZScore:
+			ss := 0.0
+			for i := 0; i < n; i++ {
+				r := X.At(i, j) - mean
+				ss += r * r
+			}
+			shift, scale = mean, math.Sqrt(ss/float64(n))
+		case MinMax01:
+			shift, scale = lo, hi-lo
+		case MinMax11:
+			shift, scale = lo+(hi-lo)/2, (hi-lo)/2
+		}
+		constant := hi == lo
+		if constant || scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0) {
+			// Zero spread (or a spread that overflows float64): shift only.
+			if kind != NoScale {
+				shift = lo
+			}
+			scale = 1
+			if constant {
+				nz.Constant = append(nz.Constant, j)
+			}
+		}
+		nz.Shift[j], nz.Scale[j] = shift, scale
+	}
+	return nz, nil
+}
+
+func isEmptyDense(X mat.Matrix) bool {
+	if d, ok := X.(*mat.Dense); ok {
+		return d.IsEmpty()
+	}
+	return false
+}
+
+// Dim returns the number of features the normaliser expects.
+func (nz *Normalizer) Dim() int { return len(nz.Shift) }
+
+// Validate checks a normaliser read back from a file.
+func (nz *Normalizer) Validate() error {
+	if len(nz.Shift) != len(nz.Scale) {
+		return fmt.Errorf("dataio: normaliser: %d shifts but %d scales", len(nz.Shift), len(nz.Scale))
+	}
+	for j := range nz.Shift {
+		if s := nz.Scale[j]; !(s > 0) || math.IsInf(s, 0) || math.IsNaN(nz.Shift[j]) || math.IsInf(nz.Shift[j], 0) {
+			return fmt.Errorf("dataio: normaliser: feature %d has shift %v, scale %v", j+1, nz.Shift[j], s)
+		}
+	}
+	return nil
+}
+
+// ApplyRow writes the normalised x into dst (which may be x). It panics if
+// the lengths differ from Dim.
+func (nz *Normalizer) ApplyRow(dst, x []float64) {
+	if len(x) != len(nz.Shift) || len(dst) != len(x) {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to a row of %d into %d", len(nz.Shift), len(x), len(dst)))
+	}
+	for j, v := range x {
+		dst[j] = (v - nz.Shift[j]) / nz.Scale[j]
+	}
+}
+
+// Apply returns the normalised copy of X. It panics if X has a different
+// number of columns.
+func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
+	n, d := X.Dims()
+	if d != len(nz.Shift) {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
+	}
+	out := mat.DenseCopyOf(X)
+	raw := out.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		nz.ApplyRow(row, row)
+	}
+	return out
+}
+
+// ApplyDataset returns a copy of d with normalised features; d is unchanged.
+func (nz *Normalizer) ApplyDataset(d *Dataset) *Dataset {
+	c := *d
+	c.X = nz.Apply(d.X)
+	c.Y = append([]float64(nil), d.Y...)
+	return &c
+}
