@@ -1,0 +1,455 @@
+// Package manifold is the geometry of symmetric positive definite (SPD)
+// matrices that kerneltune's metric-learning methods move on: matrix functions
+// of symmetric matrices through one eigendecomposition (square root, inverse
+// square root, power, exponential, logarithm), the affine-invariant
+// exponential map and geodesic distance, the congruence step
+// B ← e^{-S} B e^{-S} of an exponential chart, and the linear projections onto
+// the subspaces that restrict a step (isotropic, diagonal, trace-free,
+// diagonal trace-free).
+//
+// The functions follow gonum's conventions: the destination comes first, an
+// empty destination (the zero value) is allocated, a destination of the wrong
+// size panics, and dst may alias an argument. A matrix that must be SPD and is
+// not gives an error wrapping ErrNotSPD; non-finite input gives ErrNotFinite.
+package manifold
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+var (
+	// ErrNotSPD: a matrix that must be symmetric positive definite has an
+	// eigenvalue ≤ 0.
+	ErrNotSPD = errors.New("matrix is not symmetric positive definite")
+	// ErrNotFinite: a matrix holds NaN or ±Inf, or its eigendecomposition
+	// failed to converge.
+	ErrNotFinite = errors.New("matrix is not finite")
+)
+
+// reuse makes dst an n×n symmetric matrix: an empty dst is allocated, a
+// non-empty one must already be n×n.
+func reuse(dst *mat.SymDense, n int) {
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+		return
+	}
+	if dst.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+}
+
+// eigen is the spectral decomposition A = V diag(λ) Vᵀ of a symmetric matrix.
+type eigen struct {
+	vals []float64
+	vecs *mat.Dense
+}
+
+func decompose(op string, a mat.Symmetric) (eigen, error) {
+	n := a.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return eigen{}, fmt.Errorf("manifold: %s: %w (entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
+			}
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(a, true) {
+		return eigen{}, fmt.Errorf("manifold: %s: %w (eigendecomposition did not converge)", op, ErrNotFinite)
+	}
+	e := eigen{vals: es.Values(nil), vecs: &mat.Dense{}}
+	es.VectorsTo(e.vecs)
+	return e, nil
+}
+
+// checkSPD returns an ErrNotSPD error when some eigenvalue is not positive.
+func (e eigen) checkSPD(op string) error {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range e.vals {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if len(e.vals) > 0 && !(lo > 0) {
+		return fmt.Errorf("manifold: %s: %w (eigenvalues in [%g, %g])", op, ErrNotSPD, lo, hi)
+	}
+	return nil
+}
+
+// apply returns V diag(f(λ)) Vᵀ as a dense matrix.
+func (e eigen) apply(f func(float64) float64) *mat.Dense {
+	n := len(e.vals)
+	w := mat.NewDense(n, n, nil)
+	w.Copy(e.vecs)
+	for j, v := range e.vals {
+		fv := f(v)
+		for i := 0; i < n; i++ {
+			w.Set(i, j, w.At(i, j)*fv)
+		}
+	}
+	var out mat.Dense
+	out.Mul(w, e.vecs.T())
+	return &out
+}
+
+// applyTo writes V diag(f(λ)) Vᵀ into dst, symmetrised.
+func (e eigen) applyTo(dst *mat.SymDense, f func(float64) float64) {
+	reuse(dst, len(e.vals))
+	Symmetrize(dst, e.apply(f))
+}
+
+// Symmetrize sets dst = (a + aᵀ)/2 for a square a.
+func Symmetrize(dst *mat.SymDense, a mat.Matrix) {
+	r, c := a.Dims()
+	if r != c {
+		panic(mat.ErrSquare)
+	}
+	reuse(dst, r)
+	// Read both triangles before writing: dst may alias a.
+	for i := 0; i < r; i++ {
+		for j := i; j < r; j++ {
+			dst.SetSym(i, j, 0.5*(a.At(i, j)+a.At(j, i)))
+		}
+	}
+}
+
+// Func sets dst = f(A) = V diag(f(λ)) Vᵀ for the eigendecomposition
+// A = V diag(λ) Vᵀ of a symmetric matrix. If spd is true, A must be SPD.
+func Func(dst *mat.SymDense, a mat.Symmetric, f func(float64) float64, spd bool) error {
+	e, err := decompose("func", a)
+	if err != nil {
+		return err
+	}
+	if spd {
+		if err := e.checkSPD("func"); err != nil {
+			return err
+		}
+	}
+	e.applyTo(dst, f)
+	return nil
+}
+
+func spdFunc(op string, dst *mat.SymDense, a mat.Symmetric, f func(float64) float64) error {
+	e, err := decompose(op, a)
+	if err != nil {
+		return err
+	}
+	if err := e.checkSPD(op); err != nil {
+		return err
+	}
+	e.applyTo(dst, f)
+	return nil
+}
+
+// Sqrt sets dst = A^½, the SPD square root of an SPD matrix A.
+func Sqrt(dst *mat.SymDense, a mat.Symmetric) error {
+	return spdFunc("sqrt", dst, a, math.Sqrt)
+}
+
+// InvSqrt sets dst = A^-½ for an SPD matrix A.
+func InvSqrt(dst *mat.SymDense, a mat.Symmetric) error {
+	return spdFunc("inverse sqrt", dst, a, func(v float64) float64 { return 1 / math.Sqrt(v) })
+}
+
+// Pow sets dst = A^p for an SPD matrix A and any real p.
+func Pow(dst *mat.SymDense, a mat.Symmetric, p float64) error {
+	return spdFunc("pow", dst, a, func(v float64) float64 { return math.Pow(v, p) })
+}
+
+// Log sets dst = log A, the principal (symmetric) logarithm of an SPD matrix A.
+func Log(dst *mat.SymDense, a mat.Symmetric) error {
+	return spdFunc("log", dst, a, math.Log)
+}
+
+// Exp sets dst = exp(A) for a symmetric matrix A; the result is SPD. The
+// error is non-nil only for non-finite input (ErrNotFinite).
+func Exp(dst *mat.SymDense, a mat.Symmetric) error {
+	e, err := decompose("exp", a)
+	if err != nil {
+		return err
+	}
+	e.applyTo(dst, math.Exp)
+	return nil
+}
+
+// LogDet returns log det A for an SPD matrix A.
+func LogDet(a mat.Symmetric) (float64, error) {
+	e, err := decompose("log det", a)
+	if err != nil {
+		return 0, err
+	}
+	if err := e.checkSPD("log det"); err != nil {
+		return 0, err
+	}
+	s := 0.0
+	for _, v := range e.vals {
+		s += math.Log(v)
+	}
+	return s, nil
+}
+
+// sqrtPair returns Q^½ and Q^-½ of an SPD matrix Q from one decomposition.
+func sqrtPair(op string, q mat.Symmetric) (h, hinv *mat.Dense, err error) {
+	e, err := decompose(op, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.checkSPD(op); err != nil {
+		return nil, nil, err
+	}
+	return e.apply(math.Sqrt), e.apply(func(v float64) float64 { return 1 / math.Sqrt(v) }), nil
+}
+
+// sandwich returns H A H for square H and A, as a dense matrix.
+func sandwich(h mat.Matrix, a mat.Matrix) *mat.Dense {
+	var t, out mat.Dense
+	t.Mul(h, a)
+	out.Mul(&t, h)
+	return &out
+}
+
+// ExpMap sets dst = E_Q(T) = Q^½ exp(Q^-½ T Q^-½) Q^½, the exponential map of
+// the affine-invariant metric at the SPD point Q applied to the symmetric
+// tangent vector T. The result is SPD for every finite T, and
+// d/dt E_Q(tT) at t = 0 is T.
+//
+// Laanaya et al. (2011, eq. 22) step with T = -η G, G the Euclidean gradient;
+// the Riemannian-gradient step is RiemannianStep.
+func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
+	n := q.SymmetricDim()
+	if t.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	h, hinv, err := sqrtPair("exp map", q)
+	if err != nil {
+		return err
+	}
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(hinv, t))
+	e, err := decompose("exp map", &m)
+	if err != nil {
+		return err
+	}
+	reuse(dst, n)
+	// dst = W Wᵀ with W = Q^½ V diag(e^{λ/2}): symmetric and PSD by
+	// construction, even when e^λ spans many orders of magnitude.
+	outerScaled(dst, h, e, 1)
+	return nil
+}
+
+// outerScaled sets dst = W Wᵀ with W = H V diag(e^{sλ/2}) for the
+// eigendecomposition e = (λ, V).
+func outerScaled(dst *mat.SymDense, h mat.Matrix, e eigen, s float64) {
+	n := len(e.vals)
+	w := mat.NewDense(n, n, nil)
+	w.Mul(h, e.vecs)
+	for j, v := range e.vals {
+		f := math.Exp(0.5 * s * v)
+		for i := 0; i < n; i++ {
+			w.Set(i, j, w.At(i, j)*f)
+		}
+	}
+	dst.SymOuterK(1, w)
+}
+
+// RiemannianGrad sets dst = Q G Q, the gradient of the affine-invariant metric
+// ⟨U, V⟩_Q = tr(Q⁻¹UQ⁻¹V) that corresponds to the Euclidean gradient G.
+func RiemannianGrad(dst *mat.SymDense, q, g mat.Symmetric) {
+	n := q.SymmetricDim()
+	if g.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	reuse(dst, n)
+	Symmetrize(dst, sandwich(q, g))
+}
+
+// RiemannianStep sets dst = Q^½ exp(-η Q^½ G Q^½) Q^½ = E_Q(-η Q G Q): a
+// steepest-descent step along the Riemannian gradient of a function whose
+// Euclidean gradient at Q is G. It is a different algorithm from ExpMap with
+// T = -ηG (Laanaya et al. 2011, eq. 22), offered as a named alternative.
+func RiemannianStep(dst *mat.SymDense, q, g mat.Symmetric, eta float64) error {
+	n := q.SymmetricDim()
+	if g.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	h, _, err := sqrtPair("riemannian step", q)
+	if err != nil {
+		return err
+	}
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(h, g))
+	m.ScaleSym(-eta, &m)
+	e, err := decompose("riemannian step", &m)
+	if err != nil {
+		return err
+	}
+	reuse(dst, n)
+	outerScaled(dst, h, e, 1)
+	return nil
+}
+
+// Curve is the geodesic t ↦ E_Q(tT) = Q^½ exp(t Q^-½ T Q^-½) Q^½ with its
+// decompositions done once, so that a line search evaluates a point for the
+// price of one d×d product (At).
+type Curve struct {
+	h *mat.Dense // Q^½
+	e eigen      // Q^-½ T Q^-½ = V diag(λ) Vᵀ
+}
+
+// NewCurve prepares the geodesic from the SPD point Q in the direction T.
+func NewCurve(q, t mat.Symmetric) (*Curve, error) {
+	n := q.SymmetricDim()
+	if t.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	h, hinv, err := sqrtPair("curve", q)
+	if err != nil {
+		return nil, err
+	}
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(hinv, t))
+	e, err := decompose("curve", &m)
+	if err != nil {
+		return nil, err
+	}
+	return &Curve{h: h, e: e}, nil
+}
+
+// At sets dst = E_Q(tT).
+func (c *Curve) At(dst *mat.SymDense, t float64) {
+	reuse(dst, len(c.e.vals))
+	outerScaled(dst, c.h, c.e, t)
+}
+
+// Congruence sets dst = H A H for symmetric H and A.
+func Congruence(dst *mat.SymDense, h, a mat.Symmetric) {
+	n := a.SymmetricDim()
+	if h.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	reuse(dst, n)
+	Symmetrize(dst, sandwich(h, a))
+}
+
+// CongruenceStep sets dst = e^{-S} B e^{-S} for symmetric S and B: a step of
+// size S in the exponential chart A ↦ e^A B e^A of the SPD manifold at B
+// (Glasmachers & Igel 2005, eq. 2.2). The result is SPD when B is, and
+// det(dst) = det(B) e^{-2 tr S}, so a trace-free S keeps the determinant.
+func CongruenceStep(dst *mat.SymDense, b, s mat.Symmetric) error {
+	n := b.SymmetricDim()
+	if s.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	e, err := decompose("congruence step", s)
+	if err != nil {
+		return err
+	}
+	// The eigenvalues of S sum to tr S; restore that exactly (the
+	// eigensolver's rounding would otherwise let det drift over many
+	// trace-free steps).
+	shift := Trace(s)
+	for _, v := range e.vals {
+		shift -= v
+	}
+	shift /= float64(n)
+	for i := range e.vals {
+		e.vals[i] += shift
+	}
+	h := e.apply(func(v float64) float64 { return math.Exp(-v) })
+	reuse(dst, n)
+	Symmetrize(dst, sandwich(h, b))
+	return nil
+}
+
+// Distance returns the affine-invariant geodesic distance
+// ‖log(A^-½ B A^-½)‖_F between SPD matrices A and B. It is symmetric and
+// invariant under congruence: d(MAMᵀ, MBMᵀ) = d(A, B) for invertible M.
+func Distance(a, b mat.Symmetric) (float64, error) {
+	n := a.SymmetricDim()
+	if b.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	_, hinv, err := sqrtPair("distance", a)
+	if err != nil {
+		return 0, err
+	}
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(hinv, b))
+	e, err := decompose("distance", &m)
+	if err != nil {
+		return 0, err
+	}
+	if err := e.checkSPD("distance"); err != nil {
+		return 0, err
+	}
+	s := 0.0
+	for _, v := range e.vals {
+		l := math.Log(v)
+		s += l * l
+	}
+	return math.Sqrt(s), nil
+}
+
+// Trace returns tr A.
+func Trace(a mat.Symmetric) float64 {
+	s := 0.0
+	for i := 0; i < a.SymmetricDim(); i++ {
+		s += a.At(i, i)
+	}
+	return s
+}
+
+// ProjectIsotropic sets dst = (tr A / d) I, the orthogonal projection of A
+// onto the multiples of the identity.
+func ProjectIsotropic(dst *mat.SymDense, a mat.Symmetric) {
+	n := a.SymmetricDim()
+	reuse(dst, n)
+	m := Trace(a) / float64(n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, 0)
+		}
+		dst.SetSym(i, i, m)
+	}
+}
+
+// ProjectDiagonal sets dst = diag(A), zeroing the off-diagonal entries.
+func ProjectDiagonal(dst *mat.SymDense, a mat.Symmetric) {
+	n := a.SymmetricDim()
+	reuse(dst, n)
+	for i := 0; i < n; i++ {
+		d := a.At(i, i)
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, 0)
+		}
+		dst.SetSym(i, i, d)
+	}
+}
+
+// ProjectTraceFree sets dst = A - (tr A / d) I, the orthogonal projection onto
+// the trace-free symmetric matrices (Glasmachers & Igel 2005, §2: the
+// subspace n = {A : tr A = 0}, on which det e^A = 1).
+func ProjectTraceFree(dst *mat.SymDense, a mat.Symmetric) {
+	n := a.SymmetricDim()
+	reuse(dst, n)
+	m := Trace(a) / float64(n)
+	if dst != a {
+		dst.CopySym(a)
+	}
+	for i := 0; i < n; i++ {
+		dst.SetSym(i, i, dst.At(i, i)-m)
+	}
+}
+
+// ProjectDiagonalTraceFree sets dst = diag(A) - (tr A / d) I, the projection
+// onto the trace-free diagonal matrices.
+func ProjectDiagonalTraceFree(dst *mat.SymDense, a mat.Symmetric) {
+	n := a.SymmetricDim()
+	m := Trace(a) / float64(n)
+	ProjectDiagonal(dst, a)
+	for i := 0; i < n; i++ {
+		dst.SetSym(i, i, dst.At(i, i)-m)
+	}
+}
