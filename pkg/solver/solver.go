@@ -7,9 +7,23 @@
 // formulations that build problems for it: C-SVC, hard margin, L2 soft margin
 // (K + νI) and the radius of the smallest enclosing ball (../shared/DESIGN.md,
 // "One SVM solver, several duals").
+//
+// The algorithm is LIBSVM's Solver (Chang & Lin, LIBSVM 3.x, svm.cpp:
+// Solver::Solve, select_working_set, do_shrinking, reconstruct_gradient,
+// calculate_rho) with the WSS3 working-set selection of Fan, Chen & Lin (2005),
+// "Working set selection using second order information for training SVM",
+// JMLR 6, and it stops on the same criterion (maximal violating pair below
+// Eps), so its results agree with LIBSVM's svm-train (see the golden tests).
 package solver
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
 
 // Status reports how a solve ended. A limit is a status, not an error.
 type Status int
@@ -38,3 +52,140 @@ func (s Status) String() string {
 
 // MarshalText writes the status name (JSON output).
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Errors returned by Solve and the formulations.
+var (
+	// ErrInfeasible: no α satisfies yᵀα = Δ and 0 ≤ α ≤ C, or a warm start
+	// violates the constraints.
+	ErrInfeasible = errors.New("solver: infeasible problem")
+	// ErrUnbounded: the objective decreases without bound (an unbounded
+	// variable blew up), e.g. a hard margin on data that cannot be separated.
+	ErrUnbounded = errors.New("solver: objective unbounded below")
+	// ErrNotSeparable: a hard-margin SVM on data that no hyperplane in the
+	// kernel's feature space separates.
+	ErrNotSeparable = errors.New("solver: data not separable (hard margin)")
+	// ErrNaN: the kernel matrix or the gradient produced NaN or ±Inf.
+	ErrNaN = errors.New("solver: non-finite value in kernel or gradient")
+)
+
+// Problem is LIBSVM's generic dual
+//
+//	min_α ½ αᵀPα + pᵀα  s.t.  yᵀα = Δ,  0 ≤ α_i ≤ C_i,  P_ij = y_i y_j Q_ij.
+//
+// Q is a kernel matrix; the solver caches its columns and signs them on the
+// fly. Slices are not modified.
+type Problem struct {
+	// Q is the n×n kernel matrix (symmetric; PSD, or PSD on yᵀα = 0 as the
+	// L1 kernel: other matrices still terminate thanks to the τ guard).
+	Q kernel.Matrix
+	// Y holds the labels ±1; nil means all +1.
+	Y []float64
+	// P is the linear term; nil means all -1 (the SVM duals).
+	P []float64
+	// Delta is the right-hand side of yᵀα = Δ.
+	Delta float64
+	// C holds per-variable upper bounds C_i > 0 (+Inf allowed: unbounded).
+	// When nil, C_i = Cp for y_i = +1 and Cn for y_i = -1.
+	C []float64
+	// Cp and Cn are the class-wise bounds used when C is nil.
+	Cp, Cn float64
+	// Alpha0 is an optional feasible warm start; nil starts from α = 0 (or,
+	// when Δ ≠ 0, from a feasible point spreading Δ evenly).
+	Alpha0 []float64
+}
+
+// Settings control Solve. The zero value of every field means its default.
+type Settings struct {
+	// Eps is the stopping tolerance on the maximal violating pair
+	// (LIBSVM's -e); 0 means 1e-3.
+	Eps float64
+	// MaxIter bounds the SMO iterations; 0 means LIBSVM's max(10⁷, 100n).
+	MaxIter int
+	// NoShrinking disables LIBSVM's shrinking heuristic (-h 0).
+	NoShrinking bool
+	// CacheBytes bounds the kernel-column cache; 0 means 200 MB. It is raised
+	// to at least two full columns.
+	CacheBytes int
+}
+
+// Result is the outcome of Solve.
+type Result struct {
+	// Alpha is the solution α.
+	Alpha []float64
+	// Rho is LIBSVM's ρ, the multiplier of yᵀα = Δ: the decision function of
+	// an SVM is Σ y_i α_i k(x_i, x) - ρ.
+	Rho float64
+	// Obj is the objective ½αᵀPα + pᵀα at Alpha (LIBSVM's "obj").
+	Obj float64
+	// Iter is the number of SMO iterations.
+	Iter int
+	// Status says how the solve ended.
+	Status Status
+	// G is the gradient Pα + p at Alpha.
+	G []float64
+}
+
+const (
+	defaultEps        = 1e-3
+	defaultCacheBytes = 200 << 20
+	// tau replaces a non-positive curvature K_ii + K_jj - 2K_ij in WSS3 and
+	// in the two-variable update (LIBSVM's TAU; Fan, Chen & Lin 2005, §4),
+	// so non-PSD matrices still make progress and terminate.
+	tau = 1e-12
+	// blowupFactor sets the bound beyond which an unbounded variable is taken
+	// as a sign of an unbounded objective, relative to max|p| / (kernel scale).
+	blowupFactor = 1e12
+)
+
+// Solve minimises p's quadratic program by SMO with LIBSVM's WSS3, gradient
+// maintenance, shrinking and column cache. It returns an error for invalid or
+// infeasible input, an unbounded objective (ErrUnbounded, Status Failure),
+// non-finite values (ErrNaN) and cancellation (Status Canceled, ctx.Err()).
+// Reaching MaxIter is Status IterationLimit with a usable α and no error.
+// Slice lengths that do not match Q.Len() panic.
+func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
+	if p.Q == nil {
+		panic("solver: nil Q")
+	}
+	n := p.Q.Len()
+	checkLen := func(name string, v []float64) {
+		if v != nil && len(v) != n {
+			panic(fmt.Sprintf("solver: len(%s) = %d, want Q.Len() = %d", name, len(v), n))
+		}
+	}
+	checkLen("Y", p.Y)
+	checkLen("P", p.P)
+	checkLen("C", p.C)
+	checkLen("Alpha0", p.Alpha0)
+	if n == 0 {
+		return Result{}, errors.New("solver: empty problem (n = 0)")
+	}
+	eps := s.Eps
+	if eps == 0 {
+		eps = defaultEps
+	}
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return Result{}, fmt.Errorf("solver: Eps = %g, want a positive number", s.Eps)
+	}
+	if s.MaxIter < 0 {
+		return Result{}, fmt.Errorf("solver: MaxIter = %d, want ≥ 0", s.MaxIter)
+	}
+	if s.CacheBytes < 0 {
+		return Result{}, fmt.Errorf("solver: CacheBytes = %d, want ≥ 0", s.CacheBytes)
+	}
+	maxIter := s.MaxIter
+	if maxIter == 0 {
+		maxIter = max(10_000_000, 100*n)
+	}
+	cacheBytes := s.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = defaultCacheBytes
+	}
+
+	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes)
+	if err != nil {
+		return Result{}, err
+	}
+	status, err := m.solve(ctx, maxIter)
+	return m.result(status), err
+}

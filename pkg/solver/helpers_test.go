@@ -1,0 +1,219 @@
+package solver
+
+import (
+	"bufio"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// dense is a kernel.Matrix over a full symmetric n×n array (test helper until
+// and independently of the kernel package).
+type dense struct {
+	n int
+	a []float64 // row-major
+}
+
+func (d *dense) Len() int            { return d.n }
+func (d *dense) Diag(i int) float64  { return d.a[i*d.n+i] }
+func (d *dense) at(i, j int) float64 { return d.a[i*d.n+j] }
+func (d *dense) Column(i int, idx []int, dst []float64) {
+	row := d.a[i*d.n : (i+1)*d.n]
+	if idx == nil {
+		copy(dst, row[:len(dst)])
+		return
+	}
+	for k, j := range idx {
+		dst[k] = row[j]
+	}
+}
+
+// gram builds a dense kernel matrix from rows with k.
+func gram(x [][]float64, k func(a, b []float64) float64) *dense {
+	n := len(x)
+	d := &dense{n: n, a: make([]float64, n*n)}
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := k(x[i], x[j])
+			d.a[i*n+j], d.a[j*n+i] = v, v
+		}
+	}
+	return d
+}
+
+func sqdist(a, b []float64) float64 {
+	s := 0.0
+	for k := range a {
+		t := a[k] - b[k]
+		s += t * t
+	}
+	return s
+}
+
+func rbf(gamma float64) func(a, b []float64) float64 {
+	return func(a, b []float64) float64 { return math.Exp(-gamma * sqdist(a, b)) }
+}
+
+func linear(a, b []float64) float64 {
+	s := 0.0
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
+}
+
+func l1kernel(a, b []float64) float64 {
+	s := 0.0
+	for k := range a {
+		s -= math.Abs(a[k] - b[k])
+	}
+	return s
+}
+
+// mixture draws n points in d dimensions from two Gaussians (means ±sep/2 on
+// every axis, unit variance), labels ±1, deterministically from seed.
+func mixture(n, d int, sep float64, seed uint64) ([][]float64, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range n {
+		y[i] = 1
+		if rng.IntN(2) == 0 {
+			y[i] = -1
+		}
+		x[i] = make([]float64, d)
+		for k := range x[i] {
+			x[i][k] = y[i]*sep/2/math.Sqrt(float64(d)) + rng.NormFloat64()
+		}
+	}
+	return x, y
+}
+
+// readLIBSVM is a minimal reader for LIBSVM files (dense rows, labels ±1).
+func readLIBSVM(t testing.TB, path string) ([][]float64, []float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("test data not available: %v", err)
+	}
+	defer f.Close()
+	type entry struct {
+		k int
+		v float64
+	}
+	var rows [][]entry
+	var y []float64
+	d := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		lab, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil {
+			t.Fatalf("%s:%d: label: %v", path, line, err)
+		}
+		if lab > 0 {
+			lab = 1
+		} else {
+			lab = -1
+		}
+		var r []entry
+		for _, fv := range fields[1:] {
+			ks, vs, ok := strings.Cut(fv, ":")
+			k, err1 := strconv.Atoi(ks)
+			v, err2 := strconv.ParseFloat(vs, 64)
+			if !ok || err1 != nil || err2 != nil {
+				t.Fatalf("%s:%d: bad feature %q", path, line, fv)
+			}
+			r = append(r, entry{k, v})
+			d = max(d, k)
+		}
+		rows = append(rows, r)
+		y = append(y, lab)
+	}
+	x := make([][]float64, len(rows))
+	for i, r := range rows {
+		x[i] = make([]float64, d)
+		for _, e := range r {
+			x[i][e.k-1] = e.v
+		}
+	}
+	return x, y
+}
+
+// kkt checks feasibility, the returned gradient and the stopping criterion
+// m(α) - M(α) ≤ eps (Keerthi et al.'s KKT gap, as LIBSVM defines it) against
+// an independent O(n²) computation with the dense matrix.
+func kkt(t *testing.T, q *dense, pr Problem, r Result, eps float64) {
+	t.Helper()
+	n := q.n
+	yv := func(i int) float64 {
+		if pr.Y == nil {
+			return 1
+		}
+		return pr.Y[i]
+	}
+	pv := func(i int) float64 {
+		if pr.P == nil {
+			return -1
+		}
+		return pr.P[i]
+	}
+	cv := func(i int) float64 {
+		switch {
+		case pr.C != nil:
+			return pr.C[i]
+		case yv(i) > 0:
+			return pr.Cp
+		}
+		return pr.Cn
+	}
+	sum, obj := 0.0, 0.0
+	up, low := math.Inf(-1), math.Inf(1)
+	for i := range n {
+		a := r.Alpha[i]
+		if a < 0 || a > cv(i) {
+			t.Fatalf("α[%d] = %g outside [0, %g]", i, a, cv(i))
+		}
+		sum += yv(i) * a
+		g := pv(i)
+		for j := range n {
+			g += yv(i) * yv(j) * q.at(i, j) * r.Alpha[j]
+		}
+		if math.Abs(g-r.G[i]) > 1e-9*(1+math.Abs(g)) {
+			t.Fatalf("G[%d] = %.12g, recomputed %.12g", i, r.G[i], g)
+		}
+		obj += a * (g + pv(i)) / 2
+		v := -yv(i) * g
+		if (yv(i) > 0 && a < cv(i)) || (yv(i) < 0 && a > 0) { // I_up
+			up = max(up, v)
+		}
+		if (yv(i) > 0 && a > 0) || (yv(i) < 0 && a < cv(i)) { // I_low
+			low = min(low, v)
+		}
+	}
+	if math.Abs(sum-pr.Delta) > 1e-9*(1+math.Abs(pr.Delta)) {
+		t.Errorf("yᵀα = %.12g, want Δ = %g", sum, pr.Delta)
+	}
+	if math.Abs(obj-r.Obj) > 1e-9*(1+math.Abs(obj)) {
+		t.Errorf("Obj = %.12g, recomputed %.12g", r.Obj, obj)
+	}
+	if up-low > eps {
+		t.Errorf("KKT gap m(α) - M(α) = %g > eps = %g", up-low, eps)
+	}
+	// -ρ lies between m(α) and M(α) (up to the gap): it is the multiplier
+	// of yᵀα = Δ, v_i = -y_i G_i = -ρ on free variables.
+	if -r.Rho < min(up, low)-eps || -r.Rho > max(up, low)+eps {
+		t.Errorf("-ρ = %g outside [m, M] = [%g, %g]", -r.Rho, up, low)
+	}
+}
+
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / math.Max(1e-300, math.Max(math.Abs(a), math.Abs(b)))
+}

@@ -1,0 +1,596 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Bound status of a variable (LIBSVM's alpha_status).
+const (
+	atLower uint8 = iota
+	atUpper
+	free
+)
+
+// smo is LIBSVM's Solver state. Variables live in a permuted order: the
+// active (not shrunk) ones are the prefix [0, active) and perm maps a position
+// to the caller's index. Permuting, as LIBSVM does, rather than keeping a list
+// of active indices, keeps every O(n) inner loop (gradient update, WSS,
+// shrinking) a contiguous sweep over dense slices with no index indirection,
+// which is what makes SMO iterations cheap; the price is swapping entries of
+// the cached columns when a variable is shrunk (cache.swap), which happens at
+// most a few times per variable per solve.
+type smo struct {
+	n, active int
+	eps       float64
+	shrink    bool
+	unshrunk  bool // LIBSVM's "unshrink": the one final unshrink has happened
+
+	y      []float64 // ±1
+	alpha  []float64
+	g      []float64 // ∇f = Pα + p
+	gbar   []float64 // Ḡ_i = Σ_{j at upper bound} C_j P_ij
+	p      []float64
+	c      []float64
+	qd     []float64 // P_ii = Q_ii
+	status []uint8
+	perm   []int // position → original index
+
+	cache *cache
+	iter  int
+
+	blowup float64 // bound on an unbounded α_i before ErrUnbounded
+}
+
+func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int) (*smo, error) {
+	n := pr.Q.Len()
+	m := &smo{
+		n: n, active: n, eps: eps, shrink: shrink,
+		y: make([]float64, n), alpha: make([]float64, n), g: make([]float64, n),
+		gbar: make([]float64, n), p: make([]float64, n), c: make([]float64, n),
+		qd: make([]float64, n), status: make([]uint8, n), perm: make([]int, n),
+	}
+	pmax := math.Abs(pr.Delta)
+	for i := range n {
+		m.perm[i] = i
+		yi := 1.0
+		if pr.Y != nil {
+			yi = pr.Y[i]
+		}
+		if yi != 1 && yi != -1 {
+			return nil, fmt.Errorf("solver: label y[%d] = %g, want ±1", i, yi)
+		}
+		m.y[i] = yi
+		pi := -1.0
+		if pr.P != nil {
+			pi = pr.P[i]
+		}
+		if math.IsNaN(pi) || math.IsInf(pi, 0) {
+			return nil, fmt.Errorf("solver: linear term p[%d] = %g: %w", i, pi, ErrNaN)
+		}
+		m.p[i] = pi
+		pmax = max(pmax, math.Abs(pi))
+		var ci float64
+		switch {
+		case pr.C != nil:
+			ci = pr.C[i]
+		case yi > 0:
+			ci = pr.Cp
+		default:
+			ci = pr.Cn
+		}
+		if !(ci > 0) {
+			return nil, fmt.Errorf("solver: upper bound C[%d] = %g, want > 0 (or +Inf)", i, ci)
+		}
+		m.c[i] = ci
+		d := pr.Q.Diag(i)
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			return nil, fmt.Errorf("solver: kernel diagonal K[%d,%d] = %g: %w", i, i, d, ErrNaN)
+		}
+		m.qd[i] = d
+	}
+	if math.IsNaN(pr.Delta) || math.IsInf(pr.Delta, 0) {
+		return nil, fmt.Errorf("solver: Delta = %g: %w", pr.Delta, ErrInfeasible)
+	}
+	if err := m.initAlpha(pr); err != nil {
+		return nil, err
+	}
+	m.cache = newCache(pr.Q, m.perm, m.y, cacheBytes)
+
+	// Scale for the blow-up test: an unbounded α_i beyond
+	// blowupFactor·max(|p|,|Δ|)/scale means the objective has no minimum.
+	scale := 0.0
+	for _, d := range m.qd {
+		scale = max(scale, math.Abs(d))
+	}
+	if scale == 0 { // e.g. the L1 kernel, K_ii = 0: use the first column
+		for _, v := range m.cache.get(0, n) {
+			scale = max(scale, math.Abs(v))
+		}
+	}
+	if pmax == 0 {
+		pmax = 1
+	}
+	m.blowup = math.Inf(1)
+	if scale > 0 {
+		m.blowup = blowupFactor * pmax / scale
+	}
+	return m, nil
+}
+
+// initAlpha sets α from the warm start (checked for feasibility) or builds a
+// feasible starting point: 0 when Δ = 0, otherwise Δ poured into variables of
+// sign(Δ) in index order, each up to C_i (as LIBSVM's one-class start), so the
+// initial gradient needs few kernel columns.
+func (m *smo) initAlpha(pr Problem) error {
+	n := m.n
+	if pr.Alpha0 != nil {
+		sum, scale := 0.0, math.Abs(pr.Delta)
+		for i, a := range pr.Alpha0 {
+			if math.IsNaN(a) || a < 0 || a > m.c[i] {
+				return fmt.Errorf("solver: warm start α[%d] = %g outside [0, %g]: %w", i, a, m.c[i], ErrInfeasible)
+			}
+			m.alpha[i] = a
+			sum += m.y[i] * a
+			scale = max(scale, a)
+		}
+		if math.Abs(sum-pr.Delta) > 1e-9*max(1, scale)*math.Sqrt(float64(n)) {
+			return fmt.Errorf("solver: warm start has yᵀα = %g, want Δ = %g: %w", sum, pr.Delta, ErrInfeasible)
+		}
+	} else if pr.Delta != 0 {
+		sign := math.Copysign(1, pr.Delta)
+		rest := math.Abs(pr.Delta)
+		for i := 0; i < n && rest > 0; i++ {
+			if m.y[i] != sign {
+				continue
+			}
+			a := min(m.c[i], rest)
+			m.alpha[i] = a
+			rest -= a
+		}
+		if rest > 1e-12*math.Abs(pr.Delta) {
+			return fmt.Errorf("solver: no 0 ≤ α ≤ C has yᵀα = Δ = %g: %w", pr.Delta, ErrInfeasible)
+		}
+	}
+	for i := range n {
+		m.updateStatus(i)
+	}
+	return nil
+}
+
+func (m *smo) updateStatus(i int) {
+	switch {
+	case m.alpha[i] >= m.c[i]:
+		m.status[i] = atUpper
+	case m.alpha[i] <= 0:
+		m.status[i] = atLower
+	default:
+		m.status[i] = free
+	}
+}
+
+// initGradient computes G = Pα + p and Ḡ from the columns of the non-zero α.
+func (m *smo) initGradient(ctx context.Context) error {
+	n := m.n
+	copy(m.g, m.p)
+	clear(m.gbar)
+	cnt := 0
+	for i := range n {
+		if m.status[i] == atLower {
+			continue
+		}
+		if cnt++; cnt%1000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		qi := m.cache.get(i, n)
+		axpy(m.alpha[i], qi, m.g)
+		if m.status[i] == atUpper {
+			axpy(m.c[i], qi, m.gbar)
+		}
+	}
+	return nil
+}
+
+// axpy sets y += a·x.
+func axpy(a float64, x, y []float64) {
+	y = y[:len(x)]
+	for k, v := range x {
+		y[k] += a * v
+	}
+}
+
+func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
+	if err := ctx.Err(); err != nil {
+		return Canceled, err
+	}
+	if err := m.initGradient(ctx); err != nil {
+		return Canceled, err
+	}
+	counter := min(m.n, 1000) + 1
+	status := IterationLimit
+	for m.iter < maxIter {
+		if counter--; counter == 0 {
+			counter = min(m.n, 1000)
+			if err := ctx.Err(); err != nil {
+				m.unshrinkAll()
+				return Canceled, err
+			}
+			if m.cache.nonFinite {
+				m.unshrinkAll()
+				return Failure, fmt.Errorf("solver: kernel column at iteration %d: %w", m.iter, ErrNaN)
+			}
+			if m.shrink {
+				m.doShrinking()
+			}
+		}
+		i, j, ok := m.selectWorkingSet()
+		if !ok {
+			// Optimal on the active set: reconstruct the whole gradient and
+			// check again on all variables.
+			m.unshrinkAll()
+			i, j, ok = m.selectWorkingSet()
+			if !ok {
+				status = Converged
+				break
+			}
+			counter = 1 // shrink at the next iteration
+		}
+		m.iter++
+		if err := m.update(i, j); err != nil {
+			m.unshrinkAll()
+			return Failure, err
+		}
+	}
+	if status != Converged {
+		m.unshrinkAll()
+	}
+	if m.cache.nonFinite {
+		return Failure, fmt.Errorf("solver: kernel column: %w", ErrNaN)
+	}
+	for k, v := range m.g {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Failure, fmt.Errorf("solver: gradient entry %d = %g at iteration %d: %w", m.perm[k], v, m.iter, ErrNaN)
+		}
+	}
+	return status, nil
+}
+
+func (m *smo) unshrinkAll() {
+	m.reconstructGradient()
+	m.active = m.n
+}
+
+// selectWorkingSet is WSS3 (Fan, Chen & Lin 2005, Algorithm 2; LIBSVM's
+// Solver::select_working_set): i maximises -y_i∇f_i over I_up, j minimises the
+// second-order decrease -b²/a over I_low with b > 0, a = K_ii+K_jj-2K_ij
+// (τ when a ≤ 0). ok is false when the maximal violation m(α)-M(α) < eps.
+func (m *smo) selectWorkingSet() (outI, outJ int, ok bool) {
+	act := m.active
+	y, g, st := m.y[:act], m.g[:act], m.status[:act]
+	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
+	gmaxIdx, gminIdx := -1, -1
+	objDiffMin := math.Inf(1)
+	for t := range act {
+		if y[t] > 0 {
+			if st[t] != atUpper && -g[t] >= gmax {
+				gmax, gmaxIdx = -g[t], t
+			}
+		} else if st[t] != atLower && g[t] >= gmax {
+			gmax, gmaxIdx = g[t], t
+		}
+	}
+	i := gmaxIdx
+	if i != -1 {
+		qi := m.cache.get(i, act)
+		qdi, yi := m.qd[i], y[i]
+		qd := m.qd[:act]
+		qi = qi[:act]
+		for j := range act {
+			if y[j] > 0 {
+				if st[j] == atLower {
+					continue
+				}
+				gj := g[j]
+				if gj >= gmax2 {
+					gmax2 = gj
+				}
+				if diff := gmax + gj; diff > 0 {
+					quad := qdi + qd[j] - 2*yi*qi[j]
+					if quad <= 0 {
+						quad = tau
+					}
+					if od := -diff * diff / quad; od <= objDiffMin {
+						gminIdx, objDiffMin = j, od
+					}
+				}
+			} else {
+				if st[j] == atUpper {
+					continue
+				}
+				gj := -g[j]
+				if gj >= gmax2 {
+					gmax2 = gj
+				}
+				if diff := gmax + gj; diff > 0 {
+					quad := qdi + qd[j] + 2*yi*qi[j]
+					if quad <= 0 {
+						quad = tau
+					}
+					if od := -diff * diff / quad; od <= objDiffMin {
+						gminIdx, objDiffMin = j, od
+					}
+				}
+			}
+		}
+	}
+	if gmax+gmax2 < m.eps || gminIdx == -1 {
+		return 0, 0, false
+	}
+	return gmaxIdx, gminIdx, true
+}
+
+// update solves the two-variable subproblem on (i, j) analytically with
+// clipping to the box (LIBSVM's Solver::Solve loop body) and updates G and Ḡ.
+func (m *smo) update(i, j int) error {
+	act := m.active
+	qi := m.cache.get(i, act)
+	qj := m.cache.get(j, act)
+	a := m.alpha
+	ci, cj := m.c[i], m.c[j]
+	oldI, oldJ := a[i], a[j]
+	if m.y[i] != m.y[j] {
+		quad := m.qd[i] + m.qd[j] + 2*qi[j]
+		if quad <= 0 {
+			quad = tau
+		}
+		delta := (-m.g[i] - m.g[j]) / quad
+		diff := a[i] - a[j]
+		a[i] += delta
+		a[j] += delta
+		if diff > 0 {
+			if a[j] < 0 {
+				a[j], a[i] = 0, diff
+			}
+		} else if a[i] < 0 {
+			a[i], a[j] = 0, -diff
+		}
+		// diff > C_i - C_j decides which upper bound binds first; with both
+		// bounds infinite neither does (and C_i - C_j would be NaN).
+		switch {
+		case math.IsInf(ci, 1) && math.IsInf(cj, 1):
+		case diff > ci-cj:
+			if a[i] > ci {
+				a[i], a[j] = ci, ci-diff
+			}
+		default:
+			if a[j] > cj {
+				a[j], a[i] = cj, cj+diff
+			}
+		}
+	} else {
+		quad := m.qd[i] + m.qd[j] - 2*qi[j]
+		if quad <= 0 {
+			quad = tau
+		}
+		delta := (m.g[i] - m.g[j]) / quad
+		sum := a[i] + a[j]
+		a[i] -= delta
+		a[j] += delta
+		if sum > ci {
+			if a[i] > ci {
+				a[i], a[j] = ci, sum-ci
+			}
+		} else if a[j] < 0 {
+			a[j], a[i] = 0, sum
+		}
+		if sum > cj {
+			if a[j] > cj {
+				a[j], a[i] = cj, sum-cj
+			}
+		} else if a[i] < 0 {
+			a[i], a[j] = 0, sum
+		}
+	}
+	if a[i] > m.blowup || a[j] > m.blowup {
+		k := i
+		if a[j] > a[i] {
+			k = j
+		}
+		return fmt.Errorf("solver: α[%d] = %.3g beyond %.3g at iteration %d: %w", m.perm[k], a[k], m.blowup, m.iter, ErrUnbounded)
+	}
+
+	dai, daj := a[i]-oldI, a[j]-oldJ
+	g := m.g[:act]
+	qi, qj = qi[:act], qj[:act]
+	for k := range g {
+		g[k] += qi[k]*dai + qj[k]*daj
+	}
+
+	ui, uj := m.status[i] == atUpper, m.status[j] == atUpper
+	m.updateStatus(i)
+	m.updateStatus(j)
+	if ui != (m.status[i] == atUpper) {
+		col := m.cache.get(i, m.n)
+		if ui {
+			axpy(-ci, col, m.gbar)
+		} else {
+			axpy(ci, col, m.gbar)
+		}
+	}
+	if uj != (m.status[j] == atUpper) {
+		col := m.cache.get(j, m.n)
+		if uj {
+			axpy(-cj, col, m.gbar)
+		} else {
+			axpy(cj, col, m.gbar)
+		}
+	}
+	return nil
+}
+
+// beShrunk is LIBSVM's Solver::be_shrunk.
+func (m *smo) beShrunk(i int, gmax1, gmax2 float64) bool {
+	switch m.status[i] {
+	case atUpper:
+		if m.y[i] > 0 {
+			return -m.g[i] > gmax1
+		}
+		return -m.g[i] > gmax2
+	case atLower:
+		if m.y[i] > 0 {
+			return m.g[i] > gmax2
+		}
+		return m.g[i] > gmax1
+	}
+	return false
+}
+
+// doShrinking is LIBSVM's Solver::do_shrinking: variables at a bound whose
+// gradient says they will stay there are moved out of the active prefix; the
+// first time the violation falls below 10·eps the full gradient is
+// reconstructed once and everything is unshrunk.
+func (m *smo) doShrinking() {
+	gmax1, gmax2 := math.Inf(-1), math.Inf(-1)
+	for i := range m.active {
+		if m.y[i] > 0 {
+			if m.status[i] != atUpper && -m.g[i] >= gmax1 {
+				gmax1 = -m.g[i]
+			}
+			if m.status[i] != atLower && m.g[i] >= gmax2 {
+				gmax2 = m.g[i]
+			}
+		} else {
+			if m.status[i] != atUpper && -m.g[i] >= gmax2 {
+				gmax2 = -m.g[i]
+			}
+			if m.status[i] != atLower && m.g[i] >= gmax1 {
+				gmax1 = m.g[i]
+			}
+		}
+	}
+	if !m.unshrunk && gmax1+gmax2 <= m.eps*10 {
+		m.unshrunk = true
+		m.unshrinkAll()
+	}
+	for i := 0; i < m.active; i++ {
+		if !m.beShrunk(i, gmax1, gmax2) {
+			continue
+		}
+		m.active--
+		for m.active > i {
+			if !m.beShrunk(m.active, gmax1, gmax2) {
+				m.swap(i, m.active)
+				break
+			}
+			m.active--
+		}
+	}
+}
+
+func (m *smo) swap(i, j int) {
+	m.cache.swap(i, j)
+	m.y[i], m.y[j] = m.y[j], m.y[i]
+	m.alpha[i], m.alpha[j] = m.alpha[j], m.alpha[i]
+	m.g[i], m.g[j] = m.g[j], m.g[i]
+	m.gbar[i], m.gbar[j] = m.gbar[j], m.gbar[i]
+	m.p[i], m.p[j] = m.p[j], m.p[i]
+	m.c[i], m.c[j] = m.c[j], m.c[i]
+	m.qd[i], m.qd[j] = m.qd[j], m.qd[i]
+	m.status[i], m.status[j] = m.status[j], m.status[i]
+	m.perm[i], m.perm[j] = m.perm[j], m.perm[i]
+}
+
+// reconstructGradient is LIBSVM's Solver::reconstruct_gradient: G of the
+// inactive variables from Ḡ + p plus the free variables' contributions, by
+// whichever loop order touches fewer kernel entries.
+func (m *smo) reconstructGradient() {
+	act, n := m.active, m.n
+	if act == n {
+		return
+	}
+	for j := act; j < n; j++ {
+		m.g[j] = m.gbar[j] + m.p[j]
+	}
+	nFree := 0
+	for j := range act {
+		if m.status[j] == free {
+			nFree++
+		}
+	}
+	if nFree*n > 2*act*(n-act) {
+		for i := act; i < n; i++ {
+			qi := m.cache.get(i, act)
+			s := 0.0
+			for j := range act {
+				if m.status[j] == free {
+					s += m.alpha[j] * qi[j]
+				}
+			}
+			m.g[i] += s
+		}
+	} else {
+		for i := range act {
+			if m.status[i] != free {
+				continue
+			}
+			qi := m.cache.get(i, n)
+			axpy(m.alpha[i], qi[act:n], m.g[act:n])
+		}
+	}
+}
+
+// rho is LIBSVM's Solver::calculate_rho: the mean of y_i∇f_i over free
+// variables, else the midpoint of the feasible interval.
+func (m *smo) rho() float64 {
+	ub, lb := math.Inf(1), math.Inf(-1)
+	nFree, sumFree := 0, 0.0
+	for i := range m.active {
+		yg := m.y[i] * m.g[i]
+		switch {
+		case m.status[i] == atUpper:
+			if m.y[i] < 0 {
+				ub = min(ub, yg)
+			} else {
+				lb = max(lb, yg)
+			}
+		case m.status[i] == atLower:
+			if m.y[i] > 0 {
+				ub = min(ub, yg)
+			} else {
+				lb = max(lb, yg)
+			}
+		default:
+			nFree++
+			sumFree += yg
+		}
+	}
+	switch {
+	case nFree > 0:
+		return sumFree / float64(nFree)
+	case math.IsInf(ub, 1) && math.IsInf(lb, -1):
+		return 0
+	case math.IsInf(ub, 1):
+		return lb
+	case math.IsInf(lb, -1):
+		return ub
+	}
+	return (ub + lb) / 2
+}
+
+// result returns the solution in the caller's order.
+func (m *smo) result(st Status) Result {
+	n := m.n
+	r := Result{Alpha: make([]float64, n), G: make([]float64, n), Iter: m.iter, Status: st}
+	obj := 0.0
+	for k := range n {
+		obj += m.alpha[k] * (m.g[k] + m.p[k])
+		r.Alpha[m.perm[k]] = m.alpha[k]
+		r.G[m.perm[k]] = m.g[k]
+	}
+	r.Obj = obj / 2
+	r.Rho = m.rho()
+	return r
+}

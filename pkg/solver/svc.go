@@ -1,0 +1,272 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// Margin selects the SVM formulation (DESIGN.md, "One SVM solver, several
+// duals").
+type Margin int
+
+const (
+	// L1 is the C-SVC (L1 soft margin): P = YKY, 0 ≤ α_i ≤ C.
+	L1 Margin = iota
+	// L2 is the L2 soft margin (Chapelle et al. 2002): P = Y(K + νI)Y with
+	// ν = 1/C (Schittkowski's ν), α_i ≥ 0 unbounded.
+	L2
+	// Hard is the hard margin: P = YKY, α_i ≥ 0 unbounded.
+	Hard
+)
+
+var marginNames = [...]string{"l1", "l2", "hard"}
+
+func (m Margin) String() string {
+	if m >= 0 && int(m) < len(marginNames) {
+		return marginNames[m]
+	}
+	return fmt.Sprintf("Margin(%d)", int(m))
+}
+
+// MarshalText writes the margin name ("l1", "l2", "hard").
+func (m Margin) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText parses a margin name.
+func (m *Margin) UnmarshalText(b []byte) error {
+	v, err := ParseMargin(string(b))
+	if err == nil {
+		*m = v
+	}
+	return err
+}
+
+// ParseMargin parses "l1", "l2" or "hard".
+func ParseMargin(s string) (Margin, error) {
+	for i, name := range marginNames {
+		if s == name {
+			return Margin(i), nil
+		}
+	}
+	return 0, fmt.Errorf("solver: unknown margin %q (want l1, l2 or hard)", s)
+}
+
+// SVCParams are the parameters of a two-class SVM.
+type SVCParams struct {
+	Margin Margin
+	// C is the soft-margin constant: the box bound for L1, ν = 1/C for L2;
+	// unused for Hard.
+	C float64
+	// WeightPos and WeightNeg scale C for the classes +1 and -1 (LIBSVM's
+	// -w1, -w-1; L1 only); 0 means 1.
+	WeightPos, WeightNeg float64
+}
+
+// SVCResult is a trained two-class SVM: f(x) = Σ_i Coef_i k(x_i, x) + Bias.
+type SVCResult struct {
+	// Alpha holds the dual variables α_i ≥ 0.
+	Alpha []float64
+	// Coef holds y_i α_i.
+	Coef []float64
+	// Rho is LIBSVM's ρ; Bias = -Rho.
+	Rho, Bias float64
+	// Obj is the dual objective ½αᵀYKYα - Σα (min form, LIBSVM's "obj";
+	// with K + νI for L2).
+	Obj float64
+	// W2 is ‖w‖² = αᵀYKYα (with K + νI for L2); for Hard and L2 it equals
+	// Σα = -2·Obj = 2D* at the optimum.
+	W2 float64
+	// NSV counts α_i > 0, NBSV those at the upper bound (L1 only).
+	NSV, NBSV int
+	Iter      int
+	Status    Status
+}
+
+// shifted is K + νI (used when the kernel package's Shifted is not wanted as
+// a dependency of the formulation: it is three lines).
+type shifted struct {
+	kernel.Matrix
+	nu float64
+}
+
+func (s shifted) Diag(i int) float64 { return s.Matrix.Diag(i) + s.nu }
+
+func (s shifted) Column(i int, idx []int, dst []float64) {
+	s.Matrix.Column(i, idx, dst)
+	if idx == nil {
+		if i < len(dst) {
+			dst[i] += s.nu
+		}
+		return
+	}
+	for k, j := range idx {
+		if j == i {
+			dst[k] += s.nu
+		}
+	}
+}
+
+// TrainSVC trains a two-class SVM on the kernel matrix K with labels y (±1)
+// as the C-SVC, the L2 soft margin or the hard margin (DESIGN.md's table).
+// alpha0, when not nil, is a feasible warm start (e.g. the α of a nearby
+// kernel). A hard margin on data that cannot be separated returns
+// ErrNotSeparable (wrapped), with the partial result.
+func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s Settings, alpha0 []float64) (SVCResult, error) {
+	n := K.Len()
+	if len(y) != n {
+		panic(fmt.Sprintf("solver: len(y) = %d, want K.Len() = %d", len(y), n))
+	}
+	var npos, nneg int
+	for i, v := range y {
+		switch v {
+		case 1:
+			npos++
+		case -1:
+			nneg++
+		default:
+			return SVCResult{}, fmt.Errorf("solver: label y[%d] = %g, want ±1", i, v)
+		}
+	}
+	if npos == 0 || nneg == 0 {
+		return SVCResult{}, fmt.Errorf("solver: training an SVM needs both classes (%d positive, %d negative)", npos, nneg)
+	}
+	pr := Problem{Q: K, Y: y, Alpha0: alpha0}
+	inf := math.Inf(1)
+	switch p.Margin {
+	case L1:
+		if !(p.C > 0) || math.IsInf(p.C, 0) {
+			return SVCResult{}, fmt.Errorf("solver: C = %g, want a positive finite number", p.C)
+		}
+		wp, wn := p.WeightPos, p.WeightNeg
+		if wp == 0 {
+			wp = 1
+		}
+		if wn == 0 {
+			wn = 1
+		}
+		if !(wp > 0) || !(wn > 0) {
+			return SVCResult{}, fmt.Errorf("solver: class weights %g, %g, want > 0", p.WeightPos, p.WeightNeg)
+		}
+		pr.Cp, pr.Cn = p.C*wp, p.C*wn
+	case L2:
+		if !(p.C > 0) {
+			return SVCResult{}, fmt.Errorf("solver: C = %g, want > 0 (ν = 1/C)", p.C)
+		}
+		pr.Q = shifted{K, 1 / p.C}
+		pr.Cp, pr.Cn = inf, inf
+	case Hard:
+		pr.Cp, pr.Cn = inf, inf
+	default:
+		return SVCResult{}, fmt.Errorf("solver: unknown margin %d", int(p.Margin))
+	}
+	r, err := Solve(ctx, pr, s)
+	if r.Alpha == nil {
+		return SVCResult{}, err
+	}
+	out := SVCResult{
+		Alpha: r.Alpha, Coef: make([]float64, n), Rho: r.Rho, Bias: -r.Rho,
+		Obj: r.Obj, Iter: r.Iter, Status: r.Status,
+	}
+	for i, a := range r.Alpha {
+		out.Coef[i] = y[i] * a
+		// αᵀPα = Σ α_i (G_i - p_i), p_i = -1.
+		out.W2 += a * (r.G[i] + 1)
+		if a > 0 {
+			out.NSV++
+			if p.Margin == L1 && a >= pr.Cp && y[i] > 0 || p.Margin == L1 && a >= pr.Cn && y[i] < 0 {
+				out.NBSV++
+			}
+		}
+	}
+	if p.Margin == Hard {
+		switch {
+		case errors.Is(err, ErrUnbounded):
+			return out, fmt.Errorf("solver: hard margin: %w (%w)", ErrNotSeparable, err)
+		case err == nil && r.Status == IterationLimit:
+			return out, fmt.Errorf("solver: hard margin: no convergence in %d iterations (Σα = %.3g): %w",
+				r.Iter, sumOf(r.Alpha), ErrNotSeparable)
+		}
+	}
+	if err != nil {
+		return out, fmt.Errorf("solver: training %v-margin SVM: %w", p.Margin, err)
+	}
+	return out, nil
+}
+
+func sumOf(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// RadiusResult is the smallest ball enclosing the points in feature space.
+type RadiusResult struct {
+	// Beta holds the weights β_i ≥ 0, Σβ = 1, of the centre Σβ_iφ(x_i).
+	Beta []float64
+	// R2 is the squared radius R² = Σβ_iK_ii - βᵀKβ.
+	R2     float64
+	Iter   int
+	Status Status
+}
+
+// Radius computes R² = max_β Σβ_iK_ii - βᵀKβ s.t. Σβ = 1, β ≥ 0 (with K + νI
+// when nu > 0, as the L2 soft margin of Chapelle et al. 2002 needs), the
+// squared radius of the smallest ball enclosing the points in feature space.
+//
+// The solver gets the equivalent problem min ½βᵀKβ - ½Σβ_iK_ii (DESIGN.md's
+// P = 2K, p = -diag K, halved so the kernel columns serve unscaled): its
+// objective is -R²/2, and Eps applies to the halved gradient. beta0, when not
+// nil, is a feasible warm start; otherwise β starts at the first point.
+func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 []float64) (RadiusResult, error) {
+	n := K.Len()
+	if !(nu >= 0) || math.IsInf(nu, 0) {
+		return RadiusResult{}, fmt.Errorf("solver: radius: ν = %g, want ≥ 0", nu)
+	}
+	var q kernel.Matrix = K
+	if nu > 0 {
+		q = shifted{K, nu}
+	}
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = -q.Diag(i) / 2
+	}
+	r, err := Solve(ctx, Problem{Q: q, P: p, Delta: 1, Cp: math.Inf(1), Alpha0: beta0}, s)
+	if r.Alpha == nil {
+		return RadiusResult{}, fmt.Errorf("solver: radius: %w", err)
+	}
+	out := RadiusResult{Beta: r.Alpha, R2: -2 * r.Obj, Iter: r.Iter, Status: r.Status}
+	if err != nil {
+		return out, fmt.Errorf("solver: radius: %w", err)
+	}
+	return out, nil
+}
+
+// Decision sets dst_i = Σ_j cross_ij coef_j + bias, the SVM decision values
+// of m test points given their m×n kernel matrix cross_ij = k(t_i, x_j)
+// against the n training points (or the support vectors with their
+// coefficients). An empty dst is allocated.
+func Decision(dst []float64, cross mat.Matrix, coef []float64, bias float64) []float64 {
+	m, n := cross.Dims()
+	if len(coef) != n {
+		panic(fmt.Sprintf("solver: len(coef) = %d, want %d columns", len(coef), n))
+	}
+	if dst == nil {
+		dst = make([]float64, m)
+	}
+	if len(dst) != m {
+		panic(fmt.Sprintf("solver: len(dst) = %d, want %d rows", len(dst), m))
+	}
+	v := mat.NewVecDense(m, dst)
+	v.MulVec(cross, mat.NewVecDense(n, coef))
+	for i := range dst {
+		dst[i] += bias
+	}
+	return dst
+}
