@@ -1,0 +1,237 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Weighted parameter derivatives, split at K the Shark way: an objective F
+// supplies the symmetric weight matrix C = ∂F/∂K (c_ij = ∂F/∂K_ij, with every
+// K_ij, i ≤ j and i > j, counted as its own entry, so that
+// dF = Σ_ij c_ij dK_ij over all n² pairs), and the functions here return
+// Σ_ij c_ij ∂K_ij/∂θ. For F = Σ_ij C_ij K_ij that is ∂F/∂θ exactly; for a
+// nonlinear F the caller's C is its gradient, e.g. C = 2K for F = Σ K_ij².
+//
+// When C vanishes outside a set S of rows (support vectors), pass
+// SelectRows(X, S), SelectSym(K, S), SelectSym(C, S): the result is the same
+// and the cost falls from O(n²d) to O(|S|²d).
+
+// GaussianGradQ sets dst to G = ∂F/∂Q for the Gaussian kernel
+// K_ij = exp(-½ d_ijᵀ Q d_ij), d_ij = x_i - x_j (DESIGN.md, "Fast kernel
+// matrices and fast gradients"):
+//
+//	G = -½ Σ_ij W_ij d_ij d_ijᵀ = -Xᵀ (D - W) X,  W = C ∘ K,  D = diag(W 1).
+//
+// Every entry of Q is treated as an independent variable: a parameter shared
+// by Q_kl and Q_lk (k ≠ l), as in a symmetric parameterisation, has the
+// derivative 2 G_kl. K must be the kernel matrix of X at the current Q and
+// C must be symmetric (use (C+Cᵀ)/2). The cost is one n×n×d GEMM for W X
+// plus O(nd²): O(n²d), never O(n²d²). If dst is empty it is resized to d×d;
+// otherwise its size must be d×d.
+func GaussianGradQ(dst *mat.SymDense, X mat.Matrix, K, C mat.Symmetric) {
+	xc, m, n, d := laplacianTimes(X, K, C)
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(d)
+	} else if dst.SymmetricDim() != d {
+		panic(fmt.Sprintf("kernel: GaussianGradQ: dst is %d×%d, want %d×%d", dst.SymmetricDim(), dst.SymmetricDim(), d, d))
+	}
+	if d == 0 {
+		return
+	}
+	g := make([]float64, d*d)
+	if n > 0 {
+		// G = -Xcᵀ (D - W) Xc; the mean shift drops out because (D - W)1 = 0.
+		blas64.Gemm(blas.Trans, blas.NoTrans, -1,
+			blas64.General{Rows: n, Cols: d, Stride: d, Data: xc},
+			blas64.General{Rows: n, Cols: d, Stride: d, Data: m}, 0,
+			blas64.General{Rows: d, Cols: d, Stride: d, Data: g})
+	}
+	for k := 0; k < d; k++ {
+		for l := k; l < d; l++ {
+			dst.SetSym(k, l, (g[k*d+l]+g[l*d+k])/2)
+		}
+	}
+}
+
+// GaussianGradDiag sets dst[k] = ∂F/∂q_k for the diagonal Gaussian
+// exp(-½ Σ_k q_k Δ_k²): the diagonal G_kk of GaussianGradQ,
+// -½ Σ_ij W_ij (x_ik - x_jk)², at the same O(n²d) cost without the d×d
+// product. (Schittkowski's exp(-Σ p_k Δ_k²) has q = 2p, so ∂F/∂p_k = 2 G_kk.)
+// len(dst) must be d.
+func GaussianGradDiag(dst []float64, X mat.Matrix, K, C mat.Symmetric) {
+	xc, m, n, d := laplacianTimes(X, K, C)
+	if len(dst) != d {
+		panic(fmt.Sprintf("kernel: GaussianGradDiag: len(dst) = %d, want %d", len(dst), d))
+	}
+	clear(dst)
+	for i := 0; i < n; i++ {
+		xr, mr := xc[i*d:(i+1)*d], m[i*d:(i+1)*d]
+		for k := range dst {
+			dst[k] -= xr[k] * mr[k]
+		}
+	}
+}
+
+// GaussianGradGamma returns ∂F/∂γ for LIBSVM's isotropic kernel
+// exp(-γ‖x-z‖²), Q = 2γI: 2 tr G = -Σ_ij W_ij ‖x_i - x_j‖².
+func GaussianGradGamma(X mat.Matrix, K, C mat.Symmetric) float64 {
+	_, d := X.Dims()
+	g := make([]float64, d)
+	GaussianGradDiag(g, X, K, C)
+	var s float64
+	for _, v := range g {
+		s += v
+	}
+	return 2 * s
+}
+
+// laplacianTimes returns the centred rows Xc = X - 1μᵀ and M = (D - W) Xc,
+// both n×d row-major, for W = C ∘ K and D = diag(W 1).
+func laplacianTimes(X mat.Matrix, K, C mat.Symmetric) (xc, m []float64, n, d int) {
+	x, n, d := rowMajor(X)
+	if K.SymmetricDim() != n || C.SymmetricDim() != n {
+		panic(fmt.Sprintf("kernel: gradient: X has %d rows but K is %d×%d and C is %d×%d",
+			n, K.SymmetricDim(), K.SymmetricDim(), C.SymmetricDim(), C.SymmetricDim()))
+	}
+	mu := colMeans(x, n, d)
+	xc = make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		src, dst := x[i*d:(i+1)*d], xc[i*d:(i+1)*d]
+		for k, v := range src {
+			dst[k] = v - mu[k]
+		}
+	}
+	m = make([]float64, n*d)
+	if n == 0 || d == 0 {
+		return xc, m, n, d
+	}
+	w := hadamardFull(K, C)
+	// M = D Xc - W Xc: row sums of W scale the rows, then one GEMM.
+	for i := 0; i < n; i++ {
+		var r float64
+		for _, v := range w[i*n : (i+1)*n] {
+			r += v
+		}
+		src, dst := xc[i*d:(i+1)*d], m[i*d:(i+1)*d]
+		for k, v := range src {
+			dst[k] = r * v
+		}
+	}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1,
+		blas64.General{Rows: n, Cols: n, Stride: n, Data: w},
+		blas64.General{Rows: n, Cols: d, Stride: d, Data: xc}, 1,
+		blas64.General{Rows: n, Cols: d, Stride: d, Data: m})
+	return xc, m, n, d
+}
+
+// hadamardFull returns W = C ∘ K as a full n×n row-major matrix, read from
+// the upper triangles of C and K and mirrored tile by tile.
+func hadamardFull(K, C mat.Symmetric) []float64 {
+	n := K.SymmetricDim()
+	kr, cr := upperRaw(K), upperRaw(C)
+	w := make([]float64, n*n)
+	ts := upperTiles(n)
+	parallelFor(len(ts), workers(n*n/2), func(t int) {
+		tl := ts[t]
+		for i := tl.i0; i < tl.i1; i++ {
+			j0 := max(tl.j0, i)
+			kRow := kr.Data[i*kr.Stride : i*kr.Stride+tl.j1]
+			cRow := cr.Data[i*cr.Stride : i*cr.Stride+tl.j1]
+			wRow := w[i*n : i*n+tl.j1]
+			for j := j0; j < tl.j1; j++ {
+				wRow[j] = cRow[j] * kRow[j]
+			}
+		}
+		mirrorTile(w, n, tl)
+	})
+	return w
+}
+
+// L1GradTheta sets dst[k] = Σ_ij c_ij ∂K_ij/∂θ_k for the L1 kernel
+// K_ij = -Σ_k |x_ik - x_jk| / θ_k, i.e. Σ_ij c_ij |x_ik - x_jk| / θ_k²
+// (Boughorbel: ∂k/∂θ_k = +|Δ_k|/θ_k²). O(n²d) in tight loops over
+// contiguous rows, tiled over all cores; the per-tile sums are added in a
+// fixed order, so the result does not depend on scheduling. len(dst) and
+// len(theta) must be d.
+func L1GradTheta(dst []float64, X mat.Matrix, theta []float64, C mat.Symmetric) {
+	x, n, d := rowMajor(X)
+	if len(dst) != d || len(theta) != d {
+		panic(fmt.Sprintf("kernel: L1GradTheta: len(dst) = %d, len(theta) = %d, want %d", len(dst), len(theta), d))
+	}
+	if C.SymmetricDim() != n {
+		panic(fmt.Sprintf("kernel: L1GradTheta: X has %d rows but C is %d×%d", n, C.SymmetricDim(), C.SymmetricDim()))
+	}
+	clear(dst)
+	if n == 0 {
+		return
+	}
+	cr := upperRaw(C)
+	ts := upperTiles(n)
+	part := make([]float64, len(ts)*d)
+	parallelFor(len(ts), workers(n*n/2*max(1, d/8)), func(t int) {
+		tl := ts[t]
+		acc := part[t*d : (t+1)*d]
+		for i := tl.i0; i < tl.i1; i++ {
+			xi := x[i*d : (i+1)*d]
+			cRow := cr.Data[i*cr.Stride:]
+			for j := max(tl.j0, i+1); j < tl.j1; j++ {
+				c := cRow[j]
+				if c == 0 {
+					continue
+				}
+				xj := x[j*d : (j+1)*d]
+				for k, v := range xi {
+					acc[k] += c * math.Abs(v-xj[k])
+				}
+			}
+		}
+	})
+	for t := range ts {
+		for k, v := range part[t*d : (t+1)*d] {
+			dst[k] += v
+		}
+	}
+	for k := range dst {
+		// Both (i,j) and (j,i) of the symmetric C; the diagonal has Δ = 0.
+		dst[k] *= 2 / (theta[k] * theta[k])
+	}
+}
+
+// SelectRows returns the rows idx of X as a new len(idx)×d matrix.
+func SelectRows(X mat.Matrix, idx []int) *mat.Dense {
+	_, d := X.Dims()
+	if len(idx) == 0 || d == 0 {
+		return &mat.Dense{}
+	}
+	out := mat.NewDense(len(idx), d, nil)
+	for r, i := range idx {
+		for k := 0; k < d; k++ {
+			out.Set(r, k, X.At(i, k))
+		}
+	}
+	return out
+}
+
+// SelectSym returns the principal submatrix A[idx, idx] as a new matrix.
+func SelectSym(A mat.Symmetric, idx []int) *mat.SymDense {
+	if len(idx) == 0 {
+		return &mat.SymDense{}
+	}
+	raw := upperRaw(A)
+	out := mat.NewSymDense(len(idx), nil)
+	for r, i := range idx {
+		for c := r; c < len(idx); c++ {
+			j := idx[c]
+			a, b := i, j
+			if a > b {
+				a, b = b, a
+			}
+			out.SetSym(r, c, raw.Data[a*raw.Stride+b])
+		}
+	}
+	return out
+}

@@ -1,0 +1,307 @@
+package kernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/mat"
+)
+
+// checkGrad compares grad with central differences of f at x (step 1e-6,
+// relative tolerance 1e-5 against the gradient's scale), as gonum's
+// optimize/functions validate.go does.
+func checkGrad(t *testing.T, name string, f func([]float64) float64, x, grad []float64) {
+	t.Helper()
+	num := fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+	var scale float64
+	for _, v := range num {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if scale == 0 {
+		t.Fatalf("%s: zero numerical gradient: the test cannot fail", name)
+	}
+	for k := range num {
+		if math.Abs(grad[k]-num[k]) > 1e-5*scale {
+			t.Fatalf("%s: component %d: analytic %v, central difference %v (scale %v)", name, k, grad[k], num[k], scale)
+		}
+	}
+}
+
+// objectives returns F(K) and its weight matrix C = ∂F/∂K: a linear one with
+// random symmetric weights and a nonlinear F = Σ K_ij² (C = 2K).
+func objectives(rng *rand.Rand, n int) map[string]struct {
+	F func(K *mat.SymDense) float64
+	C func(K *mat.SymDense) *mat.SymDense
+} {
+	W := randSym(rng, n)
+	type obj = struct {
+		F func(K *mat.SymDense) float64
+		C func(K *mat.SymDense) *mat.SymDense
+	}
+	return map[string]obj{
+		"linear": {
+			F: func(K *mat.SymDense) float64 {
+				var s float64
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						s += W.At(i, j) * K.At(i, j)
+					}
+				}
+				return s
+			},
+			C: func(*mat.SymDense) *mat.SymDense { return W },
+		},
+		"squares": {
+			F: func(K *mat.SymDense) float64 {
+				var s float64
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						s += K.At(i, j) * K.At(i, j)
+					}
+				}
+				return s
+			},
+			C: func(K *mat.SymDense) *mat.SymDense {
+				c := mat.NewSymDense(n, nil)
+				c.ScaleSym(2, K)
+				return c
+			},
+		},
+	}
+}
+
+func TestGaussianGradQ(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 1))
+	const n, d = 30, 4
+	for _, off := range []float64{0, 5} {
+		X := randData(rng, n, d, off)
+		Q0 := randSPD(rng, d, 1/float64(d))
+		// θ = the upper triangle of Q: Q_kl = Q_lk = θ, so ∂F/∂θ = 2G_kl off
+		// the diagonal and G_kk on it.
+		var theta []float64
+		for k := 0; k < d; k++ {
+			for l := k; l < d; l++ {
+				theta = append(theta, Q0.At(k, l))
+			}
+		}
+		qOf := func(th []float64) *mat.SymDense {
+			q := mat.NewSymDense(d, nil)
+			p := 0
+			for k := 0; k < d; k++ {
+				for l := k; l < d; l++ {
+					q.SetSym(k, l, th[p])
+					p++
+				}
+			}
+			return q
+		}
+		for name, obj := range objectives(rng, n) {
+			f := func(th []float64) float64 {
+				g, err := NewGaussian(qOf(th))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return obj.F(g.Gram(X))
+			}
+			g, _ := NewGaussian(Q0)
+			K := g.Gram(X)
+			var G mat.SymDense
+			GaussianGradQ(&G, X, K, obj.C(K))
+			var grad []float64
+			for k := 0; k < d; k++ {
+				for l := k; l < d; l++ {
+					v := G.At(k, l)
+					if k != l {
+						v *= 2
+					}
+					grad = append(grad, v)
+				}
+			}
+			checkGrad(t, "GaussianGradQ/"+name, f, theta, grad)
+
+			// The same with the literal sum -½ Σ W_ij d_ij d_ijᵀ.
+			C := obj.C(K)
+			for k := 0; k < d; k++ {
+				for l := k; l < d; l++ {
+					var s float64
+					for i := 0; i < n; i++ {
+						for j := 0; j < n; j++ {
+							s -= 0.5 * C.At(i, j) * K.At(i, j) * (X.At(i, k) - X.At(j, k)) * (X.At(i, l) - X.At(j, l))
+						}
+					}
+					if !closeTo(G.At(k, l), s, 1e-10) {
+						t.Fatalf("%s: G[%d][%d] = %v, direct sum %v", name, k, l, G.At(k, l), s)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGaussianGradDiagAndGamma(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	const n, d = 35, 5
+	X := randData(rng, n, d, 1)
+	q0 := make([]float64, d)
+	for k := range q0 {
+		q0[k] = (0.5 + rng.Float64()) / float64(d)
+	}
+	for name, obj := range objectives(rng, n) {
+		f := func(q []float64) float64 {
+			g, err := NewGaussianDiag(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return obj.F(g.Gram(X))
+		}
+		g, _ := NewGaussianDiag(q0)
+		K := g.Gram(X)
+		grad := make([]float64, d)
+		GaussianGradDiag(grad, X, K, obj.C(K))
+		checkGrad(t, "GaussianGradDiag/"+name, f, q0, grad)
+		var G mat.SymDense
+		GaussianGradQ(&G, X, K, obj.C(K))
+		for k := range grad {
+			if !closeTo(grad[k], G.At(k, k), 1e-12) {
+				t.Fatalf("GaussianGradDiag[%d] = %v, diag of GaussianGradQ %v", k, grad[k], G.At(k, k))
+			}
+		}
+
+		fg := func(x []float64) float64 {
+			g, err := NewGaussianIso(x[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return obj.F(g.Gram(X))
+		}
+		gamma := 0.3 / float64(d)
+		gi, _ := NewGaussianIso(gamma)
+		Ki := gi.Gram(X)
+		dg := GaussianGradGamma(X, Ki, obj.C(Ki))
+		checkGrad(t, "GaussianGradGamma/"+name, fg, []float64{gamma}, []float64{dg})
+	}
+}
+
+func TestGaussianGradSubset(t *testing.T) {
+	// With C zero outside S, the gradient from the S sub-matrices is the same.
+	rng := rand.New(rand.NewPCG(2, 3))
+	const n, d = 40, 3
+	X := randData(rng, n, d, 0)
+	g, _ := NewGaussian(randSPD(rng, d, 0.5))
+	K := g.Gram(X)
+	S := []int{3, 7, 8, 20, 31, 39}
+	C := mat.NewSymDense(n, nil)
+	for a, i := range S {
+		for _, j := range S[a:] {
+			C.SetSym(i, j, rng.NormFloat64())
+		}
+	}
+	var full, sub mat.SymDense
+	GaussianGradQ(&full, X, K, C)
+	GaussianGradQ(&sub, SelectRows(X, S), SelectSym(K, S), SelectSym(C, S))
+	if !mat.EqualApprox(&full, &sub, 1e-12) {
+		t.Fatalf("subset gradient\n%v\nfull\n%v", mat.Formatted(&sub), mat.Formatted(&full))
+	}
+	if mat.Norm(&full, 1) == 0 {
+		t.Fatal("zero gradient: the test cannot fail")
+	}
+}
+
+func TestL1GradTheta(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 4))
+	const n, d = 150, 4 // n > 2 tiles: the tiled, parallel sum is exercised
+	X := randData(rng, n, d, 0)
+	theta0 := []float64{0.7, 1.3, 2, 0.4}
+	for name, obj := range objectives(rng, n) {
+		f := func(th []float64) float64 {
+			k, err := NewL1(th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return obj.F(k.Gram(X))
+		}
+		k, _ := NewL1(theta0)
+		K := k.Gram(X)
+		grad := make([]float64, d)
+		L1GradTheta(grad, X, theta0, obj.C(K))
+		checkGrad(t, "L1GradTheta/"+name, f, theta0, grad)
+		again := make([]float64, d)
+		L1GradTheta(again, X, theta0, obj.C(K))
+		if !slices.Equal(grad, again) {
+			t.Fatalf("L1GradTheta not deterministic: %v then %v", grad, again)
+		}
+	}
+}
+
+func TestSquaredDistancesAndMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 5))
+	for _, n := range []int{2, 3, 9, 70} { // 1, 3, 36 and 2415 pairs: odd and even counts
+		X := randData(rng, n, 3, 50)
+		S := SquaredDistances(X)
+		var pairs []float64
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				var want float64
+				for k := 0; k < 3; k++ {
+					dk := X.At(i, k) - X.At(j, k)
+					want += dk * dk
+				}
+				if !closeTo(S.At(i, j), want, 1e-11) {
+					t.Fatalf("n=%d: S[%d][%d] = %v, want %v", n, i, j, S.At(i, j), want)
+				}
+				if i < j {
+					pairs = append(pairs, want)
+				}
+			}
+		}
+		slices.Sort(pairs)
+		m := len(pairs)
+		want := (pairs[(m-1)/2] + pairs[m/2]) / 2
+		if got := MedianOffDiag(S); !closeTo(got, want, 1e-11) {
+			t.Fatalf("n=%d: MedianOffDiag = %v, sorted median %v", n, got, want)
+		}
+
+		const target = 0.1353352832366127 // e⁻²
+		gamma := GammaForMedian(X, target)
+		g, err := NewGaussianIso(gamma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MedianOffDiag(g.Gram(X)); math.Abs(got-target) > 1e-14 {
+			t.Fatalf("n=%d: median kernel value at GammaForMedian's γ = %v: %.17g, want %.17g", n, gamma, got, target)
+		}
+	}
+	// Ties and degenerate inputs.
+	if v := MedianOffDiag(mat.NewSymDense(1, []float64{1})); !math.IsNaN(v) {
+		t.Fatalf("MedianOffDiag of 1×1 = %v, want NaN", v)
+	}
+	same := mat.NewDense(3, 2, []float64{1, 1, 1, 1, 1, 1})
+	if g := GammaForMedian(same, 0.5); !math.IsInf(g, 1) {
+		t.Fatalf("GammaForMedian of identical points = %v, want +Inf", g)
+	}
+}
+
+func TestSelectK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 6))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.IntN(60)
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = float64(rng.IntN(10)) // many ties
+		}
+		s := slices.Clone(a)
+		slices.Sort(s)
+		k := rng.IntN(n)
+		if got := selectK(a, k); got != s[k] {
+			t.Fatalf("selectK(k=%d) = %v, want %v", k, got, s[k])
+		}
+		for i := range a {
+			if (i < k && a[i] > a[k]) || (i > k && a[i] < a[k]) {
+				t.Fatalf("selectK left a badly partitioned: %v (k=%d)", a, k)
+			}
+		}
+	}
+}
