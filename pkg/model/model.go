@@ -1,0 +1,599 @@
+// Package model is kerneltune's trained SVM: fitting the final classifier on a
+// (normalised) training set with a given kernel, evaluating its decision
+// function on new data, and the self-describing JSON model file that `train`
+// and `tune` write and `predict` reads.
+//
+// A model keeps only what prediction needs and what a reader must know to
+// trust it: the kernel (Spec, with a full Q written out in full), the margin
+// and C, the normaliser fitted on the training part, the support vectors in
+// normalised space with their coefficients y_iα_i, the bias, the original
+// label texts, the feature names, and provenance (data file and its SHA-256,
+// seed, method, version). The decision function is LIBSVM's
+//
+//	f(x) = Σ_i coef_i k(sv_i, N(x)) + b,   b = -ρ,   label = +1 iff f(x) > 0,
+//
+// with N the normaliser; it is evaluated in blocks through Kernel.Cross (one
+// GEMM per block) and a matrix-vector product, never a per-point loop.
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// FormatVersion is the model-file format this package writes and reads.
+const FormatVersion = 1
+
+// Errors a loaded file can fail with (wrapped with the file name).
+var (
+	// ErrVersion: the file's format_version is not one this package reads.
+	ErrVersion = errors.New("unsupported format_version")
+	// ErrInvalid: the file is not a consistent kerneltune model.
+	ErrInvalid = errors.New("invalid model")
+)
+
+// Model is a trained binary SVM. Build one with Fit or Load; the exported
+// fields are its JSON form (read them freely, but call Validate after changing
+// them by hand).
+type Model struct {
+	FormatVersion int `json:"format_version"`
+
+	// Kernel is the kernel the decision function uses. For a Gaussian,
+	// Gamma (isotropic, LIBSVM's γ), QDiag or a full Q row by row.
+	Kernel kernel.Spec `json:"kernel"`
+	// MarginKind is the formulation, written "l1", "l2" or "hard". For "l2"
+	// the SVM was trained with the kernel matrix K + I/C; the decision
+	// function uses K (Chapelle et al. 2002: the νI term is the slack
+	// penalty, not part of the kernel).
+	MarginKind solver.Margin `json:"margin"`
+	// C is the SVM's C (0 for the hard margin). WeightPos and WeightNeg
+	// multiply it per class (LIBSVM's -wi); 0 in the file means 1.
+	C         float64 `json:"C"`
+	WeightPos float64 `json:"weight_pos,omitempty"`
+	WeightNeg float64 `json:"weight_neg,omitempty"`
+
+	// Normalizer maps raw inputs to the space the support vectors live in;
+	// nil means none.
+	Normalizer *dataio.Normalizer `json:"normalizer,omitempty"`
+	// Labels are the original label texts of the classes +1 and -1.
+	Labels dataio.LabelMap `json:"labels"`
+	// NumFeatures is the input dimension d; FeatureNames has length d.
+	NumFeatures  int      `json:"num_features"`
+	FeatureNames []string `json:"feature_names,omitempty"`
+
+	// Bias is b = -ρ of the decision function f(x) = Σ coef_i k(sv_i, x) + b.
+	Bias float64 `json:"bias"`
+	// SupportVectors are the training points with α_i > 0, in normalised
+	// space, each with its coefficient y_iα_i.
+	SupportVectors []SupportVector `json:"support_vectors"`
+
+	// Training summarises the SVM solve that produced the model.
+	Training Training `json:"training"`
+	// Provenance says where the model came from.
+	Provenance Provenance `json:"provenance"`
+	// Tuning is the tuning method's result, when `tune` made the model.
+	Tuning json.RawMessage `json:"tuning,omitempty"`
+
+	kern  kernel.Kernel // built from Kernel
+	sv    *mat.Dense    // nsv×d support vectors
+	coef  *mat.VecDense // nsv coefficients
+	ready bool
+}
+
+// SupportVector is one support vector: Coef = y_iα_i and the point X (in
+// normalised space).
+type SupportVector struct {
+	Coef float64   `json:"coef"`
+	X    []float64 `json:"x"`
+}
+
+// Training summarises the solve of the final SVM.
+type Training struct {
+	N      int     `json:"n"`      // training points
+	NPos   int     `json:"n_pos"`  // of which labelled +1
+	NSV    int     `json:"n_sv"`   // support vectors, α_i > 0
+	NBSV   int     `json:"n_bsv"`  // bounded support vectors, α_i = C_i (l1 margin)
+	Obj    float64 `json:"obj"`    // dual objective ½αᵀPα - eᵀα (LIBSVM's "obj")
+	Rho    float64 `json:"rho"`    // LIBSVM's ρ = -Bias
+	W2     float64 `json:"w2"`     // ‖w‖² = coefᵀ K_SV coef, with K (not K + I/C)
+	Iter   int     `json:"iter"`   // SMO iterations
+	Status string  `json:"status"` // solver status, e.g. "converged"
+	Eps    float64 `json:"eps"`    // stopping tolerance used
+}
+
+// Provenance records where a model came from.
+type Provenance struct {
+	// Version is the kerneltune version that wrote the file.
+	Version string `json:"kerneltune_version,omitempty"`
+	// Data is the training data as the user named it (path or builtin:NAME)
+	// and DataSHA256 the SHA-256 of its bytes.
+	Data       string `json:"data,omitempty"`
+	DataSHA256 string `json:"data_sha256,omitempty"`
+	// Seed is the --seed of the run (train/test split, tuning).
+	Seed uint64 `json:"seed"`
+	// Method and Param name the tuning method, when `tune` made the model.
+	Method string `json:"method,omitempty"`
+	Param  string `json:"param,omitempty"`
+	// Command is the command line that made the model.
+	Command []string `json:"command,omitempty"`
+}
+
+// Fit trains the SVM with kernel spec and parameters p on train (already
+// normalised by norm, which is stored in the model; nil means none) and
+// returns a model that keeps only the support vectors, together with the
+// solver's result. For the L2 margin the solver sees K + I/C and the model
+// predicts with K. A hard margin on data the kernel cannot separate returns an
+// error wrapping solver.ErrNotSeparable.
+func Fit(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*Model, solver.SVCResult, error) {
+	if train == nil || train.Len() == 0 {
+		return nil, solver.SVCResult{}, errors.New("model: fit: no training data")
+	}
+	d := train.Dim()
+	k, err := kernel.FromSpec(spec)
+	if err != nil {
+		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+	}
+	if err := checkKernelDim(spec, d); err != nil {
+		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+	}
+	if norm != nil {
+		if err := checkNormalizer(norm, d); err != nil {
+			return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+		}
+	}
+	if p.Margin == solver.L2 && (!(p.C > 0) || math.IsInf(p.C, 0)) {
+		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: L2 margin needs a finite C > 0, got %g", p.C)
+	}
+	// solver.TrainSVC itself trains the L2 margin with K + I/C; the model
+	// keeps K.
+	res, err := solver.TrainSVC(ctx, k.Rows(train.X), train.Y, p, s, nil)
+	if err != nil {
+		return nil, res, fmt.Errorf("model: fit %v-margin SVM on %s: %w", p.Margin, dataName(train), err)
+	}
+
+	m := &Model{
+		FormatVersion: FormatVersion,
+		Kernel:        k.Spec(),
+		MarginKind:    p.Margin,
+		Normalizer:    norm,
+		Labels:        train.Labels,
+		NumFeatures:   d,
+		FeatureNames:  append([]string(nil), train.FeatureNames...),
+		Bias:          -res.Rho,
+		Provenance: Provenance{
+			Data:       train.Source,
+			DataSHA256: train.SHA256,
+		},
+	}
+	if p.Margin != solver.Hard {
+		m.C = p.C
+	}
+	if p.WeightPos != 0 && p.WeightPos != 1 {
+		m.WeightPos = p.WeightPos
+	}
+	if p.WeightNeg != 0 && p.WeightNeg != 1 {
+		m.WeightNeg = p.WeightNeg
+	}
+	for i, a := range res.Alpha {
+		if a > 0 {
+			m.SupportVectors = append(m.SupportVectors, SupportVector{
+				Coef: train.Y[i] * a,
+				X:    append([]float64(nil), train.X.RawRowView(i)...),
+			})
+		}
+	}
+	pos, _ := train.ClassCounts()
+	m.Training = Training{
+		N: train.Len(), NPos: pos, NSV: len(m.SupportVectors), NBSV: res.NBSV,
+		Obj: res.Obj, Rho: res.Rho, Iter: res.Iter, Status: res.Status.String(),
+		Eps: s.Eps,
+	}
+	if m.Training.Eps == 0 {
+		m.Training.Eps = 1e-3
+	}
+	if err := m.prepare(); err != nil {
+		return nil, res, fmt.Errorf("model: fit: %w", err)
+	}
+	m.Training.W2 = m.W2()
+	return m, res, nil
+}
+
+func dataName(d *dataio.Dataset) string {
+	switch {
+	case d.Source != "":
+		return d.Source
+	case d.Name != "":
+		return d.Name
+	}
+	return "the training data"
+}
+
+// prepare validates the model and builds the kernel and the matrices the
+// decision function uses.
+func (m *Model) prepare() error {
+	if err := m.validate(); err != nil {
+		return err
+	}
+	k, err := kernel.FromSpec(m.Kernel)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	nsv, d := len(m.SupportVectors), m.NumFeatures
+	m.kern = k
+	m.coef = nil
+	m.sv = nil
+	if nsv > 0 {
+		m.sv = mat.NewDense(nsv, d, nil)
+		c := make([]float64, nsv)
+		for i, sv := range m.SupportVectors {
+			m.sv.SetRow(i, sv.X)
+			c[i] = sv.Coef
+		}
+		m.coef = mat.NewVecDense(nsv, c)
+	}
+	m.ready = true
+	return nil
+}
+
+// Validate checks that the model is consistent (known version, kernel and
+// margin, dimensions that agree, finite numbers) and makes it ready for
+// prediction. Load calls it; call it after editing a Model's fields.
+func (m *Model) Validate() error { return m.prepare() }
+
+func (m *Model) validate() error {
+	if m.FormatVersion != FormatVersion {
+		return fmt.Errorf("%w %d (this kerneltune reads %d)", ErrVersion, m.FormatVersion, FormatVersion)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+	}
+	switch m.Kernel.Kind {
+	case kernel.KindGaussian, kernel.KindL1, kernel.KindLinear:
+	case "":
+		return bad("no kernel kind")
+	default:
+		return bad("unknown kernel kind %q (this kerneltune knows gaussian, l1, linear)", m.Kernel.Kind)
+	}
+	switch m.MarginKind {
+	case solver.L1, solver.L2:
+		if !(m.C > 0) || math.IsInf(m.C, 0) {
+			return bad("%v margin with C = %g, want a finite C > 0", m.MarginKind, m.C)
+		}
+	case solver.Hard:
+	default:
+		return bad("unknown margin %v (want l1, l2 or hard)", m.MarginKind)
+	}
+	d := m.NumFeatures
+	if d <= 0 {
+		return bad("num_features = %d, want > 0", d)
+	}
+	if m.FeatureNames != nil && len(m.FeatureNames) != d {
+		return bad("%d feature names for %d features", len(m.FeatureNames), d)
+	}
+	if err := checkKernelDim(m.Kernel, d); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if m.Normalizer != nil {
+		if err := checkNormalizer(m.Normalizer, d); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+	}
+	if m.Labels.Positive == m.Labels.Negative {
+		return bad("labels: positive and negative class are both %q", m.Labels.Positive)
+	}
+	if !finite(m.Bias) {
+		return bad("bias is %g", m.Bias)
+	}
+	for i, sv := range m.SupportVectors {
+		if len(sv.X) != d {
+			return bad("support vector %d has %d features, want %d", i+1, len(sv.X), d)
+		}
+		if !finite(sv.Coef) {
+			return bad("support vector %d has coefficient %g", i+1, sv.Coef)
+		}
+		for j, v := range sv.X {
+			if !finite(v) {
+				return bad("support vector %d, feature %d is %g", i+1, j+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// checkKernelDim checks that a kernel with a per-feature parameter has d of
+// them.
+func checkKernelDim(s kernel.Spec, d int) error {
+	switch {
+	case s.Diag != nil && len(s.Diag) != d:
+		return fmt.Errorf("kernel has %d diagonal entries of Q for %d features", len(s.Diag), d)
+	case s.Q != nil && len(s.Q) != d:
+		return fmt.Errorf("kernel Q is %d×%d for %d features", len(s.Q), len(s.Q), d)
+	case s.Theta != nil && len(s.Theta) != d:
+		return fmt.Errorf("L1 kernel has %d widths θ for %d features", len(s.Theta), d)
+	}
+	return nil
+}
+
+// checkNormalizer checks that a normaliser has d per-feature entries.
+func checkNormalizer(n *dataio.Normalizer, d int) error {
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	if n.Dim() != d {
+		return fmt.Errorf("normaliser has %d features, want %d", n.Dim(), d)
+	}
+	return nil
+}
+
+func (m *Model) mustReady() {
+	if !m.ready {
+		panic("model: Model used before Fit, Load or Validate")
+	}
+}
+
+// NSV returns the number of support vectors.
+func (m *Model) NSV() int { return len(m.SupportVectors) }
+
+// KernelFunc returns the kernel of the decision function.
+func (m *Model) KernelFunc() kernel.Kernel { m.mustReady(); return m.kern }
+
+// blockRows bounds the rows of one kernel block in Decision, so that memory
+// stays at blockRows × #SV values however many points are predicted.
+const blockRows = 1024
+
+// Decision returns the decision values f(x) of the rows of X, raw inputs in
+// the original feature space: the model's normaliser is applied first. X
+// must have NumFeatures columns (it panics otherwise, as gonum does).
+func (m *Model) Decision(X mat.Matrix) []float64 {
+	return m.decision(X, m.Normalizer)
+}
+
+// DecisionNormalized returns the decision values of the rows of X, which are
+// already normalised (e.g. the training set Fit was given).
+func (m *Model) DecisionNormalized(X mat.Matrix) []float64 {
+	return m.decision(X, nil)
+}
+
+func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
+	m.mustReady()
+	n, d := X.Dims()
+	if d != m.NumFeatures {
+		panic(fmt.Sprintf("model: decision on %d features, the model has %d", d, m.NumFeatures))
+	}
+	out := make([]float64, n)
+	if m.sv == nil || n == 0 {
+		for i := range out {
+			out[i] = m.Bias
+		}
+		return out
+	}
+	dense, isDense := X.(*mat.Dense)
+	var buf *mat.Dense
+	for r0 := 0; r0 < n; r0 += blockRows {
+		r1 := min(r0+blockRows, n)
+		var block mat.Matrix
+		switch {
+		case norm == nil && isDense:
+			block = dense.Slice(r0, r1, 0, d)
+		default:
+			if buf == nil || r1-r0 != blockRowsOf(buf) {
+				buf = mat.NewDense(r1-r0, d, nil)
+			}
+			for i := r0; i < r1; i++ {
+				dst := buf.RawRowView(i - r0)
+				if isDense {
+					copy(dst, dense.RawRowView(i))
+				} else {
+					mat.Row(dst, i, X)
+				}
+				if norm != nil {
+					norm.ApplyRow(dst, dst)
+				}
+			}
+			block = buf
+		}
+		kb := m.kern.Cross(block, m.sv) // (r1-r0)×nsv, one GEMM
+		f := mat.NewVecDense(r1-r0, out[r0:r1])
+		f.MulVec(kb, m.coef)
+		for i := r0; i < r1; i++ {
+			out[i] += m.Bias
+		}
+	}
+	return out
+}
+
+func blockRowsOf(a *mat.Dense) int { r, _ := a.Dims(); return r }
+
+// Predict returns the predicted classes ±1 of the rows of raw inputs X
+// (+1 iff f(x) > 0, as LIBSVM).
+func (m *Model) Predict(X mat.Matrix) []float64 {
+	return Classes(m.Decision(X))
+}
+
+// Classes maps decision values to classes: +1 iff f > 0, else -1.
+func Classes(f []float64) []float64 {
+	y := make([]float64, len(f))
+	for i, v := range f {
+		if v > 0 {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	return y
+}
+
+// Label returns the original label text of class y (±1).
+func (m *Model) Label(y float64) string {
+	if y > 0 {
+		return m.Labels.Positive
+	}
+	return m.Labels.Negative
+}
+
+// Accuracy returns the fraction of the rows of d whose label the model
+// predicts; normalized says d is already in the model's normalised space
+// (e.g. a test part normalised together with the training part). It is NaN on
+// an empty data set.
+func (m *Model) Accuracy(d *dataio.Dataset, normalized bool) float64 {
+	if d.Len() == 0 {
+		return math.NaN()
+	}
+	var f []float64
+	if normalized {
+		f = m.DecisionNormalized(d.X)
+	} else {
+		f = m.Decision(d.X)
+	}
+	return AccuracyOf(f, d.Y)
+}
+
+// AccuracyOf returns the fraction of decision values f whose sign class
+// (+1 iff f > 0) equals y.
+func AccuracyOf(f, y []float64) float64 {
+	if len(f) != len(y) {
+		panic("model: AccuracyOf: length mismatch")
+	}
+	if len(f) == 0 {
+		return math.NaN()
+	}
+	ok := 0
+	for i, v := range f {
+		if (v > 0) == (y[i] > 0) {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(f))
+}
+
+// W2 returns ‖w‖² = coefᵀ K_SV coef, the squared norm of the weight vector
+// in the feature space of the model's kernel K. For the L2 margin this is
+// with K, the kernel of the decision function, not K + I/C (whose value is
+// 2D* = Σα_i, the solver's dual objective); so it is the geometric margin of
+// the classifier actually used.
+func (m *Model) W2() float64 {
+	m.mustReady()
+	if m.sv == nil {
+		return 0
+	}
+	f := m.DecisionNormalized(m.sv) // K_SV coef + b
+	w2 := 0.0
+	for i, sv := range m.SupportVectors {
+		w2 += sv.Coef * (f[i] - m.Bias)
+	}
+	return w2
+}
+
+// Margin returns the geometric margin 1/‖w‖ (see W2); +Inf when w = 0.
+func (m *Model) Margin() float64 {
+	w2 := m.W2()
+	if w2 <= 0 {
+		return math.Inf(1)
+	}
+	return 1 / math.Sqrt(w2)
+}
+
+// Save writes the model as indented JSON.
+func (m *Model) Save(w io.Writer) error {
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	return nil
+}
+
+// SaveFile writes the model to path (created or truncated).
+func (m *Model) SaveFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if err := m.Save(f); err != nil {
+		f.Close()
+		return fmt.Errorf("model: %s: %w", path, errors.Unwrap(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("model: %s: %w", path, err)
+	}
+	return nil
+}
+
+// Load reads a model written by Save and validates it. A file of another
+// format_version fails with ErrVersion, an inconsistent one with ErrInvalid.
+func Load(r io.Reader) (*Model, error) {
+	m, err := load(r)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return m, nil
+}
+
+// LoadFile reads the model file at path; errors name the file.
+func LoadFile(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	m, err := load(f)
+	if err != nil {
+		return nil, fmt.Errorf("model: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+func load(r io.Reader) (*Model, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	// The version first, so that a future file fails with a clear message
+	// rather than with whatever its new fields make of the v1 decoder.
+	var head struct {
+		FormatVersion *int `json:"format_version"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, fmt.Errorf("%w: not a kerneltune model (%v)", ErrInvalid, jsonErr(err))
+	}
+	if head.FormatVersion == nil {
+		return nil, fmt.Errorf("%w: not a kerneltune model (no format_version)", ErrInvalid)
+	}
+	if *head.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("%w %d (this kerneltune reads %d)", ErrVersion, *head.FormatVersion, FormatVersion)
+	}
+	m := new(Model)
+	if err := json.Unmarshal(raw, m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonErr(err))
+	}
+	if err := m.prepare(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// jsonErr makes encoding/json's errors read as "field X: ..." where it can.
+func jsonErr(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("field %s: %v is not a %v", te.Field, te.Value, te.Type)
+	}
+	return err.Error()
+}
