@@ -223,54 +223,57 @@ func allTaken(rem []float64) bool {
 	return true
 }
 
-// KFold assigns the rows 0..n-1 to k folds at random and returns each fold's
-// rows (the held-out part; train on the rest, see Complement). Fold sizes
-// differ by at most one; rows are sorted within a fold. k > n is reduced to
-// n, as LIBSVM's svm_cross_validation does; k < 2 panics (a caller's bug).
-// The assignment comes from rand.NewPCG(seed, FoldStream).
-func KFold(n, k int, seed uint64) [][]int {
+// KFold assigns the rows 0..n-1 to k folds at random and returns one Split
+// per fold: Test is the fold, Train the other rows. Fold sizes differ by at
+// most one; indices are sorted. k > n is reduced to n, as LIBSVM's
+// svm_cross_validation does; k < 2 panics (a caller's bug: validate flags).
+// The assignment comes from rand.NewPCG(seed, stream): each consumer passes
+// its own stream constant (FoldStream when it has none), and draws the folds
+// once and shares them, so every grid point or method sees the same folds.
+func KFold(n, k int, seed, stream uint64) []Split {
 	if k < 2 {
 		panic(fmt.Sprintf("dataio: KFold needs k ≥ 2, got %d", k))
 	}
 	k = max(min(k, n), 1)
-	rng := rand.New(rand.NewPCG(seed, FoldStream))
-	return deal(rng.Perm(n), k)
+	rng := rand.New(rand.NewPCG(seed, stream))
+	return deal(n, rng.Perm(n), k)
 }
 
 // StratifiedKFold is KFold keeping each class's share in every fold (the
 // folds LIBSVM's cross-validation uses for classification): each class is
-// shuffled and dealt round-robin, so a fold's class counts differ from the
-// class's average by less than one.
-func StratifiedKFold(y []float64, k int, seed uint64) [][]int {
+// shuffled and dealt round-robin, so a fold's count of a class differs from
+// the class's average by less than one.
+func StratifiedKFold(y []float64, k int, seed, stream uint64) []Split {
 	if k < 2 {
 		panic(fmt.Sprintf("dataio: StratifiedKFold needs k ≥ 2, got %d", k))
 	}
 	n := len(y)
 	k = max(min(k, n), 1)
-	rng := rand.New(rand.NewPCG(seed, FoldStream))
-	var order []int
+	rng := rand.New(rand.NewPCG(seed, stream))
+	order := make([]int, 0, n)
 	for _, rows := range classRows(y) {
 		for _, i := range rng.Perm(len(rows)) {
 			order = append(order, rows[i])
 		}
 	}
-	return deal(order, k)
+	return deal(n, order, k)
 }
 
-// deal gives order[i] to fold i mod k and sorts each fold.
-func deal(order []int, k int) [][]int {
+// deal gives order[i] to fold i mod k and returns the folds as splits.
+func deal(n int, order []int, k int) []Split {
 	folds := make([][]int, k)
 	for i, r := range order {
 		folds[i%k] = append(folds[i%k], r)
 	}
-	for _, f := range folds {
-		slices.Sort(f)
+	out := make([]Split, k)
+	for f, rows := range folds {
+		slices.Sort(rows)
+		out[f] = Split{Train: Complement(n, rows), Test: rows}
 	}
-	return folds
+	return out
 }
 
-// Complement returns the rows of 0..n-1 not in idx, ascending: the training
-// rows of a fold.
+// Complement returns the rows of 0..n-1 not in idx, ascending.
 func Complement(n int, idx []int) []int {
 	in := make([]bool, n)
 	for _, i := range idx {

@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/spf13/pflag"
+)
+
+// dataOptions are the data flags every data-reading command shares
+// (info, train, tune, compare, predict).
+type dataOptions struct {
+	InputFormat, LabelCol, Positive, Missing, Normalize string
+	Features                                            int
+	Test                                                string  // --test FILE
+	TestFraction                                        float64 // --test-fraction F
+}
+
+// dataHelp explains DATA in the long help of every data-reading command.
+const dataHelp = `DATA is a file or an embedded data set:
+  builtin:heart             UCI Statlog heart (LIBSVM heart_scale), 270×13
+  builtin:breast-wisconsin  UCI Wisconsin breast cancer (breast-cancer_scale), 683×10
+  builtin:diabetes          UCI Pima diabetes (diabetes_scale), 768×8
+  FILE                      CSV (comma, semicolon, tab or space separated; a header
+                            line is detected; the label is the last column unless
+                            --label-col says otherwise) or LIBSVM (label idx:val ...)
+  DIR/NAME                  an IDA benchmark set: NAME_data.asc, NAME_labels.asc and
+                            the train/test index files (any of them may be given)
+Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +1,
+--positive picks it), and the mapping is printed.`
+
+// addReadFlags adds the flags that say how to read a data file.
+func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.InputFormat, "input-format", "auto", "data format: auto, csv, libsvm or ida")
+	fs.StringVar(&o.LabelCol, "label-col", "", "CSV label column, by header name or 1-based index (default the last)")
+	fs.StringVar(&o.Positive, "positive", "", "original label of the +1 class (default the larger numeric label)")
+	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")
+	fs.StringVar(&o.Missing, "missing", "error", `rows with missing values ("?", "NA", empty): error or drop`)
+}
+
+// addSplitFlags adds the flags that choose the test part and the
+// normalisation.
+func (o *dataOptions) addSplitFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Test, "test", "", "test data FILE, read with the training file's options and label mapping")
+	fs.Float64Var(&o.TestFraction, "test-fraction", 0, "hold out this fraction of DATA as the test part, drawn from --seed")
+	fs.StringVar(&o.Normalize, "normalize", dataio.ZScore, "feature scaling fitted on the training part: zscore, minmax01, minmax11 or none")
+}
+
+// check validates the flag values (usage errors, exit code 2).
+func (o *dataOptions) check() error {
+	switch o.InputFormat {
+	case "", "auto", "csv", "libsvm", "ida":
+	default:
+		return usageErrorf("--input-format: unknown format %q (want auto, csv, libsvm or ida)", o.InputFormat)
+	}
+	switch o.Missing {
+	case "", "error", "drop":
+	default:
+		return usageErrorf("--missing: unknown policy %q (want error or drop)", o.Missing)
+	}
+	switch o.Normalize {
+	case "", dataio.ZScore, dataio.MinMax01, dataio.MinMax11, dataio.NoScale:
+	default:
+		return usageErrorf("--normalize: unknown kind %q (want zscore, minmax01, minmax11 or none)", o.Normalize)
+	}
+	if o.Features < 0 {
+		return usageErrorf("--features: must be ≥ 0, got %d", o.Features)
+	}
+	if o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1) {
+		return usageErrorf("--test-fraction: must be in (0, 1), got %v", o.TestFraction)
+	}
+	if o.Test != "" && o.TestFraction != 0 {
+		return usageErrorf("give --test or --test-fraction, not both")
+	}
+	return nil
+}
+
+func (o *dataOptions) readOptions() dataio.ReadOptions {
+	f := o.InputFormat
+	if f == "auto" {
+		f = ""
+	}
+	return dataio.ReadOptions{
+		Format: f, LabelCol: o.LabelCol, Positive: o.Positive,
+		Missing: o.Missing, Features: o.Features,
+	}
+}
+
+// load reads one data set with the read flags.
+func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return dataio.Load(path, o.readOptions())
+}
+
+// loadTrainTest reads DATA and its test part: --test FILE (read with the
+// training file's label mapping and, for LIBSVM, its width), or a fraction
+// split off with the seed (--test-fraction), or else the first predefined
+// realisation of an IDA set; test is nil when there is none. The normaliser
+// (--normalize) is fitted on the training part and applied to both.
+func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
+	full, err := o.load(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	train = full
+	switch {
+	case o.Test != "":
+		ro := o.readOptions()
+		lm := full.Labels
+		ro.Labels = &lm
+		ro.Positive = ""
+		if full.Format == "libsvm" && ro.Features == 0 {
+			ro.Features = full.Dim()
+		}
+		test, err = dataio.Load(o.Test, ro)
+		if err != nil {
+			if ro.Features > 0 && o.Features == 0 {
+				err = fmt.Errorf("%w (the training data has %d features; set --features for both)", err, full.Dim())
+			}
+			return nil, nil, nil, err
+		}
+		if test.Dim() != full.Dim() {
+			return nil, nil, nil, fmt.Errorf("test data %s has %d features, training data %s has %d", o.Test, test.Dim(), path, full.Dim())
+		}
+	case o.TestFraction > 0:
+		sp, perr := dataio.Partitions(full.Y, dataio.PartitionOptions{TrainFraction: 1 - o.TestFraction}, seed)
+		if perr != nil {
+			return nil, nil, nil, fmt.Errorf("--test-fraction %v on %s: %w", o.TestFraction, path, perr)
+		}
+		train, test = full.Subset(sp[0].Train), full.Subset(sp[0].Test)
+		note := fmt.Sprintf("test part: %d of %d rows held out at random (--test-fraction %v, --seed %d)", test.Len(), full.Len(), o.TestFraction, seed)
+		train.Notes = append(append([]string(nil), train.Notes...), note)
+		test.Notes = append(append([]string(nil), test.Notes...), note)
+	case len(full.Splits) > 0:
+		s := full.Splits[0]
+		train, test = full.Subset(s.Train), full.Subset(s.Test)
+		note := fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(s.Train), len(s.Test))
+		train.Notes = append(append([]string(nil), train.Notes...), note)
+		test.Notes = append(append([]string(nil), test.Notes...), note)
+	}
+	norm, err = dataio.FitNormalizer(o.Normalize, train.X)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	train = norm.ApplyDataset(train)
+	if test != nil {
+		test = norm.ApplyDataset(test)
+	}
+	return train, test, norm, nil
+}
