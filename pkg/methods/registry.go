@@ -8,7 +8,9 @@ import (
 // All lists the constructors of every registered method, in the order tables
 // print them (the baseline first). `tune` and `compare` both range over it.
 // Each method file adds its constructor here.
-var All = []func() Method{}
+var All = []func() Method{
+	NewSVM,
+}
 
 // Names returns the IDs of the registered methods, in registry order.
 func Names() []string {
