@@ -10,6 +10,7 @@ import (
 // Each method file adds its constructor here.
 var All = []func() Method{
 	NewSVM,
+	NewRCSC,
 }
 
 // Names returns the IDs of the registered methods, in registry order.
