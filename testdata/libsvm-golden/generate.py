@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Make golden.json from LIBSVM's svm-train / svm-predict (run once, by hand).
+
+Usage: python3 testdata/libsvm-golden/generate.py   (from the repository root;
+needs svm-train and svm-predict on PATH, e.g. Debian's libsvm-tools 3.24).
+
+Only numbers and command lines are stored, never LIBSVM itself. Per run: the
+exact svm-train command, what it printed (#iter, obj, rho, nSV, nBSV), the
+model's rho at full precision, its label order, the support vectors as
+0-based row indices of the data file with their coefficients y_i*alpha_i
+(%.17g in the model file), and svm-predict's labels on the training file.
+
+SV rows are matched back to data rows by value (the model prints features
+with %.8g, the data has at most 6 decimals), class by class and in order,
+since svm-train groups the rows by class and keeps their order within a class.
+"""
+import json, os, re, subprocess, sys, tempfile
+
+FILES = ["heart_scale", "breast-cancer_scale", "diabetes_scale"]
+CS = ["0.5", "1", "8", "64"]
+GAMMAS = ["0.03125", "0.125", "0.5"]  # 2^-5, 2^-3, 2^-1: exact in float32
+EPS = "1e-5"
+
+
+def parse_row(fields):
+    d = {}
+    for f in fields:
+        k, v = f.split(":")
+        v = float(v)
+        if v != 0:
+            d[int(k)] = v
+    return d
+
+
+def same(a, b):
+    return a.keys() == b.keys() and all(abs(a[k] - b[k]) <= 1e-7 for k in a)
+
+
+def main():
+    data_dir = os.path.join("testdata", "libsvm")
+    out = {"libsvm": subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsvm-tools"],
+                                     capture_output=True, text=True).stdout or "unknown",
+           "runs": []}
+    tmp = tempfile.mkdtemp()
+    for name in FILES:
+        path = os.path.join(data_dir, name)
+        rows, labels = [], []
+        for line in open(path):
+            f = line.split()
+            if not f:
+                continue
+            labels.append(1 if float(f[0]) > 0 else -1)
+            rows.append(parse_row(f[1:]))
+        for c in CS:
+            for g in GAMMAS:
+                model = os.path.join(tmp, "model")
+                pred = os.path.join(tmp, "pred")
+                cmd = ["svm-train", "-s", "0", "-t", "2", "-c", c, "-g", g, "-e", EPS, path, model]
+                so = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+                it = int(re.search(r"#iter = (\d+)", so).group(1))
+                m = re.search(r"obj = (\S+), rho = (\S+)", so)
+                obj, rho_printed = float(m.group(1)), float(m.group(2))
+                m = re.search(r"nSV = (\d+), nBSV = (\d+)", so)
+                nsv, nbsv = int(m.group(1)), int(m.group(2))
+                lines = open(model).read().splitlines()
+                hdr = {}
+                k = 0
+                while lines[k] != "SV":
+                    parts = lines[k].split()
+                    hdr[parts[0]] = parts[1:]
+                    k += 1
+                sv_lines = lines[k + 1:]
+                order = [int(x) for x in hdr["label"]]
+                counts = [int(x) for x in hdr["nr_sv"]]
+                svs, coefs = [], []
+                pos = 0
+                for lab, cnt in zip(order, counts):
+                    cand = [i for i, l in enumerate(labels) if l == lab]
+                    ci = 0
+                    for s in sv_lines[pos:pos + cnt]:
+                        f = s.split()
+                        x = parse_row(f[1:])
+                        while not same(rows[cand[ci]], x):
+                            ci += 1  # IndexError here means a failed match
+                        svs.append(cand[ci])
+                        coefs.append(f[0])
+                        ci += 1
+                    pos += cnt
+                subprocess.run(["svm-predict", path, model, pred], capture_output=True, check=True)
+                preds = "".join("+" if float(l) > 0 else "-" for l in open(pred).read().split())
+                out["runs"].append({
+                    "file": name, "C": float(c), "gamma": float(g), "eps": float(EPS),
+                    "cmd": " ".join(cmd[:-2] + ["testdata/libsvm/" + name, "model"]),
+                    "iter": it, "obj": obj, "rho_printed": rho_printed,
+                    "rho": float(hdr["rho"][0]), "labels": order, "nsv": nsv, "nbsv": nbsv,
+                    "sv": svs, "coef": [float(x) for x in coefs], "pred": preds,
+                })
+                print(name, c, g, it, obj, nsv, nbsv, file=sys.stderr)
+    with open(os.path.join("testdata", "libsvm-golden", "golden.json"), "w") as f:
+        # One run per line: diffable, and small enough to read.
+        f.write('{"libsvm": %s, "runs": [\n' % json.dumps(out["libsvm"]))
+        f.write(",\n".join(json.dumps(r) for r in out["runs"]))
+        f.write("\n]}\n")
+
+
+if __name__ == "__main__":
+    main()
