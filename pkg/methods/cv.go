@@ -332,3 +332,17 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	}
 	return C, float64(bestCnt) / float64(n), len(sorted) * nf, nil
 }
+
+// median returns the median of v (the mean of the two middle values when
+// len(v) is even), reordering v; NaN for an empty v.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(v)
+	m := len(v) / 2
+	if len(v)%2 == 1 {
+		return v[m]
+	}
+	return (v[m-1] + v[m]) / 2
+}
