@@ -10,6 +10,7 @@ import (
 // Each method file adds its constructor here.
 var All = []func() Method{
 	NewSVM,
+	NewSPD,
 	NewRCSC,
 }
 
