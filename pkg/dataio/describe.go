@@ -1,0 +1,117 @@
+package dataio
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Summary is what `kerneltune info` reports about a data set.
+type Summary struct {
+	Name     string   `json:"name"`
+	Source   string   `json:"source"`
+	Format   string   `json:"format"`
+	SHA256   string   `json:"sha256,omitempty"`
+	Rows     int      `json:"rows"`
+	Features int      `json:"features"`
+	Positive int      `json:"positive"` // rows labelled +1
+	Negative int      `json:"negative"` // rows labelled -1
+	Labels   LabelMap `json:"labels"`
+	// Constant lists the 1-based numbers of the features with one value in
+	// every row (zero spread: a normaliser leaves them unscaled).
+	Constant []int `json:"constant_features"`
+	// DuplicateRows counts rows whose feature vector equals an earlier row's
+	// (n minus the number of distinct vectors), whatever the labels.
+	DuplicateRows int `json:"duplicate_rows"`
+	// ConflictingVectors counts distinct feature vectors that occur with
+	// both labels; ConflictingRows the rows that carry them.
+	ConflictingVectors int `json:"conflicting_vectors"`
+	ConflictingRows    int `json:"conflicting_rows"`
+	// Splits are the sizes of the predefined train/test realisations.
+	Splits []SplitSize   `json:"splits,omitempty"`
+	Notes  []string      `json:"notes,omitempty"`
+	Stats  []FeatureStat `json:"feature_stats"`
+}
+
+// SplitSize is the size of one predefined realisation.
+type SplitSize struct {
+	Train int `json:"train"`
+	Test  int `json:"test"`
+}
+
+// FeatureStat summarises one feature over all rows (std with divisor n).
+type FeatureStat struct {
+	Name string  `json:"name"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+}
+
+// Describe summarises d: sizes, classes with their original labels, constant
+// features, duplicate feature vectors and vectors seen with both labels,
+// predefined splits, notes and per-feature statistics.
+func Describe(d *Dataset) Summary {
+	n, dim := d.Len(), d.Dim()
+	pos, neg := d.ClassCounts()
+	s := Summary{
+		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
+		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
+		Constant: []int{}, Notes: d.Notes,
+	}
+	for _, sp := range d.Splits {
+		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})
+	}
+	for j := 0; j < dim; j++ {
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for i := 0; i < n; i++ {
+			v := d.X.At(i, j)
+			lo, hi = min(lo, v), max(hi, v)
+			sum += v
+		}
+		mean, ss := sum/float64(n), 0.0
+		for i := 0; i < n; i++ {
+			r := d.X.At(i, j) - mean
+			ss += r * r
+		}
+		name := ""
+		if j < len(d.FeatureNames) {
+			name = d.FeatureNames[j]
+		}
+		s.Stats = append(s.Stats, FeatureStat{Name: name, Min: lo, Max: hi, Mean: mean, Std: math.Sqrt(ss / float64(n))})
+		if n > 0 && lo == hi {
+			s.Constant = append(s.Constant, j+1)
+		}
+	}
+	// Duplicates by exact feature vector (-0 and +0 equal).
+	type group struct{ pos, neg int }
+	groups := map[string]*group{}
+	key := make([]byte, 8*dim)
+	for i := 0; i < n; i++ {
+		for j := 0; j < dim; j++ {
+			v := d.X.At(i, j)
+			if v == 0 {
+				v = 0
+			}
+			binary.LittleEndian.PutUint64(key[8*j:], math.Float64bits(v))
+		}
+		g, ok := groups[string(key)]
+		if !ok {
+			g = &group{}
+			groups[string(key)] = g
+		} else {
+			s.DuplicateRows++
+		}
+		if d.Y[i] > 0 {
+			g.pos++
+		} else {
+			g.neg++
+		}
+	}
+	for _, g := range groups {
+		if g.pos > 0 && g.neg > 0 {
+			s.ConflictingVectors++
+			s.ConflictingRows += g.pos + g.neg
+		}
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package dataio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// labelText returns the text written for label y: the original label from
+// the mapping when there is one (and, if numeric is set, when it is a
+// number), otherwise "1" or "-1".
+func labelText(d *Dataset, y float64, numeric bool) string {
+	s := d.Labels.Negative
+	def := "-1"
+	if y > 0 {
+		s, def = d.Labels.Positive, "1"
+	}
+	if s == "" || isMissing(s) || strings.ContainsAny(s, "\r\n") {
+		return def
+	}
+	if numeric {
+		if _, err := parseValue(s); err != nil {
+			return def
+		}
+	}
+	return s
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// csvField quotes a field when the reader would otherwise split, trim or
+// skip it.
+func csvField(s string) string {
+	if s == "" || strings.ContainsAny(s, ",;\t\"") || strings.TrimSpace(s) != s || s[0] == '#' {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// WriteCSV writes d as comma-separated text: a header line (the feature names,
+// then "label") and one row per line with the label last, numbers in the
+// shortest form that reads back to the same float64 (strconv 'g', -1), and
+// labels as their original text (Dataset.Labels) so the mapping survives.
+// Feature names that the reader would take for numbers or missing values
+// are written as f1, f2, ….
+func WriteCSV(w io.Writer, d *Dataset) error {
+	bw := bufio.NewWriter(w)
+	dim := d.Dim()
+	for j := 0; j < dim; j++ {
+		name := ""
+		if j < len(d.FeatureNames) {
+			name = strings.NewReplacer("\r", " ", "\n", " ").Replace(d.FeatureNames[j])
+		}
+		if _, err := strconv.ParseFloat(strings.TrimSpace(name), 64); err == nil || isMissing(strings.TrimSpace(name)) {
+			name = "f" + strconv.Itoa(j+1)
+		}
+		bw.WriteString(csvField(name))
+		bw.WriteByte(',')
+	}
+	bw.WriteString("label\n")
+	for i := 0; i < d.Len(); i++ {
+		for j := 0; j < dim; j++ {
+			bw.WriteString(formatFloat(d.X.At(i, j)))
+			bw.WriteByte(',')
+		}
+		bw.WriteString(csvField(labelText(d, d.Y[i], false)))
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataio: write CSV: %w", err)
+	}
+	return nil
+}
+
+// WriteLIBSVM writes d in the LIBSVM sparse format: "label idx:val ..." with
+// 1-based indices, zeros left out, numbers in the shortest exact form. Labels
+// are the original labels when they are numbers, else 1 and -1. The first
+// row also writes the last feature, even when zero, so the width survives a
+// round trip.
+func WriteLIBSVM(w io.Writer, d *Dataset) error {
+	bw := bufio.NewWriter(w)
+	dim := d.Dim()
+	for i := 0; i < d.Len(); i++ {
+		bw.WriteString(labelText(d, d.Y[i], true))
+		for j := 0; j < dim; j++ {
+			v := d.X.At(i, j)
+			if v == 0 && !(i == 0 && j == dim-1) {
+				continue
+			}
+			bw.WriteByte(' ')
+			bw.WriteString(strconv.Itoa(j + 1))
+			bw.WriteByte(':')
+			bw.WriteString(formatFloat(v))
+		}
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataio: write LIBSVM: %w", err)
+	}
+	return nil
+}
