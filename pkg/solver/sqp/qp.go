@@ -1,0 +1,471 @@
+package sqp
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// errQPInfeasible is returned by the QP solver when the constraints of the
+// subproblem cannot be satisfied (the dual step is unbounded).
+var errQPInfeasible = errors.New("sqp: QP subproblem is infeasible")
+
+// errQPLimit is returned when the dual active-set method exceeds its
+// iteration limit (cycling caused by rounding).
+var errQPLimit = errors.New("sqp: QP subproblem iteration limit")
+
+// qpProblem is the strictly convex quadratic program
+//
+//	min ½ xᵀGx + aᵀx  s.t.  A_k x = b_k (k < neq),  A_k x ≥ b_k (neq ≤ k < m),
+//	                        lo ≤ x ≤ hi,
+//
+// with G = L Lᵀ given by the inverse factor Linv = L⁻¹ (lower triangular,
+// row-major n×n). Bounds of ±Inf are absent.
+type qpProblem struct {
+	n    int
+	linv []float64 // L⁻¹, row-major n×n
+	a    []float64
+	A    []float64 // m×n row-major
+	b    []float64
+	m    int
+	neq  int
+	lo   []float64
+	hi   []float64
+}
+
+// qpResult holds the solution and the multipliers of a QP.
+type qpResult struct {
+	x      []float64
+	lambda []float64 // general constraints (≥ 0 for inequalities)
+	mu     []float64 // bounds: lower multiplier minus upper multiplier
+	iter   int
+}
+
+// gi is the dual active-set method of Goldfarb & Idnani (1983, Math. Prog. 27,
+// 1–33) with the numerically stable update of the factors J = L⁻ᵀQ and R
+// (Powell 1985): starting from the unconstrained minimum it adds violated
+// constraints one at a time, dropping active constraints whose multipliers
+// would turn negative, so every iterate is dual feasible and the first primal
+// feasible iterate is optimal.
+//
+// Constraint ids: k < m are the general rows, m+j is x_j ≥ lo_j and m+n+j is
+// -x_j ≥ -hi_j. The rows of the general constraints are scanned for their
+// non-zero entries once, so structured (sparse) constraint matrices cost
+// O(nnz) per product.
+type gi struct {
+	p  *qpProblem
+	n  int
+	jt []float64 // Jᵀ, row-major: row i is column i of J
+	r  []float64 // R, upper triangular, row-major n×n (leading q×q used)
+	q  int
+
+	active []int     // active constraint ids, in R's column order
+	u      []float64 // multipliers of the active constraints
+	isAct  []bool
+	flip   []bool // equality used with reversed sign
+
+	nz    [][]int   // non-zero columns of each general row
+	nrm   []float64 // Euclidean norms of the general rows
+	x     []float64
+	d, z  []float64
+	rv    []float64
+	nvec  []float64 // scratch: dense normal for general rows (not used for bounds)
+	iters int
+}
+
+func newGI(p *qpProblem) *gi {
+	n := p.n
+	s := &gi{
+		p: p, n: n,
+		jt:    make([]float64, n*n),
+		r:     make([]float64, n*n),
+		isAct: make([]bool, p.m+2*n),
+		flip:  make([]bool, p.m),
+		nz:    make([][]int, p.m),
+		nrm:   make([]float64, p.m),
+		x:     make([]float64, n),
+		d:     make([]float64, n),
+		z:     make([]float64, n),
+		rv:    make([]float64, n),
+	}
+	copy(s.jt, p.linv)
+	for k := 0; k < p.m; k++ {
+		row := p.A[k*n : (k+1)*n]
+		var idx []int
+		for j, v := range row {
+			if v != 0 {
+				idx = append(idx, j)
+			}
+		}
+		s.nz[k] = idx
+		s.nrm[k] = floats.Norm(row, 2)
+	}
+	return s
+}
+
+// dotNormal returns n_kᵀv for constraint id k (sign of a flipped equality
+// included).
+func (s *gi) dotNormal(k int, v []float64) float64 {
+	p := s.p
+	switch {
+	case k < p.m:
+		row := p.A[k*s.n:]
+		var t float64
+		for _, j := range s.nz[k] {
+			t += row[j] * v[j]
+		}
+		if s.flip[k] {
+			return -t
+		}
+		return t
+	case k < p.m+s.n:
+		return v[k-p.m]
+	default:
+		return -v[k-p.m-s.n]
+	}
+}
+
+// rhs returns b_k for constraint id k (sign of a flipped equality included).
+func (s *gi) rhs(k int) float64 {
+	p := s.p
+	switch {
+	case k < p.m:
+		if s.flip[k] {
+			return -p.b[k]
+		}
+		return p.b[k]
+	case k < p.m+s.n:
+		return p.lo[k-p.m]
+	default:
+		return -p.hi[k-p.m-s.n]
+	}
+}
+
+// slack returns n_kᵀx - b_k.
+func (s *gi) slack(k int) float64 { return s.dotNormal(k, s.x) - s.rhs(k) }
+
+// computeD sets d = Jᵀ n_k.
+func (s *gi) computeD(k int) {
+	n, p := s.n, s.p
+	switch {
+	case k < p.m:
+		row := p.A[k*n:]
+		sg := 1.0
+		if s.flip[k] {
+			sg = -1
+		}
+		idx := s.nz[k]
+		for i := 0; i < n; i++ {
+			ji := s.jt[i*n : (i+1)*n]
+			var t float64
+			for _, j := range idx {
+				t += ji[j] * row[j]
+			}
+			s.d[i] = sg * t
+		}
+	case k < p.m+n:
+		j := k - p.m
+		for i := 0; i < n; i++ {
+			s.d[i] = s.jt[i*n+j]
+		}
+	default:
+		j := k - p.m - n
+		for i := 0; i < n; i++ {
+			s.d[i] = -s.jt[i*n+j]
+		}
+	}
+}
+
+// givens returns c, s, h with [c s; -s c][a; b] = [h; 0].
+func givens(a, b float64) (c, s, h float64) {
+	if b == 0 {
+		return 1, 0, a
+	}
+	h = math.Hypot(a, b)
+	return a / h, b / h, h
+}
+
+// rotRows applies [c s; -s c] to the pair of rows (x, y).
+func rotRows(x, y []float64, c, s float64) {
+	y = y[:len(x)]
+	for i, xi := range x {
+		yi := y[i]
+		x[i] = c*xi + s*yi
+		y[i] = -s*xi + c*yi
+	}
+}
+
+// add makes constraint k active with multiplier uk, using d = Jᵀn_k.
+func (s *gi) add(k int, uk float64) {
+	n, q := s.n, s.q
+	for j := n - 1; j > q; j-- {
+		c, sn, h := givens(s.d[j-1], s.d[j])
+		if sn == 0 {
+			continue
+		}
+		s.d[j-1], s.d[j] = h, 0
+		rotRows(s.jt[(j-1)*n:j*n], s.jt[j*n:(j+1)*n], c, sn)
+	}
+	for i := 0; i <= q; i++ {
+		s.r[i*n+q] = s.d[i]
+	}
+	s.active = append(s.active, k)
+	s.u = append(s.u, uk)
+	s.isAct[k] = true
+	s.q++
+}
+
+// drop removes the active constraint at position l.
+func (s *gi) drop(l int) {
+	n, q := s.n, s.q
+	s.isAct[s.active[l]] = false
+	// Shift columns l+1..q-1 of R left.
+	for i := 0; i < q; i++ {
+		row := s.r[i*n:]
+		copy(row[l:q-1], row[l+1:q])
+		row[q-1] = 0
+	}
+	// Restore triangularity: zero the sub-diagonal R[j+1][j], j = l..q-2.
+	for j := l; j < q-1; j++ {
+		c, sn, h := givens(s.r[j*n+j], s.r[(j+1)*n+j])
+		if sn == 0 {
+			continue
+		}
+		s.r[j*n+j], s.r[(j+1)*n+j] = h, 0
+		if j+1 < q-1 {
+			rotRows(s.r[j*n+j+1:j*n+q-1], s.r[(j+1)*n+j+1:(j+1)*n+q-1], c, sn)
+		}
+		rotRows(s.jt[j*n:(j+1)*n], s.jt[(j+1)*n:(j+2)*n], c, sn)
+	}
+	s.active = append(s.active[:l], s.active[l+1:]...)
+	s.u = append(s.u[:l], s.u[l+1:]...)
+	s.q--
+}
+
+// isEq reports whether constraint id k is an equality.
+func (s *gi) isEq(k int) bool { return k < s.p.neq }
+
+// step performs GI's step 2 for the violated constraint k until it is added
+// (or the problem is found infeasible).
+func (s *gi) step(k int) error {
+	n := s.n
+	var uplus float64
+	sk := s.slack(k)
+	for {
+		s.iters++
+		if s.iters > 50*(n+s.p.m)+100 {
+			return errQPLimit
+		}
+		s.computeD(k)
+		q := s.q
+		// z = J₂ d₂.
+		for i := range s.z {
+			s.z[i] = 0
+		}
+		var zn, dn float64
+		for i := 0; i < n; i++ {
+			dn += s.d[i] * s.d[i]
+		}
+		for i := q; i < n; i++ {
+			di := s.d[i]
+			if di == 0 {
+				continue
+			}
+			zn += di * di
+			floats.AddScaled(s.z, di, s.jt[i*n:(i+1)*n])
+		}
+		// r = R⁻¹ d₁ (back substitution).
+		for i := q - 1; i >= 0; i-- {
+			t := s.d[i]
+			row := s.r[i*n:]
+			for j := i + 1; j < q; j++ {
+				t -= row[j] * s.rv[j]
+			}
+			s.rv[i] = t / row[i]
+		}
+		// Partial (dual) step length.
+		t1, l := math.Inf(1), -1
+		for j := 0; j < q; j++ {
+			if s.isEq(s.active[j]) || s.rv[j] <= 0 {
+				continue
+			}
+			if t := s.u[j] / s.rv[j]; t < t1 {
+				t1, l = t, j
+			}
+		}
+		// Full (primal) step length.
+		t2 := math.Inf(1)
+		if zn > 1e-26*dn && zn > 0 {
+			t2 = math.Max(-sk, 0) / zn
+		}
+		t := math.Min(t1, t2)
+		if math.IsInf(t, 1) {
+			return errQPInfeasible
+		}
+		if math.IsInf(t2, 1) {
+			for j := 0; j < q; j++ {
+				s.u[j] -= t * s.rv[j]
+			}
+			uplus += t
+			s.drop(l)
+			continue
+		}
+		floats.AddScaled(s.x, t, s.z)
+		for j := 0; j < q; j++ {
+			s.u[j] -= t * s.rv[j]
+		}
+		uplus += t
+		if t == t2 {
+			s.add(k, uplus)
+			return nil
+		}
+		s.drop(l)
+		sk = s.slack(k)
+	}
+}
+
+// solve runs the method. tol is the relative feasibility tolerance.
+func (s *gi) solve(tol float64) (qpResult, error) {
+	p, n := s.p, s.n
+	// Unconstrained minimum x = -J Jᵀ a.
+	for i := 0; i < n; i++ {
+		ji := s.jt[i*n : (i+1)*n]
+		c := floats.Dot(ji, p.a)
+		floats.AddScaled(s.x, -c, ji)
+	}
+	// Equalities first: they never leave the active set.
+	for k := 0; k < p.neq; k++ {
+		if s.nrm[k] == 0 {
+			if math.Abs(p.b[k]) > tol*(1+math.Abs(p.b[k])) {
+				return qpResult{}, errQPInfeasible
+			}
+			continue
+		}
+		sk := s.slack(k)
+		if sk > 0 {
+			s.flip[k] = true
+		}
+		if math.Abs(sk) <= tol*(1+math.Abs(p.b[k])) {
+			// Already satisfied; still make it active so the step keeps it.
+			s.computeD(k)
+			q := s.q
+			var zn, dn float64
+			for i := 0; i < n; i++ {
+				dn += s.d[i] * s.d[i]
+				if i >= q {
+					zn += s.d[i] * s.d[i]
+				}
+			}
+			if zn > 1e-26*dn && zn > 0 {
+				s.add(k, 0)
+			}
+			continue
+		}
+		if err := s.step(k); err != nil {
+			return qpResult{}, err
+		}
+	}
+	// Inequalities: add the most violated (normalised) one until none is.
+	for {
+		best, bestV := -1, 0.0
+		for k := p.neq; k < p.m; k++ {
+			if s.isAct[k] || s.nrm[k] == 0 {
+				if s.nrm[k] == 0 && p.b[k] > tol*(1+math.Abs(p.b[k])) {
+					return qpResult{}, errQPInfeasible
+				}
+				continue
+			}
+			sk := s.slack(k)
+			if sk < -tol*(1+math.Abs(p.b[k])) {
+				if v := sk / s.nrm[k]; v < bestV {
+					best, bestV = k, v
+				}
+			}
+		}
+		for j := 0; j < n; j++ {
+			if k := p.m + j; !s.isAct[k] && !math.IsInf(p.lo[j], -1) {
+				sk := s.x[j] - p.lo[j]
+				if sk < -tol*(1+math.Abs(p.lo[j])) && sk < bestV {
+					best, bestV = k, sk
+				}
+			}
+			if k := p.m + n + j; !s.isAct[k] && !math.IsInf(p.hi[j], 1) {
+				sk := p.hi[j] - s.x[j]
+				if sk < -tol*(1+math.Abs(p.hi[j])) && sk < bestV {
+					best, bestV = k, sk
+				}
+			}
+		}
+		if best < 0 {
+			break
+		}
+		if err := s.step(best); err != nil {
+			return qpResult{}, err
+		}
+	}
+	res := qpResult{
+		x:      append([]float64(nil), s.x...),
+		lambda: make([]float64, p.m),
+		mu:     make([]float64, n),
+		iter:   s.iters,
+	}
+	for l, k := range s.active {
+		switch {
+		case k < p.m:
+			if s.flip[k] {
+				res.lambda[k] = -s.u[l]
+			} else {
+				res.lambda[k] = s.u[l]
+			}
+		case k < p.m+n:
+			res.mu[k-p.m] += s.u[l]
+		default:
+			res.mu[k-p.m-n] -= s.u[l]
+		}
+	}
+	return res, nil
+}
+
+// invCholFactor returns L⁻¹ (row-major) for the SPD matrix B (row-major n×n),
+// exploiting a trailing diagonal block of size nlin (B = diag(B₁, D)).
+func invCholFactor(b []float64, n, nlin int) ([]float64, bool) {
+	nn := n - nlin
+	out := make([]float64, n*n)
+	if nn > 0 {
+		sym := mat.NewSymDense(nn, nil)
+		for i := 0; i < nn; i++ {
+			for j := i; j < nn; j++ {
+				sym.SetSym(i, j, b[i*n+j])
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(sym) {
+			return nil, false
+		}
+		var l mat.TriDense
+		ch.LTo(&l)
+		if err := l.InverseTri(&l); err != nil {
+			return nil, false
+		}
+		for i := 0; i < nn; i++ {
+			for j := 0; j <= i; j++ {
+				out[i*n+j] = l.At(i, j)
+			}
+		}
+	}
+	for i := nn; i < n; i++ {
+		v := b[i*n+i]
+		if !(v > 0) {
+			return nil, false
+		}
+		out[i*n+i] = 1 / math.Sqrt(v)
+	}
+	return out, true
+}
+
+// solveQP solves the QP with Hessian factor linv.
+func solveQP(p *qpProblem, tol float64) (qpResult, error) {
+	return newGI(p).solve(tol)
+}

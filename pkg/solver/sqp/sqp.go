@@ -1,0 +1,666 @@
+// Package sqp is a sequential quadratic programming solver for smooth
+// nonlinear programs with equality, inequality and bound constraints,
+//
+//	min f(x)  s.t.  c_E(x) = 0,  c_I(x) ≥ 0,  l ≤ x ≤ u,
+//
+// with first derivatives supplied by the caller. It follows the line of
+// Powell (1978) and Schittkowski's NLPQL (1985/86):
+//
+//   - the QP subproblem min ½dᵀBd + ∇fᵀd s.t. linearised constraints and the
+//     bounds is solved by the dual active-set method of Goldfarb & Idnani (1983)
+//     with Powell's stable factor updates (J = L⁻ᵀQ, R), dense, but reading only
+//     the non-zero entries of each constraint row;
+//   - B is a damped BFGS approximation of the Hessian of the Lagrangian
+//     (Powell's damping keeps it positive definite), scaled after the first
+//     step (Shanno–Phua);
+//   - an inconsistent linearisation is handled as in NLPQL, by one extra
+//     variable δ ∈ [0,1] that relaxes the violated constraints
+//     (c + ∇cᵀd)(1-δ) with the penalty ½ρδ²;
+//   - the step length comes from an Armijo search on the L1 exact penalty
+//     f + Σ r_k |c_k⁻| with Powell's penalty update r ← max(|λ|, ½(r+|λ|)),
+//     optionally non-monotone (the reference value is the largest of the last
+//     M merit values, as NLPQLP's non-monotone search, Dai & Schittkowski 2008);
+//   - it stops when the KKT residual (stationarity with the QP's multipliers,
+//     feasibility, complementarity) falls below Settings.Tol.
+//
+// Structure: Problem.NumLinear declares trailing variables that enter the
+// objective and every constraint linearly (SNOPT's "linear variables"). The
+// Lagrangian's Hessian is then zero in those rows and columns, so B is kept
+// block diagonal: BFGS on the leading block, a fixed small curvature on the
+// linear block. This is what makes slack-variable formulations such as
+// Schittkowski's eq. (12) — hundreds of slacks z_i appearing only in
+// f_i(p) + z_i ≥ 0 — both well conditioned and cheap (the Cholesky factor of B
+// is that of the small block).
+//
+// Why our own code and not github.com/curioloop/optimizer (a pure-Go SLSQP):
+// the problems kerneltune solves are structured (the twolevel problem has
+// ~800–2,500 variables of which all but a handful are slacks) and SLSQP's
+// LSQ subproblem and full dense BFGS factor do not use that; its API has no
+// context, no error return from callbacks (an inner SVM solve can fail or be
+// cancelled), and it is a young one-author module outside go.mod. The
+// algorithm here is the one the twolevel paper used (NLPQLP with a
+// Goldfarb–Idnani QP), so the method stays faithful.
+package sqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is a nonlinear program. Func and Grad are required; the constraint
+// counts may be zero.
+type Problem struct {
+	// Dim is the number of variables.
+	Dim int
+	// NumEq and NumIneq are the numbers of equality and inequality constraints.
+	NumEq, NumIneq int
+	// NumLinear is the number of trailing variables that enter the objective
+	// and every constraint linearly (optional; 0 means none). Their block of
+	// the Hessian approximation is held at Settings.LinearCurvature.
+	NumLinear int
+	// Lower and Upper are the bounds (nil means none; entries may be ±Inf).
+	Lower, Upper []float64
+
+	// Func returns f(x) and writes c_E(x) into eq and c_I(x) into ineq.
+	Func func(x, eq, ineq []float64) (float64, error)
+	// Grad writes ∇f(x) into grad and the constraint Jacobians (one row per
+	// constraint, NumEq×Dim and NumIneq×Dim) into jeq and jin, which are
+	// zeroed before the call. It is always called at the x of the latest
+	// Func call, so a caller may reuse work done there.
+	Grad func(x, grad []float64, jeq, jin *mat.Dense) error
+}
+
+// Settings configure Minimize. The zero value of every field means its
+// default.
+type Settings struct {
+	// MaxIter is the iteration limit (default 200).
+	MaxIter int
+	// Tol is the KKT tolerance (default 1e-8): stationarity relative to
+	// max(1, ‖∇f‖∞), constraint violation relative to max(1, ‖c(x0)‖∞),
+	// complementarity relative to max(1, |f|).
+	Tol float64
+	// NonMonotone is the memory M of the non-monotone line search (default
+	// 1: monotone).
+	NonMonotone int
+	// LinearCurvature is the diagonal of B on the Problem.NumLinear block
+	// (default 1e-2). Smaller values let the slack variables move further
+	// per iteration.
+	LinearCurvature float64
+	// Recorder, if non-nil, is called after every iteration.
+	Recorder func(Iteration)
+}
+
+// Iteration describes one accepted SQP step.
+type Iteration struct {
+	Iter      int
+	F         float64 // objective at the new point
+	Merit     float64 // L1 penalty function at the new point
+	KKT       float64 // stationarity residual at the previous point
+	Violation float64 // constraint violation at the new point
+	Step      float64 // line-search step length
+	X         []float64
+}
+
+// Result is the outcome of Minimize.
+type Result struct {
+	X []float64
+	F float64
+	// LambdaEq and LambdaIneq are the multipliers of the constraints
+	// (LambdaIneq ≥ 0), LambdaBound those of the bounds (positive at an
+	// active lower bound, negative at an active upper bound), in the
+	// convention ∇f = J_Eᵀλ_E + J_Iᵀλ_I + λ_B.
+	LambdaEq, LambdaIneq, LambdaBound []float64
+	// KKT is the final stationarity residual ‖∇f - Jᵀλ - λ_B‖∞, Violation the
+	// largest constraint violation and Complementarity Σ|λ_k c_k|.
+	KKT, Violation, Complementarity float64
+	Iter, FuncEvals, GradEvals      int
+	Status                          Status
+}
+
+// Status reports how Minimize ended. A limit is a status, not an error.
+type Status int
+
+const (
+	// NotTerminated is the zero value.
+	NotTerminated Status = iota
+	// Converged: the KKT conditions hold to Settings.Tol.
+	Converged
+	// IterationLimit: MaxIter iterations without convergence.
+	IterationLimit
+	// Canceled: the context was cancelled.
+	Canceled
+	// LineSearchFailure: no step decreased the merit function although the
+	// KKT test failed (often rounding close to a solution; Result holds the
+	// best point).
+	LineSearchFailure
+	// Infeasible: the relaxed QP could not reduce the constraint violation
+	// (a local minimiser of infeasibility).
+	Infeasible
+	// Failure: a numerical breakdown (reported with an error).
+	Failure
+)
+
+var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled",
+	"line-search-failure", "infeasible", "failure"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// MarshalText writes the status name (JSON output).
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// ErrBadProblem reports an inconsistent Problem or start point.
+var ErrBadProblem = errors.New("sqp: bad problem")
+
+// state is the point the iteration is at.
+type state struct {
+	x, g     []float64
+	f        float64
+	ce, ci   []float64
+	je, ji   *mat.Dense
+	viol     float64
+	hasJacob bool
+}
+
+// Minimize solves the problem from x0 (projected onto the bounds). The error
+// is non-nil only when the run cannot continue: a callback failed, the
+// context was cancelled, or the QP broke down; Result then holds the last
+// point.
+func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result, error) {
+	n, me, mi := p.Dim, p.NumEq, p.NumIneq
+	if n <= 0 || len(x0) != n || p.Func == nil || p.Grad == nil || me < 0 || mi < 0 ||
+		p.NumLinear < 0 || p.NumLinear > n ||
+		(p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) {
+		return Result{Status: Failure}, fmt.Errorf("%w: dimensions (Dim %d, len(x0) %d) or callbacks", ErrBadProblem, n, len(x0))
+	}
+	if s.MaxIter <= 0 {
+		s.MaxIter = 200
+	}
+	if s.Tol <= 0 {
+		s.Tol = 1e-8
+	}
+	if s.NonMonotone <= 0 {
+		s.NonMonotone = 1
+	}
+	if s.LinearCurvature <= 0 {
+		s.LinearCurvature = 1e-2
+	}
+	lo := make([]float64, n)
+	hi := make([]float64, n)
+	for i := range lo {
+		lo[i], hi[i] = math.Inf(-1), math.Inf(1)
+		if p.Lower != nil {
+			lo[i] = p.Lower[i]
+		}
+		if p.Upper != nil {
+			hi[i] = p.Upper[i]
+		}
+		if lo[i] > hi[i] || math.IsNaN(lo[i]) || math.IsNaN(hi[i]) {
+			return Result{Status: Failure}, fmt.Errorf("%w: bound %d: lower %g > upper %g", ErrBadProblem, i, lo[i], hi[i])
+		}
+	}
+	m := &minimizer{ctx: ctx, p: p, s: s, n: n, me: me, mi: mi, lo: lo, hi: hi}
+	return m.run(x0)
+}
+
+type minimizer struct {
+	ctx    context.Context
+	p      Problem
+	s      Settings
+	n      int
+	me, mi int
+	lo, hi []float64
+	res    Result
+}
+
+func (m *minimizer) newState() *state {
+	st := &state{
+		x: make([]float64, m.n), g: make([]float64, m.n),
+		ce: make([]float64, m.me), ci: make([]float64, m.mi),
+	}
+	if m.me > 0 {
+		st.je = mat.NewDense(m.me, m.n, nil)
+	}
+	if m.mi > 0 {
+		st.ji = mat.NewDense(m.mi, m.n, nil)
+	}
+	return st
+}
+
+func (m *minimizer) evalFunc(st *state) error {
+	f, err := m.p.Func(st.x, st.ce, st.ci)
+	m.res.FuncEvals++
+	if err != nil {
+		return fmt.Errorf("sqp: evaluating the functions: %w", err)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("sqp: objective is %v at the point evaluated", f)
+	}
+	for k, v := range st.ce {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("sqp: equality constraint %d is %v", k, v)
+		}
+	}
+	for k, v := range st.ci {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("sqp: inequality constraint %d is %v", k, v)
+		}
+	}
+	st.f = f
+	st.viol = violation(st.ce, st.ci)
+	st.hasJacob = false
+	return nil
+}
+
+func (m *minimizer) evalGrad(st *state) error {
+	if st.je != nil {
+		st.je.Zero()
+	}
+	if st.ji != nil {
+		st.ji.Zero()
+	}
+	for i := range st.g {
+		st.g[i] = 0
+	}
+	err := m.p.Grad(st.x, st.g, st.je, st.ji)
+	m.res.GradEvals++
+	if err != nil {
+		return fmt.Errorf("sqp: evaluating the derivatives: %w", err)
+	}
+	for _, v := range st.g {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("sqp: gradient has a NaN or Inf entry")
+		}
+	}
+	st.hasJacob = true
+	return nil
+}
+
+func violation(ce, ci []float64) float64 {
+	var v float64
+	for _, c := range ce {
+		v = math.Max(v, math.Abs(c))
+	}
+	for _, c := range ci {
+		v = math.Max(v, -c)
+	}
+	return v
+}
+
+// merit is the L1 penalty f + Σ r_k |c_k⁻|.
+func merit(f float64, ce, ci, pen []float64) float64 {
+	v := f
+	for k, c := range ce {
+		v += pen[k] * math.Abs(c)
+	}
+	for k, c := range ci {
+		if c < 0 {
+			v -= pen[len(ce)+k] * c
+		}
+	}
+	return v
+}
+
+func (m *minimizer) finish(st *state, status Status, lam, mu []float64) {
+	r := &m.res
+	r.X = append([]float64(nil), st.x...)
+	r.F = st.f
+	r.Violation = st.viol
+	r.Status = status
+	if lam != nil {
+		r.LambdaEq = append([]float64(nil), lam[:m.me]...)
+		r.LambdaIneq = append([]float64(nil), lam[m.me:]...)
+		r.LambdaBound = append([]float64(nil), mu...)
+	}
+}
+
+// kkt returns the stationarity residual ‖g - Jᵀλ - μ‖∞ and the
+// complementarity Σ|λ_k c_k| at st.
+func (m *minimizer) kkt(st *state, lam, mu []float64) (stat, comp float64) {
+	res := append([]float64(nil), st.g...)
+	for k := 0; k < m.me; k++ {
+		if lam[k] != 0 {
+			floats.AddScaled(res, -lam[k], st.je.RawRowView(k))
+		}
+		comp += math.Abs(lam[k] * st.ce[k])
+	}
+	for k := 0; k < m.mi; k++ {
+		if l := lam[m.me+k]; l != 0 {
+			floats.AddScaled(res, -l, st.ji.RawRowView(k))
+			comp += math.Abs(l * st.ci[k])
+		}
+	}
+	floats.Sub(res, mu)
+	return floats.Norm(res, math.Inf(1)), comp
+}
+
+func (m *minimizer) run(x0 []float64) (Result, error) {
+	n, me, mi := m.n, m.me, m.mi
+	nlin := m.p.NumLinear
+	nn := n - nlin
+	cur := m.newState()
+	for i, v := range x0 {
+		cur.x[i] = math.Min(math.Max(v, m.lo[i]), m.hi[i])
+	}
+	if err := m.evalFunc(cur); err != nil {
+		m.finish(cur, Failure, nil, nil)
+		return m.res, err
+	}
+	if err := m.evalGrad(cur); err != nil {
+		m.finish(cur, Failure, nil, nil)
+		return m.res, err
+	}
+	feasScale := math.Max(1, cur.viol)
+
+	// B = I on the nonlinear block, LinearCurvature on the linear block.
+	B := make([]float64, n*n)
+	resetB := func() {
+		for i := range B {
+			B[i] = 0
+		}
+		for i := 0; i < n; i++ {
+			if i < nn {
+				B[i*n+i] = 1
+			} else {
+				B[i*n+i] = m.s.LinearCurvature
+			}
+		}
+	}
+	resetB()
+	scaled := false
+	pen := make([]float64, me+mi)
+	history := []float64{}
+	trial := m.newState()
+	bs := make([]float64, n)
+	y := make([]float64, n)
+	sv := make([]float64, n)
+	gl := make([]float64, n)
+	var lam, mu []float64
+	resets := 0
+
+	for iter := 1; ; iter++ {
+		if err := m.ctx.Err(); err != nil {
+			m.finish(cur, Canceled, lam, mu)
+			return m.res, err
+		}
+		if iter > m.s.MaxIter {
+			m.finish(cur, IterationLimit, lam, mu)
+			return m.res, nil
+		}
+		m.res.Iter = iter
+
+		d, qlam, qmu, delta, err := m.subproblem(cur, B)
+		if err != nil {
+			if errors.Is(err, errQPLimit) && resets < 3 {
+				resets++
+				resetB()
+				scaled = false
+				continue
+			}
+			m.finish(cur, Failure, lam, mu)
+			return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+		}
+		lam, mu = qlam, qmu
+		stat, comp := m.kkt(cur, lam, mu)
+		m.res.KKT, m.res.Complementarity = stat, comp
+		gscale := math.Max(1, floats.Norm(cur.g, math.Inf(1)))
+		if delta < 1e-10 && stat <= m.s.Tol*gscale && cur.viol <= m.s.Tol*feasScale &&
+			comp <= m.s.Tol*math.Max(1, math.Abs(cur.f)) {
+			m.finish(cur, Converged, lam, mu)
+			return m.res, nil
+		}
+		if delta > 1-1e-8 && floats.Norm(d, math.Inf(1)) <= m.s.Tol*(1+floats.Norm(cur.x, math.Inf(1))) {
+			m.finish(cur, Infeasible, lam, mu)
+			return m.res, nil
+		}
+
+		// Powell's penalty update.
+		for k := range pen {
+			a := math.Abs(lam[k])
+			pen[k] = math.Max(a, 0.5*(pen[k]+a))
+		}
+		phi := merit(cur.f, cur.ce, cur.ci, pen)
+		// Directional derivative bound of the L1 merit: ∇fᵀd plus the change
+		// of the penalty term under the linearisation.
+		D := floats.Dot(cur.g, d)
+		for k := 0; k < me; k++ {
+			lin := cur.ce[k] + floats.Dot(cur.je.RawRowView(k), d)
+			D += pen[k] * (math.Abs(lin) - math.Abs(cur.ce[k]))
+		}
+		for k := 0; k < mi; k++ {
+			lin := cur.ci[k] + floats.Dot(cur.ji.RawRowView(k), d)
+			D += pen[me+k] * (math.Max(0, -lin) - math.Max(0, -cur.ci[k]))
+		}
+		dnorm := floats.Norm(d, math.Inf(1))
+		if D >= 0 || dnorm == 0 {
+			if dnorm <= m.s.Tol*(1+floats.Norm(cur.x, math.Inf(1))) && cur.viol <= m.s.Tol*feasScale {
+				// No descent left: the point is stationary to rounding.
+				m.finish(cur, Converged, lam, mu)
+				return m.res, nil
+			}
+			if resets < 3 {
+				resets++
+				resetB()
+				scaled = false
+				continue
+			}
+			m.finish(cur, LineSearchFailure, lam, mu)
+			return m.res, nil
+		}
+		history = append(history, phi)
+		if len(history) > m.s.NonMonotone {
+			history = history[len(history)-m.s.NonMonotone:]
+		}
+		ref := phi
+		for _, h := range history {
+			ref = math.Max(ref, h)
+		}
+
+		// Armijo backtracking with safeguarded quadratic interpolation.
+		alpha := 1.0
+		accepted := false
+		var phit float64
+		for ls := 0; ls < 40; ls++ {
+			for i := range trial.x {
+				trial.x[i] = math.Min(math.Max(cur.x[i]+alpha*d[i], m.lo[i]), m.hi[i])
+			}
+			if err := m.evalFunc(trial); err != nil {
+				m.finish(cur, Failure, lam, mu)
+				return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+			}
+			phit = merit(trial.f, trial.ce, trial.ci, pen)
+			if phit <= ref+1e-4*alpha*D {
+				accepted = true
+				break
+			}
+			den := 2 * (phit - phi - alpha*D)
+			next := 0.1 * alpha
+			if den > 0 {
+				next = math.Max(next, math.Min(0.5*alpha, -D*alpha*alpha/den))
+			}
+			alpha = next
+			if alpha*dnorm < 1e-15*(1+floats.Norm(cur.x, math.Inf(1))) {
+				break
+			}
+		}
+		if !accepted {
+			if dnorm <= math.Sqrt(m.s.Tol)*(1+floats.Norm(cur.x, math.Inf(1))) &&
+				cur.viol <= math.Sqrt(m.s.Tol)*feasScale && stat <= math.Sqrt(m.s.Tol)*gscale {
+				m.finish(cur, Converged, lam, mu)
+				return m.res, nil
+			}
+			if resets < 3 {
+				resets++
+				resetB()
+				scaled = false
+				continue
+			}
+			m.finish(cur, LineSearchFailure, lam, mu)
+			return m.res, nil
+		}
+		if err := m.evalGrad(trial); err != nil {
+			m.finish(trial, Failure, lam, mu)
+			return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+		}
+
+		// Damped BFGS on the Lagrangian (Powell 1978), nonlinear block only:
+		// y = ∇L(x⁺, λ) - ∇L(x, λ).
+		m.lagGrad(gl, trial, lam)
+		copy(y, gl)
+		m.lagGrad(gl, cur, lam)
+		floats.Sub(y, gl)
+		for i := range sv {
+			sv[i] = trial.x[i] - cur.x[i]
+		}
+		m.bfgs(B, sv[:nn], y[:nn], bs[:nn], &scaled)
+
+		cur, trial = trial, cur
+		if m.s.Recorder != nil {
+			m.s.Recorder(Iteration{Iter: iter, F: cur.f, Merit: phit, KKT: stat,
+				Violation: cur.viol, Step: alpha, X: append([]float64(nil), cur.x...)})
+		}
+	}
+}
+
+// lagGrad sets dst = ∇f - J_Eᵀλ_E - J_Iᵀλ_I at st.
+func (m *minimizer) lagGrad(dst []float64, st *state, lam []float64) {
+	copy(dst, st.g)
+	for k := 0; k < m.me; k++ {
+		if lam[k] != 0 {
+			floats.AddScaled(dst, -lam[k], st.je.RawRowView(k))
+		}
+	}
+	for k := 0; k < m.mi; k++ {
+		if l := lam[m.me+k]; l != 0 {
+			floats.AddScaled(dst, -l, st.ji.RawRowView(k))
+		}
+	}
+}
+
+// bfgs applies Powell's damped BFGS update to the leading nn×nn block of B
+// (row-major n×n) with the step s and gradient change y (both of length nn).
+func (m *minimizer) bfgs(B, s, y, bs []float64, scaled *bool) {
+	n, nn := m.n, len(s)
+	if nn == 0 {
+		return
+	}
+	sy := floats.Dot(s, y)
+	ss := floats.Dot(s, s)
+	if ss == 0 {
+		return
+	}
+	if !*scaled && sy > 0 {
+		// Shanno–Phua scaling of the initial matrix: B₀ = (yᵀy / sᵀy) I.
+		g := floats.Dot(y, y) / sy
+		if g > 0 && !math.IsInf(g, 0) {
+			for i := 0; i < nn; i++ {
+				row := B[i*n : i*n+nn]
+				floats.Scale(g, row)
+			}
+		}
+		*scaled = true
+	}
+	for i := 0; i < nn; i++ {
+		bs[i] = floats.Dot(B[i*n:i*n+nn], s)
+	}
+	sbs := floats.Dot(s, bs)
+	if sbs <= 0 {
+		return
+	}
+	if sy < 0.2*sbs {
+		theta := 0.8 * sbs / (sbs - sy)
+		for i := range y {
+			y[i] = theta*y[i] + (1-theta)*bs[i]
+		}
+		sy = floats.Dot(s, y)
+	}
+	if sy <= 1e-300 {
+		return
+	}
+	for i := 0; i < nn; i++ {
+		row := B[i*n : i*n+nn]
+		floats.AddScaled(row, y[i]/sy, y)
+		floats.AddScaled(row, -bs[i]/sbs, bs)
+	}
+	// Keep B exactly symmetric.
+	for i := 0; i < nn; i++ {
+		for j := i + 1; j < nn; j++ {
+			v := 0.5 * (B[i*n+j] + B[j*n+i])
+			B[i*n+j], B[j*n+i] = v, v
+		}
+	}
+}
+
+// subproblem solves the QP at st; on an inconsistent linearisation it
+// solves the relaxed QP with the extra variable δ and returns δ > 0.
+func (m *minimizer) subproblem(st *state, B []float64) (d, lam, mu []float64, delta float64, err error) {
+	n, me, mi := m.n, m.me, m.mi
+	linv, ok := invCholFactor(B, n, m.p.NumLinear)
+	if !ok {
+		return nil, nil, nil, 0, errors.New("sqp: BFGS matrix lost positive definiteness")
+	}
+	mt := me + mi
+	A := make([]float64, mt*n)
+	b := make([]float64, mt)
+	for k := 0; k < me; k++ {
+		copy(A[k*n:(k+1)*n], st.je.RawRowView(k))
+		b[k] = -st.ce[k]
+	}
+	for k := 0; k < mi; k++ {
+		copy(A[(me+k)*n:(me+k+1)*n], st.ji.RawRowView(k))
+		b[me+k] = -st.ci[k]
+	}
+	lo := make([]float64, n)
+	hi := make([]float64, n)
+	for i := range lo {
+		lo[i] = m.lo[i] - st.x[i]
+		hi[i] = m.hi[i] - st.x[i]
+	}
+	qp := &qpProblem{n: n, linv: linv, a: st.g, A: A, b: b, m: mt, neq: me, lo: lo, hi: hi}
+	res, err := solveQP(qp, 1e-12)
+	if err == nil {
+		return res.x, res.lambda, res.mu, 0, nil
+	}
+	if !errors.Is(err, errQPInfeasible) {
+		return nil, nil, nil, 0, err
+	}
+	// Relaxed QP in (d, δ): the violated constraints become
+	// ∇c_kᵀd + (1-δ)c_k ≥ 0 (= 0 for equalities), 0 ≤ δ ≤ 1, cost ½ρδ².
+	n1 := n + 1
+	var bmax float64
+	for i := 0; i < n; i++ {
+		bmax = math.Max(bmax, B[i*n+i])
+	}
+	rho := 1e6 * math.Max(1, bmax)
+	linv1 := make([]float64, n1*n1)
+	for i := 0; i < n; i++ {
+		copy(linv1[i*n1:i*n1+n], linv[i*n:(i+1)*n])
+	}
+	linv1[n*n1+n] = 1 / math.Sqrt(rho)
+	A1 := make([]float64, mt*n1)
+	for k := 0; k < mt; k++ {
+		copy(A1[k*n1:k*n1+n], A[k*n:(k+1)*n])
+		relax := k < me || st.ci[k-me] < 0
+		if relax {
+			A1[k*n1+n] = b[k] // -c_k δ moved left: ∇cᵀd - c_k δ ≥ -c_k
+		}
+	}
+	a1 := append(append([]float64(nil), st.g...), 0)
+	lo1 := append(lo, 0)
+	hi1 := append(hi, 1)
+	qp1 := &qpProblem{n: n1, linv: linv1, a: a1, A: A1, b: b, m: mt, neq: me, lo: lo1, hi: hi1}
+	res, err = solveQP(qp1, 1e-12)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	return res.x[:n], res.lambda, res.mu[:n], res.x[n], nil
+}
