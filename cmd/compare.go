@@ -1,0 +1,403 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// defaultCompareData are the embedded datasets `compare` runs on without DATA.
+var defaultCompareData = []string{"builtin:heart", "builtin:breast-wisconsin"}
+
+type compareOptions struct {
+	*globalOptions
+	data dataOptions
+
+	Methods       string
+	Partitions    int
+	TrainSize     int
+	TestSize      int
+	TrainFraction float64
+	Splits        string
+	Stratified    bool
+	Select        string
+	Workers       int
+	Out           string
+	Resume        bool
+	Shard         string
+	Format        string
+	Plot          string
+	Preset        string
+
+	C       float64
+	Folds   int
+	Eps     float64
+	CacheMB int
+	MaxIter int
+}
+
+func init() { subcommands = append(subcommands, newCompareCmd) }
+
+func newCompareCmd(g *globalOptions) *cobra.Command {
+	o := &compareOptions{globalOptions: g}
+	c := &cobra.Command{
+		Use:   "compare [DATA ...]",
+		Short: "Run every method on the same partitions and print averaged tables",
+		Long: `compare runs the experimental protocol of Laanaya et al. (2011, §3) on each
+dataset: the same random train/test partitions for every method (default 30
+partitions of 100 training and 100 test points; train and test disjoint within a
+partition), the normaliser fitted on each training part, each method tuned on
+the training part only, the final SVM trained on the whole training part with
+what the method learned, and the test accuracy recorded.
+
+The table per dataset shows mean ± std test accuracy, mean #SV, mean tuning time,
+mean SVM solves, the failures, and the two-sided paired Wilcoxon signed-rank
+p-value of each method against the baseline (the first entry, svm by default).
+The best mean is marked with *.
+
+With no DATA it runs on the embedded datasets (heart and breast-wisconsin).
+
+Long runs: --out FILE writes one JSON line per (dataset, method, partition) as
+soon as it finishes; after Ctrl-C or a crash, run the same command with --resume
+to skip what is done. --shard i/N runs only every N-th job (for cluster array
+jobs); merge the shards' files with 'kerneltune report'.
+
+Method entries: --methods takes a comma-separated list of "method" or
+"method:param", e.g. svm,spd:full,gi:D. "all" (the default) is every method with
+its default parameterisation.`,
+		Example: `  kerneltune compare
+  kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
+  kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown
+  kerneltune compare banana --splits predefined --methods svm,lccp
+  kerneltune compare --preset laanaya-weston --out weston.jsonl
+  kerneltune compare --out run.jsonl --resume        # continue an interrupted run`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd, args); err != nil {
+				return err
+			}
+			return runCompare(cmd.Context(), o, args)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Methods, "methods", "all", "comma-separated method entries: method or method:param ("+strings.Join(methods.Names(), ", ")+")")
+	f.IntVar(&o.Partitions, "partitions", 30, "number of random train/test partitions")
+	f.IntVar(&o.TrainSize, "train-size", 100, "training points per partition")
+	f.IntVar(&o.TestSize, "test-size", 100, "test points per partition")
+	f.Float64Var(&o.TrainFraction, "train-fraction", 0, "training fraction per partition (the rest is test); overrides the sizes")
+	f.StringVar(&o.Splits, "splits", "random", "random, or predefined (the dataset's own realisations, e.g. IDA)")
+	f.BoolVar(&o.Stratified, "stratified", false, "keep the class proportions in every partition")
+	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
+	f.IntVar(&o.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
+	f.StringVarP(&o.Out, "out", "o", "", "write one JSON record per job to this file as it finishes")
+	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
+	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
+	f.StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
+	f.StringVar(&o.Plot, "plot", "", "write SVG figures into this directory")
+	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
+	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice)")
+	f.IntVar(&o.Folds, "folds", 5, "cross-validation folds inside each training part")
+	f.Float64Var(&o.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
+	f.IntVar(&o.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
+	f.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
+	o.data.addReadFlags(f)
+	f.StringVar(&o.data.Normalize, "normalize", "zscore", "normaliser fitted on each training part: zscore, minmax01, minmax11 or none")
+	return c
+}
+
+func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
+	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
+		return err
+	}
+	if o.Partitions < 1 {
+		return usageErrorf("--partitions must be at least 1")
+	}
+	if o.TrainFraction < 0 || o.TrainFraction >= 1 {
+		return usageErrorf("--train-fraction must be in (0, 1)")
+	}
+	if o.Splits != "random" && o.Splits != "predefined" {
+		return usageErrorf("--splits: want random or predefined, got %q", o.Splits)
+	}
+	if o.Select != "cv" && o.Select != "laanaya" {
+		return usageErrorf("--select: want cv or laanaya, got %q", o.Select)
+	}
+	if o.Resume && o.Out == "" {
+		return usageErrorf("--resume needs --out FILE")
+	}
+	if _, _, err := parseShard(o.Shard); err != nil {
+		return err
+	}
+	if o.Preset != "" {
+		if _, ok := presets[o.Preset]; !ok {
+			return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(presetNames(), ", "))
+		}
+		if len(args) > 0 {
+			return usageErrorf("--preset generates its own data: give no DATA")
+		}
+	}
+	if _, err := experiment.ParseEntries(o.Methods); err != nil {
+		return &flagError{err}
+	}
+	return nil
+}
+
+// parseShard parses "i/N" (1 ≤ i ≤ N); "" is the whole run.
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, usageErrorf("--shard: want i/N with 1 ≤ i ≤ N, got %q", s)
+	}
+	return i, n, nil
+}
+
+func runCompare(ctx context.Context, o *compareOptions, args []string) error {
+	var (
+		sources []experiment.Source
+		entries []experiment.Entry
+		cfg     experiment.Config
+		err     error
+	)
+	cfg.Seed = o.Seed
+	cfg.Normalize = o.data.Normalize
+	cfg.Workers = o.Workers
+	cfg.Shard, cfg.Shards, _ = parseShard(o.Shard)
+	cfg.Options = methods.Options{C: o.C, Folds: o.Folds, Eps: o.Eps, CacheMB: o.CacheMB, MaxIter: o.MaxIter}
+	cfg.Describe = map[string]string{"select": o.Select}
+	if o.Preset != "" {
+		p := presets[o.Preset]
+		sources, entries, err = p.build(o)
+		if err != nil {
+			return err
+		}
+		if p.margin != "" {
+			cfg.Options.Margin = p.margin
+		}
+		cfg.Describe["preset"] = o.Preset
+		if o.Methods != "all" { // the user's list overrides the preset's
+			if entries, err = experiment.ParseEntries(o.Methods); err != nil {
+				return err
+			}
+		}
+	} else {
+		if entries, err = experiment.ParseEntries(o.Methods); err != nil {
+			return err
+		}
+		if len(args) == 0 {
+			args = defaultCompareData
+		}
+		for _, path := range args {
+			src, err := o.source(path)
+			if err != nil {
+				return err
+			}
+			sources = append(sources, src)
+		}
+		cfg.Describe["data"] = strings.Join(args, ",")
+		cfg.Describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", o.Splits, o.Partitions, o.TrainSize, o.TestSize, o.TrainFraction, o.Stratified)
+	}
+	if o.Select == "laanaya" {
+		if err := applyLaanayaSelect(ctx, o, &cfg, sources, entries); err != nil {
+			return err
+		}
+	}
+	run := cfg.Fingerprint(entries, sources)
+	jobs := cfg.Plan(sources, entries)
+
+	var (
+		sink  experiment.Sink
+		prior []experiment.Record
+	)
+	done := map[experiment.Key]bool{}
+	if o.Out != "" {
+		if o.Resume {
+			if _, statErr := os.Stat(o.Out); statErr == nil {
+				if prior, err = experiment.ReadRecordsFile(o.Out); err != nil {
+					return err
+				}
+				for _, r := range prior {
+					if r.Run != run {
+						return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", o.Out, r.Run, run)
+					}
+					done[r.Key()] = true
+				}
+			}
+		}
+		fs, err := experiment.OpenFileSink(o.Out, o.Resume)
+		if err != nil {
+			return err
+		}
+		defer fs.Close()
+		sink = fs
+	} else {
+		sink = &experiment.MemorySink{}
+	}
+
+	prog := newProgress(o.globalOptions, "compare")
+	recs, runErr := experiment.Run(ctx, cfg, jobs, run, done, sink, func(d, t int, r *experiment.Record) {
+		prog.update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
+	})
+	prog.finish()
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) && o.Out != "" && !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.Out)
+		}
+		return runErr
+	}
+	all, err := experiment.Merge(prior, recs)
+	if err != nil {
+		return err
+	}
+	order := make([]string, len(entries))
+	for i, e := range entries {
+		order[i] = e.String()
+	}
+	if err := writeSummary(o.globalOptions, o.Format, all, order, o.Select == "laanaya"); err != nil {
+		return err
+	}
+	if o.Plot != "" {
+		if err := writePlots(o.Plot, all, order); err != nil {
+			return err
+		}
+	}
+	if n := countFailures(all); n > 0 {
+		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s)", n, outHint(o.Out))
+	}
+	return nil
+}
+
+func outHint(out string) string {
+	if out == "" {
+		return ""
+	}
+	return " and the error field of the records in " + out
+}
+
+func countFailures(rs []experiment.Record) int {
+	n := 0
+	for i := range rs {
+		if rs[i].Failed() {
+			n++
+		}
+	}
+	return n
+}
+
+// source loads one dataset and draws its partitions.
+func (o *compareOptions) source(path string) (experiment.Source, error) {
+	d, err := o.data.load(path)
+	if err != nil {
+		return nil, err
+	}
+	if o.Splits == "predefined" {
+		if len(d.Splits) == 0 {
+			return nil, fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", path)
+		}
+		splits := d.Splits
+		if o.Partitions < len(splits) {
+			splits = splits[:o.Partitions]
+		}
+		return &experiment.SplitSource{Data: d, Splits: splits}, nil
+	}
+	po := dataio.PartitionOptions{K: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize, Stratified: o.Stratified}
+	if o.TrainFraction > 0 {
+		po.TrainSize, po.TestSize = 0, 0
+		po.TrainFraction = o.TrainFraction
+	}
+	splits, err := dataio.Partitions(d.Y, po, o.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %s: %w", path, err)
+	}
+	return &experiment.SplitSource{Data: d, Splits: splits}, nil
+}
+
+// writeSummary renders the averaged tables of records.
+func writeSummary(g *globalOptions, format string, recs []experiment.Record, order []string, lookedAtTest bool) error {
+	sums := experiment.Summarize(recs, order, "")
+	if format == formatJSON {
+		return renderJSON(g.Out, struct {
+			Tables       []experiment.Table `json:"tables"`
+			LookedAtTest bool               `json:"baseline_selected_on_test_data"`
+		}{sums, lookedAtTest})
+	}
+	var ts []*table
+	for _, s := range sums {
+		ts = append(ts, summaryTable(s, recs, lookedAtTest))
+	}
+	return renderTables(g.Out, format, ts...)
+}
+
+func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest bool) *table {
+	parts := 0
+	for _, r := range recs {
+		if r.Dataset == s.Dataset {
+			parts = max(parts, r.Partition+1)
+		}
+	}
+	t := &table{
+		Title:  fmt.Sprintf("%s (%d partitions)", s.Dataset, parts),
+		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "failures", "p vs " + s.Baseline},
+	}
+	for _, r := range s.Rows {
+		name := r.Entry
+		if r.Best {
+			name += " *"
+		}
+		acc := "—"
+		if r.Runs > 0 {
+			acc = fmt.Sprintf("%.2f ± %.2f", 100*float64(r.MeanAcc), 100*float64(r.StdAcc))
+		}
+		p := "—"
+		if !math.IsNaN(float64(r.P)) {
+			p = fmtSig(float64(r.P), 3)
+		}
+		t.Rows = append(t.Rows, []string{
+			name, acc, fmtFixed(r.MeanSV, 1), fmtFixed(r.MeanSecs, 2), fmtFixed(r.MeanSolves, 0),
+			strconv.Itoa(r.Failures), p,
+		})
+	}
+	t.Notes = append(t.Notes, "* best mean test accuracy; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" (normal approximation)")
+	if lookedAtTest {
+		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
+	}
+	return t
+}
+
+// applyLaanayaSelect fixes the svm baseline of every dataset by Laanaya's
+// selection (best test rate on the first five partitions).
+func applyLaanayaSelect(ctx context.Context, o *compareOptions, cfg *experiment.Config, sources []experiment.Source, entries []experiment.Entry) error {
+	hasSVM := false
+	for _, e := range entries {
+		hasSVM = hasSVM || e.Method == "svm"
+	}
+	if !hasSVM {
+		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
+	}
+	cfg.Baseline = map[string]experiment.FixedSVM{}
+	for _, s := range sources {
+		f, err := experiment.LaanayaSelect(ctx, *cfg, s)
+		if err != nil {
+			return err
+		}
+		cfg.Baseline[s.Name()] = f
+		cfg.Describe["baseline:"+s.Name()] = fmt.Sprintf("%g/%g", f.C, f.Gamma)
+		if !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)\n",
+				s.Name(), f.C, f.Gamma, experiment.LaanayaPartitions)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+type reportOptions struct {
+	*globalOptions
+	Format string
+	Plot   string
+}
+
+func init() { subcommands = append(subcommands, newReportCmd) }
+
+func newReportCmd(g *globalOptions) *cobra.Command {
+	o := &reportOptions{globalOptions: g}
+	c := &cobra.Command{
+		Use:   "report FILE...",
+		Short: "Re-render compare's tables from results files (merge shards)",
+		Long: `report reads one or more results files written by 'compare --out' and prints
+the same averaged tables compare prints. Give it the files of every shard of a
+sharded run ('compare --shard i/N --out shard-i.jsonl') to merge them: the
+records must come from the same settings (the run fingerprint in each record),
+and a job recorded twice counts once.`,
+		Example: `  kerneltune report results.jsonl
+  kerneltune report shard-*.jsonl --format latex`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("report needs at least one results file")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
+				return err
+			}
+			return runReport(o, args)
+		},
+	}
+	c.Flags().StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
+	c.Flags().StringVar(&o.Plot, "plot", "", "write SVG figures into this directory")
+	return c
+}
+
+func runReport(o *reportOptions, files []string) error {
+	var sets [][]experiment.Record
+	for _, f := range files {
+		rs, err := experiment.ReadRecordsFile(f)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, rs)
+	}
+	all, err := experiment.Merge(sets...)
+	if err != nil {
+		return err
+	}
+	order := entryOrder(all)
+	lookedAtTest := false
+	for _, r := range all {
+		lookedAtTest = lookedAtTest || strings.Contains(r.Extra["select"], "laanaya")
+	}
+	if err := writeSummary(o.globalOptions, o.Format, all, order, lookedAtTest); err != nil {
+		return err
+	}
+	if o.Plot != "" {
+		return writePlots(o.Plot, all, order)
+	}
+	return nil
+}
+
+// entryOrder lists the entries of the records in registry order (the
+// baseline first), then by parameter.
+func entryOrder(rs []experiment.Record) []string {
+	names := methods.Names()
+	rank := func(m string) int {
+		if i := slices.Index(names, m); i >= 0 {
+			return i
+		}
+		return len(names)
+	}
+	type ent struct{ method, param, s string }
+	seen := map[string]bool{}
+	var es []ent
+	for _, r := range rs {
+		if !seen[r.Entry] {
+			seen[r.Entry] = true
+			es = append(es, ent{r.Method, r.Param, r.Entry})
+		}
+	}
+	slices.SortFunc(es, func(a, b ent) int {
+		if d := rank(a.method) - rank(b.method); d != 0 {
+			return d
+		}
+		return strings.Compare(a.s, b.s)
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.s
+	}
+	return out
+}
+
+// writePlots writes the SVG figures of compare and report into dir.
+func writePlots(dir string, recs []experiment.Record, order []string) error {
+	_, err := experiment.WritePlots(dir, recs, order)
+	return err
+}

@@ -1,0 +1,239 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// Record is the outcome of one (dataset, method entry, partition) job: one line
+// of a results file.
+type Record struct {
+	Dataset   string `json:"dataset"`
+	Entry     string `json:"entry"` // "method" or "method:param"
+	Method    string `json:"method"`
+	Param     string `json:"param,omitempty"`
+	Partition int    `json:"partition"` // 0-based
+
+	// Run is the fingerprint of the settings that produced the record; a
+	// results file only resumes or merges with records of the same run.
+	Run  string `json:"run"`
+	Seed uint64 `json:"seed"`
+
+	Status string `json:"status"` // the method's status, or "failure"
+	Error  string `json:"error,omitempty"`
+
+	TestAccuracy  float64 `json:"test_accuracy"`
+	TrainAccuracy float64 `json:"train_accuracy"`
+	NSV           int     `json:"nsv"`
+	TrainSize     int     `json:"train_size"`
+	TestSize      int     `json:"test_size"`
+
+	Kernel kernel.Spec `json:"kernel"`
+	Margin string      `json:"margin,omitempty"`
+	C      float64     `json:"C,omitempty"`
+
+	Criterion      string  `json:"criterion,omitempty"`
+	CriterionStart float64 `json:"criterion_start,omitempty"`
+	CriterionEnd   float64 `json:"criterion_end,omitempty"`
+	// Trace holds the criterion per iteration (for the trace plots).
+	Trace   []float64         `json:"trace,omitempty"`
+	Figures []methods.Figure  `json:"figures,omitempty"`
+	Iter    int               `json:"iterations"`
+	Solves  int               `json:"svm_solves"`
+	Seconds float64           `json:"seconds"` // tuning + final training wall time
+	Notes   []string          `json:"notes,omitempty"`
+	Extra   map[string]string `json:"extra,omitempty"`
+}
+
+// Key identifies a job.
+type Key struct {
+	Dataset, Entry string
+	Partition      int
+}
+
+// Key returns the job key of the record.
+func (r *Record) Key() Key { return Key{r.Dataset, r.Entry, r.Partition} }
+
+// Failed reports whether the job failed.
+func (r *Record) Failed() bool { return r.Status == StatusFailure }
+
+// StatusFailure is the status of a job whose method or final training failed.
+const StatusFailure = "failure"
+
+// Sink receives records as they are produced.
+type Sink interface {
+	Write(r *Record) error
+}
+
+// FileSink appends records to a JSONL file, one line each, synced to disk
+// after every record so that Ctrl-C or a crash loses nothing already written.
+type FileSink struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// OpenFileSink opens path for appending records. With resume false the file
+// is truncated. With resume true, a torn last line (a crash in mid-write) is
+// cut off first so that the file stays valid JSONL.
+func OpenFileSink(path string, resume bool) (*FileSink, error) {
+	flag := os.O_CREATE | os.O_WRONLY
+	if !resume {
+		flag |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flag, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: open results file: %w", err)
+	}
+	if resume {
+		if err := cutTornLine(f, path); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("experiment: %s: %w", path, err)
+	}
+	return &FileSink{f: f}, nil
+}
+
+// cutTornLine truncates the file after its last newline.
+func cutTornLine(f *os.File, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("experiment: read results file: %w", err)
+	}
+	keep := bytes.LastIndexByte(data, '\n') + 1
+	if keep == len(data) {
+		return nil
+	}
+	if err := f.Truncate(int64(keep)); err != nil {
+		return fmt.Errorf("experiment: %s: cut torn last line: %w", path, err)
+	}
+	return nil
+}
+
+// Write appends one record and syncs the file.
+func (s *FileSink) Write(r *Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("experiment: encode record %v: %w", r.Key(), err)
+	}
+	b = append(b, '\n')
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.f.Write(b); err != nil {
+		return fmt.Errorf("experiment: write record: %w", err)
+	}
+	return s.f.Sync()
+}
+
+// Close closes the file.
+func (s *FileSink) Close() error { return s.f.Close() }
+
+// MemorySink keeps records in memory (tests, and runs without --out).
+type MemorySink struct {
+	mu      sync.Mutex
+	Records []Record
+}
+
+// Write stores a copy of r.
+func (s *MemorySink) Write(r *Record) error {
+	s.mu.Lock()
+	s.Records = append(s.Records, *r)
+	s.mu.Unlock()
+	return nil
+}
+
+// ErrMixedRuns is returned when records of different runs are merged.
+var ErrMixedRuns = errors.New("experiment: records come from runs with different settings")
+
+// ReadRecords reads a JSONL results file. A torn last line (a crash in
+// mid-write) is skipped; any other malformed line is an error naming it.
+func ReadRecords(r io.Reader, name string) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	line := 0
+	var pendingErr error
+	for sc.Scan() {
+		line++
+		if pendingErr != nil {
+			return nil, pendingErr
+		}
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var rec Record
+		if err := json.Unmarshal(b, &rec); err != nil {
+			// Only the last line may be torn; remember and fail if more follows.
+			pendingErr = fmt.Errorf("experiment: %s:%d: not a result record: %v", name, line, err)
+			continue
+		}
+		out = append(out, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("experiment: read %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// ReadRecordsFile reads a results file by name.
+func ReadRecordsFile(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	defer f.Close()
+	return ReadRecords(f, path)
+}
+
+// Merge combines the records of several files (the shards of one run): the
+// runs must match, and a job present twice keeps its first record.
+func Merge(sets ...[]Record) ([]Record, error) {
+	seen := map[Key]bool{}
+	run := ""
+	var out []Record
+	for _, set := range sets {
+		for _, r := range set {
+			if run == "" {
+				run = r.Run
+			} else if r.Run != run {
+				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
+			}
+			if seen[r.Key()] {
+				continue
+			}
+			seen[r.Key()] = true
+			out = append(out, r)
+		}
+	}
+	SortRecords(out)
+	return out, nil
+}
+
+// SortRecords orders records by dataset, entry and partition, so that output
+// never depends on the order in which workers finished.
+func SortRecords(rs []Record) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Dataset != b.Dataset {
+			return a.Dataset < b.Dataset
+		}
+		if a.Entry != b.Entry {
+			return a.Entry < b.Entry
+		}
+		return a.Partition < b.Partition
+	})
+}
