@@ -11,6 +11,7 @@ import (
 var All = []func() Method{
 	NewSVM,
 	NewSPD,
+	NewGI,
 	NewRCSC,
 }
 

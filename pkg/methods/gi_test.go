@@ -1,0 +1,473 @@
+package methods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/manifold"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// giHeart returns the first n rows of the embedded heart data (LIBSVM's
+// heart_scale, the same file as testdata/libsvm/heart_scale).
+func giHeart(t testing.TB, n int) *dataio.Dataset {
+	t.Helper()
+	ds, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return ds.Subset(idx)
+}
+
+func randSymDir(rng *rand.Rand, d int) *mat.SymDense {
+	e := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			e.SetSym(i, j, rng.NormFloat64())
+		}
+	}
+	return e
+}
+
+// frob returns ⟨A, B⟩_F.
+func frob(a, b mat.Matrix) float64 {
+	r, c := a.Dims()
+	s := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			s += a.At(i, j) * b.At(i, j)
+		}
+	}
+	return s
+}
+
+func TestParseGIParam(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want giParam
+	}{{"", giFullDet}, {"A", giIso}, {"iso", giIso}, {"b", giDiagDet}, {"diag-det", giDiagDet},
+		{"C", giDiag}, {"diag", giDiag}, {"D", giFullDet}, {"full-det", giFullDet}, {"E", giFull}, {"full", giFull}} {
+		got, err := parseGIParam(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("parseGIParam(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	if _, err := parseGIParam("F"); err == nil || !strings.Contains(err.Error(), "gi") {
+		t.Errorf("parseGIParam(F): %v", err)
+	}
+	if p := (GI{}).Params(); p[0] != "D" {
+		t.Errorf("default param %q, want D", p[0])
+	}
+}
+
+func TestJaakkolaSigma(t *testing.T) {
+	// Positives at 0 and 10, negatives at 3 and 4 (1-d): nearest-negative
+	// distances 3 and 6, median 4.5.
+	X := mat.NewDense(4, 1, []float64{0, 10, 3, 4})
+	y := []float64{1, 1, -1, -1}
+	s, err := jaakkolaSigma(X, y)
+	if err != nil || math.Abs(s-4.5) > 1e-12 {
+		t.Errorf("jaakkolaSigma = %g, %v; want 4.5", s, err)
+	}
+	// A positive point on top of a negative one is left out.
+	X = mat.NewDense(3, 1, []float64{0, 2, 0})
+	y = []float64{1, 1, -1}
+	if s, err := jaakkolaSigma(X, y); err != nil || s != 2 {
+		t.Errorf("jaakkolaSigma with a coincident pair = %g, %v; want 2", s, err)
+	}
+}
+
+// giSetup solves the criterion at a random (non-isotropic) B on n heart rows.
+func giSetup(t *testing.T, n int, margin solver.Margin, param giParam, eps float64) (*giProblem, *giState) {
+	t.Helper()
+	ds := giHeart(t, n)
+	pr := &giProblem{X: ds.X, y: ds.Y, param: param, margin: margin, C: 2, s: solver.Settings{Eps: eps}}
+	d := ds.Dim()
+	rng := rand.New(rand.NewPCG(11, 1))
+	sigma, err := jaakkolaSigma(ds.X, ds.Y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	B := mat.NewSymDense(d, nil)
+	for k := 0; k < d; k++ {
+		B.SetSym(k, k, 1/sigma)
+	}
+	if !param.diagonal() {
+		// Move away from the isotropic start so that every term of ξ matters.
+		var a mat.SymDense
+		a.ScaleSym(0.1, randSymDir(rng, d))
+		if err := manifold.CongruenceStep(B, B, &a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := pr.eval(context.Background(), B, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr, st
+}
+
+// fixedT is T at a metric Q with α and β held fixed: (Σβ_iK̃_ii - βᵀK̃β) ·
+// (2Σα - αᵀYK̃Yα), K̃ = K_Q + νI. At Q it equals T and (envelope theorem) has
+// the same gradient.
+func fixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
+	g, err := kernel.NewGaussian(Q)
+	if err != nil {
+		panic(err)
+	}
+	K := g.Gram(pr.X)
+	nu := pr.nu()
+	n := len(pr.y)
+	r2, w2 := 0.0, 0.0
+	for i := 0; i < n; i++ {
+		bi, ci := st.rad.Beta[i], st.svm.Coef[i]
+		r2 += bi * (1 + nu)
+		w2 += 2 * st.svm.Alpha[i]
+		for j := 0; j < n; j++ {
+			kij := K.At(i, j)
+			if i == j {
+				kij += nu
+			}
+			r2 -= bi * st.rad.Beta[j] * kij
+			w2 -= ci * st.svm.Coef[j] * kij
+		}
+	}
+	return r2 * w2
+}
+
+// chartPoint returns e^{hE} B e^{hE}.
+func chartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
+	var a mat.SymDense
+	a.ScaleSym(-h, E) // CongruenceStep applies e^{-S}
+	out := mat.NewSymDense(B.SymmetricDim(), nil)
+	if err := manifold.CongruenceStep(out, B, &a); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func squared(B *mat.SymDense) *mat.SymDense {
+	var q mat.SymDense
+	q.SymOuterK(1, B)
+	return &q
+}
+
+// TestGIGradFixedAlphaBeta checks G = ∂T/∂Q and ξ against central
+// differences of T with α and β fixed (envelope theorem), to 1e-6.
+func TestGIGradFixedAlphaBeta(t *testing.T) {
+	for _, margin := range []solver.Margin{solver.L2, solver.Hard} {
+		t.Run(margin.String(), func(t *testing.T) {
+			pr, st := giSetup(t, 60, margin, giFull, 1e-10)
+			Q := squared(st.B)
+			if v := fixedT(pr, st, Q); math.Abs(v-st.T) > 1e-8*st.T {
+				t.Fatalf("fixed-α/β T = %.12g, solver's T = %.12g", v, st.T)
+			}
+			G := pr.gradQ(st)
+			xi := chartGrad(st.B, G)
+			rng := rand.New(rand.NewPCG(12, 1))
+			for k := 0; k < 3; k++ {
+				E := randSymDir(rng, Q.SymmetricDim())
+				h := 1e-5
+				// In Q directly.
+				var qp, qm mat.SymDense
+				qp.AddSym(Q, scaled(h, E))
+				qm.AddSym(Q, scaled(-h, E))
+				fd := (fixedT(pr, st, &qp) - fixedT(pr, st, &qm)) / (2 * h)
+				an := frob(G, E)
+				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Errorf("∂T/∂Q along E: analytic %.10g, FD %.10g", an, fd)
+				}
+				// In the chart A ↦ e^A B e^A.
+				fd = (fixedT(pr, st, squared(chartPoint(t, st.B, E, h))) -
+					fixedT(pr, st, squared(chartPoint(t, st.B, E, -h)))) / (2 * h)
+				an = frob(xi, E)
+				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Errorf("ξ along E: analytic %.10g, FD %.10g", an, fd)
+				}
+			}
+		})
+	}
+}
+
+func scaled(a float64, m *mat.SymDense) *mat.SymDense {
+	var out mat.SymDense
+	out.ScaleSym(a, m)
+	return &out
+}
+
+// TestGIGradChain checks ξ against central differences of T(e^{hE} B e^{hE})
+// with both QPs re-solved at ε = 1e-10, for every parameterisation's
+// projected direction, on 60 rows of heart.
+func TestGIGradChain(t *testing.T) {
+	for _, margin := range []solver.Margin{solver.L2, solver.Hard} {
+		for _, param := range []giParam{giIso, giDiag, giFull} {
+			t.Run(fmt.Sprintf("%v/%v", margin, param), func(t *testing.T) {
+				pr, st := giSetup(t, 60, margin, param, 1e-10)
+				xi := chartGrad(st.B, pr.gradQ(st))
+				rng := rand.New(rand.NewPCG(13, uint64(param)))
+				E := randSymDir(rng, st.B.SymmetricDim())
+				param.project(E, E)
+				T := func(h float64) float64 {
+					s, err := pr.eval(context.Background(), chartPoint(t, st.B, E, h), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return s.T
+				}
+				// h = 1e-4 balances the O(h²) truncation against the QPs'
+				// ~1e-11 relative accuracy in T (a missing term of ξ would be
+				// off by O(1)).
+				h := 1e-4
+				fd := (T(h) - T(-h)) / (2 * h)
+				an := frob(xi, E)
+				if math.Abs(fd-an) > 2e-5*math.Max(1, math.Abs(fd)) {
+					t.Errorf("dT/dh: analytic %.10g, FD %.10g (T = %.6g)", an, fd, st.T)
+				}
+			})
+		}
+	}
+}
+
+func TestGIProjections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 1))
+	a := randSymDir(rng, 3)
+	for _, p := range []giParam{giIso, giDiagDet, giDiag, giFullDet, giFull} {
+		var g mat.SymDense
+		p.project(&g, a)
+		off := math.Abs(g.At(0, 1)) + math.Abs(g.At(0, 2)) + math.Abs(g.At(1, 2))
+		if p.diagonal() != (off == 0) {
+			t.Errorf("%v: off-diagonal mass %g", p, off)
+		}
+		if tr := manifold.Trace(&g); (p == giDiagDet || p == giFullDet) != (math.Abs(tr) < 1e-14) {
+			t.Errorf("%v: trace %g", p, tr)
+		}
+		if p == giIso && (g.At(0, 0) != g.At(1, 1) || g.At(1, 1) != g.At(2, 2)) {
+			t.Errorf("A: diagonal not constant: %v", mat.Formatted(&g))
+		}
+	}
+}
+
+func TestIRpropPlus(t *testing.T) {
+	r := newIRpropPlus(1)
+	g := mat.NewSymDense(1, []float64{2})
+	steps := []float64{}
+	for k := 0; k < 3; k++ {
+		steps = append(steps, r.step(g, false).At(0, 0))
+	}
+	// Same sign: Δ0, then ×1.2 each step.
+	want := []float64{giRpropDelta0, giRpropDelta0 * 1.2, giRpropDelta0 * 1.44}
+	for k := range want {
+		if math.Abs(steps[k]-want[k]) > 1e-15 {
+			t.Errorf("step %d = %g, want %g", k, steps[k], want[k])
+		}
+	}
+	// Sign change with a worse objective: revert the last step, halve Δ.
+	g.SetSym(0, 0, -1)
+	if s := r.step(g, true).At(0, 0); math.Abs(s+want[2]) > 1e-15 {
+		t.Errorf("revert step = %g, want %g", s, -want[2])
+	}
+	// Then the derivative was zeroed: a plain step with Δ = 1.44Δ0/2.
+	if s := r.step(g, false).At(0, 0); math.Abs(s+want[2]/2) > 1e-15 {
+		t.Errorf("step after revert = %g, want %g", s, -want[2]/2)
+	}
+	// Sign change without a worse objective: no step.
+	g.SetSym(0, 0, 1)
+	if s := r.step(g, false).At(0, 0); s != 0 {
+		t.Errorf("step at sign change, not worse = %g, want 0", s)
+	}
+}
+
+// TestGITune runs every parameterisation on 100 heart rows and checks what
+// the result carries: the criterion decreases, det B is fixed for B and D,
+// the kernel spec matches Q = B², the trace is complete.
+func TestGITune(t *testing.T) {
+	ds := giHeart(t, 100)
+	d := ds.Dim()
+	sigma, _ := jaakkolaSigma(ds.X, ds.Y)
+	logDet0 := -float64(d) * math.Log(sigma)
+	for _, p := range giParamLetters() {
+		t.Run(p, func(t *testing.T) {
+			var recorded int
+			opts := Options{Param: p, C: 1, MaxIter: 25, Recorder: func(Step) { recorded++ }}
+			res, st, err := GI{}.run(context.Background(), ds, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// On heart with C = 1, Jaakkola's σ is already close to the
+			// isotropic optimum (A moves T by < 0.1%); the other
+			// parameterisations have shape to gain.
+			if p == "A" && !(res.CriterionEnd <= res.CriterionStart) || p != "A" && !(res.CriterionEnd < 0.95*res.CriterionStart) {
+				t.Errorf("criterion %g → %g: no decrease of at least 5%%", res.CriterionStart, res.CriterionEnd)
+			}
+			if len(res.Trace) != res.Iter+1 || recorded != len(res.Trace) {
+				t.Errorf("trace has %d steps, recorder %d, iterations %d", len(res.Trace), recorded, res.Iter)
+			}
+			if res.Trace[0].Objective != res.CriterionStart {
+				t.Errorf("trace starts at %g, criterion start %g", res.Trace[0].Objective, res.CriterionStart)
+			}
+			if res.Solves != res.Iter+1 {
+				t.Errorf("solves %d, want %d (C given: no grid search)", res.Solves, res.Iter+1)
+			}
+			if res.Method != "gi" || res.Param != p || res.Margin != "l2" || res.C != 1 || !strings.Contains(res.Init, "Jaakkola") {
+				t.Errorf("result header %q %q %q %g %q", res.Method, res.Param, res.Margin, res.C, res.Init)
+			}
+			ld, err := manifold.LogDet(st.B)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixed := p == "B" || p == "D"
+			if fixed && math.Abs(ld-logDet0) > 1e-10 {
+				t.Errorf("log det B moved from %.15g to %.15g", logDet0, ld)
+			}
+			if !fixed && math.Abs(ld-logDet0) < 1e-3 {
+				t.Errorf("log det B stayed at %g with the size free", ld)
+			}
+			// The kernel spec is Q = B², in the parameterisation's form.
+			Q := squared(st.B)
+			switch p {
+			case "A":
+				if math.Abs(2*res.Kernel.Gamma-Q.At(0, 0)) > 1e-12*Q.At(0, 0) || res.Kernel.Diag != nil || res.Kernel.Q != nil {
+					t.Errorf("A: spec %+v, Q00 = %g", res.Kernel, Q.At(0, 0))
+				}
+			case "B", "C":
+				for k, q := range res.Kernel.Diag {
+					if math.Abs(q-Q.At(k, k)) > 1e-12*q {
+						t.Errorf("%s: q_diag[%d] = %g, want %g", p, k, q, Q.At(k, k))
+					}
+				}
+			default:
+				for i := range res.Kernel.Q {
+					for j := range res.Kernel.Q[i] {
+						if math.Abs(res.Kernel.Q[i][j]-Q.At(i, j)) > 1e-12 {
+							t.Errorf("%s: Q[%d][%d] = %g, want %g", p, i, j, res.Kernel.Q[i][j], Q.At(i, j))
+						}
+					}
+				}
+			}
+			for i := range res.B {
+				for j := range res.B[i] {
+					if res.B[i][j] != st.B.At(i, j) {
+						t.Fatalf("result B differs from the state's B")
+					}
+				}
+			}
+			if res.CriterionEnd != st.T {
+				t.Errorf("criterion end %g, state T %g", res.CriterionEnd, st.T)
+			}
+		})
+	}
+}
+
+// TestGIStepsDecrease checks the first steps of the descent on heart: each of
+// the first five steps (small, same-sign Rprop steps) lowers T. (A is left
+// out: on heart its start is already at the isotropic optimum, where Rprop
+// oscillates.)
+func TestGIStepsDecrease(t *testing.T) {
+	ds := giHeart(t, 120)
+	for _, p := range []string{"B", "C", "D", "E"} {
+		res, err := GI{}.Tune(context.Background(), ds, Options{Param: p, C: 1, MaxIter: 5, Tol: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k < len(res.Trace); k++ {
+			if !(res.Trace[k].Objective < res.Trace[k-1].Objective) {
+				t.Errorf("%s: step %d: T %g → %g", p, k, res.Trace[k-1].Objective, res.Trace[k].Objective)
+			}
+		}
+	}
+}
+
+// TestGIHardMarginNotSeparable: two identical points with different labels
+// cannot be separated by any kernel; the hard margin must fail clearly.
+func TestGIHardMarginNotSeparable(t *testing.T) {
+	ds := giHeart(t, 40)
+	idx := make([]int, 41)
+	for i := range idx {
+		idx[i] = i
+	}
+	idx[40] = 0
+	bad := ds.Subset(idx)
+	bad.Y[40] = -bad.Y[0]
+	_, err := GI{}.Tune(context.Background(), bad, Options{Margin: "hard", MaxIter: 5})
+	var be *BreakdownError
+	if !errors.As(err, &be) || be.Method != "gi" || be.Iter != 0 {
+		t.Fatalf("error %v, want a gi BreakdownError at iteration 0", err)
+	}
+	if !errors.Is(err, solver.ErrNotSeparable) {
+		t.Errorf("error %v does not wrap solver.ErrNotSeparable", err)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
+		t.Errorf("message %q", msg)
+	}
+	// The L2 soft margin handles the same data.
+	if _, err := (GI{}).Tune(context.Background(), bad, Options{C: 1, MaxIter: 3}); err != nil {
+		t.Errorf("L2 margin on the same data: %v", err)
+	}
+}
+
+func TestGIBadOptions(t *testing.T) {
+	ds := giHeart(t, 30)
+	for _, o := range []Options{{Param: "Z"}, {Margin: "l1"}, {C: -1}, {C: math.NaN()}, {MaxIter: -2}} {
+		if _, err := (GI{}).Tune(context.Background(), ds, o); err == nil || !strings.HasPrefix(err.Error(), "methods: gi: ") {
+			t.Errorf("options %+v: error %v", o, err)
+		}
+	}
+}
+
+func TestGICanceled(t *testing.T) {
+	ds := giHeart(t, 60)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	res, err := GI{}.Tune(ctx, ds, Options{C: 1, MaxIter: 50, Tol: -1, Recorder: func(Step) {
+		if n++; n == 3 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if res == nil || res.Status != Canceled {
+		t.Errorf("result %+v, want status canceled", res)
+	}
+}
+
+func TestGIDefaultC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grid search")
+	}
+	ds := giHeart(t, 80)
+	res, err := GI{}.Tune(context.Background(), ds, Options{MaxIter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gridSearchCV(context.Background(), ds, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.C != g.C || !strings.Contains(res.Init, "grid search") || res.Solves != g.Solves+res.Iter+1 {
+		t.Errorf("C = %g (grid %g), solves %d, init %q", res.C, g.C, res.Solves, res.Init)
+	}
+}
+
+func TestGIRegistered(t *testing.T) {
+	m, err := Lookup("gi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name() != "gi" {
+		t.Errorf("Lookup(gi).Name() = %q", m.Name())
+	}
+}
