@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -170,14 +169,9 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 	for _, e := range entries {
 		ents = append(ents, e.String())
 	}
-	b, _ := json.Marshal(struct {
-		Seed      uint64
-		Normalize string
-		Options   methods.Options
-		Describe  []string
-		Sources   []string
-		Entries   []string
-	}{c.Seed, c.normalize(), o, desc, names, ents})
+	// %+v, not JSON: Options holds a func field (nil here) that JSON refuses.
+	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%+v describe=%q sources=%q entries=%q",
+		c.Seed, c.normalize(), o, desc, names, ents)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6])
 }

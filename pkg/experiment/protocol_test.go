@@ -252,6 +252,36 @@ func tablesJSON(t *testing.T, rs []Record) string {
 	return string(b)
 }
 
+func TestFingerprint(t *testing.T) {
+	registerProbes(t)
+	src := []Source{heartSource(t, 2, 1)}
+	e := mustEntries(t, "probe1")
+	base := Config{Seed: 1, Options: methods.Options{Folds: 5}}
+	fp := base.Fingerprint(e, src)
+	if len(fp) != 12 {
+		t.Fatalf("fingerprint %q", fp)
+	}
+	same := base
+	same.Workers, same.Shard, same.Shards = 7, 2, 3
+	same.Options.Recorder = func(methods.Step) {}
+	if same.Fingerprint(e, src) != fp {
+		t.Error("workers, shard or a recorder changed the fingerprint")
+	}
+	for name, c := range map[string]Config{
+		"seed":      {Seed: 2, Options: methods.Options{Folds: 5}},
+		"options":   {Seed: 1, Options: methods.Options{Folds: 3}},
+		"normalize": {Seed: 1, Normalize: "minmax01", Options: methods.Options{Folds: 5}},
+		"describe":  {Seed: 1, Options: methods.Options{Folds: 5}, Describe: map[string]string{"a": "b"}},
+	} {
+		if c.Fingerprint(e, src) == fp {
+			t.Errorf("changing %s kept the fingerprint", name)
+		}
+	}
+	if base.Fingerprint(mustEntries(t, "probe1:a"), src) == fp {
+		t.Error("changing the entries kept the fingerprint")
+	}
+}
+
 func TestShardsMergeToSingleRun(t *testing.T) {
 	registerProbes(t)
 	src := []Source{heartSource(t, 4, 4)}
