@@ -12,6 +12,7 @@ var All = []func() Method{
 	NewSVM,
 	NewSPD,
 	NewGI,
+	NewLCCP,
 	NewRCSC,
 }
 

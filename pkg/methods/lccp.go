@@ -1,0 +1,594 @@
+package methods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// LCCP is the lccp method of Boughorbel, Tarel & Boujemaa, "The LCCP for
+// optimizing kernel parameters for SVM" (ICANN 2005): the multi-parameter L1
+// kernel
+//
+//	k_θ(x,z) = -Σ_k |x_k - z_k| / θ_k,  θ_k > 0                      (eq. 2)
+//
+// is tuned by minimising the radius-margin bound J(θ) = R²(θ)‖w‖²(θ) with the
+// log convex–concave procedure: log R² is convex in θ (§3.2) and log ‖w‖²
+// concave (§3.3), so each step
+//
+//	θ_{p+1} = argmin_θ  log R²(θ) + θᵀ ∇log‖w‖²(θ_p)                 (§2, Theorem 1)
+//
+// decreases J monotonically without a step size. The inner problem is convex
+// in θ; it is solved here by L-BFGS in log θ (so θ stays positive), each
+// evaluation solving the radius QP warm-started from the previous β. The
+// outer loop stops when |log J_{p+1} - log J_p| < Options.Tol (default 1e-5,
+// the paper's ε is not given) or after Options.MaxIter steps (default 100).
+//
+// Start θ0 = 1 for every feature (§4, after Chapelle et al. 2002).
+//
+// Options.Param: "multi" (default; one θ_k per feature, the paper's kernel 2)
+// or "single" (one θ shared by all features, the "single-parameter L1"
+// comparison). With the hard margin a single θ cannot move J (R² ∝ 1/θ and
+// ‖w‖² ∝ θ); with the L2 margin it trades the kernel's scale against ν.
+//
+// Options.Margin: "l2" (default) or "hard". The L2 soft margin of Chapelle et
+// al. 2002 uses K + νI in both R² and ‖w‖²; it keeps both convexity
+// conditions (the ν terms do not depend on θ), and ‖w‖² = Σα there. ν = 1/C
+// is fixed during the run: C is Options.C, or, when that is 0, chosen by
+// k-fold cross-validation (L2 margin, θ = θ0) on the training part before the
+// LCCP starts, since the paper does not say how C was set. The hard margin
+// fails with an error wrapping solver.ErrNotSeparable on data no L1-kernel
+// hyperplane separates (e.g. duplicate points with both labels).
+//
+// Kernel matrices: the radius and SVM QPs get the plain, conditionally
+// positive definite L1 kernel (K_ii = 0). Every two-variable SMO step moves
+// along a direction d with Σd = 0 (radius) or yᵀd = 0 (SVM), on which the
+// kernel is positive semidefinite, so both QPs are convex where SMO moves.
+// The centred kernel k̃ (§3.3) gives the same R², α and ‖w‖² (tested) but a
+// different bias; using the plain kernel keeps the bias that of the final
+// model, which the caller trains with Result.Kernel = {l1, θ}.
+//
+// Derivatives (envelope theorem, DESIGN.md), with (A_k)_ij = |x_ik - x_jk|:
+//
+//	∂‖w‖²/∂θ_k = -(Yα)ᵀA_k(Yα)/θ_k²,   ∂R²/∂θ_k = -βᵀA_kβ/θ_k².
+//
+// For a rank-one weight vvᵀ, Σ_ij v_iv_j|x_ik - x_jk| costs O(n) per feature
+// once the feature's values are sorted (sorted once per run), instead of the
+// O(n²) of the dense kernel.L1GradTheta (the tests check the two agree).
+type LCCP struct{}
+
+// NewLCCP returns the lccp method.
+func NewLCCP() Method { return LCCP{} }
+
+// Name returns "lccp".
+func (LCCP) Name() string { return "lccp" }
+
+// Params returns the parameterisations: "multi" (the paper) and "single".
+func (LCCP) Params() []string { return []string{"multi", "single"} }
+
+const (
+	lccpMaxIter      = 100
+	lccpTol          = 1e-5
+	lccpEps          = 1e-6 // SMO tolerance of the radius and SVM QPs inside the method
+	lccpInnerMaxIter = 200
+	lccpInnerTol     = 1e-6 // ‖∇ in log θ‖_∞ of the inner convex problem
+	lccpLBFGSMem     = 8
+	lccpLogThetaMax  = 30 // |log θ_k − log θ0| is kept below this
+)
+
+// lccpProblem holds the data of one run and evaluates R², ‖w‖² and their
+// gradients at a parameter vector φ (θ_k = φ_{group(k)}).
+type lccpProblem struct {
+	X      *mat.Dense
+	y      []float64
+	n, d   int
+	group  []int // θ_k = φ[group[k]]
+	np     int   // len(φ)
+	margin solver.Margin
+	C, nu  float64
+	set    solver.Settings
+
+	// per feature: the row order sorting x_·k, and the sorted values
+	order [][]int
+	xs    [][]float64
+
+	theta []float64
+	alpha []float64 // warm start of the SVM
+	beta  []float64 // warm start of the radius QP
+
+	svmSolves, radiusSolves int
+}
+
+func newLCCPProblem(X *mat.Dense, y []float64, single bool, margin solver.Margin, C float64, set solver.Settings) *lccpProblem {
+	n, d := X.Dims()
+	p := &lccpProblem{X: X, y: y, n: n, d: d, group: make([]int, d), margin: margin, C: C, set: set, theta: make([]float64, d)}
+	if margin == solver.L2 {
+		p.nu = 1 / C
+	}
+	if single {
+		p.np = 1
+	} else {
+		p.np = d
+		for k := range p.group {
+			p.group[k] = k
+		}
+	}
+	p.order = make([][]int, d)
+	p.xs = make([][]float64, d)
+	for k := 0; k < d; k++ {
+		col := mat.Col(nil, k, X)
+		ord := make([]int, n)
+		for i := range ord {
+			ord[i] = i
+		}
+		slices.SortStableFunc(ord, func(a, b int) int {
+			switch {
+			case col[a] < col[b]:
+				return -1
+			case col[a] > col[b]:
+				return 1
+			}
+			return 0
+		})
+		xs := make([]float64, n)
+		for i, r := range ord {
+			xs[i] = col[r]
+		}
+		p.order[k], p.xs[k] = ord, xs
+	}
+	return p
+}
+
+// weightedL1 sets dst[k] = Σ_ij v_i v_j |x_ik - x_jk| for every feature k,
+// in O(n) per feature over the presorted values: for sorted x_(1) ≤ … ≤ x_(n),
+// Σ_ij v_iv_j|x_i - x_j| = 2 Σ_b v_(b) (x_(b) Σ_{a<b} v_(a) - Σ_{a<b} v_(a)x_(a)).
+func (p *lccpProblem) weightedL1(dst, v []float64) {
+	for k := 0; k < p.d; k++ {
+		ord, xs := p.order[k], p.xs[k]
+		var sv, svx, s float64
+		for b, r := range ord {
+			vb := v[r]
+			if vb != 0 {
+				s += vb * (xs[b]*sv - svx)
+			}
+			sv += vb
+			svx += vb * xs[b]
+		}
+		dst[k] = 2 * s
+	}
+}
+
+// thetaOf expands φ to θ.
+func (p *lccpProblem) thetaOf(phi []float64) []float64 {
+	for k, g := range p.group {
+		p.theta[k] = phi[g]
+	}
+	return p.theta
+}
+
+// gram returns the L1 Gram matrix at φ.
+func (p *lccpProblem) gram(phi []float64) (*mat.SymDense, error) {
+	k, err := kernel.NewL1(p.thetaOf(phi))
+	if err != nil {
+		return nil, err
+	}
+	return k.Gram(p.X), nil
+}
+
+// pullBack sets dphi[j] = Σ_{k in group j} dtheta[k].
+func (p *lccpProblem) pullBack(dphi, dtheta []float64) {
+	clear(dphi)
+	for k, g := range p.group {
+		dphi[g] += dtheta[k]
+	}
+}
+
+// radius solves the radius QP at φ (warm-started) and returns R² and, when
+// grad is non-nil, ∂R²/∂φ.
+func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, grad []float64) (float64, error) {
+	r, err := solver.Radius(ctx, kernel.Precomputed(K), p.nu, p.set, p.beta)
+	p.radiusSolves++
+	if err != nil {
+		return math.NaN(), fmt.Errorf("radius QP: %w", err)
+	}
+	p.beta = r.Beta
+	if !(r.R2 > 0) {
+		return math.NaN(), fmt.Errorf("radius QP gave R² = %g (all points coincide under the kernel?)", r.R2)
+	}
+	if grad != nil {
+		dt := make([]float64, p.d)
+		p.weightedL1(dt, r.Beta)
+		for k := range dt {
+			dt[k] = -dt[k] / (p.theta[k] * p.theta[k])
+		}
+		p.pullBack(grad, dt)
+	}
+	return r.R2, nil
+}
+
+// margin solves the SVM at φ (warm-started) and returns ‖w‖² (2D*, with
+// K + νI for the L2 margin), the number of SVs and, when grad is non-nil,
+// ∂‖w‖²/∂φ.
+func (p *lccpProblem) margin2(ctx context.Context, K *mat.SymDense, grad []float64) (float64, int, error) {
+	res, err := solver.TrainSVC(ctx, kernel.Precomputed(K), p.y, solver.SVCParams{Margin: p.margin, C: p.C}, p.set, p.alpha)
+	p.svmSolves++
+	if err != nil {
+		return math.NaN(), 0, err
+	}
+	p.alpha = res.Alpha
+	// 2D* = Σα at the optimum (hard and L2 margins).
+	w2 := floats.Sum(res.Alpha)
+	if !(w2 > 0) {
+		return math.NaN(), 0, fmt.Errorf("SVM gave ‖w‖² = %g", w2)
+	}
+	if grad != nil {
+		dt := make([]float64, p.d)
+		p.weightedL1(dt, res.Coef) // (Yα)ᵀA_k(Yα)
+		for k := range dt {
+			dt[k] = -dt[k] / (p.theta[k] * p.theta[k])
+		}
+		p.pullBack(grad, dt)
+	}
+	return w2, res.NSV, nil
+}
+
+// surrogate returns the inner objective of an LCCP step in the chart s = log φ,
+// F = log R²(e^s) + Σ_j e^{s_j} g_j, and, when grad is non-nil, its gradient
+// ∂F/∂s_j = φ_j (∂R²/∂φ_j / R² + g_j).
+func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (float64, error) {
+	m := len(s)
+	ph := make([]float64, m)
+	for j := range ph {
+		ph[j] = math.Exp(s[j])
+	}
+	K, err := p.gram(ph)
+	if err != nil {
+		return math.NaN(), err
+	}
+	var dR []float64
+	if grad != nil {
+		dR = make([]float64, m)
+	}
+	R2, err := p.radius(ctx, K, dR)
+	if err != nil {
+		return math.NaN(), err
+	}
+	v := math.Log(R2) + floats.Dot(ph, g)
+	if grad != nil {
+		for j := range grad {
+			grad[j] = ph[j] * (dR[j]/R2 + g[j])
+		}
+	}
+	return v, nil
+}
+
+// inner minimises the convex surrogate F(φ) = log R²(φ) + φᵀg over φ > 0
+// by L-BFGS in s = log φ with Armijo backtracking, starting at phi (which
+// it overwrites with the minimiser). It returns F at the start and at the
+// end, the iterations and the number of QP evaluations.
+func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (f0, f float64, iters int, err error) {
+	m := len(phi)
+	s := make([]float64, m)
+	for j := range s {
+		s[j] = math.Log(phi[j])
+	}
+	eval := func(s, grad []float64) (float64, error) { return p.surrogate(ctx, s, g, grad) }
+	lo, hi := make([]float64, m), make([]float64, m)
+	for j := range lo {
+		lo[j] = math.Log(phi0[j]) - lccpLogThetaMax
+		hi[j] = math.Log(phi0[j]) + lccpLogThetaMax
+	}
+	grad := make([]float64, m)
+	f, err = eval(s, grad)
+	if err != nil {
+		return f, f, 0, err
+	}
+	f0 = f
+	var S, Y [][]float64
+	var rho []float64
+	dir := make([]float64, m)
+	trial := make([]float64, m)
+	tgrad := make([]float64, m)
+	alphaBuf := make([]float64, lccpLBFGSMem)
+	for iters = 0; iters < lccpInnerMaxIter; iters++ {
+		if err := ctx.Err(); err != nil {
+			return f0, f, iters, err
+		}
+		if floats.Norm(grad, math.Inf(1)) < lccpInnerTol {
+			break
+		}
+		// Two-loop recursion: dir = -H grad.
+		copy(dir, grad)
+		for i := len(S) - 1; i >= 0; i-- {
+			alphaBuf[i] = rho[i] * floats.Dot(S[i], dir)
+			floats.AddScaled(dir, -alphaBuf[i], Y[i])
+		}
+		if len(S) > 0 {
+			k := len(S) - 1
+			floats.Scale(floats.Dot(S[k], Y[k])/floats.Dot(Y[k], Y[k]), dir)
+		} else if nm := floats.Norm(dir, math.Inf(1)); nm > 1 {
+			floats.Scale(1/nm, dir) // first step: at most a factor e per coordinate
+		}
+		for i := range S {
+			b := rho[i] * floats.Dot(Y[i], dir)
+			floats.AddScaled(dir, alphaBuf[i]-b, S[i])
+		}
+		floats.Scale(-1, dir)
+		slope := floats.Dot(grad, dir)
+		if slope >= 0 { // not a descent direction: restart with steepest descent
+			S, Y, rho = nil, nil, nil
+			copy(dir, grad)
+			floats.Scale(-1/math.Max(1, floats.Norm(grad, math.Inf(1))), dir)
+			slope = floats.Dot(grad, dir)
+		}
+		step := 1.0
+		var ft float64
+		ok := false
+		for ls := 0; ls < 40; ls++ {
+			for j := range trial {
+				trial[j] = math.Min(hi[j], math.Max(lo[j], s[j]+step*dir[j]))
+			}
+			ft, err = eval(trial, tgrad)
+			if err != nil {
+				return f0, f, iters, err
+			}
+			if ft <= f+1e-4*step*slope {
+				ok = true
+				break
+			}
+			step /= 2
+		}
+		if !ok {
+			break // no decrease possible at this precision
+		}
+		sk, yk := make([]float64, m), make([]float64, m)
+		floats.SubTo(sk, trial, s)
+		floats.SubTo(yk, tgrad, grad)
+		if sy := floats.Dot(sk, yk); sy > 1e-12*floats.Dot(yk, yk) {
+			S, Y, rho = append(S, sk), append(Y, yk), append(rho, 1/sy)
+			if len(S) > lccpLBFGSMem {
+				S, Y, rho = S[1:], Y[1:], rho[1:]
+			}
+		}
+		copy(s, trial)
+		copy(grad, tgrad)
+		df := f - ft
+		f = ft
+		if df <= 1e-13*math.Max(1, math.Abs(f)) {
+			iters++
+			break
+		}
+	}
+	for j := range phi {
+		phi[j] = math.Exp(s[j])
+	}
+	return f0, f, iters, nil
+}
+
+// Tune runs the LCCP on the training part.
+func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	start := time.Now()
+	param := opts.Param
+	if param == "" {
+		param = "multi"
+	}
+	if param != "multi" && param != "single" {
+		return nil, fmt.Errorf("methods: lccp: unknown parameterisation %q (want multi or single)", opts.Param)
+	}
+	marginName := opts.Margin
+	if marginName == "" {
+		marginName = "l2"
+	}
+	var margin solver.Margin
+	switch marginName {
+	case "l2":
+		margin = solver.L2
+	case "hard":
+		margin = solver.Hard
+	default:
+		return nil, fmt.Errorf("methods: lccp: margin %q not offered (want l2 or hard: the radius-margin bound and its convexity need ‖w‖² = 2D*)", opts.Margin)
+	}
+	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
+		return nil, fmt.Errorf("methods: lccp: C = %g, want a positive number (or 0 to choose it by cross-validation)", opts.C)
+	}
+	if train == nil || train.Len() == 0 || train.X == nil {
+		return nil, fmt.Errorf("methods: lccp: empty training set")
+	}
+	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
+		return nil, fmt.Errorf("methods: lccp: the training set needs both classes (%d positive, %d negative)", pos, neg)
+	}
+	maxIter := lccpMaxIter
+	if opts.MaxIter > 0 {
+		maxIter = opts.MaxIter
+	}
+	tol := lccpTol
+	if opts.Tol > 0 {
+		tol = opts.Tol
+	}
+	set := opts.settings()
+	if opts.Eps == 0 {
+		set.Eps = lccpEps
+	}
+	d := train.Dim()
+	res := &Result{
+		Method:    "lccp",
+		Param:     param,
+		Margin:    marginName,
+		Criterion: "radius-margin bound R²‖w‖² (Boughorbel et al., minimised by LCCP)",
+	}
+	theta0 := make([]float64, d)
+	for k := range theta0 {
+		theta0[k] = 1
+	}
+	res.Init = "θ0 = 1 for every feature (Boughorbel §4)"
+
+	// C (ν = 1/C) for the L2 margin.
+	C := opts.C
+	switch {
+	case margin == solver.Hard:
+		C = 0
+		res.Init += "; hard margin"
+	case C > 0:
+		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g given", C)
+	default:
+		k0, err := kernel.NewL1(theta0)
+		if err != nil {
+			return nil, fmt.Errorf("methods: lccp: %w", err)
+		}
+		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, opts)
+		res.Solves += solves
+		if err != nil {
+			return nil, fmt.Errorf("methods: lccp: choosing C at θ0: %w", err)
+		}
+		C = c
+		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0 (accuracy %.2f%%), then fixed", C, 100*acc)
+	}
+	res.C = C
+
+	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
+	phi := make([]float64, prob.np)
+	for j := range phi {
+		phi[j] = 1
+	}
+	phi0 := slices.Clone(phi)
+
+	// J at θ_p and ∇ log‖w‖² there.
+	gw := make([]float64, prob.np)
+	var R2, W2 float64
+	var nsv int
+	evalOuter := func(iter int) error {
+		K, err := prob.gram(phi)
+		if err != nil {
+			return err
+		}
+		W2, nsv, err = prob.margin2(ctx, K, gw)
+		if err != nil {
+			if margin == solver.Hard && errors.Is(err, solver.ErrNotSeparable) {
+				return fmt.Errorf("methods: lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
+			}
+			return err
+		}
+		floats.Scale(1/W2, gw)
+		R2, err = prob.radius(ctx, K, nil)
+		return err
+	}
+	fail := func(iter int, err error) (*Result, error) {
+		res.Solves += prob.svmSolves + prob.radiusSolves
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("methods: lccp: iteration %d: %w", iter, ctx.Err())
+		}
+		if errors.Is(err, solver.ErrNotSeparable) {
+			return nil, err
+		}
+		return nil, &BreakdownError{Method: "lccp", Iter: iter, Err: err}
+	}
+	if err := evalOuter(0); err != nil {
+		return fail(0, err)
+	}
+	J := R2 * W2
+	res.CriterionStart = J
+	record := func(s Step) {
+		res.Trace = append(res.Trace, s)
+		if opts.Recorder != nil {
+			opts.Recorder(s)
+		}
+	}
+	record(Step{Iter: 0, Objective: J, NSV: nsv, Elapsed: time.Since(start)})
+	res.Status = IterationLimit
+	innerTotal := 0
+	var increases []string
+	for it := 1; it <= maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return fail(it, err)
+		}
+		prev := slices.Clone(phi)
+		_, _, ni, err := prob.inner(ctx, phi, gw, phi0)
+		innerTotal += ni
+		if err != nil {
+			return fail(it, err)
+		}
+		if err := evalOuter(it); err != nil {
+			return fail(it, err)
+		}
+		Jn := R2 * W2
+		var move float64
+		for j := range phi {
+			move = math.Max(move, math.Abs(math.Log(phi[j]/prev[j])))
+		}
+		res.Iter = it
+		record(Step{Iter: it, Objective: Jn, StepSize: move, NSV: nsv, Elapsed: time.Since(start)})
+		if Jn > J*(1+1e-9) {
+			increases = append(increases, fmt.Sprintf("step %d: %.9g → %.9g (+%.2g relative)", it, J, Jn, (Jn-J)/J))
+		}
+		dlog := math.Abs(math.Log(Jn) - math.Log(J))
+		J = Jn
+		if dlog < tol {
+			res.Status = Converged
+			break
+		}
+	}
+	res.CriterionEnd = J
+	if len(increases) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("J increased in %d of %d LCCP steps (CCCP guarantees a decrease up to the QP tolerance %g): %s",
+			len(increases), res.Iter, set.Eps, lccpJoinMax(increases, 5)))
+	}
+	theta := slices.Clone(prob.thetaOf(phi))
+	k, err := kernel.NewL1(theta)
+	if err != nil {
+		return fail(res.Iter, err)
+	}
+	res.Kernel = k.Spec()
+	res.Figures = append(res.Figures, Figure{Name: "R2", Value: R2}, Figure{Name: "w2", Value: W2}, Figure{Name: "nsv", Value: float64(nsv)})
+	if margin == solver.L2 {
+		res.Figures = append(res.Figures, Figure{Name: "nu", Value: 1 / C})
+	}
+	if param == "single" {
+		res.Figures = append(res.Figures, Figure{Name: "theta", Value: theta[0]})
+	} else {
+		for k, v := range theta {
+			res.Figures = append(res.Figures, Figure{Name: fmt.Sprintf("theta[%s]", rcscFeatureName(train, k)), Value: v})
+		}
+	}
+	res.Figures = append(res.Figures, Figure{Name: "inner_iterations", Value: float64(innerTotal)})
+	for j := range phi {
+		if math.Abs(math.Log(phi[j]/phi0[j])) >= lccpLogThetaMax-1e-9 {
+			name := "all features"
+			if param == "multi" {
+				name = "feature " + rcscFeatureName(train, j)
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("θ reached its bound e^±%d × θ0 (%s): the bound, not the criterion, stopped it", lccpLogThetaMax, name))
+		}
+	}
+	res.Solves += prob.svmSolves + prob.radiusSolves
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// lccpCGrid is the C grid of the L2 margin's cross-validation at θ0 (LIBSVM
+// grid.py's log2 C ∈ {-5, -3, …, 15}).
+func lccpCGrid() []float64 { return rcscCGrid() }
+
+// lccpJoinMax joins at most k strings with "; ", then "…".
+func lccpJoinMax(s []string, k int) string {
+	out := ""
+	for i, v := range s {
+		if i == k {
+			return out + "; …"
+		}
+		if i > 0 {
+			out += "; "
+		}
+		out += v
+	}
+	return out
+}
