@@ -374,3 +374,42 @@ func TestLCCPOptions(t *testing.T) {
 		t.Error("cancelled: no error")
 	}
 }
+
+// BenchmarkLCCPWeightedL1 compares the O(nd log n)-once, O(nd)-per-call sorted
+// sum of a rank-one weighted L1 gradient with the dense O(n²d)
+// kernel.L1GradTheta.
+func BenchmarkLCCPWeightedL1(b *testing.B) {
+	X, y := lccpToy(400, 9, 0, 1)
+	p := newLCCPProblem(X, y, false, solver.L2, 1, solver.Settings{})
+	v := make([]float64, 400)
+	for i := range v {
+		v[i] = y[i] * float64(i%7)
+	}
+	dst := make([]float64, 9)
+	b.Run("sorted", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p.weightedL1(dst, v)
+		}
+	})
+	b.Run("dense", func(b *testing.B) {
+		var C mat.SymDense
+		C.SymOuterK(1, mat.NewDense(400, 1, v))
+		theta := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}
+		b.ReportAllocs()
+		for b.Loop() {
+			kernel.L1GradTheta(dst, X, theta, &C)
+		}
+	})
+}
+
+// BenchmarkLCCPTune measures a whole LCCP run (C given) on the first IDA
+// breast-cancer realisation (200×9).
+func BenchmarkLCCPTune(b *testing.B) {
+	train, _ := loadIDA(b, "breast-cancer", 0)
+	for b.Loop() {
+		if _, err := (LCCP{}).Tune(context.Background(), train, Options{C: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package methods
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -491,5 +492,39 @@ func TestRCSCErrors(t *testing.T) {
 	cancel()
 	if _, err := (RCSC{}).Tune(cctx, heart, Options{C: 1}); err == nil {
 		t.Error("cancelled context: no error")
+	}
+}
+
+// BenchmarkRCSCEval measures one evaluation of J and ∂J/∂γ (iso: O(n²) plus
+// the n³/3 Cholesky of C; diag adds the O(n²d) Laplacian-trick gradient).
+func BenchmarkRCSCEval(b *testing.B) {
+	for _, n := range []int{200, 500} {
+		for _, diag := range []bool{false, true} {
+			name := fmt.Sprintf("n=%d/iso", n)
+			if diag {
+				name = fmt.Sprintf("n=%d/diag", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				X, y := rcscToy(n, 10, 1)
+				p, err := newRCSCProblem(X, y, diag, rcscLambda)
+				if err != nil {
+					b.Fatal(err)
+				}
+				gamma := []float64{0.1}
+				if diag {
+					gamma = make([]float64, 10)
+					for k := range gamma {
+						gamma[k] = 0.1
+					}
+				}
+				grad := make([]float64, len(gamma))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.eval(gamma, grad); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
