@@ -12,6 +12,13 @@ import (
 // its entries and is extended on demand, so while variables are shrunk only
 // the active part is computed. Columns are float64 (LIBSVM stores float32):
 // the tuning methods differentiate optimal values and need the accuracy.
+//
+// Swaps of positions (shrinking) are logged and applied to a column only when
+// it is next used, instead of to every cached column at once as LIBSVM's
+// Cache::swap_index does: most cached columns belong to shrunk variables and
+// are never read again before the final unshrink, and a column that holds
+// only the first of two swapped positions is cut to the valid prefix rather
+// than dropped. The memory bound counts capacities, so it is a true bound.
 type cache struct {
 	q    kernel.Matrix
 	perm []int     // shared with smo: position → original index
@@ -19,18 +26,23 @@ type cache struct {
 	sign bool      // some y_i = -1: columns need signing
 
 	cols       [][]float64 // by position; nil when not cached
-	prev, next []int       // LRU list over positions, sentinel at index n
-	budget     int         // in float64s
-	used       int
-	identity   bool // perm is still the identity (no swap yet)
-	nonFinite  bool // a kernel entry was NaN or ±Inf
+	ver        []int       // swaps in log already applied to cols[i]
+	log        []swapPair
+	prev, next []int // LRU list over positions, sentinel at index n
+	budget     int   // in float64s
+	used       int   // Σ cap(cols[i])
+	identity   bool  // perm is still the identity (no swap yet)
+	nonFinite  bool  // a kernel entry was NaN or ±Inf
 }
+
+type swapPair struct{ i, j int } // i < j
 
 func newCache(q kernel.Matrix, perm []int, y []float64, bytes int) *cache {
 	n := len(perm)
 	c := &cache{
 		q: q, perm: perm, y: y,
 		cols:     make([][]float64, n),
+		ver:      make([]int, n),
 		prev:     make([]int, n+1),
 		next:     make([]int, n+1),
 		budget:   max(bytes/8, 2*n),
@@ -59,30 +71,66 @@ func (c *cache) link(i int) {
 	c.prev[h] = i
 }
 
+// catchUp applies the logged swaps that column i has not seen.
+func (c *cache) catchUp(i int) {
+	col := c.cols[i]
+	for _, s := range c.log[c.ver[i]:] {
+		switch {
+		case len(col) > s.j:
+			col[s.i], col[s.j] = col[s.j], col[s.i]
+		case len(col) > s.i:
+			col = col[:s.i] // position s.i now holds another variable
+		}
+	}
+	c.cols[i] = col
+	c.ver[i] = len(c.log)
+}
+
+// evict drops the least recently used column and returns its buffer.
+func (c *cache) evict() []float64 {
+	h := len(c.cols)
+	k := c.next[h]
+	c.unlink(k)
+	buf := c.cols[k]
+	c.cols[k] = nil
+	c.used -= cap(buf)
+	return buf
+}
+
 // get returns entries [0, length) of column i (P_ij for positions j).
 func (c *cache) get(i, length int) []float64 {
 	col := c.cols[i]
-	have := len(col)
-	if have > 0 {
+	if col != nil {
 		c.unlink(i)
+		if c.ver[i] < len(c.log) {
+			c.catchUp(i)
+			col = c.cols[i]
+		}
 	}
-	if have < length {
-		need := length - have
-		h := len(c.cols)
-		for c.used+need > c.budget && c.next[h] != h {
-			lru := c.next[h]
-			c.unlink(lru)
-			c.used -= len(c.cols[lru])
-			c.cols[lru] = nil
-		}
-		var nc []float64
-		if cap(col) >= length {
-			nc = col[:length]
-		} else {
-			nc = make([]float64, length)
+	if have := len(col); have < length {
+		if cap(col) < length {
+			// A new buffer: evict until it fits, reusing an evicted buffer
+			// that is large enough (no allocation, no zeroing).
+			c.used -= cap(col)
+			var spare []float64
+			h := len(c.cols)
+			for c.used+length > c.budget && c.next[h] != h {
+				if b := c.evict(); spare == nil && cap(b) >= length {
+					spare = b
+				}
+			}
+			var nc []float64
+			if spare != nil {
+				nc = spare[:length]
+			} else {
+				nc = make([]float64, length)
+			}
 			copy(nc, col)
+			c.used += cap(nc)
+			col = nc
 		}
-		dst := nc[have:length]
+		col = col[:length]
+		dst := col[have:length]
 		if have == 0 && c.identity {
 			c.q.Column(c.perm[i], nil, dst)
 		} else {
@@ -101,17 +149,15 @@ func (c *cache) get(i, length int) []float64 {
 				dst[k] *= yi * ys[k]
 			}
 		}
-		c.used += need
-		col = nc
 		c.cols[i] = col
+		c.ver[i] = len(c.log)
 	}
 	c.link(i)
 	return col[:length]
 }
 
-// swap exchanges positions i and j (LIBSVM's Cache::swap_index): the columns
-// of i and j trade places, and every cached column swaps its entries i and j,
-// or is dropped when it holds only the first of them.
+// swap exchanges positions i and j: their columns trade places now, and the
+// entries i and j of every column are swapped when it is next used.
 func (c *cache) swap(i, j int) {
 	if i == j {
 		return
@@ -121,32 +167,34 @@ func (c *cache) swap(i, j int) {
 		i, j = j, i
 	}
 	ci, cj := c.cols[i], c.cols[j]
-	if len(ci) > 0 {
+	if ci != nil {
 		c.unlink(i)
 	}
-	if len(cj) > 0 {
+	if cj != nil {
 		c.unlink(j)
 	}
 	c.cols[i], c.cols[j] = cj, ci
-	if len(cj) > 0 {
+	c.ver[i], c.ver[j] = c.ver[j], c.ver[i]
+	if cj != nil {
 		c.link(i)
 	}
-	if len(ci) > 0 {
+	if ci != nil {
 		c.link(j)
 	}
-	h := len(c.cols)
-	for k := c.next[h]; k != h; {
-		nk := c.next[k]
-		col := c.cols[k]
-		if len(col) > i {
-			if len(col) > j {
-				col[i], col[j] = col[j], col[i]
-			} else {
-				c.unlink(k)
-				c.used -= len(col)
-				c.cols[k] = nil
-			}
-		}
-		k = nk
+	c.log = append(c.log, swapPair{i, j})
+	if len(c.log) > 4*len(c.cols)+1024 {
+		c.compact()
 	}
+}
+
+// compact brings every cached column up to date and empties the log.
+func (c *cache) compact() {
+	h := len(c.cols)
+	for k := c.next[h]; k != h; k = c.next[k] {
+		if c.ver[k] < len(c.log) {
+			c.catchUp(k)
+		}
+	}
+	clear(c.ver)
+	c.log = c.log[:0]
 }

@@ -40,6 +40,13 @@ type smo struct {
 	cache *cache
 	iter  int
 
+	// The first pass of WSS3 (i = argmax over I_up of -y_t G_t) is fused
+	// into the gradient update loop of the previous iteration; nextValid
+	// says nextI/nextGmax are current (the active set has not changed).
+	nextI     int
+	nextGmax  float64
+	nextValid bool
+
 	blowup float64 // bound on an unbounded α_i before ErrUnbounded
 }
 
@@ -261,6 +268,7 @@ func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
 func (m *smo) unshrinkAll() {
 	m.reconstructGradient()
 	m.active = m.n
+	m.nextValid = false
 }
 
 // selectWorkingSet is WSS3 (Fan, Chen & Lin 2005, Algorithm 2; LIBSVM's
@@ -273,13 +281,17 @@ func (m *smo) selectWorkingSet() (outI, outJ int, ok bool) {
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
 	objDiffMin := math.Inf(1)
-	for t := range act {
-		if y[t] > 0 {
-			if st[t] != atUpper && -g[t] >= gmax {
-				gmax, gmaxIdx = -g[t], t
+	if m.nextValid {
+		gmax, gmaxIdx = m.nextGmax, m.nextI
+	} else {
+		for t := range act {
+			if y[t] > 0 {
+				if st[t] != atUpper && -g[t] >= gmax {
+					gmax, gmaxIdx = -g[t], t
+				}
+			} else if st[t] != atLower && g[t] >= gmax {
+				gmax, gmaxIdx = g[t], t
 			}
-		} else if st[t] != atLower && g[t] >= gmax {
-			gmax, gmaxIdx = g[t], t
 		}
 	}
 	i := gmaxIdx
@@ -403,15 +415,29 @@ func (m *smo) update(i, j int) error {
 	}
 
 	dai, daj := a[i]-oldI, a[j]-oldJ
-	g := m.g[:act]
-	qi, qj = qi[:act], qj[:act]
-	for k := range g {
-		g[k] += qi[k]*dai + qj[k]*daj
-	}
-
 	ui, uj := m.status[i] == atUpper, m.status[j] == atUpper
 	m.updateStatus(i)
 	m.updateStatus(j)
+
+	// G += P_i Δα_i + P_j Δα_j, and in the same sweep the first half of the
+	// next WSS3: argmax of -y_t G_t over I_up (ties to the last, as LIBSVM).
+	g := m.g[:act]
+	qi, qj = qi[:act], qj[:act]
+	y, st := m.y[:act], m.status[:act]
+	gmax, gmaxIdx := math.Inf(-1), -1
+	for k := range g {
+		gk := g[k] + (qi[k]*dai + qj[k]*daj) // LIBSVM's rounding
+		g[k] = gk
+		if y[k] > 0 {
+			if st[k] != atUpper && -gk >= gmax {
+				gmax, gmaxIdx = -gk, k
+			}
+		} else if st[k] != atLower && gk >= gmax {
+			gmax, gmaxIdx = gk, k
+		}
+	}
+	m.nextGmax, m.nextI, m.nextValid = gmax, gmaxIdx, true
+
 	if ui != (m.status[i] == atUpper) {
 		col := m.cache.get(i, m.n)
 		if ui {
@@ -453,6 +479,7 @@ func (m *smo) beShrunk(i int, gmax1, gmax2 float64) bool {
 // first time the violation falls below 10·eps the full gradient is
 // reconstructed once and everything is unshrunk.
 func (m *smo) doShrinking() {
+	m.nextValid = false
 	gmax1, gmax2 := math.Inf(-1), math.Inf(-1)
 	for i := range m.active {
 		if m.y[i] > 0 {

@@ -87,30 +87,6 @@ type SVCResult struct {
 	Status    Status
 }
 
-// shifted is K + νI (used when the kernel package's Shifted is not wanted as
-// a dependency of the formulation: it is three lines).
-type shifted struct {
-	kernel.Matrix
-	nu float64
-}
-
-func (s shifted) Diag(i int) float64 { return s.Matrix.Diag(i) + s.nu }
-
-func (s shifted) Column(i int, idx []int, dst []float64) {
-	s.Matrix.Column(i, idx, dst)
-	if idx == nil {
-		if i < len(dst) {
-			dst[i] += s.nu
-		}
-		return
-	}
-	for k, j := range idx {
-		if j == i {
-			dst[k] += s.nu
-		}
-	}
-}
-
 // TrainSVC trains a two-class SVM on the kernel matrix K with labels y (±1)
 // as the C-SVC, the L2 soft margin or the hard margin (DESIGN.md's table).
 // alpha0, when not nil, is a feasible warm start (e.g. the α of a nearby
@@ -157,7 +133,7 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 		if !(p.C > 0) {
 			return SVCResult{}, fmt.Errorf("solver: C = %g, want > 0 (ν = 1/C)", p.C)
 		}
-		pr.Q = shifted{K, 1 / p.C}
+		pr.Q = kernel.Shifted(K, 1/p.C)
 		pr.Cp, pr.Cn = inf, inf
 	case Hard:
 		pr.Cp, pr.Cn = inf, inf
@@ -229,10 +205,7 @@ func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 
 	if !(nu >= 0) || math.IsInf(nu, 0) {
 		return RadiusResult{}, fmt.Errorf("solver: radius: ν = %g, want ≥ 0", nu)
 	}
-	var q kernel.Matrix = K
-	if nu > 0 {
-		q = shifted{K, nu}
-	}
+	q := kernel.Shifted(K, nu)
 	p := make([]float64, n)
 	for i := range p {
 		p[i] = -q.Diag(i) / 2

@@ -1,0 +1,79 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// benchCase is one C-SVC problem for BenchmarkSolve; bench/libsvm.sh runs
+// svm-train on the same data with the same C, γ, eps and cache size.
+type benchCase struct {
+	name     string
+	x        func(testing.TB) ([][]float64, []float64)
+	c, gamma float64
+}
+
+var benchCases = []benchCase{
+	{"mixture-5000x20", func(testing.TB) ([][]float64, []float64) { return mixture(5000, 20, 2, 1) }, 1, 1.0 / 16},
+	{"mixture-2000x50", func(testing.TB) ([][]float64, []float64) { return mixture(2000, 50, 2, 2) }, 1, 1.0 / 64},
+	{"a1a", func(tb testing.TB) ([][]float64, []float64) {
+		return readLIBSVM(tb, filepath.Join(testdataDir, "libsvm", "a1a"))
+	}, 1, 1.0 / 32},
+}
+
+func toDense(x [][]float64) *mat.Dense {
+	d := len(x[0])
+	m := mat.NewDense(len(x), d, nil)
+	for i, r := range x {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+// BenchmarkSolve times TrainSVC (C-SVC, Gaussian kernel columns through
+// kernel.Rows, eps 1e-3, 200 MB cache, shrinking), cold cache each time.
+func BenchmarkSolve(b *testing.B) {
+	for _, bc := range benchCases {
+		b.Run(bc.name, func(b *testing.B) {
+			x, y := bc.x(b)
+			g, err := kernel.NewGaussianIso(bc.gamma)
+			if err != nil {
+				b.Fatal(err)
+			}
+			X := toDense(x)
+			b.ReportAllocs()
+			var r SVCResult
+			for b.Loop() {
+				r, err = TrainSVC(context.Background(), g.Rows(X), y, SVCParams{C: bc.c}, Settings{}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Iter), "iter")
+			b.ReportMetric(float64(r.NSV), "nSV")
+		})
+	}
+}
+
+// BenchmarkRadius times the smallest enclosing ball (radius QP).
+func BenchmarkRadius(b *testing.B) {
+	for _, n := range []int{1000, 3000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x, _ := mixture(n, 10, 0, 3)
+			g, _ := kernel.NewGaussianIso(0.1)
+			X := toDense(x)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Radius(context.Background(), g.Rows(X), 0, Settings{}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
