@@ -1,0 +1,288 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// formatLabels is predict's svm-predict-style output: one predicted label per
+// line.
+const formatLabels = "labels"
+
+type predictOptions struct {
+	*globalOptions
+	data dataOptions
+
+	Output string
+	Format string
+}
+
+func init() { subcommands = append(subcommands, newPredictCmd) }
+
+func newPredictCmd(g *globalOptions) *cobra.Command {
+	o := &predictOptions{globalOptions: g}
+	c := &cobra.Command{
+		Use:   "predict MODEL DATA",
+		Short: "Apply a saved model to data: decision values, labels, accuracy",
+		Long: `predict applies a model saved by 'kerneltune train -o' or 'kerneltune tune -o'
+to the rows of DATA. For each row it prints the decision value
+f(x) = Σ_i y_iα_i k(sv_i, x) + b (LIBSVM's decision value; the bias b is -ρ)
+and the predicted class, in the original label text (+1 iff f(x) > 0), next to
+the row's own label; then the accuracy and the confusion counts.
+
+DATA goes through the model's own normaliser (fitted on the model's training
+part), so give it raw, in the same features and units as the training data.
+Its labels are read with the model's label mapping: a label the model does not
+know is an error, and a file with only one of the two classes is fine. A LIBSVM
+file is read with the model's number of features (a test file whose highest
+index is lower is padded with zeros, as LIBSVM does).
+
+Output (--format):
+  table   the rows, then the accuracy (default)
+  csv     row,decision,predicted,label with full-precision decision values
+  json    everything, including the model's description
+  labels  one predicted label per line, like svm-predict's output file
+With -o FILE the rows go to FILE and the accuracy to standard output; with csv
+or labels on standard output the accuracy goes to standard error.
+
+` + dataHelp,
+		Example: `  kerneltune train builtin:heart -o heart.json
+  kerneltune predict heart.json builtin:heart
+  kerneltune predict model.json test.csv --format csv -o predictions.csv
+  kerneltune predict model.json heart_scale.t --format labels > labels.txt`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageErrorf("predict needs MODEL and DATA, got %d argument(s)", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd.Flags()); err != nil {
+				return err
+			}
+			return runPredict(cmd.Context(), o, args[0], args[1])
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
+	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
+	o.data.addReadFlags(f)
+	return c
+}
+
+func (o *predictOptions) validate(fs *pflag.FlagSet) error {
+	if err := checkFormat(o.Format, formatTable, formatCSV, formatJSON, formatLabels); err != nil {
+		return err
+	}
+	if fs.Changed("positive") {
+		return usageErrorf("--positive: the model fixes the label mapping; predict reads DATA with it")
+	}
+	return o.data.check()
+}
+
+// prediction is one row of predict's output.
+type prediction struct {
+	Row       int     `json:"row"` // 1-based
+	Decision  float64 `json:"decision"`
+	Predicted string  `json:"predicted"`
+	Label     string  `json:"label"`
+}
+
+// predictResult is predict's whole output.
+type predictResult struct {
+	Model    string          `json:"model"`
+	Data     string          `json:"data"`
+	N        int             `json:"n"`
+	Labels   dataio.LabelMap `json:"labels"`
+	Accuracy float64         `json:"accuracy"`
+	Correct  int             `json:"correct"`
+	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
+	// predicted -1, and so on.
+	TruePos     int          `json:"true_pos"`
+	FalseNeg    int          `json:"false_neg"`
+	FalsePos    int          `json:"false_pos"`
+	TrueNeg     int          `json:"true_neg"`
+	Notes       []string     `json:"notes,omitempty"`
+	Predictions []prediction `json:"predictions"`
+}
+
+func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
+	m, err := model.LoadFile(modelPath)
+	if err != nil {
+		return err
+	}
+	ro := o.data.readOptions()
+	lm := m.Labels
+	ro.Labels = &lm
+	ro.Positive = ""
+	if ro.Features == 0 {
+		ro.Features = m.NumFeatures // LIBSVM files only: pad to the model's width
+	}
+	d, err := dataio.Load(dataPath, ro)
+	if err != nil {
+		return err
+	}
+	if d.Dim() != m.NumFeatures {
+		return fmt.Errorf("predict: %s has %d features, the model %s was trained on %d", dataPath, d.Dim(), modelPath, m.NumFeatures)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f := m.Decision(d.X)
+	r := &predictResult{Model: modelPath, Data: dataPath, N: d.Len(), Labels: m.Labels}
+	r.Predictions = make([]prediction, d.Len())
+	for i, v := range f {
+		pos := v > 0
+		truePos := d.Y[i] > 0
+		switch {
+		case pos && truePos:
+			r.TruePos++
+		case !pos && truePos:
+			r.FalseNeg++
+		case pos && !truePos:
+			r.FalsePos++
+		default:
+			r.TrueNeg++
+		}
+		r.Predictions[i] = prediction{Row: i + 1, Decision: v, Predicted: m.Label(model.Classes(f[i : i+1])[0]), Label: m.Label(d.Y[i])}
+	}
+	r.Correct = r.TruePos + r.TrueNeg
+	r.Accuracy = float64(r.Correct) / float64(max(r.N, 1))
+	if differ := featureNamesDiffer(m.FeatureNames, d.FeatureNames); differ != "" {
+		r.Notes = append(r.Notes, differ)
+	}
+
+	rowsOut := o.Out
+	var file *os.File
+	if o.Output != "" {
+		file, err = os.Create(o.Output)
+		if err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		defer file.Close()
+		rowsOut = file
+	}
+	switch o.Format {
+	case formatJSON:
+		err = renderJSON(rowsOut, r)
+	case formatLabels:
+		err = writeLabels(rowsOut, r)
+	case formatCSV:
+		err = renderTables(rowsOut, formatCSV, predictionsTable(r, true))
+	default:
+		err = renderTables(rowsOut, formatTable, predictionsTable(r, false))
+	}
+	if err != nil {
+		return fmt.Errorf("predict: writing predictions: %w", err)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+	}
+
+	// The summary: on stdout unless stdout holds machine-readable rows.
+	switch {
+	case o.Output != "" || o.Format == formatTable:
+		if o.Format == formatTable && o.Output == "" {
+			if _, err := io.WriteString(o.Out, "\n"); err != nil {
+				return err
+			}
+		}
+		return renderTables(o.Out, formatTable, summaryTables(r)...)
+	case o.Format == formatJSON:
+		return nil
+	case !o.Quiet:
+		return renderTables(o.ErrOut, formatTable, summaryTables(r)...)
+	}
+	return nil
+}
+
+func writeLabels(w io.Writer, r *predictResult) error {
+	var b strings.Builder
+	for _, p := range r.Predictions {
+		b.WriteString(p.Predicted)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// predictionsTable lists the rows; full gives decision values with every
+// digit (csv), otherwise 6 significant digits.
+func predictionsTable(r *predictResult, full bool) *table {
+	t := &table{Header: []string{"row", "decision", "predicted", "label"}}
+	if !full {
+		t.Header = append(t.Header, "")
+	}
+	t.Rows = make([][]string, len(r.Predictions))
+	for i, p := range r.Predictions {
+		dv := fmtSig(p.Decision, 6)
+		if full {
+			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
+		}
+		row := []string{strconv.Itoa(p.Row), dv, p.Predicted, p.Label}
+		if !full {
+			mark := ""
+			if p.Predicted != p.Label {
+				mark = "wrong"
+			}
+			row = append(row, mark)
+		}
+		t.Rows[i] = row
+	}
+	return t
+}
+
+// summaryTables gives the accuracy and the confusion counts.
+func summaryTables(r *predictResult) []*table {
+	acc := &table{
+		Title:  fmt.Sprintf("predict %s with %s", r.Data, r.Model),
+		Header: []string{"rows", "correct", "accuracy"},
+		Rows:   [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.Correct), fmtFixed(100*r.Accuracy, 2) + "%"}},
+	}
+	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
+	conf := &table{
+		Header: []string{"label \\ predicted", pos, neg},
+		Rows: [][]string{
+			{pos, strconv.Itoa(r.TruePos), strconv.Itoa(r.FalseNeg)},
+			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg)},
+		},
+		Notes: r.Notes,
+	}
+	return []*table{acc, conf}
+}
+
+// featureNamesDiffer returns a note when both the model and the data have
+// named features (a CSV header) and the names differ.
+func featureNamesDiffer(model, data []string) string {
+	if len(model) != len(data) || defaultFeatureNames(model) || defaultFeatureNames(data) {
+		return ""
+	}
+	for j := range model {
+		if model[j] != data[j] {
+			return fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?", j+1, data[j], model[j])
+		}
+	}
+	return ""
+}
+
+// defaultFeatureNames reports whether names are dataio's f1..fd.
+func defaultFeatureNames(names []string) bool {
+	for j, n := range names {
+		if n != "f"+strconv.Itoa(j+1) {
+			return false
+		}
+	}
+	return true
+}
