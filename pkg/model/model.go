@@ -17,6 +17,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -511,13 +512,79 @@ func (m *Model) Save(w io.Writer) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("model: save: %w", err)
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(m); err != nil {
 		return fmt.Errorf("model: save: %w", err)
 	}
+	if _, err := w.Write(compactNumberArrays(buf.Bytes())); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
 	return nil
+}
+
+// compactNumberArrays puts every JSON array that holds only numbers on one
+// line ("x": [0.1, -0.5, 1]), so that a support vector or a row of Q reads
+// as one line instead of d. It leaves strings alone.
+func compactNumberArrays(js []byte) []byte {
+	out := make([]byte, 0, len(js))
+	inString, escaped := false, false
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		if inString {
+			out = append(out, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			out = append(out, c)
+		case '[':
+			end := numberArrayEnd(js, i)
+			if end < 0 {
+				out = append(out, c)
+				continue
+			}
+			out = append(out, '[')
+			for k, f := range bytes.Split(js[i+1:end], []byte(",")) {
+				if k > 0 {
+					out = append(out, ", "...)
+				}
+				out = append(out, bytes.TrimSpace(f)...)
+			}
+			out = append(out, ']')
+			i = end
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// numberArrayEnd returns the index of the ']' closing the array opened at
+// js[i] if everything in between is numbers, commas and white space, or -1.
+func numberArrayEnd(js []byte, i int) int {
+	for k := i + 1; k < len(js); k++ {
+		switch c := js[k]; {
+		case c == ']':
+			return k
+		case c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r' ||
+			c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || ('0' <= c && c <= '9'):
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // SaveFile writes the model to path (created or truncated).

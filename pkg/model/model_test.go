@@ -374,3 +374,73 @@ func TestFitErrors(t *testing.T) {
 		t.Errorf("cancelled fit: %v", err)
 	}
 }
+
+func TestCompactNumberArrays(t *testing.T) {
+	in := "{\n \"a\": [\n  1,\n  -2.5e-3\n ],\n \"q\": [\n  [\n   1,\n   0\n  ],\n  []\n ],\n \"s\": \"x\\\"[1,  2]\",\n \"n\": [\n  \"f1\",\n  \"f2\"\n ]\n}\n"
+	want := "{\n \"a\": [1, -2.5e-3],\n \"q\": [\n  [1, 0],\n  []\n ],\n \"s\": \"x\\\"[1,  2]\",\n \"n\": [\n  \"f1\",\n  \"f2\"\n ]\n}\n"
+	got := string(compactNumberArrays([]byte(in)))
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var a, b any
+	if json.Unmarshal([]byte(in), &a) != nil || json.Unmarshal([]byte(got), &b) != nil {
+		t.Fatal("not JSON")
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("compaction changed the value: %s vs %s", ja, jb)
+	}
+}
+
+// TestSaveLayout: each support vector's point is one line of the file.
+func TestSaveLayout(t *testing.T) {
+	d := loadHeart(t)
+	m, _, err := Fit(context.Background(), d, nil, iso(0.5), solver.SVCParams{C: 1}, solver.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := m.Save(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "\n   \"x\": ["); got != m.NSV() {
+		t.Errorf("%d one-line support vectors, want %d", got, m.NSV())
+	}
+	if lines := strings.Count(b.String(), "\n"); lines > 5*m.NSV()+80 {
+		t.Errorf("model file has %d lines for %d SVs", lines, m.NSV())
+	}
+}
+
+func BenchmarkDecision(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	const n, d, nt = 2000, 20, 5000
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rnd.NormFloat64())
+		}
+		y[i] = 1
+		if X.At(i, 0)+0.5*rnd.NormFloat64() < 0 {
+			y[i] = -1
+		}
+	}
+	m, _, err := Fit(context.Background(), &dataio.Dataset{X: X, Y: y, Labels: dataio.LabelMap{Positive: "1", Negative: "-1"}},
+		nil, iso(1.0/d), solver.SVCParams{C: 1}, solver.Settings{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	T := mat.NewDense(nt, d, nil)
+	for i := 0; i < nt; i++ {
+		for j := 0; j < d; j++ {
+			T.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Decision(T)
+	}
+	b.ReportMetric(float64(m.NSV()), "SVs")
+}
