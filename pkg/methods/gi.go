@@ -269,7 +269,7 @@ func chartGrad(B, G *mat.SymDense) *mat.SymDense {
 // improved Rprop learning algorithms", Neurocomputing 50, Fig. 2) on the
 // upper-triangle entries of a symmetric matrix. step returns the change S to
 // subtract in the chart (B ← e^{-S} B e^{-S} moves A by -S): S_ij =
-// sign(g_ij) Δ_ij, or, after a sign change when the objective got worse, the
+// giSign(g_ij) Δ_ij, or, after a sign change when the objective got worse, the
 // reversal of the previous change.
 type irpropPlus struct {
 	d           int
@@ -296,7 +296,7 @@ func (r *irpropPlus) step(g *mat.SymDense, worse bool) *mat.SymDense {
 			switch p := r.prev[k] * gi; {
 			case p > 0:
 				r.delta[k] = math.Min(r.delta[k]*giRpropEtaPlus, giRpropDeltaMax)
-				ds = sign(gi) * r.delta[k]
+				ds = giSign(gi) * r.delta[k]
 			case p < 0:
 				r.delta[k] = math.Max(r.delta[k]*giRpropEtaMinus, giRpropDeltaMin)
 				if worse {
@@ -304,7 +304,7 @@ func (r *irpropPlus) step(g *mat.SymDense, worse bool) *mat.SymDense {
 				}
 				gi = 0
 			default:
-				ds = sign(gi) * r.delta[k]
+				ds = giSign(gi) * r.delta[k]
 			}
 			r.prev[k] = gi
 			r.last[k] = ds
@@ -327,7 +327,7 @@ func (r *irpropPlus) setLast(s *mat.SymDense) {
 	}
 }
 
-func sign(v float64) float64 {
+func giSign(v float64) float64 {
 	switch {
 	case v > 0:
 		return 1
@@ -433,10 +433,7 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 	}
 	res.Init = init
 
-	B := mat.NewSymDense(d, nil)
-	for k := 0; k < d; k++ {
-		B.SetSym(k, k, 1/sigma)
-	}
+	B := isoB(d, sigma)
 	record := func(st Step) {
 		res.Trace = append(res.Trace, st)
 		if opts.Recorder != nil {
@@ -546,6 +543,15 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 	}
 	res.Elapsed = time.Since(start)
 	return res, best, nil
+}
+
+// isoB returns the start B = I/σ (Q = I/σ²: exp(-‖x-z‖²/(2σ²))).
+func isoB(d int, sigma float64) *mat.SymDense {
+	B := mat.NewSymDense(d, nil)
+	for k := 0; k < d; k++ {
+		B.SetSym(k, k, 1/sigma)
+	}
+	return B
 }
 
 // giParamLetters lists A–E (evidence runs and tests range over them).

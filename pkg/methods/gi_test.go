@@ -32,7 +32,7 @@ func giHeart(t testing.TB, n int) *dataio.Dataset {
 	return ds.Subset(idx)
 }
 
-func randSymDir(rng *rand.Rand, d int) *mat.SymDense {
+func giRandSym(rng *rand.Rand, d int) *mat.SymDense {
 	e := mat.NewSymDense(d, nil)
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
@@ -42,8 +42,8 @@ func randSymDir(rng *rand.Rand, d int) *mat.SymDense {
 	return e
 }
 
-// frob returns ⟨A, B⟩_F.
-func frob(a, b mat.Matrix) float64 {
+// giFrob returns ⟨A, B⟩_F.
+func giFrob(a, b mat.Matrix) float64 {
 	r, c := a.Dims()
 	s := 0.0
 	for i := 0; i < r; i++ {
@@ -108,7 +108,7 @@ func giSetup(t *testing.T, n int, margin solver.Margin, param giParam, eps float
 	if !param.diagonal() {
 		// Move away from the isotropic start so that every term of ξ matters.
 		var a mat.SymDense
-		a.ScaleSym(0.1, randSymDir(rng, d))
+		a.ScaleSym(0.1, giRandSym(rng, d))
 		if err := manifold.CongruenceStep(B, B, &a); err != nil {
 			t.Fatal(err)
 		}
@@ -120,10 +120,10 @@ func giSetup(t *testing.T, n int, margin solver.Margin, param giParam, eps float
 	return pr, st
 }
 
-// fixedT is T at a metric Q with α and β held fixed: (Σβ_iK̃_ii - βᵀK̃β) ·
+// giFixedT is T at a metric Q with α and β held fixed: (Σβ_iK̃_ii - βᵀK̃β) ·
 // (2Σα - αᵀYK̃Yα), K̃ = K_Q + νI. At Q it equals T and (envelope theorem) has
 // the same gradient.
-func fixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
+func giFixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
 	g, err := kernel.NewGaussian(Q)
 	if err != nil {
 		panic(err)
@@ -148,8 +148,8 @@ func fixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
 	return r2 * w2
 }
 
-// chartPoint returns e^{hE} B e^{hE}.
-func chartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
+// giChartPoint returns e^{hE} B e^{hE}.
+func giChartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
 	var a mat.SymDense
 	a.ScaleSym(-h, E) // CongruenceStep applies e^{-S}
 	out := mat.NewSymDense(B.SymmetricDim(), nil)
@@ -159,7 +159,7 @@ func chartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
 	return out
 }
 
-func squared(B *mat.SymDense) *mat.SymDense {
+func giSquared(B *mat.SymDense) *mat.SymDense {
 	var q mat.SymDense
 	q.SymOuterK(1, B)
 	return &q
@@ -171,29 +171,29 @@ func TestGIGradFixedAlphaBeta(t *testing.T) {
 	for _, margin := range []solver.Margin{solver.L2, solver.Hard} {
 		t.Run(margin.String(), func(t *testing.T) {
 			pr, st := giSetup(t, 60, margin, giFull, 1e-10)
-			Q := squared(st.B)
-			if v := fixedT(pr, st, Q); math.Abs(v-st.T) > 1e-8*st.T {
+			Q := giSquared(st.B)
+			if v := giFixedT(pr, st, Q); math.Abs(v-st.T) > 1e-8*st.T {
 				t.Fatalf("fixed-α/β T = %.12g, solver's T = %.12g", v, st.T)
 			}
 			G := pr.gradQ(st)
 			xi := chartGrad(st.B, G)
 			rng := rand.New(rand.NewPCG(12, 1))
 			for k := 0; k < 3; k++ {
-				E := randSymDir(rng, Q.SymmetricDim())
+				E := giRandSym(rng, Q.SymmetricDim())
 				h := 1e-5
 				// In Q directly.
 				var qp, qm mat.SymDense
-				qp.AddSym(Q, scaled(h, E))
-				qm.AddSym(Q, scaled(-h, E))
-				fd := (fixedT(pr, st, &qp) - fixedT(pr, st, &qm)) / (2 * h)
-				an := frob(G, E)
+				qp.AddSym(Q, giScaled(h, E))
+				qm.AddSym(Q, giScaled(-h, E))
+				fd := (giFixedT(pr, st, &qp) - giFixedT(pr, st, &qm)) / (2 * h)
+				an := giFrob(G, E)
 				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
 					t.Errorf("∂T/∂Q along E: analytic %.10g, FD %.10g", an, fd)
 				}
 				// In the chart A ↦ e^A B e^A.
-				fd = (fixedT(pr, st, squared(chartPoint(t, st.B, E, h))) -
-					fixedT(pr, st, squared(chartPoint(t, st.B, E, -h)))) / (2 * h)
-				an = frob(xi, E)
+				fd = (giFixedT(pr, st, giSquared(giChartPoint(t, st.B, E, h))) -
+					giFixedT(pr, st, giSquared(giChartPoint(t, st.B, E, -h)))) / (2 * h)
+				an = giFrob(xi, E)
 				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
 					t.Errorf("ξ along E: analytic %.10g, FD %.10g", an, fd)
 				}
@@ -202,7 +202,7 @@ func TestGIGradFixedAlphaBeta(t *testing.T) {
 	}
 }
 
-func scaled(a float64, m *mat.SymDense) *mat.SymDense {
+func giScaled(a float64, m *mat.SymDense) *mat.SymDense {
 	var out mat.SymDense
 	out.ScaleSym(a, m)
 	return &out
@@ -218,10 +218,10 @@ func TestGIGradChain(t *testing.T) {
 				pr, st := giSetup(t, 60, margin, param, 1e-10)
 				xi := chartGrad(st.B, pr.gradQ(st))
 				rng := rand.New(rand.NewPCG(13, uint64(param)))
-				E := randSymDir(rng, st.B.SymmetricDim())
+				E := giRandSym(rng, st.B.SymmetricDim())
 				param.project(E, E)
 				T := func(h float64) float64 {
-					s, err := pr.eval(context.Background(), chartPoint(t, st.B, E, h), nil)
+					s, err := pr.eval(context.Background(), giChartPoint(t, st.B, E, h), nil)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -232,7 +232,7 @@ func TestGIGradChain(t *testing.T) {
 				// off by O(1)).
 				h := 1e-4
 				fd := (T(h) - T(-h)) / (2 * h)
-				an := frob(xi, E)
+				an := giFrob(xi, E)
 				if math.Abs(fd-an) > 2e-5*math.Max(1, math.Abs(fd)) {
 					t.Errorf("dT/dh: analytic %.10g, FD %.10g (T = %.6g)", an, fd, st.T)
 				}
@@ -243,7 +243,7 @@ func TestGIGradChain(t *testing.T) {
 
 func TestGIProjections(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
-	a := randSymDir(rng, 3)
+	a := giRandSym(rng, 3)
 	for _, p := range []giParam{giIso, giDiagDet, giDiag, giFullDet, giFull} {
 		var g mat.SymDense
 		p.project(&g, a)
@@ -336,7 +336,7 @@ func TestGITune(t *testing.T) {
 				t.Errorf("log det B stayed at %g with the size free", ld)
 			}
 			// The kernel spec is Q = B², in the parameterisation's form.
-			Q := squared(st.B)
+			Q := giSquared(st.B)
 			switch p {
 			case "A":
 				if math.Abs(2*res.Kernel.Gamma-Q.At(0, 0)) > 1e-12*Q.At(0, 0) || res.Kernel.Diag != nil || res.Kernel.Q != nil {

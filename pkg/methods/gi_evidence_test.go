@@ -1,0 +1,204 @@
+package methods
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// giChessboardTrial is one trial of Glasmachers & Igel's §3 experiment for
+// one parameterisation: test error and SV fraction at the start and the end.
+type giChessboardTrial struct {
+	err0, err, sv0, sv, t0, t float64
+	iter                      int
+}
+
+// giTestError returns the test error of the SVM in st (kernel of pr at st.B).
+func giTestError(pr *giProblem, st *giState, test *dataio.Dataset) (float64, error) {
+	kern, err := pr.kernelOf(st.B)
+	if err != nil {
+		return 0, err
+	}
+	var sv []int
+	var coef []float64
+	for i, c := range st.svm.Coef {
+		if c != 0 {
+			sv = append(sv, i)
+			coef = append(coef, c)
+		}
+	}
+	cross := kern.Cross(test.X, kernel.SelectRows(pr.X, sv))
+	dec := solver.Decision(nil, cross, coef, st.svm.Bias)
+	wrong := 0
+	for i, v := range dec {
+		if v*test.Y[i] <= 0 {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(len(dec)), nil
+}
+
+// TestGIChessboardEvidence reproduces Glasmachers & Igel 2005, §3 and
+// Figure 1: chessboard d = 2, ℓ = 500, hard margin, 50 iRprop+ steps from the
+// Jaakkola start, test error on 10,000 points, parameterisations A–E,
+// averaged over trials. It is slow, so it runs only with
+// KERNELTUNE_EVIDENCE=1 (KERNELTUNE_EVIDENCE_TRIALS sets the number of
+// trials, default 20; KERNELTUNE_EVIDENCE_STEPS the steps, default 50, as
+// the reference prototype). It asserts the paper's picture: D has a lower
+// mean test error than A, B and C, and B and D keep far fewer support
+// vectors than A, C and E.
+func TestGIChessboardEvidence(t *testing.T) {
+	if os.Getenv("KERNELTUNE_EVIDENCE") != "1" {
+		t.Skip("set KERNELTUNE_EVIDENCE=1 to run the chessboard experiment")
+	}
+	trials := giEnvInt("KERNELTUNE_EVIDENCE_TRIALS", 20)
+	steps := giEnvInt("KERNELTUNE_EVIDENCE_STEPS", 50)
+	const ntrain, ntest = 500, 10000
+	params := giParamLetters()
+	res := make([][]giChessboardTrial, len(params))
+	for p := range res {
+		res[p] = make([]giChessboardTrial, trials)
+	}
+	type job struct{ trial int }
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range jobs {
+				rng := rand.New(rand.NewPCG(uint64(jb.trial)+1, 0x6368)) // "ch"
+				all, _ := dataio.Chessboard(ntrain+ntest, 2, 3, rng)
+				idx := make([]int, ntrain+ntest)
+				for i := range idx {
+					idx[i] = i
+				}
+				train, test := all.Subset(idx[:ntrain]), all.Subset(idx[ntrain:])
+				for p, name := range params {
+					tr, err := giChessboardRun(train, test, name, steps)
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("trial %d, param %s: %w", jb.trial, name, err)
+					}
+					res[p][jb.trial] = tr
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := 0; k < trials; k++ {
+		jobs <- job{k}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "chessboard d=2, ℓ=%d, hard margin, %d steps, %d trials, test on %d points (mean ± std)\n", ntrain, steps, trials, ntest)
+	fmt.Fprintf(&b, "| param | test error start | test error end | SV fraction start | SV fraction end | T/(20ℓ) start | T/(20ℓ) end |\n|---|---|---|---|---|---|---|\n")
+	meanErr := make([]float64, len(params))
+	meanSV := make([]float64, len(params))
+	for p, name := range params {
+		col := func(f func(giChessboardTrial) float64) (float64, float64) {
+			v := make([]float64, trials)
+			for k, tr := range res[p] {
+				v[k] = f(tr)
+			}
+			return giMeanStd(v)
+		}
+		e0, e0s := col(func(r giChessboardTrial) float64 { return r.err0 })
+		e1, e1s := col(func(r giChessboardTrial) float64 { return r.err })
+		s0, s0s := col(func(r giChessboardTrial) float64 { return r.sv0 })
+		s1, s1s := col(func(r giChessboardTrial) float64 { return r.sv })
+		t0, _ := col(func(r giChessboardTrial) float64 { return r.t0 / (20 * ntrain) })
+		t1, _ := col(func(r giChessboardTrial) float64 { return r.t / (20 * ntrain) })
+		meanErr[p], meanSV[p] = e1, s1
+		fmt.Fprintf(&b, "| %s | %.3f ± %.3f | %.3f ± %.3f | %.2f ± %.2f | %.2f ± %.2f | %.3f | %.3f |\n", name, e0, e0s, e1, e1s, s0, s0s, s1, s1s, t0, t1)
+	}
+	t.Log("\n" + b.String())
+	if path := os.Getenv("KERNELTUNE_EVIDENCE_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	// The paper's picture (A=0, B=1, C=2, D=3, E=4).
+	for _, p := range []int{0, 1, 2} {
+		if !(meanErr[3] < meanErr[p]) {
+			t.Errorf("mean test error of D (%.3f) not below %s (%.3f)", meanErr[3], params[p], meanErr[p])
+		}
+	}
+	for _, fixed := range []int{1, 3} {
+		for _, free := range []int{0, 2, 4} {
+			if !(meanSV[fixed] < meanSV[free]) {
+				t.Errorf("SV fraction of %s (%.2f) not below %s (%.2f)", params[fixed], meanSV[fixed], params[free], meanSV[free])
+			}
+		}
+	}
+}
+
+// giChessboardRun tunes one parameterisation with the hard margin and
+// returns the start and end test errors and SV fractions.
+func giChessboardRun(train, test *dataio.Dataset, param string, steps int) (giChessboardTrial, error) {
+	var out giChessboardTrial
+	p, _ := parseGIParam(param)
+	pr := &giProblem{X: train.X, y: train.Y, param: p, margin: solver.Hard}
+	sigma, err := jaakkolaSigma(train.X, train.Y)
+	if err != nil {
+		return out, err
+	}
+	// The start state (the same B = I/σ as Tune's).
+	res, st, err := GI{}.run(context.Background(), train, Options{Param: param, Margin: "hard", MaxIter: steps, Tol: -1})
+	if err != nil {
+		return out, err
+	}
+	n := float64(train.Len())
+	B0 := isoB(train.Dim(), sigma)
+	st0, err := pr.eval(context.Background(), B0, nil)
+	if err != nil {
+		return out, err
+	}
+	if out.err0, err = giTestError(pr, st0, test); err != nil {
+		return out, err
+	}
+	if out.err, err = giTestError(pr, st, test); err != nil {
+		return out, err
+	}
+	out.sv0, out.sv = float64(st0.svm.NSV)/n, float64(st.svm.NSV)/n
+	out.t0, out.t, out.iter = res.CriterionStart, res.CriterionEnd, res.Iter
+	return out, nil
+}
+
+func giEnvInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+func giMeanStd(v []float64) (mean, std float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		std += (x - mean) * (x - mean)
+	}
+	if len(v) > 1 {
+		std = math.Sqrt(std / float64(len(v)-1))
+	}
+	return mean, std
+}
