@@ -37,6 +37,7 @@ type compareOptions struct {
 	Shard         string
 	Format        string
 	Plot          string
+	PlotAs        string
 	Preset        string
 
 	C       float64
@@ -102,7 +103,8 @@ its default parameterisation.`,
 	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	f.StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
-	f.StringVar(&o.Plot, "plot", "", "write SVG figures into this directory")
+	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
+	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice)")
 	f.IntVar(&o.Folds, "folds", 5, "cross-validation folds inside each training part")
@@ -129,6 +131,9 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	}
 	if o.Select != "cv" && o.Select != "laanaya" {
 		return usageErrorf("--select: want cv or laanaya, got %q", o.Select)
+	}
+	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
+		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
 	}
 	if o.Resume && o.Out == "" {
 		return usageErrorf("--resume needs --out FILE")
@@ -269,7 +274,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return err
 	}
 	if o.Plot != "" {
-		if err := writePlots(o.Plot, all, order); err != nil {
+		if err := writePlots(o.Plot, o.PlotAs, all, order); err != nil {
 			return err
 		}
 	}

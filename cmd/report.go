@@ -14,6 +14,7 @@ type reportOptions struct {
 	*globalOptions
 	Format string
 	Plot   string
+	PlotAs string
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -44,7 +45,8 @@ and a job recorded twice counts once.`,
 		},
 	}
 	c.Flags().StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
-	c.Flags().StringVar(&o.Plot, "plot", "", "write SVG figures into this directory")
+	c.Flags().StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
+	c.Flags().StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 	return c
 }
 
@@ -70,7 +72,7 @@ func runReport(o *reportOptions, files []string) error {
 		return err
 	}
 	if o.Plot != "" {
-		return writePlots(o.Plot, all, order)
+		return writePlots(o.Plot, o.PlotAs, all, order)
 	}
 	return nil
 }
@@ -107,8 +109,8 @@ func entryOrder(rs []experiment.Record) []string {
 	return out
 }
 
-// writePlots writes the SVG figures of compare and report into dir.
-func writePlots(dir string, recs []experiment.Record, order []string) error {
-	_, err := experiment.WritePlots(dir, recs, order)
+// writePlots writes the figures of compare and report into dir.
+func writePlots(dir, format string, recs []experiment.Record, order []string) error {
+	_, err := experiment.WritePlots(dir, format, recs, order)
 	return err
 }

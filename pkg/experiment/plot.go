@@ -14,20 +14,28 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// WritePlots writes SVG figures of records into dir:
+// WritePlots writes figures of records into dir, in format "svg" (the
+// default), "png" or "pdf":
 //
 //	DATASET-accuracy.svg       box plots of test accuracy per method entry
 //	DATASET-ENTRY-trace.svg    the criterion per iteration, one line per partition
 //	DATASET-ENTRY-Q.svg        the mean learned metric Q as a heat map
 //
 // and returns the files written. order gives the entries' order.
-func WritePlots(dir string, records []Record, order []string) ([]string, error) {
+func WritePlots(dir, format string, records []Record, order []string) ([]string, error) {
+	switch format {
+	case "":
+		format = "svg"
+	case "svg", "png", "pdf":
+	default:
+		return nil, fmt.Errorf("experiment: plots: unknown format %q (want svg, png or pdf)", format)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("experiment: plots: %w", err)
 	}
 	var files []string
 	save := func(p *plot.Plot, name string, w, h vg.Length) error {
-		path := filepath.Join(dir, safeName(name)+".svg")
+		path := filepath.Join(dir, safeName(name)+"."+format)
 		if err := p.Save(w, h, path); err != nil {
 			return fmt.Errorf("experiment: plot %s: %w", path, err)
 		}
@@ -113,7 +121,7 @@ func traces(dataset, entry string, rs []Record) *plot.Plot {
 		if err != nil {
 			continue // a non-finite value: leave the partition out of the figure
 		}
-		l.Color = color.RGBA{R: 30, G: 90, B: 180, A: 110}
+		l.Color = color.NRGBA{R: 30, G: 90, B: 180, A: 140}
 		p.Add(l)
 		drawn = true
 	}
@@ -158,14 +166,32 @@ func meanQ(dataset, entry string, rs []Record) *plot.Plot {
 		sum[i] /= float64(n)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, %s: mean learned Q over %d partitions", dataset, entry, n)
+	p.Title.Text = fmt.Sprintf("%s, %s: mean learned Q over %d partitions\n(colour from %.3g to %.3g)",
+		dataset, entry, n, slices.Min(sum), slices.Max(sum))
 	p.X.Label.Text, p.Y.Label.Text = "feature", "feature"
+	p.X.Tick.Marker, p.Y.Tick.Marker = featureTicks{d}, featureTicks{d}
 	pal := palette.Heat(64, 1)
 	if slices.Min(sum) < 0 { // a full Q has negative off-diagonal entries
 		pal = palette.Radial(64, palette.Hue(0.6), palette.Hue(0.05), 1)
 	}
 	p.Add(plotter.NewHeatMap(qGrid{d, sum}, pal))
 	return p
+}
+
+// featureTicks labels the integer feature numbers 1..d (at most ~12 labels).
+type featureTicks struct{ d int }
+
+func (f featureTicks) Ticks(_, _ float64) []plot.Tick {
+	step := max(1, (f.d+11)/12)
+	var ts []plot.Tick
+	for i := 1; i <= f.d; i++ {
+		t := plot.Tick{Value: float64(i)}
+		if (i-1)%step == 0 {
+			t.Label = fmt.Sprint(i)
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 // fullQ returns the record's metric Q as a row-major d×d slice, or nil when
