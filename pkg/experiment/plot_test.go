@@ -17,7 +17,7 @@ func TestWritePlots(t *testing.T) {
 			Record{Dataset: "toy", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: 0.8 + 0.01*float64(k),
 				Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.1}},
 			Record{Dataset: "toy", Entry: "spd:full", Partition: k, Status: "converged", TestAccuracy: 0.9,
-				Kernel: kernel.Spec{Kind: "gaussian", Q: [][]float64{{2, -0.5}, {-0.5, 1}}},
+				Kernel:    kernel.Spec{Kind: "gaussian", Q: [][]float64{{2, -0.5}, {-0.5, 1}}},
 				Criterion: "w(Q)", Trace: []float64{3, 2, 1.5}},
 			Record{Dataset: "toy", Entry: "spd:diag", Partition: k, Status: StatusFailure},
 		)
