@@ -485,3 +485,14 @@ func TestTrainGolden(t *testing.T) {
 	out = mustRunKT(t, append(args, "--format", "json")...)
 	checkTrainGolden(t, "train_heart_json.golden", maskTrainTiming(out))
 }
+
+// TestTrainCanceled: a cancelled context stops train with exit code 130.
+func TestTrainCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"train", "builtin:diabetes", "-c", "64", "-g", "2"}, strings.NewReader(""), &out, &errOut)
+	if code != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("exit %d, %q; want 130", code, errOut.String())
+	}
+}
