@@ -226,9 +226,9 @@ func splitFields(line string, delim byte) ([]string, error) {
 
 // detectDelimiter picks the CSV delimiter from the first lines: among comma,
 // tab and semicolon, the one that splits every sampled line into the same
-// number (≥ 2) of fields, preferring more fields; else white space when the
-// first line has several white-space separated fields; else the candidate
-// most frequent on the first line (so a ragged row is reported as such).
+// number (≥ 2) of fields, preferring more fields; else the candidate most
+// frequent on the first line (so a ragged row is reported as such); else
+// runs of white space.
 func detectDelimiter(lines []textLine) byte {
 	sample := lines[:min(len(lines), 20)]
 	best, bestN := byte(0), 1
@@ -248,9 +248,6 @@ func detectDelimiter(lines []textLine) byte {
 	}
 	if best != 0 {
 		return best
-	}
-	if len(sample) > 0 && len(strings.Fields(sample[0].text)) >= 2 {
-		return whitespace
 	}
 	mostC, most := byte(whitespace), 0
 	for _, c := range []byte{',', '\t', ';'} {

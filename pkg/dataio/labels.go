@@ -43,7 +43,12 @@ type classInfo struct {
 	line  int // first line with this label
 }
 
-func (c classInfo) String() string { return fmt.Sprintf("%q (%d rows)", c.name, c.count) }
+func (c classInfo) String() string {
+	if c.count == 1 {
+		return fmt.Sprintf("%q (1 row)", c.name)
+	}
+	return fmt.Sprintf("%q (%d rows)", c.name, c.count)
+}
 
 func listClasses(cs []classInfo) string {
 	parts := make([]string, len(cs))

@@ -17,7 +17,7 @@ func labelText(d *Dataset, y float64, numeric bool) string {
 	if y > 0 {
 		s, def = d.Labels.Positive, "1"
 	}
-	if s == "" || isMissing(s) || strings.ContainsAny(s, "\r\n") {
+	if s == "" || isMissing(s) || strings.ContainsAny(s, "\n") {
 		return def
 	}
 	if numeric {
@@ -33,7 +33,7 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // csvField quotes a field when the reader would otherwise split, trim or
 // skip it.
 func csvField(s string) string {
-	if s == "" || strings.ContainsAny(s, ",;\t\"") || strings.TrimSpace(s) != s || s[0] == '#' {
+	if s == "" || strings.ContainsAny(s, ",;\t\"\r") || strings.TrimSpace(s) != s || s[0] == '#' || strings.HasPrefix(s, "\ufeff") {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}
 	return s

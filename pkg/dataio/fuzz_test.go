@@ -1,0 +1,142 @@
+package dataio
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzLimit keeps hostile inputs (a LIBSVM index of 10⁷) from allocating
+// gigabytes while fuzzing; it is an error, not a panic, to exceed it.
+const fuzzLimit = 1 << 16
+
+// seedCorpus adds the bad files, the CRLF/tab/semicolon variants and the
+// first lines of the supplied data files.
+func seedCorpus(f *testing.F, globs ...string) {
+	for _, g := range globs {
+		paths, _ := filepath.Glob(filepath.Join(td, g))
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			if len(b) > 4096 {
+				b = b[:bytes.LastIndexByte(b[:4096], '\n')+1]
+			}
+			f.Add(b)
+		}
+	}
+}
+
+func FuzzReadLIBSVM(f *testing.F) {
+	seedCorpus(f, "bad/*.libsvm", "libsvm/*", "good/heart_scale_crlf")
+	f.Add([]byte("1 1:1e-320 2:-0\n-1 3:0x1p-3\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := parseLIBSVM(data, "fuzz", ReadOptions{MaxCells: fuzzLimit})
+		if err != nil {
+			return
+		}
+		checkDataset(t, d)
+		var buf bytes.Buffer
+		if err := WriteLIBSVM(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+		back, err := parseLIBSVM(buf.Bytes(), "back", ReadOptions{MaxCells: fuzzLimit})
+		if err != nil {
+			t.Fatalf("re-reading written LIBSVM: %v\n%s", err, buf.Bytes())
+		}
+		if !equalData(d, back) {
+			t.Fatalf("LIBSVM round trip changed the data\n%q\n→\n%q", data, buf.Bytes())
+		}
+	})
+}
+
+func FuzzReadCSV(f *testing.F) {
+	seedCorpus(f, "bad/*.csv", "bad/*.tsv", "bad/*.dat", "uci/*", "good/*.csv", "good/*.tsv", "good/*.txt")
+	f.Add([]byte("\"a,b\",\" c\",y\n1,2,yes\n3,4,no\n"))
+	f.Add([]byte("x;y;label\n1,5;2;B\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, miss := range []string{"", "drop"} {
+			d, err := parseCSV(data, "fuzz", ReadOptions{MaxCells: fuzzLimit, Missing: miss})
+			if err != nil {
+				continue
+			}
+			checkDataset(t, d)
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, d); err != nil {
+				t.Fatal(err)
+			}
+			back, err := parseCSV(buf.Bytes(), "back", ReadOptions{MaxCells: fuzzLimit})
+			if err != nil {
+				t.Fatalf("re-reading written CSV: %v\n%q\n→\n%q", err, data, buf.Bytes())
+			}
+			if !equalData(d, back) {
+				t.Fatalf("CSV round trip changed the data\n%q\n→\n%q", data, buf.Bytes())
+			}
+		}
+	})
+}
+
+// checkDataset asserts the invariants every reader guarantees.
+func checkDataset(t *testing.T, d *Dataset) {
+	t.Helper()
+	n, dim := d.Len(), d.Dim()
+	if n == 0 || dim == 0 || len(d.FeatureNames) != dim {
+		t.Fatalf("%d×%d with %d names", n, dim, len(d.FeatureNames))
+	}
+	if r, c := d.X.Dims(); r != n || c != dim {
+		t.Fatalf("X %d×%d for %d labels", r, c, n)
+	}
+	for _, v := range d.Y {
+		if v != 1 && v != -1 {
+			t.Fatalf("label %v", v)
+		}
+	}
+	if d.Labels.Positive == d.Labels.Negative {
+		t.Fatalf("label map %+v", d.Labels)
+	}
+}
+
+// Writing then reading gives the same data for every supplied file and the
+// generators (full float64 precision, labels as their original text).
+func TestWriteReadRoundTrip(t *testing.T) {
+	var sets []*Dataset
+	for _, p := range []string{"builtin:heart", "builtin:breast-wisconsin", filepath.Join(td, "uci/bupa.data"), filepath.Join(td, "uci/heart.dat"), filepath.Join(td, "ida/breast-cancer")} {
+		d, err := Load(p, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, d)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	sets = append(sets, Weston(100, 20, rng))
+	cb, _ := Chessboard(100, 3, 3, rng)
+	sets = append(sets, cb)
+	for _, d := range sets {
+		for _, w := range []struct {
+			name  string
+			write func(*bytes.Buffer, *Dataset) error
+			read  func([]byte, string, ReadOptions) (*Dataset, error)
+		}{
+			{"csv", func(b *bytes.Buffer, d *Dataset) error { return WriteCSV(b, d) }, parseCSV},
+			{"libsvm", func(b *bytes.Buffer, d *Dataset) error { return WriteLIBSVM(b, d) }, parseLIBSVM},
+		} {
+			var buf bytes.Buffer
+			if err := w.write(&buf, d); err != nil {
+				t.Fatal(err)
+			}
+			back, err := w.read(buf.Bytes(), d.Name, ReadOptions{})
+			if err != nil {
+				t.Fatalf("%s as %s: %v", d.Name, w.name, err)
+			}
+			if !equalData(d, back) {
+				t.Errorf("%s as %s: round trip changed the data", d.Name, w.name)
+			}
+			if w.name == "csv" && d.FeatureNames[0] != back.FeatureNames[0] {
+				t.Errorf("%s: feature name %q came back as %q", d.Name, d.FeatureNames[0], back.FeatureNames[0])
+			}
+		}
+	}
+}
