@@ -43,8 +43,8 @@ TIME=/usr/bin/time
 
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
 
-printf "%-16s %4s %9s | %8s %8s %7s %7s | %8s %8s %7s %7s | %6s %6s | %s\n" \
-  file C gamma kt-iter lib-iter kt-wall lib-wall kt-cpu lib-cpu "" "" wall× cpu× "obj kerneltune / LIBSVM"
+printf "%-16s %3s %9s | %7s %7s | %7s %7s %6s | %7s %7s %6s | %s\n" \
+  file C gamma kt-iter lib-iter kt-wall lib-wall wall× kt-cpu lib-cpu cpu× "obj kerneltune / LIBSVM"
 for c in "${cases[@]}"; do
   set -- $c
   f=$1 C=$2 g=$3
@@ -67,7 +67,7 @@ for c in "${cases[@]}"; do
   else
     rw=- rc=- lw=- lc=- lit=- lobj=-
   fi
-  printf "%-16s %4s %9s | %8s %8s %7s %7s | %8s %8s %7s %7s | %6s %6s | %s / %s\n" \
-    "$f" "$C" "$g" "$kit" "$lit" "$kw" "$lw" "" "" "$kc" "$lc" "$rw" "$rc" "$kobj" "$lobj"
+  printf "%-16s %3s %9s | %7s %7s | %7s %7s %6s | %7s %7s %6s | %s / %s\n" \
+    "$f" "$C" "$g" "$kit" "$lit" "$kw" "$lw" "$rw" "$kc" "$lc" "$rc" "$kobj" "$lobj"
 done
 echo "eps $EPS, cache $CACHE MB, shrinking on, best of $REPS; ×: kerneltune / LIBSVM (< 1 is faster)"

@@ -112,6 +112,19 @@ func TestHardMarginAnalytic(t *testing.T) {
 	}
 }
 
+// Without duplicates, a linear kernel on the line with labels +, -, + cannot
+// be separated either: α grows steadily and the iteration limit reports it.
+func TestHardMarginNotSeparableLinear(t *testing.T) {
+	q := gram([][]float64{{0}, {1}, {2}}, linear)
+	r, err := TrainSVC(context.Background(), q, []float64{1, -1, 1}, SVCParams{Margin: Hard}, Settings{MaxIter: 20000}, nil)
+	if !errors.Is(err, ErrNotSeparable) || r.Status != IterationLimit {
+		t.Fatalf("status %v, err = %v, want iteration-limit and ErrNotSeparable", r.Status, err)
+	}
+	if sumOf(r.Alpha) < 1000 {
+		t.Errorf("Σα = %g: expected it to grow without bound", sumOf(r.Alpha))
+	}
+}
+
 func TestHardMarginNotSeparable(t *testing.T) {
 	x := [][]float64{{0, 0}, {1, 0}, {0, 1}, {0, 1}}
 	y := []float64{1, -1, 1, -1} // the point (0,1) carries both labels

@@ -87,11 +87,15 @@ type SVCResult struct {
 	Status    Status
 }
 
+// hardMaxIter is the default iteration limit of a hard-margin SVM.
+const hardMaxIter = 1_000_000
+
 // TrainSVC trains a two-class SVM on the kernel matrix K with labels y (±1)
 // as the C-SVC, the L2 soft margin or the hard margin (DESIGN.md's table).
 // alpha0, when not nil, is a feasible warm start (e.g. the α of a nearby
 // kernel). A hard margin on data that cannot be separated returns
-// ErrNotSeparable (wrapped), with the partial result.
+// ErrNotSeparable (wrapped), with the partial result: either α blew up, or
+// the iteration limit (default max(10⁶, 100n) for Hard) was reached.
 func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s Settings, alpha0 []float64) (SVCResult, error) {
 	n := K.Len()
 	if len(y) != n {
@@ -137,6 +141,15 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 		pr.Cp, pr.Cn = inf, inf
 	case Hard:
 		pr.Cp, pr.Cn = inf, inf
+		// On data that is not separable the dual is unbounded. Exact or
+		// numerical duplicates with both labels blow α up at once (the τ
+		// step; ErrUnbounded), but otherwise SMO walks off to infinity at a
+		// roughly constant pace, so the iteration limit is the test: a
+		// smaller default than LIBSVM's 10⁷ keeps that to seconds, while
+		// separable problems need O(n) to O(10n) iterations.
+		if s.MaxIter == 0 {
+			s.MaxIter = max(hardMaxIter, 100*n)
+		}
 	default:
 		return SVCResult{}, fmt.Errorf("solver: unknown margin %d", int(p.Margin))
 	}
