@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -237,19 +238,6 @@ func rowNorms2Half(x []float64, n, p int) []float64 {
 	return h
 }
 
-// dot returns Σ a_k b_k for equal-length slices.
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(a); k += 4 {
-		s0 += a[k] * b[k]
-		s1 += a[k+1] * b[k+1]
-		s2 += a[k+2] * b[k+2]
-		s3 += a[k+3] * b[k+3]
-	}
-	for ; k < len(a); k++ {
-		s0 += a[k] * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// dot returns Σ a_k b_k for equal-length slices through gonum's assembly
+// kernel (f64.DotUnitary), several times faster than a Go loop at d ≈ 50.
+func dot(a, b []float64) float64 { return floats.Dot(a, b[:len(a)]) }

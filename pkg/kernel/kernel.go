@@ -13,6 +13,24 @@
 // Conventions (../shared/DESIGN.md): every Gaussian kernel is stored canonically
 // as k_Q(x,z) = exp(-½ (x-z)ᵀ Q (x-z)), Q symmetric positive definite; LIBSVM's
 // exp(-γ‖x-z‖²) is Q = 2γI. The L1 kernel is k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k.
+//
+// The pieces:
+//
+//   - kernels: NewGaussian (full SPD Q), NewGaussianDiag, NewGaussianIso
+//     (LIBSVM's γ), NewL1, Linear, and FromSpec / Kernel.Spec to save and load
+//     them;
+//   - bulk evaluation: Kernel.Gram (tiled SYRK + exp on all cores),
+//     Kernel.Cross, and the column seam for the solver: Kernel.Rows,
+//     Precomputed, Shifted (K + νI) and Centred (for the conditionally
+//     positive definite L1 kernel);
+//   - weighted derivatives Σ_ij c_ij ∂K_ij/∂θ for a weight matrix C = ∂F/∂K
+//     supplied by an objective (the Shark split): GaussianGradQ,
+//     GaussianGradDiag, GaussianGradGamma, L1GradTheta, with SelectRows and
+//     SelectSym to restrict them to support vectors;
+//   - start-point helpers: SquaredDistances, MedianOffDiag, GammaForMedian.
+//
+// Every kernel value and gradient is float64 and deterministic: parallel
+// passes split the work into fixed tiles and never depend on scheduling.
 package kernel
 
 import (
