@@ -21,6 +21,8 @@ type goldenRun struct {
 	C      float64   `json:"C"`
 	Gamma  float64   `json:"gamma"`
 	Eps    float64   `json:"eps"`
+	WPos   float64   `json:"wpos"` // -w1
+	WNeg   float64   `json:"wneg"` // -w-1
 	Cmd    string    `json:"cmd"`
 	Iter   int       `json:"iter"`
 	Obj    float64   `json:"obj"` // as printed, %f
@@ -60,7 +62,11 @@ func TestLIBSVMGolden(t *testing.T) {
 	}
 	cache := map[string]data{}
 	for _, run := range g.Runs {
-		t.Run(fmt.Sprintf("%s/C=%g/g=%g", run.File, run.C, run.Gamma), func(t *testing.T) {
+		name := fmt.Sprintf("%s/C=%g/g=%g", run.File, run.C, run.Gamma)
+		if run.WPos != 1 || run.WNeg != 1 {
+			name += fmt.Sprintf("/w=%g,%g", run.WPos, run.WNeg)
+		}
+		t.Run(name, func(t *testing.T) {
 			if testing.Short() && run.Iter > 3000 {
 				t.Skip("long run in -short mode")
 			}
@@ -155,7 +161,8 @@ func checkGolden(t *testing.T, run goldenRun, x [][]float64, y []float64) {
 		if variant == "float32" {
 			mat = float32Cols{q}
 		}
-		r, err := TrainSVC(context.Background(), mat, ys, SVCParams{Margin: L1, C: run.C}, Settings{Eps: run.Eps}, nil)
+		r, err := TrainSVC(context.Background(), mat, ys,
+			SVCParams{Margin: L1, C: run.C, WeightPos: run.WPos, WeightNeg: run.WNeg}, Settings{Eps: run.Eps}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +220,11 @@ func checkGolden(t *testing.T, run goldenRun, x [][]float64, y []float64) {
 		}
 		for gi, a := range sa {
 			b := sb[gi]
-			if (a > 0) != (b > 0) || (a >= run.C) != (b >= run.C) || math.Abs(a-b) > 1e-3*run.C {
+			c := run.C * run.WPos
+			if y[gi] < 0 {
+				c = run.C * run.WNeg
+			}
+			if (a > 0) != (b > 0) || (a >= c) != (b >= c) || math.Abs(a-b) > 1e-3*c {
 				t.Errorf("row %d: α = %.10g, LIBSVM α = %.10g", gi, a, b)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestKKTRandom(t *testing.T) {
@@ -449,5 +451,58 @@ func TestParseMargin(t *testing.T) {
 	}
 	if _, err := ParseMargin("L3"); err == nil {
 		t.Error("ParseMargin(L3) succeeded")
+	}
+}
+
+// Decision reproduces the decision values computed entry by entry.
+func TestDecision(t *testing.T) {
+	x, y := mixture(60, 3, 2, 17)
+	q := gram(x, rbf(0.4))
+	r, err := TrainSVC(context.Background(), q, y, SVCParams{C: 2}, Settings{Eps: 1e-8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, _ := mixture(7, 3, 2, 18)
+	cross := mat.NewDense(len(test), len(x), nil)
+	for i := range test {
+		for j := range x {
+			cross.Set(i, j, rbf(0.4)(test[i], x[j]))
+		}
+	}
+	f := Decision(nil, cross, r.Coef, r.Bias)
+	for i := range test {
+		want := r.Bias
+		for j := range x {
+			want += r.Coef[j] * cross.At(i, j)
+		}
+		if math.Abs(f[i]-want) > 1e-12 {
+			t.Errorf("f[%d] = %g, want %g", i, f[i], want)
+		}
+	}
+	// On the training points the free SVs sit on the margin: y f = 1.
+	train := Decision(nil, denseOf(q), r.Coef, r.Bias)
+	for i, a := range r.Alpha {
+		if a > 1e-6 && a < 2-1e-6 && math.Abs(y[i]*train[i]-1) > 1e-6 {
+			t.Errorf("free SV %d: y f = %g, want 1", i, y[i]*train[i])
+		}
+	}
+}
+
+func denseOf(q *dense) *mat.Dense { return mat.NewDense(q.n, q.n, q.a) }
+
+// The L1 kernel -Σ|x-z| (K_ii = 0, conditionally PD) separates distinct
+// points: the hard margin converges and meets the KKT conditions.
+func TestHardMarginL1Kernel(t *testing.T) {
+	x, y := mixture(80, 3, 1, 23)
+	q := gram(x, l1kernel)
+	r, err := TrainSVC(context.Background(), q, y, SVCParams{Margin: Hard}, Settings{Eps: 1e-8}, nil)
+	if err != nil || r.Status != Converged {
+		t.Fatalf("%v %v", r.Status, err)
+	}
+	inf := math.Inf(1)
+	kkt(t, q, Problem{Q: q, Y: y, Cp: inf, Cn: inf},
+		Result{Alpha: r.Alpha, G: gradOf(q, y, r.Alpha), Obj: r.Obj, Rho: r.Rho}, 1e-8)
+	if relDiff(r.W2, sumOf(r.Alpha)) > 1e-6 {
+		t.Errorf("‖w‖² = %g, Σα = %g", r.W2, sumOf(r.Alpha))
 	}
 }

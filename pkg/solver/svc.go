@@ -249,6 +249,15 @@ func Decision(dst []float64, cross mat.Matrix, coef []float64, bias float64) []f
 	if len(dst) != m {
 		panic(fmt.Sprintf("solver: len(dst) = %d, want %d rows", len(dst), m))
 	}
+	if m == 0 {
+		return dst
+	}
+	if n == 0 {
+		for i := range dst {
+			dst[i] = bias
+		}
+		return dst
+	}
 	v := mat.NewVecDense(m, dst)
 	v.MulVec(cross, mat.NewVecDense(n, coef))
 	for i := range dst {

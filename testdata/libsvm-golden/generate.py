@@ -20,6 +20,9 @@ FILES = ["heart_scale", "breast-cancer_scale", "diabetes_scale"]
 CS = ["0.5", "1", "8", "64"]
 GAMMAS = ["0.03125", "0.125", "0.5"]  # 2^-5, 2^-3, 2^-1: exact in float32
 EPS = "1e-5"
+# Per-class weights (C_+ = C·w1, C_- = C·w-1): a few extra runs.
+WEIGHTED = [("heart_scale", "1", "0.125", "2", "1"), ("breast-cancer_scale", "8", "0.125", "1", "0.5"),
+            ("diabetes_scale", "2", "0.5", "0.5", "2")]
 
 
 def parse_row(fields):
@@ -51,11 +54,16 @@ def main():
                 continue
             labels.append(1 if float(f[0]) > 0 else -1)
             rows.append(parse_row(f[1:]))
-        for c in CS:
-            for g in GAMMAS:
+        runs = [(c, g, "1", "1") for c in CS for g in GAMMAS]
+        runs += [(c, g, wp, wn) for (f, c, g, wp, wn) in WEIGHTED if f == name]
+        for c, g, wp, wn in runs:
+            if True:
                 model = os.path.join(tmp, "model")
                 pred = os.path.join(tmp, "pred")
-                cmd = ["svm-train", "-s", "0", "-t", "2", "-c", c, "-g", g, "-e", EPS, path, model]
+                cmd = ["svm-train", "-s", "0", "-t", "2", "-c", c, "-g", g, "-e", EPS]
+                if (wp, wn) != ("1", "1"):
+                    cmd += ["-w1", wp, "-w-1", wn]
+                cmd += [path, model]
                 so = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
                 it = int(re.search(r"#iter = (\d+)", so).group(1))
                 m = re.search(r"obj = (\S+), rho = (\S+)", so)
@@ -90,6 +98,7 @@ def main():
                 preds = "".join("+" if float(l) > 0 else "-" for l in open(pred).read().split())
                 out["runs"].append({
                     "file": name, "C": float(c), "gamma": float(g), "eps": float(EPS),
+                    "wpos": float(wp), "wneg": float(wn),
                     "cmd": " ".join(cmd[:-2] + ["testdata/libsvm/" + name, "model"]),
                     "iter": it, "obj": obj, "rho_printed": rho_printed,
                     "rho": float(hdr["rho"][0]), "labels": order, "nsv": nsv, "nbsv": nbsv,
