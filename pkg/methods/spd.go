@@ -37,12 +37,17 @@ import (
 // method. Plain backtracking (mode "backtrack") stops far short of that
 // minimum and loses about ten points of accuracy on Weston's data. Then α is
 // re-solved (warm-started) and the loop repeats until Q stops moving
-// (‖ΔQ‖_F/‖Q‖_F < Tol).
+// (‖ΔQ‖_F/‖Q‖_F < Tol). Algorithm 1's box ends the inner loop at the first
+// step that decreases w, while §2.3.2's text calls Q_{q+1} "the convergence
+// result" of the inner sequence: we take one (line-minimising) step per outer
+// iteration, as the box says; running the inner loop to convergence at fixed
+// α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01, and
+// features 1–2 found in 4/10 partitions against 5/10).
 //
 // Options: Param "diag" (default) or "full"; Mode "paper" (default),
 // "riemannian" (steps along Q^½ exp(-η Q^½GQ^½) Q^½, the Riemannian
 // gradient: not the paper's algorithm) or "backtrack"; Rho (default
-// spdDefaultRho); Init "heuristic" (default), "cv" or "sigma=S"; C (default
+// 30/n, i.e. 0.3 for n = 100: see spdDefaultRhoN); Init "heuristic" (default), "cv" or "sigma=S"; C (default
 // 1, or the grid's with Init "cv"); MaxIter (default 100 outer iterations);
 // Tol (default 1e-4).
 type SPD struct{}
@@ -58,9 +63,18 @@ func (SPD) Params() []string { return []string{"diag", "full"} }
 
 // Defaults of the spd method.
 const (
-	// spdDefaultRho weights the Frobenius regulariser ρ‖K - K′‖²_F; the
-	// paper gives no value (see the evidence test for its measured effect).
-	spdDefaultRho     = 0.01
+	// spdDefaultRhoN sets the default weight of the Frobenius regulariser,
+	// ρ = spdDefaultRhoN / n. The paper gives no value. The margin term
+	// 2eᵀα - αᵀYKYα grows like n (number of support vectors times C) and
+	// ‖K - K′‖²_F like n², so ρ ∝ 1/n keeps their balance whatever the
+	// size of the training part. Measured on Weston's data (n = 100, diag,
+	// 10 partitions, see TestSPDEvidence): ρ = 0.001, 0.01, 0.1, 0.3, 1, 3,
+	// 10 gave 91.1, 91.3, 91.4, 93.6, 91.0, 57.6, 50.3 % test accuracy, with
+	// features 1–2 ranked first in 5/10 partitions at ρ = 0.01 and 10/10 at
+	// ρ = 0.3 and 1; larger ρ freezes the start kernel. On heart (full Q)
+	// larger ρ stays closer to the start (80.6 % at 0.01, 81.7 % at 0.3,
+	// 83.2 % at 10); 0.3 at n = 100 is the best compromise.
+	spdDefaultRhoN    = 30
 	spdDefaultMaxIter = 100
 	spdDefaultTol     = 1e-4
 	spdDefaultC       = 1
@@ -300,25 +314,38 @@ const maxStepLen = 8
 // the step along the curve (line minimisation, or backtracking in that
 // mode), then α re-solved.
 func (s *spdState) step(ctx context.Context) (spdStep, error) {
+	Q0 := s.Q
+	st, err := s.descend(s.res.Alpha, s.w)
+	if err != nil || st.Stationary {
+		return st, err
+	}
+	var diff mat.Dense
+	diff.Sub(s.Q, Q0)
+	st.RelChange = mat.Norm(&diff, 2) / mat.Norm(Q0, 2)
+	return st, s.resolve(ctx)
+}
+
+// descend takes one step along the curve of eq. 22 from the current Q at
+// the fixed α, whose criterion value there is f0; it moves s.Q and s.K but
+// does not re-solve α.
+func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 	p := s.p
 	G := &mat.SymDense{}
-	p.grad(G, s.K, s.res.Alpha)
+	p.grad(G, s.K, alpha)
 	T, slope := s.direction(G)
 	if math.IsNaN(slope) || math.IsInf(slope, 0) {
 		return spdStep{}, errors.New("gradient is not finite")
 	}
 	if !(slope < 0) {
-		return spdStep{Before: s.w, After: s.w, Stationary: true}, nil
+		return spdStep{Before: f0, After: f0, Stationary: true}, nil
 	}
 	curve, err := newSPDCurve(s.Q, T, p.diag)
 	if err != nil {
 		return spdStep{}, err
 	}
 	if !(curve.length > 0) || math.IsInf(curve.length, 0) {
-		return spdStep{Before: s.w, After: s.w, Stationary: true}, nil
+		return spdStep{Before: f0, After: f0, Stationary: true}, nil
 	}
-	alpha := s.res.Alpha
-	f0 := s.w
 	// φ(η) = w(Q(η)) at fixed α; the best point seen is kept.
 	type point struct {
 		eta, f float64
@@ -361,13 +388,9 @@ func (s *spdState) step(ctx context.Context) (spdStep, error) {
 		}
 		return spdStep{Before: f0, After: f0, Stationary: true}, nil
 	}
-	var diff mat.Dense
-	diff.Sub(best.Q, s.Q)
-	rel := mat.Norm(&diff, 2) / mat.Norm(s.Q, 2)
-	st := spdStep{Eta: best.eta, Before: f0, After: best.f, RelChange: rel}
 	s.stepLen = best.eta * curve.length
 	s.Q, s.K = best.Q, best.K
-	return st, s.resolve(ctx)
+	return spdStep{Eta: best.eta, Before: f0, After: best.f}, nil
 }
 
 // backtrack is plain Armijo backtracking: η halves from η0 until
@@ -597,7 +620,7 @@ func spdResolve(train *dataio.Dataset, opts Options) (spdConfig, error) {
 		return c, fmt.Errorf("methods: spd: C must be positive, got %v", opts.C)
 	}
 	if c.rho == 0 {
-		c.rho = spdDefaultRho
+		c.rho = spdDefaultRhoN / float64(max(train.Len(), 1))
 	}
 	if c.rho < 0 || math.IsNaN(c.rho) || math.IsInf(c.rho, 0) {
 		return c, fmt.Errorf("methods: spd: rho must be positive, got %v", opts.Rho)
