@@ -188,9 +188,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		if p.margin != "" {
-			cfg.Options.Margin = p.margin
-		}
+		cfg.Margins = p.margins
 		cfg.Describe["preset"] = o.Preset
 		if o.Methods != "all" { // the user's list overrides the preset's
 			if entries, err = experiment.ParseEntries(o.Methods); err != nil {

@@ -138,6 +138,9 @@ type Config struct {
 	Workers   int             // concurrent jobs; 0 = all cores
 	Shard     int             // 1-based index of the shard to run; 0 = all
 	Shards    int             // number of shards
+	// Margins sets Options.Margin per method ID (e.g. the hard margin of the
+	// gi-chessboard preset for gi only: the svm baseline is a C-SVC).
+	Margins map[string]string
 	// Baseline, when set for a dataset, fixes the svm baseline's (C, γ) on
 	// every partition of it instead of tuning (--select laanaya).
 	Baseline map[string]FixedSVM
@@ -170,8 +173,8 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 		ents = append(ents, e.String())
 	}
 	// %+v, not JSON: Options holds a func field (nil here) that JSON refuses.
-	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%+v describe=%q sources=%q entries=%q",
-		c.Seed, c.normalize(), o, desc, names, ents)
+	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%+v margins=%v describe=%q sources=%q entries=%q",
+		c.Seed, c.normalize(), o, c.Margins, desc, names, ents)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6])
 }
@@ -327,6 +330,9 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	}
 	opts.Param = j.Entry.Param
 	opts.Seed = jobSeed(c.Seed, j.Partition)
+	if mg, ok := c.Margins[j.Entry.Method]; ok {
+		opts.Margin = mg
+	}
 	var res *methods.Result
 	if f, ok := c.Baseline[j.Source.Name()]; ok && j.Entry.Method == "svm" {
 		res = fixedResult(f)
