@@ -506,3 +506,63 @@ func TestHardMarginL1Kernel(t *testing.T) {
 		t.Errorf("‖w‖² = %g, Σα = %g", r.W2, sumOf(r.Alpha))
 	}
 }
+
+// Warm start at the same C from the solution for a nearby kernel (what the
+// tuning methods do): many α start at the upper bound, so Ḡ is built from
+// the start, and the result equals a cold solve.
+func TestWarmStartNearbyKernel(t *testing.T) {
+	x, y := mixture(400, 4, 1, 31)
+	ctx := context.Background()
+	s := Settings{Eps: 1e-7}
+	prev, err := TrainSVC(ctx, gram(x, rbf(0.5)), y, SVCParams{C: 1}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev.NBSV == 0 {
+		t.Fatal("test needs bounded SVs")
+	}
+	q := gram(x, rbf(0.55))
+	cold, err := TrainSVC(ctx, q, y, SVCParams{C: 1}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := TrainSVC(ctx, q, y, SVCParams{C: 1}, s, prev.Alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relDiff(cold.Obj, warm.Obj) > 1e-8 {
+		t.Errorf("warm obj %.12g, cold %.12g", warm.Obj, cold.Obj)
+	}
+	if warm.Iter >= cold.Iter {
+		t.Errorf("warm start took %d iterations, cold %d", warm.Iter, cold.Iter)
+	}
+	pr := Problem{Q: q, Y: y, Cp: 1, Cn: 1}
+	kkt(t, q, pr, Result{Alpha: warm.Alpha, G: gradOf(q, y, warm.Alpha), Obj: warm.Obj, Rho: warm.Rho}, 1e-7)
+}
+
+// Stopped by the limit after shrinking has run: the gradient returned is the
+// exact full gradient (reconstructed), and α is feasible.
+func TestIterationLimitAfterShrinking(t *testing.T) {
+	x, y := mixture(300, 4, 0.5, 12)
+	q := gram(x, rbf(4))
+	pr := Problem{Q: q, Y: y, Cp: 1000, Cn: 1000}
+	full, err := Solve(context.Background(), pr, Settings{Eps: 1e-9})
+	if err != nil || full.Iter < 1500 {
+		t.Fatalf("test needs a long solve: %d iterations, %v", full.Iter, err)
+	}
+	r, err := Solve(context.Background(), pr, Settings{Eps: 1e-9, MaxIter: 1200})
+	if err != nil || r.Status != IterationLimit {
+		t.Fatalf("%v %v", r.Status, err)
+	}
+	g := gradOf(q, y, r.Alpha)
+	obj := 0.0
+	for i := range g {
+		if math.Abs(g[i]-r.G[i]) > 1e-8*(1+math.Abs(g[i])) {
+			t.Fatalf("G[%d] = %.12g, recomputed %.12g", i, r.G[i], g[i])
+		}
+		obj += r.Alpha[i] * (g[i] - 1) / 2
+	}
+	if relDiff(obj, r.Obj) > 1e-9 || r.Obj < full.Obj {
+		t.Errorf("obj %.12g (recomputed %.12g), optimum %.12g", r.Obj, obj, full.Obj)
+	}
+}
