@@ -197,16 +197,32 @@ func rotRows(x, y []float64, c, s float64) {
 	}
 }
 
-// add makes constraint k active with multiplier uk, using d = Jᵀn_k.
+// add makes constraint k active with multiplier uk, using d = Jᵀn_k. The
+// entries d_q.. are reduced to one by Givens rotations between the non-zero
+// positions only (any pair of columns of J₂ may be rotated, and a column swap
+// is orthogonal too), so a sparse d costs O(n·nnz) instead of O(n²).
 func (s *gi) add(k int, uk float64) {
 	n, q := s.n, s.q
-	for j := n - 1; j > q; j-- {
-		c, sn, h := givens(s.d[j-1], s.d[j])
-		if sn == 0 {
+	last := -1
+	for j := n - 1; j >= q; j-- {
+		if s.d[j] == 0 {
 			continue
 		}
-		s.d[j-1], s.d[j] = h, 0
-		rotRows(s.jt[(j-1)*n:j*n], s.jt[j*n:(j+1)*n], c, sn)
+		if last < 0 {
+			last = j
+			continue
+		}
+		c, sn, h := givens(s.d[j], s.d[last])
+		s.d[j], s.d[last] = h, 0
+		rotRows(s.jt[j*n:(j+1)*n], s.jt[last*n:(last+1)*n], c, sn)
+		last = j
+	}
+	if last > q {
+		a, b := s.jt[q*n:(q+1)*n], s.jt[last*n:(last+1)*n]
+		for i := range a {
+			a[i], b[i] = b[i], a[i]
+		}
+		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
 		s.r[i*n+q] = s.d[i]
@@ -276,12 +292,18 @@ func (s *gi) step(k int) error {
 			zn += di * di
 			floats.AddScaled(s.z, di, s.jt[i*n:(i+1)*n])
 		}
-		// r = R⁻¹ d₁ (back substitution).
-		for i := q - 1; i >= 0; i-- {
-			t := s.d[i]
+		// r = R⁻¹ d₁ by back substitution; entries past the last non-zero
+		// of d₁ are zero.
+		last := q - 1
+		for last >= 0 && s.d[last] == 0 {
+			s.rv[last] = 0
+			last--
+		}
+		for i := last; i >= 0; i-- {
 			row := s.r[i*n:]
-			for j := i + 1; j < q; j++ {
-				t -= row[j] * s.rv[j]
+			t := s.d[i]
+			if i < last {
+				t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
 			}
 			s.rv[i] = t / row[i]
 		}
@@ -367,7 +389,11 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 			return qpResult{}, err
 		}
 	}
-	// Inequalities: add the most violated (normalised) one until none is.
+	// Inequalities: add the most violated one until none is. The violation
+	// is not normalised by ‖n_k‖: for a slack z_i with the two constraints
+	// z_i ≥ 0 and c_i(x) + z_i ≥ 0, the raw violations pick the one that will
+	// stay active, so the active set rarely churns (normalising favoured the
+	// bounds and tripled the work on the twolevel problem).
 	for {
 		best, bestV := -1, 0.0
 		for k := p.neq; k < p.m; k++ {
@@ -379,7 +405,7 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 			}
 			sk := s.slack(k)
 			if sk < -tol*(1+math.Abs(p.b[k])) {
-				if v := sk / s.nrm[k]; v < bestV {
+				if v := sk; v < bestV {
 					best, bestV = k, v
 				}
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sqp
+
+const raceEnabled = false

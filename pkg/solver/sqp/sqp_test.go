@@ -1,0 +1,129 @@
+package sqp
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestHockSchittkowskiNonMonotone runs the HS set with the non-monotone line
+// search (memory 4, as NLPQLP's default range): it must reach the same optima.
+func TestHockSchittkowskiNonMonotone(t *testing.T) {
+	for _, h := range hsProblems {
+		if h.status < 0 {
+			continue
+		}
+		res, err := Minimize(context.Background(), h.problem(), h.x0, Settings{NonMonotone: 4})
+		if err != nil {
+			t.Fatalf("%s: %v", h.name, err)
+		}
+		ftol := h.ftol
+		if ftol == 0 {
+			ftol = 1e-7
+		}
+		if res.Status != Converged || math.Abs(res.F-h.fstar) > ftol*(1+math.Abs(h.fstar)) {
+			t.Errorf("%s: status %v f = %.10g, published %.10g", h.name, res.Status, res.F, h.fstar)
+		}
+	}
+}
+
+// TestMultipliers checks the multipliers on HS35, whose KKT point is known:
+// ∇f(x*) = λ ∇c(x*) with λ = 2/9 (the bounds are inactive).
+func TestMultipliers(t *testing.T) {
+	var h hsProblem
+	for _, p := range hsProblems {
+		if p.name == "HS35" {
+			h = p
+		}
+	}
+	res, err := Minimize(context.Background(), h.problem(), h.x0, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.LambdaIneq[0]-2.0/9) > 1e-7 {
+		t.Errorf("λ = %.10g, want 2/9", res.LambdaIneq[0])
+	}
+	for j, v := range res.LambdaBound {
+		if math.Abs(v) > 1e-9 {
+			t.Errorf("bound multiplier %d = %g, want 0", j, v)
+		}
+	}
+}
+
+// TestInconsistentLinearisation: min x s.t. 1 - (x-2)² ≥ 0, -1 ≤ x ≤ 0.5
+// is infeasible; at x0 = 0.1 the linearisation asks d ≥ 0.687 while the bound
+// allows d ≤ 0.4, so the relaxed QP (NLPQL's δ) must take over and end at the
+// least infeasible point x = 0.5 with the status Infeasible.
+func TestInconsistentLinearisation(t *testing.T) {
+	p := Problem{
+		Dim: 1, NumIneq: 1, Lower: []float64{-1}, Upper: []float64{0.5},
+		Func: func(x, _, in []float64) (float64, error) {
+			in[0] = 1 - sq(x[0]-2)
+			return x[0], nil
+		},
+		Grad: func(x, g []float64, _, jin *mat.Dense) error {
+			g[0] = 1
+			jin.Set(0, 0, -2*(x[0]-2))
+			return nil
+		},
+	}
+	res, err := Minimize(context.Background(), p, []float64{0.1}, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Infeasible {
+		t.Fatalf("status %v, want infeasible (x = %v)", res.Status, res.X)
+	}
+	// The closest point to feasibility is the upper bound.
+	if math.Abs(res.X[0]-0.5) > 1e-8 {
+		t.Errorf("x = %g, want 0.5", res.X[0])
+	}
+	// With x ≤ 3 the problem is feasible and min x is at x = 1.
+	p.Upper = []float64{3}
+	res, err = Minimize(context.Background(), p, []float64{-1}, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Converged || math.Abs(res.X[0]-1) > 1e-8 {
+		t.Errorf("status %v x = %g, want converged at 1", res.Status, res.X[0])
+	}
+}
+
+func TestCancelAndCallbackError(t *testing.T) {
+	h := hsProblems[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Minimize(ctx, h.problem(), h.x0, Settings{})
+	if !errors.Is(err, context.Canceled) || res.Status != Canceled {
+		t.Errorf("cancelled: status %v err %v", res.Status, err)
+	}
+	boom := errors.New("boom")
+	p := h.problem()
+	calls := 0
+	f := p.Func
+	p.Func = func(x, eq, in []float64) (float64, error) {
+		calls++
+		if calls > 3 {
+			return 0, boom
+		}
+		return f(x, eq, in)
+	}
+	res, err = Minimize(context.Background(), p, h.x0, Settings{})
+	if !errors.Is(err, boom) || res.Status != Failure || len(res.X) != 2 {
+		t.Errorf("callback error: status %v err %v x %v", res.Status, err, res.X)
+	}
+	if _, err := Minimize(context.Background(), Problem{Dim: 2}, []float64{0}, Settings{}); !errors.Is(err, ErrBadProblem) {
+		t.Errorf("bad problem: err %v", err)
+	}
+}
+
+func TestIterationLimitIsStatus(t *testing.T) {
+	h := hsProblems[0] // HS1 needs ~24 iterations
+	res, err := Minimize(context.Background(), h.problem(), h.x0, Settings{MaxIter: 3})
+	if err != nil || res.Status != IterationLimit || res.Iter != 3 {
+		t.Errorf("status %v iter %d err %v, want iteration-limit after 3", res.Status, res.Iter, err)
+	}
+}
