@@ -188,6 +188,43 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gri
 		gammas[i] = math.Exp2(l)
 	}
 
+	correct, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, opts)
+	if err != nil {
+		return gridResult{}, err
+	}
+	nf := len(plan.test)
+	g, c := pickGrid(correct, gammas, Cs, gammaH)
+	return gridResult{
+		C: Cs[c], Gamma: gammas[g],
+		Accuracy: float64(correct[g][c]) / float64(n),
+		Solves:   len(gammas) * len(Cs) * nf,
+	}, nil
+}
+
+// pickGrid returns the grid point with the most correct CV predictions; ties
+// go to the γ nearest gammaH in log2 (a moderate kernel), then to the
+// smaller C, then to the larger γ.
+func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int) {
+	bestCnt, bestDist := -1, math.Inf(1)
+	for g, gamma := range gammas {
+		dist := math.Abs(math.Log2(gamma / gammaH))
+		for c, C := range Cs {
+			cnt := correct[g][c]
+			better := cnt > bestCnt ||
+				cnt == bestCnt && (dist < bestDist-1e-9 ||
+					math.Abs(dist-bestDist) <= 1e-9 && (C < Cs[bc] || C == Cs[bc] && gamma > gammas[bg]))
+			if better {
+				bg, bc, bestCnt, bestDist = g, c, cnt, dist
+			}
+		}
+	}
+	return bg, bc
+}
+
+// gridCounts returns correct[g][c], the number of rows predicted correctly
+// over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
+// ascending), D the squared distances of the rows.
+func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, opts Options) ([][]int, error) {
 	nf := len(plan.test)
 	// correct[g][c] sums the correct predictions over the folds.
 	correct := make([][]int, len(gammas))
@@ -213,7 +250,7 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gri
 				ex := func(d float64) float64 { return math.Exp(-gamma * d) }
 				tr, te := plan.train[jb.f], plan.test[jb.f]
 				cnt, err := foldSweep(ctx, subSym(D, tr, ex), subCross(D, te, tr, ex),
-					pick(train.Y, tr), pick(train.Y, te), Cs, solver.L1, s)
+					pick(y, tr), pick(y, te), Cs, solver.L1, s)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -245,25 +282,10 @@ feed:
 		firstErr = ctx.Err()
 	}
 	if firstErr != nil {
-		return gridResult{}, fmt.Errorf("methods: grid search: %w", firstErr)
+		return nil, fmt.Errorf("methods: grid search: %w", firstErr)
 	}
+	return correct, nil
 
-	best := gridResult{Solves: len(gammas) * len(Cs) * nf}
-	bestCnt, bestDist := -1, math.Inf(1)
-	for g, gamma := range gammas {
-		dist := math.Abs(math.Log2(gamma / gammaH))
-		for c, C := range Cs {
-			cnt := correct[g][c]
-			better := cnt > bestCnt ||
-				cnt == bestCnt && (dist < bestDist-1e-12 ||
-					math.Abs(dist-bestDist) <= 1e-12 && C < best.C)
-			if better {
-				best.C, best.Gamma, bestCnt, bestDist = C, gamma, cnt, dist
-			}
-		}
-	}
-	best.Accuracy = float64(bestCnt) / float64(n)
-	return best, nil
 }
 
 // moderateGamma returns the LIBSVM γ at which the median off-diagonal value

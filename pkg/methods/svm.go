@@ -70,10 +70,10 @@ func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	if med := medianKernel(train, g.Gamma); med < 0.01 || med > 0.99 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the chosen kernel is degenerate on the training data (median off-diagonal K = %.3g, outside [0.01, 0.99]): the CV surface is probably flat", med))
 	}
+	st := Step{Iter: 1, Objective: g.Accuracy, Elapsed: time.Since(start)}
+	res.Trace = []Step{st}
 	if opts.Recorder != nil {
-		st := Step{Iter: 1, Objective: g.Accuracy, Elapsed: time.Since(start)}
 		opts.Recorder(st)
-		res.Trace = []Step{st}
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil

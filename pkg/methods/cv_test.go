@@ -1,0 +1,181 @@
+package methods
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// heartHead returns the first n rows of heart, z-scored.
+func heartHead(t testing.TB, n int) *dataio.Dataset {
+	t.Helper()
+	d := spdLoadBuiltin(t, "heart")
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	tr, _, _ := normalizedSplit(t, d.Subset(idx), d.Subset(idx[:1]))
+	return tr
+}
+
+// coldCV counts correct k-fold predictions for one (γ, C) the plain way:
+// each fold's Gram matrices from the kernel package, cold-started solves.
+func coldCV(t *testing.T, d *dataio.Dataset, plan cvPlan, gamma, C float64, s solver.Settings) int {
+	t.Helper()
+	k, err := kernel.NewGaussianIso(gamma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	correct := 0
+	for f := range plan.test {
+		tr, te := d.Subset(plan.train[f]), d.Subset(plan.test[f])
+		res, err := solver.TrainSVC(context.Background(), kernel.Precomputed(k.Gram(tr.X)), tr.Y, solver.SVCParams{Margin: solver.L1, C: C}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := solver.Decision(nil, k.Cross(te.X, tr.X), res.Coef, res.Bias)
+		for i, v := range dec {
+			if (v > 0) == (te.Y[i] > 0) {
+				correct++
+			}
+		}
+	}
+	return correct
+}
+
+// TestGridCountsMatchColdSolves checks the fast grid (one distance matrix,
+// exp passes, warm starts along C, parallel jobs) against independent cold
+// solves on every grid point.
+func TestGridCountsMatchColdSolves(t *testing.T) {
+	d := heartHead(t, 60)
+	opts := Options{Seed: 5, Eps: 1e-9, Workers: 2}
+	plan, err := newCVPlan(d.Len(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gammas := []float64{math.Exp2(-1), math.Exp2(-5), math.Exp2(-9)}
+	Cs := []float64{math.Exp2(-3), 1, math.Exp2(5)}
+	got, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, gammas, Cs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g, gamma := range gammas {
+		for c, C := range Cs {
+			want := coldCV(t, d, plan, gamma, C, solver.Settings{Eps: 1e-9})
+			if got[g][c] != want {
+				t.Errorf("γ = %g, C = %g: %d correct, cold solves give %d", gamma, C, got[g][c], want)
+			}
+		}
+	}
+}
+
+func TestPickGridTies(t *testing.T) {
+	gammas := []float64{8, 2, 0.5, 0.125}
+	Cs := []float64{0.5, 2, 8}
+	for _, tc := range []struct {
+		name    string
+		correct [][]int
+		gammaH  float64
+		g, c    int
+	}{
+		{"unique best", [][]int{{1, 2, 3}, {4, 5, 6}, {7, 9, 8}, {1, 1, 1}}, 8, 2, 1},
+		{"tie: gamma nearest the heuristic", [][]int{{9, 2, 3}, {4, 5, 6}, {7, 8, 9}, {9, 1, 1}}, 0.4, 2, 2},
+		{"tie at the same gamma: smaller C", [][]int{{1, 2, 3}, {4, 9, 9}, {7, 8, 1}, {1, 1, 1}}, 2, 1, 1},
+		{"flat surface: moderate gamma, smallest C", [][]int{{5, 5, 5}, {5, 5, 5}, {5, 5, 5}, {5, 5, 5}}, 0.6, 2, 0},
+		{"equal distance: larger gamma", [][]int{{5, 5, 5}, {5, 5, 5}, {5, 5, 5}, {5, 5, 5}}, 1, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, c := pickGrid(tc.correct, gammas, Cs, tc.gammaH)
+			if g != tc.g || c != tc.c {
+				t.Errorf("picked (γ = %g, C = %g), want (γ = %g, C = %g)", gammas[g], Cs[c], gammas[tc.g], Cs[tc.c])
+			}
+		})
+	}
+}
+
+// TestGridSearchDeterministic: the same seed gives the same choice whatever
+// the number of workers; the result is a grid point.
+func TestGridSearchDeterministic(t *testing.T) {
+	d := heartHead(t, 80)
+	a, err := gridSearchCV(context.Background(), d, Options{Seed: 2, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := gridSearchCV(context.Background(), d, Options{Seed: 2, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Errorf("1 worker: %+v, 3 workers: %+v", a, b)
+	}
+	if a.Solves != 110*5 {
+		t.Errorf("solves = %d, want 550", a.Solves)
+	}
+	lc, lg := math.Log2(a.C), math.Log2(a.Gamma)
+	if lc != math.Round(lc) || int(lc)%2 == 0 || lc < -5 || lc > 15 || lg != math.Round(lg) || int(lg)%2 == 0 || lg < -15 || lg > 3 {
+		t.Errorf("(log2 C, log2 γ) = (%g, %g) is not on the grid", lc, lg)
+	}
+	if a.Accuracy < 0.7 || a.Accuracy > 1 {
+		t.Errorf("CV accuracy %g on heart, want 0.7..1", a.Accuracy)
+	}
+}
+
+// TestSelectC checks selectC against cold solves and its tie rule.
+func TestSelectC(t *testing.T) {
+	d := heartHead(t, 60)
+	k, _ := kernel.NewGaussianIso(math.Exp2(-5))
+	K := k.Gram(d.X)
+	opts := Options{Seed: 9, Eps: 1e-9}
+	Cs := []float64{8, 0.125, 1}
+	C, acc, solves, err := selectC(context.Background(), K, d.Y, Cs, solver.L1, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := newCVPlan(d.Len(), opts)
+	bestC, bestCnt := 0.0, -1
+	for _, c := range []float64{0.125, 1, 8} {
+		if cnt := coldCV(t, d, plan, math.Exp2(-5), c, solver.Settings{Eps: 1e-9}); cnt > bestCnt {
+			bestC, bestCnt = c, cnt
+		}
+	}
+	if C != bestC || acc != float64(bestCnt)/60 {
+		t.Errorf("selectC = (%g, %g), cold solves give (%g, %g)", C, acc, bestC, float64(bestCnt)/60)
+	}
+	if solves != 15 {
+		t.Errorf("solves = %d, want 15", solves)
+	}
+	if _, _, _, err := selectC(context.Background(), K, d.Y, nil, solver.L1, opts); err == nil {
+		t.Error("no candidate C: want an error")
+	}
+}
+
+func TestCVPlanErrors(t *testing.T) {
+	if _, err := newCVPlan(3, Options{Folds: 5}); err == nil {
+		t.Error("3 rows, 5 folds: want an error")
+	}
+	if _, err := newCVPlan(30, Options{Folds: 1}); err == nil {
+		t.Error("1 fold: want an error")
+	}
+	p, err := newCVPlan(23, Options{Folds: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]int, 23)
+	for f := range p.test {
+		if len(p.test[f])+len(p.train[f]) != 23 {
+			t.Errorf("fold %d: %d + %d rows", f, len(p.test[f]), len(p.train[f]))
+		}
+		for _, i := range p.test[f] {
+			seen[i]++
+		}
+	}
+	for i, c := range seen {
+		if c != 1 {
+			t.Errorf("row %d in %d test folds", i, c)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package methods
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+func TestRegistry(t *testing.T) {
+	names := Names()
+	if len(names) == 0 || names[0] != "svm" {
+		t.Fatalf("Names() = %v, want the baseline svm first", names)
+	}
+	ids := []string{"svm", "spd", "gi", "lccp", "rcsc", "twolevel"}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !slices.Contains(ids, n) {
+			t.Errorf("method %q is not one of the house IDs %v", n, ids)
+		}
+		if seen[n] {
+			t.Errorf("method %q registered twice", n)
+		}
+		seen[n] = true
+		m, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Name() != n {
+			t.Errorf("Lookup(%q).Name() = %q", n, m.Name())
+		}
+		if len(m.Params()) == 0 {
+			t.Errorf("%s: Params() is empty (the first is the default)", n)
+		}
+	}
+	for _, n := range []string{"svm", "spd"} {
+		if !seen[n] {
+			t.Errorf("%s is not registered", n)
+		}
+	}
+	if _, err := Lookup("nope"); err == nil {
+		t.Error(`Lookup("nope"): want an error`)
+	}
+}
+
+// TestRegistryRejectsUnknownParam: every registered method refuses a
+// parameterisation it does not know, before doing any work.
+func TestRegistryRejectsUnknownParam(t *testing.T) {
+	d := heartHead(t, 30)
+	for _, f := range All {
+		m := f()
+		if _, err := m.Tune(context.Background(), d, Options{Param: "no-such-param", MaxIter: 1}); err == nil {
+			t.Errorf("%s: unknown param accepted", m.Name())
+		}
+	}
+}
+
+func TestSPDParamsAndOptionErrors(t *testing.T) {
+	if p := NewSPD().Params(); !slices.Equal(p, []string{"diag", "full"}) {
+		t.Errorf("spd Params() = %v", p)
+	}
+	d := heartHead(t, 40)
+	for _, o := range []Options{{Mode: "nope"}, {Init: "nope"}, {Init: "sigma=-1"}, {Init: "sigma=x"}, {Rho: -1}, {Margin: "hard"}, {C: -2}} {
+		if _, err := NewSPD().Tune(context.Background(), d, o); err == nil {
+			t.Errorf("spd options %+v: want an error", o)
+		}
+	}
+}

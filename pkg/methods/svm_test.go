@@ -1,0 +1,65 @@
+package methods
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+func TestSVMTune(t *testing.T) {
+	d := heartHead(t, 100)
+	res, err := NewSVM().Tune(context.Background(), d, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gridSearchCV(context.Background(), d, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "svm" || res.Margin != "l1" || res.Kernel.Kind != "gaussian" {
+		t.Errorf("result %+v", res)
+	}
+	if res.Kernel.Gamma != g.Gamma || res.C != g.C || res.Solves != g.Solves || res.CriterionEnd != g.Accuracy {
+		t.Errorf("result (γ %g, C %g, solves %d, acc %g), grid search (%g, %g, %d, %g)",
+			res.Kernel.Gamma, res.C, res.Solves, res.CriterionEnd, g.Gamma, g.C, g.Solves, g.Accuracy)
+	}
+	want := []string{"cv accuracy", "log2 C", "log2 gamma"}
+	vals := []float64{g.Accuracy, math.Log2(g.C), math.Log2(g.Gamma)}
+	if len(res.Figures) != len(want) {
+		t.Fatalf("figures %+v", res.Figures)
+	}
+	for i, f := range res.Figures {
+		if f.Name != want[i] || f.Value != vals[i] {
+			t.Errorf("figure %d = %+v, want %s = %g", i, f, want[i], vals[i])
+		}
+	}
+	if res.Status != Converged || res.Init == "" {
+		t.Errorf("status %v, init %q", res.Status, res.Init)
+	}
+
+	fixed, err := NewSVM().Tune(context.Background(), d, Options{Seed: 1, C: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixed.C != 4 || fixed.Solves != 10*5 {
+		t.Errorf("C fixed at 4: got C %g after %d solves, want 4 after 50", fixed.C, fixed.Solves)
+	}
+}
+
+func TestSVMOptionErrors(t *testing.T) {
+	d := heartHead(t, 40)
+	for _, o := range []Options{{Param: "diag"}, {Margin: "l2"}, {C: -1}, {Folds: 1}} {
+		if _, err := NewSVM().Tune(context.Background(), d, o); err == nil {
+			t.Errorf("options %+v: want an error", o)
+		}
+	}
+}
+
+func TestSVMCanceled(t *testing.T) {
+	d := heartHead(t, 60)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewSVM().Tune(ctx, d, Options{}); err == nil {
+		t.Error("cancelled context: want an error")
+	}
+}
