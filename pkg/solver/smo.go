@@ -74,7 +74,7 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int) (*smo, error) 
 			pi = pr.P[i]
 		}
 		if math.IsNaN(pi) || math.IsInf(pi, 0) {
-			return nil, fmt.Errorf("solver: linear term p[%d] = %g: %w", i, pi, ErrNaN)
+			return nil, fmt.Errorf("%w: linear term p[%d] = %g", ErrNaN, i, pi)
 		}
 		m.p[i] = pi
 		pmax = max(pmax, math.Abs(pi))
@@ -93,12 +93,12 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int) (*smo, error) 
 		m.c[i] = ci
 		d := pr.Q.Diag(i)
 		if math.IsNaN(d) || math.IsInf(d, 0) {
-			return nil, fmt.Errorf("solver: kernel diagonal K[%d,%d] = %g: %w", i, i, d, ErrNaN)
+			return nil, fmt.Errorf("%w: kernel diagonal K[%d,%d] = %g", ErrNaN, i, i, d)
 		}
 		m.qd[i] = d
 	}
 	if math.IsNaN(pr.Delta) || math.IsInf(pr.Delta, 0) {
-		return nil, fmt.Errorf("solver: Delta = %g: %w", pr.Delta, ErrInfeasible)
+		return nil, fmt.Errorf("%w: Δ = %g", ErrInfeasible, pr.Delta)
 	}
 	if err := m.initAlpha(pr); err != nil {
 		return nil, err
@@ -135,15 +135,15 @@ func (m *smo) initAlpha(pr Problem) error {
 	if pr.Alpha0 != nil {
 		sum, scale := 0.0, math.Abs(pr.Delta)
 		for i, a := range pr.Alpha0 {
-			if math.IsNaN(a) || a < 0 || a > m.c[i] {
-				return fmt.Errorf("solver: warm start α[%d] = %g outside [0, %g]: %w", i, a, m.c[i], ErrInfeasible)
+			if math.IsNaN(a) || math.IsInf(a, 0) || a < 0 || a > m.c[i] {
+				return fmt.Errorf("%w: warm start α[%d] = %g outside [0, %g]", ErrInfeasible, i, a, m.c[i])
 			}
 			m.alpha[i] = a
 			sum += m.y[i] * a
 			scale = max(scale, a)
 		}
 		if math.Abs(sum-pr.Delta) > 1e-9*max(1, scale)*math.Sqrt(float64(n)) {
-			return fmt.Errorf("solver: warm start has yᵀα = %g, want Δ = %g: %w", sum, pr.Delta, ErrInfeasible)
+			return fmt.Errorf("%w: warm start has yᵀα = %g, want Δ = %g", ErrInfeasible, sum, pr.Delta)
 		}
 	} else if pr.Delta != 0 {
 		sign := math.Copysign(1, pr.Delta)
@@ -157,7 +157,7 @@ func (m *smo) initAlpha(pr Problem) error {
 			rest -= a
 		}
 		if rest > 1e-12*math.Abs(pr.Delta) {
-			return fmt.Errorf("solver: no 0 ≤ α ≤ C has yᵀα = Δ = %g: %w", pr.Delta, ErrInfeasible)
+			return fmt.Errorf("%w: no 0 ≤ α ≤ C has yᵀα = Δ = %g", ErrInfeasible, pr.Delta)
 		}
 	}
 	for i := range n {
@@ -227,7 +227,7 @@ func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
 			}
 			if m.cache.nonFinite {
 				m.unshrinkAll()
-				return Failure, fmt.Errorf("solver: kernel column at iteration %d: %w", m.iter, ErrNaN)
+				return Failure, fmt.Errorf("%w: in a kernel column, seen at iteration %d", ErrNaN, m.iter)
 			}
 			if m.shrink {
 				m.doShrinking()
@@ -255,11 +255,11 @@ func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
 		m.unshrinkAll()
 	}
 	if m.cache.nonFinite {
-		return Failure, fmt.Errorf("solver: kernel column: %w", ErrNaN)
+		return Failure, fmt.Errorf("%w: in a kernel column", ErrNaN)
 	}
 	for k, v := range m.g {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return Failure, fmt.Errorf("solver: gradient entry %d = %g at iteration %d: %w", m.perm[k], v, m.iter, ErrNaN)
+			return Failure, fmt.Errorf("%w: gradient entry %d = %g at iteration %d", ErrNaN, m.perm[k], v, m.iter)
 		}
 	}
 	return status, nil
@@ -411,7 +411,7 @@ func (m *smo) update(i, j int) error {
 		if a[j] > a[i] {
 			k = j
 		}
-		return fmt.Errorf("solver: α[%d] = %.3g beyond %.3g at iteration %d: %w", m.perm[k], a[k], m.blowup, m.iter, ErrUnbounded)
+		return fmt.Errorf("%w: α[%d] = %.3g beyond %.3g at iteration %d", ErrUnbounded, m.perm[k], a[k], m.blowup, m.iter)
 	}
 
 	dai, daj := a[i]-oldI, a[j]-oldJ

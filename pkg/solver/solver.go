@@ -65,7 +65,7 @@ var (
 	// kernel's feature space separates.
 	ErrNotSeparable = errors.New("solver: data not separable (hard margin)")
 	// ErrNaN: the kernel matrix or the gradient produced NaN or ±Inf.
-	ErrNaN = errors.New("solver: non-finite value in kernel or gradient")
+	ErrNaN = errors.New("solver: non-finite value")
 )
 
 // Problem is LIBSVM's generic dual

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -175,16 +176,13 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 	if p.Margin == Hard {
 		switch {
 		case errors.Is(err, ErrUnbounded):
-			return out, fmt.Errorf("solver: hard margin: %w (%w)", ErrNotSeparable, err)
+			return out, fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
 		case err == nil && r.Status == IterationLimit:
-			return out, fmt.Errorf("solver: hard margin: no convergence in %d iterations (Σα = %.3g): %w",
-				r.Iter, sumOf(r.Alpha), ErrNotSeparable)
+			return out, fmt.Errorf("%w: no convergence in %d iterations (Σα = %.3g); if the margin is only tiny, raise MaxIter",
+				ErrNotSeparable, r.Iter, sumOf(r.Alpha))
 		}
 	}
-	if err != nil {
-		return out, fmt.Errorf("solver: training %v-margin SVM: %w", p.Margin, err)
-	}
-	return out, nil
+	return out, err
 }
 
 func sumOf(v []float64) float64 {
@@ -225,13 +223,9 @@ func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 
 	}
 	r, err := Solve(ctx, Problem{Q: q, P: p, Delta: 1, Cp: math.Inf(1), Alpha0: beta0}, s)
 	if r.Alpha == nil {
-		return RadiusResult{}, fmt.Errorf("solver: radius: %w", err)
+		return RadiusResult{}, err
 	}
-	out := RadiusResult{Beta: r.Alpha, R2: -2 * r.Obj, Iter: r.Iter, Status: r.Status}
-	if err != nil {
-		return out, fmt.Errorf("solver: radius: %w", err)
-	}
-	return out, nil
+	return RadiusResult{Beta: r.Alpha, R2: -2 * r.Obj, Iter: r.Iter, Status: r.Status}, err
 }
 
 // Decision sets dst_i = Σ_j cross_ij coef_j + bias, the SVM decision values
