@@ -566,3 +566,38 @@ func TestIterationLimitAfterShrinking(t *testing.T) {
 		t.Errorf("obj %.12g (recomputed %.12g), optimum %.12g", r.Obj, obj, full.Obj)
 	}
 }
+
+// A warm start clipped from a larger C is feasible for the smaller one and
+// reaches the cold objective in fewer iterations.
+func TestClipWarmStart(t *testing.T) {
+	x, y := mixture(400, 5, 1, 41)
+	q := gram(x, rbf(0.5))
+	ctx := context.Background()
+	s := Settings{Eps: 1e-7}
+	big, err := TrainSVC(ctx, q, y, SVCParams{C: 4}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a0 := ClipWarmStart(nil, big.Alpha, y, 2, 2)
+	sum := 0.0
+	for i, a := range a0 {
+		if a < 0 || a > 2 {
+			t.Fatalf("α0[%d] = %g outside [0, 2]", i, a)
+		}
+		sum += y[i] * a
+	}
+	if math.Abs(sum) > 1e-12 {
+		t.Fatalf("yᵀα0 = %g", sum)
+	}
+	cold, err := TrainSVC(ctx, q, y, SVCParams{C: 2}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := TrainSVC(ctx, q, y, SVCParams{C: 2}, s, a0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relDiff(cold.Obj, warm.Obj) > 1e-8 || warm.Iter >= cold.Iter {
+		t.Errorf("warm: obj %.12g in %d iterations; cold: %.12g in %d", warm.Obj, warm.Iter, cold.Obj, cold.Iter)
+	}
+}

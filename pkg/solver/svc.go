@@ -259,3 +259,49 @@ func Decision(dst []float64, cross mat.Matrix, coef []float64, bias float64) []f
 	}
 	return dst
 }
+
+// ClipWarmStart returns a feasible starting point for an SVM dual with
+// yᵀα = 0 and 0 ≤ α_i ≤ C (Cp for y_i = +1, Cn for y_i = -1; +Inf allowed)
+// from the α of a nearby problem, e.g. a larger C: α is clipped to the box
+// and the heavier class is scaled down until Σ_{y=+1} α = Σ_{y=-1} α (scaling
+// down never leaves the box). dst may be nil or alpha itself.
+func ClipWarmStart(dst, alpha, y []float64, cp, cn float64) []float64 {
+	if len(y) != len(alpha) {
+		panic(fmt.Sprintf("solver: len(y) = %d, len(alpha) = %d", len(y), len(alpha)))
+	}
+	if dst == nil {
+		dst = make([]float64, len(alpha))
+	}
+	var sp, sn float64
+	for i, a := range alpha {
+		c := cp
+		if y[i] < 0 {
+			c = cn
+		}
+		a = min(max(a, 0), c)
+		if math.IsNaN(a) {
+			a = 0
+		}
+		dst[i] = a
+		if y[i] > 0 {
+			sp += a
+		} else {
+			sn += a
+		}
+	}
+	scale, side := 1.0, 0.0
+	switch {
+	case sp > sn:
+		scale, side = sn/sp, 1
+	case sn > sp:
+		scale, side = sp/sn, -1
+	}
+	if side != 0 {
+		for i := range dst {
+			if y[i] == side {
+				dst[i] *= scale
+			}
+		}
+	}
+	return dst
+}
