@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/spf13/pflag"
@@ -14,6 +16,10 @@ type dataOptions struct {
 	Features                                            int
 	Test                                                string  // --test FILE
 	TestFraction                                        float64 // --test-fraction F
+
+	// stdin is read for the path "-" (os.Stdin when nil); commands set it
+	// to globalOptions.In so tests can feed data.
+	stdin io.Reader
 }
 
 // dataHelp explains DATA in the long help of every data-reading command.
@@ -26,6 +32,7 @@ const dataHelp = `DATA is a file or an embedded data set:
                             --label-col says otherwise) or LIBSVM (label idx:val ...)
   DIR/NAME                  an IDA benchmark set: NAME_data.asc, NAME_labels.asc and
                             the train/test index files (any of them may be given)
+  -                         CSV or LIBSVM on standard input
 Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +1,
 --positive picks it), and the mapping is printed.`
 
@@ -90,6 +97,13 @@ func (o *dataOptions) readOptions() dataio.ReadOptions {
 func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	if err := o.check(); err != nil {
 		return nil, err
+	}
+	if path == "-" {
+		in := o.stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		return dataio.LoadReader(in, "stdin", o.readOptions())
 	}
 	return dataio.Load(path, o.readOptions())
 }

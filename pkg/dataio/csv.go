@@ -390,7 +390,11 @@ rows:
 		X: mat.NewDense(len(y), d, x), Y: y, FeatureNames: names, Labels: lm,
 	}
 	if dropped > 0 {
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+		if dropped == 1 {
+			ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
+		} else {
+			ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+		}
 	}
 	return ds, nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,28 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	d.Name = baseName(path)
+	return d, nil
+}
+
+// LoadReader reads a CSV or LIBSVM data set from r (standard input, say),
+// named name in messages and Source. The format is detected from the content
+// unless opts.Format is set; IDA sets need files (use Load).
+func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if opts.Format == "ida" {
+		return nil, fmt.Errorf("dataio: %s: an IDA set is four files; give its path", name)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+	}
+	d, err := parseBytes(data, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = baseName(name)
 	return d, nil
 }
 

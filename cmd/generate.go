@@ -1,0 +1,235 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// generateStream is the PCG stream of `generate`: the data depend only on
+// --seed and the flags.
+const generateStream uint64 = 0x67656e6572617465 // "generate"
+
+type generateOptions struct {
+	*globalOptions
+	Kind           string // "weston" or "chessboard"
+	N              int
+	NoiseStd       float64
+	Dim            int
+	Stretch        float64
+	Format         string
+	Output         string
+	PrintTransform bool
+}
+
+func init() { subcommands = append(subcommands, newGenerateCmd) }
+
+func newGenerateCmd(g *globalOptions) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "generate weston|chessboard",
+		Short: "Write the toy data sets of the papers (Weston et al. 2000, chessboard)",
+		Long: `generate writes one of the two synthetic problems the papers test on, as CSV
+(header x1,x2,…,label) or LIBSVM, to stdout or to -o FILE. The data depend only
+on the flags and --seed, so a run can be repeated exactly.
+
+  weston      Weston et al. 2000 (NIPS, "Feature selection for SVMs"), the
+              nonlinear problem of Laanaya et al. 2011 §3.1: 52 features, only
+              the first two informative.
+  chessboard  Glasmachers & Igel 2005 §3: a 4×4×… chessboard stretched and
+              rotated by a random matrix, where a full-matrix kernel pays off.
+
+Run 'kerneltune generate weston --help' for the details of each.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageErrorf("generate needs a data set: weston or chessboard")
+		},
+	}
+	c.AddCommand(newGenerateWestonCmd(g), newGenerateChessboardCmd(g))
+	return c
+}
+
+func generateOutputFlags(c *cobra.Command, o *generateOptions) {
+	f := c.Flags()
+	f.StringVar(&o.Format, "format", "csv", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
+}
+
+func newGenerateWestonCmd(g *globalOptions) *cobra.Command {
+	o := &generateOptions{globalOptions: g, Kind: "weston"}
+	c := &cobra.Command{
+		Use:   "weston",
+		Short: "Weston et al. 2000 nonlinear problem: 52 features, 2 informative",
+		Long: `weston writes the nonlinear problem of Weston, Mukherjee, Chapelle, Pontil,
+Poggio & Vapnik, "Feature selection for SVMs" (NIPS 2000), used by Laanaya et
+al. 2011 (§3.1) to test SPD-matrix kernels:
+
+  y = ±1 with probability ½ each (here exactly ⌊n/2⌋ rows are +1, in random order);
+  y = -1: (x1, x2) ~ N((-3/4, -3), I) or N((3/4, 3), I), each with probability ½;
+  y = +1: (x1, x2) ~ N((3, -3), I)   or N((-3, 3), I);
+  x3 … x52 ~ N(0, σ²), pure noise, σ = --noise-std.
+
+The paper writes the noise as N(0, 20); like most reimplementations we read 20
+as the standard deviation. An isotropic Gaussian SVM sits near chance on this
+problem (Laanaya: 51%), because the 50 noise features swamp the distances; a
+per-feature kernel that learns to ignore them reaches over 90%.`,
+		Example: `  kerneltune generate weston > weston.csv
+  kerneltune generate weston --n 1000 --noise-std 5 --seed 7 -o weston.libsvm
+  kerneltune generate weston | kerneltune info -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.N < 1 {
+				return usageErrorf("--n must be at least 1, got %d", o.N)
+			}
+			if !(o.NoiseStd >= 0) || o.NoiseStd > 1e150 {
+				return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
+			}
+			if err := o.checkFormat(cmd); err != nil {
+				return err
+			}
+			return runGenerate(cmd.Context(), o)
+		},
+	}
+	c.Flags().IntVar(&o.N, "n", 200, "number of points")
+	c.Flags().Float64Var(&o.NoiseStd, "noise-std", 20, "standard deviation of the 50 noise features")
+	generateOutputFlags(c, o)
+	return c
+}
+
+func newGenerateChessboardCmd(g *globalOptions) *cobra.Command {
+	o := &generateOptions{globalOptions: g, Kind: "chessboard"}
+	c := &cobra.Command{
+		Use:   "chessboard",
+		Short: "Glasmachers & Igel 2005 stretched, rotated chessboard",
+		Long: `chessboard writes the problem of Glasmachers & Igel, "Gradient-based adaptation
+of general Gaussian kernels" (Neural Computation 2005, §3):
+
+  x̃ ~ U(-2, 2)^dim, a board of 4^dim unit cells;
+  y = +1 if Σ_j ⌊x̃_j⌋ is even (a "white" cell), else -1;
+  x = B̃ x̃ with B̃ = Dᵀ diag(s, 1/s, 1, …, 1) D,
+
+where s = --stretch and D is a random orthogonal matrix (Haar distributed,
+drawn from --seed). The board is squeezed by s along one random direction and
+stretched along another, so the classes' cells are long thin parallelograms:
+an isotropic kernel fits them poorly, a full-matrix kernel can undo B̃ (the
+paper's parameterisations D and E win). --print-transform prints B̃ on stderr,
+full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
+		Example: `  kerneltune generate chessboard > chess.csv
+  kerneltune generate chessboard --n 1000 --dim 3 --stretch 5 --print-transform -o chess.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.N < 1 {
+				return usageErrorf("--n must be at least 1, got %d", o.N)
+			}
+			if o.Dim < 2 || o.Dim > 1000 {
+				return usageErrorf("--dim must be between 2 and 1000, got %d", o.Dim)
+			}
+			if !(o.Stretch > 0) || o.Stretch > 1e150 {
+				return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
+			}
+			if err := o.checkFormat(cmd); err != nil {
+				return err
+			}
+			return runGenerate(cmd.Context(), o)
+		},
+	}
+	c.Flags().IntVar(&o.N, "n", 500, "number of points")
+	c.Flags().IntVar(&o.Dim, "dim", 2, "dimension of the board (≥ 2)")
+	c.Flags().Float64Var(&o.Stretch, "stretch", 3, "stretch s of B̃ = Dᵀdiag(s, 1/s, 1, …)D")
+	c.Flags().BoolVar(&o.PrintTransform, "print-transform", false, "print B̃ on stderr")
+	generateOutputFlags(c, o)
+	return c
+}
+
+// checkFormat validates --format, taking the default from the -o extension.
+func (o *generateOptions) checkFormat(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("format") && o.Output != "" {
+		switch strings.ToLower(filepath.Ext(o.Output)) {
+		case ".libsvm", ".svm":
+			o.Format = "libsvm"
+		}
+	}
+	if o.Format != "csv" && o.Format != "libsvm" {
+		return usageErrorf("--format: want csv or libsvm, got %q", o.Format)
+	}
+	return nil
+}
+
+// runGenerate draws the data from --seed and writes them.
+func runGenerate(ctx context.Context, o *generateOptions) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, generateStream))
+	var (
+		d *dataio.Dataset
+		B *mat.Dense
+	)
+	switch o.Kind {
+	case "weston":
+		d = dataio.Weston(o.N, o.NoiseStd, rng)
+	case "chessboard":
+		d, B = dataio.Chessboard(o.N, o.Dim, o.Stretch, rng)
+	default:
+		return fmt.Errorf("generate: unknown data set %q", o.Kind)
+	}
+	if B != nil && o.PrintTransform {
+		if err := generatePrintTransform(o.ErrOut, B, o); err != nil {
+			return err
+		}
+	}
+	w := o.Out
+	var f *os.File
+	if o.Output != "" {
+		var err error
+		if f, err = os.Create(o.Output); err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+		w = f
+	}
+	var err error
+	if o.Format == "libsvm" {
+		err = dataio.WriteLIBSVM(w, d)
+	} else {
+		err = dataio.WriteCSV(w, d)
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("generate: %w", cerr)
+		}
+		if err != nil {
+			os.Remove(o.Output)
+			return err
+		}
+		if !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", d.Len(), d.Dim(), o.Kind, o.Seed, o.Output)
+		}
+	}
+	return err
+}
+
+func generatePrintTransform(w io.Writer, B *mat.Dense, o *generateOptions) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# chessboard transform B̃ = Dᵀ diag(%g, 1/%g, 1, …) D, seed %d; x = B̃ x̃\n", o.Stretch, o.Stretch, o.Seed)
+	r, c := B.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatFloat(B.At(i, j), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

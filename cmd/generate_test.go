@@ -1,0 +1,154 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// dataRun runs kerneltune with stdin and returns stdout, stderr and the exit
+// code (shared by the generate, info and data tests).
+func dataRun(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func TestGenerateWeston(t *testing.T) {
+	out, _, code := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	again, _, _ := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "3")
+	other, _, _ := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "4")
+	if out != again {
+		t.Error("two runs with --seed 3 differ")
+	}
+	if out == other {
+		t.Error("--seed 3 and 4 give the same data")
+	}
+	if !strings.HasPrefix(out, "x1,x2,x3,") {
+		t.Errorf("no CSV header: %.40q", out)
+	}
+	d, err := dataio.LoadReader(strings.NewReader(out), "weston.csv", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, neg := d.ClassCounts()
+	if d.Len() != 40 || d.Dim() != 52 || pos != 20 || neg != 20 {
+		t.Errorf("%d×%d, %d/%d", d.Len(), d.Dim(), pos, neg)
+	}
+	// The CLI draws from generateStream: the same data as the package call.
+	want := dataio.Weston(40, 20, genTestRand(3, generateStream))
+	if !mat.Equal(d.X, want.X) {
+		t.Error("CLI data differ from dataio.Weston with the generate stream")
+	}
+}
+
+func TestGenerateToFileLIBSVM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.libsvm")
+	out, errOut, code := dataRun(t, "", "generate", "weston", "--n", "30", "--noise-std", "5", "-o", path)
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errOut, "wrote 30 rows × 52 features") {
+		t.Errorf("stderr %q", errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dataio.DetectFormat("x", b) != "libsvm" {
+		t.Errorf("-o .libsvm did not write LIBSVM: %.60q", b)
+	}
+	d, err := dataio.Load(path, dataio.ReadOptions{})
+	if err != nil || d.Len() != 30 || d.Dim() != 52 {
+		t.Fatalf("%v %v", d, err)
+	}
+	// --quiet silences the note.
+	_, errOut, _ = dataRun(t, "", "generate", "weston", "--n", "3", "-q", "-o", path)
+	if errOut != "" {
+		t.Errorf("--quiet printed %q", errOut)
+	}
+}
+
+func TestGenerateChessboardTransform(t *testing.T) {
+	out, errOut, code := dataRun(t, "", "generate", "chessboard", "--n", "300", "--dim", "3", "--stretch", "4", "--print-transform", "--seed", "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "# chessboard transform") {
+		t.Fatalf("stderr %q", errOut)
+	}
+	B := mat.NewDense(3, 3, nil)
+	for i, l := range lines[1:] {
+		for j, f := range strings.Fields(l) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			B.Set(i, j, v)
+		}
+	}
+	if det := mat.Det(B); math.Abs(det-1) > 1e-12 {
+		t.Errorf("det B̃ = %v, want 1", det)
+	}
+	d, err := dataio.LoadReader(strings.NewReader(out), "chess.csv", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Undo the printed B̃: every row's cell parity matches its label.
+	var xt mat.Dense
+	if err := xt.Solve(B, d.X.T()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < d.Len(); i++ {
+		s := 0
+		for j := 0; j < 3; j++ {
+			s += int(math.Floor(xt.At(j, i)))
+		}
+		if (s%2 == 0) != (d.Y[i] > 0) {
+			t.Fatalf("row %d: parity %d, label %v", i+1, s, d.Y[i])
+		}
+	}
+}
+
+func TestGenerateUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"generate"},
+		{"generate", "weston", "--n", "0"},
+		{"generate", "weston", "--format", "xml"},
+		{"generate", "weston", "--noise-std", "-1"},
+		{"generate", "weston", "--n", "ten"},
+		{"generate", "chessboard", "--dim", "1"},
+		{"generate", "chessboard", "--stretch", "0"},
+		{"generate", "chessboard", "extra"},
+	} {
+		_, errOut, code := dataRun(t, "", args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
+		}
+		if !strings.Contains(errOut, "kerneltune: ") {
+			t.Errorf("%v: stderr %q", args, errOut)
+		}
+	}
+	// An unwritable -o is an error (1), not a usage error.
+	_, errOut, code := dataRun(t, "", "generate", "weston", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.csv"))
+	if code != ExitError || !strings.Contains(errOut, "no such file") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func genTestRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

@@ -1,0 +1,229 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+type infoOptions struct {
+	*globalOptions
+	data         dataOptions
+	Format       string
+	FeatureStats bool
+}
+
+func init() { subcommands = append(subcommands, newInfoCmd) }
+
+func newInfoCmd(g *globalOptions) *cobra.Command {
+	o := &infoOptions{globalOptions: g}
+	c := &cobra.Command{
+		Use:   "info [DATA ...]",
+		Short: "Describe data sets: size, classes, label mapping, duplicates, constant features",
+		Long: `info reads each DATA exactly as train, tune and compare would, and reports what
+matters before tuning a kernel on it:
+
+  rows and features, the format and the sha256 of the bytes read;
+  the classes with their original labels, e.g. +1 = "2" (labels are mapped to
+    ±1; numbers: the larger is +1 unless --positive says otherwise);
+  constant features (one value in every row: a normaliser leaves them as they
+    are, and they carry no information);
+  duplicate rows (same features as an earlier row) and feature vectors that
+    occur with both labels (no classifier can get all of those right);
+  the range of the values (already scaled to [-1, 1]? then --normalize none
+    reproduces LIBSVM on it);
+  the predefined train/test realisations of an IDA set, and notes about the
+    data (e.g. breast-wisconsin's feature 1 is a patient ID).
+
+A file that cannot be read gets an error naming the file, line and column.
+With no DATA, info lists the embedded data sets.
+
+` + dataHelp,
+		Example: `  kerneltune info builtin:heart
+  kerneltune info data/heart.dat data/bupa.data --label-col 7
+  kerneltune info data/ida/banana --format json
+  kerneltune info a1a --features 123 --feature-stats
+  kerneltune generate weston | kerneltune info -`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(o.Format, formatTable, formatJSON, formatMarkdown); err != nil {
+				return err
+			}
+			if err := o.data.check(); err != nil {
+				return err
+			}
+			o.data.stdin = g.In
+			return runInfo(cmd.Context(), o, args)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown or json")
+	f.BoolVar(&o.FeatureStats, "feature-stats", false, "also print min, max, mean and std of every feature")
+	o.data.addReadFlags(f)
+	return c
+}
+
+// runInfo describes each data set; a set that cannot be read is reported on
+// stderr and the others are still described (exit code 1 at the end).
+func runInfo(ctx context.Context, o *infoOptions, args []string) error {
+	if len(args) == 0 {
+		return infoListBuiltins(o)
+	}
+	var sums []dataio.Summary
+	var errs []error
+	for _, path := range args {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d, err := o.data.load(path)
+		if err != nil {
+			var fe *flagError
+			if errors.As(err, &fe) {
+				return err
+			}
+			errs = append(errs, err)
+			continue
+		}
+		sums = append(sums, dataio.Describe(d))
+	}
+	if o.Format == formatJSON {
+		var v any = sums
+		if len(args) == 1 && len(sums) == 1 {
+			v = sums[0]
+		}
+		if len(sums) > 0 {
+			if err := renderJSON(o.Out, v); err != nil {
+				return err
+			}
+		}
+	} else {
+		for i, s := range sums {
+			ts := []*table{infoSummaryTable(s)}
+			if o.FeatureStats {
+				ts = append(ts, infoFeatureTable(s))
+			}
+			if i > 0 {
+				fmt.Fprintln(o.Out)
+			}
+			if err := renderTables(o.Out, o.Format, ts...); err != nil {
+				return err
+			}
+		}
+	}
+	switch {
+	case len(errs) == 1 && len(args) == 1:
+		return errs[0]
+	case len(errs) > 0:
+		for _, e := range errs {
+			fmt.Fprintf(o.ErrOut, "kerneltune: %v\n", e)
+		}
+		return fmt.Errorf("%d of %d data sets could not be read", len(errs), len(args))
+	}
+	return nil
+}
+
+func infoListBuiltins(o *infoOptions) error {
+	bs := dataio.Builtins()
+	if o.Format == formatJSON {
+		return renderJSON(o.Out, bs)
+	}
+	t := &table{
+		Title:  "Embedded data sets (use as DATA, e.g. kerneltune info builtin:heart)",
+		Header: []string{"DATA", "rows", "features", "description"},
+	}
+	for _, b := range bs {
+		t.Rows = append(t.Rows, []string{dataio.BuiltinPrefix + b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description})
+	}
+	return renderTables(o.Out, o.Format, t)
+}
+
+func infoPct(k, n int) string {
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%.1f%%)", k, 100*float64(k)/float64(n))
+}
+
+// infoSummaryTable is info's main table: one property per row.
+func infoSummaryTable(s dataio.Summary) *table {
+	title := s.Name
+	if s.Source != s.Name {
+		title += " — " + s.Source
+	}
+	t := &table{Title: title, Header: []string{"property", "value"}}
+	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
+	add("format", s.Format)
+	add("rows", strconv.Itoa(s.Rows))
+	add("features", strconv.Itoa(s.Features))
+	add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
+	add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+	lo, hi := 0.0, 0.0
+	for j, f := range s.Stats {
+		if j == 0 || f.Min < lo {
+			lo = f.Min
+		}
+		if j == 0 || f.Max > hi {
+			hi = f.Max
+		}
+	}
+	add("value range", fmt.Sprintf("[%s, %s]", fmtSig(lo, 6), fmtSig(hi, 6)))
+	add("constant features", infoConstantList(s))
+	add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
+	add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
+	if len(s.Splits) > 0 {
+		add("predefined splits", infoSplitSummary(s.Splits))
+	}
+	if s.SHA256 != "" {
+		add("sha256", s.SHA256)
+	}
+	for _, n := range s.Notes {
+		t.Notes = append(t.Notes, "note: "+n)
+	}
+	return t
+}
+
+// infoConstantList names the constant features: numbers, with names when the
+// file has real ones; at most 20.
+func infoConstantList(s dataio.Summary) string {
+	if len(s.Constant) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i, j := range s.Constant {
+		if i == 20 {
+			parts = append(parts, "…")
+			break
+		}
+		name := s.Stats[j-1].Name
+		if name == "f"+strconv.Itoa(j) || name == "" {
+			parts = append(parts, strconv.Itoa(j))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", j, name))
+		}
+	}
+	return fmt.Sprintf("%d: %s", len(s.Constant), strings.Join(parts, ", "))
+}
+
+func infoSplitSummary(sp []dataio.SplitSize) string {
+	same := true
+	for _, s := range sp {
+		same = same && s == sp[0]
+	}
+	if same {
+		return fmt.Sprintf("%d realisations of %d train / %d test", len(sp), sp[0].Train, sp[0].Test)
+	}
+	return fmt.Sprintf("%d realisations (first: %d train / %d test)", len(sp), sp[0].Train, sp[0].Test)
+}
+
+func infoFeatureTable(s dataio.Summary) *table {
+	t := &table{Title: "features of " + s.Name, Header: []string{"#", "name", "min", "max", "mean", "std"}}
+	for j, f := range s.Stats {
+		t.Rows = append(t.Rows, []string{strconv.Itoa(j + 1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6)})
+	}
+	return t
+}

@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+const cmdTestdata = "../testdata"
+
+func TestInfoTable(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"builtin:heart"}, []string{"heart — builtin:heart", "│ rows              │ 270", "│ features          │ 13 ", `+1 = "1"`, "120 (44.4%)", "150 (55.6%)", "value range       │ [-1, 1]", "note: +1 = heart disease present"}},
+		{[]string{filepath.Join(cmdTestdata, "uci/heart.dat")}, []string{`+1 = "2"`, "120 (44.4%)", `-1 = "1"`, "format            │ csv"}},
+		{[]string{filepath.Join(cmdTestdata, "uci/bupa.data"), "--label-col", "7", "--positive", "1"}, []string{`+1 = "1"`, "145 (42.0%)", "duplicate rows    │ 4 "}},
+		{[]string{"builtin:breast-wisconsin"}, []string{"683", "duplicate rows    │ 8 ", "note: feature 1 is the scaled UCI sample code number (a patient ID)"}},
+		{[]string{filepath.Join(cmdTestdata, "ida/breast-cancer")}, []string{"duplicate rows    │ 20 ", "6 feature vectors on 13 rows", "10 realisations of 200 train / 77 test"}},
+		{[]string{filepath.Join(cmdTestdata, "libsvm/a1a"), "--features", "123"}, []string{"features          │ 123", "constant features │ 10: 12, 60, 89, 96, 111, 116, 120, 121, 122, 123", "14 feature vectors"}},
+		{[]string{"builtin:diabetes", "--feature-stats"}, []string{"features of diabetes", "│ 8 │ f8   │"}},
+	}
+	for _, c := range cases {
+		out, errOut, code := dataRun(t, "", append([]string{"info"}, c.args...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, errOut)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+}
+
+func TestInfoJSON(t *testing.T) {
+	out, errOut, code := dataRun(t, "", "info", "--format", "json", filepath.Join(cmdTestdata, "ida/breast-cancer_labels.asc"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s dataio.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s.Rows != 277 || s.Features != 9 || s.Positive != 81 || s.Negative != 196 || s.DuplicateRows != 20 || s.ConflictingVectors != 6 || len(s.Splits) != 10 || s.Splits[0] != (dataio.SplitSize{Train: 200, Test: 77}) || len(s.Stats) != 9 {
+		t.Errorf("summary %+v", s)
+	}
+	// Several DATA give an array.
+	out, _, code = dataRun(t, "", "info", "--format", "json", "builtin:heart", "builtin:diabetes")
+	var ss []dataio.Summary
+	if err := json.Unmarshal([]byte(out), &ss); err != nil || code != 0 || len(ss) != 2 || ss[1].Rows != 768 {
+		t.Errorf("exit %d, %v: %d summaries", code, err, len(ss))
+	}
+}
+
+// Every supplied data file reads with info.
+func TestInfoEverySuppliedFile(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(cmdTestdata, "libsvm", "*"))
+	uci, _ := filepath.Glob(filepath.Join(cmdTestdata, "uci", "*"))
+	paths = append(paths, uci...)
+	paths = append(paths, filepath.Join(cmdTestdata, "ida/banana"), filepath.Join(cmdTestdata, "ida/breast-cancer"))
+	if len(paths) != 8 {
+		t.Fatalf("%d files", len(paths))
+	}
+	out, errOut, code := dataRun(t, "", append([]string{"info"}, paths...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "│ rows "); n != 8 {
+		t.Errorf("%d tables, want 8", n)
+	}
+}
+
+func TestInfoErrors(t *testing.T) {
+	bad := filepath.Join(cmdTestdata, "bad")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{filepath.Join(bad, "unsorted.libsvm")}, 1, "unsorted.libsvm:2:4: feature index 2 after 3"},
+		{[]string{filepath.Join(bad, "text_in_numeric.csv")}, 1, `text_in_numeric.csv:2:2: "abc" is not a number`},
+		{[]string{filepath.Join(bad, "three_classes.csv")}, 1, `three_classes.csv:4: 3 classes found: "a" (2 rows), "b" (1 row), "c" (1 row)`},
+		{[]string{filepath.Join(bad, "missing_question.csv")}, 1, `missing_question.csv:2:2: missing value "?"`},
+		{[]string{"no/such/file.csv"}, 1, "no such file"},
+		{[]string{"builtin:nope"}, 1, "known: breast-wisconsin, diabetes, heart"},
+		{[]string{"builtin:heart", filepath.Join(bad, "nan.csv")}, 1, "1 of 2 data sets could not be read"},
+		{[]string{"--format", "xml", "builtin:heart"}, 2, `unknown format "xml"`},
+		{[]string{"--input-format", "arff", "builtin:heart"}, 2, "--input-format"},
+		{[]string{"--missing", "impute", "builtin:heart"}, 2, "--missing"},
+		{[]string{"--features", "-3", "builtin:heart"}, 2, "--features"},
+		{[]string{"--bogus"}, 2, "unknown flag"},
+	}
+	for _, c := range cases {
+		out, errOut, code := dataRun(t, "", append([]string{"info"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+		if c.code == 1 && len(c.args) == 2 && !strings.Contains(out, "heart") {
+			t.Errorf("%v: the readable set was not described", c.args)
+		}
+	}
+	// Dropping rows with missing values reads the file.
+	out, errOut, code := dataRun(t, "", "info", "--missing", "drop", filepath.Join(bad, "missing_empty.csv"))
+	if code != 0 || !strings.Contains(out, "note: 1 row with a missing value was dropped") {
+		t.Errorf("exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+func TestInfoStdinAndList(t *testing.T) {
+	out, errOut, code := dataRun(t, "a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n", "info", "-")
+	if code != 0 || !strings.Contains(out, `+1 = "yes"`) || !strings.Contains(out, "2 (66.7%)") {
+		t.Errorf("exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, code = dataRun(t, "", "info")
+	for _, n := range dataio.BuiltinNames() {
+		if !strings.Contains(out, "builtin:"+n) {
+			t.Errorf("list lacks %s:\n%s", n, out)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
