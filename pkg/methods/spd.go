@@ -340,6 +340,10 @@ func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 		return spdStep{Before: f0, After: f0, Stationary: true}, nil
 	}
 	curve, err := newSPDCurve(s.Q, T, p.diag)
+	if errors.Is(err, manifold.ErrNotSPD) {
+		// Q is at the edge of the numerically SPD cone (see below).
+		return spdStep{Before: f0, After: f0, Stationary: true}, nil
+	}
 	if err != nil {
 		return spdStep{}, err
 	}
@@ -383,7 +387,11 @@ func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 		lineMinimize(phi, f0, eta0, etaMax)
 	}
 	if best.eta == 0 {
-		if evalErr != nil {
+		// No point decreased w. Points that are not numerically SPD (the
+		// descent drives an eigenvalue of Q to 0: a direction the kernel
+		// ignores, as q_k → 0 in diag mode) count as +∞: Q cannot move on
+		// inside the cone, which is Algorithm 1's "Q_q = Q_{q-1}".
+		if evalErr != nil && !errors.Is(evalErr, kernel.ErrNotSPD) {
 			return spdStep{}, evalErr
 		}
 		return spdStep{Before: f0, After: f0, Stationary: true}, nil
