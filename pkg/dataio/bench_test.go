@@ -1,0 +1,58 @@
+package dataio
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func BenchmarkReadLIBSVM(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(td, "libsvm/a1a"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseLIBSVM(data, "a1a", ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadCSV(b *testing.B) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, Weston(2000, 20, rand.New(rand.NewPCG(1, 1)))); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseCSV(data, "weston.csv", ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadIDA(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadIDA(filepath.Join(td, "ida/banana"), ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDescribe(b *testing.B) {
+	d, err := Load(filepath.Join(td, "libsvm/a1a"), ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Describe(d)
+	}
+}
