@@ -19,8 +19,8 @@ const (
 // of active indices, keeps every O(n) inner loop (gradient update, WSS,
 // shrinking) a contiguous sweep over dense slices with no index indirection,
 // which is what makes SMO iterations cheap; the price is swapping entries of
-// the cached columns when a variable is shrunk (cache.swap), which happens at
-// most a few times per variable per solve.
+// the cached columns when a variable is shrunk (cache.swap, applied lazily),
+// which happens at most a few times per variable per solve.
 type smo struct {
 	n, active int
 	eps       float64
@@ -406,7 +406,8 @@ func (m *smo) update(i, j int) error {
 			a[i], a[j] = 0, sum
 		}
 	}
-	if a[i] > m.blowup || a[j] > m.blowup {
+	// Only an unbounded variable can run away; a finite C bounds the problem.
+	if (a[i] > m.blowup && math.IsInf(ci, 1)) || (a[j] > m.blowup && math.IsInf(cj, 1)) {
 		k := i
 		if a[j] > a[i] {
 			k = j
