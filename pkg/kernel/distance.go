@@ -168,7 +168,7 @@ func GammaForMedian(X mat.Matrix, target float64) float64 {
 	// monotonically to the root.
 	g := t / ((a + b) / 2)
 	for it := 0; it < 100; it++ {
-		ea, eb := math.Exp(-g*a), math.Exp(-g*b)
+		ea, eb := expNonPos(-g*a), expNonPos(-g*b) // the exp of Gram
 		f := (ea+eb)/2 - target
 		fp := -(a*ea + b*eb) / 2
 		step := f / fp

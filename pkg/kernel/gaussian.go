@@ -199,7 +199,7 @@ func (g *Gaussian) Eval(x, z []float64) float64 {
 			t := v - z[k]
 			s += t * t
 		}
-		return math.Exp(-g.gamma * s)
+		return expNonPos(-g.gamma * s)
 	case gaussDiag:
 		for k, v := range x {
 			t := v - z[k]
@@ -217,7 +217,7 @@ func (g *Gaussian) Eval(x, z []float64) float64 {
 			s += tk * (row[k]*tk + 2*off)
 		}
 	}
-	return math.Exp(-s / 2)
+	return expNonPos(math.Min(0, -s/2)) // s < 0 only by rounding
 }
 
 // transform returns X̃ = (X - 1μᵀ) L as fresh n×p row-major data.
@@ -284,7 +284,7 @@ func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile)
 				if v > 0 {
 					v = 0
 				}
-				row[j] = math.Exp(v)
+				row[j] = expNonPos(v)
 			}
 		}
 	}
@@ -366,7 +366,7 @@ func (r *gaussRows) Column(i int, idx []int, dst []float64) {
 			if v > 0 {
 				v = 0
 			}
-			dst[j] = math.Exp(v)
+			dst[j] = expNonPos(v)
 		}
 		if i < m {
 			dst[i] = 1
@@ -385,6 +385,6 @@ func (r *gaussRows) Column(i int, idx []int, dst []float64) {
 		if v > 0 {
 			v = 0
 		}
-		dst[k] = math.Exp(v)
+		dst[k] = expNonPos(v)
 	}
 }

@@ -334,3 +334,34 @@ func TestSpecRoundTrip(t *testing.T) {
 		t.Errorf("indefinite q: %v, want ErrNotSPD", err)
 	}
 }
+
+func TestExpNonPos(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 5))
+	n := 300000
+	if testing.Short() {
+		n = 30000
+	}
+	for i := 0; i < n; i++ {
+		var x float64
+		switch i % 3 {
+		case 0:
+			x = -rng.Float64() * 720
+		case 1:
+			x = -rng.Float64() * 5
+		default:
+			x = -rng.Float64() * 1e-3
+		}
+		got, want := expNonPos(x), math.Exp(x)
+		if math.Abs(got-want) > 4e-16*want {
+			t.Fatalf("expNonPos(%v) = %v, math.Exp %v (relative error %g)", x, got, want, math.Abs(got-want)/want)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), -1e-300, -708, -708.5, -745, -746, math.Inf(-1)} {
+		if got, want := expNonPos(x), math.Exp(x); math.Abs(got-want) > 4e-16*want {
+			t.Errorf("expNonPos(%v) = %v, want %v", x, got, want)
+		}
+	}
+	if !math.IsNaN(expNonPos(math.NaN())) {
+		t.Error("expNonPos(NaN) is not NaN")
+	}
+}
