@@ -1,0 +1,644 @@
+package cmd
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// methodHelp is one line per method ID for tune's help; methods not yet in
+// the registry are not listed.
+var methodHelp = map[string]string{
+	"svm":      "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
+	"spd":      "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
+	"gi":       "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
+	"lccp":     "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
+	"rcsc":     "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
+	"twolevel": "Schittkowski: validation error minimised by SQP over an L2-SVM",
+}
+
+type tuneOptions struct {
+	*globalOptions
+	data dataOptions
+
+	Method, Param string
+	C             float64
+	Margin        string
+	MaxIter       int
+	Tol, Rho      float64
+	Init, Mode    string
+	Folds         int
+	Eps           float64
+	CacheMB       int
+	Workers       int
+
+	Output, Trace, Format, ExportLibsvm string
+
+	command string
+}
+
+func init() { subcommands = append(subcommands, newTuneCmd) }
+
+// methodList is the help's table of registered methods and their params.
+func methodList() string {
+	var b strings.Builder
+	for _, name := range methods.Names() {
+		m, _ := methods.Lookup(name)
+		desc := methodHelp[name]
+		if desc == "" {
+			desc = "(no description)"
+		}
+		fmt.Fprintf(&b, "  %-9s %s\n", name, desc)
+		if p := m.Params(); len(p) > 1 {
+			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
+		}
+	}
+	return b.String()
+}
+
+func newTuneCmd(g *globalOptions) *cobra.Command {
+	o := &tuneOptions{globalOptions: g}
+	c := &cobra.Command{
+		Use:   "tune DATA --method ID",
+		Short: "Tune the kernel and C of an SVM with one method, fit and save the tuned model",
+		Long: `tune runs one kernel-tuning method on the training part of DATA, fits the
+final SVM with the learned kernel and C on the whole training part, and prints
+what was learned and how well it does:
+
+  - the learned kernel: LIBSVM's γ for an isotropic Gaussian; diag(Q) as a
+    per-feature relevance (with feature names) for a diagonal metric; for a full
+    Q with d ≤ 15 the matrix and its eigenvalues;
+  - C, the method's criterion at the start and at the end, its own figures;
+  - #SV, accuracy on the training and the test part, the number of SVM solves,
+    the time, the status ("converged", "iteration-limit"), how the start point
+    was chosen, and notes to read.
+
+Methods (--method):
+` + "METHODS" + `
+Every Gaussian kernel is exp(-½ (x-z)ᵀQ(x-z)) on the normalised features
+(--normalize, fitted on the training part); LIBSVM's exp(-γ‖x-z‖²) is Q = 2γI.
+The model file (-o) works with 'kerneltune predict'. --trace writes one CSV line
+per iteration (iter, objective, step, nsv, elapsed_s). --export-libsvm DIR writes
+the training (and test) data mapped by x ↦ Lᵀx, Q = LLᵀ, under which LIBSVM's or
+scikit-learn's RBF kernel with γ = 0.5 is the learned kernel, with the exact
+svm-train command in DIR/README.txt.
+
+Method options (each method reads those it has; 0 or "" = its default):
+  --param, --C, --margin, --max-iter (gi: --steps), --tol, --rho (spd),
+  --init (spd: heuristic|cv|sigma=S), --mode (alias --schedule: a method's
+  variant, e.g. spd paper|riemannian|backtrack, rcsc paper|robust),
+  --folds (CV folds), --eps, --cache-mb, --workers.
+
+` + dataHelp,
+		Example: `  kerneltune tune builtin:heart --method svm --test-fraction 0.3
+  kerneltune tune weston.csv --method spd --test weston-test.csv -o spd.json
+  kerneltune tune builtin:breast-wisconsin --method spd --param full --trace spd.csv
+  kerneltune tune data.csv --method spd --init cv --rho 0.1 --format json
+  kerneltune tune data.csv --method spd --export-libsvm out/`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("tune needs exactly one DATA argument, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd.Flags()); err != nil {
+				return err
+			}
+			o.command = commandLine(cmd, args)
+			return runTune(cmd.Context(), o, args[0])
+		},
+	}
+	c.Long = strings.Replace(c.Long, "METHODS\n", methodList(), 1)
+	f := c.Flags()
+	f.StringVar(&o.Method, "method", "", "tuning method: "+strings.Join(methods.Names(), ", "))
+	f.StringVar(&o.Param, "param", "", "the method's parameterisation (see above; default its first)")
+	f.Float64VarP(&o.C, "C", "c", 0, "fix the SVM's C (0 = the method chooses it)")
+	f.StringVar(&o.Margin, "margin", "", "SVM margin where the method offers a choice: l1, l2 or hard")
+	f.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit of the method's outer loop (0 = its default)")
+	f.IntVar(&o.MaxIter, "steps", 0, "alias of --max-iter (gi's steps)")
+	f.Float64Var(&o.Tol, "tol", 0, "stopping tolerance of the method's outer loop (0 = its default)")
+	f.Float64Var(&o.Rho, "rho", 0, "spd: weight ρ of the regulariser ρ‖K - K′‖²_F (0 = 30/n)")
+	f.StringVar(&o.Init, "init", "", "spd: start point heuristic, cv or sigma=S (default heuristic)")
+	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
+	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
+	f.IntVar(&o.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
+	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
+	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
+	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
+	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
+	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
+	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
+	f.StringVar(&o.ExportLibsvm, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
+	o.data.addReadFlags(f)
+	o.data.addSplitFlags(f)
+	return c
+}
+
+// validate checks the flags alone (usage errors, exit code 2).
+func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
+	if err := checkFormat(o.Format, formatTable, formatJSON); err != nil {
+		return err
+	}
+	if err := o.data.check(); err != nil {
+		return err
+	}
+	if o.Method == "" {
+		return usageErrorf("--method is required: one of %s", strings.Join(methods.Names(), ", "))
+	}
+	m, err := methods.Lookup(o.Method)
+	if err != nil {
+		return usageErrorf("--method: unknown method %q (want %s)", o.Method, strings.Join(methods.Names(), ", "))
+	}
+	if o.Param != "" && !slices.Contains(m.Params(), o.Param) {
+		return usageErrorf("--param: %s has no parameterisation %q (want %s)", o.Method, o.Param, strings.Join(m.Params(), ", "))
+	}
+	if fs.Changed("steps") && fs.Changed("max-iter") {
+		return usageErrorf("give --steps or --max-iter, not both")
+	}
+	if fs.Changed("mode") && fs.Changed("schedule") {
+		return usageErrorf("give --mode or --schedule, not both")
+	}
+	if o.Margin != "" {
+		if _, err := solver.ParseMargin(o.Margin); err != nil {
+			return usageErrorf("--margin: unknown margin %q (want l1, l2 or hard)", o.Margin)
+		}
+	}
+	nonNeg := func(name string, v float64) error {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return usageErrorf("--%s must be a number ≥ 0, got %v", name, v)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"C", o.C}, {"tol", o.Tol}, {"rho", o.Rho}} {
+		if err := nonNeg(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
+		return usageErrorf("--eps must be a positive number, got %v", o.Eps)
+	}
+	if o.MaxIter < 0 {
+		return usageErrorf("--max-iter must be ≥ 0, got %d", o.MaxIter)
+	}
+	if o.Folds < 0 || o.Folds == 1 {
+		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds)
+	}
+	if o.CacheMB < 1 {
+		return usageErrorf("--cache-mb must be at least 1, got %d", o.CacheMB)
+	}
+	if o.Workers < 0 {
+		return usageErrorf("--workers must be ≥ 0, got %d", o.Workers)
+	}
+	if o.Init != "" && o.Init != "heuristic" && o.Init != "cv" && !strings.HasPrefix(o.Init, "sigma=") {
+		return usageErrorf("--init: unknown start %q (want heuristic, cv or sigma=S)", o.Init)
+	}
+	return nil
+}
+
+// featureWeight is one feature's entry of a diagonal metric Q.
+type featureWeight struct {
+	Feature string  `json:"feature"`
+	Index   int     `json:"index"` // 1-based
+	Q       float64 `json:"q"`
+	// Relative is q / max q.
+	Relative float64 `json:"relative"`
+}
+
+// tuneResult is what tune prints: the table rows and the JSON object.
+type tuneResult struct {
+	Data     string          `json:"data"`
+	Test     string          `json:"test,omitempty"`
+	NTrain   int             `json:"n_train"`
+	NTest    int             `json:"n_test,omitempty"`
+	Features int             `json:"features"`
+	Labels   dataio.LabelMap `json:"labels"`
+	Seed     uint64          `json:"seed"`
+
+	Normalize string `json:"normalize"`
+	Method    string `json:"method"`
+	Param     string `json:"param,omitempty"`
+
+	Kernel kernel.Spec `json:"kernel"`
+	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
+	Gamma float64 `json:"gamma,omitempty"`
+	// Relevance is diag(Q) by feature, in feature order (diagonal Q).
+	Relevance []featureWeight `json:"relevance,omitempty"`
+	// Eigenvalues of a full Q, ascending.
+	Eigenvalues []float64 `json:"eigenvalues,omitempty"`
+	// B is Glasmachers–Igel's matrix (Q = B²), gi only.
+	B [][]float64 `json:"b,omitempty"`
+
+	Margin string  `json:"margin"`
+	C      float64 `json:"C"`
+
+	Criterion      string           `json:"criterion,omitempty"`
+	CriterionStart float64          `json:"criterion_start"`
+	CriterionEnd   float64          `json:"criterion_end"`
+	Figures        []methods.Figure `json:"figures,omitempty"`
+
+	NSV           int      `json:"n_sv"`
+	TrainAccuracy float64  `json:"train_accuracy"`
+	TrainCorrect  int      `json:"train_correct"`
+	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
+	TestCorrect   int      `json:"test_correct,omitempty"`
+
+	Solves      int     `json:"svm_solves"`
+	Iter        int     `json:"iterations"`
+	Status      string  `json:"status"`
+	TuneSeconds float64 `json:"tune_time_s"`
+	FitSeconds  float64 `json:"fit_time_s"`
+
+	Init  string   `json:"init,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+
+	ModelFile  string `json:"model_file,omitempty"`
+	TraceFile  string `json:"trace_file,omitempty"`
+	ExportDir  string `json:"export_dir,omitempty"`
+	featNames  []string
+	showMatrix bool
+}
+
+func runTune(ctx context.Context, o *tuneOptions, path string) error {
+	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
+	if err != nil {
+		return err
+	}
+	meth, err := methods.Lookup(o.Method)
+	if err != nil {
+		return usageErrorf("--method: %v", err)
+	}
+	prog := newProgress(o.globalOptions, "tune "+o.Method)
+	opts := methods.Options{
+		Param: o.Param, Seed: o.Seed, C: o.C, Margin: o.Margin, MaxIter: o.MaxIter,
+		Tol: o.Tol, Rho: o.Rho, Init: o.Init, Mode: o.Mode, Folds: o.Folds,
+		Workers: o.Workers, Eps: o.Eps, CacheMB: o.CacheMB,
+		Recorder: func(st methods.Step) {
+			prog.update(st.Iter, max(o.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
+		},
+	}
+	res, err := meth.Tune(ctx, train, opts)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if err := res.Status.Err(); err != nil {
+		return fmt.Errorf("tune: %s: %w", o.Method, err)
+	}
+
+	margin, err := solver.ParseMargin(res.Margin)
+	if err != nil {
+		return fmt.Errorf("tune: %s returned margin %q: %w", o.Method, res.Margin, err)
+	}
+	p := solver.SVCParams{Margin: margin, C: res.C}
+	if margin == solver.Hard {
+		p.C = 0
+	}
+	s := solver.Settings{Eps: o.Eps, CacheBytes: o.CacheMB << 20}
+	start := time.Now()
+	m, fit, err := model.Fit(ctx, train, norm, res.Kernel, p, s)
+	fitTime := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
+	}
+	m.Provenance.Seed = o.Seed
+	m.Provenance.Data = path
+	m.Provenance.Version = buildVersion()
+	m.Provenance.Command = []string{o.command}
+	m.Provenance.Method = res.Method
+	m.Provenance.Param = res.Param
+	if m.Tuning, err = json.Marshal(res); err != nil {
+		return fmt.Errorf("tune: encoding the tuning result: %w", err)
+	}
+
+	r := &tuneResult{
+		Data: path, Test: o.data.Test, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: o.Seed,
+		Normalize: norm.Kind, Method: res.Method, Param: res.Param,
+		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
+		Margin: res.Margin, C: res.C,
+		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
+		Figures: res.Figures, NSV: fit.NSV,
+		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
+		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: fitTime.Seconds(),
+		Init: res.Init, Notes: append([]string(nil), res.Notes...),
+		ModelFile: o.Output, TraceFile: o.Trace, ExportDir: o.ExportLibsvm,
+		featNames: train.FeatureNames,
+	}
+	if q := res.Kernel.Diag; len(q) > 0 {
+		mx := maxOf(q)
+		for k, v := range q {
+			r.Relevance = append(r.Relevance, featureWeight{Feature: featureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
+		}
+	}
+	if len(res.Kernel.Q) > 0 {
+		r.Eigenvalues, err = eigenvalues(res.Kernel.Q)
+		if err != nil {
+			return err
+		}
+		r.showMatrix = len(res.Kernel.Q) <= 15
+	}
+	r.TrainCorrect = countCorrect(m.DecisionNormalized(train.X), train.Y)
+	r.TrainAccuracy = float64(r.TrainCorrect) / float64(train.Len())
+	if test != nil && test.Len() > 0 {
+		r.NTest = test.Len()
+		r.TestCorrect = countCorrect(m.DecisionNormalized(test.X), test.Y)
+		acc := float64(r.TestCorrect) / float64(test.Len())
+		r.TestAccuracy = &acc
+	}
+	r.Notes = append(r.Notes, train.Notes...)
+	if fit.Status != solver.Converged {
+		r.Notes = append(r.Notes, fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", fit.Status, fit.Iter))
+	}
+
+	if o.Output != "" {
+		if err := m.SaveFile(o.Output); err != nil {
+			return err
+		}
+	}
+	if o.Trace != "" {
+		if err := writeTrace(o.Trace, res.Trace); err != nil {
+			return err
+		}
+	}
+	if o.ExportLibsvm != "" {
+		if err := exportLibsvm(o.ExportLibsvm, res, train, test, o.Eps, o.command); err != nil {
+			return err
+		}
+	}
+	if o.Format == formatJSON {
+		return renderJSON(o.Out, r)
+	}
+	return renderTables(o.Out, formatTable, tuneTables(r)...)
+}
+
+func featureName(names []string, k int) string {
+	if k < len(names) && names[k] != "" {
+		return names[k]
+	}
+	return "f" + strconv.Itoa(k+1)
+}
+
+func eigenvalues(q [][]float64) ([]float64, error) {
+	d := len(q)
+	sym := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			sym.SetSym(i, j, q[i][j])
+		}
+	}
+	var e mat.EigenSym
+	if !e.Factorize(sym, false) {
+		return nil, errors.New("tune: eigenvalues of the learned Q: decomposition failed")
+	}
+	return e.Values(nil), nil
+}
+
+// writeTrace writes the per-iteration trace as CSV.
+func writeTrace(path string, trace []methods.Step) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--trace: %w", err)
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"iter", "objective", "step", "nsv", "elapsed_s"})
+	for _, st := range trace {
+		w.Write([]string{
+			strconv.Itoa(st.Iter),
+			strconv.FormatFloat(st.Objective, 'g', -1, 64),
+			strconv.FormatFloat(st.StepSize, 'g', -1, 64),
+			strconv.Itoa(st.NSV),
+			strconv.FormatFloat(st.Elapsed.Seconds(), 'f', 6, 64),
+		})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("--trace %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--trace %s: %w", path, err)
+	}
+	return nil
+}
+
+// exportMap returns the d×d matrix L with Q = LLᵀ for a Gaussian spec, so
+// that exp(-½(x-z)ᵀQ(x-z)) = exp(-½‖Lᵀx - Lᵀz‖²).
+func exportMap(s kernel.Spec, d int) (*mat.Dense, error) {
+	if s.Kind != kernel.KindGaussian {
+		return nil, fmt.Errorf("--export-libsvm: the learned kernel is %q, not a Gaussian: LIBSVM's RBF kernel cannot reproduce it", s.Kind)
+	}
+	L := mat.NewDense(d, d, nil)
+	switch {
+	case s.Gamma != 0:
+		for k := 0; k < d; k++ {
+			L.Set(k, k, math.Sqrt(2*s.Gamma))
+		}
+	case s.Diag != nil:
+		for k, q := range s.Diag {
+			L.Set(k, k, math.Sqrt(q))
+		}
+	default:
+		sym := mat.NewSymDense(d, nil)
+		for i := 0; i < d; i++ {
+			for j := i; j < d; j++ {
+				sym.SetSym(i, j, s.Q[i][j])
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(sym) {
+			return nil, errors.New("--export-libsvm: the learned Q is not positive definite")
+		}
+		var tri mat.TriDense
+		ch.LTo(&tri)
+		L.Copy(&tri)
+	}
+	return L, nil
+}
+
+// exportLibsvm writes train.libsvm (and test.libsvm) mapped by x ↦ Lᵀx and a
+// README with the svm-train command that reproduces the tuned SVM.
+func exportLibsvm(dir string, res *methods.Result, train, test *dataio.Dataset, eps float64, command string) error {
+	L, err := exportMap(res.Kernel, train.Dim())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--export-libsvm: %w", err)
+	}
+	write := func(name string, d *dataio.Dataset) error {
+		var x mat.Dense
+		x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
+		c := *d
+		c.X = &x
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("--export-libsvm: %w", err)
+		}
+		if err := dataio.WriteLIBSVM(f, &c); err != nil {
+			f.Close()
+			return fmt.Errorf("--export-libsvm %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("--export-libsvm %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := write("train.libsvm", train); err != nil {
+		return err
+	}
+	files := "train.libsvm"
+	if test != nil && test.Len() > 0 {
+		if err := write("test.libsvm", test); err != nil {
+			return err
+		}
+		files += " and test.libsvm"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Exported by: %s\n\n", command)
+	fmt.Fprintf(&b, "%s hold the data after the normaliser fitted on the training part,\n", files)
+	fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s, %s).\n", res.Method, res.Param)
+	fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
+	fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n\n")
+	switch res.Margin {
+	case "l1":
+		fmt.Fprintf(&b, "Reproduce the tuned SVM:\n  svm-train -s 0 -t 2 -g 0.5 -c %s -e %s train.libsvm tuned.model\n", strconv.FormatFloat(res.C, 'g', -1, 64), strconv.FormatFloat(eps, 'g', -1, 64))
+		if test != nil && test.Len() > 0 {
+			fmt.Fprintf(&b, "  svm-predict test.libsvm tuned.model predictions.txt\n")
+		}
+		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", strconv.FormatFloat(res.C, 'g', -1, 64), strconv.FormatFloat(eps, 'g', -1, 64))
+	case "l2":
+		fmt.Fprintf(&b, "The tuned SVM uses the L2 soft margin (kernel matrix K + I/C, C = %s), which LIBSVM\n", strconv.FormatFloat(res.C, 'g', -1, 64))
+		fmt.Fprintf(&b, "does not offer; a precomputed kernel (-t 4) with K + I/C on the training part and a\nhuge -c reproduces it.\n")
+	case "hard":
+		fmt.Fprintf(&b, "The tuned SVM uses the hard margin; LIBSVM approximates it with a huge C:\n  svm-train -s 0 -t 2 -g 0.5 -c 1e10 train.libsvm tuned.model\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("--export-libsvm: %w", err)
+	}
+	return nil
+}
+
+// tuneTables lays out a tuneResult: the summary, then the kernel's detail.
+func tuneTables(r *tuneResult) []*table {
+	title := fmt.Sprintf("tune %s --method %s", r.Data, r.Method)
+	if r.Param != "" {
+		title += " --param " + r.Param
+	}
+	t := &table{
+		Title:  fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q", title, r.NTrain, r.Features, r.Labels.Positive, r.Labels.Negative),
+		Header: []string{"quantity", "value"},
+	}
+	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
+	add("kernel", kernelText(r.Kernel))
+	add("gamma (LIBSVM)", gammaText(r.Kernel))
+	switch r.Margin {
+	case "hard":
+		add("SVM", "hard margin")
+	case "l2":
+		add("SVM", "l2 soft margin (K + I/C)")
+		add("C", fmtSig(r.C, 6))
+	default:
+		add("SVM", "l1 soft margin (C-SVC)")
+		add("C", fmtSig(r.C, 6))
+	}
+	if r.Criterion != "" {
+		add("criterion", r.Criterion)
+	}
+	add("criterion at start", fmtSig(r.CriterionStart, 8))
+	add("criterion at end", fmtSig(r.CriterionEnd, 8))
+	for _, f := range r.Figures {
+		add(f.Name, fmtSig(f.Value, 6))
+	}
+	add("#SV", strconv.Itoa(r.NSV))
+	add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
+	if r.TestAccuracy != nil {
+		add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
+	} else {
+		add("test accuracy", "- (no test part: give --test or --test-fraction)")
+	}
+	add("SVM solves", strconv.Itoa(r.Solves))
+	add("iterations", strconv.Itoa(r.Iter))
+	add("status", r.Status)
+	add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
+	add("normalize", r.Normalize)
+	add("seed", strconv.FormatUint(r.Seed, 10))
+	if r.Init != "" {
+		add("start", r.Init)
+	}
+	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", r.ExportDir}} {
+		if f.v != "" {
+			add(f.k, f.v)
+		}
+	}
+	t.Notes = r.Notes
+	ts := []*table{t}
+
+	if len(r.Relevance) > 0 {
+		rel := &table{
+			Title:  "per-feature relevance: diag(Q), exp(-½ Σ_k q_k (x_k-z_k)²), largest first",
+			Header: []string{"rank", "feature", "q_k", "q_k / max q"},
+		}
+		order := make([]featureWeight, len(r.Relevance))
+		copy(order, r.Relevance)
+		sort.SliceStable(order, func(a, b int) bool { return order[a].Q > order[b].Q })
+		const show = 30
+		for i, fw := range order {
+			if i == show && len(order) > show+5 {
+				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, fmtSig(fw.Q, 4)))
+				break
+			}
+			rel.Rows = append(rel.Rows, []string{strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4)})
+		}
+		ts = append(ts, rel)
+	}
+	if len(r.Kernel.Q) > 0 {
+		d := len(r.Kernel.Q)
+		if r.showMatrix {
+			qt := &table{Title: "learned metric Q, exp(-½ (x-z)ᵀQ(x-z))", Header: []string{""}}
+			for k := 0; k < d; k++ {
+				qt.Header = append(qt.Header, featureName(r.featNames, k))
+			}
+			for i := 0; i < d; i++ {
+				row := []string{featureName(r.featNames, i)}
+				for j := 0; j < d; j++ {
+					row = append(row, fmtSig(r.Kernel.Q[i][j], 3))
+				}
+				qt.Rows = append(qt.Rows, row)
+			}
+			ts = append(ts, qt)
+		}
+		et := &table{Title: "eigenvalues of Q (ascending)", Header: []string{"#", "eigenvalue"}}
+		for i, v := range r.Eigenvalues {
+			et.Rows = append(et.Rows, []string{strconv.Itoa(i + 1), fmtSig(v, 4)})
+		}
+		if !r.showMatrix {
+			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
+		}
+		ts = append(ts, et)
+	}
+	return ts
+}
