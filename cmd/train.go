@@ -260,6 +260,9 @@ type trainResult struct {
 	Gamma  float64 `json:"gamma,omitempty"`
 	Margin string  `json:"margin"`
 	C      float64 `json:"C,omitempty"`
+	// WeightPos and WeightNeg multiply C per class (l1 margin; 0 = 1).
+	WeightPos float64 `json:"weight_pos,omitempty"`
+	WeightNeg float64 `json:"weight_neg,omitempty"`
 
 	TrainAccuracy float64  `json:"train_accuracy"`
 	TrainCorrect  int      `json:"train_correct"`
@@ -318,6 +321,7 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	r := &trainResult{
 		Data: path, Test: o.data.Test, NTrain: train.Len(), Features: d, Labels: train.Labels, Seed: o.Seed,
 		Normalize: norm.Kind, Kernel: m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
+		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		NSV: m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
 		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: o.Eps,
 		Seconds: elapsed.Seconds(), ModelFile: o.Output,
@@ -555,6 +559,15 @@ func trainTable(r *trainResult) *table {
 	default:
 		add("SVM", "l1 soft margin (C-SVC)")
 		add("C", fmtSig(r.C, 6))
+		if r.WeightPos != 0 || r.WeightNeg != 0 {
+			w := func(v float64) float64 {
+				if v == 0 {
+					return 1
+				}
+				return v
+			}
+			add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
+		}
 	}
 	add("normalize", r.Normalize)
 	add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
