@@ -2,9 +2,13 @@ package kernel
 
 import (
 	"errors"
+	"go/build"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -363,5 +367,83 @@ func TestExpNonPos(t *testing.T) {
 	}
 	if !math.IsNaN(expNonPos(math.NaN())) {
 		t.Error("expNonPos(NaN) is not NaN")
+	}
+}
+
+// TestEvalDefinitions pins each kernel's formula and parameter convention
+// with numbers worked by hand.
+func TestEvalDefinitions(t *testing.T) {
+	x, z := []float64{1, 2}, []float64{0, 0.5}  // Δ = (1, 1.5), ‖Δ‖² = 3.25
+	iso, _ := NewGaussianIso(0.4)               // exp(-0.4·3.25) = exp(-1.3)
+	diag, _ := NewGaussianDiag([]float64{2, 0}) // exp(-½·2·1) = exp(-1)
+	full, err := NewGaussian(mat.NewSymDense(2, []float64{2, 1, 1, 4}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ½ΔᵀQΔ = ½(2·1 + 2·1·1·1.5 + 4·2.25) = ½(2 + 3 + 9) = 7
+	l1, _ := NewL1([]float64{2, 0.5}) // -(1/2 + 1.5/0.5) = -3.5
+	for _, tc := range []struct {
+		name string
+		k    Kernel
+		want float64
+	}{
+		{"iso", iso, math.Exp(-1.3)},
+		{"diag", diag, math.Exp(-1)},
+		{"full", full, math.Exp(-7)},
+		{"l1", l1, -3.5},
+		{"linear", Linear{}, 1},
+	} {
+		if got := tc.k.Eval(x, z); !closeTo(got, tc.want, 1e-15) {
+			t.Errorf("%s: Eval = %.17g, want %.17g", tc.name, got, tc.want)
+		}
+		if got := tc.k.Eval(z, x); !closeTo(got, tc.want, 1e-15) {
+			t.Errorf("%s: Eval not symmetric: %.17g, want %.17g", tc.name, got, tc.want)
+		}
+	}
+	if q := full.Q(); q.At(0, 1) != 1 || q.At(1, 1) != 4 {
+		t.Errorf("Q() = %v", mat.Formatted(q))
+	}
+	if q, ok := diag.QDiag(); !ok || q[0] != 2 || q[1] != 0 {
+		t.Errorf("QDiag() = %v, %v", q, ok)
+	}
+}
+
+// TestGramDeterministic checks that the parallel Gram and gradients give the
+// same bits on one core and on several (tiles are fixed, never scheduled by
+// arrival).
+func TestGramDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 6))
+	X := randData(rng, 300, 7, 0)
+	C := randSym(rng, 300)
+	run := func() (*mat.SymDense, *mat.SymDense, *mat.SymDense, []float64) {
+		g, _ := NewGaussian(randSPD(rand.New(rand.NewPCG(3, 3)), 7, 0.2))
+		K := g.Gram(X)
+		l1, _ := NewL1([]float64{1, 2, 3, 4, 5, 6, 7})
+		var G mat.SymDense
+		GaussianGradQ(&G, X, K, C)
+		th := make([]float64, 7)
+		L1GradTheta(th, X, []float64{1, 2, 3, 4, 5, 6, 7}, C)
+		return K, l1.Gram(X), &G, th
+	}
+	K2, L2, G2, th2 := run()
+	prev := runtime.GOMAXPROCS(1)
+	K1, L1k, G1, th1 := run()
+	runtime.GOMAXPROCS(prev)
+	if !mat.Equal(K1, K2) || !mat.Equal(L1k, L2) || !mat.Equal(G1, G2) || !slices.Equal(th1, th2) {
+		t.Fatal("results differ between GOMAXPROCS=1 and GOMAXPROCS>1")
+	}
+}
+
+// TestImports keeps the package's imports to the standard library and gonum
+// (STYLE.md import graph: kernel → gonum only).
+func TestImports(t *testing.T) {
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, "gonum.org/v1/gonum/") {
+			t.Errorf("kernel imports %s: only the standard library and gonum are allowed", imp)
+		}
 	}
 }
