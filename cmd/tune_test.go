@@ -1,0 +1,239 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// tuneCLI runs kerneltune with args and returns stdout, stderr and the exit
+// code.
+func tuneCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func tuneOK(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, code := tuneCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("kerneltune %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+	}
+	return out
+}
+
+func tuneJSON(t *testing.T, args ...string) tuneResult {
+	t.Helper()
+	out := tuneOK(t, append(append([]string{"tune"}, args...), "--format", "json")...)
+	var r tuneResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("tune JSON does not parse: %v\n%s", err, out)
+	}
+	return r
+}
+
+// westonFiles writes a Weston training and test sample as CSV.
+func westonFiles(t *testing.T, ntr, nte int) (train, test string) {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"train.csv", ntr}, {"test.csv", nte}} {
+		d := dataio.Weston(f.n, 20, rng)
+		var b bytes.Buffer
+		if err := dataio.WriteCSV(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+}
+
+func TestTuneUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "builtin:heart"}, "--method is required"},
+		{[]string{"tune", "builtin:heart", "--method", "nope"}, "unknown method"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--param", "nope"}, "no parameterisation"},
+		{[]string{"tune", "builtin:heart", "--method", "svm", "--steps", "3", "--max-iter", "4"}, "not both"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--mode", "paper", "--schedule", "paper"}, "not both"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--init", "nope"}, "--init"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--rho", "-1"}, "--rho"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--folds", "1"}, "--folds"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--format", "xml"}, "--format"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--margin", "l3"}, "--margin"},
+		{[]string{"tune", "--method", "spd"}, "exactly one DATA"},
+	} {
+		_, errOut, code := tuneCLI(t, tc.args...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	// A data error is exit 1 and names the file.
+	_, errOut, code := tuneCLI(t, "tune", "no-such-file.csv", "--method", "svm")
+	if code != ExitError || !strings.Contains(errOut, "no-such-file.csv") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestTuneHelpListsMethods(t *testing.T) {
+	out := tuneOK(t, "tune", "--help")
+	for _, name := range methods.Names() {
+		if !regexp.MustCompile(`(?m)^  ` + name + ` +\S`).MatchString(out) {
+			t.Errorf("help does not list method %s with a description:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(out, "--param diag|full (default diag)") {
+		t.Error("help does not list spd's params")
+	}
+}
+
+// TestTuneSVM: the baseline through the CLI matches the method called
+// directly, and the saved model predicts the printed test accuracy.
+func TestTuneSVM(t *testing.T) {
+	dir := t.TempDir()
+	modelPath := filepath.Join(dir, "m.json")
+	r := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "-o", modelPath)
+	if r.Method != "svm" || r.Margin != "l1" || r.Gamma == 0 || r.Kernel.Gamma != r.Gamma {
+		t.Fatalf("result %+v", r)
+	}
+	lg, lc := math.Log2(r.Gamma), math.Log2(r.C)
+	if lg != math.Round(lg) || lc != math.Round(lc) {
+		t.Errorf("(γ, C) = (%g, %g) is not on the grid", r.Gamma, r.C)
+	}
+	if r.Solves != 551 || r.NTrain != 162 || r.NTest != 108 || r.TestAccuracy == nil {
+		t.Errorf("solves %d, n %d/%d", r.Solves, r.NTrain, r.NTest)
+	}
+	if *r.TestAccuracy < 0.7 {
+		t.Errorf("test accuracy %g on heart", *r.TestAccuracy)
+	}
+	m, err := model.LoadFile(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Provenance.Method != "svm" || len(m.Tuning) == 0 || m.Kernel.Gamma != r.Gamma || m.C != r.C {
+		t.Errorf("model provenance %+v, kernel %+v, C %g", m.Provenance, m.Kernel, m.C)
+	}
+	var tr methods.Result
+	if err := json.Unmarshal(m.Tuning, &tr); err != nil || tr.Method != "svm" {
+		t.Errorf("model's tuning result: %v %+v", err, tr)
+	}
+	if m.NSV() != r.NSV {
+		t.Errorf("model has %d SVs, tune printed %d", m.NSV(), r.NSV)
+	}
+}
+
+// TestTuneSPDWeston: spd diag on a Weston sample finds features 1 and 2 and
+// classifies far above chance; the trace has one line per iteration; the
+// table shows the relevance.
+func TestTuneSPDWeston(t *testing.T) {
+	train, test := westonFiles(t, 100, 300)
+	tracePath := filepath.Join(t.TempDir(), "trace.csv")
+	r := tuneJSON(t, train, "--method", "spd", "--test", test, "--trace", tracePath)
+	if r.Param != "diag" || len(r.Relevance) != 52 {
+		t.Fatalf("param %q, %d relevance entries", r.Param, len(r.Relevance))
+	}
+	best := map[string]bool{}
+	for _, fw := range r.Relevance {
+		if fw.Relative == 1 {
+			best[fw.Feature] = true
+		}
+	}
+	second := ""
+	secondQ := -1.0
+	for _, fw := range r.Relevance {
+		if !best[fw.Feature] && fw.Q > secondQ {
+			second, secondQ = fw.Feature, fw.Q
+		}
+	}
+	if !(best["x1"] || best["x2"]) || (second != "x1" && second != "x2") {
+		t.Errorf("top features %v, %s; want x1 and x2", best, second)
+	}
+	if *r.TestAccuracy < 0.85 {
+		t.Errorf("test accuracy %.3f, want ≥ 0.85", *r.TestAccuracy)
+	}
+	if !(r.CriterionEnd < r.CriterionStart) {
+		t.Errorf("criterion %g -> %g", r.CriterionStart, r.CriterionEnd)
+	}
+	f, err := os.Open(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != r.Iter+2 || strings.Join(rows[0], ",") != "iter,objective,step,nsv,elapsed_s" {
+		t.Errorf("trace has %d lines for %d iterations, header %v", len(rows), r.Iter, rows[0])
+	}
+
+	out := tuneOK(t, "tune", train, "--method", "spd", "--test", test, "--max-iter", "3")
+	for _, want := range []string{"per-feature relevance", "x1 (1)", "criterion at start", "test accuracy", "heuristic: gamma0", "iteration-limit"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestTuneExportLibsvm: training LIBSVM's RBF kernel with γ = 0.5 on the
+// exported data (here with kerneltune's own train, which matches svm-train)
+// gives the tuned model's accuracies and #SV, for a full Q.
+func TestTuneExportLibsvm(t *testing.T) {
+	dir := t.TempDir()
+	r := tuneJSON(t, "builtin:heart", "--method", "spd", "--param", "full", "--test-fraction", "0.5", "--max-iter", "5", "--export-libsvm", dir)
+	if len(r.Kernel.Q) != 13 || len(r.Eigenvalues) != 13 || r.Eigenvalues[0] <= 0 {
+		t.Fatalf("kernel %+v, eigenvalues %v", r.Kernel, r.Eigenvalues)
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "svm-train -s 0 -t 2 -g 0.5 -c 1 ") {
+		t.Errorf("README lacks the svm-train command:\n%s", readme)
+	}
+	out := tuneOK(t, "train", filepath.Join(dir, "train.libsvm"), "--test", filepath.Join(dir, "test.libsvm"),
+		"--normalize", "none", "-g", "0.5", "-c", "1", "--format", "json")
+	var tr trainResult
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.NSV != r.NSV || tr.TrainCorrect != r.TrainCorrect || tr.TestCorrect != r.TestCorrect {
+		t.Errorf("exported data: #SV %d, correct %d/%d; tuned model: #SV %d, correct %d/%d",
+			tr.NSV, tr.TrainCorrect, tr.TestCorrect, r.NSV, r.TrainCorrect, r.TestCorrect)
+	}
+	if !strings.Contains(tuneOK(t, "tune", "builtin:heart", "--method", "spd", "--param", "full", "--max-iter", "2"), "eigenvalues of Q") {
+		t.Error("table lacks the eigenvalues of a full Q")
+	}
+}
+
+// TestTuneDeterministic: the same seed gives the same JSON apart from times.
+func TestTuneDeterministic(t *testing.T) {
+	args := []string{"tune", "builtin:breast-wisconsin", "--method", "spd", "--test-fraction", "0.8", "--seed", "3", "--format", "json", "--max-iter", "10"}
+	mask := regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`)
+	a := mask.ReplaceAllString(tuneOK(t, args...), "")
+	b := mask.ReplaceAllString(tuneOK(t, args...), "")
+	if a != b {
+		t.Errorf("two runs differ:\n%s\n%s", a, b)
+	}
+}
