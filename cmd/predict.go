@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
@@ -50,7 +51,7 @@ index is lower is padded with zeros, as LIBSVM does).
 Output (--format):
   table   the rows, then the accuracy (default)
   csv     row,decision,predicted,label with full-precision decision values
-  json    everything, including the model's description
+  json    everything, with the model's kernel, margin, C, #SV and provenance
   labels  one predicted label per line, like svm-predict's output file
 With -o FILE the rows go to FILE and the accuracy to standard output; with csv
 or labels on standard output the accuracy goes to standard error.
@@ -100,7 +101,15 @@ type prediction struct {
 
 // predictResult is predict's whole output.
 type predictResult struct {
-	Model    string          `json:"model"`
+	Model string `json:"model"`
+	// The model's description.
+	Kernel     kernel.Spec      `json:"kernel"`
+	Margin     string           `json:"margin"`
+	C          float64          `json:"C,omitempty"`
+	NSV        int              `json:"n_sv"`
+	Normalize  string           `json:"normalize"`
+	Provenance model.Provenance `json:"provenance"`
+
 	Data     string          `json:"data"`
 	N        int             `json:"n"`
 	Labels   dataio.LabelMap `json:"labels"`
@@ -139,7 +148,14 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		return err
 	}
 	f := m.Decision(d.X)
-	r := &predictResult{Model: modelPath, Data: dataPath, N: d.Len(), Labels: m.Labels}
+	r := &predictResult{
+		Model: modelPath, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
+		Normalize: "none", Provenance: m.Provenance,
+		Data: dataPath, N: d.Len(), Labels: m.Labels,
+	}
+	if m.Normalizer != nil {
+		r.Normalize = m.Normalizer.Kind
+	}
 	r.Predictions = make([]prediction, d.Len())
 	for i, v := range f {
 		pos := v > 0

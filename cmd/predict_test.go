@@ -30,6 +30,10 @@ func TestPredictFormats(t *testing.T) {
 	if ref.N != 70 || len(ref.Predictions) != 70 || ref.Labels.Positive != "1" || ref.Labels.Negative != "-1" {
 		t.Fatalf("predict JSON: %+v", ref)
 	}
+	if ref.Kernel.Gamma != 0.05 || ref.Margin != "l1" || ref.C != 1 || ref.Normalize != "zscore" || ref.NSV == 0 ||
+		ref.Provenance.Seed != 1 || !strings.HasSuffix(ref.Provenance.Data, "heart_train") {
+		t.Errorf("model description in predict JSON: %+v", ref)
+	}
 	if want := float64(ref.Correct) / 70; ref.Accuracy != want || ref.Accuracy < 0.75 {
 		t.Errorf("accuracy %v, correct %d/70", ref.Accuracy, ref.Correct)
 	}
