@@ -45,8 +45,8 @@ DATA goes through the model's own normaliser (fitted on the model's training
 part), so give it raw, in the same features and units as the training data.
 Its labels are read with the model's label mapping: a label the model does not
 know is an error, and a file with only one of the two classes is fine. A LIBSVM
-file is read with the model's number of features (a test file whose highest
-index is lower is padded with zeros, as LIBSVM does).
+file whose highest feature index is below the model's number of features is
+padded with zeros, as svm-predict does (with a note).
 
 Output (--format):
   table   the rows, then the accuracy (default)
@@ -134,12 +134,21 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	lm := m.Labels
 	ro.Labels = &lm
 	ro.Positive = ""
-	if ro.Features == 0 {
-		ro.Features = m.NumFeatures // LIBSVM files only: pad to the model's width
-	}
 	d, err := dataio.Load(dataPath, ro)
 	if err != nil {
 		return err
+	}
+	var notes []string
+	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {
+		// A sparse file need not mention the highest features: pad it to
+		// the model's width, as svm-predict does, and say so.
+		ro.Features = m.NumFeatures
+		short := d.Dim()
+		if d, err = dataio.Load(dataPath, ro); err != nil {
+			return err
+		}
+		notes = append(notes, fmt.Sprintf("note: the highest feature index in %s is %d, the model has %d features: features %d-%d are read as 0 (as svm-predict does)",
+			dataPath, short, m.NumFeatures, short+1, m.NumFeatures))
 	}
 	if d.Dim() != m.NumFeatures {
 		return fmt.Errorf("predict: %s has %d features, the model %s was trained on %d", dataPath, d.Dim(), modelPath, m.NumFeatures)
@@ -174,6 +183,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	}
 	r.Correct = r.TruePos + r.TrueNeg
 	r.Accuracy = float64(r.Correct) / float64(max(r.N, 1))
+	r.Notes = notes
 	if differ := featureNamesDiffer(m.FeatureNames, d.FeatureNames); differ != "" {
 		r.Notes = append(r.Notes, differ)
 	}

@@ -250,3 +250,20 @@ func TestPredictGolden(t *testing.T) {
 	checkTrainGolden(t, "predict_heart_csv.golden", b.String())
 	checkTrainGolden(t, "predict_heart_summary.golden", strings.NewReplacer(modelPath, "MODEL", testFile, "DATA").Replace(errOut))
 }
+
+// TestPredictPadsSparseFile: a LIBSVM file that mentions only the first
+// features is padded to the model's width, with a note.
+func TestPredictPadsSparseFile(t *testing.T) {
+	modelPath, _ := heartModel(t)
+	short := filepath.Join(t.TempDir(), "short.libsvm")
+	if err := os.WriteFile(short, []byte("+1 1:0.5 2:1\n-1 1:-0.5 3:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var p predictResult
+	if err := json.Unmarshal([]byte(mustRunKT(t, "predict", modelPath, short, "--format", "json")), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.N != 2 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "highest feature index in "+short+" is 3, the model has 13 features: features 4-13 are read as 0") {
+		t.Errorf("n %d, notes %q", p.N, p.Notes)
+	}
+}
