@@ -109,46 +109,49 @@ func laplacianTimes(X mat.Matrix, K, C mat.Symmetric) (xc, m []float64, n, d int
 	if n == 0 || d == 0 {
 		return xc, m, n, d
 	}
-	w := hadamardFull(K, C)
-	// M = D Xc - W Xc: row sums of W scale the rows, then one GEMM.
-	for i := 0; i < n; i++ {
-		var r float64
-		for _, v := range w[i*n : (i+1)*n] {
-			r += v
-		}
-		src, dst := xc[i*d:(i+1)*d], m[i*d:(i+1)*d]
-		for k, v := range src {
-			dst[k] = r * v
-		}
-	}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1,
-		blas64.General{Rows: n, Cols: n, Stride: n, Data: w},
-		blas64.General{Rows: n, Cols: d, Stride: d, Data: xc}, 1,
-		blas64.General{Rows: n, Cols: d, Stride: d, Data: m})
+	laplacianRows(m, xc, n, d, upperRaw(K), upperRaw(C))
 	return xc, m, n, d
 }
 
-// hadamardFull returns W = C ∘ K as a full n×n row-major matrix, read from
-// the upper triangles of C and K and mirrored tile by tile.
-func hadamardFull(K, C mat.Symmetric) []float64 {
-	n := K.SymmetricDim()
-	kr, cr := upperRaw(K), upperRaw(C)
-	w := make([]float64, n*n)
-	ts := upperTiles(n)
-	parallelFor(len(ts), workers(n*n/2), func(t int) {
-		tl := ts[t]
-		for i := tl.i0; i < tl.i1; i++ {
-			j0 := max(tl.j0, i)
-			kRow := kr.Data[i*kr.Stride : i*kr.Stride+tl.j1]
-			cRow := cr.Data[i*cr.Stride : i*cr.Stride+tl.j1]
-			wRow := w[i*n : i*n+tl.j1]
-			for j := j0; j < tl.j1; j++ {
-				wRow[j] = cRow[j] * kRow[j]
+// laplacianRows sets m = (D - W) xc, W = C ∘ K, D = diag(W 1), for the
+// upper triangles k and c, one block of tileSize rows per task: the block's
+// tiles of W are formed on the fly (never the whole n×n W) and multiplied
+// into the block's rows of m by serial GEMMs in a fixed order, so the result
+// does not depend on scheduling.
+func laplacianRows(m, xc []float64, n, d int, k, c blas64.Symmetric) {
+	impl := blas64.Implementation()
+	nb := (n + tileSize - 1) / tileSize
+	parallelFor(nb, workers(n*n), func(b int) {
+		i0, i1 := b*tileSize, min((b+1)*tileSize, n)
+		mi := i1 - i0
+		w := make([]float64, tileSize*tileSize)
+		r := make([]float64, mi)
+		for j0 := 0; j0 < n; j0 += tileSize {
+			j1 := min(j0+tileSize, n)
+			mj := j1 - j0
+			for i := i0; i < i1; i++ {
+				wr := w[(i-i0)*mj : (i-i0+1)*mj]
+				var s float64
+				for j := j0; j < j1; j++ {
+					a, b := i, j
+					if a > b {
+						a, b = b, a
+					}
+					v := c.Data[a*c.Stride+b] * k.Data[a*k.Stride+b]
+					wr[j-j0] = v
+					s += v
+				}
+				r[i-i0] += s
+			}
+			impl.Dgemm(blas.NoTrans, blas.NoTrans, mi, d, mj, -1, w, mj, xc[j0*d:], d, 1, m[i0*d:], d)
+		}
+		for i := i0; i < i1; i++ {
+			src, dst := xc[i*d:(i+1)*d], m[i*d:(i+1)*d]
+			for k, v := range src {
+				dst[k] += r[i-i0] * v
 			}
 		}
-		mirrorTile(w, n, tl)
 	})
-	return w
 }
 
 // L1GradTheta sets dst[k] = Σ_ij c_ij ∂K_ij/∂θ_k for the L1 kernel
