@@ -14,6 +14,7 @@ var All = []func() Method{
 	NewGI,
 	NewLCCP,
 	NewRCSC,
+	NewTwoLevel,
 }
 
 // Names returns the IDs of the registered methods, in registry order.

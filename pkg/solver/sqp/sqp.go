@@ -158,6 +158,9 @@ func (s Status) String() string {
 // MarshalText writes the status name (JSON output).
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// errNotPD: the quasi-Newton matrix lost positive definiteness to rounding.
+var errNotPD = errors.New("sqp: BFGS matrix lost positive definiteness")
+
 // ErrBadProblem reports an inconsistent Problem or start point.
 var ErrBadProblem = errors.New("sqp: bad problem")
 
@@ -385,7 +388,9 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	sv := make([]float64, n)
 	gl := make([]float64, n)
 	var lam, mu []float64
-	resets := 0
+	// fresh is true while B is the initial matrix: a failure with a fresh B
+	// is final, one with an updated B first retries from a fresh B.
+	fresh := true
 
 	for iter := 1; ; iter++ {
 		if err := m.ctx.Err(); err != nil {
@@ -400,8 +405,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 
 		d, qlam, qmu, delta, err := m.subproblem(cur, B)
 		if err != nil {
-			if errors.Is(err, errQPLimit) && resets < 3 {
-				resets++
+			if (errors.Is(err, errQPLimit) || errors.Is(err, errNotPD)) && !fresh {
+				fresh = true
 				resetB()
 				scaled = false
 				continue
@@ -447,8 +452,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				m.finish(cur, Converged, lam, mu)
 				return m.res, nil
 			}
-			if resets < 3 {
-				resets++
+			if !fresh {
+				fresh = true
 				resetB()
 				scaled = false
 				continue
@@ -498,8 +503,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				m.finish(cur, Converged, lam, mu)
 				return m.res, nil
 			}
-			if resets < 3 {
-				resets++
+			if !fresh {
+				fresh = true
 				resetB()
 				scaled = false
 				continue
@@ -522,6 +527,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			sv[i] = trial.x[i] - cur.x[i]
 		}
 		m.bfgs(B, sv[:nn], y[:nn], bs[:nn], &scaled)
+		fresh = nn == 0
 
 		cur, trial = trial, cur
 		if m.s.Recorder != nil {
@@ -606,7 +612,7 @@ func (m *minimizer) subproblem(st *state, B []float64) (d, lam, mu []float64, de
 	n, me, mi := m.n, m.me, m.mi
 	linv, ok := invCholFactor(B, n, m.p.NumLinear)
 	if !ok {
-		return nil, nil, nil, 0, errors.New("sqp: BFGS matrix lost positive definiteness")
+		return nil, nil, nil, 0, errNotPD
 	}
 	mt := me + mi
 	A := make([]float64, mt*n)

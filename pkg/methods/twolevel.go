@@ -1,0 +1,787 @@
+package methods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/solver/sqp"
+)
+
+// TwoLevel is the twolevel method of K. Schittkowski, "Optimal parameter
+// selection in support vector machines" (J. Industrial and Management
+// Optimization 1, 2005). The training part is split 1:2 into X (n rows, the
+// SVM) and Xᵗ (n_t rows, validation). The inner level is the L2-soft-margin
+// SVM on X,
+//
+//	min ½αᵀA(p,ν)α - eᵀα  s.t. yᵀα = 0, α ≥ 0,  A = YK(X,X,p)Y + νI    (eq. 7)
+//
+// with bias γ(p,ν) (the multiplier of yᵀα = 0; LIBSVM's ρ). The outer level
+// minimises the L1 violation of the validation margins,
+//
+//	min Σ z_i  s.t.  f_i(p,ν) + z_i ≥ 0, z ≥ 0, p_l ≤ p ≤ p_u, ν ≥ ν_l  (eq. 12)
+//	f_i = y_iᵗ (K(x_iᵗ, X, p) Y α(p,ν) - γ(p,ν))                          (eq. 9)
+//
+// by SQP (pkg/solver/sqp, the algorithm of the paper's NLPQLP with a
+// Goldfarb–Idnani QP). The variables are (p, ν, z): the z_i are declared
+// linear variables, so the quasi-Newton matrix is BFGS on (p, ν) only and the
+// QP's factor work stays O(n_t) per active constraint; the problem solved is
+// eq. 12 itself, not the reduced non-smooth form eq. 11. Internally p and ν
+// are divided by their start values so both start at 1 (a diagonal scaling of
+// the variables, which the SQP's first Hessian scaling would otherwise have to
+// find).
+//
+// Kernel: k(x, x̄) = exp(-Σ_k p_k (x_k - x̄_k)²), one p for all features
+// (Options.Param "iso", eq. 5, the default) or one per feature ("diag",
+// eq. 30), on data scaled to [0,1] feature-wise as in the paper's §3. The
+// method receives the training part already normalised by the caller; it fits
+// that min–max map (x - a_k)/s_k on the training part and folds it into the
+// learned kernel: exp(-Σ p_k ((x_k - x̄_k)/s_k)²) is the Gaussian with
+// Q = diag(2p_k/s_k²) on the caller's scale, so Result.Kernel is valid on the
+// caller's data (for "iso" it is isotropic only when all ranges s_k agree;
+// constant features get q_k = 0). p is reported on the [0,1] scale, as in the
+// paper's tables.
+//
+// Start (§3): p0 = 1/m (m features), ν0 = 0.001. Bounds (not given in the
+// paper): 0 ≤ p_k ≤ 100 (p_k = 0 switches feature k off, Table 3's n_r
+// counts those) and 10⁻⁶ ≤ ν ≤ 10³ (ν > 0 keeps A positive definite).
+//
+// Inner solves: SMO (pkg/solver) at tolerance 1e-5, warm-started, then
+// polished to the exact KKT point on its free set I with one Cholesky factor
+// of A_I (the paper's QL is a dense exact solver; derivatives of an inexact α
+// would not match the function values the SQP's line search sees). The same
+// factor gives the derivatives of Theorem 2.1:
+//
+//	∂γ = y_Iᵀ A_I⁻¹ (∂A_I) α_I / (y_Iᵀ A_I⁻¹ y_I),  ∂α_I = A_I⁻¹ (∂γ y_I - (∂A_I) α_I)
+//
+// with ∂A/∂ν = I and ∂A/∂p_k = Y ∂K/∂p_k Y, ∂K_ij/∂p_k = -K_ij (x_ik - x_jk)², and
+// then eq. 24. Eq. 24's ∂f/∂ν misplaces a parenthesis: it is
+// y_iᵗ(K(x_iᵗ,X) Y ∂α/∂ν - ∂γ/∂ν) (the γ term inside, as in ∂f/∂p; checked by
+// finite differences in the tests). All per-feature terms are matrix
+// products: O(n²m + n n_t m) per gradient.
+//
+// Split: stratified by class, a third of each class to X, drawn from
+// Options.Seed (PCG stream "tl"); the paper does not say how it split. The
+// caller retrains the final SVM on the whole training part with Result.Kernel,
+// the L2 margin and C = 1/ν* (the paper's eq. 26).
+//
+// Figures (the columns of the paper's Tables 2–3): e* and e0 are the
+// validation errors (eq. 10, %) at the end and at the start — the method never
+// sees test data, the caller adds test errors; sv* and sv0 the percentage of
+// support vectors and μ*, μ0 the margin (eq. 8) of the SVM on the whole
+// training part (eq. 26, 29); ν*; p* (iso) or the mean p̄* and the number
+// n_r of p_k at the lower bound (diag); n_it the SQP iterations.
+type TwoLevel struct{}
+
+// NewTwoLevel returns the twolevel method.
+func NewTwoLevel() Method { return TwoLevel{} }
+
+// Name returns "twolevel".
+func (TwoLevel) Name() string { return "twolevel" }
+
+// Params returns "iso" (eq. 5) and "diag" (eq. 30).
+func (TwoLevel) Params() []string { return []string{"iso", "diag"} }
+
+const (
+	tlStream  = 0x746c // "tl": PCG stream of the 1:2 split
+	tlMaxIter = 200
+	tlTol     = 1e-6 // the paper's NLPQLP accuracy for the larger sets
+	tlNu0     = 1e-3
+	tlNuMin   = 1e-6
+	tlNuMax   = 1e3
+	tlPMax    = 100
+	tlEps     = 1e-5 // SMO tolerance before polishing
+)
+
+// tlProblem evaluates the validation margins f(p, ν) (eq. 9) and their
+// derivatives (Theorem 2.1, eq. 24) on [0,1]-scaled data.
+type tlProblem struct {
+	X, Xv *mat.Dense // n×m SVM part, n_t×m validation part
+	y, yv []float64
+	n, nt int
+	m     int
+	set   solver.Settings
+
+	// Latest evaluation.
+	p     []float64 // per feature
+	nu    float64
+	K     *mat.SymDense
+	Kv    *mat.Dense // n_t × n
+	alpha []float64  // polished α
+	gamma float64    // bias γ = ρ
+	free  []int      // I
+	chol  mat.Cholesky
+	f     []float64
+	smoA  []float64 // SMO's α, the next warm start
+	// Derivatives of the latest grad call (for tests): ∂γ/∂(p_1..p_m, ν) and
+	// ∂α_I/∂(p_1..p_m, ν) (|I| × (m+1), rows in the order of free).
+	dGamma []float64
+	dAlpha *mat.Dense
+	valid  bool
+
+	solves int
+}
+
+// kern returns the kernel exp(-Σ p_k Δ_k²) on the scaled data (canonical
+// Q = 2 diag(p)).
+func tlKernel(p []float64) (*kernel.Gaussian, error) {
+	q := make([]float64, len(p))
+	for k, v := range p {
+		q[k] = 2 * v
+	}
+	return kernel.NewGaussianDiag(q)
+}
+
+// trainL2 solves the L2-soft-margin SVM (eq. 7) on K with warm start a0 and
+// polishes it to the exact KKT point. It returns the SMO α (for warm starts),
+// the polished α, γ, the free set and the Cholesky factor of A_I.
+func tlTrainL2(ctx context.Context, K *mat.SymDense, y []float64, nu float64, set solver.Settings, a0 []float64, chol *mat.Cholesky) (smoA, alpha []float64, gamma float64, free []int, err error) {
+	r, err := solver.TrainSVC(ctx, kernel.Precomputed(K), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, a0)
+	if err != nil && a0 != nil && ctx.Err() == nil {
+		r, err = solver.TrainSVC(ctx, kernel.Precomputed(K), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
+	}
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	alpha, gamma, free, err = tlPolish(K, y, nu, r.Alpha, r.Rho, chol)
+	return r.Alpha, alpha, gamma, free, err
+}
+
+// tlPolish turns an approximate solution of eq. 7 into the exact one: on the
+// free set I it solves the KKT system (17) A_I α_I = e + γ y_I, y_Iᵀα_I = 0
+// with the Cholesky factor of A_I, then moves indices between I and its
+// complement J while α_I ≤ 0 or u_J = (Aα - e - γy)_J < 0 (a primal active-set
+// correction; SMO's free set is right or off by a few indices). If it does
+// not settle, the SMO solution is kept with its own free set.
+func tlPolish(K *mat.SymDense, y []float64, nu float64, a []float64, rho float64, chol *mat.Cholesky) ([]float64, float64, []int, error) {
+	n := len(y)
+	inI := make([]bool, n)
+	for i, v := range a {
+		inI[i] = v > 0
+	}
+	alpha := make([]float64, n)
+	var free []int
+	for round := 0; round < 30; round++ {
+		free = free[:0]
+		for i, in := range inI {
+			if in {
+				free = append(free, i)
+			}
+		}
+		if len(free) == 0 {
+			return nil, 0, nil, errors.New("no support vectors")
+		}
+		gamma, err := tlSolveFree(K, y, nu, free, alpha, chol)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		changed := false
+		for _, i := range free {
+			if alpha[i] <= 0 {
+				inI[i] = false
+				alpha[i] = 0
+				changed = true
+			}
+		}
+		if changed {
+			continue
+		}
+		// u_j = (Aα)_j - 1 - γ y_j for j ∉ I; move every j with u_j < 0 into I.
+		for j := 0; j < n; j++ {
+			if inI[j] {
+				continue
+			}
+			var s float64
+			for _, i := range free {
+				s += K.At(j, i) * y[i] * alpha[i]
+			}
+			if u := y[j]*s - 1 - gamma*y[j]; u < -1e-9 {
+				inI[j] = true
+				changed = true
+			}
+		}
+		if !changed {
+			return alpha, gamma, slices.Clone(free), nil
+		}
+	}
+	// Fall back to SMO's solution on its own free set.
+	free = free[:0]
+	for i, v := range a {
+		alpha[i] = v
+		if v > 0 {
+			free = append(free, i)
+		}
+	}
+	if _, err := tlSolveFree(K, y, nu, free, make([]float64, n), chol); err != nil {
+		return nil, 0, nil, err
+	}
+	copy(alpha, a)
+	return alpha, rho, slices.Clone(free), nil
+}
+
+// tlSolveFree factorises A_I = Y_I K_I Y_I + νI into chol and sets α_I, α_J = 0,
+// returning γ: α_I = A_I⁻¹(e + γ y_I) with y_Iᵀα_I = 0.
+func tlSolveFree(K *mat.SymDense, y []float64, nu float64, free []int, alpha []float64, chol *mat.Cholesky) (float64, error) {
+	nI := len(free)
+	AI := mat.NewSymDense(nI, nil)
+	for a, i := range free {
+		for b := a; b < nI; b++ {
+			j := free[b]
+			v := y[i] * y[j] * K.At(i, j)
+			if a == b {
+				v += nu
+			}
+			AI.SetSym(a, b, v)
+		}
+	}
+	if !chol.Factorize(AI) {
+		return 0, fmt.Errorf("Cholesky factorisation of A_I (%d×%d, ν = %.3g) failed", nI, nI, nu)
+	}
+	rhs := mat.NewDense(nI, 2, nil)
+	for a, i := range free {
+		rhs.Set(a, 0, 1)
+		rhs.Set(a, 1, y[i])
+	}
+	var sol mat.Dense
+	if err := tlSolve(chol, &sol, rhs); err != nil {
+		return 0, err
+	}
+	var yg, yh float64
+	for a, i := range free {
+		yg += y[i] * sol.At(a, 0)
+		yh += y[i] * sol.At(a, 1)
+	}
+	if yh == 0 {
+		return 0, errors.New("y_Iᵀ A_I⁻¹ y_I = 0")
+	}
+	gamma := -yg / yh
+	for i := range alpha {
+		alpha[i] = 0
+	}
+	for a, i := range free {
+		alpha[i] = sol.At(a, 0) + gamma*sol.At(a, 1)
+	}
+	return gamma, nil
+}
+
+// tlSolve solves with a Cholesky factor, accepting the ill-conditioning
+// warning (mat.Condition): the result is still the best available.
+func tlSolve(chol *mat.Cholesky, dst *mat.Dense, b mat.Matrix) error {
+	err := chol.SolveTo(dst, b)
+	var c mat.Condition
+	if err != nil && !errors.As(err, &c) {
+		return err
+	}
+	return nil
+}
+
+// eval computes f at (p, ν), caching what grad needs.
+func (tp *tlProblem) eval(ctx context.Context, p []float64, nu float64) error {
+	k, err := tlKernel(p)
+	if err != nil {
+		return err
+	}
+	tp.valid = false
+	tp.p = slices.Clone(p)
+	tp.nu = nu
+	tp.K = k.Gram(tp.X)
+	tp.Kv = k.Cross(tp.Xv, tp.X)
+	smoA, alpha, gamma, free, err := tlTrainL2(ctx, tp.K, tp.y, nu, tp.set, tp.smoA, &tp.chol)
+	tp.solves++
+	if err != nil {
+		return fmt.Errorf("inner SVM at ν = %.4g: %w", nu, err)
+	}
+	tp.smoA, tp.alpha, tp.gamma, tp.free = smoA, alpha, gamma, free
+	if tp.f == nil {
+		tp.f = make([]float64, tp.nt)
+	}
+	v := make([]float64, tp.n)
+	for i, a := range alpha {
+		v[i] = tp.y[i] * a
+	}
+	mat.NewVecDense(tp.nt, tp.f).MulVec(tp.Kv, mat.NewVecDense(tp.n, v))
+	for l := range tp.f {
+		tp.f[l] = tp.yv[l] * (tp.f[l] - gamma)
+	}
+	tp.valid = true
+	return nil
+}
+
+// grad writes ∂f_l/∂p_k into dp (n_t × m, per feature) and ∂f_l/∂ν into dnu
+// at the latest evaluation (Theorem 2.1 and eq. 24 with the corrected
+// parenthesis).
+func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
+	if !tp.valid {
+		return errors.New("twolevel: gradient requested without a valid evaluation")
+	}
+	I := tp.free
+	nI, m, nt := len(I), tp.m, tp.nt
+	XI := kernel.SelectRows(tp.X, I)
+	KI := kernel.SelectSym(tp.K, I)
+	yI := make([]float64, nI)
+	v := make([]float64, nI) // Y α on I
+	for a, i := range I {
+		yI[a] = tp.y[i]
+		v[a] = tp.y[i] * tp.alpha[i]
+	}
+	KvI := mat.NewDense(nt, nI, nil)
+	for l := 0; l < nt; l++ {
+		row := tp.Kv.RawRowView(l)
+		out := KvI.RawRowView(l)
+		for a, i := range I {
+			out[a] = row[i]
+		}
+	}
+	// V = [v∘x_k | v∘x_k²] (nI × 2m), and the products K_I V, Kv_I V.
+	V := mat.NewDense(nI, 2*m, nil)
+	for a := 0; a < nI; a++ {
+		x := XI.RawRowView(a)
+		row := V.RawRowView(a)
+		for k := 0; k < m; k++ {
+			row[k] = v[a] * x[k]
+			row[m+k] = v[a] * x[k] * x[k]
+		}
+	}
+	KV := mat.NewDense(nI, 2*m, nil)
+	blas64.Symm(blas.Left, 1, KI.RawSymmetric(), V.RawMatrix(), 0, KV.RawMatrix())
+	KvV := mat.NewDense(nt, 2*m, nil)
+	KvV.Mul(KvI, V)
+	Kv := make([]float64, nI) // K_I v
+	blas64.Symv(1, KI.RawSymmetric(), blas64.Vector{N: nI, Inc: 1, Data: v}, 0, blas64.Vector{N: nI, Inc: 1, Data: Kv})
+	Kvv := make([]float64, nt) // Kv_I v
+	blas64.Gemv(blas.NoTrans, 1, KvI.RawMatrix(), blas64.Vector{N: nI, Inc: 1, Data: v}, 0, blas64.Vector{N: nt, Inc: 1, Data: Kvv})
+
+	// Right-hand sides (∂A_I/∂θ) α_I: column k = Y_I (∂K_I/∂p_k) Y_I α_I, with
+	// (∂K_I/∂p_k v)_a = -(x_ak² (Kv)_a - 2 x_ak (K(v∘x_k))_a + (K(v∘x_k²))_a);
+	// column m is ∂A/∂ν α_I = α_I. Column m+1 is y_I (for h = A_I⁻¹ y_I).
+	R := mat.NewDense(nI, m+2, nil)
+	for a := 0; a < nI; a++ {
+		x := XI.RawRowView(a)
+		kv := KV.RawRowView(a)
+		row := R.RawRowView(a)
+		for k := 0; k < m; k++ {
+			t := -(x[k]*x[k]*Kv[a] - 2*x[k]*kv[k] + kv[m+k])
+			row[k] = yI[a] * t
+		}
+		row[m] = tp.alpha[I[a]]
+		row[m+1] = yI[a]
+	}
+	var S mat.Dense // A_I⁻¹ R
+	if err := tlSolve(&tp.chol, &S, R); err != nil {
+		return fmt.Errorf("twolevel: derivative solve: %w", err)
+	}
+	// h = A_I⁻¹ y_I = S[:, m+1]; s = y_Iᵀh; ∂γ_k = hᵀ R[:,k] / s (A_I symmetric).
+	var s float64
+	for a := 0; a < nI; a++ {
+		s += yI[a] * S.At(a, m+1)
+	}
+	dgam := make([]float64, m+1)
+	for a := 0; a < nI; a++ {
+		h := S.At(a, m+1)
+		row := R.RawRowView(a)
+		for k := 0; k <= m; k++ {
+			dgam[k] += h * row[k]
+		}
+	}
+	for k := range dgam {
+		dgam[k] /= s
+	}
+	// ∂α_I = ∂γ h - A_I⁻¹ (∂A) α_I; weighted by y: D_ak = y_a ∂α_ak.
+	D := mat.NewDense(nI, m+1, nil)
+	for a := 0; a < nI; a++ {
+		h := S.At(a, m+1)
+		srow := S.RawRowView(a)
+		drow := D.RawRowView(a)
+		for k := 0; k <= m; k++ {
+			drow[k] = yI[a] * (dgam[k]*h - srow[k])
+		}
+	}
+	tp.dGamma = dgam
+	tp.dAlpha = mat.NewDense(nI, m+1, nil)
+	for a := 0; a < nI; a++ {
+		for k := 0; k <= m; k++ {
+			tp.dAlpha.Set(a, k, yI[a]*D.At(a, k))
+		}
+	}
+	var KvD mat.Dense // Kv_I Y ∂α (n_t × (m+1))
+	KvD.Mul(KvI, D)
+	// eq. 24: ∂f_l/∂p_k = y_l (∂Kv/∂p_k Yα + Kv Y ∂α_k - ∂γ_k), with
+	// (∂Kv/∂p_k v)_l = -(xv_lk² (Kv v)_l - 2 xv_lk (Kv(v∘x_k))_l + (Kv(v∘x_k²))_l);
+	// ∂f_l/∂ν = y_l (Kv Y ∂α_ν - ∂γ_ν).
+	for l := 0; l < nt; l++ {
+		xv := tp.Xv.RawRowView(l)
+		kvv := KvV.RawRowView(l)
+		kd := KvD.RawRowView(l)
+		out := dp.RawRowView(l)
+		yl := tp.yv[l]
+		for k := 0; k < m; k++ {
+			cross := -(xv[k]*xv[k]*Kvv[l] - 2*xv[k]*kvv[k] + kvv[m+k])
+			out[k] = yl * (cross + kd[k] - dgam[k])
+		}
+		dnu[l] = yl * (kd[m] - dgam[m])
+	}
+	return nil
+}
+
+// tlSplit draws the stratified 1:2 split of the training rows.
+func tlSplit(y []float64, seed uint64) (svm, val []int, err error) {
+	rng := rand.New(rand.NewPCG(seed, tlStream))
+	var pos, neg []int
+	for i, v := range y {
+		if v > 0 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	if len(pos) < 2 || len(neg) < 2 {
+		return nil, nil, fmt.Errorf("methods: twolevel: the 1:2 split needs at least 2 rows of each class (%d positive, %d negative)", len(pos), len(neg))
+	}
+	for _, c := range [][]int{pos, neg} {
+		rng.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
+		k := int(math.Round(float64(len(c)) / 3))
+		k = min(max(k, 1), len(c)-1)
+		svm = append(svm, c[:k]...)
+		val = append(val, c[k:]...)
+	}
+	slices.Sort(svm)
+	slices.Sort(val)
+	return svm, val, nil
+}
+
+// tlMinMax returns the training range a_k and s_k (s_k = 0 for a constant
+// feature) and the scaled copy of X.
+func tlMinMax(X *mat.Dense) (lo, scale []float64, Xs *mat.Dense) {
+	n, d := X.Dims()
+	lo = make([]float64, d)
+	hi := make([]float64, d)
+	for k := 0; k < d; k++ {
+		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
+	}
+	for i := 0; i < n; i++ {
+		for k, v := range X.RawRowView(i) {
+			lo[k] = math.Min(lo[k], v)
+			hi[k] = math.Max(hi[k], v)
+		}
+	}
+	scale = make([]float64, d)
+	Xs = mat.NewDense(n, d, nil)
+	for k := 0; k < d; k++ {
+		scale[k] = hi[k] - lo[k]
+	}
+	for i := 0; i < n; i++ {
+		in, out := X.RawRowView(i), Xs.RawRowView(i)
+		for k, v := range in {
+			if scale[k] > 0 {
+				out[k] = (v - lo[k]) / scale[k]
+			}
+		}
+	}
+	return lo, scale, Xs
+}
+
+// tlCallerKernel folds the [0,1] map into the learned kernel: on the caller's
+// scale exp(-Σ p_k ((x_k - z_k)/s_k)²) has Q = diag(2p_k/s_k²).
+func tlCallerKernel(p, scale []float64) (kernel.Spec, error) {
+	q := make([]float64, len(scale))
+	same := true
+	for k, s := range scale {
+		if s > 0 {
+			q[k] = 2 * p[k] / (s * s)
+		}
+		if s != scale[0] || p[k] != p[0] {
+			same = false
+		}
+	}
+	if same && q[0] > 0 {
+		g, err := kernel.NewGaussianIso(q[0] / 2)
+		if err != nil {
+			return kernel.Spec{}, err
+		}
+		return g.Spec(), nil
+	}
+	g, err := kernel.NewGaussianDiag(q)
+	if err != nil {
+		return kernel.Spec{}, err
+	}
+	return g.Spec(), nil
+}
+
+// Tune runs the two-level optimisation on the training part.
+func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	start := time.Now()
+	param := opts.Param
+	if param == "" {
+		param = "iso"
+	}
+	if param != "iso" && param != "diag" {
+		return nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", opts.Param)
+	}
+	if opts.Margin != "" && opts.Margin != "l2" {
+		return nil, fmt.Errorf("methods: twolevel: margin %q not offered (the method is built on the L2 soft margin)", opts.Margin)
+	}
+	if opts.C != 0 {
+		return nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
+	}
+	if train == nil || train.Len() == 0 || train.X == nil {
+		return nil, fmt.Errorf("methods: twolevel: empty training set")
+	}
+	sIdx, vIdx, err := tlSplit(train.Y, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	_, scale, Xs := tlMinMax(train.X)
+	dim := train.Dim()
+	set := opts.settings()
+	if opts.Eps == 0 {
+		set.Eps = tlEps
+	}
+	tp := &tlProblem{
+		X: kernel.SelectRows(Xs, sIdx), Xv: kernel.SelectRows(Xs, vIdx),
+		y: pick(train.Y, sIdx), yv: pick(train.Y, vIdx),
+		n: len(sIdx), nt: len(vIdx), m: dim, set: set,
+	}
+	np := 1
+	if param == "diag" {
+		np = dim
+	}
+	p0 := 1 / float64(dim)
+	expand := func(w []float64) []float64 { // SQP variables → per-feature p
+		p := make([]float64, dim)
+		for k := range p {
+			if param == "diag" {
+				p[k] = p0 * w[k]
+			} else {
+				p[k] = p0 * w[0]
+			}
+		}
+		return p
+	}
+	res := &Result{
+		Method: "twolevel", Param: param, Margin: "l2",
+		Criterion: "Σ max(0, -f_i): L1 violation of the validation margins (Schittkowski eq. 11–12)",
+		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
+			p0, tlNu0, tp.n, tp.nt, opts.Seed),
+	}
+	fail := func(iter int, err error) (*Result, error) {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("methods: twolevel: iteration %d: %w", iter, ctx.Err())
+		}
+		return nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
+	}
+
+	// Start point.
+	pStart := expand(onesVec(np))
+	if err := tp.eval(ctx, pStart, tlNu0); err != nil {
+		return fail(0, err)
+	}
+	f0 := slices.Clone(tp.f)
+	e0 := tlValError(f0)
+	nt := tp.nt
+	nvar := np + 1 + nt
+	x0 := make([]float64, nvar)
+	lower := make([]float64, nvar)
+	upper := make([]float64, nvar)
+	for k := 0; k < np; k++ {
+		x0[k], lower[k], upper[k] = 1, 0, tlPMax/p0
+	}
+	x0[np], lower[np], upper[np] = 1, tlNuMin/tlNu0, tlNuMax/tlNu0
+	var obj0 float64
+	for l := 0; l < nt; l++ {
+		x0[np+1+l] = math.Max(0, -f0[l])
+		obj0 += x0[np+1+l]
+		lower[np+1+l], upper[np+1+l] = 0, math.Inf(1)
+	}
+	res.CriterionStart = obj0
+
+	dp := mat.NewDense(nt, dim, nil)
+	dnu := make([]float64, nt)
+	evalIter := 0
+	prob := sqp.Problem{
+		Dim: nvar, NumIneq: nt, NumLinear: nt, Lower: lower, Upper: upper,
+		Func: func(x, _, ineq []float64) (float64, error) {
+			if err := tp.eval(ctx, expand(x[:np]), tlNu0*x[np]); err != nil {
+				return 0, err
+			}
+			var obj float64
+			for l := 0; l < nt; l++ {
+				z := x[np+1+l]
+				ineq[l] = tp.f[l] + z
+				obj += z
+			}
+			return obj, nil
+		},
+		Grad: func(x, grad []float64, _, jin *mat.Dense) error {
+			if err := tp.grad(dp, dnu); err != nil {
+				return err
+			}
+			for l := 0; l < nt; l++ {
+				grad[np+1+l] = 1
+				row := jin.RawRowView(l)
+				dpl := dp.RawRowView(l)
+				if param == "diag" {
+					for k := 0; k < dim; k++ {
+						row[k] = p0 * dpl[k]
+					}
+				} else {
+					var s float64
+					for _, v := range dpl {
+						s += v
+					}
+					row[0] = p0 * s
+				}
+				row[np] = tlNu0 * dnu[l]
+				row[np+1+l] = 1
+			}
+			return nil
+		},
+	}
+	record := func(st Step) {
+		res.Trace = append(res.Trace, st)
+		if opts.Recorder != nil {
+			opts.Recorder(st)
+		}
+	}
+	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free), Elapsed: time.Since(start)})
+	maxIter := tlMaxIter
+	if opts.MaxIter > 0 {
+		maxIter = opts.MaxIter
+	}
+	tol := tlTol
+	if opts.Tol > 0 {
+		tol = opts.Tol
+	}
+	sres, err := sqp.Minimize(ctx, prob, x0, sqp.Settings{
+		MaxIter: maxIter, Tol: tol,
+		Recorder: func(it sqp.Iteration) {
+			evalIter = it.Iter
+			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free), Elapsed: time.Since(start)})
+		},
+	})
+	res.Solves = tp.solves
+	if err != nil {
+		return fail(evalIter+1, err)
+	}
+	switch sres.Status {
+	case sqp.Converged:
+		res.Status = Converged
+	case sqp.IterationLimit:
+		res.Status = IterationLimit
+	default:
+		// A line-search failure on this non-smooth-in-places problem (the
+		// free set of the inner SVM changes) still leaves a usable point.
+		res.Status = IterationLimit
+		res.Notes = append(res.Notes, fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT))
+	}
+	res.Iter = sres.Iter
+
+	// Final point: re-evaluate there (the last evaluation may have been a
+	// rejected trial point).
+	w := sres.X[:np]
+	nuStar := tlNu0 * sres.X[np]
+	pStar := expand(w)
+	if err := tp.eval(ctx, pStar, nuStar); err != nil {
+		return fail(res.Iter, err)
+	}
+	eStar := tlValError(tp.f)
+	var objEnd float64
+	for _, v := range tp.f {
+		objEnd += math.Max(0, -v)
+	}
+	res.CriterionEnd = objEnd
+	res.C = 1 / nuStar
+	res.Kernel, err = tlCallerKernel(pStar, scale)
+	if err != nil {
+		return fail(res.Iter, err)
+	}
+
+	// sv and μ of the SVM on the whole training part (eqs. 26, 29, 8).
+	sv0, mu0, err := tlFullSVM(ctx, Xs, train.Y, pStart, tlNu0, set)
+	if err != nil {
+		return fail(res.Iter, err)
+	}
+	svStar, muStar, err := tlFullSVM(ctx, Xs, train.Y, pStar, nuStar, set)
+	if err != nil {
+		return fail(res.Iter, err)
+	}
+	res.Solves = tp.solves + 2
+	res.Figures = []Figure{
+		{Name: "e* (validation %)", Value: 100 * eStar},
+		{Name: "e0 (validation %)", Value: 100 * e0},
+		{Name: "sv* %", Value: svStar},
+		{Name: "sv0 %", Value: sv0},
+		{Name: "μ*", Value: muStar},
+		{Name: "μ0", Value: mu0},
+		{Name: "ν*", Value: nuStar},
+	}
+	if param == "iso" {
+		res.Figures = append(res.Figures, Figure{Name: "p*", Value: pStar[0]})
+	} else {
+		var mean float64
+		nr := 0
+		for _, v := range pStar {
+			mean += v
+			if v <= 1e-8*p0 {
+				nr++
+			}
+		}
+		res.Figures = append(res.Figures,
+			Figure{Name: "p̄*", Value: mean / float64(dim)},
+			Figure{Name: "n_r", Value: float64(nr)})
+	}
+	res.Figures = append(res.Figures, Figure{Name: "n_it", Value: float64(res.Iter)})
+	if param == "iso" && res.Kernel.Gamma == 0 {
+		res.Notes = append(res.Notes, "the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)")
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func onesVec(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
+
+// tlValError is eq. 10: the fraction of f_i ≤ 0.
+func tlValError(f []float64) float64 {
+	bad := 0
+	for _, v := range f {
+		if !(v > 0) {
+			bad++
+		}
+	}
+	return float64(bad) / float64(len(f))
+}
+
+// tlFullSVM solves eq. 26 on all rows and returns the percentage of support
+// vectors (eq. 29) and the margin μ = (eᵀα - ναᵀα)^(-1/2) (eq. 8).
+func tlFullSVM(ctx context.Context, X *mat.Dense, y []float64, p []float64, nu float64, set solver.Settings) (sv, mu float64, err error) {
+	k, err := tlKernel(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	r, err := solver.TrainSVC(ctx, kernel.Precomputed(k.Gram(X)), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
+	if err != nil {
+		return 0, 0, fmt.Errorf("SVM on the whole training part: %w", err)
+	}
+	var ea, aa float64
+	for _, a := range r.Alpha {
+		ea += a
+		aa += a * a
+	}
+	return 100 * float64(r.NSV) / float64(len(y)), 1 / math.Sqrt(ea-nu*aa), nil
+}
