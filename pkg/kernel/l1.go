@@ -83,16 +83,18 @@ func (k *L1) scaled(X mat.Matrix) ([]float64, int) {
 // l1dist returns Σ_k |a_k - b_k| for equal-length slices.
 func l1dist(a, b []float64) float64 {
 	b = b[:len(a)]
-	var s0, s1 float64
+	var s0, s1, s2, s3 float64
 	j := 0
-	for ; j+2 <= len(a); j += 2 {
+	for ; j+4 <= len(a); j += 4 {
 		s0 += math.Abs(a[j] - b[j])
 		s1 += math.Abs(a[j+1] - b[j+1])
+		s2 += math.Abs(a[j+2] - b[j+2])
+		s3 += math.Abs(a[j+3] - b[j+3])
 	}
-	if j < len(a) {
+	for ; j < len(a); j++ {
 		s0 += math.Abs(a[j] - b[j])
 	}
-	return s0 + s1
+	return (s0 + s1) + (s2 + s3)
 }
 
 // Gram returns K_ij = -Σ_k |x_ik-x_jk|/θ_k (K_ii = 0), both triangles filled.
