@@ -200,7 +200,8 @@ func infoConstantList(s dataio.Summary) string {
 			break
 		}
 		name := s.Stats[j-1].Name
-		if name == "f"+strconv.Itoa(j) || name == "" {
+		// Generated names (f12, x12) add nothing to the number.
+		if strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") == strconv.Itoa(j) || name == "" {
 			parts = append(parts, strconv.Itoa(j))
 		} else {
 			parts = append(parts, fmt.Sprintf("%d %s", j, name))

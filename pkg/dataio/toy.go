@@ -15,13 +15,14 @@ import (
 // probability, μ1 = (-3/4, -3), μ2 = (3/4, 3); for y = +1 the same with
 // μ1 = (3, -3), μ2 = (-3, 3); features 3..52 are noise N(0, noiseStd²). The
 // paper writes N(0, 20); like most reimplementations we read 20 as the
-// standard deviation (noiseStd ≤ 0 means 20).
+// standard deviation. noiseStd = 0 gives zero noise features; a negative or
+// NaN noiseStd panics (callers validate flags).
 //
 // The paper's P(y = ±1) = ½ is realised exactly: ⌊n/2⌋ rows are +1 and the
 // rest -1, in random order (a stratified draw from that distribution).
 func Weston(n int, noiseStd float64, rng *rand.Rand) *Dataset {
-	if noiseStd <= 0 {
-		noiseStd = 20
+	if !(noiseStd >= 0) {
+		panic(fmt.Sprintf("dataio: Weston noise std %v < 0", noiseStd))
 	}
 	const d = 52
 	y := make([]float64, n)

@@ -189,3 +189,11 @@ func close6(a, b []float64) bool {
 	}
 	return true
 }
+
+func TestWestonZeroNoise(t *testing.T) {
+	d := Weston(20, 0, rand.New(rand.NewPCG(1, 1)))
+	s := Describe(d)
+	if len(s.Constant) != 50 || s.Constant[0] != 3 {
+		t.Errorf("noise-std 0: constant features %v, want 3..52", s.Constant)
+	}
+}
