@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,5 +127,46 @@ func TestInfoStdinAndList(t *testing.T) {
 	}
 	if code != 0 {
 		t.Errorf("exit %d", code)
+	}
+}
+
+// infoGolden compares got with testdata/golden/name, rewriting it under
+// -update (the flag is defined once for the package; looked up here).
+func infoGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(cmdTestdata, "golden", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestInfoGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"info_heart.golden", []string{"info", "builtin:heart"}},
+		{"info_builtins.golden", []string{"info"}},
+		{"info_ida_markdown.golden", []string{"info", "--format", "markdown", filepath.Join(cmdTestdata, "ida/breast-cancer")}},
+		{"info_bupa_stats.golden", []string{"info", "--feature-stats", "--label-col", "7", filepath.Join(cmdTestdata, "uci/bupa.data")}},
+	}
+	for _, c := range cases {
+		out, errOut, code := dataRun(t, "", c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		infoGolden(t, c.name, out)
 	}
 }
