@@ -37,6 +37,7 @@ func TestBadFiles(t *testing.T) {
 		{"missing_na.csv", "", 2, 3, ErrMissing},
 		{"unterminated_quote.csv", "", 3, 0, nil},
 		{"crlf_text.csv", "", 4, 1, ErrNotNumber},
+		{"numeric_header.csv", "", 1, 1, ErrNotNumber},
 		{"unsorted.libsvm", "", 2, 4, ErrIndex},
 		{"duplicate_index.libsvm", "", 2, 3, ErrIndex},
 		{"zero_index.libsvm", "", 2, 2, ErrIndex},

@@ -370,6 +370,9 @@ rows:
 			}
 			v, err := parseValue(f)
 			if err != nil {
+				if l.num == firstLine && !header && opts.Header == "" && errors.Is(err, ErrNotNumber) {
+					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, l.num)
+				}
 				return nil, perr(name, l.num, j+1, err)
 			}
 			row[k] = v
