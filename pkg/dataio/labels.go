@@ -73,13 +73,23 @@ func mapLabels(file string, raw *rawLabels, positive string, fixed *LabelMap) ([
 	}
 	canon := make([]string, n)
 	allNumeric := true
+	type canonical struct {
+		text    string
+		numeric bool
+	}
+	seen := map[string]canonical{} // a file has few distinct label texts
 	for i, s := range raw.text {
-		c, num, ok := canonicalLabel(s)
-		if !ok {
-			return nil, LabelMap{}, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
+		c, hit := seen[s]
+		if !hit {
+			t, num, ok := canonicalLabel(s)
+			if !ok {
+				return nil, LabelMap{}, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
+			}
+			c = canonical{t, num}
+			seen[s] = c
 		}
-		canon[i] = c
-		allNumeric = allNumeric && num
+		canon[i] = c.text
+		allNumeric = allNumeric && c.numeric
 	}
 	if !allNumeric {
 		// Text labels: keep every label as written so "1" and "1.0" do not

@@ -49,15 +49,19 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		maxIdx int
 	)
 	for _, l := range lines {
-		fields := strings.Fields(l.text)
-		lab := fields[0]
+		rest := l.text
+		lab, rest := nextToken(rest)
 		if _, err := parseValue(lab); err != nil {
 			return nil, perr(name, l.num, 1, fmt.Errorf("label: %w", err))
 		}
 		start = append(start, len(idx))
 		prev := 0
-		for k, tok := range fields[1:] {
-			col := k + 2
+		for col := 2; ; col++ {
+			var tok string
+			tok, rest = nextToken(rest)
+			if tok == "" {
+				break
+			}
 			is, vs, ok := strings.Cut(tok, ":")
 			if !ok {
 				return nil, perr(name, l.num, col, errf(ErrIndex, "token %q is not index:value", tok))
@@ -122,4 +126,22 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		X: x, Y: y, FeatureNames: names, Labels: lm,
 	}
 	return ds, nil
+}
+
+// isBlank reports the separators of LIBSVM's reader (space and tab; also the
+// other ASCII white space, so CR and form feed do not end up in a token).
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+// nextToken returns the next blank-separated token of s and the rest; the
+// token is "" at the end.
+func nextToken(s string) (tok, rest string) {
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !isBlank(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
 }
