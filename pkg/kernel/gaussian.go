@@ -316,6 +316,7 @@ func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
 }
 
 // Rows maps the rows of X once (X̃ and ½‖x̃_i‖²) for column evaluation.
+// The Matrix is read-only and safe for concurrent use.
 func (g *Gaussian) Rows(X mat.Matrix) Matrix {
 	x, n, d := rowMajor(X)
 	g.checkDim(d)

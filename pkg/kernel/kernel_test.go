@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/json"
 	"errors"
 	"go/build"
 	"math"
@@ -444,6 +445,58 @@ func TestImports(t *testing.T) {
 	for _, imp := range pkg.Imports {
 		if strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, "gonum.org/v1/gonum/") {
 			t.Errorf("kernel imports %s: only the standard library and gonum are allowed", imp)
+		}
+	}
+}
+
+func TestSpecJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 7))
+	for name, k := range testKernels(t, rng, 3) {
+		b, err := json.Marshal(k.Spec())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Spec
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		k2, err := FromSpec(s)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", name, b, err)
+		}
+		if !reflect.DeepEqual(k2.Spec(), k.Spec()) {
+			t.Fatalf("%s: JSON %s round-trips to %+v", name, b, k2.Spec())
+		}
+	}
+	iso, _ := NewGaussianIso(0.125)
+	if b, _ := json.Marshal(iso.Spec()); string(b) != `{"kind":"gaussian","gamma":0.125}` {
+		t.Fatalf("iso spec JSON %s", b)
+	}
+}
+
+// TestColumnsConcurrent reads one Matrix from several goroutines (run with
+// -race): cross-validation folds may share a Precomputed or Rows matrix.
+func TestColumnsConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 8))
+	X := randData(rng, 60, 4, 0)
+	g, _ := NewGaussianIso(0.2)
+	K := g.Gram(X)
+	for _, m := range []Matrix{g.Rows(X), Precomputed(K), Shifted(Centred(g.Rows(X), 2), 0.5)} {
+		done := make(chan []float64)
+		for w := 0; w < 4; w++ {
+			go func() {
+				col := make([]float64, 60)
+				for i := 0; i < 60; i++ {
+					m.Column(i, nil, col)
+				}
+				done <- col
+			}()
+		}
+		first := <-done
+		for w := 1; w < 4; w++ {
+			if c := <-done; !slices.Equal(c, first) {
+				t.Fatal("concurrent columns differ")
+			}
 		}
 	}
 }

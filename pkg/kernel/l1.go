@@ -143,7 +143,8 @@ func (k *L1) Cross(A, B mat.Matrix) *mat.Dense {
 	return mat.NewDense(m, n, c)
 }
 
-// Rows prepares X/θ for column evaluation.
+// Rows prepares X/θ for column evaluation. The Matrix is read-only and safe
+// for concurrent use.
 func (k *L1) Rows(X mat.Matrix) Matrix {
 	xs, n := k.scaled(X)
 	return &l1Rows{xs: xs, n: n, d: len(k.theta)}

@@ -37,6 +37,7 @@ func (Linear) Cross(A, B mat.Matrix) *mat.Dense {
 }
 
 // Rows keeps a contiguous copy of X for column evaluation by dot products.
+// The Matrix is read-only and safe for concurrent use.
 func (Linear) Rows(X mat.Matrix) Matrix {
 	n, d := X.Dims()
 	x := copyRows(X)

@@ -9,7 +9,7 @@ import (
 // Precomputed wraps a ready n×n kernel matrix as a Matrix. K is not copied:
 // the caller must not change it while the Matrix is in use. A *mat.SymDense
 // (what Gram returns) is read through its raw storage, any other Symmetric
-// through At.
+// through At. The Matrix is read-only and safe for concurrent use.
 func Precomputed(K mat.Symmetric) Matrix {
 	n := K.SymmetricDim()
 	if s, ok := K.(*mat.SymDense); ok && n > 0 {
@@ -95,7 +95,7 @@ func (p *precomputedSym) Column(i int, idx []int, dst []float64) {
 // Shifted returns the matrix K + νI of m: the L2 soft margin (ν = 1/C,
 // Chapelle et al. 2002; Schittkowski's ν) and the radius problem with that
 // margin use it (DESIGN.md, "One SVM solver, several duals"). ν = 0 returns
-// m itself.
+// m itself. Like m, the result is safe for concurrent use if m is.
 func Shifted(m Matrix, nu float64) Matrix {
 	if nu == 0 {
 		return m
@@ -134,7 +134,8 @@ func (s *shifted) Column(i int, idx []int, dst []float64) {
 // L1 the result is positive semidefinite, and on the feasible set yᵀα = 0 of
 // an SVM dual (and Σβ = 1 of the radius problem) it gives the same objective
 // values as m: α, D* and R² are unchanged, but the SVM bias shifts by
-// Σ_j α_j y_j k(x_j, x_r). It computes column r of m once.
+// Σ_j α_j y_j k(x_j, x_r). It computes column r of m once; like m, the
+// result is safe for concurrent use if m is.
 func Centred(m Matrix, r int) Matrix {
 	n := m.Len()
 	if r < 0 || r >= n {
