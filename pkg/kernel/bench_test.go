@@ -93,7 +93,7 @@ func wholeSyrkGram(g *Gaussian, X mat.Matrix) *mat.SymDense {
 	for i := 0; i < n; i++ {
 		row := c[i*n:]
 		for j := i; j < n; j++ {
-			row[j] = math.Exp(math.Min(0, row[j]-h[i]-h[j]))
+			row[j] = expNonPos(math.Min(0, row[j]-h[i]-h[j]))
 		}
 	}
 	for i := 0; i < n; i++ {
