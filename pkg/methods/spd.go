@@ -82,10 +82,11 @@ const (
 	spdModePaper      = "paper"
 	spdModeRiemannian = "riemannian"
 	spdModeBacktrack  = "backtrack"
+	spdModeLBFGS      = "lbfgs"
 )
 
 // spdModes lists the accepted values of Options.Mode for spd.
-var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack}
+var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack, spdModeLBFGS}
 
 // spdProblem is the criterion w of eq. 12 on one training set.
 type spdProblem struct {
@@ -677,6 +678,8 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 		res.Notes = append(res.Notes, "mode riemannian: steps along Q^1/2 exp(-eta Q^1/2 G Q^1/2) Q^1/2 (Riemannian gradient), not the paper's eq. 22")
 	case spdModeBacktrack:
 		res.Notes = append(res.Notes, "mode backtrack: eq. 22 with plain Armijo backtracking instead of the line minimisation (loses accuracy on Weston's data)")
+	case spdModeLBFGS:
+		res.Notes = append(res.Notes, "mode lbfgs: not the paper's algorithm: L-BFGS on the same criterion w(Q), alpha re-solved at every evaluation, in a log-diagonal / log-Cholesky chart")
 	}
 	record := func(st Step) {
 		st.Elapsed = time.Since(start)
@@ -685,47 +688,29 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 			opts.Recorder(st)
 		}
 	}
-	s, err := newSPDState(ctx, p, in.Q0, cfg.mode)
-	if err != nil {
-		return nil, spdBreakdown(ctx, 0, err)
+	run := spdAlgorithm1
+	if cfg.mode == spdModeLBFGS {
+		run = spdLBFGS
 	}
-	res.CriterionStart = s.w
-	record(Step{Iter: 0, Objective: s.w, NSV: s.res.NSV})
-	status, iters, lastRel := IterationLimit, 0, math.NaN()
-	for it := 1; it <= cfg.maxIter; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("methods: spd: iteration %d: %w", it, err)
-		}
-		st, err := s.step(ctx)
-		if err != nil {
-			return nil, spdBreakdown(ctx, it, err)
-		}
-		if st.Stationary {
-			status = Converged
-			break
-		}
-		iters, lastRel = it, st.RelChange
-		record(Step{Iter: it, Objective: s.w, StepSize: st.Eta, NSV: s.res.NSV})
-		if st.RelChange < cfg.tol {
-			status = Converged
-			break
-		}
-	}
-	k, err := p.kernelOf(s.Q)
+	out, err := run(ctx, p, in.Q0, cfg, record)
 	if err != nil {
-		return nil, &BreakdownError{Method: "spd", Iter: iters, Err: err}
+		return nil, err
+	}
+	k, err := p.kernelOf(out.Q)
+	if err != nil {
+		return nil, &BreakdownError{Method: "spd", Iter: out.iters, Err: err}
 	}
 	res.Kernel = k.Spec()
-	res.CriterionEnd = s.w
-	res.Status, res.Iter, res.Solves = status, iters, in.solves+s.solves
+	res.CriterionStart, res.CriterionEnd = out.w0, out.w
+	res.Status, res.Iter, res.Solves = out.status, out.iters, in.solves+out.solves
 	res.Figures = []Figure{
-		{Name: "#SV (tuning)", Value: float64(s.res.NSV)},
+		{Name: "#SV (tuning)", Value: float64(out.nsv)},
 		{Name: "rho", Value: cfg.rho},
 		{Name: "log2 gamma0", Value: math.Log2(in.gamma0)},
-		{Name: "line-search evaluations", Value: float64(s.evals)},
+		{Name: "line-search evaluations", Value: float64(out.evals)},
 	}
-	if !math.IsNaN(lastRel) {
-		res.Figures = append(res.Figures, Figure{Name: "last relative change of Q", Value: lastRel})
+	if !math.IsNaN(out.lastRel) {
+		res.Figures = append(res.Figures, Figure{Name: "last relative change of Q", Value: out.lastRel})
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -738,4 +723,47 @@ func spdBreakdown(ctx context.Context, it int, err error) error {
 		return fmt.Errorf("methods: spd: iteration %d: %w", it, err)
 	}
 	return &BreakdownError{Method: "spd", Iter: it, Err: err}
+}
+
+// spdOutcome is the end of a run of one of spd's algorithms.
+type spdOutcome struct {
+	Q                    *mat.SymDense
+	w0, w                float64 // w(Q) at the start and at the end, α = α*(Q)
+	status               Status
+	iters, evals, solves int
+	nsv                  int
+	lastRel              float64 // last ‖ΔQ‖_F/‖Q‖_F; NaN if no step
+}
+
+// spdAlgorithm1 runs Laanaya's Algorithm 1 (modes paper, riemannian,
+// backtrack) from Q0.
+func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
+	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
+	s, err := newSPDState(ctx, p, Q0, cfg.mode)
+	if err != nil {
+		return out, spdBreakdown(ctx, 0, err)
+	}
+	out.w0 = s.w
+	record(Step{Iter: 0, Objective: s.w, NSV: s.res.NSV})
+	for it := 1; it <= cfg.maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("methods: spd: iteration %d: %w", it, err)
+		}
+		st, err := s.step(ctx)
+		if err != nil {
+			return out, spdBreakdown(ctx, it, err)
+		}
+		if st.Stationary {
+			out.status = Converged
+			break
+		}
+		out.iters, out.lastRel = it, st.RelChange
+		record(Step{Iter: it, Objective: s.w, StepSize: st.Eta, NSV: s.res.NSV})
+		if st.RelChange < cfg.tol {
+			out.status = Converged
+			break
+		}
+	}
+	out.Q, out.w, out.evals, out.solves, out.nsv = s.Q, s.w, s.evals, s.solves, s.res.NSV
+	return out, nil
 }

@@ -2,6 +2,7 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -406,4 +407,146 @@ func spdMeanStd(v []float64) (float64, float64) {
 		s = math.Sqrt(s / float64(len(v)-1))
 	}
 	return m, s
+}
+
+// TestSPDChartGradient checks the lbfgs mode's chart (log-diagonal,
+// log-Cholesky) and its pull-back of eq. 21 against finite differences of
+// the true criterion in θ (α re-solved to 1e-10).
+func TestSPDChartGradient(t *testing.T) {
+	for _, diag := range []bool{true, false} {
+		name := map[bool]string{true: "diag", false: "full"}[diag]
+		t.Run(name, func(t *testing.T) {
+			p, Q := smallProblem(t, 40, diag, 0.3)
+			ctx := context.Background()
+			chart := spdChart{diag: diag, d: p.d}
+			theta, err := chart.coords(Q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Qb, L := chart.point(theta)
+			if !mat.EqualApprox(Qb, Q, 1e-12) {
+				t.Fatal("chart.point(chart.coords(Q)) != Q")
+			}
+			f := func(th []float64) (float64, []float64) {
+				Q, L := chart.point(th)
+				K, err := p.gram(Q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := p.solve(ctx, K, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				G := &mat.SymDense{}
+				p.grad(G, K, r.Alpha)
+				g := make([]float64, len(th))
+				chart.pullBack(g, G, Q, L)
+				return p.value(K, r.Alpha), g
+			}
+			_ = L
+			_, g := f(theta)
+			worst := 0.0
+			for k := range theta {
+				h := 1e-6
+				tp, tm := slices.Clone(theta), slices.Clone(theta)
+				tp[k] += h
+				tm[k] -= h
+				fp, _ := f(tp)
+				fm, _ := f(tm)
+				fd := (fp - fm) / (2 * h)
+				e := math.Abs(fd-g[k]) / math.Max(1, math.Abs(fd))
+				worst = math.Max(worst, e)
+				if e > 1e-4 {
+					t.Errorf("∂w/∂θ[%d]: analytic %.10g, finite difference %.10g", k, g[k], fd)
+				}
+			}
+			t.Logf("worst relative error %.2e over %d coordinates", worst, len(theta))
+		})
+	}
+}
+
+// TestSPDModesDecreaseCriterion: every mode ends with a lower w(Q) than it
+// started with, reports a status, and lbfgs records a decreasing trace.
+func TestSPDModesDecreaseCriterion(t *testing.T) {
+	tr := heartHead(t, 80)
+	for _, param := range []string{"diag", "full"} {
+		for _, mode := range spdModes {
+			res, err := NewSPD().Tune(context.Background(), tr, Options{Param: param, Mode: mode, MaxIter: 15})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", param, mode, err)
+			}
+			if !(res.CriterionEnd < res.CriterionStart) {
+				t.Errorf("%s/%s: w %g -> %g", param, mode, res.CriterionStart, res.CriterionEnd)
+			}
+			if res.Status != Converged && res.Status != IterationLimit {
+				t.Errorf("%s/%s: status %v", param, mode, res.Status)
+			}
+			if mode == spdModeLBFGS {
+				for i := 1; i < len(res.Trace); i++ {
+					if res.Trace[i].Objective > res.Trace[i-1].Objective {
+						t.Errorf("lbfgs %s: w rose at iteration %d: %g -> %g", param, i, res.Trace[i-1].Objective, res.Trace[i].Objective)
+					}
+				}
+			}
+			if mode != spdModePaper && len(res.Notes) == 0 {
+				t.Errorf("%s/%s: a non-paper mode must say so in the notes", param, mode)
+			}
+		}
+	}
+}
+
+// TestSPDInits checks the three starts and the degenerate-start warning.
+func TestSPDInits(t *testing.T) {
+	tr := heartHead(t, 60)
+	ctx := context.Background()
+	h, err := chooseInit(ctx, tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if med := medianKernel(tr, h.gamma0); math.Abs(med-math.Exp(-2)) > 1e-6 || h.C != 1 || len(h.notes) != 0 {
+		t.Errorf("heuristic: median K %g (want e^-2), C %g, notes %v", med, h.C, h.notes)
+	}
+	s, err := chooseInit(ctx, tr, Options{Init: "sigma=0.01", C: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.gamma0 != 1/(2*0.01*0.01) || s.C != 3 || len(s.notes) != 1 || !strings.Contains(s.notes[0], "degenerate") {
+		t.Errorf("sigma=0.01: γ0 %g, C %g, notes %v (want a degenerate-kernel warning)", s.gamma0, s.C, s.notes)
+	}
+	c, err := chooseInit(ctx, tr, Options{Init: "cv", Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := gridSearchCV(ctx, tr, Options{Seed: 4})
+	if c.gamma0 != g.Gamma || c.C != g.C || c.solves != g.Solves || !strings.HasPrefix(c.desc, "cv") {
+		t.Errorf("cv start (%g, %g, %d) != grid search %+v", c.gamma0, c.C, c.solves, g)
+	}
+	if c.Q0.At(0, 0) != 2*g.Gamma || c.Q0.At(0, 1) != 0 {
+		t.Errorf("Q0 = 2γI expected, got Q0[0,0] = %g", c.Q0.At(0, 0))
+	}
+}
+
+func TestSPDCanceledAndBreakdown(t *testing.T) {
+	tr := heartHead(t, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := NewSPD().Tune(ctx, tr, Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v, want context.Canceled", err)
+	}
+	// A non-finite criterion (here forced through ρ = +Inf) is a breakdown
+	// naming the method and the iteration.
+	p, Q := smallProblem(t, 30, true, math.Inf(1))
+	s, err := newSPDState(context.Background(), p, Q, spdModePaper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.step(context.Background())
+	if err == nil {
+		t.Fatal("infinite ρ: step gave no error")
+	}
+	var be *BreakdownError
+	if err := spdBreakdown(context.Background(), 7, err); !errors.As(err, &be) || be.Method != "spd" || be.Iter != 7 || !strings.HasPrefix(err.Error(), "spd: iteration 7: ") {
+		t.Errorf("breakdown error %v", err)
+	}
 }
