@@ -586,15 +586,15 @@ func tuneTables(r *tuneResult) []*table {
 	add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
 	add("normalize", r.Normalize)
 	add("seed", strconv.FormatUint(r.Seed, 10))
-	if r.Init != "" {
-		add("start", r.Init)
-	}
 	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", r.ExportDir}} {
 		if f.v != "" {
 			add(f.k, f.v)
 		}
 	}
-	t.Notes = r.Notes
+	if r.Init != "" {
+		t.Notes = append(t.Notes, "start: "+r.Init)
+	}
+	t.Notes = append(t.Notes, r.Notes...)
 	ts := []*table{t}
 
 	if len(r.Relevance) > 0 {

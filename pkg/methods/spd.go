@@ -704,7 +704,6 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	res.CriterionStart, res.CriterionEnd = out.w0, out.w
 	res.Status, res.Iter, res.Solves = out.status, out.iters, in.solves+out.solves
 	res.Figures = []Figure{
-		{Name: "#SV (tuning)", Value: float64(out.nsv)},
 		{Name: "rho", Value: cfg.rho},
 		{Name: "log2 gamma0", Value: math.Log2(in.gamma0)},
 		{Name: "line-search evaluations", Value: float64(out.evals)},
