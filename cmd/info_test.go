@@ -91,6 +91,7 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{filepath.Join(bad, "missing_question.csv")}, 1, `missing_question.csv:2:2: missing value "?"`},
 		{[]string{"no/such/file.csv"}, 1, "no such file"},
 		{[]string{"builtin:nope"}, 1, "known: breast-wisconsin, diabetes, heart"},
+		{[]string{filepath.Join(cmdTestdata, "ida")}, 1, "is a directory; give a file or an IDA set in it: ../testdata/ida/banana, ../testdata/ida/breast-cancer"},
 		{[]string{"builtin:heart", filepath.Join(bad, "nan.csv")}, 1, "1 of 2 data sets could not be read"},
 		{[]string{"--format", "xml", "builtin:heart"}, 2, `unknown format "xml"`},
 		{[]string{"--input-format", "arff", "builtin:heart"}, 2, "--input-format"},

@@ -29,6 +29,9 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	if opts.Format == "ida" || ((opts.Format == "" || opts.Format == "auto") && isIDA(path)) {
 		return ReadIDA(path, opts)
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, dirError(path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataio: read data: %w", err)
@@ -151,4 +154,18 @@ func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 	d.Name = name
 	d.Notes = append(d.Notes, b.Notes...)
 	return d, nil
+}
+
+// dirError explains that DATA is a directory and names the IDA sets in it.
+func dirError(dir string) error {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*"+idaSuffixes[0]))
+	if len(matches) == 0 {
+		return fmt.Errorf("dataio: %s is a directory; give a data file", dir)
+	}
+	var sets []string
+	for _, m := range matches {
+		p, _ := IDAPrefix(m)
+		sets = append(sets, p)
+	}
+	return fmt.Errorf("dataio: %s is a directory; give a file or an IDA set in it: %s", dir, strings.Join(sets, ", "))
 }
