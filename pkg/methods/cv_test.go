@@ -179,3 +179,14 @@ func TestCVPlanErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGridSearchCV: the baseline's 550 solves on 100 heart rows.
+func BenchmarkGridSearchCV(b *testing.B) {
+	d := heartHead(b, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gridSearchCV(context.Background(), d, Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

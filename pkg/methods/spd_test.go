@@ -550,3 +550,28 @@ func TestSPDCanceledAndBreakdown(t *testing.T) {
 		t.Errorf("breakdown error %v", err)
 	}
 }
+
+// BenchmarkSPDTune: whole spd runs, diag on Weston (n = 100, d = 52) and full
+// on heart (n = 100, d = 13), 20 outer iterations each.
+func BenchmarkSPDTune(b *testing.B) {
+	weston, _ := westonSplit(b, 100, 1, 1)
+	heart := heartHead(b, 100)
+	for _, bc := range []struct {
+		name string
+		d    *dataio.Dataset
+		o    Options
+	}{
+		{"weston/diag", weston, Options{Param: "diag", MaxIter: 20, Tol: 1e-12}},
+		{"heart/full", heart, Options{Param: "full", MaxIter: 20, Tol: 1e-12}},
+		{"heart/full/lbfgs", heart, Options{Param: "full", Mode: "lbfgs", MaxIter: 20, Tol: 1e-12}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := NewSPD().Tune(context.Background(), bc.d, bc.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
