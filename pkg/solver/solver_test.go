@@ -601,3 +601,39 @@ func TestClipWarmStart(t *testing.T) {
 		t.Errorf("warm: obj %.12g in %d iterations; cold: %.12g in %d", warm.Obj, warm.Iter, cold.Obj, cold.Iter)
 	}
 }
+
+// The generic form: random linear term, Δ ≠ 0, mixed labels, per-variable
+// bounds (some infinite), with and without shrinking and a warm start.
+func TestGenericProblemKKT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 6 {
+		n := 50 + 40*trial
+		x, y := mixture(n, 3, 1, uint64(100+trial))
+		q := gram(x, rbf(0.5+0.3*float64(trial)))
+		p := make([]float64, n)
+		c := make([]float64, n)
+		for i := range n {
+			p[i] = -2*rng.Float64() + 0.5
+			c[i] = 0.2 + 3*rng.Float64()
+			if i%7 == 0 {
+				c[i] = math.Inf(1)
+			}
+		}
+		delta := 1.5 * float64(trial%3-1) // -1.5, 0, 1.5
+		pr := Problem{Q: q, Y: y, P: p, C: c, Delta: delta}
+		for _, s := range []Settings{{Eps: 1e-7}, {Eps: 1e-7, NoShrinking: true}} {
+			r, err := Solve(context.Background(), pr, s)
+			if err != nil || r.Status != Converged {
+				t.Fatalf("trial %d %+v: %v %v", trial, s, r.Status, err)
+			}
+			kkt(t, q, pr, r, 1e-7)
+			// Restart from the solution: nothing left to do.
+			pw := pr
+			pw.Alpha0 = r.Alpha
+			w, err := Solve(context.Background(), pw, s)
+			if err != nil || w.Iter != 0 || relDiff(w.Obj, r.Obj) > 1e-12 {
+				t.Errorf("trial %d restart: %d iterations, obj %g vs %g, %v", trial, w.Iter, w.Obj, r.Obj, err)
+			}
+		}
+	}
+}
