@@ -275,7 +275,8 @@ func looksLikeHeader(fields []string) bool {
 // ReadCSV reads a delimited text file: one row per line, one column the label
 // (ReadOptions.LabelCol, default the last), every other column a numeric
 // feature. name is used in error messages and as the data set's Source.
-// Blank lines and lines starting with '#' are skipped.
+// Blank lines and lines starting with '#' are skipped. Like Load, it sets
+// Name, Source and SHA256.
 func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -284,7 +285,8 @@ func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
 	}
-	return parseCSV(data, name, opts)
+	opts.Format = "csv"
+	return readBytes(data, name, opts)
 }
 
 func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {

@@ -21,6 +21,8 @@ const maxLIBSVMIndex = 1 << 26
 // spaces, blank lines and lines starting with '#' are accepted. The number
 // of features is the highest index present unless ReadOptions.Features fixes
 // it. Labels must be numbers. Error columns count tokens, the label being 1.
+// Like Load, it sets Name (name without directory and extension), Source
+// and SHA256.
 func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -29,7 +31,8 @@ func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
 	}
-	return parseLIBSVM(data, name, opts)
+	opts.Format = "libsvm"
+	return readBytes(data, name, opts)
 }
 
 func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {

@@ -58,6 +58,11 @@ func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
 	}
+	return readBytes(data, name, opts)
+}
+
+// readBytes parses data as Load does a file, naming it name.
+func readBytes(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	d, err := parseBytes(data, name, opts)
 	if err != nil {
 		return nil, err
