@@ -185,9 +185,12 @@ func checkGolden(t *testing.T, run goldenRun, x [][]float64, y []float64) {
 			}
 		}
 		if variant == "float64" {
-			slack := 1e-6 * sumOf(r.Alpha) // ≥ 6e-8·Σα with a safety factor
-			if math.Abs(r.Rho-run.Rho) > 1e-5+slack {
-				t.Errorf("float64: ρ = %.10g, LIBSVM %.10g (allowed %.2g)", r.Rho, run.Rho, 1e-5+slack)
+			// LIBSVM's gradient carries the float32 rounding of Q, at worst
+			// 6e-8·Σα per entry; half of that worst case bounds what the 39
+			// runs show (|Δρ| ≤ 1.3e-8·Σα, at most 5.5e-5).
+			slack := 1e-5 + 3e-8*sumOf(r.Alpha)
+			if math.Abs(r.Rho-run.Rho) > slack {
+				t.Errorf("float64: ρ = %.10g, LIBSVM %.10g (allowed %.2g)", r.Rho, run.Rho, slack)
 			}
 			for i := range n {
 				if got := sign(f[i]); got != run.Pred[i] && math.Abs(f[i]) > slack {
