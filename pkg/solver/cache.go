@@ -1,10 +1,6 @@
 package solver
 
-import (
-	"math"
-
-	"github.com/kerneltune/kerneltune/pkg/kernel"
-)
+import "github.com/kerneltune/kerneltune/pkg/kernel"
 
 // cache is an LRU cache of signed kernel columns P_ij = y_i y_j Q_ij, bounded
 // in bytes (LIBSVM's Cache + SVC_Q::get_Q). Columns are indexed by solver
@@ -142,7 +138,7 @@ func (c *cache) get(i, length int) []float64 {
 		for _, v := range dst {
 			z += v - v
 		}
-		if z != 0 || math.IsNaN(z) {
+		if z != 0 { // NaN != 0
 			c.nonFinite = true
 		}
 		if c.sign {
