@@ -35,7 +35,8 @@ import (
 // the step of eq. 23). Eq. 23 as printed is wrong (sign and a stray ½,
 // DESIGN.md): we minimise w itself along the curve, by bracketing and Brent's
 // method. Plain backtracking (mode "backtrack") stops far short of that
-// minimum and loses about ten points of accuracy on Weston's data. Then α is
+// minimum: on Weston's data (10 partitions of 100/100, default ρ) it reached
+// 81.1 ± 8.2 % against 93.5 ± 3.1 % with the line minimisation. Then α is
 // re-solved (warm-started) and the loop repeats until Q stops moving
 // (‖ΔQ‖_F/‖Q‖_F < Tol). Algorithm 1's box ends the inner loop at the first
 // step that decreases w, while §2.3.2's text calls Q_{q+1} "the convergence
@@ -44,12 +45,26 @@ import (
 // α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01, and
 // features 1–2 found in 4/10 partitions against 5/10).
 //
-// Options: Param "diag" (default) or "full"; Mode "paper" (default),
-// "riemannian" (steps along Q^½ exp(-η Q^½GQ^½) Q^½, the Riemannian
-// gradient: not the paper's algorithm) or "backtrack"; Rho (default
-// 30/n, i.e. 0.3 for n = 100: see spdDefaultRhoN); Init "heuristic" (default), "cv" or "sigma=S"; C (default
-// 1, or the grid's with Init "cv"); MaxIter (default 100 outer iterations);
-// Tol (default 1e-4).
+// Options:
+//   - Param "diag" (default) or "full". Diagonal is the default: it is the
+//     paper's setting for Weston's data (§3.1), it has d parameters instead of
+//     d(d+1)/2 (with n = 100 training points a full Q on heart's 13 features
+//     has 91), its result reads as a per-feature relevance, and on heart and
+//     breast-cancer (10 partitions of 100/100) it did as well as full:
+//     82.1 % vs 81.7 % and 96.0 % vs 95.5 %.
+//   - Mode "paper" (default); "riemannian" (steps along
+//     Q^½ exp(-η Q^½GQ^½) Q^½, the Riemannian gradient: not the paper's);
+//     "backtrack" (Armijo backtracking on eq. 22 instead of the line
+//     minimisation); "lbfgs" (not the paper's: L-BFGS on the same w(Q), see
+//     spdLBFGS).
+//   - Rho: default 30/n, i.e. 0.3 for n = 100 (see spdDefaultRhoN).
+//   - Init "heuristic" (default: γ0 with median off-diagonal K = e⁻²), "cv"
+//     (the paper's §3 start from the baseline's grid search; on Weston's data
+//     its flat CV surface gives degenerate starts: 81.6 ± 21.5 % against
+//     93.5 ± 3.1 %) or "sigma=S" (Q0 = I/S²).
+//   - C: default 1 (or the grid's with Init "cv").
+//   - MaxIter: default 100 outer iterations. Tol: default 1e-4, on
+//     ‖ΔQ‖_F/‖Q‖_F (lbfgs: on the relative decrease of w, three times).
 type SPD struct{}
 
 // NewSPD returns the spd method.
