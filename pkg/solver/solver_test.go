@@ -637,3 +637,21 @@ func TestGenericProblemKKT(t *testing.T) {
 		}
 	}
 }
+
+// Degenerate sizes: one point has radius 0; two points of opposite labels
+// have the analytic hard margin α = 2/‖a-b‖².
+func TestTinyProblems(t *testing.T) {
+	ctx := context.Background()
+	r, err := Radius(ctx, gram([][]float64{{3, 4}}, linear), 0, Settings{}, nil)
+	if err != nil || r.R2 != 0 || r.Beta[0] != 1 {
+		t.Errorf("one point: R² = %g, β = %v, %v", r.R2, r.Beta, err)
+	}
+	s, err := TrainSVC(ctx, gram([][]float64{{1, 1}, {2, 3}}, linear), []float64{1, -1}, SVCParams{Margin: Hard}, Settings{Eps: 1e-12}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ‖a-b‖² = 5: α = 2/5 each, ‖w‖² = 4/5.
+	if math.Abs(s.Alpha[0]-0.4) > 1e-12 || math.Abs(s.Alpha[1]-0.4) > 1e-12 || math.Abs(s.W2-0.8) > 1e-12 {
+		t.Errorf("two points: α = %v, ‖w‖² = %g", s.Alpha, s.W2)
+	}
+}
