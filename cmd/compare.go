@@ -79,7 +79,7 @@ its default parameterisation.`,
 		Example: `  kerneltune compare
   kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
   kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown
-  kerneltune compare banana --splits predefined --methods svm,lccp
+  kerneltune compare testdata/ida/banana --splits predefined --methods svm,lccp
   kerneltune compare --preset laanaya-weston --out weston.jsonl
   kerneltune compare --out run.jsonl --resume        # continue an interrupted run`,
 		RunE: func(cmd *cobra.Command, args []string) error {
