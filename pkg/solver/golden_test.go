@@ -18,6 +18,7 @@ type kernelMatrix = kernel.Matrix
 // goldenRun is one svm-train run recorded by testdata/libsvm-golden/generate.py.
 type goldenRun struct {
 	File   string    `json:"file"`
+	Margin string    `json:"margin"` // "l1", or "hard": C = 2^20 with no α at C
 	C      float64   `json:"C"`
 	Gamma  float64   `json:"gamma"`
 	Eps    float64   `json:"eps"`
@@ -65,6 +66,9 @@ func TestLIBSVMGolden(t *testing.T) {
 		name := fmt.Sprintf("%s/C=%g/g=%g", run.File, run.C, run.Gamma)
 		if run.WPos != 1 || run.WNeg != 1 {
 			name += fmt.Sprintf("/w=%g,%g", run.WPos, run.WNeg)
+		}
+		if run.Margin == "hard" {
+			name += "/hard"
 		}
 		t.Run(name, func(t *testing.T) {
 			if testing.Short() && run.Iter > 3000 {
@@ -161,8 +165,12 @@ func checkGolden(t *testing.T, run goldenRun, x [][]float64, y []float64) {
 		if variant == "float32" {
 			mat = float32Cols{q}
 		}
-		r, err := TrainSVC(context.Background(), mat, ys,
-			SVCParams{Margin: L1, C: run.C, WeightPos: run.WPos, WeightNeg: run.WNeg}, Settings{Eps: run.Eps}, nil)
+		params := SVCParams{Margin: L1, C: run.C, WeightPos: run.WPos, WeightNeg: run.WNeg}
+		if run.Margin == "hard" {
+			// svm-train's solution has no α at C, so it is the hard margin's.
+			params = SVCParams{Margin: Hard}
+		}
+		r, err := TrainSVC(context.Background(), mat, ys, params, Settings{Eps: run.Eps}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -653,5 +654,34 @@ func TestTinyProblems(t *testing.T) {
 	// ‖a-b‖² = 5: α = 2/5 each, ‖w‖² = 4/5.
 	if math.Abs(s.Alpha[0]-0.4) > 1e-12 || math.Abs(s.Alpha[1]-0.4) > 1e-12 || math.Abs(s.W2-0.8) > 1e-12 {
 		t.Errorf("two points: α = %v, ‖w‖² = %g", s.Alpha, s.W2)
+	}
+}
+
+// A separable problem that needs many iterations (diabetes_scale, RBF γ = 2:
+// svm-train needs 25986): when the first limit is hit the iterate already
+// separates the classes, so the hard margin goes on (warm-started) to the
+// optimum; with an explicit MaxIter the same certificate makes it an
+// IterationLimit, not ErrNotSeparable.
+func TestHardMarginSlowButSeparable(t *testing.T) {
+	x, y := readLIBSVM(t, filepath.Join(testdataDir, "libsvm", "diabetes_scale"))
+	q := gram(x, rbf(2))
+	inf := math.Inf(1)
+	pr := Problem{Q: q, Y: y, Cp: inf, Cn: inf}
+	ctx := context.Background()
+	s := Settings{Eps: 1e-5}
+	direct, err := Solve(ctx, pr, s)
+	if err != nil || direct.Status != Converged || direct.Iter < 20000 {
+		t.Fatalf("direct: %v after %d iterations, %v", direct.Status, direct.Iter, err)
+	}
+	r, err := solveHard(ctx, pr, s, 15000)
+	if err != nil || r.Status != Converged || r.Iter <= 15000 {
+		t.Fatalf("continued: %v after %d iterations, %v", r.Status, r.Iter, err)
+	}
+	if relDiff(r.Obj, direct.Obj) > 1e-8 {
+		t.Errorf("continued obj %.12g, direct %.12g", r.Obj, direct.Obj)
+	}
+	lim, err := TrainSVC(ctx, q, y, SVCParams{Margin: Hard}, Settings{Eps: 1e-5, MaxIter: 15000}, nil)
+	if err != nil || lim.Status != IterationLimit {
+		t.Errorf("explicit limit: %v, %v; want iteration-limit and no error", lim.Status, err)
 	}
 }

@@ -95,8 +95,7 @@ const hardMaxIter = 1_000_000
 // as the C-SVC, the L2 soft margin or the hard margin (DESIGN.md's table).
 // alpha0, when not nil, is a feasible warm start (e.g. the α of a nearby
 // kernel). A hard margin on data that cannot be separated returns
-// ErrNotSeparable (wrapped), with the partial result: either α blew up, or
-// the iteration limit (default max(10⁶, 100n) for Hard) was reached.
+// ErrNotSeparable (wrapped) with the partial result (see solveHard).
 func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s Settings, alpha0 []float64) (SVCResult, error) {
 	n := K.Len()
 	if len(y) != n {
@@ -142,19 +141,16 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 		pr.Cp, pr.Cn = inf, inf
 	case Hard:
 		pr.Cp, pr.Cn = inf, inf
-		// On data that is not separable the dual is unbounded. Exact or
-		// numerical duplicates with both labels blow α up at once (the τ
-		// step; ErrUnbounded), but otherwise SMO walks off to infinity at a
-		// roughly constant pace, so the iteration limit is the test: a
-		// smaller default than LIBSVM's 10⁷ keeps that to seconds, while
-		// separable problems need O(n) to O(10n) iterations.
-		if s.MaxIter == 0 {
-			s.MaxIter = max(hardMaxIter, 100*n)
-		}
 	default:
 		return SVCResult{}, fmt.Errorf("solver: unknown margin %d", int(p.Margin))
 	}
-	r, err := Solve(ctx, pr, s)
+	var r Result
+	var err error
+	if p.Margin == Hard {
+		r, err = solveHard(ctx, pr, s, hardMaxIter)
+	} else {
+		r, err = Solve(ctx, pr, s)
+	}
 	if r.Alpha == nil {
 		return SVCResult{}, err
 	}
@@ -173,16 +169,65 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 			}
 		}
 	}
-	if p.Margin == Hard {
-		switch {
-		case errors.Is(err, ErrUnbounded):
-			return out, fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
-		case err == nil && r.Status == IterationLimit:
-			return out, fmt.Errorf("%w: no convergence in %d iterations (Σα = %.3g); if the margin is only tiny, raise MaxIter",
-				ErrNotSeparable, r.Iter, sumOf(r.Alpha))
+	return out, err
+}
+
+// solveHard solves the hard-margin dual. On data that is not separable the
+// dual is unbounded: exact or numerical duplicates with both labels blow α up
+// at once (the τ step, ErrUnbounded), but otherwise SMO walks off to infinity
+// at a steady pace and only an iteration limit stops it. So the first limit
+// is max(10⁶, 100n) (separable problems need O(n) to O(10n) iterations, rarely
+// more); if it is hit, the iterate is tested: when w = Σ α_i y_i φ(x_i)
+// already separates the classes the data is separable and the solve goes on,
+// warm-started, up to LIBSVM's max(10⁷, 100n) in all; when it does not, the
+// result is ErrNotSeparable. With an explicit MaxIter the same test decides
+// between IterationLimit (separable, not yet optimal) and ErrNotSeparable.
+func solveHard(ctx context.Context, pr Problem, s Settings, firstLimit int) (Result, error) {
+	n := pr.Q.Len()
+	total := s.MaxIter
+	if s.MaxIter == 0 {
+		s.MaxIter = max(firstLimit, 100*n)
+		total = max(10_000_000, 100*n)
+	}
+	r, err := Solve(ctx, pr, s)
+	if errors.Is(err, ErrUnbounded) {
+		return r, fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
+	}
+	if err != nil || r.Status != IterationLimit {
+		return r, err
+	}
+	if !separates(pr.Y, r.G) {
+		return r, fmt.Errorf("%w: after %d iterations w still does not separate the classes (Σα = %.3g)",
+			ErrNotSeparable, r.Iter, sumOf(r.Alpha))
+	}
+	if r.Iter >= total {
+		return r, nil
+	}
+	pr.Alpha0 = r.Alpha
+	s.MaxIter = total - r.Iter
+	r2, err := Solve(ctx, pr, s)
+	r2.Iter += r.Iter
+	if errors.Is(err, ErrUnbounded) { // cannot happen on separable data
+		err = fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
+	}
+	return r2, err
+}
+
+// separates reports whether the SVM function s_i = Σ_j α_j y_j K_ij, read
+// off the gradient G_i = y_i s_i - 1, separates the classes with some bias:
+// max over y_i = -1 of s_i < min over y_i = +1 of s_i. It is a certificate
+// that the data is separable in feature space.
+func separates(y, g []float64) bool {
+	lo, hi := math.Inf(1), math.Inf(-1) // min over +1, max over -1
+	for i, gi := range g {
+		si := y[i] * (gi + 1)
+		if y[i] > 0 {
+			lo = min(lo, si)
+		} else {
+			hi = max(hi, si)
 		}
 	}
-	return out, err
+	return hi < lo
 }
 
 func sumOf(v []float64) float64 {

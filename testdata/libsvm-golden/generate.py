@@ -20,6 +20,11 @@ FILES = ["heart_scale", "breast-cancer_scale", "diabetes_scale"]
 CS = ["0.5", "1", "8", "64"]
 GAMMAS = ["0.03125", "0.125", "0.5"]  # 2^-5, 2^-3, 2^-1: exact in float32
 EPS = "1e-5"
+# Hard margin: C = 2^20 on data that RBF separates; no α reaches C (checked:
+# nBSV = 0), so this C-SVC solution is the hard-margin solution.
+HARD_C = "1048576"
+HARD = [("heart_scale", "0.5"), ("heart_scale", "2"), ("breast-cancer_scale", "0.5"),
+        ("breast-cancer_scale", "2"), ("diabetes_scale", "2")]
 # Per-class weights (C_+ = C·w1, C_- = C·w-1): a few extra runs.
 WEIGHTED = [("heart_scale", "1", "0.125", "2", "1"), ("breast-cancer_scale", "8", "0.125", "1", "0.5"),
             ("diabetes_scale", "2", "0.5", "0.5", "2")]
@@ -56,6 +61,7 @@ def main():
             rows.append(parse_row(f[1:]))
         runs = [(c, g, "1", "1") for c in CS for g in GAMMAS]
         runs += [(c, g, wp, wn) for (f, c, g, wp, wn) in WEIGHTED if f == name]
+        runs += [(HARD_C, g, "1", "1") for (f, g) in HARD if f == name]
         for c, g, wp, wn in runs:
             if True:
                 model = os.path.join(tmp, "model")
@@ -70,6 +76,9 @@ def main():
                 obj, rho_printed = float(m.group(1)), float(m.group(2))
                 m = re.search(r"nSV = (\d+), nBSV = (\d+)", so)
                 nsv, nbsv = int(m.group(1)), int(m.group(2))
+                margin = "hard" if c == HARD_C else "l1"
+                if margin == "hard" and nbsv != 0:
+                    sys.exit("%s: %d bounded SVs at C = %s: not the hard margin" % (name, nbsv, c))
                 lines = open(model).read().splitlines()
                 hdr = {}
                 k = 0
@@ -97,7 +106,7 @@ def main():
                 subprocess.run(["svm-predict", path, model, pred], capture_output=True, check=True)
                 preds = "".join("+" if float(l) > 0 else "-" for l in open(pred).read().split())
                 out["runs"].append({
-                    "file": name, "C": float(c), "gamma": float(g), "eps": float(EPS),
+                    "file": name, "margin": margin, "C": float(c), "gamma": float(g), "eps": float(EPS),
                     "wpos": float(wp), "wneg": float(wn),
                     "cmd": " ".join(cmd[:-2] + ["testdata/libsvm/" + name, "model"]),
                     "iter": it, "obj": obj, "rho_printed": rho_printed,
