@@ -13,7 +13,22 @@
 // calculate_rho) with the WSS3 working-set selection of Fan, Chen & Lin (2005),
 // "Working set selection using second order information for training SVM",
 // JMLR 6, and it stops on the same criterion (maximal violating pair below
-// Eps), so its results agree with LIBSVM's svm-train (see the golden tests).
+// Eps), so its results agree with LIBSVM's svm-train (see the golden tests:
+// with LIBSVM's float32 kernel cache emulated, the same iteration count).
+//
+// Choices where LIBSVM and this package differ:
+//   - Kernel columns are cached as float64 (LIBSVM: float32), because the
+//     tuning methods differentiate optimal values; a 200 MB cache so holds
+//     half as many entries.
+//   - Shrinking permutes variables as LIBSVM does, but the cache applies the
+//     swaps to a column lazily, when it is next read; and the argmax half of
+//     WSS3 is computed inside the gradient-update sweep. Neither changes the
+//     path.
+//   - MaxIter is a Status (IterationLimit) with a usable α, not a warning.
+//   - Unbounded variables (C_i = +Inf) are supported: hard and L2 margins,
+//     the radius; an objective that runs off to -∞ is ErrUnbounded.
+//   - The solver is single-threaded and deterministic: callers parallelise
+//     over folds, partitions and grid points instead.
 package solver
 
 import (
