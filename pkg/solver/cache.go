@@ -94,6 +94,12 @@ func (c *cache) evict() []float64 {
 }
 
 // get returns entries [0, length) of column i (P_ij for positions j).
+//
+// The returned slice stays valid until the next get but one: a buffer is
+// evicted (and possibly reused) only from the LRU end, and since every buffer
+// holds at most n entries and the budget is at least 2n, the most recently
+// returned column is never evicted by the next get. update relies on this to
+// hold columns i and j at once.
 func (c *cache) get(i, length int) []float64 {
 	col := c.cols[i]
 	if col != nil {
