@@ -97,7 +97,7 @@ func readLIBSVM(t testing.TB, path string) ([][]float64, []float64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("test data not available: %v", err)
+		t.Fatalf("test data (committed under testdata/): %v", err)
 	}
 	defer f.Close()
 	type entry struct {
