@@ -2,6 +2,7 @@ package methods
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -455,6 +456,14 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	}
 	res.C = C
 
+	if margin == solver.Hard {
+		// A point repeated under both labels can never be separated; say so
+		// at once instead of letting SMO run into its iteration limit.
+		if i, j, ok := lccpConflict(train); ok {
+			return nil, fmt.Errorf("methods: lccp: hard margin: rows %d and %d are the same point with different labels: %w; the default L2 soft margin (--margin l2) works on any data",
+				i+1, j+1, solver.ErrNotSeparable)
+		}
+	}
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
 	phi := make([]float64, prob.np)
 	for j := range phi {
@@ -572,6 +581,31 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	res.Solves += prob.svmSolves + prob.radiusSolves
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// lccpConflict returns two rows (0-based) with identical features and
+// different labels, if there are any.
+func lccpConflict(ds *dataio.Dataset) (i, j int, ok bool) {
+	seen := make(map[string]int, ds.Len())
+	d := ds.Dim()
+	key := make([]byte, 0, 8*d)
+	for r := 0; r < ds.Len(); r++ {
+		key = key[:0]
+		for _, v := range ds.X.RawRowView(r) {
+			if v == 0 {
+				v = 0 // -0 and +0 are the same point
+			}
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(v))
+		}
+		if q, dup := seen[string(key)]; dup {
+			if ds.Y[q] != ds.Y[r] {
+				return q, r, true
+			}
+			continue
+		}
+		seen[string(key)] = r
+	}
+	return 0, 0, false
 }
 
 // lccpCGrid is the C grid of the L2 margin's cross-validation at θ0 (LIBSVM
