@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
 func TestKKTRandom(t *testing.T) {
@@ -683,5 +685,36 @@ func TestHardMarginSlowButSeparable(t *testing.T) {
 	lim, err := TrainSVC(ctx, q, y, SVCParams{Margin: Hard}, Settings{Eps: 1e-5, MaxIter: 15000}, nil)
 	if err != nil || lim.Status != IterationLimit {
 		t.Errorf("explicit limit: %v, %v; want iteration-limit and no error", lim.Status, err)
+	}
+}
+
+// The kernel package's column evaluators (through idx after shrinking) and
+// its precomputed matrix give the solver the same problem as the dense test
+// matrix.
+func TestKernelPackageMatrices(t *testing.T) {
+	x, y := mixture(300, 6, 1, 51)
+	const gamma = 0.3
+	ref, err := TrainSVC(context.Background(), gram(x, rbf(gamma)), y, SVCParams{C: 5}, Settings{Eps: 1e-8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := kernel.NewGaussianIso(gamma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	X := toDense(x)
+	for name, k := range map[string]kernel.Matrix{
+		"rows":        g.Rows(X),
+		"precomputed": kernel.Precomputed(g.Gram(X)),
+	} {
+		for _, s := range []Settings{{Eps: 1e-8}, {Eps: 1e-8, CacheBytes: 1}} {
+			r, err := TrainSVC(context.Background(), k, y, SVCParams{C: 5}, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if relDiff(r.Obj, ref.Obj) > 1e-10 || math.Abs(r.Rho-ref.Rho) > 1e-7 || r.NSV != ref.NSV {
+				t.Errorf("%s %+v: obj %.12g ρ %.10g nSV %d; dense: %.12g %.10g %d", name, s, r.Obj, r.Rho, r.NSV, ref.Obj, ref.Rho, ref.NSV)
+			}
+		}
 	}
 }
