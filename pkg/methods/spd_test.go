@@ -297,15 +297,28 @@ func rankDesc(q []float64) []int {
 	return order
 }
 
-// TestSPDEvidence is the closing note's evidence (KERNELTUNE_EVIDENCE=1):
-// Weston 10 partitions of 100/100 with a fresh sample each, svm vs spd diag;
-// heart and breast-cancer 10 partitions of 100/100, svm vs spd full.
+// TestSPDEvidence is the closing note's evidence (KERNELTUNE_EVIDENCE=1;
+// KERNELTUNE_EVIDENCE_PARTS, _DATA and _VARIANTS="rho=0.1;mode=lbfgs,..."
+// change the run): Weston, partitions of 100/100 with a fresh sample each,
+// svm vs spd diag; heart and breast-wisconsin, partitions of 100/100, svm vs
+// spd full. Measured with 30 partitions (mean ± std test accuracy):
+//
+//	weston  svm 51.0 ± 5.2   spd diag 92.9 ± 2.9 (features 1–2 first in 29/30)
+//	                         spd diag lbfgs 93.5 ± 2.4 (30/30)
+//	heart   svm 82.6 ± 3.0   spd full 81.0 ± 3.4   spd diag 82.0 ± 2.9
+//	breast  svm 96.1 ± 1.7   spd full 96.0 ± 1.9   spd diag 96.3 ± 2.0
+//
+// (paper, 30 partitions: Weston 51.28 vs 93.36; heart 85.97 vs 92.93; breast
+// 92.24 vs 94.75, with hyperparameters chosen on test partitions.)
 func TestSPDEvidence(t *testing.T) {
 	if os.Getenv("KERNELTUNE_EVIDENCE") == "" {
 		t.Skip("set KERNELTUNE_EVIDENCE=1 to run the evidence experiments")
 	}
 	ctx := context.Background()
 	parts := 10
+	if v := os.Getenv("KERNELTUNE_EVIDENCE_PARTS"); v != "" {
+		fmt.Sscan(v, &parts)
+	}
 	type variant struct {
 		name string
 		m    Method
