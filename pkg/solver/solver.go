@@ -157,7 +157,9 @@ const (
 // infeasible input, an unbounded objective (ErrUnbounded, Status Failure),
 // non-finite values (ErrNaN) and cancellation (Status Canceled, ctx.Err()).
 // Reaching MaxIter is Status IterationLimit with a usable α and no error.
-// Slice lengths that do not match Q.Len() panic.
+// ctx is checked before starting, every 1000 columns of the initial gradient
+// and then at the shrinking cadence (every min(n, 1000) iterations), never in
+// the inner loop. Slice lengths that do not match Q.Len() panic.
 func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	if p.Q == nil {
 		panic("solver: nil Q")
