@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -235,5 +236,44 @@ func TestTuneDeterministic(t *testing.T) {
 	b := mask.ReplaceAllString(tuneOK(t, args...), "")
 	if a != b {
 		t.Errorf("two runs differ:\n%s\n%s", a, b)
+	}
+}
+
+// maskTuneTimes replaces the wall times in tune's table and JSON output.
+func maskTuneTimes(s string) string {
+	s = regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`).ReplaceAllString(s, `"${1}_time_s": X`)
+	return regexp.MustCompile(`[0-9.]+ s tuning \+ [0-9.]+ s final fit`).ReplaceAllString(s, "X s tuning + X s final fit")
+}
+
+// TestTuneGolden pins the table and JSON output of tune (svm and spd) in
+// testdata/golden/tune_*.golden; refresh with go test ./cmd -run TestTuneGolden -update.
+func TestTuneGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"tune_svm_table.golden", []string{"tune", "builtin:heart", "--method", "svm", "--test-fraction", "0.5"}},
+		{"tune_spd_full_table.golden", []string{"tune", "builtin:heart", "--method", "spd", "--param", "full", "--test-fraction", "0.5", "--max-iter", "5"}},
+		{"tune_spd_diag_json.golden", []string{"tune", "builtin:heart", "--method", "spd", "--test-fraction", "0.5", "--max-iter", "5", "--format", "json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := maskTuneTimes(tuneOK(t, tc.args...))
+			path := filepath.Join("..", "testdata", "golden", tc.name)
+			if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd -run TestTuneGolden -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (check, then rerun with -update):\n--- got\n%s\n--- want\n%s", path, got, want)
+			}
+		})
 	}
 }
