@@ -620,5 +620,25 @@ func (m *smo) result(st Status) Result {
 	}
 	r.Obj = obj / 2
 	r.Rho = m.rho()
+	r.Gap = m.gap()
 	return r
+}
+
+// gap returns m(α) - M(α) = max over I_up of -y_t G_t minus min over I_low
+// (0 when either set is empty).
+func (m *smo) gap() float64 {
+	up, low := math.Inf(-1), math.Inf(1)
+	for t := range m.active {
+		v := -m.y[t] * m.g[t]
+		if (m.y[t] > 0 && m.status[t] != atUpper) || (m.y[t] < 0 && m.status[t] != atLower) {
+			up = max(up, v)
+		}
+		if (m.y[t] > 0 && m.status[t] != atLower) || (m.y[t] < 0 && m.status[t] != atUpper) {
+			low = min(low, v)
+		}
+	}
+	if math.IsInf(up, 0) || math.IsInf(low, 0) {
+		return 0
+	}
+	return max(up-low, 0)
 }

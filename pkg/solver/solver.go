@@ -138,6 +138,9 @@ type Result struct {
 	Status Status
 	// G is the gradient Pα + p at Alpha.
 	G []float64
+	// Gap is the maximal KKT violation m(α) - M(α) at Alpha (the quantity
+	// compared with Eps): ≤ Eps when Converged, larger after a limit.
+	Gap float64
 }
 
 const (

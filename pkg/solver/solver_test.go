@@ -568,6 +568,9 @@ func TestIterationLimitAfterShrinking(t *testing.T) {
 	if relDiff(obj, r.Obj) > 1e-9 || r.Obj < full.Obj {
 		t.Errorf("obj %.12g (recomputed %.12g), optimum %.12g", r.Obj, obj, full.Obj)
 	}
+	if r.Gap <= 1e-9 || full.Gap > 1e-9 {
+		t.Errorf("gap %g after the limit, %g at convergence; want > eps and ≤ eps", r.Gap, full.Gap)
+	}
 }
 
 // A warm start clipped from a larger C is feasible for the smaller one and

@@ -86,6 +86,8 @@ type SVCResult struct {
 	NSV, NBSV int
 	Iter      int
 	Status    Status
+	// Gap is the KKT violation at termination (Result.Gap).
+	Gap float64
 }
 
 // hardMaxIter is the default iteration limit of a hard-margin SVM.
@@ -156,7 +158,7 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 	}
 	out := SVCResult{
 		Alpha: r.Alpha, Coef: make([]float64, n), Rho: r.Rho, Bias: -r.Rho,
-		Obj: r.Obj, Iter: r.Iter, Status: r.Status,
+		Obj: r.Obj, Iter: r.Iter, Status: r.Status, Gap: r.Gap,
 	}
 	for i, a := range r.Alpha {
 		out.Coef[i] = y[i] * a
