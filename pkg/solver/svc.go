@@ -248,6 +248,8 @@ type RadiusResult struct {
 	R2     float64
 	Iter   int
 	Status Status
+	// Gap is the KKT violation at termination, on the halved problem.
+	Gap float64
 }
 
 // Radius computes R² = max_β Σβ_iK_ii - βᵀKβ s.t. Σβ = 1, β ≥ 0 (with K + νI
@@ -272,7 +274,7 @@ func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 
 	if r.Alpha == nil {
 		return RadiusResult{}, err
 	}
-	return RadiusResult{Beta: r.Alpha, R2: -2 * r.Obj, Iter: r.Iter, Status: r.Status}, err
+	return RadiusResult{Beta: r.Alpha, R2: -2 * r.Obj, Iter: r.Iter, Status: r.Status, Gap: r.Gap}, err
 }
 
 // Decision sets dst_i = Σ_j cross_ij coef_j + bias, the SVM decision values
