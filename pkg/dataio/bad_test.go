@@ -149,11 +149,11 @@ func TestGoodVariants(t *testing.T) {
 }
 
 func equalData(a, b *Dataset) bool {
-	if a.Len() != b.Len() || a.Dim() != b.Dim() || a.Labels != b.Labels {
+	if a.Len() != b.Len() || a.Dim() != b.Dim() || a.Labels != b.Labels || a.Labeled() != b.Labeled() {
 		return false
 	}
 	for i := 0; i < a.Len(); i++ {
-		if a.Y[i] != b.Y[i] {
+		if a.Labeled() && a.Y[i] != b.Y[i] {
 			return false
 		}
 		for j := 0; j < a.Dim(); j++ {

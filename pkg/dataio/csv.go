@@ -51,6 +51,24 @@ type ReadOptions struct {
 	Labels *LabelMap
 	// MaxCells bounds rows × features of the dense matrix; 0 means 2^28.
 	MaxCells int
+
+	// Unlabeled reads a file whose rows carry no label, such as new points
+	// to score with a trained model: every CSV column is a feature, and a
+	// LIBSVM line holds only index:value tokens ("1:0.5 3:-1"; svm-predict
+	// wants a label first, but files without one are common). A row of
+	// zeros must then be written with an explicit zero such as "1:0", since
+	// blank lines are skipped. The Dataset has Y == nil (Labeled reports
+	// false) and a zero Labels. LabelCol, Positive and Labels cannot be
+	// combined with it; builtin data and IDA sets are labelled and are
+	// refused.
+	Unlabeled bool
+	// AutoUnlabeled, when > 0, lets the file say whether it is labelled,
+	// for a caller that knows how many features to expect (predict, from
+	// its model): a CSV file is read as unlabelled when its rows have
+	// exactly AutoUnlabeled fields and LabelCol is empty, a LIBSVM file when
+	// its first content line starts with an index:value token. Other files
+	// (and builtin data and IDA sets) are read with labels as usual.
+	AutoUnlabeled int
 }
 
 func (o ReadOptions) maxCells() int {
@@ -81,6 +99,19 @@ func (o ReadOptions) check() error {
 	}
 	if o.Features < 0 {
 		return fmt.Errorf("dataio: negative number of features %d", o.Features)
+	}
+	if o.AutoUnlabeled < 0 {
+		return fmt.Errorf("dataio: negative number of features %d to detect unlabelled data", o.AutoUnlabeled)
+	}
+	if o.Unlabeled {
+		switch {
+		case o.LabelCol != "":
+			return fmt.Errorf("dataio: label column %q given for data read without labels", o.LabelCol)
+		case o.Positive != "":
+			return fmt.Errorf("dataio: positive class %q given for data read without labels", o.Positive)
+		case o.Labels != nil:
+			return fmt.Errorf("dataio: label mapping given for data read without labels")
+		}
 	}
 	return nil
 }
@@ -274,7 +305,7 @@ func looksLikeHeader(fields []string) bool {
 
 // ReadCSV reads a delimited text file: one row per line, one column the label
 // (ReadOptions.LabelCol, default the last), every other column a numeric
-// feature. name is used in error messages and as the data set's Source.
+// feature; with ReadOptions.Unlabeled every column is a feature. name is used in error messages and as the data set's Source.
 // Blank lines and lines starting with '#' are skipped. Like Load, it sets
 // Name, Source and SHA256.
 func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
@@ -312,14 +343,18 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	ncol := len(first)
 	firstLine := lines[0].num
-	labelCol, err := resolveLabelCol(opts.LabelCol, first, header, name)
-	if err != nil {
-		return nil, err
+	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && ncol == opts.AutoUnlabeled)
+	labelCol, d := -1, ncol // every column a feature when unlabelled
+	if !unlabeled {
+		labelCol, err = resolveLabelCol(opts.LabelCol, first, header, name)
+		if err != nil {
+			return nil, err
+		}
+		if ncol < 2 {
+			return nil, perr(name, lines[0].num, 0, fmt.Errorf("one column only: need at least one feature and the label (delimiter %s)", delimName(delim)))
+		}
+		d = ncol - 1
 	}
-	if ncol < 2 {
-		return nil, perr(name, lines[0].num, 0, fmt.Errorf("one column only: need at least one feature and the label (delimiter %s)", delimName(delim)))
-	}
-	d := ncol - 1
 	names := make([]string, 0, d)
 	if header {
 		for j, h := range first {
@@ -345,9 +380,9 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	drop := opts.Missing == "drop"
 	x := make([]float64, 0, len(lines)*d)
 	var labels rawLabels
-	dropped := 0
+	rows, dropped := 0, 0
 	row := make([]float64, d)
-rows:
+nextRow:
 	for _, l := range lines {
 		fields, err := splitFields(l.text, delim)
 		if err != nil {
@@ -362,7 +397,7 @@ rows:
 			if isMissing(f) {
 				if drop {
 					dropped++
-					continue rows
+					continue nextRow
 				}
 				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
 			}
@@ -372,8 +407,12 @@ rows:
 			}
 			v, err := parseValue(f)
 			if err != nil {
-				if l.num == firstLine && !header && opts.Header == "" && errors.Is(err, ErrNotNumber) {
+				switch {
+				case !errors.Is(err, ErrNotNumber):
+				case l.num == firstLine && !header && opts.Header == "":
 					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, l.num)
+				case unlabeled:
+					err = fmt.Errorf("%w (the data are read without labels, so every column is a feature: is column %d a label?)", err, j+1)
 				}
 				return nil, perr(name, l.num, j+1, err)
 			}
@@ -381,18 +420,26 @@ rows:
 			k++
 		}
 		x = append(x, row...)
-		labels.add(label, l.num)
+		rows++
+		if !unlabeled {
+			labels.add(label, l.num)
+		}
 	}
-	if len(labels.text) == 0 {
+	if rows == 0 {
 		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
 	}
-	y, lm, err := mapLabels(name, &labels, opts.Positive, opts.Labels)
-	if err != nil {
-		return nil, err
+	var (
+		y  []float64
+		lm LabelMap
+	)
+	if !unlabeled {
+		if y, lm, err = mapLabels(name, &labels, opts.Positive, opts.Labels); err != nil {
+			return nil, err
+		}
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: "csv",
-		X: mat.NewDense(len(y), d, x), Y: y, FeatureNames: names, Labels: lm,
+		X: mat.NewDense(rows, d, x), Y: y, FeatureNames: names, Labels: lm,
 	}
 	if dropped > 0 {
 		if dropped == 1 {

@@ -1,5 +1,6 @@
 // Package dataio reads and writes the data kerneltune works on: CSV, LIBSVM and
-// IDA-realisation files, the embedded default datasets, label mapping to ±1,
+// IDA-realisation files (CSV and LIBSVM also without labels, for new points
+// to score), the embedded default datasets, label mapping to ±1,
 // normalisers fitted on a training part, train/test partitions and the toy
 // generators. It imports no other package of this module.
 package dataio
@@ -13,10 +14,12 @@ type Dataset struct {
 	SHA256 string // hex digest of the raw bytes read (provenance of a model)
 	Format string // "csv", "libsvm", "ida" or "generated"
 
-	X            *mat.Dense // n×d features, row i is x_i
-	Y            []float64  // labels, each -1 or +1
-	FeatureNames []string   // length d; "f1".."fd" when the file has none
-	Labels       LabelMap   // which original label became +1 and which -1
+	X *mat.Dense // n×d features, row i is x_i
+	// Y holds the labels, each -1 or +1; nil for data without labels
+	// (ReadOptions.Unlabeled), which Labeled reports.
+	Y            []float64
+	FeatureNames []string // length d; "f1".."fd" when the file has none
+	Labels       LabelMap // which original label became +1 and which -1; zero without labels
 
 	// Splits are predefined train/test realisations (the IDA sets); nil
 	// when the file defines none.
@@ -39,8 +42,20 @@ type Split struct {
 	Test  []int `json:"test"`
 }
 
-// Len returns the number of rows.
-func (d *Dataset) Len() int { return len(d.Y) }
+// Len returns the number of rows: len(Y), or the rows of X for data without
+// labels.
+func (d *Dataset) Len() int {
+	if d.Y != nil || d.X == nil {
+		return len(d.Y)
+	}
+	r, _ := d.X.Dims()
+	return r
+}
+
+// Labeled reports whether the rows carry labels (Y is not nil). Data read
+// with ReadOptions.Unlabeled have none: Y is nil, Labels zero, ClassCounts
+// zero.
+func (d *Dataset) Labeled() bool { return d.Y != nil }
 
 // Dim returns the number of features.
 func (d *Dataset) Dim() int {
@@ -53,19 +68,24 @@ func (d *Dataset) Dim() int {
 
 // Subset returns a new Dataset holding copies of the rows idx, in that order.
 // It carries the name, source, hash, feature names and label map, not the
-// splits.
+// splits. A subset of data without labels has none either.
 func (d *Dataset) Subset(idx []int) *Dataset {
 	dim := d.Dim()
 	x := mat.NewDense(max(len(idx), 1), max(dim, 1), nil)
 	if len(idx) == 0 || dim == 0 {
 		x = &mat.Dense{}
 	}
-	y := make([]float64, len(idx))
+	var y []float64
+	if d.Labeled() {
+		y = make([]float64, len(idx))
+	}
 	for k, i := range idx {
 		if dim > 0 {
 			x.SetRow(k, d.X.RawRowView(i))
 		}
-		y[k] = d.Y[i]
+		if y != nil {
+			y[k] = d.Y[i]
+		}
 	}
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
@@ -73,7 +93,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	}
 }
 
-// ClassCounts returns the number of +1 and -1 labels.
+// ClassCounts returns the number of +1 and -1 labels (0, 0 without labels).
 func (d *Dataset) ClassCounts() (pos, neg int) {
 	for _, v := range d.Y {
 		if v > 0 {

@@ -16,6 +16,9 @@ type Summary struct {
 	Positive int      `json:"positive"` // rows labelled +1
 	Negative int      `json:"negative"` // rows labelled -1
 	Labels   LabelMap `json:"labels"`
+	// Unlabeled is set for data read without labels (ReadOptions.Unlabeled):
+	// Positive, Negative and the conflict counts are then 0.
+	Unlabeled bool `json:"unlabeled,omitempty"`
 	// Constant lists the 1-based numbers of the features with one value in
 	// every row (zero spread: a normaliser leaves them unscaled).
 	Constant []int `json:"constant_features"`
@@ -56,7 +59,7 @@ func Describe(d *Dataset) Summary {
 	s := Summary{
 		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
 		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
-		Constant: []int{}, Notes: d.Notes,
+		Constant: []int{}, Notes: d.Notes, Unlabeled: !d.Labeled(),
 	}
 	for _, sp := range d.Splits {
 		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})
@@ -101,9 +104,11 @@ func Describe(d *Dataset) Summary {
 		} else {
 			s.DuplicateRows++
 		}
-		if d.Y[i] > 0 {
+		switch {
+		case !d.Labeled():
+		case d.Y[i] > 0:
 			g.pos++
-		} else {
+		default:
 			g.neg++
 		}
 	}

@@ -52,6 +52,9 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	prefix, _ := IDAPrefix(path)
+	if opts.Unlabeled {
+		return nil, fmt.Errorf("dataio: IDA set %s is labelled (%s); to read only its features, read %s as CSV", prefix, prefix+idaSuffixes[1], prefix+idaSuffixes[0])
+	}
 	files := make([]string, 4)
 	raw := make([][]byte, 4)
 	h := sha256.New()

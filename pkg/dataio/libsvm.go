@@ -21,6 +21,8 @@ const maxLIBSVMIndex = 1 << 26
 // spaces, blank lines and lines starting with '#' are accepted. The number
 // of features is the highest index present unless ReadOptions.Features fixes
 // it. Labels must be numbers. Error columns count tokens, the label being 1.
+// With ReadOptions.Unlabeled a line holds only index:value tokens, the first
+// being column 1, and the Dataset has no labels.
 // Like Load, it sets Name (name without directory and extension), Source
 // and SHA256.
 func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
@@ -44,6 +46,8 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if opts.Features > 0 {
 		limit = opts.Features
 	}
+	first, _ := nextToken(lines[0].text)
+	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && isIndexValue(first))
 	var (
 		labels rawLabels
 		idx    []int32
@@ -53,13 +57,21 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	)
 	for _, l := range lines {
 		rest := l.text
-		lab, rest := nextToken(rest)
-		if _, err := parseValue(lab); err != nil {
-			return nil, perr(name, l.num, 1, fmt.Errorf("label: %w", err))
+		col := 1 // the token number of the first index:value pair
+		var lab string
+		if !unlabeled {
+			lab, rest = nextToken(rest)
+			if _, err := parseValue(lab); err != nil {
+				if isIndexValue(lab) {
+					err = errf(ErrNotNumber, "the line starts with %q, not a label (data without labels must be read as unlabelled)", lab)
+				}
+				return nil, perr(name, l.num, 1, fmt.Errorf("label: %w", err))
+			}
+			col = 2
 		}
 		start = append(start, len(idx))
 		prev := 0
-		for col := 2; ; col++ {
+		for ; ; col++ {
 			var tok string
 			tok, rest = nextToken(rest)
 			if tok == "" {
@@ -67,6 +79,9 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			}
 			is, vs, ok := strings.Cut(tok, ":")
 			if !ok {
+				if unlabeled && col == 1 {
+					return nil, perr(name, l.num, col, errf(ErrIndex, "token %q is not index:value (the data are read without labels: is it a label?)", tok))
+				}
 				return nil, perr(name, l.num, col, errf(ErrIndex, "token %q is not index:value", tok))
 			}
 			i, err := strconv.Atoi(is)
@@ -94,23 +109,32 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			}
 			maxIdx = max(maxIdx, i)
 		}
-		labels.add(lab, l.num)
+		if !unlabeled {
+			labels.add(lab, l.num)
+		}
 	}
+	n := len(start)
 	start = append(start, len(idx))
 	d := maxIdx
 	if opts.Features > 0 {
 		d = opts.Features
 	}
-	n := len(labels.text)
 	if d == 0 {
+		// Unreachable without labels: every content line holds a token.
 		return nil, perr(name, 0, 0, fmt.Errorf("no features: every row holds only a label"))
 	}
 	if n > opts.maxCells()/d {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", n, d, opts.maxCells()))
 	}
-	y, lm, err := mapLabels(name, &labels, opts.Positive, opts.Labels)
-	if err != nil {
-		return nil, err
+	var (
+		y  []float64
+		lm LabelMap
+	)
+	if !unlabeled {
+		var err error
+		if y, lm, err = mapLabels(name, &labels, opts.Positive, opts.Labels); err != nil {
+			return nil, err
+		}
 	}
 	x := mat.NewDense(n, d, nil)
 	raw := x.RawMatrix()
@@ -129,6 +153,21 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		X: x, Y: y, FeatureNames: names, Labels: lm,
 	}
 	return ds, nil
+}
+
+// isIndexValue reports whether tok looks like a LIBSVM index:value pair: an
+// unsigned integer, a colon, and something after it.
+func isIndexValue(tok string) bool {
+	i := strings.IndexByte(tok, ':')
+	if i <= 0 || i == len(tok)-1 {
+		return false
+	}
+	for _, c := range []byte(tok[:i]) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isBlank reports the separators of LIBSVM's reader (space and tab; also the

@@ -100,7 +100,9 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 // DetectFormat guesses "csv" or "libsvm" from a file name and its content:
 // .csv and .tsv are CSV, .libsvm and .svm LIBSVM; otherwise a file is LIBSVM
 // when, on its first content lines, every token after the first is
-// index:value and some line has such a token.
+// index:value and some line has such a token. A line whose first token is
+// index:value too (LIBSVM without labels, see ReadOptions.Unlabeled) counts
+// as such a line.
 func DetectFormat(path string, data []byte) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".tsv":
@@ -112,7 +114,11 @@ func DetectFormat(path string, data []byte) string {
 	sparse := false
 	for _, l := range lines[:min(len(lines), 20)] {
 		f := strings.Fields(l.text)
-		for _, tok := range f[1:] {
+		toks := f[1:]
+		if isIndexValue(f[0]) {
+			toks = f // no label
+		}
+		for _, tok := range toks {
 			i := strings.IndexByte(tok, ':')
 			if i <= 0 || i == len(tok)-1 {
 				return "csv"
@@ -150,6 +156,9 @@ func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 	}
 	if opts.Format == "csv" || opts.Format == "ida" {
 		return nil, fmt.Errorf("dataio: builtin %s is a LIBSVM file, not %s", name, opts.Format)
+	}
+	if opts.Unlabeled {
+		return nil, fmt.Errorf("dataio: builtin %s is labelled; read it with its labels", name)
 	}
 	opts.Format = "libsvm"
 	d, err := parseBytes(bytes.Clone(data), BuiltinPrefix+name, opts)

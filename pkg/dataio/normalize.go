@@ -148,9 +148,16 @@ func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
 }
 
 // ApplyDataset returns a copy of d with normalised features; d is unchanged.
+// Labels (or their absence) are kept; a set without rows stays empty.
 func (nz *Normalizer) ApplyDataset(d *Dataset) *Dataset {
 	c := *d
-	c.X = nz.Apply(d.X)
-	c.Y = append([]float64(nil), d.Y...)
+	if d.X == nil || d.X.IsEmpty() {
+		c.X = &mat.Dense{} // no rows (an empty Subset)
+	} else {
+		c.X = nz.Apply(d.X)
+	}
+	if d.Y != nil { // keep nil (no labels) apart from no rows
+		c.Y = append(make([]float64, 0, len(d.Y)), d.Y...)
+	}
 	return &c
 }

@@ -43,8 +43,9 @@ func csvField(s string) string {
 // then "label") and one row per line with the label last, numbers in the
 // shortest form that reads back to the same float64 (strconv 'g', -1), and
 // labels as their original text (Dataset.Labels) so the mapping survives.
-// Feature names that the reader would take for numbers or missing values
-// are written as f1, f2, ….
+// Data without labels are written without the label column (read them back
+// with ReadOptions.Unlabeled). Feature names that the reader would take for
+// numbers or missing values are written as f1, f2, ….
 func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriter(w)
 	dim := d.Dim()
@@ -56,16 +57,32 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		if _, err := strconv.ParseFloat(strings.TrimSpace(name), 64); err == nil || isMissing(strings.TrimSpace(name)) {
 			name = "f" + strconv.Itoa(j+1)
 		}
-		bw.WriteString(csvField(name))
-		bw.WriteByte(',')
-	}
-	bw.WriteString("label\n")
-	for i := 0; i < d.Len(); i++ {
-		for j := 0; j < dim; j++ {
-			bw.WriteString(formatFloat(d.X.At(i, j)))
+		if j > 0 {
 			bw.WriteByte(',')
 		}
-		bw.WriteString(csvField(labelText(d, d.Y[i], false)))
+		bw.WriteString(csvField(name))
+	}
+	labeled := d.Labeled()
+	if labeled {
+		if dim > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("label")
+	}
+	bw.WriteByte('\n')
+	for i := 0; i < d.Len(); i++ {
+		for j := 0; j < dim; j++ {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString(formatFloat(d.X.At(i, j)))
+		}
+		if labeled {
+			if dim > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString(csvField(labelText(d, d.Y[i], false)))
+		}
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {
@@ -78,21 +95,34 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 // 1-based indices, zeros left out, numbers in the shortest exact form. Labels
 // are the original labels when they are numbers, else 1 and -1. The first
 // row also writes the last feature, even when zero, so the width survives a
-// round trip.
+// round trip. Data without labels are written without them, index:value
+// tokens only, a row of zeros as "1:0" (a blank line would be skipped); read
+// them back with ReadOptions.Unlabeled.
 func WriteLIBSVM(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriter(w)
 	dim := d.Dim()
+	labeled := d.Labeled()
 	for i := 0; i < d.Len(); i++ {
-		bw.WriteString(labelText(d, d.Y[i], true))
+		sep := false // a token was written on this line
+		if labeled {
+			bw.WriteString(labelText(d, d.Y[i], true))
+			sep = true
+		}
 		for j := 0; j < dim; j++ {
 			v := d.X.At(i, j)
 			if v == 0 && !(i == 0 && j == dim-1) {
 				continue
 			}
-			bw.WriteByte(' ')
+			if sep {
+				bw.WriteByte(' ')
+			}
+			sep = true
 			bw.WriteString(strconv.Itoa(j + 1))
 			bw.WriteByte(':')
 			bw.WriteString(formatFloat(v))
+		}
+		if !sep && dim > 0 {
+			bw.WriteString("1:0")
 		}
 		bw.WriteByte('\n')
 	}
