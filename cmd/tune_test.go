@@ -277,3 +277,18 @@ func TestTuneGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestTuneQuietAndCanceled: no progress on a non-terminal stderr, and a
+// cancelled run exits with 130.
+func TestTuneQuietAndCanceled(t *testing.T) {
+	_, errOut, code := tuneCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3")
+	if code != 0 || errOut != "" {
+		t.Errorf("exit %d, stderr %q: want 0 and nothing on a non-terminal stderr", code, errOut)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, eo bytes.Buffer
+	if code := run(ctx, []string{"tune", "builtin:heart", "--method", "spd"}, strings.NewReader(""), &out, &eo); code != ExitInterrupted {
+		t.Errorf("cancelled: exit %d (%s), want %d", code, eo.String(), ExitInterrupted)
+	}
+}
