@@ -2,6 +2,7 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -161,4 +162,202 @@ func TestTwoLevelPolish(t *testing.T) {
 	if math.Abs(ya) > 1e-12 {
 		t.Errorf("yᵀα = %g", ya)
 	}
+}
+
+func TestTwoLevelSplit(t *testing.T) {
+	ds := tlToy(301, 2, 1)
+	a, b, err := tlSplit(ds.Y, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, b2, _ := tlSplit(ds.Y, 7)
+	if !slices.Equal(a, a2) || !slices.Equal(b, b2) {
+		t.Error("the split is not deterministic for a fixed seed")
+	}
+	a3, _, _ := tlSplit(ds.Y, 8)
+	if slices.Equal(a, a3) {
+		t.Error("seeds 7 and 8 gave the same split")
+	}
+	seen := make([]int, len(ds.Y))
+	for _, i := range a {
+		seen[i]++
+	}
+	for _, i := range b {
+		seen[i]++
+	}
+	for i, c := range seen {
+		if c != 1 {
+			t.Fatalf("row %d appears %d times in the two parts", i, c)
+		}
+	}
+	count := func(idx []int, label float64) int {
+		c := 0
+		for _, i := range idx {
+			if ds.Y[i] == label {
+				c++
+			}
+		}
+		return c
+	}
+	for _, lab := range []float64{-1, 1} {
+		na, nb := count(a, lab), count(b, lab)
+		if want := int(math.Round(float64(na+nb) / 3)); na != want {
+			t.Errorf("class %g: %d of %d rows in the SVM part, want %d (1:2)", lab, na, na+nb, want)
+		}
+	}
+	if _, _, err := tlSplit([]float64{1, 1, 1, -1}, 1); err == nil {
+		t.Error("a class with one row: want an error")
+	}
+}
+
+// TestTwoLevelCallerKernel: the kernel returned on the caller's scale equals
+// the paper's exp(-Σ p_k Δ_k²) on the [0,1]-scaled rows.
+func TestTwoLevelCallerKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	X := mat.NewDense(20, 3, nil)
+	for i := 0; i < 20; i++ {
+		X.Set(i, 0, 10*rng.NormFloat64())
+		X.Set(i, 1, 0.1*rng.NormFloat64())
+		X.Set(i, 2, 5) // constant feature
+	}
+	_, scale, Xs := tlMinMax(X)
+	for i := 0; i < 20; i++ {
+		for k := 0; k < 2; k++ {
+			if v := Xs.At(i, k); v < 0 || v > 1 {
+				t.Fatalf("scaled value %g outside [0,1]", v)
+			}
+		}
+	}
+	for _, p := range [][]float64{{0.7, 0.7, 0.7}, {2, 0, 0.3}} {
+		spec, err := tlCallerKernel(p, scale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.FromSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 20; i++ {
+			for j := 0; j < 20; j++ {
+				var s float64
+				for c := 0; c < 3; c++ {
+					d := Xs.At(i, c) - Xs.At(j, c)
+					s += p[c] * d * d
+				}
+				if got, want := k.Eval(X.RawRowView(i), X.RawRowView(j)), math.Exp(-s); math.Abs(got-want) > 1e-12 {
+					t.Fatalf("p %v: k(x_%d, x_%d) = %g on the caller's scale, %g on the [0,1] scale", p, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// tlBananaNoise returns the first IDA banana training realisation with two
+// standard-normal noise features appended.
+func tlBananaNoise(t *testing.T) *dataio.Dataset {
+	tr, _ := tlLoadBanana(t, 0)
+	n := tr.Len()
+	rng := rand.New(rand.NewPCG(1, 2))
+	X := mat.NewDense(n, 4, nil)
+	for i := 0; i < n; i++ {
+		X.Set(i, 0, tr.X.At(i, 0))
+		X.Set(i, 1, tr.X.At(i, 1))
+		X.Set(i, 2, rng.NormFloat64())
+		X.Set(i, 3, rng.NormFloat64())
+	}
+	tr.X = X
+	return tr
+}
+
+// TestTwoLevelTune runs the method on the first IDA banana realisation (iso)
+// and on banana with two noise features (diag): it must lower the validation
+// criterion and the validation error, report the paper's figures, be
+// deterministic, and (diag) switch the noise features (nearly) off.
+func TestTwoLevelTune(t *testing.T) {
+	ctx := context.Background()
+	banana, _ := tlLoadBanana(t, 0)
+	for _, tc := range []struct {
+		param   string
+		ds      *dataio.Dataset
+		maxIter int
+	}{{"iso", banana, 100}, {"diag", tlBananaNoise(t), 100}} {
+		t.Run(tc.param, func(t *testing.T) {
+			var steps []Step
+			opts := Options{Param: tc.param, Seed: 1, MaxIter: tc.maxIter, Recorder: func(s Step) { steps = append(steps, s) }}
+			res, err := TwoLevel{}.Tune(ctx, tc.ds, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Method != "twolevel" || res.Margin != "l2" || !(res.C > 0) || res.Kernel.Kind != kernel.KindGaussian {
+				t.Fatalf("result %+v", res)
+			}
+			if !(res.CriterionEnd < 0.5*res.CriterionStart) {
+				t.Errorf("criterion %g → %g: want at least halved", res.CriterionStart, res.CriterionEnd)
+			}
+			if len(steps) != res.Iter+1 || len(res.Trace) != len(steps) {
+				t.Errorf("%d recorder calls, %d trace steps, %d iterations", len(steps), len(res.Trace), res.Iter)
+			}
+			fig := map[string]float64{}
+			for _, f := range res.Figures {
+				fig[f.Name] = f.Value
+			}
+			for _, name := range []string{"e* (validation %)", "e0 (validation %)", "sv* %", "sv0 %", "μ*", "μ0", "ν*", "n_it"} {
+				if _, ok := fig[name]; !ok {
+					t.Errorf("figure %q missing", name)
+				}
+			}
+			if !(fig["e* (validation %)"] < fig["e0 (validation %)"]) {
+				t.Errorf("validation error %g%% → %g%%: want a clear decrease", fig["e0 (validation %)"], fig["e* (validation %)"])
+			}
+			if math.Abs(fig["ν*"]-1/res.C) > 1e-12*fig["ν*"] {
+				t.Errorf("ν* = %g but C = %g", fig["ν*"], res.C)
+			}
+			t.Logf("%s: %s status %v, criterion %.4g → %.4g, kernel %+v", tc.param, tlFigures(res), res.Status, res.CriterionStart, res.CriterionEnd, res.Kernel)
+			if !tlRace {
+				again, err := TwoLevel{}.Tune(ctx, tc.ds, Options{Param: tc.param, Seed: 1, MaxIter: tc.maxIter})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again.C != res.C || !slices.Equal(again.Kernel.Diag, res.Kernel.Diag) || again.Kernel.Gamma != res.Kernel.Gamma {
+					t.Error("two runs with the same seed differ")
+				}
+			}
+			if tc.param == "diag" {
+				q := res.Kernel.Diag
+				if 20*max(q[2], q[3]) > min(q[0], q[1]) {
+					t.Errorf("q = %v: the noise features 3–4 should weigh less than a twentieth of the banana features 1–2", q)
+				}
+			}
+		})
+	}
+}
+
+func TestTwoLevelOptionErrors(t *testing.T) {
+	ctx := context.Background()
+	ds := tlToy(60, 2, 1)
+	for _, o := range []Options{{Param: "full"}, {Margin: "l1"}, {C: 1}} {
+		if _, err := (TwoLevel{}).Tune(ctx, ds, o); err == nil {
+			t.Errorf("options %+v: want an error", o)
+		}
+	}
+	one := &dataio.Dataset{X: mat.NewDense(3, 1, []float64{1, 2, 3}), Y: []float64{1, 1, 1}}
+	if _, err := (TwoLevel{}).Tune(ctx, one, Options{}); err == nil {
+		t.Error("one class: want an error")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := (TwoLevel{}).Tune(cctx, ds, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+// tlLoadBanana returns the IDA banana realisation r (training, test).
+func tlLoadBanana(t testing.TB, r int) (train, test *dataio.Dataset) {
+	t.Helper()
+	d, err := dataio.Load("../../testdata/ida/banana", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := d.Splits[r]
+	return d.Subset(sp.Train), d.Subset(sp.Test)
 }

@@ -118,8 +118,9 @@ type Result struct {
 	// KKT is the final stationarity residual ‖∇f - Jᵀλ - λ_B‖∞, Violation the
 	// largest constraint violation and Complementarity Σ|λ_k c_k|.
 	KKT, Violation, Complementarity float64
-	Iter, FuncEvals, GradEvals      int
-	Status                          Status
+	// Iter counts accepted steps; FuncEvals and GradEvals the callback calls.
+	Iter, FuncEvals, GradEvals int
+	Status                     Status
 }
 
 // Status reports how Minimize ended. A limit is a status, not an error.
@@ -392,16 +393,19 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	// is final, one with an updated B first retries from a fresh B.
 	fresh := true
 
-	for iter := 1; ; iter++ {
+	// done counts accepted steps (Result.Iter); iter is the step being
+	// computed. A retry from a fresh B is not a new iteration.
+	for done := 0; ; {
+		iter := done + 1
+		m.res.Iter = done
 		if err := m.ctx.Err(); err != nil {
 			m.finish(cur, Canceled, lam, mu)
 			return m.res, err
 		}
-		if iter > m.s.MaxIter {
+		if done >= m.s.MaxIter {
 			m.finish(cur, IterationLimit, lam, mu)
 			return m.res, nil
 		}
-		m.res.Iter = iter
 
 		d, qlam, qmu, delta, err := m.subproblem(cur, B)
 		if err != nil {
@@ -530,6 +534,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		fresh = nn == 0
 
 		cur, trial = trial, cur
+		done++
+		m.res.Iter = done
 		if m.s.Recorder != nil {
 			m.s.Recorder(Iteration{Iter: iter, F: cur.f, Merit: phit, KKT: stat,
 				Violation: cur.viol, Step: alpha, X: append([]float64(nil), cur.x...)})

@@ -1,0 +1,5 @@
+//go:build !race
+
+package methods
+
+const tlRace = false
