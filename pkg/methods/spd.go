@@ -63,8 +63,11 @@ import (
 //     its flat CV surface gives degenerate starts: 81.6 ± 21.5 % against
 //     93.5 ± 3.1 %) or "sigma=S" (Q0 = I/S²).
 //   - C: default 1 (or the grid's with Init "cv").
-//   - MaxIter: default 100 outer iterations. Tol: default 1e-4, on
-//     ‖ΔQ‖_F/‖Q‖_F (lbfgs: on the relative decrease of w, three times).
+//   - MaxIter: default 100 outer iterations. Tol: default 1e-3, on
+//     ‖ΔQ‖_F/‖Q‖_F (lbfgs: on the relative decrease of w, three times); 1e-4
+//     and 400 iterations gave the same accuracies on Weston's data and heart
+//     (93.5 / 81.7 % against 93.6 / 81.6 %), with most full-Q runs at the
+//     iteration limit.
 type SPD struct{}
 
 // NewSPD returns the spd method.
@@ -91,7 +94,7 @@ const (
 	// 83.2 % at 10); 0.3 at n = 100 is the best compromise.
 	spdDefaultRhoN    = 30
 	spdDefaultMaxIter = 100
-	spdDefaultTol     = 1e-4
+	spdDefaultTol     = 1e-3
 	spdDefaultC       = 1
 
 	spdModePaper      = "paper"
