@@ -13,6 +13,7 @@ import (
 // (info, train, tune, compare, predict).
 type dataOptions struct {
 	InputFormat, LabelCol, Positive, Missing, Normalize string
+	Header                                              string // --header auto|yes|no
 	Features                                            int
 	Test                                                string  // --test FILE
 	TestFraction                                        float64 // --test-fraction F
@@ -27,8 +28,9 @@ const dataHelp = `DATA is a file or an embedded data set:
   builtin:heart             UCI Statlog heart (LIBSVM heart_scale), 270×13
   builtin:breast-wisconsin  UCI Wisconsin breast cancer (breast-cancer_scale), 683×10
   builtin:diabetes          UCI Pima diabetes (diabetes_scale), 768×8
-  FILE                      CSV (comma, semicolon, tab or space separated; a header
-                            line is detected; the label is the last column unless
+  FILE                      CSV (comma, semicolon, tab or space separated; a first
+                            row without numbers is taken for a header, --header
+                            yes|no overrides; the label is the last column unless
                             --label-col says otherwise) or LIBSVM (label idx:val ...)
   DIR/NAME                  an IDA benchmark set: NAME_data.asc, NAME_labels.asc and
                             the train/test index files (any of them may be given)
@@ -39,6 +41,7 @@ Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +
 // addReadFlags adds the flags that say how to read a data file.
 func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.InputFormat, "input-format", "auto", "data format: auto, csv, libsvm or ida")
+	fs.StringVar(&o.Header, "header", "auto", "CSV header line: auto (the first row is one when none of its fields is a number), yes or no")
 	fs.StringVar(&o.LabelCol, "label-col", "", "CSV label column, by header name or 1-based index (default the last)")
 	fs.StringVar(&o.Positive, "positive", "", "original label of the +1 class (default the larger numeric label)")
 	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")
@@ -59,6 +62,11 @@ func (o *dataOptions) check() error {
 	case "", "auto", "csv", "libsvm", "ida":
 	default:
 		return usageErrorf("--input-format: unknown format %q (want auto, csv, libsvm or ida)", o.InputFormat)
+	}
+	switch o.Header {
+	case "", "auto", "yes", "no":
+	default:
+		return usageErrorf("--header: unknown setting %q (want auto, yes or no)", o.Header)
 	}
 	switch o.Missing {
 	case "", "error", "drop":
@@ -87,8 +95,12 @@ func (o *dataOptions) readOptions() dataio.ReadOptions {
 	if f == "auto" {
 		f = ""
 	}
+	h := o.Header
+	if h == "auto" {
+		h = ""
+	}
 	return dataio.ReadOptions{
-		Format: f, LabelCol: o.LabelCol, Positive: o.Positive,
+		Format: f, Header: h, LabelCol: o.LabelCol, Positive: o.Positive,
 		Missing: o.Missing, Features: o.Features,
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -24,8 +25,9 @@ type predictOptions struct {
 	*globalOptions
 	data dataOptions
 
-	Output string
-	Format string
+	Output   string
+	Format   string
+	NoLabels bool
 }
 
 func init() { subcommands = append(subcommands, newPredictCmd) }
@@ -48,9 +50,17 @@ know is an error, and a file with only one of the two classes is fine. A LIBSVM
 file whose highest feature index is below the model's number of features is
 padded with zeros, as svm-predict does (with a note).
 
+DATA without labels (new points to score) is fine: then predict prints the
+decision values and predicted labels only, no accuracy. It is recognised on
+its own, with a note: a CSV file with exactly as many columns as the model has
+features has no label column (one column more: the last, or --label-col, is
+the label), and a LIBSVM file whose lines start with idx:val has no labels.
+--no-labels says so whatever the file looks like.
+
 Output (--format):
   table   the rows, then the accuracy (default)
   csv     row,decision,predicted,label with full-precision decision values
+          (row,decision,predicted without labels)
   json    everything, with the model's kernel, margin, C, #SV and provenance
   labels  one predicted label per line, like svm-predict's output file
 With -o FILE the rows go to FILE and the accuracy to standard output; with csv
@@ -60,7 +70,9 @@ or labels on standard output the accuracy goes to standard error.
 		Example: `  kerneltune train builtin:heart -o heart.json
   kerneltune predict heart.json builtin:heart
   kerneltune predict model.json test.csv --format csv -o predictions.csv
-  kerneltune predict model.json heart_scale.t --format labels > labels.txt`,
+  kerneltune predict model.json heart_scale.t --format labels > labels.txt
+  kerneltune predict model.json new_points.csv --no-labels --format labels
+  cat new_points.csv | kerneltune predict model.json - --header no`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageErrorf("predict needs MODEL and DATA, got %d argument(s)", len(args))
@@ -77,6 +89,7 @@ or labels on standard output the accuracy goes to standard error.
 	f := c.Flags()
 	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
+	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels: every CSV column is a feature, LIBSVM lines hold only idx:val (default: detected)")
 	o.data.addReadFlags(f)
 	return c
 }
@@ -88,6 +101,9 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 	if fs.Changed("positive") {
 		return usageErrorf("--positive: the model fixes the label mapping; predict reads DATA with it")
 	}
+	if o.NoLabels && o.data.LabelCol != "" {
+		return usageErrorf("--label-col %s: DATA read with --no-labels has no label column", o.data.LabelCol)
+	}
 	return o.data.check()
 }
 
@@ -96,7 +112,21 @@ type prediction struct {
 	Row       int     `json:"row"` // 1-based
 	Decision  float64 `json:"decision"`
 	Predicted string  `json:"predicted"`
-	Label     string  `json:"label"`
+	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
+}
+
+// Scores compare the predictions with the labels of DATA; predictResult
+// embeds a nil *Scores for data without labels, so JSON then has none of
+// these keys.
+type Scores struct {
+	Accuracy float64 `json:"accuracy"`
+	Correct  int     `json:"correct"`
+	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
+	// predicted -1, and so on.
+	TruePos  int `json:"true_pos"`
+	FalseNeg int `json:"false_neg"`
+	FalsePos int `json:"false_pos"`
+	TrueNeg  int `json:"true_neg"`
 }
 
 // predictResult is predict's whole output.
@@ -110,19 +140,17 @@ type predictResult struct {
 	Normalize  string           `json:"normalize"`
 	Provenance model.Provenance `json:"provenance"`
 
-	Data     string          `json:"data"`
-	N        int             `json:"n"`
-	Labels   dataio.LabelMap `json:"labels"`
-	Accuracy float64         `json:"accuracy"`
-	Correct  int             `json:"correct"`
-	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
-	// predicted -1, and so on.
-	TruePos     int          `json:"true_pos"`
-	FalseNeg    int          `json:"false_neg"`
-	FalsePos    int          `json:"false_pos"`
-	TrueNeg     int          `json:"true_neg"`
-	Notes       []string     `json:"notes,omitempty"`
-	Predictions []prediction `json:"predictions"`
+	Data   string          `json:"data"`
+	N      int             `json:"n"`
+	Labels dataio.LabelMap `json:"labels"` // the model's
+	// Labeled says whether DATA has labels; Scores is nil when not.
+	Labeled bool `json:"labeled"`
+	*Scores
+	// PredictedPos and PredictedNeg count the rows predicted +1 and -1.
+	PredictedPos int          `json:"predicted_pos"`
+	PredictedNeg int          `json:"predicted_neg"`
+	Notes        []string     `json:"notes,omitempty"`
+	Predictions  []prediction `json:"predictions"`
 }
 
 func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
@@ -130,28 +158,13 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if err != nil {
 		return err
 	}
-	ro := o.data.readOptions()
-	lm := m.Labels
-	ro.Labels = &lm
-	ro.Positive = ""
-	d, err := dataio.Load(dataPath, ro)
+	d, notes, err := o.loadData(m, dataPath)
 	if err != nil {
 		return err
 	}
-	var notes []string
-	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {
-		// A sparse file need not mention the highest features: pad it to
-		// the model's width, as svm-predict does, and say so.
-		ro.Features = m.NumFeatures
-		short := d.Dim()
-		if d, err = dataio.Load(dataPath, ro); err != nil {
-			return err
-		}
-		notes = append(notes, fmt.Sprintf("note: the highest feature index in %s is %d, the model has %d features: features %d-%d are read as 0 (as svm-predict does)",
-			dataPath, short, m.NumFeatures, short+1, m.NumFeatures))
-	}
 	if d.Dim() != m.NumFeatures {
-		return fmt.Errorf("predict: %s has %d features, the model %s was trained on %d", dataPath, d.Dim(), modelPath, m.NumFeatures)
+		return fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
+			dataPath, d.Dim(), readAs(d), modelPath, m.NumFeatures, widthHint(d, m.NumFeatures, o.NoLabels))
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -160,14 +173,26 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	r := &predictResult{
 		Model: modelPath, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
 		Normalize: "none", Provenance: m.Provenance,
-		Data: dataPath, N: d.Len(), Labels: m.Labels,
+		Data: dataPath, N: d.Len(), Labels: m.Labels, Labeled: d.Labeled(),
 	}
 	if m.Normalizer != nil {
 		r.Normalize = m.Normalizer.Kind
 	}
+	if r.Labeled {
+		r.Scores = &Scores{}
+	}
 	r.Predictions = make([]prediction, d.Len())
 	for i, v := range f {
 		pos := v > 0
+		if pos {
+			r.PredictedPos++
+		} else {
+			r.PredictedNeg++
+		}
+		r.Predictions[i] = prediction{Row: i + 1, Decision: v, Predicted: m.Label(model.Classes(f[i : i+1])[0])}
+		if !r.Labeled {
+			continue
+		}
 		truePos := d.Y[i] > 0
 		switch {
 		case pos && truePos:
@@ -179,10 +204,12 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		default:
 			r.TrueNeg++
 		}
-		r.Predictions[i] = prediction{Row: i + 1, Decision: v, Predicted: m.Label(model.Classes(f[i : i+1])[0]), Label: m.Label(d.Y[i])}
+		r.Predictions[i].Label = m.Label(d.Y[i])
 	}
-	r.Correct = r.TruePos + r.TrueNeg
-	r.Accuracy = float64(r.Correct) / float64(max(r.N, 1))
+	if r.Labeled {
+		r.Correct = r.TruePos + r.TrueNeg
+		r.Accuracy = float64(r.Correct) / float64(max(r.N, 1))
+	}
 	r.Notes = notes
 	if differ := featureNamesDiffer(m.FeatureNames, d.FeatureNames); differ != "" {
 		r.Notes = append(r.Notes, differ)
@@ -234,6 +261,85 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	return nil
 }
 
+// loadData reads DATA for model m: with the model's label mapping, or
+// without labels (--no-labels, or when the file's width and form say so),
+// padding a LIBSVM file that stops short of the model's width. The notes say
+// what it decided on its own.
+func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset, []string, error) {
+	ro := o.data.readOptions()
+	ro.Positive = ""
+	if o.NoLabels {
+		ro.Unlabeled = true
+	} else {
+		lm := m.Labels
+		ro.Labels = &lm
+		ro.AutoUnlabeled = m.NumFeatures
+	}
+	load := func(ro dataio.ReadOptions) (*dataio.Dataset, error) { return dataio.Load(path, ro) }
+	if path == "-" {
+		// Standard input can be read once: keep it for a second parse.
+		in := o.In
+		if in == nil {
+			in = os.Stdin
+		}
+		raw, err := io.ReadAll(in)
+		if err != nil {
+			return nil, nil, fmt.Errorf("predict: read standard input: %w", err)
+		}
+		load = func(ro dataio.ReadOptions) (*dataio.Dataset, error) {
+			return dataio.LoadReader(bytes.NewReader(raw), "stdin", ro)
+		}
+	}
+	d, err := load(ro)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {
+		// A sparse file need not mention the highest features: pad it to
+		// the model's width, as svm-predict does, and say so.
+		ro.Features = m.NumFeatures
+		short := d.Dim()
+		if d, err = load(ro); err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, fmt.Sprintf("note: the highest feature index in %s is %d, the model has %d features: features %d-%d are read as 0 (as svm-predict does)",
+			path, short, m.NumFeatures, short+1, m.NumFeatures))
+	}
+	if !d.Labeled() && !o.NoLabels {
+		name := path
+		if path == "-" {
+			name = "standard input"
+		}
+		if d.Format == "libsvm" {
+			notes = append(notes, fmt.Sprintf("note: %s has no labels (its lines start with index:value): predictions only", name))
+		} else {
+			notes = append(notes, fmt.Sprintf("note: %s has no labels: its %d columns are the model's %d features (if one is a label, name it with --label-col)", name, d.Dim(), m.NumFeatures))
+		}
+	}
+	return d, notes, nil
+}
+
+// readAs qualifies a number of features read without labels.
+func readAs(d *dataio.Dataset) string {
+	if d.Labeled() {
+		return ""
+	}
+	return " (read without labels)"
+}
+
+// widthHint explains a CSV file's width that fits the model neither with nor
+// without a label column.
+func widthHint(d *dataio.Dataset, features int, forced bool) string {
+	switch {
+	case d.Format != "csv":
+		return ""
+	case forced:
+		return fmt.Sprintf(": with --no-labels every column is a feature, so DATA needs %d columns", features)
+	}
+	return fmt.Sprintf(": DATA needs %d columns, or %d with a label column", features, features+1)
+}
+
 func writeLabels(w io.Writer, r *predictResult) error {
 	var b strings.Builder
 	for _, p := range r.Predictions {
@@ -247,9 +353,12 @@ func writeLabels(w io.Writer, r *predictResult) error {
 // predictionsTable lists the rows; full gives decision values with every
 // digit (csv), otherwise 6 significant digits.
 func predictionsTable(r *predictResult, full bool) *table {
-	t := &table{Header: []string{"row", "decision", "predicted", "label"}}
-	if !full {
-		t.Header = append(t.Header, "")
+	t := &table{Header: []string{"row", "decision", "predicted"}}
+	if r.Labeled {
+		t.Header = append(t.Header, "label")
+		if !full {
+			t.Header = append(t.Header, "")
+		}
 	}
 	t.Rows = make([][]string, len(r.Predictions))
 	for i, p := range r.Predictions {
@@ -257,8 +366,11 @@ func predictionsTable(r *predictResult, full bool) *table {
 		if full {
 			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
 		}
-		row := []string{strconv.Itoa(p.Row), dv, p.Predicted, p.Label}
-		if !full {
+		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}
+		if r.Labeled {
+			row = append(row, p.Label)
+		}
+		if r.Labeled && !full {
 			mark := ""
 			if p.Predicted != p.Label {
 				mark = "wrong"
@@ -270,8 +382,18 @@ func predictionsTable(r *predictResult, full bool) *table {
 	return t
 }
 
-// summaryTables gives the accuracy and the confusion counts.
+// summaryTables gives the accuracy and the confusion counts, or for data
+// without labels the number of rows predicted in each class.
 func summaryTables(r *predictResult) []*table {
+	if !r.Labeled {
+		return []*table{{
+			Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model),
+			Header: []string{"rows",
+				fmt.Sprintf("predicted %q (+1)", r.Labels.Positive), fmt.Sprintf("predicted %q (-1)", r.Labels.Negative)},
+			Rows:  [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.PredictedPos), strconv.Itoa(r.PredictedNeg)}},
+			Notes: r.Notes,
+		}}
+	}
 	acc := &table{
 		Title:  fmt.Sprintf("predict %s with %s", r.Data, r.Model),
 		Header: []string{"rows", "correct", "accuracy"},
