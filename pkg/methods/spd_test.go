@@ -304,8 +304,8 @@ func rankDesc(q []float64) []int {
 // spd full. Measured with 30 partitions (mean ± std test accuracy):
 //
 //	weston  svm 51.0 ± 5.2   spd diag 92.9 ± 2.9 (features 1–2 first in 29/30)
-//	                         spd diag lbfgs 93.5 ± 2.4 (30/30)
-//	heart   svm 82.6 ± 3.0   spd full 81.0 ± 3.4   spd diag 82.0 ± 2.9
+//	                         spd diag lbfgs 93.7 ± 2.3 (30/30), spd full 55.3 ± 5.0
+//	heart   svm 82.6 ± 3.0   spd full 81.1 ± 3.3   spd diag 82.0 ± 2.9
 //	breast  svm 96.1 ± 1.7   spd full 96.0 ± 1.9   spd diag 96.3 ± 2.0
 //
 // (paper, 30 partitions: Weston 51.28 vs 93.36; heart 85.97 vs 92.93; breast
