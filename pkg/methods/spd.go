@@ -579,13 +579,13 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 	case init == "heuristic":
 		in.gamma0 = kernel.GammaForMedian(train.X, heuristicMedianK)
 		if !(in.gamma0 > 0) || math.IsInf(in.gamma0, 0) {
-			return in, fmt.Errorf("methods: spd: heuristic start: too many training points coincide to set gamma0 (got %v)", in.gamma0)
+			return in, fmt.Errorf("methods: spd: heuristic start: too many training points coincide to set gamma0 (got %v); give --init sigma=S", in.gamma0)
 		}
 		in.desc = fmt.Sprintf("heuristic: gamma0 = %.4g (LIBSVM convention) puts the median off-diagonal kernel value at e^-2; %s", in.gamma0, cSource)
 	case init == "cv":
 		g, err := gridSearchCV(ctx, train, opts)
 		if err != nil {
-			return in, err
+			return in, fmt.Errorf("methods: spd: cv start: %w", err)
 		}
 		in.gamma0, in.C, in.solves = g.Gamma, g.C, g.Solves
 		if opts.C > 0 {
@@ -674,7 +674,7 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	}
 	in, err := chooseInit(ctx, train, opts)
 	if err != nil {
-		return nil, fmt.Errorf("methods: spd: start point: %w", err)
+		return nil, err
 	}
 	p := &spdProblem{
 		X: train.X, y: train.Y, n: train.Len(), d: train.Dim(),
