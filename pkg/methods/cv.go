@@ -40,6 +40,9 @@ type gridResult struct {
 	Solves             int
 }
 
+// The helpers of this file return errors without the "methods: " prefix:
+// each method wraps them with its own ("methods: svm: grid search: ...").
+
 // cvPlan is a k-fold split of n rows: test[f] and train[f] partition 0..n-1.
 type cvPlan struct {
 	train, test [][]int
@@ -53,10 +56,10 @@ func newCVPlan(n int, opts Options) (cvPlan, error) {
 		k = defaultFolds
 	}
 	if k < 2 {
-		return cvPlan{}, fmt.Errorf("methods: cross-validation needs at least 2 folds, got %d", k)
+		return cvPlan{}, fmt.Errorf("cross-validation needs at least 2 folds, got %d", k)
 	}
 	if n < k {
-		return cvPlan{}, fmt.Errorf("methods: %d-fold cross-validation needs at least %d rows, got %d", k, k, n)
+		return cvPlan{}, fmt.Errorf("%d-fold cross-validation needs at least %d rows, got %d", k, k, n)
 	}
 	folds := dataio.KFold(n, k, opts.Seed, cvStream)
 	p := cvPlan{train: make([][]int, len(folds)), test: make([][]int, len(folds))}
@@ -282,7 +285,7 @@ feed:
 		firstErr = ctx.Err()
 	}
 	if firstErr != nil {
-		return nil, fmt.Errorf("methods: grid search: %w", firstErr)
+		return nil, fmt.Errorf("grid search: %w", firstErr)
 	}
 	return correct, nil
 
@@ -313,7 +316,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 		panic("methods: selectC: kernel matrix and labels differ in size")
 	}
 	if len(Cs) == 0 {
-		return 0, 0, 0, errors.New("methods: selectC: no candidate C")
+		return 0, 0, 0, errors.New("selectC: no candidate C")
 	}
 	plan, err := newCVPlan(n, opts)
 	if err != nil {
@@ -340,7 +343,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return 0, 0, 0, fmt.Errorf("methods: choosing C by cross-validation: %w", err)
+		return 0, 0, 0, fmt.Errorf("cross-validation: %w", err)
 	}
 	bestCnt := -1
 	for c, Cv := range sorted {
