@@ -163,6 +163,7 @@ func TestDataFlagErrors(t *testing.T) {
 		{"--input-format", "arff"},
 		{"--missing", "mean"},
 		{"--features", "-1"},
+		{"--header", "maybe"},
 	} {
 		o := parseDataFlags(t, args...)
 		_, _, _, err := o.loadTrainTest("builtin:heart", 1)
@@ -170,5 +171,48 @@ func TestDataFlagErrors(t *testing.T) {
 		if !errors.As(err, &fe) {
 			t.Errorf("%v: %v is not a usage error", args, err)
 		}
+	}
+}
+
+// TestHeaderFlag: --header overrides the detection, which takes a first row
+// of numbers for data and a first row without numbers for names.
+func TestHeaderFlag(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Years as column names: data unless --header yes.
+	years := write("years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
+	if _, err := parseDataFlags(t).load(years); !errors.Is(err, dataio.ErrTooManyClasses) {
+		t.Errorf("auto: %v, want three classes (label, a, b)", err)
+	}
+	d, err := parseDataFlags(t, "--header", "yes").load(years)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 3 || strings.Join(d.FeatureNames, ",") != "1990,2000" || d.X.At(0, 0) != 1 || d.Labels != (dataio.LabelMap{Positive: "b", Negative: "a"}) {
+		t.Errorf("--header yes: %d rows, names %v, x11 %v, labels %v", d.Len(), d.FeatureNames, d.X.At(0, 0), d.Labels)
+	}
+	// A first row with no number is names unless --header no: here a row
+	// of missing values and a label, dropped with --missing drop.
+	na := write("na.csv", "NA,NA,yes\n1,2,no\n3,4,yes\n")
+	d, err = parseDataFlags(t, "--missing", "drop").load(na)
+	if err != nil || d.Len() != 2 || d.FeatureNames[0] != "NA" || len(d.Notes) != 0 {
+		t.Fatalf("auto: %v %+v", err, d)
+	}
+	d, err = parseDataFlags(t, "--missing", "drop", "--header", "no").load(na)
+	if err != nil || d.Len() != 2 || d.FeatureNames[0] != "f1" || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], "1 row with a missing value was dropped") {
+		t.Fatalf("--header no: %v %+v", err, d)
+	}
+	// "auto" is the default and the same as no flag.
+	if ro := parseDataFlags(t, "--header", "auto").readOptions(); ro.Header != "" {
+		t.Errorf("--header auto → ReadOptions.Header %q", ro.Header)
+	}
+	if ro := parseDataFlags(t, "--header", "no").readOptions(); ro.Header != "no" {
+		t.Errorf("--header no → ReadOptions.Header %q", ro.Header)
 	}
 }

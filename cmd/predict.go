@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -291,6 +292,9 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 		}
 	}
 	d, err := load(ro)
+	if errors.Is(err, dataio.ErrUnknownLabel) {
+		return nil, nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

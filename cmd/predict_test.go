@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // heartModel trains on the first 200 rows of heart_scale (zscore) and
@@ -265,5 +269,288 @@ func TestPredictPadsSparseFile(t *testing.T) {
 	}
 	if p.N != 2 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "highest feature index in "+short+" is 3, the model has 13 features: features 4-13 are read as 0") {
 		t.Errorf("n %d, notes %q", p.N, p.Notes)
+	}
+}
+
+// writeFeatures writes the rows of d without labels: as CSV (comma
+// separated, header names if given) or as LIBSVM index:value lines.
+func writeFeatures(t *testing.T, d *dataio.Dataset, path, format string, header []string) {
+	t.Helper()
+	var b strings.Builder
+	if header != nil {
+		b.WriteString(strings.Join(header, ",") + "\n")
+	}
+	for i := 0; i < d.Len(); i++ {
+		var toks []string
+		for j := 0; j < d.Dim(); j++ {
+			v := d.X.At(i, j)
+			s := strconv.FormatFloat(v, 'g', -1, 64)
+			switch {
+			case format == "csv":
+				toks = append(toks, s)
+			case v != 0:
+				toks = append(toks, strconv.Itoa(j+1)+":"+s)
+			}
+		}
+		sep := " "
+		if format == "csv" {
+			sep = ","
+		}
+		b.WriteString(strings.Join(toks, sep) + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func predictJSON(t *testing.T, args ...string) (predictResult, map[string]any) {
+	t.Helper()
+	out := mustRunKT(t, append(append([]string{"predict"}, args...), "--format", "json")...)
+	var r predictResult
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("predict JSON: %v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	return r, raw
+}
+
+// TestPredictUnlabeled: the test part's features without labels, as CSV
+// and as LIBSVM, detected or forced with --no-labels, on a file or on
+// standard input, give the labelled run's decision values and labels in
+// every format, and no accuracy.
+func TestPredictUnlabeled(t *testing.T) {
+	modelPath, testFile := heartModel(t)
+	ref, rawRef := predictJSON(t, modelPath, testFile)
+	if !ref.Labeled || ref.Scores == nil || rawRef["accuracy"] == nil || ref.Correct < 50 {
+		t.Fatalf("labelled run: labeled %v, scores %+v", ref.Labeled, ref.Scores)
+	}
+	refPos := 0
+	for _, p := range ref.Predictions {
+		if p.Predicted == "1" {
+			refPos++
+		}
+	}
+	if ref.PredictedPos != refPos || ref.PredictedNeg != 70-refPos {
+		t.Errorf("labelled run counts %d/%d predicted, want %d/%d", ref.PredictedPos, ref.PredictedNeg, refPos, 70-refPos)
+	}
+
+	test, err := dataio.Load(testFile, dataio.ReadOptions{Features: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	csvFile, svmFile := filepath.Join(dir, "new.csv"), filepath.Join(dir, "new_points")
+	writeFeatures(t, test, csvFile, "csv", nil)
+	writeFeatures(t, test, svmFile, "libsvm", nil)
+	csvText, err := os.ReadFile(csvFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	same := func(name string, r predictResult, raw map[string]any) {
+		t.Helper()
+		if r.Labeled || r.Scores != nil || r.N != 70 || len(r.Predictions) != 70 {
+			t.Fatalf("%s: labeled %v, scores %+v, %d rows", name, r.Labeled, r.Scores, len(r.Predictions))
+		}
+		for _, key := range []string{"accuracy", "correct", "true_pos", "false_neg"} {
+			if _, ok := raw[key]; ok {
+				t.Errorf("%s: JSON has %q without labels", name, key)
+			}
+		}
+		if r.PredictedPos != refPos || r.PredictedNeg != 70-refPos {
+			t.Errorf("%s: %d/%d predicted, want %d/%d", name, r.PredictedPos, r.PredictedNeg, refPos, 70-refPos)
+		}
+		for i, p := range r.Predictions {
+			q := ref.Predictions[i]
+			if p.Row != q.Row || p.Predicted != q.Predicted || p.Label != "" || math.Abs(p.Decision-q.Decision) > 1e-12*(1+math.Abs(q.Decision)) {
+				t.Fatalf("%s: row %d %+v, labelled run %+v", name, i+1, p, q)
+			}
+		}
+	}
+
+	r, raw := predictJSON(t, modelPath, csvFile)
+	same("csv", r, raw)
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], csvFile+" has no labels: its 13 columns are the model's 13 features") {
+		t.Errorf("csv: notes %q", r.Notes)
+	}
+	r, raw = predictJSON(t, modelPath, csvFile, "--no-labels")
+	same("csv --no-labels", r, raw)
+	if len(r.Notes) != 0 {
+		t.Errorf("--no-labels: notes %q", r.Notes)
+	}
+	r, raw = predictJSON(t, modelPath, svmFile)
+	same("libsvm", r, raw)
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "has no labels (its lines start with index:value)") {
+		t.Errorf("libsvm: notes %q", r.Notes)
+	}
+	r, raw = predictJSON(t, modelPath, svmFile, "--no-labels", "--input-format", "libsvm")
+	same("libsvm --no-labels", r, raw)
+
+	// Standard input.
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"predict", modelPath, "-", "--format", "json"}, bytes.NewReader(csvText), &out, &errOut); code != 0 {
+		t.Fatalf("stdin: exit %d: %s", code, errOut.String())
+	}
+	r = predictResult{}
+	if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	same("stdin", r, raw)
+	if len(r.Notes) != 1 || !strings.HasPrefix(r.Notes[0], "note: standard input has no labels") {
+		t.Errorf("stdin: notes %q", r.Notes)
+	}
+
+	// labels: one predicted label per line, as with labels.
+	lines := strings.Split(strings.TrimSuffix(mustRunKT(t, "predict", modelPath, csvFile, "--format", "labels"), "\n"), "\n")
+	if len(lines) != 70 {
+		t.Fatalf("labels: %d lines", len(lines))
+	}
+	for i, l := range lines {
+		if l != ref.Predictions[i].Predicted {
+			t.Fatalf("labels line %d: %q, want %q", i+1, l, ref.Predictions[i].Predicted)
+		}
+	}
+
+	// csv: no label column; the class counts go to stderr.
+	outS, errS, code := trainCLI(t, "predict", modelPath, csvFile, "--format", "csv")
+	if code != 0 {
+		t.Fatal(errS)
+	}
+	recs, err := csv.NewReader(strings.NewReader(outS)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 71 || strings.Join(recs[0], ",") != "row,decision,predicted" {
+		t.Fatalf("csv: %d records, header %v", len(recs), recs[0])
+	}
+	for i, rec := range recs[1:] {
+		if rec[2] != ref.Predictions[i].Predicted {
+			t.Fatalf("csv row %d: %v", i+1, rec)
+		}
+	}
+	if !strings.Contains(errS, "no labels, so no accuracy") || strings.Contains(errS, "accuracy │") {
+		t.Errorf("csv summary on stderr:\n%s", errS)
+	}
+
+	// table: rows without a label column or marks, then the class counts.
+	outS = mustRunKT(t, "predict", modelPath, csvFile)
+	for _, want := range []string{"│ row │", "no labels, so no accuracy", `predicted "1" (+1)`, "│   70 │", " " + strconv.Itoa(refPos) + " │", "has no labels: its 13 columns"} {
+		if !strings.Contains(outS, want) {
+			t.Errorf("table lacks %q:\n%s", want, outS)
+		}
+	}
+	for _, bad := range []string{"wrong", "label \\ predicted", "%"} {
+		if strings.Contains(outS, bad) {
+			t.Errorf("table without labels has %q:\n%s", bad, outS)
+		}
+	}
+
+	// A width that fits neither reading.
+	narrow := filepath.Join(dir, "narrow.csv")
+	if err := os.WriteFile(narrow, []byte("1,2,3,4,1\n5,6,7,8,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errS, code = trainCLI(t, "predict", modelPath, narrow)
+	if want := "has 4 features, the model " + modelPath + " was trained on 13: DATA needs 13 columns, or 14 with a label column"; code != ExitError || !strings.Contains(errS, want) {
+		t.Errorf("5 columns: exit %d, %q; want %q", code, errS, want)
+	}
+
+	// --header: numeric column names are data unless --header yes.
+	named := filepath.Join(dir, "named.csv")
+	header := make([]string, 13)
+	for j := range header {
+		header[j] = strconv.Itoa(2000 + j)
+	}
+	writeFeatures(t, test, named, "csv", header)
+	if r, _ := predictJSON(t, modelPath, named); r.N != 71 {
+		t.Errorf("header auto: %d rows, want 71 (the names read as a row)", r.N)
+	}
+	r, raw = predictJSON(t, modelPath, named, "--header", "yes")
+	same("--header yes", r, raw)
+}
+
+// TestPredictUnlabeledText: a model with text labels predicts them on
+// unlabelled rows with a header; forcing --no-labels on a labelled file, or
+// a width that fits neither reading, is an error that says why.
+func TestPredictUnlabeledText(t *testing.T) {
+	dir := t.TempDir()
+	var lab, unl strings.Builder
+	lab.WriteString("width,height,class\n")
+	unl.WriteString("width,height\n")
+	for i := 0; i < 40; i++ {
+		x, y := float64(i%8), float64(i/8)
+		cls := "small"
+		if x+y > 6 {
+			cls = "large"
+		}
+		row := strconv.FormatFloat(x*10, 'g', -1, 64) + "," + strconv.FormatFloat(y, 'g', -1, 64)
+		lab.WriteString(row + "," + cls + "\n")
+		unl.WriteString(row + "\n")
+	}
+	labFile, unlFile := filepath.Join(dir, "shapes.csv"), filepath.Join(dir, "new.csv")
+	if err := os.WriteFile(labFile, []byte(lab.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(unlFile, []byte(unl.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	modelPath := filepath.Join(dir, "m.json")
+	mustRunKT(t, "train", labFile, "-c", "100", "-g", "1", "-o", modelPath)
+	ref, _ := predictJSON(t, modelPath, labFile)
+	r, _ := predictJSON(t, modelPath, unlFile)
+	if ref.Correct != 40 || r.Labeled || r.N != 40 || r.PredictedPos != 25 || r.PredictedNeg != 15 {
+		t.Fatalf("labelled %d/40 correct; unlabelled: labeled %v, %d rows, %d/%d predicted", ref.Correct, r.Labeled, r.N, r.PredictedPos, r.PredictedNeg)
+	}
+	for i, p := range r.Predictions {
+		if p.Predicted != ref.Predictions[i].Predicted || p.Predicted != ref.Predictions[i].Label {
+			t.Fatalf("row %d: %q, labelled run %+v", i+1, p.Predicted, ref.Predictions[i])
+		}
+	}
+	if !strings.Contains(mustRunKT(t, "predict", modelPath, unlFile), `predicted "small" (+1)`) {
+		t.Error("table does not name the classes by their labels")
+	}
+
+	_, errOut, code := trainCLI(t, "predict", modelPath, labFile, "--no-labels")
+	if want := labFile + `:2:3: "small" is not a number (the data are read without labels, so every column is a feature: is column 3 a label?)`; code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("--no-labels on labelled data: exit %d, %q; want %q", code, errOut, want)
+	}
+	// Too wide for either reading: the last column is read as a label.
+	wide := filepath.Join(dir, "wide.csv")
+	if err := os.WriteFile(wide, []byte("1,2,3,4\n5,6,7,8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = trainCLI(t, "predict", modelPath, wide)
+	if want := wide + `:1: label "4" is neither of the training labels "small" (+1) and "large" (-1) (data without labels need exactly 2 columns, one per feature of the model, or --no-labels)`; !strings.Contains(errOut, want) || code != ExitError {
+		t.Errorf("4 columns: exit %d, %q; want %q", code, errOut, want)
+	}
+	_, errOut, code = trainCLI(t, "predict", modelPath, wide, "--no-labels")
+	if !strings.Contains(errOut, "has 4 features (read without labels), the model "+modelPath+" was trained on 2: with --no-labels every column is a feature, so DATA needs 2 columns") || code != ExitError {
+		t.Errorf("4 columns, --no-labels: exit %d, %q", code, errOut)
+	}
+	// --label-col says the file has labels, whatever its width.
+	_, errOut, code = trainCLI(t, "predict", modelPath, unlFile, "--label-col", "2")
+	if code != ExitError || !strings.Contains(errOut, `new.csv:2: label "0" is neither`) {
+		t.Errorf("--label-col on 2 columns: exit %d, %q", code, errOut)
+	}
+	// A builtin set is labelled.
+	_, errOut, code = trainCLI(t, "predict", modelPath, "builtin:heart", "--no-labels")
+	if code != ExitError || !strings.Contains(errOut, "builtin heart is labelled") {
+		t.Errorf("builtin --no-labels: exit %d, %q", code, errOut)
+	}
+	// Usage errors.
+	for _, args := range [][]string{
+		{"--no-labels", "--label-col", "3"},
+		{"--no-labels=maybe"},
+		{"--header", "sometimes"},
+	} {
+		if _, errOut, code := trainCLI(t, append([]string{"predict", modelPath, unlFile}, args...)...); code != ExitUsage {
+			t.Errorf("%v: exit %d, %q; want 2", args, code, errOut)
+		}
 	}
 }
