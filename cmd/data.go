@@ -41,7 +41,7 @@ Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +
 // addReadFlags adds the flags that say how to read a data file.
 func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.InputFormat, "input-format", "auto", "data format: auto, csv, libsvm or ida")
-	fs.StringVar(&o.Header, "header", "auto", "CSV header line: auto (the first row is one when none of its fields is a number), yes or no")
+	fs.StringVar(&o.Header, "header", "auto", "CSV header line: auto (a first row without numbers), yes or no")
 	fs.StringVar(&o.LabelCol, "label-col", "", "CSV label column, by header name or 1-based index (default the last)")
 	fs.StringVar(&o.Positive, "positive", "", "original label of the +1 class (default the larger numeric label)")
 	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")

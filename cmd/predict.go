@@ -90,7 +90,7 @@ or labels on standard output the accuracy goes to standard error.
 	f := c.Flags()
 	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
-	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels: every CSV column is a feature, LIBSVM lines hold only idx:val (default: detected)")
+	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
 	o.data.addReadFlags(f)
 	return c
 }
