@@ -90,6 +90,11 @@ import (
 // caller retrains the final SVM on the whole training part with Result.Kernel,
 // the L2 margin and C = 1/ν* (the paper's eq. 26).
 //
+// Options: MaxIter bounds the SQP iterations (default 200; the paper's n_it
+// reached 500), Tol is the SQP's KKT tolerance (default 1e-6, the paper's ACC
+// for the larger sets), Eps the SMO tolerance before polishing (default
+// 1e-5). C cannot be fixed: ν = 1/C is a variable of eq. 12.
+//
 // Figures (the columns of the paper's Tables 2–3): e* and e0 are the
 // validation errors (eq. 10, %) at the end and at the start — the method never
 // sees test data, the caller adds test errors; sv* and sv0 the percentage of
@@ -148,7 +153,7 @@ type tlProblem struct {
 	solves int
 }
 
-// kern returns the kernel exp(-Σ p_k Δ_k²) on the scaled data (canonical
+// tlKernel returns the kernel exp(-Σ p_k Δ_k²) on the scaled data (canonical
 // Q = 2 diag(p)).
 func tlKernel(p []float64) (*kernel.Gaussian, error) {
 	q := make([]float64, len(p))
@@ -549,7 +554,7 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 	if opts.C != 0 {
 		return nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
 	}
-	if train == nil || train.Len() == 0 || train.X == nil {
+	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
 		return nil, fmt.Errorf("methods: twolevel: empty training set")
 	}
 	sIdx, vIdx, err := tlSplit(train.Y, opts.Seed)
@@ -782,14 +787,6 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
-}
-
-func onesVec(n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = 1
-	}
-	return v
 }
 
 // tlValError is eq. 10: the fraction of f_i ≤ 0.

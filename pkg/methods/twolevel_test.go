@@ -361,3 +361,32 @@ func tlLoadBanana(t testing.TB, r int) (train, test *dataio.Dataset) {
 	sp := d.Splits[r]
 	return d.Subset(sp.Train), d.Subset(sp.Test)
 }
+
+// BenchmarkTwoLevelEvalGrad measures one function and derivative evaluation
+// of the outer problem (inner SVM solve, polish, Theorem 2.1, eq. 24) on the
+// first banana realisation (133 SVM / 267 validation rows).
+func BenchmarkTwoLevelEvalGrad(b *testing.B) {
+	tr, _ := tlLoadBanana(b, 0)
+	sIdx, vIdx, err := tlSplit(tr.Y, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, Xs := tlMinMax(tr.X)
+	tp := &tlProblem{
+		X: kernel.SelectRows(Xs, sIdx), Xv: kernel.SelectRows(Xs, vIdx),
+		y: pick(tr.Y, sIdx), yv: pick(tr.Y, vIdx),
+		n: len(sIdx), nt: len(vIdx), m: tr.Dim(), set: solver.Settings{Eps: tlEps},
+	}
+	dp := mat.NewDense(tp.nt, tp.m, nil)
+	dnu := make([]float64, tp.nt)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tp.eval(ctx, []float64{5, 5}, 0.1); err != nil {
+			b.Fatal(err)
+		}
+		if err := tp.grad(dp, dnu); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
