@@ -722,6 +722,7 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	res.Kernel = k.Spec()
 	res.CriterionStart, res.CriterionEnd = out.w0, out.w
 	res.Status, res.Iter, res.Solves = out.status, out.iters, in.solves+out.solves
+	res.Notes = append(res.Notes, out.notes...)
 	res.Figures = []Figure{
 		{Name: "rho", Value: cfg.rho},
 		{Name: "log2 gamma0", Value: math.Log2(in.gamma0)},
@@ -751,6 +752,7 @@ type spdOutcome struct {
 	iters, evals, solves int
 	nsv                  int
 	lastRel              float64 // last ‖ΔQ‖_F/‖Q‖_F; NaN if no step
+	notes                []string
 }
 
 // spdAlgorithm1 runs Laanaya's Algorithm 1 (modes paper, riemannian,

@@ -2,11 +2,13 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
@@ -106,12 +108,15 @@ func (c spdChart) pullBack(dtheta []float64, G, Q *mat.SymDense, L *mat.Dense) {
 }
 
 // spdLBFGS minimises the same criterion w(Q) = 2D*(Q) + ρ‖K^Q - K′‖²_F
-// (α = α*(Q) re-solved, warm-started, at every evaluation; the envelope
-// gradient) by L-BFGS (memory 10, Nocedal & Wright Algorithm 7.4) with an
-// Armijo backtracking line search in the chart spdChart. It is not the
-// paper's algorithm (mode "lbfgs"). It stops when the relative decrease of w
-// stays below Tol for three iterations, or the step in θ falls below
-// 1e-10, or at MaxIter.
+// (α = α*(Q) re-solved at every evaluation, warm-started from the last
+// accepted point's α; the envelope gradient) in the chart spdChart by
+// gonum's L-BFGS (memory 10) with its default line search (Bisection,
+// strong Wolfe conditions). It is not the paper's algorithm (mode "lbfgs").
+// It stops when w has not fallen by more than Tol·(|w|+1) for three
+// iterations (gonum's FunctionConverge): Converged; after MaxIter accepted
+// steps or 40·MaxIter calls of w: IterationLimit; when the line search finds
+// no further decrease (w flat to the SVM solver's accuracy): Converged, with
+// a note. The trace's StepSize is ‖Δθ‖₂.
 func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
 	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
 	chart := spdChart{diag: p.diag, d: p.d}
@@ -128,7 +133,6 @@ func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfi
 		nsv         int
 		alpha       []float64
 	}
-	iter := 0
 	eval := func(th []float64, alpha0 []float64) (point, error) {
 		Q, L := chart.point(th)
 		K, err := p.gram(Q)
@@ -151,102 +155,83 @@ func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfi
 		}
 		return point{theta: append([]float64(nil), th...), grad: g, Q: Q, f: f, nsv: res.NSV, alpha: res.Alpha}, nil
 	}
-	cur, err := eval(theta, nil)
+	acc, err := eval(theta, nil) // the last accepted point
 	if err != nil {
 		return out, spdBreakdown(ctx, 0, err)
 	}
-	out.w0 = cur.f
-	record(Step{Iter: 0, Objective: cur.f, NSV: cur.nsv})
-
-	const mem = 10
-	var S, Y [][]float64
-	var rhos []float64
-	dir := make([]float64, n)
-	small := 0
-	for it := 1; it <= cfg.maxIter; it++ {
-		iter = it
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("methods: spd: iteration %d: %w", it, err)
-		}
-		// Two-loop recursion: dir = -H ∇w.
-		copy(dir, cur.grad)
-		a := make([]float64, len(S))
-		for k := len(S) - 1; k >= 0; k-- {
-			a[k] = rhos[k] * floats.Dot(S[k], dir)
-			floats.AddScaled(dir, -a[k], Y[k])
-		}
-		if k := len(S) - 1; k >= 0 {
-			floats.Scale(floats.Dot(S[k], Y[k])/floats.Dot(Y[k], Y[k]), dir)
-		}
-		for k := range S {
-			b := rhos[k] * floats.Dot(Y[k], dir)
-			floats.AddScaled(dir, a[k]-b, S[k])
-		}
-		floats.Scale(-1, dir)
-		slope := floats.Dot(dir, cur.grad)
-		if !(slope < 0) { // not a descent direction: restart from -∇w
-			S, Y, rhos = S[:0], Y[:0], rhos[:0]
-			copy(dir, cur.grad)
-			floats.Scale(-1, dir)
-			slope = floats.Dot(dir, cur.grad)
-			if !(slope < 0) {
-				out.status = Converged
-				break
+	out.w0 = acc.f
+	// gonum asks for w and ∂w/∂θ in separate calls at the same point: at
+	// solves α* once per point (last). A point that cannot be evaluated (a
+	// cancelled solve, or a kernel that over- or underflows far along a
+	// trial step) counts as w = +∞, so the line search steps back.
+	last := acc
+	at := func(x []float64) *point {
+		if !floats.Equal(x, last.theta) {
+			pt, err := eval(x, acc.alpha)
+			if err != nil {
+				pt = point{theta: append([]float64(nil), x...), grad: make([]float64, n), f: math.Inf(1)}
 			}
+			last = pt
 		}
-		// Armijo backtracking; the first step is at most 1 in ‖·‖_∞ of θ (a
-		// factor e on q_k).
-		t := 1.0
-		if len(S) == 0 {
-			t = math.Min(1, 1/floats.Norm(dir, math.Inf(1)))
-		}
-		var next point
-		accepted := false
-		trial := make([]float64, n)
-		for range 40 {
-			floats.AddScaledTo(trial, cur.theta, t, dir)
-			nx, err := eval(trial, cur.alpha)
-			if err == nil && nx.f <= cur.f+1e-4*t*slope {
-				next, accepted = nx, true
-				break
-			}
-			if err != nil && ctx.Err() != nil {
-				return out, fmt.Errorf("methods: spd: iteration %d: %w", it, ctx.Err())
-			}
-			t /= 2
-		}
-		if !accepted {
-			out.status = Converged // no decrease along the direction
-			break
-		}
-		s := make([]float64, n)
-		y := make([]float64, n)
-		floats.SubTo(s, next.theta, cur.theta)
-		floats.SubTo(y, next.grad, cur.grad)
-		if sy := floats.Dot(s, y); sy > 1e-12*floats.Norm(s, 2)*floats.Norm(y, 2) {
-			if len(S) == mem {
-				S, Y, rhos = S[1:], Y[1:], rhos[1:]
-			}
-			S, Y, rhos = append(S, s), append(Y, y), append(rhos, 1/sy)
-		}
-		var diff mat.Dense
-		diff.Sub(next.Q, cur.Q)
-		out.lastRel = mat.Norm(&diff, 2) / mat.Norm(cur.Q, 2)
-		dec := cur.f - next.f
-		cur = next
-		out.iters = it
-		record(Step{Iter: it, Objective: cur.f, StepSize: t, NSV: cur.nsv})
-		if dec <= cfg.tol*math.Max(1, math.Abs(cur.f)) {
-			small++
-		} else {
-			small = 0
-		}
-		if small >= 3 || floats.Norm(s, math.Inf(1)) < 1e-10 {
-			out.status = Converged
-			break
-		}
+		return &last
 	}
-	_ = iter
-	out.Q, out.w, out.nsv = cur.Q, cur.f, cur.nsv
+
+	conv := &spdConverger{FunctionConverge: optimize.FunctionConverge{Absolute: cfg.tol, Relative: cfg.tol, Iterations: 3}}
+	it := -1
+	conv.major = func(loc *optimize.Location) {
+		it++
+		pt, step := at(loc.X), 0.0 // the last point evaluated: no new solve
+		if it > 0 {
+			var diff mat.Dense
+			diff.Sub(pt.Q, acc.Q)
+			out.iters, out.lastRel = it, mat.Norm(&diff, 2)/mat.Norm(acc.Q, 2)
+			step = floats.Distance(pt.theta, acc.theta, 2)
+		}
+		acc = *pt
+		record(Step{Iter: it, Objective: pt.f, StepSize: step, NSV: pt.nsv})
+	}
+	prob := optimize.Problem{
+		Func: func(x []float64) float64 { return at(x).f },
+		Grad: func(g, x []float64) { copy(g, at(x).grad) },
+		Status: func() (optimize.Status, error) {
+			if err := ctx.Err(); err != nil {
+				return optimize.Failure, err
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	settings := &optimize.Settings{
+		Converger:       conv,
+		MajorIterations: cfg.maxIter + 1, // gonum counts the start as one
+		FuncEvaluations: 40 * cfg.maxIter,
+	}
+	res, err := optimize.Minimize(prob, theta, settings, &optimize.LBFGS{Store: 10})
+	out.Q, out.w, out.nsv = acc.Q, acc.f, acc.nsv
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return out, fmt.Errorf("methods: spd: iteration %d: %w", out.iters+1, ctx.Err())
+	case errors.Is(err, optimize.ErrLinesearcherFailure), errors.Is(err, optimize.ErrNoProgress),
+		errors.Is(err, optimize.ErrNonDescentDirection), errors.Is(err, optimize.ErrLinesearcherBound):
+		out.status = Converged
+		out.notes = append(out.notes, fmt.Sprintf("mode lbfgs: stopped after iteration %d: the line search found no further decrease of w (%v)", out.iters, err))
+	case err != nil:
+		return out, spdBreakdown(ctx, out.iters+1, err)
+	case res.Status.Early(): // iteration, evaluation or runtime limit
+		out.status = IterationLimit
+	default: // FunctionConvergence, GradientThreshold
+		out.status = Converged
+	}
 	return out, nil
+}
+
+// spdConverger is gonum's FunctionConverge that first hands every accepted
+// point (major iteration, the start included) to major.
+type spdConverger struct {
+	optimize.FunctionConverge
+	major func(loc *optimize.Location)
+}
+
+func (c *spdConverger) Converged(loc *optimize.Location) optimize.Status {
+	c.major(loc)
+	return c.FunctionConverge.Converged(loc)
 }
