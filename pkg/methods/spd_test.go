@@ -510,8 +510,8 @@ func TestSPDModesDecreaseCriterion(t *testing.T) {
 
 // TestSPDLBFGSRun checks the lbfgs mode's use of gonum: one SVM solve per
 // point although gonum asks for w and ∂w/∂θ separately, MaxIter accepted
-// steps then IterationLimit, a trace that matches the result, and a
-// cancellation that stops the run at once.
+// steps then IterationLimit, a trace that matches the result, the end of
+// the line search as Converged, and a cancellation that stops the run.
 func TestSPDLBFGSRun(t *testing.T) {
 	tr := heartHead(t, 80)
 	res, err := NewSPD().Tune(context.Background(), tr, Options{Param: "full", Mode: spdModeLBFGS, MaxIter: 3, Tol: 1e-12})
@@ -532,6 +532,16 @@ func TestSPDLBFGSRun(t *testing.T) {
 		if !(st.StepSize > 0) {
 			t.Errorf("step %d: step size %g", i+1, st.StepSize)
 		}
+	}
+
+	// With Tol far below the SVM solver's accuracy the run ends when the
+	// line search finds no decrease: converged, and the notes say why.
+	res, err = NewSPD().Tune(context.Background(), tr, Options{Mode: spdModeLBFGS, MaxIter: 1000, Tol: 1e-15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Converged || res.Iter >= 1000 || !strings.Contains(strings.Join(res.Notes, "|"), "line search found no further decrease") {
+		t.Errorf("Tol 1e-15: status %v after %d iterations, notes %q", res.Status, res.Iter, res.Notes)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
