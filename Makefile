@@ -26,6 +26,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadLIBSVM$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadUnlabeled$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
