@@ -85,7 +85,20 @@ func tlFigures(res *Result) string {
 // 401 SVM / 802 validation / 402 test rows, Table 2: e* 17.91, e0 25.62 test
 // error) and on the first IDA banana realisations (his banana split was
 // 250/500/250 of a different draw; Table 2: e* 12.00, e0 12.80), iso and diag,
-// beside the svm baseline. Set KERNELTUNE_EVIDENCE=1.
+// beside the svm baseline. Set KERNELTUNE_EVIDENCE=1 (TL_BANANA=N for N
+// banana realisations, default 2).
+//
+// Measured (seed 1, test error %, e* → e0 of the same split, svm baseline):
+//
+//	a1a iso   15.17 ← 17.66 (paper 17.91 ← 25.62), svm 16.42; ν* 5e-6, p* 3e-8, 25 it
+//	a1a diag  18.16 ← 17.66 (paper 19.90 ← 25.62), svm 16.42; n_r 23 (paper 40), 200 it
+//	banana #1–5 iso  13.18 12.41 11.04 11.45 10.22 (mean 11.66; paper 12.00), svm mean 11.46
+//	banana #1–5 diag 13.18 12.02 11.04 11.82 10.22 (mean 11.66; paper 11.20)
+//
+// On a1a the iso run follows a valley p/ν ≈ 0.006 towards the linear-kernel
+// limit (p, ν → 0); the paper's (p*, ν*) = (0.0019, 0.34) lies on the same
+// ratio (0.0056). On banana ν* = 16–73 with all points support vectors, as
+// the paper's ν* = 11, sv* = 94%; p hits its bound 100 on two realisations.
 func TestTwoLevelEvidence(t *testing.T) {
 	if os.Getenv("KERNELTUNE_EVIDENCE") == "" {
 		t.Skip("evidence run: set KERNELTUNE_EVIDENCE=1")
