@@ -135,6 +135,24 @@ func TestGIChessboardEvidence(t *testing.T) {
 		meanErr[p], meanSV[p] = e1, s1
 		fmt.Fprintf(&b, "| %s | %.3f ± %.3f | %.3f ± %.3f | %.2f ± %.2f | %.2f ± %.2f | %.3f | %.3f |\n", name, e0, e0s, e1, e1s, s0, s0s, s1, s1s, t0, t1)
 	}
+	// Paired comparison of D with each other parameterisation: trials where
+	// D's test error is lower, and the exact two-sided sign test p-value.
+	fmt.Fprintf(&b, "\nD vs X, paired over trials (ties dropped): wins of D / losses, sign-test p\n")
+	for p, name := range params {
+		if p == 3 {
+			continue
+		}
+		win, loss := 0, 0
+		for k := range res[p] {
+			switch dv, xv := res[3][k].err, res[p][k].err; {
+			case dv < xv:
+				win++
+			case dv > xv:
+				loss++
+			}
+		}
+		fmt.Fprintf(&b, "- D vs %s: %d / %d, p = %.2g\n", name, win, loss, giSignTest(win, loss))
+	}
 	t.Log("\n" + b.String())
 	if path := os.Getenv("KERNELTUNE_EVIDENCE_OUT"); path != "" {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -213,4 +231,23 @@ func giMeanStd(v []float64) (mean, std float64) {
 		std = math.Sqrt(std / float64(len(v)-1))
 	}
 	return mean, std
+}
+
+// giSignTest returns the exact two-sided sign-test p-value of win successes
+// against loss failures.
+func giSignTest(win, loss int) float64 {
+	n := win + loss
+	if n == 0 {
+		return 1
+	}
+	k := min(win, loss)
+	// P(X ≤ k) for X ~ Bin(n, ½), doubled.
+	p, c := 0.0, 1.0
+	for i := 0; i <= k; i++ {
+		if i > 0 {
+			c = c * float64(n-i+1) / float64(i)
+		}
+		p += c
+	}
+	return math.Min(1, 2*p/math.Exp2(float64(n)))
 }
