@@ -129,7 +129,9 @@ type Status int
 const (
 	// NotTerminated is the zero value.
 	NotTerminated Status = iota
-	// Converged: the KKT conditions hold to Settings.Tol.
+	// Converged: the KKT conditions hold to Settings.Tol, or no step can
+	// decrease the merit function by more than its rounding error while the
+	// point is feasible (the attainable accuracy; see Result.KKT).
 	Converged
 	// IterationLimit: MaxIter iterations without convergence.
 	IterationLimit
@@ -502,8 +504,9 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			}
 		}
 		if !accepted {
-			if dnorm <= math.Sqrt(m.s.Tol)*(1+floats.Norm(cur.x, math.Inf(1))) &&
-				cur.viol <= math.Sqrt(m.s.Tol)*feasScale && stat <= math.Sqrt(m.s.Tol)*gscale {
+			// Rounding-limited: the predicted decrease of the merit function
+			// is below what its floating-point value can show.
+			if math.Abs(D) <= 1e-12*math.Max(1, math.Abs(phi)) && cur.viol <= math.Sqrt(m.s.Tol)*feasScale {
 				m.finish(cur, Converged, lam, mu)
 				return m.res, nil
 			}
