@@ -66,8 +66,9 @@ type gi struct {
 	isAct  []bool
 	flip   []bool // equality used with reversed sign
 
-	nz    [][]int   // non-zero columns of each general row
-	nrm   []float64 // Euclidean norms of the general rows
+	nz    [][]int     // non-zero columns of each general row
+	nzv   [][]float64 // their values
+	nrm   []float64   // Euclidean norms of the general rows
 	x     []float64
 	d, z  []float64
 	rv    []float64
@@ -84,6 +85,7 @@ func newGI(p *qpProblem) *gi {
 		isAct: make([]bool, p.m+2*n),
 		flip:  make([]bool, p.m),
 		nz:    make([][]int, p.m),
+		nzv:   make([][]float64, p.m),
 		nrm:   make([]float64, p.m),
 		x:     make([]float64, n),
 		d:     make([]float64, n),
@@ -94,12 +96,14 @@ func newGI(p *qpProblem) *gi {
 	for k := 0; k < p.m; k++ {
 		row := p.A[k*n : (k+1)*n]
 		var idx []int
+		var val []float64
 		for j, v := range row {
 			if v != 0 {
 				idx = append(idx, j)
+				val = append(val, v)
 			}
 		}
-		s.nz[k] = idx
+		s.nz[k], s.nzv[k] = idx, val
 		s.nrm[k] = floats.Norm(row, 2)
 	}
 	return s
@@ -111,10 +115,10 @@ func (s *gi) dotNormal(k int, v []float64) float64 {
 	p := s.p
 	switch {
 	case k < p.m:
-		row := p.A[k*s.n:]
+		val := s.nzv[k]
 		var t float64
-		for _, j := range s.nz[k] {
-			t += row[j] * v[j]
+		for c, j := range s.nz[k] {
+			t += val[c] * v[j]
 		}
 		if s.flip[k] {
 			return -t
@@ -151,17 +155,16 @@ func (s *gi) computeD(k int) {
 	n, p := s.n, s.p
 	switch {
 	case k < p.m:
-		row := p.A[k*n:]
 		sg := 1.0
 		if s.flip[k] {
 			sg = -1
 		}
-		idx := s.nz[k]
+		idx, val := s.nz[k], s.nzv[k]
 		for i := 0; i < n; i++ {
 			ji := s.jt[i*n : (i+1)*n]
 			var t float64
-			for _, j := range idx {
-				t += ji[j] * row[j]
+			for c, j := range idx {
+				t += ji[j] * val[c]
 			}
 			s.d[i] = sg * t
 		}
