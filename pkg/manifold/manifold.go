@@ -1,8 +1,9 @@
 // Package manifold is the geometry of symmetric positive definite (SPD)
 // matrices that kerneltune's metric-learning methods move on: matrix functions
 // of symmetric matrices through one eigendecomposition (square root, inverse
-// square root, power, exponential, logarithm), the affine-invariant
-// exponential map and geodesic distance, the congruence step
+// square root, power, exponential, logarithm), the affine-invariant metric
+// (inner product, exponential and logarithm maps, geodesics, distance, the
+// Riemannian gradient), the congruence step
 // B ← e^{-S} B e^{-S} of an exponential chart, and the linear projections onto
 // the subspaces that restrict a step (isotropic, diagonal, trace-free,
 // diagonal trace-free).
@@ -252,6 +253,61 @@ func outerScaled(dst *mat.SymDense, h mat.Matrix, e eigen, s float64) {
 		}
 	}
 	dst.SymOuterK(1, w)
+}
+
+// LogMap sets dst = log_Q(P) = Q^½ log(Q^-½ P Q^-½) Q^½, the inverse of
+// ExpMap at Q: the tangent vector at Q whose geodesic reaches P at t = 1.
+// Both Q and P must be SPD.
+func LogMap(dst *mat.SymDense, q, p mat.Symmetric) error {
+	n := q.SymmetricDim()
+	if p.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	h, hinv, err := sqrtPair("log map", q)
+	if err != nil {
+		return err
+	}
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(hinv, p))
+	e, err := decompose("log map", &m)
+	if err != nil {
+		return err
+	}
+	if err := e.checkSPD("log map"); err != nil {
+		return err
+	}
+	reuse(dst, n)
+	Symmetrize(dst, sandwich(h, e.apply(math.Log)))
+	return nil
+}
+
+// Inner returns the affine-invariant inner product ⟨U, V⟩_Q = tr(Q⁻¹U Q⁻¹V)
+// of symmetric tangent vectors U and V at the SPD point Q. Distance(Q, P)² =
+// ⟨L, L⟩_Q for L = log_Q(P).
+func Inner(q, u, v mat.Symmetric) (float64, error) {
+	n := q.SymmetricDim()
+	if u.SymmetricDim() != n || v.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(q) {
+		return 0, fmt.Errorf("manifold: inner product: %w (Cholesky factorisation failed)", ErrNotSPD)
+	}
+	var a, b mat.Dense
+	if err := ch.SolveTo(&a, u); err != nil {
+		return 0, fmt.Errorf("manifold: inner product: %w", err)
+	}
+	if err := ch.SolveTo(&b, v); err != nil {
+		return 0, fmt.Errorf("manifold: inner product: %w", err)
+	}
+	// tr(AB) = Σ_ij A_ij B_ji.
+	s := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			s += a.At(i, j) * b.At(j, i)
+		}
+	}
+	return s, nil
 }
 
 // RiemannianGrad sets dst = Q G Q, the gradient of the affine-invariant metric

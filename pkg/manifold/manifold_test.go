@@ -286,6 +286,54 @@ func TestExpMap(t *testing.T) {
 	}
 }
 
+func TestLogMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	for _, n := range []int{1, 3, 9} {
+		q := randSPD(rng, n, 20)
+		p := randSPD(rng, n, 20)
+		var l, back mat.SymDense
+		if err := LogMap(&l, q, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := ExpMap(&back, q, &l); err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(&back, p) / mat.Norm(p, math.Inf(1)); d > 1e-11 {
+			t.Errorf("d=%d: ExpMap(Q, LogMap(Q, P)) - P = %g relative", n, d)
+		}
+		// ‖log_Q P‖_Q = d(Q, P).
+		ll, err := Inner(q, &l, &l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dist, err := Distance(q, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(math.Sqrt(ll)-dist) > 1e-10*(1+dist) {
+			t.Errorf("d=%d: ‖log_Q P‖_Q = %g, distance %g", n, math.Sqrt(ll), dist)
+		}
+		// At Q = I the inner product is Frobenius.
+		u, v := randSym(rng, n, 1), randSym(rng, n, 1)
+		got, err := Inner(eye(n), u, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0.0
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				want += u.At(i, j) * v.At(i, j)
+			}
+		}
+		if math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+			t.Errorf("d=%d: Inner(I, U, V) = %g, want %g", n, got, want)
+		}
+	}
+	if _, err := Inner(mat.NewSymDense(2, []float64{1, 2, 2, 1}), eye(2), eye(2)); !errors.Is(err, ErrNotSPD) {
+		t.Errorf("Inner at an indefinite point: %v", err)
+	}
+}
+
 func TestRiemannianStep(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 1))
 	n := 4
