@@ -418,6 +418,33 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	}
 }
 
+// TestGIStatus: the run converges when T stops changing (relative change
+// below Tol for giConvergedRuns steps in a row), and is at its iteration
+// limit otherwise.
+func TestGIStatus(t *testing.T) {
+	ds := giHeart(t, 100)
+	res, err := GI{}.Tune(context.Background(), ds, Options{Param: "A", C: 1, MaxIter: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Converged || res.Iter >= 200 {
+		t.Fatalf("status %v after %d steps, want converged", res.Status, res.Iter)
+	}
+	tr := res.Trace
+	for k := len(tr) - giConvergedRuns; k < len(tr); k++ {
+		if rel := math.Abs(tr[k].Objective-tr[k-1].Objective) / tr[k-1].Objective; rel >= giDefaultTol {
+			t.Errorf("converged, but step %d changed T by %g relative", tr[k].Iter, rel)
+		}
+	}
+	res, err = GI{}.Tune(context.Background(), ds, Options{Param: "E", C: 1, MaxIter: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != IterationLimit || res.Iter != 4 {
+		t.Errorf("status %v after %d steps, want iteration-limit after 4", res.Status, res.Iter)
+	}
+}
+
 func TestGIBadOptions(t *testing.T) {
 	ds := giHeart(t, 30)
 	for _, o := range []Options{{Param: "Z"}, {Margin: "l1"}, {C: -1}, {C: math.NaN()}, {MaxIter: -2}} {
