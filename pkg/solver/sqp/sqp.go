@@ -30,7 +30,10 @@
 // linear block. This is what makes slack-variable formulations such as
 // Schittkowski's eq. (12) — hundreds of slacks z_i appearing only in
 // f_i(p) + z_i ≥ 0 — both well conditioned and cheap (the Cholesky factor of B
-// is that of the small block).
+// is that of the small block). The QP stays dense, O(n³) per iteration at
+// worst; on such slack problems (three nonlinear variables, the shared 2-core
+// machine) an iteration took about 0.1 s at 303 variables, 0.25 s at 1,003
+// and 2.8 s at 2,403 (TestSlackStructureScale with SQP_NT=N).
 //
 // Why our own code and not github.com/curioloop/optimizer (a pure-Go SLSQP):
 // the problems kerneltune solves are structured (the twolevel problem has
