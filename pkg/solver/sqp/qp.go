@@ -396,7 +396,7 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 	// is not normalised by ‖n_k‖: for a slack z_i with the two constraints
 	// z_i ≥ 0 and c_i(x) + z_i ≥ 0, the raw violations pick the one that will
 	// stay active, so the active set rarely churns (normalising favoured the
-	// bounds and tripled the work on the twolevel problem).
+	// bounds and tripled the work on slack-structured problems).
 	for {
 		best, bestV := -1, 0.0
 		for k := p.neq; k < p.m; k++ {

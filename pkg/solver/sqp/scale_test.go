@@ -92,8 +92,8 @@ func (sp *slackProblem) problem() Problem {
 }
 
 // TestSlackStructureScale solves an 803-variable problem (the size of the
-// twolevel problem on a1a; SQP_NT=N sets another size) with the structure of
-// the twolevel outer problem and checks optimality: converged status, tight
+// outer problem of Schittkowski's eq. 12 on a1a; SQP_NT=N sets another size)
+// with the same slack structure and checks optimality: converged status, tight
 // slacks, and no better reduced objective on a grid around the solution.
 func TestSlackStructureScale(t *testing.T) {
 	nt := 800

@@ -36,13 +36,13 @@
 // and 2.8 s at 2,403 (TestSlackStructureScale with SQP_NT=N).
 //
 // Why our own code and not github.com/curioloop/optimizer (a pure-Go SLSQP):
-// the problems kerneltune solves are structured (the twolevel problem has
-// ~800–2,500 variables of which all but a handful are slacks) and SLSQP's
-// LSQ subproblem and full dense BFGS factor do not use that; its API has no
-// context, no error return from callbacks (an inner SVM solve can fail or be
-// cancelled), and it is a young one-author module outside go.mod. The
-// algorithm here is the one the twolevel paper used (NLPQLP with a
-// Goldfarb–Idnani QP), so the method stays faithful.
+// the problems this module solves are structured (up to ~2,500 variables of
+// which all but a handful are slacks) and SLSQP's least-squares subproblem
+// and full dense BFGS factor do not use that; its API has no context and no
+// error return from callbacks (a callback that solves an inner optimisation
+// problem can fail or be cancelled), and it is a young one-author module
+// outside go.mod. The algorithm here is NLPQL's (with a Goldfarb–Idnani QP),
+// the one Schittkowski's slack formulation was solved with.
 package sqp
 
 import (
