@@ -231,21 +231,15 @@ func renderLaTeX(w io.Writer, t *table) error {
 
 // fmtFixed formats v with prec digits after the point ("-" for NaN, "inf"
 // and "-inf" for infinities), e.g. accuracies and times.
-func fmtFixed(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		return "-"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'f', prec, 64)
-}
+func fmtFixed(v float64, prec int) string { return fmtFloat(v, 'f', prec) }
 
 // fmtSig formats v with sig significant digits, switching to exponent form
 // for very large or small magnitudes (e.g. γ, objectives, margins).
-func fmtSig(v float64, sig int) string {
+func fmtSig(v float64, sig int) string { return fmtFloat(v, 'g', sig) }
+
+// fmtFloat is strconv.FormatFloat(v, verb, prec, 64) with "-" for NaN and
+// "inf"/"-inf" for infinities.
+func fmtFloat(v float64, verb byte, prec int) string {
 	switch {
 	case math.IsNaN(v):
 		return "-"
@@ -254,5 +248,5 @@ func fmtSig(v float64, sig int) string {
 	case math.IsInf(v, -1):
 		return "-inf"
 	}
-	return strconv.FormatFloat(v, 'g', sig, 64)
+	return strconv.FormatFloat(v, verb, prec, 64)
 }
