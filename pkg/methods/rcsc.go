@@ -42,6 +42,14 @@ import (
 // 1/(nλ), so the same η0 moves γ by anything from a few percent to several
 // times γ0 depending on the data (DESIGN.md). That is why "robust" is the
 // default.
+//
+// What to expect (measured, 20 random 2/3–1/3 partitions, z-scored): at
+// λ = 1e-5 the criterion peaks where the kernel is nearly diagonal (γ ≈ 0.3–2,
+// median off-diagonal K below 1e-3; J tends to 1/(nλ) as K → I), and the test
+// accuracy there is 2–7 points below Yang et al.'s Table 2 and below the svm
+// baseline, while γ0 itself comes within 1–3 points of the table. The
+// implementation matches eq. 12 and eq. 16 to 1e-8 (tests); the gap is the
+// criterion's. Result.Notes flags the degenerate kernel when it happens.
 type RCSC struct{}
 
 // NewRCSC returns the rcsc method.
