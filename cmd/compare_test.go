@@ -1,77 +1,11 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
-	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-// runCLI runs kerneltune with args and returns stdout, stderr and the exit code.
-func runCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
-// timing matches the fields that may differ between identical runs: the
-// "time s" column of tables and the mean_seconds field of JSON.
-var timing = []*regexp.Regexp{
-	regexp.MustCompile(`("mean_seconds": )[0-9.e+-]+`),
-}
-
-// maskTiming replaces timing values by X, and in tables the 4th column (time s).
-func maskTiming(s string, format string) string {
-	for _, re := range timing {
-		s = re.ReplaceAllString(s, "${1}X")
-	}
-	sepFor := map[string]string{"table": "│", "markdown": "|", "csv": ",", "latex": "&"}
-	sep, ok := sepFor[format]
-	if !ok {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		cells := strings.Split(l, sep)
-		// table/markdown rows start with the separator: the time column is cell 4.
-		col := 4
-		if format == "csv" || format == "latex" {
-			col = 3
-		}
-		if len(cells) > col+1 && regexp.MustCompile(`^\s*[0-9.]+\s*$`).MatchString(cells[col]) {
-			cells[col] = regexp.MustCompile(`[0-9.]+`).ReplaceAllString(cells[col], "X")
-			lines[i] = strings.Join(cells, sep)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("..", "testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
 
 // compareArgs is a small but real comparison: the baseline on three
 // partitions of heart with 60/60 points.
@@ -84,7 +18,7 @@ func TestCompareGoldenFormats(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			golden(t, "compare_"+format+".golden", maskTiming(out, format))
+			golden(t, "compare_"+format+".golden", maskCompareTiming(out, format))
 		})
 	}
 }
@@ -105,7 +39,7 @@ func TestCompareResumeAndReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, errOut)
 	}
-	if maskTiming(again, "table") != maskTiming(first, "table") {
+	if maskCompareTiming(again, "table") != maskCompareTiming(first, "table") {
 		t.Errorf("resumed table differs:\n%s\n%s", again, first)
 	}
 	data2, _ := os.ReadFile(out)
@@ -117,7 +51,7 @@ func TestCompareResumeAndReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("report: exit %d: %s", code, errOut)
 	}
-	if maskTiming(rep, "table") != maskTiming(first, "table") {
+	if maskCompareTiming(rep, "table") != maskCompareTiming(first, "table") {
 		t.Errorf("report table differs:\n%s\n%s", rep, first)
 	}
 	// Other settings refuse to resume into the same file.
@@ -142,7 +76,7 @@ func TestCompareShardsReport(t *testing.T) {
 		t.Fatalf("report: exit %d: %s", code, errOut)
 	}
 	single, _, _ := runCLI(t, compareArgs...)
-	if maskTiming(merged, "table") != maskTiming(single, "table") {
+	if maskCompareTiming(merged, "table") != maskCompareTiming(single, "table") {
 		t.Errorf("shards + report differ from a single run:\n%s\n%s", merged, single)
 	}
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,17 +76,10 @@ func TestLoadTrainTestFraction(t *testing.T) {
 
 func TestLoadTrainTestFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	heart := filepath.Join(cmdTestdata, "uci/heart.dat")
 	// A test file whose only class is "1": mapped with the training labels
 	// (+1 = "2"), so its rows are -1.
-	one := write("one.dat", "70 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n60 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n")
+	one := writeFile(t, dir, "one.dat", "70 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n60 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n")
 	o := parseDataFlags(t, "--test", one, "--normalize", "minmax01")
 	train, test, norm, err := o.loadTrainTest(heart, 1)
 	if err != nil {
@@ -107,14 +99,14 @@ func TestLoadTrainTestFile(t *testing.T) {
 		t.Errorf("with --positive 1 the test rows are %v (%v)", test.Y, err)
 	}
 	// A label the training file does not have is an error naming the line.
-	bad := write("bad.dat", "70 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n60 1 4 130 322 0 2 109 0 2.4 2 3 3 3\n")
+	bad := writeFile(t, dir, "bad.dat", "70 1 4 130 322 0 2 109 0 2.4 2 3 3 1\n60 1 4 130 322 0 2 109 0 2.4 2 3 3 3\n")
 	o = parseDataFlags(t, "--test", bad)
 	_, _, _, err = o.loadTrainTest(heart, 1)
 	if !errors.Is(err, dataio.ErrUnknownLabel) || !strings.Contains(err.Error(), "bad.dat:2:") {
 		t.Errorf("error %v", err)
 	}
 	// A different width is an error.
-	narrow := write("narrow.dat", "70 1 4 1\n60 1 4 2\n")
+	narrow := writeFile(t, dir, "narrow.dat", "70 1 4 1\n60 1 4 2\n")
 	o = parseDataFlags(t, "--test", narrow)
 	if _, _, _, err = o.loadTrainTest(heart, 1); err == nil || !strings.Contains(err.Error(), "has 3 features") {
 		t.Errorf("error %v", err)
@@ -122,13 +114,13 @@ func TestLoadTrainTestFile(t *testing.T) {
 	// LIBSVM: a test file with fewer features takes the training width
 	// (a1a: 119); a higher index is an error that names --features.
 	a1a := filepath.Join(cmdTestdata, "libsvm/a1a")
-	small := write("small.t", "+1 3:1 5:1\n-1 119:1\n")
+	small := writeFile(t, dir, "small.t", "+1 3:1 5:1\n-1 119:1\n")
 	o = parseDataFlags(t, "--test", small)
 	train, test, _, err = o.loadTrainTest(a1a, 1)
 	if err != nil || test.Dim() != 119 || train.Dim() != 119 || test.Y[0] != 1 {
 		t.Fatalf("%v", err)
 	}
-	wide := write("wide.t", "+1 3:1 123:1\n-1 5:1\n")
+	wide := writeFile(t, dir, "wide.t", "+1 3:1 123:1\n-1 5:1\n")
 	o = parseDataFlags(t, "--test", wide)
 	if _, _, _, err = o.loadTrainTest(a1a, 1); err == nil || !strings.Contains(err.Error(), "wide.t:1:3") || !strings.Contains(err.Error(), "--features") {
 		t.Errorf("error %v", err)
@@ -178,15 +170,8 @@ func TestDataFlagErrors(t *testing.T) {
 // of numbers for data and a first row without numbers for names.
 func TestHeaderFlag(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	// Years as column names: data unless --header yes.
-	years := write("years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
+	years := writeFile(t, dir, "years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
 	if _, err := parseDataFlags(t).load(years); !errors.Is(err, dataio.ErrTooManyClasses) {
 		t.Errorf("auto: %v, want three classes (label, a, b)", err)
 	}
@@ -199,7 +184,7 @@ func TestHeaderFlag(t *testing.T) {
 	}
 	// A first row with no number is names unless --header no: here a row
 	// of missing values and a label, dropped with --missing drop.
-	na := write("na.csv", "NA,NA,yes\n1,2,no\n3,4,yes\n")
+	na := writeFile(t, dir, "na.csv", "NA,NA,yes\n1,2,no\n3,4,yes\n")
 	d, err = parseDataFlags(t, "--missing", "drop").load(na)
 	if err != nil || d.Len() != 2 || d.FeatureNames[0] != "NA" || len(d.Notes) != 0 {
 		t.Fatalf("auto: %v %+v", err, d)

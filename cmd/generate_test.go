@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,22 +14,13 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
-// dataRun runs kerneltune with stdin and returns stdout, stderr and the exit
-// code (shared by the generate, info and data tests).
-func dataRun(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
 func TestGenerateWeston(t *testing.T) {
-	out, _, code := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "3")
+	out, _, code := runCLI(t, "generate", "weston", "--n", "40", "--seed", "3")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	again, _, _ := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "3")
-	other, _, _ := dataRun(t, "", "generate", "weston", "--n", "40", "--seed", "4")
+	again, _, _ := runCLI(t, "generate", "weston", "--n", "40", "--seed", "3")
+	other, _, _ := runCLI(t, "generate", "weston", "--n", "40", "--seed", "4")
 	if out != again {
 		t.Error("two runs with --seed 3 differ")
 	}
@@ -58,7 +47,7 @@ func TestGenerateWeston(t *testing.T) {
 
 func TestGenerateToFileLIBSVM(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w.libsvm")
-	out, errOut, code := dataRun(t, "", "generate", "weston", "--n", "30", "--noise-std", "5", "-o", path)
+	out, errOut, code := runCLI(t, "generate", "weston", "--n", "30", "--noise-std", "5", "-o", path)
 	if code != 0 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
@@ -77,14 +66,14 @@ func TestGenerateToFileLIBSVM(t *testing.T) {
 		t.Fatalf("%v %v", d, err)
 	}
 	// --quiet silences the note.
-	_, errOut, _ = dataRun(t, "", "generate", "weston", "--n", "3", "-q", "-o", path)
+	_, errOut, _ = runCLI(t, "generate", "weston", "--n", "3", "-q", "-o", path)
 	if errOut != "" {
 		t.Errorf("--quiet printed %q", errOut)
 	}
 }
 
 func TestGenerateChessboardTransform(t *testing.T) {
-	out, errOut, code := dataRun(t, "", "generate", "chessboard", "--n", "300", "--dim", "3", "--stretch", "4", "--print-transform", "--seed", "5")
+	out, errOut, code := runCLI(t, "generate", "chessboard", "--n", "300", "--dim", "3", "--stretch", "4", "--print-transform", "--seed", "5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -136,7 +125,7 @@ func TestGenerateUsageErrors(t *testing.T) {
 		{"generate", "chessboard", "--stretch", "0"},
 		{"generate", "chessboard", "extra"},
 	} {
-		_, errOut, code := dataRun(t, "", args...)
+		_, errOut, code := runCLI(t, args...)
 		if code != ExitUsage {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errOut)
 		}
@@ -145,7 +134,7 @@ func TestGenerateUsageErrors(t *testing.T) {
 		}
 	}
 	// An unwritable -o is an error (1), not a usage error.
-	_, errOut, code := dataRun(t, "", "generate", "weston", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.csv"))
+	_, errOut, code := runCLI(t, "generate", "weston", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.csv"))
 	if code != ExitError || !strings.Contains(errOut, "no such file") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}

@@ -2,16 +2,12 @@ package cmd
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
-
-const cmdTestdata = "../testdata"
 
 func TestInfoTable(t *testing.T) {
 	cases := []struct {
@@ -27,7 +23,7 @@ func TestInfoTable(t *testing.T) {
 		{[]string{"builtin:diabetes", "--feature-stats"}, []string{"features of diabetes", "│ 8 │ f8   │"}},
 	}
 	for _, c := range cases {
-		out, errOut, code := dataRun(t, "", append([]string{"info"}, c.args...)...)
+		out, errOut, code := runCLI(t, append([]string{"info"}, c.args...)...)
 		if code != 0 {
 			t.Errorf("%v: exit %d: %s", c.args, code, errOut)
 			continue
@@ -41,7 +37,7 @@ func TestInfoTable(t *testing.T) {
 }
 
 func TestInfoJSON(t *testing.T) {
-	out, errOut, code := dataRun(t, "", "info", "--format", "json", filepath.Join(cmdTestdata, "ida/breast-cancer_labels.asc"))
+	out, errOut, code := runCLI(t, "info", "--format", "json", filepath.Join(cmdTestdata, "ida/breast-cancer_labels.asc"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -53,7 +49,7 @@ func TestInfoJSON(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	// Several DATA give an array.
-	out, _, code = dataRun(t, "", "info", "--format", "json", "builtin:heart", "builtin:diabetes")
+	out, _, code = runCLI(t, "info", "--format", "json", "builtin:heart", "builtin:diabetes")
 	var ss []dataio.Summary
 	if err := json.Unmarshal([]byte(out), &ss); err != nil || code != 0 || len(ss) != 2 || ss[1].Rows != 768 {
 		t.Errorf("exit %d, %v: %d summaries", code, err, len(ss))
@@ -69,7 +65,7 @@ func TestInfoEverySuppliedFile(t *testing.T) {
 	if len(paths) != 8 {
 		t.Fatalf("%d files", len(paths))
 	}
-	out, errOut, code := dataRun(t, "", append([]string{"info"}, paths...)...)
+	out, errOut, code := runCLI(t, append([]string{"info"}, paths...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -100,7 +96,7 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{"--bogus"}, 2, "unknown flag"},
 	}
 	for _, c := range cases {
-		out, errOut, code := dataRun(t, "", append([]string{"info"}, c.args...)...)
+		out, errOut, code := runCLI(t, append([]string{"info"}, c.args...)...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errOut, c.code, c.want)
 		}
@@ -109,18 +105,18 @@ func TestInfoErrors(t *testing.T) {
 		}
 	}
 	// Dropping rows with missing values reads the file.
-	out, errOut, code := dataRun(t, "", "info", "--missing", "drop", filepath.Join(bad, "missing_empty.csv"))
+	out, errOut, code := runCLI(t, "info", "--missing", "drop", filepath.Join(bad, "missing_empty.csv"))
 	if code != 0 || !strings.Contains(out, "note: 1 row with a missing value was dropped") {
 		t.Errorf("exit %d %s\n%s", code, errOut, out)
 	}
 }
 
 func TestInfoStdinAndList(t *testing.T) {
-	out, errOut, code := dataRun(t, "a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n", "info", "-")
+	out, errOut, code := runCLIStdin(t, "a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n", "info", "-")
 	if code != 0 || !strings.Contains(out, `+1 = "yes"`) || !strings.Contains(out, "2 (66.7%)") {
 		t.Errorf("exit %d %s\n%s", code, errOut, out)
 	}
-	out, _, code = dataRun(t, "", "info")
+	out, _, code = runCLI(t, "info")
 	for _, n := range dataio.BuiltinNames() {
 		if !strings.Contains(out, "builtin:"+n) {
 			t.Errorf("list lacks %s:\n%s", n, out)
@@ -128,28 +124,6 @@ func TestInfoStdinAndList(t *testing.T) {
 	}
 	if code != 0 {
 		t.Errorf("exit %d", code)
-	}
-}
-
-// infoGolden compares got with testdata/golden/name, rewriting it under
-// -update (the flag is defined once for the package; looked up here).
-func infoGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join(cmdTestdata, "golden", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 
@@ -164,10 +138,10 @@ func TestInfoGolden(t *testing.T) {
 		{"info_bupa_stats.golden", []string{"info", "--feature-stats", "--label-col", "7", filepath.Join(cmdTestdata, "uci/bupa.data")}},
 	}
 	for _, c := range cases {
-		out, errOut, code := dataRun(t, "", c.args...)
+		out, errOut, code := runCLI(t, c.args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
 		}
-		infoGolden(t, c.name, out)
+		golden(t, c.name, out)
 	}
 }

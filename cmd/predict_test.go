@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -15,22 +13,34 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
+// predictCSV runs predict with --format csv, fails the test unless it exits
+// with 0, and returns the parsed records and stderr.
+func predictCSV(t *testing.T, args ...string) (recs [][]string, stderr string) {
+	t.Helper()
+	out, errOut, code := runCLI(t, append(append([]string{"predict"}, args...), "--format", "csv")...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, errOut
+}
+
 // heartModel trains on the first 200 rows of heart_scale (zscore) and
 // returns the model file and the 70-row test file.
 func heartModel(t *testing.T) (modelPath, testFile string) {
 	t.Helper()
 	trainFile, testFile := splitHeart(t)
 	modelPath = filepath.Join(t.TempDir(), "heart.json")
-	mustRunKT(t, "train", trainFile, "-g", "0.05", "-o", modelPath)
+	mustRun(t, "train", trainFile, "-g", "0.05", "-o", modelPath)
 	return modelPath, testFile
 }
 
 func TestPredictFormats(t *testing.T) {
 	modelPath, testFile := heartModel(t)
-	var ref predictResult
-	if err := json.Unmarshal([]byte(mustRunKT(t, "predict", modelPath, testFile, "--format", "json")), &ref); err != nil {
-		t.Fatal(err)
-	}
+	ref, _ := predictJSON(t, modelPath, testFile)
 	if ref.N != 70 || len(ref.Predictions) != 70 || ref.Labels.Positive != "1" || ref.Labels.Negative != "-1" {
 		t.Fatalf("predict JSON: %+v", ref)
 	}
@@ -49,14 +59,7 @@ func TestPredictFormats(t *testing.T) {
 
 	// csv on stdout: parses, full-precision decisions; the summary goes to
 	// stderr, and -q silences it.
-	out, errOut, code := trainCLI(t, "predict", modelPath, testFile, "--format", "csv")
-	if code != 0 {
-		t.Fatal(errOut)
-	}
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, errOut := predictCSV(t, modelPath, testFile)
 	if len(recs) != 71 || strings.Join(recs[0], ",") != "row,decision,predicted,label" {
 		t.Fatalf("csv: %d records, header %v", len(recs), recs[0])
 	}
@@ -69,13 +72,13 @@ func TestPredictFormats(t *testing.T) {
 	if !strings.Contains(errOut, "accuracy") || !strings.Contains(errOut, strconv.Itoa(ref.Correct)) {
 		t.Errorf("csv: no summary on stderr: %q", errOut)
 	}
-	_, errOut, _ = trainCLI(t, "predict", modelPath, testFile, "--format", "csv", "-q")
+	_, errOut, _ = runCLI(t, "predict", modelPath, testFile, "--format", "csv", "-q")
 	if errOut != "" {
 		t.Errorf("-q: stderr %q", errOut)
 	}
 
 	// labels: one predicted label per line, as svm-predict writes.
-	out = mustRunKT(t, "predict", modelPath, testFile, "--format", "labels")
+	out := mustRun(t, "predict", modelPath, testFile, "--format", "labels")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 70 || lines[0] != ref.Predictions[0].Predicted || lines[69] != ref.Predictions[69].Predicted {
 		t.Errorf("labels output: %d lines", len(lines))
@@ -83,7 +86,7 @@ func TestPredictFormats(t *testing.T) {
 
 	// -o: the rows go to the file, the summary to stdout.
 	file := filepath.Join(t.TempDir(), "pred.csv")
-	out = mustRunKT(t, "predict", modelPath, testFile, "--format", "csv", "-o", file)
+	out = mustRun(t, "predict", modelPath, testFile, "--format", "csv", "-o", file)
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +99,7 @@ func TestPredictFormats(t *testing.T) {
 	}
 
 	// table: the rows, a "wrong" mark on each error, then the summary.
-	out = mustRunKT(t, "predict", modelPath, testFile)
+	out = mustRun(t, "predict", modelPath, testFile)
 	if got, want := strings.Count(out, " wrong "), 70-ref.Correct; got != want {
 		t.Errorf("table marks %d rows wrong, want %d", got, want)
 	}
@@ -115,34 +118,25 @@ func TestPredictErrors(t *testing.T) {
 	}
 
 	// A model file from a future kerneltune.
-	v7 := filepath.Join(dir, "v7.json")
-	if err := os.WriteFile(v7, []byte(strings.Replace(string(raw), `"format_version": 1`, `"format_version": 7`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code := trainCLI(t, "predict", v7, testFile)
+	v7 := writeFile(t, dir, "v7.json", strings.Replace(string(raw), `"format_version": 1`, `"format_version": 7`, 1))
+	_, errOut, code := runCLI(t, "predict", v7, testFile)
 	if want := "kerneltune: model: " + v7 + ": unsupported format_version 7 (this kerneltune reads 1)\n"; code != ExitError || errOut != want {
 		t.Errorf("version 7: exit %d, %q; want 1, %q", code, errOut, want)
 	}
 	// An unknown kernel kind.
-	poly := filepath.Join(dir, "poly.json")
-	if err := os.WriteFile(poly, []byte(strings.Replace(string(raw), `"kind": "gaussian"`, `"kind": "poly"`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code = trainCLI(t, "predict", poly, testFile)
+	poly := writeFile(t, dir, "poly.json", strings.Replace(string(raw), `"kind": "gaussian"`, `"kind": "poly"`, 1))
+	_, errOut, code = runCLI(t, "predict", poly, testFile)
 	if code != ExitError || !strings.Contains(errOut, `unknown kernel kind "poly"`) {
 		t.Errorf("kind poly: exit %d, %q", code, errOut)
 	}
 	// Labels the model does not know: UCI's heart.dat says 1/2.
-	_, errOut, code = trainCLI(t, "predict", modelPath, "../testdata/uci/heart.dat")
+	_, errOut, code = runCLI(t, "predict", modelPath, filepath.Join(cmdTestdata, "uci/heart.dat"))
 	if code != ExitError || !strings.Contains(errOut, `label "2" is neither of the training labels`) {
 		t.Errorf("foreign labels: exit %d, %q", code, errOut)
 	}
 	// Another number of features.
-	csvFile := filepath.Join(dir, "three.csv")
-	if err := os.WriteFile(csvFile, []byte("a,b,c,y\n1,2,3,1\n2,3,4,-1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code = trainCLI(t, "predict", modelPath, csvFile)
+	csvFile := writeFile(t, dir, "three.csv", "a,b,c,y\n1,2,3,1\n2,3,4,-1\n")
+	_, errOut, code = runCLI(t, "predict", modelPath, csvFile)
 	if code != ExitError || !strings.Contains(errOut, "has 3 features, the model") || !strings.Contains(errOut, "trained on 13") {
 		t.Errorf("3 features: exit %d, %q", code, errOut)
 	}
@@ -155,51 +149,53 @@ func TestPredictErrors(t *testing.T) {
 		{"predict", modelPath, testFile, "--positive", "1"},
 		{"predict", modelPath, testFile, "--missing", "guess"},
 	} {
-		if _, errOut, code := trainCLI(t, args...); code != ExitUsage {
+		if _, errOut, code := runCLI(t, args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, %q; want 2", args[1:], code, errOut)
 		}
 	}
 	// A missing model file.
-	if _, errOut, code := trainCLI(t, "predict", filepath.Join(dir, "none.json"), testFile); code != ExitError || !strings.Contains(errOut, "none.json") {
+	if _, errOut, code := runCLI(t, "predict", filepath.Join(dir, "none.json"), testFile); code != ExitError || !strings.Contains(errOut, "none.json") {
 		t.Errorf("missing model: exit %d, %q", code, errOut)
 	}
 }
 
-// TestPredictCSVModel: a CSV with text labels and a header; predict prints
-// the original label texts and notes columns that changed names.
-func TestPredictCSVModel(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("width,height,class\n")
+// shapesCSV is a small CSV data set with a header and text labels: 40 points
+// (10x, y) on a grid, "small" when x + y ≤ 6, else "large"; labelled has the
+// class column, unlabelled not.
+func shapesCSV() (labelled, unlabelled string) {
+	var lab, unl strings.Builder
+	lab.WriteString("width,height,class\n")
+	unl.WriteString("width,height\n")
 	for i := 0; i < 40; i++ {
 		x, y := float64(i%8), float64(i/8)
 		cls := "small"
 		if x+y > 6 {
 			cls = "large"
 		}
-		b.WriteString(strconv.FormatFloat(x*10, 'g', -1, 64) + "," + strconv.FormatFloat(y, 'g', -1, 64) + "," + cls + "\n")
+		row := strconv.FormatFloat(x*10, 'g', -1, 64) + "," + strconv.FormatFloat(y, 'g', -1, 64)
+		lab.WriteString(row + "," + cls + "\n")
+		unl.WriteString(row + "\n")
 	}
-	data := filepath.Join(dir, "shapes.csv")
-	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return lab.String(), unl.String()
+}
+
+// TestPredictCSVModel: a CSV with text labels and a header; predict prints
+// the original label texts and notes columns that changed names.
+func TestPredictCSVModel(t *testing.T) {
+	dir := t.TempDir()
+	shapes, _ := shapesCSV()
+	data := writeFile(t, dir, "shapes.csv", shapes)
 	modelPath := filepath.Join(dir, "m.json")
 	r := trainJSON(t, data, "-c", "100", "-g", "1", "-o", modelPath)
 	if r.Labels.Positive != "small" || r.Labels.Negative != "large" || r.TrainCorrect != 40 {
 		t.Fatalf("labels %+v, %d/40 correct", r.Labels, r.TrainCorrect)
 	}
-	var p predictResult
-	if err := json.Unmarshal([]byte(mustRunKT(t, "predict", modelPath, data, "--format", "json")), &p); err != nil {
-		t.Fatal(err)
-	}
+	p, _ := predictJSON(t, modelPath, data)
 	if p.Correct != 40 || p.Predictions[0].Predicted != "small" || p.Predictions[39].Predicted != "large" || len(p.Notes) != 0 {
 		t.Errorf("predict: %d/40, first %q, last %q, notes %v", p.Correct, p.Predictions[0].Predicted, p.Predictions[39].Predicted, p.Notes)
 	}
-	swapped := filepath.Join(dir, "swapped.csv")
-	if err := os.WriteFile(swapped, []byte(strings.Replace(b.String(), "width,height", "height,width", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := mustRunKT(t, "predict", modelPath, swapped)
+	swapped := writeFile(t, dir, "swapped.csv", strings.Replace(shapes, "width,height", "height,width", 1))
+	out := mustRun(t, "predict", modelPath, swapped)
 	if !strings.Contains(out, `feature 1 is "height" in the data but "width" in the model`) {
 		t.Errorf("no note on renamed columns:\n%s", out[max(0, len(out)-600):])
 	}
@@ -211,10 +207,7 @@ func TestPredictCSVModel(t *testing.T) {
 func TestPredictDecisionMatchesTrain(t *testing.T) {
 	modelPath := filepath.Join(t.TempDir(), "m.json")
 	r := trainJSON(t, "builtin:diabetes", "--margin", "l2", "-c", "0.5", "-o", modelPath)
-	var p predictResult
-	if err := json.Unmarshal([]byte(mustRunKT(t, "predict", modelPath, "builtin:diabetes", "--format", "json")), &p); err != nil {
-		t.Fatal(err)
-	}
+	p, _ := predictJSON(t, modelPath, "builtin:diabetes")
 	if p.N != 768 || p.Correct != r.TrainCorrect {
 		t.Errorf("predict %d/%d, train %d/%d", p.Correct, p.N, r.TrainCorrect, r.NTrain)
 	}
@@ -228,16 +221,9 @@ func TestPredictDecisionMatchesTrain(t *testing.T) {
 // TestPredictGolden pins the csv layout and the summary.
 func TestPredictGolden(t *testing.T) {
 	modelPath, testFile := heartModel(t)
-	out, errOut, code := trainCLI(t, "predict", modelPath, testFile, "--format", "csv")
-	if code != 0 {
-		t.Fatal(errOut)
-	}
+	recs, errOut := predictCSV(t, modelPath, testFile)
 	// Decision values rounded to 8 digits: the last bits depend on the BLAS
 	// summation order, which is not what this golden file is about.
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
 	w := csv.NewWriter(&b)
 	for i, rec := range recs {
@@ -251,30 +237,25 @@ func TestPredictGolden(t *testing.T) {
 		w.Write(rec)
 	}
 	w.Flush()
-	checkTrainGolden(t, "predict_heart_csv.golden", b.String())
-	checkTrainGolden(t, "predict_heart_summary.golden", strings.NewReplacer(modelPath, "MODEL", testFile, "DATA").Replace(errOut))
+	golden(t, "predict_heart_csv.golden", b.String())
+	golden(t, "predict_heart_summary.golden", strings.NewReplacer(modelPath, "MODEL", testFile, "DATA").Replace(errOut))
 }
 
 // TestPredictPadsSparseFile: a LIBSVM file that mentions only the first
 // features is padded to the model's width, with a note.
 func TestPredictPadsSparseFile(t *testing.T) {
 	modelPath, _ := heartModel(t)
-	short := filepath.Join(t.TempDir(), "short.libsvm")
-	if err := os.WriteFile(short, []byte("+1 1:0.5 2:1\n-1 1:-0.5 3:1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var p predictResult
-	if err := json.Unmarshal([]byte(mustRunKT(t, "predict", modelPath, short, "--format", "json")), &p); err != nil {
-		t.Fatal(err)
-	}
+	short := writeFile(t, t.TempDir(), "short.libsvm", "+1 1:0.5 2:1\n-1 1:-0.5 3:1\n")
+	p, _ := predictJSON(t, modelPath, short)
 	if p.N != 2 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "highest feature index in "+short+" is 3, the model has 13 features: features 4-13 are read as 0") {
 		t.Errorf("n %d, notes %q", p.N, p.Notes)
 	}
 }
 
-// writeFeatures writes the rows of d without labels: as CSV (comma
-// separated, header names if given) or as LIBSVM index:value lines.
-func writeFeatures(t *testing.T, d *dataio.Dataset, path, format string, header []string) {
+// writeFeatures writes the rows of d without labels to dir/name, as CSV
+// (comma separated, header names if given) or as LIBSVM index:value lines,
+// and returns the path.
+func writeFeatures(t *testing.T, d *dataio.Dataset, dir, name, format string, header []string) string {
 	t.Helper()
 	var b strings.Builder
 	if header != nil {
@@ -298,23 +279,7 @@ func writeFeatures(t *testing.T, d *dataio.Dataset, path, format string, header 
 		}
 		b.WriteString(strings.Join(toks, sep) + "\n")
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func predictJSON(t *testing.T, args ...string) (predictResult, map[string]any) {
-	t.Helper()
-	out := mustRunKT(t, append(append([]string{"predict"}, args...), "--format", "json")...)
-	var r predictResult
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("predict JSON: %v\n%s", err, out)
-	}
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
-		t.Fatal(err)
-	}
-	return r, raw
+	return writeFile(t, dir, name, b.String())
 }
 
 // TestPredictUnlabeled: the test part's features without labels, as CSV
@@ -342,9 +307,8 @@ func TestPredictUnlabeled(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	csvFile, svmFile := filepath.Join(dir, "new.csv"), filepath.Join(dir, "new_points")
-	writeFeatures(t, test, csvFile, "csv", nil)
-	writeFeatures(t, test, svmFile, "libsvm", nil)
+	csvFile := writeFeatures(t, test, dir, "new.csv", "csv", nil)
+	svmFile := writeFeatures(t, test, dir, "new_points", "libsvm", nil)
 	csvText, err := os.ReadFile(csvFile)
 	if err != nil {
 		t.Fatal(err)
@@ -390,15 +354,15 @@ func TestPredictUnlabeled(t *testing.T) {
 	same("libsvm --no-labels", r, raw)
 
 	// Standard input.
-	var out, errOut bytes.Buffer
-	if code := run(context.Background(), []string{"predict", modelPath, "-", "--format", "json"}, bytes.NewReader(csvText), &out, &errOut); code != 0 {
-		t.Fatalf("stdin: exit %d: %s", code, errOut.String())
+	out, errOut, code := runCLIStdin(t, string(csvText), "predict", modelPath, "-", "--format", "json")
+	if code != 0 {
+		t.Fatalf("stdin: exit %d: %s", code, errOut)
 	}
 	r = predictResult{}
-	if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	same("stdin", r, raw)
@@ -407,7 +371,7 @@ func TestPredictUnlabeled(t *testing.T) {
 	}
 
 	// labels: one predicted label per line, as with labels.
-	lines := strings.Split(strings.TrimSuffix(mustRunKT(t, "predict", modelPath, csvFile, "--format", "labels"), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(mustRun(t, "predict", modelPath, csvFile, "--format", "labels"), "\n"), "\n")
 	if len(lines) != 70 {
 		t.Fatalf("labels: %d lines", len(lines))
 	}
@@ -418,14 +382,7 @@ func TestPredictUnlabeled(t *testing.T) {
 	}
 
 	// csv: no label column; the class counts go to stderr.
-	outS, errS, code := trainCLI(t, "predict", modelPath, csvFile, "--format", "csv")
-	if code != 0 {
-		t.Fatal(errS)
-	}
-	recs, err := csv.NewReader(strings.NewReader(outS)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, errS := predictCSV(t, modelPath, csvFile)
 	if len(recs) != 71 || strings.Join(recs[0], ",") != "row,decision,predicted" {
 		t.Fatalf("csv: %d records, header %v", len(recs), recs[0])
 	}
@@ -439,7 +396,7 @@ func TestPredictUnlabeled(t *testing.T) {
 	}
 
 	// table: rows without a label column or marks, then the class counts.
-	outS = mustRunKT(t, "predict", modelPath, csvFile)
+	outS := mustRun(t, "predict", modelPath, csvFile)
 	for _, want := range []string{"│ row │", "no labels, so no accuracy", `predicted "1" (+1)`, "│   70 │", " " + strconv.Itoa(refPos) + " │", "has no labels: its 13 columns"} {
 		if !strings.Contains(outS, want) {
 			t.Errorf("table lacks %q:\n%s", want, outS)
@@ -452,22 +409,18 @@ func TestPredictUnlabeled(t *testing.T) {
 	}
 
 	// A width that fits neither reading.
-	narrow := filepath.Join(dir, "narrow.csv")
-	if err := os.WriteFile(narrow, []byte("1,2,3,4,1\n5,6,7,8,-1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errS, code = trainCLI(t, "predict", modelPath, narrow)
+	narrow := writeFile(t, dir, "narrow.csv", "1,2,3,4,1\n5,6,7,8,-1\n")
+	_, errS, code = runCLI(t, "predict", modelPath, narrow)
 	if want := "has 4 features, the model " + modelPath + " was trained on 13: DATA needs 13 columns, or 14 with a label column"; code != ExitError || !strings.Contains(errS, want) {
 		t.Errorf("5 columns: exit %d, %q; want %q", code, errS, want)
 	}
 
 	// --header: numeric column names are data unless --header yes.
-	named := filepath.Join(dir, "named.csv")
 	header := make([]string, 13)
 	for j := range header {
 		header[j] = strconv.Itoa(2000 + j)
 	}
-	writeFeatures(t, test, named, "csv", header)
+	named := writeFeatures(t, test, dir, "named.csv", "csv", header)
 	if r, _ := predictJSON(t, modelPath, named); r.N != 71 {
 		t.Errorf("header auto: %d rows, want 71 (the names read as a row)", r.N)
 	}
@@ -480,28 +433,10 @@ func TestPredictUnlabeled(t *testing.T) {
 // a width that fits neither reading, is an error that says why.
 func TestPredictUnlabeledText(t *testing.T) {
 	dir := t.TempDir()
-	var lab, unl strings.Builder
-	lab.WriteString("width,height,class\n")
-	unl.WriteString("width,height\n")
-	for i := 0; i < 40; i++ {
-		x, y := float64(i%8), float64(i/8)
-		cls := "small"
-		if x+y > 6 {
-			cls = "large"
-		}
-		row := strconv.FormatFloat(x*10, 'g', -1, 64) + "," + strconv.FormatFloat(y, 'g', -1, 64)
-		lab.WriteString(row + "," + cls + "\n")
-		unl.WriteString(row + "\n")
-	}
-	labFile, unlFile := filepath.Join(dir, "shapes.csv"), filepath.Join(dir, "new.csv")
-	if err := os.WriteFile(labFile, []byte(lab.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(unlFile, []byte(unl.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lab, unl := shapesCSV()
+	labFile, unlFile := writeFile(t, dir, "shapes.csv", lab), writeFile(t, dir, "new.csv", unl)
 	modelPath := filepath.Join(dir, "m.json")
-	mustRunKT(t, "train", labFile, "-c", "100", "-g", "1", "-o", modelPath)
+	mustRun(t, "train", labFile, "-c", "100", "-g", "1", "-o", modelPath)
 	ref, _ := predictJSON(t, modelPath, labFile)
 	r, _ := predictJSON(t, modelPath, unlFile)
 	if ref.Correct != 40 || r.Labeled || r.N != 40 || r.PredictedPos != 25 || r.PredictedNeg != 15 {
@@ -512,34 +447,31 @@ func TestPredictUnlabeledText(t *testing.T) {
 			t.Fatalf("row %d: %q, labelled run %+v", i+1, p.Predicted, ref.Predictions[i])
 		}
 	}
-	if !strings.Contains(mustRunKT(t, "predict", modelPath, unlFile), `predicted "small" (+1)`) {
+	if !strings.Contains(mustRun(t, "predict", modelPath, unlFile), `predicted "small" (+1)`) {
 		t.Error("table does not name the classes by their labels")
 	}
 
-	_, errOut, code := trainCLI(t, "predict", modelPath, labFile, "--no-labels")
+	_, errOut, code := runCLI(t, "predict", modelPath, labFile, "--no-labels")
 	if want := labFile + `:2:3: "small" is not a number (the data are read without labels, so every column is a feature: is column 3 a label?)`; code != ExitError || !strings.Contains(errOut, want) {
 		t.Errorf("--no-labels on labelled data: exit %d, %q; want %q", code, errOut, want)
 	}
 	// Too wide for either reading: the last column is read as a label.
-	wide := filepath.Join(dir, "wide.csv")
-	if err := os.WriteFile(wide, []byte("1,2,3,4\n5,6,7,8\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code = trainCLI(t, "predict", modelPath, wide)
+	wide := writeFile(t, dir, "wide.csv", "1,2,3,4\n5,6,7,8\n")
+	_, errOut, code = runCLI(t, "predict", modelPath, wide)
 	if want := wide + `:1: label "4" is neither of the training labels "small" (+1) and "large" (-1) (data without labels need exactly 2 columns, one per feature of the model, or --no-labels)`; !strings.Contains(errOut, want) || code != ExitError {
 		t.Errorf("4 columns: exit %d, %q; want %q", code, errOut, want)
 	}
-	_, errOut, code = trainCLI(t, "predict", modelPath, wide, "--no-labels")
+	_, errOut, code = runCLI(t, "predict", modelPath, wide, "--no-labels")
 	if !strings.Contains(errOut, "has 4 features (read without labels), the model "+modelPath+" was trained on 2: with --no-labels every column is a feature, so DATA needs 2 columns") || code != ExitError {
 		t.Errorf("4 columns, --no-labels: exit %d, %q", code, errOut)
 	}
 	// --label-col says the file has labels, whatever its width.
-	_, errOut, code = trainCLI(t, "predict", modelPath, unlFile, "--label-col", "2")
+	_, errOut, code = runCLI(t, "predict", modelPath, unlFile, "--label-col", "2")
 	if code != ExitError || !strings.Contains(errOut, `new.csv:2: label "0" is neither`) {
 		t.Errorf("--label-col on 2 columns: exit %d, %q", code, errOut)
 	}
 	// A builtin set is labelled.
-	_, errOut, code = trainCLI(t, "predict", modelPath, "builtin:heart", "--no-labels")
+	_, errOut, code = runCLI(t, "predict", modelPath, "builtin:heart", "--no-labels")
 	if code != ExitError || !strings.Contains(errOut, "builtin heart is labelled") {
 		t.Errorf("builtin --no-labels: exit %d, %q", code, errOut)
 	}
@@ -549,7 +481,7 @@ func TestPredictUnlabeledText(t *testing.T) {
 		{"--no-labels=maybe"},
 		{"--header", "sometimes"},
 	} {
-		if _, errOut, code := trainCLI(t, append([]string{"predict", modelPath, unlFile}, args...)...); code != ExitUsage {
+		if _, errOut, code := runCLI(t, append([]string{"predict", modelPath, unlFile}, args...)...); code != ExitUsage {
 			t.Errorf("%v: exit %d, %q; want 2", args, code, errOut)
 		}
 	}

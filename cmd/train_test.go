@@ -4,103 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
-
-// trainCLI runs kerneltune with args and returns stdout, stderr and the exit
-// code.
-func trainCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
-// mustRunKT runs kerneltune and fails the test unless it exits with 0.
-func mustRunKT(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, code := trainCLI(t, args...)
-	if code != 0 {
-		t.Fatalf("kerneltune %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
-	}
-	return out
-}
-
-// trainJSON runs train with --format json and decodes the result.
-func trainJSON(t *testing.T, args ...string) trainResult {
-	t.Helper()
-	out := mustRunKT(t, append(append([]string{"train"}, args...), "--format", "json")...)
-	var r trainResult
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("train JSON does not parse: %v\n%s", err, out)
-	}
-	return r
-}
-
-const heartScale = "../testdata/libsvm/heart_scale"
-
-// updatingGolden reports whether the test binary runs with -update (the flag
-// is defined once for the package, in compare_test.go; looked up here so this
-// file does not depend on that variable).
-func updatingGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// checkTrainGolden compares got with testdata/golden/name, rewriting it under
-// -update.
-func checkTrainGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("..", "testdata", "golden", name)
-	if updatingGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -run '%s' -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (check, then rerun with -update):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
-var (
-	trainTimeJSON  = regexp.MustCompile(`("time_s": )[0-9.e+-]+`)
-	trainTimeTable = regexp.MustCompile(`[0-9]+\.[0-9]{3} s `)
-)
-
-// longFloat is a JSON number with more than 9 significant digits.
-var longFloat = regexp.MustCompile(`-?[0-9]+\.[0-9]{9,}(e[-+]?[0-9]+)?`)
-
-// maskTrainTiming hides the wall time, keeping the table's column widths,
-// and rounds JSON numbers to 9 significant digits: their last bits depend on
-// the SMO's and BLAS's order of operations, which the golden files are not
-// about (the LIBSVM tests check the numbers).
-func maskTrainTiming(s string) string {
-	s = trainTimeJSON.ReplaceAllString(s, "${1}0")
-	s = longFloat.ReplaceAllStringFunc(s, func(m string) string {
-		v, err := strconv.ParseFloat(m, 64)
-		if err != nil {
-			return m
-		}
-		return strconv.FormatFloat(v, 'g', 9, 64)
-	})
-	return trainTimeTable.ReplaceAllStringFunc(s, func(m string) string {
-		return strings.Repeat("X", len(m)-3) + " s "
-	})
-}
 
 // TestTrainHeartLIBSVM: train with LIBSVM's options on heart_scale gives
 // LIBSVM's numbers:
@@ -191,7 +103,7 @@ func libsvmObjective(t *testing.T, file string, gamma float64, sv []int, coef []
 // that rounding. (The solver's own test checks the exact path with float32
 // columns.)
 func TestTrainPredictReproduceLIBSVM(t *testing.T) {
-	raw, err := os.ReadFile("../testdata/libsvm-golden/golden.json")
+	raw, err := os.ReadFile(filepath.Join(cmdTestdata, "libsvm-golden", "golden.json"))
 	if err != nil {
 		t.Skipf("no LIBSVM golden values: %v", err)
 	}
@@ -210,7 +122,7 @@ func TestTrainPredictReproduceLIBSVM(t *testing.T) {
 		}
 		name := strings.TrimPrefix(run.Cmd, "svm-train ")
 		t.Run(name, func(t *testing.T) {
-			data := filepath.Join("..", "testdata", "libsvm", run.File)
+			data := filepath.Join(cmdTestdata, "libsvm", run.File)
 			modelPath := filepath.Join(dir, "m.json")
 			args := []string{data, "--normalize", "none", "-c", fmtSig(run.C, 17), "-g", fmtSig(run.Gamma, 17),
 				"--eps", fmtSig(run.Eps, 17), "-o", modelPath}
@@ -237,11 +149,7 @@ func TestTrainPredictReproduceLIBSVM(t *testing.T) {
 			if math.Abs(r.Rho-run.Rho) > 1e-5+slack {
 				t.Errorf("rho %.8f, LIBSVM %.8f (allowed %.2g)", r.Rho, run.Rho, 1e-5+slack)
 			}
-			out := mustRunKT(t, "predict", modelPath, data, "--format", "json")
-			var p predictResult
-			if err := json.Unmarshal([]byte(out), &p); err != nil {
-				t.Fatal(err)
-			}
+			p, _ := predictJSON(t, modelPath, data)
 			if len(p.Predictions) != len(run.Pred) {
 				t.Fatalf("%d predictions, LIBSVM %d", len(p.Predictions), len(run.Pred))
 			}
@@ -308,30 +216,6 @@ func sameJSON(t *testing.T, a, b any) bool {
 	return bytes.Equal(ja, jb)
 }
 
-// splitHeart writes heart_scale's first 200 rows and the other 70 as two
-// files.
-func splitHeart(t *testing.T) (train, test string) {
-	t.Helper()
-	raw, err := os.ReadFile(heartScale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(strings.TrimRight(string(raw), "\n")+"\n", "\n")
-	lines = lines[:len(lines)-1]
-	if len(lines) != 270 {
-		t.Fatalf("heart_scale has %d lines", len(lines))
-	}
-	dir := t.TempDir()
-	train, test = filepath.Join(dir, "heart_train"), filepath.Join(dir, "heart_test")
-	if err := os.WriteFile(train, []byte(strings.Join(lines[:200], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(test, []byte(strings.Join(lines[200:], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return train, test
-}
-
 // TestTrainThenPredict: predict with the saved model on the test file
 // reproduces train's test accuracy, through the model's own normaliser on the
 // raw test rows, for each normaliser and margin.
@@ -350,11 +234,7 @@ func TestTrainThenPredict(t *testing.T) {
 			if r.Gamma != 1.0/18 {
 				t.Errorf("σ = 3 gave γ = %v, want 1/18", r.Gamma)
 			}
-			out := mustRunKT(t, "predict", modelPath, testFile, "--format", "json")
-			var p predictResult
-			if err := json.Unmarshal([]byte(out), &p); err != nil {
-				t.Fatalf("predict JSON: %v\n%s", err, out)
-			}
+			p, _ := predictJSON(t, modelPath, testFile)
 			if p.N != 70 || p.Correct != r.TestCorrect || p.Accuracy != *r.TestAccuracy {
 				t.Errorf("predict: %d/%d = %v; train said %d/70 = %v", p.Correct, p.N, p.Accuracy, r.TestCorrect, *r.TestAccuracy)
 			}
@@ -370,13 +250,6 @@ func TestTrainThenPredict(t *testing.T) {
 
 func TestTrainKernels(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, s string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	ref := trainJSON(t, heartScale, "-g", "0.1")
 
 	// Q = 2γI is the isotropic kernel: stored as γ, same result.
@@ -394,7 +267,7 @@ func TestTrainKernels(t *testing.T) {
 		}
 		q.WriteString("\n")
 	}
-	isoQ := write("iso.txt", "# 2γI with γ = 0.1\n"+q.String())
+	isoQ := writeFile(t, dir, "iso.txt", "# 2γI with γ = 0.1\n"+q.String())
 	r := trainJSON(t, heartScale, "--Q", isoQ)
 	if r.Gamma != 0.1 || r.NSV != ref.NSV || math.Abs(r.Obj-ref.Obj) > 1e-9*math.Abs(ref.Obj) {
 		t.Errorf("Q = 0.2 I: gamma %v, nSV %d, obj %v; --gamma 0.1 gave %d, %v", r.Gamma, r.NSV, r.Obj, ref.NSV, ref.Obj)
@@ -416,12 +289,12 @@ func TestTrainKernels(t *testing.T) {
 		}
 		full.WriteString(strings.Join(row, ",") + "\n")
 	}
-	fullQ := write("full.csv", full.String())
+	fullQ := writeFile(t, dir, "full.csv", full.String())
 	r = trainJSON(t, heartScale, "--Q", fullQ)
 	if len(r.Kernel.Q) != 13 || r.Kernel.Q[0][1] != 0.1 || r.Gamma != 0 {
 		t.Errorf("full Q: kernel %+v", r.Kernel)
 	}
-	out := mustRunKT(t, "train", heartScale, "--Q", fullQ)
+	out := mustRun(t, "train", heartScale, "--Q", fullQ)
 	if !strings.Contains(out, "full 13×13 Q") || !strings.Contains(out, "not isotropic") {
 		t.Errorf("table does not describe the full Q:\n%s", out)
 	}
@@ -443,7 +316,7 @@ func TestTrainKernels(t *testing.T) {
 		{"ragged.txt", "1 0\n0\n", ":2: 1 numbers, the first row has 2"},
 		{"asym.txt", strings.Replace(full.String(), "0.3,0.1", "0.3,0.2", 1), "not symmetric"},
 	} {
-		_, errOut, code := trainCLI(t, "train", heartScale, "--Q", write(tc.name, tc.body))
+		_, errOut, code := runCLI(t, "train", heartScale, "--Q", writeFile(t, dir, tc.name, tc.body))
 		if code != ExitError || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, tc.name) {
 			t.Errorf("%s: exit %d, %q; want 1 and %q", tc.name, code, errOut, tc.msg)
 		}
@@ -453,11 +326,8 @@ func TestTrainKernels(t *testing.T) {
 func TestTrainHardMargin(t *testing.T) {
 	dir := t.TempDir()
 	// The same point with both labels cannot be separated by any kernel.
-	bad := filepath.Join(dir, "dup.txt")
-	if err := os.WriteFile(bad, []byte("+1 1:1 2:1\n-1 1:1 2:1\n-1 1:0 2:0\n+1 1:2 2:2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code := trainCLI(t, "train", bad, "--margin", "hard", "--normalize", "none")
+	bad := writeFile(t, dir, "dup.txt", "+1 1:1 2:1\n-1 1:1 2:1\n-1 1:0 2:0\n+1 1:2 2:2\n")
+	_, errOut, code := runCLI(t, "train", bad, "--margin", "hard", "--normalize", "none")
 	if code != ExitError || !strings.Contains(errOut, "not separable") || !strings.Contains(errOut, "--margin l1 or l2") {
 		t.Errorf("non-separable hard margin: exit %d, %q", code, errOut)
 	}
@@ -491,17 +361,17 @@ func TestTrainUsageErrors(t *testing.T) {
 		{"train", heartScale, "--test-fraction", "1.5"},
 		{"train", heartScale, "--no-such-flag"},
 	} {
-		_, errOut, code := trainCLI(t, args...)
+		_, errOut, code := runCLI(t, args...)
 		if code != ExitUsage || !strings.HasPrefix(errOut, "kerneltune: ") {
 			t.Errorf("%v: exit %d, %q; want 2", args[1:], code, errOut)
 		}
 	}
 	// Data problems are errors (1), not usage errors.
-	_, errOut, code := trainCLI(t, "train", "no/such/file")
+	_, errOut, code := runCLI(t, "train", "no/such/file")
 	if code != ExitError || !strings.Contains(errOut, "no/such/file") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}
-	_, errOut, code = trainCLI(t, "train", heartScale, "--kernel", "l1", "--theta", "1,2")
+	_, errOut, code = runCLI(t, "train", heartScale, "--kernel", "l1", "--theta", "1,2")
 	if code != ExitError || !strings.Contains(errOut, "2 values for 13 features") {
 		t.Errorf("wrong θ count: exit %d, %q", code, errOut)
 	}
@@ -509,7 +379,7 @@ func TestTrainUsageErrors(t *testing.T) {
 
 func TestTrainModelFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.json")
-	mustRunKT(t, "train", "builtin:heart", "-g", "0.05", "-c", "4", "--seed", "7", "--test-fraction", "0.25", "-o", path, "-q")
+	mustRun(t, "train", "builtin:heart", "-g", "0.05", "-c", "4", "--seed", "7", "--test-fraction", "0.25", "-o", path, "-q")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -538,20 +408,19 @@ func TestTrainModelFile(t *testing.T) {
 // TestTrainGolden pins the table and JSON layout (timing masked).
 func TestTrainGolden(t *testing.T) {
 	args := []string{"train", heartScale, "--normalize", "none", "-c", "1", "-g", "0.5"}
-	out := mustRunKT(t, args...)
-	checkTrainGolden(t, "train_heart_table.golden", maskTrainTiming(out))
-	out = mustRunKT(t, append(args, "--format", "json")...)
-	checkTrainGolden(t, "train_heart_json.golden", maskTrainTiming(out))
+	out := mustRun(t, args...)
+	golden(t, "train_heart_table.golden", maskTrainTiming(out))
+	out = mustRun(t, append(args, "--format", "json")...)
+	golden(t, "train_heart_json.golden", maskTrainTiming(out))
 }
 
 // TestTrainCanceled: a cancelled context stops train with exit code 130.
 func TestTrainCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var out, errOut bytes.Buffer
-	code := run(ctx, []string{"train", "builtin:diabetes", "-c", "64", "-g", "2"}, strings.NewReader(""), &out, &errOut)
-	if code != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
-		t.Errorf("exit %d, %q; want 130", code, errOut.String())
+	_, errOut, code := runCLIContext(ctx, t, "", "train", "builtin:diabetes", "-c", "64", "-g", "2")
+	if code != ExitInterrupted || !strings.Contains(errOut, "interrupted") {
+		t.Errorf("exit %d, %q; want 130", code, errOut)
 	}
 }
 
@@ -570,7 +439,7 @@ func TestTrainClassWeights(t *testing.T) {
 	if r.WeightPos != 2 || r.WeightNeg != 0.5 {
 		t.Errorf("weights %v %v", r.WeightPos, r.WeightNeg)
 	}
-	out := mustRunKT(t, "train", heartScale, "--weight-pos", "3")
+	out := mustRun(t, "train", heartScale, "--weight-pos", "3")
 	if !strings.Contains(out, "+1: 3, -1: 1") {
 		t.Errorf("table lacks the per-class C:\n%s", out)
 	}

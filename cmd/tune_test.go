@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,34 +17,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
-
-// tuneCLI runs kerneltune with args and returns stdout, stderr and the exit
-// code.
-func tuneCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
-func tuneOK(t *testing.T, args ...string) string {
-	t.Helper()
-	out, errOut, code := tuneCLI(t, args...)
-	if code != 0 {
-		t.Fatalf("kerneltune %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
-	}
-	return out
-}
-
-func tuneJSON(t *testing.T, args ...string) tuneResult {
-	t.Helper()
-	out := tuneOK(t, append(append([]string{"tune"}, args...), "--format", "json")...)
-	var r tuneResult
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("tune JSON does not parse: %v\n%s", err, out)
-	}
-	return r
-}
 
 // westonFiles writes a Weston training and test sample as CSV.
 func westonFiles(t *testing.T, ntr, nte int) (train, test string) {
@@ -61,9 +32,7 @@ func westonFiles(t *testing.T, ntr, nte int) (train, test string) {
 		if err := dataio.WriteCSV(&b, d); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, f.name, b.String())
 	}
 	return filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
 }
@@ -85,20 +54,20 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--margin", "l3"}, "--margin"},
 		{[]string{"tune", "--method", "spd"}, "exactly one DATA"},
 	} {
-		_, errOut, code := tuneCLI(t, tc.args...)
+		_, errOut, code := runCLI(t, tc.args...)
 		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, errOut, tc.want)
 		}
 	}
 	// A data error is exit 1 and names the file.
-	_, errOut, code := tuneCLI(t, "tune", "no-such-file.csv", "--method", "svm")
+	_, errOut, code := runCLI(t, "tune", "no-such-file.csv", "--method", "svm")
 	if code != ExitError || !strings.Contains(errOut, "no-such-file.csv") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
 }
 
 func TestTuneHelpListsMethods(t *testing.T) {
-	out := tuneOK(t, "tune", "--help")
+	out := mustRun(t, "tune", "--help")
 	for _, name := range methods.Names() {
 		if !regexp.MustCompile(`(?m)^  ` + name + ` +\S`).MatchString(out) {
 			t.Errorf("help does not list method %s with a description:\n%s", name, out)
@@ -189,7 +158,7 @@ func TestTuneSPDWeston(t *testing.T) {
 		t.Errorf("trace has %d lines for %d iterations, header %v", len(rows), r.Iter, rows[0])
 	}
 
-	out := tuneOK(t, "tune", train, "--method", "spd", "--test", test, "--max-iter", "3")
+	out := mustRun(t, "tune", train, "--method", "spd", "--test", test, "--max-iter", "3")
 	for _, want := range []string{"per-feature relevance", "x1 (1)", "criterion at start", "test accuracy", "heuristic: gamma0", "iteration-limit"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
@@ -213,17 +182,13 @@ func TestTuneExportLibsvm(t *testing.T) {
 	if !strings.Contains(string(readme), "svm-train -s 0 -t 2 -g 0.5 -c 1 ") {
 		t.Errorf("README lacks the svm-train command:\n%s", readme)
 	}
-	out := tuneOK(t, "train", filepath.Join(dir, "train.libsvm"), "--test", filepath.Join(dir, "test.libsvm"),
-		"--normalize", "none", "-g", "0.5", "-c", "1", "--format", "json")
-	var tr trainResult
-	if err := json.Unmarshal([]byte(out), &tr); err != nil {
-		t.Fatal(err)
-	}
+	tr := trainJSON(t, filepath.Join(dir, "train.libsvm"), "--test", filepath.Join(dir, "test.libsvm"),
+		"--normalize", "none", "-g", "0.5", "-c", "1")
 	if tr.NSV != r.NSV || tr.TrainCorrect != r.TrainCorrect || tr.TestCorrect != r.TestCorrect {
 		t.Errorf("exported data: #SV %d, correct %d/%d; tuned model: #SV %d, correct %d/%d",
 			tr.NSV, tr.TrainCorrect, tr.TestCorrect, r.NSV, r.TrainCorrect, r.TestCorrect)
 	}
-	if !strings.Contains(tuneOK(t, "tune", "builtin:heart", "--method", "spd", "--param", "full", "--max-iter", "2"), "eigenvalues of Q") {
+	if !strings.Contains(mustRun(t, "tune", "builtin:heart", "--method", "spd", "--param", "full", "--max-iter", "2"), "eigenvalues of Q") {
 		t.Error("table lacks the eigenvalues of a full Q")
 	}
 }
@@ -231,18 +196,11 @@ func TestTuneExportLibsvm(t *testing.T) {
 // TestTuneDeterministic: the same seed gives the same JSON apart from times.
 func TestTuneDeterministic(t *testing.T) {
 	args := []string{"tune", "builtin:breast-wisconsin", "--method", "spd", "--test-fraction", "0.8", "--seed", "3", "--format", "json", "--max-iter", "10"}
-	mask := regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`)
-	a := mask.ReplaceAllString(tuneOK(t, args...), "")
-	b := mask.ReplaceAllString(tuneOK(t, args...), "")
+	a := maskTuneTiming(mustRun(t, args...))
+	b := maskTuneTiming(mustRun(t, args...))
 	if a != b {
 		t.Errorf("two runs differ:\n%s\n%s", a, b)
 	}
-}
-
-// maskTuneTimes replaces the wall times in tune's table and JSON output.
-func maskTuneTimes(s string) string {
-	s = regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`).ReplaceAllString(s, `"${1}_time_s": X`)
-	return regexp.MustCompile(`[0-9.]+ s tuning \+ [0-9.]+ s final fit`).ReplaceAllString(s, "X s tuning + X s final fit")
 }
 
 // TestTuneGolden pins the table and JSON output of tune (svm and spd) in
@@ -257,23 +215,7 @@ func TestTuneGolden(t *testing.T) {
 		{"tune_spd_diag_json.golden", []string{"tune", "builtin:heart", "--method", "spd", "--test-fraction", "0.5", "--max-iter", "5", "--format", "json"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := maskTuneTimes(tuneOK(t, tc.args...))
-			path := filepath.Join("..", "testdata", "golden", tc.name)
-			if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd -run TestTuneGolden -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (check, then rerun with -update):\n--- got\n%s\n--- want\n%s", path, got, want)
-			}
+			golden(t, tc.name, maskTuneTiming(mustRun(t, tc.args...)))
 		})
 	}
 }
@@ -281,14 +223,13 @@ func TestTuneGolden(t *testing.T) {
 // TestTuneQuietAndCanceled: no progress on a non-terminal stderr, and a
 // cancelled run exits with 130.
 func TestTuneQuietAndCanceled(t *testing.T) {
-	_, errOut, code := tuneCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3")
+	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3")
 	if code != 0 || errOut != "" {
 		t.Errorf("exit %d, stderr %q: want 0 and nothing on a non-terminal stderr", code, errOut)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var out, eo bytes.Buffer
-	if code := run(ctx, []string{"tune", "builtin:heart", "--method", "spd"}, strings.NewReader(""), &out, &eo); code != ExitInterrupted {
-		t.Errorf("cancelled: exit %d (%s), want %d", code, eo.String(), ExitInterrupted)
+	if _, eo, code := runCLIContext(ctx, t, "", "tune", "builtin:heart", "--method", "spd"); code != ExitInterrupted {
+		t.Errorf("cancelled: exit %d (%s), want %d", code, eo, ExitInterrupted)
 	}
 }
