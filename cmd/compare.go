@@ -367,10 +367,8 @@ func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest boo
 		if !math.IsNaN(float64(r.P)) {
 			p = fmtSig(float64(r.P), 3)
 		}
-		t.Rows = append(t.Rows, []string{
-			name, acc, fmtFixed(r.MeanSV, 1), fmtFixed(r.MeanSecs, 2), fmtFixed(r.MeanSolves, 0),
-			strconv.Itoa(r.Failures), p,
-		})
+		t.add(name, acc, fmtFixed(r.MeanSV, 1), fmtFixed(r.MeanSecs, 2), fmtFixed(r.MeanSolves, 0),
+			strconv.Itoa(r.Failures), p)
 	}
 	t.Notes = append(t.Notes, "* best mean test accuracy; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" (normal approximation)")
 	if lookedAtTest {

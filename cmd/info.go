@@ -137,7 +137,7 @@ func infoListBuiltins(o *infoOptions) error {
 		Header: []string{"DATA", "rows", "features", "description"},
 	}
 	for _, b := range bs {
-		t.Rows = append(t.Rows, []string{dataio.BuiltinPrefix + b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description})
+		t.add(dataio.BuiltinPrefix + b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
 	}
 	return renderTables(o.Out, o.Format, t)
 }
@@ -156,12 +156,11 @@ func infoSummaryTable(s dataio.Summary) *table {
 		title += " — " + s.Source
 	}
 	t := &table{Title: title, Header: []string{"property", "value"}}
-	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
-	add("format", s.Format)
-	add("rows", strconv.Itoa(s.Rows))
-	add("features", strconv.Itoa(s.Features))
-	add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
-	add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+	t.add("format", s.Format)
+	t.add("rows", strconv.Itoa(s.Rows))
+	t.add("features", strconv.Itoa(s.Features))
+	t.add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
+	t.add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
 	lo, hi := 0.0, 0.0
 	for j, f := range s.Stats {
 		if j == 0 || f.Min < lo {
@@ -171,15 +170,15 @@ func infoSummaryTable(s dataio.Summary) *table {
 			hi = f.Max
 		}
 	}
-	add("value range", fmt.Sprintf("[%s, %s]", fmtSig(lo, 6), fmtSig(hi, 6)))
-	add("constant features", infoConstantList(s))
-	add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
-	add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
+	t.add("value range", fmt.Sprintf("[%s, %s]", fmtSig(lo, 6), fmtSig(hi, 6)))
+	t.add("constant features", infoConstantList(s))
+	t.add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
+	t.add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
 	if len(s.Splits) > 0 {
-		add("predefined splits", infoSplitSummary(s.Splits))
+		t.add("predefined splits", infoSplitSummary(s.Splits))
 	}
 	if s.SHA256 != "" {
-		add("sha256", s.SHA256)
+		t.add("sha256", s.SHA256)
 	}
 	for _, n := range s.Notes {
 		t.Notes = append(t.Notes, "note: "+n)
@@ -224,7 +223,7 @@ func infoSplitSummary(sp []dataio.SplitSize) string {
 func infoFeatureTable(s dataio.Summary) *table {
 	t := &table{Title: "features of " + s.Name, Header: []string{"#", "name", "min", "max", "mean", "std"}}
 	for j, f := range s.Stats {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(j + 1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6)})
+		t.add(strconv.Itoa(j + 1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6))
 	}
 	return t
 }

@@ -34,6 +34,9 @@ type table struct {
 	Notes  []string   // printed below the table, one line each
 }
 
+// add appends a row.
+func (t *table) add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
 // checkFormat returns a usage error (exit code 2) unless format is one of
 // allowed.
 func checkFormat(format string, allowed ...string) error {

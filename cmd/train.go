@@ -547,18 +547,17 @@ func trainTable(r *trainResult) *table {
 			r.Data, r.NTrain, r.Features, r.Labels.Positive, r.Labels.Negative),
 		Header: []string{"quantity", "value"},
 	}
-	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
-	add("kernel", kernelText(r.Kernel))
-	add("gamma (LIBSVM)", gammaText(r.Kernel))
+	t.add("kernel", kernelText(r.Kernel))
+	t.add("gamma (LIBSVM)", gammaText(r.Kernel))
 	switch r.Margin {
 	case "hard":
-		add("SVM", "hard margin")
+		t.add("SVM", "hard margin")
 	case "l2":
-		add("SVM", "l2 soft margin (K + I/C)")
-		add("C", fmtSig(r.C, 6))
+		t.add("SVM", "l2 soft margin (K + I/C)")
+		t.add("C", fmtSig(r.C, 6))
 	default:
-		add("SVM", "l1 soft margin (C-SVC)")
-		add("C", fmtSig(r.C, 6))
+		t.add("SVM", "l1 soft margin (C-SVC)")
+		t.add("C", fmtSig(r.C, 6))
 		if r.WeightPos != 0 || r.WeightNeg != 0 {
 			w := func(v float64) float64 {
 				if v == 0 {
@@ -566,26 +565,26 @@ func trainTable(r *trainResult) *table {
 				}
 				return v
 			}
-			add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
+			t.add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
 		}
 	}
-	add("normalize", r.Normalize)
-	add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
+	t.add("normalize", r.Normalize)
+	t.add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
 	if r.TestAccuracy != nil {
-		add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
+		t.add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
 	} else {
-		add("test accuracy", "- (no test part)")
+		t.add("test accuracy", "- (no test part)")
 	}
-	add("#SV", strconv.Itoa(r.NSV))
-	add("#BSV", strconv.Itoa(r.NBSV))
-	add("dual objective", fmtSig(r.Obj, 8))
-	add("margin 1/‖w‖", fmtSig(r.Geo, 6))
-	add("rho", fmtSig(r.Rho, 6))
-	add("iterations", strconv.Itoa(r.Iter))
-	add("status", r.Status)
-	add("time", fmtFixed(r.Seconds, 3)+" s")
+	t.add("#SV", strconv.Itoa(r.NSV))
+	t.add("#BSV", strconv.Itoa(r.NBSV))
+	t.add("dual objective", fmtSig(r.Obj, 8))
+	t.add("margin 1/‖w‖", fmtSig(r.Geo, 6))
+	t.add("rho", fmtSig(r.Rho, 6))
+	t.add("iterations", strconv.Itoa(r.Iter))
+	t.add("status", r.Status)
+	t.add("time", fmtFixed(r.Seconds, 3)+" s")
 	if r.ModelFile != "" {
-		add("model file", r.ModelFile)
+		t.add("model file", r.ModelFile)
 	}
 	t.Notes = r.Notes
 	return t

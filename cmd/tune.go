@@ -552,43 +552,42 @@ func tuneTables(r *tuneResult) []*table {
 		Title:  fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q", title, r.NTrain, r.Features, r.Labels.Positive, r.Labels.Negative),
 		Header: []string{"quantity", "value"},
 	}
-	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
-	add("kernel", kernelText(r.Kernel))
-	add("gamma (LIBSVM)", gammaText(r.Kernel))
+	t.add("kernel", kernelText(r.Kernel))
+	t.add("gamma (LIBSVM)", gammaText(r.Kernel))
 	switch r.Margin {
 	case "hard":
-		add("SVM", "hard margin")
+		t.add("SVM", "hard margin")
 	case "l2":
-		add("SVM", "l2 soft margin (K + I/C)")
-		add("C", fmtSig(r.C, 6))
+		t.add("SVM", "l2 soft margin (K + I/C)")
+		t.add("C", fmtSig(r.C, 6))
 	default:
-		add("SVM", "l1 soft margin (C-SVC)")
-		add("C", fmtSig(r.C, 6))
+		t.add("SVM", "l1 soft margin (C-SVC)")
+		t.add("C", fmtSig(r.C, 6))
 	}
 	if r.Criterion != "" {
-		add("criterion", r.Criterion)
+		t.add("criterion", r.Criterion)
 	}
-	add("criterion at start", fmtSig(r.CriterionStart, 8))
-	add("criterion at end", fmtSig(r.CriterionEnd, 8))
+	t.add("criterion at start", fmtSig(r.CriterionStart, 8))
+	t.add("criterion at end", fmtSig(r.CriterionEnd, 8))
 	for _, f := range r.Figures {
-		add(f.Name, fmtSig(f.Value, 6))
+		t.add(f.Name, fmtSig(f.Value, 6))
 	}
-	add("#SV", strconv.Itoa(r.NSV))
-	add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
+	t.add("#SV", strconv.Itoa(r.NSV))
+	t.add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
 	if r.TestAccuracy != nil {
-		add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
+		t.add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
 	} else {
-		add("test accuracy", "- (no test part: give --test or --test-fraction)")
+		t.add("test accuracy", "- (no test part: give --test or --test-fraction)")
 	}
-	add("SVM solves", strconv.Itoa(r.Solves))
-	add("iterations", strconv.Itoa(r.Iter))
-	add("status", r.Status)
-	add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
-	add("normalize", r.Normalize)
-	add("seed", strconv.FormatUint(r.Seed, 10))
+	t.add("SVM solves", strconv.Itoa(r.Solves))
+	t.add("iterations", strconv.Itoa(r.Iter))
+	t.add("status", r.Status)
+	t.add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
+	t.add("normalize", r.Normalize)
+	t.add("seed", strconv.FormatUint(r.Seed, 10))
 	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", r.ExportDir}} {
 		if f.v != "" {
-			add(f.k, f.v)
+			t.add(f.k, f.v)
 		}
 	}
 	if r.Init != "" {
@@ -611,7 +610,7 @@ func tuneTables(r *tuneResult) []*table {
 				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, fmtSig(fw.Q, 4)))
 				break
 			}
-			rel.Rows = append(rel.Rows, []string{strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4)})
+			rel.add(strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4))
 		}
 		ts = append(ts, rel)
 	}
@@ -627,13 +626,13 @@ func tuneTables(r *tuneResult) []*table {
 				for j := 0; j < d; j++ {
 					row = append(row, fmtSig(r.Kernel.Q[i][j], 3))
 				}
-				qt.Rows = append(qt.Rows, row)
+				qt.add(row...)
 			}
 			ts = append(ts, qt)
 		}
 		et := &table{Title: "eigenvalues of Q (ascending)", Header: []string{"#", "eigenvalue"}}
 		for i, v := range r.Eigenvalues {
-			et.Rows = append(et.Rows, []string{strconv.Itoa(i + 1), fmtSig(v, 4)})
+			et.add(strconv.Itoa(i + 1), fmtSig(v, 4))
 		}
 		if !r.showMatrix {
 			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
