@@ -137,7 +137,7 @@ func infoListBuiltins(o *infoOptions) error {
 		Header: []string{"DATA", "rows", "features", "description"},
 	}
 	for _, b := range bs {
-		t.add(dataio.BuiltinPrefix + b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
+		t.add(dataio.BuiltinPrefix+b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
 	}
 	return renderTables(o.Out, o.Format, t)
 }
@@ -223,7 +223,7 @@ func infoSplitSummary(sp []dataio.SplitSize) string {
 func infoFeatureTable(s dataio.Summary) *table {
 	t := &table{Title: "features of " + s.Name, Header: []string{"#", "name", "min", "max", "mean", "std"}}
 	for j, f := range s.Stats {
-		t.add(strconv.Itoa(j + 1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6))
+		t.add(strconv.Itoa(j+1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6))
 	}
 	return t
 }

@@ -610,7 +610,7 @@ func tuneTables(r *tuneResult) []*table {
 				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, fmtSig(fw.Q, 4)))
 				break
 			}
-			rel.add(strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4))
+			rel.add(strconv.Itoa(i+1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4))
 		}
 		ts = append(ts, rel)
 	}
@@ -632,7 +632,7 @@ func tuneTables(r *tuneResult) []*table {
 		}
 		et := &table{Title: "eigenvalues of Q (ascending)", Header: []string{"#", "eigenvalue"}}
 		for i, v := range r.Eigenvalues {
-			et.add(strconv.Itoa(i + 1), fmtSig(v, 4))
+			et.add(strconv.Itoa(i+1), fmtSig(v, 4))
 		}
 		if !r.showMatrix {
 			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
