@@ -8,18 +8,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -246,16 +242,9 @@ func parseTheta(s string) ([]float64, error) {
 
 // trainResult is what train prints: the table rows and the JSON object.
 type trainResult struct {
-	Data     string          `json:"data"`
-	Test     string          `json:"test,omitempty"`
-	NTrain   int             `json:"n_train"`
-	NTest    int             `json:"n_test,omitempty"`
-	Features int             `json:"features"`
-	Labels   dataio.LabelMap `json:"labels"`
-	Seed     uint64          `json:"seed"`
+	fitData
 
-	Normalize string      `json:"normalize"`
-	Kernel    kernel.Spec `json:"kernel"`
+	Kernel kernel.Spec `json:"kernel"`
 	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
 	Gamma  float64 `json:"gamma,omitempty"`
 	Margin string  `json:"margin"`
@@ -264,10 +253,7 @@ type trainResult struct {
 	WeightPos float64 `json:"weight_pos,omitempty"`
 	WeightNeg float64 `json:"weight_neg,omitempty"`
 
-	TrainAccuracy float64  `json:"train_accuracy"`
-	TrainCorrect  int      `json:"train_correct"`
-	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
-	TestCorrect   int      `json:"test_correct,omitempty"`
+	accuracies
 
 	NSV    int     `json:"n_sv"`
 	NBSV   int     `json:"n_bsv"`
@@ -290,50 +276,33 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	d := train.Dim()
-	spec, err := o.kernelSpec(d)
+	spec, err := o.kernelSpec(train.Dim())
 	if err != nil {
 		return err
 	}
-	p := solver.SVCParams{Margin: o.margin, C: o.C}
-	if o.margin == solver.Hard {
-		p.C = 0
-	}
+	p := svcParams(o.margin, o.C)
 	if o.margin == solver.L1 {
 		p.WeightPos, p.WeightNeg = o.WeightPos, o.WeightNeg
 	}
 	s := solver.Settings{Eps: o.Eps, MaxIter: o.MaxIter, CacheBytes: o.CacheMB << 20}
-
-	start := time.Now()
-	m, fit, err := model.Fit(ctx, train, norm, spec, p, s)
-	elapsed := time.Since(start)
+	f, err := fitFinal(ctx, train, test, norm, spec, p, s)
 	if err != nil {
 		if errors.Is(err, solver.ErrNotSeparable) {
 			return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
 		}
 		return err
 	}
-	m.Provenance.Seed = o.Seed
-	m.Provenance.Data = path
-	m.Provenance.Version = buildVersion()
-	m.Provenance.Command = []string{o.command}
+	m, fit := f.model, f.result
+	setProvenance(m, o.Seed, path, o.command)
 
 	r := &trainResult{
-		Data: path, Test: o.data.Test, NTrain: train.Len(), Features: d, Labels: train.Labels, Seed: o.Seed,
-		Normalize: norm.Kind, Kernel: m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
+		fitData: newFitData(path, o.data.Test, o.Seed, train, test, norm),
+		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
 		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
-		NSV: m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
+		accuracies: f.accuracies,
+		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
 		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: o.Eps,
-		Seconds: elapsed.Seconds(), ModelFile: o.Output,
-	}
-	ftr := m.DecisionNormalized(train.X)
-	r.TrainCorrect = countCorrect(ftr, train.Y)
-	r.TrainAccuracy = float64(r.TrainCorrect) / float64(train.Len())
-	if test != nil && test.Len() > 0 {
-		r.NTest = test.Len()
-		r.TestCorrect = countCorrect(m.DecisionNormalized(test.X), test.Y)
-		acc := float64(r.TestCorrect) / float64(test.Len())
-		r.TestAccuracy = &acc
+		Seconds: f.elapsed.Seconds(), ModelFile: o.Output,
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if len(norm.Constant) > 0 {
@@ -356,33 +325,6 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 		return renderJSON(o.Out, r)
 	}
 	return renderTables(o.Out, formatTable, trainTable(r))
-}
-
-func countCorrect(f, y []float64) int {
-	n := 0
-	for i, v := range f {
-		if (v > 0) == (y[i] > 0) {
-			n++
-		}
-	}
-	return n
-}
-
-func featureList(idx []int, names []string) string {
-	const show = 8
-	var parts []string
-	for k, j := range idx {
-		if k == show {
-			parts = append(parts, fmt.Sprintf("… (%d more)", len(idx)-show))
-			break
-		}
-		if j < len(names) {
-			parts = append(parts, names[j])
-		} else {
-			parts = append(parts, fmt.Sprintf("f%d", j+1))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // kernelSpec builds the kernel from the flags, for d features.
@@ -542,39 +484,19 @@ func readMatrix(r io.Reader, name string) ([][]float64, error) {
 
 // trainTable lays out a trainResult.
 func trainTable(r *trainResult) *table {
-	t := &table{
-		Title: fmt.Sprintf("train %s: %d training rows, %d features; +1 = %q, -1 = %q",
-			r.Data, r.NTrain, r.Features, r.Labels.Positive, r.Labels.Negative),
-		Header: []string{"quantity", "value"},
-	}
-	t.add("kernel", kernelText(r.Kernel))
-	t.add("gamma (LIBSVM)", gammaText(r.Kernel))
-	switch r.Margin {
-	case "hard":
-		t.add("SVM", "hard margin")
-	case "l2":
-		t.add("SVM", "l2 soft margin (K + I/C)")
-		t.add("C", fmtSig(r.C, 6))
-	default:
-		t.add("SVM", "l1 soft margin (C-SVC)")
-		t.add("C", fmtSig(r.C, 6))
-		if r.WeightPos != 0 || r.WeightNeg != 0 {
-			w := func(v float64) float64 {
-				if v == 0 {
-					return 1
-				}
-				return v
+	t := &table{Title: r.title("train " + r.Data), Header: []string{"quantity", "value"}}
+	addKernelRows(t, r.Kernel, r.Margin, r.C)
+	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
+		w := func(v float64) float64 {
+			if v == 0 {
+				return 1
 			}
-			t.add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
+			return v
 		}
+		t.add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
 	}
 	t.add("normalize", r.Normalize)
-	t.add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
-	if r.TestAccuracy != nil {
-		t.add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
-	} else {
-		t.add("test accuracy", "- (no test part)")
-	}
+	r.accuracies.addRows(t, &r.fitData, "- (no test part)")
 	t.add("#SV", strconv.Itoa(r.NSV))
 	t.add("#BSV", strconv.Itoa(r.NBSV))
 	t.add("dual objective", fmtSig(r.Obj, 8))
@@ -588,86 +510,4 @@ func trainTable(r *trainResult) *table {
 	}
 	t.Notes = r.Notes
 	return t
-}
-
-func accText(acc float64, correct, n int) string {
-	return fmt.Sprintf("%s%% (%d/%d)", fmtFixed(100*acc, 2), correct, n)
-}
-
-// kernelText describes a kernel spec in words.
-func kernelText(s kernel.Spec) string {
-	switch s.Kind {
-	case kernel.KindGaussian:
-		switch {
-		case s.Gamma != 0:
-			return fmt.Sprintf("gaussian exp(-γ‖x-z‖²), γ = %s (σ = %s)", fmtSig(s.Gamma, 6), fmtSig(1/math.Sqrt(2*s.Gamma), 6))
-		case s.Diag != nil:
-			return fmt.Sprintf("gaussian, diagonal Q (%d entries, %s … %s)", len(s.Diag), fmtSig(minOf(s.Diag), 4), fmtSig(maxOf(s.Diag), 4))
-		}
-		return fmt.Sprintf("gaussian, full %d×%d Q", len(s.Q), len(s.Q))
-	case kernel.KindL1:
-		if minOf(s.Theta) == maxOf(s.Theta) {
-			return fmt.Sprintf("l1 -Σ|x_k-z_k|/θ_k, θ = %s", fmtSig(s.Theta[0], 6))
-		}
-		return fmt.Sprintf("l1 -Σ|x_k-z_k|/θ_k, θ in [%s, %s]", fmtSig(minOf(s.Theta), 4), fmtSig(maxOf(s.Theta), 4))
-	}
-	return s.Kind
-}
-
-// gammaText is LIBSVM's γ where the kernel has one.
-func gammaText(s kernel.Spec) string {
-	switch {
-	case s.Kind == kernel.KindGaussian && s.Gamma != 0:
-		return fmtSig(s.Gamma, 6)
-	case s.Kind == kernel.KindGaussian:
-		return "- (not isotropic: see Q)"
-	}
-	return "- (not a Gaussian kernel)"
-}
-
-func minOf(v []float64) float64 {
-	m := math.Inf(1)
-	for _, x := range v {
-		m = math.Min(m, x)
-	}
-	return m
-}
-
-func maxOf(v []float64) float64 {
-	m := math.Inf(-1)
-	for _, x := range v {
-		m = math.Max(m, x)
-	}
-	return m
-}
-
-// commandLine rebuilds the command line from the arguments and the flags
-// that were set, for a model's provenance (os.Args would be the test binary
-// in tests).
-func commandLine(cmd *cobra.Command, args []string) string {
-	parts := []string{cmd.CommandPath()}
-	parts = append(parts, args...)
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		parts = append(parts, "--"+f.Name+"="+f.Value.String())
-	})
-	return strings.Join(parts, " ")
-}
-
-// buildVersion is the kerneltune version from the build information: the
-// module version, or "(devel)" plus the VCS revision in a source build.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
 }

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,7 +21,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
-	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -230,17 +228,10 @@ type featureWeight struct {
 
 // tuneResult is what tune prints: the table rows and the JSON object.
 type tuneResult struct {
-	Data     string          `json:"data"`
-	Test     string          `json:"test,omitempty"`
-	NTrain   int             `json:"n_train"`
-	NTest    int             `json:"n_test,omitempty"`
-	Features int             `json:"features"`
-	Labels   dataio.LabelMap `json:"labels"`
-	Seed     uint64          `json:"seed"`
+	fitData
 
-	Normalize string `json:"normalize"`
-	Method    string `json:"method"`
-	Param     string `json:"param,omitempty"`
+	Method string `json:"method"`
+	Param  string `json:"param,omitempty"`
 
 	Kernel kernel.Spec `json:"kernel"`
 	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
@@ -260,11 +251,8 @@ type tuneResult struct {
 	CriterionEnd   float64          `json:"criterion_end"`
 	Figures        []methods.Figure `json:"figures,omitempty"`
 
-	NSV           int      `json:"n_sv"`
-	TrainAccuracy float64  `json:"train_accuracy"`
-	TrainCorrect  int      `json:"train_correct"`
-	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
-	TestCorrect   int      `json:"test_correct,omitempty"`
+	NSV int `json:"n_sv"`
+	accuracies
 
 	Solves      int     `json:"svm_solves"`
 	Iter        int     `json:"iterations"`
@@ -313,21 +301,13 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	if err != nil {
 		return fmt.Errorf("tune: %s returned margin %q: %w", o.Method, res.Margin, err)
 	}
-	p := solver.SVCParams{Margin: margin, C: res.C}
-	if margin == solver.Hard {
-		p.C = 0
-	}
 	s := solver.Settings{Eps: o.Eps, CacheBytes: o.CacheMB << 20}
-	start := time.Now()
-	m, fit, err := model.Fit(ctx, train, norm, res.Kernel, p, s)
-	fitTime := time.Since(start)
+	f, err := fitFinal(ctx, train, test, norm, res.Kernel, svcParams(margin, res.C), s)
 	if err != nil {
 		return fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
 	}
-	m.Provenance.Seed = o.Seed
-	m.Provenance.Data = path
-	m.Provenance.Version = buildVersion()
-	m.Provenance.Command = []string{o.command}
+	m, fit := f.model, f.result
+	setProvenance(m, o.Seed, path, o.command)
 	m.Provenance.Method = res.Method
 	m.Provenance.Param = res.Param
 	if m.Tuning, err = json.Marshal(res); err != nil {
@@ -335,14 +315,14 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	}
 
 	r := &tuneResult{
-		Data: path, Test: o.data.Test, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: o.Seed,
-		Normalize: norm.Kind, Method: res.Method, Param: res.Param,
+		fitData: newFitData(path, o.data.Test, o.Seed, train, test, norm),
+		Method:  res.Method, Param: res.Param,
 		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
 		Margin: res.Margin, C: res.C,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
-		Figures: res.Figures, NSV: fit.NSV,
+		Figures: res.Figures, NSV: fit.NSV, accuracies: f.accuracies,
 		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
-		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: fitTime.Seconds(),
+		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.elapsed.Seconds(),
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		ModelFile: o.Output, TraceFile: o.Trace, ExportDir: o.ExportLibsvm,
 		featNames: train.FeatureNames,
@@ -359,14 +339,6 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 			return err
 		}
 		r.showMatrix = len(res.Kernel.Q) <= 15
-	}
-	r.TrainCorrect = countCorrect(m.DecisionNormalized(train.X), train.Y)
-	r.TrainAccuracy = float64(r.TrainCorrect) / float64(train.Len())
-	if test != nil && test.Len() > 0 {
-		r.NTest = test.Len()
-		r.TestCorrect = countCorrect(m.DecisionNormalized(test.X), test.Y)
-		acc := float64(r.TestCorrect) / float64(test.Len())
-		r.TestAccuracy = &acc
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if fit.Status != solver.Converged {
@@ -392,13 +364,6 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		return renderJSON(o.Out, r)
 	}
 	return renderTables(o.Out, formatTable, tuneTables(r)...)
-}
-
-func featureName(names []string, k int) string {
-	if k < len(names) && names[k] != "" {
-		return names[k]
-	}
-	return "f" + strconv.Itoa(k+1)
 }
 
 func eigenvalues(q [][]float64) ([]float64, error) {
@@ -548,22 +513,8 @@ func tuneTables(r *tuneResult) []*table {
 	if r.Param != "" {
 		title += " --param " + r.Param
 	}
-	t := &table{
-		Title:  fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q", title, r.NTrain, r.Features, r.Labels.Positive, r.Labels.Negative),
-		Header: []string{"quantity", "value"},
-	}
-	t.add("kernel", kernelText(r.Kernel))
-	t.add("gamma (LIBSVM)", gammaText(r.Kernel))
-	switch r.Margin {
-	case "hard":
-		t.add("SVM", "hard margin")
-	case "l2":
-		t.add("SVM", "l2 soft margin (K + I/C)")
-		t.add("C", fmtSig(r.C, 6))
-	default:
-		t.add("SVM", "l1 soft margin (C-SVC)")
-		t.add("C", fmtSig(r.C, 6))
-	}
+	t := &table{Title: r.title(title), Header: []string{"quantity", "value"}}
+	addKernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Criterion != "" {
 		t.add("criterion", r.Criterion)
 	}
@@ -573,12 +524,7 @@ func tuneTables(r *tuneResult) []*table {
 		t.add(f.Name, fmtSig(f.Value, 6))
 	}
 	t.add("#SV", strconv.Itoa(r.NSV))
-	t.add("train accuracy", accText(r.TrainAccuracy, r.TrainCorrect, r.NTrain))
-	if r.TestAccuracy != nil {
-		t.add("test accuracy", accText(*r.TestAccuracy, r.TestCorrect, r.NTest))
-	} else {
-		t.add("test accuracy", "- (no test part: give --test or --test-fraction)")
-	}
+	r.accuracies.addRows(t, &r.fitData, "- (no test part: give --test or --test-fraction)")
 	t.add("SVM solves", strconv.Itoa(r.Solves))
 	t.add("iterations", strconv.Itoa(r.Iter))
 	t.add("status", r.Status)

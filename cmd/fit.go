@@ -1,0 +1,254 @@
+package cmd
+
+// What train and tune share: the final SVM, fitted with the chosen kernel
+// and C on the whole training part; its accuracies; the model's provenance;
+// and the parts of their results and tables that describe these.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// fitData is the data of a train or tune run, the first keys of their JSON.
+type fitData struct {
+	Data     string          `json:"data"`
+	Test     string          `json:"test,omitempty"`
+	NTrain   int             `json:"n_train"`
+	NTest    int             `json:"n_test,omitempty"`
+	Features int             `json:"features"`
+	Labels   dataio.LabelMap `json:"labels"`
+	Seed     uint64          `json:"seed"`
+
+	Normalize string `json:"normalize"`
+}
+
+// newFitData describes DATA at path, read into train and test (nil or
+// empty: no test part) and normalised by norm; testPath is --test.
+func newFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) fitData {
+	d := fitData{
+		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
+		Normalize: norm.Kind,
+	}
+	if test != nil && test.Len() > 0 {
+		d.NTest = test.Len()
+	}
+	return d
+}
+
+// title is the line above a run's table: what ran, on how much data, and
+// the label mapping.
+func (d *fitData) title(what string) string {
+	return fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q",
+		what, d.NTrain, d.Features, d.Labels.Positive, d.Labels.Negative)
+}
+
+// accuracies are the final SVM's accuracies on the training and the test
+// part (TestAccuracy nil without a test part).
+type accuracies struct {
+	TrainAccuracy float64  `json:"train_accuracy"`
+	TrainCorrect  int      `json:"train_correct"`
+	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
+	TestCorrect   int      `json:"test_correct,omitempty"`
+}
+
+// finalFit is the SVM that train and tune report and save.
+type finalFit struct {
+	model   *model.Model
+	result  solver.SVCResult
+	elapsed time.Duration // wall time of the fit
+	accuracies
+}
+
+// fitFinal fits the SVM with kernel spec and parameters p on the whole
+// normalised training part and scores it on the training and the test part
+// (test may be nil). The model's provenance is model.Fit's; see
+// setProvenance.
+func fitFinal(ctx context.Context, train, test *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*finalFit, error) {
+	start := time.Now()
+	m, res, err := model.Fit(ctx, train, norm, spec, p, s)
+	if err != nil {
+		return nil, err
+	}
+	f := &finalFit{model: m, result: res, elapsed: time.Since(start)}
+	f.TrainCorrect = countCorrect(m.DecisionNormalized(train.X), train.Y)
+	f.TrainAccuracy = float64(f.TrainCorrect) / float64(train.Len())
+	if test != nil && test.Len() > 0 {
+		f.TestCorrect = countCorrect(m.DecisionNormalized(test.X), test.Y)
+		acc := float64(f.TestCorrect) / float64(test.Len())
+		f.TestAccuracy = &acc
+	}
+	return f, nil
+}
+
+// svcParams are the SVM parameters of margin and C; a hard margin has no C.
+func svcParams(margin solver.Margin, c float64) solver.SVCParams {
+	p := solver.SVCParams{Margin: margin, C: c}
+	if margin == solver.Hard {
+		p.C = 0
+	}
+	return p
+}
+
+// setProvenance records the run that made m: the seed, DATA as the user
+// named it, this kerneltune's version and the command line.
+func setProvenance(m *model.Model, seed uint64, data, command string) {
+	m.Provenance.Seed = seed
+	m.Provenance.Data = data
+	m.Provenance.Version = buildVersion()
+	m.Provenance.Command = []string{command}
+}
+
+// addKernelRows adds the rows that describe the kernel and the SVM: the
+// kernel, LIBSVM's γ, the margin and (soft margins) C.
+func addKernelRows(t *table, k kernel.Spec, margin string, c float64) {
+	t.add("kernel", kernelText(k))
+	t.add("gamma (LIBSVM)", gammaText(k))
+	switch margin {
+	case "hard":
+		t.add("SVM", "hard margin")
+	case "l2":
+		t.add("SVM", "l2 soft margin (K + I/C)")
+		t.add("C", fmtSig(c, 6))
+	default:
+		t.add("SVM", "l1 soft margin (C-SVC)")
+		t.add("C", fmtSig(c, 6))
+	}
+}
+
+// addRows adds the train and test accuracy rows; noTest is the test row's
+// value when there is no test part.
+func (a *accuracies) addRows(t *table, d *fitData, noTest string) {
+	t.add("train accuracy", accText(a.TrainAccuracy, a.TrainCorrect, d.NTrain))
+	if a.TestAccuracy != nil {
+		t.add("test accuracy", accText(*a.TestAccuracy, a.TestCorrect, d.NTest))
+	} else {
+		t.add("test accuracy", noTest)
+	}
+}
+
+func countCorrect(f, y []float64) int {
+	n := 0
+	for i, v := range f {
+		if (v > 0) == (y[i] > 0) {
+			n++
+		}
+	}
+	return n
+}
+
+func accText(acc float64, correct, n int) string {
+	return fmt.Sprintf("%s%% (%d/%d)", fmtFixed(100*acc, 2), correct, n)
+}
+
+// featureName is the name of feature k (0-based), f1, f2, … without one.
+func featureName(names []string, k int) string {
+	if k < len(names) && names[k] != "" {
+		return names[k]
+	}
+	return "f" + strconv.Itoa(k+1)
+}
+
+// featureList names the features idx (0-based), the first eight of them.
+func featureList(idx []int, names []string) string {
+	const show = 8
+	var parts []string
+	for k, j := range idx {
+		if k == show {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(idx)-show))
+			break
+		}
+		parts = append(parts, featureName(names, j))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// kernelText describes a kernel spec in words.
+func kernelText(s kernel.Spec) string {
+	switch s.Kind {
+	case kernel.KindGaussian:
+		switch {
+		case s.Gamma != 0:
+			return fmt.Sprintf("gaussian exp(-γ‖x-z‖²), γ = %s (σ = %s)", fmtSig(s.Gamma, 6), fmtSig(1/math.Sqrt(2*s.Gamma), 6))
+		case s.Diag != nil:
+			return fmt.Sprintf("gaussian, diagonal Q (%d entries, %s … %s)", len(s.Diag), fmtSig(minOf(s.Diag), 4), fmtSig(maxOf(s.Diag), 4))
+		}
+		return fmt.Sprintf("gaussian, full %d×%d Q", len(s.Q), len(s.Q))
+	case kernel.KindL1:
+		if minOf(s.Theta) == maxOf(s.Theta) {
+			return fmt.Sprintf("l1 -Σ|x_k-z_k|/θ_k, θ = %s", fmtSig(s.Theta[0], 6))
+		}
+		return fmt.Sprintf("l1 -Σ|x_k-z_k|/θ_k, θ in [%s, %s]", fmtSig(minOf(s.Theta), 4), fmtSig(maxOf(s.Theta), 4))
+	}
+	return s.Kind
+}
+
+// gammaText is LIBSVM's γ where the kernel has one.
+func gammaText(s kernel.Spec) string {
+	switch {
+	case s.Kind == kernel.KindGaussian && s.Gamma != 0:
+		return fmtSig(s.Gamma, 6)
+	case s.Kind == kernel.KindGaussian:
+		return "- (not isotropic: see Q)"
+	}
+	return "- (not a Gaussian kernel)"
+}
+
+func minOf(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
+}
+
+// commandLine rebuilds the command line from the arguments and the flags
+// that were set, for a model's provenance (os.Args would be the test binary
+// in tests).
+func commandLine(cmd *cobra.Command, args []string) string {
+	parts := []string{cmd.CommandPath()}
+	parts = append(parts, args...)
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		parts = append(parts, "--"+f.Name+"="+f.Value.String())
+	})
+	return strings.Join(parts, " ")
+}
+
+// buildVersion is the kerneltune version from the build information: the
+// module version, or "(devel)" plus the VCS revision in a source build.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
