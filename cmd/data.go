@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // dataOptions are the data flags every data-reading command shares
@@ -37,6 +39,14 @@ const dataHelp = `DATA is a file or an embedded data set:
   -                         CSV or LIBSVM on standard input
 Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +1,
 --positive picks it), and the mapping is printed.`
+
+// oneDataArg is the Args check of a command that takes exactly one DATA.
+func oneDataArg(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("%s needs exactly one DATA argument, got %d", cmd.Name(), len(args))
+	}
+	return nil
+}
 
 // addReadFlags adds the flags that say how to read a data file.
 func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {

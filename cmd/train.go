@@ -100,12 +100,7 @@ tested against svm-train 3.24 on heart, breast-cancer and diabetes).
   kerneltune train data.csv --test test.csv --sigma 2 --C 10 --format json
   kerneltune train data.csv --kernel gaussian --Q metric.txt --margin l2
   kerneltune train builtin:diabetes --kernel l1 --theta 2 --test-fraction 0.5`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrorf("train needs exactly one DATA argument, got %d", len(args))
-			}
-			return nil
-		},
+		Args: oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd.Flags()); err != nil {
 				return err

@@ -113,12 +113,7 @@ Method options (each method reads those it has; 0 or "" = its default):
   kerneltune tune builtin:breast-wisconsin --method spd --param full --trace spd.csv
   kerneltune tune data.csv --method spd --init cv --rho 0.1 --format json
   kerneltune tune data.csv --method spd --export-libsvm out/`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErrorf("tune needs exactly one DATA argument, got %d", len(args))
-			}
-			return nil
-		},
+		Args: oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd.Flags()); err != nil {
 				return err
