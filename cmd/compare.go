@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -35,10 +36,8 @@ type compareOptions struct {
 	Out           string
 	Resume        bool
 	Shard         string
-	Format        string
-	Plot          string
-	PlotAs        string
 	Preset        string
+	summaryOptions
 
 	C       float64
 	Folds   int
@@ -102,9 +101,7 @@ its default parameterisation.`,
 	f.StringVarP(&o.Out, "out", "o", "", "write one JSON record per job to this file as it finishes")
 	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
-	f.StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
-	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
-	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice)")
 	f.IntVar(&o.Folds, "folds", 5, "cross-validation folds inside each training part")
@@ -117,7 +114,7 @@ its default parameterisation.`,
 }
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
-	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
+	if err := o.summaryOptions.checkFormat(); err != nil {
 		return err
 	}
 	if o.Partitions < 1 {
@@ -268,13 +265,8 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	for i, e := range entries {
 		order[i] = e.String()
 	}
-	if err := writeSummary(o.globalOptions, o.Format, all, order, o.Select == "laanaya"); err != nil {
+	if err := o.summaryOptions.write(o.globalOptions, all, order, o.Select == "laanaya"); err != nil {
 		return err
-	}
-	if o.Plot != "" {
-		if err := writePlots(o.Plot, o.PlotAs, all, order); err != nil {
-			return err
-		}
 	}
 	if n := countFailures(all); n > 0 {
 		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s)", n, outHint(o.Out))
@@ -325,6 +317,37 @@ func (o *compareOptions) source(path string) (experiment.Source, error) {
 		return nil, fmt.Errorf("compare: %s: %w", path, err)
 	}
 	return &experiment.SplitSource{Data: d, Splits: splits}, nil
+}
+
+// summaryOptions are the output flags of compare and report, which print
+// the same tables and figures.
+type summaryOptions struct {
+	Format string
+	Plot   string
+	PlotAs string
+}
+
+func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex")
+	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
+	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+}
+
+func (o *summaryOptions) checkFormat() error {
+	return checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX)
+}
+
+// write prints the averaged tables of recs and, with --plot, writes the
+// figures.
+func (o *summaryOptions) write(g *globalOptions, recs []experiment.Record, order []string, lookedAtTest bool) error {
+	if err := writeSummary(g, o.Format, recs, order, lookedAtTest); err != nil {
+		return err
+	}
+	if o.Plot != "" {
+		_, err := experiment.WritePlots(o.Plot, o.PlotAs, recs, order)
+		return err
+	}
+	return nil
 }
 
 // writeSummary renders the averaged tables of records.

@@ -12,9 +12,7 @@ import (
 
 type reportOptions struct {
 	*globalOptions
-	Format string
-	Plot   string
-	PlotAs string
+	summaryOptions
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -38,15 +36,13 @@ and a job recorded twice counts once.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
+			if err := o.summaryOptions.checkFormat(); err != nil {
 				return err
 			}
 			return runReport(o, args)
 		},
 	}
-	c.Flags().StringVar(&o.Format, "format", "table", "output: table, markdown, csv, json or latex")
-	c.Flags().StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
-	c.Flags().StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+	o.summaryOptions.addFlags(c.Flags())
 	return c
 }
 
@@ -68,13 +64,7 @@ func runReport(o *reportOptions, files []string) error {
 	for _, r := range all {
 		lookedAtTest = lookedAtTest || strings.Contains(r.Extra["select"], "laanaya")
 	}
-	if err := writeSummary(o.globalOptions, o.Format, all, order, lookedAtTest); err != nil {
-		return err
-	}
-	if o.Plot != "" {
-		return writePlots(o.Plot, o.PlotAs, all, order)
-	}
-	return nil
+	return o.summaryOptions.write(o.globalOptions, all, order, lookedAtTest)
 }
 
 // entryOrder lists the entries of the records in registry order (the
@@ -107,10 +97,4 @@ func entryOrder(rs []experiment.Record) []string {
 		out[i] = e.s
 	}
 	return out
-}
-
-// writePlots writes the figures of compare and report into dir.
-func writePlots(dir, format string, recs []experiment.Record, order []string) error {
-	_, err := experiment.WritePlots(dir, format, recs, order)
-	return err
 }
