@@ -361,7 +361,9 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	return renderTables(o.Out, formatTable, tuneTables(r)...)
 }
 
-func eigenvalues(q [][]float64) ([]float64, error) {
+// upperSym is the symmetric matrix with the upper triangle of the square
+// matrix q (a learned metric Q, symmetric already).
+func upperSym(q [][]float64) *mat.SymDense {
 	d := len(q)
 	sym := mat.NewSymDense(d, nil)
 	for i := 0; i < d; i++ {
@@ -369,8 +371,13 @@ func eigenvalues(q [][]float64) ([]float64, error) {
 			sym.SetSym(i, j, q[i][j])
 		}
 	}
+	return sym
+}
+
+// eigenvalues are the eigenvalues of a learned metric Q, ascending.
+func eigenvalues(q [][]float64) ([]float64, error) {
 	var e mat.EigenSym
-	if !e.Factorize(sym, false) {
+	if !e.Factorize(upperSym(q), false) {
 		return nil, errors.New("tune: eigenvalues of the learned Q: decomposition failed")
 	}
 	return e.Values(nil), nil
@@ -421,14 +428,8 @@ func exportMap(s kernel.Spec, d int) (*mat.Dense, error) {
 			L.Set(k, k, math.Sqrt(q))
 		}
 	default:
-		sym := mat.NewSymDense(d, nil)
-		for i := 0; i < d; i++ {
-			for j := i; j < d; j++ {
-				sym.SetSym(i, j, s.Q[i][j])
-			}
-		}
 		var ch mat.Cholesky
-		if !ch.Factorize(sym) {
+		if !ch.Factorize(upperSym(s.Q)) {
 			return nil, errors.New("--export-libsvm: the learned Q is not positive definite")
 		}
 		var tri mat.TriDense
