@@ -1,0 +1,81 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/kerneltune/kerneltune/"
+
+// allowedImports is the import graph of STYLE.md: which packages of this
+// module each package may import. It keeps the graph acyclic and the
+// packages' purposes apart (manifold knows nothing of SVMs, dataio nothing of
+// kernels, the solver nothing of tuning).
+var allowedImports = map[string][]string{
+	"pkg/dataio":     {},
+	"pkg/kernel":     {},
+	"pkg/manifold":   {},
+	"pkg/solver/sqp": {},
+	"pkg/solver":     {"pkg/kernel"},
+	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
+	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},
+	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model"},
+}
+
+// forbiddenInPkg are calls a library package must not make: nothing under
+// pkg/ prints, exits or reads flags (the command line does that).
+var forbiddenInPkg = []string{"fmt.Print", "os.Exit", "log.Fatal", "log.Print", "os.Stdout", "os.Stderr", "flag.", "os.Args"}
+
+func TestImportGraph(t *testing.T) {
+	seen := map[string]bool{}
+	err := filepath.WalkDir("pkg", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		allowed, ok := allowedImports[dir]
+		if !ok {
+			t.Errorf("%s: package %s is not in the import graph of arch_test.go: add it with its allowed imports", path, dir)
+			return nil
+		}
+		seen[dir] = true
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.HasPrefix(p, module) {
+				continue
+			}
+			if rel := strings.TrimPrefix(p, module); !slices.Contains(allowed, rel) {
+				t.Errorf("%s imports %s: %s may import only %v", path, rel, dir, allowed)
+			}
+		}
+		body := string(src)
+		for _, bad := range forbiddenInPkg {
+			if strings.Contains(body, bad) {
+				t.Errorf("%s uses %s: library code must not print, exit or read flags", path, bad)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range allowedImports {
+		if !seen[dir] {
+			t.Errorf("import graph lists %s, which has no Go files", dir)
+		}
+	}
+}
