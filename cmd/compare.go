@@ -33,7 +33,7 @@ type compareOptions struct {
 	Stratified    bool
 	Select        string
 	Workers       int
-	Out           string
+	OutFile       string // --out: the results file
 	Resume        bool
 	Shard         string
 	Preset        string
@@ -98,7 +98,7 @@ its default parameterisation.`,
 	f.BoolVar(&o.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
 	f.IntVar(&o.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
-	f.StringVarP(&o.Out, "out", "o", "", "write one JSON record per job to this file as it finishes")
+	f.StringVarP(&o.OutFile, "out", "o", "", "write one JSON record per job to this file as it finishes")
 	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
@@ -132,7 +132,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
 		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
 	}
-	if o.Resume && o.Out == "" {
+	if o.Resume && o.OutFile == "" {
 		return usageErrorf("--resume needs --out FILE")
 	}
 	if _, _, err := parseShard(o.Shard); err != nil {
@@ -222,21 +222,21 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		prior []experiment.Record
 	)
 	done := map[experiment.Key]bool{}
-	if o.Out != "" {
+	if o.OutFile != "" {
 		if o.Resume {
-			if _, statErr := os.Stat(o.Out); statErr == nil {
-				if prior, err = experiment.ReadRecordsFile(o.Out); err != nil {
+			if _, statErr := os.Stat(o.OutFile); statErr == nil {
+				if prior, err = experiment.ReadRecordsFile(o.OutFile); err != nil {
 					return err
 				}
 				for _, r := range prior {
 					if r.Run != run {
-						return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", o.Out, r.Run, run)
+						return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", o.OutFile, r.Run, run)
 					}
 					done[r.Key()] = true
 				}
 			}
 		}
-		fs, err := experiment.OpenFileSink(o.Out, o.Resume)
+		fs, err := experiment.OpenFileSink(o.OutFile, o.Resume)
 		if err != nil {
 			return err
 		}
@@ -252,8 +252,8 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	})
 	prog.finish()
 	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) && o.Out != "" && !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.Out)
+		if errors.Is(runErr, context.Canceled) && o.OutFile != "" && !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.OutFile)
 		}
 		return runErr
 	}
@@ -269,7 +269,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return err
 	}
 	if n := countFailures(all); n > 0 {
-		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s)", n, outHint(o.Out))
+		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s)", n, outHint(o.OutFile))
 	}
 	return nil
 }
