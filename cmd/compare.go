@@ -49,7 +49,7 @@ type compareOptions struct {
 func init() { subcommands = append(subcommands, newCompareCmd) }
 
 func newCompareCmd(g *globalOptions) *cobra.Command {
-	o := &compareOptions{globalOptions: g}
+	o := &compareOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:   "compare [DATA ...]",
 		Short: "Run every method on the same partitions and print averaged tables",

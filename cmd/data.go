@@ -20,8 +20,8 @@ type dataOptions struct {
 	Test                                                string  // --test FILE
 	TestFraction                                        float64 // --test-fraction F
 
-	// stdin is read for the path "-" (os.Stdin when nil); commands set it
-	// to globalOptions.In so tests can feed data.
+	// stdin is read for the path "-" (os.Stdin when nil); the commands set
+	// it to globalOptions.In, so tests can feed data.
 	stdin io.Reader
 }
 

@@ -22,7 +22,7 @@ type infoOptions struct {
 func init() { subcommands = append(subcommands, newInfoCmd) }
 
 func newInfoCmd(g *globalOptions) *cobra.Command {
-	o := &infoOptions{globalOptions: g}
+	o := &infoOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:   "info [DATA ...]",
 		Short: "Describe data sets: size, classes, label mapping, duplicates, constant features",
@@ -57,7 +57,6 @@ With no DATA, info lists the embedded data sets.
 			if err := o.data.check(); err != nil {
 				return err
 			}
-			o.data.stdin = g.In
 			return runInfo(cmd.Context(), o, args)
 		},
 	}

@@ -45,7 +45,7 @@ type trainOptions struct {
 func init() { subcommands = append(subcommands, newTrainCmd) }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
-	o := &trainOptions{globalOptions: g}
+	o := &trainOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:   "train DATA",
 		Short: "Train one SVM with a given kernel and C, report its accuracy, save the model",

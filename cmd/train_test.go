@@ -177,6 +177,28 @@ func absInt(a int) int {
 	return a
 }
 
+// TestTrainStdin: DATA "-" is the command's standard input (here the
+// test's, not the process's), read like the file itself.
+func TestTrainStdin(t *testing.T) {
+	raw, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--normalize", "none", "-c", "1", "-g", "0.5"}
+	ref := trainJSON(t, append([]string{heartScale}, flags...)...)
+	out, errOut, code := runCLIStdin(t, string(raw), append(append([]string{"train", "-"}, flags...), "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r trainResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.NTrain != 270 || r.NSV != ref.NSV || r.Obj != ref.Obj || r.TrainCorrect != ref.TrainCorrect {
+		t.Errorf("stdin: n %d, #SV %d, obj %v, correct %d; the file: 270, %d, %v, %d", r.NTrain, r.NSV, r.Obj, r.TrainCorrect, ref.NSV, ref.Obj, ref.TrainCorrect)
+	}
+}
+
 // TestTrainBuiltinHeart pins the numbers of the default settings (zscore,
 // γ = 1/d, C = 1) on the embedded heart data with a 30% test part drawn from
 // seed 1.

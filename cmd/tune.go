@@ -75,7 +75,7 @@ func methodList() string {
 }
 
 func newTuneCmd(g *globalOptions) *cobra.Command {
-	o := &tuneOptions{globalOptions: g}
+	o := &tuneOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:   "tune DATA --method ID",
 		Short: "Tune the kernel and C of an SVM with one method, fit and save the tuned model",
