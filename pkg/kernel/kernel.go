@@ -19,6 +19,10 @@
 //   - kernels: NewGaussian (full SPD Q), NewGaussianDiag, NewGaussianIso
 //     (LIBSVM's γ), NewL1, Linear, and FromSpec / Kernel.Spec to save and load
 //     them;
+//   - a metric Q as a user gives and reads it: SpecFromMetric (a matrix read
+//     from a file, checked symmetric positive definite, as the simplest of
+//     isotropic, diagonal or full), Gaussian.Eigenvalues, and
+//     Gaussian.Factor (L with Q = LLᵀ, to map data for LIBSVM's RBF kernel);
 //   - bulk evaluation: Kernel.Gram (tiled SYRK + exp on all cores),
 //     Kernel.Cross, and the column seam for the solver: Kernel.Rows,
 //     Precomputed, Shifted (K + νI) and Centred (for the conditionally

@@ -36,7 +36,7 @@ func FromSpec(s Spec) (Kernel, error) {
 		case s.Diag != nil:
 			return NewGaussianDiag(s.Diag)
 		}
-		q, err := symFromRows(s.Q)
+		q, err := symFromRows("spec", s.Q)
 		if err != nil {
 			return nil, err
 		}
@@ -61,20 +61,23 @@ func FromSpec(s Spec) (Kernel, error) {
 }
 
 // symFromRows checks that q is a square, symmetric matrix of finite numbers
-// and returns it, symmetrised.
-func symFromRows(q [][]float64) (*mat.SymDense, error) {
+// and returns it, symmetrised. Symmetric means |q_ij - q_ji| ≤ 1e-12 max|q_kl|
+// (relative to the matrix's largest entry, so that rounding in a computed Q
+// passes whatever its scale); a pair that differs more is a *SymmetryError.
+// op names the operation in the messages ("spec", "metric").
+func symFromRows(op string, q [][]float64) (*mat.SymDense, error) {
 	d := len(q)
 	if d == 0 {
-		return nil, fmt.Errorf("kernel: spec: q is empty")
+		return nil, fmt.Errorf("kernel: %s: q is empty", op)
 	}
 	var scale float64
 	for i, row := range q {
 		if len(row) != d {
-			return nil, fmt.Errorf("kernel: spec: q is not square: row %d has %d entries, want %d", i, len(row), d)
+			return nil, fmt.Errorf("kernel: %s: q is not square: row %d has %d entries, want %d", op, i, len(row), d)
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("kernel: spec: q[%d][%d] = %v is not finite", i, j, v)
+				return nil, fmt.Errorf("kernel: %s: q[%d][%d] = %v is not finite", op, i, j, v)
 			}
 			scale = math.Max(scale, math.Abs(v))
 		}
@@ -84,10 +87,23 @@ func symFromRows(q [][]float64) (*mat.SymDense, error) {
 		for j := i; j < d; j++ {
 			a, b := q[i][j], q[j][i]
 			if math.Abs(a-b) > 1e-12*scale {
-				return nil, fmt.Errorf("kernel: spec: q is not symmetric: q[%d][%d] = %v but q[%d][%d] = %v", i, j, a, j, i, b)
+				return nil, &SymmetryError{Op: op, I: i, J: j, A: a, B: b}
 			}
 			m.SetSym(i, j, (a+b)/2)
 		}
 	}
 	return m, nil
+}
+
+// SymmetryError reports the first pair of entries of a matrix given as rows
+// (Spec.Q, or a metric read from a file) that are not equal to a relative
+// 1e-12 of the largest entry: A = q[I][J] but B = q[J][I], I < J, 0-based.
+type SymmetryError struct {
+	Op   string // what was being done: "spec" (FromSpec) or "metric" (SpecFromMetric)
+	I, J int
+	A, B float64
+}
+
+func (e *SymmetryError) Error() string {
+	return fmt.Sprintf("kernel: %s: q is not symmetric: q[%d][%d] = %v but q[%d][%d] = %v", e.Op, e.I, e.J, e.A, e.J, e.I, e.B)
 }
