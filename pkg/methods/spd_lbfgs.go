@@ -2,7 +2,6 @@ package methods
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -111,12 +110,14 @@ func (c spdChart) pullBack(dtheta []float64, G, Q *mat.SymDense, L *mat.Dense) {
 // (α = α*(Q) re-solved at every evaluation, warm-started from the last
 // accepted point's α; the envelope gradient) in the chart spdChart by
 // gonum's L-BFGS (memory 10) with its default line search (Bisection,
-// strong Wolfe conditions). It is not the paper's algorithm (mode "lbfgs").
-// It stops when w has not fallen by more than Tol·(|w|+1) for three
-// iterations (gonum's FunctionConverge): Converged; after MaxIter accepted
-// steps or 40·MaxIter calls of w: IterationLimit; when the line search finds
-// no further decrease (w flat to the SVM solver's accuracy): Converged, with
-// a note. The trace's StepSize is ‖Δθ‖₂.
+// strong Wolfe conditions), through lbfgsRun. It is not the paper's
+// algorithm (mode "lbfgs"). It stops when w has not fallen by more than
+// Tol·(|w|+1) for three iterations (gonum's FunctionConverge): Converged;
+// after MaxIter accepted steps or 40·MaxIter calls of w: IterationLimit;
+// when the line search finds no further decrease (w flat to the SVM
+// solver's accuracy): Converged, with a note. A trial point that cannot be
+// evaluated (a kernel that over- or underflows far along a step) counts as
+// w = +∞. The trace's StepSize is ‖Δθ‖₂.
 func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
 	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
 	chart := spdChart{diag: p.diag, d: p.d}
@@ -124,114 +125,67 @@ func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfi
 	if err != nil {
 		return out, &BreakdownError{Method: "spd", Err: err}
 	}
-	n := len(theta)
-
 	type point struct {
-		theta, grad []float64
-		Q           *mat.SymDense
-		f           float64
-		nsv         int
-		alpha       []float64
+		Q     *mat.SymDense
+		nsv   int
+		alpha []float64
 	}
-	eval := func(th []float64, alpha0 []float64) (point, error) {
+	var acc point // the last accepted point
+	eval := func(th []float64) (float64, []float64, point, error) {
 		Q, L := chart.point(th)
 		K, err := p.gram(Q)
 		if err != nil {
-			return point{}, err
+			return 0, nil, point{}, err
 		}
-		res, err := p.solve(ctx, K, alpha0)
+		res, err := p.solve(ctx, K, acc.alpha)
 		out.solves++
 		out.evals++
 		if err != nil {
-			return point{}, err
+			return 0, nil, point{}, err
 		}
 		f := p.value(K, res.Alpha)
 		G := &mat.SymDense{}
 		p.grad(G, K, res.Alpha)
-		g := make([]float64, n)
+		g := make([]float64, len(th))
 		chart.pullBack(g, G, Q, L)
 		if math.IsNaN(f) || math.IsInf(f, 0) || !floats.Equal(g, g) {
-			return point{}, fmt.Errorf("criterion or gradient is not finite (w = %v)", f)
+			return 0, nil, point{}, fmt.Errorf("criterion or gradient is not finite (w = %v)", f)
 		}
-		return point{theta: append([]float64(nil), th...), grad: g, Q: Q, f: f, nsv: res.NSV, alpha: res.Alpha}, nil
+		return f, g, point{Q: Q, nsv: res.NSV, alpha: res.Alpha}, nil
 	}
-	acc, err := eval(theta, nil) // the last accepted point
-	if err != nil {
-		return out, spdBreakdown(ctx, 0, err)
-	}
-	out.w0 = acc.f
-	// gonum asks for w and ∂w/∂θ in separate calls at the same point: at
-	// solves α* once per point (last). A point that cannot be evaluated (a
-	// cancelled solve, or a kernel that over- or underflows far along a
-	// trial step) counts as w = +∞, so the line search steps back.
-	last := acc
-	at := func(x []float64) *point {
-		if !floats.Equal(x, last.theta) {
-			pt, err := eval(x, acc.alpha)
-			if err != nil {
-				pt = point{theta: append([]float64(nil), x...), grad: make([]float64, n), f: math.Inf(1)}
+	var x []float64 // the last accepted θ
+	run := lbfgsRun[point]{Eval: eval, InfOnError: true,
+		Accept: func(it int, th []float64, f float64, pt point) {
+			step := 0.0
+			if it == 0 {
+				out.w0 = f
+			} else {
+				var diff mat.Dense
+				diff.Sub(pt.Q, acc.Q)
+				out.iters, out.lastRel = it, mat.Norm(&diff, 2)/mat.Norm(acc.Q, 2)
+				step = floats.Distance(th, x, 2)
 			}
-			last = pt
-		}
-		return &last
-	}
-
-	conv := &spdConverger{FunctionConverge: optimize.FunctionConverge{Absolute: cfg.tol, Relative: cfg.tol, Iterations: 3}}
-	it := -1
-	conv.major = func(loc *optimize.Location) {
-		it++
-		pt, step := at(loc.X), 0.0 // the last point evaluated: no new solve
-		if it > 0 {
-			var diff mat.Dense
-			diff.Sub(pt.Q, acc.Q)
-			out.iters, out.lastRel = it, mat.Norm(&diff, 2)/mat.Norm(acc.Q, 2)
-			step = floats.Distance(pt.theta, acc.theta, 2)
-		}
-		acc = *pt
-		record(Step{Iter: it, Objective: pt.f, StepSize: step, NSV: pt.nsv})
-	}
-	prob := optimize.Problem{
-		Func: func(x []float64) float64 { return at(x).f },
-		Grad: func(g, x []float64) { copy(g, at(x).grad) },
-		Status: func() (optimize.Status, error) {
-			if err := ctx.Err(); err != nil {
-				return optimize.Failure, err
-			}
-			return optimize.NotTerminated, nil
+			acc, x, out.w = pt, th, f
+			record(Step{Iter: it, Objective: f, StepSize: step, NSV: pt.nsv})
+		},
+		Method: optimize.LBFGS{Store: 10},
+		Settings: optimize.Settings{
+			Converger:       &optimize.FunctionConverge{Absolute: cfg.tol, Relative: cfg.tol, Iterations: 3},
+			MajorIterations: cfg.maxIter + 1, // gonum counts the start as one
+			FuncEvaluations: 40 * cfg.maxIter,
 		},
 	}
-	settings := &optimize.Settings{
-		Converger:       conv,
-		MajorIterations: cfg.maxIter + 1, // gonum counts the start as one
-		FuncEvaluations: 40 * cfg.maxIter,
+	status, stall, err := run.minimize(ctx, theta)
+	out.Q, out.nsv, out.status = acc.Q, acc.nsv, status
+	it := out.iters + 1
+	if x == nil { // the start failed
+		it = 0
 	}
-	res, err := optimize.Minimize(prob, theta, settings, &optimize.LBFGS{Store: 10})
-	out.Q, out.w, out.nsv = acc.Q, acc.f, acc.nsv
 	switch {
-	case err != nil && ctx.Err() != nil:
-		return out, fmt.Errorf("methods: spd: iteration %d: %w", out.iters+1, ctx.Err())
-	case errors.Is(err, optimize.ErrLinesearcherFailure), errors.Is(err, optimize.ErrNoProgress),
-		errors.Is(err, optimize.ErrNonDescentDirection), errors.Is(err, optimize.ErrLinesearcherBound):
-		out.status = Converged
-		out.notes = append(out.notes, fmt.Sprintf("mode lbfgs: stopped after iteration %d: the line search found no further decrease of w (%v)", out.iters, err))
-	case err != nil:
-		return out, spdBreakdown(ctx, out.iters+1, err)
-	case res.Status.Early(): // iteration, evaluation or runtime limit
-		out.status = IterationLimit
-	default: // FunctionConvergence, GradientThreshold
-		out.status = Converged
+	case err != nil: // cancelled, or a breakdown
+		return out, spdBreakdown(ctx, it, err)
+	case stall != nil:
+		out.notes = append(out.notes, fmt.Sprintf("mode lbfgs: stopped after iteration %d: the line search found no further decrease of w (%v)", out.iters, stall))
 	}
 	return out, nil
-}
-
-// spdConverger is gonum's FunctionConverge that first hands every accepted
-// point (major iteration, the start included) to major.
-type spdConverger struct {
-	optimize.FunctionConverge
-	major func(loc *optimize.Location)
-}
-
-func (c *spdConverger) Converged(loc *optimize.Location) optimize.Status {
-	c.major(loc)
-	return c.FunctionConverge.Converged(loc)
 }
