@@ -1,11 +1,16 @@
 // Package dataio reads and writes the data kerneltune works on: CSV, LIBSVM and
 // IDA-realisation files (CSV and LIBSVM also without labels, for new points
-// to score), the embedded default datasets, label mapping to ±1,
-// normalisers fitted on a training part, train/test partitions and the toy
-// generators. It imports no other package of this module.
+// to score), dense matrices (a user's kernel metric), the embedded default
+// datasets, label mapping to ±1, normalisers fitted on a training part,
+// train/test partitions and splits, and the toy generators. It imports no
+// other package of this module.
 package dataio
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Dataset is a binary classification data set with labels mapped to ±1.
 type Dataset struct {
@@ -91,6 +96,21 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
 	}
+}
+
+// SplitAt cuts d into its first n rows and the rest, copies made by Subset:
+// the split of a sample that is already in random order, such as a
+// generated one. It panics unless 0 ≤ n ≤ d.Len().
+func (d *Dataset) SplitAt(n int) (head, tail *Dataset) {
+	m := d.Len()
+	if n < 0 || n > m {
+		panic(fmt.Sprintf("dataio: SplitAt(%d) of %d rows", n, m))
+	}
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	return d.Subset(idx[:n]), d.Subset(idx[n:])
 }
 
 // ClassCounts returns the number of +1 and -1 labels (0, 0 without labels).
