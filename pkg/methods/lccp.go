@@ -33,8 +33,9 @@ import (
 //	θ_{p+1} = argmin_θ  log R²(θ) + θᵀ ∇log‖w‖²(θ_p)                 (§2, Theorem 1)
 //
 // decreases J monotonically without a step size. The inner problem is convex
-// in θ; it is solved here by L-BFGS in log θ (so θ stays positive), each
-// evaluation solving the radius QP warm-started from the previous β. The
+// in θ (and in log θ); it is solved here by gonum's L-BFGS in log θ (so θ
+// stays positive), each evaluation solving the radius QP warm-started from
+// the β of the last accepted point. The
 // outer loop stops when |log J_{p+1} - log J_p| < Options.Tol (default 1e-5,
 // the paper's ε is not given) or after Options.MaxIter steps (default 100).
 //
@@ -108,7 +109,7 @@ type lccpProblem struct {
 
 	theta []float64
 	alpha []float64 // warm start of the SVM
-	beta  []float64 // warm start of the radius QP
+	beta  []float64 // warm start of the radius QP: β at the last accepted point
 
 	svmSolves, radiusSolves int
 }
@@ -181,11 +182,14 @@ func (p *lccpProblem) gram(phi []float64) (*mat.SymDense, error) {
 	return k.Gram(p.X), nil
 }
 
-// pullBack sets dphi[j] = Σ_{k in group j} dtheta[k].
-func (p *lccpProblem) pullBack(dphi, dtheta []float64) {
-	clear(dphi)
+// envelopeGrad sets grad[j] = -Σ_{k in group j} Σ_il v_iv_l|x_ik - x_lk|/θ_k²,
+// ∂(-vᵀKv)/∂φ_j at fixed v: ∂R²/∂φ for v = β, ∂‖w‖²/∂φ for v = Yα.
+func (p *lccpProblem) envelopeGrad(grad, v []float64) {
+	dt := make([]float64, p.d)
+	p.weightedL1(dt, v)
+	clear(grad)
 	for k, g := range p.group {
-		dphi[g] += dtheta[k]
+		grad[g] -= dt[k] / (p.theta[k] * p.theta[k])
 	}
 }
 
@@ -201,12 +205,7 @@ func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, beta0, grad [
 		return math.NaN(), nil, fmt.Errorf("radius QP gave R² = %g (all points coincide under the kernel?)", r.R2)
 	}
 	if grad != nil {
-		dt := make([]float64, p.d)
-		p.weightedL1(dt, r.Beta)
-		for k := range dt {
-			dt[k] = -dt[k] / (p.theta[k] * p.theta[k])
-		}
-		p.pullBack(grad, dt)
+		p.envelopeGrad(grad, r.Beta)
 	}
 	return r.R2, r.Beta, nil
 }
@@ -227,12 +226,7 @@ func (p *lccpProblem) margin2(ctx context.Context, K *mat.SymDense, grad []float
 		return math.NaN(), 0, fmt.Errorf("SVM gave ‖w‖² = %g", w2)
 	}
 	if grad != nil {
-		dt := make([]float64, p.d)
-		p.weightedL1(dt, res.Coef) // (Yα)ᵀA_k(Yα)
-		for k := range dt {
-			dt[k] = -dt[k] / (p.theta[k] * p.theta[k])
-		}
-		p.pullBack(grad, dt)
+		p.envelopeGrad(grad, res.Coef) // Coef = Yα
 	}
 	return w2, res.NSV, nil
 }
@@ -266,20 +260,18 @@ func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (floa
 	return math.Log(R2) + floats.Dot(ph, g), beta, nil
 }
 
-// inner minimises the convex surrogate F (log R² is convex in log θ too:
-// R² is a maximum over β of Σ_k e^{-s_k} βᵀA_kβ + ν(1 - ‖β‖²), β ≥ 0, and a
-// log of such a positive sum is convex) in s = log φ, kept in the box
-// |s - log φ0| ≤ lccpLogThetaMax by evaluating F at the projection of s (F
-// flat beyond the box), by gonum's L-BFGS (memory 8) with the Moré–Thuente
-// line search (strong Wolfe, c1 = 1e-4, c2 = 0.9: on IDA breast-cancer and
-// banana it needs 15% fewer radius solves than gonum's Armijo backtracking,
-// whose steps need not keep sᵀy > 0, which gonum's L-BFGS does not check),
-// starting at phi, which it overwrites with the minimiser. Every evaluation
-// warm-starts the radius QP from the β of the last accepted point (a trial
-// point can be far off). It stops when ‖∂F/∂s‖_∞ < lccpInnerTol, when F
-// falls by less than 1e-13(1 + |F|) in a step, when the line search finds
-// no decrease, or after lccpInnerMaxIter steps; F never rises, so neither
-// does J (Theorem 1). It returns the iterations.
+// inner minimises the surrogate F over s = log φ in the box |s - log φ0| ≤
+// lccpLogThetaMax (F is evaluated at the projection of s, so it is flat
+// beyond), starting at phi, which it overwrites with the minimiser. F is
+// convex in s too: R² = max_β Σ_k e^{-s_k} βᵀA_kβ + ν(1 - ‖β‖²) (β ≥ 0) and
+// the log of a positive sum of exponentials is convex. gonum's L-BFGS
+// (memory 8) with Moré–Thuente steps (strong Wolfe, c1 = 1e-4, c2 = 0.9:
+// 15% fewer radius solves than Armijo backtracking on IDA breast-cancer and
+// banana, and sᵀy > 0, which gonum's L-BFGS does not check) stops when
+// ‖∂F/∂s‖_∞ < lccpInnerTol, F falls by less than 1e-13(1 + |F|) in a step,
+// the line search finds no decrease, or after lccpInnerMaxIter steps. F
+// never rises, so neither does J (Theorem 1). Each evaluation warm-starts
+// the radius QP from the last accepted β. It returns the steps taken.
 func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters int, err error) {
 	m := len(phi)
 	s, lo, hi, in := make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)

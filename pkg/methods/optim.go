@@ -71,11 +71,8 @@ func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st Status, sta
 	prob := optimize.Problem{
 		Func: func(x []float64) float64 { return at(x).f },
 		Grad: func(g, x []float64) { copy(g, at(x).grad) },
-		Status: func() (optimize.Status, error) {
-			if err := ctx.Err(); err != nil {
-				return optimize.Failure, err
-			}
-			return optimize.NotTerminated, evalErr // Minimize stops on an error
+		Status: func() (optimize.Status, error) { // Minimize stops on an error
+			return optimize.NotTerminated, cmp.Or(ctx.Err(), evalErr)
 		},
 	}
 	res, err := optimize.Minimize(prob, x0, &r.Settings, &r.Method)
