@@ -1,6 +1,7 @@
 // Package model is kerneltune's trained SVM: fitting the final classifier on a
 // (normalised) training set with a given kernel, evaluating its decision
-// function on new data, and the self-describing JSON model file that `train`
+// function on new data, scoring decisions against labels (Confusion,
+// AccuracyOf), and the self-describing JSON model file that `train`
 // and `tune` write and `predict` reads.
 //
 // A model keeps only what prediction needs and what a reader must know to
@@ -463,21 +464,13 @@ func (m *Model) Accuracy(d *dataio.Dataset, normalized bool) float64 {
 }
 
 // AccuracyOf returns the fraction of decision values f whose sign class
-// (+1 iff f > 0) equals y.
+// (+1 iff f > 0) equals y: ConfusionOf(f, y).Accuracy(), NaN when f is
+// empty. It panics if the lengths differ.
 func AccuracyOf(f, y []float64) float64 {
 	if len(f) != len(y) {
 		panic("model: AccuracyOf: length mismatch")
 	}
-	if len(f) == 0 {
-		return math.NaN()
-	}
-	ok := 0
-	for i, v := range f {
-		if (v > 0) == (y[i] > 0) {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(f))
+	return ConfusionOf(f, y).Accuracy()
 }
 
 // W2 returns ‖w‖² = coefᵀ K_SV coef, the squared norm of the weight vector
