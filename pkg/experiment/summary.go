@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Float is a float64 that encodes NaN and ±Inf as JSON null (encoding/json
@@ -57,6 +58,42 @@ type Table struct {
 	Dataset  string `json:"dataset"`
 	Baseline string `json:"baseline"`
 	Rows     []Row  `json:"rows"`
+}
+
+// EntryOrder lists the distinct entries of records ("method" or
+// "method:param") for Summarize's order when the entries were not given,
+// as in a results file: by their method's place in methodNames (the
+// registry order, methods.Names(), which puts the baseline first; methods
+// not listed come last), then by entry name.
+func EntryOrder(records []Record, methodNames []string) []string {
+	rank := func(m string) int {
+		if i := slices.Index(methodNames, m); i >= 0 {
+			return i
+		}
+		return len(methodNames)
+	}
+	type ent struct {
+		method, entry string
+	}
+	seen := map[string]bool{}
+	var es []ent
+	for _, r := range records {
+		if !seen[r.Entry] {
+			seen[r.Entry] = true
+			es = append(es, ent{r.Method, r.Entry})
+		}
+	}
+	slices.SortFunc(es, func(a, b ent) int {
+		if d := rank(a.method) - rank(b.method); d != 0 {
+			return d
+		}
+		return strings.Compare(a.entry, b.entry)
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.entry
+	}
+	return out
 }
 
 // Summarize averages the records per dataset and entry. Entries are listed
