@@ -1,11 +1,9 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -13,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
@@ -352,9 +350,14 @@ func (o *trainOptions) kernelSpec(d int) (kernel.Spec, error) {
 	}
 	switch {
 	case o.QFile != "":
-		q, err := readMatrixFile(o.QFile)
+		f, err := os.Open(o.QFile)
 		if err != nil {
-			return kernel.Spec{}, err
+			return kernel.Spec{}, fmt.Errorf("--Q: %w", err)
+		}
+		defer f.Close()
+		q, err := dataio.ReadMatrix(f, o.QFile)
+		if err != nil {
+			return kernel.Spec{}, fmt.Errorf("--Q %w", err) // "--Q FILE:LINE:COL: problem"
 		}
 		return metricSpec(o.QFile, q, d)
 	case o.Sigma > 0:
@@ -365,9 +368,9 @@ func (o *trainOptions) kernelSpec(d int) (kernel.Spec, error) {
 	return kernel.Spec{Kind: kernel.KindGaussian, Gamma: 1 / float64(d)}, nil
 }
 
-// metricSpec checks that q is a d×d SPD matrix and returns its kernel spec:
-// isotropic (γ = q/2) when q = qI, diagonal when q is diagonal, full
-// otherwise.
+// metricSpec checks that q, read from the --Q file name, is a d×d matrix
+// and returns its kernel spec (kernel.SpecFromMetric: symmetric positive
+// definite, then isotropic, diagonal or full), in the flag's words.
 func metricSpec(name string, q [][]float64, d int) (kernel.Spec, error) {
 	if len(q) != d {
 		return kernel.Spec{}, fmt.Errorf("--Q %s: %d rows, but the data has %d features (want a %d×%d matrix)", name, len(q), d, d, d)
@@ -377,104 +380,20 @@ func metricSpec(name string, q [][]float64, d int) (kernel.Spec, error) {
 			return kernel.Spec{}, fmt.Errorf("--Q %s: row %d has %d entries, want %d", name, i+1, len(row), d)
 		}
 	}
-	sym := mat.NewSymDense(d, nil)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			a, b := q[i][j], q[j][i]
-			if math.Abs(a-b) > 1e-12*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) {
-				return kernel.Spec{}, fmt.Errorf("--Q %s: not symmetric: Q[%d][%d] = %v but Q[%d][%d] = %v", name, i+1, j+1, a, j+1, i+1, b)
-			}
-			sym.SetSym(i, j, (a+b)/2)
-		}
-	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, false) {
-		return kernel.Spec{}, fmt.Errorf("--Q %s: eigenvalue decomposition failed", name)
-	}
-	ev := eig.Values(nil)
-	if ev[0] <= 0 || ev[0] <= 1e-12*ev[len(ev)-1] {
-		return kernel.Spec{}, fmt.Errorf("--Q %s: not positive definite (smallest eigenvalue %.4g, largest %.4g): a Gaussian metric Q must be symmetric positive definite", name, ev[0], ev[len(ev)-1])
-	}
-	diagonal, iso := true, true
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			if i != j && sym.At(i, j) != 0 {
-				diagonal = false
-			}
-		}
-		if sym.At(i, i) != sym.At(0, 0) {
-			iso = false
-		}
-	}
+	s, err := kernel.SpecFromMetric(q)
+	var (
+		asym  *kernel.SymmetryError
+		notPD *kernel.NotSPDError
+	)
 	switch {
-	case diagonal && iso:
-		return kernel.Spec{Kind: kernel.KindGaussian, Gamma: sym.At(0, 0) / 2}, nil
-	case diagonal:
-		dg := make([]float64, d)
-		for i := range dg {
-			dg[i] = sym.At(i, i)
-		}
-		return kernel.Spec{Kind: kernel.KindGaussian, Diag: dg}, nil
+	case errors.As(err, &asym):
+		return kernel.Spec{}, fmt.Errorf("--Q %s: not symmetric: Q[%d][%d] = %v but Q[%d][%d] = %v", name, asym.I+1, asym.J+1, asym.A, asym.J+1, asym.I+1, asym.B)
+	case errors.As(err, &notPD):
+		return kernel.Spec{}, fmt.Errorf("--Q %s: not positive definite (smallest eigenvalue %.4g, largest %.4g): a Gaussian metric Q must be symmetric positive definite", name, notPD.Min, notPD.Max)
+	case err != nil:
+		return kernel.Spec{}, fmt.Errorf("--Q %s: %w", name, err)
 	}
-	full := make([][]float64, d)
-	for i := range full {
-		full[i] = make([]float64, d)
-		for j := range full[i] {
-			full[i][j] = sym.At(i, j)
-		}
-	}
-	return kernel.Spec{Kind: kernel.KindGaussian, Q: full}, nil
-}
-
-// readMatrixFile reads a dense matrix: one row per line, numbers separated by
-// commas, semicolons, tabs or spaces; blank lines and lines starting with #
-// are skipped.
-func readMatrixFile(path string) ([][]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--Q: %w", err)
-	}
-	defer f.Close()
-	return readMatrix(f, path)
-}
-
-func readMatrix(r io.Reader, name string) ([][]float64, error) {
-	var rows [][]float64
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.FieldsFunc(text, func(c rune) bool {
-			return c == ',' || c == ';' || c == ' ' || c == '\t'
-		})
-		row := make([]float64, len(fields))
-		for k, fv := range fields {
-			v, err := strconv.ParseFloat(fv, 64)
-			if err != nil {
-				return nil, fmt.Errorf("--Q %s:%d:%d: %q is not a number", name, line, k+1, fv)
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("--Q %s:%d:%d: %q is not a finite number", name, line, k+1, fv)
-			}
-			row[k] = v
-		}
-		if len(rows) > 0 && len(row) != len(rows[0]) {
-			return nil, fmt.Errorf("--Q %s:%d: %d numbers, the first row has %d", name, line, len(row), len(rows[0]))
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("--Q %s: %w", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("--Q %s: no matrix rows", name)
-	}
-	return rows, nil
+	return s, nil
 }
 
 // trainTable lays out a trainResult.
