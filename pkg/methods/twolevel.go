@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -64,12 +65,44 @@ import (
 // Table 3's n_r counts those), 10⁻⁸p0 ≤ p ≤ 100 for "iso", and
 // 10⁻⁶ ≤ ν ≤ 10³ (ν > 0 keeps A positive definite).
 //
-// Caveat, measured and inherent in eq. 12: Σ max(0, -f_i) also falls when
-// all validation outputs shrink towards 0 (ν → ∞, or p → 0 with a constant
-// kernel), not only when fewer points are misclassified, so the SQP often ends
-// at large ν with nearly all points support vectors — as the paper's own
-// Table 2 (banana: ν* = 11, sv* = 94%) — and on small data can trade errors
-// for smaller outputs. e* and e0 are reported so a user can see it.
+// Which point is returned (Options.Mode). Eq. 12's Σ z_i = Σ max(0, -f_i)
+// is not scale-invariant: it also falls when all validation outputs f_i
+// shrink towards 0 — ν → ∞ (α ≈ (e + γy)/ν), or p growing until
+// K(xᵗ, X) ≈ 0 — not only when fewer validation points are misclassified.
+// The SQP follows such valleys faithfully. Measured on the 30 partitions of
+// `compare builtin:heart` (100 training rows: 33 SVM, 67 validation), the
+// end point had more validation errors than the start in 18 of 30 (iso) runs,
+// with Σ|f_i| shrunk 30-fold (median) in those; e.g. partition 21: Σz 26.1 →
+// 7e-6, validation errors 18 → 32 of 66, p and ν at their bounds, test
+// accuracy 38%. The SQP itself is not at fault: the true Σ max(0, -f_i) was
+// lower at the end than at the start in all 120 heart and breast-wisconsin
+// runs, and the bounds only stop the valley (the errors rise from p ≈ 3,
+// ν ≈ 0.1 on), they do not cause it. Hence two modes:
+//
+//   - "select" (the default; a departure from the paper): every accepted SQP
+//     iterate, the start included, is a candidate; with m the fewest
+//     validation errors (eq. 10 × n_t) among them and se = √(m(n_t-m)/n_t)
+//     the binomial standard error of that count, the latest iterate with at
+//     most min(m + se, errors at the start) errors is returned. That is the
+//     one-standard-error rule of Breiman et al. (1984) with the SQP's order as
+//     the tie-break: where the end point is within noise of the best iterate
+//     — always so on the paper-evidence runs (a1a, banana) — it is the
+//     paper's answer unchanged; it departs only when the data show the end
+//     point significantly worse, and never returns more validation errors
+//     than the start. The plain "fewest errors, ties to the later iterate"
+//     was measured and rejected: it follows the noise of the count (a1a iso
+//     test error 15.17% → 16.17%, banana 1–5 mean 11.66% → 11.88%).
+//   - "paper": the SQP's end point, as Schittkowski.
+//
+// Result.Figures carry it* (the iterate returned; n_it when it is the end
+// point) and e_end (the end point's validation error); a Note says when and
+// why an earlier iterate was returned, and CriterionEnd is Σ max(0, -f_i) at
+// the returned point. Measured (30 × 100/100, test accuracy, paper → select):
+// heart iso 74.8 → 76.3 (worst partition 38% → 58%), diag 74.2 → 75.4;
+// breast-wisconsin iso 94.3 → 95.2, diag 95.1 → 95.1; the svm baseline has
+// 81.5 and 96.3. On 100 rows the method stays below the baseline in either
+// mode: even its start point (p0, ν0) has 76.5% on heart, and a count on 67
+// validation points cannot tell most iterates apart.
 //
 // Inner solves: SMO (pkg/solver) at tolerance 1e-5, warm-started, then
 // polished to the exact KKT point on its free set I with one Cholesky factor
@@ -90,17 +123,19 @@ import (
 // caller retrains the final SVM on the whole training part with Result.Kernel,
 // the L2 margin and C = 1/ν* (the paper's eq. 26).
 //
-// Options: MaxIter bounds the SQP iterations (default 200; the paper's n_it
-// reached 500), Tol is the SQP's KKT tolerance (default 1e-6, the paper's ACC
-// for the larger sets), Eps the SMO tolerance before polishing (default
-// 1e-5). C cannot be fixed: ν = 1/C is a variable of eq. 12.
+// Options: Mode "select" (default) or "paper" (above), MaxIter bounds the
+// SQP iterations (default 200; the paper's n_it reached 500), Tol is the
+// SQP's KKT tolerance (default 1e-6, the paper's ACC for the larger sets), Eps
+// the SMO tolerance before polishing (default 1e-5). C cannot be fixed:
+// ν = 1/C is a variable of eq. 12.
 //
 // Figures (the columns of the paper's Tables 2–3): e* and e0 are the
-// validation errors (eq. 10, %) at the end and at the start — the method never
+// validation errors (eq. 10, %) at the returned point and at the start — the method never
 // sees test data, the caller adds test errors; sv* and sv0 the percentage of
 // support vectors and μ*, μ0 the margin (eq. 8) of the SVM on the whole
 // training part (eq. 26, 29); ν*; p* (iso) or the mean p̄* and the number
-// n_r of p_k at the lower bound (diag); n_it the SQP iterations.
+// n_r of p_k at the lower bound (diag); n_it the SQP iterations; then it*
+// and e_end (above).
 type TwoLevel struct{}
 
 // NewTwoLevel returns the twolevel method.
@@ -122,6 +157,9 @@ const (
 	tlPMax    = 100
 	tlPMin    = 1e-8 // iso: lower bound of p relative to p0
 	tlEps     = 1e-5 // SMO tolerance before polishing
+
+	tlModeSelect = "select" // default: the iterate with the fewest validation errors
+	tlModePaper  = "paper"  // the SQP's end point, as the paper
 )
 
 // tlProblem evaluates the validation margins f(p, ν) (eq. 9) and their
@@ -540,26 +578,40 @@ func tlCallerKernel(p, scale []float64) (kernel.Spec, error) {
 
 // Tune runs the two-level optimisation on the training part.
 func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	res, _, err := tlTune(ctx, train, opts)
+	return res, err
+}
+
+// tlTune is Tune, also returning every accepted SQP iterate (the start
+// first, the end point last) for tests and diagnostics.
+func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, []tlIterate, error) {
 	start := time.Now()
 	param := opts.Param
 	if param == "" {
 		param = "iso"
 	}
 	if param != "iso" && param != "diag" {
-		return nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", opts.Param)
+		return nil, nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", opts.Param)
 	}
 	if opts.Margin != "" && opts.Margin != "l2" {
-		return nil, fmt.Errorf("methods: twolevel: margin %q not offered (the method is built on the L2 soft margin)", opts.Margin)
+		return nil, nil, fmt.Errorf("methods: twolevel: margin %q not offered (the method is built on the L2 soft margin)", opts.Margin)
+	}
+	mode := opts.Mode
+	if mode == "" {
+		mode = tlModeSelect
+	}
+	if mode != tlModeSelect && mode != tlModePaper {
+		return nil, nil, fmt.Errorf("methods: twolevel: unknown mode %q (want %s or %s)", opts.Mode, tlModeSelect, tlModePaper)
 	}
 	if opts.C != 0 {
-		return nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
+		return nil, nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
 	}
 	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
-		return nil, fmt.Errorf("methods: twolevel: empty training set")
+		return nil, nil, fmt.Errorf("methods: twolevel: empty training set")
 	}
 	sIdx, vIdx, err := tlSplit(train.Y, opts.Seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	_, scale, Xs := tlMinMax(train.X)
 	dim := train.Dim()
@@ -609,11 +661,11 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
 			p0, tlNu0, tp.n, tp.nt, opts.Seed),
 	}
-	fail := func(iter int, err error) (*Result, error) {
+	fail := func(iter int, err error) (*Result, []tlIterate, error) {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("methods: twolevel: iteration %d: %w", iter, ctx.Err())
+			return nil, nil, fmt.Errorf("methods: twolevel: iteration %d: %w", iter, ctx.Err())
 		}
-		return nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
+		return nil, nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
 	}
 
 	// Start point.
@@ -649,6 +701,7 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 	dp := mat.NewDense(nt, dim, nil)
 	dnu := make([]float64, nt)
 	evalIter := 0
+	var iterErr error
 	prob := sqp.Problem{
 		Dim: nvar, NumIneq: nt, NumLinear: nt, Lower: lower, Upper: upper,
 		Func: func(x, _, ineq []float64) (float64, error) {
@@ -695,6 +748,10 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 		}
 	}
 	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free), Elapsed: time.Since(start)})
+	// Every accepted iterate, the start included, with its validation error
+	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
+	// can differ at an infeasible iterate).
+	iterates := []tlIterate{{iter: 0, w: slices.Clone(x0[:np+1]), errs: tlErrCount(f0), crit: obj0, abs: floats.Norm(f0, 1)}}
 	maxIter := tlMaxIter
 	if opts.MaxIter > 0 {
 		maxIter = opts.MaxIter
@@ -707,10 +764,24 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 		MaxIter: maxIter, Tol: tol,
 		Recorder: func(it sqp.Iteration) {
 			evalIter = it.Iter
+			// The SQP reports an iterate right after evaluating the functions
+			// and derivatives there, so tp holds f at it.X; re-evaluate only
+			// if that ever changes.
+			w := slices.Clone(it.X[:np+1])
+			if !tp.valid || tp.nu != nuOf(w[np]) || !slices.Equal(tp.p, expand(w[:np])) {
+				if err := tp.eval(ctx, expand(w[:np]), nuOf(w[np])); err != nil {
+					iterErr = err
+					return
+				}
+			}
+			iterates = append(iterates, tlIterate{iter: it.Iter, w: w, errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)})
 			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free), Elapsed: time.Since(start)})
 		},
 	})
 	res.Solves = tp.solves
+	if err == nil && iterErr != nil {
+		err = iterErr
+	}
 	if err != nil {
 		return fail(evalIter+1, err)
 	}
@@ -727,20 +798,31 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 	}
 	res.Iter = sres.Iter
 
-	// Final point: re-evaluate there (the last evaluation may have been a
-	// rejected trial point).
-	w := sres.X[:np]
-	nuStar := nuOf(sres.X[np])
-	pStar := expand(w)
-	if err := tp.eval(ctx, pStar, nuStar); err != nil {
+	// The SQP's end point: re-evaluate there (the last evaluation may have
+	// been a rejected trial point).
+	if err := tp.eval(ctx, expand(sres.X[:np]), nuOf(sres.X[np])); err != nil {
 		return fail(res.Iter, err)
 	}
-	eStar := tlValError(tp.f)
-	var objEnd float64
-	for _, v := range tp.f {
-		objEnd += math.Max(0, -v)
+	end := tlIterate{iter: res.Iter, w: slices.Clone(sres.X[:np+1]), errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)}
+	if last := iterates[len(iterates)-1]; !slices.Equal(last.w, end.w) {
+		iterates = append(iterates, end)
 	}
-	res.CriterionEnd = objEnd
+	chosen, limit := end, 0.0
+	if mode == tlModeSelect {
+		chosen, limit = tlChoose(iterates, nt)
+	}
+	nuStar := nuOf(chosen.w[np])
+	pStar := expand(chosen.w[:np])
+	if !slices.Equal(chosen.w, end.w) {
+		if err := tp.eval(ctx, pStar, nuStar); err != nil {
+			return fail(res.Iter, err)
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"returned SQP iterate %d of %d, not the end point: the end point has %d of %d validation errors, more than the limit %.1f (the fewest over the iterates plus one standard error, at most the start's %d); this one has %d (Σ max(0, -f_i) %.4g, at the end %.4g). Mode %q returns the end point",
+			chosen.iter, res.Iter, end.errs, nt, limit, iterates[0].errs, chosen.errs, chosen.crit, end.crit, tlModePaper))
+	}
+	eStar := tlValError(tp.f)
+	res.CriterionEnd = tlCrit(tp.f)
 	res.C = 1 / nuStar
 	res.Kernel, err = tlCallerKernel(pStar, scale)
 	if err != nil {
@@ -781,12 +863,65 @@ func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options)
 			Figure{Name: "p̄*", Value: mean / float64(dim)},
 			Figure{Name: "n_r", Value: float64(nr)})
 	}
-	res.Figures = append(res.Figures, Figure{Name: "n_it", Value: float64(res.Iter)})
+	res.Figures = append(res.Figures,
+		Figure{Name: "n_it", Value: float64(res.Iter)},
+		Figure{Name: "it*", Value: float64(chosen.iter)},
+		Figure{Name: "e_end (validation %)", Value: 100 * float64(end.errs) / float64(nt)})
 	if param == "iso" && res.Kernel.Gamma == 0 {
 		res.Notes = append(res.Notes, "the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)")
 	}
 	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, iterates, nil
+}
+
+// tlIterate is one accepted SQP iterate: its variables (p part and log ν/ν0,
+// in the SQP's chart), validation error count and Σ max(0, -f_i).
+type tlIterate struct {
+	iter int
+	w    []float64
+	errs int
+	crit float64
+	abs  float64 // Σ |f_i|
+}
+
+// tlChoose returns the iterate the default mode reports (see TwoLevel): with
+// m the fewest validation errors over its (its[0] is the start) and
+// se = √(m(n_t-m)/n_t) the binomial standard error of that count, the latest
+// iterate with at most min(m + se, its[0].errs) errors. It also returns the
+// limit.
+func tlChoose(its []tlIterate, nt int) (tlIterate, float64) {
+	m := its[0].errs
+	for _, it := range its {
+		m = min(m, it.errs)
+	}
+	limit := math.Min(float64(m)+math.Sqrt(float64(m*(nt-m))/float64(nt)), float64(its[0].errs))
+	best := its[0]
+	for _, it := range its {
+		if float64(it.errs) <= limit {
+			best = it
+		}
+	}
+	return best, limit
+}
+
+// tlErrCount is the number of f_i ≤ 0 (eq. 10 times n_t).
+func tlErrCount(f []float64) int {
+	bad := 0
+	for _, v := range f {
+		if !(v > 0) {
+			bad++
+		}
+	}
+	return bad
+}
+
+// tlCrit is eq. 11's Σ max(0, -f_i).
+func tlCrit(f []float64) float64 {
+	var s float64
+	for _, v := range f {
+		s += math.Max(0, -v)
+	}
+	return s
 }
 
 // tlValError is eq. 10: the fraction of f_i ≤ 0.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -389,4 +390,120 @@ func BenchmarkTwoLevelEvalGrad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestTwoLevelChoose: the latest iterate within one standard error of the
+// fewest validation errors, never above the start's count.
+func TestTwoLevelChoose(t *testing.T) {
+	mk := func(errs ...int) []tlIterate {
+		its := make([]tlIterate, len(errs))
+		for i, e := range errs {
+			its[i] = tlIterate{iter: i, errs: e}
+		}
+		return its
+	}
+	for _, tc := range []struct {
+		errs  []int
+		want  int
+		limit float64
+	}{
+		// m = 20, se = √(20·46/66) = 3.733: 23 qualifies, 24 does not.
+		{[]int{30, 20, 23, 24, 27}, 2, 20 + math.Sqrt(20.0*46/66)},
+		// The end point within one se of the fewest: the paper's answer.
+		{[]int{30, 20, 22, 21}, 3, 20 + math.Sqrt(20.0*46/66)},
+		// The start is the best: the limit is the start's count, 22 (not
+		// 25.8); ties go to the later iterate.
+		{[]int{22, 22, 25, 22, 26, 31}, 3, 22},
+		{[]int{5}, 0, 5},
+		// m = 0: se = 0, only error-free iterates qualify.
+		{[]int{3, 0, 1, 0, 1}, 3, 0},
+	} {
+		got, limit := tlChoose(mk(tc.errs...), 66)
+		if got.iter != tc.want || math.Abs(limit-tc.limit) > 1e-12 {
+			t.Errorf("errors %v: chose iterate %d (limit %g), want %d (limit %g)", tc.errs, got.iter, limit, tc.want, tc.limit)
+		}
+	}
+}
+
+// TestTwoLevelHeartPartition21 reproduces the defect on partition 21 of
+// `kerneltune compare builtin:heart` (iso): the SQP solves eq. 12 along a
+// valley where p and ν grow together to their bounds and every validation
+// output shrinks towards 0, so Σ max(0, -f_i) falls from 26.1 to 7e-6 while
+// the validation errors rise from 18 to 32 of 66, and the end point's test
+// error is 62%. Mode "paper" must still return that end point; the default
+// mode returns iterate 2 (18 errors, the fewest; test error 30%), never more
+// validation errors than the start.
+func TestTwoLevelHeartPartition21(t *testing.T) {
+	ctx := context.Background()
+	train, _, seed := tlHeartPartition(t, 21)
+	fig := func(res *Result) map[string]float64 {
+		m := map[string]float64{}
+		for _, f := range res.Figures {
+			m[f.Name] = f.Value
+		}
+		return m
+	}
+	paper, its, err := tlTune(ctx, train, Options{Seed: seed, Mode: "paper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := fig(paper)
+	nt := 66
+	if got := fp["e0 (validation %)"]; math.Abs(got-100*18.0/66) > 1e-9 {
+		t.Fatalf("e0 = %g%%, want 18/66 (is this still compare's partition 21?)", got)
+	}
+	if fp["e* (validation %)"] <= fp["e0 (validation %)"] || fp["it*"] != fp["n_it"] || fp["e_end (validation %)"] != fp["e* (validation %)"] {
+		t.Errorf("paper mode: e* %g%%, e0 %g%%, it* %g of %g: want the SQP's end point, worse than the start", fp["e* (validation %)"], fp["e0 (validation %)"], fp["it*"], fp["n_it"])
+	}
+	if !(paper.CriterionEnd < 1e-3*paper.CriterionStart) {
+		t.Errorf("paper mode: Σ max(0, -f) %g → %g: want the degenerate valley", paper.CriterionStart, paper.CriterionEnd)
+	}
+	for _, note := range paper.Notes {
+		if strings.Contains(note, "returned SQP iterate") {
+			t.Errorf("paper mode notes an iterate choice: %q", note)
+		}
+	}
+
+	res, its2, err := tlTune(ctx, train, Options{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(its2) != len(its) {
+		t.Fatalf("default mode ran %d iterates, paper mode %d: the SQP must be the same", len(its2), len(its))
+	}
+	f := fig(res)
+	minErr := its[0].errs
+	for _, it := range its {
+		minErr = min(minErr, it.errs)
+	}
+	if got, want := f["e* (validation %)"], 100*float64(minErr)/float64(nt); math.Abs(got-want) > 1e-9 || got > f["e0 (validation %)"] {
+		t.Errorf("default mode: e* = %g%%, want the fewest errors over the iterates %g%% (e0 %g%%)", got, want, f["e0 (validation %)"])
+	}
+	if f["it*"] != 2 || math.Abs(f["e* (validation %)"]-100*18.0/66) > 1e-9 || f["e_end (validation %)"] != fp["e* (validation %)"] {
+		t.Errorf("default mode: it* %g, e* %g%%, e_end %g%%", f["it*"], f["e* (validation %)"], f["e_end (validation %)"])
+	}
+	if got, want := f["ν*"], 0.004149798402; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("ν* = %.10g, want %.10g", got, want)
+	}
+	if got, want := f["p*"], 1.261828399; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("p* = %.10g, want %.10g", got, want)
+	}
+	if math.Abs(res.C*f["ν*"]-1) > 1e-12 {
+		t.Errorf("C = %g is not 1/ν* (ν* = %g)", res.C, f["ν*"])
+	}
+	noted := false
+	for _, note := range res.Notes {
+		noted = noted || strings.Contains(note, "returned SQP iterate")
+	}
+	if !noted {
+		t.Errorf("no note says which iterate was returned: %q", res.Notes)
+	}
+	// Test errors (%) of the final SVMs on the partition's 100 test rows.
+	_, test, _ := tlHeartPartition(t, 21)
+	ePaper, _ := tlTestError(ctx, t, paper.Kernel, paper.C, train, test)
+	eDefault, _ := tlTestError(ctx, t, res.Kernel, res.C, train, test)
+	if ePaper != 62 || eDefault != 30 {
+		t.Errorf("test error %g%% (paper mode), %g%% (default): want 62%% and 30%%", ePaper, eDefault)
+	}
+	t.Logf("paper: %s\ndefault: %s", tlFigures(paper), tlFigures(res))
 }
