@@ -328,10 +328,9 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 			r.Relevance = append(r.Relevance, featureWeight{Feature: featureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
 		}
 	}
-	if len(res.Kernel.Q) > 0 {
-		r.Eigenvalues, err = eigenvalues(res.Kernel.Q)
-		if err != nil {
-			return err
+	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
+		if r.Eigenvalues, err = g.Eigenvalues(train.Dim()); err != nil {
+			return errors.New("tune: eigenvalues of the learned Q: decomposition failed")
 		}
 		r.showMatrix = len(res.Kernel.Q) <= 15
 	}
@@ -351,7 +350,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		}
 	}
 	if o.ExportLibsvm != "" {
-		if err := exportLibsvm(o.ExportLibsvm, res, train, test, o.Eps, o.command); err != nil {
+		if err := exportLibsvm(o.ExportLibsvm, res, m.KernelFunc(), train, test, o.Eps, o.command); err != nil {
 			return err
 		}
 	}
@@ -359,28 +358,6 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		return renderJSON(o.Out, r)
 	}
 	return renderTables(o.Out, formatTable, tuneTables(r)...)
-}
-
-// upperSym is the symmetric matrix with the upper triangle of the square
-// matrix q (a learned metric Q, symmetric already).
-func upperSym(q [][]float64) *mat.SymDense {
-	d := len(q)
-	sym := mat.NewSymDense(d, nil)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			sym.SetSym(i, j, q[i][j])
-		}
-	}
-	return sym
-}
-
-// eigenvalues are the eigenvalues of a learned metric Q, ascending.
-func eigenvalues(q [][]float64) ([]float64, error) {
-	var e mat.EigenSym
-	if !e.Factorize(upperSym(q), false) {
-		return nil, errors.New("tune: eigenvalues of the learned Q: decomposition failed")
-	}
-	return e.Values(nil), nil
 }
 
 // writeTrace writes the per-iteration trace as CSV.
@@ -411,41 +388,15 @@ func writeTrace(path string, trace []methods.Step) error {
 	return nil
 }
 
-// exportMap returns the d×d matrix L with Q = LLᵀ for a Gaussian spec, so
-// that exp(-½(x-z)ᵀQ(x-z)) = exp(-½‖Lᵀx - Lᵀz‖²).
-func exportMap(s kernel.Spec, d int) (*mat.Dense, error) {
-	if s.Kind != kernel.KindGaussian {
-		return nil, fmt.Errorf("--export-libsvm: the learned kernel is %q, not a Gaussian: LIBSVM's RBF kernel cannot reproduce it", s.Kind)
-	}
-	L := mat.NewDense(d, d, nil)
-	switch {
-	case s.Gamma != 0:
-		for k := 0; k < d; k++ {
-			L.Set(k, k, math.Sqrt(2*s.Gamma))
-		}
-	case s.Diag != nil:
-		for k, q := range s.Diag {
-			L.Set(k, k, math.Sqrt(q))
-		}
-	default:
-		var ch mat.Cholesky
-		if !ch.Factorize(upperSym(s.Q)) {
-			return nil, errors.New("--export-libsvm: the learned Q is not positive definite")
-		}
-		var tri mat.TriDense
-		ch.LTo(&tri)
-		L.Copy(&tri)
-	}
-	return L, nil
-}
-
 // exportLibsvm writes train.libsvm (and test.libsvm) mapped by x ↦ Lᵀx and a
 // README with the svm-train command that reproduces the tuned SVM.
-func exportLibsvm(dir string, res *methods.Result, train, test *dataio.Dataset, eps float64, command string) error {
-	L, err := exportMap(res.Kernel, train.Dim())
-	if err != nil {
-		return err
+// k is the tuned kernel, as the final model holds it.
+func exportLibsvm(dir string, res *methods.Result, k kernel.Kernel, train, test *dataio.Dataset, eps float64, command string) error {
+	g, ok := k.(*kernel.Gaussian)
+	if !ok {
+		return fmt.Errorf("--export-libsvm: the learned kernel is %q, not a Gaussian: LIBSVM's RBF kernel cannot reproduce it", res.Kernel.Kind)
 	}
+	L := mat.DenseCopyOf(g.Factor(train.Dim())) // Q = LLᵀ
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--export-libsvm: %w", err)
 	}
