@@ -23,8 +23,8 @@ var presets = map[string]preset{
 			src := &experiment.GeneratedSource{
 				DataName: "weston", K: o.Partitions, Seed: o.Seed,
 				Generate: func(rng *rand.Rand) (*dataio.Dataset, *dataio.Dataset, error) {
-					d := dataio.Weston(o.TrainSize+o.TestSize, 20, rng)
-					return splitGenerated(d, o.TrainSize)
+					train, test := dataio.Weston(o.TrainSize+o.TestSize, 20, rng).SplitAt(o.TrainSize)
+					return train, test, nil
 				},
 			}
 			return []experiment.Source{src}, []experiment.Entry{{Method: "svm"}, {Method: "spd", Param: "diag"}}, nil
@@ -43,7 +43,8 @@ var presets = map[string]preset{
 				Generate: func(rng *rand.Rand) (*dataio.Dataset, *dataio.Dataset, error) {
 					const train, test = 500, 10000
 					d, _ := dataio.Chessboard(train+test, 2, 3, rng)
-					return splitGenerated(d, train)
+					tr, te := d.SplitAt(train) // drawn i.i.d.: the first rows are a random training part
+					return tr, te, nil
 				},
 			}
 			entries := []experiment.Entry{{Method: "svm"}}
@@ -62,18 +63,4 @@ func presetNames() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// splitGenerated cuts a generated sample (already i.i.d.) into its first
-// ntrain rows and the rest.
-func splitGenerated(d *dataio.Dataset, ntrain int) (*dataio.Dataset, *dataio.Dataset, error) {
-	n := d.Len()
-	tr, te := make([]int, ntrain), make([]int, n-ntrain)
-	for i := range tr {
-		tr[i] = i
-	}
-	for i := range te {
-		te[i] = ntrain + i
-	}
-	return d.Subset(tr), d.Subset(te), nil
 }
