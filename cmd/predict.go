@@ -124,10 +124,7 @@ type Scores struct {
 	Correct  int     `json:"correct"`
 	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
 	// predicted -1, and so on.
-	TruePos  int `json:"true_pos"`
-	FalseNeg int `json:"false_neg"`
-	FalsePos int `json:"false_pos"`
-	TrueNeg  int `json:"true_neg"`
+	model.Confusion
 }
 
 // predictResult is predict's whole output.
@@ -179,9 +176,6 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if m.Normalizer != nil {
 		r.Normalize = m.Normalizer.Kind
 	}
-	if r.Labeled {
-		r.Scores = &Scores{}
-	}
 	r.Predictions = make([]prediction, d.Len())
 	for i, v := range f {
 		pos := v > 0
@@ -191,29 +185,19 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 			r.PredictedNeg++
 		}
 		r.Predictions[i] = prediction{Row: i + 1, Decision: v, Predicted: m.Label(model.Classes(f[i : i+1])[0])}
-		if !r.Labeled {
-			continue
+		if r.Labeled {
+			r.Predictions[i].Label = m.Label(d.Y[i])
 		}
-		truePos := d.Y[i] > 0
-		switch {
-		case pos && truePos:
-			r.TruePos++
-		case !pos && truePos:
-			r.FalseNeg++
-		case pos && !truePos:
-			r.FalsePos++
-		default:
-			r.TrueNeg++
-		}
-		r.Predictions[i].Label = m.Label(d.Y[i])
 	}
 	if r.Labeled {
-		r.Correct = r.TruePos + r.TrueNeg
-		r.Accuracy = float64(r.Correct) / float64(max(r.N, 1))
+		c := model.ConfusionOf(f, d.Y)
+		// Accuracy 0, not NaN (which JSON cannot hold), for no rows.
+		r.Scores = &Scores{Confusion: c, Correct: c.Correct(), Accuracy: float64(c.Correct()) / float64(max(r.N, 1))}
 	}
 	r.Notes = notes
-	if differ := featureNamesDiffer(m.FeatureNames, d.FeatureNames); differ != "" {
-		r.Notes = append(r.Notes, differ)
+	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
+			j+1, d.FeatureNames[j], m.FeatureNames[j]))
 	}
 
 	rowsOut := o.Out
@@ -413,28 +397,4 @@ func summaryTables(r *predictResult) []*table {
 		Notes: r.Notes,
 	}
 	return []*table{acc, conf}
-}
-
-// featureNamesDiffer returns a note when both the model and the data have
-// named features (a CSV header) and the names differ.
-func featureNamesDiffer(model, data []string) string {
-	if len(model) != len(data) || defaultFeatureNames(model) || defaultFeatureNames(data) {
-		return ""
-	}
-	for j := range model {
-		if model[j] != data[j] {
-			return fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?", j+1, data[j], model[j])
-		}
-	}
-	return ""
-}
-
-// defaultFeatureNames reports whether names are dataio's f1..fd.
-func defaultFeatureNames(names []string) bool {
-	for j, n := range names {
-		if n != "f"+strconv.Itoa(j+1) {
-			return false
-		}
-	}
-	return true
 }
