@@ -83,12 +83,12 @@ func fitFinal(ctx context.Context, train, test *dataio.Dataset, norm *dataio.Nor
 		return nil, err
 	}
 	f := &finalFit{model: m, result: res, elapsed: time.Since(start)}
-	f.TrainCorrect = countCorrect(m.DecisionNormalized(train.X), train.Y)
-	f.TrainAccuracy = float64(f.TrainCorrect) / float64(train.Len())
+	c := model.ConfusionOf(m.DecisionNormalized(train.X), train.Y)
+	f.TrainCorrect, f.TrainAccuracy = c.Correct(), c.Accuracy()
 	if test != nil && test.Len() > 0 {
-		f.TestCorrect = countCorrect(m.DecisionNormalized(test.X), test.Y)
-		acc := float64(f.TestCorrect) / float64(test.Len())
-		f.TestAccuracy = &acc
+		c := model.ConfusionOf(m.DecisionNormalized(test.X), test.Y)
+		acc := c.Accuracy()
+		f.TestCorrect, f.TestAccuracy = c.Correct(), &acc
 	}
 	return f, nil
 }
@@ -137,16 +137,6 @@ func (a *accuracies) addRows(t *table, d *fitData, noTest string) {
 	} else {
 		t.add("test accuracy", noTest)
 	}
-}
-
-func countCorrect(f, y []float64) int {
-	n := 0
-	for i, v := range f {
-		if (v > 0) == (y[i] > 0) {
-			n++
-		}
-	}
-	return n
 }
 
 func accText(acc float64, correct, n int) string {
