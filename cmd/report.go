@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,42 +58,10 @@ func runReport(o *reportOptions, files []string) error {
 	if err != nil {
 		return err
 	}
-	order := entryOrder(all)
+	order := experiment.EntryOrder(all, methods.Names())
 	lookedAtTest := false
 	for _, r := range all {
 		lookedAtTest = lookedAtTest || strings.Contains(r.Extra["select"], "laanaya")
 	}
 	return o.summaryOptions.write(o.globalOptions, all, order, lookedAtTest)
-}
-
-// entryOrder lists the entries of the records in registry order (the
-// baseline first), then by parameter.
-func entryOrder(rs []experiment.Record) []string {
-	names := methods.Names()
-	rank := func(m string) int {
-		if i := slices.Index(names, m); i >= 0 {
-			return i
-		}
-		return len(names)
-	}
-	type ent struct{ method, param, s string }
-	seen := map[string]bool{}
-	var es []ent
-	for _, r := range rs {
-		if !seen[r.Entry] {
-			seen[r.Entry] = true
-			es = append(es, ent{r.Method, r.Param, r.Entry})
-		}
-	}
-	slices.SortFunc(es, func(a, b ent) int {
-		if d := rank(a.method) - rank(b.method); d != 0 {
-			return d
-		}
-		return strings.Compare(a.s, b.s)
-	})
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = e.s
-	}
-	return out
 }
