@@ -114,7 +114,7 @@ its default parameterisation.`,
 }
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
-	if err := o.summaryOptions.checkFormat(); err != nil {
+	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
 	if o.Partitions < 1 {
@@ -128,9 +128,6 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	}
 	if o.Select != "cv" && o.Select != "laanaya" {
 		return usageErrorf("--select: want cv or laanaya, got %q", o.Select)
-	}
-	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
-		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
 	}
 	if o.Resume && o.OutFile == "" {
 		return usageErrorf("--resume needs --out FILE")
@@ -333,8 +330,16 @@ func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 }
 
-func (o *summaryOptions) checkFormat() error {
-	return checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX)
+// check returns a usage error (exit code 2) for a --format or a
+// --plot-format compare and report cannot write, before any work is done.
+func (o *summaryOptions) check() error {
+	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
+		return err
+	}
+	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
+		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
+	}
+	return nil
 }
 
 // write prints the averaged tables of recs and, with --plot, writes the

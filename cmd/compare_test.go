@@ -101,3 +101,39 @@ func TestCompareUsageErrors(t *testing.T) {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestPlotFormatUsageError: report refuses an unknown --plot-format as
+// compare does, with exit code 2 and before it reads a file or prints a
+// table (it used to print the tables, then fail with exit 1 at the figures).
+func TestPlotFormatUsageError(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "res.jsonl")
+	if _, errOut, code := runCLI(t, append(compareArgs, "--out", res, "--partitions", "1")...); code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errOut)
+	}
+	const want = `--plot-format: want svg, png or pdf, got "xyz"`
+	for _, args := range [][]string{
+		{"report", res, "--plot-format", "xyz"},
+		{"report", res, "--plot-format", "xyz", "--plot", filepath.Join(dir, "figs")},
+		{"report", filepath.Join(dir, "no-such.jsonl"), "--plot-format", "xyz"},
+		{"compare", "builtin:heart", "--plot-format", "xyz"},
+	} {
+		out, errOut, code := runCLI(t, args...)
+		if code != ExitUsage || !strings.Contains(errOut, want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", args, code, out, errOut, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "figs")); !os.IsNotExist(err) {
+		t.Errorf("report with a bad --plot-format made the figure directory (%v)", err)
+	}
+	// A known format still writes its figures.
+	figs := filepath.Join(dir, "png")
+	if _, errOut, code := runCLI(t, "report", res, "--plot-format", "png", "--plot", figs); code != 0 {
+		t.Fatalf("report --plot-format png: exit %d: %s", code, errOut)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(figs, "*.png"))
+	svgs, _ := filepath.Glob(filepath.Join(figs, "*.svg"))
+	if len(pngs) == 0 || len(svgs) != 0 {
+		t.Errorf("report --plot-format png wrote %q and %q", pngs, svgs)
+	}
+}

@@ -35,7 +35,7 @@ and a job recorded twice counts once.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.summaryOptions.checkFormat(); err != nil {
+			if err := o.summaryOptions.check(); err != nil {
 				return err
 			}
 			return runReport(o, args)
