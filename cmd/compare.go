@@ -142,6 +142,9 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageErrorf("--preset generates its own data: give no DATA")
 		}
+		if o.Preset == "laanaya-weston" && (o.TrainSize < 1 || o.TestSize < 1) {
+			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
+		}
 	}
 	if _, err := experiment.ParseEntries(o.Methods); err != nil {
 		return &flagError{err}

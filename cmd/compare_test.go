@@ -89,6 +89,8 @@ func TestCompareUsageErrors(t *testing.T) {
 		{"compare", "--resume"},
 		{"compare", "--format", "xml"},
 		{"compare", "--preset", "nosuch"},
+		{"compare", "--preset", "laanaya-weston", "--train-size", "-5"}, // used to panic in SplitAt
+		{"compare", "--preset", "laanaya-weston", "--test-size", "0"},
 		{"report"},
 	} {
 		_, errOut, code := runCLI(t, args...)
