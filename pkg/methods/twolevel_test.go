@@ -336,7 +336,7 @@ func TestTwoLevelTune(t *testing.T) {
 func TestTwoLevelOptionErrors(t *testing.T) {
 	ctx := context.Background()
 	ds := tlToy(60, 2, 1)
-	for _, o := range []Options{{Param: "full"}, {Margin: "l1"}, {C: 1}} {
+	for _, o := range []Options{{Param: "full"}, {Margin: "l1"}, {C: 1}, {Mode: "robust"}} {
 		if _, err := (TwoLevel{}).Tune(ctx, ds, o); err == nil {
 			t.Errorf("options %+v: want an error", o)
 		}
