@@ -72,9 +72,11 @@ soon as it finishes; after Ctrl-C or a crash, run the same command with --resume
 to skip what is done. --shard i/N runs only every N-th job (for cluster array
 jobs); merge the shards' files with 'kerneltune report'.
 
-Method entries: --methods takes a comma-separated list of "method" or
-"method:param", e.g. svm,spd:full,gi:D. "all" (the default) is every method with
-its default parameterisation.`,
+Method entries: --methods takes a comma-separated list of "method",
+"method:param" or either followed by "@mode", e.g. svm,spd:full,gi:D or
+spd:diag,spd:diag@lbfgs,twolevel@paper (modes: spd paper|riemannian|backtrack|
+lbfgs, rcsc robust|paper, twolevel select|paper). "all" (the default) is every
+method with its default parameterisation and mode.`,
 		Example: `  kerneltune compare
   kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
   kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown
@@ -89,7 +91,7 @@ its default parameterisation.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Methods, "methods", "all", "comma-separated method entries: method or method:param ("+strings.Join(methods.Names(), ", ")+")")
+	f.StringVar(&o.Methods, "methods", "all", "comma-separated method entries: method[:param][@mode] ("+strings.Join(methods.Names(), ", ")+")")
 	f.IntVar(&o.Partitions, "partitions", 30, "number of random train/test partitions")
 	f.IntVar(&o.TrainSize, "train-size", 100, "training points per partition")
 	f.IntVar(&o.TestSize, "test-size", 100, "test points per partition")

@@ -104,7 +104,8 @@ svm-train command in DIR/README.txt.
 Method options (each method reads those it has; 0 or "" = its default):
   --param, --C, --margin, --max-iter (gi: --steps), --tol, --rho (spd),
   --init (spd: heuristic|cv|sigma=S), --mode (alias --schedule: a method's
-  variant, e.g. spd paper|riemannian|backtrack, rcsc paper|robust),
+  variant, the first its default: spd paper|riemannian|backtrack|lbfgs,
+  rcsc robust|paper, twolevel select|paper),
   --folds (CV folds), --eps, --cache-mb, --workers.
 
 ` + dataHelp,

@@ -20,21 +20,28 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
-// Entry is one row of a comparison: a method with a parameterisation.
+// Entry is one row of a comparison: a method with a parameterisation and,
+// for methods with variants, a mode.
 type Entry struct {
 	Method string
 	Param  string // "" means the method's default
+	Mode   string // "" means the method's default
 }
 
-// String returns "method" or "method:param".
+// String returns "method", "method:param", "method@mode" or
+// "method:param@mode".
 func (e Entry) String() string {
-	if e.Param == "" {
-		return e.Method
+	s := e.Method
+	if e.Param != "" {
+		s += ":" + e.Param
 	}
-	return e.Method + ":" + e.Param
+	if e.Mode != "" {
+		s += "@" + e.Mode
+	}
+	return s
 }
 
-// ParseEntries parses a comma-separated list of "method" or "method:param".
+// ParseEntries parses a comma-separated list of "method[:param][@mode]".
 // "" and "all" mean every registered method with its default parameter.
 func ParseEntries(list string) ([]Entry, error) {
 	list = strings.TrimSpace(list)
@@ -52,6 +59,7 @@ func ParseEntries(list string) ([]Entry, error) {
 		if item == "" {
 			continue
 		}
+		item, mode, hasMode := strings.Cut(item, "@")
 		name, param, _ := strings.Cut(item, ":")
 		m, err := methods.Lookup(name)
 		if err != nil {
@@ -61,7 +69,17 @@ func ParseEntries(list string) ([]Entry, error) {
 			return nil, fmt.Errorf("experiment: method %s has no parameterisation %q (known: %s)",
 				name, param, strings.Join(m.Params(), ", "))
 		}
-		e := Entry{Method: name, Param: param}
+		if hasMode {
+			ml, ok := m.(methods.ModeLister)
+			if !ok {
+				return nil, fmt.Errorf("experiment: method %s has no modes (in %q)", name, item+"@"+mode)
+			}
+			if !slices.Contains(ml.Modes(), mode) {
+				return nil, fmt.Errorf("experiment: method %s has no mode %q (known: %s)",
+					name, mode, strings.Join(ml.Modes(), ", "))
+			}
+		}
+		e := Entry{Method: name, Param: param, Mode: mode}
 		if seen[e.String()] {
 			return nil, fmt.Errorf("experiment: method entry %s listed twice", e)
 		}
@@ -304,7 +322,7 @@ func jobSeed(seed uint64, k int) uint64 {
 func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run string) Record {
 	rec := Record{
 		Dataset: j.Source.Name(), Entry: j.Entry.String(), Method: j.Entry.Method,
-		Param: j.Entry.Param, Partition: j.Partition, Run: run, Seed: c.Seed,
+		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
 	}
 	start := time.Now()
 	fail := func(stage string, err error) Record {
@@ -329,6 +347,7 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 		return fail("method", err)
 	}
 	opts.Param = j.Entry.Param
+	opts.Mode = j.Entry.Mode
 	opts.Seed = jobSeed(c.Seed, j.Partition)
 	if mg, ok := c.Margins[j.Entry.Method]; ok {
 		opts.Margin = mg

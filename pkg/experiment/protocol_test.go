@@ -355,8 +355,37 @@ func TestParseEntries(t *testing.T) {
 	if _, err := ParseEntries("probe1,probe1"); err == nil {
 		t.Error("duplicate entry accepted")
 	}
+	// Modes: spd has variants, svm has none.
+	e := mustEntries(t, "spd:full@lbfgs, spd@paper")
+	if e[0] != (Entry{Method: "spd", Param: "full", Mode: "lbfgs"}) || e[0].String() != "spd:full@lbfgs" || e[1].String() != "spd@paper" {
+		t.Errorf("entries with modes: %+v", e)
+	}
+	if _, err := ParseEntries("spd@nosuch"); err == nil || !strings.Contains(err.Error(), "paper, riemannian, backtrack, lbfgs") {
+		t.Errorf("unknown mode: err = %v", err)
+	}
+	if _, err := ParseEntries("svm@paper"); err == nil || !strings.Contains(err.Error(), "no modes") {
+		t.Errorf("mode of a method without modes: err = %v", err)
+	}
 	all := mustEntries(t, "all")
 	if len(all) != len(methods.All) {
 		t.Errorf("all = %v", all)
+	}
+}
+
+// TestModeReachesMethod: an entry's mode is passed to the method and recorded.
+func TestModeReachesMethod(t *testing.T) {
+	src := []Source{heartSource(t, 1, 5)}
+	recs := runAll(t, Config{Seed: 5, Workers: 1}, src, mustEntries(t, "spd@backtrack,spd"))
+	if len(recs) != 2 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, r := range recs {
+		noted := strings.Contains(strings.Join(r.Notes, " "), "mode backtrack")
+		if (r.Entry == "spd@backtrack") != noted || (r.Entry == "spd@backtrack") != (r.Mode == "backtrack") {
+			t.Errorf("%s: mode %q, notes %q", r.Entry, r.Mode, r.Notes)
+		}
+		if r.Failed() {
+			t.Errorf("%s failed: %s", r.Entry, r.Error)
+		}
 	}
 }

@@ -19,9 +19,10 @@ import (
 // of a results file.
 type Record struct {
 	Dataset   string `json:"dataset"`
-	Entry     string `json:"entry"` // "method" or "method:param"
+	Entry     string `json:"entry"` // "method[:param][@mode]"
 	Method    string `json:"method"`
 	Param     string `json:"param,omitempty"`
+	Mode      string `json:"mode,omitempty"`
 	Partition int    `json:"partition"` // 0-based
 
 	// Run is the fingerprint of the settings that produced the record; a

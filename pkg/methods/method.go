@@ -35,6 +35,13 @@ type Method interface {
 	Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error)
 }
 
+// ModeLister is implemented by methods that offer algorithm variants
+// (Options.Mode); the first mode is the default. compare and tune use it to
+// check a mode before running.
+type ModeLister interface {
+	Modes() []string
+}
+
 // Options configure one tuning run. The zero value of every field means the
 // method's documented default.
 type Options struct {

@@ -58,6 +58,9 @@ func NewRCSC() Method { return RCSC{} }
 // Name returns "rcsc".
 func (RCSC) Name() string { return "rcsc" }
 
+// Modes returns rcsc's schedules: "robust" (the default) and "paper".
+func (RCSC) Modes() []string { return []string{"robust", "paper"} }
+
 // Params returns the parameterisations: "iso" (the paper) and "diag".
 func (RCSC) Params() []string { return []string{"iso", "diag"} }
 

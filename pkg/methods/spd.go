@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,6 +107,10 @@ const (
 
 // spdModes lists the accepted values of Options.Mode for spd.
 var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack, spdModeLBFGS}
+
+// Modes returns spd's variants: "paper" (the default), "riemannian",
+// "backtrack" and "lbfgs".
+func (SPD) Modes() []string { return slices.Clone(spdModes) }
 
 // spdProblem is the criterion w of eq. 12 on one training set.
 type spdProblem struct {

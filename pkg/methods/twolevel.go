@@ -147,6 +147,9 @@ func NewTwoLevel() Method { return TwoLevel{} }
 // Name returns "twolevel".
 func (TwoLevel) Name() string { return "twolevel" }
 
+// Modes returns twolevel's variants: "select" (the default) and "paper".
+func (TwoLevel) Modes() []string { return []string{tlModeSelect, tlModePaper} }
+
 // Params returns "iso" (eq. 5) and "diag" (eq. 30).
 func (TwoLevel) Params() []string { return []string{"iso", "diag"} }
 
