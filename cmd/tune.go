@@ -173,6 +173,15 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 	if fs.Changed("mode") && fs.Changed("schedule") {
 		return usageErrorf("give --mode or --schedule, not both")
 	}
+	if o.Mode != "" {
+		ml, ok := m.(methods.ModeLister)
+		switch {
+		case !ok:
+			return usageErrorf("--mode: %s has no variants", o.Method)
+		case !slices.Contains(ml.Modes(), o.Mode):
+			return usageErrorf("--mode: %s has no mode %q (want %s)", o.Method, o.Mode, strings.Join(ml.Modes(), ", "))
+		}
+	}
 	if o.Margin != "" {
 		if _, err := solver.ParseMargin(o.Margin); err != nil {
 			return usageErrorf("--margin: unknown margin %q (want l1, l2 or hard)", o.Margin)
