@@ -11,7 +11,8 @@
 // The functions follow gonum's conventions: the destination comes first, an
 // empty destination (the zero value) is allocated, a destination of the wrong
 // size panics, and dst may alias an argument. A matrix that must be SPD and is
-// not gives an error wrapping ErrNotSPD; non-finite input gives ErrNotFinite.
+// not gives an error wrapping ErrNotSPD; non-finite input, or a matrix
+// exponential that overflows float64, gives ErrNotFinite.
 package manifold
 
 import (
@@ -26,8 +27,8 @@ var (
 	// ErrNotSPD: a matrix that must be symmetric positive definite has an
 	// eigenvalue ≤ 0.
 	ErrNotSPD = errors.New("matrix is not symmetric positive definite")
-	// ErrNotFinite: a matrix holds NaN or ±Inf, or its eigendecomposition
-	// failed to converge.
+	// ErrNotFinite: a matrix holds NaN or ±Inf, its eigendecomposition
+	// failed to converge, or a result overflows float64.
 	ErrNotFinite = errors.New("matrix is not finite")
 )
 
@@ -101,6 +102,21 @@ func (e eigen) applyTo(dst *mat.SymDense, f func(float64) float64) {
 	Symmetrize(dst, e.apply(f))
 }
 
+// checkResult returns an ErrNotFinite error when dst holds NaN or ±Inf: a
+// matrix exponential whose eigenvalues overflow e^λ (λ above about 709.78)
+// gives Inf, and Inf·0 in the products gives NaN.
+func checkResult(op string, dst *mat.SymDense) error {
+	n := dst.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if v := dst.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("manifold: %s: %w (the matrix exponential overflows: entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
 // Symmetrize sets dst = (a + aᵀ)/2 for a square a.
 func Symmetrize(dst *mat.SymDense, a mat.Matrix) {
 	r, c := a.Dims()
@@ -164,15 +180,18 @@ func Log(dst *mat.SymDense, a mat.Symmetric) error {
 	return spdFunc("log", dst, a, math.Log)
 }
 
-// Exp sets dst = exp(A) for a symmetric matrix A; the result is SPD. The
-// error is non-nil only for non-finite input (ErrNotFinite).
+// Exp sets dst = exp(A) for a symmetric matrix A; the result is SPD unless
+// an eigenvalue of A is below about -745 (e^λ underflows to 0). The error,
+// wrapping ErrNotFinite, is non-nil for non-finite input and when the result
+// overflows (an eigenvalue of A above about 709.78); dst then holds no
+// meaningful values.
 func Exp(dst *mat.SymDense, a mat.Symmetric) error {
 	e, err := decompose("exp", a)
 	if err != nil {
 		return err
 	}
 	e.applyTo(dst, math.Exp)
-	return nil
+	return checkResult("exp", dst)
 }
 
 // LogDet returns log det A for an SPD matrix A.
@@ -213,8 +232,10 @@ func sandwich(h mat.Matrix, a mat.Matrix) *mat.Dense {
 
 // ExpMap sets dst = E_Q(T) = Q^½ exp(Q^-½ T Q^-½) Q^½, the exponential map of
 // the affine-invariant metric at the SPD point Q applied to the symmetric
-// tangent vector T. The result is SPD for every finite T, and
-// d/dt E_Q(tT) at t = 0 is T.
+// tangent vector T, and d/dt E_Q(tT) at t = 0 is T. The result is SPD as
+// long as the eigenvalues λ of Q^-½ T Q^-½ stay within about ±1400 (e^{λ/2}
+// neither overflows, which is an error wrapping ErrNotFinite, nor underflows
+// to a singular result).
 //
 // Laanaya et al. (2011, eq. 22) step with T = -η G, G the Euclidean gradient;
 // the Riemannian-gradient step is RiemannianStep.
@@ -237,7 +258,7 @@ func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
 	// dst = W Wᵀ with W = Q^½ V diag(e^{λ/2}): symmetric and PSD by
 	// construction, even when e^λ spans many orders of magnitude.
 	outerScaled(dst, h, e, 1)
-	return nil
+	return checkResult("exp map", dst)
 }
 
 // outerScaled sets dst = W Wᵀ with W = H V diag(e^{sλ/2}) for the
@@ -343,7 +364,7 @@ func RiemannianStep(dst *mat.SymDense, q, g mat.Symmetric, eta float64) error {
 	}
 	reuse(dst, n)
 	outerScaled(dst, h, e, 1)
-	return nil
+	return checkResult("riemannian step", dst)
 }
 
 // Curve is the geodesic t ↦ E_Q(tT) = Q^½ exp(t Q^-½ T Q^-½) Q^½ with its
@@ -373,7 +394,10 @@ func NewCurve(q, t mat.Symmetric) (*Curve, error) {
 	return &Curve{h: h, e: e}, nil
 }
 
-// At sets dst = E_Q(tT).
+// At sets dst = E_Q(tT). It does not check the result: dst holds ±Inf or
+// NaN when e^{tλ/2} overflows for an eigenvalue λ of Q^-½ T Q^-½
+// (|tλ| above about 1419), so a caller must bound the step (as ExpMap
+// reports it with ErrNotFinite).
 func (c *Curve) At(dst *mat.SymDense, t float64) {
 	reuse(dst, len(c.e.vals))
 	outerScaled(dst, c.h, c.e, t)
@@ -416,7 +440,7 @@ func CongruenceStep(dst *mat.SymDense, b, s mat.Symmetric) error {
 	h := e.apply(func(v float64) float64 { return math.Exp(-v) })
 	reuse(dst, n)
 	Symmetrize(dst, sandwich(h, b))
-	return nil
+	return checkResult("congruence step", dst)
 }
 
 // Distance returns the affine-invariant geodesic distance

@@ -571,3 +571,31 @@ func BenchmarkExpMap(b *testing.B) {
 		})
 	}
 }
+
+// TestOverflowIsAnError: an exponential that overflows float64 is an error
+// wrapping ErrNotFinite, never a matrix of Inf or NaN returned as a success.
+func TestOverflowIsAnError(t *testing.T) {
+	big := mat.NewSymDense(2, []float64{800, 1, 1, 0}) // e^800 overflows
+	ops := map[string]func() error{
+		"Exp": func() error { var d mat.SymDense; return Exp(&d, big) },
+		"ExpMap": func() error {
+			var d mat.SymDense
+			return ExpMap(&d, eye(2), mat.NewSymDense(2, []float64{1500, 1, 1, 0}))
+		},
+		"RiemannianStep": func() error { var d mat.SymDense; return RiemannianStep(&d, eye(2), big, -2) },
+		"CongruenceStep": func() error {
+			var d mat.SymDense
+			return CongruenceStep(&d, eye(2), mat.NewSymDense(2, []float64{-400, 0, 0, 1}))
+		},
+	}
+	for name, op := range ops {
+		if err := op(); !errors.Is(err, ErrNotFinite) {
+			t.Errorf("%s overflowing: error %v, want ErrNotFinite", name, err)
+		}
+	}
+	// Just below the threshold the result is finite and no error.
+	var e mat.SymDense
+	if err := Exp(&e, mat.NewSymDense(1, []float64{709})); err != nil || math.Abs(e.At(0, 0)-math.Exp(709)) > 1e-15*math.Exp(709) {
+		t.Errorf("Exp(709) = %v, %v; want %v", e.At(0, 0), err, math.Exp(709))
+	}
+}
