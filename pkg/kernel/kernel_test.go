@@ -411,7 +411,8 @@ func TestEvalDefinitions(t *testing.T) {
 
 // TestGramDeterministic checks that the parallel Gram and gradients give the
 // same bits on one core and on several (tiles are fixed, never scheduled by
-// arrival).
+// arrival). The parallel run uses at least 4 Ps, so the comparison means
+// something on a one-core machine too (there GOMAXPROCS defaults to 1).
 func TestGramDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 6))
 	X := randData(rng, 300, 7, 0)
@@ -426,10 +427,11 @@ func TestGramDeterministic(t *testing.T) {
 		L1GradTheta(th, X, []float64{1, 2, 3, 4, 5, 6, 7}, C)
 		return K, l1.Gram(X), &G, th
 	}
+	prev := runtime.GOMAXPROCS(max(4, runtime.GOMAXPROCS(0)))
+	defer runtime.GOMAXPROCS(prev)
 	K2, L2, G2, th2 := run()
-	prev := runtime.GOMAXPROCS(1)
+	runtime.GOMAXPROCS(1)
 	K1, L1k, G1, th1 := run()
-	runtime.GOMAXPROCS(prev)
 	if !mat.Equal(K1, K2) || !mat.Equal(L1k, L2) || !mat.Equal(G1, G2) || !slices.Equal(th1, th2) {
 		t.Fatal("results differ between GOMAXPROCS=1 and GOMAXPROCS>1")
 	}
