@@ -276,6 +276,14 @@ func (m *Model) validate() error {
 	default:
 		return bad("unknown margin %v (want l1, l2 or hard)", m.MarginKind)
 	}
+	for _, w := range []struct {
+		name string
+		v    float64
+	}{{"weight_pos", m.WeightPos}, {"weight_neg", m.WeightNeg}} {
+		if !(w.v >= 0) || math.IsInf(w.v, 0) {
+			return bad("%s = %g, want a finite class weight > 0 (0 means 1)", w.name, w.v)
+		}
+	}
 	d := m.NumFeatures
 	if d <= 0 {
 		return bad("num_features = %d, want > 0", d)

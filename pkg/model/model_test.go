@@ -297,6 +297,7 @@ func TestLoadErrors(t *testing.T) {
 		{"sv dim", edit(`"num_features": 13`, `"num_features": 12`), ErrInvalid, "13 feature names for 12 features"},
 		{"not json", "hello", ErrInvalid, "not a kerneltune model"},
 		{"type", edit(`"bias": `, `"bias": "x", "b": `), ErrInvalid, "field bias"},
+		{"weight", edit(`"C": 1,`, `"C": 1, "weight_neg": -2,`), ErrInvalid, "weight_neg = -2, want a finite class weight > 0 (0 means 1)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
