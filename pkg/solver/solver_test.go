@@ -473,6 +473,10 @@ func TestDecision(t *testing.T) {
 		}
 	}
 	f := Decision(nil, cross, r.Coef, r.Bias)
+	// An empty (not nil) dst is allocated too, as the doc and gonum say.
+	if g := Decision([]float64{}, cross, r.Coef, r.Bias); len(g) != len(test) || g[0] != f[0] {
+		t.Errorf("Decision with an empty dst = %v, want %v", g, f)
+	}
 	for i := range test {
 		want := r.Bias
 		for j := range x {

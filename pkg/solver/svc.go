@@ -286,7 +286,7 @@ func Decision(dst []float64, cross mat.Matrix, coef []float64, bias float64) []f
 	if len(coef) != n {
 		panic(fmt.Sprintf("solver: len(coef) = %d, want %d columns", len(coef), n))
 	}
-	if dst == nil {
+	if len(dst) == 0 {
 		dst = make([]float64, m)
 	}
 	if len(dst) != m {
