@@ -130,6 +130,24 @@ func TestHardMarginNotSeparableLinear(t *testing.T) {
 	}
 }
 
+// L2 with C = +Inf is ν = 0, the hard margin, and must end the same way on
+// data that cannot be separated (it ran to the iteration limit with no error).
+func TestL2InfiniteCIsHardMargin(t *testing.T) {
+	q := gram([][]float64{{0}, {1}, {2}}, linear)
+	y := []float64{1, -1, 1}
+	_, err := TrainSVC(context.Background(), q, y, SVCParams{Margin: L2, C: math.Inf(1)}, Settings{MaxIter: 20000}, nil)
+	if !errors.Is(err, ErrNotSeparable) {
+		t.Fatalf("err = %v, want ErrNotSeparable", err)
+	}
+	// On separable data it is the hard-margin solution (x = 0 (−1), 2, 3 (+1):
+	// α = (½, ½, 0), see TestHardMarginAnalytic).
+	r, err := TrainSVC(context.Background(), gram([][]float64{{0}, {2}, {3}}, linear), []float64{-1, 1, 1},
+		SVCParams{Margin: L2, C: math.Inf(1)}, Settings{Eps: 1e-10}, nil)
+	if err != nil || math.Abs(r.Alpha[0]-0.5) > 1e-9 || math.Abs(r.Alpha[1]-0.5) > 1e-9 || r.Alpha[2] != 0 {
+		t.Errorf("separable: α = %v, %v; want (½, ½, 0)", r.Alpha, err)
+	}
+}
+
 func TestHardMarginNotSeparable(t *testing.T) {
 	x := [][]float64{{0, 0}, {1, 0}, {0, 1}, {0, 1}}
 	y := []float64{1, -1, 1, -1} // the point (0,1) carries both labels

@@ -60,8 +60,8 @@ func ParseMargin(s string) (Margin, error) {
 // SVCParams are the parameters of a two-class SVM.
 type SVCParams struct {
 	Margin Margin
-	// C is the soft-margin constant: the box bound for L1, ν = 1/C for L2;
-	// unused for Hard.
+	// C is the soft-margin constant: the box bound for L1, ν = 1/C for L2
+	// (+Inf: ν = 0, solved as Hard); unused for Hard.
 	C float64
 	// WeightPos and WeightNeg scale C for the classes +1 and -1 (LIBSVM's
 	// -w1, -w-1; L1 only); 0 means 1.
@@ -148,7 +148,9 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 	}
 	var r Result
 	var err error
-	if p.Margin == Hard {
+	// L2 with C = +Inf is ν = 0, the hard margin: it gets the same test for
+	// non-separable data instead of running to LIBSVM's 10⁷ iterations.
+	if p.Margin == Hard || p.Margin == L2 && math.IsInf(p.C, 1) {
 		r, err = solveHard(ctx, pr, s, hardMaxIter)
 	} else {
 		r, err = Solve(ctx, pr, s)
