@@ -60,7 +60,8 @@ func GaussianGradQ(dst *mat.SymDense, X mat.Matrix, K, C mat.Symmetric) {
 // GaussianGradDiag sets dst[k] = ∂F/∂q_k for the diagonal Gaussian
 // exp(-½ Σ_k q_k Δ_k²): the diagonal G_kk of GaussianGradQ,
 // -½ Σ_ij W_ij (x_ik - x_jk)², at the same O(n²d) cost without the d×d
-// product. (Schittkowski's exp(-Σ p_k Δ_k²) has q = 2p, so ∂F/∂p_k = 2 G_kk.)
+// product. (Schittkowski's exp(-Σ p_k Δ_k²) has q = 2p, so ∂F/∂p_k = 2 G_kk;
+// LIBSVM's isotropic exp(-γ‖x-z‖²) has Q = 2γI, so ∂F/∂γ = 2 Σ_k G_kk.)
 // len(dst) must be d.
 func GaussianGradDiag(dst []float64, X mat.Matrix, K, C mat.Symmetric) {
 	xc, m, n, d := laplacianTimes(X, K, C)
@@ -74,19 +75,6 @@ func GaussianGradDiag(dst []float64, X mat.Matrix, K, C mat.Symmetric) {
 			dst[k] -= xr[k] * mr[k]
 		}
 	}
-}
-
-// GaussianGradGamma returns ∂F/∂γ for LIBSVM's isotropic kernel
-// exp(-γ‖x-z‖²), Q = 2γI: 2 tr G = -Σ_ij W_ij ‖x_i - x_j‖².
-func GaussianGradGamma(X mat.Matrix, K, C mat.Symmetric) float64 {
-	_, d := X.Dims()
-	g := make([]float64, d)
-	GaussianGradDiag(g, X, K, C)
-	var s float64
-	for _, v := range g {
-		s += v
-	}
-	return 2 * s
 }
 
 // laplacianTimes returns the centred rows Xc = X - 1μᵀ and M = (D - W) Xc,

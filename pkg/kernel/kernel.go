@@ -29,8 +29,9 @@
 //     positive definite L1 kernel);
 //   - weighted derivatives Σ_ij c_ij ∂K_ij/∂θ for a weight matrix C = ∂F/∂K
 //     supplied by an objective (the Shark split): GaussianGradQ,
-//     GaussianGradDiag, GaussianGradGamma, L1GradTheta, with SelectRows and
-//     SelectSym to restrict them to support vectors;
+//     GaussianGradDiag (also for LIBSVM's γ: ∂F/∂γ = 2 Σ_k ∂F/∂q_k),
+//     L1GradTheta, with SelectRows and SelectSym to restrict them to support
+//     vectors;
 //   - start-point helpers: SquaredDistances, MedianOffDiag, GammaForMedian.
 //
 // Every kernel value and gradient is float64 and deterministic: parallel
