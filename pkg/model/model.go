@@ -1,8 +1,8 @@
 // Package model is kerneltune's trained SVM: fitting the final classifier on a
 // (normalised) training set with a given kernel, evaluating its decision
-// function on new data, scoring decisions against labels (Confusion,
-// AccuracyOf), and the self-describing JSON model file that `train`
-// and `tune` write and `predict` reads.
+// function on new data, scoring decisions against labels (ConfusionOf), and
+// the self-describing JSON model file that `train` and `tune` write and
+// `predict` reads.
 //
 // A model keeps only what prediction needs and what a reader must know to
 // trust it: the kernel (Spec, with a full Q written out in full), the margin
@@ -427,12 +427,6 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 
 func blockRowsOf(a *mat.Dense) int { r, _ := a.Dims(); return r }
 
-// Predict returns the predicted classes ±1 of the rows of raw inputs X
-// (+1 iff f(x) > 0, as LIBSVM).
-func (m *Model) Predict(X mat.Matrix) []float64 {
-	return Classes(m.Decision(X))
-}
-
 // Classes maps decision values to classes: +1 iff f > 0, else -1.
 func Classes(f []float64) []float64 {
 	y := make([]float64, len(f))
@@ -468,17 +462,7 @@ func (m *Model) Accuracy(d *dataio.Dataset, normalized bool) float64 {
 	} else {
 		f = m.Decision(d.X)
 	}
-	return AccuracyOf(f, d.Y)
-}
-
-// AccuracyOf returns the fraction of decision values f whose sign class
-// (+1 iff f > 0) equals y: ConfusionOf(f, y).Accuracy(), NaN when f is
-// empty. It panics if the lengths differ.
-func AccuracyOf(f, y []float64) float64 {
-	if len(f) != len(y) {
-		panic("model: AccuracyOf: length mismatch")
-	}
-	return ConfusionOf(f, y).Accuracy()
+	return ConfusionOf(f, d.Y).Accuracy()
 }
 
 // W2 returns ‖w‖² = coefᵀ K_SV coef, the squared norm of the weight vector
