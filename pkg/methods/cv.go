@@ -48,9 +48,10 @@ type cvPlan struct {
 	train, test [][]int
 }
 
-// newCVPlan draws the folds once from opts.Seed (shared by every grid point,
-// so accuracies at different points are paired).
-func newCVPlan(n int, opts Options) (cvPlan, error) {
+// newCVPlan draws the folds of the rows labelled y once from opts.Seed
+// (shared by every grid point, so accuracies at different points are paired).
+func newCVPlan(y []float64, opts Options) (cvPlan, error) {
+	n := len(y)
 	k := opts.Folds
 	if k == 0 {
 		k = defaultFolds
@@ -60,6 +61,9 @@ func newCVPlan(n int, opts Options) (cvPlan, error) {
 	}
 	if n < k {
 		return cvPlan{}, fmt.Errorf("%d-fold cross-validation needs at least %d rows, got %d", k, k, n)
+	}
+	if pos := countPositive(y); pos == 0 || pos == n {
+		return cvPlan{}, fmt.Errorf("cross-validation needs both classes (%d positive, %d negative)", pos, n-pos)
 	}
 	folds := dataio.KFold(n, k, opts.Seed, cvStream)
 	p := cvPlan{train: make([][]int, len(folds)), test: make([][]int, len(folds))}
@@ -128,18 +132,45 @@ func pick(y []float64, idx []int) []float64 {
 	return out
 }
 
+// countPositive returns the number of labels y_i > 0.
+func countPositive(y []float64) int {
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	return pos
+}
+
 // foldSweep trains on one fold's training part for every C of Cs in turn
 // (ascending, so the previous α is feasible and warm-starts the next solve)
-// and returns the number of correctly predicted test rows for each C.
-func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) ([]int, error) {
-	correct := make([]int, len(Cs))
+// and returns the number of correctly predicted test rows for each C and the
+// number of SVM solves. A training part with one class only (the folds are
+// not stratified: a small class can fall into one test fold) predicts that
+// class for every C, without a solve, as LIBSVM does.
+func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
+	correct = make([]int, len(Cs))
+	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
+		same := 0
+		for _, v := range yte {
+			if (v > 0) == (pos > 0) {
+				same++
+			}
+		}
+		for c := range correct {
+			correct[c] = same
+		}
+		return correct, 0, nil
+	}
 	km := kernel.Precomputed(Ktr)
 	var alpha []float64
 	dec := make([]float64, len(yte))
 	for c, C := range Cs {
 		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C}, s, alpha)
+		solves++
 		if err != nil {
-			return nil, err
+			return nil, solves, err
 		}
 		if margin == solver.L1 {
 			alpha = res.Alpha
@@ -151,7 +182,7 @@ func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte,
 			}
 		}
 	}
-	return correct, nil
+	return correct, solves, nil
 }
 
 // gridSearchCV is the baseline's model selection: an isotropic Gaussian
@@ -172,7 +203,7 @@ func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte,
 // kernel-learning method cannot move (DESIGN.md, spd).
 func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gridResult, error) {
 	n := train.Len()
-	plan, err := newCVPlan(n, opts)
+	plan, err := newCVPlan(train.Y, opts)
 	if err != nil {
 		return gridResult{}, err
 	}
@@ -191,16 +222,15 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gri
 		gammas[i] = math.Exp2(l)
 	}
 
-	correct, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, opts)
+	correct, solves, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, opts)
 	if err != nil {
 		return gridResult{}, err
 	}
-	nf := len(plan.test)
 	g, c := pickGrid(correct, gammas, Cs, gammaH)
 	return gridResult{
 		C: Cs[c], Gamma: gammas[g],
 		Accuracy: float64(correct[g][c]) / float64(n),
-		Solves:   len(gammas) * len(Cs) * nf,
+		Solves:   solves,
 	}, nil
 }
 
@@ -226,11 +256,12 @@ func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int
 
 // gridCounts returns correct[g][c], the number of rows predicted correctly
 // over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
-// ascending), D the squared distances of the rows.
-func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, opts Options) ([][]int, error) {
+// ascending), D the squared distances of the rows, and the number of SVM
+// solves.
+func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, opts Options) (correct [][]int, solves int, err error) {
 	nf := len(plan.test)
 	// correct[g][c] sums the correct predictions over the folds.
-	correct := make([][]int, len(gammas))
+	correct = make([][]int, len(gammas))
 	for g := range correct {
 		correct[g] = make([]int, len(Cs))
 	}
@@ -252,9 +283,10 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 				gamma := gammas[jb.g]
 				ex := func(d float64) float64 { return math.Exp(-gamma * d) }
 				tr, te := plan.train[jb.f], plan.test[jb.f]
-				cnt, err := foldSweep(ctx, subSym(D, tr, ex), subCross(D, te, tr, ex),
+				cnt, ns, err := foldSweep(ctx, subSym(D, tr, ex), subCross(D, te, tr, ex),
 					pick(y, tr), pick(y, te), Cs, solver.L1, s)
 				mu.Lock()
+				solves += ns
 				if err != nil {
 					if firstErr == nil {
 						firstErr = err
@@ -285,10 +317,9 @@ feed:
 		firstErr = ctx.Err()
 	}
 	if firstErr != nil {
-		return nil, fmt.Errorf("grid search: %w", firstErr)
+		return nil, solves, fmt.Errorf("grid search: %w", firstErr)
 	}
-	return correct, nil
-
+	return correct, solves, nil
 }
 
 // moderateGamma returns the LIBSVM γ at which the median off-diagonal value
@@ -318,7 +349,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	if len(Cs) == 0 {
 		return 0, 0, 0, errors.New("selectC: no candidate C")
 	}
-	plan, err := newCVPlan(n, opts)
+	plan, err := newCVPlan(y, opts)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -326,6 +357,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	slices.Sort(sorted)
 	nf := len(plan.test)
 	counts := make([][]int, nf)
+	foldSolves := make([]int, nf)
 	errs := make([]error, nf)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, opts.workers())
@@ -337,7 +369,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			tr, te := plan.train[f], plan.test[f]
-			counts[f], errs[f] = foldSweep(ctx, subSym(K, tr, nil), subCross(K, te, tr, nil),
+			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, subSym(K, tr, nil), subCross(K, te, tr, nil),
 				pick(y, tr), pick(y, te), sorted, margin, s)
 		}()
 	}
@@ -355,7 +387,10 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			C, bestCnt = Cv, cnt
 		}
 	}
-	return C, float64(bestCnt) / float64(n), len(sorted) * nf, nil
+	for _, ns := range foldSolves {
+		solves += ns
+	}
+	return C, float64(bestCnt) / float64(n), solves, nil
 }
 
 // median returns the median of v (the mean of the two middle values when

@@ -3,6 +3,8 @@ package methods
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -23,7 +25,8 @@ func heartHead(t testing.TB, n int) *dataio.Dataset {
 }
 
 // coldCV counts correct k-fold predictions for one (γ, C) the plain way:
-// each fold's Gram matrices from the kernel package, cold-started solves.
+// each fold's Gram matrices from the kernel package, cold-started solves; a
+// fold whose training part has one class predicts that class (LIBSVM).
 func coldCV(t *testing.T, d *dataio.Dataset, plan cvPlan, gamma, C float64, s solver.Settings) int {
 	t.Helper()
 	k, err := kernel.NewGaussianIso(gamma)
@@ -33,6 +36,14 @@ func coldCV(t *testing.T, d *dataio.Dataset, plan cvPlan, gamma, C float64, s so
 	correct := 0
 	for f := range plan.test {
 		tr, te := d.Subset(plan.train[f]), d.Subset(plan.test[f])
+		if pos, neg := tr.ClassCounts(); pos == 0 || neg == 0 {
+			for _, v := range te.Y {
+				if (v > 0) == (pos > 0) {
+					correct++
+				}
+			}
+			continue
+		}
 		res, err := solver.TrainSVC(context.Background(), kernel.Precomputed(k.Gram(tr.X)), tr.Y, solver.SVCParams{Margin: solver.L1, C: C}, s, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -53,15 +64,18 @@ func coldCV(t *testing.T, d *dataio.Dataset, plan cvPlan, gamma, C float64, s so
 func TestGridCountsMatchColdSolves(t *testing.T) {
 	d := heartHead(t, 60)
 	opts := Options{Seed: 5, Eps: 1e-9, Workers: 2}
-	plan, err := newCVPlan(d.Len(), opts)
+	plan, err := newCVPlan(d.Y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	gammas := []float64{math.Exp2(-1), math.Exp2(-5), math.Exp2(-9)}
 	Cs := []float64{math.Exp2(-3), 1, math.Exp2(5)}
-	got, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, gammas, Cs, opts)
+	got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, gammas, Cs, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if solves != 3*3*5 {
+		t.Errorf("%d solves, want 45", solves)
 	}
 	for g, gamma := range gammas {
 		for c, C := range Cs {
@@ -135,7 +149,7 @@ func TestSelectC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := newCVPlan(d.Len(), opts)
+	plan, _ := newCVPlan(d.Y, opts)
 	bestC, bestCnt := 0.0, -1
 	for _, c := range []float64{0.125, 1, 8} {
 		if cnt := coldCV(t, d, plan, math.Exp2(-5), c, solver.Settings{Eps: 1e-9}); cnt > bestCnt {
@@ -153,14 +167,26 @@ func TestSelectC(t *testing.T) {
 	}
 }
 
+// alternating returns n labels -1, +1, -1, ….
+func alternating(n int) []float64 {
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = float64(2*(i%2) - 1)
+	}
+	return y
+}
+
 func TestCVPlanErrors(t *testing.T) {
-	if _, err := newCVPlan(3, Options{Folds: 5}); err == nil {
+	if _, err := newCVPlan(alternating(3), Options{Folds: 5}); err == nil {
 		t.Error("3 rows, 5 folds: want an error")
 	}
-	if _, err := newCVPlan(30, Options{Folds: 1}); err == nil {
+	if _, err := newCVPlan(alternating(30), Options{Folds: 1}); err == nil {
 		t.Error("1 fold: want an error")
 	}
-	p, err := newCVPlan(23, Options{Folds: 4, Seed: 1})
+	if _, err := newCVPlan(make([]float64, 30), Options{}); err == nil || !strings.Contains(err.Error(), "both classes") {
+		t.Errorf("one class: got %v, want an error naming both classes", err)
+	}
+	p, err := newCVPlan(alternating(23), Options{Folds: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +203,53 @@ func TestCVPlanErrors(t *testing.T) {
 		if c != 1 {
 			t.Errorf("row %d in %d test folds", i, c)
 		}
+	}
+}
+
+// TestCVOneClassFold: with a class of two rows, a fold's training part can
+// lack it (the folds are not stratified). That fold predicts the one class
+// it saw, as LIBSVM does, instead of failing the whole search; the counts
+// and the number of solves match cold solves fold by fold.
+func TestCVOneClassFold(t *testing.T) {
+	d := heartHead(t, 40)
+	opts := Options{Seed: 1, Eps: 1e-9}
+	// Two negative rows in one test fold of the seed's plan.
+	plan, err := newCVPlan(alternating(40), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minority := plan.test[0][:2]
+	for i := range d.Y {
+		d.Y[i] = 1
+	}
+	for _, i := range minority {
+		d.Y[i] = -1
+	}
+	plan, err = newCVPlan(d.Y, opts) // the same folds: they depend on n and the seed only
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.test[0][:2], minority) {
+		t.Fatal("the folds depend on the labels")
+	}
+	g, err := gridSearchCV(context.Background(), d, opts)
+	if err != nil {
+		t.Fatalf("a fold without the minority class failed the grid search: %v", err)
+	}
+	if want := 110 * 4; g.Solves != want {
+		t.Errorf("%d solves, want %d (the one-class fold needs none)", g.Solves, want)
+	}
+	want := coldCV(t, d, plan, g.Gamma, g.C, solver.Settings{Eps: 1e-9})
+	if g.Accuracy != float64(want)/40 {
+		t.Errorf("CV accuracy %g, cold solves give %g", g.Accuracy, float64(want)/40)
+	}
+	k, err := kernel.NewGaussianIso(g.Gamma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	C, _, solves, err := selectC(context.Background(), k.Gram(d.X), d.Y, []float64{1, 4}, solver.L2, opts)
+	if err != nil || solves != 2*4 {
+		t.Errorf("selectC: C %g after %d solves, error %v; want 8 solves", C, solves, err)
 	}
 }
 
