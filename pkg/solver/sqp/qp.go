@@ -10,11 +10,11 @@ import (
 
 // errQPInfeasible is returned by the QP solver when the constraints of the
 // subproblem cannot be satisfied (the dual step is unbounded).
-var errQPInfeasible = errors.New("sqp: QP subproblem is infeasible")
+var errQPInfeasible = errors.New("QP subproblem is infeasible")
 
 // errQPLimit is returned when the dual active-set method exceeds its
 // iteration limit (cycling caused by rounding).
-var errQPLimit = errors.New("sqp: QP subproblem iteration limit")
+var errQPLimit = errors.New("QP subproblem iteration limit")
 
 // qpProblem is the strictly convex quadratic program
 //

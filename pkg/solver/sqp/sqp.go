@@ -165,7 +165,7 @@ func (s Status) String() string {
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // errNotPD: the quasi-Newton matrix lost positive definiteness to rounding.
-var errNotPD = errors.New("sqp: BFGS matrix lost positive definiteness")
+var errNotPD = errors.New("BFGS matrix lost positive definiteness")
 
 // ErrBadProblem reports an inconsistent Problem or start point.
 var ErrBadProblem = errors.New("sqp: bad problem")
@@ -181,16 +181,15 @@ type state struct {
 }
 
 // Minimize solves the problem from x0 (projected onto the bounds). The error
-// is non-nil only when the run cannot continue: a callback failed, the
-// context was cancelled, or the QP broke down; Result then holds the last
-// point.
+// is non-nil only when the run cannot continue: the problem or x0 is
+// inconsistent (ErrBadProblem), a callback failed or returned a non-finite
+// value, the context was cancelled, or the QP broke down; Result then holds
+// the last point (none for ErrBadProblem).
 func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result, error) {
-	n, me, mi := p.Dim, p.NumEq, p.NumIneq
-	if n <= 0 || len(x0) != n || p.Func == nil || p.Grad == nil || me < 0 || mi < 0 ||
-		p.NumLinear < 0 || p.NumLinear > n ||
-		(p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) {
-		return Result{Status: Failure}, fmt.Errorf("%w: dimensions (Dim %d, len(x0) %d) or callbacks", ErrBadProblem, n, len(x0))
+	if err := p.check(x0); err != nil {
+		return Result{Status: Failure}, err
 	}
+	n, me, mi := p.Dim, p.NumEq, p.NumIneq
 	if s.MaxIter <= 0 {
 		s.MaxIter = 200
 	}
@@ -221,6 +220,33 @@ func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result,
 	return m.run(x0)
 }
 
+// check reports the first inconsistency of p and x0 as ErrBadProblem.
+func (p *Problem) check(x0 []float64) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrBadProblem}, args...)...)
+	}
+	switch {
+	case p.Dim <= 0:
+		return bad("Dim = %d, want > 0", p.Dim)
+	case len(x0) != p.Dim:
+		return bad("len(x0) = %d, want Dim = %d", len(x0), p.Dim)
+	case p.Func == nil || p.Grad == nil:
+		return bad("Func and Grad are required")
+	case p.NumEq < 0 || p.NumIneq < 0:
+		return bad("NumEq = %d, NumIneq = %d, want ≥ 0", p.NumEq, p.NumIneq)
+	case p.NumLinear < 0 || p.NumLinear > p.Dim:
+		return bad("NumLinear = %d, want 0 to Dim = %d", p.NumLinear, p.Dim)
+	case p.Lower != nil && len(p.Lower) != p.Dim:
+		return bad("len(Lower) = %d, want Dim = %d", len(p.Lower), p.Dim)
+	case p.Upper != nil && len(p.Upper) != p.Dim:
+		return bad("len(Upper) = %d, want Dim = %d", len(p.Upper), p.Dim)
+	}
+	if k := nonFinite(x0); k >= 0 {
+		return bad("x0[%d] = %v", k, x0[k])
+	}
+	return nil
+}
+
 type minimizer struct {
 	ctx    context.Context
 	p      Problem
@@ -245,24 +271,22 @@ func (m *minimizer) newState() *state {
 	return st
 }
 
+// evalFunc and evalGrad return errors without the "sqp: " prefix: run adds
+// it with where the point was (the start or an iteration).
 func (m *minimizer) evalFunc(st *state) error {
 	f, err := m.p.Func(st.x, st.ce, st.ci)
 	m.res.FuncEvals++
 	if err != nil {
-		return fmt.Errorf("sqp: evaluating the functions: %w", err)
+		return fmt.Errorf("evaluating the functions: %w", err)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("sqp: objective is %v at the point evaluated", f)
+		return fmt.Errorf("objective is %v", f)
 	}
-	for k, v := range st.ce {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("sqp: equality constraint %d is %v", k, v)
-		}
+	if k := nonFinite(st.ce); k >= 0 {
+		return fmt.Errorf("equality constraint %d is %v", k, st.ce[k])
 	}
-	for k, v := range st.ci {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("sqp: inequality constraint %d is %v", k, v)
-		}
+	if k := nonFinite(st.ci); k >= 0 {
+		return fmt.Errorf("inequality constraint %d is %v", k, st.ci[k])
 	}
 	st.f = f
 	st.viol = violation(st.ce, st.ci)
@@ -277,21 +301,43 @@ func (m *minimizer) evalGrad(st *state) error {
 	if st.ji != nil {
 		st.ji.Zero()
 	}
-	for i := range st.g {
-		st.g[i] = 0
-	}
+	clear(st.g)
 	err := m.p.Grad(st.x, st.g, st.je, st.ji)
 	m.res.GradEvals++
 	if err != nil {
-		return fmt.Errorf("sqp: evaluating the derivatives: %w", err)
+		return fmt.Errorf("evaluating the derivatives: %w", err)
 	}
-	for _, v := range st.g {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errors.New("sqp: gradient has a NaN or Inf entry")
+	if k := nonFinite(st.g); k >= 0 {
+		return fmt.Errorf("gradient entry %d is %v", k, st.g[k])
+	}
+	// A non-finite Jacobian entry would reach the QP and end the run as a
+	// line-search failure with no error.
+	for _, j := range []struct {
+		name string
+		a    *mat.Dense
+	}{{"equality", st.je}, {"inequality", st.ji}} {
+		if j.a == nil {
+			continue
+		}
+		r, _ := j.a.Dims()
+		for i := range r {
+			if k := nonFinite(j.a.RawRowView(i)); k >= 0 {
+				return fmt.Errorf("derivative %d of %s constraint %d is %v", k, j.name, i, j.a.At(i, k))
+			}
 		}
 	}
 	st.hasJacob = true
 	return nil
+}
+
+// nonFinite returns the index of the first NaN or ±Inf in v, or -1.
+func nonFinite(v []float64) int {
+	for k, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return k
+		}
+	}
+	return -1
 }
 
 func violation(ce, ci []float64) float64 {
@@ -362,11 +408,11 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	}
 	if err := m.evalFunc(cur); err != nil {
 		m.finish(cur, Failure, nil, nil)
-		return m.res, err
+		return m.res, fmt.Errorf("sqp: at the start point: %w", err)
 	}
 	if err := m.evalGrad(cur); err != nil {
 		m.finish(cur, Failure, nil, nil)
-		return m.res, err
+		return m.res, fmt.Errorf("sqp: at the start point: %w", err)
 	}
 	feasScale := math.Max(1, cur.viol)
 

@@ -127,3 +127,58 @@ func TestIterationLimitIsStatus(t *testing.T) {
 		t.Errorf("status %v iter %d err %v, want iteration-limit after 3", res.Status, res.Iter, err)
 	}
 }
+
+// A NaN in a constraint Jacobian is an error naming the entry and the
+// iteration (it ended the run as a line-search failure with no error), and
+// messages carry one "sqp: " prefix.
+func TestNonFiniteDerivatives(t *testing.T) {
+	var h hsProblem
+	for _, p := range hsProblems {
+		if p.name == "HS12" {
+			h = p
+		}
+	}
+	for _, c := range []struct {
+		name string
+		at   int // Grad call that writes the NaN (1: at x0)
+		want string
+	}{
+		{"start", 1, "sqp: at the start point: derivative 1 of inequality constraint 0 is NaN"},
+		{"iteration", 2, "sqp: iteration 1: derivative 1 of inequality constraint 0 is NaN"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := h.problem()
+			g, calls := p.Grad, 0
+			p.Grad = func(x, grad []float64, jeq, jin *mat.Dense) error {
+				err := g(x, grad, jeq, jin)
+				if calls++; calls == c.at {
+					jin.Set(0, 1, math.NaN())
+				}
+				return err
+			}
+			res, err := Minimize(context.Background(), p, h.x0, Settings{})
+			if err == nil || err.Error() != c.want || res.Status != Failure {
+				t.Errorf("status %v, err %v; want failure and %q", res.Status, err, c.want)
+			}
+		})
+	}
+}
+
+func TestBadProblemSaysWhat(t *testing.T) {
+	h := hsProblems[0]
+	for _, c := range []struct {
+		edit func(*Problem, []float64) []float64
+		want string
+	}{
+		{func(p *Problem, x []float64) []float64 { return x[:1] }, "sqp: bad problem: len(x0) = 1, want Dim = 2"},
+		{func(p *Problem, x []float64) []float64 { p.Grad = nil; return x }, "sqp: bad problem: Func and Grad are required"},
+		{func(p *Problem, x []float64) []float64 { p.NumLinear = 3; return x }, "sqp: bad problem: NumLinear = 3, want 0 to Dim = 2"},
+		{func(p *Problem, x []float64) []float64 { return []float64{math.NaN(), 0} }, "sqp: bad problem: x0[0] = NaN"},
+	} {
+		p := h.problem()
+		x0 := c.edit(&p, append([]float64(nil), h.x0...))
+		if _, err := Minimize(context.Background(), p, x0, Settings{}); !errors.Is(err, ErrBadProblem) || err.Error() != c.want {
+			t.Errorf("err %v, want %q", err, c.want)
+		}
+	}
+}
