@@ -544,6 +544,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts Option
 			return run, err
 		}
 		eta := rcscEta0 * (1 - float64(t)/float64(N))
+		run.iter = t + 1 // a breakdown in this step is at iteration t+1
 		for k := range gamma {
 			gamma[k] += eta * grad[k]
 			if !(gamma[k] > 0) {
@@ -551,7 +552,6 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts Option
 					eta*grad[k], k, gamma[k], rcscEta0)
 			}
 		}
-		run.iter = t + 1
 		J, err = p.eval(gamma, grad)
 		if err != nil {
 			return run, err

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -526,5 +527,26 @@ func BenchmarkRCSCEval(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestRCSCPaperBreakdown checks that a paper step making γ ≤ 0 is reported
+// at the iteration of that step: the first here, where J falls past its
+// interior maximum (γ = 0.5 on these 10-feature data) and λ = 1e-9 makes the
+// absolute step η0 ∂J/∂γ 10⁴ times the paper's. (It was reported at
+// iteration 0.)
+func TestRCSCPaperBreakdown(t *testing.T) {
+	X, y := rcscToy(30, 10, 8)
+	p, err := newRCSCProblem(X, y, false, 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grad := []float64{0}
+	if _, err := p.eval([]float64{0.5}, grad); err != nil || !(0.5+rcscEta0*grad[0] <= 0) {
+		t.Fatalf("test data: ∂J/∂γ(0.5) = %g (err %v), want a first step past 0", grad[0], err)
+	}
+	run, err := rcscPaper(context.Background(), p, []float64{0.5}, Options{}, time.Now())
+	if err == nil || run.iter != 1 || len(run.trace) != 1 {
+		t.Errorf("err %v at iteration %d after %d recorded steps, want a breakdown at iteration 1 after the start", err, run.iter, len(run.trace))
 	}
 }
