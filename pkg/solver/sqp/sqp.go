@@ -84,8 +84,9 @@ type Settings struct {
 	// MaxIter is the iteration limit (default 200).
 	MaxIter int
 	// Tol is the KKT tolerance (default 1e-8): stationarity relative to
-	// max(1, ‖∇f‖∞), constraint violation relative to max(1, ‖c(x0)‖∞),
-	// complementarity relative to max(1, |f|).
+	// max(1, ‖∇f‖∞), the largest constraint violation relative to max(1, its
+	// value at x0) (constraints that hold do not count), complementarity
+	// relative to max(1, |f|).
 	Tol float64
 	// NonMonotone is the memory M of the non-monotone line search (default
 	// 1: monotone).
