@@ -1,7 +1,7 @@
 // Package manifold is the geometry of symmetric positive definite (SPD)
 // matrices that kerneltune's metric-learning methods move on: matrix functions
 // of symmetric matrices through one eigendecomposition (square root, inverse
-// square root, power, exponential, logarithm), the affine-invariant metric
+// square root, exponential, logarithm), the affine-invariant metric
 // (inner product, exponential and logarithm maps, geodesics, distance, the
 // Riemannian gradient), the congruence step
 // B ← e^{-S} B e^{-S} of an exponential chart, and the linear projections onto
@@ -132,22 +132,6 @@ func Symmetrize(dst *mat.SymDense, a mat.Matrix) {
 	}
 }
 
-// Func sets dst = f(A) = V diag(f(λ)) Vᵀ for the eigendecomposition
-// A = V diag(λ) Vᵀ of a symmetric matrix. If spd is true, A must be SPD.
-func Func(dst *mat.SymDense, a mat.Symmetric, f func(float64) float64, spd bool) error {
-	e, err := decompose("func", a)
-	if err != nil {
-		return err
-	}
-	if spd {
-		if err := e.checkSPD("func"); err != nil {
-			return err
-		}
-	}
-	e.applyTo(dst, f)
-	return nil
-}
-
 func spdFunc(op string, dst *mat.SymDense, a mat.Symmetric, f func(float64) float64) error {
 	e, err := decompose(op, a)
 	if err != nil {
@@ -168,11 +152,6 @@ func Sqrt(dst *mat.SymDense, a mat.Symmetric) error {
 // InvSqrt sets dst = A^-½ for an SPD matrix A.
 func InvSqrt(dst *mat.SymDense, a mat.Symmetric) error {
 	return spdFunc("inverse sqrt", dst, a, func(v float64) float64 { return 1 / math.Sqrt(v) })
-}
-
-// Pow sets dst = A^p for an SPD matrix A and any real p.
-func Pow(dst *mat.SymDense, a mat.Symmetric, p float64) error {
-	return spdFunc("pow", dst, a, func(v float64) float64 { return math.Pow(v, p) })
 }
 
 // Log sets dst = log A, the principal (symmetric) logarithm of an SPD matrix A.
@@ -238,7 +217,7 @@ func sandwich(h mat.Matrix, a mat.Matrix) *mat.Dense {
 // to a singular result).
 //
 // Laanaya et al. (2011, eq. 22) step with T = -η G, G the Euclidean gradient;
-// the Riemannian-gradient step is RiemannianStep.
+// the Riemannian-gradient step takes T = -η RiemannianGrad(Q, G).
 func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
 	n := q.SymmetricDim()
 	if t.SymmetricDim() != n {
@@ -332,7 +311,8 @@ func Inner(q, u, v mat.Symmetric) (float64, error) {
 }
 
 // RiemannianGrad sets dst = Q G Q, the gradient of the affine-invariant metric
-// ⟨U, V⟩_Q = tr(Q⁻¹UQ⁻¹V) that corresponds to the Euclidean gradient G.
+// ⟨U, V⟩_Q = tr(Q⁻¹UQ⁻¹V) that corresponds to the Euclidean gradient G:
+// ⟨QGQ, V⟩_Q = tr(GV) for every symmetric V.
 func RiemannianGrad(dst *mat.SymDense, q, g mat.Symmetric) {
 	n := q.SymmetricDim()
 	if g.SymmetricDim() != n {
@@ -340,31 +320,6 @@ func RiemannianGrad(dst *mat.SymDense, q, g mat.Symmetric) {
 	}
 	reuse(dst, n)
 	Symmetrize(dst, sandwich(q, g))
-}
-
-// RiemannianStep sets dst = Q^½ exp(-η Q^½ G Q^½) Q^½ = E_Q(-η Q G Q): a
-// steepest-descent step along the Riemannian gradient of a function whose
-// Euclidean gradient at Q is G. It is a different algorithm from ExpMap with
-// T = -ηG (Laanaya et al. 2011, eq. 22), offered as a named alternative.
-func RiemannianStep(dst *mat.SymDense, q, g mat.Symmetric, eta float64) error {
-	n := q.SymmetricDim()
-	if g.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	h, _, err := sqrtPair("riemannian step", q)
-	if err != nil {
-		return err
-	}
-	var m mat.SymDense
-	Symmetrize(&m, sandwich(h, g))
-	m.ScaleSym(-eta, &m)
-	e, err := decompose("riemannian step", &m)
-	if err != nil {
-		return err
-	}
-	reuse(dst, n)
-	outerScaled(dst, h, e, 1)
-	return checkResult("riemannian step", dst)
 }
 
 // Curve is the geodesic t ↦ E_Q(tT) = Q^½ exp(t Q^-½ T Q^-½) Q^½ with its
