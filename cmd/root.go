@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -39,6 +38,35 @@ type flagError struct{ err error }
 
 func (e *flagError) Error() string { return e.err.Error() }
 func (e *flagError) Unwrap() error { return e.err }
+
+// runError marks an error returned by a command's RunE: the command line was
+// understood and the work failed (exit code 1), unless it is a flagError. Every
+// other error comes from cobra's own parsing of the command line (unknown
+// command, wrong number of arguments), which is a usage error.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// markRunErrors wraps the RunE of c and of its subcommands so that their
+// errors are runErrors; run tells usage errors from failures by that, never by
+// the message's words (a data value "invalid argument" quoted in a parse error
+// is not a usage error).
+func markRunErrors(c *cobra.Command) {
+	if runE := c.RunE; runE != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			err := runE(cmd, args)
+			var fe *flagError
+			if err == nil || errors.As(err, &fe) {
+				return err
+			}
+			return &runError{err}
+		}
+	}
+	for _, sub := range c.Commands() {
+		markRunErrors(sub)
+	}
+}
 
 // usageErrorf returns a usage error (exit code 2).
 func usageErrorf(format string, a ...any) error {
@@ -75,6 +103,7 @@ Every random choice derives from --seed, so a run is reproducible.`,
 	for _, add := range subcommands {
 		root.AddCommand(add(g))
 	}
+	markRunErrors(root)
 	return root
 }
 
@@ -95,33 +124,26 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	g := &globalOptions{In: in, Out: out, ErrOut: errOut}
 	root := newRootCmd(g)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
-	var fe *flagError
+	var (
+		fe *flagError
+		re *runError
+	)
 	switch {
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintln(errOut, "kerneltune: interrupted")
 		return ExitInterrupted
-	case errors.As(err, &fe) || isCobraUsageError(err):
+	case errors.As(err, &fe) || !errors.As(err, &re):
+		// A flagError, or cobra's own: unknown command or flag, wrong
+		// number of arguments.
 		fmt.Fprintf(errOut, "kerneltune: %v\n", err)
-		fmt.Fprintln(errOut, "Run 'kerneltune --help' for usage.")
+		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		return ExitUsage
 	default:
 		fmt.Fprintf(errOut, "kerneltune: %v\n", err)
 		return ExitError
 	}
-}
-
-// isCobraUsageError recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which it returns as plain errors.
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The exit code tells a usage error (2) from a failure (1) by where the error
+// came from, never by its words: a data value quoted in a parse error must not
+// turn a bad file into a usage error. The usage hint names the subcommand.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	words := filepath.Join(dir, "words.csv")
+	if err := os.WriteFile(words, []byte("a,b,label\n1,2,1\n3,invalid argument,-1\n5,accepts x,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		hint     string // the usage hint's command, for code 2
+		inStderr string
+	}{
+		{[]string{"info", words}, ExitError, "", `"invalid argument" is not a number`},
+		{[]string{"info", "builtin:heart"}, ExitOK, "", ""},
+		{[]string{"nope"}, ExitUsage, "kerneltune", `unknown command "nope"`},
+		{[]string{"generate", "weston", "nope"}, ExitUsage, "kerneltune generate weston", "unknown command"},
+		{[]string{"tune"}, ExitUsage, "kerneltune tune", "exactly one DATA"},
+		{[]string{"train", "--bogus", "x"}, ExitUsage, "kerneltune train", "unknown flag: --bogus"},
+		{[]string{"report"}, ExitUsage, "kerneltune report", "at least one results file"},
+		{[]string{"tune", "builtin:heart", "--method", "nope"}, ExitUsage, "kerneltune tune", `unknown method "nope"`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, errOut, code := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, errOut)
+			}
+			if !strings.Contains(errOut, tc.inStderr) {
+				t.Errorf("stderr %q does not contain %q", errOut, tc.inStderr)
+			}
+			hint := "for usage."
+			if tc.code == ExitUsage {
+				if want := "Run '" + tc.hint + " --help' for usage."; !strings.Contains(errOut, want) {
+					t.Errorf("stderr %q does not contain %q", errOut, want)
+				}
+			} else if strings.Contains(errOut, hint) {
+				t.Errorf("exit %d with a usage hint: %q", code, errOut)
+			}
+		})
+	}
+}
