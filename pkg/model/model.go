@@ -391,19 +391,20 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 		return out
 	}
 	dense, isDense := X.(*mat.Dense)
+	direct := norm == nil && isDense // blocks are views of X, no copy
 	var buf *mat.Dense
+	if !direct {
+		buf = mat.NewDense(min(blockRows, n), d, nil)
+	}
 	for r0 := 0; r0 < n; r0 += blockRows {
 		r1 := min(r0+blockRows, n)
 		var block mat.Matrix
-		switch {
-		case norm == nil && isDense:
+		if direct {
 			block = dense.Slice(r0, r1, 0, d)
-		default:
-			if buf == nil || r1-r0 != blockRowsOf(buf) {
-				buf = mat.NewDense(r1-r0, d, nil)
-			}
+		} else {
+			b := buf.Slice(0, r1-r0, 0, d).(*mat.Dense)
 			for i := r0; i < r1; i++ {
-				dst := buf.RawRowView(i - r0)
+				dst := b.RawRowView(i - r0)
 				if isDense {
 					copy(dst, dense.RawRowView(i))
 				} else {
@@ -413,7 +414,7 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 					norm.ApplyRow(dst, dst)
 				}
 			}
-			block = buf
+			block = b
 		}
 		kb := m.kern.Cross(block, m.sv) // (r1-r0)×nsv, one GEMM
 		f := mat.NewVecDense(r1-r0, out[r0:r1])
@@ -424,8 +425,6 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 	}
 	return out
 }
-
-func blockRowsOf(a *mat.Dense) int { r, _ := a.Dims(); return r }
 
 // Classes maps decision values to classes: +1 iff f > 0, else -1.
 func Classes(f []float64) []float64 {
