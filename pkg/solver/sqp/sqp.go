@@ -418,11 +418,12 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	feasScale := math.Max(1, cur.viol)
 
 	// B = I on the nonlinear block, LinearCurvature on the linear block.
+	// fresh is true while B is that initial matrix: a failure with a fresh B
+	// is final, one with an updated B first retries from a fresh B.
 	B := make([]float64, n*n)
+	var fresh, scaled bool
 	resetB := func() {
-		for i := range B {
-			B[i] = 0
-		}
+		clear(B)
 		for i := 0; i < n; i++ {
 			if i < nn {
 				B[i*n+i] = 1
@@ -430,9 +431,9 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				B[i*n+i] = m.s.LinearCurvature
 			}
 		}
+		fresh, scaled = true, false
 	}
 	resetB()
-	scaled := false
 	pen := make([]float64, me+mi)
 	history := []float64{}
 	trial := m.newState()
@@ -441,9 +442,6 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	sv := make([]float64, n)
 	gl := make([]float64, n)
 	var lam, mu []float64
-	// fresh is true while B is the initial matrix: a failure with a fresh B
-	// is final, one with an updated B first retries from a fresh B.
-	fresh := true
 
 	// done counts accepted steps (Result.Iter); iter is the step being
 	// computed. A retry from a fresh B is not a new iteration.
@@ -462,9 +460,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		d, qlam, qmu, delta, err := m.subproblem(cur, B)
 		if err != nil {
 			if (errors.Is(err, errQPLimit) || errors.Is(err, errNotPD)) && !fresh {
-				fresh = true
 				resetB()
-				scaled = false
 				continue
 			}
 			m.finish(cur, Failure, lam, mu)
@@ -509,9 +505,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				return m.res, nil
 			}
 			if !fresh {
-				fresh = true
 				resetB()
-				scaled = false
 				continue
 			}
 			m.finish(cur, LineSearchFailure, lam, mu)
@@ -561,9 +555,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				return m.res, nil
 			}
 			if !fresh {
-				fresh = true
 				resetB()
-				scaled = false
 				continue
 			}
 			m.finish(cur, LineSearchFailure, lam, mu)
