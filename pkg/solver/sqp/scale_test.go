@@ -97,11 +97,14 @@ func (sp *slackProblem) problem() Problem {
 // slacks, and no better reduced objective on a grid around the solution.
 func TestSlackStructureScale(t *testing.T) {
 	nt := 800
-	if n := os.Getenv("SQP_NT"); n != "" {
-		nt, _ = strconv.Atoi(n)
-	}
 	if testing.Short() || raceEnabled {
 		nt = 300
+	}
+	if v := os.Getenv("SQP_NT"); v != "" {
+		var err error
+		if nt, err = strconv.Atoi(v); err != nil || nt < 1 {
+			t.Fatalf("SQP_NT=%q: want a positive integer", v)
+		}
 	}
 	sp := newSlackProblem(3, 3, nt)
 	n := sp.k + nt
@@ -146,7 +149,7 @@ func BenchmarkSlackStructure(b *testing.B) {
 		for i := 0; i < nt; i++ {
 			x0[sp.k+i] = math.Max(0, -sp.f(i, x0[:sp.k])) + 1
 		}
-		b.Run("nt="+itoa(nt), func(b *testing.B) {
+		b.Run("nt="+strconv.Itoa(nt), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Minimize(context.Background(), sp.problem(), x0, Settings{}); err != nil {
@@ -155,18 +158,4 @@ func BenchmarkSlackStructure(b *testing.B) {
 			}
 		})
 	}
-}
-
-func itoa(v int) string {
-	if v == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	for v > 0 {
-		i--
-		buf[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return string(buf[i:])
 }
