@@ -284,6 +284,17 @@ func TestSquaredDistancesAndMedian(t *testing.T) {
 	if g := GammaForMedian(same, 0.5); !math.IsInf(g, 1) {
 		t.Fatalf("GammaForMedian of identical points = %v, want +Inf", g)
 	}
+	// Three coincident points and one at squared distance 4: the six pairs
+	// sorted are 0, 0, 0, 4, 4, 4, so the two middle values are 0 and 4 and
+	// the median kernel value is ½(1 + e^{-4γ}). Target 0.75 needs
+	// e^{-4γ} = ½, γ = ln 2 / 4; a target ≤ ½ cannot be reached.
+	tied := mat.NewDense(4, 2, []float64{1, 1, 1, 1, 1, 1, 3, 1})
+	if g := GammaForMedian(tied, 0.75); !closeTo(g, math.Ln2/4, 1e-15) {
+		t.Fatalf("GammaForMedian(tied, 0.75) = %v, want ln2/4 = %v", g, math.Ln2/4)
+	}
+	if g := GammaForMedian(tied, 0.5); !math.IsInf(g, 1) {
+		t.Fatalf("GammaForMedian(tied, 0.5) = %v, want +Inf", g)
+	}
 }
 
 func TestSelectK(t *testing.T) {
