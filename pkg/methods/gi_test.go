@@ -409,7 +409,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Errorf("error %v does not wrap solver.ErrNotSeparable", err)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
+	if msg := err.Error(); !strings.HasPrefix(msg, "methods: gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
 		t.Errorf("message %q", msg)
 	}
 	// The L2 soft margin handles the same data.

@@ -158,7 +158,9 @@ func (s Status) Err() error {
 }
 
 // BreakdownError is a numerical breakdown inside a method: it names the method
-// and the iteration at which it happened.
+// and the iteration at which it happened, after the package prefix every
+// error of the package carries ("methods: spd: iteration 7: ...", the form
+// of the methods' cancellation and option errors).
 type BreakdownError struct {
 	Method string
 	Iter   int
@@ -166,6 +168,6 @@ type BreakdownError struct {
 }
 
 func (e *BreakdownError) Error() string {
-	return fmt.Sprintf("%s: iteration %d: %v", e.Method, e.Iter, e.Err)
+	return fmt.Sprintf("methods: %s: iteration %d: %v", e.Method, e.Iter, e.Err)
 }
 func (e *BreakdownError) Unwrap() error { return e.Err }

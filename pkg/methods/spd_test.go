@@ -611,7 +611,7 @@ func TestSPDCanceledAndBreakdown(t *testing.T) {
 		t.Fatal("infinite ρ: step gave no error")
 	}
 	var be *BreakdownError
-	if err := spdBreakdown(context.Background(), 7, err); !errors.As(err, &be) || be.Method != "spd" || be.Iter != 7 || !strings.HasPrefix(err.Error(), "spd: iteration 7: ") {
+	if err := spdBreakdown(context.Background(), 7, err); !errors.As(err, &be) || be.Method != "spd" || be.Iter != 7 || !strings.HasPrefix(err.Error(), "methods: spd: iteration 7: ") {
 		t.Errorf("breakdown error %v", err)
 	}
 }
