@@ -210,7 +210,7 @@ func (p *lccpProblem) radius(ctx context.Context, K *mat.SymDense, beta0, grad [
 	return r.R2, r.Beta, nil
 }
 
-// margin solves the SVM at φ (warm-started) and returns ‖w‖² (2D*, with
+// margin2 solves the SVM at φ (warm-started) and returns ‖w‖² (2D*, with
 // K + νI for the L2 margin), the number of SVs and, when grad is non-nil,
 // ∂‖w‖²/∂φ.
 func (p *lccpProblem) margin2(ctx context.Context, K *mat.SymDense, grad []float64) (float64, int, error) {

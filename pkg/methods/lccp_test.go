@@ -354,8 +354,8 @@ func TestLCCPOptions(t *testing.T) {
 	X, y := lccpToy(30, 2, 0, 8)
 	ds := &dataio.Dataset{Name: "toy", X: X, Y: y}
 	for _, o := range []Options{{Param: "diag"}, {Margin: "l1"}, {C: -2}} {
-		if _, err := (LCCP{}).Tune(ctx, ds, o); err == nil {
-			t.Errorf("options %+v: no error", o)
+		if _, err := (LCCP{}).Tune(ctx, ds, o); err == nil || !strings.HasPrefix(err.Error(), "methods: lccp: ") {
+			t.Errorf("options %+v: error %v, want one starting \"methods: lccp: \"", o, err)
 		}
 	}
 	// C chosen by cross-validation when not given.
@@ -372,8 +372,8 @@ func TestLCCPOptions(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (LCCP{}).Tune(cctx, ds, Options{C: 1}); err == nil {
-		t.Error("cancelled: no error")
+	if _, err := (LCCP{}).Tune(cctx, ds, Options{C: 1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
 

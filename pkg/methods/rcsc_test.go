@@ -2,10 +2,12 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -480,19 +482,21 @@ func TestRCSCErrors(t *testing.T) {
 	heart := loadHeart(t)
 	ctx := context.Background()
 	for _, o := range []Options{{Param: "full"}, {Mode: "fast"}, {C: -1}, {Margin: "l2"}} {
-		if _, err := (RCSC{}).Tune(ctx, heart, o); err == nil {
-			t.Errorf("options %+v: no error", o)
+		if _, err := (RCSC{}).Tune(ctx, heart, o); err == nil || !strings.HasPrefix(err.Error(), "methods: rcsc: ") {
+			t.Errorf("options %+v: error %v, want one starting \"methods: rcsc: \"", o, err)
 		}
 	}
 	one := heart.Subset([]int{0, 1, 2})
 	one.Y = []float64{1, 1, -1}
-	if _, err := (RCSC{}).Tune(ctx, one, Options{C: 1}); err == nil {
-		t.Error("a class with one row: no error")
+	if _, err := (RCSC{}).Tune(ctx, one, Options{C: 1}); !errors.Is(err, errRCSCClass) {
+		t.Errorf("a class with one row: error %v, want errRCSCClass", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (RCSC{}).Tune(cctx, heart, Options{C: 1}); err == nil {
-		t.Error("cancelled context: no error")
+	for _, mode := range []string{"robust", "paper"} {
+		if _, err := (RCSC{}).Tune(cctx, heart, Options{C: 1, Mode: mode}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s, cancelled context: error %v, want context.Canceled", mode, err)
+		}
 	}
 }
 
