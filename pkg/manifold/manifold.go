@@ -219,40 +219,12 @@ func sandwich(h mat.Matrix, a mat.Matrix) *mat.Dense {
 // Laanaya et al. (2011, eq. 22) step with T = -η G, G the Euclidean gradient;
 // the Riemannian-gradient step takes T = -η RiemannianGrad(Q, G).
 func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
-	n := q.SymmetricDim()
-	if t.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	h, hinv, err := sqrtPair("exp map", q)
+	c, err := newCurve("exp map", q, t)
 	if err != nil {
 		return err
 	}
-	var m mat.SymDense
-	Symmetrize(&m, sandwich(hinv, t))
-	e, err := decompose("exp map", &m)
-	if err != nil {
-		return err
-	}
-	reuse(dst, n)
-	// dst = W Wᵀ with W = Q^½ V diag(e^{λ/2}): symmetric and PSD by
-	// construction, even when e^λ spans many orders of magnitude.
-	outerScaled(dst, h, e, 1)
+	c.At(dst, 1)
 	return checkResult("exp map", dst)
-}
-
-// outerScaled sets dst = W Wᵀ with W = H V diag(e^{sλ/2}) for the
-// eigendecomposition e = (λ, V).
-func outerScaled(dst *mat.SymDense, h mat.Matrix, e eigen, s float64) {
-	n := len(e.vals)
-	w := mat.NewDense(n, n, nil)
-	w.Mul(h, e.vecs)
-	for j, v := range e.vals {
-		f := math.Exp(0.5 * s * v)
-		for i := 0; i < n; i++ {
-			w.Set(i, j, w.At(i, j)*f)
-		}
-	}
-	dst.SymOuterK(1, w)
 }
 
 // LogMap sets dst = log_Q(P) = Q^½ log(Q^-½ P Q^-½) Q^½, the inverse of
@@ -323,39 +295,55 @@ func RiemannianGrad(dst *mat.SymDense, q, g mat.Symmetric) {
 }
 
 // Curve is the geodesic t ↦ E_Q(tT) = Q^½ exp(t Q^-½ T Q^-½) Q^½ with its
-// decompositions done once, so that a line search evaluates a point for the
-// price of one d×d product (At).
+// decompositions and the product Q^½ V done once, so that a line search
+// evaluates a point for the price of one d×d product (At).
 type Curve struct {
-	h *mat.Dense // Q^½
-	e eigen      // Q^-½ T Q^-½ = V diag(λ) Vᵀ
+	hv   *mat.Dense // Q^½ V
+	vals []float64  // λ, with Q^-½ T Q^-½ = V diag(λ) Vᵀ
 }
 
 // NewCurve prepares the geodesic from the SPD point Q in the direction T.
 func NewCurve(q, t mat.Symmetric) (*Curve, error) {
+	return newCurve("curve", q, t)
+}
+
+// newCurve is NewCurve with op naming the operation in errors.
+func newCurve(op string, q, t mat.Symmetric) (*Curve, error) {
 	n := q.SymmetricDim()
 	if t.SymmetricDim() != n {
 		panic(mat.ErrShape)
 	}
-	h, hinv, err := sqrtPair("curve", q)
+	h, hinv, err := sqrtPair(op, q)
 	if err != nil {
 		return nil, err
 	}
 	var m mat.SymDense
 	Symmetrize(&m, sandwich(hinv, t))
-	e, err := decompose("curve", &m)
+	e, err := decompose(op, &m)
 	if err != nil {
 		return nil, err
 	}
-	return &Curve{h: h, e: e}, nil
+	hv := mat.NewDense(n, n, nil)
+	hv.Mul(h, e.vecs)
+	return &Curve{hv: hv, vals: e.vals}, nil
 }
 
-// At sets dst = E_Q(tT). It does not check the result: dst holds ±Inf or
-// NaN when e^{tλ/2} overflows for an eigenvalue λ of Q^-½ T Q^-½
-// (|tλ| above about 1419), so a caller must bound the step (as ExpMap
-// reports it with ErrNotFinite).
+// At sets dst = E_Q(tT) = W Wᵀ with W = Q^½ V diag(e^{tλ/2}): symmetric and
+// PSD by construction, even when e^{tλ} spans many orders of magnitude. It
+// does not check the result: dst holds ±Inf or NaN when e^{tλ/2} overflows
+// (|tλ| above about 1419), so a caller must bound the step (ExpMap reports
+// it with ErrNotFinite).
 func (c *Curve) At(dst *mat.SymDense, t float64) {
-	reuse(dst, len(c.e.vals))
-	outerScaled(dst, c.h, c.e, t)
+	n := len(c.vals)
+	reuse(dst, n)
+	w := mat.DenseCopyOf(c.hv)
+	for j, v := range c.vals {
+		f := math.Exp(0.5 * t * v)
+		for i := 0; i < n; i++ {
+			w.Set(i, j, w.At(i, j)*f)
+		}
+	}
+	dst.SymOuterK(1, w)
 }
 
 // Congruence sets dst = H A H for symmetric H and A.

@@ -600,3 +600,22 @@ func TestOverflowIsAnError(t *testing.T) {
 		t.Errorf("Exp(709) = %v, %v; want %v", e.At(0, 0), err, math.Exp(709))
 	}
 }
+
+// BenchmarkCurveAt is the cost of one line-search point on a prepared
+// geodesic (spd evaluates many per step).
+func BenchmarkCurveAt(b *testing.B) {
+	for _, n := range []int{10, 50} {
+		b.Run(fmt.Sprintf("d=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 4))
+			c, err := NewCurve(randSPD(rng, n, 100), randSym(rng, n, 0.1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			dst := mat.NewSymDense(n, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				c.At(dst, 0.5)
+			}
+		})
+	}
+}
