@@ -307,10 +307,18 @@ func TestGITune(t *testing.T) {
 				t.Fatal(err)
 			}
 			// On heart with C = 1, Jaakkola's σ is already close to the
-			// isotropic optimum (A moves T by < 0.1%); the other
-			// parameterisations have shape to gain.
-			if p == "A" && !(res.CriterionEnd <= res.CriterionStart) || p != "A" && !(res.CriterionEnd < 0.95*res.CriterionStart) {
-				t.Errorf("criterion %g → %g: no decrease of at least 5%%", res.CriterionStart, res.CriterionEnd)
+			// isotropic optimum (A lowers T by 0.06%, 83.239 → 83.188); the
+			// other parameterisations have shape to gain (≥ 5%).
+			if p == "A" && !(res.CriterionEnd < res.CriterionStart) || p != "A" && !(res.CriterionEnd < 0.95*res.CriterionStart) {
+				t.Errorf("criterion %g → %g: no decrease (of at least 5%% but for A)", res.CriterionStart, res.CriterionEnd)
+			}
+			// The result is the best iterate of the trace.
+			lowest := res.Trace[0].Objective
+			for _, st := range res.Trace {
+				lowest = math.Min(lowest, st.Objective)
+			}
+			if res.CriterionEnd != lowest {
+				t.Errorf("criterion end %g, lowest T of the trace %g", res.CriterionEnd, lowest)
 			}
 			if len(res.Trace) != res.Iter+1 || recorded != len(res.Trace) {
 				t.Errorf("trace has %d steps, recorder %d, iterations %d", len(res.Trace), recorded, res.Iter)
