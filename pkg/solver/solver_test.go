@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -194,7 +195,7 @@ func TestL2Margin(t *testing.T) {
 		t.Errorf("L2 obj %.12g, hard margin on K+I/C obj %.12g", r.Obj, h.Obj)
 	}
 	kkt(t, qs, Problem{Q: qs, Y: y, Cp: math.Inf(1), Cn: math.Inf(1)},
-		Result{Alpha: r.Alpha, G: gradOf(qs, y, r.Alpha), Obj: r.Obj, Rho: r.Rho}, 1e-9)
+		Result{Alpha: r.Alpha, G: gradOf(qs, y, r.Alpha), Obj: r.Obj, Rho: r.Rho, Gap: r.Gap}, 1e-9)
 }
 
 func gradOf(q *dense, y, a []float64) []float64 {
@@ -457,7 +458,7 @@ func TestInvalid(t *testing.T) {
 		"svc-C":   func() error { _, e := TrainSVC(ctx, q, []float64{1, -1}, SVCParams{C: 0}, Settings{}, nil); return e },
 		"delta":   func() error { _, e := Solve(ctx, Problem{Q: q, Cp: 1, Delta: 5}, Settings{}); return e },
 	} {
-		if err := f(); err == nil || err.Error()[:8] != "solver: " {
+		if err := f(); err == nil || !strings.HasPrefix(err.Error(), "solver: ") {
 			t.Errorf("%s: err = %v, want a solver error", name, err)
 		}
 	}
@@ -526,7 +527,7 @@ func TestHardMarginL1Kernel(t *testing.T) {
 	}
 	inf := math.Inf(1)
 	kkt(t, q, Problem{Q: q, Y: y, Cp: inf, Cn: inf},
-		Result{Alpha: r.Alpha, G: gradOf(q, y, r.Alpha), Obj: r.Obj, Rho: r.Rho}, 1e-8)
+		Result{Alpha: r.Alpha, G: gradOf(q, y, r.Alpha), Obj: r.Obj, Rho: r.Rho, Gap: r.Gap}, 1e-8)
 	if relDiff(r.W2, sumOf(r.Alpha)) > 1e-6 {
 		t.Errorf("‖w‖² = %g, Σα = %g", r.W2, sumOf(r.Alpha))
 	}
@@ -562,7 +563,7 @@ func TestWarmStartNearbyKernel(t *testing.T) {
 		t.Errorf("warm start took %d iterations, cold %d", warm.Iter, cold.Iter)
 	}
 	pr := Problem{Q: q, Y: y, Cp: 1, Cn: 1}
-	kkt(t, q, pr, Result{Alpha: warm.Alpha, G: gradOf(q, y, warm.Alpha), Obj: warm.Obj, Rho: warm.Rho}, 1e-7)
+	kkt(t, q, pr, Result{Alpha: warm.Alpha, G: gradOf(q, y, warm.Alpha), Obj: warm.Obj, Rho: warm.Rho, Gap: warm.Gap}, 1e-7)
 }
 
 // Stopped by the limit after shrinking has run: the gradient returned is the
