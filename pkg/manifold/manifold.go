@@ -189,16 +189,28 @@ func LogDet(a mat.Symmetric) (float64, error) {
 	return s, nil
 }
 
-// sqrtPair returns Q^½ and Q^-½ of an SPD matrix Q from one decomposition.
-func sqrtPair(op string, q mat.Symmetric) (h, hinv *mat.Dense, err error) {
-	e, err := decompose(op, q)
+// whiten returns Q^½ and the eigendecomposition of Q^-½ B Q^-½ (symmetrised)
+// for an SPD matrix Q and a symmetric B of the same size: the first steps of
+// the exponential map, its inverse and the distance.
+func whiten(op string, q, b mat.Symmetric) (h *mat.Dense, e eigen, err error) {
+	if b.SymmetricDim() != q.SymmetricDim() {
+		panic(mat.ErrShape)
+	}
+	eq, err := decompose(op, q)
 	if err != nil {
-		return nil, nil, err
+		return nil, eigen{}, err
 	}
-	if err := e.checkSPD(op); err != nil {
-		return nil, nil, err
+	if err := eq.checkSPD(op); err != nil {
+		return nil, eigen{}, err
 	}
-	return e.apply(math.Sqrt), e.apply(func(v float64) float64 { return 1 / math.Sqrt(v) }), nil
+	hinv := eq.apply(func(v float64) float64 { return 1 / math.Sqrt(v) })
+	var m mat.SymDense
+	Symmetrize(&m, sandwich(hinv, b))
+	e, err = decompose(op, &m)
+	if err != nil {
+		return nil, eigen{}, err
+	}
+	return eq.apply(math.Sqrt), e, nil
 }
 
 // sandwich returns H A H for square H and A, as a dense matrix.
@@ -231,24 +243,14 @@ func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
 // ExpMap at Q: the tangent vector at Q whose geodesic reaches P at t = 1.
 // Both Q and P must be SPD.
 func LogMap(dst *mat.SymDense, q, p mat.Symmetric) error {
-	n := q.SymmetricDim()
-	if p.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	h, hinv, err := sqrtPair("log map", q)
-	if err != nil {
-		return err
-	}
-	var m mat.SymDense
-	Symmetrize(&m, sandwich(hinv, p))
-	e, err := decompose("log map", &m)
+	h, e, err := whiten("log map", q, p)
 	if err != nil {
 		return err
 	}
 	if err := e.checkSPD("log map"); err != nil {
 		return err
 	}
-	reuse(dst, n)
+	reuse(dst, q.SymmetricDim())
 	Symmetrize(dst, sandwich(h, e.apply(math.Log)))
 	return nil
 }
@@ -309,20 +311,11 @@ func NewCurve(q, t mat.Symmetric) (*Curve, error) {
 
 // newCurve is NewCurve with op naming the operation in errors.
 func newCurve(op string, q, t mat.Symmetric) (*Curve, error) {
+	h, e, err := whiten(op, q, t)
+	if err != nil {
+		return nil, err
+	}
 	n := q.SymmetricDim()
-	if t.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	h, hinv, err := sqrtPair(op, q)
-	if err != nil {
-		return nil, err
-	}
-	var m mat.SymDense
-	Symmetrize(&m, sandwich(hinv, t))
-	e, err := decompose(op, &m)
-	if err != nil {
-		return nil, err
-	}
 	hv := mat.NewDense(n, n, nil)
 	hv.Mul(h, e.vecs)
 	return &Curve{hv: hv, vals: e.vals}, nil
@@ -390,17 +383,7 @@ func CongruenceStep(dst *mat.SymDense, b, s mat.Symmetric) error {
 // ‖log(A^-½ B A^-½)‖_F between SPD matrices A and B. It is symmetric and
 // invariant under congruence: d(MAMᵀ, MBMᵀ) = d(A, B) for invertible M.
 func Distance(a, b mat.Symmetric) (float64, error) {
-	n := a.SymmetricDim()
-	if b.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	_, hinv, err := sqrtPair("distance", a)
-	if err != nil {
-		return 0, err
-	}
-	var m mat.SymDense
-	Symmetrize(&m, sandwich(hinv, b))
-	e, err := decompose("distance", &m)
+	_, e, err := whiten("distance", a, b)
 	if err != nil {
 		return 0, err
 	}
