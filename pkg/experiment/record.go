@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -160,34 +161,56 @@ func (s *MemorySink) Write(r *Record) error {
 var ErrMixedRuns = errors.New("experiment: records come from runs with different settings")
 
 // ReadRecords reads a JSONL results file. A torn last line (a crash in
-// mid-write) is skipped; any other malformed line is an error naming it.
+// mid-write: the file does not end in a newline) is skipped; any other line
+// that is not a record written by compare is an error naming it, so that a
+// file from another tool is never summarised as an empty run.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	var out []Record
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	line := 0
-	var pendingErr error
-	for sc.Scan() {
-		line++
-		if pendingErr != nil {
-			return nil, pendingErr
+	br := bufio.NewReader(r)
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("experiment: read %s: %w", name, err)
 		}
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+		torn := err == io.EOF // no newline: the last line, maybe cut short
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			rec, perr := parseRecord(t)
+			if perr != nil {
+				if torn {
+					break
+				}
+				return nil, fmt.Errorf("experiment: %s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+			}
+			out = append(out, rec)
 		}
-		var rec Record
-		if err := json.Unmarshal(b, &rec); err != nil {
-			// Only the last line may be torn; remember and fail if more follows.
-			pendingErr = fmt.Errorf("experiment: %s:%d: not a result record: %v", name, line, err)
-			continue
+		if torn {
+			break
 		}
-		out = append(out, rec)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("experiment: read %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// parseRecord decodes one line and checks that it identifies a job.
+func parseRecord(b []byte) (Record, error) {
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, err
+	}
+	var missing []string
+	for _, f := range []struct{ name, v string }{
+		{"dataset", rec.Dataset}, {"entry", rec.Entry}, {"method", rec.Method}, {"run", rec.Run}, {"status", rec.Status},
+	} {
+		if f.v == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return rec, fmt.Errorf("no %s", strings.Join(missing, ", "))
+	}
+	if rec.Partition < 0 {
+		return rec, fmt.Errorf("partition %d < 0", rec.Partition)
+	}
+	return rec, nil
 }
 
 // ReadRecordsFile reads a results file by name.
@@ -197,6 +220,9 @@ func ReadRecordsFile(path string) ([]Record, error) {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("experiment: %s is a directory, not a results file", path)
+	}
 	return ReadRecords(f, path)
 }
 
