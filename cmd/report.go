@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -57,6 +58,9 @@ func runReport(o *reportOptions, files []string) error {
 	all, err := experiment.Merge(sets...)
 	if err != nil {
 		return err
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("report: %s: no result records (write them with 'kerneltune compare --out FILE')", strings.Join(files, ", "))
 	}
 	order := experiment.EntryOrder(all, methods.Names())
 	lookedAtTest := false

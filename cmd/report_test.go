@@ -1,0 +1,35 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// report must refuse what compare did not write, rather than print a table of
+// zeros (a foreign JSON line) or nothing at all (an empty file) with exit 0.
+func TestReportRejectsForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	foreign := write("other.jsonl", `{"foo": 1}`+"\n")
+	empty := write("empty.jsonl", "")
+	array := write("array.jsonl", "[1,2]\n")
+	for _, tc := range []struct{ file, want string }{
+		{foreign, "other.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
+		{array, "array.jsonl:1: not a result record"},
+		{empty, "empty.jsonl: no result records"},
+		{dir, "is a directory, not a results file"},
+	} {
+		out, errOut, code := runCLI(t, "report", tc.file)
+		if code != ExitError || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("report %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", filepath.Base(tc.file), code, out, errOut, tc.want)
+		}
+	}
+}
