@@ -247,15 +247,20 @@ func newSPDState(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, mode stri
 	return s, nil
 }
 
-// resolve recomputes α*(Q) (warm-started from the previous α) and w(Q).
+// resolve recomputes α*(Q) (warm-started from the previous α) and w(Q). A
+// non-finite w is an error: the last iteration's w goes into the Result
+// without another gradient that would notice it.
 func (s *spdState) resolve(ctx context.Context) error {
 	res, err := s.p.solve(ctx, s.K, s.res.Alpha)
 	s.solves++
 	if err != nil {
 		return err
 	}
-	s.res = res
-	s.w = s.p.value(s.K, res.Alpha)
+	w := s.p.value(s.K, res.Alpha)
+	if math.IsNaN(w) || math.IsInf(w, 0) {
+		return fmt.Errorf("criterion w(Q) = %v is not finite", w)
+	}
+	s.res, s.w = res, w
 	return nil
 }
 

@@ -620,19 +620,17 @@ func TestSPDCanceledAndBreakdown(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
-	// A non-finite criterion (here forced through ρ = +Inf) is a breakdown
-	// naming the method and the iteration.
+	// A non-finite criterion (here forced through ρ = +Inf: w = +∞ away
+	// from Q0) is a breakdown naming the method and the iteration, where it
+	// first appears: at the start, since the w of a solve can go straight
+	// into the Result (the last iteration's).
 	p, Q := smallProblem(t, 30, true, math.Inf(1))
-	s, err := newSPDState(context.Background(), p, Q, spdModePaper)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.step(context.Background())
-	if err == nil {
-		t.Fatal("infinite ρ: step gave no error")
-	}
+	_, err = spdAlgorithm1(context.Background(), p, Q, spdConfig{mode: spdModePaper, maxIter: 5, tol: 1e-3}, func(Step) {})
 	var be *BreakdownError
-	if err := spdBreakdown(context.Background(), 7, err); !errors.As(err, &be) || be.Method != "spd" || be.Iter != 7 || !strings.HasPrefix(err.Error(), "methods: spd: iteration 7: ") {
+	if !errors.As(err, &be) || be.Method != "spd" || be.Iter != 0 || !strings.Contains(err.Error(), "not finite") {
+		t.Errorf("ρ = +Inf: error %v, want a breakdown at iteration 0 saying w is not finite", err)
+	}
+	if err := spdBreakdown(context.Background(), 7, errors.New("x")); !errors.As(err, &be) || be.Iter != 7 || err.Error() != "methods: spd: iteration 7: x" {
 		t.Errorf("breakdown error %v", err)
 	}
 }
