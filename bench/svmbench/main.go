@@ -135,8 +135,9 @@ func train(args []string) error {
 	return nil
 }
 
-// read parses a LIBSVM file into a dense matrix and ±1 labels (the first
-// label seen is +1 unless the labels are exactly ±1, as svm-train does).
+// read parses a LIBSVM file of two classes into a dense matrix and ±1 labels:
+// the first label seen is +1, except that -1 seen first and +1 second keep
+// their signs (svm-train's svm_group_classes), so ρ has svm-train's sign.
 func read(path string) (*mat.Dense, []float64, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -183,11 +184,22 @@ func read(path string) (*mat.Dense, []float64, error) {
 	}
 	X := mat.NewDense(len(rows), max(d, 1), nil)
 	y := make([]float64, len(rows))
-	pos := labels[0]
+	classes := []float64{labels[0]}
 	for _, l := range labels {
-		if l == 1 {
-			pos = 1
+		if l != classes[0] {
+			if len(classes) == 1 {
+				classes = append(classes, l)
+			} else if l != classes[1] {
+				return nil, nil, fmt.Errorf("%s: labels %g, %g and %g: want two classes", path, classes[0], classes[1], l)
+			}
 		}
+	}
+	if len(classes) == 1 {
+		return nil, nil, fmt.Errorf("%s: only label %g: want two classes", path, classes[0])
+	}
+	pos := classes[0]
+	if classes[0] == -1 && classes[1] == 1 {
+		pos = 1
 	}
 	for i, r := range rows {
 		for _, e := range r {
