@@ -125,6 +125,19 @@ func rcscLiteral(t *testing.T, K, D *mat.SymDense, y []float64, lambda float64) 
 	return J / lambda, dJ / lambda
 }
 
+// rcscShuffle returns the rows of X and y in a fixed random order.
+func rcscShuffle(X *mat.Dense, y []float64) (*mat.Dense, []float64) {
+	n, d := X.Dims()
+	perm := rand.New(rand.NewPCG(9, 9)).Perm(n)
+	Xp := mat.NewDense(n, d, nil)
+	yp := make([]float64, n)
+	for i, j := range perm {
+		Xp.SetRow(i, X.RawRowView(j))
+		yp[i] = y[j]
+	}
+	return Xp, yp
+}
+
 func relErr(a, b float64) float64 {
 	return math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300)
 }
@@ -169,17 +182,9 @@ func TestRCSCCriterionLiteral(t *testing.T) {
 // definition J = Tr((λI + S_w)⁻¹ S_b) of eq. 11 with eqs. 1–2 computed in
 // input space, for the linear kernel K = XXᵀ (feature map φ(x) = x).
 func TestRCSCCriterionInputSpace(t *testing.T) {
-	X, y := rcscToy(25, 3, 2)
-	n, d := X.Dims()
-	// Shuffle rows so this also covers unsorted labels.
-	rng := rand.New(rand.NewPCG(3, 3))
-	perm := rng.Perm(n)
-	Xp := mat.NewDense(n, d, nil)
-	yp := make([]float64, n)
-	for i, j := range perm {
-		Xp.SetRow(i, X.RawRowView(j))
-		yp[i] = y[j]
-	}
+	// Shuffled rows, so this also covers unsorted labels.
+	Xp, yp := rcscShuffle(rcscToy(25, 3, 2))
+	n, d := Xp.Dims()
 	lambda := 0.01
 	var K mat.SymDense
 	K.SymOuterK(1, Xp)
@@ -333,21 +338,13 @@ func TestRCSCGradGamma(t *testing.T) {
 // (eq. 9–10, valid only for sorted rows) give a different, wrong value there.
 func TestRCSCUnsortedRows(t *testing.T) {
 	X, y := rcscToy(30, 3, 6)
-	n, d := X.Dims()
 	lambda, gamma := 1e-4, 0.3
 	p, _ := newRCSCProblem(X, y, false, lambda)
 	Jsorted, err := p.eval([]float64{gamma}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(9, 9))
-	perm := rng.Perm(n)
-	Xp := mat.NewDense(n, d, nil)
-	yp := make([]float64, n)
-	for i, j := range perm {
-		Xp.SetRow(i, X.RawRowView(j))
-		yp[i] = y[j]
-	}
+	Xp, yp := rcscShuffle(X, y)
 	if sort.SliceIsSorted(yp, func(a, b int) bool { return yp[a] < yp[b] }) {
 		t.Fatal("permutation left the rows sorted")
 	}
