@@ -382,7 +382,7 @@ func (r *gaussRows) Column(i int, idx []int, dst []float64) {
 			dst[k] = 1
 			continue
 		}
-		v := dot(xi, r.xt[j*p:(j+1)*p]) - hi - r.h[j]
+		v := dot(xi, r.xt[j*p:(j+1)*p]) - (hi + r.h[j]) // as the full column rounds it
 		if v > 0 {
 			v = 0
 		}

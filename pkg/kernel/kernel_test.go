@@ -193,6 +193,11 @@ func checkMatrix(t *testing.T, name string, m Matrix, want func(i, j int) float6
 			if w := want(i, j); !closeTo(sub[k], w, bulkTol) {
 				t.Fatalf("%s: Column(%d, idx)[%d] (j=%d) = %v, want %v", name, i, k, j, sub[k], w)
 			}
+			// Bit for bit: the solver mixes cached full columns with
+			// entries read through idx.
+			if sub[k] != full[j] {
+				t.Fatalf("%s: Column(%d, idx)[%d] (j=%d) = %v, full column %v", name, i, k, j, sub[k], full[j])
+			}
 		}
 	}
 }
