@@ -618,6 +618,23 @@ func TestClipWarmStart(t *testing.T) {
 	if math.Abs(sum) > 1e-12 {
 		t.Fatalf("yᵀα0 = %g", sum)
 	}
+	// In place gives the same point; a dst of the wrong length is the
+	// caller's mistake and panics with a message (it was an index panic).
+	inPlace := append([]float64(nil), big.Alpha...)
+	ClipWarmStart(inPlace, inPlace, y, 2, 2)
+	for i := range a0 {
+		if inPlace[i] != a0[i] {
+			t.Fatalf("in place: α0[%d] = %g, want %g", i, inPlace[i], a0[i])
+		}
+	}
+	func() {
+		defer func() {
+			if msg, _ := recover().(string); !strings.HasPrefix(msg, "solver: len(dst)") {
+				t.Errorf("short dst: panic %q, want a solver message", msg)
+			}
+		}()
+		ClipWarmStart(make([]float64, 3), big.Alpha, y, 2, 2)
+	}()
 	cold, err := TrainSVC(ctx, q, y, SVCParams{C: 2}, s, nil)
 	if err != nil {
 		t.Fatal(err)

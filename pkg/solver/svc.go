@@ -315,13 +315,17 @@ func Decision(dst []float64, cross mat.Matrix, coef []float64, bias float64) []f
 // yᵀα = 0 and 0 ≤ α_i ≤ C (Cp for y_i = +1, Cn for y_i = -1; +Inf allowed)
 // from the α of a nearby problem, e.g. a larger C: α is clipped to the box
 // and the heavier class is scaled down until Σ_{y=+1} α = Σ_{y=-1} α (scaling
-// down never leaves the box). dst may be nil or alpha itself.
+// down never leaves the box). dst may be alpha itself; an empty dst is
+// allocated.
 func ClipWarmStart(dst, alpha, y []float64, cp, cn float64) []float64 {
 	if len(y) != len(alpha) {
 		panic(fmt.Sprintf("solver: len(y) = %d, len(alpha) = %d", len(y), len(alpha)))
 	}
-	if dst == nil {
+	if len(dst) == 0 {
 		dst = make([]float64, len(alpha))
+	}
+	if len(dst) != len(alpha) {
+		panic(fmt.Sprintf("solver: len(dst) = %d, len(alpha) = %d", len(dst), len(alpha)))
 	}
 	var sp, sn float64
 	for i, a := range alpha {
