@@ -289,7 +289,7 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 				solves += ns
 				if err != nil {
 					if firstErr == nil {
-						firstErr = err
+						firstErr = fmt.Errorf("gamma = 2^%g, fold %d: %w", math.Log2(gamma), jb.f+1, err)
 						cancel()
 					}
 				} else {
@@ -374,8 +374,10 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return 0, 0, 0, fmt.Errorf("cross-validation: %w", err)
+	for f, err := range errs {
+		if err != nil { // the first fold's error, not one copy per fold
+			return 0, 0, 0, fmt.Errorf("cross-validation, fold %d: %w", f+1, err)
+		}
 	}
 	bestCnt := -1
 	for c, Cv := range sorted {

@@ -165,6 +165,12 @@ func TestSelectC(t *testing.T) {
 	if _, _, _, err := selectC(context.Background(), K, d.Y, nil, solver.L1, opts); err == nil {
 		t.Error("no candidate C: want an error")
 	}
+	// A matrix that is not a kernel (squared distances: the dual is
+	// unbounded) fails every fold; the error names one fold, once.
+	_, _, _, err = selectC(context.Background(), kernel.SquaredDistances(d.X), d.Y, Cs, solver.L2, opts)
+	if err == nil || !strings.HasPrefix(err.Error(), "cross-validation, fold ") || strings.Count(err.Error(), "solver:") != 1 {
+		t.Errorf("not a kernel: error %q, want one fold's solver error", err)
+	}
 }
 
 // alternating returns n labels -1, +1, -1, ….
