@@ -462,7 +462,6 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 			res.Elapsed = time.Since(start)
 			return res, nil, fmt.Errorf("methods: gi: iteration %d: %w", t, err)
 		}
-		res.Status = Failure
 		return nil, nil, &BreakdownError{Method: "gi", Iter: t, Err: err}
 	}
 

@@ -30,8 +30,9 @@ type Method interface {
 	Params() []string
 	// Tune learns a kernel and SVM parameters on the (already normalised)
 	// training part. An iteration limit is a Status; the error is non-nil only
-	// when the run cannot go on (bad data, numerical breakdown, cancellation),
-	// and then names the method and the iteration.
+	// when the run cannot go on (bad options or data, numerical breakdown,
+	// cancellation), and then names the method and, for a breakdown
+	// (*BreakdownError) or a cancellation during the run, the iteration.
 	Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error)
 }
 

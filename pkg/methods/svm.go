@@ -79,8 +79,10 @@ func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	return res, nil
 }
 
-// medianKernel returns the median off-diagonal value of exp(-γ‖x_i-x_j‖²)
-// over the training rows.
+// medianKernel returns exp(-γ m), m the median of ‖x_i-x_j‖² over the
+// pairs of training rows: the median off-diagonal kernel value (for an even
+// number of pairs, exp of the middle two distances' mean, not the mean of
+// their kernel values: close enough to flag a degenerate kernel).
 func medianKernel(d *dataio.Dataset, gamma float64) float64 {
 	return math.Exp(-gamma * medianOffDiag(kernel.SquaredDistances(d.X)))
 }
