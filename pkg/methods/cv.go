@@ -50,6 +50,9 @@ type cvPlan struct {
 
 // newCVPlan draws the folds of the rows labelled y once from opts.Seed
 // (shared by every grid point, so accuracies at different points are paired).
+// The folds are plain random ones (dataio.KFold), not stratified as LIBSVM's
+// svm-train -v (and so grid.py) draws them: the CV accuracy of a grid point
+// can differ from LIBSVM's on the same data.
 func newCVPlan(y []float64, opts Options) (cvPlan, error) {
 	n := len(y)
 	k := opts.Folds
