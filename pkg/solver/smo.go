@@ -439,23 +439,22 @@ func (m *smo) update(i, j int) error {
 	}
 	m.nextGmax, m.nextI, m.nextValid = gmax, gmaxIdx, true
 
-	if ui != (m.status[i] == atUpper) {
-		col := m.cache.get(i, m.n)
-		if ui {
-			axpy(-ci, col, m.gbar)
-		} else {
-			axpy(ci, col, m.gbar)
-		}
-	}
-	if uj != (m.status[j] == atUpper) {
-		col := m.cache.get(j, m.n)
-		if uj {
-			axpy(-cj, col, m.gbar)
-		} else {
-			axpy(cj, col, m.gbar)
-		}
-	}
+	m.updateGbar(i, ui)
+	m.updateGbar(j, uj)
 	return nil
+}
+
+// updateGbar keeps Ḡ = Σ_{j at upper bound} C_j P_j when variable k has
+// reached or left its upper bound (wasUpper is its status before the step).
+func (m *smo) updateGbar(k int, wasUpper bool) {
+	if wasUpper == (m.status[k] == atUpper) {
+		return
+	}
+	c := m.c[k]
+	if wasUpper {
+		c = -c
+	}
+	axpy(c, m.cache.get(k, m.n), m.gbar)
 }
 
 // beShrunk is LIBSVM's Solver::be_shrunk.
