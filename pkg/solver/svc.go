@@ -168,7 +168,11 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 		out.W2 += a * (r.G[i] + 1)
 		if a > 0 {
 			out.NSV++
-			if p.Margin == L1 && a >= pr.Cp && y[i] > 0 || p.Margin == L1 && a >= pr.Cn && y[i] < 0 {
+			c := pr.Cp
+			if y[i] < 0 {
+				c = pr.Cn
+			}
+			if a >= c { // only L1 has finite bounds
 				out.NBSV++
 			}
 		}
