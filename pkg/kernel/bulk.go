@@ -242,3 +242,19 @@ func rowNorms2Half(x []float64, n, p int) []float64 {
 // dot returns Σ a_k b_k for equal-length slices through gonum's assembly
 // kernel (f64.DotUnitary), several times faster than a Go loop at d ≈ 50.
 func dot(a, b []float64) float64 { return floats.Dot(a, b[:len(a)]) }
+
+// rowDots sets dst[k] = x_i·x_{idx[k]} for the rows of the row-major x with
+// p columns, or dst[j] = x_i·x_j for j < len(dst) when idx is nil: the dot
+// products behind a kernel column.
+func rowDots(dst, x []float64, p, i int, idx []int) {
+	xi := x[i*p : (i+1)*p]
+	if idx == nil {
+		for j := range dst {
+			dst[j] = dot(xi, x[j*p:(j+1)*p])
+		}
+		return
+	}
+	for k, j := range idx {
+		dst[k] = dot(xi, x[j*p:(j+1)*p])
+	}
+}

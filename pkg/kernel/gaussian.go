@@ -336,56 +336,40 @@ func (r *gaussRows) Diag(i int) float64 { _ = r.h[i]; return 1 }
 
 // Column computes K(i, ·) by dot products of x̃_i with the rows of X̃ (all
 // rows, a prefix, or those in idx), then the exp pass. Each entry is computed
-// the same way whichever form is asked, so a cached full column and an
-// entry computed through idx agree to the last bit. (One GEMV over X̃ would
-// round rows differently according to their place in its unrolled blocks; it
-// saves about 15% of a full column at n = 2000, d = 50: BenchmarkKernelColumn.)
+// the same way whichever form is asked (gaussEntry), so a cached full column
+// and an entry computed through idx agree to the last bit. (One GEMV over X̃
+// would round rows differently according to their place in its unrolled
+// blocks; it saves about 15% of a full column at n = 2000, d = 50:
+// BenchmarkKernelColumn.)
 func (r *gaussRows) Column(i int, idx []int, dst []float64) {
-	p := r.p
-	xi := r.xt[i*p : (i+1)*p]
+	checkColumn(r.n, idx, dst)
+	rowDots(dst, r.xt, r.p, i, idx)
 	hi := r.h[i]
 	if idx == nil {
-		m := len(dst)
-		if m > r.n {
-			panic("kernel: Column: dst longer than the matrix")
-		}
-		if m == 0 {
-			return
-		}
-		if p == 0 {
-			for j := range dst {
-				dst[j] = 1
-			}
-			return
-		}
-		for j := range dst {
-			dst[j] = dot(xi, r.xt[j*p:(j+1)*p])
-		}
-		h := r.h[:m]
+		h := r.h[:len(dst)]
 		for j, v := range dst {
-			v -= hi + h[j]
-			if v > 0 {
-				v = 0
-			}
-			dst[j] = expNonPos(v)
+			dst[j] = gaussEntry(v, hi, h[j])
 		}
-		if i < m {
+		if i < len(dst) {
 			dst[i] = 1
 		}
 		return
-	}
-	if len(dst) < len(idx) {
-		panic("kernel: Column: dst shorter than idx")
 	}
 	for k, j := range idx {
 		if j == i {
 			dst[k] = 1
 			continue
 		}
-		v := dot(xi, r.xt[j*p:(j+1)*p]) - (hi + r.h[j]) // as the full column rounds it
-		if v > 0 {
-			v = 0
-		}
-		dst[k] = expNonPos(v)
+		dst[k] = gaussEntry(dst[k], hi, r.h[j])
 	}
+}
+
+// gaussEntry returns exp(min(0, x̃_i·x̃_j - (h_i + h_j))), the kernel value
+// from a dot product of mapped rows and their halved squared norms.
+func gaussEntry(dot, hi, hj float64) float64 {
+	v := dot - (hi + hj)
+	if v > 0 {
+		v = 0 // a squared distance made negative by rounding
+	}
+	return expNonPos(v)
 }

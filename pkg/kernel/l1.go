@@ -166,17 +166,12 @@ func (r *l1Rows) Diag(i int) float64 {
 func (r *l1Rows) Column(i int, idx []int, dst []float64) {
 	d := r.d
 	xi := r.xs[i*d : (i+1)*d]
+	checkColumn(r.n, idx, dst)
 	if idx == nil {
-		if len(dst) > r.n {
-			panic("kernel: Column: dst longer than the matrix")
-		}
 		for j := range dst {
 			dst[j] = -l1dist(xi, r.xs[j*d:(j+1)*d])
 		}
 		return
-	}
-	if len(dst) < len(idx) {
-		panic("kernel: Column: dst shorter than idx")
 	}
 	for k, j := range idx {
 		dst[k] = -l1dist(xi, r.xs[j*d:(j+1)*d])

@@ -59,29 +59,6 @@ func (r *linearRows) Len() int           { return r.n }
 func (r *linearRows) Diag(i int) float64 { return r.diag[i] }
 
 func (r *linearRows) Column(i int, idx []int, dst []float64) {
-	d := r.d
-	xi := r.x[i*d : (i+1)*d]
-	if idx == nil {
-		m := len(dst)
-		if m > r.n {
-			panic("kernel: Column: dst longer than the matrix")
-		}
-		if m == 0 {
-			return
-		}
-		if d == 0 {
-			clear(dst)
-			return
-		}
-		for j := range dst {
-			dst[j] = dot(xi, r.x[j*d:(j+1)*d])
-		}
-		return
-	}
-	if len(dst) < len(idx) {
-		panic("kernel: Column: dst shorter than idx")
-	}
-	for k, j := range idx {
-		dst[k] = dot(xi, r.x[j*d:(j+1)*d])
-	}
+	checkColumn(r.n, idx, dst)
+	rowDots(dst, r.x, r.d, i, idx)
 }

@@ -19,6 +19,21 @@ func Precomputed(K mat.Symmetric) Matrix {
 	return &precomputedSym{k: K, n: n}
 }
 
+// checkColumn panics unless Column(i, idx, dst) on an n×n Matrix is well
+// formed: without idx, dst no longer than n; with idx, dst at least as long
+// as idx.
+func checkColumn(n int, idx []int, dst []float64) {
+	if idx == nil {
+		if len(dst) > n {
+			panic("kernel: Column: dst longer than the matrix")
+		}
+		return
+	}
+	if len(dst) < len(idx) {
+		panic("kernel: Column: dst shorter than idx")
+	}
+}
+
 // precomputed reads the upper triangle of a row-major matrix.
 type precomputed struct {
 	n      int
@@ -38,12 +53,10 @@ func (p *precomputed) Column(i int, idx []int, dst []float64) {
 	if i < 0 || i >= p.n {
 		panic("kernel: Column: index out of range")
 	}
+	checkColumn(p.n, idx, dst)
 	s := p.stride
 	if idx == nil {
 		m := len(dst)
-		if m > p.n {
-			panic("kernel: Column: dst longer than the matrix")
-		}
 		// K(i,j) = data[j*s+i] for j < i (upper triangle), data[i*s+j] for j ≥ i.
 		lo := min(i, m)
 		for j := 0; j < lo; j++ {
@@ -53,9 +66,6 @@ func (p *precomputed) Column(i int, idx []int, dst []float64) {
 			copy(dst[i:m], p.data[i*s+i:i*s+m])
 		}
 		return
-	}
-	if len(dst) < len(idx) {
-		panic("kernel: Column: dst shorter than idx")
 	}
 	for k, j := range idx {
 		if j < i {
@@ -75,17 +85,12 @@ type precomputedSym struct {
 func (p *precomputedSym) Len() int           { return p.n }
 func (p *precomputedSym) Diag(i int) float64 { return p.k.At(i, i) }
 func (p *precomputedSym) Column(i int, idx []int, dst []float64) {
+	checkColumn(p.n, idx, dst)
 	if idx == nil {
-		if len(dst) > p.n {
-			panic("kernel: Column: dst longer than the matrix")
-		}
 		for j := range dst {
 			dst[j] = p.k.At(i, j)
 		}
 		return
-	}
-	if len(dst) < len(idx) {
-		panic("kernel: Column: dst shorter than idx")
 	}
 	for k, j := range idx {
 		dst[k] = p.k.At(i, j)
