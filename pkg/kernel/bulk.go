@@ -86,6 +86,22 @@ func colMeans(x []float64, n, d int) []float64 {
 	return mu
 }
 
+// centredRows returns X - 1μᵀ (μ the column means) as fresh n×d row-major
+// data: distances are unchanged, and the cancellation in
+// ‖x-z‖² = ‖x‖² + ‖z‖² - 2x·z stays small on data far from the origin.
+func centredRows(X mat.Matrix) (xc []float64, n, d int) {
+	x, n, d := rowMajor(X)
+	mu := colMeans(x, n, d)
+	xc = make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		src, dst := x[i*d:(i+1)*d], xc[i*d:(i+1)*d]
+		for k, v := range src {
+			dst[k] = v - mu[k]
+		}
+	}
+	return xc, n, d
+}
+
 // upperRaw returns a blas64.Symmetric holding A in its upper triangle,
 // without copying when A is a *mat.SymDense (the usual case).
 func upperRaw(A mat.Symmetric) blas64.Symmetric {

@@ -10,15 +10,7 @@ import (
 // SquaredDistances returns S_ij = ‖x_i - x_j‖² of the rows of X through one
 // tiled SYRK on the centred rows (S_ii = 0, S_ij ≥ 0), both triangles filled.
 func SquaredDistances(X mat.Matrix) *mat.SymDense {
-	x, n, d := rowMajor(X)
-	mu := colMeans(x, n, d)
-	xc := make([]float64, n*d)
-	for i := 0; i < n; i++ {
-		src, dst := x[i*d:(i+1)*d], xc[i*d:(i+1)*d]
-		for k, v := range src {
-			dst[k] = v - mu[k]
-		}
-	}
+	xc, n, d := centredRows(X)
 	h := rowNorms2Half(xc, n, d)
 	return innerGram(xc, n, d, func(c []float64, stride int, t tile) {
 		for i := t.i0; i < t.i1; i++ {

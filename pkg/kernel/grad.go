@@ -80,19 +80,12 @@ func GaussianGradDiag(dst []float64, X mat.Matrix, K, C mat.Symmetric) {
 // laplacianTimes returns the centred rows Xc = X - 1μᵀ and M = (D - W) Xc,
 // both n×d row-major, for W = C ∘ K and D = diag(W 1).
 func laplacianTimes(X mat.Matrix, K, C mat.Symmetric) (xc, m []float64, n, d int) {
-	x, n, d := rowMajor(X)
+	n, d = X.Dims()
 	if K.SymmetricDim() != n || C.SymmetricDim() != n {
 		panic(fmt.Sprintf("kernel: gradient: X has %d rows but K is %d×%d and C is %d×%d",
 			n, K.SymmetricDim(), K.SymmetricDim(), C.SymmetricDim(), C.SymmetricDim()))
 	}
-	mu := colMeans(x, n, d)
-	xc = make([]float64, n*d)
-	for i := 0; i < n; i++ {
-		src, dst := x[i*d:(i+1)*d], xc[i*d:(i+1)*d]
-		for k, v := range src {
-			dst[k] = v - mu[k]
-		}
-	}
+	xc, _, _ = centredRows(X)
 	m = make([]float64, n*d)
 	if n == 0 || d == 0 {
 		return xc, m, n, d
