@@ -32,7 +32,7 @@ func iso(gamma float64) kernel.Spec { return kernel.Spec{Kind: kernel.KindGaussi
 
 // TestFitHeartMatchesLIBSVM trains the C-SVC on heart_scale as
 //
-//	svm-train -c 1 -g 0.5 -e 1e-5 heart_scale   (LIBSVM 3.x, Debian libsvm-tools)
+//	svm-train -c 1 -g 0.5 -e 1e-5 heart_scale   (LIBSVM 3.24, Debian libsvm-tools 3.24+ds-6)
 //	  obj = -90.017945, rho = 0.001048, nSV = 193, nBSV = 69
 //	svm-predict heart_scale heart_scale.model out
 //	  Accuracy = 92.963% (251/270)
