@@ -178,7 +178,11 @@ func (m *smo) updateStatus(i int) {
 }
 
 // initGradient computes G = Pα + p and Ḡ from the columns of the non-zero α.
+// It checks ctx first and every 1000 columns.
 func (m *smo) initGradient(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	n := m.n
 	copy(m.g, m.p)
 	clear(m.gbar)
@@ -209,13 +213,8 @@ func axpy(a float64, x, y []float64) {
 	}
 }
 
+// solve runs SMO from the state initGradient built.
 func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
-	if err := ctx.Err(); err != nil {
-		return Canceled, err
-	}
-	if err := m.initGradient(ctx); err != nil {
-		return Canceled, err
-	}
 	counter := min(m.n, 1000) + 1
 	status := IterationLimit
 	for m.iter < maxIter {

@@ -162,7 +162,9 @@ const (
 // Reaching MaxIter is Status IterationLimit with a usable α and no error.
 // ctx is checked before starting, every 1000 columns of the initial gradient
 // and then at the shrinking cadence (every min(n, 1000) iterations), never in
-// the inner loop. Slice lengths that do not match Q.Len() panic.
+// the inner loop; a cancellation before the initial gradient is complete
+// returns no α (Result.Alpha nil), a later one the current feasible α with
+// its exact gradient. Slice lengths that do not match Q.Len() panic.
 func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	if p.Q == nil {
 		panic("solver: nil Q")
@@ -205,6 +207,10 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes)
 	if err != nil {
 		return Result{}, err
+	}
+	if err := m.initGradient(ctx); err != nil {
+		// Cancelled before G was complete: there is no α with its gradient.
+		return Result{Status: Canceled}, err
 	}
 	status, err := m.solve(ctx, maxIter)
 	return m.result(status), err

@@ -379,6 +379,17 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("TrainSVC err %v; want canceled", err)
 	}
+	// Cancelled before the gradient of a warm start was built: no result
+	// (it returned the warm start with G = 0 and an objective from G = 0).
+	warm, err := TrainSVC(context.Background(), q, y, SVCParams{C: 1}, Settings{Eps: 1e-3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = Solve(ctx, Problem{Q: q, Y: y, Cp: 1, Cn: 1, Alpha0: warm.Alpha}, Settings{})
+	if !errors.Is(err, context.Canceled) || r.Status != Canceled || r.Alpha != nil || r.G != nil {
+		t.Errorf("cancelled warm start: status %v, err %v, len(α) %d, len(G) %d; want canceled and no α, G",
+			r.Status, err, len(r.Alpha), len(r.G))
+	}
 }
 
 // A cancellation that arrives during the run is seen at the shrinking cadence.
