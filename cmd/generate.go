@@ -87,8 +87,8 @@ per-feature kernel that learns to ignore them reaches over 90%.`,
   kerneltune generate weston | kerneltune info -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.N < 1 {
-				return usageErrorf("--n must be at least 1, got %d", o.N)
+			if err := checkSize(o.N, dataio.WestonFeatures); err != nil {
+				return err
 			}
 			if !(o.NoiseStd >= 0) || o.NoiseStd > 1e150 {
 				return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
@@ -127,11 +127,11 @@ full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
   kerneltune generate chessboard --n 1000 --dim 3 --stretch 5 --print-transform -o chess.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.N < 1 {
-				return usageErrorf("--n must be at least 1, got %d", o.N)
-			}
 			if o.Dim < 2 || o.Dim > 1000 {
 				return usageErrorf("--dim must be between 2 and 1000, got %d", o.Dim)
+			}
+			if err := checkSize(o.N, o.Dim); err != nil {
+				return err
 			}
 			if !(o.Stretch > 0) || o.Stretch > 1e150 {
 				return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
@@ -148,6 +148,24 @@ full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
 	c.Flags().BoolVar(&o.PrintTransform, "print-transform", false, "print B̃ on stderr")
 	generateOutputFlags(c, o)
 	return c
+}
+
+// maxGenerateValues bounds --n × features: the data are drawn in memory
+// before they are written (10⁸ values are 800 MB), and a larger --n would end
+// in the runtime's out-of-memory crash rather than an error.
+const maxGenerateValues = 100_000_000
+
+// checkSize returns a usage error when --n rows of d features (plus the
+// label) would not fit in maxGenerateValues.
+func checkSize(n, d int) error {
+	if n < 1 {
+		return usageErrorf("--n must be at least 1, got %d", n)
+	}
+	if n > maxGenerateValues/(d+1) {
+		return usageErrorf("--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)",
+			n, d, maxGenerateValues, maxGenerateValues/(d+1))
+	}
+	return nil
 }
 
 // checkFormat validates --format, taking the default from the -o extension.

@@ -124,6 +124,9 @@ func TestGenerateUsageErrors(t *testing.T) {
 		{"generate", "chessboard", "--dim", "1"},
 		{"generate", "chessboard", "--stretch", "0"},
 		{"generate", "chessboard", "extra"},
+		// Drawn in memory: a huge --n was the runtime's out-of-memory crash.
+		{"generate", "weston", "--n", "100000000000"},
+		{"generate", "chessboard", "--n", "1000000", "--dim", "1000"},
 	} {
 		_, errOut, code := runCLI(t, args...)
 		if code != ExitUsage {

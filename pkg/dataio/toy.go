@@ -9,6 +9,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// WestonFeatures is the number of features of Weston's problem: two
+// informative, fifty noise.
+const WestonFeatures = 52
+
 // Weston returns n points of the nonlinear problem of Weston et al. 2000
 // ("Feature selection for SVMs", NIPS), as used in Laanaya et al. 2011 §3.1:
 // 52 features; for y = -1, (x1, x2) ~ N(μ1, I) or N(μ2, I) with equal
@@ -24,7 +28,7 @@ func Weston(n int, noiseStd float64, rng *rand.Rand) *Dataset {
 	if !(noiseStd >= 0) {
 		panic(fmt.Sprintf("dataio: Weston noise std %v < 0", noiseStd))
 	}
-	const d = 52
+	const d = WestonFeatures
 	y := make([]float64, n)
 	for i := range y {
 		y[i] = -1
