@@ -571,18 +571,16 @@ func numberArrayEnd(js []byte, i int) int {
 	return -1
 }
 
-// SaveFile writes the model to path (created or truncated).
+// SaveFile writes the model to path (created or replaced). The model is
+// validated and encoded before the file is opened, so an invalid model
+// leaves an existing file untouched.
 func (m *Model) SaveFile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("model: %w", err)
-	}
-	if err := m.Save(f); err != nil {
-		f.Close()
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
 		return fmt.Errorf("model: %s: %w", path, errors.Unwrap(err))
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("model: %s: %w", path, err)
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+		return fmt.Errorf("model: save: %w", err)
 	}
 	return nil
 }

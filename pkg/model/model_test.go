@@ -323,6 +323,30 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestSaveFileInvalidKeepsFile: saving an invalid model fails before the
+// file is touched (it used to truncate an existing model to nothing first).
+func TestSaveFileInvalidKeepsFile(t *testing.T) {
+	d := loadHeart(t)
+	m, _, err := Fit(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
+		solver.SVCParams{C: 1}, solver.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := m.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	m.NumFeatures = 12 // now inconsistent with the 13 feature names
+	err = m.SaveFile(path)
+	if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "model: "+path+": invalid model: ") {
+		t.Fatalf("SaveFile of an invalid model: %v, want ErrInvalid naming the file", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) || len(after) == 0 {
+		t.Fatalf("the failed save changed the file: %d bytes before, %d after", len(before), len(after))
+	}
+}
+
 func TestHardMargin(t *testing.T) {
 	// Separable: two points at ±1 on the first axis, linear kernel: w = (1,0),
 	// b = 0, margin 1.
