@@ -329,19 +329,16 @@ func (s *gi) step(k int) error {
 		if math.IsInf(t, 1) {
 			return errQPInfeasible
 		}
-		if math.IsInf(t2, 1) {
-			for j := 0; j < q; j++ {
-				s.u[j] -= t * s.rv[j]
-			}
-			uplus += t
-			s.drop(l)
-			continue
-		}
-		floats.AddScaled(s.x, t, s.z)
 		for j := 0; j < q; j++ {
 			s.u[j] -= t * s.rv[j]
 		}
 		uplus += t
+		if math.IsInf(t2, 1) {
+			// Dual step only: x does not move.
+			s.drop(l)
+			continue
+		}
+		floats.AddScaled(s.x, t, s.z)
 		if t == t2 {
 			s.add(k, uplus)
 			return nil
