@@ -2,6 +2,7 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -59,9 +60,9 @@ func TestSPDParamsAndOptionErrors(t *testing.T) {
 		t.Errorf("spd Params() = %v", p)
 	}
 	d := heartHead(t, 40)
-	for _, o := range []Options{{Mode: "nope"}, {Init: "nope"}, {Init: "sigma=-1"}, {Init: "sigma=x"}, {Rho: -1}, {Margin: "hard"}, {C: -2}} {
-		if _, err := NewSPD().Tune(context.Background(), d, o); err == nil {
-			t.Errorf("spd options %+v: want an error", o)
+	for _, o := range []Options{{Mode: "nope"}, {Init: "nope"}, {Init: "sigma=-1"}, {Init: "sigma=x"}, {Init: "sigma=1e-200"}, {Init: "sigma=1e200"}, {Rho: -1}, {Margin: "hard"}, {C: -2}} {
+		if _, err := NewSPD().Tune(context.Background(), d, o); err == nil || !strings.HasPrefix(err.Error(), "methods: spd: ") || errors.As(err, new(*BreakdownError)) {
+			t.Errorf("spd options %+v: error %v, want an option error", o, err)
 		}
 	}
 }

@@ -609,6 +609,11 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 			return in, fmt.Errorf("methods: spd: init %q: sigma must be a positive number", init)
 		}
 		in.gamma0 = 1 / (2 * sigma * sigma)
+		if !(in.gamma0 > 0) || math.IsInf(in.gamma0, 0) {
+			// Q0 = I/σ² over- or underflows: an infinite metric, or
+			// Q0 = 0 (not SPD, and log2 γ0 = -Inf in the figures).
+			return in, fmt.Errorf("methods: spd: init %q: 1/sigma^2 = %g is out of range", init, 2*in.gamma0)
+		}
 		in.desc = fmt.Sprintf("sigma = %g given: Q0 = I/sigma^2 (gamma0 = %.4g in LIBSVM's convention); %s", sigma, in.gamma0, cSource)
 	default:
 		return in, fmt.Errorf("methods: spd: unknown init %q (want heuristic, cv or sigma=S)", opts.Init)
