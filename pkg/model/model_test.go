@@ -58,6 +58,12 @@ func TestFitHeartMatchesLIBSVM(t *testing.T) {
 	if acc := m.Accuracy(d, true); math.Abs(acc-251.0/270) > 1e-12 {
 		t.Errorf("training accuracy %.5f, LIBSVM 251/270 = %.5f", acc, 251.0/270)
 	}
+	// The confusion counts add up to those 251 of 270 and to heart's 120 +1
+	// and 150 -1 labels.
+	c := ConfusionOf(m.Decision(d.X), d.Y)
+	if pos, neg := d.ClassCounts(); c.Correct() != 251 || c.Total() != 270 || c.TruePos+c.FalseNeg != pos || c.FalsePos+c.TrueNeg != neg || pos != 120 {
+		t.Errorf("confusion %+v (correct %d of %d); labels %d +1, %d -1", c, c.Correct(), c.Total(), pos, neg)
+	}
 	// No normaliser: raw and normalised decisions are the same.
 	if a, b := m.Accuracy(d, false), m.Accuracy(d, true); a != b {
 		t.Errorf("accuracy raw %v vs normalised %v without a normaliser", a, b)
