@@ -60,7 +60,7 @@ Run 'kerneltune generate weston --help' for the details of each.`,
 
 func generateOutputFlags(c *cobra.Command, o *generateOptions) {
 	f := c.Flags()
-	f.StringVar(&o.Format, "format", "csv", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
+	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
 	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
 }
 
@@ -93,7 +93,7 @@ per-feature kernel that learns to ignore them reaches over 90%.`,
 			if !(o.NoiseStd >= 0) || o.NoiseStd > 1e150 {
 				return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
 			}
-			if err := o.checkFormat(cmd); err != nil {
+			if err := o.checkFormat(); err != nil {
 				return err
 			}
 			return runGenerate(cmd.Context(), o)
@@ -136,7 +136,7 @@ full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
 			if !(o.Stretch > 0) || o.Stretch > 1e150 {
 				return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
 			}
-			if err := o.checkFormat(cmd); err != nil {
+			if err := o.checkFormat(); err != nil {
 				return err
 			}
 			return runGenerate(cmd.Context(), o)
@@ -168,9 +168,11 @@ func checkSize(n, d int) error {
 	return nil
 }
 
-// checkFormat validates --format, taking the default from the -o extension.
-func (o *generateOptions) checkFormat(cmd *cobra.Command) error {
-	if !cmd.Flags().Changed("format") && o.Output != "" {
+// checkFormat validates --format; without it the format follows the -o
+// extension (.libsvm, .svm), else CSV.
+func (o *generateOptions) checkFormat() error {
+	if o.Format == "" {
+		o.Format = "csv"
 		switch strings.ToLower(filepath.Ext(o.Output)) {
 		case ".libsvm", ".svm":
 			o.Format = "libsvm"

@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // The exit code tells a usage error (2) from a failure (1) by where the error
@@ -49,4 +52,22 @@ func TestExitCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A flag whose usage explains its default in words must not also get pflag's
+// "(default …)": generate's --format said "(default from the -o extension
+// .libsvm/.svm, else csv) (default "csv")", which contradicts itself.
+func TestHelpDefaultsSaidOnce(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range strings.Split(c.LocalFlags().FlagUsages(), "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%s: %s", c.CommandPath(), strings.TrimSpace(line))
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(&globalOptions{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}))
 }
