@@ -430,7 +430,8 @@ func TestDistance(t *testing.T) {
 		if math.Abs(dab-dba) > 1e-10*dab {
 			t.Errorf("d=%d: distance not symmetric: %g vs %g", n, dab, dba)
 		}
-		if d0, _ := Distance(a, a); d0 > 1e-7 {
+		// Rounding only: at most 1.3e-14 over 400 random A of condition 30.
+		if d0, _ := Distance(a, a); d0 > 1e-12 {
 			t.Errorf("d=%d: d(A, A) = %g", n, d0)
 		}
 		// Invariance under congruence with a general invertible M.
