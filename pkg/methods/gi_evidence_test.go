@@ -124,7 +124,7 @@ func TestGIChessboardEvidence(t *testing.T) {
 			for k, tr := range res[p] {
 				v[k] = f(tr)
 			}
-			return giMeanStd(v)
+			return sampleMeanStd(v)
 		}
 		e0, e0s := col(func(r giChessboardTrial) float64 { return r.err0 })
 		e1, e1s := col(func(r giChessboardTrial) float64 { return r.err })
@@ -217,20 +217,6 @@ func giEnvInt(name string, def int) int {
 		return v
 	}
 	return def
-}
-
-func giMeanStd(v []float64) (mean, std float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	for _, x := range v {
-		std += (x - mean) * (x - mean)
-	}
-	if len(v) > 1 {
-		std = math.Sqrt(std / float64(len(v)-1))
-	}
-	return mean, std
 }
 
 // giSignTest returns the exact two-sided sign-test p-value of win successes

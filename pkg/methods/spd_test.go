@@ -387,7 +387,7 @@ func TestSPDEvidence(t *testing.T) {
 			}
 		}
 		for v, vr := range vs {
-			m, s := spdMeanStd(accs[v])
+			m, s := sampleMeanStd(accs[v])
 			t.Logf("SUMMARY %s %-28s %.2f ± %.2f %%", dataset, vr.name, 100*m, 100*s)
 			means = append(means, m)
 		}
@@ -427,7 +427,8 @@ func TestSPDEvidence(t *testing.T) {
 	}
 }
 
-func spdMeanStd(v []float64) (float64, float64) {
+// sampleMeanStd returns the mean and the sample standard deviation of v.
+func sampleMeanStd(v []float64) (float64, float64) {
 	m := 0.0
 	for _, x := range v {
 		m += x
@@ -457,7 +458,7 @@ func TestSPDChartGradient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			Qb, L := chart.point(theta)
+			Qb, _ := chart.point(theta)
 			if !mat.EqualApprox(Qb, Q, 1e-12) {
 				t.Fatal("chart.point(chart.coords(Q)) != Q")
 			}
@@ -477,7 +478,6 @@ func TestSPDChartGradient(t *testing.T) {
 				chart.pullBack(g, G, Q, L)
 				return p.value(K, r.Alpha), g
 			}
-			_ = L
 			_, g := f(theta)
 			worst := 0.0
 			for k := range theta {
