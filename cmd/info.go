@@ -46,7 +46,8 @@ With no DATA, info lists the embedded data sets.
 
 ` + dataHelp,
 		Example: `  kerneltune info builtin:heart
-  kerneltune info data/heart.dat data/bupa.data --label-col 7
+  kerneltune info data/heart.dat data/bupa.data
+  kerneltune info data.csv --label-col diagnosis --positive M
   kerneltune info data/ida/banana --format json
   kerneltune info a1a --features 123 --feature-stats
   kerneltune generate weston | kerneltune info -`,

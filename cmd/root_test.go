@@ -71,3 +71,49 @@ func TestHelpDefaultsSaidOnce(t *testing.T) {
 	}
 	walk(newRootCmd(&globalOptions{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}))
 }
+
+// The examples in info's and train's --help run, on the repository's copies
+// of the files they name (lines with a pipe, or files the repository does not
+// have, such as data.csv, are skipped).
+func TestHelpExamplesRun(t *testing.T) {
+	files := map[string]string{
+		"data/heart.dat":  cmdTestdata + "/uci/heart.dat",
+		"data/bupa.data":  cmdTestdata + "/uci/bupa.data",
+		"data/ida/banana": cmdTestdata + "/ida/banana",
+		"a1a":             cmdTestdata + "/libsvm/a1a",
+		"heart_scale":     heartScale,
+	}
+	root := newRootCmd(&globalOptions{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard})
+	ran := 0
+	for _, name := range []string{"info", "train"} {
+		c, _, err := root.Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+	lines:
+		for _, line := range strings.Split(c.Example, "\n") {
+			args := strings.Fields(line)
+			if len(args) < 2 || args[0] != "kerneltune" || strings.Contains(line, "|") {
+				continue
+			}
+			args = args[1:]
+			for i, a := range args {
+				switch {
+				case i > 0 && (args[i-1] == "-o" || args[i-1] == "--output"):
+					args[i] = filepath.Join(t.TempDir(), filepath.Base(a))
+				case files[a] != "":
+					args[i] = files[a]
+				case strings.HasSuffix(a, ".csv") || strings.HasSuffix(a, ".txt"):
+					continue lines
+				}
+			}
+			ran++
+			if _, errOut, code := runCLI(t, args...); code != ExitOK {
+				t.Errorf("example %q: exit %d: %s", strings.TrimSpace(line), code, errOut)
+			}
+		}
+	}
+	if ran < 5 {
+		t.Errorf("ran %d examples, want at least 5", ran)
+	}
+}
