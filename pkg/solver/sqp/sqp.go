@@ -382,20 +382,15 @@ func (m *minimizer) finish(st *state, status Status, lam, mu []float64) {
 // kkt returns the stationarity residual ‖g - Jᵀλ - μ‖∞ and the
 // complementarity Σ|λ_k c_k| at st.
 func (m *minimizer) kkt(st *state, lam, mu []float64) (stat, comp float64) {
-	res := append([]float64(nil), st.g...)
-	for k := 0; k < m.me; k++ {
-		if lam[k] != 0 {
-			floats.AddScaled(res, -lam[k], st.je.RawRowView(k))
-		}
-		comp += math.Abs(lam[k] * st.ce[k])
-	}
-	for k := 0; k < m.mi; k++ {
-		if l := lam[m.me+k]; l != 0 {
-			floats.AddScaled(res, -l, st.ji.RawRowView(k))
-			comp += math.Abs(l * st.ci[k])
-		}
-	}
+	res := make([]float64, m.n)
+	m.lagGrad(res, st, lam)
 	floats.Sub(res, mu)
+	for k, c := range st.ce {
+		comp += math.Abs(lam[k] * c)
+	}
+	for k, c := range st.ci {
+		comp += math.Abs(lam[m.me+k] * c)
+	}
 	return floats.Norm(res, math.Inf(1)), comp
 }
 
