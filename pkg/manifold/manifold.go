@@ -410,27 +410,26 @@ func Trace(a mat.Symmetric) float64 {
 // ProjectIsotropic sets dst = (tr A / d) I, the orthogonal projection of A
 // onto the multiples of the identity.
 func ProjectIsotropic(dst *mat.SymDense, a mat.Symmetric) {
-	n := a.SymmetricDim()
-	reuse(dst, n)
-	m := Trace(a) / float64(n)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			dst.SetSym(i, j, 0)
-		}
-		dst.SetSym(i, i, m)
-	}
+	m := Trace(a) / float64(a.SymmetricDim())
+	setDiagonal(dst, a, func(float64) float64 { return m })
 }
 
 // ProjectDiagonal sets dst = diag(A), zeroing the off-diagonal entries.
 func ProjectDiagonal(dst *mat.SymDense, a mat.Symmetric) {
+	setDiagonal(dst, a, func(v float64) float64 { return v })
+}
+
+// setDiagonal sets dst to the diagonal matrix diag(f(A_11), …, f(A_dd));
+// dst may alias a.
+func setDiagonal(dst *mat.SymDense, a mat.Symmetric, f func(aii float64) float64) {
 	n := a.SymmetricDim()
 	reuse(dst, n)
 	for i := 0; i < n; i++ {
-		d := a.At(i, i)
-		for j := i; j < n; j++ {
+		v := f(a.At(i, i)) // read before row i of dst (perhaps a) is zeroed
+		for j := i + 1; j < n; j++ {
 			dst.SetSym(i, j, 0)
 		}
-		dst.SetSym(i, i, d)
+		dst.SetSym(i, i, v)
 	}
 }
 
@@ -452,10 +451,6 @@ func ProjectTraceFree(dst *mat.SymDense, a mat.Symmetric) {
 // ProjectDiagonalTraceFree sets dst = diag(A) - (tr A / d) I, the projection
 // onto the trace-free diagonal matrices.
 func ProjectDiagonalTraceFree(dst *mat.SymDense, a mat.Symmetric) {
-	n := a.SymmetricDim()
-	m := Trace(a) / float64(n)
-	ProjectDiagonal(dst, a)
-	for i := 0; i < n; i++ {
-		dst.SetSym(i, i, dst.At(i, i)-m)
-	}
+	m := Trace(a) / float64(a.SymmetricDim())
+	setDiagonal(dst, a, func(v float64) float64 { return v - m })
 }
