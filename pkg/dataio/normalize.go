@@ -37,8 +37,9 @@ type Normalizer struct {
 }
 
 // FitNormalizer fits a normaliser of the given kind ("" means zscore) on the
-// rows of X. It fails on an unknown kind, an empty matrix, or a NaN or
-// infinite value.
+// rows of X. It fails on an unknown kind, an empty matrix, a NaN or infinite
+// value, or a feature whose spread (max - min) exceeds float64, which no
+// (x - shift)/scale can bring into range.
 func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 	if kind == "" {
 		kind = ZScore
@@ -67,23 +68,29 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			sum += v
 		}
 		mean := sum / float64(n)
+		if math.IsInf(mean, 0) { // the sum overflowed, the mean does not
+			mean = 0
+			for i := 0; i < n; i++ {
+				mean += X.At(i, j) / float64(n)
+			}
+		}
 		shift, scale := 0.0, 1.0
 		switch kind {
 		case ZScore:
-			ss := 0.0
-			for i := 0; i < n; i++ {
-				r := X.At(i, j) - mean
-				ss += r * r
-			}
-			shift, scale = mean, math.Sqrt(ss/float64(n))
+			shift, scale = mean, stdAbout(X, j, mean)
 		case MinMax01:
 			shift, scale = lo, hi-lo
 		case MinMax11:
 			shift, scale = lo+(hi-lo)/2, (hi-lo)/2
 		}
 		constant := hi == lo
-		if constant || scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0) {
-			// Zero spread (or a spread that overflows float64): shift only.
+		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0)) {
+			// Scaled values would be computed as (x - shift)/scale, which
+			// overflows too: no finite normaliser exists in this form.
+			return nil, fmt.Errorf("dataio: fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
+		}
+		if constant || scale == 0 {
+			// Zero spread: shift only.
 			if kind != NoScale {
 				shift = lo
 			}
@@ -95,6 +102,31 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		nz.Shift[j], nz.Scale[j] = shift, scale
 	}
 	return nz, nil
+}
+
+// stdAbout returns sqrt(Σ_i (X_ij - mean)² / n), the population standard
+// deviation of column j. When the squares overflow (|x| beyond 1e154) it
+// sums (r/m)² with m = max|r| instead: the same number, computed in range.
+func stdAbout(X mat.Matrix, j int, mean float64) float64 {
+	n, _ := X.Dims()
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		r := X.At(i, j) - mean
+		ss += r * r
+	}
+	if !math.IsInf(ss, 0) {
+		return math.Sqrt(ss / float64(n))
+	}
+	m := 0.0
+	for i := 0; i < n; i++ {
+		m = max(m, math.Abs(X.At(i, j)-mean))
+	}
+	ss = 0
+	for i := 0; i < n; i++ {
+		r := (X.At(i, j) - mean) / m
+		ss += r * r
+	}
+	return m * math.Sqrt(ss/float64(n))
 }
 
 func isEmptyDense(X mat.Matrix) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -98,17 +99,56 @@ func TestNormalizerErrors(t *testing.T) {
 	if _, err := FitNormalizer(ZScore, mat.NewDense(2, 1, []float64{1, math.NaN()})); err == nil {
 		t.Error("NaN accepted")
 	}
-	// Huge values: the spread overflows, no Inf or NaN comes out.
-	nz, err := FitNormalizer(MinMax01, mat.NewDense(2, 1, []float64{-math.MaxFloat64, math.MaxFloat64}))
+	// A spread beyond float64 has no finite (x - shift)/scale: an error
+	// naming the feature, not a feature silently left unscaled at ±1e308
+	// (whose kernel values then overflow).
+	for _, kind := range []string{MinMax01, MinMax11} {
+		X := mat.NewDense(3, 2, []float64{1, -math.MaxFloat64, 2, math.MaxFloat64, 3, 0})
+		_, err := FitNormalizer(kind, X)
+		if want := "feature 2 ranges from -1.7976931348623157e+308 to 1.7976931348623157e+308, a spread beyond float64"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", kind, err, want)
+		}
+	}
+	if _, err := FitNormalizer(NoScale, mat.NewDense(2, 1, []float64{-math.MaxFloat64, math.MaxFloat64})); err != nil {
+		t.Errorf("none: %v", err)
+	}
+	// zscore's std of {-max, max, 0} is max·√(2/3), in range: it scales.
+	nz, err := FitNormalizer(ZScore, mat.NewDense(3, 1, []float64{-math.MaxFloat64, math.MaxFloat64, 0}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := nz.Validate(); err != nil {
-		t.Error(err)
+	if want := math.MaxFloat64 * math.Sqrt(2.0/3); nz.Shift[0] != 0 || math.Abs(nz.Scale[0]-want) > 1e-15*want {
+		t.Errorf("zscore: shift %g scale %g, want 0, %g", nz.Shift[0], nz.Scale[0], want)
 	}
 	bad := Normalizer{Kind: ZScore, Shift: []float64{0}, Scale: []float64{0}}
 	if bad.Validate() == nil {
 		t.Error("zero scale validated")
+	}
+}
+
+// Values whose squares (or sum) overflow but whose spread does not are
+// scaled: mean and std are computed in range.
+func TestNormalizerHugeValues(t *testing.T) {
+	for _, tc := range []struct {
+		x         []float64
+		mean, std float64
+	}{
+		{[]float64{-3e200, 3e200}, 0, 3e200},                            // squares overflow
+		{[]float64{1e308, 1.5e308, 1.5e308, 1e308}, 1.25e308, 0.25e308}, // the sum overflows
+	} {
+		nz, err := FitNormalizer(ZScore, mat.NewDense(len(tc.x), 1, tc.x))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.x, err)
+		}
+		if math.Abs(nz.Shift[0]-tc.mean) > 1e-15*tc.std || math.Abs(nz.Scale[0]-tc.std) > 1e-15*tc.std {
+			t.Errorf("%v: shift %g scale %g, want %g, %g", tc.x, nz.Shift[0], nz.Scale[0], tc.mean, tc.std)
+		}
+		z := nz.Apply(mat.NewDense(len(tc.x), 1, tc.x))
+		for i := range tc.x {
+			if v := z.At(i, 0); math.Abs(math.Abs(v)-1) > 1e-15 {
+				t.Errorf("%v: z[%d] = %v, want ±1", tc.x, i, v)
+			}
+		}
 	}
 }
 
