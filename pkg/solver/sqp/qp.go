@@ -40,7 +40,6 @@ type qpResult struct {
 	x      []float64
 	lambda []float64 // general constraints (≥ 0 for inequalities)
 	mu     []float64 // bounds: lower multiplier minus upper multiplier
-	iter   int
 }
 
 // gi is the dual active-set method of Goldfarb & Idnani (1983, Math. Prog. 27,
@@ -72,7 +71,6 @@ type gi struct {
 	x     []float64
 	d, z  []float64
 	rv    []float64
-	nvec  []float64 // scratch: dense normal for general rows (not used for bounds)
 	iters int
 }
 
@@ -435,7 +433,6 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 		x:      append([]float64(nil), s.x...),
 		lambda: make([]float64, p.m),
 		mu:     make([]float64, n),
-		iter:   s.iters,
 	}
 	for l, k := range s.active {
 		switch {

@@ -173,12 +173,11 @@ var ErrBadProblem = errors.New("sqp: bad problem")
 
 // state is the point the iteration is at.
 type state struct {
-	x, g     []float64
-	f        float64
-	ce, ci   []float64
-	je, ji   *mat.Dense
-	viol     float64
-	hasJacob bool
+	x, g   []float64
+	f      float64
+	ce, ci []float64
+	je, ji *mat.Dense
+	viol   float64
 }
 
 // Minimize solves the problem from x0 (projected onto the bounds). The error
@@ -291,7 +290,6 @@ func (m *minimizer) evalFunc(st *state) error {
 	}
 	st.f = f
 	st.viol = violation(st.ce, st.ci)
-	st.hasJacob = false
 	return nil
 }
 
@@ -327,7 +325,6 @@ func (m *minimizer) evalGrad(st *state) error {
 			}
 		}
 	}
-	st.hasJacob = true
 	return nil
 }
 
