@@ -178,7 +178,7 @@ func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *data
 	}
 	norm, err = dataio.FitNormalizer(o.Normalize, train.X)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	train = norm.ApplyDataset(train)
 	if test != nil {
