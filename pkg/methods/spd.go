@@ -765,7 +765,6 @@ type spdOutcome struct {
 	w0, w                float64 // w(Q) at the start and at the end, α = α*(Q)
 	status               Status
 	iters, evals, solves int
-	nsv                  int
 	lastRel              float64 // last ‖ΔQ‖_F/‖Q‖_F; NaN if no step
 	notes                []string
 }
@@ -799,6 +798,6 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 			break
 		}
 	}
-	out.Q, out.w, out.evals, out.solves, out.nsv = s.Q, s.w, s.evals, s.solves, s.res.NSV
+	out.Q, out.w, out.evals, out.solves = s.Q, s.w, s.evals, s.solves
 	return out, nil
 }

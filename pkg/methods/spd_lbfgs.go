@@ -176,7 +176,7 @@ func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfi
 		},
 	}
 	status, stall, err := run.minimize(ctx, theta)
-	out.Q, out.nsv, out.status = acc.Q, acc.nsv, status
+	out.Q, out.status = acc.Q, status
 	it := out.iters + 1
 	if x == nil { // the start failed
 		it = 0
