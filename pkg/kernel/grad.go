@@ -185,22 +185,22 @@ func L1GradTheta(dst []float64, X mat.Matrix, theta []float64, C mat.Symmetric) 
 	}
 }
 
-// SelectRows returns the rows idx of X as a new len(idx)×d matrix.
+// SelectRows returns the rows idx of X as a new len(idx)×d matrix (an empty
+// *mat.Dense when idx is empty or d = 0).
 func SelectRows(X mat.Matrix, idx []int) *mat.Dense {
-	_, d := X.Dims()
+	x, _, d := rowMajor(X)
 	if len(idx) == 0 || d == 0 {
 		return &mat.Dense{}
 	}
-	out := mat.NewDense(len(idx), d, nil)
+	out := make([]float64, len(idx)*d)
 	for r, i := range idx {
-		for k := 0; k < d; k++ {
-			out.Set(r, k, X.At(i, k))
-		}
+		copy(out[r*d:(r+1)*d], x[i*d:(i+1)*d])
 	}
-	return out
+	return mat.NewDense(len(idx), d, out)
 }
 
-// SelectSym returns the principal submatrix A[idx, idx] as a new matrix.
+// SelectSym returns the principal submatrix A[idx, idx] as a new matrix (an
+// empty *mat.SymDense when idx is empty).
 func SelectSym(A mat.Symmetric, idx []int) *mat.SymDense {
 	if len(idx) == 0 {
 		return &mat.SymDense{}

@@ -318,3 +318,20 @@ func TestSelectK(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectRows(t *testing.T) {
+	X := mat.NewDense(4, 3, []float64{0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32})
+	want := mat.NewDense(3, 3, []float64{30, 31, 32, 0, 1, 2, 30, 31, 32})
+	for name, x := range map[string]mat.Matrix{"dense": X, "view": X.T().T(), "slice": X.Slice(0, 4, 0, 3)} {
+		if got := SelectRows(x, []int{3, 0, 3}); !mat.Equal(got, want) {
+			t.Errorf("%s: SelectRows = %v, want %v", name, mat.Formatted(got), mat.Formatted(want))
+		}
+		if got := SelectRows(x, nil); !got.IsEmpty() {
+			t.Errorf("%s: SelectRows(nil) = %v, want empty", name, mat.Formatted(got))
+		}
+	}
+	// A strided view: rows 1..2, columns 1..2 of X.
+	if got := SelectRows(X.Slice(1, 3, 1, 3), []int{1, 0}); !mat.Equal(got, mat.NewDense(2, 2, []float64{21, 22, 11, 12})) {
+		t.Errorf("strided view: SelectRows = %v", mat.Formatted(got))
+	}
+}
