@@ -772,3 +772,22 @@ func TestKernelPackageMatrices(t *testing.T) {
 		}
 	}
 }
+
+// String names the statuses and the margins and prints any other value as a
+// number (a negative one indexed the name table and panicked).
+func TestStatusAndMarginStrings(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Converged.String(), "converged"},
+		{Failure.String(), "failure"},
+		{Status(9).String(), "Status(9)"},
+		{Status(-1).String(), "Status(-1)"},
+		{Hard.String(), "hard"},
+		{Margin(-1).String(), "Margin(-1)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("String() = %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -156,7 +156,7 @@ var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", 
 	"line-search-failure", "infeasible", "failure"}
 
 func (s Status) String() string {
-	if int(s) < len(statusNames) {
+	if s >= 0 && int(s) < len(statusNames) {
 		return statusNames[s]
 	}
 	return fmt.Sprintf("Status(%d)", int(s))

@@ -182,3 +182,11 @@ func TestBadProblemSaysWhat(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusString(t *testing.T) {
+	for s, want := range map[Status]string{Converged: "converged", Infeasible: "infeasible", 9: "Status(9)", -1: "Status(-1)"} {
+		if got := s.String(); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
+		}
+	}
+}
