@@ -65,4 +65,11 @@ func TestSPDParamsAndOptionErrors(t *testing.T) {
 			t.Errorf("spd options %+v: error %v, want an option error", o, err)
 		}
 	}
+	// One class is a data error, not a numerical breakdown at iteration 0.
+	for i := range d.Y {
+		d.Y[i] = 1
+	}
+	if _, err := NewSPD().Tune(context.Background(), d, Options{}); err == nil || !strings.Contains(err.Error(), "both classes") || errors.As(err, new(*BreakdownError)) {
+		t.Errorf("one class: error %v, want a data error naming both classes", err)
+	}
 }

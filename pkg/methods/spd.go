@@ -677,6 +677,9 @@ func spdResolve(train *dataio.Dataset, opts Options) (spdConfig, error) {
 	if train.Len() < 2 || train.Dim() == 0 {
 		return c, fmt.Errorf("methods: spd: the training part has %d rows and %d features", train.Len(), train.Dim())
 	}
+	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
+		return c, fmt.Errorf("methods: spd: the training part needs both classes (%d positive, %d negative)", pos, neg)
+	}
 	return c, nil
 }
 
