@@ -117,10 +117,14 @@ type Result struct {
 	// LambdaEq and LambdaIneq are the multipliers of the constraints
 	// (LambdaIneq ≥ 0), LambdaBound those of the bounds (positive at an
 	// active lower bound, negative at an active upper bound), in the
-	// convention ∇f = J_Eᵀλ_E + J_Iᵀλ_I + λ_B.
+	// convention ∇f = J_Eᵀλ_E + J_Iᵀλ_I + λ_B. They come from the last QP
+	// solved: at X when Converged, Infeasible or LineSearchFailure;
+	// otherwise (a limit, a cancellation, a failure) at an earlier iterate,
+	// usually the one before X, or nil when no QP was solved.
 	LambdaEq, LambdaIneq, LambdaBound []float64
-	// KKT is the final stationarity residual ‖∇f - Jᵀλ - λ_B‖∞, Violation the
-	// largest constraint violation and Complementarity Σ|λ_k c_k|.
+	// KKT is the stationarity residual ‖∇f - Jᵀλ - λ_B‖∞ and
+	// Complementarity Σ|λ_k c_k|, both where the multipliers were computed
+	// (see above); Violation is the largest constraint violation at X.
 	KKT, Violation, Complementarity float64
 	// Iter counts accepted steps; FuncEvals and GradEvals the callback calls.
 	Iter, FuncEvals, GradEvals int
