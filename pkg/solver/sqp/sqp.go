@@ -217,7 +217,7 @@ func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result,
 			hi[i] = p.Upper[i]
 		}
 		if lo[i] > hi[i] || math.IsNaN(lo[i]) || math.IsNaN(hi[i]) {
-			return Result{Status: Failure}, fmt.Errorf("%w: bound %d: lower %g > upper %g", ErrBadProblem, i, lo[i], hi[i])
+			return Result{Status: Failure}, fmt.Errorf("%w: bounds of x[%d]: [%g, %g] is empty", ErrBadProblem, i, lo[i], hi[i])
 		}
 	}
 	m := &minimizer{ctx: ctx, p: p, s: s, n: n, me: me, mi: mi, lo: lo, hi: hi}

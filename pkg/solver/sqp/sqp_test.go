@@ -174,6 +174,8 @@ func TestBadProblemSaysWhat(t *testing.T) {
 		{func(p *Problem, x []float64) []float64 { p.Grad = nil; return x }, "sqp: bad problem: Func and Grad are required"},
 		{func(p *Problem, x []float64) []float64 { p.NumLinear = 3; return x }, "sqp: bad problem: NumLinear = 3, want 0 to Dim = 2"},
 		{func(p *Problem, x []float64) []float64 { return []float64{math.NaN(), 0} }, "sqp: bad problem: x0[0] = NaN"},
+		{func(p *Problem, x []float64) []float64 { p.Lower = []float64{0, math.NaN()}; return x }, "sqp: bad problem: bounds of x[1]: [NaN, +Inf] is empty"},
+		{func(p *Problem, x []float64) []float64 { p.Upper = []float64{-3, -2}; return x }, "sqp: bad problem: bounds of x[1]: [-1.5, -2] is empty"},
 	} {
 		p := h.problem()
 		x0 := c.edit(&p, append([]float64(nil), h.x0...))
