@@ -37,6 +37,7 @@ type compareOptions struct {
 	Resume        bool
 	Shard         string
 	Preset        string
+	partitionsSet bool // --partitions given: a preset's own default yields
 	summaryOptions
 
 	C       float64
@@ -116,6 +117,7 @@ method with its default parameterisation and mode.`,
 }
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
+	o.partitionsSet = cmd.Flags().Changed("partitions")
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}

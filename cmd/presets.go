@@ -35,7 +35,7 @@ var presets = map[string]preset{
 		margins: map[string]string{"gi": "hard"}, // as the paper; the svm baseline stays a C-SVC
 		build: func(o *compareOptions) ([]experiment.Source, []experiment.Entry, error) {
 			k := o.Partitions
-			if k == 30 { // the compare default; the paper ran 20 trials
+			if !o.partitionsSet { // the paper ran 20 trials
 				k = 20
 			}
 			src := &experiment.GeneratedSource{

@@ -1,0 +1,28 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// gi-chessboard runs the paper's 20 trials by default and exactly
+// --partitions when given, even 30 (compare's default, which the preset took
+// for "not given"). The last shard runs only the last partition, so each case
+// costs one cheap rcsc job.
+func TestPresetChessboardPartitions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs compare")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shard", "20/20"}, "chessboard (20 partitions)"},
+		{[]string{"--partitions", "30", "--shard", "30/30"}, "chessboard (30 partitions)"},
+	} {
+		args := append([]string{"compare", "--preset", "gi-chessboard", "--methods", "rcsc", "-q"}, tc.args...)
+		if out := mustRun(t, args...); !strings.Contains(out, tc.want) {
+			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out)
+		}
+	}
+}
