@@ -77,7 +77,11 @@ Method entries: --methods takes a comma-separated list of "method",
 "method:param" or either followed by "@mode", e.g. svm,spd:full,gi:D or
 spd:diag,spd:diag@lbfgs,twolevel@paper (modes: spd paper|riemannian|backtrack|
 lbfgs, rcsc robust|paper, twolevel select|paper). "all" (the default) is every
-method with its default parameterisation and mode.`,
+method with its default parameterisation and mode.
+
+Presets (--preset): a paper's own experiment on generated data, a fresh sample
+per partition (--methods and --partitions override the preset's):
+` + presetHelp(),
 		Example: `  kerneltune compare
   kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
   kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown

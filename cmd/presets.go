@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -18,7 +20,9 @@ type preset struct {
 
 var presets = map[string]preset{
 	"laanaya-weston": {
-		about: "Laanaya et al. 2011 §3.1: Weston's nonlinear toy problem (52 features, 2 relevant), 30 partitions of 100 train / 100 test, svm vs spd with a diagonal Q",
+		about: "Laanaya et al. 2011 §3.1: Weston's nonlinear problem (52 features,\n" +
+			"2 relevant), 30 partitions of --train-size 100 / --test-size 100,\n" +
+			"svm against spd with a diagonal Q",
 		build: func(o *compareOptions) ([]experiment.Source, []experiment.Entry, error) {
 			src := &experiment.GeneratedSource{
 				DataName: "weston", K: o.Partitions, Seed: o.Seed,
@@ -31,7 +35,9 @@ var presets = map[string]preset{
 		},
 	},
 	"gi-chessboard": {
-		about:   "Glasmachers & Igel 2005 §3: chessboard d=2, ℓ=500 training points, 20 trials, hard margin, parameterisations A–E, each tested on 10,000 fresh points",
+		about: "Glasmachers & Igel 2005 §3: the chessboard with d = 2, 20 trials of\n" +
+			"500 training points, gi with a hard margin in parameterisations A–E\n" +
+			"against svm, each tested on 10,000 fresh points",
 		margins: map[string]string{"gi": "hard"}, // as the paper; the svm baseline stays a C-SVC
 		build: func(o *compareOptions) ([]experiment.Source, []experiment.Entry, error) {
 			k := o.Partitions
@@ -54,6 +60,16 @@ var presets = map[string]preset{
 			return []experiment.Source{src}, entries, nil
 		},
 	},
+}
+
+// presetHelp lists the presets for compare's --help, one "name  about"
+// paragraph each.
+func presetHelp() string {
+	var b strings.Builder
+	for _, name := range presetNames() {
+		fmt.Fprintf(&b, "  %s\n      %s\n", name, strings.ReplaceAll(presets[name].about, "\n", "\n      "))
+	}
+	return b.String()
 }
 
 func presetNames() []string {

@@ -26,3 +26,13 @@ func TestPresetChessboardPartitions(t *testing.T) {
 		}
 	}
 }
+
+// Every preset is described in compare's --help.
+func TestPresetHelp(t *testing.T) {
+	out := mustRun(t, "compare", "--help")
+	for _, name := range presetNames() {
+		if !strings.Contains(out, "  "+name+"\n      "+strings.SplitN(presets[name].about, "\n", 2)[0]) {
+			t.Errorf("compare --help does not describe --preset %s", name)
+		}
+	}
+}
