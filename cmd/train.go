@@ -195,6 +195,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 			if err := positive("sigma", o.Sigma); err != nil {
 				return err
 			}
+			if g := 1 / (2 * o.Sigma * o.Sigma); g == 0 || math.IsInf(g, 0) {
+				return usageErrorf("--sigma %v gives γ = 1/(2σ²) = %v, which a kernel cannot use: σ must be between 1e-150 and 1e150", o.Sigma, g)
+			}
 		}
 		if fs.Changed("Q") && o.QFile == "" {
 			return usageErrorf("--Q needs a file name")

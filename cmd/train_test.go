@@ -369,6 +369,8 @@ func TestTrainUsageErrors(t *testing.T) {
 		{"train", heartScale, "--gamma", "1", "--sigma", "1"},
 		{"train", heartScale, "--gamma", "-1"},
 		{"train", heartScale, "--sigma", "0"},
+		{"train", heartScale, "--sigma", "1e-200"}, // γ = +Inf
+		{"train", heartScale, "--sigma", "1e200"},  // γ = 0
 		{"train", heartScale, "--C", "0"},
 		{"train", heartScale, "-c", "nan"},
 		{"train", heartScale, "--margin", "hard", "--C", "2"},
