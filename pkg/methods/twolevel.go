@@ -931,15 +931,7 @@ func tlCrit(f []float64) float64 {
 }
 
 // tlValError is eq. 10: the fraction of f_i ≤ 0.
-func tlValError(f []float64) float64 {
-	bad := 0
-	for _, v := range f {
-		if !(v > 0) {
-			bad++
-		}
-	}
-	return float64(bad) / float64(len(f))
-}
+func tlValError(f []float64) float64 { return float64(tlErrCount(f)) / float64(len(f)) }
 
 // tlFullSVM solves eq. 26 on all rows and returns the percentage of support
 // vectors (eq. 29) and the margin μ = (eᵀα - ναᵀα)^(-1/2) (eq. 8).
