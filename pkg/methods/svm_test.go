@@ -2,7 +2,9 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -49,8 +51,8 @@ func TestSVMTune(t *testing.T) {
 func TestSVMOptionErrors(t *testing.T) {
 	d := heartHead(t, 40)
 	for _, o := range []Options{{Param: "diag"}, {Margin: "l2"}, {C: -1}, {Folds: 1}} {
-		if _, err := NewSVM().Tune(context.Background(), d, o); err == nil {
-			t.Errorf("options %+v: want an error", o)
+		if _, err := NewSVM().Tune(context.Background(), d, o); err == nil || !strings.HasPrefix(err.Error(), "methods: svm: ") {
+			t.Errorf("options %+v: error %v, want one starting methods: svm:", o, err)
 		}
 	}
 }
@@ -59,7 +61,7 @@ func TestSVMCanceled(t *testing.T) {
 	d := heartHead(t, 60)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewSVM().Tune(ctx, d, Options{}); err == nil {
-		t.Error("cancelled context: want an error")
+	if _, err := NewSVM().Tune(ctx, d, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: error %v, want context.Canceled", err)
 	}
 }
