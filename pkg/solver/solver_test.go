@@ -402,9 +402,16 @@ func TestCancelDuring(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || r.Status != Canceled {
 		t.Fatalf("status %v, err %v; want canceled", r.Status, err)
 	}
+	if r.Iter == 0 {
+		t.Fatal("cancelled before the first iteration: the test wants a cancellation during the run")
+	}
+	g := gradOf(q, y, r.Alpha)
 	for i, a := range r.Alpha {
 		if a < 0 || a > 1000 {
 			t.Fatalf("α[%d] = %g infeasible after cancel", i, a)
+		}
+		if math.Abs(g[i]-r.G[i]) > 1e-8*(1+math.Abs(g[i])) {
+			t.Fatalf("G[%d] = %.12g after cancel, recomputed %.12g", i, r.G[i], g[i])
 		}
 	}
 }
