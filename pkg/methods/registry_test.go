@@ -49,8 +49,9 @@ func TestRegistryRejectsUnknownParam(t *testing.T) {
 	d := heartHead(t, 30)
 	for _, f := range All {
 		m := f()
-		if _, err := m.Tune(context.Background(), d, Options{Param: "no-such-param", MaxIter: 1}); err == nil {
-			t.Errorf("%s: unknown param accepted", m.Name())
+		_, err := m.Tune(context.Background(), d, Options{Param: "no-such-param", MaxIter: 1})
+		if err == nil || !strings.HasPrefix(err.Error(), "methods: "+m.Name()+": ") || !strings.Contains(err.Error(), `"no-such-param"`) {
+			t.Errorf("%s: unknown param: error %v, want one naming the method and the param", m.Name(), err)
 		}
 	}
 }
