@@ -62,10 +62,14 @@ func gen(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *out == "" || *n < 1 || *d < 1 {
+		return fmt.Errorf("gen: want -o FILE, -n ≥ 1 and -d ≥ 1 (got %q, %d, %d)", *out, *n, *d)
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
+	defer f.Close() // after a write error; the Close below reports the normal case
 	w := bufio.NewWriter(f)
 	rng := rand.New(rand.NewPCG(*seed, 7))
 	for range *n {
