@@ -67,12 +67,7 @@ func spdLoadBuiltin(t testing.TB, name string) *dataio.Dataset {
 // with K′ from the isotropic start and α solved to 1e-10.
 func smallProblem(t *testing.T, n int, diag bool, rho float64) (*spdProblem, *mat.SymDense) {
 	t.Helper()
-	d := spdLoadBuiltin(t, "heart")
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	tr, _, _ := normalizedSplit(t, d.Subset(idx), d.Subset(idx[:2]))
+	tr := heartHead(t, n)
 	in, err := chooseInit(context.Background(), tr, Options{C: 2})
 	if err != nil {
 		t.Fatal(err)
