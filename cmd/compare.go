@@ -70,7 +70,8 @@ With no DATA it runs on the embedded datasets (heart and breast-wisconsin).
 
 Long runs: --out FILE writes one JSON line per (dataset, method, partition) as
 soon as it finishes; after Ctrl-C or a crash, run the same command with --resume
-to skip what is done. --shard i/N runs only every N-th job (for cluster array
+to skip what is done (without --resume, compare refuses to overwrite a results
+file that holds records). --shard i/N runs only every N-th job (for cluster array
 jobs); merge the shards' files with 'kerneltune report'.
 
 Method entries: --methods takes a comma-separated list of "method",
@@ -105,7 +106,7 @@ per partition (--methods and --partitions override the preset's):
 	f.BoolVar(&o.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
 	f.IntVar(&o.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
-	f.StringVarP(&o.OutFile, "out", "o", "", "write one JSON record per job to this file as it finishes")
+	f.StringVarP(&o.OutFile, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
 	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
@@ -231,6 +232,11 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	)
 	done := map[experiment.Key]bool{}
 	if o.OutFile != "" {
+		if st, statErr := os.Stat(o.OutFile); statErr == nil && !o.Resume && st.Size() > 0 {
+			// Truncating would throw away the finished jobs of an
+			// interrupted run whose rerun forgot --resume.
+			return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", o.OutFile)
+		}
 		if o.Resume {
 			if _, statErr := os.Stat(o.OutFile); statErr == nil {
 				if prior, err = experiment.ReadRecordsFile(o.OutFile); err != nil {

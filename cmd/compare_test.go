@@ -139,3 +139,27 @@ func TestPlotFormatUsageError(t *testing.T) {
 		t.Errorf("report --plot-format png wrote %q and %q", pngs, svgs)
 	}
 }
+
+// A rerun without --resume must not truncate the results of an earlier run:
+// it is refused before any work, and the file is left as it was.
+func TestCompareOutKeepsEarlierResults(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "res.jsonl")
+	mustRun(t, append(compareArgs, "--out", out, "--partitions", "1")...)
+	before, err := os.ReadFile(out)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("results file: %v, %d bytes", err, len(before))
+	}
+	_, errOut, code := runCLI(t, append(compareArgs, "--out", out, "--partitions", "1")...)
+	if code != ExitError || !strings.Contains(errOut, "already holds results: add --resume") {
+		t.Errorf("rerun without --resume: exit %d, stderr %q", code, errOut)
+	}
+	if after, _ := os.ReadFile(out); string(after) != string(before) {
+		t.Error("the refused rerun changed the results file")
+	}
+	// An empty file (say, from touch) is fine to write.
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, append(compareArgs, "--out", empty, "--partitions", "1")...)
+}
