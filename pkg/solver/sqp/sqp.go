@@ -207,6 +207,11 @@ func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result,
 	if s.LinearCurvature <= 0 {
 		s.LinearCurvature = 1e-2
 	}
+	// NaN passes the tests above: a NaN Tol makes every convergence test
+	// false, an infinite LinearCurvature freezes the linear variables.
+	if math.IsNaN(s.Tol) || math.IsInf(s.Tol, 0) || math.IsNaN(s.LinearCurvature) || math.IsInf(s.LinearCurvature, 0) {
+		return Result{Status: Failure}, fmt.Errorf("%w: Settings.Tol = %g, LinearCurvature = %g: want finite numbers", ErrBadProblem, s.Tol, s.LinearCurvature)
+	}
 	lo := make([]float64, n)
 	hi := make([]float64, n)
 	for i := range lo {

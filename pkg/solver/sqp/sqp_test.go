@@ -183,6 +183,14 @@ func TestBadProblemSaysWhat(t *testing.T) {
 			t.Errorf("err %v, want %q", err, c.want)
 		}
 	}
+	// A NaN tolerance ended as a line-search failure with no error (no
+	// convergence test could pass); an infinite curvature froze the linear
+	// variables.
+	for _, s := range []Settings{{Tol: math.NaN()}, {LinearCurvature: math.Inf(1)}} {
+		if res, err := Minimize(context.Background(), h.problem(), h.x0, s); !errors.Is(err, ErrBadProblem) {
+			t.Errorf("%+v: status %v, err %v; want ErrBadProblem", s, res.Status, err)
+		}
+	}
 }
 
 func TestStatusString(t *testing.T) {
