@@ -30,6 +30,9 @@ var (
 	ErrUnknownLabel = errors.New("unknown label")
 	// ErrTooLarge: the dense matrix the file describes would be too large.
 	ErrTooLarge = errors.New("data too large")
+	// ErrNotText: the bytes are not UTF-8 text with \n or \r\n line ends
+	// (a compressed or binary file, UTF-16, lone-CR line ends).
+	ErrNotText = errors.New("not a text file")
 )
 
 // ParseError is a problem at a place in an input file. Line and Col are

@@ -74,6 +74,9 @@ func readBytes(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 // parseBytes parses a CSV or LIBSVM file held in memory and sets Source and
 // SHA256.
 func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
+	if err := checkText(data); err != nil {
+		return nil, perr(path, 0, 0, err)
+	}
 	format := opts.Format
 	if format == "" || format == "auto" {
 		format = DetectFormat(path, data)
@@ -95,6 +98,26 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 	d.SHA256 = hex.EncodeToString(sum[:])
 	d.Source = path
 	return d, nil
+}
+
+// checkText recognises bytes that no reader can take line by line, so the
+// error names the real problem instead of a "not a number" in line 1 or 2:
+// UTF-16, binary data (a gzip or zip file: a NUL byte), and lines ended by a
+// lone \r (classic Mac), which would read as one long line.
+func checkText(data []byte) error {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return errf(ErrNotText, "the file is UTF-16 text (it starts with a UTF-16 byte-order mark): save it as UTF-8")
+	}
+	head := data[:min(len(data), 8192)]
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return errf(ErrNotText, "not a text file (a NUL byte at offset %d): CSV or LIBSVM text is needed; decompress a .gz or .zip file, export a spreadsheet as CSV", i)
+	}
+	if !bytes.Contains(data, []byte{'\n'}) {
+		if i := bytes.IndexByte(data, '\r'); i >= 0 && i < len(bytes.TrimRight(data, "\r"))-1 {
+			return errf(ErrNotText, "lines end in a lone carriage return (\\r, classic Mac): convert the line ends to \\n")
+		}
+	}
+	return nil
 }
 
 // DetectFormat guesses "csv" or "libsvm" from a file name and its content:
