@@ -283,9 +283,45 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return err
 	}
 	if n := countFailures(all); n > 0 {
-		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s)", n, outHint(o.OutFile))
+		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", n, outHint(o.OutFile), failureDigest(all, 5))
 	}
 	return nil
+}
+
+// failureDigest lists the distinct errors of the failed records, at most
+// most of them, one line each with the first job that hit it, so that a
+// failure is explained without opening the results file.
+func failureDigest(rs []experiment.Record, most int) string {
+	var (
+		order []string
+		first = map[string]*experiment.Record{}
+		count = map[string]int{}
+	)
+	for i := range rs {
+		r := &rs[i]
+		if !r.Failed() {
+			continue
+		}
+		if first[r.Error] == nil {
+			first[r.Error] = r
+			order = append(order, r.Error)
+		}
+		count[r.Error]++
+	}
+	var b strings.Builder
+	for i, msg := range order {
+		if i == most {
+			fmt.Fprintf(&b, "\n  … and %d other error(s)", len(order)-most)
+			break
+		}
+		r := first[msg]
+		fmt.Fprintf(&b, "\n  %s %s partition %d", r.Dataset, r.Entry, r.Partition+1)
+		if n := count[msg]; n > 1 {
+			fmt.Fprintf(&b, " (and %d more)", n-1)
+		}
+		fmt.Fprintf(&b, ": %s", msg)
+	}
+	return b.String()
 }
 
 func outHint(out string) string {

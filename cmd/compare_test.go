@@ -163,3 +163,20 @@ func TestCompareOutKeepsEarlierResults(t *testing.T) {
 	}
 	mustRun(t, append(compareArgs, "--out", empty, "--partitions", "1")...)
 }
+
+// Failed jobs are explained on stderr, each distinct error once with the
+// first job that hit it, not only counted in the table.
+func TestCompareExplainsFailures(t *testing.T) {
+	out, errOut, code := runCLI(t, "compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "4", "--test-size", "4", "--stratified")
+	if code != ExitError {
+		t.Fatalf("exit %d, want 1: %s", code, errOut)
+	}
+	want := "kerneltune: compare: 2 job(s) failed (see the failures column):\n" +
+		"  heart svm partition 1 (and 1 more): tune: methods: svm: 5-fold cross-validation needs at least 5 rows, got 4\n"
+	if errOut != want {
+		t.Errorf("stderr\n%s\nwant\n%s", errOut, want)
+	}
+	if !strings.Contains(out, "heart (2 partitions)") {
+		t.Errorf("no table on stdout:\n%s", out)
+	}
+}
