@@ -126,8 +126,8 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
-	if o.Partitions < 1 {
-		return usageErrorf("--partitions must be at least 1")
+	if o.Partitions < 1 || o.Partitions > maxPartitions {
+		return usageErrorf("--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions)
 	}
 	if o.TrainFraction < 0 || o.TrainFraction >= 1 {
 		return usageErrorf("--train-fraction must be in (0, 1)")
@@ -154,12 +154,19 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		if o.Preset == "laanaya-weston" && (o.TrainSize < 1 || o.TestSize < 1) {
 			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
 		}
+		if o.Preset == "laanaya-weston" && o.TrainSize > maxGenerateValues/(dataio.WestonFeatures+1)-o.TestSize {
+			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points per partition: at most %d, got %d + %d", maxGenerateValues/(dataio.WestonFeatures+1), o.TrainSize, o.TestSize)
+		}
 	}
 	if _, err := experiment.ParseEntries(o.Methods); err != nil {
 		return &flagError{err}
 	}
 	return nil
 }
+
+// maxPartitions bounds --partitions: every partition's row indices are drawn
+// up front, and a typo such as 1e11 ended in an out-of-memory crash.
+const maxPartitions = 100_000
 
 // parseShard parses "i/N" (1 ≤ i ≤ N); "" is the whole run.
 func parseShard(s string) (i, n int, err error) {

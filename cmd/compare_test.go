@@ -91,6 +91,9 @@ func TestCompareUsageErrors(t *testing.T) {
 		{"compare", "--preset", "nosuch"},
 		{"compare", "--preset", "laanaya-weston", "--train-size", "-5"}, // used to panic in SplitAt
 		{"compare", "--preset", "laanaya-weston", "--test-size", "0"},
+		// Drawn up front: these were the runtime's out-of-memory crash.
+		{"compare", "builtin:heart", "--methods", "svm", "--partitions", "100000000000"},
+		{"compare", "--preset", "laanaya-weston", "--train-size", "100000000000"},
 		{"report"},
 	} {
 		_, errOut, code := runCLI(t, args...)
