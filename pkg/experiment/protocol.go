@@ -168,8 +168,8 @@ type Config struct {
 }
 
 // Fingerprint returns the run identifier written into every record: a hash of
-// every setting that changes results (not Workers or the shard, which must
-// not).
+// every setting that changes results, including the SHA-256 of each
+// SplitSource's data (not Workers or the shard, which must not).
 func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 	o := c.Options
 	o.Recorder, o.Workers = nil, 0
@@ -184,7 +184,13 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 	}
 	names := make([]string, 0, len(sources))
 	for _, s := range sources {
-		names = append(names, fmt.Sprintf("%s/%d", s.Name(), s.Len()))
+		name := fmt.Sprintf("%s/%d", s.Name(), s.Len())
+		if ss, ok := s.(*SplitSource); ok {
+			// The data's bytes, not only its name: --resume after the
+			// file was edited must not mix results of two data sets.
+			name += "/" + ss.Data.SHA256
+		}
+		names = append(names, name)
 	}
 	ents := make([]string, 0, len(entries))
 	for _, e := range entries {

@@ -280,6 +280,15 @@ func TestFingerprint(t *testing.T) {
 	if base.Fingerprint(mustEntries(t, "probe1:a"), src) == fp {
 		t.Error("changing the entries kept the fingerprint")
 	}
+	// The same file name and partitions over other bytes (the data file
+	// was edited between a run and its --resume) is another run.
+	edited := *src[0].(*SplitSource)
+	d := *edited.Data
+	d.SHA256 = strings.Repeat("0", 64)
+	edited.Data = &d
+	if base.Fingerprint(e, []Source{&edited}) == fp {
+		t.Error("changing the data's SHA-256 kept the fingerprint")
+	}
 }
 
 func TestShardsMergeToSingleRun(t *testing.T) {
