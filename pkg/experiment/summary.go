@@ -60,8 +60,8 @@ type Table struct {
 	Rows     []Row  `json:"rows"`
 }
 
-// EntryOrder lists the distinct entries of records ("method" or
-// "method:param") for Summarize's order when the entries were not given,
+// EntryOrder lists the distinct entries of records ("method[:param][@mode]")
+// for Summarize's order when the entries were not given,
 // as in a results file: by their method's place in methodNames (the
 // registry order, methods.Names(), which puts the baseline first; methods
 // not listed come last), then by entry name.
