@@ -92,42 +92,16 @@ func (m *meanStd) String() string {
 func TestRCSCEvidence(t *testing.T) {
 	evidenceEnabled(t)
 	ctx := context.Background()
-	type set struct {
-		name, path string
-		ro         dataio.ReadOptions
-		paper      [2]float64 // Yang Table 2: K_OPT, K_CV
-	}
-	sets := []set{
-		{"breast-wisconsin", "builtin:breast-wisconsin", dataio.ReadOptions{}, [2]float64{97.69, 97.11}},
-		{"diabetes (Pima)", "builtin:diabetes", dataio.ReadOptions{}, [2]float64{77.91, 76.86}},
-		{"bupa (Liver)", "../../testdata/uci/bupa.data", dataio.ReadOptions{LabelCol: "7", Header: "no"}, [2]float64{69.81, 67.68}},
-		{"heart", "builtin:heart", dataio.ReadOptions{}, [2]float64{84.25, 83.79}},
-	}
-	parts := 20
-	if v := os.Getenv("KERNELTUNE_EVIDENCE_PARTS"); v != "" {
-		fmt.Sscan(v, &parts)
-	}
+	parts := rcscEvidenceParts(20)
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n| data | n train/test | Yang K_OPT | Yang K_CV | rcsc paper | rcsc robust | rcsc diag (robust) | γ0 only (no ascent) | svm (grid CV) | γ paper (median) | γ robust (median) | γ svm (median) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, s := range sets {
-		d, err := dataio.Load(s.path, s.ro)
-		if err != nil {
-			t.Fatal(err)
-		}
-		splits, err := dataio.Partitions(d.Y, dataio.PartitionOptions{K: parts, TrainFraction: 2.0 / 3}, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range rcscEvidenceSets {
+		splits := rcscEvidenceSplits(t, s, parts)
 		var accPaper, accRobust, accDiag, accSVM, accG0 meanStd
 		var gP, gR, gS []float64
 		start := time.Now()
 		for k, sp := range splits {
-			tr, te := d.Subset(sp.Train), d.Subset(sp.Test)
-			nz, err := dataio.FitNormalizer(dataio.ZScore, tr.X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, te = nz.ApplyDataset(tr), nz.ApplyDataset(te)
+			tr, te := sp[0], sp[1]
 			opts := Options{Seed: uint64(k + 1)}
 			for _, run := range []struct {
 				mode, param string
@@ -160,7 +134,7 @@ func TestRCSCEvidence(t *testing.T) {
 			gS = append(gS, res.Kernel.Gamma)
 		}
 		t.Logf("%s: %d partitions in %v", s.name, parts, time.Since(start).Round(time.Second))
-		fmt.Fprintf(&table, "| %s | %d/%d | %.2f | %.2f | %s | %s | %s | %s | %s | %.3g | %.3g | %.3g |\n", s.name, len(splits[0].Train), len(splits[0].Test),
+		fmt.Fprintf(&table, "| %s | %d/%d | %.2f | %.2f | %s | %s | %s | %s | %s | %.3g | %.3g | %.3g |\n", s.name, splits[0][0].Len(), splits[0][1].Len(),
 			s.paper[0], s.paper[1], &accPaper, &accRobust, &accDiag, &accG0, &accSVM, rlMedian(gP), rlMedian(gR), rlMedian(gS))
 	}
 	t.Log(table.String())
@@ -179,19 +153,7 @@ func TestRCSCEvidence(t *testing.T) {
 func TestRCSCEvidenceCurve(t *testing.T) {
 	evidenceEnabled(t)
 	ctx := context.Background()
-	sets := []struct {
-		name, path string
-		ro         dataio.ReadOptions
-	}{
-		{"breast-wisconsin", "builtin:breast-wisconsin", dataio.ReadOptions{}},
-		{"diabetes (Pima)", "builtin:diabetes", dataio.ReadOptions{}},
-		{"bupa (Liver)", "../../testdata/uci/bupa.data", dataio.ReadOptions{LabelCol: "7", Header: "no"}},
-		{"heart", "builtin:heart", dataio.ReadOptions{}},
-	}
-	parts := 5
-	if v := os.Getenv("KERNELTUNE_EVIDENCE_PARTS"); v != "" {
-		fmt.Sscan(v, &parts)
-	}
+	parts := rcscEvidenceParts(5)
 	var logs []float64
 	for e := -3.0; e <= 1.5+1e-9; e += 0.25 {
 		logs = append(logs, e)
@@ -215,15 +177,8 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 		}
 		return g[0], nil
 	}
-	for _, s := range sets {
-		d, err := dataio.Load(s.path, s.ro)
-		if err != nil {
-			t.Fatal(err)
-		}
-		splits, err := dataio.Partitions(d.Y, dataio.PartitionOptions{K: parts, TrainFraction: 2.0 / 3}, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range rcscEvidenceSets {
+		splits := rcscEvidenceSplits(t, s, parts)
 		lj := make([]meanStd, len(logs))
 		la := make([]meanStd, len(logs))
 		type cand struct {
@@ -234,12 +189,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 		}
 		cands := []*cand{{name: "γ0"}, {name: "argmax J (grid)"}, {name: "paper (eq. 14–15)"}, {name: "grad·λ (not the paper)"}, {name: "argmin (not the paper)"}, {name: "γ0, C = 1 (Fig. 1's C)"}, {name: "best test acc, C=1 (oracle)"}}
 		for k, sp := range splits {
-			tr, te := d.Subset(sp.Train), d.Subset(sp.Test)
-			nz, err := dataio.FitNormalizer(dataio.ZScore, tr.X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, te = nz.ApplyDataset(tr), nz.ApplyDataset(te)
+			tr, te := sp[0], sp[1]
 			opts := Options{Seed: uint64(k + 1)}
 			p, err := newRCSCProblem(tr.X, tr.Y, false, rcscLambda)
 			if err != nil {
@@ -291,7 +241,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "\n%s (%d partitions, n train %d): curve along γ, 100·nλJ(γ) (λ = 1e-5; 100 at K = I) and test accuracy at C = 1\n| log10 γ | 100·nλJ | test acc %% (C=1) |\n|---|---|---|\n",
-			s.name, parts, len(splits[0].Train))
+			s.name, parts, splits[0][0].Len())
 		for i, e := range logs {
 			fmt.Fprintf(&b, "| %.2f | %s | %s |\n", e, &lj[i], &la[i])
 		}
@@ -319,4 +269,50 @@ func rcscIsoAccuracy(ctx context.Context, t *testing.T, tr, te *dataio.Dataset, 
 	}
 	a, _ := rlTestAccuracy(ctx, t, &Result{Kernel: k.Spec(), Margin: "l1", C: C}, tr, te)
 	return a
+}
+
+// rcscEvidenceSet is a data set of Yang et al.'s Table 2.
+type rcscEvidenceSet struct {
+	name, path string
+	ro         dataio.ReadOptions
+	paper      [2]float64 // Yang Table 2: K_OPT, K_CV
+}
+
+var rcscEvidenceSets = []rcscEvidenceSet{
+	{"breast-wisconsin", "builtin:breast-wisconsin", dataio.ReadOptions{}, [2]float64{97.69, 97.11}},
+	{"diabetes (Pima)", "builtin:diabetes", dataio.ReadOptions{}, [2]float64{77.91, 76.86}},
+	{"bupa (Liver)", "../../testdata/uci/bupa.data", dataio.ReadOptions{LabelCol: "7", Header: "no"}, [2]float64{69.81, 67.68}},
+	{"heart", "builtin:heart", dataio.ReadOptions{}, [2]float64{84.25, 83.79}},
+}
+
+// rcscEvidenceParts returns KERNELTUNE_EVIDENCE_PARTS, or def.
+func rcscEvidenceParts(def int) int {
+	if v := os.Getenv("KERNELTUNE_EVIDENCE_PARTS"); v != "" {
+		fmt.Sscan(v, &def)
+	}
+	return def
+}
+
+// rcscEvidenceSplits loads s and returns parts random 2/3–1/3 (train, test)
+// partitions (seed 1), z-scored on the training part as Yang et al. §3.1.
+func rcscEvidenceSplits(t *testing.T, s rcscEvidenceSet, parts int) [][2]*dataio.Dataset {
+	t.Helper()
+	d, err := dataio.Load(s.path, s.ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	splits, err := dataio.Partitions(d.Y, dataio.PartitionOptions{K: parts, TrainFraction: 2.0 / 3}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][2]*dataio.Dataset, len(splits))
+	for k, sp := range splits {
+		tr, te := d.Subset(sp.Train), d.Subset(sp.Test)
+		nz, err := dataio.FitNormalizer(dataio.ZScore, tr.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[k] = [2]*dataio.Dataset{nz.ApplyDataset(tr), nz.ApplyDataset(te)}
+	}
+	return out
 }
