@@ -201,7 +201,7 @@ func TestLCCPSurrogateConvex(t *testing.T) {
 // TestLCCPCentredKernel checks that the centred kernel
 // k̃(x,z) = k(x,z) - k(x,x0) - k(z,x0) + k(x0,x0) (PSD) gives the same R² as the
 // plain conditionally positive definite kernel, with and without ν, and the
-// same ‖w‖² and α for the SVM.
+// same ‖w‖² = Σα for the SVM (L2 and hard margins).
 func TestLCCPCentredKernel(t *testing.T) {
 	ctx := context.Background()
 	X, y := lccpToy(40, 3, 0.2, 6)
