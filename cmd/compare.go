@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -428,7 +429,27 @@ func writeSummary(g *globalOptions, format string, recs []experiment.Record, ord
 	for _, s := range sums {
 		ts = append(ts, summaryTable(s, recs, lookedAtTest))
 	}
+	if format == formatCSV && len(ts) > 0 {
+		// CSV has no titles: one table with a dataset column, not one
+		// block per dataset that nothing attributes.
+		ts = []*table{withDatasetColumn(sums, ts)}
+	}
 	return renderTables(g.Out, format, ts...)
+}
+
+// withDatasetColumn joins the tables of several datasets into one whose
+// first column names the dataset of each row.
+func withDatasetColumn(sums []experiment.Table, ts []*table) *table {
+	out := &table{Header: append([]string{"dataset"}, ts[0].Header...)}
+	for i, t := range ts {
+		if !slices.Equal(t.Header, ts[0].Header) { // another baseline
+			out.Header[len(out.Header)-1] = "p vs baseline (first entry)"
+		}
+		for _, r := range t.Rows {
+			out.add(append([]string{sums[i].Dataset}, r...)...)
+		}
+	}
+	return out
 }
 
 func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest bool) *table {

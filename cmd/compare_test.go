@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // compareArgs is a small but real comparison: the baseline on three
@@ -181,5 +183,24 @@ func TestCompareExplainsFailures(t *testing.T) {
 	}
 	if !strings.Contains(out, "heart (2 partitions)") {
 		t.Errorf("no table on stdout:\n%s", out)
+	}
+}
+
+// CSV has no titles, so compare's CSV names the dataset of every row: two
+// datasets used to come out as two unlabelled blocks.
+func TestCompareCSVNamesDatasets(t *testing.T) {
+	rs := []experiment.Record{
+		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8},
+		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7},
+	}
+	var out strings.Builder
+	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, rs, []string{"svm"}, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "dataset,method,test acc. % (mean ± std),#SV,time s,SVM solves,failures,p vs svm\n" +
+		"bupa,svm *,70.00 ± 0.00,0.0,0.00,0,0,—\n" +
+		"heart,svm *,80.00 ± 0.00,0.0,0.00,0,0,—\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }

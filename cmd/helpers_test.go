@@ -134,7 +134,7 @@ var (
 )
 
 // maskCompareTiming replaces compare's mean_seconds in JSON by X, and in
-// tables the digits of the 4th column (time s).
+// tables the digits of the time column.
 func maskCompareTiming(s string, format string) string {
 	s = compareTimeJSON.ReplaceAllString(s, "${1}X")
 	sepFor := map[string]string{"table": "│", "markdown": "|", "csv": ",", "latex": "&"}
@@ -143,8 +143,10 @@ func maskCompareTiming(s string, format string) string {
 		return s
 	}
 	// table/markdown rows start with the separator: the time column is cell 4.
+	// csv rows start with the dataset, latex rows with the method: cell 4
+	// and cell 3.
 	col := 4
-	if format == "csv" || format == "latex" {
+	if format == "latex" {
 		col = 3
 	}
 	lines := strings.Split(s, "\n")
