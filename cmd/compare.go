@@ -437,6 +437,14 @@ func writeSummary(g *globalOptions, format string, recs []experiment.Record, ord
 	return renderTables(g.Out, format, ts...)
 }
 
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // withDatasetColumn joins the tables of several datasets into one whose
 // first column names the dataset of each row.
 func withDatasetColumn(sums []experiment.Table, ts []*table) *table {
@@ -460,7 +468,7 @@ func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest boo
 		}
 	}
 	t := &table{
-		Title:  fmt.Sprintf("%s (%d partitions)", s.Dataset, parts),
+		Title:  fmt.Sprintf("%s (%d partition%s)", s.Dataset, parts, plural(parts)),
 		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "failures", "p vs " + s.Baseline},
 	}
 	for _, r := range s.Rows {

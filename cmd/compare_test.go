@@ -203,4 +203,11 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
+	out.Reset()
+	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, rs[:1], nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "**heart (1 partition)**") {
+		t.Errorf("title of one partition:\n%s", out.String())
+	}
 }
