@@ -411,6 +411,8 @@ nextRow:
 				case !errors.Is(err, ErrNotNumber):
 				case l.num == firstLine && !header && opts.Header == "":
 					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, l.num)
+				case l.num == firstLine && !header:
+					err = fmt.Errorf("%w (line %d is read as data because header=no: is it a header?)", err, l.num)
 				case unlabeled:
 					err = fmt.Errorf("%w (the data are read without labels, so every column is a feature: is column %d a label?)", err, j+1)
 				}

@@ -175,6 +175,8 @@ func TestUnlabeledErrors(t *testing.T) {
 		{"csv text label", "1,2,a\n3,4,b\n", "csv", un, ErrNotNumber, `x:1:3: "a" is not a number`},
 		{"csv text label hint", "x,y,z\n1,2,a\n3,4,b\n", "csv", un, ErrNotNumber, `x:2:3: "a" is not a number (the data are read without labels, so every column is a feature: is column 3 a label?)`},
 		{"csv missing", "1,2\n3,NA\n", "csv", un, ErrMissing, "x:2:2: missing value"},
+		// A header read as data on request: the hint is the header, not a label.
+		{"csv header=no", "x1,x2\n1,2\n", "csv", ReadOptions{Unlabeled: true, Header: "no"}, ErrNotNumber, `x:1:1: "x1" is not a number (line 1 is read as data because header=no: is it a header?)`},
 		{"csv inf", "1,2\n3,4\n5,inf\n", "csv", un, ErrNotFinite, "x:3:2:"},
 		{"csv empty", "# nothing\n", "csv", un, ErrEmpty, "x: no data rows"},
 		{"csv header only", "a,b\n", "csv", un, ErrEmpty, "x:1: no data rows after the header"},
