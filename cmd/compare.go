@@ -233,6 +233,13 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	}
 	run := cfg.Fingerprint(entries, sources)
 	jobs := cfg.Plan(sources, entries)
+	if o.Plot != "" {
+		// The figures come at the end: find out now, not after a long run,
+		// that their directory cannot be made.
+		if err := os.MkdirAll(o.Plot, 0o755); err != nil {
+			return fmt.Errorf("compare: --plot: %w", err)
+		}
+	}
 
 	var (
 		sink  experiment.Sink

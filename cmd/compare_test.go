@@ -211,3 +211,16 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 		t.Errorf("title of one partition:\n%s", out.String())
 	}
 }
+
+// A --plot directory that cannot be made fails before any job runs, not
+// after a long run.
+func TestComparePlotDirCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, append(compareArgs, "--plot", filepath.Join(file, "figs"))...)
+	if code != ExitError || !strings.Contains(errOut, "compare: --plot: mkdir") || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 before any table", code, out, errOut)
+	}
+}
