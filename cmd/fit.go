@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -222,6 +224,25 @@ func commandLine(cmd *cobra.Command, args []string) string {
 		parts = append(parts, "--"+f.Name+"="+f.Value.String())
 	})
 	return strings.Join(parts, " ")
+}
+
+// checkOutputDirs returns an error naming the flag when the directory of an
+// output file does not exist, so that train and tune fail before the work
+// and not when they save its result. Flags given "" are skipped.
+func checkOutputDirs(files ...[2]string) error {
+	for _, f := range files {
+		flag, path := f[0], f[1]
+		if path == "" {
+			continue
+		}
+		dir := filepath.Dir(path)
+		if st, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		} else if !st.IsDir() {
+			return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
+		}
+	}
+	return nil
 }
 
 // buildVersion is the kerneltune version from the build information: the

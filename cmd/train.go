@@ -268,6 +268,9 @@ type trainResult struct {
 }
 
 func runTrain(ctx context.Context, o *trainOptions, path string) error {
+	if err := checkOutputDirs([2]string{"-o", o.Output}); err != nil {
+		return err
+	}
 	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
 	if err != nil {
 		return err

@@ -468,3 +468,20 @@ func TestTrainClassWeights(t *testing.T) {
 		t.Errorf("table lacks the per-class C:\n%s", out)
 	}
 }
+
+// An output file in a directory that does not exist fails before training
+// or tuning, naming the flag, not when the result is saved.
+func TestOutputDirCheckedFirst(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no", "m.json")
+	for _, args := range [][]string{
+		{"train", heartScale, "-o", missing},
+		{"tune", heartScale, "--method", "rcsc", "-o", missing},
+		{"tune", heartScale, "--method", "rcsc", "--trace", missing},
+	} {
+		flag := args[len(args)-2]
+		_, errOut, code := runCLI(t, args...)
+		if want := "kerneltune: " + flag + " " + missing + ": stat "; code != ExitError || !strings.HasPrefix(errOut, want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args[:2], code, errOut, want)
+		}
+	}
+}

@@ -276,6 +276,9 @@ type tuneResult struct {
 }
 
 func runTune(ctx context.Context, o *tuneOptions, path string) error {
+	if err := checkOutputDirs([2]string{"-o", o.Output}, [2]string{"--trace", o.Trace}); err != nil {
+		return err
+	}
 	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
 	if err != nil {
 		return err
