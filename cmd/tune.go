@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -343,7 +342,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	}
 	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
 		if r.Eigenvalues, err = g.Eigenvalues(train.Dim()); err != nil {
-			return errors.New("tune: eigenvalues of the learned Q: decomposition failed")
+			return fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
 		}
 		r.showMatrix = len(res.Kernel.Q) <= 15
 	}
