@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -77,5 +78,42 @@ func TestImportGraph(t *testing.T) {
 		if !seen[dir] {
 			t.Errorf("import graph lists %s, which has no Go files", dir)
 		}
+	}
+}
+
+// `make fuzz` runs every fuzz target of the tree (FuzzLoad of pkg/model was
+// missing from it).
+func TestMakeFuzzRunsEveryTarget(t *testing.T) {
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir("pkg", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		pkg := "./" + filepath.ToSlash(filepath.Dir(path))
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Fuzz") {
+				continue
+			}
+			n++
+			if want := pkg + " -run '^$$' -fuzz '^" + fn.Name.Name + "$$'"; !strings.Contains(string(mk), want) {
+				t.Errorf("%s: %s is not in the Makefile's fuzz target (want a line with %q)", path, fn.Name.Name, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 4 {
+		t.Errorf("found %d fuzz targets, want at least 4", n)
 	}
 }
