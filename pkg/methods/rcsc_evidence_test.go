@@ -28,6 +28,13 @@ func evidenceEnabled(t *testing.T) {
 // test, as pkg/model does for the tool.
 func rlTestAccuracy(ctx context.Context, t *testing.T, res *Result, train, test *dataio.Dataset) (acc float64, nsv int) {
 	t.Helper()
+	correct, nsv := rlTestCorrect(ctx, t, res, train, test)
+	return float64(correct) / float64(test.Len()), nsv
+}
+
+// rlTestCorrect is rlTestAccuracy's count of correctly classified test rows.
+func rlTestCorrect(ctx context.Context, t *testing.T, res *Result, train, test *dataio.Dataset) (correct, nsv int) {
+	t.Helper()
 	k, err := kernel.FromSpec(res.Kernel)
 	if err != nil {
 		t.Fatal(err)
@@ -42,13 +49,12 @@ func rlTestAccuracy(ctx context.Context, t *testing.T, res *Result, train, test 
 		t.Fatal(err)
 	}
 	dec := solver.Decision(nil, k.Cross(test.X, train.X), m.Coef, m.Bias)
-	correct := 0
 	for i, v := range dec {
 		if (v > 0) == (test.Y[i] > 0) {
 			correct++
 		}
 	}
-	return float64(correct) / float64(len(dec)), m.NSV
+	return correct, m.NSV
 }
 
 func rlMedian(v []float64) float64 {

@@ -13,29 +13,14 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // tlTestError trains the final L2 SVM on train with spec and C and returns
 // its test error (%) and number of support vectors.
 func tlTestError(ctx context.Context, t *testing.T, spec kernel.Spec, C float64, train, test *dataio.Dataset) (float64, int) {
 	t.Helper()
-	k, err := kernel.FromSpec(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := solver.TrainSVC(ctx, kernel.Precomputed(k.Gram(train.X)), train.Y, solver.SVCParams{Margin: solver.L2, C: C}, solver.Settings{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := solver.Decision(nil, k.Cross(test.X, train.X), m.Coef, m.Bias)
-	wrong := 0
-	for i, v := range dec {
-		if (v > 0) != (test.Y[i] > 0) {
-			wrong++
-		}
-	}
-	return 100 * float64(wrong) / float64(len(dec)), m.NSV
+	correct, nsv := rlTestCorrect(ctx, t, &Result{Kernel: spec, Margin: "l2", C: C}, train, test)
+	return 100 * float64(test.Len()-correct) / float64(test.Len()), nsv
 }
 
 // tlBaselineError runs the svm baseline on train and returns its test error (%).
@@ -45,22 +30,8 @@ func tlBaselineError(ctx context.Context, t *testing.T, train, test *dataio.Data
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.FromSpec(res.Kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := solver.TrainSVC(ctx, kernel.Precomputed(k.Gram(train.X)), train.Y, solver.SVCParams{Margin: solver.L1, C: res.C}, solver.Settings{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := solver.Decision(nil, k.Cross(test.X, train.X), m.Coef, m.Bias)
-	wrong := 0
-	for i, v := range dec {
-		if (v > 0) != (test.Y[i] > 0) {
-			wrong++
-		}
-	}
-	return 100 * float64(wrong) / float64(len(dec))
+	correct, _ := rlTestCorrect(ctx, t, res, train, test)
+	return 100 * float64(test.Len()-correct) / float64(test.Len())
 }
 
 // tlNormalise z-scores train and test with the training part's statistics,
