@@ -169,6 +169,30 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 // up front, and a typo such as 1e11 ended in an out-of-memory crash.
 const maxPartitions = 100_000
 
+// uniqueNames gives data sets that share a name (a/heart.dat and
+// b/heart.dat are both "heart") their paths as names: records are keyed by
+// the name, so the second set's results would silently replace the first's.
+// The same DATA given twice is an error.
+func uniqueNames(sources []experiment.Source, args []string) error {
+	count := map[string]int{}
+	for _, s := range sources {
+		count[s.Name()]++
+	}
+	seen := map[string]bool{}
+	for i, s := range sources {
+		if seen[args[i]] {
+			return usageErrorf("DATA %s is given twice", args[i])
+		}
+		seen[args[i]] = true
+		if ss, ok := s.(*experiment.SplitSource); ok && count[s.Name()] > 1 {
+			d := *ss.Data
+			d.Name = args[i]
+			ss.Data = &d
+		}
+	}
+	return nil
+}
+
 // parseShard parses "i/N" (1 ≤ i ≤ N); "" is the whole run.
 func parseShard(s string) (i, n int, err error) {
 	if s == "" {
@@ -222,6 +246,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 				return err
 			}
 			sources = append(sources, src)
+		}
+		if err := uniqueNames(sources, args); err != nil {
+			return err
 		}
 		cfg.Describe["data"] = strings.Join(args, ",")
 		cfg.Describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", o.Splits, o.Partitions, o.TrainSize, o.TestSize, o.TrainFraction, o.Stratified)

@@ -224,3 +224,35 @@ func TestComparePlotDirCheckedFirst(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 before any table", code, out, errOut)
 	}
 }
+
+// Two files with the same base name are two data sets: records are keyed by
+// the data set's name, and the second file's results used to replace the
+// first's silently (one table instead of two).
+func TestCompareSameNamedFiles(t *testing.T) {
+	dir := t.TempDir()
+	heart, err := os.ReadFile(cmdTestdata + "/uci/heart.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, sub := range []string{"a", "b"} {
+		p := filepath.Join(dir, sub, "heart.dat")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, heart, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out := mustRun(t, "compare", paths[0], paths[1], "--methods", "svm", "--partitions", "1", "--train-size", "40", "--test-size", "40", "--format", "csv", "-q")
+	for _, p := range paths {
+		if !strings.Contains(out, "\n"+p+",svm") {
+			t.Errorf("no row for %s:\n%s", p, out)
+		}
+	}
+	_, errOut, code := runCLI(t, "compare", paths[0], paths[0], "--methods", "svm")
+	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
+		t.Errorf("the same DATA twice: exit %d, %q", code, errOut)
+	}
+}
