@@ -47,11 +47,21 @@ and a job recorded twice counts once.`,
 }
 
 func runReport(o *reportOptions, files []string) error {
-	var sets [][]experiment.Record
+	var (
+		sets    [][]experiment.Record
+		run, by string // the first record's run and its file
+	)
 	for _, f := range files {
 		rs, err := experiment.ReadRecordsFile(f)
 		if err != nil {
 			return err
+		}
+		for _, r := range rs {
+			if run == "" {
+				run, by = r.Run, f
+			} else if r.Run != run {
+				return fmt.Errorf("report: %s holds records of another run than %s (settings fingerprint %s, not %s): merge only the shards of one run", f, by, r.Run, run)
+			}
 		}
 		sets = append(sets, rs)
 	}

@@ -33,3 +33,24 @@ func TestReportRejectsForeignFiles(t *testing.T) {
 		}
 	}
 }
+
+// Files of two different runs are refused with the names of the files, not
+// only two fingerprints.
+func TestReportNamesMixedRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(run string) string {
+		return `{"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8}` + "\n"
+	}
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(a, []byte(rec("aaaaaaaaaaaa")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(rec("bbbbbbbbbbbb")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCLI(t, "report", a, b)
+	want := "kerneltune: report: " + b + " holds records of another run than " + a + " (settings fingerprint bbbbbbbbbbbb, not aaaaaaaaaaaa)"
+	if code != ExitError || !strings.HasPrefix(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
+	}
+}
