@@ -300,7 +300,9 @@ func rcscEvidenceParts(def int) int {
 }
 
 // rcscEvidenceSplits loads s and returns parts random 2/3–1/3 (train, test)
-// partitions (seed 1), z-scored on the training part as Yang et al. §3.1.
+// partitions (seed 1), z-scored on the training part (Yang et al. §3.1
+// z-score the whole set before splitting; fitting on the training part keeps
+// the test rows out of the scaling, as the tool does).
 func rcscEvidenceSplits(t *testing.T, s rcscEvidenceSet, parts int) [][2]*dataio.Dataset {
 	t.Helper()
 	d, err := dataio.Load(s.path, s.ro)
