@@ -480,14 +480,24 @@ func resolveLabelCol(spec string, first []string, header bool, file string) (int
 	if !header {
 		return 0, fmt.Errorf("dataio: %s: label column %q given by name, but the file has no header line", file, spec)
 	}
-	for j, h := range first {
-		if h == spec {
-			return j, nil
+	// An exact match first, else a case-insensitive one; a name that
+	// several columns carry is ambiguous, not the first of them.
+	for _, same := range []func(a, b string) bool{func(a, b string) bool { return a == b }, strings.EqualFold} {
+		var at []int
+		for j, h := range first {
+			if same(h, spec) {
+				at = append(at, j)
+			}
 		}
-	}
-	for j, h := range first {
-		if strings.EqualFold(h, spec) {
-			return j, nil
+		switch {
+		case len(at) == 1:
+			return at[0], nil
+		case len(at) > 1:
+			nums := make([]string, len(at))
+			for i, j := range at {
+				nums[i] = strconv.Itoa(j + 1)
+			}
+			return 0, fmt.Errorf("dataio: %s: %d columns are named %q (columns %s): give the label column by number", file, len(at), spec, strings.Join(nums, ", "))
 		}
 	}
 	return 0, fmt.Errorf("dataio: %s: no column named %q (columns: %s)", file, spec, strings.Join(first, ", "))
