@@ -130,6 +130,17 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	return dataio.Load(path, o.readOptions())
 }
 
+// checkLabelCol refuses --label-col for a LIBSVM file, whose label is the
+// first token of each line: ignoring it would hide that the user expected
+// the label elsewhere. (info and compare, which read several files with the
+// same flags, may mix CSV and LIBSVM and do not check.)
+func (o *dataOptions) checkLabelCol(d *dataio.Dataset) error {
+	if o.LabelCol != "" && d.Format == "libsvm" {
+		return usageErrorf("--label-col %s: %s is a LIBSVM file, whose label comes first on each line; --label-col is for CSV", o.LabelCol, d.Source)
+	}
+	return nil
+}
+
 // loadTrainTest reads DATA and its test part: --test FILE (read with the
 // training file's label mapping and, for LIBSVM, its width), or a fraction
 // split off with the seed (--test-fraction), or else the first predefined
@@ -138,6 +149,9 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
 	full, err := o.load(path)
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := o.checkLabelCol(full); err != nil {
 		return nil, nil, nil, err
 	}
 	train = full

@@ -282,6 +282,9 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := o.data.checkLabelCol(d); err != nil {
+		return nil, nil, err
+	}
 	var notes []string
 	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {
 		// A sparse file need not mention the highest features: pad it to

@@ -371,6 +371,8 @@ func TestTrainUsageErrors(t *testing.T) {
 		{"train", heartScale, "--sigma", "0"},
 		{"train", heartScale, "--sigma", "1e-200"}, // γ = +Inf
 		{"train", heartScale, "--sigma", "1e200"},  // γ = 0
+		{"train", heartScale, "--label-col", "3"},  // LIBSVM: was ignored
+		{"tune", heartScale, "--method", "svm", "--label-col", "3"},
 		{"train", heartScale, "--C", "0"},
 		{"train", heartScale, "-c", "nan"},
 		{"train", heartScale, "--margin", "hard", "--C", "2"},
@@ -483,5 +485,16 @@ func TestOutputDirCheckedFirst(t *testing.T) {
 		if want := "kerneltune: " + flag + " " + missing + ": stat "; code != ExitError || !strings.HasPrefix(errOut, want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args[:2], code, errOut, want)
 		}
+	}
+}
+
+// --label-col on a LIBSVM file (label first on every line) is a usage error
+// in predict too, not silently ignored.
+func TestPredictLabelColLIBSVM(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "m.json")
+	mustRun(t, "train", heartScale, "-o", m, "-q")
+	_, errOut, code := runCLI(t, "predict", m, heartScale, "--label-col", "1")
+	if code != ExitUsage || !strings.Contains(errOut, "is a LIBSVM file, whose label comes first") {
+		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
