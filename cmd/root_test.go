@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -115,5 +117,26 @@ func TestHelpExamplesRun(t *testing.T) {
 	}
 	if ran < 5 {
 		t.Errorf("ran %d examples, want at least 5", ran)
+	}
+}
+
+// Ctrl-C ends a command blocked on standard input (info - on a terminal, a
+// stalled pipe) with exit 130; the read used to ignore the cancellation, and
+// the process hung until killed.
+func TestInterruptWhileReadingStdin(t *testing.T) {
+	pr, pw := io.Pipe() // never written: a read blocks
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	done := make(chan int, 1)
+	var errOut strings.Builder
+	go func() { done <- run(ctx, []string{"info", "-"}, pr, io.Discard, &errOut) }()
+	select {
+	case code := <-done:
+		if code != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
+			t.Errorf("exit %d, stderr %q; want 130", code, errOut.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("info - still reading standard input 5 s after the interrupt")
 	}
 }
