@@ -117,6 +117,14 @@ var subcommands []func(*globalOptions) *cobra.Command
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first Ctrl-C cancels ctx and the command winds down (exit 130);
+	// the signals' default action is then restored, so that a second
+	// Ctrl-C ends a command that is slow to notice at once (a torn last
+	// line of --out is cut by --resume).
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	return run(ctx, args, in, out, errOut)
 }
 
