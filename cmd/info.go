@@ -215,7 +215,7 @@ func infoSplitSummary(sp []dataio.SplitSize) string {
 		same = same && s == sp[0]
 	}
 	if same {
-		return fmt.Sprintf("%d realisations of %d train / %d test", len(sp), sp[0].Train, sp[0].Test)
+		return fmt.Sprintf("%d realisation%s of %d train / %d test", len(sp), plural(len(sp)), sp[0].Train, sp[0].Test)
 	}
 	return fmt.Sprintf("%d realisations (first: %d train / %d test)", len(sp), sp[0].Train, sp[0].Test)
 }
