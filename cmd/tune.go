@@ -443,8 +443,16 @@ func exportLibsvm(dir string, res *methods.Result, k kernel.Kernel, train, test 
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Exported by: %s\n\n", command)
-	fmt.Fprintf(&b, "%s hold the data after the normaliser fitted on the training part,\n", files)
-	fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s, %s).\n", res.Method, res.Param)
+	verb := "holds"
+	if strings.Contains(files, " and ") {
+		verb = "hold"
+	}
+	learned := res.Method
+	if res.Param != "" {
+		learned += ", " + res.Param
+	}
+	fmt.Fprintf(&b, "%s %s the data after the normaliser fitted on the training part,\n", files, verb)
+	fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
 	fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
 	fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n\n")
 	switch res.Margin {

@@ -236,3 +236,19 @@ func TestTuneQuietAndCanceled(t *testing.T) {
 		t.Errorf("cancelled: exit %d (%s), want %d", code, eo, ExitInterrupted)
 	}
 }
+
+// The export README reads right with one file
+// parameterisation ("train.libsvm hold …" before).
+func TestTuneExportReadmeWording(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "tune", "builtin:heart", "--method", "svm", "--export-libsvm", dir, "-q")
+	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"train.libsvm holds the data", "the learned metric (svm, iso)."} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README lacks %q:\n%s", want, readme)
+		}
+	}
+}
