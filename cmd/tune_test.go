@@ -237,8 +237,8 @@ func TestTuneQuietAndCanceled(t *testing.T) {
 	}
 }
 
-// The export README reads right with one file
-// parameterisation ("train.libsvm hold …" before).
+// The export README reads right with one file ("train.libsvm hold …"
+// before).
 func TestTuneExportReadmeWording(t *testing.T) {
 	dir := t.TempDir()
 	mustRun(t, "tune", "builtin:heart", "--method", "svm", "--export-libsvm", dir, "-q")
