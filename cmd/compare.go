@@ -152,6 +152,11 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageErrorf("--preset generates its own data: give no DATA")
 		}
+		for _, name := range []string{"train-size", "test-size", "train-fraction", "splits", "stratified"} {
+			if cmd.Flags().Changed(name) && (o.Preset != "laanaya-weston" || !strings.HasSuffix(name, "-size")) {
+				return usageErrorf("--%s does not apply to --preset %s (it draws its own samples: see --help)", name, o.Preset)
+			}
+		}
 		if o.Preset == "laanaya-weston" && (o.TrainSize < 1 || o.TestSize < 1) {
 			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
 		}

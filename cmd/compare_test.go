@@ -96,6 +96,10 @@ func TestCompareUsageErrors(t *testing.T) {
 		// Drawn up front: these were the runtime's out-of-memory crash.
 		{"compare", "builtin:heart", "--methods", "svm", "--partitions", "100000000000"},
 		{"compare", "--preset", "laanaya-weston", "--train-size", "100000000000"},
+		// Flags a preset would ignore silently (gi-chessboard draws 500/10000).
+		{"compare", "--preset", "gi-chessboard", "--train-size", "200"},
+		{"compare", "--preset", "laanaya-weston", "--stratified"},
+		{"compare", "--preset", "laanaya-weston", "--train-fraction", "0.5"},
 		{"report"},
 	} {
 		_, errOut, code := runCLI(t, args...)
