@@ -91,6 +91,7 @@ and the isotropic grid-search baseline every paper compares against:
   twolevel  Schittkowski: validation error minimised by SQP over an L2-SVM
 
 Every random choice derives from --seed, so a run is reproducible.`,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

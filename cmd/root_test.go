@@ -140,3 +140,12 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 		t.Fatal("info - still reading standard input 5 s after the interrupt")
 	}
 }
+
+// kerneltune --version prints the build's version (as the model files record
+// it) and exits 0.
+func TestVersion(t *testing.T) {
+	out, errOut, code := runCLI(t, "--version")
+	if code != ExitOK || out != "kerneltune version "+buildVersion()+"\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
