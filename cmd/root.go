@@ -90,7 +90,12 @@ and the isotropic grid-search baseline every paper compares against:
   rcsc      Yang et al. 2010: width by regularised class separability
   twolevel  Schittkowski: validation error minimised by SQP over an L2-SVM
 
-Every random choice derives from --seed, so a run is reproducible.`,
+Every random choice derives from --seed, so a run is reproducible.
+Exit codes: 0 done, 1 failed, 2 bad usage, 130 interrupted.`,
+		Example: `  kerneltune compare                  # every method on the embedded data sets
+  kerneltune info builtin:heart       # look at data first (or: info FILE)
+  kerneltune tune builtin:heart --method spd --test-fraction 0.3 -o spd.json
+  kerneltune predict spd.json builtin:heart`,
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
