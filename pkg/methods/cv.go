@@ -50,9 +50,10 @@ type cvPlan struct {
 
 // newCVPlan draws the folds of the rows labelled y once from opts.Seed
 // (shared by every grid point, so accuracies at different points are paired).
-// The folds are plain random ones (dataio.KFold), not stratified as LIBSVM's
-// svm-train -v (and so grid.py) draws them: the CV accuracy of a grid point
-// can differ from LIBSVM's on the same data.
+// The folds are stratified (dataio.StratifiedKFold: each class shuffled and
+// dealt round-robin), as LIBSVM's svm-train -v, and so grid.py, draws them for
+// classification: every fold's training part holds both classes whenever each
+// class has at least two rows.
 func newCVPlan(y []float64, opts Options) (cvPlan, error) {
 	n := len(y)
 	k := opts.Folds
@@ -68,7 +69,7 @@ func newCVPlan(y []float64, opts Options) (cvPlan, error) {
 	if pos := countPositive(y); pos == 0 || pos == n {
 		return cvPlan{}, fmt.Errorf("cross-validation needs both classes (%d positive, %d negative)", pos, n-pos)
 	}
-	folds := dataio.KFold(n, k, opts.Seed, cvStream)
+	folds := dataio.StratifiedKFold(y, k, opts.Seed, cvStream)
 	p := cvPlan{train: make([][]int, len(folds)), test: make([][]int, len(folds))}
 	for f, fo := range folds {
 		p.train[f], p.test[f] = fo.Train, fo.Test
@@ -149,8 +150,8 @@ func countPositive(y []float64) int {
 // foldSweep trains on one fold's training part for every C of Cs in turn
 // (ascending, so the previous α is feasible and warm-starts the next solve)
 // and returns the number of correctly predicted test rows for each C and the
-// number of SVM solves. A training part with one class only (the folds are
-// not stratified: a small class can fall into one test fold) predicts that
+// number of SVM solves. A training part with one class only (possible when a
+// class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
 func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))

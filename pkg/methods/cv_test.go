@@ -219,24 +219,24 @@ func TestCVPlanErrors(t *testing.T) {
 func TestCVOneClassFold(t *testing.T) {
 	d := heartHead(t, 40)
 	opts := Options{Seed: 1, Eps: 1e-9}
-	// Two negative rows in one test fold of the seed's plan.
-	plan, err := newCVPlan(alternating(40), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	minority := plan.test[0][:2]
+	// One negative row: stratification cannot spread a class of one, so the
+	// fold that tests it trains on positives only.
 	for i := range d.Y {
 		d.Y[i] = 1
 	}
-	for _, i := range minority {
-		d.Y[i] = -1
-	}
-	plan, err = newCVPlan(d.Y, opts) // the same folds: they depend on n and the seed only
+	d.Y[7] = -1
+	plan, err := newCVPlan(d.Y, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(plan.test[0][:2], minority) {
-		t.Fatal("the folds depend on the labels")
+	oneClass := 0
+	for _, tr := range plan.train {
+		if !slices.Contains(tr, 7) {
+			oneClass++
+		}
+	}
+	if oneClass != 1 {
+		t.Fatalf("%d one-class training folds, want 1", oneClass)
 	}
 	g, err := gridSearchCV(context.Background(), d, opts)
 	if err != nil {
@@ -267,5 +267,28 @@ func BenchmarkGridSearchCV(b *testing.B) {
 		if _, err := gridSearchCV(context.Background(), d, Options{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCVPlanStratified: the CV folds keep the class shares, as LIBSVM's
+// svm-train -v (grid.py) does, so every training part holds both classes.
+func TestCVPlanStratified(t *testing.T) {
+	d := heartHead(t, 100)
+	plan, err := newCVPlan(d.Y, Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := countPositive(d.Y)
+	share := float64(pos) / float64(len(d.Y))
+	seen := 0
+	for f, te := range plan.test {
+		p := countPositive(pick(d.Y, te))
+		if want := share * float64(len(te)); math.Abs(float64(p)-want) >= 1 {
+			t.Errorf("fold %d: %d positives of %d, want %.1f ± <1", f, p, len(te), want)
+		}
+		seen += len(te)
+	}
+	if seen != len(d.Y) || len(plan.test) != defaultFolds {
+		t.Errorf("%d folds covering %d rows", len(plan.test), seen)
 	}
 }
