@@ -155,7 +155,8 @@ func TestRCSCEvidence(t *testing.T) {
 // (eq. 14–15), and two variants that are NOT the paper's, run only as
 // diagnostics: "grad·λ" (the paper schedule with ∂J/∂γ missing its 1/λ
 // factor, the hypothesis that Yang's steps barely moved γ) and "argmin"
-// (eq. 13 taken literally: γ ← γ - η(t)∂J/∂γ).
+// (eq. 13 taken literally: γ ← γ - η(t)∂J/∂γ); and where J peaks for λ from
+// 1e-6 (Yang §3.2) to 1.
 func TestRCSCEvidenceCurve(t *testing.T) {
 	evidenceEnabled(t)
 	ctx := context.Background()
@@ -185,6 +186,8 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 	}
 	for _, s := range rcscEvidenceSets {
 		splits := rcscEvidenceSplits(t, s, parts)
+		lambdas := []float64{1e-6, 1e-5, 1e-3, 1e-1, 1}
+		peak := make([][]float64, len(lambdas)) // grid argmax of J / γ0, per λ
 		lj := make([]meanStd, len(logs))
 		la := make([]meanStd, len(logs))
 		type cand struct {
@@ -223,6 +226,24 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 				t.Fatal(err)
 			}
 			gs := []float64{g0, gJ, 0, 0, 0, g0, gA}
+			// Where J peaks for other λ (the paper's λ is empirical, §4).
+			for i, lam := range lambdas {
+				q, err := newRCSCProblem(tr.X, tr.Y, false, lam)
+				if err != nil {
+					t.Fatal(err)
+				}
+				best, gb := math.Inf(-1), 0.0
+				for _, e := range logs {
+					J, err := q.eval([]float64{math.Pow(10, e)}, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if J > best {
+						best, gb = J, math.Pow(10, e)
+					}
+				}
+				peak[i] = append(peak[i], gb/g0)
+			}
 			for i, sc := range []float64{1, rcscLambda, -1} {
 				g, err := schedule(p, g0, sc)
 				if err != nil {
@@ -254,6 +275,10 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 		fmt.Fprintf(&b, "| end point | γ (median) | γ/γ0 (median) | test acc %% (C by CV unless said) | runs ending at γ ≤ 0 |\n|---|---|---|---|---|\n")
 		for _, c := range cands {
 			fmt.Fprintf(&b, "| %s | %.4g | %.6g | %s | %d |\n", c.name, rlMedian(c.g), rlMedian(c.r), &c.acc, c.fails)
+		}
+		fmt.Fprintf(&b, "grid argmax of J / γ0 (median) against λ:")
+		for i, lam := range lambdas {
+			fmt.Fprintf(&b, " λ = %g: %.3g;", lam, rlMedian(peak[i]))
 		}
 		t.Log(b.String())
 	}
