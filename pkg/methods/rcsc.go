@@ -56,7 +56,7 @@ import (
 //     below γ0 on all four (0.03, 0.25, 0.6, 0.07 γ0), so any ascent from γ0
 //     loses accuracy; Yang's Fig. 1 (J's maximum at the best accuracy) is not
 //     reproduced. No λ helps: the peak is the same at §3.2's λ = 1e-6 and
-//     still at 0.7–1.9 γ0 for λ = 1 (3.2–8 γ0 at 1e-3).
+//     still at 0.7–1.9 γ0 for λ = 1 (2.3–34 γ0 at 1e-3).
 //   - γ0 itself gives 96.4, 75.0, 68.0, 81.6 (C by CV; 96.6, 75.3, 69.5,
 //     81.7 with C = 1). Yang's numbers are near the best test accuracy over
 //     γ at C = 1 chosen per partition on the test set (97.3, 77.7, 71.7,
