@@ -127,7 +127,7 @@ const (
 var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled", "failure"}
 
 func (s Status) String() string {
-	if int(s) < len(statusNames) {
+	if s >= 0 && int(s) < len(statusNames) {
 		return statusNames[s]
 	}
 	return fmt.Sprintf("Status(%d)", int(s))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -35,8 +36,10 @@ func TestStatusText(t *testing.T) {
 	if err := s.UnmarshalText([]byte("done")); err == nil {
 		t.Error(`status "done" accepted`)
 	}
-	if got := Status(9).String(); got != "Status(9)" {
-		t.Errorf("Status(9).String() = %q", got)
+	for _, bad := range []Status{9, -1} {
+		if got, want := bad.String(), fmt.Sprintf("Status(%d)", int(bad)); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int(bad), got, want)
+		}
 	}
 }
 
