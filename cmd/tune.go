@@ -218,6 +218,11 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 	if o.Init != "" && o.Init != "heuristic" && o.Init != "cv" && !strings.HasPrefix(o.Init, "sigma=") {
 		return usageErrorf("--init: unknown start %q (want heuristic, cv or sigma=S)", o.Init)
 	}
+	if strings.HasPrefix(o.Init, "sigma=") {
+		if _, _, err := methods.SPDInitSigma(o.Init); err != nil {
+			return usageErrorf("--init: %v", strings.TrimPrefix(err.Error(), "methods: spd: "))
+		}
+	}
 	return nil
 }
 

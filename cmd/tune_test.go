@@ -51,6 +51,8 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "builtin:heart", "--method", "twolevel", "--schedule", "robust"}, "select, paper"},
 		{[]string{"tune", "builtin:heart", "--method", "gi", "--mode", "paper"}, "no variants"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--init", "nope"}, "--init"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--init", "sigma=-2"}, "sigma must be a positive number"},
+		{[]string{"tune", "builtin:heart", "--method", "spd", "--init", "sigma=1e200"}, "out of range"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--rho", "-1"}, "--rho"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--folds", "1"}, "--folds"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--format", "xml"}, "--format"},

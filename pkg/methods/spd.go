@@ -105,6 +105,23 @@ const (
 	spdModeLBFGS      = "lbfgs"
 )
 
+// SPDInitSigma parses spd's start "sigma=S" (Q0 = I/S², the tool's σ) and
+// returns S and γ0 = 1/(2S²) in LIBSVM's convention; the command line calls
+// it to refuse a bad S as a usage error before any work.
+func SPDInitSigma(init string) (sigma, gamma0 float64, err error) {
+	sigma, err = strconv.ParseFloat(strings.TrimPrefix(init, "sigma="), 64)
+	if err != nil || !strings.HasPrefix(init, "sigma=") || !(sigma > 0) || math.IsInf(sigma, 0) {
+		return 0, 0, fmt.Errorf("methods: spd: init %q: sigma must be a positive number", init)
+	}
+	gamma0 = 1 / (2 * sigma * sigma)
+	if !(gamma0 > 0) || math.IsInf(gamma0, 0) {
+		// Q0 = I/σ² over- or underflows: an infinite metric, or
+		// Q0 = 0 (not SPD, and log2 γ0 = -Inf in the figures).
+		return 0, 0, fmt.Errorf("methods: spd: init %q: 1/sigma^2 = %g is out of range", init, 2*gamma0)
+	}
+	return sigma, gamma0, nil
+}
+
 // spdModes lists the accepted values of Options.Mode for spd.
 var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack, spdModeLBFGS}
 
@@ -604,16 +621,11 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 			in.desc = fmt.Sprintf("cv (Laanaya §3): gamma0 = 2^%g, C = 2^%g by grid search, CV accuracy %.4f", math.Log2(g.Gamma), math.Log2(g.C), g.Accuracy)
 		}
 	case strings.HasPrefix(init, "sigma="):
-		sigma, err := strconv.ParseFloat(strings.TrimPrefix(init, "sigma="), 64)
-		if err != nil || !(sigma > 0) || math.IsInf(sigma, 0) {
-			return in, fmt.Errorf("methods: spd: init %q: sigma must be a positive number", init)
+		sigma, gamma0, err := SPDInitSigma(init)
+		if err != nil {
+			return in, err
 		}
-		in.gamma0 = 1 / (2 * sigma * sigma)
-		if !(in.gamma0 > 0) || math.IsInf(in.gamma0, 0) {
-			// Q0 = I/σ² over- or underflows: an infinite metric, or
-			// Q0 = 0 (not SPD, and log2 γ0 = -Inf in the figures).
-			return in, fmt.Errorf("methods: spd: init %q: 1/sigma^2 = %g is out of range", init, 2*in.gamma0)
-		}
+		in.gamma0 = gamma0
 		in.desc = fmt.Sprintf("sigma = %g given: Q0 = I/sigma^2 (gamma0 = %.4g in LIBSVM's convention); %s", sigma, in.gamma0, cSource)
 	default:
 		return in, fmt.Errorf("methods: spd: unknown init %q (want heuristic, cv or sigma=S)", opts.Init)
