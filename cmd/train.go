@@ -289,6 +289,9 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 		if errors.Is(err, solver.ErrNotSeparable) {
 			return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
 		}
+		if errors.Is(err, solver.ErrNaN) {
+			return fmt.Errorf("%w\nhint: the kernel parameters are too extreme for this data (e.g. --gamma 1e308 overflows the scaled distances); try a --gamma, --sigma, --Q or --theta nearer the default", err)
+		}
 		return err
 	}
 	m, fit := f.model, f.result

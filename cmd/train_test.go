@@ -498,3 +498,12 @@ func TestPredictLabelColLIBSVM(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// TestTrainExtremeGamma: a γ whose scaled distances overflow is an error
+// that names the knob to turn, not a bare solver message.
+func TestTrainExtremeGamma(t *testing.T) {
+	_, errOut, code := runCLI(t, "train", "builtin:heart", "--gamma", "1e308")
+	if code != ExitError || !strings.Contains(errOut, "non-finite") || !strings.Contains(errOut, "--gamma") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming --gamma", code, errOut)
+	}
+}
