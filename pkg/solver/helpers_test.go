@@ -1,13 +1,11 @@
 package solver
 
 import (
-	"bufio"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // dense is a kernel.Matrix over a full symmetric n×n array (test helper until
@@ -92,59 +90,19 @@ func mixture(n, d int, sep float64, seed uint64) ([][]float64, []float64) {
 	return x, y
 }
 
-// readLIBSVM is a minimal reader for LIBSVM files (dense rows, labels ±1).
+// readLIBSVM reads a committed LIBSVM file through dataio (dense rows,
+// labels ±1: for these ±1 files dataio keeps svm-train's signs).
 func readLIBSVM(t testing.TB, path string) ([][]float64, []float64) {
 	t.Helper()
-	f, err := os.Open(path)
+	d, err := dataio.Load(path, dataio.ReadOptions{})
 	if err != nil {
 		t.Fatalf("test data (committed under testdata/): %v", err)
 	}
-	defer f.Close()
-	type entry struct {
-		k int
-		v float64
+	x := make([][]float64, d.Len())
+	for i := range x {
+		x[i] = append([]float64(nil), d.X.RawRowView(i)...)
 	}
-	var rows [][]entry
-	var y []float64
-	d := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
-		lab, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil {
-			t.Fatalf("%s:%d: label: %v", path, line, err)
-		}
-		if lab > 0 {
-			lab = 1
-		} else {
-			lab = -1
-		}
-		var r []entry
-		for _, fv := range fields[1:] {
-			ks, vs, ok := strings.Cut(fv, ":")
-			k, err1 := strconv.Atoi(ks)
-			v, err2 := strconv.ParseFloat(vs, 64)
-			if !ok || err1 != nil || err2 != nil {
-				t.Fatalf("%s:%d: bad feature %q", path, line, fv)
-			}
-			r = append(r, entry{k, v})
-			d = max(d, k)
-		}
-		rows = append(rows, r)
-		y = append(y, lab)
-	}
-	x := make([][]float64, len(rows))
-	for i, r := range rows {
-		x[i] = make([]float64, d)
-		for _, e := range r {
-			x[i][e.k-1] = e.v
-		}
-	}
-	return x, y
+	return x, d.Y
 }
 
 // kkt checks feasibility, the returned gradient and the stopping criterion
