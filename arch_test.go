@@ -23,10 +23,11 @@ var allowedImports = map[string][]string{
 	"pkg/kernel":     {},
 	"pkg/manifold":   {},
 	"pkg/solver/sqp": {},
+	"pkg/stats":      {},
 	"pkg/solver":     {"pkg/kernel"},
 	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},
-	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model"},
+	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/stats"},
 }
 
 // forbidden reports whether pkg.name is something a library package must not
