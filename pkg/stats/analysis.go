@@ -27,7 +27,7 @@ type Analysis struct {
 	// BonferroniDunn holds the critical difference for comparing every
 	// method with the control at each of Alphas, and the methods it
 	// separates from the control.
-	BonferroniDunn []CD `json:"bonferroni_dunn"`
+	BonferroniDunn []CD   `json:"bonferroni_dunn"`
 	Control        string `json:"control"`
 	// Holm is Holm's step-down test of every method against the control at
 	// HolmAlpha, ordered by p-value.
