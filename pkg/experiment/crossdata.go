@@ -1,0 +1,135 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/stats"
+)
+
+// WinTieLossAlpha is the level of the per-dataset Wilcoxon tests behind the
+// win/tie/loss counts of CrossData.
+const WinTieLossAlpha = 0.05
+
+// CrossData is the comparison of a run's entries across its datasets
+// (Demšar 2006): the statistics of stats.Analysis over the mean test
+// accuracies of the per-dataset tables, and win/tie/loss counts against the
+// baseline.
+type CrossData struct {
+	stats.Analysis
+	// DatasetNames are the ranked datasets, in table order.
+	DatasetNames []string `json:"dataset_names"`
+	// Excluded are the datasets left out of the ranking because some entry
+	// has no successful run there.
+	Excluded []ExcludedDataset `json:"excluded,omitempty"`
+	// WinTieLoss[j] counts, over the ranked datasets, where Methods[j] has a
+	// significantly higher mean test accuracy than the baseline (two-sided
+	// paired Wilcoxon p < WinTieLossAlpha, the table's P), a significantly
+	// lower one, or neither; nil (JSON null) for the baseline itself.
+	WinTieLoss []*stats.WinTieLoss `json:"win_tie_loss"`
+}
+
+// ExcludedDataset names a dataset left out of the cross-dataset ranking and
+// the entries that have no successful run on it.
+type ExcludedDataset struct {
+	Dataset string   `json:"dataset"`
+	Missing []string `json:"missing"`
+}
+
+// ErrTooFewDatasets is returned by CrossDataset when fewer than two
+// datasets have a result for every entry.
+var ErrTooFewDatasets = errors.New("fewer than 2 datasets have results for every method")
+
+// accTieScale is the resolution at which mean accuracies are compared when
+// ranking: means are rounded to 1e-9, so that two entries with the same
+// true mean (a ratio of small integers) tie even when the floating-point
+// sums that computed them differ in the last bit.
+const accTieScale = 1e9
+
+// CrossDataset compares the entries of the per-dataset tables (Summarize's
+// result) across datasets by their mean test accuracy: average ranks
+// (1 = best), the Friedman and Iman–Davenport tests, Nemenyi critical
+// differences, and Holm's test and win/tie/loss counts against the baseline
+// (the first table's).
+//
+// The Friedman test needs every entry's result on every dataset. A dataset
+// where some entry has no successful run (or was not run) is left out of the
+// ranking and listed in Excluded with the missing entries; the alternative,
+// dropping the entry, would silently remove a method from the comparison.
+//
+// It returns nil and no error when there is nothing to compare (fewer than
+// two datasets or two entries in the tables), and an error wrapping
+// ErrTooFewDatasets, naming the excluded datasets, when the exclusions leave
+// fewer than two.
+func CrossDataset(tables []Table) (*CrossData, error) {
+	var entries []string
+	for _, t := range tables {
+		for _, r := range t.Rows {
+			if !slices.Contains(entries, r.Entry) {
+				entries = append(entries, r.Entry)
+			}
+		}
+	}
+	if len(tables) < 2 || len(entries) < 2 {
+		return nil, nil
+	}
+	baseline := tables[0].Baseline
+	control := slices.Index(entries, baseline)
+	if control < 0 {
+		return nil, fmt.Errorf("experiment: cross-dataset statistics: baseline %q is in no table", baseline)
+	}
+	cd := &CrossData{}
+	var scores [][]float64
+	var deltas, pvals [][]float64 // [entry][dataset]: mean − baseline mean, Wilcoxon p
+	deltas, pvals = make([][]float64, len(entries)), make([][]float64, len(entries))
+	for _, t := range tables {
+		rows := map[string]Row{}
+		for _, r := range t.Rows {
+			rows[r.Entry] = r
+		}
+		var missing []string
+		row := make([]float64, len(entries))
+		for j, e := range entries {
+			r, ok := rows[e]
+			if !ok || r.Runs == 0 {
+				missing = append(missing, e)
+				continue
+			}
+			row[j] = math.Round(float64(r.MeanAcc)*accTieScale) / accTieScale
+		}
+		if len(missing) > 0 {
+			cd.Excluded = append(cd.Excluded, ExcludedDataset{Dataset: t.Dataset, Missing: missing})
+			continue
+		}
+		cd.DatasetNames = append(cd.DatasetNames, t.Dataset)
+		scores = append(scores, row)
+		for j, e := range entries {
+			deltas[j] = append(deltas[j], row[j]-row[control])
+			pvals[j] = append(pvals[j], float64(rows[e].P))
+		}
+	}
+	if len(scores) < 2 {
+		var ex []string
+		for _, e := range cd.Excluded {
+			ex = append(ex, fmt.Sprintf("%s (no results for %s)", e.Dataset, strings.Join(e.Missing, ", ")))
+		}
+		return nil, fmt.Errorf("experiment: cross-dataset statistics: %w; excluded: %s", ErrTooFewDatasets, strings.Join(ex, "; "))
+	}
+	a, err := stats.Analyze(entries, scores, control)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: cross-dataset statistics: %w", err)
+	}
+	cd.Analysis = a
+	for j := range entries {
+		if j == control {
+			cd.WinTieLoss = append(cd.WinTieLoss, nil)
+			continue
+		}
+		w := stats.CountWinTieLoss(deltas[j], pvals[j], WinTieLossAlpha)
+		cd.WinTieLoss = append(cd.WinTieLoss, &w)
+	}
+	return cd, nil
+}
