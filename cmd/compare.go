@@ -458,11 +458,13 @@ func (o *summaryOptions) write(g *globalOptions, recs []experiment.Record, order
 // writeSummary renders the averaged tables of records.
 func writeSummary(g *globalOptions, format string, recs []experiment.Record, order []string, lookedAtTest bool) error {
 	sums := experiment.Summarize(recs, order, "")
+	cross := crossDataset(g, sums) // statistics across datasets: crosstable.go
 	if format == formatJSON {
 		return renderJSON(g.Out, struct {
-			Tables       []experiment.Table `json:"tables"`
-			LookedAtTest bool               `json:"baseline_selected_on_test_data"`
-		}{sums, lookedAtTest})
+			Tables       []experiment.Table    `json:"tables"`
+			Cross        *experiment.CrossData `json:"across_datasets,omitempty"`
+			LookedAtTest bool                  `json:"baseline_selected_on_test_data"`
+		}{sums, cross, lookedAtTest})
 	}
 	var ts []*table
 	for _, s := range sums {
@@ -473,6 +475,7 @@ func writeSummary(g *globalOptions, format string, recs []experiment.Record, ord
 		// block per dataset that nothing attributes.
 		ts = []*table{withDatasetColumn(sums, ts)}
 	}
+	ts = append(ts, crossTables(format, cross)...) // none in csv
 	return renderTables(g.Out, format, ts...)
 }
 
