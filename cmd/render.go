@@ -195,6 +195,7 @@ var latexEscaper = strings.NewReplacer(
 	`_`, `\_`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 	"±", `$\pm$`, "×", `$\times$`, "γ", `$\gamma$`, "σ", `$\sigma$`, "θ", `$\theta$`,
 	"‖", `$\|$`, "≤", `$\le$`, "≥", `$\ge$`, "—", `---`,
+	"α", `$\alpha$`, "χ²", `$\chi^2$`, "−", `$-$`, "–", `--`,
 )
 
 func renderLaTeX(w io.Writer, t *table) error {
