@@ -67,6 +67,15 @@ mean SVM solves, the failures, and the two-sided paired Wilcoxon signed-rank
 p-value of each method against the baseline (the first entry, svm by default).
 The best mean is marked with *.
 
+With two or more datasets and methods, tables of statistics across datasets
+follow (Demšar 2006): the average rank of each method's mean test accuracy,
+wins/ties/losses against the baseline (per-dataset Wilcoxon p < 0.05), the
+Friedman and Iman–Davenport tests, the Nemenyi critical differences at
+α = 0.05 and 0.10 with the groups of methods they do not separate, and Holm's
+test of every method against the baseline. A dataset where a method has no
+successful run is left out of them and named. They are in every format but
+csv, which stays one table of the per-dataset rows.
+
 With no DATA it runs on the embedded datasets (heart and breast-wisconsin).
 
 Long runs: --out FILE writes one JSON line per (dataset, method, partition) as

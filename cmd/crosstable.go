@@ -81,6 +81,9 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 	friedman.add("Friedman χ²_F", fmtFixed(float64(f.ChiSq), 3), strconv.Itoa(f.DF1), fmtSig(float64(f.ChiSqP), 3))
 	friedman.add("Iman–Davenport F_F", fmtFixed(float64(f.FF), 3), fmt.Sprintf("%d, %d", f.DF1, f.DF2), fmtSig(float64(f.P), 3))
 	friedman.Notes = append(friedman.Notes, "χ²_F = 12N/(k(k+1)) [Σ R_j² − k(k+1)²/4]; F_F = (N−1)χ²_F / (N(k−1) − χ²_F), with (k−1, (k−1)(N−1)) df (Demšar 2006, §3.2.2)")
+	if math.IsInf(float64(f.FF), 1) {
+		friedman.Notes = append(friedman.Notes, "every dataset ranks the methods alike: F_F is infinite and its p is 0 (χ²_F's p is the cautious one here)")
+	}
 	if t := float64(f.ChiSqTies); t != float64(f.ChiSq) && !math.IsNaN(t) {
 		friedman.Notes = append(friedman.Notes, fmt.Sprintf("tied ranks: χ²_F corrected for ties (as scipy.stats.friedmanchisquare) = %s", fmtFixed(t, 3)))
 	}

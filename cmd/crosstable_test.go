@@ -400,3 +400,73 @@ func TestCrossTablesInEveryFormat(t *testing.T) {
 		t.Errorf("csv has %d rows (want a header and 20), header %q", len(recs), recs[0])
 	}
 }
+
+// compare prints the same statistics after its per-dataset tables, from the
+// records it has just written.
+func TestComparePrintsStatisticsAcrossDatasets(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	methods := []string{"svm", "rcsc", "twolevel"}
+	out := mustRun(t, "compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", strings.Join(methods, ","),
+		"--partitions", "3", "--train-size", "40", "--test-size", "60", "--out", file)
+	datasets, avg, chi, _, _ := independentCross(t, file, methods)
+	if len(datasets) != 2 {
+		t.Fatalf("datasets %v", datasets)
+	}
+	ranks := boxTable(t, out, "across 2 datasets: average rank of the mean test accuracy (1 = best; Demšar 2006)")
+	if len(ranks) != 4 {
+		t.Fatalf("rank table %q", ranks)
+	}
+	for _, row := range ranks[1:] {
+		j := slices.Index(methods, row[0])
+		if j < 0 || row[1] != fmtFixed(avg[j], 3) {
+			t.Errorf("row %q, independent average rank %s", row, fmtFixed(avg[j], 3))
+		}
+	}
+	fr := boxTable(t, out, "Friedman test: are the 3 methods equivalent over the 2 datasets?")
+	if fr[1][1] != fmtFixed(chi, 3) || fr[2][2] != "2, 2" {
+		t.Errorf("Friedman rows %q, want χ²_F %s and (2, 2) df", fr[1:], fmtFixed(chi, 3))
+	}
+	// The cross tables come after every per-dataset table.
+	if i, j := strings.Index(out, "heart (3 partitions)"), strings.Index(out, "across 2 datasets"); i < 0 || j < i {
+		t.Errorf("per-dataset table at %d, statistics across datasets at %d", i, j)
+	}
+}
+
+// When every dataset ranks the methods alike, χ²_F reaches N(k−1) and the
+// Iman–Davenport F_F is infinite; the table says so rather than print a
+// bare p = 0.
+func TestReportPerfectAgreement(t *testing.T) {
+	var b strings.Builder
+	for _, d := range []string{"d1", "d2", "d3"} {
+		for p := range 4 {
+			for e, acc := range map[string]float64{"svm": 0.9, "rcsc": 0.8} {
+				b.WriteString(`{"dataset":"` + d + `","entry":"` + e + `","method":"` + e + `","partition":` + strconv.Itoa(p) +
+					`,"run":"aaaaaaaaaaaa","status":"converged","test_accuracy":` + strconv.FormatFloat(acc-0.01*float64(p), 'g', -1, 64) + "}\n")
+			}
+		}
+	}
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, "report", file)
+	fr := boxTable(t, out, "Friedman test: are the 2 methods equivalent over the 3 datasets?")
+	// χ²_F = 12·3/(2·3) [1² + 2² − 2·9/4] = 6 [5 − 4.5] = 3 = N(k−1).
+	if !slices.Equal(fr[1], []string{"Friedman χ²_F", "3.000", "1", "0.0833"}) || !slices.Equal(fr[2], []string{"Iman–Davenport F_F", "inf", "1, 2", "0"}) {
+		t.Errorf("Friedman rows %q", fr[1:])
+	}
+	if !strings.Contains(out, "every dataset ranks the methods alike: F_F is infinite and its p is 0") {
+		t.Errorf("no note on the infinite F_F:\n%s", out)
+	}
+	var js struct {
+		Cross struct {
+			Friedman map[string]any `json:"friedman"`
+		} `json:"across_datasets"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "report", file, "--format", "json")), &js); err != nil {
+		t.Fatal(err)
+	}
+	if f := js.Cross.Friedman; f["f_f"] != nil || f["p_value"] != 0.0 || f["chi2_f"] != 3.0 {
+		t.Errorf("JSON friedman %v, want f_f null and p_value 0", f)
+	}
+}

@@ -23,7 +23,8 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 		Use:   "report FILE...",
 		Short: "Re-render compare's tables from results files (merge shards)",
 		Long: `report reads one or more results files written by 'compare --out' and prints
-the same averaged tables compare prints. Give it the files of every shard of a
+the same averaged tables compare prints, and the statistics across datasets
+(average ranks, Friedman, Nemenyi, Holm; see 'kerneltune compare --help'). Give it the files of every shard of a
 sharded run ('compare --shard i/N --out shard-i.jsonl') to merge them: the
 records must come from the same settings (the run fingerprint in each record),
 and a job recorded twice counts once.`,
