@@ -76,11 +76,20 @@ func CrossDataset(tables []Table) (*CrossData, error) {
 	if len(tables) < 2 || len(entries) < 2 {
 		return nil, nil
 	}
-	baseline := tables[0].Baseline
-	control := slices.Index(entries, baseline)
-	if control < 0 {
-		return nil, fmt.Errorf("experiment: cross-dataset statistics: baseline %q is in no table", baseline)
+	// The entries in table order and the baseline, from a table that lists
+	// them all: a table without the run's baseline (an incomplete run) has
+	// another entry as its baseline and is left out below.
+	baseline := ""
+	for _, t := range tables {
+		if len(t.Rows) == len(entries) {
+			baseline = t.Baseline
+			for j, r := range t.Rows {
+				entries[j] = r.Entry
+			}
+			break
+		}
 	}
+	control := slices.Index(entries, baseline)
 	cd := &CrossData{}
 	var scores [][]float64
 	var deltas, pvals [][]float64 // [entry][dataset]: mean − baseline mean, Wilcoxon p
@@ -111,7 +120,7 @@ func CrossDataset(tables []Table) (*CrossData, error) {
 			pvals[j] = append(pvals[j], float64(rows[e].P))
 		}
 	}
-	if len(scores) < 2 {
+	if len(scores) < 2 || control < 0 {
 		var ex []string
 		for _, e := range cd.Excluded {
 			ex = append(ex, fmt.Sprintf("%s (no results for %s)", e.Dataset, strings.Join(e.Missing, ", ")))

@@ -102,3 +102,30 @@ func TestCrossDatasetNeedsTwoCompleteDatasets(t *testing.T) {
 		}
 	}
 }
+
+// In an incomplete run whose first dataset lacks the baseline altogether,
+// that dataset's table compares against another entry; the cross-dataset
+// statistics still use the run's baseline, and leave that dataset out.
+func TestCrossDatasetBaselineFromACompleteTable(t *testing.T) {
+	acc := map[string]map[string][]float64{
+		"a": {"b": {0.7, 0.8}, "c": {0.6, 0.7}},
+		"d": {"svm": {0.8, 0.9}, "b": {0.7, 0.8}, "c": {0.6, 0.7}},
+		"e": {"svm": {0.5, 0.6}, "b": {0.7, 0.8}, "c": {0.6, 0.7}},
+	}
+	tables := Summarize(crossRecords(acc), []string{"svm", "b", "c"}, "")
+	if tables[0].Baseline != "b" {
+		t.Fatalf("table a's baseline %q: the test needs it to differ", tables[0].Baseline)
+	}
+	cd, err := CrossDataset(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cd.Control != "svm" || !slices.Equal(cd.Methods, []string{"svm", "b", "c"}) || !slices.Equal(cd.DatasetNames, []string{"d", "e"}) ||
+		len(cd.Excluded) != 1 || !slices.Equal(cd.Excluded[0].Missing, []string{"svm"}) {
+		t.Errorf("control %q, methods %v, datasets %v, excluded %+v", cd.Control, cd.Methods, cd.DatasetNames, cd.Excluded)
+	}
+	// d: svm 1, b 2, c 3; e: b 1, c 2, svm 3.
+	if !slices.Equal(cd.AvgRanks, []float64{2, 1.5, 2.5}) {
+		t.Errorf("average ranks %v, want [2 1.5 2.5]", cd.AvgRanks)
+	}
+}
