@@ -143,7 +143,7 @@ func TestGoodVariants(t *testing.T) {
 		}
 	}
 	d, _ := Load(filepath.Join(td, "good/bupa_header_crlf.csv"), ReadOptions{LabelCol: "selector", Positive: "1"})
-	if d == nil || d.FeatureNames[0] != "mcv" || d.FeatureNames[5] != "drinks" || d.Labels != (LabelMap{"1", "2"}) {
+	if d == nil || d.FeatureNames[0] != "mcv" || d.FeatureNames[5] != "drinks" || d.Labels != (LabelMap{Positive: "1", Negative: "2"}) {
 		t.Errorf("header names / label by name: %+v", d)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,10 +21,11 @@ const defaultMaxCells = 1 << 28
 // ReadOptions control how a file is read. The zero value reads any supported
 // file with the defaults below.
 type ReadOptions struct {
-	// Format is "", "auto", "csv", "libsvm" or "ida". Empty or "auto" detects
-	// it: IDA by file name (NAME_data.asc, …, or a prefix NAME whose
-	// NAME_data.asc exists), LIBSVM when tokens after the first look like
-	// index:value, CSV otherwise.
+	// Format is "", "auto", "csv", "arff", "libsvm" or "ida". Empty or "auto"
+	// detects it: IDA by file name (NAME_data.asc, …, or a prefix NAME whose
+	// NAME_data.asc exists), ARFF by the .arff extension or a first line
+	// "@relation", LIBSVM when tokens after the first look like index:value,
+	// CSV otherwise.
 	Format string
 	// Delimiter of CSV fields: "" (detect among comma, tab, semicolon and
 	// runs of white space), ",", ";", "\t" or "tab", "space" or "whitespace".
@@ -31,12 +33,28 @@ type ReadOptions struct {
 	// Header of a CSV file: "" (detect: the first row is a header when none
 	// of its fields is a number), "yes" or "no".
 	Header string
-	// LabelCol is the CSV label column, by header name or 1-based index;
-	// empty means the last column.
+	// LabelCol is the CSV label column (or ARFF class attribute), by header
+	// (attribute) name or 1-based index; empty means the last column.
 	LabelCol string
 	// Positive is the original label mapped to +1. Empty: the larger of two
-	// numeric labels, or the later in byte order of two text labels.
+	// numeric labels, or the later in byte order of two text labels. With
+	// more than two classes it makes a one-vs-rest problem: Positive against
+	// all the others (LabelMap.OneVsRest).
 	Positive string
+	// Classes, if set, are the two classes to keep (e.g. two of iris's
+	// three); rows of any other class are dropped and counted in the Notes.
+	Classes []string
+	// AnyClasses reads a file with more than two classes (and neither
+	// Positive nor Classes) without failing: the Dataset then has no labels
+	// (Y nil) but Classes lists them with their counts (for info).
+	AnyClasses bool
+	// Categorical says what a nominal (text) feature column is: "" or
+	// "error" (an error naming the nominal columns; ErrNominal) or "codes"
+	// (read as category codes, listed in Dataset.Nominal, to be encoded with
+	// FitOneHot). A CSV column is nominal when any of its values is not a
+	// number (and not a missing-value marker); an ARFF one when declared
+	// {a,b,…}.
+	Categorical string
 	// Missing is "" or "error" (a missing-value marker "?", "NA", "N/A" or an
 	// empty CSV field is an error) or "drop" (such rows are dropped and
 	// counted in the Notes).
@@ -80,9 +98,22 @@ func (o ReadOptions) maxCells() int {
 
 func (o ReadOptions) check() error {
 	switch o.Format {
-	case "", "auto", "csv", "libsvm", "ida":
+	case "", "auto", "csv", "arff", "libsvm", "ida":
 	default:
-		return fmt.Errorf("dataio: unknown format %q (want csv, libsvm or ida)", o.Format)
+		return fmt.Errorf("dataio: unknown format %q (want csv, arff, libsvm or ida)", o.Format)
+	}
+	switch o.Categorical {
+	case "", "error", "codes":
+	default:
+		return fmt.Errorf("dataio: unknown categorical setting %q (want error or codes)", o.Categorical)
+	}
+	if len(o.Classes) != 0 {
+		if len(o.Classes) != 2 || o.Classes[0] == o.Classes[1] {
+			return fmt.Errorf("dataio: classes %q: give two different classes", strings.Join(o.Classes, ","))
+		}
+		if o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
+			return fmt.Errorf("dataio: positive class %q is not one of the classes %q and %q", o.Positive, o.Classes[0], o.Classes[1])
+		}
 	}
 	switch o.Missing {
 	case "", "error", "drop":
@@ -109,6 +140,8 @@ func (o ReadOptions) check() error {
 			return fmt.Errorf("dataio: label column %q given for data read without labels", o.LabelCol)
 		case o.Positive != "":
 			return fmt.Errorf("dataio: positive class %q given for data read without labels", o.Positive)
+		case len(o.Classes) > 0:
+			return fmt.Errorf("dataio: classes given for data read without labels")
 		case o.Labels != nil:
 			return fmt.Errorf("dataio: label mapping given for data read without labels")
 		}
@@ -333,16 +366,31 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, perr(name, lines[0].num, 0, err)
 	}
+	ncol := len(first)
+	firstLine := lines[0].num
+	// Split every line once: the header rule and the column types look at
+	// whole columns.
+	rows := make([][]string, len(lines))
+	rows[0] = first
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		fields, err := splitFields(l.text, delim)
+		if err != nil {
+			return nil, perr(name, l.num, 0, err)
+		}
+		if len(fields) != ncol {
+			return nil, perr(name, l.num, 0, errf(ErrRagged, "%d fields, want %d as on line %d (delimiter %s)", len(fields), ncol, firstLine, delimName(delim)))
+		}
+		rows[i] = fields
+	}
 	header := false
 	switch opts.Header {
 	case "yes":
 		header = true
 	case "no":
 	default:
-		header = looksLikeHeader(first)
+		header = isHeader(rows)
 	}
-	ncol := len(first)
-	firstLine := lines[0].num
 	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && ncol == opts.AutoUnlabeled)
 	labelCol, d := -1, ncol // every column a feature when unlabelled
 	if !unlabeled {
@@ -365,7 +413,7 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 				names = append(names, h)
 			}
 		}
-		lines = lines[1:]
+		lines, rows = lines[1:], rows[1:]
 		if len(lines) == 0 {
 			return nil, perr(name, firstLine, 0, errf(ErrEmpty, "no data rows after the header"))
 		}
@@ -378,21 +426,57 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(lines), d, opts.maxCells()))
 	}
 	drop := opts.Missing == "drop"
+	// featureOf[j] is the feature index of column j (-1 for the label).
+	featureOf := make([]int, ncol)
+	for j, k := 0, 0; j < ncol; j++ {
+		featureOf[j] = -1
+		if j != labelCol {
+			featureOf[j] = k
+			k++
+		}
+	}
+	nominal, levelIndex := csvNominalColumns(rows, featureOf, names, drop)
+	if len(nominal) > 0 && opts.Categorical != "codes" {
+		// Report the first non-number in file order.
+		isNom := map[int]bool{}
+		for _, nf := range nominal {
+			isNom[nf.Index] = true
+		}
+		for i, fields := range rows {
+			for j, f := range fields {
+				if featureOf[j] < 0 || !isNom[featureOf[j]] || isMissing(f) {
+					continue
+				}
+				if _, err := parseValue(f); err == nil {
+					continue
+				}
+				colOf := func(nf NominalFeature) int {
+					for j, k := range featureOf {
+						if k == nf.Index {
+							return j + 1
+						}
+					}
+					return 0
+				}
+				hint := ""
+				switch {
+				case i == 0 && !header && opts.Header == "no":
+					hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", lines[i].num)
+				case unlabeled:
+					hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
+				}
+				return nil, nominalError(name, lines[i].num, j+1, f, hint, nominal, colOf)
+			}
+		}
+	}
 	x := make([]float64, 0, len(lines)*d)
 	var labels rawLabels
-	rows, dropped := 0, 0
+	n, dropped := 0, 0
 	row := make([]float64, d)
 nextRow:
-	for _, l := range lines {
-		fields, err := splitFields(l.text, delim)
-		if err != nil {
-			return nil, perr(name, l.num, 0, err)
-		}
-		if len(fields) != ncol {
-			return nil, perr(name, l.num, 0, errf(ErrRagged, "%d fields, want %d as on line %d (delimiter %s)", len(fields), ncol, firstLine, delimName(delim)))
-		}
+	for i, fields := range rows {
+		l := lines[i]
 		label := ""
-		k := 0
 		for j, f := range fields {
 			if isMissing(f) {
 				if drop {
@@ -401,47 +485,47 @@ nextRow:
 				}
 				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
 			}
-			if j == labelCol {
+			k := featureOf[j]
+			if k < 0 {
 				label = f
+				continue
+			}
+			if levelIndex[k] != nil {
+				row[k] = float64(levelIndex[k][f])
 				continue
 			}
 			v, err := parseValue(f)
 			if err != nil {
-				switch {
-				case !errors.Is(err, ErrNotNumber):
-				case l.num == firstLine && !header && opts.Header == "":
+				if errors.Is(err, ErrNotNumber) && l.num == firstLine && !header && opts.Header == "" {
 					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, l.num)
-				case l.num == firstLine && !header:
-					err = fmt.Errorf("%w (line %d is read as data because header=no: is it a header?)", err, l.num)
-				case unlabeled:
-					err = fmt.Errorf("%w (the data are read without labels, so every column is a feature: is column %d a label?)", err, j+1)
 				}
 				return nil, perr(name, l.num, j+1, err)
 			}
 			row[k] = v
-			k++
 		}
 		x = append(x, row...)
-		rows++
+		n++
 		if !unlabeled {
 			labels.add(label, l.num)
 		}
 	}
-	if rows == 0 {
+	if n == 0 {
 		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
 	}
 	var (
-		y  []float64
-		lm LabelMap
+		y       []float64
+		lm      LabelMap
+		classes []ClassCount
 	)
 	if !unlabeled {
-		if y, lm, err = mapLabels(name, &labels, opts.Positive, opts.Labels); err != nil {
+		if y, lm, classes, err = mapLabels(name, &labels, opts); err != nil {
 			return nil, err
 		}
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: "csv",
-		X: mat.NewDense(rows, d, x), Y: y, FeatureNames: names, Labels: lm,
+		X: mat.NewDense(n, d, x), Y: y, FeatureNames: names, Labels: lm,
+		Nominal: nominal, Classes: classes,
 	}
 	if dropped > 0 {
 		if dropped == 1 {
@@ -450,7 +534,126 @@ nextRow:
 			ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
 		}
 	}
+	if err := dropUnselected(ds); err != nil {
+		return nil, err
+	}
 	return ds, nil
+}
+
+// csvNominalColumns finds the nominal feature columns: those with a value
+// that is not a number (nor a missing-value marker; a row that missing=drop
+// drops does not count). Their levels are the distinct values in byte
+// order; levelIndex[k] maps a value of feature k to its code (nil for a
+// numeric feature).
+func csvNominalColumns(rows [][]string, featureOf []int, names []string, drop bool) ([]NominalFeature, []map[string]int) {
+	isNom := make([]bool, len(names))
+	values := make([]map[string]bool, len(names))
+	usable := func(fields []string) bool {
+		if !drop {
+			return true
+		}
+		for _, f := range fields {
+			if isMissing(f) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, fields := range rows {
+		if !usable(fields) {
+			continue
+		}
+		for j, f := range fields {
+			k := featureOf[j]
+			if k < 0 || isMissing(f) {
+				continue
+			}
+			if !isNom[k] {
+				if _, err := parseValue(f); err == nil || !errors.Is(err, ErrNotNumber) {
+					continue
+				}
+				isNom[k] = true
+			}
+		}
+	}
+	var nominal []NominalFeature
+	levelIndex := make([]map[string]int, len(names))
+	for k := range names {
+		if isNom[k] {
+			values[k] = map[string]bool{}
+		}
+	}
+	for _, fields := range rows {
+		if !usable(fields) {
+			continue
+		}
+		for j, f := range fields {
+			if k := featureOf[j]; k >= 0 && isNom[k] && !isMissing(f) {
+				values[k][f] = true
+			}
+		}
+	}
+	for k := range names {
+		if !isNom[k] {
+			continue
+		}
+		lv := make([]string, 0, len(values[k]))
+		for v := range values[k] {
+			lv = append(lv, v)
+		}
+		sort.Strings(lv)
+		idx := make(map[string]int, len(lv))
+		for i, v := range lv {
+			idx[v] = i
+		}
+		levelIndex[k] = idx
+		nominal = append(nominal, NominalFeature{Index: k, Name: names[k], Levels: lv})
+	}
+	return nominal, levelIndex
+}
+
+// isHeader is the header rule of --header auto. The first row is a header
+// when none of its fields is a number (and one is text), and it does not
+// look like the other rows: either some column is numeric in the rows
+// below (a name above numbers), or, when the rows below are text too (all
+// nominal data, such as UCI's house-votes or mushroom files), no field of
+// the first row occurs again in its column (names are not categories). So
+// a file whose every row is letters, like its first, has no header.
+func isHeader(rows [][]string) bool {
+	if !looksLikeHeader(rows[0]) {
+		return false
+	}
+	if len(rows) == 1 {
+		return true
+	}
+	rest := rows[1:]
+	for j := range rows[0] {
+		numeric := false
+		for _, r := range rest {
+			if isMissing(r[j]) {
+				continue
+			}
+			if _, err := strconv.ParseFloat(r[j], 64); err != nil {
+				numeric = false
+				break
+			}
+			numeric = true
+		}
+		if numeric {
+			return true
+		}
+	}
+	for j, h := range rows[0] {
+		if isMissing(h) {
+			continue
+		}
+		for _, r := range rest {
+			if r[j] == h {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func delimName(c byte) string {

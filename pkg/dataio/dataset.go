@@ -17,7 +17,7 @@ type Dataset struct {
 	Name   string // short display name, e.g. "heart" or "diabetes_scale"
 	Source string // the path or "builtin:NAME" it was read from
 	SHA256 string // hex digest of the raw bytes read (provenance of a model)
-	Format string // "csv", "libsvm", "ida" or "generated"
+	Format string // "csv", "arff", "libsvm", "ida" or "generated"
 
 	X *mat.Dense // n×d features, row i is x_i
 	// Y holds the labels, each -1 or +1; nil for data without labels
@@ -25,6 +25,21 @@ type Dataset struct {
 	Y            []float64
 	FeatureNames []string // length d; "f1".."fd" when the file has none
 	Labels       LabelMap // which original label became +1 and which -1; zero without labels
+
+	// Nominal lists the nominal (categorical) feature columns, read with
+	// ReadOptions.Categorical "codes": X holds each such column's category
+	// as an index into its Levels (0, 1, …), which no method may use as a
+	// number. OneHot encodes them (FitOneHot on a training part, Apply to
+	// any part); nil when every feature is numeric.
+	Nominal []NominalFeature
+	// Encoder is the one-hot encoding that produced X from a file's nominal
+	// columns (nil when none was applied). It travels with the data into a
+	// saved model, so predict encodes new data the same way.
+	Encoder *OneHot
+	// Classes are the file's classes with their row counts, in the order
+	// first seen, before any selection by ReadOptions.Classes (nil for data
+	// without labels).
+	Classes []ClassCount
 
 	// Splits are predefined train/test realisations (the IDA sets); nil
 	// when the file defines none.
@@ -38,6 +53,24 @@ type Dataset struct {
 type LabelMap struct {
 	Positive string `json:"positive"` // original label mapped to +1
 	Negative string `json:"negative"` // original label mapped to -1
+	// OneVsRest: +1 is Positive and -1 every other class (ReadOptions.Positive
+	// on data with more than two classes); Negative is then "not " + Positive.
+	OneVsRest bool `json:"one_vs_rest,omitempty"`
+}
+
+// ClassCount is one class of a file: its original label and its rows.
+type ClassCount struct {
+	Label string `json:"label"`
+	Rows  int    `json:"rows"`
+}
+
+// NominalFeature is a nominal feature column: its 0-based feature index, its
+// name and its categories (an ARFF file's declared order; in CSV the
+// distinct values in byte order).
+type NominalFeature struct {
+	Index  int      `json:"index"`
+	Name   string   `json:"name"`
+	Levels []string `json:"levels"`
 }
 
 // Split is one train/test partition, as row indices into a Dataset.
@@ -72,8 +105,8 @@ func (d *Dataset) Dim() int {
 }
 
 // Subset returns a new Dataset holding copies of the rows idx, in that order.
-// It carries the name, source, hash, feature names and label map, not the
-// splits. A subset of data without labels has none either.
+// It carries the name, source, hash, feature names, label map, nominal
+// columns, encoder and the file's class counts, not the splits. A subset of data without labels has none either.
 func (d *Dataset) Subset(idx []int) *Dataset {
 	dim := d.Dim()
 	x := mat.NewDense(max(len(idx), 1), max(dim, 1), nil)
@@ -95,6 +128,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
+		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes,
 	}
 }
 

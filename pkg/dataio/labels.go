@@ -58,18 +58,25 @@ func listClasses(cs []classInfo) string {
 	return strings.Join(parts, ", ")
 }
 
-// mapLabels maps the raw labels to ±1.
+// mapLabels maps the raw labels to ±1, with the options' Positive, Classes,
+// Labels and AnyClasses, and returns the file's classes with their counts.
+// A row of a class that Classes does not keep gets y = 0 (dropUnselected
+// removes it).
 //
-// Rule (documented in ReadOptions): exactly two distinct labels. If fixed is
-// non-nil its mapping is used and any other label is an error (one class is
-// then allowed: a test file may hold a single class). Otherwise positive, if
-// non-empty, names the +1 class; by default, when both labels are numbers the
-// larger is +1 (LIBSVM's +1/-1 stay, 1/2 gives +1 = "2"), and for text labels
-// the one later in byte order is +1 ("yes" over "no", "M" over "B").
-func mapLabels(file string, raw *rawLabels, positive string, fixed *LabelMap) ([]float64, LabelMap, error) {
+// Rule (documented in ReadOptions): exactly two distinct labels, or two
+// chosen by Classes, or one chosen by Positive against all the others
+// (one-vs-rest). If Labels is non-nil its mapping is used and any other
+// label is an error (one class is then allowed: a test file may hold a
+// single class), except that a one-vs-rest mapping sends every other label
+// to -1. Otherwise Positive, if non-empty, names the +1 class; by default,
+// when both labels are numbers the larger is +1 (LIBSVM's +1/-1 stay, 1/2
+// gives +1 = "2"), and for text labels the one later in byte order is +1
+// ("yes" over "no", "M" over "B").
+func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelMap, []ClassCount, error) {
+	positive, fixed := opts.Positive, opts.Labels
 	n := len(raw.text)
 	if n == 0 {
-		return nil, LabelMap{}, perr(file, 0, 0, ErrEmpty)
+		return nil, LabelMap{}, nil, perr(file, 0, 0, ErrEmpty)
 	}
 	canon := make([]string, n)
 	allNumeric := true
@@ -83,7 +90,7 @@ func mapLabels(file string, raw *rawLabels, positive string, fixed *LabelMap) ([
 		if !hit {
 			t, num, ok := canonicalLabel(s)
 			if !ok {
-				return nil, LabelMap{}, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
+				return nil, LabelMap{}, nil, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
 			}
 			c = canonical{t, num}
 			seen[s] = c
@@ -107,49 +114,92 @@ func mapLabels(file string, raw *rawLabels, positive string, fixed *LabelMap) ([
 		}
 		classes[k].count++
 	}
+	counts := make([]ClassCount, len(classes))
+	for i, c := range classes {
+		counts[i] = ClassCount{Label: c.name, Rows: c.count}
+	}
+	// user turns a class named by the user into the file's spelling.
+	user := func(s string) string {
+		if allNumeric {
+			return canonOf(s)
+		}
+		return s
+	}
+	known := func(s string) bool { _, ok := index[user(s)]; return ok }
 
 	if fixed != nil {
 		pos := canonOf(fixed.Positive)
 		neg := canonOf(fixed.Negative)
+		var keep map[string]bool
+		if len(opts.Classes) == 2 {
+			keep = map[string]bool{user(opts.Classes[0]): true, user(opts.Classes[1]): true}
+		}
 		y := make([]float64, n)
 		for i, c := range canon {
 			switch {
+			case keep != nil && !keep[c]:
+				// dropped: y = 0
 			case c == pos || c == fixed.Positive:
 				y[i] = 1
-			case c == neg || c == fixed.Negative:
+			case fixed.OneVsRest || c == neg || c == fixed.Negative:
 				y[i] = -1
 			default:
-				return nil, LabelMap{}, perr(file, raw.lines[i], 0,
+				return nil, LabelMap{}, nil, perr(file, raw.lines[i], 0,
 					errf(ErrUnknownLabel, "label %q is neither of the training labels %q (+1) and %q (-1)", raw.text[i], fixed.Positive, fixed.Negative))
 			}
 		}
-		return y, *fixed, nil
+		return y, *fixed, counts, nil
 	}
 
+	choose := func() string {
+		return "choose one class against the rest with positive=CLASS, or two classes with classes=A,B"
+	}
+	var keep map[string]bool
+	if len(opts.Classes) == 2 {
+		for _, c := range opts.Classes {
+			if !known(c) {
+				return nil, LabelMap{}, nil, perr(file, 0, 0, errf(ErrUnknownLabel, "class %q is not in the file; its classes: %s", c, listClasses(classes)))
+			}
+		}
+		a, b := user(opts.Classes[0]), user(opts.Classes[1])
+		keep = map[string]bool{a: true, b: true}
+		classes = []classInfo{classes[index[a]], classes[index[b]]}
+	}
 	switch {
 	case len(classes) == 1:
-		return nil, LabelMap{}, perr(file, 0, 0, errf(ErrOneClass,
+		return nil, LabelMap{}, nil, perr(file, 0, 0, errf(ErrOneClass,
 			"only one class: %s; binary classification needs two", listClasses(classes)))
+	case len(classes) > 2 && positive != "":
+		p := user(positive)
+		if !known(positive) {
+			return nil, LabelMap{}, nil, fmt.Errorf("dataio: %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
+		}
+		y := make([]float64, n)
+		for i, c := range canon {
+			y[i] = -1
+			if c == p {
+				y[i] = 1
+			}
+		}
+		return y, LabelMap{Positive: p, Negative: "not " + p, OneVsRest: true}, counts, nil
+	case len(classes) > 2 && opts.AnyClasses:
+		return nil, LabelMap{}, counts, nil
 	case len(classes) > 2:
 		// Count every class so the message lists them all; point at the
 		// first row of the third class.
-		return nil, LabelMap{}, perr(file, classes[2].line, 0, errf(ErrTooManyClasses,
-			"%d classes found: %s; binary classification needs exactly two", len(classes), listClasses(classes)))
+		return nil, LabelMap{}, nil, perr(file, classes[2].line, 0, errf(ErrTooManyClasses,
+			"%d classes found: %s; binary classification needs exactly two: %s", len(classes), listClasses(classes), choose()))
 	}
 	a, b := classes[0].name, classes[1].name
 	var posName, negName string
 	if positive != "" {
-		p := positive
-		if allNumeric {
-			p = canonOf(positive)
-		}
-		switch p {
+		switch user(positive) {
 		case a:
 			posName, negName = a, b
 		case b:
 			posName, negName = b, a
 		default:
-			return nil, LabelMap{}, fmt.Errorf("dataio: %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
+			return nil, LabelMap{}, nil, fmt.Errorf("dataio: %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
 		}
 	} else {
 		posName, negName = a, b
@@ -165,13 +215,39 @@ func mapLabels(file string, raw *rawLabels, positive string, fixed *LabelMap) ([
 	}
 	y := make([]float64, n)
 	for i, c := range canon {
-		if c == posName {
+		switch {
+		case keep != nil && !keep[c]:
+		case c == posName:
 			y[i] = 1
-		} else {
+		default:
 			y[i] = -1
 		}
 	}
-	return y, LabelMap{Positive: posName, Negative: negName}, nil
+	return y, LabelMap{Positive: posName, Negative: negName}, counts, nil
+}
+
+// dropUnselected removes the rows whose label mapLabels set to 0 (a class
+// ReadOptions.Classes does not keep) and says so in the Notes. It fails when
+// no row is left.
+func dropUnselected(ds *Dataset) error {
+	var keep []int
+	for i, v := range ds.Y {
+		if v != 0 {
+			keep = append(keep, i)
+		}
+	}
+	if ds.Y == nil || len(keep) == len(ds.Y) {
+		return nil
+	}
+	if len(keep) == 0 {
+		return perr(ds.Source, 0, 0, errf(ErrEmpty, "no rows of the classes %q and %q", ds.Labels.Positive, ds.Labels.Negative))
+	}
+	dropped := len(ds.Y) - len(keep)
+	sub := ds.Subset(keep)
+	sub.Splits = ds.Splits
+	sub.Notes = append(append([]string(nil), ds.Notes...), fmt.Sprintf("classes %q and %q kept: %d rows of the other classes dropped", ds.Labels.Positive, ds.Labels.Negative, dropped))
+	*ds = *sub
+	return nil
 }
 
 // canonOf returns the canonical form of a label given by a user or a saved

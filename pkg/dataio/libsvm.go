@@ -127,12 +127,13 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", n, d, opts.maxCells()))
 	}
 	var (
-		y  []float64
-		lm LabelMap
+		y       []float64
+		lm      LabelMap
+		classes []ClassCount
 	)
 	if !unlabeled {
 		var err error
-		if y, lm, err = mapLabels(name, &labels, opts.Positive, opts.Labels); err != nil {
+		if y, lm, classes, err = mapLabels(name, &labels, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +151,10 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: "libsvm",
-		X: x, Y: y, FeatureNames: names, Labels: lm,
+		X: x, Y: y, FeatureNames: names, Labels: lm, Classes: classes,
+	}
+	if err := dropUnselected(ds); err != nil {
+		return nil, err
 	}
 	return ds, nil
 }

@@ -22,20 +22,20 @@ func TestReadSuppliedData(t *testing.T) {
 		splits   int
 		sha      string
 	}{
-		{"libsvm/heart_scale", ReadOptions{}, "libsvm", 270, 13, 120, 150, LabelMap{"1", "-1"}, 0, "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"},
-		{"libsvm/breast-cancer_scale", ReadOptions{}, "libsvm", 683, 10, 239, 444, LabelMap{"1", "-1"}, 0, "7c8e5b823e6f3d2791384c69502a2cfc930a26931a9968eb57826aa5b0edeb54"},
-		{"libsvm/diabetes_scale", ReadOptions{}, "libsvm", 768, 8, 500, 268, LabelMap{"1", "-1"}, 0, "0c07eb4c49e7a8ffb9c9f25095ac3022df2ca85b0dcb7d294c3ddea69f392cba"},
-		{"libsvm/a1a", ReadOptions{}, "libsvm", 1605, 119, 395, 1210, LabelMap{"1", "-1"}, 0, "eb54c45f1bdb51286f803dd092eb8202b44637a858fc6c4e533a2d64a0d94b4e"},
-		{"libsvm/a1a", ReadOptions{Features: 123}, "libsvm", 1605, 123, 395, 1210, LabelMap{"1", "-1"}, 0, ""},
-		{"uci/bupa.data", ReadOptions{}, "csv", 345, 6, 200, 145, LabelMap{"2", "1"}, 0, "a166a3e7a6f4dc41aaaedc59a107e57d8adcaeb8821f0873d756982f1ea74c92"},
-		{"uci/bupa.data", ReadOptions{LabelCol: "7", Positive: "1"}, "csv", 345, 6, 145, 200, LabelMap{"1", "2"}, 0, ""},
-		{"uci/heart.dat", ReadOptions{}, "csv", 270, 13, 120, 150, LabelMap{"2", "1"}, 0, "f5f3b4204c285bafadd85cb735f38b47689f2be7047feb172dcbeab648110bf9"},
-		{"ida/banana", ReadOptions{}, "ida", 5300, 2, 2376, 2924, LabelMap{"1", "-1"}, 10, ""},
-		{"ida/banana_test_index.asc", ReadOptions{}, "ida", 5300, 2, 2376, 2924, LabelMap{"1", "-1"}, 10, ""},
-		{"ida/breast-cancer_data.asc", ReadOptions{}, "ida", 277, 9, 81, 196, LabelMap{"1", "-1"}, 10, ""},
-		{"builtin:heart", ReadOptions{}, "libsvm", 270, 13, 120, 150, LabelMap{"1", "-1"}, 0, "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"},
-		{"builtin:breast-wisconsin", ReadOptions{}, "libsvm", 683, 10, 239, 444, LabelMap{"1", "-1"}, 0, "7c8e5b823e6f3d2791384c69502a2cfc930a26931a9968eb57826aa5b0edeb54"},
-		{"builtin:diabetes", ReadOptions{}, "libsvm", 768, 8, 500, 268, LabelMap{"1", "-1"}, 0, "0c07eb4c49e7a8ffb9c9f25095ac3022df2ca85b0dcb7d294c3ddea69f392cba"},
+		{"libsvm/heart_scale", ReadOptions{}, "libsvm", 270, 13, 120, 150, LabelMap{Positive: "1", Negative: "-1"}, 0, "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"},
+		{"libsvm/breast-cancer_scale", ReadOptions{}, "libsvm", 683, 10, 239, 444, LabelMap{Positive: "1", Negative: "-1"}, 0, "7c8e5b823e6f3d2791384c69502a2cfc930a26931a9968eb57826aa5b0edeb54"},
+		{"libsvm/diabetes_scale", ReadOptions{}, "libsvm", 768, 8, 500, 268, LabelMap{Positive: "1", Negative: "-1"}, 0, "0c07eb4c49e7a8ffb9c9f25095ac3022df2ca85b0dcb7d294c3ddea69f392cba"},
+		{"libsvm/a1a", ReadOptions{}, "libsvm", 1605, 119, 395, 1210, LabelMap{Positive: "1", Negative: "-1"}, 0, "eb54c45f1bdb51286f803dd092eb8202b44637a858fc6c4e533a2d64a0d94b4e"},
+		{"libsvm/a1a", ReadOptions{Features: 123}, "libsvm", 1605, 123, 395, 1210, LabelMap{Positive: "1", Negative: "-1"}, 0, ""},
+		{"uci/bupa.data", ReadOptions{}, "csv", 345, 6, 200, 145, LabelMap{Positive: "2", Negative: "1"}, 0, "a166a3e7a6f4dc41aaaedc59a107e57d8adcaeb8821f0873d756982f1ea74c92"},
+		{"uci/bupa.data", ReadOptions{LabelCol: "7", Positive: "1"}, "csv", 345, 6, 145, 200, LabelMap{Positive: "1", Negative: "2"}, 0, ""},
+		{"uci/heart.dat", ReadOptions{}, "csv", 270, 13, 120, 150, LabelMap{Positive: "2", Negative: "1"}, 0, "f5f3b4204c285bafadd85cb735f38b47689f2be7047feb172dcbeab648110bf9"},
+		{"ida/banana", ReadOptions{}, "ida", 5300, 2, 2376, 2924, LabelMap{Positive: "1", Negative: "-1"}, 10, ""},
+		{"ida/banana_test_index.asc", ReadOptions{}, "ida", 5300, 2, 2376, 2924, LabelMap{Positive: "1", Negative: "-1"}, 10, ""},
+		{"ida/breast-cancer_data.asc", ReadOptions{}, "ida", 277, 9, 81, 196, LabelMap{Positive: "1", Negative: "-1"}, 10, ""},
+		{"builtin:heart", ReadOptions{}, "libsvm", 270, 13, 120, 150, LabelMap{Positive: "1", Negative: "-1"}, 0, "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"},
+		{"builtin:breast-wisconsin", ReadOptions{}, "libsvm", 683, 10, 239, 444, LabelMap{Positive: "1", Negative: "-1"}, 0, "7c8e5b823e6f3d2791384c69502a2cfc930a26931a9968eb57826aa5b0edeb54"},
+		{"builtin:diabetes", ReadOptions{}, "libsvm", 768, 8, 500, 268, LabelMap{Positive: "1", Negative: "-1"}, 0, "0c07eb4c49e7a8ffb9c9f25095ac3022df2ca85b0dcb7d294c3ddea69f392cba"},
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
@@ -161,14 +161,14 @@ func TestLabelMapping(t *testing.T) {
 		lm   LabelMap
 		y0   float64
 	}{
-		{"1,2\n3,1\n", ReadOptions{}, LabelMap{"2", "1"}, 1},
-		{"1,2\n3,1\n", ReadOptions{Positive: "1"}, LabelMap{"1", "2"}, -1},
-		{"1,2.0\n3,1\n", ReadOptions{Positive: "2"}, LabelMap{"2", "1"}, 1},
-		{"1,+1\n3,-1\n4,1.0\n", ReadOptions{}, LabelMap{"1", "-1"}, 1},
-		{"1,no\n3,yes\n", ReadOptions{}, LabelMap{"yes", "no"}, -1},
-		{"1,B\n3,M\n", ReadOptions{Positive: "B"}, LabelMap{"B", "M"}, 1},
+		{"1,2\n3,1\n", ReadOptions{}, LabelMap{Positive: "2", Negative: "1"}, 1},
+		{"1,2\n3,1\n", ReadOptions{Positive: "1"}, LabelMap{Positive: "1", Negative: "2"}, -1},
+		{"1,2.0\n3,1\n", ReadOptions{Positive: "2"}, LabelMap{Positive: "2", Negative: "1"}, 1},
+		{"1,+1\n3,-1\n4,1.0\n", ReadOptions{}, LabelMap{Positive: "1", Negative: "-1"}, 1},
+		{"1,no\n3,yes\n", ReadOptions{}, LabelMap{Positive: "yes", Negative: "no"}, -1},
+		{"1,B\n3,M\n", ReadOptions{Positive: "B"}, LabelMap{Positive: "B", Negative: "M"}, 1},
 		// A test file with one class is fine under a fixed mapping.
-		{"1,2\n3,2\n", ReadOptions{Labels: &LabelMap{"2", "1"}}, LabelMap{"2", "1"}, 1},
+		{"1,2\n3,2\n", ReadOptions{Labels: &LabelMap{Positive: "2", Negative: "1"}}, LabelMap{Positive: "2", Negative: "1"}, 1},
 	}
 	for _, c := range cases {
 		d, err := ReadCSV(strings.NewReader(c.in), "x.csv", c.opts)

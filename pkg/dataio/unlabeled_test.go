@@ -220,7 +220,7 @@ func TestUnlabeledOptionErrors(t *testing.T) {
 	}{
 		{"x.csv", ReadOptions{Unlabeled: true, LabelCol: "2"}, `label column "2" given for data read without labels`},
 		{"x.csv", ReadOptions{Unlabeled: true, Positive: "1"}, `positive class "1" given`},
-		{"x.csv", ReadOptions{Unlabeled: true, Labels: &LabelMap{"1", "-1"}}, "label mapping given"},
+		{"x.csv", ReadOptions{Unlabeled: true, Labels: &LabelMap{Positive: "1", Negative: "-1"}}, "label mapping given"},
 		{"x.csv", ReadOptions{AutoUnlabeled: -1}, "negative number of features -1"},
 		{"builtin:heart", ReadOptions{Unlabeled: true}, "builtin heart is labelled"},
 		{filepath.Join(td, "ida/banana"), ReadOptions{Unlabeled: true}, "banana is labelled"},
@@ -239,7 +239,7 @@ func TestUnlabeledOptionErrors(t *testing.T) {
 	}
 	// LabelCol says the file is labelled whatever its width.
 	d, err := ReadCSV(strings.NewReader("1,2,3\n4,5,6\n"), "x", ReadOptions{AutoUnlabeled: 3, LabelCol: "1"})
-	if err != nil || !d.Labeled() || d.Dim() != 2 || d.Labels != (LabelMap{"4", "1"}) {
+	if err != nil || !d.Labeled() || d.Dim() != 2 || d.Labels != (LabelMap{Positive: "4", Negative: "1"}) {
 		t.Errorf("AutoUnlabeled with LabelCol: %v", err)
 	}
 }
