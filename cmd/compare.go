@@ -411,7 +411,7 @@ func (o *compareOptions) source(path string) (experiment.Source, error) {
 		if o.Partitions < len(splits) {
 			splits = splits[:o.Partitions]
 		}
-		return &experiment.SplitSource{Data: d, Splits: splits}, nil
+		return encodedSource(&experiment.SplitSource{Data: d, Splits: splits}, d), nil
 	}
 	po := dataio.PartitionOptions{K: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize, Stratified: o.Stratified}
 	if o.TrainFraction > 0 {
@@ -422,7 +422,7 @@ func (o *compareOptions) source(path string) (experiment.Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compare: %s: %w", path, err)
 	}
-	return &experiment.SplitSource{Data: d, Splits: splits}, nil
+	return encodedSource(&experiment.SplitSource{Data: d, Splits: splits}, d), nil
 }
 
 // summaryOptions are the output flags of compare and report, which print

@@ -80,7 +80,7 @@ func runInfo(ctx context.Context, o *infoOptions, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		d, err := o.data.load(path)
+		d, err := o.data.loadAny(path)
 		if err != nil {
 			var fe *flagError
 			if errors.As(err, &fe) {
@@ -159,8 +159,32 @@ func infoSummaryTable(s dataio.Summary) *table {
 	t.add("format", s.Format)
 	t.add("rows", strconv.Itoa(s.Rows))
 	t.add("features", strconv.Itoa(s.Features))
-	t.add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
-	t.add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+	if len(s.Nominal) > 0 {
+		t.add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
+		for i, nf := range s.Nominal {
+			if i == 30 {
+				t.add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
+				break
+			}
+			lv := nf.Levels
+			more := ""
+			if len(lv) > 12 {
+				lv, more = lv[:12], fmt.Sprintf(", … (%d)", len(nf.Levels))
+			}
+			t.add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(lv, ", ")+more+"}")
+		}
+	}
+	multi := len(s.Classes) > 2
+	if multi {
+		t.add("classes", strconv.Itoa(len(s.Classes)))
+		for _, c := range s.Classes {
+			t.add(fmt.Sprintf("  %q", c.Label), infoPct(c.Rows, sum(s.Classes)))
+		}
+	}
+	if !s.Unlabeled || !multi {
+		t.add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
+		t.add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+	}
 	lo, hi := 0.0, 0.0
 	for j, f := range s.Stats {
 		if j == 0 || f.Min < lo {
@@ -183,7 +207,21 @@ func infoSummaryTable(s dataio.Summary) *table {
 	for _, n := range s.Notes {
 		t.Notes = append(t.Notes, "note: "+n)
 	}
+	if multi && s.Unlabeled {
+		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)", len(s.Classes)))
+	}
+	if len(s.Nominal) > 0 {
+		t.Notes = append(t.Notes, "note: nominal features are read as category codes 0, 1, … here; train, tune and compare need --categorical onehot")
+	}
 	return t
+}
+
+func sum(cs []dataio.ClassCount) int {
+	n := 0
+	for _, c := range cs {
+		n += c.Rows
+	}
+	return n
 }
 
 // infoConstantList names the constant features: numbers, with names when the

@@ -260,6 +260,11 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 		ro.Labels = &lm
 		ro.AutoUnlabeled = m.NumFeatures
 	}
+	if m.Encoder != nil {
+		// Nominal features are read as categories and encoded as in training.
+		ro.Categorical = "codes"
+		ro.AutoUnlabeled = min(ro.AutoUnlabeled, m.Encoder.InputFeatures)
+	}
 	load := func(ro dataio.ReadOptions) (*dataio.Dataset, error) { return dataio.Load(path, ro) }
 	if path == "-" {
 		// Standard input can be read once: keep it for a second parse.
@@ -276,6 +281,7 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 		}
 	}
 	d, err := load(ro)
+	err = flagHint(err)
 	if errors.Is(err, dataio.ErrUnknownLabel) {
 		return nil, nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
 	}
@@ -284,6 +290,11 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 	}
 	if err := o.data.checkLabelCol(d); err != nil {
 		return nil, nil, err
+	}
+	if m.Encoder != nil {
+		if d, err = m.Encoder.Apply(d); err != nil {
+			return nil, nil, err
+		}
 	}
 	var notes []string
 	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {

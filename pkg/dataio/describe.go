@@ -29,6 +29,17 @@ type Summary struct {
 	// both labels; ConflictingRows the rows that carry them.
 	ConflictingVectors int `json:"conflicting_vectors"`
 	ConflictingRows    int `json:"conflicting_rows"`
+	// Nominal are the nominal (categorical) feature columns with their
+	// categories (read with ReadOptions.Categorical "codes"); their Stats
+	// are of the category codes 0, 1, ….
+	Nominal []NominalFeature `json:"nominal_features,omitempty"`
+	// OneHotFeatures is the number of features after one-hot encoding every
+	// category (0 without nominal features).
+	OneHotFeatures int `json:"onehot_features,omitempty"`
+	// Classes are every class of the file with its rows, before any
+	// selection; for a file with more than two classes read without a
+	// choice of them (ReadOptions.AnyClasses), the only class counts.
+	Classes []ClassCount `json:"classes,omitempty"`
 	// Splits are the sizes of the predefined train/test realisations.
 	Splits []SplitSize   `json:"splits,omitempty"`
 	Notes  []string      `json:"notes,omitempty"`
@@ -60,6 +71,13 @@ func Describe(d *Dataset) Summary {
 		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
 		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
 		Constant: []int{}, Notes: d.Notes, Unlabeled: !d.Labeled(),
+		Nominal: d.Nominal, Classes: d.Classes,
+	}
+	if len(d.Nominal) > 0 {
+		s.OneHotFeatures = dim
+		for _, nf := range d.Nominal {
+			s.OneHotFeatures += len(nf.Levels) - 1
+		}
 	}
 	for _, sp := range d.Splits {
 		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})

@@ -152,7 +152,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 	}
 
 	choose := func() string {
-		return "choose one class against the rest with positive=CLASS, or two classes with classes=A,B"
+		return "choose one class against all the others with positive=CLASS, or keep two with classes=A,B"
 	}
 	var keep map[string]bool
 	if len(opts.Classes) == 2 {

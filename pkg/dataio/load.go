@@ -15,7 +15,7 @@ import (
 const BuiltinPrefix = "builtin:"
 
 // Load reads a data set: "builtin:NAME" (see Builtins), an IDA set (a prefix
-// such as data/banana or any of its four files), or a CSV or LIBSVM file,
+// such as data/banana or any of its four files), or a CSV, ARFF or LIBSVM file,
 // the format detected from the name and content unless opts.Format is set.
 // It sets Name, Source, Format, SHA256 (of the raw bytes), FeatureNames and
 // Notes. Parse problems are *ParseError values naming the file and line.
@@ -44,7 +44,7 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	return d, nil
 }
 
-// LoadReader reads a CSV or LIBSVM data set from r (standard input, say),
+// LoadReader reads a CSV, ARFF or LIBSVM data set from r (standard input, say),
 // named name in messages and Source. The format is detected from the content
 // unless opts.Format is set; IDA sets need files (use Load).
 func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
@@ -88,6 +88,8 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 	switch format {
 	case "libsvm":
 		d, err = parseLIBSVM(data, path, opts)
+	case "arff":
+		d, err = parseARFF(data, path, opts)
 	default:
 		d, err = parseCSV(data, path, opts)
 	}
@@ -120,8 +122,10 @@ func checkText(data []byte) error {
 	return nil
 }
 
-// DetectFormat guesses "csv" or "libsvm" from a file name and its content:
-// .csv and .tsv are CSV, .libsvm and .svm LIBSVM; otherwise a file is LIBSVM
+// DetectFormat guesses "csv", "arff" or "libsvm" from a file name and its
+// content: .csv and .tsv are CSV, .arff ARFF, .libsvm and .svm LIBSVM;
+// otherwise a file is ARFF when its first line (after % comments) is an ARFF
+// keyword such as @relation, LIBSVM
 // when, on its first content lines, every token after the first is
 // index:value and some line has such a token. A line whose first token is
 // index:value too (LIBSVM without labels, see ReadOptions.Unlabeled) counts
@@ -132,6 +136,11 @@ func DetectFormat(path string, data []byte) string {
 		return "csv"
 	case ".libsvm", ".svm":
 		return "libsvm"
+	case ".arff":
+		return "arff"
+	}
+	if isARFF(data) {
+		return "arff"
 	}
 	lines := contentLines(data)
 	sparse := false
@@ -162,7 +171,7 @@ func DetectFormat(path string, data []byte) string {
 func baseName(path string) string {
 	b := filepath.Base(path)
 	switch strings.ToLower(filepath.Ext(b)) {
-	case ".csv", ".tsv", ".txt", ".dat", ".data", ".libsvm", ".svm", ".asc":
+	case ".csv", ".tsv", ".txt", ".dat", ".data", ".libsvm", ".svm", ".asc", ".arff":
 		b = strings.TrimSuffix(b, filepath.Ext(b))
 	}
 	return b
@@ -177,7 +186,7 @@ func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataio: builtin %s: %w", name, err)
 	}
-	if opts.Format == "csv" || opts.Format == "ida" {
+	if opts.Format == "csv" || opts.Format == "arff" || opts.Format == "ida" {
 		return nil, fmt.Errorf("dataio: builtin %s is a LIBSVM file, not %s", name, opts.Format)
 	}
 	if opts.Unlabeled {

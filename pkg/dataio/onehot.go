@@ -215,11 +215,16 @@ func (e *OneHot) Apply(d *Dataset) (*Dataset, error) {
 }
 
 // Describe is a one-line account of the encoding, for notes: "one-hot: 3
-// nominal columns → 9 features (outlook 3, temp 3, windy 2)".
+// nominal columns → 9 features (outlook 3, temp 3, windy 2)", the first
+// five columns named.
 func (e *OneHot) Describe() string {
-	parts := make([]string, len(e.Columns))
+	var parts []string
 	for i, c := range e.Columns {
-		parts[i] = fmt.Sprintf("%s %d", c.Name, len(c.Levels))
+		if i == 5 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", c.Name, len(c.Levels)))
 	}
 	return fmt.Sprintf("one-hot encoding: %d nominal column%s → %d features (%s)", len(e.Columns), plural(len(e.Columns)), e.Dim(), strings.Join(parts, ", "))
 }
@@ -231,9 +236,9 @@ func plural(n int) string {
 	return "s"
 }
 
-// nominalError is the error for nominal columns read without an encoding:
-// at the first non-number, naming every nominal column and the option.
-func nominalError(file string, line, col int, value, hint string, cols []NominalFeature, fieldOf func(NominalFeature) int) *ParseError {
+// nominalList lists nominal columns for a message: "3 nominal (text)
+// columns: 1 outlook {overcast,rainy,sunny}; …", numbered by fieldOf.
+func nominalList(cols []NominalFeature, fieldOf func(NominalFeature) int) string {
 	var parts []string
 	for i, c := range cols {
 		if i == 8 {
@@ -243,7 +248,7 @@ func nominalError(file string, line, col int, value, hint string, cols []Nominal
 		lv := c.Levels
 		more := ""
 		if len(lv) > 6 {
-			lv, more = lv[:6], ", …"
+			lv, more = lv[:6], ",…"
 		}
 		parts = append(parts, fmt.Sprintf("%d %s {%s%s}", fieldOf(c), c.Name, strings.Join(lv, ","), more))
 	}
@@ -251,8 +256,14 @@ func nominalError(file string, line, col int, value, hint string, cols []Nominal
 	if len(cols) > 1 {
 		what = fmt.Sprintf("%d nominal (text) columns", len(cols))
 	}
+	return what + ": " + strings.Join(parts, "; ")
+}
+
+// nominalError is the error for nominal columns read without an encoding:
+// at the first non-number, naming every nominal column and the option.
+func nominalError(file string, line, col int, value, hint string, cols []NominalFeature, fieldOf func(NominalFeature) int) *ParseError {
 	if hint != "" {
 		hint = " (" + hint + ")"
 	}
-	return perr(file, line, col, errf(ErrNominal, "%q is not a number%s; %s: %s; encode them with categorical=onehot", value, hint, what, strings.Join(parts, "; ")))
+	return perr(file, line, col, errf(ErrNominal, "%q is not a number%s; %s; encode them with categorical=onehot", value, hint, nominalList(cols, fieldOf)))
 }

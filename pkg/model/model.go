@@ -34,8 +34,24 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
-// FormatVersion is the model-file format this package writes and reads.
-const FormatVersion = 1
+// FormatVersion is the newest model-file format this package writes and
+// reads. Version 2 adds "encoder", the one-hot encoding of nominal features
+// (dataio.OneHot); a model without one is written as version 1, the format
+// older kerneltunes read, and a version-2 file is refused by them with
+// their version error rather than misread.
+const FormatVersion = 2
+
+// formatVersionOf is the version a model is written with: the oldest that
+// holds it.
+func formatVersionOf(m *Model) int {
+	if m.Encoder != nil {
+		return 2
+	}
+	return 1
+}
+
+// readsVersions says which versions this package reads, for messages.
+const readsVersions = "1 and 2"
 
 // Errors a loaded file can fail with (wrapped with the file name).
 var (
@@ -65,6 +81,10 @@ type Model struct {
 	WeightPos float64 `json:"weight_pos,omitempty"`
 	WeightNeg float64 `json:"weight_neg,omitempty"`
 
+	// Encoder one-hot encodes the nominal features of raw inputs before the
+	// normaliser (format version 2); nil when every feature is numeric.
+	// NumFeatures is then its output dimension.
+	Encoder *dataio.OneHot `json:"encoder,omitempty"`
 	// Normalizer maps raw inputs to the space the support vectors live in;
 	// nil means none.
 	Normalizer *dataio.Normalizer `json:"normalizer,omitempty"`
@@ -165,19 +185,20 @@ func Fit(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, sp
 	}
 
 	m := &Model{
-		FormatVersion: FormatVersion,
-		Kernel:        k.Spec(),
-		MarginKind:    p.Margin,
-		Normalizer:    norm,
-		Labels:        train.Labels,
-		NumFeatures:   d,
-		FeatureNames:  append([]string(nil), train.FeatureNames...),
-		Bias:          -res.Rho,
+		Encoder:      train.Encoder,
+		Kernel:       k.Spec(),
+		MarginKind:   p.Margin,
+		Normalizer:   norm,
+		Labels:       train.Labels,
+		NumFeatures:  d,
+		FeatureNames: append([]string(nil), train.FeatureNames...),
+		Bias:         -res.Rho,
 		Provenance: Provenance{
 			Data:       train.Source,
 			DataSHA256: train.SHA256,
 		},
 	}
+	m.FormatVersion = formatVersionOf(m)
 	if p.Margin != solver.Hard {
 		m.C = p.C
 	}
@@ -254,8 +275,8 @@ func (m *Model) prepare() error {
 func (m *Model) Validate() error { return m.prepare() }
 
 func (m *Model) validate() error {
-	if m.FormatVersion != FormatVersion {
-		return fmt.Errorf("%w %d (this kerneltune reads %d)", ErrVersion, m.FormatVersion, FormatVersion)
+	if m.FormatVersion < 1 || m.FormatVersion > FormatVersion {
+		return fmt.Errorf("%w %d (this kerneltune reads %s)", ErrVersion, m.FormatVersion, readsVersions)
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
@@ -293,6 +314,17 @@ func (m *Model) validate() error {
 	}
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if m.Encoder != nil {
+		if m.FormatVersion < 2 {
+			return bad("an encoder in a format_version %d file (encoders need 2)", m.FormatVersion)
+		}
+		if err := m.Encoder.Check(); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+		if m.Encoder.Dim() != d {
+			return bad("the encoder makes %d features, num_features = %d", m.Encoder.Dim(), d)
+		}
 	}
 	if m.Normalizer != nil {
 		if err := checkNormalizer(m.Normalizer, d); err != nil {
@@ -625,8 +657,8 @@ func load(r io.Reader) (*Model, error) {
 	if head.FormatVersion == nil {
 		return nil, fmt.Errorf("%w: not a kerneltune model (no format_version)", ErrInvalid)
 	}
-	if *head.FormatVersion != FormatVersion {
-		return nil, fmt.Errorf("%w %d (this kerneltune reads %d)", ErrVersion, *head.FormatVersion, FormatVersion)
+	if *head.FormatVersion < 1 || *head.FormatVersion > FormatVersion {
+		return nil, fmt.Errorf("%w %d (this kerneltune reads %s)", ErrVersion, *head.FormatVersion, readsVersions)
 	}
 	m := new(Model)
 	if err := json.Unmarshal(raw, m); err != nil {
