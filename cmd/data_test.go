@@ -152,7 +152,7 @@ func TestDataFlagErrors(t *testing.T) {
 		{"--test", "x", "--test-fraction", "0.3"},
 		{"--test-fraction", "1.5"},
 		{"--normalize", "l2"},
-		{"--input-format", "arff"},
+		{"--input-format", "xlsx"},
 		{"--missing", "mean"},
 		{"--features", "-1"},
 		{"--header", "maybe"},

@@ -210,6 +210,19 @@ func infoSummaryTable(s dataio.Summary) *table {
 	if multi && s.Unlabeled {
 		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)", len(s.Classes)))
 	}
+	for _, nf := range s.Nominal {
+		var nums, words []string
+		for _, l := range nf.Levels {
+			if _, err := strconv.ParseFloat(l, 64); err == nil {
+				nums = append(nums, l)
+			} else {
+				words = append(words, strconv.Quote(l))
+			}
+		}
+		if len(nums) > len(words) {
+			t.Notes = append(t.Notes, fmt.Sprintf("note: feature %d %s is nominal because of %s among %d numbers: a typo in a numeric column?", nf.Index+1, nf.Name, strings.Join(words, ", "), len(nums)))
+		}
+	}
 	if len(s.Nominal) > 0 {
 		t.Notes = append(t.Notes, "note: nominal features are read as category codes 0, 1, … here; train, tune and compare need --categorical onehot")
 	}

@@ -27,7 +27,7 @@ func TestExitCodes(t *testing.T) {
 		hint     string // the usage hint's command, for code 2
 		inStderr string
 	}{
-		{[]string{"info", words}, ExitError, "", `"invalid argument" is not a number`},
+		{[]string{"train", words}, ExitError, "", `"invalid argument" is not a number`},
 		{[]string{"info", "builtin:heart"}, ExitOK, "", ""},
 		{[]string{"nope"}, ExitUsage, "kerneltune", `unknown command "nope"`},
 		{[]string{"generate", "weston", "nope"}, ExitUsage, "kerneltune generate weston", "unknown command"},

@@ -56,6 +56,19 @@ func TestBadFiles(t *testing.T) {
 		{"no_features.libsvm", "", 0, 0, nil},
 		{"idabad", "idabad_test_index.asc", 2, 2, nil},
 		{"idarange_labels.asc", "idarange_data.asc", 3, 0, ErrRagged},
+		{"arff_no_data.arff", "", 0, 0, ErrEmpty},
+		{"arff_bad_type.arff", "", 3, 0, nil},
+		{"arff_string_feature.arff", "", 2, 0, nil},
+		{"arff_nominal_feature.arff", "", 2, 0, ErrNominal},
+		{"arff_ragged.arff", "", 7, 0, ErrRagged},
+		{"arff_sparse_order.arff", "", 7, 0, nil},
+		{"arff_sparse_range.arff", "", 7, 0, nil},
+		{"arff_unterminated_quote.arff", "", 6, 0, nil},
+		{"arff_missing.arff", "", 7, 2, ErrMissing},
+		{"arff_not_number.arff", "", 7, 2, ErrNotNumber},
+		{"arff_three_classes.arff", "", 7, 0, ErrTooManyClasses},
+		{"arff_undeclared_class.arff", "", 6, 2, nil},
+		{"nominal_letters.csv", "", 1, 1, ErrNominal},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -250,7 +250,17 @@ func nominalList(cols []NominalFeature, fieldOf func(NominalFeature) int) string
 		if len(lv) > 6 {
 			lv, more = lv[:6], ",…"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s {%s%s}", fieldOf(c), c.Name, strings.Join(lv, ","), more))
+		typo := ""
+		nums := 0
+		for _, l := range c.Levels {
+			if _, err := strconv.ParseFloat(l, 64); err == nil {
+				nums++
+			}
+		}
+		if 2*nums > len(c.Levels) {
+			typo = fmt.Sprintf(" (%d of its %d values are numbers: a typo?)", nums, len(c.Levels))
+		}
+		parts = append(parts, fmt.Sprintf("%d %s {%s%s}%s", fieldOf(c), c.Name, strings.Join(lv, ","), more, typo))
 	}
 	what := "a nominal (text) column"
 	if len(cols) > 1 {
