@@ -183,3 +183,80 @@ func FuzzReadUnlabeled(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadARFF reads any input as ARFF, nominal features as codes, with
+// and without dropping missing values: never a panic; what it reads keeps
+// the invariants of every reader, its codes are within their categories,
+// and the one-hot encoding fitted on it gives 0/1 columns with one 1 per
+// nominal feature and row, which a CSV round trip keeps.
+func FuzzReadARFF(f *testing.F) {
+	seedCorpus(f, "arff/*.arff", "bad/*.arff")
+	f.Add([]byte("@relation r\n@attribute 'a b' {x,'y z'}\n@attribute n real\n@attribute c {p,q}\n@data\n{0 'y z', 2 q}\nx,1e3,p\n"))
+	f.Add([]byte("@RELATION r\n@ATTRIBUTE s STRING\n@ATTRIBUTE c {p,q}\n@DATA\n'a',p\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, miss := range []string{"", "drop"} {
+			d, err := parseARFF(data, "fuzz", ReadOptions{MaxCells: fuzzLimit, Missing: miss, Categorical: "codes"})
+			if err != nil {
+				continue
+			}
+			checkDataset(t, d)
+			for _, nf := range d.Nominal {
+				for i := 0; i < d.Len(); i++ {
+					if v := d.X.At(i, nf.Index); v < 0 || int(v) >= len(nf.Levels) || v != float64(int(v)) {
+						t.Fatalf("row %d code %v of %d categories", i, v, len(nf.Levels))
+					}
+				}
+			}
+			enc, err := FitOneHot(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if enc == nil {
+				continue
+			}
+			e, err := enc.Apply(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Dim() != enc.Dim() || len(e.FeatureNames) != e.Dim() {
+				t.Fatalf("%d features, %d names, encoder says %d", e.Dim(), len(e.FeatureNames), enc.Dim())
+			}
+			block := map[int]int{} // input feature → categories
+			for _, c := range enc.Columns {
+				block[c.Feature] = len(c.Levels)
+			}
+			for i := 0; i < e.Len(); i++ {
+				row, k := e.X.RawRowView(i), 0
+				for j := 0; j < enc.InputFeatures; j++ {
+					m, ok := block[j]
+					if !ok {
+						k++
+						continue
+					}
+					sum := 0.0
+					for _, v := range row[k : k+m] {
+						if v != 0 && v != 1 {
+							t.Fatalf("row %d: one-hot value %v", i, v)
+						}
+						sum += v
+					}
+					if sum != 1 {
+						t.Fatalf("row %d feature %d: %v ones, want 1 (fitted on these rows)", i, j+1, sum)
+					}
+					k += m
+				}
+			}
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, e); err != nil {
+				t.Fatal(err)
+			}
+			back, err := parseCSV(buf.Bytes(), "back", ReadOptions{MaxCells: fuzzLimit, Header: "yes"})
+			if err != nil {
+				t.Fatalf("re-reading the encoded data as CSV: %v\n%q", err, buf.Bytes())
+			}
+			if !equalData(e, back) {
+				t.Fatalf("CSV round trip of the encoded data changed it\n%q", buf.Bytes())
+			}
+		}
+	})
+}

@@ -138,7 +138,7 @@ func (e *OneHot) Check() error {
 // of a test file's column looked like a number) is matched by the numbers'
 // text. The result has no Nominal columns and Encoder set to e.
 func (e *OneHot) Apply(d *Dataset) (*Dataset, error) {
-	if d.Dim() != e.InputFeatures {
+	if d.Len() > 0 && d.Dim() != e.InputFeatures {
 		return nil, fmt.Errorf("dataio: %s has %d feature columns, the one-hot encoding was fitted on %d", d.Source, d.Dim(), e.InputFeatures)
 	}
 	byFeature := e.byFeature()
