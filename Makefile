@@ -27,6 +27,7 @@ fuzz:
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadLIBSVM$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadCSV$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadUnlabeled$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadARFF$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/model -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 
 bench:

@@ -211,7 +211,10 @@ func parseARFFAttribute(rest string) (arffAttr, error) {
 		}
 		return a, nil
 	}
-	typ := strings.ToLower(strings.Fields(rest + " ")[0])
+	typ := ""
+	if f := strings.Fields(rest); len(f) > 0 {
+		typ = strings.ToLower(f[0])
+	}
 	switch typ {
 	case "numeric", "integer", "real":
 		a.kind = arffNumeric

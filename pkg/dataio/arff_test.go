@@ -138,9 +138,9 @@ func TestARFFErrors(t *testing.T) {
 		{"undeclared value", head + "red,1,a\nblue,2,b\n", ReadOptions{Categorical: "codes"}, ErrNotNumber,
 			`t.arff:7:1: "blue" is not one of the declared values {red,green} of attribute "c"`},
 		{"nominal refused", head + "red,1,a\n", ReadOptions{}, ErrNominal,
-			`t.arff:2: features must be numbers; a nominal (text) attribute: 1 c {red,green}; encode them with categorical=onehot`},
+			`t.arff:2: features must be numbers; a nominal (text) attribute: 1 (c) {red,green}; encode them with categorical=onehot`},
 		{"label-col by number", head + "red,1,a\ngreen,2,b\n", ReadOptions{LabelCol: "2"}, ErrNominal,
-			`t.arff:2: features must be numbers; 2 nominal (text) attributes: 1 c {red,green}; 3 class {a,b}; encode them with categorical=onehot`},
+			`t.arff:2: features must be numbers; 2 nominal (text) attributes: 1 (c) {red,green}; 3 (class) {a,b}; encode them with categorical=onehot`},
 		{"no such class attribute", head + "red,1,a\n", ReadOptions{LabelCol: "kind"}, nil,
 			`dataio: t.arff: no column named "kind" (columns: c, x, class)`},
 		{"weights", head + "red,1,a,{2}\n", ReadOptions{Categorical: "codes"}, nil,
@@ -208,7 +208,7 @@ func TestNominalCSV(t *testing.T) {
 	if !errors.Is(err, ErrNominal) || !errors.Is(err, ErrNotNumber) {
 		t.Fatalf("%v is not ErrNominal", err)
 	}
-	if want := `m.csv:1:1: "p" is not a number; 3 nominal (text) columns: 1 f1 {e,p}; 2 f2 {b,x}; 3 f3 {s,y}; encode them with categorical=onehot`; err.Error() != want {
+	if want := `m.csv:1:1: "p" is not a number; 3 nominal (text) columns: 1 (f1) {e,p}; 2 (f2) {b,x}; 3 (f3) {s,y}; encode them with categorical=onehot`; err.Error() != want {
 		t.Errorf("error\n%s\nwant\n%s", err, want)
 	}
 	// A mixed column (car's doors: 2, 3, 4, 5more) is nominal as a whole.

@@ -260,7 +260,7 @@ func nominalList(cols []NominalFeature, fieldOf func(NominalFeature) int) string
 		if 2*nums > len(c.Levels) {
 			typo = fmt.Sprintf(" (%d of its %d values are numbers: a typo?)", nums, len(c.Levels))
 		}
-		parts = append(parts, fmt.Sprintf("%d %s {%s%s}%s", fieldOf(c), c.Name, strings.Join(lv, ","), more, typo))
+		parts = append(parts, fmt.Sprintf("%d (%s) {%s%s}%s", fieldOf(c), c.Name, strings.Join(lv, ","), more, typo))
 	}
 	what := "a nominal (text) column"
 	if len(cols) > 1 {
