@@ -54,8 +54,8 @@ Nominal (text) features, such as ARFF {a,b,c} attributes or CSV columns of words
 are refused unless --categorical onehot encodes them: one 0/1 feature
 "column=value" per category, fitted on the training part (a category only the
 test part has encodes as all zeros) and saved with the model, e.g.
-  kerneltune train vote.arff --categorical onehot -o vote.json
-  kerneltune predict vote.json vote.arff`
+  kerneltune train vote.arff --categorical onehot --missing drop -o vote.json
+  kerneltune predict vote.json vote.arff --missing drop`
 
 // oneDataArg is the Args check of a command that takes exactly one DATA.
 func oneDataArg(cmd *cobra.Command, args []string) error {

@@ -192,12 +192,17 @@ func parseARFFAttribute(rest string) (arffAttr, error) {
 		if tail := strings.TrimSpace(rest[end+1:]); tail != "" {
 			return a, fmt.Errorf("attribute %q: text %q after the nominal values", name, tail)
 		}
-		levels, _, err := arffSplit(rest[1:end])
+		levels, quoted, err := arffSplit(rest[1:end])
 		if err != nil {
 			return a, fmt.Errorf("attribute %q: %w", name, err)
 		}
-		if len(levels) == 1 && levels[0] == "" {
+		if len(levels) == 1 && levels[0] == "" && !quoted[0] {
 			levels = nil
+		}
+		for i, l := range levels {
+			if l == "" && !quoted[i] && len(levels) > 1 {
+				return a, fmt.Errorf("attribute %q: empty nominal value %d in {…} (a stray comma? quote it as '' if it is meant)", name, i+1)
+			}
 		}
 		a.kind, a.levels, a.index = arffNominal, levels, make(map[string]int, len(levels))
 		for i, l := range levels {

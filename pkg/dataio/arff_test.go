@@ -69,6 +69,33 @@ func TestCorpusCounts(t *testing.T) {
 	}
 }
 
+// labor.arff has a "?" in all but one of its 57 rows: an error at the first,
+// and with missing=drop one row of one class is left. heart-sparse.arff is
+// heart_scale in sparse ARFF rows: the same numbers and labels.
+func TestCorpusMissingAndSparse(t *testing.T) {
+	labor := filepath.Join(td, "arff/labor.arff")
+	_, err := Load(labor, ReadOptions{Categorical: "codes"})
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrMissing) || pe.Line != 105 || pe.Col != 3 {
+		t.Errorf("labor: %v, want a missing value at line 105 column 3", err)
+	}
+	_, err = Load(labor, ReadOptions{Categorical: "codes", Missing: "drop"})
+	if !errors.Is(err, ErrOneClass) || !strings.Contains(err.Error(), `only one class: "bad" (1 row)`) {
+		t.Errorf("labor, missing=drop: %v", err)
+	}
+	sparse, err := Load(filepath.Join(td, "arff/heart-sparse.arff"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, err := Load(filepath.Join(td, "libsvm/heart_scale"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalData(sparse, dense) {
+		t.Errorf("heart-sparse.arff reads differently from heart_scale")
+	}
+}
+
 // The details of the ARFF reader on one small file: case-insensitive
 // keywords, % comments, quoted names and values with escapes and commas,
 // integer/real types, nominal codes in declared order, a class that is not

@@ -188,7 +188,7 @@ func FuzzReadUnlabeled(f *testing.F) {
 // and without dropping missing values: never a panic; what it reads keeps
 // the invariants of every reader, its codes are within their categories,
 // and the one-hot encoding fitted on it gives 0/1 columns with one 1 per
-// nominal feature and row, which a CSV round trip keeps.
+// nominal feature and row, the same for any subset of the rows.
 func FuzzReadARFF(f *testing.F) {
 	seedCorpus(f, "arff/*.arff", "bad/*.arff")
 	f.Add([]byte("@relation r\n@attribute 'a b' {x,'y z'}\n@attribute n real\n@attribute c {p,q}\n@data\n{0 'y z', 2 q}\nx,1e3,p\n"))
@@ -246,16 +246,18 @@ func FuzzReadARFF(f *testing.F) {
 					k += m
 				}
 			}
-			var buf bytes.Buffer
-			if err := WriteCSV(&buf, e); err != nil {
+			// Encoding a subset gives the subset's rows of the encoded whole.
+			idx := []int{d.Len() - 1, 0}
+			sub, err := enc.Apply(d.Subset(idx))
+			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := parseCSV(buf.Bytes(), "back", ReadOptions{MaxCells: fuzzLimit, Header: "yes"})
-			if err != nil {
-				t.Fatalf("re-reading the encoded data as CSV: %v\n%q", err, buf.Bytes())
-			}
-			if !equalData(e, back) {
-				t.Fatalf("CSV round trip of the encoded data changed it\n%q", buf.Bytes())
+			for k, i := range idx {
+				for j := 0; j < e.Dim(); j++ {
+					if sub.X.At(k, j) != e.X.At(i, j) {
+						t.Fatalf("row %d of a subset encodes differently from row %d of the whole", k, i)
+					}
+				}
 			}
 		}
 	})
