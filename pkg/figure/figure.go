@@ -1,0 +1,312 @@
+// Package figure draws the figures of a kernel-tuning comparison from plain
+// data — names and numbers, never records, methods or kernels:
+//
+//	Accuracy            box plots of test accuracy per method, one panel per dataset
+//	CriticalDifference  Demšar's (2006) critical-difference diagram
+//	Traces              a criterion per iteration, every partition and their median
+//	Weights             per-feature weights (a diagonal Q, per-feature γ or 1/θ) as bars
+//	Metric              a full metric Q: off-diagonal heat map, colour bar, diagonal bars
+//
+// It is its own package, depending on gonum/plot but on nothing of this
+// module, so that the two consumers — the files of compare/report --plot
+// (experiment.WritePlots) and the HTML report, which inlines the SVG — draw
+// the same figures from the same data, and so that tests can drive every kind
+// with made-up data (long names, wide ranges) without running an experiment.
+//
+// Every constructor returns a *Figure, which knows its own size (chosen from
+// the content: more methods, features or datasets make a larger figure, so
+// that text never needs to be clipped) and encodes itself as SVG, PNG or PDF.
+package figure
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Formats are the encodings a Figure writes.
+var Formats = []string{"svg", "png", "pdf"}
+
+// Figure is a drawing of a known size.
+type Figure struct {
+	Width, Height vg.Length
+	draw          func(c draw.Canvas)
+}
+
+// Draw draws the figure onto c, which should have the figure's size.
+func (f *Figure) Draw(c draw.Canvas) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	f.draw(c)
+}
+
+// Encode writes the figure to w as "svg", "png" or "pdf".
+func (f *Figure) Encode(w io.Writer, format string) error {
+	if !validFormat(format) {
+		return fmt.Errorf("figure: unknown format %q (want svg, png or pdf)", format)
+	}
+	c, err := draw.NewFormattedCanvas(f.Width, f.Height, format)
+	if err != nil {
+		return fmt.Errorf("figure: %s canvas: %w", format, err)
+	}
+	f.Draw(draw.New(c))
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("figure: write %s: %w", format, err)
+	}
+	return nil
+}
+
+// SVG returns the figure as an SVG document.
+func (f *Figure) SVG() ([]byte, error) {
+	var b bytes.Buffer
+	if err := f.Encode(&b, "svg"); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Save writes the figure to path in the format its extension names
+// (.svg, .png or .pdf).
+func (f *Figure) Save(path string) error {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if !validFormat(format) {
+		return fmt.Errorf("figure: %s: unknown format %q (want .svg, .png or .pdf)", path, format)
+	}
+	var b bytes.Buffer
+	if err := f.Encode(&b, format); err != nil {
+		return fmt.Errorf("figure: %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	return nil
+}
+
+func validFormat(f string) bool {
+	for _, g := range Formats {
+		if f == g {
+			return true
+		}
+	}
+	return false
+}
+
+// Text styles. Sizes are in points; the font is gonum/plot's default
+// (Liberation Serif, metric-compatible with Times, so that an SVG viewed
+// without the Liberation fonts keeps its layout).
+func textStyle(size vg.Length) draw.TextStyle {
+	return draw.TextStyle{
+		Color:   color.Black,
+		Font:    font.From(plot.DefaultFont, size),
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// inset keeps plots off the figure's left and right edges: gonum/plot
+// draws a rotated y-axis label flush with its canvas's edge, so the
+// descenders of "(%)" would be cut.
+const inset = vg.Length(4)
+
+const (
+	titleSize = 12
+	labelSize = 10
+	tickSize  = 9
+	noteSize  = 9
+)
+
+// wrap breaks s into lines no wider than width in style sty, at spaces
+// (a single word wider than width stays whole and is shortened by fit).
+func wrap(s string, sty draw.TextStyle, width vg.Length) string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			try := w
+			if line != "" {
+				try = line + " " + w
+			}
+			if line != "" && sty.Width(try) > width {
+				out = append(out, fit(line, sty, width))
+				line = w
+				continue
+			}
+			line = try
+		}
+		out = append(out, fit(line, sty, width))
+	}
+	return strings.Join(out, "\n")
+}
+
+// fit shortens s with an ellipsis until it is no wider than width.
+func fit(s string, sty draw.TextStyle, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 {
+		r = r[:len(r)-1]
+		if t := string(r) + "…"; sty.Width(t) <= width {
+			return t
+		}
+	}
+	return string(r)
+}
+
+// maxWidth is the width of the widest of ss in style sty.
+func maxWidth(sty draw.TextStyle, ss []string) vg.Length {
+	var w vg.Length
+	for _, s := range ss {
+		w = max(w, sty.Width(s))
+	}
+	return w
+}
+
+// drawTitle draws a centred (possibly multi-line) title at the top of c and
+// returns the canvas below it.
+func drawTitle(c draw.Canvas, title string, size vg.Length) draw.Canvas {
+	if title == "" {
+		return c
+	}
+	sty := textStyle(size)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+	pad := vg.Points(6)
+	title = wrap(title, sty, c.Max.X-c.Min.X-2*pad)
+	c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - pad}, title)
+	c.Max.Y -= sty.Height(title) + 2*pad
+	return c
+}
+
+// newPlot is a plot.Plot with this package's fonts and a title wrapped to
+// the given width.
+func newPlot(title string, width vg.Length) *plot.Plot {
+	p := plot.New()
+	p.Title.TextStyle.Font.Size = labelSize + 1
+	p.Title.Text = wrap(title, p.Title.TextStyle, width-vg.Points(8))
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = labelSize
+		a.Tick.Label.Font.Size = tickSize
+		a.Tick.Marker = shortTicks{}
+	}
+	return p
+}
+
+// Colours used across figures: a dark blue for the data, an orange-red for
+// what the reader compares against (means, the baseline).
+var (
+	colData      = color.NRGBA{R: 31, G: 78, B: 140, A: 255}
+	colDataLight = color.NRGBA{R: 31, G: 78, B: 140, A: 70}
+	colAccent    = color.NRGBA{R: 200, G: 60, B: 20, A: 255}
+	colGrey      = color.NRGBA{R: 120, G: 120, B: 120, A: 255}
+	colFill      = color.NRGBA{R: 198, G: 215, B: 235, A: 255}
+)
+
+// diamond is a filled diamond glyph (draw has none).
+type diamond struct{}
+
+func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	p := vg.Path{}
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: color.White, Width: vg.Points(0.6)})
+	c.Stroke(p)
+}
+
+// titleHeight is the height drawTitle takes for title in a figure of the
+// given width.
+func titleHeight(title string, width vg.Length) vg.Length {
+	if title == "" {
+		return 0
+	}
+	sty := textStyle(titleSize)
+	pad := vg.Points(6)
+	return sty.Height(wrap(title, sty, width-2*pad)) + 2*pad
+}
+
+// legendItem is a mark (drawn with its left end at pt, vertically centred
+// on it, at most legendMarkW wide) and the text that explains it.
+type legendItem struct {
+	mark func(c draw.Canvas, pt vg.Point)
+	text string
+}
+
+const legendMarkW = 14
+
+// legend is a strip of legend items flowed into lines that fit a width.
+type legend struct {
+	lines [][]legendItem
+	sty   draw.TextStyle
+}
+
+func newLegend(items []legendItem, width vg.Length) legend {
+	l := legend{sty: textStyle(noteSize)}
+	l.sty.YAlign = draw.YCenter
+	pad := vg.Points(10)
+	avail := width - 2*pad
+	var line []legendItem
+	var x vg.Length
+	for _, it := range items {
+		it.text = fit(it.text, l.sty, avail-vg.Points(legendMarkW+4))
+		w := vg.Points(legendMarkW+4) + l.sty.Width(it.text)
+		if len(line) > 0 && x+w > avail {
+			l.lines = append(l.lines, line)
+			line, x = nil, 0
+		}
+		line = append(line, it)
+		x += w + vg.Points(14)
+	}
+	if len(line) > 0 {
+		l.lines = append(l.lines, line)
+	}
+	return l
+}
+
+func (l legend) lineHeight() vg.Length { return l.sty.Height("Mg") + vg.Points(5) }
+
+func (l legend) height() vg.Length {
+	return vg.Length(len(l.lines))*l.lineHeight() + vg.Points(8)
+}
+
+// draw draws the legend into the strip c (of height l.height()).
+func (l legend) draw(c draw.Canvas) {
+	y := c.Max.Y - vg.Points(4) - l.lineHeight()/2
+	for _, line := range l.lines {
+		x := c.Min.X + vg.Points(10)
+		for _, it := range line {
+			it.mark(c, vg.Point{X: x, Y: y})
+			x += vg.Points(legendMarkW + 4)
+			c.FillText(l.sty, vg.Point{X: x, Y: y}, it.text)
+			x += l.sty.Width(it.text) + vg.Points(14)
+		}
+		y -= l.lineHeight()
+	}
+}
+
+// shortTicks are gonum's default ticks labelled with the shortest
+// representation of their value ("82.5", not "82.50").
+type shortTicks struct{}
+
+func (shortTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
