@@ -140,7 +140,7 @@ func CriticalDifference(d CD) (*Figure, error) {
 		rowH    = 17 // points between method rows
 		cliqueH = 6  // points between clique bars
 	)
-	cdH := vg.Points(34)  // CD bar and its label
+	cdH := vg.Points(34)   // CD bar and its label
 	tickH := vg.Points(22) // tick numbers and ticks
 	cliqueSpace := vg.Points(10 + cliqueH*float64(len(cliques)))
 	methodsH := vg.Points(rowH * float64(max(nLeft, k-nLeft)+1))
