@@ -428,15 +428,17 @@ func (o *compareOptions) source(path string) (experiment.Source, error) {
 // summaryOptions are the output flags of compare and report, which print
 // the same tables and figures.
 type summaryOptions struct {
-	Format string
-	Plot   string
-	PlotAs string
+	Format   string
+	Plot     string
+	PlotAs   string
+	PlotSort bool
 }
 
 func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex")
-	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, mean Q heat maps)")
+	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, per-feature weights, full-Q heat maps)")
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
 
 // check returns a usage error (exit code 2) for a --format or a
@@ -458,7 +460,7 @@ func (o *summaryOptions) write(g *globalOptions, recs []experiment.Record, order
 		return err
 	}
 	if o.Plot != "" {
-		_, err := experiment.WritePlots(o.Plot, o.PlotAs, recs, order)
+		_, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort})
 		return err
 	}
 	return nil

@@ -2,27 +2,119 @@ package experiment
 
 import (
 	"fmt"
-	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
+	fig "github.com/kerneltune/kerneltune/pkg/figure"
 )
 
-// WritePlots writes figures of records into dir, in format "svg" (the
-// default), "png" or "pdf":
+// PlotOptions are the settings of Figures and WritePlots.
+type PlotOptions struct {
+	// Format is "svg" (the default when empty), "png" or "pdf".
+	Format string
+	// SortWeights lists the features of per-feature weight charts by mean
+	// weight, largest first, instead of in their order in the data.
+	SortWeights bool
+}
+
+// NamedFigure is a figure and the base name of its file (no extension).
+type NamedFigure struct {
+	Name string // e.g. "accuracy", "heart-spd-trace"
+	// Dataset and Entry say what the figure is of; both empty for a
+	// figure over every dataset (accuracy).
+	Dataset, Entry string
+	Figure         *fig.Figure
+}
+
+// Figures draws the figures of records (failed jobs left out), in this
+// order:
 //
-//	DATASET-accuracy.svg       box plots of test accuracy per method entry
-//	DATASET-ENTRY-trace.svg    the criterion per iteration, one line per partition
-//	DATASET-ENTRY-Q.svg        the mean learned metric Q as a heat map
+//	accuracy              box plots of test accuracy per entry, one panel per dataset,
+//	                      the mean marked, the baseline's median as a reference line
+//	DATASET-ENTRY-trace   the criterion per iteration: every partition, and their median
+//	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
+//	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
 //
-// and returns the files written. order gives the entries' order.
+// order gives the entries' order, as in Summarize; the baseline is the
+// first entry of each table.
+func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
+	var out []NamedFigure
+	var panels []fig.AccuracyPanel
+	tables := Summarize(records, order, "")
+	for _, t := range tables {
+		byEntry := map[string][]Record{}
+		for _, r := range records {
+			if r.Dataset == t.Dataset && !r.Failed() {
+				byEntry[r.Entry] = append(byEntry[r.Entry], r)
+			}
+		}
+		panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
+		for _, row := range t.Rows {
+			b := fig.Box{Name: row.Entry}
+			for _, r := range byEntry[row.Entry] {
+				b.Values = append(b.Values, 100*r.TestAccuracy)
+			}
+			panel.Boxes = append(panel.Boxes, b)
+			if row.Entry == t.Baseline && len(b.Values) > 0 {
+				panel.Reference, panel.ReferenceName = median(b.Values), row.Entry
+			}
+		}
+		panels = append(panels, panel)
+		for _, row := range t.Rows {
+			rs := byEntry[row.Entry]
+			if len(rs) == 0 {
+				continue
+			}
+			named := func(kind string, f *fig.Figure) {
+				out = append(out, NamedFigure{Name: t.Dataset + "-" + row.Entry + "-" + kind, Dataset: t.Dataset, Entry: row.Entry, Figure: f})
+			}
+			if ts := traceSet(t.Dataset, row.Entry, rs); ts != nil {
+				f, err := fig.Traces(*ts)
+				if err != nil {
+					return nil, fmt.Errorf("experiment: figures: %w", err)
+				}
+				named("trace", f)
+			}
+			if w := weights(t.Dataset, row.Entry, rs, opts.SortWeights); w != nil {
+				f, err := fig.FeatureWeights(*w)
+				if err != nil {
+					return nil, fmt.Errorf("experiment: figures: %w", err)
+				}
+				named("weights", f)
+			}
+			if m := meanQ(t.Dataset, row.Entry, rs); m != nil {
+				f, err := fig.Metric(*m)
+				if err != nil {
+					return nil, fmt.Errorf("experiment: figures: %w", err)
+				}
+				named("Q", f)
+			}
+		}
+	}
+	if len(panels) > 0 {
+		f, err := fig.Accuracy("Test accuracy per partition", panels)
+		if err != nil {
+			return nil, fmt.Errorf("experiment: figures: %w", err)
+		}
+		out = append([]NamedFigure{{Name: "accuracy", Figure: f}}, out...)
+	}
+	return out, nil
+}
+
+// WritePlots writes the Figures of records into dir, one file each
+// (NAME.svg, .png or .pdf, names made file-safe), and returns the files
+// written. format is "svg" (the default when empty), "png" or "pdf".
 func WritePlots(dir, format string, records []Record, order []string) ([]string, error) {
+	return WritePlotsWith(dir, records, order, PlotOptions{Format: format})
+}
+
+// WritePlotsWith is WritePlots with every option.
+func WritePlotsWith(dir string, records []Record, order []string, opts PlotOptions) ([]string, error) {
+	format := opts.Format
 	switch format {
 	case "":
 		format = "svg"
@@ -30,45 +122,20 @@ func WritePlots(dir, format string, records []Record, order []string) ([]string,
 	default:
 		return nil, fmt.Errorf("experiment: plots: unknown format %q (want svg, png or pdf)", format)
 	}
+	figs, err := Figures(records, order, opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("experiment: plots: %w", err)
 	}
 	var files []string
-	save := func(p *plot.Plot, name string, w, h vg.Length) error {
-		path := filepath.Join(dir, safeName(name)+"."+format)
-		if err := p.Save(w, h, path); err != nil {
-			return fmt.Errorf("experiment: plot %s: %w", path, err)
+	for _, nf := range figs {
+		path := filepath.Join(dir, safeName(nf.Name)+"."+format)
+		if err := nf.Figure.Save(path); err != nil {
+			return files, fmt.Errorf("experiment: plot %s: %w", path, err)
 		}
 		files = append(files, path)
-		return nil
-	}
-	for _, t := range Summarize(records, order, "") {
-		byEntry := map[string][]Record{}
-		for _, r := range records {
-			if r.Dataset == t.Dataset && !r.Failed() {
-				byEntry[r.Entry] = append(byEntry[r.Entry], r)
-			}
-		}
-		p, err := accuracyBoxes(t, byEntry)
-		if err != nil {
-			return files, err
-		}
-		if err := save(p, t.Dataset+"-accuracy", vg.Length(max(4, len(t.Rows)))*1.4*vg.Inch, 4*vg.Inch); err != nil {
-			return files, err
-		}
-		for _, row := range t.Rows {
-			rs := byEntry[row.Entry]
-			if p := traces(t.Dataset, row.Entry, rs); p != nil {
-				if err := save(p, t.Dataset+"-"+row.Entry+"-trace", 6*vg.Inch, 4*vg.Inch); err != nil {
-					return files, err
-				}
-			}
-			if p := meanQ(t.Dataset, row.Entry, rs); p != nil {
-				if err := save(p, t.Dataset+"-"+row.Entry+"-Q", 5*vg.Inch, 4.5*vg.Inch); err != nil {
-					return files, err
-				}
-			}
-		}
 	}
 	return files, nil
 }
@@ -77,153 +144,134 @@ var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func safeName(s string) string { return unsafeChars.ReplaceAllString(s, "_") }
 
-func accuracyBoxes(t Table, byEntry map[string][]Record) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = t.Dataset + ": test accuracy per partition"
-	p.Y.Label.Text = "test accuracy (%)"
-	var names []string
-	for i, row := range t.Rows {
-		var v plotter.Values
-		for _, r := range byEntry[row.Entry] {
-			v = append(v, 100*r.TestAccuracy)
-		}
-		names = append(names, row.Entry)
-		if len(v) == 0 {
-			continue
-		}
-		b, err := plotter.NewBoxPlot(vg.Points(20), float64(i), v)
-		if err != nil {
-			return nil, fmt.Errorf("experiment: box plot %s: %w", row.Entry, err)
-		}
-		p.Add(b)
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
 	}
-	p.NominalX(names...)
-	return p, nil
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
-func traces(dataset, entry string, rs []Record) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, %s: criterion per iteration", dataset, entry)
-	p.X.Label.Text = "iteration"
-	drawn := false
+// traceSet collects the criterion traces of an entry's records; nil when
+// no record has two or more values (the svm baseline has one: its CV
+// accuracy).
+func traceSet(dataset, entry string, rs []Record) *fig.TraceSet {
+	ts := fig.TraceSet{Title: fmt.Sprintf("%s, %s: criterion per iteration", dataset, entry)}
 	for _, r := range rs {
 		if len(r.Trace) < 2 {
 			continue
 		}
-		if p.Y.Label.Text == "" {
-			p.Y.Label.Text = r.Criterion
+		if ts.Criterion == "" {
+			ts.Criterion = r.Criterion
 		}
-		pts := make(plotter.XYs, len(r.Trace))
-		for i, v := range r.Trace {
-			pts[i].X, pts[i].Y = float64(i), v
-		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			continue // a non-finite value: leave the partition out of the figure
-		}
-		l.Color = color.NRGBA{R: 30, G: 90, B: 180, A: 140}
-		p.Add(l)
-		drawn = true
+		ts.Traces = append(ts.Traces, r.Trace)
 	}
-	if !drawn {
+	if len(ts.Traces) == 0 {
 		return nil
 	}
-	return p
+	return &ts
 }
 
-// qGrid is a d×d matrix as a heat-map grid (row 0 at the top).
-type qGrid struct {
-	d int
-	q []float64
-}
-
-func (g qGrid) Dims() (c, r int)   { return g.d, g.d }
-func (g qGrid) Z(c, r int) float64 { return g.q[(g.d-1-r)*g.d+c] }
-func (g qGrid) X(c int) float64    { return float64(c + 1) }
-func (g qGrid) Y(r int) float64    { return float64(g.d - r) }
-
-func meanQ(dataset, entry string, rs []Record) *plot.Plot {
-	var sum []float64
-	d, n := 0, 0
+// featureNames are the records' feature names (Record.Features, set when
+// the data names its features), or "1".."d".
+func featureNames(rs []Record, d int) []string {
 	for _, r := range rs {
-		q := fullQ(r)
-		if q == nil || (d != 0 && len(q) != d*d) {
+		if len(r.Features) == d {
+			return r.Features
+		}
+	}
+	ns := make([]string, d)
+	for i := range ns {
+		ns[i] = strconv.Itoa(i + 1)
+	}
+	return ns
+}
+
+// weights collects per-feature weights of an entry's records: a diagonal
+// Q (q_k) or an L1 kernel's θ (as 1/θ_k, the weight of |x_k − z_k|); nil
+// when the records have neither, or fewer than two features. Records whose
+// width differs from the first's are left out.
+func weights(dataset, entry string, rs []Record, sorted bool) *fig.Weights {
+	var runs [][]float64
+	quantity := ""
+	for _, r := range rs {
+		var w []float64
+		var q string
+		switch {
+		case len(r.Kernel.Diag) > 0:
+			w = slices.Clone(r.Kernel.Diag)
+			q = "q_k, the diagonal of Q in exp(-½ Σ q_k (x_k - z_k)²)"
+		case len(r.Kernel.Theta) > 0:
+			// The L1 kernel is -Σ_k |x_k - z_k| / θ_k: a feature's weight is 1/θ_k.
+			for _, t := range r.Kernel.Theta {
+				w = append(w, 1/t)
+			}
+			q = "1/θ_k, the weight of |x_k - z_k| in the L1 kernel"
+		default:
 			continue
 		}
-		if d == 0 {
-			d = isqrt(len(q))
-			sum = make([]float64, len(q))
+		if len(runs) > 0 && (len(w) != len(runs[0]) || q != quantity) {
+			continue
 		}
-		for i, v := range q {
-			sum[i] += v
+		runs, quantity = append(runs, w), q
+	}
+	if len(runs) == 0 || len(runs[0]) < 2 {
+		return nil
+	}
+	return &fig.Weights{
+		Title:    fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs)),
+		Quantity: quantity,
+		Names:    featureNames(rs, len(runs[0])),
+		Runs:     runs,
+		Sorted:   sorted,
+	}
+}
+
+// meanQ is the mean of the full metrics Q of an entry's records; nil when
+// none has a full Q (records whose Q has another size than the first's are
+// left out).
+func meanQ(dataset, entry string, rs []Record) *fig.Matrix {
+	var sum [][]float64
+	n := 0
+	for _, r := range rs {
+		q := r.Kernel.Q
+		if len(q) == 0 || (sum != nil && len(q) != len(sum)) {
+			continue
+		}
+		d := len(q)
+		square := true
+		for _, row := range q {
+			square = square && len(row) == d
+		}
+		if !square {
+			continue
+		}
+		if sum == nil {
+			sum = make([][]float64, d)
+			for i := range sum {
+				sum[i] = make([]float64, d)
+			}
+		}
+		for i, row := range q {
+			for j, v := range row {
+				sum[i][j] += v
+			}
 		}
 		n++
 	}
-	if n == 0 || d < 2 {
+	if n == 0 || len(sum) < 2 {
 		return nil
 	}
-	for i := range sum {
-		sum[i] /= float64(n)
-	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, %s: mean learned Q over %d partitions\n(colour from %.3g to %.3g)",
-		dataset, entry, n, slices.Min(sum), slices.Max(sum))
-	p.X.Label.Text, p.Y.Label.Text = "feature", "feature"
-	p.X.Tick.Marker, p.Y.Tick.Marker = featureTicks{d}, featureTicks{d}
-	pal := palette.Heat(64, 1)
-	if slices.Min(sum) < 0 { // a full Q has negative off-diagonal entries
-		pal = palette.Radial(64, palette.Hue(0.6), palette.Hue(0.05), 1)
-	}
-	p.Add(plotter.NewHeatMap(qGrid{d, sum}, pal))
-	return p
-}
-
-// featureTicks labels the integer feature numbers 1..d (at most ~12 labels).
-type featureTicks struct{ d int }
-
-func (f featureTicks) Ticks(_, _ float64) []plot.Tick {
-	step := max(1, (f.d+11)/12)
-	var ts []plot.Tick
-	for i := 1; i <= f.d; i++ {
-		t := plot.Tick{Value: float64(i)}
-		if (i-1)%step == 0 {
-			t.Label = fmt.Sprint(i)
+	for _, row := range sum {
+		for j := range row {
+			row[j] /= float64(n)
 		}
-		ts = append(ts, t)
 	}
-	return ts
-}
-
-// fullQ returns the record's metric Q as a row-major d×d slice, or nil when
-// the kernel is not a Gaussian with a per-feature or full metric.
-func fullQ(r Record) []float64 {
-	k := r.Kernel
-	switch {
-	case len(k.Q) > 0:
-		d := len(k.Q)
-		q := make([]float64, 0, d*d)
-		for _, row := range k.Q {
-			if len(row) != d {
-				return nil
-			}
-			q = append(q, row...)
-		}
-		return q
-	case len(k.Diag) > 0:
-		d := len(k.Diag)
-		q := make([]float64, d*d)
-		for i, v := range k.Diag {
-			q[i*d+i] = v
-		}
-		return q
+	return &fig.Matrix{
+		Title: fmt.Sprintf("%s, %s: mean learned Q over %d partitions", dataset, entry, n),
+		Names: featureNames(rs, len(sum)),
+		Q:     sum,
 	}
-	return nil
-}
-
-func isqrt(n int) int {
-	r := 0
-	for (r+1)*(r+1) <= n {
-		r++
-	}
-	return r
 }

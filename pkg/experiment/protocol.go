@@ -371,6 +371,9 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	rec.Status = res.Status.String()
 	rec.Param = res.Param
 	rec.Kernel, rec.Margin, rec.C = res.Kernel, res.Margin, res.C
+	if !dataio.DefaultFeatureNames(train.FeatureNames) {
+		rec.Features = train.FeatureNames
+	}
 	rec.Criterion, rec.CriterionStart, rec.CriterionEnd = res.Criterion, res.CriterionStart, res.CriterionEnd
 	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, res.Notes
 	for _, s := range res.Trace {

@@ -41,8 +41,12 @@ type Record struct {
 	TestSize      int     `json:"test_size"`
 
 	Kernel kernel.Spec `json:"kernel"`
-	Margin string      `json:"margin,omitempty"`
-	C      float64     `json:"C,omitempty"`
+	// Features names the kernel's features (the figures label per-feature
+	// weights with them); set only when the data names them (a CSV header),
+	// not for the f1, …, fd that readers make up.
+	Features []string `json:"features,omitempty"`
+	Margin   string   `json:"margin,omitempty"`
+	C        float64  `json:"C,omitempty"`
 
 	Criterion      string  `json:"criterion,omitempty"`
 	CriterionStart float64 `json:"criterion_start,omitempty"`

@@ -204,7 +204,8 @@ func newPlot(title string, width vg.Length) *plot.Plot {
 // what the reader compares against (means, the baseline).
 var (
 	colData      = color.NRGBA{R: 31, G: 78, B: 140, A: 255}
-	colDataLight = color.NRGBA{R: 31, G: 78, B: 140, A: 70}
+	colDataLight = color.NRGBA{R: 31, G: 78, B: 140, A: 80}
+	colDot       = color.NRGBA{R: 31, G: 78, B: 140, A: 150}
 	colAccent    = color.NRGBA{R: 200, G: 60, B: 20, A: 255}
 	colGrey      = color.NRGBA{R: 120, G: 120, B: 120, A: 255}
 	colFill      = color.NRGBA{R: 198, G: 215, B: 235, A: 255}

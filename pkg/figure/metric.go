@@ -110,7 +110,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("figure: weights: %w", err)
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: colDataLight, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
+		s.GlyphStyle = draw.GlyphStyle{Color: colDot, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(s)
 	}
 	p.Y.Min, p.Y.Max = 0.5, float64(d)+0.5
@@ -127,7 +127,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 			c.Stroke(r.Path())
 		}, fmt.Sprintf("mean over %d runs (partitions)", len(w.Runs))},
 		{func(c draw.Canvas, pt vg.Point) {
-			c.DrawGlyph(draw.GlyphStyle{Color: colDataLight, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}, vg.Point{X: pt.X + 7, Y: pt.Y})
+			c.DrawGlyph(draw.GlyphStyle{Color: colDot, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}, vg.Point{X: pt.X + 7, Y: pt.Y})
 		}, "one run"},
 	}, width)
 	dataH := vg.Length(d) * rowH
@@ -272,10 +272,10 @@ func Metric(m Matrix) (*Figure, error) {
 	cmap.SetMin(-lim)
 	cmap.SetMax(lim)
 	heat := newPlot("", side)
-	heat.Title.Text = "off-diagonal Q_ij (diagonal grey)"
+	heat.Title.Text = "off-diagonal Q_ij (diagonal dark grey)"
 	hm := plotter.NewHeatMap(offDiag{m.Q}, cmap.Palette(255))
 	hm.Min, hm.Max = -lim, lim
-	hm.NaN = color.NRGBA{R: 200, G: 200, B: 200, A: 255}
+	hm.NaN = color.NRGBA{R: 90, G: 90, B: 90, A: 255}
 	heat.Add(hm)
 	heat.X.Min, heat.X.Max = 0.5, float64(d)+0.5
 	heat.Y.Min, heat.Y.Max = 0.5, float64(d)+0.5
