@@ -52,17 +52,7 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 				byEntry[r.Entry] = append(byEntry[r.Entry], r)
 			}
 		}
-		panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
-		for _, row := range t.Rows {
-			b := fig.Box{Name: row.Entry}
-			for _, r := range byEntry[row.Entry] {
-				b.Values = append(b.Values, 100*r.TestAccuracy)
-			}
-			panel.Boxes = append(panel.Boxes, b)
-			if row.Entry == t.Baseline && len(b.Values) > 0 {
-				panel.Reference, panel.ReferenceName = median(b.Values), row.Entry
-			}
-		}
+		panel := accuracyPanel(t, byEntry)
 		panels = append(panels, panel)
 		for _, row := range t.Rows {
 			rs := byEntry[row.Entry]
@@ -152,6 +142,23 @@ func median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// accuracyPanel is a dataset's test accuracies (%) per entry, and the
+// median of the baseline's as the reference line.
+func accuracyPanel(t Table, byEntry map[string][]Record) fig.AccuracyPanel {
+	panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
+	for _, row := range t.Rows {
+		b := fig.Box{Name: row.Entry}
+		for _, r := range byEntry[row.Entry] {
+			b.Values = append(b.Values, 100*r.TestAccuracy)
+		}
+		panel.Boxes = append(panel.Boxes, b)
+		if row.Entry == t.Baseline && len(b.Values) > 0 {
+			panel.Reference, panel.ReferenceName = median(b.Values), row.Entry
+		}
+	}
+	return panel
 }
 
 // traceSet collects the criterion traces of an entry's records; nil when

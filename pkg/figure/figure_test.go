@@ -146,6 +146,8 @@ func allFigures(t *testing.T) map[string]*Figure {
 	add("trace-linear", f, err)
 	f, err = FeatureWeights(sampleWeights(13, false, false))
 	add("weights-13", f, err)
+	f, err = FeatureWeights(sampleWeights(2, false, true))
+	add("weights-2", f, err)
 	f, err = FeatureWeights(sampleWeights(52, true, true))
 	add("weights-52-sorted-long", f, err)
 	f, err = FeatureWeights(sampleWeights(123, false, false))
@@ -184,6 +186,24 @@ func TestTextInsideCanvas(t *testing.T) {
 			}
 			if math.Abs(w-f.Width.Points()) > 0.05 || math.Abs(h-f.Height.Points()) > 0.05 {
 				t.Errorf("svg is %g×%g pt, figure says %g×%g", w, h, f.Width.Points(), f.Height.Points())
+			}
+			// The labels a reader needs are there (gonum/plot drops tick
+			// labels silently when a data area comes out empty).
+			must := map[string][]string{
+				"accuracy": {"heart", "test accuracy (%)", "method", "svm", "mean"},
+				"cd":       {"Critical difference diagram", "average rank (1 = best)", "1", "CD = "},
+				"trace":    {"heart, spd: criterion per iteration", "iteration", "w(Q)"},
+				"weights":  {"x1", "x2", "feature", "q_k (diagonal of Q)"},
+				"metric":   {"x1", "x2", "feature i", "feature j", "off-diagonal Q_ij", "Q_kk"},
+			}[strings.Split(name, "-")[0]]
+			for _, m := range must {
+				found := false
+				for _, tx := range texts {
+					found = found || strings.HasPrefix(tx.s, m)
+				}
+				if !found {
+					t.Errorf("no text %q", m)
+				}
 			}
 			const tol = 0.5 // points
 			for _, tx := range texts {

@@ -82,6 +82,10 @@ func FeatureWeights(w Weights) (*Figure, error) {
 		p.Y.Label.Text = "feature"
 	}
 	p.Y.Tick.Label.Font.Size = fontSize
+	// At least as tall as the rotated y label: a shorter data area makes
+	// gonum/plot's padding invert it and drop every tick label.
+	dataH := max(vg.Length(d)*rowH, p.Y.Label.TextStyle.Width(p.Y.Label.Text)+vg.Points(12))
+	rowH = dataH / vg.Length(d)
 	// Feature order[i] sits at y = d - i, so the first is on top.
 	vals := make(plotter.Values, d)
 	labels := make([]string, d)
@@ -130,7 +134,6 @@ func FeatureWeights(w Weights) (*Figure, error) {
 			c.DrawGlyph(draw.GlyphStyle{Color: colDot, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}, vg.Point{X: pt.X + 7, Y: pt.Y})
 		}, "one run"},
 	}, width)
-	dataH := vg.Length(d) * rowH
 	th := titleHeight(title, width)
 	f := &Figure{Width: width}
 	f.Height = th + legend.height() + dataH + axisExtra(p, width)
