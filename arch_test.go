@@ -24,10 +24,11 @@ var allowedImports = map[string][]string{
 	"pkg/manifold":   {},
 	"pkg/solver/sqp": {},
 	"pkg/stats":      {},
+	"pkg/figure":     {},
 	"pkg/solver":     {"pkg/kernel"},
 	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},
-	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/stats"},
+	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/stats", "pkg/figure"},
 }
 
 // forbidden reports whether pkg.name is something a library package must not
