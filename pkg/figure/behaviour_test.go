@@ -3,6 +3,7 @@ package figure
 import (
 	"image/color"
 	"math"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -225,5 +226,34 @@ func TestMetricPaletteCentred(t *testing.T) {
 	}
 	if _, err := Metric(Matrix{Names: []string{"a", "b"}, Q: [][]float64{{1, 2}, {2}}}); err == nil || !strings.Contains(err.Error(), "Q row 2 has 1 entries, want 2") {
 		t.Errorf("ragged Q: %v", err)
+	}
+}
+
+func TestInlineSVGAndSave(t *testing.T) {
+	f, err := CriticalDifference(demsar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.InlineSVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.HasPrefix(s, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") || strings.Contains(s, "<?xml") || strings.Contains(s, " id=") {
+		t.Errorf("inline SVG starts %.40q, ends %.20q", s, s[max(0, len(s)-20):])
+	}
+	dir := t.TempDir()
+	for _, ext := range []string{"svg", "png", "pdf"} {
+		p := dir + "/cd." + ext
+		if err := f.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		magic := map[string]string{"svg": "<?xml", "png": "\x89PNG", "pdf": "%PDF"}[ext]
+		if !strings.HasPrefix(string(b), magic) {
+			t.Errorf("%s starts %q, want %q", p, b[:min(8, len(b))], magic)
+		}
+	}
+	if err := f.Save(dir + "/cd.gif"); err == nil || !strings.Contains(err.Error(), `unknown format "gif"`) {
+		t.Errorf("gif: %v", err)
 	}
 }

@@ -129,6 +129,10 @@ func allFigures(t *testing.T) map[string]*Figure {
 	two[0].Boxes = two[0].Boxes[:2]
 	f, err = Accuracy("test accuracy per partition", two)
 	add("accuracy-2methods", f, err)
+	// One partition, all equal, an entry with no finished run, no baseline.
+	f, err = Accuracy("test accuracy per partition", []AccuracyPanel{{Dataset: "heart", Reference: math.NaN(), Boxes: []Box{
+		{Name: "svm", Values: []float64{80}}, {Name: "spd", Values: []float64{100, 100, 100}}, {Name: "gi"}}}})
+	add("accuracy-degenerate", f, err)
 	f, err = CriticalDifference(demsar)
 	add("cd-demsar", f, err)
 	f, err = CriticalDifference(CD{Names: []string{"svm", "spd:diag@lbfgs", "a-method-with-a-very-long-name:param@mode", "gi", "lccp", "rcsc", "twolevel"},
@@ -144,6 +148,12 @@ func allFigures(t *testing.T) map[string]*Figure {
 	}
 	f, err = Traces(lin)
 	add("trace-linear", f, err)
+	flat := TraceSet{Title: "heart, rcsc: criterion per iteration", Criterion: "J", Traces: [][]float64{{2, 2, 2}, {2, math.NaN(), 2}, {1}}}
+	f, err = Traces(flat)
+	add("trace-flat", f, err)
+	f, err = FeatureWeights(Weights{Title: "zero weights", Quantity: "q_k (diagonal of Q)", Names: []string{"x1", "x2", "x3"},
+		Runs: [][]float64{{0, 0, 0}, {0, math.NaN(), 0}}})
+	add("weights-zero", f, err)
 	f, err = FeatureWeights(sampleWeights(13, false, false))
 	add("weights-13", f, err)
 	f, err = FeatureWeights(sampleWeights(2, false, true))
@@ -192,7 +202,7 @@ func TestTextInsideCanvas(t *testing.T) {
 			must := map[string][]string{
 				"accuracy": {"heart", "test accuracy (%)", "method", "svm", "mean"},
 				"cd":       {"Critical difference diagram", "average rank (1 = best)", "1", "CD = "},
-				"trace":    {"heart, spd: criterion per iteration", "iteration", "w(Q)"},
+				"trace":    {"heart, ", "iteration"},
 				"weights":  {"x1", "x2", "feature", "q_k (diagonal of Q)"},
 				"metric":   {"x1", "x2", "feature i", "feature j", "off-diagonal Q_ij", "Q_kk"},
 			}[strings.Split(name, "-")[0]]
