@@ -19,6 +19,10 @@ type PlotOptions struct {
 	// SortWeights lists the features of per-feature weight charts by mean
 	// weight, largest first, instead of in their order in the data.
 	SortWeights bool
+	// CriticalDifference, when set, adds Demšar's diagram of these average
+	// ranks and CD (computed by the cross-dataset statistics) as
+	// "critical-difference", after the accuracy figure.
+	CriticalDifference *fig.CD
 }
 
 // NamedFigure is a figure and the base name of its file (no extension).
@@ -35,6 +39,7 @@ type NamedFigure struct {
 //
 //	accuracy              box plots of test accuracy per entry, one panel per dataset,
 //	                      the mean marked, the baseline's median as a reference line
+//	critical-difference   Demšar's diagram, when opts.CriticalDifference is set
 //	DATASET-ENTRY-trace   the criterion per iteration: every partition, and their median
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
@@ -85,14 +90,22 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 			}
 		}
 	}
+	var first []NamedFigure
 	if len(panels) > 0 {
 		f, err := fig.Accuracy("Test accuracy per partition", panels)
 		if err != nil {
 			return nil, fmt.Errorf("experiment: figures: %w", err)
 		}
-		out = append([]NamedFigure{{Name: "accuracy", Figure: f}}, out...)
+		first = append(first, NamedFigure{Name: "accuracy", Figure: f})
 	}
-	return out, nil
+	if opts.CriticalDifference != nil {
+		f, err := fig.CriticalDifference(*opts.CriticalDifference)
+		if err != nil {
+			return nil, fmt.Errorf("experiment: figures: %w", err)
+		}
+		first = append(first, NamedFigure{Name: "critical-difference", Figure: f})
+	}
+	return append(first, out...), nil
 }
 
 // WritePlots writes the Figures of records into dir, one file each

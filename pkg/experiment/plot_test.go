@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	fig "github.com/kerneltune/kerneltune/pkg/figure"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
@@ -72,6 +73,20 @@ func TestWritePlots(t *testing.T) {
 	files, err = WritePlotsWith(filepath.Join(dir, "png"), rs, nil, PlotOptions{Format: "png"})
 	if err != nil || len(files) != len(want) || !strings.HasSuffix(files[0], "accuracy.png") {
 		t.Errorf("png: %v, %v", files, err)
+	}
+	// With the cross-dataset statistics' ranks and CD, the diagram follows
+	// the accuracy figure.
+	cd := &fig.CD{Names: []string{"svm", "lccp", "twolevel"}, Ranks: []float64{1.5, 1.5, 3}, CD: 1.2}
+	files, err = WritePlotsWith(filepath.Join(dir, "cd"), rs, nil, PlotOptions{CriticalDifference: cd})
+	if err != nil || len(files) != len(want)+1 || filepath.Base(files[1]) != "critical-difference.svg" {
+		t.Fatalf("with CD: %v, %v", files, err)
+	}
+	if s := read("cd/critical-difference.svg"); !strings.Contains(s, ">lccp (1.50)<") || !strings.Contains(s, ">CD = 1.2<") {
+		t.Error("critical-difference.svg lacks its labels")
+	}
+	cd.Ranks[2] = 7
+	if _, err := WritePlotsWith(filepath.Join(dir, "bad"), rs, nil, PlotOptions{CriticalDifference: cd}); err == nil || !strings.Contains(err.Error(), "rank of twolevel is 7") {
+		t.Errorf("bad ranks: %v", err)
 	}
 }
 

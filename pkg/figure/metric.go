@@ -72,8 +72,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 	}
 	rowH, fontSize := rowLayout(d)
 	width := 6.4 * vg.Inch
-	p := newPlot(w.Title, width)
-	p.Title.Text = ""
+	p := newPlot("", width) // the title is the figure's, above the plot
 	title := w.Title
 	p.X.Label.Text = w.Quantity
 	if w.Sorted {
