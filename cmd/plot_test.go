@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -62,4 +63,44 @@ func TestComparePlotFeatureNames(t *testing.T) {
 			t.Errorf("accuracy figure: no %q", s)
 		}
 	}
+}
+
+// With two datasets, --plot also draws the critical-difference diagram of
+// the statistics across datasets, labelled with the methods' average ranks.
+func TestComparePlotCriticalDifference(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", "svm,rcsc", "--partitions", "2",
+		"--train-size", "50", "--test-size", "50", "--workers", "2", "--plot", dir)
+	b, err := os.ReadFile(filepath.Join(dir, "critical-difference.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"on 2 datasets", ">svm (", ">rcsc (", "(Nemenyi, α = 0.05)", "average rank (1 = best)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("critical-difference.svg: no %q", want)
+		}
+	}
+	// Two methods on two datasets: ranks sum to 3 over the two methods.
+	var r1, r2 float64
+	if _, err := fmtSscanRanks(s, &r1, &r2); err != nil || r1+r2 != 3 {
+		t.Errorf("average ranks %v + %v (err %v), want a sum of 3", r1, r2, err)
+	}
+}
+
+// fmtSscanRanks reads the average ranks "svm (R1)" and "rcsc (R2)" from a
+// diagram's labels.
+func fmtSscanRanks(svg string, r1, r2 *float64) (int, error) {
+	get := func(name string, r *float64) error {
+		i := strings.Index(svg, ">"+name+" (")
+		if i < 0 {
+			return fmt.Errorf("no label for %s", name)
+		}
+		_, err := fmt.Sscanf(svg[i+len(name)+3:], "%g)", r)
+		return err
+	}
+	if err := get("svm", r1); err != nil {
+		return 0, err
+	}
+	return 2, get("rcsc", r2)
 }

@@ -19,10 +19,6 @@ type PlotOptions struct {
 	// SortWeights lists the features of per-feature weight charts by mean
 	// weight, largest first, instead of in their order in the data.
 	SortWeights bool
-	// CriticalDifference, when set, adds Demšar's diagram of these average
-	// ranks and CD (computed by the cross-dataset statistics) as
-	// "critical-difference", after the accuracy figure.
-	CriticalDifference *fig.CD
 }
 
 // NamedFigure is a figure and the base name of its file (no extension).
@@ -39,7 +35,9 @@ type NamedFigure struct {
 //
 //	accuracy              box plots of test accuracy per entry, one panel per dataset,
 //	                      the mean marked, the baseline's median as a reference line
-//	critical-difference   Demšar's diagram, when opts.CriticalDifference is set
+//	critical-difference   Demšar's diagram of the statistics across datasets (CrossDataset):
+//	                      average ranks, Nemenyi CD at α = 0.05 and its groups; only when
+//	                      two or more datasets have results for every entry
 //	DATASET-ENTRY-trace   the criterion per iteration: every partition, and their median
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
@@ -98,8 +96,8 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 		}
 		first = append(first, NamedFigure{Name: "accuracy", Figure: f})
 	}
-	if opts.CriticalDifference != nil {
-		f, err := fig.CriticalDifference(*opts.CriticalDifference)
+	if d := cdDiagram(tables); d != nil {
+		f, err := fig.CriticalDifference(*d)
 		if err != nil {
 			return nil, fmt.Errorf("experiment: figures: %w", err)
 		}
@@ -155,6 +153,37 @@ func median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// cdAlpha is the level of the Nemenyi test the diagram draws.
+const cdAlpha = 0.05
+
+// cdDiagram is the input of Demšar's diagram from the statistics across
+// datasets; nil when there are none (one dataset or entry, or fewer than two
+// datasets with a result for every entry: the tables' notes say why).
+func cdDiagram(tables []Table) *fig.CD {
+	cross, err := CrossDataset(tables)
+	if err != nil || cross == nil {
+		return nil
+	}
+	nem, ok := cross.NemenyiAt(cdAlpha)
+	if !ok {
+		return nil
+	}
+	d := &fig.CD{
+		Title: fmt.Sprintf("Critical difference diagram: ranks of mean test accuracy on %d datasets", cross.Datasets),
+		Names: cross.Methods, Ranks: cross.AvgRanks, CD: nem.CD,
+		CDLabel: fmt.Sprintf("CD = %.3g (Nemenyi, α = %g)", nem.CD, cdAlpha),
+		Cliques: [][]int{}, // the statistics' groups, even when there are none
+	}
+	for _, g := range nem.Groups {
+		var idx []int
+		for _, name := range g {
+			idx = append(idx, slices.Index(cross.Methods, name))
+		}
+		d.Cliques = append(d.Cliques, idx)
+	}
+	return d
 }
 
 // accuracyPanel is a dataset's test accuracies (%) per entry, and the

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
 func plotRecords() []Record {
@@ -74,20 +76,6 @@ func TestWritePlots(t *testing.T) {
 	if err != nil || len(files) != len(want) || !strings.HasSuffix(files[0], "accuracy.png") {
 		t.Errorf("png: %v, %v", files, err)
 	}
-	// With the cross-dataset statistics' ranks and CD, the diagram follows
-	// the accuracy figure.
-	cd := &fig.CD{Names: []string{"svm", "lccp", "twolevel"}, Ranks: []float64{1.5, 1.5, 3}, CD: 1.2}
-	files, err = WritePlotsWith(filepath.Join(dir, "cd"), rs, nil, PlotOptions{CriticalDifference: cd})
-	if err != nil || len(files) != len(want)+1 || filepath.Base(files[1]) != "critical-difference.svg" {
-		t.Fatalf("with CD: %v, %v", files, err)
-	}
-	if s := read("cd/critical-difference.svg"); !strings.Contains(s, ">lccp (1.50)<") || !strings.Contains(s, ">CD = 1.2<") {
-		t.Error("critical-difference.svg lacks its labels")
-	}
-	cd.Ranks[2] = 7
-	if _, err := WritePlotsWith(filepath.Join(dir, "bad"), rs, nil, PlotOptions{CriticalDifference: cd}); err == nil || !strings.Contains(err.Error(), "rank of twolevel is 7") {
-		t.Errorf("bad ranks: %v", err)
-	}
 }
 
 // The figures' data: the baseline's median as the reference, the L1
@@ -121,5 +109,62 @@ func TestFigureData(t *testing.T) {
 	m := meanQ("toy", "spd:full", byEntry["spd:full"])
 	if m == nil || !reflect.DeepEqual(m.Q, [][]float64{{3.5, -0.5}, {-0.5, 1}}) {
 		t.Errorf("mean Q: %+v", m)
+	}
+}
+
+// With two or more datasets, the figures include Demšar's diagram of the
+// statistics across datasets: their average ranks, CD and groups.
+func TestCriticalDifferenceFigure(t *testing.T) {
+	var rs []Record
+	acc := map[string][]float64{ // mean accuracy per dataset: svm, lccp, twolevel
+		"d1": {0.8, 0.9, 0.7}, "d2": {0.8, 0.85, 0.75}, "d3": {0.7, 0.9, 0.8},
+	}
+	for ds, a := range acc {
+		for k := 0; k < 3; k++ {
+			for j, e := range []string{"svm", "lccp", "twolevel"} {
+				rs = append(rs, Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged", TestAccuracy: a[j] + 0.01*float64(k)})
+			}
+		}
+	}
+	order := []string{"svm", "lccp", "twolevel"}
+	d := cdDiagram(Summarize(rs, order, ""))
+	// Ranks per dataset: d1 2,1,3; d2 2,1,3; d3 3,1,2 → 7/3, 1, 8/3.
+	// CD (Nemenyi, α = 0.05, k = 3, N = 3) = 2.343 √(3·4/18) = 1.913 > 8/3 − 1:
+	// one group.
+	if d == nil || !reflect.DeepEqual(d.Names, order) || math.Abs(d.Ranks[0]-7.0/3) > 1e-12 || d.Ranks[1] != 1 || math.Abs(d.Ranks[2]-8.0/3) > 1e-12 ||
+		math.Abs(d.CD-1.913) > 1e-3 || !reflect.DeepEqual(d.Cliques, [][]int{{1, 0, 2}}) {
+		t.Fatalf("diagram input %+v", d)
+	}
+	dir := t.TempDir()
+	files, err := WritePlots(dir, "svg", rs, order)
+	if err != nil || len(files) < 2 || filepath.Base(files[1]) != "critical-difference.svg" {
+		t.Fatalf("files %v, %v", files, err)
+	}
+	b, _ := os.ReadFile(files[1])
+	for _, s := range []string{">lccp (1.00)<", ">svm (2.33)<", "CD = 1.91 (Nemenyi, α = 0.05)", "on 3 datasets"} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("critical-difference.svg: no %q", s)
+		}
+	}
+	// One dataset: no diagram.
+	if d := cdDiagram(Summarize(rs[:9], order, "")); d != nil {
+		t.Errorf("one dataset gave a diagram: %+v", d)
+	}
+}
+
+// The figure package's own grouping (for callers without statistics) and
+// the statistics' agree.
+func TestCliquesAgreeWithStatsGroups(t *testing.T) {
+	for seed := 0; seed < 200; seed++ {
+		k := 2 + seed%7
+		ranks := make([]float64, k)
+		for i := range ranks {
+			ranks[i] = 1 + float64((seed*7919+i*104729)%1000)/1000*float64(k-1)
+		}
+		cd := 0.2 + float64(seed%13)/5
+		a, b := fig.Cliques(ranks, cd), stats.Groups(ranks, cd)
+		if len(a) != len(b) || (len(a) > 0 && !reflect.DeepEqual(a, b)) {
+			t.Fatalf("ranks %v, CD %v: figure %v, stats %v", ranks, cd, a, b)
+		}
 	}
 }
