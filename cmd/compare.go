@@ -436,7 +436,7 @@ type summaryOptions struct {
 
 func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex")
-	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, criterion traces, per-feature weights, full-Q heat maps)")
+	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, critical-difference diagram, criterion traces, per-feature weights, full-Q heat maps)")
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
