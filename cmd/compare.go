@@ -522,7 +522,7 @@ func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest boo
 	}
 	t := &table{
 		Title:  fmt.Sprintf("%s (%d partition%s)", s.Dataset, parts, plural(parts)),
-		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "failures", "p vs " + s.Baseline},
+		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "failures", "degenerate", "p vs " + s.Baseline},
 	}
 	for _, r := range s.Rows {
 		name := r.Entry
@@ -538,9 +538,12 @@ func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest boo
 			p = fmtSig(float64(r.P), 3)
 		}
 		t.add(name, acc, fmtFixed(r.MeanSV, 1), fmtFixed(r.MeanSecs, 2), fmtFixed(r.MeanSolves, 0),
-			strconv.Itoa(r.Failures), p)
+			strconv.Itoa(r.Failures), fmt.Sprintf("%d/%d", r.Degenerate, r.Runs), p)
 	}
 	t.Notes = append(t.Notes, "* best mean test accuracy; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" (normal approximation)")
+	if n := degenerateNote(s, recs); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
 	if lookedAtTest {
 		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
 	}

@@ -194,16 +194,16 @@ func TestCompareExplainsFailures(t *testing.T) {
 // datasets used to come out as two unlabelled blocks.
 func TestCompareCSVNamesDatasets(t *testing.T) {
 	rs := []experiment.Record{
-		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8},
+		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8, Degenerate: "diagonal"},
 		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7},
 	}
 	var out strings.Builder
 	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, rs, []string{"svm"}, false); err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,method,test acc. % (mean ± std),#SV,time s,SVM solves,failures,p vs svm\n" +
-		"bupa,svm *,70.00 ± 0.00,0.0,0.00,0,0,—\n" +
-		"heart,svm *,80.00 ± 0.00,0.0,0.00,0,0,—\n"
+	want := "dataset,method,test acc. % (mean ± std),#SV,time s,SVM solves,failures,degenerate,p vs svm\n" +
+		"bupa,svm *,70.00 ± 0.00,0.0,0.00,0,0,0/1,—\n" +
+		"heart,svm *,80.00 ± 0.00,0.0,0.00,0,0,1/1,—\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}

@@ -117,10 +117,10 @@ func columnAligns(t *table) []tw.Align {
 	return al
 }
 
-// isNumericCell reports whether s is a number, "a ± b", a percentage, "-",
-// "NaN" or "Inf".
+// isNumericCell reports whether s is a number, "a ± b", a count "a/b", a
+// percentage, "-", "NaN" or "Inf".
 func isNumericCell(s string) bool {
-	for _, part := range strings.Split(s, "±") {
+	for _, part := range strings.Split(strings.ReplaceAll(s, "/", "±"), "±") {
 		p := strings.TrimSpace(part)
 		p = strings.TrimSuffix(p, "%")
 		p = strings.TrimSuffix(p, "×")

@@ -271,6 +271,11 @@ type tuneResult struct {
 
 	Init  string   `json:"init,omitempty"`
 	Notes []string `json:"notes,omitempty"`
+	// Degenerate is "diagonal", "constant", "one-class" or null
+	// (methods.ClassifyDegenerate on the training part); the details,
+	// median off-diagonal K and predictions, are in DegenerateCheck.
+	Degenerate      *string            `json:"degenerate"`
+	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
 	ModelFile  string `json:"model_file,omitempty"`
 	TraceFile  string `json:"trace_file,omitempty"`
@@ -350,6 +355,15 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 			return fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
 		}
 		r.showMatrix = len(res.Kernel.Q) <= 15
+	}
+	r.DegenerateCheck = methods.ClassifyDegenerate(m.KernelFunc(), train.X, m.C, m.DecisionNormalized(train.X))
+	if k := r.DegenerateCheck.Kind; k != "" {
+		r.Degenerate = &k
+		warn := fmt.Sprintf("WARNING: degenerate (%s): %s", k, r.DegenerateCheck.Reason)
+		r.Notes = append([]string{warn}, r.Notes...)
+		if o.Format == formatJSON && !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "tune: %s\n", warn)
+		}
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if fit.Status != solver.Converged {

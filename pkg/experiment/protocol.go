@@ -391,6 +391,8 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	}
 	rec.Solves++
 	rec.NSV = fit.NSV
+	deg := methods.ClassifyDegenerate(mdl.KernelFunc(), train.X, mdl.C, mdl.DecisionNormalized(train.X))
+	rec.Degenerate, rec.DegenerateReason = deg.Kind, deg.Reason
 	rec.TrainAccuracy = mdl.Accuracy(train, true)
 	rec.TestAccuracy = mdl.Accuracy(test, true)
 	rec.Seconds = time.Since(start).Seconds()

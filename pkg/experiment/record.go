@@ -48,6 +48,13 @@ type Record struct {
 	Margin   string   `json:"margin,omitempty"`
 	C        float64  `json:"C,omitempty"`
 
+	// Degenerate classifies the learned kernel and the final SVM on the
+	// training part (methods.ClassifyDegenerate): "diagonal", "constant",
+	// "one-class", or "" (not degenerate, or a failed job); DegenerateReason
+	// says what was measured.
+	Degenerate       string `json:"degenerate,omitempty"`
+	DegenerateReason string `json:"degenerate_reason,omitempty"`
+
 	Criterion      string  `json:"criterion,omitempty"`
 	CriterionStart float64 `json:"criterion_start,omitempty"`
 	CriterionEnd   float64 `json:"criterion_end,omitempty"`

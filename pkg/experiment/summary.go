@@ -35,11 +35,14 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Row is one method entry's line in a dataset's table.
+// Row is one method entry's line in a dataset's table. Degenerate counts the
+// finished runs with a degenerate kernel or final SVM (Record.Degenerate);
+// they are kept in the mean.
 type Row struct {
 	Entry      string  `json:"entry"`
 	Runs       int     `json:"runs"`     // partitions that finished
 	Failures   int     `json:"failures"` // partitions whose method failed
+	Degenerate int     `json:"degenerate"`
 	MeanAcc    Float   `json:"mean_test_accuracy"`
 	StdAcc     Float   `json:"std_test_accuracy"`
 	MeanSV     float64 `json:"mean_nsv"`
@@ -187,6 +190,9 @@ func summarizeEntry(e string, rs []Record) Row {
 			continue
 		}
 		acc = append(acc, r.TestAccuracy)
+		if r.Degenerate != "" {
+			row.Degenerate++
+		}
 		row.MeanSV += float64(r.NSV)
 		row.MeanSecs += r.Seconds
 		row.MeanSolves += float64(r.Solves)

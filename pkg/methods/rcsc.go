@@ -480,10 +480,9 @@ func (m RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 		}
 	}
 	res.Figures = append(res.Figures, Figure{Name: "lambda", Value: rcscLambda}, Figure{Name: "J0", Value: run.j0}, Figure{Name: "J", Value: run.j})
+	// Whether the tuned kernel is degenerate is judged for every method
+	// after the final fit (ClassifyDegenerate), not here.
 	Kfin := kern.Gram(train.X)
-	if med := medianOffDiag(Kfin); med < 0.01 || med > 0.99 {
-		res.Notes = append(res.Notes, fmt.Sprintf("the tuned kernel is nearly degenerate: median off-diagonal K = %.3g (outside [0.01, 0.99])", med))
-	}
 
 	// C by cross-validation on the training part.
 	if opts.C > 0 {

@@ -148,7 +148,7 @@ func TestRCSCEvidence(t *testing.T) {
 
 // TestRCSCEvidenceCurve asks why rcsc falls short of Yang et al.'s Table 2.
 // On each data set (KERNELTUNE_EVIDENCE_PARTS partitions, default 5, 2/3–1/3,
-// z-scored on the training part) it logs, along γ = 10^(-3 … 1.5):
+// z-scored on the training part) it logs, along γ = 10^(-3 … 3):
 // nλ·J(γ) on the training part (λ = 1e-5; it tends to 1 as K → I) and the test accuracy of the SVM
 // with C = 1 (the setting of Yang's Fig. 1); then where each of these γ
 // ends, with C by 5-fold CV: γ0, argmax J on the grid, the paper schedule
@@ -162,7 +162,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 	ctx := context.Background()
 	parts := rcscEvidenceParts(5)
 	var logs []float64
-	for e := -3.0; e <= 1.5+1e-9; e += 0.25 {
+	for e := -3.0; e <= 3+1e-9; e += 0.25 {
 		logs = append(logs, e)
 	}
 	// schedule runs eq. 14–15 from γ0 with the step η(t)·scale·∂J/∂γ

@@ -67,9 +67,8 @@ func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	} else {
 		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over LIBSVM grid.py's grid (log2 C = -5..15, log2 gamma = 3..-15, step 2); ties go to the gamma nearest the median heuristic, then the smaller C", folds)
 	}
-	if med := medianKernel(train, g.Gamma); med < 0.01 || med > 0.99 {
-		res.Notes = append(res.Notes, fmt.Sprintf("the chosen kernel is degenerate on the training data (median off-diagonal K = %.3g, outside [0.01, 0.99]): the CV surface is probably flat", med))
-	}
+	// Whether the chosen kernel is degenerate is judged for every method
+	// after the final fit (ClassifyDegenerate), not here.
 	st := Step{Iter: 1, Objective: g.Accuracy, Elapsed: time.Since(start)}
 	res.Trace = []Step{st}
 	if opts.Recorder != nil {
