@@ -196,7 +196,7 @@ func TestGIChessboardEvidence(t *testing.T) {
 // returns the start and end test errors and SV fractions.
 func giChessboardRun(train, test *dataio.Dataset, param, margin string, steps int) (giChessboardTrial, error) {
 	var out giChessboardTrial
-	p, _ := parseGIParam(param)
+	p, _, _ := parseGIParam(param)
 	res, st, err := GI{}.run(context.Background(), train, Options{Param: param, Margin: margin, MaxIter: steps, Tol: -1})
 	if err != nil {
 		return out, err

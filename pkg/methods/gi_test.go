@@ -58,18 +58,62 @@ func TestParseGIParam(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want giParam
-	}{{"", giFullDet}, {"A", giIso}, {"iso", giIso}, {"b", giDiagDet}, {"diag-det", giDiagDet},
-		{"C", giDiag}, {"diag", giDiag}, {"D", giFullDet}, {"full-det", giFullDet}, {"E", giFull}, {"full", giFull}} {
-		got, err := parseGIParam(c.in)
-		if err != nil || got != c.want {
-			t.Errorf("parseGIParam(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		auto bool
+	}{{"", 0, true}, {"auto", 0, true}, {"A", giIso, false}, {"iso", giIso, false}, {"b", giDiagDet, false}, {"diag-det", giDiagDet, false},
+		{"C", giDiag, false}, {"diag", giDiag, false}, {"D", giFullDet, false}, {"full-det", giFullDet, false}, {"E", giFull, false}, {"full", giFull, false}} {
+		got, auto, err := parseGIParam(c.in)
+		if err != nil || got != c.want || auto != c.auto {
+			t.Errorf("parseGIParam(%q) = %v, %v, %v; want %v, %v", c.in, got, auto, err, c.want, c.auto)
 		}
 	}
-	if _, err := parseGIParam("F"); err == nil || !strings.Contains(err.Error(), "gi") {
+	if _, _, err := parseGIParam("F"); err == nil || !strings.Contains(err.Error(), "gi") {
 		t.Errorf("parseGIParam(F): %v", err)
 	}
-	if p := (GI{}).Params(); p[0] != "D" {
-		t.Errorf("default param %q, want D", p[0])
+	if p := (GI{}).Params(); p[0] != "auto" {
+		t.Errorf("default param %q, want auto", p[0])
+	}
+}
+
+// TestGIAutoParam: D while its d(d+1)/2 parameters are at most n/20, A
+// beyond; the boundary and the chessboard and heart cases.
+func TestGIAutoParam(t *testing.T) {
+	for _, c := range []struct {
+		n, d int
+		want giParam
+		why  string
+	}{
+		{500, 2, giFullDet, "gi: parameterisation D chosen because its d(d+1)/2 = 3 free parameters are at most n/20 = 25 (d = 2, n = 500)"},
+		{100, 2, giFullDet, "d(d+1)/2 = 3 free parameters are at most n/20 = 5 "},
+		{120, 3, giFullDet, "d(d+1)/2 = 6 free parameters are at most n/20 = 6 "},
+		{119, 3, giIso, "gi: parameterisation A chosen because D's d(d+1)/2 = 6 free parameters exceed n/20 = 5.95 (d = 3, n = 119)"},
+		{100, 13, giIso, "D's d(d+1)/2 = 91 free parameters exceed n/20 = 5 "},
+	} {
+		p, why := giAutoParam(c.n, c.d)
+		if p != c.want || !strings.Contains(why, c.why) {
+			t.Errorf("n = %d, d = %d: %v, %q; want %v, %q", c.n, c.d, p, why, c.want, c.why)
+		}
+	}
+	// Through Tune: heart's 13 features on 60 rows take A, and say why.
+	d := heartHead(t, 60)
+	res, err := GI{}.Tune(context.Background(), d, Options{C: 1, MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Param != "A" || len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0], "gi: parameterisation A chosen because D's d(d+1)/2 = 91") || res.Kernel.Gamma == 0 {
+		t.Errorf("heart, auto: param %q, kernel %+v, notes %q; want A (isotropic) with the reason first", res.Param, res.Kernel, res.Notes)
+	}
+	// An explicit D is D, with no note about the choice.
+	res, err = GI{}.Tune(context.Background(), d, Options{Param: "D", C: 1, MaxIter: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n, "chosen because") {
+			t.Errorf("explicit D: note %q", n)
+		}
+	}
+	if res.Param != "D" || len(res.Kernel.Q) != 13 {
+		t.Errorf("explicit D: param %q, kernel %+v", res.Param, res.Kernel)
 	}
 }
 
