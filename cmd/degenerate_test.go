@@ -22,7 +22,7 @@ func TestTuneDegenerate(t *testing.T) {
 		kind string
 		note string
 	}{
-		{[]string{"--method", "spd", "--init", "sigma=0.01"}, "diagonal", "the median over points of the nearest neighbour's K is 0 < 0.001"},
+		{[]string{"--method", "spd", "--init", "sigma=0.01"}, "diagonal", "the median over points of the nearest neighbour's K is 0 < 0.01"},
 		{[]string{"--method", "spd", "--init", "sigma=1e6"}, "constant", "C·(1 - median off-diagonal K) = 1·0.00231 = 0.00231 < 0.01; the final SVM predicts one class (-1) for all 135 training points"},
 		{[]string{"--method", "svm", "--C", "1e-4"}, "one-class", "the final SVM predicts one class (-1) for all 135 training points"},
 		{[]string{"--method", "spd"}, "", ""},

@@ -33,24 +33,32 @@ const (
 
 // The thresholds of ClassifyDegenerate, from TestDegenerateThresholdEvidence
 // (isotropic kernels over γ = 2^-24 … 2^10 on seven real datasets, 10
-// partitions of 100/100 each; README, "Degenerate kernels"):
+// partitions of 100/100 each, C by CV and C = 1; README, "Degenerate
+// kernels"):
 //
-//   - The median off-diagonal K, the statistic the issue first proposed,
-//     does not say "diagonal" on its own: in low dimension neighbours are
-//     much closer than the median pair, and the svm baseline's own CV choice
-//     has median K = 2e-11 on a banana partition (d = 2) with 85–87% test
-//     accuracy at median K in [1e-6, 1e-5). The nearest neighbour's kernel
-//     value is what a point sees, so "diagonal" is the median over points of
-//     max_{j≠i} K_ij below DiagonalBelow = 1e-3.
-//   - A median off-diagonal K near 1 is not "constant" on its own either:
-//     with C chosen by CV the accuracy holds down to 1 - median K ≈ 1e-5 on
-//     heart, breast-wisconsin, diabetes and a1a (a large C makes the SVM
-//     nearly linear, Keerthi & Lin 2003), while at C = 1 it falls to the
-//     majority-class rate on every dataset once 1 - median K < 1e-2. So
-//     "constant" is C·(1 - median K) < ConstantBelow = 1e-2.
+//   - The median off-diagonal K, the statistic first proposed, does not say
+//     "diagonal" on its own: in low dimension neighbours are much closer
+//     than the median pair, and on banana (d = 2) the svm baseline's own CV
+//     choice reaches median K = 2e-11 while kernels with median K in
+//     [1e-6, 1e-5) score 85% (svm 87.5%). What a point sees is its nearest
+//     neighbour, so "diagonal" is the median over points of max_{j≠i} K_ij
+//     below DiagonalBelow = 1e-2: below it the test accuracy is within 5
+//     points of the majority-class rate on all seven datasets (above the
+//     rate by 0–4.5 points in [1e-3, 1e-2)), and the svm baseline's choices
+//     lie above 0.15 on every partition but one (IDA breast-cancer, where
+//     CV chose a kernel with median K = 1e-58).
+//   - A median K near 1 is not "constant" on its own either: with C by CV
+//     the accuracy holds down to 1 - median K ≈ 1e-5 on heart,
+//     breast-wisconsin, diabetes and a1a (a large C makes the SVM nearly
+//     linear; Keerthi & Lin 2003). What matters is C·(1 - median K): below
+//     ConstantBelow = 1e-2 the SVM predicted one class on the training part
+//     in 100% of the fits on six datasets and 74% on the seventh, and the
+//     test accuracy was the majority-class rate on all seven; in [1e-2,
+//     1e-1) breast-wisconsin still scores 95%. The svm baseline's choices
+//     have C·(1 - median K) ≥ 0.028.
 const (
 	// DiagonalBelow: the median nearest-neighbour K below it is "diagonal".
-	DiagonalBelow = 1e-3
+	DiagonalBelow = 1e-2
 	// ConstantBelow: C·(1 - median off-diagonal K) below it is "constant"
 	// (when the median K is above constantMedianAbove).
 	ConstantBelow = 1e-2
