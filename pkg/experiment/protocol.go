@@ -107,6 +107,10 @@ type Source interface {
 type SplitSource struct {
 	Data   *dataio.Dataset
 	Splits []dataio.Split
+	// Test, when set, is the test part of every partition (a given test
+	// file, compare --test: LIBSVM's a1a/a1a.t style); the splits' Test
+	// indices are then not used.
+	Test *dataio.Dataset
 }
 
 // Name returns the dataset name.
@@ -118,6 +122,9 @@ func (s *SplitSource) Len() int { return len(s.Splits) }
 // Partition returns split k.
 func (s *SplitSource) Partition(k int) (train, test *dataio.Dataset, err error) {
 	sp := s.Splits[k]
+	if s.Test != nil {
+		return s.Data.Subset(sp.Train), s.Test, nil
+	}
 	return s.Data.Subset(sp.Train), s.Data.Subset(sp.Test), nil
 }
 
@@ -162,6 +169,10 @@ type Config struct {
 	// Baseline, when set for a dataset, fixes the svm baseline's (C, γ) on
 	// every partition of it instead of tuning (--select laanaya).
 	Baseline map[string]FixedSVM
+	// Grid, when set, is written into every record (Record.Grid): the whole
+	// run's plan, not only this shard's jobs (NewGrid of the run's sources
+	// and entries).
+	Grid *Grid
 	// Describe holds the user-visible settings (partition sizes, data files,
 	// ...) that enter the run fingerprint beside Seed, Normalize and Options.
 	Describe map[string]string
@@ -189,6 +200,9 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 			// The data's bytes, not only its name: --resume after the
 			// file was edited must not mix results of two data sets.
 			name += "/" + ss.Data.SHA256
+			if ss.Test != nil {
+				name += "/test=" + ss.Test.SHA256
+			}
 		}
 		names = append(names, name)
 	}
@@ -329,6 +343,7 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	rec := Record{
 		Dataset: j.Source.Name(), Entry: j.Entry.String(), Method: j.Entry.Method,
 		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
+		Grid: c.Grid,
 	}
 	start := time.Now()
 	fail := func(stage string, err error) Record {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +67,52 @@ type Record struct {
 	Seconds float64           `json:"seconds"` // tuning + final training wall time
 	Notes   []string          `json:"notes,omitempty"`
 	Extra   map[string]string `json:"extra,omitempty"`
+
+	// Grid is what the whole run planned (every dataset with its partition
+	// count, every entry), the same in every record of a run, so that any
+	// subset of its records (one shard, a run stopped early) knows how many
+	// jobs are missing. Records written before the grid was recorded have
+	// none; report then infers the grid from the records and says so.
+	Grid *Grid `json:"grid,omitempty"`
+}
+
+// Grid is the (dataset × partition × entry) grid a run planned, in the order
+// the user gave: datasets as on the command line, entries as in --methods.
+type Grid struct {
+	Datasets []GridDataset `json:"datasets"`
+	Entries  []string      `json:"entries"`
+}
+
+// GridDataset is one planned dataset and its number of partitions.
+type GridDataset struct {
+	Name       string `json:"name"`
+	Partitions int    `json:"partitions"`
+}
+
+// NewGrid returns the grid of a run over sources and entries.
+func NewGrid(sources []Source, entries []Entry) *Grid {
+	g := &Grid{}
+	for _, s := range sources {
+		g.Datasets = append(g.Datasets, GridDataset{Name: s.Name(), Partitions: s.Len()})
+	}
+	for _, e := range entries {
+		g.Entries = append(g.Entries, e.String())
+	}
+	return g
+}
+
+// Jobs returns the number of jobs the grid plans.
+func (g *Grid) Jobs() int {
+	n := 0
+	for _, d := range g.Datasets {
+		n += d.Partitions * len(g.Entries)
+	}
+	return n
+}
+
+// equal reports whether two grids plan the same jobs in the same order.
+func (g *Grid) equal(h *Grid) bool {
+	return slices.Equal(g.Datasets, h.Datasets) && slices.Equal(g.Entries, h.Entries)
 }
 
 // Key identifies a job.

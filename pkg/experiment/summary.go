@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -35,32 +36,92 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Row is one method entry's line in a dataset's table. Degenerate counts the
-// finished runs with a degenerate kernel or final SVM (Record.Degenerate);
-// they are kept in the mean.
+// Row is one method entry's line in a dataset's table. Runs + Failures +
+// Missing = Partitions. Degenerate counts the finished runs with a
+// degenerate kernel or final SVM (Record.Degenerate); they are kept in the
+// mean.
 type Row struct {
-	Entry      string  `json:"entry"`
-	Runs       int     `json:"runs"`     // partitions that finished
-	Failures   int     `json:"failures"` // partitions whose method failed
+	Entry      string `json:"entry"`
+	Partitions int    `json:"partitions"` // planned partitions of the dataset
+	Runs       int    `json:"runs"`       // partitions that finished
+	Failures   int    `json:"failures"`   // partitions whose method failed
+	// Missing counts the planned partitions with no record at all (a shard
+	// left out, a run stopped early).
+	Missing    int     `json:"missing"`
 	Degenerate int     `json:"degenerate"`
 	MeanAcc    Float   `json:"mean_test_accuracy"`
 	StdAcc     Float   `json:"std_test_accuracy"`
-	MeanSV     float64 `json:"mean_nsv"`
-	MeanSecs   float64 `json:"mean_seconds"`
-	MeanSolves float64 `json:"mean_svm_solves"`
+	MeanSV     Float   `json:"mean_nsv"`
+	MeanSecs   Float   `json:"mean_seconds"`
+	MeanSolves Float   `json:"mean_svm_solves"`
 	// P is the two-sided paired Wilcoxon signed-rank p-value of the test
 	// accuracies against the baseline over the partitions where both
-	// succeeded; NaN for the baseline itself or when no pair differs.
+	// finished (Pairs of them); NaN for the baseline itself or when no pair
+	// differs.
 	P     Float `json:"p_value"`
 	Pairs int   `json:"pairs"` // partitions paired with the baseline
-	Best  bool  `json:"best"`  // highest mean test accuracy of the table
+	Best  bool  `json:"best"`  // highest mean test accuracy of the table (all of a tie)
 }
 
 // Table is the summary of one dataset.
 type Table struct {
-	Dataset  string `json:"dataset"`
-	Baseline string `json:"baseline"`
-	Rows     []Row  `json:"rows"`
+	Dataset    string `json:"dataset"`
+	Partitions int    `json:"partitions"` // planned partitions
+	// JobsPlanned is Partitions × the number of entries; JobsPresent the
+	// jobs with a record (finished or failed).
+	JobsPlanned int    `json:"jobs_planned"`
+	JobsPresent int    `json:"jobs_present"`
+	Complete    bool   `json:"complete"` // every planned job has a record
+	Baseline    string `json:"baseline"`
+	Rows        []Row  `json:"rows"`
+}
+
+// Summary is the averaged result of a run, or of the records of a run at
+// hand (merged shards, a run stopped early): the per-dataset tables and
+// whether they hold every job the run planned.
+type Summary struct {
+	Run string `json:"run"`
+	// GridKnown is false for records written before the planned grid was
+	// recorded: partitions and entries are then inferred from the records,
+	// and a dataset without any record cannot be seen.
+	GridKnown   bool `json:"grid_known"`
+	JobsPlanned int  `json:"jobs_planned"`
+	JobsPresent int  `json:"jobs_present"`
+	Complete    bool `json:"complete"`
+	// Warning says what is missing (or that the grid is unknown); "" when
+	// the summary is complete and the grid known.
+	Warning string `json:"warning,omitempty"`
+	// BaselineOnTest: the svm baseline was chosen by test accuracy
+	// (--select laanaya).
+	BaselineOnTest bool    `json:"baseline_selected_on_test_data"`
+	Tables         []Table `json:"tables"`
+}
+
+// Incomplete returns the tables with missing jobs.
+func (s *Summary) Incomplete() []Table {
+	var out []Table
+	for _, t := range s.Tables {
+		if !t.Complete {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// SummaryOptions say how to order and compare the rows of a summary.
+type SummaryOptions struct {
+	// Entries is the order of the rows; nil means the run's grid order
+	// (--methods order) or, for records without a grid, EntryOrder by
+	// MethodNames. Entries not listed follow in name order.
+	Entries     []string
+	MethodNames []string
+	// Datasets is the order of the tables when the records carry no grid
+	// (report: first appearance in the files); nil means first appearance
+	// in records. With a grid, the grid's order (the command line's).
+	Datasets []string
+	// Baseline is the entry the Wilcoxon test compares against; "" means
+	// the first entry.
+	Baseline string
 }
 
 // EntryOrder lists the distinct entries of records ("method[:param][@mode]")
@@ -99,39 +160,97 @@ func EntryOrder(records []Record, methodNames []string) []string {
 	return out
 }
 
-// Summarize averages the records per dataset and entry. Entries are listed
-// in the given order (entries not listed follow in name order); baseline is
-// the entry the Wilcoxon test compares against ("" = the first entry).
+// Summarize averages the records per dataset and entry (SummarizeRun's
+// tables). Entries are listed in the given order (entries not listed follow
+// in name order); baseline is the entry the Wilcoxon test compares against
+// ("" = the first entry).
 func Summarize(records []Record, order []string, baseline string) []Table {
+	return SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline}).Tables
+}
+
+// bestTol is the relative tolerance under which two mean accuracies are a
+// tie for the best: the same accuracies summed in another order may differ
+// in the last bits.
+const bestTol = 1e-12
+
+// SummarizeRun averages the records of one run per dataset and entry, and
+// counts them against the run's planned grid (Record.Grid): every planned
+// dataset has a table and every planned entry a row, with or without
+// records.
+func SummarizeRun(records []Record, o SummaryOptions) Summary {
+	var grid *Grid
+	for i := range records {
+		if records[i].Grid != nil {
+			grid = records[i].Grid
+			break
+		}
+	}
+	sum := Summary{GridKnown: grid != nil}
+	if len(records) > 0 {
+		sum.Run = records[0].Run
+	}
 	byData := map[string]map[string][]Record{}
-	var datasets []string
+	var seenData []string
+	maxPart := map[string]int{}
 	for _, r := range records {
 		if byData[r.Dataset] == nil {
 			byData[r.Dataset] = map[string][]Record{}
-			datasets = append(datasets, r.Dataset)
+			seenData = append(seenData, r.Dataset)
 		}
 		byData[r.Dataset][r.Entry] = append(byData[r.Dataset][r.Entry], r)
+		maxPart[r.Dataset] = max(maxPart[r.Dataset], r.Partition+1)
+		sum.BaselineOnTest = sum.BaselineOnTest || strings.Contains(r.Extra["select"], "laanaya")
 	}
-	slices.Sort(datasets)
-	var out []Table
+
+	// The datasets, their partitions and the entries: the grid's, then
+	// whatever the records hold beyond it.
+	partitions := map[string]int{}
+	var datasets, entries []string
+	if grid != nil {
+		for _, d := range grid.Datasets {
+			datasets = append(datasets, d.Name)
+			partitions[d.Name] = d.Partitions
+		}
+		entries = slices.Clone(grid.Entries)
+	} else {
+		entries = EntryOrder(records, o.MethodNames)
+	}
+	if o.Entries != nil {
+		entries = appendMissing(slices.Clone(o.Entries), entries)
+	}
+	datasets = appendMissing(appendMissing(datasets, o.Datasets), seenData)
+	var extra []string
+	for _, r := range records {
+		if !slices.Contains(entries, r.Entry) && !slices.Contains(extra, r.Entry) {
+			extra = append(extra, r.Entry)
+		}
+	}
+	slices.Sort(extra)
+	entries = append(entries, extra...)
+
 	for _, ds := range datasets {
 		groups := byData[ds]
-		entries := orderEntries(groups, order)
-		base := baseline
+		parts := max(partitions[ds], maxPart[ds])
+		base := o.Baseline
 		if base == "" && len(entries) > 0 {
 			base = entries[0]
 		}
-		t := Table{Dataset: ds, Baseline: base}
+		t := Table{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries)}
 		baseAcc := successes(groups[base])
-		bestIdx, bestAcc := -1, math.Inf(-1)
+		bestAcc := math.Inf(-1)
 		for _, e := range entries {
 			row := summarizeEntry(e, groups[e])
+			row.Partitions = parts
+			row.Missing = max(0, parts-row.Runs-row.Failures)
+			t.JobsPresent += row.Runs + row.Failures
 			row.P = Float(math.NaN())
 			if e != base {
 				mine := successes(groups[e])
 				var x, y []float64
-				for k, a := range mine {
-					if b, ok := baseAcc[k]; ok {
+				for k := 0; k < parts; k++ {
+					a, ok1 := mine[k]
+					b, ok2 := baseAcc[k]
+					if ok1 && ok2 {
 						x, y = append(x, a), append(y, b)
 					}
 				}
@@ -140,34 +259,53 @@ func Summarize(records []Record, order []string, baseline string) []Table {
 					row.P = Float(WilcoxonSignedRank(x, y).P)
 				}
 			}
-			if row.Runs > 0 && float64(row.MeanAcc) > bestAcc {
-				bestIdx, bestAcc = len(t.Rows), float64(row.MeanAcc)
+			if row.Runs > 0 {
+				bestAcc = max(bestAcc, float64(row.MeanAcc))
 			}
 			t.Rows = append(t.Rows, row)
 		}
-		if bestIdx >= 0 {
-			t.Rows[bestIdx].Best = true
+		for i := range t.Rows {
+			r := &t.Rows[i]
+			r.Best = r.Runs > 0 && float64(r.MeanAcc) >= bestAcc-bestTol*math.Abs(bestAcc)
 		}
-		out = append(out, t)
+		t.Complete = t.JobsPresent >= t.JobsPlanned
+		sum.JobsPlanned += t.JobsPlanned
+		sum.JobsPresent += t.JobsPresent
+		sum.Tables = append(sum.Tables, t)
 	}
-	return out
+	sum.Complete = sum.JobsPresent >= sum.JobsPlanned
+	sum.Warning = sum.warning()
+	return sum
 }
 
-func orderEntries(groups map[string][]Record, order []string) []string {
-	var out []string
-	for _, e := range order {
-		if _, ok := groups[e]; ok {
-			out = append(out, e)
+// warning says what is missing, dataset by dataset.
+func (s *Summary) warning() string {
+	var parts []string
+	if !s.Complete {
+		var ds []string
+		for _, t := range s.Incomplete() {
+			if t.JobsPresent == 0 {
+				ds = append(ds, t.Dataset+": no records")
+			} else {
+				ds = append(ds, fmt.Sprintf("%s: %d of %d", t.Dataset, t.JobsPresent, t.JobsPlanned))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("INCOMPLETE: %d of %d jobs present (%s); means are over the partitions present", s.JobsPresent, s.JobsPlanned, strings.Join(ds, ", ")))
+	}
+	if !s.GridKnown {
+		parts = append(parts, "the records do not say which jobs the run planned (written by an older kerneltune): partitions and methods are inferred from the records, and a dataset without any record cannot be seen")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// appendMissing appends the elements of add that dst lacks, in order.
+func appendMissing(dst, add []string) []string {
+	for _, a := range add {
+		if !slices.Contains(dst, a) {
+			dst = append(dst, a)
 		}
 	}
-	var rest []string
-	for e := range groups {
-		if !slices.Contains(out, e) {
-			rest = append(rest, e)
-		}
-	}
-	slices.Sort(rest)
-	return append(out, rest...)
+	return dst
 }
 
 // successes maps partition → test accuracy of the non-failed records.
@@ -184,6 +322,7 @@ func successes(rs []Record) map[int]float64 {
 func summarizeEntry(e string, rs []Record) Row {
 	row := Row{Entry: e}
 	var acc []float64
+	var sv, secs, solves float64
 	for _, r := range rs {
 		if r.Failed() {
 			row.Failures++
@@ -193,19 +332,18 @@ func summarizeEntry(e string, rs []Record) Row {
 		if r.Degenerate != "" {
 			row.Degenerate++
 		}
-		row.MeanSV += float64(r.NSV)
-		row.MeanSecs += r.Seconds
-		row.MeanSolves += float64(r.Solves)
+		sv += float64(r.NSV)
+		secs += r.Seconds
+		solves += float64(r.Solves)
 	}
 	row.Runs = len(acc)
 	if row.Runs == 0 {
-		row.MeanAcc, row.StdAcc = Float(math.NaN()), Float(math.NaN())
+		nan := Float(math.NaN())
+		row.MeanAcc, row.StdAcc, row.MeanSV, row.MeanSecs, row.MeanSolves = nan, nan, nan, nan, nan
 		return row
 	}
 	n := float64(row.Runs)
-	row.MeanSV /= n
-	row.MeanSecs /= n
-	row.MeanSolves /= n
+	row.MeanSV, row.MeanSecs, row.MeanSolves = Float(sv/n), Float(secs/n), Float(solves/n)
 	mean, std := meanStd(acc)
 	row.MeanAcc, row.StdAcc = Float(mean), Float(std)
 	return row
