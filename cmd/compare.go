@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
-// defaultCompareData are the embedded datasets `compare` runs on without DATA.
-var defaultCompareData = []string{"builtin:heart", "builtin:breast-wisconsin"}
+// defaultCompareData are the embedded datasets `compare` runs on without
+// DATA: all of them (heart and breast-wisconsin are Laanaya's Table 2,
+// diabetes is Yang's Pima).
+var defaultCompareData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin:diabetes"}
 
 type compareOptions struct {
 	*globalOptions
@@ -39,6 +39,7 @@ type compareOptions struct {
 	Shard         string
 	Preset        string
 	partitionsSet bool // --partitions given: a preset's own default yields
+	trainSizeSet  bool // --train-size given: with --test, subsample the training file
 	summaryOptions
 
 	C       float64
@@ -76,13 +77,27 @@ test of every method against the baseline. A dataset where a method has no
 successful run is left out of them and named. They are in every format but
 csv, which stays one table of the per-dataset rows.
 
-With no DATA it runs on the embedded datasets (heart and breast-wisconsin).
+With no DATA it runs on every embedded dataset: heart, breast-wisconsin and
+diabetes.
+
+A given train/test pair (LIBSVM's a1a and a1a.t style): compare TRAIN --test
+TEST trains on the whole training file and tests on the whole test file (one
+partition); with --partitions K (or --train-size N) each of K partitions
+trains on a random subsample of --train-size rows of the training file (the
+whole file when it is smaller) and tests on the whole test file.
+
+Missing results are never hidden: every row says how many partitions it
+averages (runs), and the Wilcoxon test pairs only the partitions both methods
+finished (a pairs column appears when that is fewer than the partitions).
+Every option a method would refuse (--C -1; --C for twolevel, which learns C)
+is refused before any job runs.
 
 Long runs: --out FILE writes one JSON line per (dataset, method, partition) as
 soon as it finishes; after Ctrl-C or a crash, run the same command with --resume
 to skip what is done (without --resume, compare refuses to overwrite a results
 file that holds records). --shard i/N runs only every N-th job (for cluster array
-jobs); merge the shards' files with 'kerneltune report'.
+jobs) and needs --out: a shard prints what it ran and where its records are,
+not a table; merge the shards' files with 'kerneltune report'.
 
 Method entries: --methods takes a comma-separated list of "method",
 "method:param" or either followed by "@mode", e.g. svm,spd:full,gi:D or
@@ -92,11 +107,13 @@ method with its default parameterisation and mode.
 
 Presets (--preset): a paper's own experiment on generated data, a fresh sample
 per partition (--methods and --partitions override the preset's):
-` + presetHelp(),
+` + presetHelp() + "\n" + summaryFormatHelp,
 		Example: `  kerneltune compare
   kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
   kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown
   kerneltune compare testdata/ida/banana --splits predefined --methods svm,lccp
+  kerneltune compare a1a --test a1a.t --features 123 --methods svm,twolevel
+  kerneltune compare a1a --test a1a.t --features 123 --partitions 10 --train-size 500
   kerneltune compare --preset laanaya-weston --out weston.jsonl
   kerneltune compare --out run.jsonl --resume        # continue an interrupted run`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,7 +138,8 @@ per partition (--methods and --partitions override the preset's):
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
-	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice)")
+	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
+	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
 	f.IntVar(&o.Folds, "folds", 5, "cross-validation folds inside each training part")
 	f.Float64Var(&o.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
 	f.IntVar(&o.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
@@ -133,6 +151,7 @@ per partition (--methods and --partitions override the preset's):
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	o.partitionsSet = cmd.Flags().Changed("partitions")
+	o.trainSizeSet = cmd.Flags().Changed("train-size")
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
@@ -153,6 +172,39 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	}
 	if _, _, err := parseShard(o.Shard); err != nil {
 		return err
+	}
+	if o.Shard != "" && o.OutFile == "" {
+		return usageErrorf("--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'")
+	}
+	if o.Shard != "" && o.Plot != "" {
+		return usageErrorf("--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard")
+	}
+	if o.Folds < 2 {
+		return usageErrorf("--folds must be at least 2, got %d", o.Folds)
+	}
+	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
+		return usageErrorf("--eps must be a positive number, got %v", o.Eps)
+	}
+	if o.CacheMB < 1 {
+		return usageErrorf("--cache-mb must be at least 1, got %d", o.CacheMB)
+	}
+	if o.MaxIter < 0 {
+		return usageErrorf("--max-iter must be ≥ 0, got %d", o.MaxIter)
+	}
+	if o.Workers < 0 {
+		return usageErrorf("--workers must be ≥ 0, got %d", o.Workers)
+	}
+	if o.data.Test != "" {
+		switch {
+		case o.Preset != "":
+			return usageErrorf("--test does not apply to --preset (it draws its own samples)")
+		case len(args) != 1:
+			return usageErrorf("--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args))
+		case o.Splits != "random":
+			return usageErrorf("--test FILE is the test part of every partition: --splits predefined does not apply")
+		case cmd.Flags().Changed("test-size") || o.TrainFraction > 0:
+			return usageErrorf("--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)")
+		}
 	}
 	if o.Preset != "" {
 		if _, ok := presets[o.Preset]; !ok {
@@ -247,8 +299,14 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 				return err
 			}
 		}
+		if err := checkEntryOptions(cfg, entries); err != nil {
+			return err
+		}
 	} else {
 		if entries, err = experiment.ParseEntries(o.Methods); err != nil {
+			return err
+		}
+		if err := checkEntryOptions(cfg, entries); err != nil {
 			return err
 		}
 		if len(args) == 0 {
@@ -266,6 +324,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 		cfg.Describe["data"] = strings.Join(args, ",")
 		cfg.Describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", o.Splits, o.Partitions, o.TrainSize, o.TestSize, o.TrainFraction, o.Stratified)
+		if o.data.Test != "" {
+			cfg.Describe["test"] = fmt.Sprintf("%s/%v/%v", o.data.Test, o.partitionsSet, o.trainSizeSet)
+		}
 	}
 	if o.Select == "laanaya" {
 		if err := applyLaanayaSelect(ctx, o, &cfg, sources, entries); err != nil {
@@ -273,6 +334,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 	}
 	run := cfg.Fingerprint(entries, sources)
+	cfg.Grid = experiment.NewGrid(sources, entries)
 	jobs := cfg.Plan(sources, entries)
 	if o.Plot != "" {
 		// The figures come at the end: find out now, not after a long run,
@@ -331,17 +393,55 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	order := make([]string, len(entries))
-	for i, e := range entries {
-		order[i] = e.String()
-	}
-	if err := o.summaryOptions.write(o.globalOptions, all, order, o.Select == "laanaya"); err != nil {
-		return err
+	if cfg.Shards > 1 {
+		if err := writeShardReport(o, cfg, run, jobs, all, len(prior)); err != nil {
+			return err
+		}
+	} else {
+		order := make([]string, len(entries))
+		for i, e := range entries {
+			order[i] = e.String()
+		}
+		sum := experiment.SummarizeRun(all, experiment.SummaryOptions{Entries: order})
+		if err := o.summaryOptions.write(o.globalOptions, sum, all); err != nil {
+			return err
+		}
 	}
 	if n := countFailures(all); n > 0 {
 		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", n, outHint(o.OutFile), failureDigest(all, 5))
 	}
 	return nil
+}
+
+// shardReport is what a shard prints: not a table (a few partitions'
+// means are no result), but what it ran and how to merge.
+type shardReport struct {
+	Shard       string `json:"shard"`
+	Run         string `json:"run"`
+	JobsInShard int    `json:"jobs_in_shard"`
+	JobsDone    int    `json:"jobs_done"`    // records of this shard's jobs in the file
+	JobsResumed int    `json:"jobs_resumed"` // of them, already there before this invocation
+	Failures    int    `json:"failures"`
+	JobsPlanned int    `json:"run_jobs_planned"` // the whole run's, over every shard
+	Records     string `json:"records"`
+	Merge       string `json:"merge"`
+}
+
+func writeShardReport(o *compareOptions, cfg experiment.Config, run string, jobs []experiment.Job, all []experiment.Record, resumed int) error {
+	r := shardReport{
+		Shard: o.Shard, Run: run, JobsInShard: len(jobs), JobsDone: len(all), JobsResumed: resumed,
+		Failures: countFailures(all), JobsPlanned: cfg.Grid.Jobs(), Records: o.OutFile,
+		Merge: "kerneltune report FILE... (the files of all " + strconv.Itoa(cfg.Shards) + " shards)",
+	}
+	if o.Format == formatJSON {
+		return renderJSON(o.Out, r)
+	}
+	_, err := fmt.Fprintf(o.Out, "shard %s of run %s: %d of its %d jobs recorded (%d failed; %d were already in the file), of the run's %d\n"+
+		"records: %s\n"+
+		"no table: a shard holds a few partitions of each dataset; merge the files of all %d shards with\n"+
+		"  kerneltune report FILE...\n",
+		r.Shard, r.Run, r.JobsDone, r.JobsInShard, r.Failures, r.JobsResumed, r.JobsPlanned, r.Records, cfg.Shards)
+	return err
 }
 
 // failureDigest lists the distinct errors of the failed records, at most
@@ -397,8 +497,30 @@ func countFailures(rs []experiment.Record) int {
 	return n
 }
 
+// checkEntryOptions refuses, as a usage error before any data is read or
+// any job runs, an option that a --methods entry's method would refuse on
+// any data (methods.CheckOptions: --C -1 for every method, --C 1 for
+// twolevel, which learns C, --folds for the methods that cross-validate).
+func checkEntryOptions(cfg experiment.Config, entries []experiment.Entry) error {
+	for _, e := range entries {
+		m, err := methods.Lookup(e.Method)
+		if err != nil {
+			return &flagError{err}
+		}
+		opts := cfg.Options
+		opts.Param, opts.Mode, opts.Margin = e.Param, e.Mode, cfg.Margins[e.Method]
+		if err := methods.CheckOptions(m, opts); err != nil {
+			return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", e, err)
+		}
+	}
+	return nil
+}
+
 // source loads one dataset and draws its partitions.
 func (o *compareOptions) source(path string) (experiment.Source, error) {
+	if o.data.Test != "" {
+		return o.trainTestSource(path)
+	}
 	d, err := o.data.load(path)
 	if err != nil {
 		return nil, err
@@ -425,129 +547,45 @@ func (o *compareOptions) source(path string) (experiment.Source, error) {
 	return encodedSource(&experiment.SplitSource{Data: d, Splits: splits}, d), nil
 }
 
-// summaryOptions are the output flags of compare and report, which print
-// the same tables and figures.
-type summaryOptions struct {
-	Format   string
-	Plot     string
-	PlotAs   string
-	PlotSort bool
-}
-
-func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex")
-	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, critical-difference diagram, criterion traces, per-feature weights, full-Q heat maps)")
-	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
-	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
-}
-
-// check returns a usage error (exit code 2) for a --format or a
-// --plot-format compare and report cannot write, before any work is done.
-func (o *summaryOptions) check() error {
-	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
-		return err
+// trainTestSource reads DATA and --test FILE (the test file with DATA's
+// label mapping and width, as tune --test reads it; un-normalised: each
+// partition's training part fits its own normaliser; nominal features
+// one-hot encoded as tune encodes them, fitted on the whole training file,
+// which is all training data) and draws the
+// partitions: the whole training file once, or with --partitions or
+// --train-size, K random subsamples of --train-size rows (all rows when the
+// file is smaller), each tested on the whole test file.
+func (o *compareOptions) trainTestSource(path string) (experiment.Source, error) {
+	raw := o.data
+	raw.Normalize = dataio.NoScale
+	train, test, _, err := raw.loadTrainTest(path, o.Seed)
+	if err != nil {
+		return nil, err
 	}
-	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
-		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
+	n := train.Len()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
 	}
-	return nil
-}
-
-// write prints the averaged tables of recs and, with --plot, writes the
-// figures.
-func (o *summaryOptions) write(g *globalOptions, recs []experiment.Record, order []string, lookedAtTest bool) error {
-	if err := writeSummary(g, o.Format, recs, order, lookedAtTest); err != nil {
-		return err
+	k := 1
+	if o.partitionsSet {
+		k = o.Partitions
 	}
-	if o.Plot != "" {
-		_, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort})
-		return err
-	}
-	return nil
-}
-
-// writeSummary renders the averaged tables of records.
-func writeSummary(g *globalOptions, format string, recs []experiment.Record, order []string, lookedAtTest bool) error {
-	sums := experiment.Summarize(recs, order, "")
-	cross := crossDataset(g, sums) // statistics across datasets: crosstable.go
-	if format == formatJSON {
-		return renderJSON(g.Out, struct {
-			Tables       []experiment.Table    `json:"tables"`
-			Cross        *experiment.CrossData `json:"across_datasets,omitempty"`
-			LookedAtTest bool                  `json:"baseline_selected_on_test_data"`
-		}{sums, cross, lookedAtTest})
-	}
-	var ts []*table
-	for _, s := range sums {
-		ts = append(ts, summaryTable(s, recs, lookedAtTest))
-	}
-	if format == formatCSV && len(ts) > 0 {
-		// CSV has no titles: one table with a dataset column, not one
-		// block per dataset that nothing attributes.
-		ts = []*table{withDatasetColumn(sums, ts)}
-	}
-	ts = append(ts, crossTables(format, cross)...) // none in csv
-	return renderTables(g.Out, format, ts...)
-}
-
-// plural is "s" unless n is 1.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// withDatasetColumn joins the tables of several datasets into one whose
-// first column names the dataset of each row.
-func withDatasetColumn(sums []experiment.Table, ts []*table) *table {
-	out := &table{Header: append([]string{"dataset"}, ts[0].Header...)}
-	for i, t := range ts {
-		if !slices.Equal(t.Header, ts[0].Header) { // another baseline
-			out.Header[len(out.Header)-1] = "p vs baseline (first entry)"
+	var splits []dataio.Split
+	if (o.partitionsSet || o.trainSizeSet) && o.TrainSize < n {
+		po := dataio.PartitionOptions{K: k, TrainSize: o.TrainSize, Stratified: o.Stratified}
+		if splits, err = dataio.Partitions(train.Y, po, o.Seed); err != nil {
+			return nil, fmt.Errorf("compare: %s: %w", path, err)
 		}
-		for _, r := range t.Rows {
-			out.add(append([]string{sums[i].Dataset}, r...)...)
+	} else {
+		for range k {
+			splits = append(splits, dataio.Split{Train: all})
+		}
+		if k > 1 && !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)\n", path, n, o.TrainSize, k)
 		}
 	}
-	return out
-}
-
-func summaryTable(s experiment.Table, recs []experiment.Record, lookedAtTest bool) *table {
-	parts := 0
-	for _, r := range recs {
-		if r.Dataset == s.Dataset {
-			parts = max(parts, r.Partition+1)
-		}
-	}
-	t := &table{
-		Title:  fmt.Sprintf("%s (%d partition%s)", s.Dataset, parts, plural(parts)),
-		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "failures", "degenerate", "p vs " + s.Baseline},
-	}
-	for _, r := range s.Rows {
-		name := r.Entry
-		if r.Best {
-			name += " *"
-		}
-		acc := "—"
-		if r.Runs > 0 {
-			acc = fmt.Sprintf("%.2f ± %.2f", 100*float64(r.MeanAcc), 100*float64(r.StdAcc))
-		}
-		p := "—"
-		if !math.IsNaN(float64(r.P)) {
-			p = fmtSig(float64(r.P), 3)
-		}
-		t.add(name, acc, fmtFixed(r.MeanSV, 1), fmtFixed(r.MeanSecs, 2), fmtFixed(r.MeanSolves, 0),
-			strconv.Itoa(r.Failures), fmt.Sprintf("%d/%d", r.Degenerate, r.Runs), p)
-	}
-	t.Notes = append(t.Notes, "* best mean test accuracy; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" (normal approximation)")
-	if n := degenerateNote(s, recs); n != "" {
-		t.Notes = append(t.Notes, n)
-	}
-	if lookedAtTest {
-		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
-	}
-	return t
+	return &experiment.SplitSource{Data: train, Splits: splits, Test: test}, nil
 }
 
 // applyLaanayaSelect fixes the svm baseline of every dataset by Laanaya's

@@ -191,27 +191,31 @@ func TestCompareExplainsFailures(t *testing.T) {
 }
 
 // CSV has no titles, so compare's CSV names the dataset of every row: two
-// datasets used to come out as two unlabelled blocks.
+// datasets used to come out as two unlabelled blocks. A single partition
+// has no spread: its std is an empty cell, not 0.
 func TestCompareCSVNamesDatasets(t *testing.T) {
+	grid := &experiment.Grid{Datasets: []experiment.GridDataset{{Name: "heart", Partitions: 1}, {Name: "bupa", Partitions: 1}}, Entries: []string{"svm"}}
 	rs := []experiment.Record{
-		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8, Degenerate: "diagonal"},
-		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7},
+		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8, Degenerate: "diagonal", Grid: grid},
+		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7, Grid: grid},
 	}
 	var out strings.Builder
-	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, rs, []string{"svm"}, false); err != nil {
+	sum := experiment.SummarizeRun(rs, experiment.SummaryOptions{Entries: []string{"svm"}})
+	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, sum, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,method,test acc. % (mean ± std),#SV,time s,SVM solves,failures,degenerate,p vs svm\n" +
-		"bupa,svm *,70.00 ± 0.00,0.0,0.00,0,0,0/1,—\n" +
-		"heart,svm *,80.00 ± 0.00,0.0,0.00,0,0,1/1,—\n"
+	want := "dataset,method,partitions,runs,failures,missing,degenerate,mean_test_accuracy,std_test_accuracy,mean_nsv,mean_seconds,mean_svm_solves,baseline,p_value,pairs,best,complete\n" +
+		"heart,svm,1,1,0,0,1,0.8,,0,0,0,svm,,0,true,true\n" +
+		"bupa,svm,1,1,0,0,0,0.7,,0,0,0,svm,,0,true,true\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
-	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, rs[:1], nil, false); err != nil {
+	sum = experiment.SummarizeRun(rs[:1], experiment.SummaryOptions{})
+	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, sum, rs[:1]); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "**heart (1 partition)**") {
+	if !strings.Contains(out.String(), "**heart (1 partition)**\n") || !strings.Contains(out.String(), "80.00 ± —") || !strings.Contains(out.String(), "**bupa (1 partition) — INCOMPLETE: no records (0 of 1 jobs present)**") {
 		t.Errorf("title of one partition:\n%s", out.String())
 	}
 }

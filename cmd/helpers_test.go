@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +122,9 @@ func golden(t *testing.T, name, got string) {
 // command's golden files mask them in their own way.
 var (
 	compareTimeJSON = regexp.MustCompile(`("mean_seconds": )[0-9.e+-]+`)
+	// The run fingerprint hashes every setting, methods.Options' printed
+	// form included: the golden files are not about it.
+	compareRunJSON = regexp.MustCompile(`("run": )"[0-9a-f]+"`)
 	compareTimeCell = regexp.MustCompile(`^\s*[0-9.]+\s*$`)
 	digits          = regexp.MustCompile(`[0-9.]+`)
 
@@ -133,18 +137,30 @@ var (
 	tuneTimeTable = regexp.MustCompile(`[0-9.]+ s tuning \+ [0-9.]+ s final fit`)
 )
 
-// maskCompareTiming replaces compare's mean_seconds in JSON by X, and in
-// tables the digits of the time column.
+// maskCompareTiming replaces compare's mean_seconds in JSON by X, in CSV
+// the mean_seconds column, and in tables the digits of the time column.
 func maskCompareTiming(s string, format string) string {
 	s = compareTimeJSON.ReplaceAllString(s, "${1}X")
-	sepFor := map[string]string{"table": "│", "markdown": "|", "csv": ",", "latex": "&"}
+	s = compareRunJSON.ReplaceAllString(s, `${1}"RUN"`)
+	if format == "csv" {
+		lines := strings.Split(s, "\n")
+		col := slices.Index(strings.Split(lines[0], ","), "mean_seconds")
+		for i := 1; col >= 0 && i < len(lines); i++ {
+			cells := strings.Split(lines[i], ",")
+			if len(cells) > col && cells[col] != "" {
+				cells[col] = "X"
+				lines[i] = strings.Join(cells, ",")
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	sepFor := map[string]string{"table": "│", "markdown": "|", "latex": "&"}
 	sep, ok := sepFor[format]
 	if !ok {
 		return s
 	}
-	// table/markdown rows start with the separator: the time column is cell 4.
-	// csv rows start with the dataset, latex rows with the method: cell 4
-	// and cell 3.
+	// table/markdown rows start with the separator: the time column is
+	// cell 4; latex rows start with the method: cell 3.
 	col := 4
 	if format == "latex" {
 		col = 3

@@ -28,7 +28,11 @@ const (
 // caller chooses the precision of each number (fmtFixed, fmtSig), so the text
 // and the table, markdown, csv and latex forms all show the same digits.
 type table struct {
-	Title  string     // printed above the table; "" for none
+	// Preface lines come before the title (e.g. a warning that results are
+	// missing): plain lines in text, paragraphs in markdown, % comments in
+	// latex, left out of csv.
+	Preface []string
+	Title   string // printed above the table; "" for none
 	Header []string   // column names, printed as given (not upper-cased)
 	Rows   [][]string // each row has len(Header) cells
 	Notes  []string   // printed below the table, one line each
@@ -64,8 +68,14 @@ func renderJSON(w io.Writer, v any) error {
 // default), "markdown", "csv" or "latex" (a booktabs tabular). Tables are
 // separated by a blank line. Columns whose cells are all numbers are
 // right-aligned. In csv the titles and notes are left out, so that a single
-// table is a plain CSV file; in latex they become % comments.
+// table is a plain CSV file; in latex they become % comments, after one
+// saying that the tables need the booktabs package.
 func renderTables(w io.Writer, format string, ts ...*table) error {
+	if format == formatLaTeX && len(ts) > 0 {
+		if _, err := io.WriteString(w, latexPreamble); err != nil {
+			return err
+		}
+	}
 	for i, t := range ts {
 		if i > 0 {
 			if _, err := io.WriteString(w, "\n"); err != nil {
@@ -134,7 +144,33 @@ func isNumericCell(s string) bool {
 	return true
 }
 
+// latexPreamble opens every latex output: \toprule, \midrule and
+// \bottomrule are the booktabs package's.
+const latexPreamble = "% kerneltune: booktabs tables; needs \\usepackage{booktabs} in the preamble\n"
+
+// markdownLine escapes what would make a line of text a markdown list item
+// or heading ("* best ..." is a list), so that notes stay plain paragraphs.
+func markdownLine(s string) string {
+	switch {
+	case strings.HasPrefix(s, "* "), strings.HasPrefix(s, "- "), strings.HasPrefix(s, "+ "), strings.HasPrefix(s, "#"):
+		return `\` + s
+	}
+	if i := strings.IndexAny(s, ".)"); i > 0 && strings.Trim(s[:i], "0123456789") == "" && strings.HasPrefix(s[i+1:], " ") {
+		return s[:i] + `\` + s[i:] // "1. x" is an ordered list
+	}
+	return s
+}
+
 func renderText(w io.Writer, t *table, markdown bool) error {
+	for _, p := range t.Preface {
+		line := p + "\n"
+		if markdown {
+			line = markdownLine(p) + "\n\n"
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return err
+		}
+	}
 	if t.Title != "" {
 		title := t.Title
 		if markdown {
@@ -165,13 +201,14 @@ func renderText(w io.Writer, t *table, markdown bool) error {
 	if err := tb.Render(); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	if len(t.Notes) > 0 && markdown {
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-	}
 	for _, n := range t.Notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
+		line := n + "\n"
+		if markdown {
+			// Each note its own paragraph: consecutive lines would run
+			// together into one.
+			line = "\n" + markdownLine(n) + "\n"
+		}
+		if _, err := io.WriteString(w, line); err != nil {
 			return err
 		}
 	}
@@ -200,6 +237,9 @@ var latexEscaper = strings.NewReplacer(
 
 func renderLaTeX(w io.Writer, t *table) error {
 	var b strings.Builder
+	for _, p := range t.Preface {
+		fmt.Fprintf(&b, "%% %s\n", p)
+	}
 	if t.Title != "" {
 		fmt.Fprintf(&b, "%% %s\n", t.Title)
 	}

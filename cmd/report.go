@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 type reportOptions struct {
 	*globalOptions
 	summaryOptions
+	AllowPartial bool
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -27,7 +29,22 @@ the same averaged tables compare prints, and the statistics across datasets
 (average ranks, Friedman, Nemenyi, Holm; see 'kerneltune compare --help'). Give it the files of every shard of a
 sharded run ('compare --shard i/N --out shard-i.jsonl') to merge them: the
 records must come from the same settings (the run fingerprint in each record),
-and a job recorded twice counts once.`,
+and a job recorded twice counts once.
+
+Every record carries the run's planned grid (datasets with their partitions,
+methods), so report knows what is missing: the first line then says "N of M
+jobs present", every incomplete dataset is marked (one without any record
+too), every row has its runs, failures and missing partitions, and the exit
+code is 1. --allow-partial accepts an incomplete set: exit 0, with the
+warning on stderr and in the output (a "warning" and "complete": false in
+json, "complete" and "missing" columns in csv). Records written by older
+versions have no grid: the partitions and methods are then inferred from the
+records, and report says so.
+
+Datasets come in the run's order (the command line's; for older records,
+first appearance in the files), methods in --methods order.
+
+` + summaryFormatHelp,
 		Example: `  kerneltune report results.jsonl
   kerneltune report shard-*.jsonl --format latex`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -44,13 +61,15 @@ and a job recorded twice counts once.`,
 		},
 	}
 	o.summaryOptions.addFlags(c.Flags())
+	c.Flags().BoolVar(&o.AllowPartial, "allow-partial", false, "accept records that lack some of the run's jobs (exit 0 with a warning, not 1)")
 	return c
 }
 
 func runReport(o *reportOptions, files []string) error {
 	var (
-		sets    [][]experiment.Record
-		run, by string // the first record's run and its file
+		sets     [][]experiment.Record
+		run, by  string   // the first record's run and its file
+		datasets []string // in order of first appearance in the files
 	)
 	for _, f := range files {
 		rs, err := experiment.ReadRecordsFile(f)
@@ -63,6 +82,9 @@ func runReport(o *reportOptions, files []string) error {
 			} else if r.Run != run {
 				return fmt.Errorf("report: %s holds records of another run than %s (settings fingerprint %s, not %s): merge only the shards of one run", f, by, r.Run, run)
 			}
+			if !slices.Contains(datasets, r.Dataset) {
+				datasets = append(datasets, r.Dataset)
+			}
 		}
 		sets = append(sets, rs)
 	}
@@ -73,10 +95,15 @@ func runReport(o *reportOptions, files []string) error {
 	if len(all) == 0 {
 		return fmt.Errorf("report: %s: no result records (write them with 'kerneltune compare --out FILE')", strings.Join(files, ", "))
 	}
-	order := experiment.EntryOrder(all, methods.Names())
-	lookedAtTest := false
-	for _, r := range all {
-		lookedAtTest = lookedAtTest || strings.Contains(r.Extra["select"], "laanaya")
+	sum := experiment.SummarizeRun(all, experiment.SummaryOptions{MethodNames: methods.Names(), Datasets: datasets})
+	if err := o.summaryOptions.write(o.globalOptions, sum, all); err != nil {
+		return err
 	}
-	return o.summaryOptions.write(o.globalOptions, all, order, lookedAtTest)
+	if !sum.Complete && !o.AllowPartial {
+		return fmt.Errorf("report: %s\n  the tables above average only the jobs present: add the missing shards' files, finish the run with 'compare --resume', or pass --allow-partial to accept a partial table", sum.Warning)
+	}
+	if sum.Warning != "" && (!sum.Complete || !o.Quiet) {
+		fmt.Fprintln(o.ErrOut, summaryWarning(sum))
+	}
+	return nil
 }

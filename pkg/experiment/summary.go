@@ -50,7 +50,7 @@ type Row struct {
 	Missing    int     `json:"missing"`
 	Degenerate int     `json:"degenerate"`
 	MeanAcc    Float   `json:"mean_test_accuracy"`
-	StdAcc     Float   `json:"std_test_accuracy"`
+	StdAcc     Float   `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
 	MeanSV     Float   `json:"mean_nsv"`
 	MeanSecs   Float   `json:"mean_seconds"`
 	MeanSolves Float   `json:"mean_svm_solves"`
@@ -349,14 +349,16 @@ func summarizeEntry(e string, rs []Record) Row {
 	return row
 }
 
-// meanStd returns the mean and the sample standard deviation (n−1).
+// meanStd returns the mean and the sample standard deviation (n−1), NaN
+// for a single value: one partition says nothing about the spread, and
+// "± 0.00" would say it does.
 func meanStd(x []float64) (mean, std float64) {
 	for _, v := range x {
 		mean += v
 	}
 	mean /= float64(len(x))
 	if len(x) < 2 {
-		return mean, 0
+		return mean, math.NaN()
 	}
 	for _, v := range x {
 		std += (v - mean) * (v - mean)
