@@ -124,7 +124,7 @@ var (
 	compareTimeJSON = regexp.MustCompile(`("mean_seconds": )[0-9.e+-]+`)
 	// The run fingerprint hashes every setting, methods.Options' printed
 	// form included: the golden files are not about it.
-	compareRunJSON = regexp.MustCompile(`("run": )"[0-9a-f]+"`)
+	compareRunJSON  = regexp.MustCompile(`("run": )"[0-9a-f]+"`)
 	compareTimeCell = regexp.MustCompile(`^\s*[0-9.]+\s*$`)
 	digits          = regexp.MustCompile(`[0-9.]+`)
 

@@ -32,10 +32,10 @@ type table struct {
 	// missing): plain lines in text, paragraphs in markdown, % comments in
 	// latex, left out of csv.
 	Preface []string
-	Title   string // printed above the table; "" for none
-	Header []string   // column names, printed as given (not upper-cased)
-	Rows   [][]string // each row has len(Header) cells
-	Notes  []string   // printed below the table, one line each
+	Title   string     // printed above the table; "" for none
+	Header  []string   // column names, printed as given (not upper-cased)
+	Rows    [][]string // each row has len(Header) cells
+	Notes   []string   // printed below the table, one line each
 }
 
 // add appends a row.

@@ -47,13 +47,13 @@ type Row struct {
 	Failures   int    `json:"failures"`   // partitions whose method failed
 	// Missing counts the planned partitions with no record at all (a shard
 	// left out, a run stopped early).
-	Missing    int     `json:"missing"`
-	Degenerate int     `json:"degenerate"`
-	MeanAcc    Float   `json:"mean_test_accuracy"`
-	StdAcc     Float   `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
-	MeanSV     Float   `json:"mean_nsv"`
-	MeanSecs   Float   `json:"mean_seconds"`
-	MeanSolves Float   `json:"mean_svm_solves"`
+	Missing    int   `json:"missing"`
+	Degenerate int   `json:"degenerate"`
+	MeanAcc    Float `json:"mean_test_accuracy"`
+	StdAcc     Float `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
+	MeanSV     Float `json:"mean_nsv"`
+	MeanSecs   Float `json:"mean_seconds"`
+	MeanSolves Float `json:"mean_svm_solves"`
 	// P is the two-sided paired Wilcoxon signed-rank p-value of the test
 	// accuracies against the baseline over the partitions where both
 	// finished (Pairs of them); NaN for the baseline itself or when no pair
