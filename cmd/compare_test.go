@@ -3,6 +3,8 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -262,5 +264,131 @@ func TestCompareSameNamedFiles(t *testing.T) {
 	_, errOut, code := runCLI(t, "compare", paths[0], paths[0], "--methods", "svm")
 	if code != ExitUsage || !strings.Contains(errOut, "given twice") {
 		t.Errorf("the same DATA twice: exit %d, %q", code, errOut)
+	}
+}
+
+// Every option a method refuses on any data is refused before any job
+// runs, with exit 2 and the method's own words: --C -1 ran every job, all
+// failed, and printed a table of "—".
+func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: methods: svm: C must be positive, got -1"},
+		{[]string{"--C", "-1", "--methods", "rcsc,lccp"}, "--methods entry rcsc refuses"},
+		// twolevel learns C: --C with the default "all" is refused for it.
+		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: methods: twolevel: C is learned"},
+		{[]string{"--C", "NaN", "--methods", "gi"}, "methods: gi: C must be positive, got NaN"},
+		{[]string{"--folds", "1", "--methods", "svm"}, "--folds must be at least 2, got 1"},
+		{[]string{"--eps", "0"}, "--eps must be a positive number"},
+		{[]string{"--cache-mb", "0"}, "--cache-mb must be at least 1"},
+		{[]string{"--max-iter", "-3"}, "--max-iter must be ≥ 0"},
+		{[]string{"--workers", "-1"}, "--workers must be ≥ 0"},
+		{[]string{"--preset", "gi-chessboard", "--C", "-2"}, "--methods entry svm refuses"},
+	} {
+		out := filepath.Join(dir, "res.jsonl")
+		args := append([]string{"compare", "builtin:heart", "--out", out}, tc.args...)
+		if slices.Contains(tc.args, "--preset") {
+			args = append([]string{"compare", "--out", out}, tc.args...)
+		}
+		stdout, errOut, code := runCLI(t, args...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, errOut, tc.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: a results file was written before the refusal (%v)", tc.args, err)
+		}
+	}
+	// --C for the methods that take it runs.
+	out := mustRun(t, "compare", "builtin:heart", "--methods", "svm,rcsc", "--C", "1", "--partitions", "1", "--train-size", "40", "--test-size", "40", "--format", "csv", "-q")
+	if strings.Count(out, "\nheart,") != 2 {
+		t.Errorf("compare --C 1 --methods svm,rcsc:\n%s", out)
+	}
+}
+
+// compare TRAIN --test TEST: one partition, the whole training file against
+// the whole test file; with --partitions K, K subsamples of --train-size
+// rows of the training file, each against the whole test file.
+func TestCompareGivenTestFile(t *testing.T) {
+	train, test := splitHeart(t) // 200 and 70 rows
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.jsonl")
+	mustRun(t, "compare", train, "--test", test, "--methods", "svm,spd", "--out", one, "-q")
+	recs, err := experiment.ReadRecordsFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2 (one partition, two methods)", len(recs))
+	}
+	for _, r := range recs {
+		if r.Partition != 0 || r.TrainSize != 200 || r.TestSize != 70 || r.Failed() {
+			t.Errorf("%s: partition %d, %d train / %d test rows, status %s; want 0, 200 / 70", r.Entry, r.Partition, r.TrainSize, r.TestSize, r.Status)
+		}
+	}
+	// The svm row is what tune --test reports for the same files with the
+	// partition's method seed: the same grid search on the whole training
+	// file, tested on the whole test file.
+	seed := strconv.FormatUint(experiment.JobSeed(1, 0), 10)
+	tuned := tuneJSON(t, train, "--test", test, "--method", "svm", "--seed", seed)
+	if recs[1].Entry != "svm" || tuned.TestAccuracy == nil || recs[1].TestAccuracy != *tuned.TestAccuracy || recs[1].NSV != tuned.NSV || recs[1].C != tuned.C {
+		t.Errorf("compare --test svm: accuracy %v, #SV %d, C %v; tune --test: %v, %d, %v",
+			recs[1].TestAccuracy, recs[1].NSV, recs[1].C, tuned.accuracies, tuned.NSV, tuned.C)
+	}
+
+	many := filepath.Join(dir, "many.jsonl")
+	mustRun(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "3", "--train-size", "50", "--out", many, "-q")
+	recs, err = experiment.ReadRecordsFile(many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs := map[float64]bool{}
+	for _, r := range recs {
+		if r.TrainSize != 50 || r.TestSize != 70 {
+			t.Errorf("partition %d: %d train / %d test rows, want 50 / 70", r.Partition, r.TrainSize, r.TestSize)
+		}
+		accs[r.TestAccuracy] = true
+	}
+	if len(recs) != 3 || len(accs) < 2 {
+		t.Errorf("%d partitions with %d distinct accuracies: the subsamples should differ", len(recs), len(accs))
+	}
+	// --train-size above the file's rows: every partition trains on all.
+	_, errOut, code := runCLI(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "2", "--train-size", "500", "--format", "json")
+	if code != 0 || !strings.Contains(errOut, "has 200 rows, not more than --train-size 500: each of the 2 partitions trains on the whole file") {
+		t.Errorf("--train-size 500 of 200 rows: exit %d, stderr %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"compare", train, "builtin:heart", "--test", test},
+		{"compare", train, "--test", test, "--splits", "predefined"},
+		{"compare", train, "--test", test, "--test-size", "30"},
+		{"compare", train, "--test", test, "--train-fraction", "0.5"},
+		{"compare", "--preset", "laanaya-weston", "--test", test},
+	} {
+		if _, errOut, code := runCLI(t, args...); code != ExitUsage || !strings.Contains(errOut, "--test") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming --test", args[1:], code, errOut)
+		}
+	}
+	// A test file of another width is an error naming both files.
+	wide := writeFile(t, dir, "wide", "1 1:0.5 20:0.1\n-1 1:0.2\n")
+	if _, errOut, code := runCLI(t, "compare", train, "--test", wide, "--methods", "svm"); code != ExitError || !strings.Contains(errOut, "wide") || !strings.Contains(errOut, "13 features") {
+		t.Errorf("narrow test file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// Without DATA, compare runs on every embedded dataset, in the order its
+// --help names them.
+func TestCompareDefaultData(t *testing.T) {
+	out := mustRun(t, "compare", "--methods", "svm", "--partitions", "1", "--train-size", "30", "--test-size", "30", "--format", "csv", "-q")
+	var ds []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		ds = append(ds, strings.Split(line, ",")[0])
+	}
+	if want := []string{"heart", "breast-wisconsin", "diabetes"}; !slices.Equal(ds, want) {
+		t.Errorf("default datasets %q, want %q", ds, want)
+	}
+	if help := mustRun(t, "compare", "--help"); !strings.Contains(help, "every embedded dataset: heart, breast-wisconsin and\ndiabetes") {
+		t.Errorf("compare --help does not name the default datasets:\n%s", help)
 	}
 }

@@ -331,9 +331,9 @@ feed:
 	return out, ctx.Err()
 }
 
-// jobSeed is the method seed of partition k: the same for every method and
+// JobSeed is the method seed of partition k: the same for every method and
 // every worker count, different between partitions.
-func jobSeed(seed uint64, k int) uint64 {
+func JobSeed(seed uint64, k int) uint64 {
 	return rand.New(rand.NewPCG(seed, streamMethod+uint64(k))).Uint64()
 }
 
@@ -369,7 +369,7 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	}
 	opts.Param = j.Entry.Param
 	opts.Mode = j.Entry.Mode
-	opts.Seed = jobSeed(c.Seed, j.Partition)
+	opts.Seed = JobSeed(c.Seed, j.Partition)
 	if mg, ok := c.Margins[j.Entry.Method]; ok {
 		opts.Margin = mg
 	}
