@@ -160,12 +160,22 @@ func EntryOrder(records []Record, methodNames []string) []string {
 	return out
 }
 
-// Summarize averages the records per dataset and entry (SummarizeRun's
-// tables). Entries are listed in the given order (entries not listed follow
-// in name order); baseline is the entry the Wilcoxon test compares against
-// ("" = the first entry).
+// Summarize averages the records per dataset and entry: SummarizeRun's
+// tables without the datasets and rows that have no record (the figures
+// draw what is there; the tables of SummarizeRun show what is missing).
+// Entries are listed in the given order (entries not listed follow in name
+// order); baseline is the entry the Wilcoxon test compares against ("" =
+// the first entry).
 func Summarize(records []Record, order []string, baseline string) []Table {
-	return SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline}).Tables
+	var out []Table
+	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline}).Tables {
+		if t.JobsPresent == 0 {
+			continue
+		}
+		t.Rows = slices.DeleteFunc(t.Rows, func(r Row) bool { return r.Runs+r.Failures == 0 })
+		out = append(out, t)
+	}
+	return out
 }
 
 // bestTol is the relative tolerance under which two mean accuracies are a
