@@ -64,9 +64,10 @@ the training part only, the final SVM trained on the whole training part with
 what the method learned, and the test accuracy recorded.
 
 The table per dataset shows mean ± std test accuracy, mean #SV, mean tuning time,
-mean SVM solves, the failures, and the two-sided paired Wilcoxon signed-rank
-p-value of each method against the baseline (the first entry, svm by default).
-The best mean is marked with *.
+mean SVM solves, the runs and failures, and the two-sided paired Wilcoxon
+signed-rank p-value of each method against the baseline (the first entry, svm
+by default). The best mean is marked with * (every entry of a tie). Datasets
+come in command-line order, methods in --methods order.
 
 With two or more datasets and methods, tables of statistics across datasets
 follow (Demšar 2006): the average rank of each method's mean test accuracy,

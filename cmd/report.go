@@ -46,7 +46,8 @@ first appearance in the files), methods in --methods order.
 
 ` + summaryFormatHelp,
 		Example: `  kerneltune report results.jsonl
-  kerneltune report shard-*.jsonl --format latex`,
+  kerneltune report shard-*.jsonl --format latex
+  kerneltune report shard-1.jsonl shard-2.jsonl --allow-partial --format csv   # a shard still running`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("report needs at least one results file")
