@@ -180,8 +180,8 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.Shard != "" && o.Plot != "" {
 		return usageErrorf("--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard")
 	}
-	if o.Folds < 2 {
-		return usageErrorf("--folds must be at least 2, got %d", o.Folds)
+	if o.Folds < 0 || o.Folds == 1 {
+		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds)
 	}
 	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
 		return usageErrorf("--eps must be a positive number, got %v", o.Eps)

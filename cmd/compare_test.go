@@ -281,7 +281,7 @@ func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 		// twolevel learns C: --C with the default "all" is refused for it.
 		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: methods: twolevel: C is learned"},
 		{[]string{"--C", "NaN", "--methods", "gi"}, "methods: gi: C must be positive, got NaN"},
-		{[]string{"--folds", "1", "--methods", "svm"}, "--folds must be at least 2, got 1"},
+		{[]string{"--folds", "1", "--methods", "svm"}, "--folds must be at least 2 (or 0 for the default 5), got 1"},
 		{[]string{"--eps", "0"}, "--eps must be a positive number"},
 		{[]string{"--cache-mb", "0"}, "--cache-mb must be at least 1"},
 		{[]string{"--max-iter", "-3"}, "--max-iter must be ≥ 0"},

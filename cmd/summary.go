@@ -58,7 +58,7 @@ func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []
 		return err
 	}
 	if o.Plot != "" {
-		order := make([]string, 0)
+		var order []string // the tables' row order (--methods order)
 		if len(sum.Tables) > 0 {
 			for _, r := range sum.Tables[0].Rows {
 				order = append(order, r.Entry)
