@@ -126,19 +126,20 @@ var (
 	// form included: the golden files are not about it.
 	compareRunJSON  = regexp.MustCompile(`("run": )"[0-9a-f]+"`)
 	compareTimeCell = regexp.MustCompile(`^\s*[0-9.]+\s*$`)
-	digits          = regexp.MustCompile(`[0-9.]+`)
 
 	trainTimeJSON  = regexp.MustCompile(`("time_s": )[0-9.e+-]+`)
 	trainTimeTable = regexp.MustCompile(`[0-9]+\.[0-9]{3} s `)
 	// longFloat is a JSON number with more than 9 significant digits.
 	longFloat = regexp.MustCompile(`-?[0-9]+\.[0-9]{9,}(e[-+]?[0-9]+)?`)
 
-	tuneTimeJSON  = regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`)
-	tuneTimeTable = regexp.MustCompile(`[0-9.]+ s tuning \+ [0-9.]+ s final fit`)
+	tuneTimeJSON = regexp.MustCompile(`"(tune|fit)_time_s": [0-9.e+-]+`)
+	// The trailing blanks too: the cell is padded to the column's width, so
+	// a slower run (10 s and more) had one blank fewer.
+	tuneTimeTable = regexp.MustCompile(`[0-9.]+ s tuning \+ [0-9.]+ s final fit *`)
 )
 
 // maskCompareTiming replaces compare's mean_seconds in JSON by X, in CSV
-// the mean_seconds column, and in tables the digits of the time column.
+// the mean_seconds column, and in tables the time column.
 func maskCompareTiming(s string, format string) string {
 	s = compareTimeJSON.ReplaceAllString(s, "${1}X")
 	s = compareRunJSON.ReplaceAllString(s, `${1}"RUN"`)
@@ -169,7 +170,9 @@ func maskCompareTiming(s string, format string) string {
 	for i, l := range lines {
 		cells := strings.Split(l, sep)
 		if len(cells) > col+1 && compareTimeCell.MatchString(cells[col]) {
-			cells[col] = digits.ReplaceAllString(cells[col], "X")
+			// The whole cell, blanks included: a time of 10 s or more
+			// (a loaded machine, -race) is padded with one blank fewer.
+			cells[col] = " X "
 			lines[i] = strings.Join(cells, sep)
 		}
 	}
@@ -197,7 +200,7 @@ func maskTrainTiming(s string) string {
 // maskTuneTiming replaces the wall times in tune's table and JSON output.
 func maskTuneTiming(s string) string {
 	s = tuneTimeJSON.ReplaceAllString(s, `"${1}_time_s": X`)
-	return tuneTimeTable.ReplaceAllString(s, "X s tuning + X s final fit")
+	return tuneTimeTable.ReplaceAllString(s, "X s tuning + X s final fit ")
 }
 
 // writeFile writes text to dir/name and returns the path.
