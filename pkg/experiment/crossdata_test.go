@@ -113,9 +113,13 @@ func TestCrossDatasetBaselineFromACompleteTable(t *testing.T) {
 		"e": {"svm": {0.5, 0.6}, "b": {0.7, 0.8}, "c": {0.6, 0.7}},
 	}
 	tables := Summarize(crossRecords(acc), []string{"svm", "b", "c"}, "")
-	if tables[0].Baseline != "b" {
-		t.Fatalf("table a's baseline %q: the test needs it to differ", tables[0].Baseline)
+	// Summarize now keeps the run's baseline (the first entry) in every
+	// table, with or without its records; a table from elsewhere (older
+	// summaries compared a's rows against b) may still differ.
+	if tables[0].Dataset != "a" || len(tables[0].Rows) != 2 {
+		t.Fatalf("table %s has %d rows, want a with b and c", tables[0].Dataset, len(tables[0].Rows))
 	}
+	tables[0].Baseline = "b"
 	cd, err := CrossDataset(tables)
 	if err != nil {
 		t.Fatal(err)

@@ -162,13 +162,22 @@ func EntryOrder(records []Record, methodNames []string) []string {
 
 // Summarize averages the records per dataset and entry: SummarizeRun's
 // tables without the datasets and rows that have no record (the figures
-// draw what is there; the tables of SummarizeRun show what is missing).
+// draw what is there; the tables of SummarizeRun show what is missing), in
+// the grid's dataset order, or by name for records without a grid.
 // Entries are listed in the given order (entries not listed follow in name
 // order); baseline is the entry the Wilcoxon test compares against ("" =
 // the first entry).
 func Summarize(records []Record, order []string, baseline string) []Table {
+	// Without a grid, datasets in name order, as before the grid.
+	var names []string
+	for _, r := range records {
+		if !slices.Contains(names, r.Dataset) {
+			names = append(names, r.Dataset)
+		}
+	}
+	slices.Sort(names)
 	var out []Table
-	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline}).Tables {
+	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names}).Tables {
 		if t.JobsPresent == 0 {
 			continue
 		}
