@@ -29,6 +29,7 @@ var allowedImports = map[string][]string{
 	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},
 	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/stats", "pkg/figure"},
+	"pkg/htmlreport": {},
 }
 
 // forbidden reports whether pkg.name is something a library package must not
