@@ -156,6 +156,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
+	o.summaryOptions.setCommand(cmd, args)
 	if o.Partitions < 1 || o.Partitions > maxPartitions {
 		return usageErrorf("--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions)
 	}
@@ -171,8 +172,10 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.Resume && o.OutFile == "" {
 		return usageErrorf("--resume needs --out FILE")
 	}
-	if _, _, err := parseShard(o.Shard); err != nil {
+	if _, n, err := parseShard(o.Shard); err != nil {
 		return err
+	} else if n > 1 && o.HTML != "" {
+		return usageErrorf("--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML)
 	}
 	if o.Shard != "" && o.OutFile == "" {
 		return usageErrorf("--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'")

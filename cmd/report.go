@@ -58,6 +58,7 @@ first appearance in the files), methods in --methods order.
 			if err := o.summaryOptions.check(); err != nil {
 				return err
 			}
+			o.summaryOptions.setCommand(cmd, args)
 			return runReport(o, args)
 		},
 	}

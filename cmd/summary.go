@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -22,6 +23,8 @@ type summaryOptions struct {
 	Plot     string
 	PlotAs   string
 	PlotSort bool
+	HTML     string // --html: write the run as one self-contained page
+	command  string // the command line, for the page's header
 }
 
 // summaryFormatHelp explains the formats in compare's and report's --help.
@@ -36,6 +39,7 @@ func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex (latex needs \\usepackage{booktabs})")
 	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, critical-difference diagram, criterion traces, per-feature weights, full-Q heat maps)")
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+	f.StringVar(&o.HTML, "html", "", "also write the run as one self-contained HTML page (tables, statistics, figures, failures; no network needed to view it)")
 	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
 
@@ -48,7 +52,31 @@ func (o *summaryOptions) check() error {
 	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
 		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
 	}
-	return nil
+	return checkHTMLPath(o.HTML)
+}
+
+// setCommand records the command line for the HTML page's header: the
+// command, its arguments and the flags given, in a form that can be pasted.
+func (o *summaryOptions) setCommand(c *cobra.Command, args []string) {
+	parts := append([]string{c.CommandPath()}, args...)
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			parts = append(parts, "--"+f.Name)
+			return
+		}
+		parts = append(parts, "--"+f.Name, shellQuote(f.Value.String()))
+	})
+	o.command = strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,@=+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // write prints the averaged tables of sum and, with --plot, writes the
@@ -64,8 +92,12 @@ func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []
 				order = append(order, r.Entry)
 			}
 		}
-		_, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort})
-		return err
+		if _, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
+			return err
+		}
+	}
+	if o.HTML != "" {
+		return o.writeHTMLReport(g, sum, recs)
 	}
 	return nil
 }
