@@ -195,7 +195,7 @@ func htmlSettings(sum experiment.Summary, recs []experiment.Record) []htmlreport
 // (the best mean) are marked, and the star is kept, as in the text. A
 // dataset's table has its title as the section's heading, not as a caption.
 func htmlTable(t *table) htmlreport.Table {
-	h := htmlreport.Table{ Header: t.Header, Rows: t.Rows, Notes: append(append([]string{}, t.Preface...), t.Notes...)}
+	h := htmlreport.Table{Header: t.Header, Rows: t.Rows, Notes: append(append([]string{}, t.Preface...), t.Notes...)}
 	for _, r := range t.Rows {
 		h.Mark = append(h.Mark, len(r) > 0 && strings.HasSuffix(r[0], " *"))
 	}
