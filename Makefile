@@ -3,15 +3,17 @@ GO      ?= go
 PKGS    := ./...
 BIN     := kerneltune
 
-.PHONY: all build test fmt-check vet fuzz bench bench-libsvm clean
+.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) .
 
-# The README's test command; .ci/run calls it. gofmt check + vet + race tests.
-test: fmt-check vet
+# The README's test command; .ci/run calls it. gofmt check + vet + race tests
+# (with Debian's chromium installed first, when it can be, so that the HTML
+# report is checked in a real browser).
+test: fmt-check vet browser
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 
 fmt-check:
@@ -20,6 +22,16 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+
+# Install Debian's chromium when missing (root on Debian only; otherwise the
+# browser tests skip with a message).
+browser:
+	@./scripts/ensure-chromium.sh
+
+# The HTML report in headless Chromium: screenshot, no console message, not
+# blank; fails (instead of skipping) when no browser can be installed.
+report-check: browser
+	KERNELTUNE_REQUIRE_BROWSER=1 $(GO) test ./cmd -count=1 -v -run 'TestHTMLReportInChromium|TestChromiumCheckCatchesErrorsAndBlankPages'
 
 # Run each fuzz target for FUZZTIME (the seed corpora already run in `make test`).
 FUZZTIME ?= 30s

@@ -36,6 +36,9 @@ var consoleLine = regexp.MustCompile(`:CONSOLE[:(]\d*\)?\]? "(.*)", source: (.*)
 func shotInChromium(t *testing.T, htmlPath string, width, height int) (image.Image, []string) {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
+	if err != nil && os.Getenv("KERNELTUNE_REQUIRE_BROWSER") != "" {
+		t.Fatal("chromium is not installed and KERNELTUNE_REQUIRE_BROWSER is set (make report-check): run scripts/ensure-chromium.sh as root, or apt-get install chromium")
+	}
 	if err != nil {
 		t.Skip("chromium is not installed: the HTML report is not checked in a browser (scripts/ensure-chromium.sh installs it; make test runs that script)")
 	}
