@@ -20,7 +20,6 @@ package figure
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -74,21 +73,6 @@ func (f *Figure) SVG() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// InlineSVG returns the figure as an <svg> element without the XML
-// declaration and comment before it, for embedding in an HTML page (it
-// carries no ids, so several can share a page).
-func (f *Figure) InlineSVG() ([]byte, error) {
-	b, err := f.SVG()
-	if err != nil {
-		return nil, err
-	}
-	i := bytes.Index(b, []byte("<svg"))
-	if i < 0 {
-		return nil, errors.New("figure: the SVG writer wrote no <svg> element")
-	}
-	return b[i:], nil
 }
 
 // Save writes the figure to path in the format its extension names
