@@ -10,7 +10,6 @@ import (
 	"testing"
 )
 
-
 // The page of a five-dataset run holds every dataset's section in the
 // run's order, every accuracy the text table prints, the statistics across
 // datasets, one figure per trace the records carry plus the accuracy and
