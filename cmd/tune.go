@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -95,10 +97,21 @@ Methods (--method):
 Every Gaussian kernel is exp(-½ (x-z)ᵀQ(x-z)) on the normalised features
 (--normalize, fitted on the training part); LIBSVM's exp(-γ‖x-z‖²) is Q = 2γI.
 The model file (-o) works with 'kerneltune predict'. --trace writes one CSV line
-per iteration (iter, objective, step, nsv, elapsed_s). --export-libsvm DIR writes
-the training (and test) data mapped by x ↦ Lᵀx, Q = LLᵀ, under which LIBSVM's or
-scikit-learn's RBF kernel with γ = 0.5 is the learned kernel, with the exact
-svm-train command in DIR/README.txt.
+per iteration (iter, objective, step, nsv, elapsed_s).
+
+--export-libsvm DIR writes files from which LIBSVM's svm-train reproduces the
+tuned SVM (its #SV and predictions), with the exact svm-train and svm-predict
+commands in DIR/README.txt. Which export depends on the result:
+  - a Gaussian kernel with the L1 margin (svm, spd, rcsc) or the hard margin:
+    train.libsvm and test.libsvm, the data mapped by x ↦ Lᵀx (Q = LLᵀ), on
+    which LIBSVM's RBF kernel with γ = 0.5 (-t 2 -g 0.5) is the learned
+    kernel; the hard margin is a C-SVC with a C its dual variables never reach;
+  - the L1-distance kernel (lccp) or the L2 margin (gi, twolevel, lccp):
+    a precomputed kernel (-t 4), train.kernel and test.kernel, n values per
+    row (the files grow as n²). The L2-SVM with kernel K is the hard-margin
+    SVM with K + I/C on the training points (same dual, same bias), so
+    train.kernel holds K + I/C, test.kernel K, train-eval.kernel K for the
+    training rows, and the C-SVC gets a C its dual variables never reach.
 
 Method options (each method reads those it has; 0 or "" = its default):
   --param, --C, --margin, --max-iter (gi: --steps), --tol, --rho (spd),
@@ -277,15 +290,21 @@ type tuneResult struct {
 	Degenerate      *string            `json:"degenerate"`
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
-	ModelFile  string `json:"model_file,omitempty"`
-	TraceFile  string `json:"trace_file,omitempty"`
-	ExportDir  string `json:"export_dir,omitempty"`
+	ModelFile string `json:"model_file,omitempty"`
+	TraceFile string `json:"trace_file,omitempty"`
+	ExportDir string `json:"export_dir,omitempty"`
+	// ExportKind is "rbf" (mapped data, svm-train -t 2) or "precomputed"
+	// (kernel matrices, svm-train -t 4).
+	ExportKind string `json:"export_kind,omitempty"`
 	featNames  []string
 	showMatrix bool
 }
 
 func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	if err := checkOutputDirs([2]string{"-o", o.Output}, [2]string{"--trace", o.Trace}); err != nil {
+		return err
+	}
+	if err := checkExportDir(o.ExportLibsvm); err != nil {
 		return err
 	}
 	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
@@ -381,7 +400,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		}
 	}
 	if o.ExportLibsvm != "" {
-		if err := exportLibsvm(o.ExportLibsvm, res, m.KernelFunc(), train, test, o.Eps, o.command); err != nil {
+		if r.ExportKind, err = exportLibsvm(o.ExportLibsvm, res, m, train, test, o.Eps, o.command); err != nil {
 			return err
 		}
 	}
@@ -419,29 +438,54 @@ func writeTrace(path string, trace []methods.Step) error {
 	return nil
 }
 
-// exportLibsvm writes train.libsvm (and test.libsvm) mapped by x ↦ Lᵀx and a
-// README with the svm-train command that reproduces the tuned SVM.
-// k is the tuned kernel, as the final model holds it.
-func exportLibsvm(dir string, res *methods.Result, k kernel.Kernel, train, test *dataio.Dataset, eps float64, command string) error {
-	g, ok := k.(*kernel.Gaussian)
-	if !ok {
-		return fmt.Errorf("--export-libsvm: the learned kernel is %q, not a Gaussian: LIBSVM's RBF kernel cannot reproduce it", res.Kernel.Kind)
+// Kinds of LIBSVM export (tuneResult.ExportKind).
+const (
+	exportRBF         = "rbf"         // data mapped by x ↦ Lᵀx, svm-train -t 2 -g 0.5
+	exportPrecomputed = "precomputed" // kernel matrices, svm-train -t 4
+)
+
+// exportKind says which LIBSVM export reproduces a model with kernel k and
+// margin: LIBSVM's RBF kernel on mapped data for a Gaussian kernel with the
+// L1 or the hard margin (a huge C), a precomputed kernel otherwise (the
+// L1-distance kernel; the L2 margin, whose K + I/C no built-in kernel has).
+func exportKind(k kernel.Kernel, margin solver.Margin) string {
+	if _, ok := k.(*kernel.Gaussian); ok && margin != solver.L2 {
+		return exportRBF
 	}
-	L := mat.DenseCopyOf(g.Factor(train.Dim())) // Q = LLᵀ
+	return exportPrecomputed
+}
+
+// checkExportDir makes --export-libsvm's directory before any work, so that
+// a path that cannot be a directory fails at once and not after the tuning.
+func checkExportDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--export-libsvm: %w", err)
+		return fmt.Errorf("--export-libsvm %s: %w", dir, err)
 	}
-	write := func(name string, d *dataio.Dataset) error {
-		var x mat.Dense
-		x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
-		c := *d
-		c.X = &x
+	return nil
+}
+
+// exportLibsvm writes files from which LIBSVM's svm-train reproduces the
+// tuned model m (fitted on the normalised train; test may be nil), and a
+// README.txt with the exact commands. Which files depends on exportKind:
+// train.libsvm and test.libsvm mapped by x ↦ Lᵀx (Q = LLᵀ, so LIBSVM's RBF
+// kernel with γ = 0.5 is the learned kernel), or the precomputed kernel
+// files train.kernel (K, plus I/C on its diagonal for the L2 margin),
+// test.kernel (test rows against the training points) and, for the L2
+// margin, train-eval.kernel (the training rows with K, to score them). It
+// returns the kind.
+func exportLibsvm(dir string, res *methods.Result, m *model.Model, train, test *dataio.Dataset, eps float64, command string) (string, error) {
+	kind := exportKind(m.KernelFunc(), m.MarginKind)
+	hasTest := test != nil && test.Len() > 0
+	create := func(name string, write func(w io.Writer) error) error {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
 		if err != nil {
 			return fmt.Errorf("--export-libsvm: %w", err)
 		}
-		if err := dataio.WriteLIBSVM(f, &c); err != nil {
+		if err := write(f); err != nil {
 			f.Close()
 			return fmt.Errorf("--export-libsvm %s: %w", path, err)
 		}
@@ -450,47 +494,111 @@ func exportLibsvm(dir string, res *methods.Result, k kernel.Kernel, train, test 
 		}
 		return nil
 	}
-	if err := write("train.libsvm", train); err != nil {
-		return err
-	}
-	files := "train.libsvm"
-	if test != nil && test.Len() > 0 {
-		if err := write("test.libsvm", test); err != nil {
-			return err
-		}
-		files += " and test.libsvm"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Exported by: %s\n\n", command)
-	verb := "holds"
-	if strings.Contains(files, " and ") {
-		verb = "hold"
-	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	learned := res.Method
 	if res.Param != "" {
 		learned += ", " + res.Param
 	}
-	fmt.Fprintf(&b, "%s %s the data after the normaliser fitted on the training part,\n", files, verb)
-	fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
-	fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
-	fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n\n")
-	switch res.Margin {
-	case "l1":
-		fmt.Fprintf(&b, "Reproduce the tuned SVM:\n  svm-train -s 0 -t 2 -g 0.5 -c %s -e %s train.libsvm tuned.model\n", strconv.FormatFloat(res.C, 'g', -1, 64), strconv.FormatFloat(eps, 'g', -1, 64))
-		if test != nil && test.Len() > 0 {
-			fmt.Fprintf(&b, "  svm-predict test.libsvm tuned.model predictions.txt\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, "Exported by: %s\n\n", command)
+	trainFile, evalFile, testFile := "train.libsvm", "train.libsvm", "test.libsvm"
+	var trainCmd string
+	switch kind {
+	case exportRBF:
+		L := mat.DenseCopyOf(m.KernelFunc().(*kernel.Gaussian).Factor(train.Dim())) // Q = LLᵀ
+		mapped := func(d *dataio.Dataset) func(w io.Writer) error {
+			return func(w io.Writer) error {
+				var x mat.Dense
+				x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
+				c := *d
+				c.X = &x
+				return dataio.WriteLIBSVM(w, &c)
+			}
 		}
-		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", strconv.FormatFloat(res.C, 'g', -1, 64), strconv.FormatFloat(eps, 'g', -1, 64))
-	case "l2":
-		fmt.Fprintf(&b, "The tuned SVM uses the L2 soft margin (kernel matrix K + I/C, C = %s), which LIBSVM\n", strconv.FormatFloat(res.C, 'g', -1, 64))
-		fmt.Fprintf(&b, "does not offer; a precomputed kernel (-t 4) with K + I/C on the training part and a\nhuge -c reproduces it.\n")
-	case "hard":
-		fmt.Fprintf(&b, "The tuned SVM uses the hard margin; LIBSVM approximates it with a huge C:\n  svm-train -s 0 -t 2 -g 0.5 -c 1e10 train.libsvm tuned.model\n")
+		if err := create(trainFile, mapped(train)); err != nil {
+			return "", err
+		}
+		files, verb := trainFile, "holds"
+		if hasTest {
+			if err := create(testFile, mapped(test)); err != nil {
+				return "", err
+			}
+			files, verb = trainFile+" and "+testFile, "hold"
+		}
+		fmt.Fprintf(&b, "%s %s the data after the normaliser fitted on the training part,\n", files, verb)
+		fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
+		fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
+		fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n")
+		if m.MarginKind == solver.Hard {
+			fmt.Fprintf(&b, "The tuned SVM has the hard margin: LIBSVM's C-SVC with C = %s, 1000 times the largest\n", g(m.HardC()))
+			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
+		}
+		trainCmd = fmt.Sprintf("svm-train -s 0 -t 2 -g 0.5 -c %s -e %s %s tuned.model", g(m.HardC()), g(eps), trainFile)
+	default:
+		trainFile, evalFile, testFile = "train.kernel", "train.kernel", "test.kernel"
+		k := m.KernelFunc()
+		K := k.Gram(train.X)
+		shift := 0.0
+		if m.MarginKind == solver.L2 {
+			shift = 1 / m.C
+			evalFile = "train-eval.kernel"
+		}
+		if err := create(trainFile, func(w io.Writer) error { return model.WritePrecomputed(w, K, train.Y, shift) }); err != nil {
+			return "", err
+		}
+		if shift != 0 {
+			if err := create(evalFile, func(w io.Writer) error { return model.WritePrecomputed(w, K, train.Y, 0) }); err != nil {
+				return "", err
+			}
+		}
+		if hasTest {
+			Kt := k.Cross(test.X, train.X)
+			if err := create(testFile, func(w io.Writer) error { return model.WritePrecomputed(w, Kt, test.Y, 0) }); err != nil {
+				return "", err
+			}
+		}
+		fmt.Fprintf(&b, "LIBSVM precomputed kernels (-t 4) of the learned kernel (%s, %s) on the data\n", learned, kernelText(res.Kernel))
+		fmt.Fprintf(&b, "after the normaliser fitted on the training part. Each line is\n")
+		fmt.Fprintf(&b, "  label 0:i 1:K(x_i,x_1) ... n:K(x_i,x_n)\n")
+		fmt.Fprintf(&b, "against the %d training points, in the order of %s; label +1 is %q, -1 is %q.\n", train.Len(), trainFile, m.Labels.Positive, m.Labels.Negative)
+		switch m.MarginKind {
+		case solver.L2:
+			fmt.Fprintf(&b, "\nThe tuned SVM has the L2 soft margin with C = %s, which LIBSVM does not offer. Its dual\n", g(m.C))
+			fmt.Fprintf(&b, "is the hard-margin dual with the kernel K + I/C on the training points, with the same\n")
+			fmt.Fprintf(&b, "bias, so %s holds K + I/C (%s added on the diagonal), and a C-SVC with\n", trainFile, g(shift))
+			fmt.Fprintf(&b, "C = %s (1000 times the largest dual variable or more) never reaches its box: it is\n", g(m.HardC()))
+			fmt.Fprintf(&b, "that hard margin. New points have no diagonal term: %s holds K\n", testFile)
+			fmt.Fprintf(&b, "for the test rows, and %s K for the training rows, to score them\n", evalFile)
+			fmt.Fprintf(&b, "as the model does (predicting %s itself would add α_i y_i/C to each row).\n", trainFile)
+		case solver.Hard:
+			fmt.Fprintf(&b, "\nThe tuned SVM has the hard margin: LIBSVM's C-SVC with C = %s, 1000 times the largest\n", g(m.HardC()))
+			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
+		}
+		trainCmd = fmt.Sprintf("svm-train -s 0 -t 4 -c %s -e %s %s tuned.model", g(m.HardC()), g(eps), trainFile)
+	}
+	fmt.Fprintf(&b, "\nReproduce the tuned SVM (its #SV: %d):\n  %s\n", m.NSV(), trainCmd)
+	fmt.Fprintf(&b, "  svm-predict %s tuned.model train.predictions\n", evalFile)
+	if hasTest {
+		fmt.Fprintf(&b, "  svm-predict %s tuned.model test.predictions\n", testFile)
+	}
+	if kind == exportRBF {
+		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", g(m.HardC()), g(eps))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("--export-libsvm: %w", err)
+		return "", fmt.Errorf("--export-libsvm: %w", err)
 	}
-	return nil
+	return kind, nil
+}
+
+// exportText describes the LIBSVM export in tune's table.
+func exportText(dir, kind string) string {
+	switch kind {
+	case exportRBF:
+		return dir + " (RBF kernel on mapped data, -t 2; commands in README.txt)"
+	case exportPrecomputed:
+		return dir + " (precomputed kernel, -t 4; commands in README.txt)"
+	}
+	return dir
 }
 
 // tuneTables lays out a tuneResult: the summary, then the kernel's detail.
@@ -517,7 +625,7 @@ func tuneTables(r *tuneResult) []*table {
 	t.add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
 	t.add("normalize", r.Normalize)
 	t.add("seed", strconv.FormatUint(r.Seed, 10))
-	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", r.ExportDir}} {
+	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", exportText(r.ExportDir, r.ExportKind)}} {
 		if f.v != "" {
 			t.add(f.k, f.v)
 		}

@@ -8,14 +8,20 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // westonFiles writes a Weston training and test sample as CSV.
@@ -252,5 +258,243 @@ func TestTuneExportReadmeWording(t *testing.T) {
 		if !strings.Contains(string(readme), want) {
 			t.Errorf("README lacks %q:\n%s", want, readme)
 		}
+	}
+}
+
+// readmeCommands returns the svm-train and svm-predict command lines of an
+// export's README.txt, in order.
+func readmeCommands(t *testing.T, dir string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "svm-train ") || strings.HasPrefix(l, "svm-predict ") {
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds
+}
+
+// flagValue returns the value after flag in a command line.
+func flagValue(t *testing.T, cmdline, flag string) string {
+	t.Helper()
+	f := strings.Fields(cmdline)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == flag {
+			return f[i+1]
+		}
+	}
+	t.Fatalf("%q has no %s", cmdline, flag)
+	return ""
+}
+
+// readKernelFile reads an exported precomputed kernel file.
+func readKernelFile(t *testing.T, path string) (*mat.Dense, []float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	K, y, err := model.ReadPrecomputed(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return K, y
+}
+
+// TestTuneExportPrecomputed: for the results LIBSVM's RBF kernel cannot
+// express — lccp's L1-distance kernel, the L2 margin of lccp and twolevel —
+// tune exports a precomputed kernel, K + I/C on the training rows, and a
+// C-SVC with the README's C solved on train.kernel (here by our own solver,
+// the same SMO as svm-train's: see TestTuneExportLibsvmTools for LIBSVM
+// itself) has the tuned model's #SV and, scored on test.kernel and
+// train-eval.kernel, its test and training accuracy; its bias and decision
+// values agree with the model's.
+func TestTuneExportPrecomputed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"lccp", []string{"--method", "lccp", "--max-iter", "3"}},
+		{"twolevel", []string{"--method", "twolevel", "--max-iter", "5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			modelPath := filepath.Join(dir, "m.json")
+			exp := filepath.Join(dir, "export")
+			args := append([]string{"builtin:heart", "--test-fraction", "0.3", "--export-libsvm", exp, "-o", modelPath}, tc.args...)
+			r := tuneJSON(t, args...)
+			if r.Margin != "l2" || r.ExportKind != "precomputed" || r.TestAccuracy == nil {
+				t.Fatalf("margin %q, export %q", r.Margin, r.ExportKind)
+			}
+			m, err := model.LoadFile(modelPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds := readmeCommands(t, exp)
+			want := []string{
+				"svm-train -s 0 -t 4 -c " + strconv.FormatFloat(m.HardC(), 'g', -1, 64) + " -e 0.001 train.kernel tuned.model",
+				"svm-predict train-eval.kernel tuned.model train.predictions",
+				"svm-predict test.kernel tuned.model test.predictions",
+			}
+			if strings.Join(cmds, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("README commands:\n%s\nwant:\n%s", strings.Join(cmds, "\n"), strings.Join(want, "\n"))
+			}
+			bigC, err := strconv.ParseFloat(flagValue(t, cmds[0], "-c"), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			K, y := readKernelFile(t, filepath.Join(exp, "train.kernel"))
+			E, _ := readKernelFile(t, filepath.Join(exp, "train-eval.kernel"))
+			n, c := K.Dims()
+			if n != r.NTrain || c != n {
+				t.Fatalf("train.kernel is %d×%d, want %d×%d", n, c, r.NTrain, r.NTrain)
+			}
+			// train.kernel = train-eval.kernel + I/C.
+			sym := mat.NewSymDense(n, nil)
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					d := 0.0
+					if i == j {
+						d = 1 / r.C
+					}
+					if math.Abs(K.At(i, j)-E.At(i, j)-d) > 1e-12*(1+math.Abs(K.At(i, j))) {
+						t.Fatalf("train.kernel(%d,%d) = %v, train-eval.kernel %v: want a difference of %v", i+1, j+1, K.At(i, j), E.At(i, j), d)
+					}
+					sym.SetSym(i, j, K.At(i, j))
+				}
+			}
+			res, err := solver.TrainSVC(context.Background(), kernel.Precomputed(sym), y,
+				solver.SVCParams{Margin: solver.L1, C: bigC}, solver.Settings{Eps: 1e-3}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.NSV != r.NSV || res.NBSV != 0 {
+				t.Errorf("C-SVC on train.kernel: #SV %d (%d at the box C = %g); tuned model #SV %d", res.NSV, res.NBSV, bigC, r.NSV)
+			}
+			if math.Abs(res.Bias-m.Bias) > 1e-6*(1+math.Abs(m.Bias)) {
+				t.Errorf("bias %v, model's %v", res.Bias, m.Bias)
+			}
+			score := func(file string, wantCorrect int) {
+				Kx, yx := readKernelFile(t, filepath.Join(exp, file))
+				f := solver.Decision(nil, Kx, res.Coef, res.Bias)
+				correct := 0
+				for i, v := range f {
+					if (v > 0) == (yx[i] > 0) {
+						correct++
+					}
+				}
+				if correct != wantCorrect {
+					t.Errorf("%s: %d correct, the tuned model %d", file, correct, wantCorrect)
+				}
+			}
+			score("train-eval.kernel", r.TrainCorrect)
+			score("test.kernel", r.TestCorrect)
+		})
+	}
+}
+
+// TestTuneExportHardMargin: a Gaussian hard-margin result is exported as
+// mapped data for LIBSVM's RBF kernel with a C no dual variable reaches;
+// the C-SVC on it (our train, which matches svm-train) is the tuned model.
+func TestTuneExportHardMargin(t *testing.T) {
+	dir := t.TempDir()
+	r := tuneJSON(t, "builtin:heart", "--method", "gi", "--margin", "hard", "--param", "A", "--steps", "5", "--test-fraction", "0.3", "--export-libsvm", dir)
+	if r.Margin != "hard" || r.ExportKind != "rbf" {
+		t.Fatalf("margin %q, export %q", r.Margin, r.ExportKind)
+	}
+	cmds := readmeCommands(t, dir)
+	if len(cmds) != 3 || !strings.HasPrefix(cmds[0], "svm-train -s 0 -t 2 -g 0.5 -c ") {
+		t.Fatalf("README commands %q", cmds)
+	}
+	if c, err := strconv.ParseFloat(flagValue(t, cmds[0], "-c"), 64); err != nil || c < 1000 {
+		t.Fatalf("-c %v (%v): a hard margin needs a C far above every dual variable", c, err)
+	}
+	tr := trainJSON(t, filepath.Join(dir, "train.libsvm"), "--test", filepath.Join(dir, "test.libsvm"),
+		"--normalize", "none", "-g", "0.5", "-c", flagValue(t, cmds[0], "-c"))
+	if tr.NSV != r.NSV || tr.TrainCorrect != r.TrainCorrect || tr.TestCorrect != r.TestCorrect {
+		t.Errorf("C-SVC on the export: #SV %d, correct %d/%d; tuned model: #SV %d, correct %d/%d",
+			tr.NSV, tr.TrainCorrect, tr.TestCorrect, r.NSV, r.TrainCorrect, r.TestCorrect)
+	}
+}
+
+// libsvmAccuracy matches svm-predict's summary line.
+var libsvmAccuracy = regexp.MustCompile(`Accuracy = [0-9.]+% \(([0-9]+)/([0-9]+)\)`)
+
+// TestTuneExportLibsvmTools runs the commands of the export's README.txt
+// with LIBSVM's own svm-train and svm-predict (Debian's libsvm-tools), for
+// every kind of export: the model file's total_sv is the tuned #SV, and
+// svm-predict's accuracies on the training and the test rows are the tuned
+// model's.
+func TestTuneExportLibsvmTools(t *testing.T) {
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install libsvm-tools): LIBSVM not checked; TestTuneExportPrecomputed and TestTuneExportHardMargin check the exports with our own solver", tool)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		kind string
+	}{
+		{"spd-l1", []string{"--method", "spd", "--param", "full", "--max-iter", "5"}, "rbf"},
+		{"gi-hard", []string{"--method", "gi", "--margin", "hard", "--param", "A", "--steps", "5"}, "rbf"},
+		{"lccp-l2", []string{"--method", "lccp", "--max-iter", "3"}, "precomputed"},
+		{"twolevel-l2", []string{"--method", "twolevel", "--max-iter", "5"}, "precomputed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := tuneJSON(t, append([]string{"builtin:heart", "--test-fraction", "0.3", "--export-libsvm", dir}, tc.args...)...)
+			if r.ExportKind != tc.kind {
+				t.Fatalf("export %q, want %q", r.ExportKind, tc.kind)
+			}
+			var correct []int
+			for _, line := range readmeCommands(t, dir) {
+				c := exec.Command("sh", "-c", line)
+				c.Dir = dir
+				out, err := c.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", line, err, out)
+				}
+				if strings.HasPrefix(line, "svm-predict") {
+					m := libsvmAccuracy.FindStringSubmatch(string(out))
+					if m == nil {
+						t.Fatalf("%s: no accuracy in %q", line, out)
+					}
+					k, _ := strconv.Atoi(m[1])
+					correct = append(correct, k)
+				}
+			}
+			raw, err := os.ReadFile(filepath.Join(dir, "tuned.model"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nsv := regexp.MustCompile(`(?m)^total_sv ([0-9]+)$`).FindStringSubmatch(string(raw))
+			if nsv == nil || nsv[1] != strconv.Itoa(r.NSV) {
+				t.Errorf("LIBSVM's model has total_sv %v, the tuned model %d", nsv, r.NSV)
+			}
+			if len(correct) != 2 || correct[0] != r.TrainCorrect || correct[1] != r.TestCorrect {
+				t.Errorf("svm-predict: %v correct on train, test; tuned model %d, %d", correct, r.TrainCorrect, r.TestCorrect)
+			}
+		})
+	}
+}
+
+// An --export-libsvm path that cannot be a directory fails before the
+// tuning, naming the flag and the path.
+func TestTuneExportDirCheckedFirst(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "taken", "x")
+	out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "lccp", "--export-libsvm", file)
+	if code != ExitError || out != "" || !strings.Contains(errOut, "--export-libsvm "+file) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// Every kind of result is exported: lccp's L1-distance kernel too.
+	if !strings.Contains(mustRun(t, "tune", "--help"), "the L1-distance kernel (lccp) or the L2 margin") {
+		t.Error("help does not say which export is used when")
 	}
 }
