@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -29,7 +30,18 @@ type predictOptions struct {
 	Output   string
 	Format   string
 	NoLabels bool
+	PerPoint bool
+	// Features is --features: "" (DATA must have the model's features),
+	// "pad", "truncate", or a number N (read a LIBSVM file as N features;
+	// N must be the model's).
+	Features string
 }
+
+// --features values of predict.
+const (
+	featuresPad      = "pad"
+	featuresTruncate = "truncate"
+)
 
 func init() { subcommands = append(subcommands, newPredictCmd) }
 
@@ -41,15 +53,29 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 		Long: `predict applies a model saved by 'kerneltune train -o' or 'kerneltune tune -o'
 to the rows of DATA. For each row it prints the decision value
 f(x) = Σ_i y_iα_i k(sv_i, x) + b (LIBSVM's decision value; the bias b is -ρ)
-and the predicted class, in the original label text (+1 iff f(x) > 0), next to
-the row's own label; then the accuracy and the confusion counts.
+and the predicted class, in the original label text (+1 iff f(x) > 0).
+
+On labelled DATA it prints the summary first, as svm-predict does: the rows,
+the correct ones and the accuracy, and the confusion matrix (label against
+prediction, with the count of each class). Without labels the summary is the
+number of rows predicted in each class. The per-row predictions (decision
+value, predicted label, the row's own label) follow only with --per-point,
+or in the machine-readable formats.
 
 DATA goes through the model's own normaliser (fitted on the model's training
 part), so give it raw, in the same features and units as the training data.
 Its labels are read with the model's label mapping: a label the model does not
-know is an error, and a file with only one of the two classes is fine. A LIBSVM
-file whose highest feature index is below the model's number of features is
-padded with zeros, as svm-predict does (with a note).
+know is an error, and a file with only one of the two classes is fine.
+
+DATA must have the model's number of features; another number is an error
+that names both, unless --features says what to do:
+  --features pad       read missing features (the last ones) as 0; for a
+                       LIBSVM file that never mentions its last features this
+                       is what svm-predict does (absent means 0)
+  --features truncate  drop the features beyond the model's
+  --features N         read a LIBSVM file as N features (N = the model's)
+Both pad and truncate say in a note what they did. Values are raw, before the
+model's normaliser: a padded 0 is a raw 0.
 
 DATA without labels (new points to score) is fine: then predict prints the
 decision values and predicted labels only, no accuracy. It is recognised on
@@ -59,17 +85,20 @@ the label), and a LIBSVM file whose lines start with idx:val has no labels.
 --no-labels says so whatever the file looks like.
 
 Output (--format):
-  table   the rows, then the accuracy (default)
+  table   the summary; with --per-point then the rows, each error marked (default)
   csv     row,decision,predicted,label with full-precision decision values
           (row,decision,predicted without labels)
   json    everything, with the model's kernel, margin, C, #SV and provenance
   labels  one predicted label per line, like svm-predict's output file
-With -o FILE the rows go to FILE and the accuracy to standard output; with csv
-or labels on standard output the accuracy goes to standard error.
+With -o FILE the rows go to FILE and the summary to standard output; with csv
+or labels on standard output the summary goes to standard error, first
+(-q silences it).
 
 ` + dataHelp,
 		Example: `  kerneltune train builtin:heart -o heart.json
   kerneltune predict heart.json builtin:heart
+  kerneltune predict heart.json builtin:heart --per-point
+  kerneltune predict a1a.json a1a.t --features pad
   kerneltune predict model.json test.csv --format csv -o predictions.csv
   kerneltune predict model.json heart_scale.t --format labels > labels.txt
   kerneltune predict model.json new_points.csv --no-labels --format labels
@@ -91,7 +120,17 @@ or labels on standard output the accuracy goes to standard error.
 	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
 	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
-	o.data.addReadFlags(f)
+	f.BoolVar(&o.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
+	// The shared read flags, but --features: predict's says what to do with
+	// a number of features other than the model's.
+	read := pflag.NewFlagSet("read", pflag.ContinueOnError)
+	o.data.addReadFlags(read)
+	read.VisitAll(func(fl *pflag.Flag) {
+		if fl.Name != "features" {
+			f.AddFlag(fl)
+		}
+	})
+	f.StringVar(&o.Features, "features", "", "DATA with another number of features than the model: pad (missing ones are 0), truncate (drop the extra ones), or N (read a LIBSVM file as N features)")
 	return c
 }
 
@@ -104,6 +143,18 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.NoLabels && o.data.LabelCol != "" {
 		return usageErrorf("--label-col %s: DATA read with --no-labels has no label column", o.data.LabelCol)
+	}
+	switch o.Features {
+	case "", featuresPad, featuresTruncate:
+	default:
+		n, err := strconv.Atoi(o.Features)
+		if err != nil || n < 1 {
+			return usageErrorf("--features: want pad, truncate or a number of features ≥ 1, got %q", o.Features)
+		}
+		o.data.Features = n
+	}
+	if o.PerPoint && o.Format != formatTable {
+		return usageErrorf("--per-point is for --format table: --format %s always has one line per row", o.Format)
 	}
 	return o.data.check()
 }
@@ -156,13 +207,20 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if err != nil {
 		return err
 	}
+	if o.data.Features > 0 && o.data.Features != m.NumFeatures {
+		return usageErrorf("--features %d: the model %s has %d features", o.data.Features, modelPath, m.NumFeatures)
+	}
 	d, notes, err := o.loadData(m, dataPath)
 	if err != nil {
 		return err
 	}
 	if d.Dim() != m.NumFeatures {
-		return fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
-			dataPath, d.Dim(), readAs(d), modelPath, m.NumFeatures, widthHint(d, m.NumFeatures, o.NoLabels))
+		var note string
+		d, note, err = o.fitWidth(d, m.NumFeatures, dataPath, modelPath)
+		if err != nil {
+			return err
+		}
+		notes = append(notes, note)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -200,6 +258,28 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 			j+1, d.FeatureNames[j], m.FeatureNames[j]))
 	}
 
+	if !o.PerPoint && o.Format == formatTable && o.Output == "" {
+		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
+	}
+
+	// The summary first: on stdout, unless stdout holds machine-readable
+	// rows (then on stderr, unless -q); JSON holds it.
+	sum := summaryTables(r)
+	switch {
+	case o.Format == formatJSON && o.Output == "":
+	case o.Output != "" || o.Format == formatTable:
+		if err := renderTables(o.Out, formatTable, sum...); err != nil {
+			return err
+		}
+	case !o.Quiet:
+		if err := renderTables(o.ErrOut, formatTable, sum...); err != nil {
+			return err
+		}
+	}
+	if o.Format == formatTable && !o.PerPoint && o.Output == "" {
+		return nil
+	}
+
 	rowsOut := o.Out
 	var file *os.File
 	if o.Output != "" {
@@ -209,6 +289,10 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		}
 		defer file.Close()
 		rowsOut = file
+	} else if o.Format == formatTable {
+		if _, err := io.WriteString(o.Out, "\n"); err != nil {
+			return err
+		}
 	}
 	switch o.Format {
 	case formatJSON:
@@ -228,28 +312,66 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 			return fmt.Errorf("predict: %w", err)
 		}
 	}
-
-	// The summary: on stdout unless stdout holds machine-readable rows.
-	switch {
-	case o.Output != "" || o.Format == formatTable:
-		if o.Format == formatTable && o.Output == "" {
-			if _, err := io.WriteString(o.Out, "\n"); err != nil {
-				return err
-			}
-		}
-		return renderTables(o.Out, formatTable, summaryTables(r)...)
-	case o.Format == formatJSON:
-		return nil
-	case !o.Quiet:
-		return renderTables(o.ErrOut, formatTable, summaryTables(r)...)
-	}
 	return nil
 }
 
+// fitWidth handles DATA whose number of features d.Dim() is not the
+// model's, width: with --features pad (fewer) it appends zero features,
+// with --features truncate (more) it drops the last ones, and says so in
+// the note; otherwise it returns an error that names both numbers and the
+// flag.
+func (o *predictOptions) fitWidth(d *dataio.Dataset, width int, dataPath, modelPath string) (*dataio.Dataset, string, error) {
+	have := d.Dim()
+	name := dataPath
+	if dataPath == "-" {
+		name = "standard input"
+	}
+	switch {
+	case have < width && o.Features == featuresPad:
+		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are read as 0 (--features pad)",
+			name, have, width, have+1, width), nil
+	case have > width && o.Features == featuresTruncate:
+		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are dropped (--features truncate)",
+			name, have, width, width+1, have), nil
+	}
+	var hint string
+	switch {
+	case have < width && d.Format == "libsvm":
+		hint = fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row, give --features pad)", have+1, width)
+	case have < width:
+		hint = widthHint(d, width, o.NoLabels) + "; --features pad reads the missing features as 0"
+	default:
+		hint = widthHint(d, width, o.NoLabels) + fmt.Sprintf("; --features truncate drops features %d-%d", width+1, have)
+	}
+	return nil, "", fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
+		name, have, readAs(d), modelPath, width, hint)
+}
+
+// resizeFeatures returns d with width features: its own, then zeros (or
+// only the first width).
+func resizeFeatures(d *dataio.Dataset, width int) *dataio.Dataset {
+	n, have := d.X.Dims()
+	if n == 0 { // the readers refuse empty data; nothing to resize
+		return d
+	}
+	x := mat.NewDense(n, width, nil)
+	keep := min(have, width)
+	for i := 0; i < n; i++ {
+		copy(x.RawRowView(i)[:keep], d.X.RawRowView(i)[:keep])
+	}
+	c := *d
+	c.X = x
+	c.FeatureNames = make([]string, width)
+	copy(c.FeatureNames, d.FeatureNames)
+	for j := keep; j < width; j++ {
+		c.FeatureNames[j] = "f" + strconv.Itoa(j+1)
+	}
+	return &c
+}
+
 // loadData reads DATA for model m: with the model's label mapping, or
-// without labels (--no-labels, or when the file's width and form say so),
-// padding a LIBSVM file that stops short of the model's width. The notes say
-// what it decided on its own.
+// without labels (--no-labels, or when the file's width and form say so).
+// The notes say what it decided on its own.
 func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset, []string, error) {
 	ro := o.data.readOptions()
 	ro.Positive = ""
@@ -297,17 +419,6 @@ func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset,
 		}
 	}
 	var notes []string
-	if d.Format == "libsvm" && ro.Features == 0 && d.Dim() < m.NumFeatures {
-		// A sparse file need not mention the highest features: pad it to
-		// the model's width, as svm-predict does, and say so.
-		ro.Features = m.NumFeatures
-		short := d.Dim()
-		if d, err = load(ro); err != nil {
-			return nil, nil, err
-		}
-		notes = append(notes, fmt.Sprintf("note: the highest feature index in %s is %d, the model has %d features: features %d-%d are read as 0 (as svm-predict does)",
-			path, short, m.NumFeatures, short+1, m.NumFeatures))
-	}
 	if !d.Labeled() && !o.NoLabels {
 		name := path
 		if path == "-" {
@@ -403,10 +514,11 @@ func summaryTables(r *predictResult) []*table {
 	}
 	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
 	conf := &table{
-		Header: []string{"label \\ predicted", pos, neg},
+		Header: []string{"label \\ predicted", pos, neg, "rows"},
 		Rows: [][]string{
-			{pos, strconv.Itoa(r.TruePos), strconv.Itoa(r.FalseNeg)},
-			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg)},
+			{pos, strconv.Itoa(r.TruePos), strconv.Itoa(r.FalseNeg), strconv.Itoa(r.TruePos + r.FalseNeg)},
+			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg), strconv.Itoa(r.FalsePos + r.TrueNeg)},
+			{"rows", strconv.Itoa(r.TruePos + r.FalsePos), strconv.Itoa(r.FalseNeg + r.TrueNeg), strconv.Itoa(r.N)},
 		},
 		Notes: r.Notes,
 	}

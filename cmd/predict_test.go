@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -98,14 +99,35 @@ func TestPredictFormats(t *testing.T) {
 		t.Errorf("-o: stdout %q", out)
 	}
 
-	// table: the rows, a "wrong" mark on each error, then the summary.
+	// table: the summary only, first the accuracy, then the confusion
+	// matrix with the class counts, and a hint where the rows are.
 	out = mustRun(t, "predict", modelPath, testFile)
-	if got, want := strings.Count(out, " wrong "), 70-ref.Correct; got != want {
-		t.Errorf("table marks %d rows wrong, want %d", got, want)
-	}
 	acc := fmtFixed(100*ref.Accuracy, 2) + "%"
-	if !strings.Contains(out, acc) || !strings.Contains(out, "label \\ predicted") {
-		t.Errorf("table lacks the accuracy %s or the confusion table:\n%s", acc, out)
+	iAcc, iConf := strings.Index(out, acc), strings.Index(out, "label \\ predicted")
+	if iAcc < 0 || iConf < iAcc || strings.Contains(out, "│ row │") || strings.Contains(out, "wrong") {
+		t.Errorf("table: want the accuracy %s, then the confusion matrix, and no rows:\n%s", acc, out)
+	}
+	pos := ref.TruePos + ref.FalseNeg
+	for _, want := range []string{
+		fmt.Sprintf(`│ "1" (+1)          │ %8d │ %9d │ %4d │`, ref.TruePos, ref.FalseNeg, pos),
+		fmt.Sprintf(`│ rows              │ %8d │ %9d │ %4d │`, ref.TruePos+ref.FalsePos, ref.FalseNeg+ref.TrueNeg, 70),
+		"per-row predictions: --per-point, or --format labels|csv|json",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	// --per-point: the same summary first, then the rows, each error marked.
+	per := mustRun(t, "predict", modelPath, testFile, "--per-point")
+	if !strings.HasPrefix(per, out[:iConf]) || strings.Index(per, "│ row │") < strings.Index(per, "label \\ predicted") {
+		t.Errorf("--per-point: the summary does not come first:\n%s", per)
+	}
+	if got, want := strings.Count(per, " wrong "), 70-ref.Correct; got != want {
+		t.Errorf("--per-point marks %d rows wrong, want %d", got, want)
+	}
+	// --per-point belongs to the table; the other formats have a line per row.
+	if _, errOut, code := runCLI(t, "predict", modelPath, testFile, "--per-point", "--format", "csv"); code != ExitUsage || !strings.Contains(errOut, "--per-point is for --format table") {
+		t.Errorf("--per-point with csv: exit %d, %q", code, errOut)
 	}
 }
 
@@ -239,16 +261,70 @@ func TestPredictGolden(t *testing.T) {
 	w.Flush()
 	golden(t, "predict_heart_csv.golden", b.String())
 	golden(t, "predict_heart_summary.golden", strings.NewReplacer(modelPath, "MODEL", testFile, "DATA").Replace(errOut))
+	// The default output: the summary and where the rows are.
+	golden(t, "predict_heart_table.golden", strings.NewReplacer(modelPath, "MODEL", testFile, "DATA").Replace(mustRun(t, "predict", modelPath, testFile)))
 }
 
-// TestPredictPadsSparseFile: a LIBSVM file that mentions only the first
-// features is padded to the model's width, with a note.
-func TestPredictPadsSparseFile(t *testing.T) {
-	modelPath, _ := heartModel(t)
-	short := writeFile(t, t.TempDir(), "short.libsvm", "+1 1:0.5 2:1\n-1 1:-0.5 3:1\n")
-	p, _ := predictJSON(t, modelPath, short)
-	if p.N != 2 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "highest feature index in "+short+" is 3, the model has 13 features: features 4-13 are read as 0") {
-		t.Errorf("n %d, notes %q", p.N, p.Notes)
+// TestPredictFeatureCount: data with another number of features than the
+// model is an error naming both numbers and the flag (it used to be padded,
+// with a note after the accuracy); --features pad reads the missing ones as
+// 0, --features truncate drops the extra ones, --features N reads a LIBSVM
+// file as N features; each gives the decision values of the padded or cut
+// file itself.
+func TestPredictFeatureCount(t *testing.T) {
+	modelPath, testFile := heartModel(t)
+	dir := t.TempDir()
+	short := writeFile(t, dir, "short.libsvm", "+1 1:0.5 2:1\n-1 1:-0.5 3:1\n")
+	full := writeFile(t, dir, "full.libsvm", "+1 1:0.5 2:1 13:0\n-1 1:-0.5 3:1 13:0\n")
+	_, errOut, code := runCLI(t, "predict", modelPath, short)
+	if want := "predict: " + short + " has 3 features, the model " + modelPath + " was trained on 13 (a LIBSVM file need not mention its last features: if features 4-13 are 0 in every row, give --features pad)"; code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("short LIBSVM file: exit %d, %q; want 1, %q", code, errOut, want)
+	}
+	ref, _ := predictJSON(t, modelPath, full)
+	for _, args := range [][]string{{"--features", "pad"}, {"--features", "13"}} {
+		p, _ := predictJSON(t, append([]string{modelPath, short}, args...)...)
+		if p.N != 2 || p.Predictions[0].Decision != ref.Predictions[0].Decision || p.Predictions[1].Decision != ref.Predictions[1].Decision {
+			t.Errorf("%v: decisions %+v, want those of the 13-feature file %+v", args, p.Predictions, ref.Predictions)
+		}
+		if args[1] == "pad" && (len(p.Notes) != 1 || !strings.Contains(p.Notes[0], short+" has 3 features, the model 13: features 4-13 are read as 0 (--features pad)")) {
+			t.Errorf("pad: notes %q", p.Notes)
+		}
+	}
+	if _, errOut, code := runCLI(t, "predict", modelPath, short, "--features", "12"); code != ExitUsage || !strings.Contains(errOut, "--features 12: the model "+modelPath+" has 13 features") {
+		t.Errorf("--features 12: exit %d, %q", code, errOut)
+	}
+	for _, bad := range []string{"0", "zero", "-3"} {
+		if _, errOut, code := runCLI(t, "predict", modelPath, short, "--features", bad); code != ExitUsage || !strings.Contains(errOut, "--features: want pad, truncate or a number") {
+			t.Errorf("--features %s: exit %d, %q", bad, code, errOut)
+		}
+	}
+
+	// A CSV file two features wider than the model (and its label).
+	test, err := dataio.Load(testFile, dataio.ReadOptions{Features: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; i < test.Len(); i++ {
+		for j := 0; j < 13; j++ {
+			b.WriteString(strconv.FormatFloat(test.X.At(i, j), 'g', -1, 64) + ",")
+		}
+		b.WriteString("7,-7," + strconv.FormatFloat(test.Y[i], 'g', -1, 64) + "\n")
+	}
+	wide := writeFile(t, dir, "wide.csv", b.String())
+	_, errOut, code = runCLI(t, "predict", modelPath, wide)
+	if want := "has 15 features, the model " + modelPath + " was trained on 13: DATA needs 13 columns, or 14 with a label column; --features truncate drops features 14-15"; code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("wide csv: exit %d, %q; want %q", code, errOut, want)
+	}
+	want, _ := predictJSON(t, modelPath, testFile)
+	got, _ := predictJSON(t, modelPath, wide, "--features", "truncate")
+	if got.Correct != want.Correct || got.N != 70 || len(got.Notes) != 1 || !strings.Contains(got.Notes[0], "features 14-15 are dropped (--features truncate)") {
+		t.Errorf("truncate: %d/%d correct (want %d), notes %q", got.Correct, got.N, want.Correct, got.Notes)
+	}
+	for i := range got.Predictions {
+		if math.Abs(got.Predictions[i].Decision-want.Predictions[i].Decision) > 1e-12 {
+			t.Fatalf("truncate row %d: %v, want %v", i+1, got.Predictions[i].Decision, want.Predictions[i].Decision)
+		}
 	}
 }
 
@@ -395,8 +471,9 @@ func TestPredictUnlabeled(t *testing.T) {
 		t.Errorf("csv summary on stderr:\n%s", errS)
 	}
 
-	// table: rows without a label column or marks, then the class counts.
-	outS := mustRun(t, "predict", modelPath, csvFile)
+	// table --per-point: the class counts, then rows without a label column
+	// or marks.
+	outS := mustRun(t, "predict", modelPath, csvFile, "--per-point")
 	for _, want := range []string{"│ row │", "no labels, so no accuracy", `predicted "1" (+1)`, "│   70 │", " " + strconv.Itoa(refPos) + " │", "has no labels: its 13 columns"} {
 		if !strings.Contains(outS, want) {
 			t.Errorf("table lacks %q:\n%s", want, outS)
