@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 BIN     := kerneltune
 
-.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm clean
+.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm readme readme-all clean
 
 all: build
 
@@ -12,9 +12,22 @@ build:
 
 # The README's test command; .ci/run calls it. gofmt check + vet + race tests
 # (with Debian's chromium installed first, when it can be, so that the HTML
-# report is checked in a real browser).
+# report is checked in a real browser), then the README check (readme_test.go,
+# built without -race: it reruns the README's quick commands and compares
+# their output).
 test: fmt-check vet browser
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
+	$(GO) test -count=1 -run '^TestREADME$$' .
+
+# Paste the output of README.md's <!-- readme: run --> blocks anew (seconds);
+# readme-all also reruns the <!-- readme: measured DATE --> blocks (minutes)
+# and dates them today. Review the diff: only blocks whose output changed
+# beyond wall times are rewritten.
+readme:
+	$(GO) test -count=1 -run '^TestREADME$$' . -args -readme-update
+
+readme-all:
+	$(GO) test -count=1 -timeout 60m -run '^TestREADME$$' . -args -readme-update -readme-all
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
