@@ -51,7 +51,7 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 		Use:   "predict MODEL DATA",
 		Short: "Apply a saved model to data: decision values, labels, accuracy",
 		Long: `predict applies a model saved by 'kerneltune train -o' or 'kerneltune tune -o'
-to the rows of DATA. For each row it prints the decision value
+to the rows of DATA. For each row it computes the decision value
 f(x) = Σ_i y_iα_i k(sv_i, x) + b (LIBSVM's decision value; the bias b is -ρ)
 and the predicted class, in the original label text (+1 iff f(x) > 0).
 
@@ -77,8 +77,8 @@ that names both, unless --features says what to do:
 Both pad and truncate say in a note what they did. Values are raw, before the
 model's normaliser: a padded 0 is a raw 0.
 
-DATA without labels (new points to score) is fine: then predict prints the
-decision values and predicted labels only, no accuracy. It is recognised on
+DATA without labels (new points to score) is fine: then there is no accuracy,
+and the predictions are in --per-point or --format labels|csv|json. It is recognised on
 its own, with a note: a CSV file with exactly as many columns as the model has
 features has no label column (one column more: the last, or --label-col, is
 the label), and a LIBSVM file whose lines start with idx:val has no labels.
