@@ -73,7 +73,7 @@ var (
 	markerRE  = regexp.MustCompile(`^<!-- readme: (run|measured (\d{4}-\d{2}-\d{2})) -->$`)
 	anyMarker = regexp.MustCompile(`^<!-- readme:`)
 	// DatedClaim is the form of a prose number measured by hand.
-	datedRE = regexp.MustCompile("\\(measured ([0-9-]+) with `([^`]+)`\\)")
+	datedRE = regexp.MustCompile("measured\\s+([0-9]{4}-[0-9-]+)\\s+with\\s+`([^`]+)`")
 )
 
 // Parse splits text into lines and finds its marked blocks. Errors name the
@@ -341,21 +341,22 @@ type DatedClaim struct {
 	Command string
 }
 
-// DatedClaims finds the dated claims of text and checks their form: a real
-// date, not after today, and a command.
+// DatedClaims finds the dated claims of text, "measured YYYY-MM-DD with
+// `command`" (line breaks allowed between the words), and checks their
+// form: a real date, not after today.
 func DatedClaims(text string, today time.Time) ([]DatedClaim, error) {
 	var out []DatedClaim
-	for i, l := range strings.Split(text, "\n") {
-		for _, m := range datedRE.FindAllStringSubmatch(l, -1) {
-			day, err := time.Parse(time.DateOnly, m[1])
-			if err != nil {
-				return nil, fmt.Errorf("README.md:%d: (measured %s …): not a date YYYY-MM-DD", i+1, m[1])
-			}
-			if day.After(today) {
-				return nil, fmt.Errorf("README.md:%d: (measured %s …) is in the future", i+1, m[1])
-			}
-			out = append(out, DatedClaim{Line: i + 1, Date: m[1], Command: m[2]})
+	for _, m := range datedRE.FindAllStringSubmatchIndex(text, -1) {
+		line := 1 + strings.Count(text[:m[0]], "\n")
+		date, command := text[m[2]:m[3]], text[m[4]:m[5]]
+		day, err := time.Parse(time.DateOnly, date)
+		if err != nil {
+			return nil, fmt.Errorf("README.md:%d: measured %s: not a date YYYY-MM-DD", line, date)
 		}
+		if day.After(today) {
+			return nil, fmt.Errorf("README.md:%d: measured %s is in the future", line, date)
+		}
+		out = append(out, DatedClaim{Line: line, Date: date, Command: command})
 	}
 	return out, nil
 }

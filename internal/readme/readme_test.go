@@ -133,12 +133,12 @@ func TestRerunUpdate(t *testing.T) {
 
 func TestDatedClaims(t *testing.T) {
 	today := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
-	text := "heart 82.6 (measured 2026-11-20 with `kerneltune compare builtin:heart`), and\nmore (measured 2026-11-21 with `go test ./pkg/methods`)."
+	text := "heart 82.6 (measured 2026-11-20 with `kerneltune compare builtin:heart`), and\nmore (81%, measured\n2026-11-21 with `go test ./pkg/methods`)."
 	c, err := DatedClaims(text, today)
-	if err != nil || len(c) != 2 || c[0].Line != 1 || c[1].Date != "2026-11-21" || c[0].Command != "kerneltune compare builtin:heart" {
+	if err != nil || len(c) != 2 || c[0].Line != 1 || c[1].Line != 2 || c[1].Date != "2026-11-21" || c[0].Command != "kerneltune compare builtin:heart" {
 		t.Errorf("claims %+v, %v", c, err)
 	}
-	for _, bad := range []string{"(measured 2026-02-30 with `x`)", "(measured 2027-01-01 with `x`)"} {
+	for _, bad := range []string{"(measured 2026-02-30 with `x`)", "(x, measured 2027-01-01 with `x`)"} {
 		if _, err := DatedClaims(bad, today); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
