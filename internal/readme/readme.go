@@ -301,16 +301,52 @@ var (
 )
 
 // Normalize masks what differs between two runs of the same command —
-// wall times — and the table layout that follows from them: runs of spaces
-// and of rule characters become one, so a wider time cell that widens a
-// column compares equal.
+// wall times: "0.4 s", a JSON "…time…"/"…seconds…" value, and the cells of a
+// table column headed "time s" — and the table layout that follows from
+// them: runs of spaces and of rule characters become one, so a wider time
+// cell that widens a column compares equal.
 func Normalize(s string) string {
+	s = maskTimeColumns(s)
 	s = secondsRE.ReplaceAllString(s, "X$2")
 	s = jsonTimeRE.ReplaceAllString(s, "${1}X")
 	s = spacesRE.ReplaceAllString(s, " ")
 	s = rulesRE.ReplaceAllString(s, "─")
 	return strings.TrimRight(s, "\n")
 }
+
+// timeHeaders are the headers of table columns that hold wall times.
+var timeHeaders = map[string]bool{"time s": true, "time (s)": true, "mean seconds": true}
+
+// maskTimeColumns replaces the digits of the cells under a time header by X,
+// in every row of that table (rows of │-separated cells with as many cells
+// as the header).
+func maskTimeColumns(s string) string {
+	lines := strings.Split(s, "\n")
+	col, width := -1, 0
+	for i, l := range lines {
+		cells := strings.Split(l, "│")
+		if len(cells) < 3 {
+			if !strings.HasPrefix(l, "├") { // a rule inside the table keeps it
+				col = -1
+			}
+			continue
+		}
+		if col >= 0 && len(cells) == width {
+			cells[col] = digitsRE.ReplaceAllString(cells[col], "X")
+			lines[i] = strings.Join(cells, "│")
+			continue
+		}
+		col = -1
+		for k, c := range cells {
+			if timeHeaders[strings.TrimSpace(c)] {
+				col, width = k, len(cells)
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+var digitsRE = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 
 // SetOutput replaces the output of command c with out. The lines of the
 // commands after it move: set outputs last to first.
@@ -398,18 +434,20 @@ func (d *Doc) Rerun(run Runner, all bool) []Result {
 // measured blocks that were rerun with today's date. It returns the number
 // of outputs replaced.
 func (d *Doc) Update(results []Result, today string) int {
-	n := 0
-	for i := len(results) - 1; i >= 0; i-- {
-		if results[i].Changed {
-			d.SetOutput(results[i].Cmd, results[i].Output)
-			n++
-		}
-	}
+	// Dates first: a new output moves the lines after it, markers included.
 	seen := map[*Block]bool{}
 	for _, r := range results {
 		if r.Block.Kind == Measured && !seen[r.Block] {
 			seen[r.Block] = true
 			d.SetDate(r.Block, today)
+		}
+	}
+	// Outputs last to first, so that each command's line is still right.
+	n := 0
+	for i := len(results) - 1; i >= 0; i-- {
+		if results[i].Changed {
+			d.SetOutput(results[i].Cmd, results[i].Output)
+			n++
 		}
 	}
 	return n

@@ -81,6 +81,15 @@ func TestNormalize(t *testing.T) {
 	if Normalize(a) != Normalize(b) {
 		t.Errorf("%q\n%q", Normalize(a), Normalize(b))
 	}
+	// compare's time column, and only it.
+	ta := "│ method │ acc │ time s │\n├──┼──┤\n│ svm │ 81.93 │ 0.11 │\n│ gi │ 74.07 │ 0.15 │\n└──┘\n│ x │ 0.11 │ 1 │"
+	tb := "│ method │ acc │ time s │\n├──┼──┤\n│ svm │ 81.93 │ 10.48 │\n│ gi │ 74.07 │ 0.8 │\n└──┘\n│ x │ 0.11 │ 1 │"
+	if Normalize(ta) != Normalize(tb) {
+		t.Errorf("time column:\n%s\n%s", Normalize(ta), Normalize(tb))
+	}
+	if Normalize(ta) == Normalize(strings.Replace(ta, "74.07", "74.08", 1)) || Normalize(ta) == Normalize(strings.Replace(ta, "│ x │ 0.11", "│ x │ 0.12", 1)) {
+		t.Error("masking the time column hides other cells")
+	}
 	for _, c := range [][2]string{
 		{"│ test accuracy │ 83.95% │", "│ test accuracy │ 83.96% │"},
 		{"#SV 144", "#SV 145"},
@@ -118,6 +127,15 @@ func TestRerunUpdate(t *testing.T) {
 	want := strings.Replace(sample, "│ C     │ 0.5    │\n│ accuracy │ 83.95% │\n", "│ C │ 0.5 │\n│ cv accuracy │ 0.86 │\n│ accuracy │ 84.00% │\n", 1)
 	if d.String() != want {
 		t.Errorf("updated:\n%s\nwant:\n%s", d.String(), want)
+	}
+
+	// Rerunning everything at once: the first output grows by a line, and
+	// the measured block after it is dated on its own marker line.
+	d, _ = Parse(sample)
+	d.Update(d.Rerun(run, true), "2026-11-24")
+	if !strings.Contains(d.String(), "\n\n<!-- readme: measured 2026-11-24 -->\n```\n$ kerneltune compare\nheart 82.00\n```\n") ||
+		strings.Count(d.String(), "<!-- readme:") != 2 {
+		t.Errorf("rerun of all blocks:\n%s", d.String())
 	}
 
 	d, _ = Parse(want)
