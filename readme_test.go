@@ -64,8 +64,8 @@ func TestREADME(t *testing.T) {
 	results := doc.Rerun(run, *readmeUpdate && *readmeAll)
 	for _, r := range results {
 		switch {
-		case r.Code != 0:
-			t.Errorf("README.md:%d: `%s` exits with %d:\n%s", r.Cmd.Line+1, r.Cmd.Text, r.Code, r.Output)
+		case r.Code != r.Cmd.Exit:
+			t.Errorf("README.md:%d: `%s` exits with %d, want %d (a trailing \"# exit N\" says N):\n%s", r.Cmd.Line+1, r.Cmd.Text, r.Code, r.Cmd.Exit, r.Output)
 		case r.Changed && !*readmeUpdate:
 			t.Errorf("README.md:%d: `%s` now prints (wall times masked) something else than README.md shows; run `make readme` and read the diff.\n%s",
 				r.Cmd.Line+1, r.Cmd.Text, firstDifference(strings.Join(r.Cmd.Output, "\n"), r.Output))

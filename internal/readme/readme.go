@@ -59,7 +59,12 @@ type Command struct {
 	Args    []string
 	Filters []Filter
 	Output  []string // the lines pasted after it
+	// Exit is the exit code the command must end with: 0, or N from a
+	// trailing "# exit N" comment (e.g. report on an incomplete run).
+	Exit int
 }
+
+var exitRE = regexp.MustCompile(`#.*\bexit ([0-9]+)\b`)
 
 // Filter is one stage of a pipe after the command.
 type Filter struct {
@@ -165,6 +170,9 @@ func parseCommand(text string) (*Command, error) {
 		return nil, fmt.Errorf("%q: a readme block runs kerneltune commands only", text)
 	}
 	c := &Command{Text: text}
+	if m := exitRE.FindStringSubmatch(text); m != nil {
+		c.Exit, _ = strconv.Atoi(m[1])
+	}
 	stages := [][]string{nil}
 	for _, w := range words[1:] {
 		if w == "|" {

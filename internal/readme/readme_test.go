@@ -32,6 +32,9 @@ func TestParse(t *testing.T) {
 		c.Filters[0].RE.String() != "C|accuracy" || len(c.Output) != 2 || c.Line != 4 {
 		t.Errorf("command %+v", c)
 	}
+	if e, err := Parse("<!-- readme: run -->\n```\n$ kerneltune report s.jsonl   # incomplete: exit 1\n```\n"); err != nil || e.Blocks[0].Commands[0].Exit != 1 || c.Exit != 0 {
+		t.Errorf("exit codes: %v %+v", err, e)
+	}
 	if got := d.Blocks[0].Commands[1].Output; len(got) != 1 || got[0] != "time 0.397 s" {
 		t.Errorf("second command's output %q", got)
 	}
