@@ -7,8 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // ARFF attribute types.
@@ -406,40 +404,7 @@ nextRow:
 			labels.add(label, l.num)
 		}
 	}
-	if n == 0 {
-		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
-	}
-	var (
-		y       []float64
-		lm      LabelMap
-		classes []ClassCount
-		err     error
-	)
-	if !unlabeled {
-		if y, lm, classes, err = mapLabels(name, &labels, opts); err != nil {
-			return nil, err
-		}
-	}
-	xm := &mat.Dense{}
-	if d > 0 {
-		xm = mat.NewDense(n, d, x)
-	}
-	ds := &Dataset{
-		Name: name, Source: name, Format: "arff",
-		X: xm, Y: y, FeatureNames: featNames, Labels: lm,
-		Nominal: nominal, Classes: classes,
-	}
-	if dropped > 0 {
-		if dropped == 1 {
-			ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
-		} else {
-			ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
-		}
-	}
-	if err := dropUnselected(ds); err != nil {
-		return nil, err
-	}
-	return ds, nil
+	return finishDataset(name, "arff", x, n, d, featNames, nominal, &labels, dropped, unlabeled, opts)
 }
 
 // arffRow reads one data line into values (one per attribute), quoted and

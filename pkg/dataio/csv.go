@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // defaultMaxCells bounds the dense matrix a file may describe (2 GiB of
@@ -509,35 +507,7 @@ nextRow:
 			labels.add(label, l.num)
 		}
 	}
-	if n == 0 {
-		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
-	}
-	var (
-		y       []float64
-		lm      LabelMap
-		classes []ClassCount
-	)
-	if !unlabeled {
-		if y, lm, classes, err = mapLabels(name, &labels, opts); err != nil {
-			return nil, err
-		}
-	}
-	ds := &Dataset{
-		Name: name, Source: name, Format: "csv",
-		X: mat.NewDense(n, d, x), Y: y, FeatureNames: names, Labels: lm,
-		Nominal: nominal, Classes: classes,
-	}
-	if dropped > 0 {
-		if dropped == 1 {
-			ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
-		} else {
-			ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
-		}
-	}
-	if err := dropUnselected(ds); err != nil {
-		return nil, err
-	}
-	return ds, nil
+	return finishDataset(name, "csv", x, n, d, names, nominal, &labels, dropped, unlabeled, opts)
 }
 
 // csvNominalColumns finds the nominal feature columns: those with a value

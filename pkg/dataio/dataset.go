@@ -158,3 +158,44 @@ func (d *Dataset) ClassCounts() (pos, neg int) {
 	}
 	return pos, neg
 }
+
+// finishDataset is the end shared by the text readers (CSV, ARFF): n rows of
+// d features in x (row-major) are read; it maps the labels (unless the data
+// is read without them), says how many rows missing=drop dropped, and keeps
+// only the classes --positive/--classes select.
+func finishDataset(name, format string, x []float64, n, d int, featureNames []string, nominal []NominalFeature,
+	labels *rawLabels, dropped int, unlabeled bool, opts ReadOptions) (*Dataset, error) {
+	if n == 0 {
+		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
+	}
+	var (
+		y       []float64
+		lm      LabelMap
+		classes []ClassCount
+		err     error
+	)
+	if !unlabeled {
+		if y, lm, classes, err = mapLabels(name, labels, opts); err != nil {
+			return nil, err
+		}
+	}
+	xm := &mat.Dense{}
+	if d > 0 {
+		xm = mat.NewDense(n, d, x)
+	}
+	ds := &Dataset{
+		Name: name, Source: name, Format: format,
+		X: xm, Y: y, FeatureNames: featureNames, Labels: lm,
+		Nominal: nominal, Classes: classes,
+	}
+	switch {
+	case dropped == 1:
+		ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
+	case dropped > 1:
+		ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+	}
+	if err := dropUnselected(ds); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
