@@ -1,40 +1,18 @@
 package experiment
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
 // Float is a float64 that encodes NaN and ±Inf as JSON null (encoding/json
-// refuses them), e.g. the p-value of the baseline against itself.
-type Float float64
-
-// MarshalJSON writes the number, or null when it is not finite.
-func (f Float) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads a number or null (NaN).
-func (f *Float) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*f = Float(math.NaN())
-		return nil
-	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*f = Float(v)
-	return nil
-}
+// refuses them), e.g. the p-value of the baseline against itself: the same
+// type as the statistics across datasets use.
+type Float = stats.Float
 
 // Row is one method entry's line in a dataset's table. Runs + Failures +
 // Missing = Partitions. Degenerate counts the finished runs with a
