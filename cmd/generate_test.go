@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 func TestGenerateWeston(t *testing.T) {
@@ -144,3 +146,37 @@ func TestGenerateUsageErrors(t *testing.T) {
 }
 
 func genTestRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }
+
+// generate sparse writes the a1a-like set: LIBSVM rows of 123 binary
+// features, the data of dataio.SparseBinary with the generate stream, and
+// the svm baseline finds its classes overlapping (CV accuracy between the
+// 74% majority and 90%, 83% at this seed).
+func TestGenerateSparse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.libsvm")
+	_, errOut, code := runCLI(t, "generate", "sparse", "--n", "300", "--seed", "4", "-o", path)
+	if code != 0 || !strings.Contains(errOut, "wrote 300 rows × 123 features (sparse, seed 4)") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	d, err := dataio.Load(path, dataio.ReadOptions{})
+	if err != nil || d.Len() != 300 || d.Dim() != 123 {
+		t.Fatalf("%v %v", d, err)
+	}
+	want := dataio.SparseBinary(300, genTestRand(4, generateStream))
+	if !mat.Equal(d.X, want.X) || !slices.Equal(d.Y, want.Y) {
+		t.Error("CLI data differ from dataio.SparseBinary with the generate stream")
+	}
+	res, _ := runJSON[struct{ Figures []methods.Figure }](t, "tune", path, "--method", "svm", "--workers", "2")
+	acc := -1.0
+	for _, f := range res.Figures {
+		if f.Name == "cv accuracy" {
+			acc = f.Value
+		}
+	}
+	if acc < 0.74 || acc > 0.9 {
+		t.Errorf("svm CV accuracy %v on generate sparse, want overlapping classes (0.74–0.9)", acc)
+	}
+	_, errOut, code = runCLI(t, "generate", "sparse", "--n", "0")
+	if code != 2 || !strings.Contains(errOut, "--n must be at least 1") {
+		t.Errorf("--n 0: exit %d, %q", code, errOut)
+	}
+}
