@@ -102,8 +102,8 @@ func TestTuneSVM(t *testing.T) {
 	if lg != math.Round(lg) || lc != math.Round(lc) {
 		t.Errorf("(γ, C) = (%g, %g) is not on the grid", r.Gamma, r.C)
 	}
-	if r.Solves != 551 || r.NTrain != 162 || r.NTest != 108 || r.TestAccuracy == nil {
-		t.Errorf("solves %d, n %d/%d", r.Solves, r.NTrain, r.NTest)
+	if r.Solves < 100 || r.Solves > 551 || r.NTrain != 162 || r.NTest != 108 || r.TestAccuracy == nil {
+		t.Errorf("solves %d (want ≤ 551: 550 CV solves at most, then the final fit), n %d/%d", r.Solves, r.NTrain, r.NTest)
 	}
 	if *r.TestAccuracy < 0.7 {
 		t.Errorf("test accuracy %g on heart", *r.TestAccuracy)

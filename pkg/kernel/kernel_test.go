@@ -142,7 +142,9 @@ func TestGramCrossRowsMatchEval(t *testing.T) {
 						}
 					}
 				}
-				mats := map[string]Matrix{"rows": k.Rows(X), "precomputed": Precomputed(K), "precomputedAt": Precomputed(symAt{K})}
+				full := mat.NewDense(tc.n, tc.n, nil)
+				full.Copy(K)
+				mats := map[string]Matrix{"rows": k.Rows(X), "precomputed": Precomputed(K), "precomputedAt": Precomputed(symAt{K}), "square": PrecomputedSquare(full)}
 				for mn, m := range mats {
 					checkMatrix(t, mn, m, func(i, j int) float64 { return K.At(i, j) }, rng)
 				}

@@ -19,6 +19,55 @@ func Precomputed(K mat.Symmetric) Matrix {
 	return &precomputedSym{k: K, n: n}
 }
 
+// PrecomputedSquare wraps a ready n×n symmetric kernel matrix stored in
+// full, both triangles, as a Matrix. Column i is then row i of K, one
+// contiguous copy, where Precomputed reads half of it down a column of the
+// upper triangle (one cache line per entry): the cross-validation of the svm
+// baseline, which serves every column of a fold's matrix to many solves,
+// builds its matrices this way. K is not copied nor checked for symmetry; it
+// panics unless K is square. Read-only and safe for concurrent use.
+func PrecomputedSquare(K *mat.Dense) Matrix {
+	r, c := K.Dims()
+	if r != c {
+		panic(fmt.Sprintf("kernel: PrecomputedSquare: %d×%d matrix is not square", r, c))
+	}
+	if r == 0 {
+		return &square{}
+	}
+	raw := K.RawMatrix()
+	return &square{n: r, data: raw.Data, stride: raw.Stride}
+}
+
+// square reads rows of a full row-major symmetric matrix.
+type square struct {
+	n      int
+	data   []float64
+	stride int
+}
+
+func (p *square) Len() int { return p.n }
+func (p *square) Diag(i int) float64 {
+	if i < 0 || i >= p.n {
+		panic("kernel: Diag: index out of range")
+	}
+	return p.data[i*p.stride+i]
+}
+
+func (p *square) Column(i int, idx []int, dst []float64) {
+	if i < 0 || i >= p.n {
+		panic("kernel: Column: index out of range")
+	}
+	checkColumn(p.n, idx, dst)
+	row := p.data[i*p.stride : i*p.stride+p.n]
+	if idx == nil {
+		copy(dst, row)
+		return
+	}
+	for k, j := range idx {
+		dst[k] = row[j]
+	}
+}
+
 // checkColumn panics unless Column(i, idx, dst) on an n×n Matrix is well
 // formed: without idx, dst no longer than n; with idx, dst at least as long
 // as idx.

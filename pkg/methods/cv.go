@@ -153,7 +153,7 @@ func countPositive(y []float64) int {
 // number of SVM solves. A training part with one class only (possible when a
 // class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
-func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))
 	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
 		same := 0
@@ -167,10 +167,17 @@ func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte,
 		}
 		return correct, 0, nil
 	}
-	km := kernel.Precomputed(Ktr)
 	var alpha []float64
+	unbounded := false // the last solve's α has no entry at its bound C
 	dec := make([]float64, len(yte))
 	for c, C := range Cs {
+		if c > 0 && margin == solver.L1 && unbounded {
+			// No α reached the previous C: that α is optimal for every
+			// larger C, and the warm-started solve would stop at once
+			// with the same α and decisions. Reuse the counts.
+			correct[c] = correct[c-1]
+			continue
+		}
 		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C}, s, alpha)
 		solves++
 		if err != nil {
@@ -178,6 +185,7 @@ func foldSweep(ctx context.Context, Ktr *mat.SymDense, Kte *mat.Dense, ytr, yte,
 		}
 		if margin == solver.L1 {
 			alpha = res.Alpha
+			unbounded = res.NBSV == 0 && res.Status == solver.Converged
 		}
 		solver.Decision(dec, Kte, res.Coef, res.Bias)
 		for i, v := range dec {
@@ -285,9 +293,9 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 			defer wg.Done()
 			for jb := range jobs {
 				gamma := gammas[jb.g]
-				ex := func(d float64) float64 { return math.Exp(-gamma * d) }
 				tr, te := plan.train[jb.f], plan.test[jb.f]
-				cnt, ns, err := foldSweep(ctx, subSym(D, tr, ex), subCross(D, te, tr, ex),
+				Ktr, Kte := foldKernels(D, tr, te, gamma)
+				cnt, ns, err := foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
 					pick(y, tr), pick(y, te), Cs, solver.L1, s)
 				mu.Lock()
 				solves += ns
@@ -305,8 +313,11 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 			}
 		}()
 	}
+	// The small γ go first: their solves take the most SMO iterations at
+	// large C, and a long job left for the end would keep one core idle.
+	// The counts are sums of integers, so the order changes nothing else.
 feed:
-	for g := range gammas {
+	for g := len(gammas) - 1; g >= 0; g-- {
 		for f := 0; f < nf; f++ {
 			select {
 			case jobs <- job{g, f}:
@@ -324,6 +335,52 @@ feed:
 		return nil, solves, fmt.Errorf("grid search: %w", firstErr)
 	}
 	return correct, solves, nil
+}
+
+// foldKernels returns one fold's kernel matrices for the isotropic Gaussian
+// exp(-γ D) of the squared distances D: the training part's Gram
+// exp(-γ D[tr, tr]) stored in full (both triangles, for
+// kernel.PrecomputedSquare) and the test-by-training matrix exp(-γ D[te, tr]).
+// D must hold both triangles (kernel.SquaredDistances does), and tr must
+// ascend (the folds' rows do). Each entry is math.Exp(-γ·D_ij), the upper
+// triangle computed and mirrored, so both triangles are exactly equal.
+func foldKernels(D *mat.SymDense, tr, te []int, gamma float64) (Ktr, Kte *mat.Dense) {
+	raw := D.RawSymmetric()
+	m := len(tr)
+	ktr := make([]float64, m*m)
+	for a, i := range tr {
+		drow := raw.Data[i*raw.Stride:]
+		krow := ktr[a*m:]
+		for b := a; b < m; b++ {
+			krow[b] = math.Exp(-gamma * drow[tr[b]])
+		}
+	}
+	// Mirror the upper triangle in blocks, so both the reads down a column
+	// and the writes along a row stay within a few cache lines.
+	const bs = 64
+	for a0 := 0; a0 < m; a0 += bs {
+		for b0 := a0; b0 < m; b0 += bs {
+			for b := b0; b < min(b0+bs, m); b++ {
+				row := ktr[b*m:]
+				for a := a0; a < min(a0+bs, b); a++ {
+					row[a] = ktr[a*m+b]
+				}
+			}
+		}
+	}
+	kte := make([]float64, len(te)*m)
+	for a, i := range te {
+		drow := raw.Data[i*raw.Stride:]
+		krow := kte[a*m:]
+		for b, j := range tr {
+			krow[b] = math.Exp(-gamma * drow[j])
+		}
+	}
+	Ktr = mat.NewDense(m, m, ktr)
+	if len(te) == 0 {
+		return Ktr, &mat.Dense{}
+	}
+	return Ktr, mat.NewDense(len(te), m, kte)
 }
 
 // moderateGamma returns the LIBSVM γ at which the median off-diagonal value
@@ -373,7 +430,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			tr, te := plan.train[f], plan.test[f]
-			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, subSym(K, tr, nil), subCross(K, te, tr, nil),
+			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.Precomputed(subSym(K, tr, nil)), subCross(K, te, tr, nil),
 				pick(y, tr), pick(y, te), sorted, margin, s)
 		}()
 	}

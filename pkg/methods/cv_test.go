@@ -126,8 +126,10 @@ func TestGridSearchDeterministic(t *testing.T) {
 	if a != b {
 		t.Errorf("1 worker: %+v, 3 workers: %+v", a, b)
 	}
-	if a.Solves != 110*5 {
-		t.Errorf("solves = %d, want 550", a.Solves)
+	// At most 110 grid points × 5 folds; fewer where a solve leaves no α at
+	// its bound and the larger C are skipped (TestGridSearchMatchesPlainGrid).
+	if a.Solves > 110*5 || a.Solves < 10*5 {
+		t.Errorf("solves = %d, want 50…550", a.Solves)
 	}
 	lc, lg := math.Log2(a.C), math.Log2(a.Gamma)
 	if lc != math.Round(lc) || int(lc)%2 == 0 || lc < -5 || lc > 15 || lg != math.Round(lg) || int(lg)%2 == 0 || lg < -15 || lg > 3 {
@@ -242,8 +244,10 @@ func TestCVOneClassFold(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a fold without the minority class failed the grid search: %v", err)
 	}
-	if want := 110 * 4; g.Solves != want {
-		t.Errorf("%d solves, want %d (the one-class fold needs none)", g.Solves, want)
+	// 110 grid points × 4 two-class folds at most (the one-class fold
+	// needs none; foldSweep skips the C after a solve without bounded α).
+	if g.Solves > 110*4 || g.Solves < 10*4 {
+		t.Errorf("%d solves, want 40…440 (the one-class fold needs none)", g.Solves)
 	}
 	want := coldCV(t, d, plan, g.Gamma, g.C, solver.Settings{Eps: 1e-9})
 	if g.Accuracy != float64(want)/40 {
