@@ -24,16 +24,17 @@ type cache struct {
 	cols       [][]float64 // by position; nil when not cached
 	ver        []int       // swaps in log already applied to cols[i]
 	log        []swapPair
-	prev, next []int // LRU list over positions, sentinel at index n
-	budget     int   // in float64s
-	used       int   // Σ cap(cols[i])
-	identity   bool  // perm is still the identity (no swap yet)
-	nonFinite  bool  // a kernel entry was NaN or ±Inf
+	prev, next []int      // LRU list over positions, sentinel at index n
+	budget     int        // in float64s
+	used       int        // Σ cap(cols[i])
+	identity   bool       // perm is still the identity (no swap yet)
+	nonFinite  bool       // a kernel entry was NaN or ±Inf
+	ws         *Workspace // buffers to take before allocating; nil: none
 }
 
 type swapPair struct{ i, j int } // i < j
 
-func newCache(q kernel.Matrix, perm []int, y []float64, bytes int) *cache {
+func newCache(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspace) *cache {
 	n := len(perm)
 	c := &cache{
 		q: q, perm: perm, y: y,
@@ -43,6 +44,7 @@ func newCache(q kernel.Matrix, perm []int, y []float64, bytes int) *cache {
 		next:     make([]int, n+1),
 		budget:   max(bytes/8, 2*n),
 		identity: true,
+		ws:       ws,
 	}
 	for _, v := range y {
 		if v != 1 {
@@ -122,6 +124,9 @@ func (c *cache) get(i, length int) []float64 {
 				}
 			}
 			var nc []float64
+			if spare == nil {
+				spare = c.fromWorkspace(length)
+			}
 			if spare != nil {
 				nc = spare[:length]
 			} else {
@@ -159,6 +164,39 @@ func (c *cache) get(i, length int) []float64 {
 	}
 	c.link(i)
 	return col[:length]
+}
+
+// fromWorkspace returns a buffer of capacity at least length from the
+// workspace, or nil. Buffers too small for the request are dropped: within
+// one sweep of solves they are rare (a column of a shrunk problem).
+func (c *cache) fromWorkspace(length int) []float64 {
+	if c.ws == nil {
+		return nil
+	}
+	for k := len(c.ws.free) - 1; k >= 0; k-- {
+		b := c.ws.free[k]
+		c.ws.free[k] = nil
+		c.ws.free = c.ws.free[:k]
+		if cap(b) >= length {
+			return b
+		}
+	}
+	return nil
+}
+
+// release hands the cached column buffers to the workspace (when there is
+// one) at the end of a solve; the cache is empty afterwards.
+func (c *cache) release() {
+	if c.ws == nil {
+		return
+	}
+	for i, col := range c.cols {
+		if col != nil {
+			c.ws.free = append(c.ws.free, col[:0])
+			c.cols[i] = nil
+		}
+	}
+	c.used = 0
 }
 
 // swap exchanges positions i and j: their columns trade places now, and the

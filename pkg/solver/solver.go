@@ -121,6 +121,21 @@ type Settings struct {
 	// CacheBytes bounds the kernel-column cache; 0 means 200 MB. It is raised
 	// to at least two full columns.
 	CacheBytes int
+	// Workspace, when not nil, hands the kernel-column buffers of this
+	// solve's cache to the next solve that uses the same Workspace, instead
+	// of freeing them and allocating (and zeroing) new ones: a sweep of
+	// solves over one matrix (the C values of a grid search) then allocates
+	// its columns once. Column values are computed afresh by every solve,
+	// so results do not depend on it.
+	Workspace *Workspace
+}
+
+// Workspace holds memory that consecutive solves reuse (Settings.Workspace):
+// the column buffers of the last solve's cache, at most CacheBytes of them.
+// It is not safe for concurrent use: give each goroutine its own. The zero
+// value is ready to use.
+type Workspace struct {
+	free [][]float64 // buffers of length 0, any capacity
 }
 
 // Result is the outcome of Solve.
@@ -204,10 +219,11 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 		cacheBytes = defaultCacheBytes
 	}
 
-	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes)
+	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes, s.Workspace)
 	if err != nil {
 		return Result{}, err
 	}
+	defer m.cache.release()
 	if err := m.initGradient(ctx); err != nil {
 		// Cancelled before G was complete: there is no α with its gradient.
 		return Result{Status: Canceled}, err

@@ -1,0 +1,64 @@
+package solver
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestWorkspaceSameResults: a sweep of warm-started solves over increasing C
+// (the grid search's use) gives bit-identical results with and without a
+// shared Workspace, also with a cache too small for the matrix (evictions,
+// shrinking swaps on reused buffers), and the workspace really serves the
+// column buffers: a repeated solve allocates a few slices, not one per
+// column.
+func TestWorkspaceSameResults(t *testing.T) {
+	x, y := mixture(300, 5, 1, 3)
+	q := gram(x, rbf(0.2))
+	Cs := []float64{0.25, 1, 4, 16, 64}
+	for _, cacheBytes := range []int{0, 40 * 300 * 8} {
+		var plain, shared []SVCResult
+		ws := new(Workspace)
+		for _, w := range []*Workspace{nil, ws} {
+			var alpha []float64
+			for _, C := range Cs {
+				s := Settings{CacheBytes: cacheBytes, Workspace: w}
+				r, err := TrainSVC(context.Background(), q, y, SVCParams{C: C}, s, alpha)
+				if err != nil {
+					t.Fatal(err)
+				}
+				alpha = r.Alpha
+				if w == nil {
+					plain = append(plain, r)
+				} else {
+					shared = append(shared, r)
+				}
+			}
+		}
+		for k := range Cs {
+			a, b := plain[k], shared[k]
+			if !slices.Equal(a.Alpha, b.Alpha) || a.Rho != b.Rho || a.Iter != b.Iter || a.Obj != b.Obj {
+				t.Errorf("cache %d B, C = %g: with a workspace α/ρ/iter/obj differ (iter %d vs %d, ρ %v vs %v)",
+					cacheBytes, Cs[k], a.Iter, b.Iter, a.Rho, b.Rho)
+			}
+		}
+		if len(ws.free) == 0 {
+			t.Errorf("cache %d B: the workspace holds no buffers after the sweep", cacheBytes)
+		}
+	}
+	// 300 columns are needed from a cold start; with the workspace warm
+	// they come from it.
+	solve := func(w *Workspace) {
+		if _, err := TrainSVC(context.Background(), q, y, SVCParams{C: 4}, Settings{Workspace: w}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := new(Workspace)
+	solve(ws)
+	withWS := testing.AllocsPerRun(3, func() { solve(ws) })
+	without := testing.AllocsPerRun(3, func() { solve(nil) })
+	t.Logf("allocations per solve: %v with a warm workspace, %v without", withWS, without)
+	if withWS > without-100 {
+		t.Errorf("%v allocations per solve with a warm workspace, %v without: the buffers were not reused", withWS, without)
+	}
+}
