@@ -50,6 +50,7 @@ type tuneOptions struct {
 	Eps           float64
 	CacheMB       int
 	Workers       int
+	MemMB         int
 
 	Output, Trace, Format, ExportLibsvm string
 
@@ -152,6 +153,7 @@ Method options (each method reads those it has; 0 or "" = its default):
 	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
 	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
+	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp)
 	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
 	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
@@ -227,6 +229,9 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.Workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.Workers)
+	}
+	if o.MemMB < -1 {
+		return usageErrorf("--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", o.MemMB)
 	}
 	if o.Init != "" && o.Init != "heuristic" && o.Init != "cv" && !strings.HasPrefix(o.Init, "sigma=") {
 		return usageErrorf("--init: unknown start %q (want heuristic, cv or sigma=S)", o.Init)
@@ -323,6 +328,10 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		Recorder: func(st methods.Step) {
 			prog.update(st.Iter, max(o.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
 		},
+	}
+	if err := checkMemory(o.MemMB, o.Method, train.Len(), train.Dim(), opts); err != nil {
+		prog.finish()
+		return err
 	}
 	res, err := meth.Tune(ctx, train, opts)
 	prog.finish()
