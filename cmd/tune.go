@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -332,6 +333,13 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	if err := checkMemory(o.MemMB, o.Method, train.Len(), train.Dim(), opts); err != nil {
 		prog.finish()
 		return err
+	}
+	// The estimate counts live data; the garbage collector may let the heap
+	// grow to twice that between collections. With a bound, ask it to keep
+	// the whole heap within the bound (a soft limit: it collects more often
+	// near it), and restore the previous limit when done.
+	if limit := resolveMemMB(o.MemMB); limit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	res, err := meth.Tune(ctx, train, opts)
 	prog.finish()
