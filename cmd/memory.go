@@ -75,8 +75,12 @@ func checkMemory(flagMB int, method string, n, d int, opts methods.Options) erro
 		if flagMB == 0 {
 			bound = "the default --mem-mb, half of the RAM: " + mbString(me.Max)
 		}
-		return usageErrorf("tune: %s needs about %s for %d training rows × %d features, more than %s; it can handle at most %d training rows within it. Raise --mem-mb, or use fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb",
-			method, mbString(me.Need), me.N, me.D, bound, me.MaxN)
+		fit := fmt.Sprintf("it can handle at most %d training rows within it", me.MaxN)
+		if me.MaxN == 0 {
+			fit = "no data fits within it (the runtime alone takes about 32 MB)"
+		}
+		return usageErrorf("tune: %s needs about %s for %d training rows × %d features, more than %s; %s. Raise --mem-mb, or use fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb",
+			method, mbString(me.Need), me.N, me.D, bound, fit)
 	}
 	return err
 }

@@ -19,7 +19,7 @@ func TestTuneMemMBRefuses(t *testing.T) {
 	model := filepath.Join(dir, "m.json")
 	for _, method := range []string{"svm", "rcsc", "spd"} {
 		t.Run(method, func(t *testing.T) {
-			out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", method, "--mem-mb", "1", "--workers", "2", "-o", model)
+			out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", method, "--mem-mb", "33", "--workers", "2", "-o", model)
 			if code != 2 || out != "" {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 			}
@@ -29,9 +29,9 @@ func TestTuneMemMBRefuses(t *testing.T) {
 			// heart: 270 rows × 13 features, all training (no test part).
 			opts := methods.Options{Workers: 2}
 			need, _ := methods.PeakBytes(method, 270, 13, opts)
-			maxN, _ := methods.MaxRows(method, 13, opts, 1<<20)
+			maxN, _ := methods.MaxRows(method, 13, opts, 33<<20)
 			for _, want := range []string{
-				fmt.Sprintf("tune: %s needs about %d MB for 270 training rows × 13 features, more than --mem-mb 1", method, (need+(1<<20)-1)>>20),
+				fmt.Sprintf("tune: %s needs about %d MB for 270 training rows × 13 features, more than --mem-mb 33", method, (need+(1<<20)-1)>>20),
 				fmt.Sprintf("it can handle at most %d training rows", maxN),
 			} {
 				if !strings.Contains(errOut, want) {
@@ -42,10 +42,10 @@ func TestTuneMemMBRefuses(t *testing.T) {
 				t.Fatalf("MaxRows = %d", maxN)
 			}
 			// The boundary: maxN rows pass, one more is refused.
-			if err := checkMemory(1, method, maxN, 13, opts); err != nil {
+			if err := checkMemory(33, method, maxN, 13, opts); err != nil {
 				t.Errorf("%d rows: %v", maxN, err)
 			}
-			if err := checkMemory(1, method, maxN+1, 13, opts); err == nil {
+			if err := checkMemory(33, method, maxN+1, 13, opts); err == nil {
 				t.Errorf("%d rows: not refused", maxN+1)
 			}
 			if method != "svm" {
@@ -53,11 +53,20 @@ func TestTuneMemMBRefuses(t *testing.T) {
 			}
 			// Through the CLI: --test-fraction leaving maxN training rows runs.
 			frac := fmt.Sprintf("%.6f", 1-(float64(maxN)+0.4)/270)
-			out, errOut, code = runCLI(t, "tune", "builtin:heart", "--method", method, "--mem-mb", "1", "--workers", "2", "--test-fraction", frac, "--format", "json")
+			out, errOut, code = runCLI(t, "tune", "builtin:heart", "--method", method, "--mem-mb", "33", "--workers", "2", "--test-fraction", frac, "--format", "json")
 			if code != 0 || !strings.Contains(out, fmt.Sprintf(`"n_train": %d`, maxN)) {
 				t.Errorf("--test-fraction %s (%d training rows): exit %d, %s", frac, maxN, code, errOut)
 			}
 		})
+	}
+}
+
+// TestTuneMemMBTooSmall: a bound below the runtime's own share fits no data,
+// and the message says so instead of "at most 0 training rows".
+func TestTuneMemMBTooSmall(t *testing.T) {
+	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "1")
+	if code != 2 || !strings.Contains(errOut, "more than --mem-mb 1; no data fits within it") {
+		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
 

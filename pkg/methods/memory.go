@@ -21,6 +21,11 @@ import (
 // fl is the size of a float64.
 const fl = 8
 
+// runtimeBytes is what the process holds besides the method's data: the
+// binary, goroutine stacks, the runtime's own structures (about 20 MB
+// resident on Linux/amd64) and the final fit's small buffers.
+const runtimeBytes = 32 << 20
+
 // sq returns the bytes of a dense k×k float64 matrix.
 func sq(k int) int64 { return fl * int64(k) * int64(k) }
 
@@ -67,8 +72,8 @@ func (m memModel) selectC(n int) int64 {
 }
 
 // PeakBytes estimates the peak memory in bytes of method tuning on n rows
-// of d features with opts (the data themselves included, three copies: as
-// read, normalised, and a method's working copy).
+// of d features with opts: the runtime's share, the data (three copies: as
+// read, normalised, and a method's working copy) and the method's work.
 func PeakBytes(method string, n, d int, opts Options) (int64, error) {
 	m := newMemModel(opts)
 	data := 3 * fl * int64(n) * int64(d)
@@ -106,13 +111,15 @@ func PeakBytes(method string, n, d int, opts Options) (int64, error) {
 		// The 1:2 split: an SVM part of n/3 rows and a validation part of
 		// 2n/3. K and the free set's A_I with its Cholesky factor on the SVM
 		// part, the validation cross matrix and its derivative products.
+		// Before and after the SQP, the SVM on all n rows (eq. 26, for the
+		// support-vector share and the margin μ): its Gram and cache.
 		s := (n + 2) / 3
 		v := n - s
-		work = 3*sq(s) + 3*fl*int64(v)*int64(s) + m.cacheOf(s)
+		work = max(3*sq(s)+3*fl*int64(v)*int64(s)+m.cacheOf(s), sq(n)+m.cacheOf(n))
 	default:
 		return 0, fmt.Errorf("methods: no memory estimate for method %q", method)
 	}
-	return data + work, nil
+	return runtimeBytes + data + work, nil
 }
 
 // MaxRows returns the largest number of rows (at most 10⁷) on which method
