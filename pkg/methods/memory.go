@@ -110,12 +110,16 @@ func PeakBytes(method string, n, d int, opts Options) (int64, error) {
 	case "twolevel":
 		// The 1:2 split: an SVM part of n/3 rows and a validation part of
 		// 2n/3. K and the free set's A_I with its Cholesky factor on the SVM
-		// part, the validation cross matrix and its derivative products.
-		// Before and after the SQP, the SVM on all n rows (eq. 26, for the
-		// support-vector share and the margin μ): its Gram and cache.
+		// part, the validation cross matrix and its derivative products; the
+		// SQP has a variable and a constraint per validation row (the slacks
+		// of eq. 11–12), and holds about six dense matrices of that size
+		// (pkg/solver/sqp: its BFGS matrix, the inequality Jacobian, the QP
+		// subproblem's factors). Before and after the SQP, the SVM on all n
+		// rows (eq. 26, for the support-vector share and μ): its Gram and
+		// cache.
 		s := (n + 2) / 3
 		v := n - s
-		work = max(3*sq(s)+3*fl*int64(v)*int64(s)+m.cacheOf(s), sq(n)+m.cacheOf(n))
+		work = max(3*sq(s)+3*fl*int64(v)*int64(s)+m.cacheOf(s)+6*sq(v), sq(n)+m.cacheOf(n))
 	default:
 		return 0, fmt.Errorf("methods: no memory estimate for method %q", method)
 	}
