@@ -180,7 +180,7 @@ func tlComparePartition(t testing.TB, path string, k int) (train, test *dataio.D
 	if err != nil {
 		t.Fatal(err)
 	}
-	// experiment.jobSeed: rand.NewPCG(seed, "expmet" stream + k).
+	// experiment.JobSeed (which methods may not import): rand.NewPCG(seed, "expmet" stream + k).
 	seed = rand.New(rand.NewPCG(1, 0x6578_706d_6574_0000+uint64(k))).Uint64()
 	return nz.ApplyDataset(d.Subset(splits[k].Train)), nz.ApplyDataset(d.Subset(splits[k].Test)), seed
 }
