@@ -1,7 +1,6 @@
 package dataio
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,28 +51,9 @@ func ReadARFF(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	return readBytes(data, name, opts)
 }
 
-// arffLines returns the content lines of an ARFF file: without a UTF-8
-// byte-order mark, \r of CRLF ends, blank lines and '%' comment lines.
-func arffLines(data []byte) []textLine {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var out []textLine
-	num := 0
-	for len(data) > 0 {
-		num++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		s := strings.TrimSpace(strings.TrimRight(string(line), "\r"))
-		if s == "" || s[0] == '%' {
-			continue
-		}
-		out = append(out, textLine{text: s, num: num})
-	}
-	return out
-}
+// arffLines returns the content lines of an ARFF file, trimmed: without a
+// UTF-8 byte-order mark, \r of CRLF ends, blank lines and '%' comment lines.
+func arffLines(data []byte) []textLine { return textLines(data, '%', true) }
 
 // isARFF reports whether the first content line of data is an ARFF
 // keyword: @relation (or, for a fragment, @attribute or @data).

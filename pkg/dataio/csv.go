@@ -203,7 +203,13 @@ type textLine struct {
 
 // contentLines splits data into lines, dropping a UTF-8 byte-order mark, the
 // \r of CRLF line ends, blank lines and comment lines starting with '#'.
-func contentLines(data []byte) []textLine {
+func contentLines(data []byte) []textLine { return textLines(data, '#', false) }
+
+// textLines splits data into its content lines: without a UTF-8 byte-order
+// mark and the \r of CRLF ends, and without blank lines and lines whose
+// first non-blank character is comment. trim also trims the kept lines'
+// leading and trailing blanks (ARFF); otherwise only the \r goes.
+func textLines(data []byte, comment byte, trim bool) []textLine {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var out []textLine
 	num := 0
@@ -217,8 +223,11 @@ func contentLines(data []byte) []textLine {
 		}
 		s := strings.TrimRight(string(line), "\r")
 		t := strings.TrimSpace(s)
-		if t == "" || t[0] == '#' {
+		if t == "" || t[0] == comment {
 			continue
+		}
+		if trim {
+			s = t
 		}
 		out = append(out, textLine{text: s, num: num})
 	}
