@@ -61,10 +61,10 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 	for _, j := range order {
 		w := cd.WinTieLoss[j]
 		if w == nil {
-			ranks.add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), "—", "—", "—")
+			ranks.Add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), "—", "—", "—")
 			continue
 		}
-		ranks.add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), strconv.Itoa(w.Wins), strconv.Itoa(w.Ties), strconv.Itoa(w.Losses))
+		ranks.Add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), strconv.Itoa(w.Wins), strconv.Itoa(w.Ties), strconv.Itoa(w.Losses))
 	}
 	ranks.Notes = append(ranks.Notes,
 		"datasets: "+strings.Join(cd.DatasetNames, ", "),
@@ -78,8 +78,8 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		Title:  fmt.Sprintf("Friedman test: are the %d methods equivalent over the %d datasets?", k, n),
 		Header: []string{"statistic", "value", "df", "p"},
 	}
-	friedman.add("Friedman χ²_F", fmtFixed(float64(f.ChiSq), 3), strconv.Itoa(f.DF1), fmtSig(float64(f.ChiSqP), 3))
-	friedman.add("Iman–Davenport F_F", fmtFixed(float64(f.FF), 3), fmt.Sprintf("%d, %d", f.DF1, f.DF2), fmtSig(float64(f.P), 3))
+	friedman.Add("Friedman χ²_F", fmtFixed(float64(f.ChiSq), 3), strconv.Itoa(f.DF1), fmtSig(float64(f.ChiSqP), 3))
+	friedman.Add("Iman–Davenport F_F", fmtFixed(float64(f.FF), 3), fmt.Sprintf("%d, %d", f.DF1, f.DF2), fmtSig(float64(f.P), 3))
 	friedman.Notes = append(friedman.Notes, "χ²_F = 12N/(k(k+1)) [Σ R_j² − k(k+1)²/4]; F_F = (N−1)χ²_F / (N(k−1) − χ²_F), with (k−1, (k−1)(N−1)) df (Demšar 2006, §3.2.2)")
 	if math.IsInf(float64(f.FF), 1) {
 		friedman.Notes = append(friedman.Notes, "every dataset ranks the methods alike: F_F is infinite and its p is 0 (χ²_F's p is the cautious one here)")
@@ -100,7 +100,7 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		if len(groups) == 0 {
 			groups = []string{"none: every pair differs"}
 		}
-		nemenyi.add(fmtFixed(c.Alpha, 2), fmtFixed(c.Q, 3), fmtFixed(c.CD, 3), strings.Join(groups, " "))
+		nemenyi.Add(fmtFixed(c.Alpha, 2), fmtFixed(c.Q, 3), fmtFixed(c.CD, 3), strings.Join(groups, " "))
 	}
 	nemenyi.Notes = append(nemenyi.Notes, "CD = q_α sqrt(k(k+1)/(6N)); q_α: studentised range at df = ∞ divided by √2 (Demšar 2006, Table 5a); methods in a group differ in average rank by less than CD")
 
@@ -117,7 +117,7 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		case h.Reject:
 			decision = "worse than " + base
 		}
-		holm.add(strconv.Itoa(i+1), h.Method, fmtFixed(cd.AvgRanks[j], 3), fmtFixed(float64(h.Z), 3),
+		holm.Add(strconv.Itoa(i+1), h.Method, fmtFixed(cd.AvgRanks[j], 3), fmtFixed(float64(h.Z), 3),
 			fmtSig(float64(h.P), 3), fmtSig(float64(h.Alpha), 3), fmtSig(float64(h.Adjusted), 3), decision)
 	}
 	holm.Notes = append(holm.Notes, fmt.Sprintf("z = (R_i − R_%s) / sqrt(k(k+1)/(6N)), negative when the method ranks better; two-sided p; step i rejects while p ≤ α/(k−i), then retains the rest (Holm 1979; Demšar 2006, §3.2.2)", base))

@@ -116,28 +116,28 @@ func setProvenance(m *model.Model, seed uint64, data, command string) {
 // addKernelRows adds the rows that describe the kernel and the SVM: the
 // kernel, LIBSVM's γ, the margin and (soft margins) C.
 func addKernelRows(t *table, k kernel.Spec, margin string, c float64) {
-	t.add("kernel", kernelText(k))
-	t.add("gamma (LIBSVM)", gammaText(k))
+	t.Add("kernel", kernelText(k))
+	t.Add("gamma (LIBSVM)", gammaText(k))
 	switch margin {
 	case "hard":
-		t.add("SVM", "hard margin")
+		t.Add("SVM", "hard margin")
 	case "l2":
-		t.add("SVM", "l2 soft margin (K + I/C)")
-		t.add("C", fmtSig(c, 6))
+		t.Add("SVM", "l2 soft margin (K + I/C)")
+		t.Add("C", fmtSig(c, 6))
 	default:
-		t.add("SVM", "l1 soft margin (C-SVC)")
-		t.add("C", fmtSig(c, 6))
+		t.Add("SVM", "l1 soft margin (C-SVC)")
+		t.Add("C", fmtSig(c, 6))
 	}
 }
 
 // addRows adds the train and test accuracy rows; noTest is the test row's
 // value when there is no test part.
 func (a *accuracies) addRows(t *table, d *fitData, noTest string) {
-	t.add("train accuracy", accText(a.TrainAccuracy, a.TrainCorrect, d.NTrain))
+	t.Add("train accuracy", accText(a.TrainAccuracy, a.TrainCorrect, d.NTrain))
 	if a.TestAccuracy != nil {
-		t.add("test accuracy", accText(*a.TestAccuracy, a.TestCorrect, d.NTest))
+		t.Add("test accuracy", accText(*a.TestAccuracy, a.TestCorrect, d.NTest))
 	} else {
-		t.add("test accuracy", noTest)
+		t.Add("test accuracy", noTest)
 	}
 }
 

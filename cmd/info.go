@@ -137,7 +137,7 @@ func infoListBuiltins(o *infoOptions) error {
 		Header: []string{"DATA", "rows", "features", "description"},
 	}
 	for _, b := range bs {
-		t.add(dataio.BuiltinPrefix+b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
+		t.Add(dataio.BuiltinPrefix+b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
 	}
 	return renderTables(o.Out, o.Format, t)
 }
@@ -156,14 +156,14 @@ func infoSummaryTable(s dataio.Summary) *table {
 		title += " — " + s.Source
 	}
 	t := &table{Title: title, Header: []string{"property", "value"}}
-	t.add("format", s.Format)
-	t.add("rows", strconv.Itoa(s.Rows))
-	t.add("features", strconv.Itoa(s.Features))
+	t.Add("format", s.Format)
+	t.Add("rows", strconv.Itoa(s.Rows))
+	t.Add("features", strconv.Itoa(s.Features))
 	if len(s.Nominal) > 0 {
-		t.add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
+		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
 		for i, nf := range s.Nominal {
 			if i == 30 {
-				t.add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
+				t.Add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
 				break
 			}
 			lv := nf.Levels
@@ -171,19 +171,19 @@ func infoSummaryTable(s dataio.Summary) *table {
 			if len(lv) > 12 {
 				lv, more = lv[:12], fmt.Sprintf(", … (%d)", len(nf.Levels))
 			}
-			t.add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(lv, ", ")+more+"}")
+			t.Add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(lv, ", ")+more+"}")
 		}
 	}
 	multi := len(s.Classes) > 2
 	if multi {
-		t.add("classes", strconv.Itoa(len(s.Classes)))
+		t.Add("classes", strconv.Itoa(len(s.Classes)))
 		for _, c := range s.Classes {
-			t.add(fmt.Sprintf("  %q", c.Label), infoPct(c.Rows, sum(s.Classes)))
+			t.Add(fmt.Sprintf("  %q", c.Label), infoPct(c.Rows, sum(s.Classes)))
 		}
 	}
 	if !s.Unlabeled || !multi {
-		t.add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
-		t.add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+		t.Add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
+		t.Add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
 	}
 	lo, hi := 0.0, 0.0
 	for j, f := range s.Stats {
@@ -194,15 +194,15 @@ func infoSummaryTable(s dataio.Summary) *table {
 			hi = f.Max
 		}
 	}
-	t.add("value range", fmt.Sprintf("[%s, %s]", fmtSig(lo, 6), fmtSig(hi, 6)))
-	t.add("constant features", infoConstantList(s))
-	t.add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
-	t.add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
+	t.Add("value range", fmt.Sprintf("[%s, %s]", fmtSig(lo, 6), fmtSig(hi, 6)))
+	t.Add("constant features", infoConstantList(s))
+	t.Add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
+	t.Add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
 	if len(s.Splits) > 0 {
-		t.add("predefined splits", infoSplitSummary(s.Splits))
+		t.Add("predefined splits", infoSplitSummary(s.Splits))
 	}
 	if s.SHA256 != "" {
-		t.add("sha256", s.SHA256)
+		t.Add("sha256", s.SHA256)
 	}
 	for _, n := range s.Notes {
 		t.Notes = append(t.Notes, "note: "+n)
@@ -274,7 +274,7 @@ func infoSplitSummary(sp []dataio.SplitSize) string {
 func infoFeatureTable(s dataio.Summary) *table {
 	t := &table{Title: "features of " + s.Name, Header: []string{"#", "name", "min", "max", "mean", "std"}}
 	for j, f := range s.Stats {
-		t.add(strconv.Itoa(j+1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6))
+		t.Add(strconv.Itoa(j+1), f.Name, fmtSig(f.Min, 6), fmtSig(f.Max, 6), fmtSig(f.Mean, 6), fmtSig(f.Std, 6))
 	}
 	return t
 }

@@ -1,115 +1,12 @@
 package cmd
 
 import (
-	"bytes"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
-	"math"
-	"strings"
 	"testing"
 )
 
-func sampleTable() *table {
-	return &table{
-		Title:  "heart (n=270, d=13)",
-		Header: []string{"method", "accuracy", "#SV"},
-		Rows: [][]string{
-			{"svm", "83.70 ± 2.10", "101"},
-			{"spd_diag", "85.19", "99"},
-			{"a&b_c", "-", "7"},
-		},
-		Notes: []string{"note: times in seconds"},
-	}
-}
-
-func TestRenderTablesFormats(t *testing.T) {
-	tests := []struct {
-		format string
-		want   []string // substrings, in order
-	}{
-		{"table", []string{"heart (n=270, d=13)\n", "method", "accuracy", "#SV", "svm", "83.70 ± 2.10", "101", "spd_diag", "note: times in seconds\n"}},
-		{"markdown", []string{"**heart (n=270, d=13)**\n", "| method", "|:--", "--:|", "| svm", "83.70 ± 2.10 |", "note: times in seconds\n"}},
-		{"csv", []string{"method,accuracy,#SV\n", "svm,83.70 ± 2.10,101\n", "spd_diag,85.19,99\n", "a&b_c,-,7\n"}},
-		{"latex", []string{"% heart (n=270, d=13)\n", `\begin{tabular}{lrr}`, `\toprule`, `method & accuracy & \#SV \\`, `\midrule`, `svm & 83.70 $\pm$ 2.10 & 101 \\`, `a\&b\_c & - & 7 \\`, `\bottomrule`, `\end{tabular}`, "% note: times in seconds\n"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.format, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := renderTables(&b, tc.format, sampleTable()); err != nil {
-				t.Fatal(err)
-			}
-			out := b.String()
-			pos := 0
-			for _, w := range tc.want {
-				i := strings.Index(out[pos:], w)
-				if i < 0 {
-					t.Fatalf("output lacks %q after offset %d:\n%s", w, pos, out)
-				}
-				pos += i + len(w)
-			}
-			if tc.format == "csv" && strings.Contains(out, "heart") {
-				t.Errorf("csv output carries the title:\n%s", out)
-			}
-		})
-	}
-}
-
-func TestRenderTablesHeaderNotUpperCased(t *testing.T) {
-	var b bytes.Buffer
-	if err := renderTables(&b, "table", &table{Header: []string{"gamma", "C"}, Rows: [][]string{{"0.5", "1"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "GAMMA") || !strings.Contains(b.String(), "gamma") {
-		t.Errorf("header was reformatted:\n%s", b.String())
-	}
-}
-
-func TestRenderTablesNumericRightAligned(t *testing.T) {
-	var b bytes.Buffer
-	tb := &table{Header: []string{"name", "value"}, Rows: [][]string{{"a", "1"}, {"bbbbbb", "123.25"}}}
-	if err := renderTables(&b, "table", tb); err != nil {
-		t.Fatal(err)
-	}
-	// "1" is right-aligned under "123.25": preceded by five more spaces.
-	if !strings.Contains(b.String(), "      1 ") {
-		t.Errorf("numeric column not right-aligned:\n%s", b.String())
-	}
-	if !strings.Contains(b.String(), " a      ") {
-		t.Errorf("text column not left-aligned:\n%s", b.String())
-	}
-}
-
-func TestRenderTablesSeveral(t *testing.T) {
-	var b bytes.Buffer
-	t1 := &table{Header: []string{"a"}, Rows: [][]string{{"1"}}}
-	t2 := &table{Header: []string{"b"}, Rows: [][]string{{"2"}}}
-	if err := renderTables(&b, "csv", t1, t2); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := b.String(), "a\n1\n\nb\n2\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// A CSV of one table reads back as the same cells.
-	b.Reset()
-	if err := renderTables(&b, "csv", sampleTable()); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 4 || recs[1][1] != "83.70 ± 2.10" || recs[3][0] != "a&b_c" {
-		t.Errorf("csv round trip: %q", recs)
-	}
-}
-
-func TestRenderTablesUnknownFormat(t *testing.T) {
-	if err := renderTables(&bytes.Buffer{}, "xml", sampleTable()); err == nil {
-		t.Error("unknown format accepted")
-	}
-}
-
+// The renderers' tests are pkg/report's; cmd's part is that an unknown
+// format is a usage error (exit code 2) with report's message.
 func TestCheckFormat(t *testing.T) {
 	if err := checkFormat("json", "table", "json"); err != nil {
 		t.Errorf("json rejected: %v", err)
@@ -121,41 +18,5 @@ func TestCheckFormat(t *testing.T) {
 	}
 	if want := `--format: unknown format "yaml" (want table, json)`; err.Error() != want {
 		t.Errorf("message %q, want %q", err.Error(), want)
-	}
-}
-
-func TestRenderJSON(t *testing.T) {
-	var b bytes.Buffer
-	v := map[string]any{"b": 1.5, "a": "x<y"}
-	if err := renderJSON(&b, v); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := b.String(), "{\n  \"a\": \"x<y\",\n  \"b\": 1.5\n}\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	var back map[string]any
-	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["b"] != 1.5 {
-		t.Errorf("round trip: %v %v", back, err)
-	}
-	if err := renderJSON(&b, math.NaN()); err == nil {
-		t.Error("NaN encoded without error")
-	}
-}
-
-func TestFmt(t *testing.T) {
-	tests := []struct {
-		got, want string
-	}{
-		{fmtFixed(0.837037, 4), "0.8370"},
-		{fmtFixed(math.NaN(), 2), "-"},
-		{fmtFixed(math.Inf(1), 2), "inf"},
-		{fmtSig(0.0769230769, 4), "0.07692"},
-		{fmtSig(1e-7, 3), "1e-07"},
-		{fmtSig(math.Inf(-1), 3), "-inf"},
-	}
-	for _, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
-		}
 	}
 }

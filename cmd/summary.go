@@ -255,7 +255,7 @@ func summaryTable(s *experiment.Table, recs []experiment.Record, lookedAtTest bo
 			}
 			cells = append(cells, pairs)
 		}
-		t.add(cells...)
+		t.Add(cells...)
 	}
 	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished (normal approximation)")
 	if n := degenerateNote(*s, recs); n != "" {

@@ -416,20 +416,20 @@ func trainTable(r *trainResult) *table {
 			}
 			return v
 		}
-		t.add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
+		t.Add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
 	}
-	t.add("normalize", r.Normalize)
+	t.Add("normalize", r.Normalize)
 	r.accuracies.addRows(t, &r.fitData, "- (no test part)")
-	t.add("#SV", strconv.Itoa(r.NSV))
-	t.add("#BSV", strconv.Itoa(r.NBSV))
-	t.add("dual objective", fmtSig(r.Obj, 8))
-	t.add("margin 1/‖w‖", fmtSig(r.Geo, 6))
-	t.add("rho", fmtSig(r.Rho, 6))
-	t.add("iterations", strconv.Itoa(r.Iter))
-	t.add("status", r.Status)
-	t.add("time", fmtFixed(r.Seconds, 3)+" s")
+	t.Add("#SV", strconv.Itoa(r.NSV))
+	t.Add("#BSV", strconv.Itoa(r.NBSV))
+	t.Add("dual objective", fmtSig(r.Obj, 8))
+	t.Add("margin 1/‖w‖", fmtSig(r.Geo, 6))
+	t.Add("rho", fmtSig(r.Rho, 6))
+	t.Add("iterations", strconv.Itoa(r.Iter))
+	t.Add("status", r.Status)
+	t.Add("time", fmtFixed(r.Seconds, 3)+" s")
 	if r.ModelFile != "" {
-		t.add("model file", r.ModelFile)
+		t.Add("model file", r.ModelFile)
 	}
 	t.Notes = r.Notes
 	return t

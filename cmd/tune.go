@@ -627,24 +627,24 @@ func tuneTables(r *tuneResult) []*table {
 	t := &table{Title: r.title(title), Header: []string{"quantity", "value"}}
 	addKernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Criterion != "" {
-		t.add("criterion", r.Criterion)
+		t.Add("criterion", r.Criterion)
 	}
-	t.add("criterion at start", fmtSig(r.CriterionStart, 8))
-	t.add("criterion at end", fmtSig(r.CriterionEnd, 8))
+	t.Add("criterion at start", fmtSig(r.CriterionStart, 8))
+	t.Add("criterion at end", fmtSig(r.CriterionEnd, 8))
 	for _, f := range r.Figures {
-		t.add(f.Name, fmtSig(f.Value, 6))
+		t.Add(f.Name, fmtSig(f.Value, 6))
 	}
-	t.add("#SV", strconv.Itoa(r.NSV))
+	t.Add("#SV", strconv.Itoa(r.NSV))
 	r.accuracies.addRows(t, &r.fitData, "- (no test part: give --test or --test-fraction)")
-	t.add("SVM solves", strconv.Itoa(r.Solves))
-	t.add("iterations", strconv.Itoa(r.Iter))
-	t.add("status", r.Status)
-	t.add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
-	t.add("normalize", r.Normalize)
-	t.add("seed", strconv.FormatUint(r.Seed, 10))
+	t.Add("SVM solves", strconv.Itoa(r.Solves))
+	t.Add("iterations", strconv.Itoa(r.Iter))
+	t.Add("status", r.Status)
+	t.Add("time", fmt.Sprintf("%s s tuning + %s s final fit", fmtFixed(r.TuneSeconds, 3), fmtFixed(r.FitSeconds, 3)))
+	t.Add("normalize", r.Normalize)
+	t.Add("seed", strconv.FormatUint(r.Seed, 10))
 	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", exportText(r.ExportDir, r.ExportKind)}} {
 		if f.v != "" {
-			t.add(f.k, f.v)
+			t.Add(f.k, f.v)
 		}
 	}
 	if r.Init != "" {
@@ -667,7 +667,7 @@ func tuneTables(r *tuneResult) []*table {
 				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, fmtSig(fw.Q, 4)))
 				break
 			}
-			rel.add(strconv.Itoa(i+1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4))
+			rel.Add(strconv.Itoa(i+1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), fmtSig(fw.Q, 4), fmtFixed(fw.Relative, 4))
 		}
 		ts = append(ts, rel)
 	}
@@ -683,13 +683,13 @@ func tuneTables(r *tuneResult) []*table {
 				for j := 0; j < d; j++ {
 					row = append(row, fmtSig(r.Kernel.Q[i][j], 3))
 				}
-				qt.add(row...)
+				qt.Add(row...)
 			}
 			ts = append(ts, qt)
 		}
 		et := &table{Title: "eigenvalues of Q (ascending)", Header: []string{"#", "eigenvalue"}}
 		for i, v := range r.Eigenvalues {
-			et.add(strconv.Itoa(i+1), fmtSig(v, 4))
+			et.Add(strconv.Itoa(i+1), fmtSig(v, 4))
 		}
 		if !r.showMatrix {
 			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))

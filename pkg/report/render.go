@@ -1,0 +1,291 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Output formats. Every command prints a table by default; JSON is the same
+// result as data; csv, markdown and latex are for results that are tables.
+const (
+	FormatTable    = "table"    // box-drawn text, the default
+	FormatJSON     = "json"     // the result as indented JSON (RenderJSON)
+	FormatCSV      = "csv"      // one CSV table per Table, without titles or notes
+	FormatMarkdown = "markdown" // a markdown table, title in bold, notes as paragraphs
+	FormatLaTeX    = "latex"    // a booktabs tabular, title and notes as % comments
+)
+
+// Table is one titled table of a command's output. Cells are strings: the
+// caller chooses the precision of each number (Fixed, Sig), so the text
+// and the table, markdown, csv and latex forms all show the same digits.
+type Table struct {
+	// Preface lines come before the title (e.g. a warning that results are
+	// missing): plain lines in text, paragraphs in markdown, % comments in
+	// latex, left out of csv.
+	Preface []string
+	Title   string     // printed above the table; "" for none
+	Header  []string   // column names, printed as given (not upper-cased)
+	Rows    [][]string // each row has len(Header) cells
+	Notes   []string   // printed below the table, one line each
+}
+
+// Add appends a row.
+func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// ErrUnknownFormat is what CheckFormat's errors wrap: the format asked for is
+// not one the caller can write. The command line reports it as a usage error.
+var ErrUnknownFormat = errors.New("unknown format")
+
+// formatError is CheckFormat's error: its message names the flag, the format
+// and the allowed ones.
+type formatError struct {
+	format  string
+	allowed []string
+}
+
+func (e *formatError) Error() string {
+	return fmt.Sprintf("--format: unknown format %q (want %s)", e.format, strings.Join(e.allowed, ", "))
+}
+
+func (e *formatError) Unwrap() error { return ErrUnknownFormat }
+
+// CheckFormat returns an error wrapping ErrUnknownFormat unless format is one
+// of allowed. Its message is the command line's: `--format: unknown format
+// "yaml" (want table, json)`.
+func CheckFormat(format string, allowed ...string) error {
+	if slices.Contains(allowed, format) {
+		return nil
+	}
+	return &formatError{format, slices.Clone(allowed)}
+}
+
+// RenderJSON writes v as indented JSON followed by a newline. HTML characters
+// are not escaped (the output is for people and programs, not browsers).
+func RenderJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	return nil
+}
+
+// Render writes the tables in format: "table" (box-drawn text, the
+// default), "markdown", "csv" or "latex" (a booktabs tabular). Tables are
+// separated by a blank line. Columns whose cells are all numbers are
+// right-aligned. In csv the titles and notes are left out, so that a single
+// table is a plain CSV file; in latex they become % comments, after one
+// saying that the tables need the booktabs package.
+func Render(w io.Writer, format string, ts ...*Table) error {
+	if format == FormatLaTeX && len(ts) > 0 {
+		if _, err := io.WriteString(w, latexPreamble); err != nil {
+			return err
+		}
+	}
+	for i, t := range ts {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		var err error
+		switch format {
+		case FormatTable, "":
+			err = renderText(w, t, false)
+		case FormatMarkdown:
+			err = renderText(w, t, true)
+		case FormatCSV:
+			err = renderCSV(w, t)
+		case FormatLaTeX:
+			err = renderLaTeX(w, t)
+		default:
+			return fmt.Errorf("render: unknown table format %q", format)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// columnAligns returns tw.AlignRight for the columns whose non-empty cells all
+// read as numbers (possibly with a "±", "%" or "x" part), left otherwise.
+func columnAligns(t *Table) []tw.Align {
+	al := make([]tw.Align, len(t.Header))
+	for j := range t.Header {
+		num, seen := true, false
+		for _, r := range t.Rows {
+			if j >= len(r) || strings.TrimSpace(r[j]) == "" {
+				continue
+			}
+			seen = true
+			if !isNumericCell(r[j]) {
+				num = false
+				break
+			}
+		}
+		if num && seen {
+			al[j] = tw.AlignRight
+		} else {
+			al[j] = tw.AlignLeft
+		}
+	}
+	return al
+}
+
+// isNumericCell reports whether s is a number, "a ± b", a count "a/b", a
+// percentage, "-", "NaN" or "Inf".
+func isNumericCell(s string) bool {
+	for _, part := range strings.Split(strings.ReplaceAll(s, "/", "±"), "±") {
+		p := strings.TrimSpace(part)
+		p = strings.TrimSuffix(p, "%")
+		p = strings.TrimSuffix(p, "×")
+		if p == "-" || p == "—" {
+			continue
+		}
+		if _, err := strconv.ParseFloat(p, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// latexPreamble opens every latex output: \toprule, \midrule and
+// \bottomrule are the booktabs package's.
+const latexPreamble = "% kerneltune: booktabs tables; needs \\usepackage{booktabs} in the preamble\n"
+
+// markdownLine escapes what would make a line of text a markdown list item
+// or heading ("* best ..." is a list), so that notes stay plain paragraphs.
+func markdownLine(s string) string {
+	switch {
+	case strings.HasPrefix(s, "* "), strings.HasPrefix(s, "- "), strings.HasPrefix(s, "+ "), strings.HasPrefix(s, "#"):
+		return `\` + s
+	}
+	if i := strings.IndexAny(s, ".)"); i > 0 && strings.Trim(s[:i], "0123456789") == "" && strings.HasPrefix(s[i+1:], " ") {
+		return s[:i] + `\` + s[i:] // "1. x" is an ordered list
+	}
+	return s
+}
+
+func renderText(w io.Writer, t *Table, markdown bool) error {
+	for _, p := range t.Preface {
+		line := p + "\n"
+		if markdown {
+			line = markdownLine(p) + "\n\n"
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return err
+		}
+	}
+	if t.Title != "" {
+		title := t.Title
+		if markdown {
+			title = "**" + t.Title + "**\n"
+		}
+		if _, err := fmt.Fprintln(w, title); err != nil {
+			return err
+		}
+	}
+	al := columnAligns(t)
+	opts := []tablewriter.Option{
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: al}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: al}),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	}
+	if markdown {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	tb := tablewriter.NewTable(w, opts...)
+	tb.Header(t.Header)
+	if len(t.Rows) > 0 {
+		if err := tb.Bulk(t.Rows); err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+	}
+	if err := tb.Render(); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	for _, n := range t.Notes {
+		line := n + "\n"
+		if markdown {
+			// Each note its own paragraph: consecutive lines would run
+			// together into one.
+			line = "\n" + markdownLine(n) + "\n"
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func renderCSV(w io.Writer, t *Table) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Header); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(t.Rows); err != nil { // WriteAll flushes
+		return err
+	}
+	return cw.Error()
+}
+
+// latexEscaper escapes LaTeX's special characters in text cells.
+var latexEscaper = strings.NewReplacer(
+	`\`, `\textbackslash{}`, `&`, `\&`, `%`, `\%`, `$`, `\$`, `#`, `\#`,
+	`_`, `\_`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
+	"±", `$\pm$`, "×", `$\times$`, "γ", `$\gamma$`, "σ", `$\sigma$`, "θ", `$\theta$`,
+	"‖", `$\|$`, "≤", `$\le$`, "≥", `$\ge$`, "—", `---`,
+	"α", `$\alpha$`, "χ²", `$\chi^2$`, "−", `$-$`, "–", `--`,
+)
+
+func renderLaTeX(w io.Writer, t *Table) error {
+	var b strings.Builder
+	for _, p := range t.Preface {
+		fmt.Fprintf(&b, "%% %s\n", p)
+	}
+	if t.Title != "" {
+		fmt.Fprintf(&b, "%% %s\n", t.Title)
+	}
+	al := columnAligns(t)
+	spec := make([]byte, len(al))
+	for j, a := range al {
+		spec[j] = 'l'
+		if a == tw.AlignRight {
+			spec[j] = 'r'
+		}
+	}
+	row := func(cells []string) {
+		esc := make([]string, len(cells))
+		for j, c := range cells {
+			esc[j] = latexEscaper.Replace(c)
+		}
+		b.WriteString(strings.Join(esc, " & "))
+		b.WriteString(` \\` + "\n")
+	}
+	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", spec)
+	row(t.Header)
+	b.WriteString("\\midrule\n")
+	for _, r := range t.Rows {
+		row(r)
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "%% %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
