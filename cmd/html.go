@@ -1,20 +1,17 @@
 package cmd
 
-// compare --html and report --html: the run as one self-contained HTML page
-// (pkg/htmlreport), holding the same tables the text output prints, the
-// statistics across datasets, every figure --plot draws, and the failures
-// with their errors.
+// compare --html and report --html: the page is pkg/report's HTMLPage; here
+// the flag is checked and the file written.
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/htmlreport"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // checkHTMLPath refuses, before any work, an --html file whose directory
@@ -35,7 +32,11 @@ func checkHTMLPath(path string) error {
 
 // writeHTMLReport writes the page of sum (the records recs) to o.HTML.
 func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum experiment.Summary, recs []experiment.Record) error {
-	page, err := htmlPage(o.command, sum, recs, crossDataset(g, sum.Tables), experiment.PlotOptions{SortWeights: o.PlotSort})
+	page, err := report.HTMLPage(sum, recs, crossDataset(g, sum.Tables), report.PageSettings{
+		Command: o.command,
+		Version: buildVersion(),
+		Plot:    experiment.PlotOptions{SortWeights: o.PlotSort},
+	})
 	if err != nil {
 		return err
 	}
@@ -47,175 +48,4 @@ func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum experiment.Summar
 		return fmt.Errorf("--html: %w", err)
 	}
 	return nil
-}
-
-// htmlPage assembles the report: warnings first (an incomplete run, a
-// baseline chosen on test data, failures), the settings, one section per
-// dataset (its table, then its traces and learned metrics), the accuracy
-// figure, the statistics across datasets with the critical-difference
-// diagram, and the failed jobs.
-func htmlPage(command string, sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData, opts experiment.PlotOptions) (*htmlreport.Page, error) {
-	var names []string
-	for _, t := range sum.Tables {
-		names = append(names, t.Dataset)
-	}
-	p := &htmlreport.Page{
-		Title:     "kerneltune comparison: " + strings.Join(names, ", "),
-		Subtitle:  command,
-		Generated: "written by kerneltune " + buildVersion(),
-	}
-	if sum.Warning != "" {
-		if sum.Complete {
-			p.Warnings = append(p.Warnings, "Note: "+sum.Warning)
-		} else {
-			p.Warnings = append(p.Warnings, "INCOMPLETE: "+sum.Warning)
-		}
-	}
-	if sum.BaselineOnTest {
-		p.Warnings = append(p.Warnings, "The baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data.")
-	}
-	var failed []experiment.Record
-	for _, r := range recs {
-		if r.Failed() {
-			failed = append(failed, r)
-		}
-	}
-	if len(failed) > 0 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%d job(s) failed: see Failures at the end; the means are over the runs that finished.", len(failed)))
-	}
-	p.Settings = htmlSettings(sum, recs)
-
-	order := []string{}
-	if len(sum.Tables) > 0 {
-		for _, r := range sum.Tables[0].Rows {
-			order = append(order, r.Entry)
-		}
-	}
-	figs, err := experiment.Figures(recs, order, opts)
-	if err != nil {
-		return nil, err
-	}
-	svgOf := func(nf experiment.NamedFigure) (htmlreport.Figure, error) {
-		svg, err := nf.Figure.SVG()
-		if err != nil {
-			return htmlreport.Figure{}, fmt.Errorf("--html: figure %s: %w", nf.Name, err)
-		}
-		return htmlreport.Figure{Caption: figureCaption(nf), SVG: svg}, nil
-	}
-
-	// The accuracy of every method on every dataset first: the overview.
-	overview := htmlreport.Section{Heading: "Test accuracy per partition"}
-	var cdFigs []htmlreport.Figure
-	for _, nf := range figs {
-		if nf.Dataset != "" {
-			continue
-		}
-		f, err := svgOf(nf)
-		if err != nil {
-			return nil, err
-		}
-		if nf.Name == "critical-difference" {
-			cdFigs = append(cdFigs, f)
-		} else {
-			overview.Figures = append(overview.Figures, f)
-		}
-	}
-	if len(overview.Figures) > 0 {
-		p.Sections = append(p.Sections, overview)
-	}
-	for i := range sum.Tables {
-		t := &sum.Tables[i]
-		tt := summaryTable(t, recs, false) // the test-data warning is at the top
-		ht := htmlTable(tt)
-		sec := htmlreport.Section{Heading: tt.Title, Tables: []htmlreport.Table{ht}}
-		for _, nf := range figs {
-			if nf.Dataset == t.Dataset {
-				f, err := svgOf(nf)
-				if err != nil {
-					return nil, err
-				}
-				sec.Figures = append(sec.Figures, f)
-			}
-		}
-		p.Sections = append(p.Sections, sec)
-	}
-	if len(sum.Tables) >= 2 {
-		overall := htmlreport.Section{Heading: "Across datasets", Figures: cdFigs}
-		for _, ct := range crossTables(formatTable, cross) {
-			ht := htmlTable(ct)
-			ht.Caption = ct.Title
-			overall.Tables = append(overall.Tables, ht)
-		}
-		if cross == nil {
-			overall.Intro = append(overall.Intro, "No statistics across datasets: they need at least two datasets on which every method has results.")
-		}
-		p.Sections = append(p.Sections, overall)
-	}
-	if len(failed) > 0 {
-		ft := htmlreport.Table{Caption: fmt.Sprintf("%d failed job(s)", len(failed)), Header: []string{"dataset", "method", "partition", "error"}}
-		for _, r := range failed {
-			ft.Rows = append(ft.Rows, []string{r.Dataset, r.Entry, fmt.Sprint(r.Partition + 1), r.Error})
-			ft.Warn = append(ft.Warn, true)
-		}
-		p.Sections = append(p.Sections, htmlreport.Section{Heading: "Failures", Tables: []htmlreport.Table{ft}})
-	}
-	return p, nil
-}
-
-// htmlSettings lists what identifies the run: its fingerprint, seed, grid
-// and the settings its records carry.
-func htmlSettings(sum experiment.Summary, recs []experiment.Record) []htmlreport.KV {
-	kv := []htmlreport.KV{{Key: "run fingerprint", Value: sum.Run}}
-	if len(recs) > 0 {
-		r := recs[0]
-		kv = append(kv, htmlreport.KV{Key: "seed", Value: fmt.Sprint(r.Seed)})
-		if r.Grid != nil {
-			var ds []string
-			for _, d := range r.Grid.Datasets {
-				ds = append(ds, fmt.Sprintf("%s (%d partitions)", d.Name, d.Partitions))
-			}
-			kv = append(kv, htmlreport.KV{Key: "datasets", Value: strings.Join(ds, "; ")},
-				htmlreport.KV{Key: "methods", Value: strings.Join(r.Grid.Entries, ", ")})
-		}
-		kv = append(kv, htmlreport.KV{Key: "training / test size", Value: fmt.Sprintf("%d / %d (first record)", r.TrainSize, r.TestSize)})
-		keys := make([]string, 0, len(r.Extra))
-		for k := range r.Extra {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			kv = append(kv, htmlreport.KV{Key: k, Value: r.Extra[k]})
-		}
-	}
-	kv = append(kv, htmlreport.KV{Key: "jobs", Value: fmt.Sprintf("%d of %d present", sum.JobsPresent, sum.JobsPlanned)})
-	return kv
-}
-
-// htmlTable converts a text table; rows whose first cell ends in " *"
-// (the best mean) are marked, and the star is kept, as in the text. A
-// dataset's table has its title as the section's heading, not as a caption.
-func htmlTable(t *table) htmlreport.Table {
-	h := htmlreport.Table{Header: t.Header, Rows: t.Rows, Notes: append(append([]string{}, t.Preface...), t.Notes...)}
-	for _, r := range t.Rows {
-		h.Mark = append(h.Mark, len(r) > 0 && strings.HasSuffix(r[0], " *"))
-	}
-	return h
-}
-
-// figureCaption says what a figure of experiment.Figures shows.
-func figureCaption(nf experiment.NamedFigure) string {
-	kind := nf.Name[strings.LastIndex(nf.Name, "-")+1:]
-	switch {
-	case nf.Name == "accuracy":
-		return "Test accuracy per partition: boxes (median, quartiles), the mean as a diamond, the baseline's median as a dashed line."
-	case nf.Name == "critical-difference":
-		return "Critical-difference diagram (Demšar 2006): average ranks, 1 = best; methods joined by a bar are not significantly different (Nemenyi, α = 0.05)."
-	case kind == "trace":
-		return nf.Entry + " on " + nf.Dataset + ": the criterion per iteration, each partition thin, their median bold."
-	case kind == "weights":
-		return nf.Entry + " on " + nf.Dataset + ": the learned per-feature weights (mean over partitions, dots: each partition)."
-	case kind == "Q":
-		return nf.Entry + " on " + nf.Dataset + ": the learned full metric Q (mean over partitions): off-diagonal entries as a heat map centred at 0, the diagonal as bars."
-	}
-	return nf.Name
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 type reportOptions struct {
@@ -105,7 +106,7 @@ func runReport(o *reportOptions, files []string) error {
 		return fmt.Errorf("report: %s\n  the tables above average only the jobs present: add the missing shards' files, finish the run with 'compare --resume', or pass --allow-partial to accept a partial table", sum.Warning)
 	}
 	if sum.Warning != "" && (!sum.Complete || !o.Quiet) {
-		fmt.Fprintln(o.ErrOut, summaryWarning(sum))
+		fmt.Fprintln(o.ErrOut, report.SummaryWarning(sum))
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package report_test
 import (
 	"os"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -28,4 +30,29 @@ func ExampleRender() {
 	// | spd_diag |      85.19 |  99 |
 	//
 	// accuracy: 10-fold cross-validation
+}
+
+// The averaged table of a comparison's records, in markdown: two methods,
+// two partitions of one dataset.
+func ExampleWriteSummary() {
+	grid := &experiment.Grid{Datasets: []experiment.GridDataset{{Name: "heart", Partitions: 2}}, Entries: []string{"svm", "spd"}}
+	var recs []experiment.Record
+	for p, acc := range [][2]float64{{0.80, 0.82}, {0.84, 0.85}} {
+		recs = append(recs,
+			experiment.Record{Dataset: "heart", Entry: "svm", Method: "svm", Partition: p, Status: "converged", TestAccuracy: acc[0], NSV: 100, Grid: grid},
+			experiment.Record{Dataset: "heart", Entry: "spd", Method: "spd", Partition: p, Status: "converged", TestAccuracy: acc[1], NSV: 90, Grid: grid})
+	}
+	sum := experiment.SummarizeRun(recs, experiment.SummaryOptions{})
+	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil); err != nil {
+		panic(err)
+	}
+	// Output:
+	// **heart (2 partitions)**
+	//
+	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm |
+	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|
+	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        — |
+	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |    0.371 |
+	//
+	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (normal approximation)
 }

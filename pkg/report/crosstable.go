@@ -1,4 +1,4 @@
-package cmd
+package report
 
 // The statistics across datasets (Demšar 2006) that compare and report print
 // after the per-dataset tables: average ranks with win/tie/loss counts, the
@@ -16,26 +16,12 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
-// crossDataset computes the statistics across the datasets of sums, or
-// returns nil when there are fewer than two datasets or two methods. When
-// too few datasets have results for every method it says so on ErrOut and
-// returns nil: the per-dataset tables are still the run's result.
-func crossDataset(g *globalOptions, sums []experiment.Table) *experiment.CrossData {
-	cd, err := experiment.CrossDataset(sums)
-	if err != nil {
-		if !g.Quiet {
-			fmt.Fprintf(g.ErrOut, "note: no statistics across datasets: %s\n", strings.TrimPrefix(err.Error(), "experiment: cross-dataset statistics: "))
-		}
-		return nil
-	}
-	return cd
-}
-
-// crossTables renders cd for format: nil for csv, which stays one loadable
-// table (the per-dataset rows; the statistics across datasets are in the
-// other formats), and nil when cd is nil.
-func crossTables(format string, cd *experiment.CrossData) []*table {
-	if cd == nil || format == formatCSV {
+// CrossTables are the statistics across datasets of cd as four tables:
+// average ranks with wins, ties and losses against the control method, the
+// Friedman and Iman–Davenport tests, the Nemenyi critical differences, and
+// Holm's test against the control. They are nil when cd is nil.
+func CrossTables(cd *experiment.CrossData) []*Table {
+	if cd == nil {
 		return nil
 	}
 	k, n := len(cd.Methods), cd.Datasets
@@ -54,17 +40,17 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		return 0
 	})
 
-	ranks := &table{
+	ranks := &Table{
 		Title:  fmt.Sprintf("across %d datasets: average rank of the mean test accuracy (1 = best; Demšar 2006)", n),
 		Header: []string{"method", "average rank", "wins vs " + base, "ties", "losses"},
 	}
 	for _, j := range order {
 		w := cd.WinTieLoss[j]
 		if w == nil {
-			ranks.Add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), "—", "—", "—")
+			ranks.Add(cd.Methods[j], Fixed(cd.AvgRanks[j], 3), "—", "—", "—")
 			continue
 		}
-		ranks.Add(cd.Methods[j], fmtFixed(cd.AvgRanks[j], 3), strconv.Itoa(w.Wins), strconv.Itoa(w.Ties), strconv.Itoa(w.Losses))
+		ranks.Add(cd.Methods[j], Fixed(cd.AvgRanks[j], 3), strconv.Itoa(w.Wins), strconv.Itoa(w.Ties), strconv.Itoa(w.Losses))
 	}
 	ranks.Notes = append(ranks.Notes,
 		"datasets: "+strings.Join(cd.DatasetNames, ", "),
@@ -74,21 +60,21 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 	}
 
 	f := cd.Friedman
-	friedman := &table{
+	friedman := &Table{
 		Title:  fmt.Sprintf("Friedman test: are the %d methods equivalent over the %d datasets?", k, n),
 		Header: []string{"statistic", "value", "df", "p"},
 	}
-	friedman.Add("Friedman χ²_F", fmtFixed(float64(f.ChiSq), 3), strconv.Itoa(f.DF1), fmtSig(float64(f.ChiSqP), 3))
-	friedman.Add("Iman–Davenport F_F", fmtFixed(float64(f.FF), 3), fmt.Sprintf("%d, %d", f.DF1, f.DF2), fmtSig(float64(f.P), 3))
+	friedman.Add("Friedman χ²_F", Fixed(float64(f.ChiSq), 3), strconv.Itoa(f.DF1), Sig(float64(f.ChiSqP), 3))
+	friedman.Add("Iman–Davenport F_F", Fixed(float64(f.FF), 3), fmt.Sprintf("%d, %d", f.DF1, f.DF2), Sig(float64(f.P), 3))
 	friedman.Notes = append(friedman.Notes, "χ²_F = 12N/(k(k+1)) [Σ R_j² − k(k+1)²/4]; F_F = (N−1)χ²_F / (N(k−1) − χ²_F), with (k−1, (k−1)(N−1)) df (Demšar 2006, §3.2.2)")
 	if math.IsInf(float64(f.FF), 1) {
 		friedman.Notes = append(friedman.Notes, "every dataset ranks the methods alike: F_F is infinite and its p is 0 (χ²_F's p is the cautious one here)")
 	}
 	if t := float64(f.ChiSqTies); t != float64(f.ChiSq) && !math.IsNaN(t) {
-		friedman.Notes = append(friedman.Notes, fmt.Sprintf("tied ranks: χ²_F corrected for ties (as scipy.stats.friedmanchisquare) = %s", fmtFixed(t, 3)))
+		friedman.Notes = append(friedman.Notes, fmt.Sprintf("tied ranks: χ²_F corrected for ties (as scipy.stats.friedmanchisquare) = %s", Fixed(t, 3)))
 	}
 
-	nemenyi := &table{
+	nemenyi := &Table{
 		Title:  "Nemenyi test: critical difference of average ranks (all pairs)",
 		Header: []string{"α", "q_α", "CD", "not significantly different"},
 	}
@@ -100,11 +86,11 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		if len(groups) == 0 {
 			groups = []string{"none: every pair differs"}
 		}
-		nemenyi.Add(fmtFixed(c.Alpha, 2), fmtFixed(c.Q, 3), fmtFixed(c.CD, 3), strings.Join(groups, " "))
+		nemenyi.Add(Fixed(c.Alpha, 2), Fixed(c.Q, 3), Fixed(c.CD, 3), strings.Join(groups, " "))
 	}
 	nemenyi.Notes = append(nemenyi.Notes, "CD = q_α sqrt(k(k+1)/(6N)); q_α: studentised range at df = ∞ divided by √2 (Demšar 2006, Table 5a); methods in a group differ in average rank by less than CD")
 
-	holm := &table{
+	holm := &Table{
 		Title:  fmt.Sprintf("Holm's step-down test against %s (α = %g)", base, stats.HolmAlpha),
 		Header: []string{"step", "method", "average rank", "z", "p", "α/(k−i)", "adjusted p", "decision"},
 	}
@@ -117,9 +103,9 @@ func crossTables(format string, cd *experiment.CrossData) []*table {
 		case h.Reject:
 			decision = "worse than " + base
 		}
-		holm.Add(strconv.Itoa(i+1), h.Method, fmtFixed(cd.AvgRanks[j], 3), fmtFixed(float64(h.Z), 3),
-			fmtSig(float64(h.P), 3), fmtSig(float64(h.Alpha), 3), fmtSig(float64(h.Adjusted), 3), decision)
+		holm.Add(strconv.Itoa(i+1), h.Method, Fixed(cd.AvgRanks[j], 3), Fixed(float64(h.Z), 3),
+			Sig(float64(h.P), 3), Sig(float64(h.Alpha), 3), Sig(float64(h.Adjusted), 3), decision)
 	}
 	holm.Notes = append(holm.Notes, fmt.Sprintf("z = (R_i − R_%s) / sqrt(k(k+1)/(6N)), negative when the method ranks better; two-sided p; step i rejects while p ≤ α/(k−i), then retains the rest (Holm 1979; Demšar 2006, §3.2.2)", base))
-	return []*table{ranks, friedman, nemenyi, holm}
+	return []*Table{ranks, friedman, nemenyi, holm}
 }

@@ -1,0 +1,215 @@
+package report
+
+// The averaged tables compare and report print, in every output format,
+// from one experiment.Summary.
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// SummaryJSON is compare's and report's JSON: the summary, and the
+// statistics across datasets when there are any.
+type SummaryJSON struct {
+	experiment.Summary
+	Cross *experiment.CrossData `json:"across_datasets,omitempty"`
+}
+
+// WriteSummary writes the averaged tables of sum, a summary of the records
+// recs, in format. csv is one table with a row per (dataset, method) and one
+// number per column, without cross; json is SummaryJSON; the other formats
+// are SummaryTables.
+func WriteSummary(w io.Writer, format string, sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData) error {
+	switch format {
+	case FormatCSV:
+		return writeSummaryCSV(w, sum)
+	case FormatJSON:
+		return RenderJSON(w, SummaryJSON{sum, cross})
+	}
+	return Render(w, format, SummaryTables(sum, recs, cross)...)
+}
+
+// SummaryTables are the human form of sum (text, markdown, latex): a table
+// per dataset, the first prefaced by the summary's warning, then the
+// statistics across datasets of cross (CrossTables), if any. A table has a
+// "missing" column only when jobs are missing, and a "pairs" column only
+// when some p-value rests on fewer pairs than there are partitions.
+func SummaryTables(sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData) []*Table {
+	var ts []*Table
+	for i := range sum.Tables {
+		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest))
+	}
+	if sum.Warning != "" && len(ts) > 0 {
+		// Above everything, where nobody pastes a table without seeing it.
+		prefix := "WARNING: "
+		if sum.Complete {
+			prefix = "note: " // only the grid is unknown
+		}
+		ts[0].Preface = append(ts[0].Preface, prefix+sum.Warning)
+	}
+	return append(ts, CrossTables(cross)...)
+}
+
+// summaryColumn is one column of the CSV form: its name (the JSON key of
+// the same number) and its cell, a plain number, true/false or "".
+type summaryColumn struct {
+	name string
+	cell func(t *experiment.Table, r *experiment.Row) string
+}
+
+// summaryColumns are compare's and report's CSV columns, one number each. A
+// new number in experiment.Row is one more line here.
+var summaryColumns = []summaryColumn{
+	{"dataset", func(t *experiment.Table, r *experiment.Row) string { return t.Dataset }},
+	{"method", func(t *experiment.Table, r *experiment.Row) string { return r.Entry }},
+	{"partitions", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Partitions) }},
+	{"runs", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Runs) }},
+	{"failures", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Failures) }},
+	{"missing", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Missing) }},
+	{"degenerate", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Degenerate) }},
+	{"mean_test_accuracy", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanAcc) }},
+	{"std_test_accuracy", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.StdAcc) }},
+	{"mean_nsv", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSV) }},
+	{"mean_seconds", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSecs) }},
+	{"mean_svm_solves", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSolves) }},
+	{"baseline", func(t *experiment.Table, r *experiment.Row) string { return t.Baseline }},
+	{"p_value", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.P) }},
+	{"pairs", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Pairs) }},
+	{"best", func(t *experiment.Table, r *experiment.Row) string { return strconv.FormatBool(r.Best) }},
+	{"complete", func(t *experiment.Table, r *experiment.Row) string { return strconv.FormatBool(t.Complete) }},
+}
+
+// csvNumber writes v in full precision, or "" when it is not a number.
+func csvNumber(v experiment.Float) string {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// writeSummaryCSV writes one CSV table, a row per (dataset, method), that
+// pandas and R load without string parsing. CSV has no place for a warning:
+// an incomplete run shows in the complete and missing columns.
+func writeSummaryCSV(w io.Writer, sum experiment.Summary) error {
+	cw := csv.NewWriter(w)
+	header := make([]string, len(summaryColumns))
+	for j, c := range summaryColumns {
+		header[j] = c.name
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for i := range sum.Tables {
+		t := &sum.Tables[i]
+		for k := range t.Rows {
+			cells := make([]string, len(summaryColumns))
+			for j, c := range summaryColumns {
+				cells[j] = c.cell(t, &t.Rows[k])
+			}
+			if err := cw.Write(cells); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// summaryTable is the human form of one dataset's table s (text, markdown,
+// latex); lookedAtTest adds the warning that the baseline was chosen on
+// test data.
+func summaryTable(s *experiment.Table, recs []experiment.Record, lookedAtTest bool) *Table {
+	title := fmt.Sprintf("%s (%d partition%s)", s.Dataset, s.Partitions, plural(s.Partitions))
+	if !s.Complete {
+		if s.JobsPresent == 0 {
+			title += fmt.Sprintf(" — INCOMPLETE: no records (0 of %d jobs present)", s.JobsPlanned)
+		} else {
+			title += fmt.Sprintf(" — INCOMPLETE: %d of %d jobs present", s.JobsPresent, s.JobsPlanned)
+		}
+	}
+	showPairs := false
+	for _, r := range s.Rows {
+		showPairs = showPairs || (r.Entry != s.Baseline && r.Pairs < s.Partitions)
+	}
+	t := &Table{
+		Title:  title,
+		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
+	}
+	if !s.Complete {
+		t.Header = append(t.Header, "missing")
+	}
+	t.Header = append(t.Header, "p vs "+s.Baseline)
+	if showPairs {
+		t.Header = append(t.Header, "pairs")
+	}
+	for _, r := range s.Rows {
+		name := r.Entry
+		if r.Best {
+			name += " *"
+		}
+		acc := "—"
+		if r.Runs > 0 {
+			acc = fmt.Sprintf("%.2f ± %s", 100*float64(r.MeanAcc), dash(Fixed(100*float64(r.StdAcc), 2)))
+		}
+		p := "—"
+		if !math.IsNaN(float64(r.P)) {
+			p = Sig(float64(r.P), 3)
+		}
+		cells := []string{name, acc, dash(Fixed(float64(r.MeanSV), 1)), dash(Fixed(float64(r.MeanSecs), 2)),
+			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), fmt.Sprintf("%d/%d", r.Degenerate, r.Runs)}
+		if !s.Complete {
+			cells = append(cells, strconv.Itoa(r.Missing))
+		}
+		cells = append(cells, p)
+		if showPairs {
+			pairs := "—"
+			if r.Entry != s.Baseline {
+				pairs = strconv.Itoa(r.Pairs)
+			}
+			cells = append(cells, pairs)
+		}
+		t.Add(cells...)
+	}
+	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished (normal approximation)")
+	if n := degenerateNote(*s, recs); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
+	if showPairs {
+		t.Notes = append(t.Notes, fmt.Sprintf("pairs: partitions both the method and %s finished, of %d: p rests on these only", s.Baseline, s.Partitions))
+	}
+	if !s.Complete {
+		t.Notes = append(t.Notes, "missing: planned partitions with no record (a shard left out, a run stopped early); means are over the runs present")
+	}
+	if lookedAtTest {
+		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
+	}
+	return t
+}
+
+// dash is "—" for Fixed's "-" (no number), as the accuracy column.
+func dash(s string) string {
+	if s == "-" {
+		return "—"
+	}
+	return s
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// SummaryWarning is the stderr form of an incomplete summary's warning.
+func SummaryWarning(sum experiment.Summary) string {
+	return "kerneltune: warning: " + strings.TrimSpace(sum.Warning)
+}
