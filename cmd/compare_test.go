@@ -335,7 +335,7 @@ func TestCompareGivenTestFile(t *testing.T) {
 	tuned := tuneJSON(t, train, "--test", test, "--method", "svm", "--seed", seed)
 	if recs[1].Entry != "svm" || tuned.TestAccuracy == nil || recs[1].TestAccuracy != *tuned.TestAccuracy || recs[1].NSV != tuned.NSV || recs[1].C != tuned.C {
 		t.Errorf("compare --test svm: accuracy %v, #SV %d, C %v; tune --test: %v, %d, %v",
-			recs[1].TestAccuracy, recs[1].NSV, recs[1].C, tuned.accuracies, tuned.NSV, tuned.C)
+			recs[1].TestAccuracy, recs[1].NSV, recs[1].C, tuned.Accuracies, tuned.NSV, tuned.C)
 	}
 
 	many := filepath.Join(dir, "many.jsonl")

@@ -5,7 +5,6 @@ package cmd
 // and the parts of their results and tables that describe these.
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -13,95 +12,19 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
-	"github.com/kerneltune/kerneltune/pkg/solver"
 )
-
-// fitData is the data of a train or tune run, the first keys of their JSON.
-type fitData struct {
-	Data     string          `json:"data"`
-	Test     string          `json:"test,omitempty"`
-	NTrain   int             `json:"n_train"`
-	NTest    int             `json:"n_test,omitempty"`
-	Features int             `json:"features"`
-	Labels   dataio.LabelMap `json:"labels"`
-	Seed     uint64          `json:"seed"`
-
-	Normalize string `json:"normalize"`
-}
-
-// newFitData describes DATA at path, read into train and test (nil or
-// empty: no test part) and normalised by norm; testPath is --test.
-func newFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) fitData {
-	d := fitData{
-		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
-		Normalize: norm.Kind,
-	}
-	if test != nil && test.Len() > 0 {
-		d.NTest = test.Len()
-	}
-	return d
-}
 
 // title is the line above a run's table: what ran, on how much data, and
 // the label mapping.
-func (d *fitData) title(what string) string {
+func fitTitle(d *model.FitData, what string) string {
 	return fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q",
 		what, d.NTrain, d.Features, d.Labels.Positive, d.Labels.Negative)
-}
-
-// accuracies are the final SVM's accuracies on the training and the test
-// part (TestAccuracy nil without a test part).
-type accuracies struct {
-	TrainAccuracy float64  `json:"train_accuracy"`
-	TrainCorrect  int      `json:"train_correct"`
-	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
-	TestCorrect   int      `json:"test_correct,omitempty"`
-}
-
-// finalFit is the SVM that train and tune report and save.
-type finalFit struct {
-	model   *model.Model
-	result  solver.SVCResult
-	elapsed time.Duration // wall time of the fit
-	accuracies
-}
-
-// fitFinal fits the SVM with kernel spec and parameters p on the whole
-// normalised training part and scores it on the training and the test part
-// (test may be nil). The model's provenance is model.Fit's; see
-// setProvenance.
-func fitFinal(ctx context.Context, train, test *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*finalFit, error) {
-	start := time.Now()
-	m, res, err := model.Fit(ctx, train, norm, spec, p, s)
-	if err != nil {
-		return nil, err
-	}
-	f := &finalFit{model: m, result: res, elapsed: time.Since(start)}
-	c := model.ConfusionOf(m.DecisionNormalized(train.X), train.Y)
-	f.TrainCorrect, f.TrainAccuracy = c.Correct(), c.Accuracy()
-	if test != nil && test.Len() > 0 {
-		c := model.ConfusionOf(m.DecisionNormalized(test.X), test.Y)
-		acc := c.Accuracy()
-		f.TestCorrect, f.TestAccuracy = c.Correct(), &acc
-	}
-	return f, nil
-}
-
-// svcParams are the SVM parameters of margin and C; a hard margin has no C.
-func svcParams(margin solver.Margin, c float64) solver.SVCParams {
-	p := solver.SVCParams{Margin: margin, C: c}
-	if margin == solver.Hard {
-		p.C = 0
-	}
-	return p
 }
 
 // setProvenance records the run that made m: the seed, DATA as the user
@@ -132,7 +55,7 @@ func addKernelRows(t *table, k kernel.Spec, margin string, c float64) {
 
 // addRows adds the train and test accuracy rows; noTest is the test row's
 // value when there is no test part.
-func (a *accuracies) addRows(t *table, d *fitData, noTest string) {
+func addAccuracyRows(t *table, a *model.Accuracies, d *model.FitData, noTest string) {
 	t.Add("train accuracy", accText(a.TrainAccuracy, a.TrainCorrect, d.NTrain))
 	if a.TestAccuracy != nil {
 		t.Add("test accuracy", accText(*a.TestAccuracy, a.TestCorrect, d.NTest))

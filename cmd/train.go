@@ -14,6 +14,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -238,7 +239,7 @@ func parseTheta(s string) ([]float64, error) {
 
 // trainResult is what train prints: the table rows and the JSON object.
 type trainResult struct {
-	fitData
+	model.FitData
 
 	Kernel kernel.Spec `json:"kernel"`
 	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
@@ -249,7 +250,7 @@ type trainResult struct {
 	WeightPos float64 `json:"weight_pos,omitempty"`
 	WeightNeg float64 `json:"weight_neg,omitempty"`
 
-	accuracies
+	model.Accuracies
 
 	NSV    int     `json:"n_sv"`
 	NBSV   int     `json:"n_bsv"`
@@ -279,12 +280,14 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	p := svcParams(o.margin, o.C)
-	if o.margin == solver.L1 {
-		p.WeightPos, p.WeightNeg = o.WeightPos, o.WeightNeg
+	fs := model.FitSettings{
+		Train: train, Test: test, Norm: norm, Kernel: spec, Margin: o.margin, C: o.C,
+		Eps: o.Eps, MaxIter: o.MaxIter, CacheMB: o.CacheMB,
 	}
-	s := solver.Settings{Eps: o.Eps, MaxIter: o.MaxIter, CacheBytes: o.CacheMB << 20}
-	f, err := fitFinal(ctx, train, test, norm, spec, p, s)
+	if o.margin == solver.L1 {
+		fs.WeightPos, fs.WeightNeg = o.WeightPos, o.WeightNeg
+	}
+	f, err := model.Fit(ctx, fs)
 	if err != nil {
 		if errors.Is(err, solver.ErrNotSeparable) {
 			return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
@@ -294,17 +297,17 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 		}
 		return err
 	}
-	m, fit := f.model, f.result
+	m, fit := f.Model, f.SVC
 	setProvenance(m, o.Seed, path, o.command)
 
 	r := &trainResult{
-		fitData: newFitData(path, o.data.Test, o.Seed, train, test, norm),
+		FitData: model.NewFitData(path, o.data.Test, o.Seed, train, test, norm),
 		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
 		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
-		accuracies: f.accuracies,
+		Accuracies: f.Accuracies,
 		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
 		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: o.Eps,
-		Seconds: f.elapsed.Seconds(), ModelFile: o.Output,
+		Seconds: f.Elapsed.Seconds(), ModelFile: o.Output,
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if len(norm.Constant) > 0 {
@@ -407,7 +410,7 @@ func metricSpec(name string, q [][]float64, d int) (kernel.Spec, error) {
 
 // trainTable lays out a trainResult.
 func trainTable(r *trainResult) *table {
-	t := &table{Title: r.title("train " + r.Data), Header: []string{"quantity", "value"}}
+	t := &table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
 	addKernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
 		w := func(v float64) float64 {
@@ -419,7 +422,7 @@ func trainTable(r *trainResult) *table {
 		t.Add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
 	}
 	t.Add("normalize", r.Normalize)
-	r.accuracies.addRows(t, &r.fitData, "- (no test part)")
+	addAccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	t.Add("#BSV", strconv.Itoa(r.NBSV))
 	t.Add("dual objective", fmtSig(r.Obj, 8))

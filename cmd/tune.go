@@ -256,7 +256,7 @@ type featureWeight struct {
 
 // tuneResult is what tune prints: the table rows and the JSON object.
 type tuneResult struct {
-	fitData
+	model.FitData
 
 	Method string `json:"method"`
 	Param  string `json:"param,omitempty"`
@@ -280,7 +280,7 @@ type tuneResult struct {
 	Figures        []methods.Figure `json:"figures,omitempty"`
 
 	NSV int `json:"n_sv"`
-	accuracies
+	model.Accuracies
 
 	Solves      int     `json:"svm_solves"`
 	Iter        int     `json:"iterations"`
@@ -354,12 +354,14 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	if err != nil {
 		return fmt.Errorf("tune: %s returned margin %q: %w", o.Method, res.Margin, err)
 	}
-	s := solver.Settings{Eps: o.Eps, CacheBytes: o.CacheMB << 20}
-	f, err := fitFinal(ctx, train, test, norm, res.Kernel, svcParams(margin, res.C), s)
+	f, err := model.Fit(ctx, model.FitSettings{
+		Train: train, Test: test, Norm: norm, Kernel: res.Kernel, Margin: margin, C: res.C,
+		Eps: o.Eps, CacheMB: o.CacheMB,
+	})
 	if err != nil {
 		return fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
 	}
-	m, fit := f.model, f.result
+	m, fit := f.Model, f.SVC
 	setProvenance(m, o.Seed, path, o.command)
 	m.Provenance.Method = res.Method
 	m.Provenance.Param = res.Param
@@ -368,14 +370,14 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	}
 
 	r := &tuneResult{
-		fitData: newFitData(path, o.data.Test, o.Seed, train, test, norm),
+		FitData: model.NewFitData(path, o.data.Test, o.Seed, train, test, norm),
 		Method:  res.Method, Param: res.Param,
 		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
 		Margin: res.Margin, C: res.C,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
-		Figures: res.Figures, NSV: fit.NSV, accuracies: f.accuracies,
+		Figures: res.Figures, NSV: fit.NSV, Accuracies: f.Accuracies,
 		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
-		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.elapsed.Seconds(),
+		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		ModelFile: o.Output, TraceFile: o.Trace, ExportDir: o.ExportLibsvm,
 		featNames: train.FeatureNames,
@@ -624,7 +626,7 @@ func tuneTables(r *tuneResult) []*table {
 	if r.Param != "" {
 		title += " --param " + r.Param
 	}
-	t := &table{Title: r.title(title), Header: []string{"quantity", "value"}}
+	t := &table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
 	addKernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Criterion != "" {
 		t.Add("criterion", r.Criterion)
@@ -635,7 +637,7 @@ func tuneTables(r *tuneResult) []*table {
 		t.Add(f.Name, fmtSig(f.Value, 6))
 	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
-	r.accuracies.addRows(t, &r.fitData, "- (no test part: give --test or --test-fraction)")
+	addAccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)

@@ -9,7 +9,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
-	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // FixedSVM is a baseline (C, γ) fixed for every partition of a dataset.
@@ -43,7 +42,6 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 		parts[i] = part{norm.ApplyDataset(tr), norm.ApplyDataset(te)}
 	}
 	best := FixedSVM{Accuracy: math.Inf(-1)}
-	settings := solver.Settings{Eps: c.Options.Eps, CacheBytes: c.Options.CacheMB << 20}
 	for _, lc := range methods.GridLog2C() {
 		for _, lg := range methods.GridLog2Gamma() {
 			C, gamma := math.Exp2(lc), math.Exp2(lg)
@@ -53,11 +51,14 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 				if err := ctx.Err(); err != nil {
 					return FixedSVM{}, err
 				}
-				m, _, err := model.Fit(ctx, p.train, nil, spec, solver.SVCParams{Margin: solver.L1, C: C}, settings)
+				fit, err := model.Fit(ctx, model.FitSettings{
+					Train: p.train, Kernel: spec, Margin: model.L1, C: C,
+					Eps: c.Options.Eps, CacheMB: c.Options.CacheMB,
+				})
 				if err != nil {
 					return FixedSVM{}, fmt.Errorf("experiment: laanaya selection on %s at C=2^%g, γ=2^%g: %w", src.Name(), lc, lg, err)
 				}
-				acc += m.Accuracy(p.test, true)
+				acc += fit.Model.Accuracy(p.test, true)
 			}
 			if acc /= float64(k); acc > best.Accuracy {
 				best = FixedSVM{C: C, Gamma: gamma, Accuracy: acc}

@@ -17,7 +17,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
-	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // Entry is one row of a comparison: a method with a parameterisation and,
@@ -395,21 +394,27 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 		rec.Trace = append(rec.Trace, s.Objective)
 	}
 
-	margin, err := solver.ParseMargin(res.Margin)
+	margin, err := model.ParseMargin(res.Margin)
 	if err != nil {
 		return fail("final model", err)
 	}
-	settings := solver.Settings{Eps: opts.Eps, CacheBytes: opts.CacheMB << 20}
-	mdl, fit, err := model.Fit(ctx, train, norm, res.Kernel, solver.SVCParams{Margin: margin, C: res.C}, settings)
+	fit, err := model.Fit(ctx, model.FitSettings{
+		Train: train, Test: test, Norm: norm, Kernel: res.Kernel, Margin: margin, C: res.C,
+		Eps: opts.Eps, CacheMB: opts.CacheMB,
+	})
 	if err != nil {
 		return fail("final model", err)
 	}
+	mdl := fit.Model
 	rec.Solves++
-	rec.NSV = fit.NSV
+	rec.NSV = fit.SVC.NSV
 	deg := methods.ClassifyDegenerate(mdl.KernelFunc(), train.X, mdl.C, mdl.DecisionNormalized(train.X))
 	rec.Degenerate, rec.DegenerateReason = deg.Kind, deg.Reason
-	rec.TrainAccuracy = mdl.Accuracy(train, true)
-	rec.TestAccuracy = mdl.Accuracy(test, true)
+	rec.TrainAccuracy = fit.TrainAccuracy
+	rec.TestAccuracy = math.NaN() // an empty test part, as Model.Accuracy
+	if fit.TestAccuracy != nil {
+		rec.TestAccuracy = *fit.TestAccuracy
+	}
 	rec.Seconds = time.Since(start).Seconds()
 	sanitize(&rec)
 	return rec

@@ -47,11 +47,11 @@ func westonSplit(t testing.TB, ntr, nte int, seed uint64) (*dataio.Dataset, *dat
 // test (both already normalised).
 func testAccuracy(t testing.TB, res *Result, train, test *dataio.Dataset) (float64, int) {
 	t.Helper()
-	m, sr, err := model.Fit(context.Background(), train, nil, res.Kernel, solver.SVCParams{Margin: solver.L1, C: res.C}, solver.Settings{})
+	fit, err := model.Fit(context.Background(), model.FitSettings{Train: train, Kernel: res.Kernel, Margin: model.L1, C: res.C})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.Accuracy(test, true), sr.NSV
+	return fit.Model.Accuracy(test, true), fit.SVC.NSV
 }
 
 func spdLoadBuiltin(t testing.TB, name string) *dataio.Dataset {

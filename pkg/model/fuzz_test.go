@@ -34,7 +34,7 @@ func FuzzLoad(f *testing.F) {
 		{Kind: kernel.KindL1, Theta: []float64{1, 2}},
 		{Kind: kernel.KindLinear},
 	} {
-		m, _, err := Fit(context.Background(), norm.ApplyDataset(train), norm, spec, solver.SVCParams{C: 1}, solver.Settings{})
+		m, _, err := fitSVM(context.Background(), norm.ApplyDataset(train), norm, spec, solver.SVCParams{C: 1}, solver.Settings{})
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -151,13 +151,13 @@ type Provenance struct {
 	Command []string `json:"command,omitempty"`
 }
 
-// Fit trains the SVM with kernel spec and parameters p on train (already
+// fitSVM trains the SVM with kernel spec and parameters p on train (already
 // normalised by norm, which is stored in the model; nil means none) and
 // returns a model that keeps only the support vectors, together with the
 // solver's result. For the L2 margin the solver sees K + I/C and the model
 // predicts with K. A hard margin on data the kernel cannot separate returns an
-// error wrapping solver.ErrNotSeparable.
-func Fit(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*Model, solver.SVCResult, error) {
+// error wrapping solver.ErrNotSeparable. Fit is its exported form.
+func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*Model, solver.SVCResult, error) {
 	if train == nil || train.Len() == 0 {
 		return nil, solver.SVCResult{}, errors.New("model: fit: no training data")
 	}

@@ -41,7 +41,7 @@ func iso(gamma float64) kernel.Spec { return kernel.Spec{Kind: kernel.KindGaussi
 // numbers.
 func TestFitHeartMatchesLIBSVM(t *testing.T) {
 	d := loadHeart(t)
-	m, res, err := Fit(context.Background(), d, nil, iso(0.5),
+	m, res, err := fitSVM(context.Background(), d, nil, iso(0.5),
 		solver.SVCParams{Margin: solver.L1, C: 1}, solver.Settings{Eps: 1e-5})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestDecisionEqualsSolver(t *testing.T) {
 		{"l1kernel-l1", kernel.Spec{Kind: kernel.KindL1, Theta: []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}, solver.L1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, res, err := Fit(context.Background(), dn, norm, tc.spec, solver.SVCParams{Margin: tc.margin, C: tc.C}, solver.Settings{Eps: 1e-6})
+			m, res, err := fitSVM(context.Background(), dn, norm, tc.spec, solver.SVCParams{Margin: tc.margin, C: tc.C}, solver.Settings{Eps: 1e-6})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestDecisionBlocks(t *testing.T) {
 		}
 	}
 	train := &dataio.Dataset{X: X, Y: y, Labels: dataio.LabelMap{Positive: "a", Negative: "b"}}
-	m, _, err := Fit(context.Background(), train, nil, iso(0.7), solver.SVCParams{C: 10}, solver.Settings{})
+	m, _, err := fitSVM(context.Background(), train, nil, iso(0.7), solver.SVCParams{C: 10}, solver.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		}
 	}
 	for _, margin := range []solver.Margin{solver.L1, solver.L2} {
-		m, _, err := Fit(context.Background(), dn, norm, kernel.Spec{Kind: kernel.KindGaussian, Q: qs},
+		m, _, err := fitSVM(context.Background(), dn, norm, kernel.Spec{Kind: kernel.KindGaussian, Q: qs},
 			solver.SVCParams{Margin: margin, C: 3, WeightPos: 2}, solver.Settings{})
 		if err != nil {
 			t.Fatal(err)
@@ -274,7 +274,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	d := loadHeart(t)
-	m, _, err := Fit(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
+	m, _, err := fitSVM(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
 		solver.SVCParams{C: 1}, solver.Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestLoadErrors(t *testing.T) {
 // file is touched (it used to truncate an existing model to nothing first).
 func TestSaveFileInvalidKeepsFile(t *testing.T) {
 	d := loadHeart(t)
-	m, _, err := Fit(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
+	m, _, err := fitSVM(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
 		solver.SVCParams{C: 1}, solver.Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +361,7 @@ func TestHardMargin(t *testing.T) {
 		Y:      []float64{1, 1, -1, -1},
 		Labels: dataio.LabelMap{Positive: "yes", Negative: "no"},
 	}
-	m, _, err := Fit(context.Background(), sep, nil, kernel.Spec{Kind: kernel.KindLinear},
+	m, _, err := fitSVM(context.Background(), sep, nil, kernel.Spec{Kind: kernel.KindLinear},
 		solver.SVCParams{Margin: solver.Hard}, solver.Settings{Eps: 1e-9})
 	if err != nil {
 		t.Fatal(err)
@@ -381,7 +381,7 @@ func TestHardMargin(t *testing.T) {
 		X:      mat.NewDense(3, 2, []float64{1, 1, 1, 1, 0, 0}),
 		Y:      []float64{1, -1, -1},
 	}
-	_, _, err = Fit(context.Background(), bad, nil, iso(1), solver.SVCParams{Margin: solver.Hard}, solver.Settings{})
+	_, _, err = fitSVM(context.Background(), bad, nil, iso(1), solver.SVCParams{Margin: solver.Hard}, solver.Settings{})
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Fatalf("error %v, want ErrNotSeparable", err)
 	}
@@ -392,16 +392,16 @@ func TestHardMargin(t *testing.T) {
 
 func TestFitErrors(t *testing.T) {
 	d := loadHeart(t)
-	if _, _, err := Fit(context.Background(), d, nil, kernel.Spec{Kind: kernel.KindGaussian, Diag: []float64{1, 2}},
+	if _, _, err := fitSVM(context.Background(), d, nil, kernel.Spec{Kind: kernel.KindGaussian, Diag: []float64{1, 2}},
 		solver.SVCParams{C: 1}, solver.Settings{}); err == nil || !strings.Contains(err.Error(), "2 diagonal entries of Q for 13 features") {
 		t.Errorf("dimension mismatch: %v", err)
 	}
-	if _, _, err := Fit(context.Background(), d, nil, iso(1), solver.SVCParams{Margin: solver.L2}, solver.Settings{}); err == nil {
+	if _, _, err := fitSVM(context.Background(), d, nil, iso(1), solver.SVCParams{Margin: solver.L2}, solver.Settings{}); err == nil {
 		t.Error("L2 margin with C = 0 accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := Fit(ctx, d, nil, iso(1), solver.SVCParams{C: 1}, solver.Settings{}); !errors.Is(err, context.Canceled) {
+	if _, _, err := fitSVM(ctx, d, nil, iso(1), solver.SVCParams{C: 1}, solver.Settings{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled fit: %v", err)
 	}
 }
@@ -427,7 +427,7 @@ func TestCompactNumberArrays(t *testing.T) {
 // TestSaveLayout: each support vector's point is one line of the file.
 func TestSaveLayout(t *testing.T) {
 	d := loadHeart(t)
-	m, _, err := Fit(context.Background(), d, nil, iso(0.5), solver.SVCParams{C: 1}, solver.Settings{})
+	m, _, err := fitSVM(context.Background(), d, nil, iso(0.5), solver.SVCParams{C: 1}, solver.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func BenchmarkDecision(b *testing.B) {
 			y[i] = -1
 		}
 	}
-	m, _, err := Fit(context.Background(), &dataio.Dataset{X: X, Y: y, Labels: dataio.LabelMap{Positive: "1", Negative: "-1"}},
+	m, _, err := fitSVM(context.Background(), &dataio.Dataset{X: X, Y: y, Labels: dataio.LabelMap{Positive: "1", Negative: "-1"}},
 		nil, iso(1.0/d), solver.SVCParams{C: 1}, solver.Settings{})
 	if err != nil {
 		b.Fatal(err)

@@ -1,0 +1,147 @@
+package model
+
+// The final fit that train, tune and compare share: the SVM with a chosen
+// kernel and C on the whole (normalised) training part, scored on the
+// training and the test part.
+
+import (
+	"context"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// Margin is the SVM formulation: L1 (the C-SVC), L2 (squared slacks,
+// trained with K + I/C) or Hard. Its text form is "l1", "l2" or "hard".
+type Margin = solver.Margin
+
+// The margins.
+const (
+	L1   = solver.L1
+	L2   = solver.L2
+	Hard = solver.Hard
+)
+
+// ParseMargin parses "l1", "l2" or "hard".
+func ParseMargin(s string) (Margin, error) { return solver.ParseMargin(s) }
+
+// Errors of the SVM solve that Fit wraps, for errors.Is.
+var (
+	// ErrNotSeparable: a hard-margin SVM on data that no hyperplane in the
+	// kernel's feature space separates.
+	ErrNotSeparable = solver.ErrNotSeparable
+	// ErrNaN: the kernel matrix or the solver's gradient held NaN or ±Inf
+	// (kernel parameters too extreme for the data).
+	ErrNaN = solver.ErrNaN
+)
+
+// FitSettings are the data, the kernel and the SVM parameters of Fit. The
+// zero value of a solver field means its default.
+type FitSettings struct {
+	// Train is the training part, already normalised by Norm.
+	Train *dataio.Dataset
+	// Test, when not nil and not empty, is scored by the model; it is
+	// normalised by Norm too.
+	Test *dataio.Dataset
+	// Norm is the normaliser fitted on the training part, stored in the
+	// model (nil: none).
+	Norm *dataio.Normalizer
+
+	// Kernel is the kernel of the SVM.
+	Kernel kernel.Spec
+	// Margin is the formulation; C its constant (ignored by Hard).
+	Margin Margin
+	C      float64
+	// WeightPos and WeightNeg multiply C per class (L1 margin, LIBSVM's
+	// -w1 and -w-1); 0 means 1.
+	WeightPos, WeightNeg float64
+
+	// Eps is the SMO stopping tolerance (LIBSVM's -e; 0 means 1e-3),
+	// MaxIter its iteration limit (0 means max(10⁷, 100n)) and CacheMB its
+	// kernel-column cache (LIBSVM's -m; 0 means 200).
+	Eps     float64
+	MaxIter int
+	CacheMB int
+}
+
+// Accuracies are a fitted SVM's accuracies on the training and the test
+// part (TestAccuracy nil without a test part).
+type Accuracies struct {
+	TrainAccuracy float64  `json:"train_accuracy"`
+	TrainCorrect  int      `json:"train_correct"`
+	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
+	TestCorrect   int      `json:"test_correct,omitempty"`
+}
+
+// FitResult is the fitted SVM, the solver's result and the accuracies.
+type FitResult struct {
+	Model *Model
+	// SVC is the solver's result: α, ρ, the dual objective, #SV, #BSV, the
+	// iterations and the status.
+	SVC solver.SVCResult
+	// Elapsed is the wall time of the fit (not of the scoring).
+	Elapsed time.Duration
+	Accuracies
+}
+
+// Converged reports whether the SVM solve converged (and did not stop at
+// its iteration limit).
+func (r *FitResult) Converged() bool { return r.SVC.Status == solver.Converged }
+
+// Fit trains the SVM of s on the whole normalised training part and scores
+// it on the training and the test part. The model keeps only the support
+// vectors and the normaliser; its provenance holds the training data's
+// source and SHA-256 (the caller adds the rest). For the L2 margin the
+// solver sees K + I/C and the model predicts with K. A hard margin on data
+// the kernel cannot separate returns an error wrapping ErrNotSeparable.
+func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
+	p := solver.SVCParams{Margin: s.Margin, C: s.C, WeightPos: s.WeightPos, WeightNeg: s.WeightNeg}
+	if s.Margin == Hard {
+		p.C = 0
+	}
+	st := solver.Settings{Eps: s.Eps, MaxIter: s.MaxIter, CacheBytes: s.CacheMB << 20}
+	start := time.Now()
+	m, res, err := fitSVM(ctx, s.Train, s.Norm, s.Kernel, p, st)
+	if err != nil {
+		return nil, err
+	}
+	r := &FitResult{Model: m, SVC: res, Elapsed: time.Since(start)}
+	c := ConfusionOf(m.DecisionNormalized(s.Train.X), s.Train.Y)
+	r.TrainCorrect, r.TrainAccuracy = c.Correct(), c.Accuracy()
+	if s.Test != nil && s.Test.Len() > 0 {
+		c := ConfusionOf(m.DecisionNormalized(s.Test.X), s.Test.Y)
+		acc := c.Accuracy()
+		r.TestCorrect, r.TestAccuracy = c.Correct(), &acc
+	}
+	return r, nil
+}
+
+// FitData describes the data of a train or tune run, the first keys of
+// their JSON.
+type FitData struct {
+	Data     string          `json:"data"`
+	Test     string          `json:"test,omitempty"`
+	NTrain   int             `json:"n_train"`
+	NTest    int             `json:"n_test,omitempty"`
+	Features int             `json:"features"`
+	Labels   dataio.LabelMap `json:"labels"`
+	Seed     uint64          `json:"seed"`
+
+	Normalize string `json:"normalize"`
+}
+
+// NewFitData describes the data at path (as the user named it), read into
+// train and test (nil or empty: no test part) and normalised by norm;
+// testPath is the test file's name, "" when the test part was split off.
+func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) FitData {
+	d := FitData{
+		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
+		Normalize: norm.Kind,
+	}
+	if test != nil && test.Len() > 0 {
+		d.NTest = test.Len()
+	}
+	return d
+}
