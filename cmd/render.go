@@ -33,11 +33,3 @@ var (
 	fmtFixed     = report.Fixed
 	fmtSig       = report.Sig
 )
-
-// plural is "s" unless n is 1.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}

@@ -1,0 +1,168 @@
+package report
+
+// info's tables: what a data set holds, its features, the embedded sets.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// BuiltinsTable lists the embedded data sets bs (info with no data).
+func BuiltinsTable(bs []dataio.Builtin) *Table {
+	t := &Table{
+		Title:  "Embedded data sets (use as DATA, e.g. kerneltune info builtin:heart)",
+		Header: []string{"DATA", "rows", "features", "description"},
+	}
+	for _, b := range bs {
+		t.Add(dataio.BuiltinPrefix+b.Name, strconv.Itoa(b.Rows), strconv.Itoa(b.Features), b.Description)
+	}
+	return t
+}
+
+// infoPct is k of n rows with its percentage.
+func infoPct(k, n int) string {
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%.1f%%)", k, 100*float64(k)/float64(n))
+}
+
+// DataTable is info's main table of a data set: one property per row
+// (format, size, classes and labels, value range, constant features,
+// duplicates, predefined splits), with the summary's notes below it.
+func DataTable(s dataio.Summary) *Table {
+	title := s.Name
+	if s.Source != s.Name {
+		title += " — " + s.Source
+	}
+	t := &Table{Title: title, Header: []string{"property", "value"}}
+	t.Add("format", s.Format)
+	t.Add("rows", strconv.Itoa(s.Rows))
+	t.Add("features", strconv.Itoa(s.Features))
+	if len(s.Nominal) > 0 {
+		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
+		for i, nf := range s.Nominal {
+			if i == 30 {
+				t.Add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
+				break
+			}
+			lv := nf.Levels
+			more := ""
+			if len(lv) > 12 {
+				lv, more = lv[:12], fmt.Sprintf(", … (%d)", len(nf.Levels))
+			}
+			t.Add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(lv, ", ")+more+"}")
+		}
+	}
+	multi := len(s.Classes) > 2
+	if multi {
+		t.Add("classes", strconv.Itoa(len(s.Classes)))
+		for _, c := range s.Classes {
+			t.Add(fmt.Sprintf("  %q", c.Label), infoPct(c.Rows, sum(s.Classes)))
+		}
+	}
+	if !s.Unlabeled || !multi {
+		t.Add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
+		t.Add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
+	}
+	lo, hi := 0.0, 0.0
+	for j, f := range s.Stats {
+		if j == 0 || f.Min < lo {
+			lo = f.Min
+		}
+		if j == 0 || f.Max > hi {
+			hi = f.Max
+		}
+	}
+	t.Add("value range", fmt.Sprintf("[%s, %s]", Sig(lo, 6), Sig(hi, 6)))
+	t.Add("constant features", infoConstantList(s))
+	t.Add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
+	t.Add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
+	if len(s.Splits) > 0 {
+		t.Add("predefined splits", infoSplitSummary(s.Splits))
+	}
+	if s.SHA256 != "" {
+		t.Add("sha256", s.SHA256)
+	}
+	for _, n := range s.Notes {
+		t.Notes = append(t.Notes, "note: "+n)
+	}
+	if multi && s.Unlabeled {
+		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)", len(s.Classes)))
+	}
+	for _, nf := range s.Nominal {
+		var nums, words []string
+		for _, l := range nf.Levels {
+			if _, err := strconv.ParseFloat(l, 64); err == nil {
+				nums = append(nums, l)
+			} else {
+				words = append(words, strconv.Quote(l))
+			}
+		}
+		if len(nums) > len(words) {
+			t.Notes = append(t.Notes, fmt.Sprintf("note: feature %d %s is nominal because of %s among %d numbers: a typo in a numeric column?", nf.Index+1, nf.Name, strings.Join(words, ", "), len(nums)))
+		}
+	}
+	if len(s.Nominal) > 0 {
+		t.Notes = append(t.Notes, "note: nominal features are read as category codes 0, 1, … here; train, tune and compare need --categorical onehot")
+	}
+	return t
+}
+
+// sum is the number of rows of the classes cs.
+func sum(cs []dataio.ClassCount) int {
+	n := 0
+	for _, c := range cs {
+		n += c.Rows
+	}
+	return n
+}
+
+// infoConstantList names the constant features: numbers, with names when the
+// file has real ones; at most 20.
+func infoConstantList(s dataio.Summary) string {
+	if len(s.Constant) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i, j := range s.Constant {
+		if i == 20 {
+			parts = append(parts, "…")
+			break
+		}
+		name := s.Stats[j-1].Name
+		// Generated names (f12, x12) add nothing to the number.
+		if strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") == strconv.Itoa(j) || name == "" {
+			parts = append(parts, strconv.Itoa(j))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", j, name))
+		}
+	}
+	return fmt.Sprintf("%d: %s", len(s.Constant), strings.Join(parts, ", "))
+}
+
+// infoSplitSummary describes a data set's predefined train/test
+// realisations.
+func infoSplitSummary(sp []dataio.SplitSize) string {
+	same := true
+	for _, s := range sp {
+		same = same && s == sp[0]
+	}
+	if same {
+		return fmt.Sprintf("%d realisation%s of %d train / %d test", len(sp), plural(len(sp)), sp[0].Train, sp[0].Test)
+	}
+	return fmt.Sprintf("%d realisations (first: %d train / %d test)", len(sp), sp[0].Train, sp[0].Test)
+}
+
+// FeatureTable lists the min, max, mean and std of every feature (info
+// --feature-stats).
+func FeatureTable(s dataio.Summary) *Table {
+	t := &Table{Title: "features of " + s.Name, Header: []string{"#", "name", "min", "max", "mean", "std"}}
+	for j, f := range s.Stats {
+		t.Add(strconv.Itoa(j+1), f.Name, Sig(f.Min, 6), Sig(f.Max, 6), Sig(f.Mean, 6), Sig(f.Std, 6))
+	}
+	return t
+}
