@@ -2,7 +2,9 @@ package report_test
 
 import (
 	"os"
+	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 
 	"github.com/kerneltune/kerneltune/pkg/report"
@@ -55,4 +57,31 @@ func ExampleWriteSummary() {
 	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |    0.371 |
 	//
 	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (normal approximation)
+}
+
+// What info prints about a small CSV data set.
+func ExampleDataTable() {
+	csv := "x1,x2,label\n0,1,yes\n0.5,1,no\n1,1,yes\n0.5,1,no\n"
+	d, err := dataio.ReadCSV(strings.NewReader(csv), "toy.csv", dataio.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	if err := report.Render(os.Stdout, report.FormatMarkdown, report.DataTable(dataio.Describe(d))); err != nil {
+		panic(err)
+	}
+	// Output:
+	// **toy — toy.csv**
+	//
+	// | property          | value                                                            |
+	// |:------------------|:-----------------------------------------------------------------|
+	// | format            | csv                                                              |
+	// | rows              | 4                                                                |
+	// | features          | 2                                                                |
+	// | +1 = "yes"        | 2 (50.0%)                                                        |
+	// | -1 = "no"         | 2 (50.0%)                                                        |
+	// | value range       | [0, 1]                                                           |
+	// | constant features | 1: 2                                                             |
+	// | duplicate rows    | 1 (same features as an earlier row)                              |
+	// | both labels       | 0 feature vectors on 0 rows                                      |
+	// | sha256            | 5b9b745ef5efd23935821b2043cd558b6bde52de7efb76ba18acfc331df549b1 |
 }
