@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -37,13 +38,7 @@ func ExampleRender() {
 // The averaged table of a comparison's records, in markdown: two methods,
 // two partitions of one dataset.
 func ExampleWriteSummary() {
-	grid := &experiment.Grid{Datasets: []experiment.GridDataset{{Name: "heart", Partitions: 2}}, Entries: []string{"svm", "spd"}}
-	var recs []experiment.Record
-	for p, acc := range [][2]float64{{0.80, 0.82}, {0.84, 0.85}} {
-		recs = append(recs,
-			experiment.Record{Dataset: "heart", Entry: "svm", Method: "svm", Partition: p, Status: "converged", TestAccuracy: acc[0], NSV: 100, Grid: grid},
-			experiment.Record{Dataset: "heart", Entry: "spd", Method: "spd", Partition: p, Status: "converged", TestAccuracy: acc[1], NSV: 90, Grid: grid})
-	}
+	recs := exampleRecords()
 	sum := experiment.SummarizeRun(recs, experiment.SummaryOptions{})
 	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil); err != nil {
 		panic(err)
@@ -84,4 +79,38 @@ func ExampleDataTable() {
 	// | duplicate rows    | 1 (same features as an earlier row)                              |
 	// | both labels       | 0 feature vectors on 0 rows                                      |
 	// | sha256            | 5b9b745ef5efd23935821b2043cd558b6bde52de7efb76ba18acfc331df549b1 |
+}
+
+// exampleRecords are a comparison's records: svm and spd on two partitions
+// of heart.
+func exampleRecords() []experiment.Record {
+	grid := &experiment.Grid{Datasets: []experiment.GridDataset{{Name: "heart", Partitions: 2}}, Entries: []string{"svm", "spd"}}
+	var recs []experiment.Record
+	for p, acc := range [][2]float64{{0.80, 0.82}, {0.84, 0.85}} {
+		recs = append(recs,
+			experiment.Record{Dataset: "heart", Entry: "svm", Method: "svm", Partition: p, Status: "converged", TestAccuracy: acc[0], NSV: 100, Grid: grid},
+			experiment.Record{Dataset: "heart", Entry: "spd", Method: "spd", Partition: p, Status: "converged", TestAccuracy: acc[1], NSV: 90, Grid: grid})
+	}
+	return recs
+}
+
+// The HTML page of a comparison: htmlreport.Write writes it as one
+// self-contained file.
+func ExampleHTMLPage() {
+	recs := exampleRecords()
+	sum := experiment.SummarizeRun(recs, experiment.SummaryOptions{})
+	page, err := report.HTMLPage(sum, recs, nil, report.PageSettings{Command: "kerneltune report run.jsonl", Version: "v1.0.0"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(page.Title)
+	fmt.Println(page.Generated)
+	for _, sec := range page.Sections {
+		fmt.Printf("%s: %d table(s), %d figure(s)\n", sec.Heading, len(sec.Tables), len(sec.Figures))
+	}
+	// Output:
+	// kerneltune comparison: heart
+	// written by kerneltune v1.0.0
+	// Test accuracy per partition: 0 table(s), 1 figure(s)
+	// heart (2 partitions): 1 table(s), 0 figure(s)
 }
