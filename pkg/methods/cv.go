@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -48,15 +47,15 @@ type cvPlan struct {
 	train, test [][]int
 }
 
-// newCVPlan draws the folds of the rows labelled y once from opts.Seed
+// newCVPlan draws the folds of the rows labelled y once from cm.Seed
 // (shared by every grid point, so accuracies at different points are paired).
 // The folds are stratified (dataio.StratifiedKFold: each class shuffled and
 // dealt round-robin), as LIBSVM's svm-train -v, and so grid.py, draws them for
 // classification: every fold's training part holds both classes whenever each
 // class has at least two rows.
-func newCVPlan(y []float64, opts Options) (cvPlan, error) {
+func newCVPlan(y []float64, cm Common) (cvPlan, error) {
 	n := len(y)
-	k := opts.Folds
+	k := cm.Folds
 	if k == 0 {
 		k = defaultFolds
 	}
@@ -69,29 +68,12 @@ func newCVPlan(y []float64, opts Options) (cvPlan, error) {
 	if pos := countPositive(y); pos == 0 || pos == n {
 		return cvPlan{}, fmt.Errorf("cross-validation needs both classes (%d positive, %d negative)", pos, n-pos)
 	}
-	folds := dataio.StratifiedKFold(y, k, opts.Seed, cvStream)
+	folds := dataio.StratifiedKFold(y, k, cm.Seed, cvStream)
 	p := cvPlan{train: make([][]int, len(folds)), test: make([][]int, len(folds))}
 	for f, fo := range folds {
 		p.train[f], p.test[f] = fo.Train, fo.Test
 	}
 	return p, nil
-}
-
-// workers returns the number of goroutines a method may use.
-func (o Options) workers() int {
-	if o.Workers > 0 {
-		return o.Workers
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// settings returns the SVM solver settings of o.
-func (o Options) settings() solver.Settings {
-	s := solver.Settings{Eps: o.Eps}
-	if o.CacheMB > 0 {
-		s.CacheBytes = o.CacheMB << 20
-	}
-	return s
 }
 
 // subSym returns the symmetric matrix f(A[idx, idx]).
@@ -198,14 +180,14 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 }
 
 // gridSearchCV is the baseline's model selection: an isotropic Gaussian
-// exp(-γ‖x-z‖²) with (C, γ) chosen by k-fold cross-validation (opts.Folds,
+// exp(-γ‖x-z‖²) with (C, γ) chosen by k-fold cross-validation (cm.Folds,
 // default 5) over LIBSVM grid.py's default grid (log2 C = -5..15 step 2,
-// log2 γ = 3..-15 step -2); with opts.C > 0 only γ is searched.
+// log2 γ = 3..-15 step -2); with cm.C > 0 only γ is searched.
 //
 // The squared-distance matrix is computed once; each (γ, fold) job builds its
 // fold's Gram sub-matrices by one exp pass and sweeps C upwards, warm-starting
-// each solve from the previous α. Jobs run on opts.Workers goroutines; the
-// folds are drawn once from opts.Seed and shared by every grid point.
+// each solve from the previous α. Jobs run on cm.Workers goroutines; the
+// folds are drawn once from cm.Seed and shared by every grid point.
 //
 // Ties (equal numbers of correct CV predictions) are broken deterministically
 // towards a moderate kernel: the γ closest (in log2) to the heuristic γ_h at
@@ -213,9 +195,9 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 // data where the CV surface is flat (Weston's toy problem) this keeps the
 // choice away from the degenerate corners K ≈ 11ᵀ and K ≈ I, from which a
 // kernel-learning method cannot move (DESIGN.md, spd).
-func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gridResult, error) {
+func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common) (gridResult, error) {
 	n := train.Len()
-	plan, err := newCVPlan(train.Y, opts)
+	plan, err := newCVPlan(train.Y, cm)
 	if err != nil {
 		return gridResult{}, err
 	}
@@ -226,15 +208,15 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, opts Options) (gri
 	for i, l := range gridLog2C {
 		Cs[i] = math.Exp2(l)
 	}
-	if opts.C > 0 {
-		Cs = []float64{opts.C}
+	if cm.C > 0 {
+		Cs = []float64{cm.C}
 	}
 	gammas := make([]float64, len(gridLog2Gamma))
 	for i, l := range gridLog2Gamma {
 		gammas[i] = math.Exp2(l)
 	}
 
-	correct, solves, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, opts)
+	correct, solves, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, err
 	}
@@ -270,7 +252,7 @@ func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int
 // over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
 // ascending), D the squared distances of the rows, and the number of SVM
 // solves.
-func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, opts Options) (correct [][]int, solves int, err error) {
+func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
 	nf := len(plan.test)
 	// correct[g][c] sums the correct predictions over the folds.
 	correct = make([][]int, len(gammas))
@@ -286,8 +268,8 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s := opts.settings()
-	for w := 0; w < min(opts.workers(), len(gammas)*nf); w++ {
+	s := cm.settings()
+	for w := 0; w < min(cm.workers(), len(gammas)*nf); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -402,12 +384,12 @@ func moderateGamma(D mat.Symmetric) float64 {
 // medianOffDiag returns the median of A_ij over i < j.
 func medianOffDiag(A mat.Symmetric) float64 { return kernel.MedianOffDiag(A) }
 
-// selectC picks C from Cs by k-fold cross-validation (opts.Folds, default 5,
-// folds drawn from opts.Seed) for the fixed kernel matrix K of the training
+// selectC picks C from Cs by k-fold cross-validation (cm.Folds, default 5,
+// folds drawn from cm.Seed) for the fixed kernel matrix K of the training
 // part, with the given margin (for the L2 margin C enters as K + I/C). Ties go
 // to the smaller C (the smoother decision function). It returns the chosen C,
 // its CV accuracy and the number of SVM solves.
-func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, margin solver.Margin, opts Options) (C, acc float64, solves int, err error) {
+func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, margin solver.Margin, cm Common) (C, acc float64, solves int, err error) {
 	n := len(y)
 	if K.SymmetricDim() != n {
 		panic("methods: selectC: kernel matrix and labels differ in size")
@@ -415,7 +397,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	if len(Cs) == 0 {
 		return 0, 0, 0, errors.New("selectC: no candidate C")
 	}
-	plan, err := newCVPlan(y, opts)
+	plan, err := newCVPlan(y, cm)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -426,8 +408,8 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	foldSolves := make([]int, nf)
 	errs := make([]error, nf)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, opts.workers())
-	s := opts.settings()
+	sem := make(chan struct{}, cm.workers())
+	s := cm.settings()
 	for f := 0; f < nf; f++ {
 		wg.Add(1)
 		go func() {

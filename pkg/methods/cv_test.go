@@ -63,7 +63,7 @@ func coldCV(t *testing.T, d *dataio.Dataset, plan cvPlan, gamma, C float64, s so
 // solves on every grid point.
 func TestGridCountsMatchColdSolves(t *testing.T) {
 	d := heartHead(t, 60)
-	opts := Options{Seed: 5, Eps: 1e-9, Workers: 2}
+	opts := Common{Seed: 5, Eps: 1e-9, Workers: 2}
 	plan, err := newCVPlan(d.Y, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -115,11 +115,11 @@ func TestPickGridTies(t *testing.T) {
 // the number of workers; the result is a grid point.
 func TestGridSearchDeterministic(t *testing.T) {
 	d := heartHead(t, 80)
-	a, err := gridSearchCV(context.Background(), d, Options{Seed: 2, Workers: 1})
+	a, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := gridSearchCV(context.Background(), d, Options{Seed: 2, Workers: 3})
+	b, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestSelectC(t *testing.T) {
 	d := heartHead(t, 60)
 	k, _ := kernel.NewGaussianIso(math.Exp2(-5))
 	K := k.Gram(d.X)
-	opts := Options{Seed: 9, Eps: 1e-9}
+	opts := Common{Seed: 9, Eps: 1e-9}
 	Cs := []float64{8, 0.125, 1}
 	C, acc, solves, err := selectC(context.Background(), K, d.Y, Cs, solver.L1, opts)
 	if err != nil {
@@ -185,16 +185,16 @@ func alternating(n int) []float64 {
 }
 
 func TestCVPlanErrors(t *testing.T) {
-	if _, err := newCVPlan(alternating(3), Options{Folds: 5}); err == nil {
+	if _, err := newCVPlan(alternating(3), Common{Folds: 5}); err == nil {
 		t.Error("3 rows, 5 folds: want an error")
 	}
-	if _, err := newCVPlan(alternating(30), Options{Folds: 1}); err == nil {
+	if _, err := newCVPlan(alternating(30), Common{Folds: 1}); err == nil {
 		t.Error("1 fold: want an error")
 	}
-	if _, err := newCVPlan(make([]float64, 30), Options{}); err == nil || !strings.Contains(err.Error(), "both classes") {
+	if _, err := newCVPlan(make([]float64, 30), Common{}); err == nil || !strings.Contains(err.Error(), "both classes") {
 		t.Errorf("one class: got %v, want an error naming both classes", err)
 	}
-	p, err := newCVPlan(alternating(23), Options{Folds: 4, Seed: 1})
+	p, err := newCVPlan(alternating(23), Common{Folds: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestCVPlanErrors(t *testing.T) {
 // and the number of solves match cold solves fold by fold.
 func TestCVOneClassFold(t *testing.T) {
 	d := heartHead(t, 40)
-	opts := Options{Seed: 1, Eps: 1e-9}
+	opts := Common{Seed: 1, Eps: 1e-9}
 	// One negative row: stratification cannot spread a class of one, so the
 	// fold that tests it trains on positives only.
 	for i := range d.Y {
@@ -268,7 +268,7 @@ func BenchmarkGridSearchCV(b *testing.B) {
 	d := heartHead(b, 100)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := gridSearchCV(context.Background(), d, Options{Seed: 1}); err != nil {
+		if _, err := gridSearchCV(context.Background(), d, Common{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -278,7 +278,7 @@ func BenchmarkGridSearchCV(b *testing.B) {
 // svm-train -v (grid.py) does, so every training part holds both classes.
 func TestCVPlanStratified(t *testing.T) {
 	d := heartHead(t, 100)
-	plan, err := newCVPlan(d.Y, Options{Seed: 3})
+	plan, err := newCVPlan(d.Y, Common{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func TestDegenerateThresholdEvidence(t *testing.T) {
 				m := kern.Rows(tr.X)
 				med, _, _ := medianOffDiagPairs(m, tr.Len())
 				nn, _, _ := medianNearestK(m, tr.Len())
-				Ccv, _, _, err := selectC(ctx, kern.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts)
+				Ccv, _, _, err := selectC(ctx, kern.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts.common())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -33,7 +33,7 @@ import (
 //	ξ = ∂T/∂A = B²G + G B² + 2 B G B.
 //
 // ξ is projected onto the subspace of the parameterisation (their Table 1,
-// Options.Param):
+// GISettings.Param):
 //
 //	A  iso       B = λI                  ξ → (tr ξ/d) I
 //	B  diag-det  B diagonal, det fixed   ξ → diag(ξ) - (tr ξ/d) I
@@ -49,14 +49,9 @@ import (
 // The start is isotropic, B = I/σ with σ Jaakkola's heuristic: the median
 // over positive points of the distance to the nearest negative point (§3).
 //
-// Options: Param A–E or "auto" (the default: D when d(d+1)/2 ≤ n/20, A
-// otherwise; giAutoParam, our rule); Margin "l2" (default: unlike the paper's
-// hard margin it runs on data no Gaussian SVM separates) or "hard"; C, for
-// the L2 margin, given or else the svm baseline's grid-search C (a C-SVC
-// choice reused as ν = 1/C); MaxIter iRprop+ steps (default 100); Tol: the
-// run has converged when T changes by less than Tol (relative, default
-// 1e-4; negative: never) for 5 steps in a row. The iterate with the
-// smallest T is returned.
+// The start B = I/σ is the same for every parameterisation; GISettings
+// holds the parameterisation, margin, step limit and tolerance. The iterate
+// with the smallest T is returned.
 //
 // Measured (BENCHMARKS.md, README): on the paper's chessboard the
 // parameterisations rank as in the paper (test error D 8%, E 10%, B 12%, C
@@ -67,6 +62,27 @@ import (
 // falls as T is minimised (heart 81.6% after one step, 75.7% at
 // convergence) while its training accuracy rises to 99%. Hence "auto".
 type GI struct{}
+
+// GISettings configure gi (see GI for the algorithm). The zero value of
+// every field means its default.
+type GISettings struct {
+	// Common: C, for the L2 margin, given or else the svm baseline's
+	// grid-search C (a C-SVC choice reused as ν = 1/C; Folds and Seed
+	// are that search's); the hard margin has no C.
+	Common
+	// Param is one of the parameterisations A–E (see GI) or "auto" (the
+	// default: D when d(d+1)/2 ≤ n/20, A otherwise; giAutoParam, our rule).
+	Param string
+	// Margin is "l2" (the default: unlike the paper's hard margin it runs
+	// on data no Gaussian SVM separates) or "hard".
+	Margin string
+	// Steps is the number of iRprop+ steps (default 100; the command
+	// line's --steps).
+	Steps int
+	// Tol: the run has converged when T changes by less than Tol (relative,
+	// default 1e-4; negative: never) for 5 steps in a row.
+	Tol float64
+}
 
 // NewGI returns the gi method.
 func NewGI() Method { return GI{} }
@@ -404,17 +420,24 @@ func jaakkolaSigma(X mat.Matrix, y []float64) (float64, error) {
 	return median(near), nil
 }
 
-// Tune runs Glasmachers & Igel's gradient descent on the training part.
-func (m GI) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	r, _, err := m.run(ctx, train, opts)
+// Tune runs Glasmachers & Igel's gradient descent on the training part with
+// the settings opts gives (giSettingsFrom).
+func (GI) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	return giSettingsFrom(opts).Tune(ctx, train)
+}
+
+// Tune runs Glasmachers & Igel's gradient descent on the (already
+// normalised) training part.
+func (s GISettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	r, _, err := s.run(ctx, train)
 	return r, err
 }
 
 // run is Tune that also returns the state at the returned kernel (tests and
 // the evidence experiment use its SVM).
-func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, *giState, error) {
+func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *giState, error) {
 	start := time.Now()
-	param, auto, err := parseGIParam(opts.Param)
+	param, auto, err := parseGIParam(s.Param)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -422,29 +445,29 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 	if auto {
 		param, why = giAutoParam(train.Len(), train.Dim())
 	}
-	pr := &giProblem{X: train.X, y: train.Y, param: param, s: opts.settings()}
-	switch opts.Margin {
+	pr := &giProblem{X: train.X, y: train.Y, param: param, s: s.settings()}
+	switch s.Margin {
 	case "", "l2":
 		pr.margin = solver.L2
 	case "hard":
 		pr.margin = solver.Hard
 	default:
-		return nil, nil, fmt.Errorf("methods: gi: margin %q not offered (want hard or l2: the radius-margin bound needs 2D* = ‖w‖²)", opts.Margin)
+		return nil, nil, fmt.Errorf("methods: gi: margin %q not offered (want hard or l2: the radius-margin bound needs 2D* = ‖w‖²)", s.Margin)
 	}
-	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
-		return nil, nil, fmt.Errorf("methods: gi: C must be positive and finite, got %v", opts.C)
+	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
+		return nil, nil, fmt.Errorf("methods: gi: C must be positive and finite, got %v", s.C)
 	}
-	if opts.MaxIter < 0 {
-		return nil, nil, fmt.Errorf("methods: gi: steps must be ≥ 0, got %d", opts.MaxIter)
+	if s.Steps < 0 {
+		return nil, nil, fmt.Errorf("methods: gi: steps must be ≥ 0, got %d", s.Steps)
 	}
 	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
 		return nil, nil, fmt.Errorf("methods: gi: training data needs both classes (%d positive, %d negative)", pos, neg)
 	}
-	steps := opts.MaxIter
+	steps := s.Steps
 	if steps == 0 {
 		steps = giDefaultSteps
 	}
-	tol := opts.Tol
+	tol := s.Tol
 	if tol == 0 {
 		tol = giDefaultTol
 	}
@@ -463,12 +486,12 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 	case pr.margin == solver.Hard:
 		res.Margin = "hard"
 		init += "; hard margin (no C)"
-	case opts.C > 0:
-		pr.C = opts.C
-		res.Margin, res.C = "l2", opts.C
-		init += fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", opts.C)
+	case s.C > 0:
+		pr.C = s.C
+		res.Margin, res.C = "l2", s.C
+		init += fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", s.C)
 	default:
-		g, err := gridSearchCV(ctx, train, opts)
+		g, err := gridSearchCV(ctx, train, s.Common)
 		if err != nil {
 			return nil, nil, fmt.Errorf("methods: gi: choosing C: %w", err)
 		}
@@ -482,9 +505,7 @@ func (GI) run(ctx context.Context, train *dataio.Dataset, opts Options) (*Result
 	B := isoB(d, sigma)
 	record := func(st Step) {
 		res.Trace = append(res.Trace, st)
-		if opts.Recorder != nil {
-			opts.Recorder(st)
-		}
+		s.record(st)
 	}
 	breakdown := func(t int, err error) (*Result, *giState, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {

@@ -197,7 +197,7 @@ func TestGIChessboardEvidence(t *testing.T) {
 func giChessboardRun(train, test *dataio.Dataset, param, margin string, steps int) (giChessboardTrial, error) {
 	var out giChessboardTrial
 	p, _, _ := parseGIParam(param)
-	res, st, err := GI{}.run(context.Background(), train, Options{Param: param, Margin: margin, MaxIter: steps, Tol: -1})
+	res, st, err := GISettings{Param: param, Margin: margin, Steps: steps, Tol: -1}.run(context.Background(), train)
 	if err != nil {
 		return out, err
 	}

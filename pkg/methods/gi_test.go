@@ -345,8 +345,8 @@ func TestGITune(t *testing.T) {
 	for _, p := range giParamLetters() {
 		t.Run(p, func(t *testing.T) {
 			var recorded int
-			opts := Options{Param: p, C: 1, MaxIter: 25, Recorder: func(Step) { recorded++ }}
-			res, st, err := GI{}.run(context.Background(), ds, opts)
+			s := GISettings{Common: Common{C: 1, Recorder: func(Step) { recorded++ }}, Param: p, Steps: 25}
+			res, st, err := s.run(context.Background(), ds)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -532,7 +532,7 @@ func TestGIDefaultC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := gridSearchCV(context.Background(), ds, Options{})
+	g, err := gridSearchCV(context.Background(), ds, Common{})
 	if err != nil {
 		t.Fatal(err)
 	}

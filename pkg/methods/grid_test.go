@@ -31,7 +31,7 @@ func BenchmarkGridSearchCVSparse(b *testing.B) {
 			d := sparseSet(b, n, 1)
 			b.ReportAllocs()
 			for b.Loop() {
-				g, err := gridSearchCV(context.Background(), d, Options{Seed: 1})
+				g, err := gridSearchCV(context.Background(), d, Common{Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -92,7 +92,7 @@ func TestGridSearchMatchesPlainGrid(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.d
-			opts := Options{Seed: 3, Workers: 2}
+			opts := Common{Seed: 3, Workers: 2}
 			plan, err := newCVPlan(d.Y, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -355,7 +355,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	// inside the LCCP are solved to min(Options.Eps, 1e-6), whatever looser
 	// tolerance the caller uses for ordinary SVM training (LIBSVM's 1e-3 let
 	// J rise by 1e-5 relative in a step on IDA breast-cancer).
-	set := opts.settings()
+	set := opts.common().settings()
 	set.Eps = lccpEps
 	if opts.Eps > 0 && opts.Eps < lccpEps {
 		set.Eps = opts.Eps
@@ -386,7 +386,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 		if err != nil {
 			return nil, fmt.Errorf("methods: lccp: %w", err)
 		}
-		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, opts)
+		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, opts.common())
 		res.Solves += solves
 		if err != nil {
 			return nil, fmt.Errorf("methods: lccp: choosing C at θ0: %w", err)

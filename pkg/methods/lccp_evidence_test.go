@@ -59,7 +59,7 @@ func TestLCCPEvidence(t *testing.T) {
 				theta1[k] = 1
 			}
 			k1, _ := kernel.NewL1(theta1)
-			c1, _, _, err := selectC(ctx, k1.Gram(tr.X), tr.Y, lccpCGrid(), solver.L2, opts)
+			c1, _, _, err := selectC(ctx, k1.Gram(tr.X), tr.Y, lccpCGrid(), solver.L2, opts.common())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestLCCPEvidence(t *testing.T) {
 			// Diagnostic: keep the tuned θ, choose C again by CV (L2 margin,
 			// the full grid: the kernel's scale moved with θ).
 			kt, _ := kernel.FromSpec(res.Kernel)
-			cR, _, _, err := selectC(ctx, kt.Gram(tr.X), tr.Y, rcscCGrid(), solver.L2, opts)
+			cR, _, _, err := selectC(ctx, kt.Gram(tr.X), tr.Y, rcscCGrid(), solver.L2, opts.common())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,7 +37,7 @@ type memModel struct {
 }
 
 func newMemModel(opts Options) memModel {
-	m := memModel{folds: opts.Folds, workers: opts.workers(), cache: 200 << 20}
+	m := memModel{folds: opts.Folds, workers: opts.common().workers(), cache: 200 << 20}
 	if m.folds == 0 {
 		m.folds = defaultFolds
 	}

@@ -11,6 +11,14 @@
 // A method learns a kernel and the SVM parameters to train with it; the final
 // SVM is then trained on the whole training part by the caller (pkg/model), so
 // every method's model is built, saved and evaluated the same way.
+//
+// Each method has its own settings type, which embeds the shared Common
+// (seed, C, folds, workers, the SVM solver's tolerance and cache, a progress
+// recorder) and adds what means something to that method only (spd's ρ and
+// start, gi's steps, ...): SVMSettings, SPDSettings, GISettings, each with a
+// Tune method for a Go program that knows its method. The registry (All,
+// Lookup) serves the command line: its Method.Tune takes the flat Options,
+// converts them into the method's settings and runs the same code.
 package methods
 
 import (
@@ -41,27 +49,6 @@ type Method interface {
 // check a mode before running.
 type ModeLister interface {
 	Modes() []string
-}
-
-// Options configure one tuning run. The zero value of every field means the
-// method's documented default.
-type Options struct {
-	Param   string  // parameterisation: spd diag|full; gi A–E; twolevel iso|diag; rcsc iso|diag; lccp multi|single
-	Seed    uint64  // seed of every random choice of the method
-	C       float64 // fixed SVM C; 0 lets the method choose it
-	Margin  string  // "l1", "l2" or "hard", where the method offers a choice
-	MaxIter int     // iteration limit (gi's --steps)
-	Tol     float64 // stopping tolerance of the method's outer loop
-	Rho     float64 // spd: weight of the Frobenius regulariser
-	Init    string  // spd: heuristic|cv|sigma=S
-	Mode    string  // algorithm variant, e.g. rcsc "paper"|"robust"; "" = the method's default
-	Folds   int     // cross-validation folds (svm grid, choice of C)
-	Workers int     // goroutines a method may use; 0 = all cores
-	Eps     float64 // SVM solver tolerance; 0 = 1e-3
-	CacheMB int     // SVM kernel cache; 0 = 200
-
-	// Recorder, if non-nil, is called after every iteration (traces, progress).
-	Recorder func(Step)
 }
 
 // Result is what a method learned and how it got there.

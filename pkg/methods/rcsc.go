@@ -493,7 +493,7 @@ func (m RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 		res.C = opts.C
 		res.Init += fmt.Sprintf("; C = %g given", opts.C)
 	} else {
-		c, acc, solves, err := selectC(ctx, Kfin, train.Y, rcscCGrid(), solver.L1, opts)
+		c, acc, solves, err := selectC(ctx, Kfin, train.Y, rcscCGrid(), solver.L1, opts.common())
 		res.Solves += solves
 		if err != nil {
 			if ctx.Err() != nil {

@@ -294,7 +294,7 @@ func rcscIsoAccuracy(ctx context.Context, t *testing.T, tr, te *dataio.Dataset, 
 		t.Fatal(err)
 	}
 	if C == 0 {
-		if C, _, _, err = selectC(ctx, k.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts); err != nil {
+		if C, _, _, err = selectC(ctx, k.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts.common()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -46,31 +46,46 @@ import (
 // α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01, and
 // features 1–2 found in 4/10 partitions against 5/10).
 //
-// Options:
-//   - Param "diag" (default) or "full". Diagonal is the default: it is the
-//     paper's setting for Weston's data (§3.1), it has d parameters instead of
-//     d(d+1)/2 (with n = 100 training points a full Q on heart's 13 features
-//     has 91), its result reads as a per-feature relevance, and it did at
-//     least as well as full everywhere we measured (30 partitions of
-//     100/100): Weston 92.9 % vs 55.3 % (a full Q there has 1378 entries),
-//     heart 82.0 % vs 81.1 %, breast-cancer 96.3 % vs 96.0 %.
-//   - Mode "paper" (default); "riemannian" (steps along
-//     Q^½ exp(-η Q^½GQ^½) Q^½, the Riemannian gradient: not the paper's);
-//     "backtrack" (Armijo backtracking on eq. 22 instead of the line
-//     minimisation); "lbfgs" (not the paper's: L-BFGS on the same w(Q), see
-//     spdLBFGS).
-//   - Rho: default 30/n, i.e. 0.3 for n = 100 (see spdDefaultRhoN).
-//   - Init "heuristic" (default: γ0 with median off-diagonal K = e⁻²), "cv"
-//     (the paper's §3 start from the baseline's grid search; on Weston's data
-//     its flat CV surface gives degenerate starts: 81.6 ± 21.5 % against
-//     93.5 ± 3.1 %) or "sigma=S" (Q0 = I/S²).
-//   - C: default 1 (or the grid's with Init "cv").
-//   - MaxIter: default 100 outer iterations. Tol: default 1e-3, on
-//     ‖ΔQ‖_F/‖Q‖_F (lbfgs: on the relative decrease of w, three times); 1e-4
-//     and 400 iterations gave the same accuracies on Weston's data and heart
-//     (93.5 / 81.7 % against 93.6 / 81.6 %), with most full-Q runs at the
-//     iteration limit.
+// Its settings (parameterisation, mode, ρ, start, limits) and their defaults
+// are SPDSettings'.
 type SPD struct{}
+
+// SPDSettings configure spd (see SPD for the algorithm). The zero value of
+// every field means its default.
+type SPDSettings struct {
+	// Common: C is the SVM's C, default 1 (or the grid search's with Init
+	// "cv"); Folds matter only to Init "cv".
+	Common
+	// Param is "diag" (the default) or "full". Diagonal is the default: it
+	// is the paper's setting for Weston's data (§3.1), it has d parameters
+	// instead of d(d+1)/2 (with n = 100 training points a full Q on heart's
+	// 13 features has 91), its result reads as a per-feature relevance, and
+	// it did at least as well as full everywhere we measured (30 partitions
+	// of 100/100): Weston 92.9 % vs 55.3 % (a full Q there has 1378
+	// entries), heart 82.0 % vs 81.1 %, breast-cancer 96.3 % vs 96.0 %.
+	Param string
+	// Mode is "paper" (the default); "riemannian" (steps along
+	// Q^½ exp(-η Q^½GQ^½) Q^½, the Riemannian gradient: not the paper's);
+	// "backtrack" (Armijo backtracking on eq. 22 instead of the line
+	// minimisation); "lbfgs" (not the paper's: L-BFGS on the same w(Q), see
+	// spdLBFGS).
+	Mode string
+	// Rho is the weight ρ of the Frobenius regulariser; default 30/n, i.e.
+	// 0.3 for n = 100 (see spdDefaultRhoN).
+	Rho float64
+	// Init is the start: "heuristic" (the default: γ0 with median
+	// off-diagonal K = e⁻²), "cv" (the paper's §3 start from the baseline's
+	// grid search; on Weston's data its flat CV surface gives degenerate
+	// starts: 81.6 ± 21.5 % against 93.5 ± 3.1 %) or "sigma=S" (Q0 = I/S²).
+	Init string
+	// MaxIter is the limit of outer iterations, default 100.
+	MaxIter int
+	// Tol (default 1e-3) stops the run on ‖ΔQ‖_F/‖Q‖_F (lbfgs: on the
+	// relative decrease of w, three times); 1e-4 and 400 iterations gave the
+	// same accuracies on Weston's data and heart (93.5 / 81.7 % against
+	// 93.6 / 81.6 %), with most full-Q runs at the iteration limit.
+	Tol float64
+}
 
 // NewSPD returns the spd method.
 func NewSPD() Method { return SPD{} }
@@ -586,19 +601,19 @@ type spdInit struct {
 	solves int
 }
 
-// chooseInit builds Q0 and C from opts.Init: "heuristic" (default; γ0 with
+// chooseInit builds Q0 and C from init: "heuristic" (default; γ0 with
 // median off-diagonal K = e⁻², C = 1), "cv" (the paper's §3 start: (C, γ) of
 // the baseline grid search) or "sigma=S" (Q0 = I/S², the tool's σ
 // convention exp(-‖x-z‖²/(2σ²))).
-func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdInit, error) {
+func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Common) (spdInit, error) {
 	d := train.Dim()
-	C := opts.C
+	C := cm.C
 	cSource := fmt.Sprintf("C = %g given", C)
 	if C == 0 {
 		C, cSource = spdDefaultC, fmt.Sprintf("C = %d (default)", spdDefaultC)
 	}
 	in := spdInit{C: C}
-	init := opts.Init
+	given := init
 	if init == "" {
 		init = "heuristic"
 	}
@@ -610,12 +625,12 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 		}
 		in.desc = fmt.Sprintf("heuristic: gamma0 = %.4g (LIBSVM convention) puts the median off-diagonal kernel value at e^-2; %s", in.gamma0, cSource)
 	case init == "cv":
-		g, err := gridSearchCV(ctx, train, opts)
+		g, err := gridSearchCV(ctx, train, cm)
 		if err != nil {
 			return in, fmt.Errorf("methods: spd: cv start: %w", err)
 		}
 		in.gamma0, in.C, in.solves = g.Gamma, g.C, g.Solves
-		if opts.C > 0 {
+		if cm.C > 0 {
 			in.desc = fmt.Sprintf("cv (Laanaya §3): gamma0 = 2^%g by grid search with %s, CV accuracy %.4f", math.Log2(g.Gamma), cSource, g.Accuracy)
 		} else {
 			in.desc = fmt.Sprintf("cv (Laanaya §3): gamma0 = 2^%g, C = 2^%g by grid search, CV accuracy %.4f", math.Log2(g.Gamma), math.Log2(g.C), g.Accuracy)
@@ -628,7 +643,7 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 		in.gamma0 = gamma0
 		in.desc = fmt.Sprintf("sigma = %g given: Q0 = I/sigma^2 (gamma0 = %.4g in LIBSVM's convention); %s", sigma, in.gamma0, cSource)
 	default:
-		return in, fmt.Errorf("methods: spd: unknown init %q (want heuristic, cv or sigma=S)", opts.Init)
+		return in, fmt.Errorf("methods: spd: unknown init %q (want heuristic, cv or sigma=S)", given)
 	}
 	if !(in.C > 0) || math.IsInf(in.C, 0) {
 		return in, fmt.Errorf("methods: spd: C must be positive, got %v", in.C)
@@ -643,20 +658,20 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, opts Options) (spdIn
 	return in, nil
 }
 
-// spdConfig is Options resolved to the spd method's values.
+// spdConfig is SPDSettings resolved to the spd method's values.
 type spdConfig struct {
 	param, mode string
 	rho, tol    float64
 	maxIter     int
 }
 
-func spdResolve(train *dataio.Dataset, opts Options) (spdConfig, error) {
-	c := spdConfig{param: opts.Param, mode: opts.Mode, rho: opts.Rho, tol: opts.Tol, maxIter: opts.MaxIter}
+func spdResolve(train *dataio.Dataset, s SPDSettings) (spdConfig, error) {
+	c := spdConfig{param: s.Param, mode: s.Mode, rho: s.Rho, tol: s.Tol, maxIter: s.MaxIter}
 	if c.param == "" {
 		c.param = "diag"
 	}
 	if c.param != "diag" && c.param != "full" {
-		return c, fmt.Errorf("methods: spd: unknown param %q (want diag or full)", opts.Param)
+		return c, fmt.Errorf("methods: spd: unknown param %q (want diag or full)", s.Param)
 	}
 	if c.mode == "" {
 		c.mode = spdModePaper
@@ -666,19 +681,16 @@ func spdResolve(train *dataio.Dataset, opts Options) (spdConfig, error) {
 		known = known || md == c.mode
 	}
 	if !known {
-		return c, fmt.Errorf("methods: spd: unknown mode %q (want %s)", opts.Mode, strings.Join(spdModes, ", "))
+		return c, fmt.Errorf("methods: spd: unknown mode %q (want %s)", s.Mode, strings.Join(spdModes, ", "))
 	}
-	if opts.Margin != "" && opts.Margin != "l1" {
-		return c, fmt.Errorf("methods: spd: margin %q not offered (Laanaya's criterion is the C-SVC dual, l1)", opts.Margin)
-	}
-	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
-		return c, fmt.Errorf("methods: spd: C must be positive, got %v", opts.C)
+	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
+		return c, fmt.Errorf("methods: spd: C must be positive, got %v", s.C)
 	}
 	if c.rho == 0 {
 		c.rho = spdDefaultRhoN / float64(max(train.Len(), 1))
 	}
 	if c.rho < 0 || math.IsNaN(c.rho) || math.IsInf(c.rho, 0) {
-		return c, fmt.Errorf("methods: spd: rho must be positive, got %v", opts.Rho)
+		return c, fmt.Errorf("methods: spd: rho must be positive, got %v", s.Rho)
 	}
 	if c.maxIter <= 0 {
 		c.maxIter = spdDefaultMaxIter
@@ -695,20 +707,31 @@ func spdResolve(train *dataio.Dataset, opts Options) (spdConfig, error) {
 	return c, nil
 }
 
-// Tune runs Algorithm 1 on the training part.
-func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	start := time.Now()
-	cfg, err := spdResolve(train, opts)
+// Tune runs Algorithm 1 on the training part with the settings opts gives
+// (spdSettingsFrom).
+func (SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	s, err := spdSettingsFrom(opts)
 	if err != nil {
 		return nil, err
 	}
-	in, err := chooseInit(ctx, train, opts)
+	return s.Tune(ctx, train)
+}
+
+// Tune runs spd (Laanaya's Algorithm 1, or the variant Mode names) on the
+// (already normalised) training part.
+func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	start := time.Now()
+	cfg, err := spdResolve(train, s)
+	if err != nil {
+		return nil, err
+	}
+	in, err := chooseInit(ctx, train, s.Init, s.Common)
 	if err != nil {
 		return nil, err
 	}
 	p := &spdProblem{
 		X: train.X, y: train.Y, n: train.Len(), d: train.Dim(),
-		diag: cfg.param == "diag", rho: cfg.rho, C: in.C, s: opts.settings(),
+		diag: cfg.param == "diag", rho: cfg.rho, C: in.C, s: s.settings(),
 	}
 	K0, err := p.gram(in.Q0)
 	if err != nil {
@@ -733,9 +756,7 @@ func (m SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	record := func(st Step) {
 		st.Elapsed = time.Since(start)
 		res.Trace = append(res.Trace, st)
-		if opts.Recorder != nil {
-			opts.Recorder(st)
-		}
+		s.record(st)
 	}
 	run := spdAlgorithm1
 	if cfg.mode == spdModeLBFGS {

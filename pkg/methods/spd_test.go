@@ -68,7 +68,7 @@ func spdLoadBuiltin(t testing.TB, name string) *dataio.Dataset {
 func smallProblem(t *testing.T, n int, diag bool, rho float64) (*spdProblem, *mat.SymDense) {
 	t.Helper()
 	tr := heartHead(t, n)
-	in, err := chooseInit(context.Background(), tr, Options{C: 2})
+	in, err := chooseInit(context.Background(), tr, "", Common{C: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -580,25 +580,25 @@ func TestSPDLBFGSRun(t *testing.T) {
 func TestSPDInits(t *testing.T) {
 	tr := heartHead(t, 60)
 	ctx := context.Background()
-	h, err := chooseInit(ctx, tr, Options{})
+	h, err := chooseInit(ctx, tr, "", Common{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if med := medianKernel(tr, h.gamma0); math.Abs(med-math.Exp(-2)) > 1e-6 || h.C != 1 || len(h.notes) != 0 {
 		t.Errorf("heuristic: median K %g (want e^-2), C %g, notes %v", med, h.C, h.notes)
 	}
-	s, err := chooseInit(ctx, tr, Options{Init: "sigma=0.01", C: 3})
+	s, err := chooseInit(ctx, tr, "sigma=0.01", Common{C: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.gamma0 != 1/(2*0.01*0.01) || s.C != 3 || len(s.notes) != 1 || !strings.Contains(s.notes[0], "degenerate") {
 		t.Errorf("sigma=0.01: γ0 %g, C %g, notes %v (want a degenerate-kernel warning)", s.gamma0, s.C, s.notes)
 	}
-	c, err := chooseInit(ctx, tr, Options{Init: "cv", Seed: 4})
+	c, err := chooseInit(ctx, tr, "cv", Common{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := gridSearchCV(ctx, tr, Options{Seed: 4})
+	g, _ := gridSearchCV(ctx, tr, Common{Seed: 4})
 	if c.gamma0 != g.Gamma || c.C != g.C || c.solves != g.Solves || !strings.HasPrefix(c.desc, "cv") {
 		t.Errorf("cv start (%g, %g, %d) != grid search %+v", c.gamma0, c.C, c.solves, g)
 	}

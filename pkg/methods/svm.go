@@ -24,23 +24,37 @@ func (SVM) Name() string { return "svm" }
 // Params lists the one parameterisation: "iso".
 func (SVM) Params() []string { return []string{"iso"} }
 
-// Tune runs the grid search on the training part.
-func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+// Tune runs the grid search on the training part with the settings opts
+// gives (svmSettingsFrom).
+func (SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	s, err := svmSettingsFrom(opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Tune(ctx, train)
+}
+
+// SVMSettings configure the svm baseline. It has one parameterisation
+// (iso), the L1 soft margin, and no iteration: Common is all there is.
+//   - C: 0 (the default) searches (C, γ) over the whole grid; C > 0 fixes C
+//     and searches γ only.
+//   - Folds: the grid search's k (default 5), folds drawn from Seed.
+type SVMSettings struct {
+	Common
+}
+
+// Tune runs the baseline's grid search (see SVM) on the (already
+// normalised) training part.
+func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	if opts.Param != "" && opts.Param != "iso" {
-		return nil, fmt.Errorf("methods: svm: unknown param %q (svm has only iso)", opts.Param)
+	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
+		return nil, fmt.Errorf("methods: svm: C must be positive, got %v", s.C)
 	}
-	if opts.Margin != "" && opts.Margin != "l1" {
-		return nil, fmt.Errorf("methods: svm: margin %q not offered (the baseline is the L1 soft margin)", opts.Margin)
-	}
-	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
-		return nil, fmt.Errorf("methods: svm: C must be positive, got %v", opts.C)
-	}
-	g, err := gridSearchCV(ctx, train, opts)
+	g, err := gridSearchCV(ctx, train, s.Common)
 	if err != nil {
 		return nil, fmt.Errorf("methods: svm: %w", err)
 	}
-	folds := opts.Folds
+	folds := s.Folds
 	if folds == 0 {
 		folds = defaultFolds
 	}
@@ -62,8 +76,8 @@ func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 			{Name: "log2 gamma", Value: math.Log2(g.Gamma)},
 		},
 	}
-	if opts.C > 0 {
-		res.Init = fmt.Sprintf("C = %g fixed; gamma by %d-fold CV over log2 gamma = 3..-15 step -2", opts.C, folds)
+	if s.C > 0 {
+		res.Init = fmt.Sprintf("C = %g fixed; gamma by %d-fold CV over log2 gamma = 3..-15 step -2", s.C, folds)
 	} else {
 		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over LIBSVM grid.py's grid (log2 C = -5..15, log2 gamma = 3..-15, step 2); ties go to the gamma nearest the median heuristic, then the smaller C", folds)
 	}
@@ -71,9 +85,7 @@ func (m SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Re
 	// after the final fit (ClassifyDegenerate), not here.
 	st := Step{Iter: 1, Objective: g.Accuracy, Elapsed: time.Since(start)}
 	res.Trace = []Step{st}
-	if opts.Recorder != nil {
-		opts.Recorder(st)
-	}
+	s.record(st)
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

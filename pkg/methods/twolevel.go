@@ -621,7 +621,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, 
 	}
 	_, scale, Xs := tlMinMax(train.X)
 	dim := train.Dim()
-	set := opts.settings()
+	set := opts.common().settings()
 	if opts.Eps == 0 {
 		set.Eps = tlEps
 	}
