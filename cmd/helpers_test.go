@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -71,9 +73,9 @@ func runJSON[T any](t *testing.T, command string, args ...string) (T, []byte) {
 }
 
 // trainJSON runs train with --format json and decodes the result.
-func trainJSON(t *testing.T, args ...string) trainResult {
+func trainJSON(t *testing.T, args ...string) model.TrainResult {
 	t.Helper()
-	r, _ := runJSON[trainResult](t, "train", args...)
+	r, _ := runJSON[model.TrainResult](t, "train", args...)
 	return r
 }
 

@@ -13,9 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
-	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 type trainOptions struct {
@@ -37,7 +36,7 @@ type trainOptions struct {
 	Output    string
 	Format    string
 
-	margin  solver.Margin
+	margin  model.Margin
 	command string // the command line, for the model's provenance
 }
 
@@ -109,7 +108,7 @@ tested against svm-train 3.24 on heart, breast-cancer and diabetes).
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Kernel, "kernel", kernel.KindGaussian, "kernel: gaussian, l1 or linear")
+	f.StringVar(&o.Kernel, "kernel", model.KernelGaussian, "kernel: gaussian, l1 or linear")
 	f.Float64VarP(&o.C, "C", "c", 1, "soft-margin constant C (LIBSVM's -c); for --margin l2, ν = 1/C")
 	f.Float64VarP(&o.Gamma, "gamma", "g", 0, "Gaussian γ of exp(-γ‖x-z‖²) (LIBSVM's -g; default 1/d)")
 	f.Float64Var(&o.Sigma, "sigma", 0, "Gaussian width σ of exp(-‖x-z‖²/(2σ²)) (γ = 1/(2σ²))")
@@ -137,7 +136,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.data.check(); err != nil {
 		return err
 	}
-	m, err := solver.ParseMargin(o.Margin)
+	m, err := model.ParseMargin(o.Margin)
 	if err != nil {
 		return usageErrorf("--margin: unknown margin %q (want l1, l2 or hard)", o.Margin)
 	}
@@ -149,9 +148,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 		return nil
 	}
 	switch {
-	case m == solver.Hard && fs.Changed("C"):
+	case m == model.Hard && fs.Changed("C"):
 		return usageErrorf("--C has no meaning with --margin hard (there is no slack to penalise)")
-	case m != solver.Hard:
+	case m != model.Hard:
 		if err := positive("C", o.C); err != nil {
 			return err
 		}
@@ -166,7 +165,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 		if err := positive(w.name, w.v); err != nil {
 			return err
 		}
-		if fs.Changed(w.name) && m != solver.L1 {
+		if fs.Changed(w.name) && m != model.L1 {
 			return usageErrorf("--%s applies to --margin l1 only", w.name)
 		}
 	}
@@ -183,7 +182,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 		}
 	}
 	switch o.Kernel {
-	case kernel.KindGaussian:
+	case model.KernelGaussian:
 		if set > 1 {
 			return usageErrorf("give at most one of --gamma, --sigma and --Q")
 		}
@@ -206,14 +205,14 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 		if fs.Changed("theta") {
 			return usageErrorf("--theta belongs to --kernel l1")
 		}
-	case kernel.KindL1, kernel.KindLinear:
+	case model.KernelL1, model.KernelLinear:
 		if set > 0 {
 			return usageErrorf("--gamma, --sigma and --Q belong to --kernel gaussian")
 		}
-		if o.Kernel == kernel.KindLinear && fs.Changed("theta") {
+		if o.Kernel == model.KernelLinear && fs.Changed("theta") {
 			return usageErrorf("--theta belongs to --kernel l1")
 		}
-		if o.Kernel == kernel.KindL1 && fs.Changed("theta") {
+		if o.Kernel == model.KernelL1 && fs.Changed("theta") {
 			if _, err := parseTheta(o.Theta); err != nil {
 				return err
 			}
@@ -237,37 +236,6 @@ func parseTheta(s string) ([]float64, error) {
 	return out, nil
 }
 
-// trainResult is what train prints: the table rows and the JSON object.
-type trainResult struct {
-	model.FitData
-
-	Kernel kernel.Spec `json:"kernel"`
-	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
-	Gamma  float64 `json:"gamma,omitempty"`
-	Margin string  `json:"margin"`
-	C      float64 `json:"C,omitempty"`
-	// WeightPos and WeightNeg multiply C per class (l1 margin; 0 = 1).
-	WeightPos float64 `json:"weight_pos,omitempty"`
-	WeightNeg float64 `json:"weight_neg,omitempty"`
-
-	model.Accuracies
-
-	NSV    int     `json:"n_sv"`
-	NBSV   int     `json:"n_bsv"`
-	Obj    float64 `json:"obj"`
-	W2     float64 `json:"w2"`
-	Geo    float64 `json:"geometric_margin"`
-	Rho    float64 `json:"rho"`
-	Iter   int     `json:"iterations"`
-	Status string  `json:"status"`
-	Eps    float64 `json:"eps"`
-	// Seconds is the wall time of the SVM training.
-	Seconds float64 `json:"time_s"`
-
-	ModelFile string   `json:"model_file,omitempty"`
-	Notes     []string `json:"notes,omitempty"`
-}
-
 func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if err := checkOutputDirs([2]string{"-o", o.Output}); err != nil {
 		return err
@@ -276,164 +244,62 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	spec, err := o.kernelSpec(train.Dim())
+	ks, err := o.kernelSettings()
 	if err != nil {
 		return err
 	}
-	fs := model.FitSettings{
-		Train: train, Test: test, Norm: norm, Kernel: spec, Margin: o.margin, C: o.C,
+	r, err := model.Train(ctx, model.TrainSettings{
+		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
+		Kernel: ks, Margin: o.margin, C: o.C, WeightPos: o.WeightPos, WeightNeg: o.WeightNeg,
 		Eps: o.Eps, MaxIter: o.MaxIter, CacheMB: o.CacheMB,
-	}
-	if o.margin == solver.L1 {
-		fs.WeightPos, fs.WeightNeg = o.WeightPos, o.WeightNeg
-	}
-	f, err := model.Fit(ctx, fs)
-	if err != nil {
-		if errors.Is(err, solver.ErrNotSeparable) {
-			return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
-		}
-		if errors.Is(err, solver.ErrNaN) {
-			return fmt.Errorf("%w\nhint: the kernel parameters are too extreme for this data (e.g. --gamma 1e308 overflows the scaled distances); try a --gamma, --sigma, --Q or --theta nearer the default", err)
-		}
+		Seed: o.Seed, Version: buildVersion(), Command: o.command,
+	})
+	var pe *model.ParamError
+	switch {
+	case errors.As(err, &pe) && pe.Param == "Q":
+		return fmt.Errorf("--Q %s: %w", o.QFile, pe.Err)
+	case errors.As(err, &pe):
+		return fmt.Errorf("--%s: %w", pe.Param, pe.Err)
+	case errors.Is(err, model.ErrNotSeparable):
+		return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
+	case errors.Is(err, model.ErrNaN):
+		return fmt.Errorf("%w\nhint: the kernel parameters are too extreme for this data (e.g. --gamma 1e308 overflows the scaled distances); try a --gamma, --sigma, --Q or --theta nearer the default", err)
+	case err != nil:
 		return err
 	}
-	m, fit := f.Model, f.SVC
-	setProvenance(m, o.Seed, path, o.command)
-
-	r := &trainResult{
-		FitData: model.NewFitData(path, o.data.Test, o.Seed, train, test, norm),
-		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
-		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
-		Accuracies: f.Accuracies,
-		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
-		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: o.Eps,
-		Seconds: f.Elapsed.Seconds(), ModelFile: o.Output,
-	}
-	r.Notes = append(r.Notes, train.Notes...)
-	if len(norm.Constant) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d feature(s) constant on the training part (only shifted): %s",
-			len(norm.Constant), featureList(norm.Constant, train.FeatureNames)))
-	}
-	if fit.Status != solver.Converged {
-		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise --max-iter or --eps)", fit.Status, fit.Iter))
-	}
-	if o.margin == solver.L2 {
-		r.Notes = append(r.Notes, "l2 margin: trained with K + I/C; objective with K + I/C, margin 1/‖w‖ with K")
-	}
-
+	r.ModelFile = o.Output
 	if o.Output != "" {
-		if err := m.SaveFile(o.Output); err != nil {
+		if err := r.Model.SaveFile(o.Output); err != nil {
 			return err
 		}
 	}
 	if o.Format == formatJSON {
 		return renderJSON(o.Out, r)
 	}
-	return renderTables(o.Out, formatTable, trainTable(r))
+	return renderTables(o.Out, formatTable, report.TrainTable(r))
 }
 
-// kernelSpec builds the kernel from the flags, for d features.
-func (o *trainOptions) kernelSpec(d int) (kernel.Spec, error) {
-	switch o.Kernel {
-	case kernel.KindLinear:
-		return kernel.Spec{Kind: kernel.KindLinear}, nil
-	case kernel.KindL1:
-		theta := make([]float64, d)
-		for j := range theta {
-			theta[j] = 1
+// kernelSettings are the kernel flags: --kernel, --gamma, --sigma, --Q (the
+// file read here) and --theta.
+func (o *trainOptions) kernelSettings() (model.KernelSettings, error) {
+	ks := model.KernelSettings{Kind: o.Kernel, Gamma: o.Gamma, Sigma: o.Sigma}
+	if o.Kernel == model.KernelL1 && o.Theta != "" {
+		t, err := parseTheta(o.Theta)
+		if err != nil {
+			return ks, err
 		}
-		if o.Theta != "" {
-			t, err := parseTheta(o.Theta)
-			if err != nil {
-				return kernel.Spec{}, err
-			}
-			switch len(t) {
-			case 1:
-				for j := range theta {
-					theta[j] = t[0]
-				}
-			case d:
-				theta = t
-			default:
-				return kernel.Spec{}, fmt.Errorf("--theta: %d values for %d features (give one or %d)", len(t), d, d)
-			}
-		}
-		return kernel.Spec{Kind: kernel.KindL1, Theta: theta}, nil
+		ks.Theta = t
 	}
-	switch {
-	case o.QFile != "":
+	if o.Kernel == model.KernelGaussian && o.QFile != "" {
 		f, err := os.Open(o.QFile)
 		if err != nil {
-			return kernel.Spec{}, fmt.Errorf("--Q: %w", err)
+			return ks, fmt.Errorf("--Q: %w", err)
 		}
 		defer f.Close()
-		q, err := dataio.ReadMatrix(f, o.QFile)
-		if err != nil {
-			return kernel.Spec{}, fmt.Errorf("--Q %w", err) // "--Q FILE:LINE:COL: problem"
+		if ks.Q, err = dataio.ReadMatrix(f, o.QFile); err != nil {
+			return ks, fmt.Errorf("--Q %w", err) // "--Q FILE:LINE:COL: problem"
 		}
-		return metricSpec(o.QFile, q, d)
-	case o.Sigma > 0:
-		return kernel.Spec{Kind: kernel.KindGaussian, Gamma: 1 / (2 * o.Sigma * o.Sigma)}, nil
-	case o.Gamma > 0:
-		return kernel.Spec{Kind: kernel.KindGaussian, Gamma: o.Gamma}, nil
+		ks.QName = o.QFile
 	}
-	return kernel.Spec{Kind: kernel.KindGaussian, Gamma: 1 / float64(d)}, nil
-}
-
-// metricSpec checks that q, read from the --Q file name, is a d×d matrix
-// and returns its kernel spec (kernel.SpecFromMetric: symmetric positive
-// definite, then isotropic, diagonal or full), in the flag's words.
-func metricSpec(name string, q [][]float64, d int) (kernel.Spec, error) {
-	if len(q) != d {
-		return kernel.Spec{}, fmt.Errorf("--Q %s: %d rows, but the data has %d features (want a %d×%d matrix)", name, len(q), d, d, d)
-	}
-	for i, row := range q {
-		if len(row) != d {
-			return kernel.Spec{}, fmt.Errorf("--Q %s: row %d has %d entries, want %d", name, i+1, len(row), d)
-		}
-	}
-	s, err := kernel.SpecFromMetric(q)
-	var (
-		asym  *kernel.SymmetryError
-		notPD *kernel.NotSPDError
-	)
-	switch {
-	case errors.As(err, &asym):
-		return kernel.Spec{}, fmt.Errorf("--Q %s: not symmetric: Q[%d][%d] = %v but Q[%d][%d] = %v", name, asym.I+1, asym.J+1, asym.A, asym.J+1, asym.I+1, asym.B)
-	case errors.As(err, &notPD):
-		return kernel.Spec{}, fmt.Errorf("--Q %s: not positive definite (smallest eigenvalue %.4g, largest %.4g): a Gaussian metric Q must be symmetric positive definite", name, notPD.Min, notPD.Max)
-	case err != nil:
-		return kernel.Spec{}, fmt.Errorf("--Q %s: %w", name, err)
-	}
-	return s, nil
-}
-
-// trainTable lays out a trainResult.
-func trainTable(r *trainResult) *table {
-	t := &table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
-	addKernelRows(t, r.Kernel, r.Margin, r.C)
-	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
-		w := func(v float64) float64 {
-			if v == 0 {
-				return 1
-			}
-			return v
-		}
-		t.Add("C per class", fmt.Sprintf("+1: %s, -1: %s", fmtSig(r.C*w(r.WeightPos), 6), fmtSig(r.C*w(r.WeightNeg), 6)))
-	}
-	t.Add("normalize", r.Normalize)
-	addAccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
-	t.Add("#SV", strconv.Itoa(r.NSV))
-	t.Add("#BSV", strconv.Itoa(r.NBSV))
-	t.Add("dual objective", fmtSig(r.Obj, 8))
-	t.Add("margin 1/‖w‖", fmtSig(r.Geo, 6))
-	t.Add("rho", fmtSig(r.Rho, 6))
-	t.Add("iterations", strconv.Itoa(r.Iter))
-	t.Add("status", r.Status)
-	t.Add("time", fmtFixed(r.Seconds, 3)+" s")
-	if r.ModelFile != "" {
-		t.Add("model file", r.ModelFile)
-	}
-	t.Notes = r.Notes
-	return t
+	return ks, nil
 }

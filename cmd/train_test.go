@@ -12,6 +12,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 // TestTrainHeartLIBSVM: train with LIBSVM's options on heart_scale gives
@@ -190,7 +191,7 @@ func TestTrainStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var r trainResult
+	var r model.TrainResult
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

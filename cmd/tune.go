@@ -23,6 +23,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -362,7 +363,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		return fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
 	}
 	m, fit := f.Model, f.SVC
-	setProvenance(m, o.Seed, path, o.command)
+	m.SetProvenance(o.Seed, path, buildVersion(), o.command)
 	m.Provenance.Method = res.Method
 	m.Provenance.Param = res.Param
 	if m.Tuning, err = json.Marshal(res); err != nil {
@@ -383,9 +384,9 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		featNames: train.FeatureNames,
 	}
 	if q := res.Kernel.Diag; len(q) > 0 {
-		mx := maxOf(q)
+		mx := slices.Max(q)
 		for k, v := range q {
-			r.Relevance = append(r.Relevance, featureWeight{Feature: featureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
+			r.Relevance = append(r.Relevance, featureWeight{Feature: model.FeatureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
 		}
 	}
 	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
@@ -576,7 +577,7 @@ func exportLibsvm(dir string, res *methods.Result, m *model.Model, train, test *
 				return "", err
 			}
 		}
-		fmt.Fprintf(&b, "LIBSVM precomputed kernels (-t 4) of the learned kernel (%s, %s) on the data\n", learned, kernelText(res.Kernel))
+		fmt.Fprintf(&b, "LIBSVM precomputed kernels (-t 4) of the learned kernel (%s, %s) on the data\n", learned, model.DescribeKernel(res.Kernel))
 		fmt.Fprintf(&b, "after the normaliser fitted on the training part. Each line is\n")
 		fmt.Fprintf(&b, "  label 0:i 1:K(x_i,x_1) ... n:K(x_i,x_n)\n")
 		fmt.Fprintf(&b, "against the %d training points, in the order of %s; label +1 is %q, -1 is %q.\n", train.Len(), trainFile, m.Labels.Positive, m.Labels.Negative)
@@ -626,8 +627,8 @@ func tuneTables(r *tuneResult) []*table {
 	if r.Param != "" {
 		title += " --param " + r.Param
 	}
-	t := &table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
-	addKernelRows(t, r.Kernel, r.Margin, r.C)
+	t := &table{Title: report.FitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
+	report.KernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Criterion != "" {
 		t.Add("criterion", r.Criterion)
 	}
@@ -637,7 +638,7 @@ func tuneTables(r *tuneResult) []*table {
 		t.Add(f.Name, fmtSig(f.Value, 6))
 	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
-	addAccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
+	report.AccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)
@@ -678,10 +679,10 @@ func tuneTables(r *tuneResult) []*table {
 		if r.showMatrix {
 			qt := &table{Title: "learned metric Q, exp(-½ (x-z)ᵀQ(x-z))", Header: []string{""}}
 			for k := 0; k < d; k++ {
-				qt.Header = append(qt.Header, featureName(r.featNames, k))
+				qt.Header = append(qt.Header, model.FeatureName(r.featNames, k))
 			}
 			for i := 0; i < d; i++ {
-				row := []string{featureName(r.featNames, i)}
+				row := []string{model.FeatureName(r.featNames, i)}
 				for j := 0; j < d; j++ {
 					row = append(row, fmtSig(r.Kernel.Q[i][j], 3))
 				}
