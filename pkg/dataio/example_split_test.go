@@ -1,0 +1,24 @@
+package dataio_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// LoadSplit reads an embedded data set, holds out a quarter of it as the
+// test part and z-scores both parts with the training part's statistics.
+func ExampleLoadSplit() {
+	tt, err := dataio.LoadSplit(context.Background(), "builtin:heart", dataio.SplitSettings{TestFraction: 0.25, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tt.Train.Len(), "training rows,", tt.Test.Len(), "test rows,", tt.Train.Dim(), "features")
+	fmt.Printf("+1 = %q, -1 = %q, normaliser %s\n", tt.Train.Labels.Positive, tt.Train.Labels.Negative, tt.Norm.Kind)
+	fmt.Println(tt.Test.Notes[len(tt.Test.Notes)-1])
+	// Output:
+	// 203 training rows, 67 test rows, 13 features
+	// +1 = "1", -1 = "-1", normaliser zscore
+	// test part: 67 of 270 rows held out at random (test-fraction=0.25, seed=1)
+}

@@ -1,0 +1,176 @@
+package dataio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// SplitSettings say how LoadSplit reads a data set and chooses its test
+// part. The zero value reads the file with ReadOptions' defaults, takes no
+// test part (unless an IDA set predefines one) and z-scores the features.
+type SplitSettings struct {
+	// Read says how to read the data set and the Test file. With
+	// Read.Categorical "codes", nominal features are one-hot encoded,
+	// fitted on the training part (EncodeOneHot).
+	Read ReadOptions
+	// Stdin is read for the path "-" (a command's standard input).
+	Stdin io.Reader
+	// Test is a file with the test part, read with Read, the data set's
+	// label mapping and, for a LIBSVM data set, its number of features.
+	Test string
+	// TestFraction, in (0, 1), holds out this fraction of the rows as the
+	// test part, drawn from Seed (Partitions). It excludes Test.
+	TestFraction float64
+	// Seed draws the TestFraction split.
+	Seed uint64
+	// Normalize is the kind of the normaliser fitted on the training part
+	// and applied to both parts: ZScore (also ""), MinMax01, MinMax11 or
+	// NoScale.
+	Normalize string
+}
+
+// TrainTest is a data set cut into a training and a test part, both
+// normalised with Norm (fitted on Train).
+type TrainTest struct {
+	// Train is the training part: all rows without a test part.
+	Train *Dataset
+	// Test is the test part, nil when there is none.
+	Test *Dataset
+	// Norm is the normaliser fitted on Train and applied to both parts.
+	Norm *Normalizer
+}
+
+// LoadArg reads a data set named as on a command line: "-" reads stdin
+// (named "stdin"), anything else is a path for Load.
+func LoadArg(path string, stdin io.Reader, opts ReadOptions) (*Dataset, error) {
+	if path != "-" {
+		return Load(path, opts)
+	}
+	if stdin == nil {
+		return nil, errors.New("dataio: read stdin: no standard input given")
+	}
+	return LoadReader(stdin, "stdin", opts)
+}
+
+// LabelColError is LoadSplit's and CheckLabelCol's error for a label column
+// (ReadOptions.LabelCol) given for a LIBSVM file, whose label comes first on
+// each line: ignoring it would hide that the label was expected elsewhere.
+type LabelColError struct {
+	LabelCol string // the label column given
+	Source   string // the LIBSVM file
+}
+
+func (e *LabelColError) Error() string {
+	return fmt.Sprintf("dataio: label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
+}
+
+// CheckLabelCol returns a *LabelColError when labelCol is set and d was read
+// from a LIBSVM file.
+func CheckLabelCol(d *Dataset, labelCol string) error {
+	if labelCol != "" && d.Format == "libsvm" {
+		return &LabelColError{LabelCol: labelCol, Source: d.Source}
+	}
+	return nil
+}
+
+// LoadSplit reads the data set at path (LoadArg) and its test part: the
+// Test file, or a TestFraction of the rows drawn from Seed, or else the
+// first predefined realisation of an IDA set; without any, Test is nil. It
+// one-hot encodes nominal features and fits the normaliser on the training
+// part and applies both to the two parts. A LIBSVM data set with
+// Read.LabelCol set is a *LabelColError.
+func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.Test != "" && s.TestFraction != 0 {
+		return nil, errors.New("dataio: give a test file or a test fraction, not both")
+	}
+	if s.TestFraction != 0 && !(s.TestFraction > 0 && s.TestFraction < 1) {
+		return nil, fmt.Errorf("dataio: test fraction %v is not in (0, 1)", s.TestFraction)
+	}
+	full, err := LoadArg(path, s.Stdin, s.Read)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckLabelCol(full, s.Read.LabelCol); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	train, test := full, (*Dataset)(nil)
+	switch {
+	case s.Test != "":
+		ro := s.Read
+		lm := full.Labels
+		ro.Labels, ro.Positive = &lm, ""
+		if full.Format == "libsvm" && ro.Features == 0 {
+			ro.Features = full.Dim()
+		}
+		if test, err = Load(s.Test, ro); err != nil {
+			if ro.Features > 0 && s.Read.Features == 0 {
+				err = fmt.Errorf("%w (the training data has %d features; set features=N for both)", err, full.Dim())
+			}
+			return nil, err
+		}
+		if test.Dim() != full.Dim() {
+			return nil, fmt.Errorf("test data %s has %d features, training data %s has %d", s.Test, test.Dim(), path, full.Dim())
+		}
+	case s.TestFraction > 0:
+		sp, err := Partitions(full.Y, PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("test-fraction=%v on %s: %w", s.TestFraction, path, err)
+		}
+		train, test = full.Subset(sp[0].Train), full.Subset(sp[0].Test)
+		train, test = withNote(train, test, fmt.Sprintf("test part: %d of %d rows held out at random (test-fraction=%v, seed=%d)", test.Len(), full.Len(), s.TestFraction, s.Seed))
+	case len(full.Splits) > 0:
+		sp := full.Splits[0]
+		train, test = full.Subset(sp.Train), full.Subset(sp.Test)
+		train, test = withNote(train, test, fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test)))
+	}
+	if train, test, err = EncodeOneHot(train, test); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	norm, err := FitNormalizer(s.Normalize, train.X)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	tt := &TrainTest{Train: norm.ApplyDataset(train), Norm: norm}
+	if test != nil {
+		tt.Test = norm.ApplyDataset(test)
+	}
+	return tt, nil
+}
+
+// withNote appends note to the notes of both parts (each its own copy).
+func withNote(train, test *Dataset, note string) (*Dataset, *Dataset) {
+	train.Notes = append(append([]string(nil), train.Notes...), note)
+	test.Notes = append(append([]string(nil), test.Notes...), note)
+	return train, test
+}
+
+// EncodeOneHot one-hot encodes the nominal features of train and test (test
+// may be nil), fitted on train alone (FitOneHot), so a category only test has
+// encodes as all zeros; train gets a note describing the encoding. A train
+// without nominal features is returned as it is, with test.
+func EncodeOneHot(train, test *Dataset) (*Dataset, *Dataset, error) {
+	enc, err := FitOneHot(train)
+	if err != nil || enc == nil {
+		return train, test, err
+	}
+	note := enc.Describe() + ", fitted on the training part"
+	tr, err := enc.Apply(train)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr.Notes = append(append([]string(nil), tr.Notes...), note)
+	if test != nil {
+		if test, err = enc.Apply(test); err != nil {
+			return nil, nil, err
+		}
+	}
+	return tr, test, nil
+}
