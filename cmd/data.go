@@ -1,9 +1,12 @@
 package cmd
 
 import (
-	"fmt"
+	"cmp"
+	"context"
+	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,61 +90,55 @@ func (o *dataOptions) addSplitFlags(fs *pflag.FlagSet) {
 
 // check validates the flag values (usage errors, exit code 2).
 func (o *dataOptions) check() error {
-	switch o.InputFormat {
-	case "", "auto", "csv", "arff", "libsvm", "ida":
-	default:
-		return usageErrorf("--input-format: unknown format %q (want auto, csv, arff, libsvm or ida)", o.InputFormat)
+	return cmp.Or(
+		oneOf("input-format", "format", o.InputFormat, "auto", "csv", "arff", "libsvm", "ida"),
+		oneOf("categorical", "setting", o.Categorical, "error", "onehot"),
+		o.checkClasses(),
+		oneOf("header", "setting", o.Header, "auto", "yes", "no"),
+		oneOf("missing", "policy", o.Missing, "error", "drop"),
+		oneOf("normalize", "kind", o.Normalize, dataio.NormalizerKinds...),
+		o.checkNumbers())
+}
+
+// oneOf returns a usage error unless value is empty or one of allowed.
+func oneOf(flag, noun, value string, allowed ...string) error {
+	if value == "" || slices.Contains(allowed, value) {
+		return nil
 	}
-	switch o.Categorical {
-	case "", "error", "onehot":
-	default:
-		return usageErrorf("--categorical: unknown setting %q (want error or onehot)", o.Categorical)
+	want := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return usageErrorf("--%s: unknown %s %q (want %s)", flag, noun, value, want)
+}
+
+func (o *dataOptions) checkClasses() error {
+	if len(o.Classes) > 0 && (len(o.Classes) != 2 || o.Classes[0] == o.Classes[1]) {
+		return usageErrorf("--classes: want two different classes A,B, got %q", strings.Join(o.Classes, ","))
 	}
-	if len(o.Classes) > 0 {
-		if len(o.Classes) != 2 || o.Classes[0] == o.Classes[1] {
-			return usageErrorf("--classes: want two different classes A,B, got %q", strings.Join(o.Classes, ","))
-		}
-		if o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
-			return usageErrorf("--positive %s is not one of --classes %s", o.Positive, strings.Join(o.Classes, ","))
-		}
+	if len(o.Classes) > 0 && o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
+		return usageErrorf("--positive %s is not one of --classes %s", o.Positive, strings.Join(o.Classes, ","))
 	}
-	switch o.Header {
-	case "", "auto", "yes", "no":
-	default:
-		return usageErrorf("--header: unknown setting %q (want auto, yes or no)", o.Header)
-	}
-	switch o.Missing {
-	case "", "error", "drop":
-	default:
-		return usageErrorf("--missing: unknown policy %q (want error or drop)", o.Missing)
-	}
-	switch o.Normalize {
-	case "", dataio.ZScore, dataio.MinMax01, dataio.MinMax11, dataio.NoScale:
-	default:
-		return usageErrorf("--normalize: unknown kind %q (want zscore, minmax01, minmax11 or none)", o.Normalize)
-	}
-	if o.Features < 0 {
+	return nil
+}
+
+func (o *dataOptions) checkNumbers() error {
+	switch {
+	case o.Features < 0:
 		return usageErrorf("--features: must be ≥ 0, got %d", o.Features)
-	}
-	if o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1) {
+	case o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1):
 		return usageErrorf("--test-fraction: must be in (0, 1), got %v", o.TestFraction)
-	}
-	if o.Test != "" && o.TestFraction != 0 {
+	case o.Test != "" && o.TestFraction != 0:
 		return usageErrorf("give --test or --test-fraction, not both")
 	}
 	return nil
 }
 
 func (o *dataOptions) readOptions() dataio.ReadOptions {
-	f := o.InputFormat
+	f, h, cat := o.InputFormat, o.Header, ""
 	if f == "auto" {
 		f = ""
 	}
-	h := o.Header
 	if h == "auto" {
 		h = ""
 	}
-	cat := ""
 	if o.Categorical == "onehot" {
 		cat = "codes"
 	}
@@ -154,17 +151,17 @@ func (o *dataOptions) readOptions() dataio.ReadOptions {
 
 // flagHint rewrites a data error in the words the user types: dataio names
 // its options (missing=drop, categorical=onehot, positive=CLASS,
-// classes=A,B), which are flags here. The error still matches dataio's
-// sentinels (errors.Is) and *ParseError (errors.As).
+// classes=A,B, ...), which are flags here; a *dataio.LabelColError becomes
+// a usage error. The error still matches dataio's sentinels (errors.Is) and
+// *ParseError (errors.As).
 func flagHint(err error) error {
-	if err == nil {
-		return nil
+	if lce := (*dataio.LabelColError)(nil); errors.As(err, &lce) {
+		return usageErrorf("--label-col %s: %s is a LIBSVM file, whose label comes first on each line; --label-col is for CSV", lce.LabelCol, lce.Source)
 	}
-	msg := flagWords.Replace(err.Error())
-	if msg == err.Error() {
+	if err == nil || flagWords.Replace(err.Error()) == err.Error() {
 		return err
 	}
-	return &reworded{msg: msg, err: err}
+	return &reworded{msg: flagWords.Replace(err.Error()), err: err}
 }
 
 var flagWords = strings.NewReplacer(
@@ -173,7 +170,12 @@ var flagWords = strings.NewReplacer(
 	"positive=CLASS", "--positive CLASS",
 	"classes=A,B", "--classes A,B",
 	"label-col=", "--label-col ",
+	"features=N", "--features",
+	"test-fraction=", "--test-fraction ",
 )
+
+// noteWords is flagWords for the notes of dataio.LoadSplit.
+var noteWords = strings.NewReplacer("(test-fraction=", "(--test-fraction ", ", seed=", ", --seed ")
 
 type reworded struct {
 	msg string
@@ -183,26 +185,12 @@ type reworded struct {
 func (e *reworded) Error() string { return e.msg }
 func (e *reworded) Unwrap() error { return e.err }
 
-// encode one-hot encodes the nominal features of train and test (--categorical
-// onehot), fitted on train alone; a set without nominal features is returned
-// as it is.
-func encode(train, test *dataio.Dataset) (*dataio.Dataset, *dataio.Dataset, error) {
-	enc, err := dataio.FitOneHot(train)
-	if err != nil || enc == nil {
-		return train, test, err
+// stdinReader is the reader of the path "-".
+func (o *dataOptions) stdinReader() io.Reader {
+	if o.stdin == nil {
+		return os.Stdin
 	}
-	note := enc.Describe() + ", fitted on the training part"
-	tr, err := enc.Apply(train)
-	if err != nil {
-		return nil, nil, err
-	}
-	tr.Notes = append(append([]string(nil), tr.Notes...), note)
-	if test != nil {
-		if test, err = enc.Apply(test); err != nil {
-			return nil, nil, err
-		}
-	}
-	return tr, test, nil
+	return o.stdin
 }
 
 // load reads one data set with the read flags.
@@ -210,15 +198,7 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	if path == "-" {
-		in := o.stdin
-		if in == nil {
-			in = os.Stdin
-		}
-		d, err := dataio.LoadReader(in, "stdin", o.readOptions())
-		return d, flagHint(err)
-	}
-	d, err := dataio.Load(path, o.readOptions())
+	d, err := dataio.LoadArg(path, o.stdinReader(), o.readOptions())
 	return d, flagHint(err)
 }
 
@@ -231,111 +211,46 @@ func (o *dataOptions) loadAny(path string) (*dataio.Dataset, error) {
 	}
 	ro := o.readOptions()
 	ro.Categorical, ro.AnyClasses = "codes", true
-	if path == "-" {
-		in := o.stdin
-		if in == nil {
-			in = os.Stdin
-		}
-		d, err := dataio.LoadReader(in, "stdin", ro)
-		return d, flagHint(err)
-	}
-	d, err := dataio.Load(path, ro)
+	d, err := dataio.LoadArg(path, o.stdinReader(), ro)
 	return d, flagHint(err)
 }
 
-// checkLabelCol refuses --label-col for a LIBSVM file, whose label is the
-// first token of each line: ignoring it would hide that the user expected
-// the label elsewhere. (info and compare, which read several files with the
-// same flags, may mix CSV and LIBSVM and do not check.)
+// checkLabelCol refuses --label-col for a LIBSVM file (dataio.CheckLabelCol).
+// (info and compare, which read several files with the same flags, may mix
+// CSV and LIBSVM and do not check.)
 func (o *dataOptions) checkLabelCol(d *dataio.Dataset) error {
-	if o.LabelCol != "" && d.Format == "libsvm" {
-		return usageErrorf("--label-col %s: %s is a LIBSVM file, whose label comes first on each line; --label-col is for CSV", o.LabelCol, d.Source)
-	}
-	return nil
+	return flagHint(dataio.CheckLabelCol(d, o.LabelCol))
 }
 
-// loadTrainTest reads DATA and its test part: --test FILE (read with the
-// training file's label mapping and, for LIBSVM, its width), or a fraction
-// split off with the seed (--test-fraction), or else the first predefined
-// realisation of an IDA set; test is nil when there is none. The normaliser
-// (--normalize) is fitted on the training part and applied to both.
+// splitSettings are the data flags as dataio.LoadSplit's settings.
+func (o *dataOptions) splitSettings(seed uint64) dataio.SplitSettings {
+	return dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(), Test: o.Test,
+		TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize}
+}
+
+// loadTrainTest reads DATA and its test part with dataio.LoadSplit (test is
+// nil when there is none), its errors and notes in the flags' words.
 func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
-	full, err := o.load(path)
+	if err := o.check(); err != nil {
+		return nil, nil, nil, err
+	}
+	tt, err := dataio.LoadSplit(context.Background(), path, o.splitSettings(seed))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, flagHint(err)
 	}
-	if err := o.checkLabelCol(full); err != nil {
-		return nil, nil, nil, err
-	}
-	train = full
-	switch {
-	case o.Test != "":
-		ro := o.readOptions()
-		lm := full.Labels
-		ro.Labels = &lm
-		ro.Positive = ""
-		if full.Format == "libsvm" && ro.Features == 0 {
-			ro.Features = full.Dim()
-		}
-		test, err = dataio.Load(o.Test, ro)
-		if err != nil {
-			err = flagHint(err)
-			if ro.Features > 0 && o.Features == 0 {
-				err = fmt.Errorf("%w (the training data has %d features; set --features for both)", err, full.Dim())
+	for _, d := range []*dataio.Dataset{tt.Train, tt.Test} {
+		if d != nil {
+			d.Notes = slices.Clone(d.Notes)
+			for i, n := range d.Notes {
+				d.Notes[i] = noteWords.Replace(n)
 			}
-			return nil, nil, nil, err
 		}
-		if test.Dim() != full.Dim() {
-			return nil, nil, nil, fmt.Errorf("test data %s has %d features, training data %s has %d", o.Test, test.Dim(), path, full.Dim())
-		}
-	case o.TestFraction > 0:
-		sp, perr := dataio.Partitions(full.Y, dataio.PartitionOptions{TrainFraction: 1 - o.TestFraction}, seed)
-		if perr != nil {
-			return nil, nil, nil, fmt.Errorf("--test-fraction %v on %s: %w", o.TestFraction, path, perr)
-		}
-		train, test = full.Subset(sp[0].Train), full.Subset(sp[0].Test)
-		note := fmt.Sprintf("test part: %d of %d rows held out at random (--test-fraction %v, --seed %d)", test.Len(), full.Len(), o.TestFraction, seed)
-		train.Notes = append(append([]string(nil), train.Notes...), note)
-		test.Notes = append(append([]string(nil), test.Notes...), note)
-	case len(full.Splits) > 0:
-		s := full.Splits[0]
-		train, test = full.Subset(s.Train), full.Subset(s.Test)
-		note := fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(s.Train), len(s.Test))
-		train.Notes = append(append([]string(nil), train.Notes...), note)
-		test.Notes = append(append([]string(nil), test.Notes...), note)
 	}
-	if train, test, err = encode(train, test); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	norm, err = dataio.FitNormalizer(o.Normalize, train.X)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	train = norm.ApplyDataset(train)
-	if test != nil {
-		test = norm.ApplyDataset(test)
-	}
-	return train, test, norm, nil
+	return tt.Train, tt.Test, tt.Norm, nil
 }
 
-// oneHotSource one-hot encodes the nominal features of each partition of a
-// Source, fitted on that partition's training part (as the normaliser is),
-// so a category only the test part has encodes as all zeros.
-type oneHotSource struct{ experiment.Source }
-
-// encodedSource wraps s when d (read with --categorical onehot) has nominal
-// features.
+// encodedSource is experiment.EncodeNominal: s one-hot encoded per partition
+// when d (read with --categorical onehot) has nominal features.
 func encodedSource(s experiment.Source, d *dataio.Dataset) experiment.Source {
-	if len(d.Nominal) == 0 {
-		return s
-	}
-	return oneHotSource{s}
-}
-
-func (s oneHotSource) Partition(k int) (train, test *dataio.Dataset, err error) {
-	train, test, err = s.Source.Partition(k)
-	if err != nil {
-		return nil, nil, err
-	}
-	return encode(train, test)
+	return experiment.EncodeNominal(s, d)
 }
