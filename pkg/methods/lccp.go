@@ -36,20 +36,20 @@ import (
 // in θ (and in log θ); it is solved here by gonum's L-BFGS in log θ (so θ
 // stays positive), each evaluation solving the radius QP warm-started from
 // the β of the last accepted point. The
-// outer loop stops when |log J_{p+1} - log J_p| < Options.Tol (default 1e-5,
-// the paper's ε is not given) or after Options.MaxIter steps (default 100).
+// outer loop stops when |log J_{p+1} - log J_p| < Tol (default 1e-5, the
+// paper's ε is not given) or after MaxIter steps (default 100; LCCPSettings).
 //
 // Start θ0 = 1 for every feature (§4, after Chapelle et al. 2002).
 //
-// Options.Param: "multi" (default; one θ_k per feature, the paper's kernel 2)
+// LCCPSettings.Param: "multi" (default; one θ_k per feature, the paper's kernel 2)
 // or "single" (one θ shared by all features, the "single-parameter L1"
 // comparison). With the hard margin a single θ cannot move J (R² ∝ 1/θ and
 // ‖w‖² ∝ θ); with the L2 margin it trades the kernel's scale against ν.
 //
-// Options.Margin: "l2" (default) or "hard". The L2 soft margin of Chapelle et
+// LCCPSettings.Margin: "l2" (default) or "hard". The L2 soft margin of Chapelle et
 // al. 2002 uses K + νI in both R² and ‖w‖²; it keeps both convexity
 // conditions (the ν terms do not depend on θ), and ‖w‖² = Σα there. ν = 1/C
-// is fixed during the run: C is Options.C, or, when that is 0, chosen by
+// is fixed during the run: C is Common.C, or, when that is 0, chosen by
 // k-fold cross-validation (L2 margin, θ = θ0) on the training part before the
 // LCCP starts, since the paper does not say how C was set. The hard margin
 // fails with an error wrapping solver.ErrNotSeparable on data no L1-kernel
@@ -71,6 +71,24 @@ import (
 // once the feature's values are sorted (sorted once per run), instead of the
 // O(n²) of the dense kernel.L1GradTheta (the tests check the two agree).
 type LCCP struct{}
+
+// LCCPSettings configure lccp (see LCCP for the algorithm). The zero value
+// of every field means its default.
+type LCCPSettings struct {
+	// Common: C (ν = 1/C of the L2 margin) is given or, when 0, chosen by
+	// Folds-fold cross-validation at θ0 before the LCCP starts. Eps, the
+	// tolerance of the QPs inside the method, is min(Eps, 1e-6).
+	Common
+	// Param is "multi" (the default; one θ_k per feature) or "single" (one
+	// θ shared by all features).
+	Param string
+	// Margin is "l2" (the default; K + νI) or "hard".
+	Margin string
+	// MaxIter is the limit of LCCP steps, default 100.
+	MaxIter int
+	// Tol stops the run when |log J_{p+1} - log J_p| < Tol; default 1e-5.
+	Tol float64
+}
 
 // NewLCCP returns the lccp method.
 func NewLCCP() Method { return LCCP{} }
@@ -311,17 +329,23 @@ func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters 
 	return iters, nil
 }
 
-// Tune runs the LCCP on the training part.
-func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+// Tune runs the LCCP on the training part with the settings opts gives
+// (lccpSettingsFrom).
+func (LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	return lccpSettingsFrom(opts).Tune(ctx, train)
+}
+
+// Tune runs the LCCP on the (already normalised) training part.
+func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	param := opts.Param
+	param := s.Param
 	if param == "" {
 		param = "multi"
 	}
 	if param != "multi" && param != "single" {
-		return nil, fmt.Errorf("methods: lccp: unknown parameterisation %q (want multi or single)", opts.Param)
+		return nil, fmt.Errorf("methods: lccp: unknown parameterisation %q (want multi or single)", s.Param)
 	}
-	marginName := opts.Margin
+	marginName := s.Margin
 	if marginName == "" {
 		marginName = "l2"
 	}
@@ -332,10 +356,10 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	case "hard":
 		margin = solver.Hard
 	default:
-		return nil, fmt.Errorf("methods: lccp: margin %q not offered (want l2 or hard: the radius-margin bound and its convexity need ‖w‖² = 2D*)", opts.Margin)
+		return nil, fmt.Errorf("methods: lccp: margin %q not offered (want l2 or hard: the radius-margin bound and its convexity need ‖w‖² = 2D*)", s.Margin)
 	}
-	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
-		return nil, fmt.Errorf("methods: lccp: C = %g, want a positive number (or 0 to choose it by cross-validation)", opts.C)
+	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
+		return nil, fmt.Errorf("methods: lccp: C = %g, want a positive number (or 0 to choose it by cross-validation)", s.C)
 	}
 	if train == nil || train.Len() == 0 || train.X == nil {
 		return nil, fmt.Errorf("methods: lccp: empty training set")
@@ -344,21 +368,21 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 		return nil, fmt.Errorf("methods: lccp: the training set needs both classes (%d positive, %d negative)", pos, neg)
 	}
 	maxIter := lccpMaxIter
-	if opts.MaxIter > 0 {
-		maxIter = opts.MaxIter
+	if s.MaxIter > 0 {
+		maxIter = s.MaxIter
 	}
 	tol := lccpTol
-	if opts.Tol > 0 {
-		tol = opts.Tol
+	if s.Tol > 0 {
+		tol = s.Tol
 	}
 	// The CCCP decreases J only up to the accuracy of R² and ‖w‖², so the QPs
-	// inside the LCCP are solved to min(Options.Eps, 1e-6), whatever looser
+	// inside the LCCP are solved to min(Common.Eps, 1e-6), whatever looser
 	// tolerance the caller uses for ordinary SVM training (LIBSVM's 1e-3 let
 	// J rise by 1e-5 relative in a step on IDA breast-cancer).
-	set := opts.common().settings()
+	set := s.settings()
 	set.Eps = lccpEps
-	if opts.Eps > 0 && opts.Eps < lccpEps {
-		set.Eps = opts.Eps
+	if s.Eps > 0 && s.Eps < lccpEps {
+		set.Eps = s.Eps
 	}
 	d := train.Dim()
 	res := &Result{
@@ -374,7 +398,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	res.Init = "θ0 = 1 for every feature (Boughorbel §4)"
 
 	// C (ν = 1/C) for the L2 margin.
-	C := opts.C
+	C := s.C
 	switch {
 	case margin == solver.Hard:
 		C = 0
@@ -386,7 +410,7 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 		if err != nil {
 			return nil, fmt.Errorf("methods: lccp: %w", err)
 		}
-		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, opts.common())
+		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
 		res.Solves += solves
 		if err != nil {
 			return nil, fmt.Errorf("methods: lccp: choosing C at θ0: %w", err)
@@ -446,11 +470,9 @@ func (m LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	}
 	J := R2 * W2
 	res.CriterionStart = J
-	record := func(s Step) {
-		res.Trace = append(res.Trace, s)
-		if opts.Recorder != nil {
-			opts.Recorder(s)
-		}
+	record := func(st Step) {
+		res.Trace = append(res.Trace, st)
+		s.record(st)
 	}
 	record(Step{Iter: 0, Objective: J, NSV: nsv, Elapsed: time.Since(start)})
 	res.Status = IterationLimit

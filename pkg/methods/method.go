@@ -15,10 +15,13 @@
 // Each method has its own settings type, which embeds the shared Common
 // (seed, C, folds, workers, the SVM solver's tolerance and cache, a progress
 // recorder) and adds what means something to that method only (spd's ρ and
-// start, gi's steps, ...): SVMSettings, SPDSettings, GISettings, each with a
-// Tune method for a Go program that knows its method. The registry (All,
-// Lookup) serves the command line: its Method.Tune takes the flat Options,
-// converts them into the method's settings and runs the same code.
+// start, gi's steps, rcsc's schedule, a parameterisation, a margin where
+// there is a choice, the limits of the method's own loop): SVMSettings,
+// SPDSettings, GISettings, LCCPSettings, RCSCSettings and TwoLevelSettings,
+// each with a Tune method for a Go program that knows its method. The
+// registry (All, Lookup) serves the command line: its Method.Tune takes the
+// flat Options, converts them into the method's settings and runs the same
+// code.
 package methods
 
 import (

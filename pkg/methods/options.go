@@ -117,3 +117,26 @@ func spdSettingsFrom(opts Options) (SPDSettings, error) {
 func giSettingsFrom(opts Options) GISettings {
 	return GISettings{Common: opts.common(), Param: opts.Param, Margin: opts.Margin, Steps: opts.MaxIter, Tol: opts.Tol}
 }
+
+// lccpSettingsFrom converts the command line's options for lccp.
+func lccpSettingsFrom(opts Options) LCCPSettings {
+	return LCCPSettings{Common: opts.common(), Param: opts.Param, Margin: opts.Margin, MaxIter: opts.MaxIter, Tol: opts.Tol}
+}
+
+// rcscSettingsFrom converts the command line's options for rcsc (Mode is
+// rcsc's Schedule), refusing a margin other than l1.
+func rcscSettingsFrom(opts Options) (RCSCSettings, error) {
+	if opts.Margin != "" && opts.Margin != "l1" {
+		return RCSCSettings{}, fmt.Errorf("methods: rcsc: margin %q not offered (rcsc tunes γ for the L1 soft margin, as the paper)", opts.Margin)
+	}
+	return RCSCSettings{Common: opts.common(), Param: opts.Param, Schedule: opts.Mode, MaxIter: opts.MaxIter, Tol: opts.Tol}, nil
+}
+
+// twoLevelSettingsFrom converts the command line's options for twolevel,
+// refusing a margin other than l2.
+func twoLevelSettingsFrom(opts Options) (TwoLevelSettings, error) {
+	if opts.Margin != "" && opts.Margin != "l2" {
+		return TwoLevelSettings{}, fmt.Errorf("methods: twolevel: margin %q not offered (the method is built on the L2 soft margin)", opts.Margin)
+	}
+	return TwoLevelSettings{Common: opts.common(), Param: opts.Param, Mode: opts.Mode, MaxIter: opts.MaxIter, Tol: opts.Tol}, nil
+}

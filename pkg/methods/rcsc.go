@@ -30,11 +30,11 @@ import (
 // Eq. 13 writes argmin; the text ("obtained through maximizing Eq. (12)"),
 // the update (14) with a plus sign and Fig. 2–4 all maximise: we maximise.
 //
-// Options.Param: "iso" (default; one γ, the paper) or "diag" (one γ_k per
+// RCSCSettings.Param: "iso" (default; one γ, the paper) or "diag" (one γ_k per
 // feature, exp(-Σ_k γ_k Δ_k²), our extension through ∂J/∂K).
-// Options.Mode: "robust" (default; not the paper's schedule: gradient ascent
+// RCSCSettings.Schedule: "robust" (default; not the paper's schedule: gradient ascent
 // in log γ with a growing step and Armijo backtracking, stopped when the
-// relative gain of J falls below Options.Tol) or "paper" (λ = 1e-5,
+// relative gain of J falls below Tol) or "paper" (λ = 1e-5,
 // γ ← γ + η(t) ∂J/∂γ with η(t) = η0(1 - t/N), η0 = 1e-4, N = 100, eq. 14–15).
 // Both start from γ0 = n / Σ‖x_i - x̄‖² (§3.2) and use λ = 1e-5 (§3.3).
 //
@@ -76,6 +76,27 @@ import (
 // bupa 61.6). Whether the tuned kernel is degenerate is judged after the
 // final fit, as for every method (ClassifyDegenerate).
 type RCSC struct{}
+
+// RCSCSettings configure rcsc (see RCSC for the method). The zero value of
+// every field means its default.
+type RCSCSettings struct {
+	// Common: C is given or, when 0, chosen after γ by Folds-fold
+	// cross-validation on the training part over log2 C = -5..15 step 2.
+	Common
+	// Param is "iso" (the default; one γ, the paper) or "diag" (one γ_k
+	// per feature).
+	Param string
+	// Schedule is "robust" (the default; ascent in log γ with Armijo
+	// backtracking, not the paper's) or "paper" (eq. 14–15's decreasing
+	// step η(t) = η0(1 - t/N)); the command line's mode.
+	Schedule string
+	// MaxIter is the robust schedule's iteration limit (default 200), or
+	// the paper schedule's N (default 100).
+	MaxIter int
+	// Tol stops the robust schedule when an accepted step gains less than
+	// Tol relatively (default 1e-6); the paper schedule always runs N steps.
+	Tol float64
+}
 
 // NewRCSC returns the rcsc method.
 func NewRCSC() Method { return RCSC{} }
@@ -385,31 +406,39 @@ func rcscGamma0(X *mat.Dense) (float64, error) {
 	return float64(n) / ss, nil
 }
 
-// Tune maximises J on the training part and then picks C by cross-validation.
-func (m RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+// Tune maximises J on the training part and then picks C by
+// cross-validation, with the settings opts gives (rcscSettingsFrom).
+func (RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	s, err := rcscSettingsFrom(opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Tune(ctx, train)
+}
+
+// Tune maximises J on the (already normalised) training part and then picks
+// C by cross-validation unless C is given.
+func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	param := opts.Param
+	param := s.Param
 	if param == "" {
 		param = "iso"
 	}
 	if param != "iso" && param != "diag" {
-		return nil, fmt.Errorf("methods: rcsc: unknown parameterisation %q (want iso or diag)", opts.Param)
+		return nil, fmt.Errorf("methods: rcsc: unknown parameterisation %q (want iso or diag)", s.Param)
 	}
-	mode := opts.Mode
+	mode := s.Schedule
 	if mode == "" {
 		mode = "robust"
 	}
 	if mode != "robust" && mode != "paper" {
-		return nil, fmt.Errorf("methods: rcsc: unknown schedule %q (want robust or paper)", opts.Mode)
-	}
-	if opts.Margin != "" && opts.Margin != "l1" {
-		return nil, fmt.Errorf("methods: rcsc: margin %q not offered (rcsc tunes γ for the L1 soft margin, as the paper)", opts.Margin)
+		return nil, fmt.Errorf("methods: rcsc: unknown schedule %q (want robust or paper)", s.Schedule)
 	}
 	if train == nil || train.Len() == 0 || train.X == nil {
 		return nil, fmt.Errorf("methods: rcsc: empty training set")
 	}
-	if opts.C < 0 || math.IsNaN(opts.C) || math.IsInf(opts.C, 0) {
-		return nil, fmt.Errorf("methods: rcsc: C = %g, want a positive number (or 0 to choose it by cross-validation)", opts.C)
+	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
+		return nil, fmt.Errorf("methods: rcsc: C = %g, want a positive number (or 0 to choose it by cross-validation)", s.C)
 	}
 	_, d := train.X.Dims()
 	gamma0, err := rcscGamma0(train.X)
@@ -438,11 +467,11 @@ func (m RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	var run rcscRun
 	switch mode {
 	case "paper":
-		run, err = rcscPaper(ctx, prob, gamma, opts, start)
+		run, err = rcscPaper(ctx, prob, gamma, s, start)
 		res.Init = fmt.Sprintf("γ0 = n/Σ‖x_i - x̄‖² = %.6g (Yang et al. §3.2); schedule paper: γ ← γ + η(t)∂J/∂γ, η(t) = %g(1 - t/N), N = %d, λ = %g (eq. 14–15)",
 			gamma0, rcscEta0, run.n, rcscLambda)
 	default:
-		run, err = rcscRobust(ctx, prob, gamma, opts, start)
+		run, err = rcscRobust(ctx, prob, gamma, s, start)
 		res.Init = fmt.Sprintf("γ0 = n/Σ‖x_i - x̄‖² = %.6g (Yang et al. §3.2); schedule robust (not the paper's): ascent in log γ with Armijo backtracking, λ = %g",
 			gamma0, rcscLambda)
 	}
@@ -489,11 +518,11 @@ func (m RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*R
 	Kfin := kern.Gram(train.X)
 
 	// C by cross-validation on the training part.
-	if opts.C > 0 {
-		res.C = opts.C
-		res.Init += fmt.Sprintf("; C = %g given", opts.C)
+	if s.C > 0 {
+		res.C = s.C
+		res.Init += fmt.Sprintf("; C = %g given", s.C)
 	} else {
-		c, acc, solves, err := selectC(ctx, Kfin, train.Y, rcscCGrid(), solver.L1, opts.common())
+		c, acc, solves, err := selectC(ctx, Kfin, train.Y, rcscCGrid(), solver.L1, s.Common)
 		res.Solves += solves
 		if err != nil {
 			if ctx.Err() != nil {
@@ -538,7 +567,7 @@ type rcscRun struct {
 	notes  []string
 }
 
-func (r *rcscRun) record(opts Options, s Step) {
+func (r *rcscRun) record(opts RCSCSettings, s Step) {
 	r.trace = append(r.trace, s)
 	if opts.Recorder != nil {
 		opts.Recorder(s)
@@ -547,9 +576,9 @@ func (r *rcscRun) record(opts Options, s Step) {
 
 // rcscPaper runs Yang et al.'s Algorithm (§2.3, steps 1–5): N plain gradient
 // steps γ ← γ + η(t) ∂J/∂γ with η(t) = η0(1 - t/N) (eq. 14–15). N is
-// Options.MaxIter when set. A step that makes γ non-positive is a breakdown
+// RCSCSettings.MaxIter when set. A step that makes γ non-positive is a breakdown
 // of the schedule (reported as an error naming the iteration).
-func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts Options, start time.Time) (rcscRun, error) {
+func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSettings, start time.Time) (rcscRun, error) {
 	N := rcscN
 	if opts.MaxIter > 0 {
 		N = opts.MaxIter
@@ -596,7 +625,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts Option
 // halved until the Armijo condition J(s + τd) ≥ J(s) + c τ g_s·d holds. It
 // stops (Converged) when an accepted step gains less than Tol relatively,
 // or when no step longer than rcscMinLogStep increases J.
-func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts Options, start time.Time) (rcscRun, error) {
+func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSettings, start time.Time) (rcscRun, error) {
 	maxIter := rcscRobustMaxIter
 	if opts.MaxIter > 0 {
 		maxIter = opts.MaxIter

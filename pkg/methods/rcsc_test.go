@@ -547,7 +547,7 @@ func TestRCSCPaperBreakdown(t *testing.T) {
 	if _, err := p.eval([]float64{0.5}, grad); err != nil || !(0.5+rcscEta0*grad[0] <= 0) {
 		t.Fatalf("test data: ∂J/∂γ(0.5) = %g (err %v), want a first step past 0", grad[0], err)
 	}
-	run, err := rcscPaper(context.Background(), p, []float64{0.5}, Options{}, time.Now())
+	run, err := rcscPaper(context.Background(), p, []float64{0.5}, RCSCSettings{}, time.Now())
 	if err == nil || run.iter != 1 || len(run.trace) != 1 {
 		t.Errorf("err %v at iteration %d after %d recorded steps, want a breakdown at iteration 1 after the start", err, run.iter, len(run.trace))
 	}

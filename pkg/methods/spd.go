@@ -137,7 +137,7 @@ func SPDInitSigma(init string) (sigma, gamma0 float64, err error) {
 	return sigma, gamma0, nil
 }
 
-// spdModes lists the accepted values of Options.Mode for spd.
+// spdModes lists the accepted values of SPDSettings.Mode (Options.Mode).
 var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack, spdModeLBFGS}
 
 // Modes returns spd's variants: "paper" (the default), "riemannian",

@@ -50,7 +50,7 @@ import (
 // log p_k).
 //
 // Kernel: k(x, x̄) = exp(-Σ_k p_k (x_k - x̄_k)²), one p for all features
-// (Options.Param "iso", eq. 5, the default) or one per feature ("diag",
+// (TwoLevelSettings.Param "iso", eq. 5, the default) or one per feature ("diag",
 // eq. 30), on data scaled to [0,1] feature-wise as in the paper's §3. The
 // method receives the training part already normalised by the caller; it fits
 // that min–max map (x - a_k)/s_k on the training part and folds it into the
@@ -65,7 +65,7 @@ import (
 // Table 3's n_r counts those), 10⁻⁸p0 ≤ p ≤ 100 for "iso", and
 // 10⁻⁶ ≤ ν ≤ 10³ (ν > 0 keeps A positive definite).
 //
-// Which point is returned (Options.Mode). Eq. 12's Σ z_i = Σ max(0, -f_i)
+// Which point is returned (TwoLevelSettings.Mode). Eq. 12's Σ z_i = Σ max(0, -f_i)
 // is not scale-invariant: it also falls when all validation outputs f_i
 // shrink towards 0 — ν → ∞ (α ≈ (e + γy)/ν), or p growing until
 // K(xᵗ, X) ≈ 0 — not only when fewer validation points are misclassified.
@@ -122,15 +122,15 @@ import (
 // products: O(n²m + n n_t m) per gradient.
 //
 // Split: stratified by class, a third of each class to X, drawn from
-// Options.Seed (PCG stream "tl"); the paper does not say how it split. The
+// Common.Seed (PCG stream "tl"); the paper does not say how it split. The
 // caller retrains the final SVM on the whole training part with Result.Kernel,
 // the L2 margin and C = 1/ν* (the paper's eq. 26).
 //
-// Options: Mode "select" (default) or "paper" (above), MaxIter bounds the
-// SQP iterations (default 200; the paper's n_it reached 500), Tol is the
-// SQP's KKT tolerance (default 1e-6, the paper's ACC for the larger sets), Eps
-// the SMO tolerance before polishing (default 1e-5). C cannot be fixed:
-// ν = 1/C is a variable of eq. 12.
+// TwoLevelSettings: Mode "select" (default) or "paper" (above), MaxIter
+// bounds the SQP iterations (default 200; the paper's n_it reached 500), Tol
+// is the SQP's KKT tolerance (default 1e-6, the paper's ACC for the larger
+// sets), Eps the SMO tolerance before polishing (default 1e-5). C cannot be
+// fixed: ν = 1/C is a variable of eq. 12.
 //
 // Figures (the columns of the paper's Tables 2–3): e* and e0 are the
 // validation errors (eq. 10, %) at the returned point and at the start — the method never
@@ -140,6 +140,27 @@ import (
 // n_r of p_k at the lower bound (diag); n_it the SQP iterations; then it*
 // and e_end (above).
 type TwoLevel struct{}
+
+// TwoLevelSettings configure twolevel (see TwoLevel for the method). The
+// zero value of every field means its default.
+type TwoLevelSettings struct {
+	// Common: Seed draws the split into the SVM and validation parts; Eps
+	// is the SMO tolerance before polishing (default 1e-5, not the
+	// solver's 1e-3). C must stay 0: ν = 1/C is an optimisation variable.
+	// Folds are unused (no cross-validation).
+	Common
+	// Param is "iso" (the default; one p for all features, eq. 5) or
+	// "diag" (one p_k per feature, eq. 30).
+	Param string
+	// Mode is "select" (the default; the one-standard-error choice among
+	// the SQP's iterates, a departure from the paper) or "paper" (the SQP's
+	// end point).
+	Mode string
+	// MaxIter bounds the SQP iterations; default 200.
+	MaxIter int
+	// Tol is the SQP's KKT tolerance; default 1e-6.
+	Tol float64
+}
 
 // NewTwoLevel returns the twolevel method.
 func NewTwoLevel() Method { return TwoLevel{} }
@@ -582,47 +603,55 @@ func tlCallerKernel(p, scale []float64) (kernel.Spec, error) {
 	return g.Spec(), nil
 }
 
-// Tune runs the two-level optimisation on the training part.
-func (m TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	res, _, err := tlTune(ctx, train, opts)
+// Tune runs the two-level optimisation on the training part with the
+// settings opts gives (twoLevelSettingsFrom).
+func (TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
+	s, err := twoLevelSettingsFrom(opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Tune(ctx, train)
+}
+
+// Tune runs the two-level optimisation on the (already normalised) training
+// part.
+func (s TwoLevelSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	res, _, err := tlTune(ctx, train, s)
 	return res, err
 }
 
 // tlTune is Tune, also returning every accepted SQP iterate (the start
 // first, the end point last) for tests and diagnostics.
-func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, []tlIterate, error) {
+func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*Result, []tlIterate, error) {
 	start := time.Now()
-	param := opts.Param
+	param := ts.Param
 	if param == "" {
 		param = "iso"
 	}
 	if param != "iso" && param != "diag" {
-		return nil, nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", opts.Param)
+		return nil, nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", ts.Param)
 	}
-	if opts.Margin != "" && opts.Margin != "l2" {
-		return nil, nil, fmt.Errorf("methods: twolevel: margin %q not offered (the method is built on the L2 soft margin)", opts.Margin)
-	}
-	mode := opts.Mode
+	mode := ts.Mode
 	if mode == "" {
 		mode = tlModeSelect
 	}
 	if mode != tlModeSelect && mode != tlModePaper {
-		return nil, nil, fmt.Errorf("methods: twolevel: unknown mode %q (want %s or %s)", opts.Mode, tlModeSelect, tlModePaper)
+		return nil, nil, fmt.Errorf("methods: twolevel: unknown mode %q (want %s or %s)", ts.Mode, tlModeSelect, tlModePaper)
 	}
-	if opts.C != 0 {
+	if ts.C != 0 {
 		return nil, nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
 	}
 	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
 		return nil, nil, fmt.Errorf("methods: twolevel: empty training set")
 	}
-	sIdx, vIdx, err := tlSplit(train.Y, opts.Seed)
+	sIdx, vIdx, err := tlSplit(train.Y, ts.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	_, scale, Xs := tlMinMax(train.X)
 	dim := train.Dim()
-	set := opts.common().settings()
-	if opts.Eps == 0 {
+	set := ts.settings()
+	if ts.Eps == 0 {
 		set.Eps = tlEps
 	}
 	tp := &tlProblem{
@@ -665,7 +694,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, 
 		Method: "twolevel", Param: param, Margin: "l2",
 		Criterion: "Σ max(0, -f_i): L1 violation of the validation margins (Schittkowski eq. 11–12)",
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
-			p0, tlNu0, tp.n, tp.nt, opts.Seed),
+			p0, tlNu0, tp.n, tp.nt, ts.Seed),
 	}
 	fail := func(iter int, err error) (*Result, []tlIterate, error) {
 		if ctx.Err() != nil {
@@ -749,8 +778,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, 
 	}
 	record := func(st Step) {
 		res.Trace = append(res.Trace, st)
-		if opts.Recorder != nil {
-			opts.Recorder(st)
+		if ts.Recorder != nil {
+			ts.Recorder(st)
 		}
 	}
 	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free), Elapsed: time.Since(start)})
@@ -759,12 +788,12 @@ func tlTune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, 
 	// can differ at an infeasible iterate).
 	iterates := []tlIterate{{iter: 0, w: slices.Clone(x0[:np+1]), errs: tlErrCount(f0), crit: obj0, abs: floats.Norm(f0, 1)}}
 	maxIter := tlMaxIter
-	if opts.MaxIter > 0 {
-		maxIter = opts.MaxIter
+	if ts.MaxIter > 0 {
+		maxIter = ts.MaxIter
 	}
 	tol := tlTol
-	if opts.Tol > 0 {
-		tol = opts.Tol
+	if ts.Tol > 0 {
+		tol = ts.Tol
 	}
 	sres, err := sqp.Minimize(ctx, prob, x0, sqp.Settings{
 		MaxIter: maxIter, Tol: tol,

@@ -206,7 +206,7 @@ func TestTwoLevelHeartIterates(t *testing.T) {
 	for _, k := range parts {
 		for _, param := range []string{"iso", "diag"} {
 			train, test, seed := tlHeartPartition(t, k)
-			res, its, err := tlTune(ctx, train, Options{Param: param, Seed: seed, Mode: "paper"})
+			res, its, err := tlTune(ctx, train, TwoLevelSettings{Common: Common{Seed: seed}, Param: param, Mode: "paper"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +276,7 @@ func TestTwoLevelIterateDump(t *testing.T) {
 	for k, pt := range parts {
 		for _, param := range []string{"iso", "diag"} {
 			train, test := pt.train, pt.test
-			_, its, err := tlTune(ctx, train, Options{Param: param, Seed: pt.seed, Mode: "paper"})
+			_, its, err := tlTune(ctx, train, TwoLevelSettings{Common: Common{Seed: pt.seed}, Param: param, Mode: "paper"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -443,7 +443,7 @@ func TestTwoLevelHeartPartition21(t *testing.T) {
 		}
 		return m
 	}
-	paper, its, err := tlTune(ctx, train, Options{Seed: seed, Mode: "paper"})
+	paper, its, err := tlTune(ctx, train, TwoLevelSettings{Common: Common{Seed: seed}, Mode: "paper"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestTwoLevelHeartPartition21(t *testing.T) {
 		}
 	}
 
-	res, its2, err := tlTune(ctx, train, Options{Seed: seed})
+	res, its2, err := tlTune(ctx, train, TwoLevelSettings{Common: Common{Seed: seed}})
 	if err != nil {
 		t.Fatal(err)
 	}
