@@ -88,9 +88,9 @@ func tuneJSON(t *testing.T, args ...string) tuneResult {
 
 // predictJSON runs predict with --format json and decodes the result, also
 // as a map to see which keys are present.
-func predictJSON(t *testing.T, args ...string) (predictResult, map[string]any) {
+func predictJSON(t *testing.T, args ...string) (model.Predictions, map[string]any) {
 	t.Helper()
-	r, out := runJSON[predictResult](t, "predict", args...)
+	r, out := runJSON[model.Predictions](t, "predict", args...)
 	var raw map[string]any
 	if err := json.Unmarshal(out, &raw); err != nil {
 		t.Fatal(err)

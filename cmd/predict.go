@@ -3,20 +3,16 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gonum.org/v1/gonum/mat"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // formatLabels is predict's svm-predict-style output: one predicted label per
@@ -36,12 +32,6 @@ type predictOptions struct {
 	// N must be the model's).
 	Features string
 }
-
-// --features values of predict.
-const (
-	featuresPad      = "pad"
-	featuresTruncate = "truncate"
-)
 
 func init() { subcommands = append(subcommands, newPredictCmd) }
 
@@ -145,7 +135,7 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 		return usageErrorf("--label-col %s: DATA read with --no-labels has no label column", o.data.LabelCol)
 	}
 	switch o.Features {
-	case "", featuresPad, featuresTruncate:
+	case "", model.FeaturesPad, model.FeaturesTruncate:
 	default:
 		n, err := strconv.Atoi(o.Features)
 		if err != nil || n < 1 {
@@ -159,49 +149,6 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 	return o.data.check()
 }
 
-// prediction is one row of predict's output.
-type prediction struct {
-	Row       int     `json:"row"` // 1-based
-	Decision  float64 `json:"decision"`
-	Predicted string  `json:"predicted"`
-	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
-}
-
-// Scores compare the predictions with the labels of DATA; predictResult
-// embeds a nil *Scores for data without labels, so JSON then has none of
-// these keys.
-type Scores struct {
-	Accuracy float64 `json:"accuracy"`
-	Correct  int     `json:"correct"`
-	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
-	// predicted -1, and so on.
-	model.Confusion
-}
-
-// predictResult is predict's whole output.
-type predictResult struct {
-	Model string `json:"model"`
-	// The model's description.
-	Kernel     kernel.Spec      `json:"kernel"`
-	Margin     string           `json:"margin"`
-	C          float64          `json:"C,omitempty"`
-	NSV        int              `json:"n_sv"`
-	Normalize  string           `json:"normalize"`
-	Provenance model.Provenance `json:"provenance"`
-
-	Data   string          `json:"data"`
-	N      int             `json:"n"`
-	Labels dataio.LabelMap `json:"labels"` // the model's
-	// Labeled says whether DATA has labels; Scores is nil when not.
-	Labeled bool `json:"labeled"`
-	*Scores
-	// PredictedPos and PredictedNeg count the rows predicted +1 and -1.
-	PredictedPos int          `json:"predicted_pos"`
-	PredictedNeg int          `json:"predicted_neg"`
-	Notes        []string     `json:"notes,omitempty"`
-	Predictions  []prediction `json:"predictions"`
-}
-
 func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
 	m, err := model.LoadFile(modelPath)
 	if err != nil {
@@ -210,61 +157,39 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if o.data.Features > 0 && o.data.Features != m.NumFeatures {
 		return usageErrorf("--features %d: the model %s has %d features", o.data.Features, modelPath, m.NumFeatures)
 	}
-	d, notes, err := o.loadData(m, dataPath)
+	var in io.Reader
+	if dataPath == "-" {
+		// Standard input is read whole first, so that a failure to read it
+		// is not taken for bad data.
+		if in = o.In; in == nil {
+			in = os.Stdin
+		}
+		raw, err := io.ReadAll(in)
+		if err != nil {
+			return fmt.Errorf("predict: read standard input: %w", err)
+		}
+		in = bytes.NewReader(raw)
+	}
+	d, err := model.ReadData(dataPath, in, m, o.data.readOptions(), o.NoLabels)
+	if err != nil {
+		return flagHint(err)
+	}
+	if err := o.data.checkLabelCol(d); err != nil {
+		return err
+	}
+	r, err := model.Predict(ctx, m, d, model.PredictSettings{
+		Features: o.Features, NoLabels: o.NoLabels, Data: dataPath, ModelFile: modelPath,
+	})
 	if err != nil {
 		return err
 	}
-	if d.Dim() != m.NumFeatures {
-		var note string
-		d, note, err = o.fitWidth(d, m.NumFeatures, dataPath, modelPath)
-		if err != nil {
-			return err
-		}
-		notes = append(notes, note)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f := m.Decision(d.X)
-	r := &predictResult{
-		Model: modelPath, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
-		Normalize: "none", Provenance: m.Provenance,
-		Data: dataPath, N: d.Len(), Labels: m.Labels, Labeled: d.Labeled(),
-	}
-	if m.Normalizer != nil {
-		r.Normalize = m.Normalizer.Kind
-	}
-	r.Predictions = make([]prediction, d.Len())
-	for i, v := range f {
-		pos := v > 0
-		if pos {
-			r.PredictedPos++
-		} else {
-			r.PredictedNeg++
-		}
-		r.Predictions[i] = prediction{Row: i + 1, Decision: v, Predicted: m.Label(model.Classes(f[i : i+1])[0])}
-		if r.Labeled {
-			r.Predictions[i].Label = m.Label(d.Y[i])
-		}
-	}
-	if r.Labeled {
-		c := model.ConfusionOf(f, d.Y)
-		// Accuracy 0, not NaN (which JSON cannot hold), for no rows.
-		r.Scores = &Scores{Confusion: c, Correct: c.Correct(), Accuracy: float64(c.Correct()) / float64(max(r.N, 1))}
-	}
-	r.Notes = notes
-	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
-			j+1, d.FeatureNames[j], m.FeatureNames[j]))
-	}
-
 	if !o.PerPoint && o.Format == formatTable && o.Output == "" {
 		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
 	}
 
 	// The summary first: on stdout, unless stdout holds machine-readable
 	// rows (then on stderr, unless -q); JSON holds it.
-	sum := summaryTables(r)
+	sum := report.PredictSummaryTables(r)
 	switch {
 	case o.Format == formatJSON && o.Output == "":
 	case o.Output != "" || o.Format == formatTable:
@@ -298,11 +223,11 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	case formatJSON:
 		err = renderJSON(rowsOut, r)
 	case formatLabels:
-		err = writeLabels(rowsOut, r)
+		err = report.WriteLabels(rowsOut, r)
 	case formatCSV:
-		err = renderTables(rowsOut, formatCSV, predictionsTable(r, true))
+		err = renderTables(rowsOut, formatCSV, report.PredictionsTable(r, true))
 	default:
-		err = renderTables(rowsOut, formatTable, predictionsTable(r, false))
+		err = renderTables(rowsOut, formatTable, report.PredictionsTable(r, false))
 	}
 	if err != nil {
 		return fmt.Errorf("predict: writing predictions: %w", err)
@@ -313,214 +238,4 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		}
 	}
 	return nil
-}
-
-// fitWidth handles DATA whose number of features d.Dim() is not the
-// model's, width: with --features pad (fewer) it appends zero features,
-// with --features truncate (more) it drops the last ones, and says so in
-// the note; otherwise it returns an error that names both numbers and the
-// flag.
-func (o *predictOptions) fitWidth(d *dataio.Dataset, width int, dataPath, modelPath string) (*dataio.Dataset, string, error) {
-	have := d.Dim()
-	name := dataPath
-	if dataPath == "-" {
-		name = "standard input"
-	}
-	switch {
-	case have < width && o.Features == featuresPad:
-		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are read as 0 (--features pad)",
-			name, have, width, have+1, width), nil
-	case have > width && o.Features == featuresTruncate:
-		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are dropped (--features truncate)",
-			name, have, width, width+1, have), nil
-	}
-	var hint string
-	switch {
-	case have < width && d.Format == "libsvm":
-		hint = fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row, give --features pad)", have+1, width)
-	case have < width:
-		hint = widthHint(d, width, o.NoLabels) + "; --features pad reads the missing features as 0"
-	default:
-		hint = widthHint(d, width, o.NoLabels) + fmt.Sprintf("; --features truncate drops features %d-%d", width+1, have)
-	}
-	return nil, "", fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
-		name, have, readAs(d), modelPath, width, hint)
-}
-
-// resizeFeatures returns d with width features: its own, then zeros (or
-// only the first width).
-func resizeFeatures(d *dataio.Dataset, width int) *dataio.Dataset {
-	n, have := d.X.Dims()
-	if n == 0 { // the readers refuse empty data; nothing to resize
-		return d
-	}
-	x := mat.NewDense(n, width, nil)
-	keep := min(have, width)
-	for i := 0; i < n; i++ {
-		copy(x.RawRowView(i)[:keep], d.X.RawRowView(i)[:keep])
-	}
-	c := *d
-	c.X = x
-	c.FeatureNames = make([]string, width)
-	copy(c.FeatureNames, d.FeatureNames)
-	for j := keep; j < width; j++ {
-		c.FeatureNames[j] = "f" + strconv.Itoa(j+1)
-	}
-	return &c
-}
-
-// loadData reads DATA for model m: with the model's label mapping, or
-// without labels (--no-labels, or when the file's width and form say so).
-// The notes say what it decided on its own.
-func (o *predictOptions) loadData(m *model.Model, path string) (*dataio.Dataset, []string, error) {
-	ro := o.data.readOptions()
-	ro.Positive = ""
-	if o.NoLabels {
-		ro.Unlabeled = true
-	} else {
-		lm := m.Labels
-		ro.Labels = &lm
-		ro.AutoUnlabeled = m.NumFeatures
-	}
-	if m.Encoder != nil {
-		// Nominal features are read as categories and encoded as in training.
-		ro.Categorical = "codes"
-		ro.AutoUnlabeled = min(ro.AutoUnlabeled, m.Encoder.InputFeatures)
-	}
-	load := func(ro dataio.ReadOptions) (*dataio.Dataset, error) { return dataio.Load(path, ro) }
-	if path == "-" {
-		// Standard input can be read once: keep it for a second parse.
-		in := o.In
-		if in == nil {
-			in = os.Stdin
-		}
-		raw, err := io.ReadAll(in)
-		if err != nil {
-			return nil, nil, fmt.Errorf("predict: read standard input: %w", err)
-		}
-		load = func(ro dataio.ReadOptions) (*dataio.Dataset, error) {
-			return dataio.LoadReader(bytes.NewReader(raw), "stdin", ro)
-		}
-	}
-	d, err := load(ro)
-	err = flagHint(err)
-	if errors.Is(err, dataio.ErrUnknownLabel) {
-		return nil, nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := o.data.checkLabelCol(d); err != nil {
-		return nil, nil, err
-	}
-	if m.Encoder != nil {
-		if d, err = m.Encoder.Apply(d); err != nil {
-			return nil, nil, err
-		}
-	}
-	var notes []string
-	if !d.Labeled() && !o.NoLabels {
-		name := path
-		if path == "-" {
-			name = "standard input"
-		}
-		if d.Format == "libsvm" {
-			notes = append(notes, fmt.Sprintf("note: %s has no labels (its lines start with index:value): predictions only", name))
-		} else {
-			notes = append(notes, fmt.Sprintf("note: %s has no labels: its %d columns are the model's %d features (if one is a label, name it with --label-col)", name, d.Dim(), m.NumFeatures))
-		}
-	}
-	return d, notes, nil
-}
-
-// readAs qualifies a number of features read without labels.
-func readAs(d *dataio.Dataset) string {
-	if d.Labeled() {
-		return ""
-	}
-	return " (read without labels)"
-}
-
-// widthHint explains a CSV file's width that fits the model neither with nor
-// without a label column.
-func widthHint(d *dataio.Dataset, features int, forced bool) string {
-	switch {
-	case d.Format != "csv":
-		return ""
-	case forced:
-		return fmt.Sprintf(": with --no-labels every column is a feature, so DATA needs %d columns", features)
-	}
-	return fmt.Sprintf(": DATA needs %d columns, or %d with a label column", features, features+1)
-}
-
-func writeLabels(w io.Writer, r *predictResult) error {
-	var b strings.Builder
-	for _, p := range r.Predictions {
-		b.WriteString(p.Predicted)
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// predictionsTable lists the rows; full gives decision values with every
-// digit (csv), otherwise 6 significant digits.
-func predictionsTable(r *predictResult, full bool) *table {
-	t := &table{Header: []string{"row", "decision", "predicted"}}
-	if r.Labeled {
-		t.Header = append(t.Header, "label")
-		if !full {
-			t.Header = append(t.Header, "")
-		}
-	}
-	t.Rows = make([][]string, len(r.Predictions))
-	for i, p := range r.Predictions {
-		dv := fmtSig(p.Decision, 6)
-		if full {
-			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
-		}
-		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}
-		if r.Labeled {
-			row = append(row, p.Label)
-		}
-		if r.Labeled && !full {
-			mark := ""
-			if p.Predicted != p.Label {
-				mark = "wrong"
-			}
-			row = append(row, mark)
-		}
-		t.Rows[i] = row
-	}
-	return t
-}
-
-// summaryTables gives the accuracy and the confusion counts, or for data
-// without labels the number of rows predicted in each class.
-func summaryTables(r *predictResult) []*table {
-	if !r.Labeled {
-		return []*table{{
-			Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model),
-			Header: []string{"rows",
-				fmt.Sprintf("predicted %q (+1)", r.Labels.Positive), fmt.Sprintf("predicted %q (-1)", r.Labels.Negative)},
-			Rows:  [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.PredictedPos), strconv.Itoa(r.PredictedNeg)}},
-			Notes: r.Notes,
-		}}
-	}
-	acc := &table{
-		Title:  fmt.Sprintf("predict %s with %s", r.Data, r.Model),
-		Header: []string{"rows", "correct", "accuracy"},
-		Rows:   [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.Correct), fmtFixed(100*r.Accuracy, 2) + "%"}},
-	}
-	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
-	conf := &table{
-		Header: []string{"label \\ predicted", pos, neg, "rows"},
-		Rows: [][]string{
-			{pos, strconv.Itoa(r.TruePos), strconv.Itoa(r.FalseNeg), strconv.Itoa(r.TruePos + r.FalseNeg)},
-			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg), strconv.Itoa(r.FalsePos + r.TrueNeg)},
-			{"rows", strconv.Itoa(r.TruePos + r.FalsePos), strconv.Itoa(r.FalseNeg + r.TrueNeg), strconv.Itoa(r.N)},
-		},
-		Notes: r.Notes,
-	}
-	return []*table{acc, conf}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 // predictCSV runs predict with --format csv, fails the test unless it exits
@@ -390,7 +391,7 @@ func TestPredictUnlabeled(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	same := func(name string, r predictResult, raw map[string]any) {
+	same := func(name string, r model.Predictions, raw map[string]any) {
 		t.Helper()
 		if r.Labeled || r.Scores != nil || r.N != 70 || len(r.Predictions) != 70 {
 			t.Fatalf("%s: labeled %v, scores %+v, %d rows", name, r.Labeled, r.Scores, len(r.Predictions))
@@ -434,7 +435,7 @@ func TestPredictUnlabeled(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stdin: exit %d: %s", code, errOut)
 	}
-	r = predictResult{}
+	r = model.Predictions{}
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
@@ -30,4 +31,43 @@ func ExampleTrain() {
 	fmt.Printf("%s, C = %g: #SV %d, train accuracy %.4f\n", model.DescribeKernel(r.Kernel), r.C, r.NSV, r.TrainAccuracy)
 	// Output:
 	// gaussian exp(-γ‖x-z‖²), γ = 0.0769231 (σ = 2.54951), C = 1: #SV 150, train accuracy 0.9296
+}
+
+// Fit an SVM on 200 rows of heart and predict the other 70: their decision
+// values, predicted labels and accuracy.
+func ExamplePredict() {
+	d, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
+	if err != nil {
+		panic(err)
+	}
+	train, test := d.Subset(seq(0, 200)), d.Subset(seq(200, 270))
+	norm, err := dataio.FitNormalizer("zscore", train.X)
+	if err != nil {
+		panic(err)
+	}
+	fit, err := model.Fit(context.Background(), model.FitSettings{
+		Train: norm.ApplyDataset(train), Norm: norm,
+		Kernel: kernel.Spec{Kind: model.KernelGaussian, Gamma: 0.05}, Margin: model.L1, C: 1,
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Predict takes raw rows: the model applies its own normaliser.
+	p, err := model.Predict(context.Background(), fit.Model, test, model.PredictSettings{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("row 1: f = %.4f, predicted %s, label %s\n", p.Predictions[0].Decision, p.Predictions[0].Predicted, p.Predictions[0].Label)
+	fmt.Printf("accuracy %.4f (%d/%d)\n", p.Accuracy, p.Correct, p.N)
+	// Output:
+	// row 1: f = 0.1084, predicted 1, label -1
+	// accuracy 0.8286 (58/70)
+}
+
+func seq(from, to int) []int {
+	idx := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		idx = append(idx, i)
+	}
+	return idx
 }

@@ -1,0 +1,258 @@
+package model
+
+// Predict: a saved model applied to data, as `kerneltune predict` does.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// What Predict does with data of another number of features than the
+// model's (PredictSettings.Features).
+const (
+	FeaturesPad      = "pad"      // append features read as 0
+	FeaturesTruncate = "truncate" // drop the features beyond the model's
+)
+
+// ReadData reads the data at path (from r instead when r is not nil, named
+// "stdin") for model m: with ro's format options and the model's label
+// mapping, or without labels when noLabels or when the file's width and
+// form say so (ro's label options are replaced). Nominal features are read
+// as category codes when the model has an encoder; Predict encodes them.
+// A label the model does not know is an error wrapping
+// dataio.ErrUnknownLabel.
+func ReadData(path string, r io.Reader, m *Model, ro dataio.ReadOptions, noLabels bool) (*dataio.Dataset, error) {
+	ro.Positive = ""
+	if noLabels {
+		ro.Unlabeled = true
+	} else {
+		lm := m.Labels
+		ro.Labels = &lm
+		ro.AutoUnlabeled = m.NumFeatures
+	}
+	if m.Encoder != nil {
+		// Nominal features are read as categories and encoded as in training.
+		ro.Categorical = "codes"
+		ro.AutoUnlabeled = min(ro.AutoUnlabeled, m.Encoder.InputFeatures)
+	}
+	var (
+		d   *dataio.Dataset
+		err error
+	)
+	if r != nil {
+		d, err = dataio.LoadReader(r, "stdin", ro)
+	} else {
+		d, err = dataio.Load(path, ro)
+	}
+	if errors.Is(err, dataio.ErrUnknownLabel) {
+		return nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
+	}
+	return d, err
+}
+
+// PredictSettings say how Predict treats the data and names things in its
+// notes and errors.
+type PredictSettings struct {
+	// Features is what to do with data of another width than the model's:
+	// "" (an error that names both), FeaturesPad or FeaturesTruncate.
+	Features string
+	// NoLabels says the data was read without labels on purpose (ReadData's
+	// noLabels), not because its form said so.
+	NoLabels bool
+	// Data and ModelFile name the data ("-": standard input) and the model
+	// file, as the user did.
+	Data, ModelFile string
+}
+
+// Prediction is one row's prediction.
+type Prediction struct {
+	Row       int     `json:"row"` // 1-based
+	Decision  float64 `json:"decision"`
+	Predicted string  `json:"predicted"`
+	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
+}
+
+// Scores compare the predictions with the labels of the data; Predictions
+// embeds a nil *Scores for data without labels, so JSON then has none of
+// these keys.
+type Scores struct {
+	Accuracy float64 `json:"accuracy"`
+	Correct  int     `json:"correct"`
+	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
+	// predicted -1, and so on.
+	Confusion
+}
+
+// Predictions are the model's decision values and labels on data, and
+// their scores when the data has labels. Its JSON is `kerneltune predict
+// --format json`.
+type Predictions struct {
+	Model string `json:"model"`
+	// The model's description.
+	Kernel     kernel.Spec `json:"kernel"`
+	Margin     string      `json:"margin"`
+	C          float64     `json:"C,omitempty"`
+	NSV        int         `json:"n_sv"`
+	Normalize  string      `json:"normalize"`
+	Provenance Provenance  `json:"provenance"`
+
+	Data   string          `json:"data"`
+	N      int             `json:"n"`
+	Labels dataio.LabelMap `json:"labels"` // the model's
+	// Labeled says whether the data has labels; Scores is nil when not.
+	Labeled bool `json:"labeled"`
+	*Scores
+	// PredictedPos and PredictedNeg count the rows predicted +1 and -1.
+	PredictedPos int          `json:"predicted_pos"`
+	PredictedNeg int          `json:"predicted_neg"`
+	Notes        []string     `json:"notes,omitempty"`
+	Predictions  []Prediction `json:"predictions"`
+}
+
+// Predict applies m to the raw rows of d (read by ReadData): it encodes
+// nominal features and fits the width as s says, then computes every row's
+// decision value f(x) and predicted label and, for labelled data, the
+// accuracy and the confusion counts. The notes say what it decided on its
+// own: data read without labels, features padded or dropped, feature names
+// that differ from the model's.
+func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings) (*Predictions, error) {
+	name := s.Data
+	if name == "-" {
+		name = "standard input"
+	}
+	var err error
+	if m.Encoder != nil {
+		if d, err = m.Encoder.Apply(d); err != nil {
+			return nil, err
+		}
+	}
+	var notes []string
+	if !d.Labeled() && !s.NoLabels {
+		if d.Format == "libsvm" {
+			notes = append(notes, fmt.Sprintf("note: %s has no labels (its lines start with index:value): predictions only", name))
+		} else {
+			notes = append(notes, fmt.Sprintf("note: %s has no labels: its %d columns are the model's %d features (if one is a label, name it with --label-col)", name, d.Dim(), m.NumFeatures))
+		}
+	}
+	if d.Dim() != m.NumFeatures {
+		var note string
+		d, note, err = fitWidth(d, m.NumFeatures, name, s)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, note)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := m.Decision(d.X)
+	r := &Predictions{
+		Model: s.ModelFile, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
+		Normalize: "none", Provenance: m.Provenance,
+		Data: s.Data, N: d.Len(), Labels: m.Labels, Labeled: d.Labeled(),
+	}
+	if m.Normalizer != nil {
+		r.Normalize = m.Normalizer.Kind
+	}
+	r.Predictions = make([]Prediction, d.Len())
+	for i, v := range f {
+		if v > 0 {
+			r.PredictedPos++
+		} else {
+			r.PredictedNeg++
+		}
+		r.Predictions[i] = Prediction{Row: i + 1, Decision: v, Predicted: m.Label(Classes(f[i : i+1])[0])}
+		if r.Labeled {
+			r.Predictions[i].Label = m.Label(d.Y[i])
+		}
+	}
+	if r.Labeled {
+		c := ConfusionOf(f, d.Y)
+		// Accuracy 0, not NaN (which JSON cannot hold), for no rows.
+		r.Scores = &Scores{Confusion: c, Correct: c.Correct(), Accuracy: float64(c.Correct()) / float64(max(r.N, 1))}
+	}
+	r.Notes = notes
+	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
+			j+1, d.FeatureNames[j], m.FeatureNames[j]))
+	}
+	return r, nil
+}
+
+// fitWidth handles data (named name) whose number of features d.Dim() is
+// not the model's, width: with FeaturesPad (fewer) it appends zero
+// features, with FeaturesTruncate (more) it drops the last ones, and says
+// so in the note; otherwise it returns an error that names both numbers
+// and the setting.
+func fitWidth(d *dataio.Dataset, width int, name string, s PredictSettings) (*dataio.Dataset, string, error) {
+	have := d.Dim()
+	switch {
+	case have < width && s.Features == FeaturesPad:
+		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are read as 0 (--features pad)",
+			name, have, width, have+1, width), nil
+	case have > width && s.Features == FeaturesTruncate:
+		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are dropped (--features truncate)",
+			name, have, width, width+1, have), nil
+	}
+	var hint string
+	switch {
+	case have < width && d.Format == "libsvm":
+		hint = fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row, give --features pad)", have+1, width)
+	case have < width:
+		hint = widthHint(d, width, s.NoLabels) + "; --features pad reads the missing features as 0"
+	default:
+		hint = widthHint(d, width, s.NoLabels) + fmt.Sprintf("; --features truncate drops features %d-%d", width+1, have)
+	}
+	return nil, "", fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
+		name, have, readAs(d), s.ModelFile, width, hint)
+}
+
+// resizeFeatures returns d with width features: its own, then zeros (or
+// only the first width).
+func resizeFeatures(d *dataio.Dataset, width int) *dataio.Dataset {
+	n, have := d.X.Dims()
+	if n == 0 { // the readers refuse empty data; nothing to resize
+		return d
+	}
+	x := mat.NewDense(n, width, nil)
+	keep := min(have, width)
+	for i := 0; i < n; i++ {
+		copy(x.RawRowView(i)[:keep], d.X.RawRowView(i)[:keep])
+	}
+	c := *d
+	c.X = x
+	c.FeatureNames = make([]string, width)
+	copy(c.FeatureNames, d.FeatureNames)
+	for j := keep; j < width; j++ {
+		c.FeatureNames[j] = "f" + strconv.Itoa(j+1)
+	}
+	return &c
+}
+
+// readAs qualifies a number of features read without labels.
+func readAs(d *dataio.Dataset) string {
+	if d.Labeled() {
+		return ""
+	}
+	return " (read without labels)"
+}
+
+// widthHint explains a CSV file's width that fits the model neither with nor
+// without a label column.
+func widthHint(d *dataio.Dataset, features int, forced bool) string {
+	switch {
+	case d.Format != "csv":
+		return ""
+	case forced:
+		return fmt.Sprintf(": with --no-labels every column is a feature, so DATA needs %d columns", features)
+	}
+	return fmt.Sprintf(": DATA needs %d columns, or %d with a label column", features, features+1)
+}

@@ -1,0 +1,88 @@
+package report
+
+// The tables of predict: the summary (accuracy and confusion counts, or the
+// rows per predicted class) and the rows.
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// PredictSummaryTables give the accuracy and the confusion counts, or for
+// data without labels the number of rows predicted in each class.
+func PredictSummaryTables(r *model.Predictions) []*Table {
+	if !r.Labeled {
+		return []*Table{{
+			Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model),
+			Header: []string{"rows",
+				fmt.Sprintf("predicted %q (+1)", r.Labels.Positive), fmt.Sprintf("predicted %q (-1)", r.Labels.Negative)},
+			Rows:  [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.PredictedPos), strconv.Itoa(r.PredictedNeg)}},
+			Notes: r.Notes,
+		}}
+	}
+	acc := &Table{
+		Title:  fmt.Sprintf("predict %s with %s", r.Data, r.Model),
+		Header: []string{"rows", "correct", "accuracy"},
+		Rows:   [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.Correct), Fixed(100*r.Accuracy, 2) + "%"}},
+	}
+	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
+	conf := &Table{
+		Header: []string{"label \\ predicted", pos, neg, "rows"},
+		Rows: [][]string{
+			{pos, strconv.Itoa(r.TruePos), strconv.Itoa(r.FalseNeg), strconv.Itoa(r.TruePos + r.FalseNeg)},
+			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg), strconv.Itoa(r.FalsePos + r.TrueNeg)},
+			{"rows", strconv.Itoa(r.TruePos + r.FalsePos), strconv.Itoa(r.FalseNeg + r.TrueNeg), strconv.Itoa(r.N)},
+		},
+		Notes: r.Notes,
+	}
+	return []*Table{acc, conf}
+}
+
+// PredictionsTable lists the rows; full gives decision values with every
+// digit (csv), otherwise 6 significant digits and a column marking the
+// wrong predictions.
+func PredictionsTable(r *model.Predictions, full bool) *Table {
+	t := &Table{Header: []string{"row", "decision", "predicted"}}
+	if r.Labeled {
+		t.Header = append(t.Header, "label")
+		if !full {
+			t.Header = append(t.Header, "")
+		}
+	}
+	t.Rows = make([][]string, len(r.Predictions))
+	for i, p := range r.Predictions {
+		dv := Sig(p.Decision, 6)
+		if full {
+			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
+		}
+		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}
+		if r.Labeled {
+			row = append(row, p.Label)
+		}
+		if r.Labeled && !full {
+			mark := ""
+			if p.Predicted != p.Label {
+				mark = "wrong"
+			}
+			row = append(row, mark)
+		}
+		t.Rows[i] = row
+	}
+	return t
+}
+
+// WriteLabels writes one predicted label per line, like svm-predict's
+// output file.
+func WriteLabels(w io.Writer, r *model.Predictions) error {
+	var b strings.Builder
+	for _, p := range r.Predictions {
+		b.WriteString(p.Predicted)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
