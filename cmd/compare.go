@@ -16,11 +16,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
-// defaultCompareData are the embedded datasets `compare` runs on without
-// DATA: all of them (heart and breast-wisconsin are Laanaya's Table 2,
-// diabetes is Yang's Pima).
-var defaultCompareData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin:diabetes"}
-
 type compareOptions struct {
 	*globalOptions
 	data dataOptions
@@ -172,8 +167,8 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if o.Resume && o.OutFile == "" {
 		return usageErrorf("--resume needs --out FILE")
 	}
-	if _, n, err := parseShard(o.Shard); err != nil {
-		return err
+	if _, n, err := experiment.ParseShard(o.Shard); err != nil {
+		return usageErrorf("--shard: want i/N with 1 ≤ i ≤ N, got %q", o.Shard)
 	} else if n > 1 && o.HTML != "" {
 		return usageErrorf("--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML)
 	}
@@ -239,182 +234,122 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 // up front, and a typo such as 1e11 ended in an out-of-memory crash.
 const maxPartitions = 100_000
 
-// uniqueNames gives data sets that share a name (a/heart.dat and
-// b/heart.dat are both "heart") their paths as names: records are keyed by
-// the name, so the second set's results would silently replace the first's.
-// The same DATA given twice is an error.
-func uniqueNames(sources []experiment.Source, args []string) error {
-	count := map[string]int{}
-	for _, s := range sources {
-		count[s.Name()]++
-	}
-	seen := map[string]bool{}
-	for i, s := range sources {
-		if seen[args[i]] {
-			return usageErrorf("DATA %s is given twice", args[i])
-		}
-		seen[args[i]] = true
-		if ss, ok := s.(*experiment.SplitSource); ok && count[s.Name()] > 1 {
-			d := *ss.Data
-			d.Name = args[i]
-			ss.Data = &d
-		}
-	}
-	return nil
-}
-
-// parseShard parses "i/N" (1 ≤ i ≤ N); "" is the whole run.
-func parseShard(s string) (i, n int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, usageErrorf("--shard: want i/N with 1 ≤ i ≤ N, got %q", s)
-	}
-	return i, n, nil
-}
-
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
-	var (
-		sources []experiment.Source
-		entries []experiment.Entry
-		cfg     experiment.Config
-		err     error
-	)
-	cfg.Seed = o.Seed
-	cfg.Normalize = o.data.Normalize
-	cfg.Workers = o.Workers
-	cfg.Shard, cfg.Shards, _ = parseShard(o.Shard)
-	cfg.Options = methods.Options{C: o.C, Folds: o.Folds, Eps: o.Eps, CacheMB: o.CacheMB, MaxIter: o.MaxIter}
-	cfg.Describe = map[string]string{"select": o.Select}
+	s := experiment.CompareSettings{
+		Data: args, Read: o.data.readOptions(), Load: o.data.load, Partitions: o.Partitions, TrainSize: o.TrainSize,
+		TestSize: o.TestSize, TrainFraction: o.TrainFraction, Predefined: o.Splits == "predefined", Stratified: o.Stratified,
+		TestFile: o.data.Test, PartitionsGiven: o.partitionsSet, TrainSizeGiven: o.trainSizeSet,
+		LoadTrainTest: func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
+			raw := o.data
+			raw.Normalize = dataio.NoScale
+			train, test, _, err := raw.loadTrainTest(path, o.Seed)
+			return train, test, err
+		},
+		Seed: o.Seed, Normalize: o.data.Normalize, Workers: o.Workers, LaanayaSelect: o.Select == "laanaya",
+		Options: methods.Options{C: o.C, Folds: o.Folds, Eps: o.Eps, CacheMB: o.CacheMB, MaxIter: o.MaxIter},
+		Out:     o.OutFile, Resume: o.Resume, Notify: func(n experiment.Notice) { compareNotice(o, n) },
+	}
+	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
+	var err error
+	if s.Entries, err = experiment.ParseEntries(o.Methods); err != nil {
+		return err
+	}
 	if o.Preset != "" {
 		p := presets[o.Preset]
-		sources, entries, err = p.build(o)
-		if err != nil {
+		var entries []experiment.Entry
+		if s.Sources, entries, err = p.build(o); err != nil {
 			return err
 		}
-		cfg.Margins = p.margins
-		cfg.Describe["preset"] = o.Preset
-		if o.Methods != "all" { // the user's list overrides the preset's
-			if entries, err = experiment.ParseEntries(o.Methods); err != nil {
-				return err
-			}
-		}
-		if err := checkEntryOptions(cfg, entries); err != nil {
-			return err
-		}
-	} else {
-		if entries, err = experiment.ParseEntries(o.Methods); err != nil {
-			return err
-		}
-		if err := checkEntryOptions(cfg, entries); err != nil {
-			return err
-		}
-		if len(args) == 0 {
-			args = defaultCompareData
-		}
-		for _, path := range args {
-			src, err := o.source(path)
-			if err != nil {
-				return err
-			}
-			sources = append(sources, src)
-		}
-		if err := uniqueNames(sources, args); err != nil {
-			return err
-		}
-		cfg.Describe["data"] = strings.Join(args, ",")
-		cfg.Describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", o.Splits, o.Partitions, o.TrainSize, o.TestSize, o.TrainFraction, o.Stratified)
-		if o.data.Test != "" {
-			cfg.Describe["test"] = fmt.Sprintf("%s/%v/%v", o.data.Test, o.partitionsSet, o.trainSizeSet)
+		s.Preset, s.Margins = o.Preset, p.margins
+		if o.Methods == "all" { // the user's list overrides the preset's
+			s.Entries = entries
 		}
 	}
-	if o.Select == "laanaya" {
-		if err := applyLaanayaSelect(ctx, o, &cfg, sources, entries); err != nil {
-			return err
-		}
-	}
-	run := cfg.Fingerprint(entries, sources)
-	cfg.Grid = experiment.NewGrid(sources, entries)
-	jobs := cfg.Plan(sources, entries)
 	if o.Plot != "" {
-		// The figures come at the end: find out now, not after a long run,
-		// that their directory cannot be made.
-		if err := os.MkdirAll(o.Plot, 0o755); err != nil {
-			return fmt.Errorf("compare: --plot: %w", err)
-		}
-	}
-
-	var (
-		sink  experiment.Sink
-		prior []experiment.Record
-	)
-	done := map[experiment.Key]bool{}
-	if o.OutFile != "" {
-		if st, statErr := os.Stat(o.OutFile); statErr == nil && !o.Resume && st.Size() > 0 {
-			// Truncating would throw away the finished jobs of an
-			// interrupted run whose rerun forgot --resume.
-			return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", o.OutFile)
-		}
-		if o.Resume {
-			if _, statErr := os.Stat(o.OutFile); statErr == nil {
-				if prior, err = experiment.ReadRecordsFile(o.OutFile); err != nil {
-					return err
-				}
-				for _, r := range prior {
-					if r.Run != run {
-						return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", o.OutFile, r.Run, run)
-					}
-					done[r.Key()] = true
-				}
+		// The figures come at the end: find out before a long run that
+		// their directory cannot be made.
+		s.BeforeRun = func() error {
+			if err := os.MkdirAll(o.Plot, 0o755); err != nil {
+				return fmt.Errorf("compare: --plot: %w", err)
 			}
+			return nil
 		}
-		fs, err := experiment.OpenFileSink(o.OutFile, o.Resume)
-		if err != nil {
-			return err
-		}
-		defer fs.Close()
-		sink = fs
-	} else {
-		sink = &experiment.MemorySink{}
 	}
-
 	prog := newProgress(o.globalOptions, "compare")
-	recs, runErr := experiment.Run(ctx, cfg, jobs, run, done, sink, func(d, t int, r *experiment.Record) {
+	s.Progress = func(d, t int, r *experiment.Record) {
 		prog.update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
-	})
+	}
+	res, err := experiment.Compare(ctx, s)
 	prog.finish()
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) && o.OutFile != "" && !o.Quiet {
+	if err != nil {
+		if errors.Is(err, context.Canceled) && o.OutFile != "" && !o.Quiet {
 			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.OutFile)
 		}
-		return runErr
+		return compareError(err)
 	}
-	all, err := experiment.Merge(prior, recs)
+	if s.Shards > 1 {
+		err = writeShardReport(o, s.Shards, res)
+	} else {
+		order := make([]string, len(res.Entries))
+		for i, e := range res.Entries {
+			order[i] = e.String()
+		}
+		err = o.summaryOptions.write(o.globalOptions, experiment.SummarizeRun(res.Records, experiment.SummaryOptions{Entries: order}), res.Records)
+	}
 	if err != nil {
 		return err
 	}
-	if cfg.Shards > 1 {
-		if err := writeShardReport(o, cfg, run, jobs, all, len(prior)); err != nil {
-			return err
+	if res.Failures > 0 {
+		hint := ""
+		if o.OutFile != "" {
+			hint = " and the error field of the records in " + o.OutFile
 		}
-	} else {
-		order := make([]string, len(entries))
-		for i, e := range entries {
-			order[i] = e.String()
-		}
-		sum := experiment.SummarizeRun(all, experiment.SummaryOptions{Entries: order})
-		if err := o.summaryOptions.write(o.globalOptions, sum, all); err != nil {
-			return err
-		}
-	}
-	if n := countFailures(all); n > 0 {
-		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", n, outHint(o.OutFile), failureDigest(all, 5))
+		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", res.Failures, hint, experiment.FailureDigest(res.Records, 5))
 	}
 	return nil
+}
+
+// compareError words an error of experiment.Compare in the command line's
+// flags; the settings' errors are usage errors.
+func compareError(err error) error {
+	var (
+		entry *experiment.EntryError
+		dup   *experiment.DuplicateDataError
+		src   *experiment.SourceError
+		exist *experiment.ResultsExistError
+		other *experiment.OtherRunError
+	)
+	switch {
+	case errors.As(err, &entry):
+		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
+	case errors.As(err, &dup):
+		return usageErrorf("DATA %s is given twice", dup.Path)
+	case errors.Is(err, experiment.ErrNoSVM):
+		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
+	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):
+		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
+	case errors.As(err, &src):
+		return fmt.Errorf("compare: %s: %w", src.Path, src.Err)
+	case errors.As(err, &exist):
+		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)
+	case errors.As(err, &other):
+		return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", other.Path, other.Run, other.Want)
+	}
+	return err
+}
+
+// compareNotice prints what experiment.Compare found before the jobs run.
+func compareNotice(o *compareOptions, n experiment.Notice) {
+	if o.Quiet {
+		return
+	}
+	switch n.Kind {
+	case experiment.NoticeBaseline:
+		fmt.Fprintf(o.ErrOut, "%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)\n",
+			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
+	case experiment.NoticeWholeFile:
+		fmt.Fprintf(o.ErrOut, "kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)\n", n.Dataset, n.Rows, n.TrainSize, n.Partitions)
+	}
 }
 
 // shardReport is what a shard prints: not a table (a few partitions'
@@ -431,11 +366,11 @@ type shardReport struct {
 	Merge       string `json:"merge"`
 }
 
-func writeShardReport(o *compareOptions, cfg experiment.Config, run string, jobs []experiment.Job, all []experiment.Record, resumed int) error {
+func writeShardReport(o *compareOptions, shards int, res *experiment.CompareResult) error {
 	r := shardReport{
-		Shard: o.Shard, Run: run, JobsInShard: len(jobs), JobsDone: len(all), JobsResumed: resumed,
-		Failures: countFailures(all), JobsPlanned: cfg.Grid.Jobs(), Records: o.OutFile,
-		Merge: "kerneltune report FILE... (the files of all " + strconv.Itoa(cfg.Shards) + " shards)",
+		Shard: o.Shard, Run: res.Run, JobsInShard: res.Jobs, JobsDone: len(res.Records), JobsResumed: res.Resumed,
+		Failures: res.Failures, JobsPlanned: res.Grid.Jobs(), Records: o.OutFile,
+		Merge: "kerneltune report FILE... (the files of all " + strconv.Itoa(shards) + " shards)",
 	}
 	if o.Format == formatJSON {
 		return renderJSON(o.Out, r)
@@ -444,176 +379,6 @@ func writeShardReport(o *compareOptions, cfg experiment.Config, run string, jobs
 		"records: %s\n"+
 		"no table: a shard holds a few partitions of each dataset; merge the files of all %d shards with\n"+
 		"  kerneltune report FILE...\n",
-		r.Shard, r.Run, r.JobsDone, r.JobsInShard, r.Failures, r.JobsResumed, r.JobsPlanned, r.Records, cfg.Shards)
+		r.Shard, r.Run, r.JobsDone, r.JobsInShard, r.Failures, r.JobsResumed, r.JobsPlanned, r.Records, shards)
 	return err
-}
-
-// failureDigest lists the distinct errors of the failed records, at most
-// most of them, one line each with the first job that hit it, so that a
-// failure is explained without opening the results file.
-func failureDigest(rs []experiment.Record, most int) string {
-	var (
-		order []string
-		first = map[string]*experiment.Record{}
-		count = map[string]int{}
-	)
-	for i := range rs {
-		r := &rs[i]
-		if !r.Failed() {
-			continue
-		}
-		if first[r.Error] == nil {
-			first[r.Error] = r
-			order = append(order, r.Error)
-		}
-		count[r.Error]++
-	}
-	var b strings.Builder
-	for i, msg := range order {
-		if i == most {
-			fmt.Fprintf(&b, "\n  … and %d other error(s)", len(order)-most)
-			break
-		}
-		r := first[msg]
-		fmt.Fprintf(&b, "\n  %s %s partition %d", r.Dataset, r.Entry, r.Partition+1)
-		if n := count[msg]; n > 1 {
-			fmt.Fprintf(&b, " (and %d more)", n-1)
-		}
-		fmt.Fprintf(&b, ": %s", msg)
-	}
-	return b.String()
-}
-
-func outHint(out string) string {
-	if out == "" {
-		return ""
-	}
-	return " and the error field of the records in " + out
-}
-
-func countFailures(rs []experiment.Record) int {
-	n := 0
-	for i := range rs {
-		if rs[i].Failed() {
-			n++
-		}
-	}
-	return n
-}
-
-// checkEntryOptions refuses, as a usage error before any data is read or
-// any job runs, an option that a --methods entry's method would refuse on
-// any data (methods.CheckOptions: --C -1 for every method, --C 1 for
-// twolevel, which learns C, --folds for the methods that cross-validate).
-func checkEntryOptions(cfg experiment.Config, entries []experiment.Entry) error {
-	for _, e := range entries {
-		m, err := methods.Lookup(e.Method)
-		if err != nil {
-			return &flagError{err}
-		}
-		opts := cfg.Options
-		opts.Param, opts.Mode, opts.Margin = e.Param, e.Mode, cfg.Margins[e.Method]
-		if err := methods.CheckOptions(m, opts); err != nil {
-			return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", e, err)
-		}
-	}
-	return nil
-}
-
-// source loads one dataset and draws its partitions.
-func (o *compareOptions) source(path string) (experiment.Source, error) {
-	if o.data.Test != "" {
-		return o.trainTestSource(path)
-	}
-	d, err := o.data.load(path)
-	if err != nil {
-		return nil, err
-	}
-	if o.Splits == "predefined" {
-		if len(d.Splits) == 0 {
-			return nil, fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", path)
-		}
-		splits := d.Splits
-		if o.Partitions < len(splits) {
-			splits = splits[:o.Partitions]
-		}
-		return encodedSource(&experiment.SplitSource{Data: d, Splits: splits}, d), nil
-	}
-	po := dataio.PartitionOptions{K: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize, Stratified: o.Stratified}
-	if o.TrainFraction > 0 {
-		po.TrainSize, po.TestSize = 0, 0
-		po.TrainFraction = o.TrainFraction
-	}
-	splits, err := dataio.Partitions(d.Y, po, o.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("compare: %s: %w", path, err)
-	}
-	return encodedSource(&experiment.SplitSource{Data: d, Splits: splits}, d), nil
-}
-
-// trainTestSource reads DATA and --test FILE (the test file with DATA's
-// label mapping and width, as tune --test reads it; un-normalised: each
-// partition's training part fits its own normaliser; nominal features
-// one-hot encoded as tune encodes them, fitted on the whole training file,
-// which is all training data) and draws the
-// partitions: the whole training file once, or with --partitions or
-// --train-size, K random subsamples of --train-size rows (all rows when the
-// file is smaller), each tested on the whole test file.
-func (o *compareOptions) trainTestSource(path string) (experiment.Source, error) {
-	raw := o.data
-	raw.Normalize = dataio.NoScale
-	train, test, _, err := raw.loadTrainTest(path, o.Seed)
-	if err != nil {
-		return nil, err
-	}
-	n := train.Len()
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	k := 1
-	if o.partitionsSet {
-		k = o.Partitions
-	}
-	var splits []dataio.Split
-	if (o.partitionsSet || o.trainSizeSet) && o.TrainSize < n {
-		po := dataio.PartitionOptions{K: k, TrainSize: o.TrainSize, Stratified: o.Stratified}
-		if splits, err = dataio.Partitions(train.Y, po, o.Seed); err != nil {
-			return nil, fmt.Errorf("compare: %s: %w", path, err)
-		}
-	} else {
-		for range k {
-			splits = append(splits, dataio.Split{Train: all})
-		}
-		if k > 1 && !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)\n", path, n, o.TrainSize, k)
-		}
-	}
-	return &experiment.SplitSource{Data: train, Splits: splits, Test: test}, nil
-}
-
-// applyLaanayaSelect fixes the svm baseline of every dataset by Laanaya's
-// selection (best test rate on the first five partitions).
-func applyLaanayaSelect(ctx context.Context, o *compareOptions, cfg *experiment.Config, sources []experiment.Source, entries []experiment.Entry) error {
-	hasSVM := false
-	for _, e := range entries {
-		hasSVM = hasSVM || e.Method == "svm"
-	}
-	if !hasSVM {
-		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
-	}
-	cfg.Baseline = map[string]experiment.FixedSVM{}
-	for _, s := range sources {
-		f, err := experiment.LaanayaSelect(ctx, *cfg, s)
-		if err != nil {
-			return err
-		}
-		cfg.Baseline[s.Name()] = f
-		cfg.Describe["baseline:"+s.Name()] = fmt.Sprintf("%g/%g", f.C, f.Gamma)
-		if !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)\n",
-				s.Name(), f.C, f.Gamma, experiment.LaanayaPartitions)
-		}
-	}
-	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // dataOptions are the data flags every data-reading command shares
@@ -247,10 +246,4 @@ func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *data
 		}
 	}
 	return tt.Train, tt.Test, tt.Norm, nil
-}
-
-// encodedSource is experiment.EncodeNominal: s one-hot encoded per partition
-// when d (read with --categorical onehot) has nominal features.
-func encodedSource(s experiment.Source, d *dataio.Dataset) experiment.Source {
-	return experiment.EncodeNominal(s, d)
 }

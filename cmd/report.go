@@ -1,14 +1,14 @@
 package cmd
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
-	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -60,7 +60,7 @@ first appearance in the files), methods in --methods order.
 				return err
 			}
 			o.summaryOptions.setCommand(cmd, args)
-			return runReport(o, args)
+			return runReport(cmd.Context(), o, args)
 		},
 	}
 	o.summaryOptions.addFlags(c.Flags())
@@ -68,38 +68,19 @@ first appearance in the files), methods in --methods order.
 	return c
 }
 
-func runReport(o *reportOptions, files []string) error {
-	var (
-		sets     [][]experiment.Record
-		run, by  string   // the first record's run and its file
-		datasets []string // in order of first appearance in the files
-	)
-	for _, f := range files {
-		rs, err := experiment.ReadRecordsFile(f)
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			if run == "" {
-				run, by = r.Run, f
-			} else if r.Run != run {
-				return fmt.Errorf("report: %s holds records of another run than %s (settings fingerprint %s, not %s): merge only the shards of one run", f, by, r.Run, run)
-			}
-			if !slices.Contains(datasets, r.Dataset) {
-				datasets = append(datasets, r.Dataset)
-			}
-		}
-		sets = append(sets, rs)
-	}
-	all, err := experiment.Merge(sets...)
-	if err != nil {
+func runReport(ctx context.Context, o *reportOptions, files []string) error {
+	res, err := experiment.MergeFiles(ctx, experiment.MergeSettings{Files: files})
+	var other *experiment.OtherFileRunError
+	switch {
+	case errors.As(err, &other):
+		return fmt.Errorf("report: %s holds records of another run than %s (settings fingerprint %s, not %s): merge only the shards of one run", other.File, other.First, other.Run, other.FirstRun)
+	case errors.Is(err, experiment.ErrNoRecords):
+		return fmt.Errorf("report: %s: no result records (write them with 'kerneltune compare --out FILE')", strings.Join(files, ", "))
+	case err != nil:
 		return err
 	}
-	if len(all) == 0 {
-		return fmt.Errorf("report: %s: no result records (write them with 'kerneltune compare --out FILE')", strings.Join(files, ", "))
-	}
-	sum := experiment.SummarizeRun(all, experiment.SummaryOptions{MethodNames: methods.Names(), Datasets: datasets})
-	if err := o.summaryOptions.write(o.globalOptions, sum, all); err != nil {
+	sum := res.Summary
+	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
 		return err
 	}
 	if !sum.Complete && !o.AllowPartial {

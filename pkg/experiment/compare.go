@@ -1,0 +1,561 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// DefaultData are the embedded datasets Compare runs on when it is given
+// neither Data nor Sources: heart and breast-wisconsin (Laanaya et al. 2011,
+// Table 2) and diabetes (Yang's Pima).
+var DefaultData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin:diabetes"}
+
+// DefaultPartitions is the number of partitions of a dataset when
+// CompareSettings.Partitions is 0 (Laanaya et al. 2011, §3).
+const DefaultPartitions = 30
+
+// CompareSettings are the settings of a comparison (compare). The zero value
+// of a field means its default; the partition sizes have dataio's meaning
+// (dataio.PartitionOptions), so give TrainSize and TestSize or TrainFraction.
+type CompareSettings struct {
+	// Entries are the methods compared, in the tables' order; nil means
+	// every method with its default parameterisation and mode.
+	Entries []Entry
+
+	// Data are the datasets, in the tables' order, each read with Load;
+	// nil means DefaultData. Datasets that share a name (a/heart.dat and
+	// b/heart.dat) are named by their paths.
+	Data []string
+	// Sources, when set, are the datasets with their partitions (a preset's
+	// generated samples, experiment.Preset); Data, Load, the partition
+	// settings and TestFile are then not used.
+	Sources []Source
+	// Preset names the preset Sources come from (it enters the run
+	// fingerprint).
+	Preset string
+	// Margins sets methods.Options.Margin per method ID (Config.Margins).
+	Margins map[string]string
+
+	// Read says how to read each of Data and TestFile; Stdin is read for
+	// the path "-".
+	Read  dataio.ReadOptions
+	Stdin io.Reader
+	// Load reads one of Data; nil means dataio.LoadArg(path, Stdin, Read).
+	// A dataset with nominal features (read as category codes) is one-hot
+	// encoded on each partition's training part (EncodeNominal).
+	Load func(path string) (*dataio.Dataset, error)
+
+	// Partitions is the number of random train/test partitions of every
+	// dataset, or with Predefined the most of its own realisations used;
+	// 0 means DefaultPartitions.
+	Partitions int
+	// TrainSize and TestSize are the points per partition; TrainFraction,
+	// when set, replaces them (the rest is test).
+	TrainSize, TestSize int
+	TrainFraction       float64
+	// Predefined uses the dataset's own realisations (IDA) instead of
+	// random partitions.
+	Predefined bool
+	// Stratified keeps the class proportions in every partition.
+	Stratified bool
+
+	// TestFile, when set, is the test part of every partition of the one
+	// dataset in Data (LIBSVM's a1a and a1a.t): one partition trains on the
+	// whole training file; with PartitionsGiven (Partitions of them) or
+	// TrainSizeGiven, each trains on TrainSize random rows of it (all rows
+	// when it has no more).
+	TestFile                        string
+	PartitionsGiven, TrainSizeGiven bool
+	// LoadTrainTest reads Data[0] and TestFile, un-normalised (each
+	// partition fits its own normaliser), the test file with the training
+	// file's label mapping and nominal features one-hot encoded on the
+	// training file; nil means dataio.LoadSplit with Read, Stdin, TestFile
+	// and dataio.NoScale.
+	LoadTrainTest func(path string) (train, test *dataio.Dataset, err error)
+
+	// Seed draws the partitions and seeds the methods; Normalize, Options,
+	// Workers, Shard and Shards are Config's.
+	Seed          uint64
+	Normalize     string
+	Options       methods.Options
+	Workers       int
+	Shard         int
+	Shards        int
+	LaanayaSelect bool // fix the svm baseline by LaanayaSelect (looks at test data)
+
+	// Out, when set, is the results file: one JSON line per job as soon as
+	// it finishes. Unless Resume is set it must be new or empty; with
+	// Resume the jobs it holds are skipped (they must be of the same run).
+	Out    string
+	Resume bool
+
+	// BeforeRun, when set, is called once the datasets are read and the
+	// jobs planned, before Out is opened and any job runs; its error ends
+	// Compare.
+	BeforeRun func() error
+	// Progress, when set, is called after every finished job.
+	Progress Progress
+	// Notify, when set, is told what Compare found before the jobs run.
+	Notify func(Notice)
+}
+
+// NoticeKind says what a Notice reports.
+type NoticeKind int
+
+const (
+	// NoticeBaseline: LaanayaSelect chose Baseline for Dataset.
+	NoticeBaseline NoticeKind = iota
+	// NoticeWholeFile: the training file Dataset has Rows rows, not more
+	// than TrainSize, so each of the Partitions partitions trains on all of
+	// them (they differ only in the methods' random choices).
+	NoticeWholeFile
+)
+
+// Notice is what Compare tells its caller (CompareSettings.Notify) before the
+// jobs run.
+type Notice struct {
+	Kind     NoticeKind
+	Dataset  string
+	Baseline FixedSVM
+	Rows     int
+	// TrainSize and Partitions are the settings' (NoticeWholeFile).
+	TrainSize, Partitions int
+}
+
+// CompareResult is the outcome of Compare.
+type CompareResult struct {
+	// Run is the fingerprint of the settings, written into every record.
+	Run     string
+	Entries []Entry
+	// Grid is the whole run's plan (every shard's jobs).
+	Grid *Grid
+	// Jobs is the number of jobs of this shard (of the run without shards).
+	Jobs int
+	// Resumed is the number of records that were already in Out.
+	Resumed int
+	// Records are this shard's records, those of Out included, sorted by
+	// dataset, entry and partition.
+	Records []Record
+	// Failures counts the failed records (a failed job is recorded, not an
+	// error of Compare).
+	Failures int
+	// Baselines are the svm baselines chosen by LaanayaSelect, by dataset.
+	Baselines map[string]FixedSVM
+}
+
+// Errors of Compare that are the caller's settings, not the data or the work.
+var (
+	// ErrNoSVM: LaanayaSelect chooses the svm baseline, and no entry is svm.
+	ErrNoSVM = errors.New("experiment: Laanaya's selection chooses the svm baseline's (C, γ): no entry is svm")
+	// ErrNoRealisations: Predefined on a dataset without realisations.
+	ErrNoRealisations = errors.New("experiment: the dataset defines no train/test realisations")
+)
+
+// EntryError is an entry whose method refuses the settings' options on any
+// data (methods.CheckOptions), so every one of its jobs would fail.
+type EntryError struct {
+	Entry Entry
+	Err   error
+}
+
+func (e *EntryError) Error() string {
+	return fmt.Sprintf("experiment: entry %s refuses the options: %v", e.Entry, e.Err)
+}
+
+func (e *EntryError) Unwrap() error { return e.Err }
+
+// DuplicateDataError is a dataset path given twice in Data.
+type DuplicateDataError struct{ Path string }
+
+func (e *DuplicateDataError) Error() string {
+	return fmt.Sprintf("experiment: dataset %s is given twice", e.Path)
+}
+
+// SourceError is a dataset whose partitions cannot be drawn.
+type SourceError struct {
+	Path string
+	Err  error
+}
+
+func (e *SourceError) Error() string { return fmt.Sprintf("experiment: %s: %v", e.Path, e.Err) }
+
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// ResultsExistError is a results file that holds records while Resume is off:
+// truncating it would throw away the finished jobs of an interrupted run.
+type ResultsExistError struct{ Path string }
+
+func (e *ResultsExistError) Error() string {
+	return fmt.Sprintf("experiment: %s already holds results (resume that run, or start afresh in another file)", e.Path)
+}
+
+// OtherRunError is a results file to resume whose records are of a run with
+// other settings.
+type OtherRunError struct{ Path, Run, Want string }
+
+func (e *OtherRunError) Error() string {
+	return fmt.Sprintf("experiment: %s was written by a run with other settings (run %s, this run %s)", e.Path, e.Run, e.Want)
+}
+
+func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
+
+// Compare runs the comparison protocol (Laanaya et al. 2011, §3): it reads
+// the datasets and draws their partitions, refuses before any job runs an
+// entry whose method would refuse the options, resumes from Out, runs the
+// jobs of the shard (Run) and returns their records. A job that fails is a
+// failed record; the error is non-nil when the comparison cannot go on (bad
+// settings, unreadable data, a results file of another run, cancellation:
+// the records already written to Out stay).
+func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
+	entries := s.Entries
+	if entries == nil {
+		var err error
+		if entries, err = ParseEntries("all"); err != nil {
+			return nil, err
+		}
+	}
+	cfg := Config{
+		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
+		Options: s.Options, Margins: s.Margins, Describe: map[string]string{"select": "cv"},
+	}
+	if s.LaanayaSelect {
+		cfg.Describe["select"] = "laanaya"
+	}
+	if err := checkEntryOptions(cfg, entries); err != nil {
+		return nil, err
+	}
+	sources := s.Sources
+	if sources != nil {
+		if s.Preset != "" {
+			cfg.Describe["preset"] = s.Preset
+		}
+	} else {
+		var err error
+		if sources, err = s.sources(cfg.Describe); err != nil {
+			return nil, err
+		}
+	}
+	res := &CompareResult{Entries: entries}
+	if s.LaanayaSelect {
+		if err := s.laanaya(ctx, &cfg, sources, entries, res); err != nil {
+			return nil, err
+		}
+	}
+	res.Run = cfg.Fingerprint(entries, sources)
+	cfg.Grid = NewGrid(sources, entries)
+	res.Grid = cfg.Grid
+	jobs := cfg.Plan(sources, entries)
+	res.Jobs = len(jobs)
+	if s.BeforeRun != nil {
+		if err := s.BeforeRun(); err != nil {
+			return nil, err
+		}
+	}
+	sink, prior, closeSink, err := openSink(s.Out, s.Resume, res.Run)
+	if err != nil {
+		return nil, err
+	}
+	defer closeSink()
+	done := map[Key]bool{}
+	for _, r := range prior {
+		done[r.Key()] = true
+	}
+	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, s.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if res.Records, err = Merge(prior, recs); err != nil {
+		return nil, err
+	}
+	res.Resumed = len(prior)
+	res.Failures = CountFailures(res.Records)
+	return res, nil
+}
+
+// openSink opens the results file out (a MemorySink when out is ""), with
+// the records it already holds when resuming.
+func openSink(out string, resume bool, run string) (Sink, []Record, func(), error) {
+	if out == "" {
+		return &MemorySink{}, nil, func() {}, nil
+	}
+	var prior []Record
+	if st, err := os.Stat(out); err == nil && !resume && st.Size() > 0 {
+		return nil, nil, nil, &ResultsExistError{out}
+	} else if err == nil && resume {
+		if prior, err = ReadRecordsFile(out); err != nil {
+			return nil, nil, nil, err
+		}
+		for _, r := range prior {
+			if r.Run != run {
+				return nil, nil, nil, &OtherRunError{Path: out, Run: r.Run, Want: run}
+			}
+		}
+	}
+	fs, err := OpenFileSink(out, resume)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return fs, prior, func() { fs.Close() }, nil
+}
+
+// checkEntryOptions refuses, before any data is read or any job runs, an
+// option that an entry's method would refuse on any data
+// (methods.CheckOptions: C -1 for every method, C 1 for twolevel, which
+// learns C, folds for the methods that cross-validate).
+func checkEntryOptions(cfg Config, entries []Entry) error {
+	for _, e := range entries {
+		m, err := methods.Lookup(e.Method)
+		if err != nil {
+			return err
+		}
+		opts := cfg.Options
+		opts.Param, opts.Mode, opts.Margin = e.Param, e.Mode, cfg.Margins[e.Method]
+		if err := methods.CheckOptions(m, opts); err != nil {
+			return &EntryError{Entry: e, Err: err}
+		}
+	}
+	return nil
+}
+
+// sources reads the datasets of s.Data and draws their partitions, and
+// describes them for the fingerprint.
+func (s *CompareSettings) sources(describe map[string]string) ([]Source, error) {
+	paths := s.Data
+	if len(paths) == 0 {
+		paths = DefaultData
+	}
+	k := s.Partitions
+	if k == 0 {
+		k = DefaultPartitions
+	}
+	var sources []Source
+	for _, path := range paths {
+		src, err := s.source(path, k)
+		if err != nil {
+			return nil, err
+		}
+		sources = append(sources, src)
+	}
+	if err := uniqueNames(sources, paths); err != nil {
+		return nil, err
+	}
+	splits := "random"
+	if s.Predefined {
+		splits = "predefined"
+	}
+	describe["data"] = strings.Join(paths, ",")
+	describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", splits, k, s.TrainSize, s.TestSize, s.TrainFraction, s.Stratified)
+	if s.TestFile != "" {
+		describe["test"] = fmt.Sprintf("%s/%v/%v", s.TestFile, s.PartitionsGiven, s.TrainSizeGiven)
+	}
+	return sources, nil
+}
+
+// source loads one dataset and draws its k partitions.
+func (s *CompareSettings) source(path string, k int) (Source, error) {
+	if s.TestFile != "" {
+		return s.trainTestSource(path, k)
+	}
+	var (
+		d   *dataio.Dataset
+		err error
+	)
+	if s.Load != nil {
+		d, err = s.Load(path)
+	} else {
+		d, err = dataio.LoadArg(path, s.Stdin, s.Read)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Predefined {
+		if len(d.Splits) == 0 {
+			return nil, &SourceError{Path: path, Err: ErrNoRealisations}
+		}
+		splits := d.Splits
+		if k < len(splits) {
+			splits = splits[:k]
+		}
+		return EncodeNominal(&SplitSource{Data: d, Splits: splits}, d), nil
+	}
+	po := dataio.PartitionOptions{K: k, TrainSize: s.TrainSize, TestSize: s.TestSize, Stratified: s.Stratified}
+	if s.TrainFraction > 0 {
+		po.TrainSize, po.TestSize = 0, 0
+		po.TrainFraction = s.TrainFraction
+	}
+	splits, err := dataio.Partitions(d.Y, po, s.Seed)
+	if err != nil {
+		return nil, &SourceError{Path: path, Err: err}
+	}
+	return EncodeNominal(&SplitSource{Data: d, Splits: splits}, d), nil
+}
+
+// trainTestSource reads the training data at path and TestFile
+// (LoadTrainTest) and draws the partitions: the whole training file once, or
+// with PartitionsGiven or TrainSizeGiven, K random subsamples of TrainSize
+// rows (all rows when the file is smaller), each tested on the whole test
+// file.
+func (s *CompareSettings) trainTestSource(path string, k int) (Source, error) {
+	load := s.LoadTrainTest
+	if load == nil {
+		load = func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
+			tt, err := dataio.LoadSplit(context.Background(), path, dataio.SplitSettings{
+				Read: s.Read, Stdin: s.Stdin, Test: s.TestFile, Seed: s.Seed, Normalize: dataio.NoScale})
+			if err != nil {
+				return nil, nil, err
+			}
+			return tt.Train, tt.Test, nil
+		}
+	}
+	train, test, err := load(path)
+	if err != nil {
+		return nil, err
+	}
+	n := train.Len()
+	if !s.PartitionsGiven {
+		k = 1
+	}
+	var splits []dataio.Split
+	if (s.PartitionsGiven || s.TrainSizeGiven) && s.TrainSize < n {
+		po := dataio.PartitionOptions{K: k, TrainSize: s.TrainSize, Stratified: s.Stratified}
+		if splits, err = dataio.Partitions(train.Y, po, s.Seed); err != nil {
+			return nil, &SourceError{Path: path, Err: err}
+		}
+	} else {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		for range k {
+			splits = append(splits, dataio.Split{Train: all})
+		}
+		if k > 1 && s.Notify != nil {
+			s.Notify(Notice{Kind: NoticeWholeFile, Dataset: path, Rows: n, TrainSize: s.TrainSize, Partitions: k})
+		}
+	}
+	return &SplitSource{Data: train, Splits: splits, Test: test}, nil
+}
+
+// uniqueNames gives data sets that share a name (a/heart.dat and
+// b/heart.dat are both "heart") their paths as names: records are keyed by
+// the name, so the second set's results would silently replace the first's.
+// The same path given twice is an error.
+func uniqueNames(sources []Source, paths []string) error {
+	count := map[string]int{}
+	for _, s := range sources {
+		count[s.Name()]++
+	}
+	seen := map[string]bool{}
+	for i, s := range sources {
+		if seen[paths[i]] {
+			return &DuplicateDataError{paths[i]}
+		}
+		seen[paths[i]] = true
+		if ss, ok := s.(*SplitSource); ok && count[s.Name()] > 1 {
+			d := *ss.Data
+			d.Name = paths[i]
+			ss.Data = &d
+		}
+	}
+	return nil
+}
+
+// laanaya fixes the svm baseline of every dataset by Laanaya's selection
+// (best test rate on the first five partitions).
+func (s *CompareSettings) laanaya(ctx context.Context, cfg *Config, sources []Source, entries []Entry, res *CompareResult) error {
+	hasSVM := false
+	for _, e := range entries {
+		hasSVM = hasSVM || e.Method == "svm"
+	}
+	if !hasSVM {
+		return ErrNoSVM
+	}
+	cfg.Baseline = map[string]FixedSVM{}
+	for _, src := range sources {
+		f, err := LaanayaSelect(ctx, *cfg, src)
+		if err != nil {
+			return err
+		}
+		cfg.Baseline[src.Name()] = f
+		cfg.Describe["baseline:"+src.Name()] = fmt.Sprintf("%g/%g", f.C, f.Gamma)
+		if s.Notify != nil {
+			s.Notify(Notice{Kind: NoticeBaseline, Dataset: src.Name(), Baseline: f})
+		}
+	}
+	res.Baselines = cfg.Baseline
+	return nil
+}
+
+// ErrShard is the error of ParseShard.
+var ErrShard = errors.New("experiment: a shard is i/N with 1 ≤ i ≤ N")
+
+// ParseShard parses a shard "i/N" (1 ≤ i ≤ N), CompareSettings.Shard and
+// Shards; "" is the whole run (0, 0).
+func ParseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("%w, got %q", ErrShard, s)
+	}
+	return i, n, nil
+}
+
+// CountFailures returns the number of failed records.
+func CountFailures(rs []Record) int {
+	n := 0
+	for i := range rs {
+		if rs[i].Failed() {
+			n++
+		}
+	}
+	return n
+}
+
+// FailureDigest lists the distinct errors of the failed records, at most
+// most of them, one line each (each line starts with a newline and two
+// spaces) with the first job that hit it, so that a failure is explained
+// without opening the results file.
+func FailureDigest(rs []Record, most int) string {
+	var (
+		order []string
+		first = map[string]*Record{}
+		count = map[string]int{}
+	)
+	for i := range rs {
+		r := &rs[i]
+		if !r.Failed() {
+			continue
+		}
+		if first[r.Error] == nil {
+			first[r.Error] = r
+			order = append(order, r.Error)
+		}
+		count[r.Error]++
+	}
+	var b strings.Builder
+	for i, msg := range order {
+		if i == most {
+			fmt.Fprintf(&b, "\n  … and %d other error(s)", len(order)-most)
+			break
+		}
+		r := first[msg]
+		fmt.Fprintf(&b, "\n  %s %s partition %d", r.Dataset, r.Entry, r.Partition+1)
+		if n := count[msg]; n > 1 {
+			fmt.Fprintf(&b, " (and %d more)", n-1)
+		}
+		fmt.Fprintf(&b, ": %s", msg)
+	}
+	return b.String()
+}

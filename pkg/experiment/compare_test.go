@@ -1,0 +1,131 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		i, n int
+		ok   bool
+	}{
+		{"", 0, 0, true}, {"1/1", 1, 1, true}, {"2/3", 2, 3, true},
+		{"3/2", 0, 0, false}, {"0/2", 0, 0, false}, {"1", 0, 0, false}, {"a/b", 0, 0, false}, {"1/0", 0, 0, false},
+	} {
+		i, n, err := ParseShard(c.s)
+		if (err == nil) != c.ok || i != c.i || n != c.n {
+			t.Errorf("ParseShard(%q) = %d, %d, %v", c.s, i, n, err)
+		}
+		if err != nil && !errors.Is(err, ErrShard) {
+			t.Errorf("ParseShard(%q): %v is not ErrShard", c.s, err)
+		}
+	}
+}
+
+func TestFailureDigest(t *testing.T) {
+	fail := func(p int, msg string) Record {
+		return Record{Dataset: "d", Entry: "e", Partition: p, Status: StatusFailure, Error: msg}
+	}
+	rs := []Record{fail(0, "a"), {Status: "converged"}, fail(1, "b"), fail(2, "a"), fail(3, "c")}
+	if n := CountFailures(rs); n != 4 {
+		t.Errorf("CountFailures = %d, want 4", n)
+	}
+	if got, want := FailureDigest(rs, 2), "\n  d e partition 1 (and 1 more): a\n  d e partition 2: b\n  … and 1 other error(s)"; got != want {
+		t.Errorf("FailureDigest = %q, want %q", got, want)
+	}
+}
+
+// Compare refuses bad settings before any job runs, with errors a caller
+// can tell apart.
+func TestCompareSettingsErrors(t *testing.T) {
+	svm := []Entry{{Method: "svm"}}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+		ok   func(error) bool
+	}{
+		{"twice", CompareSettings{Entries: svm, Data: []string{"builtin:heart", "builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50},
+			func(err error) bool {
+				var e *DuplicateDataError
+				return errors.As(err, &e) && e.Path == "builtin:heart"
+			}},
+		{"entry", CompareSettings{Entries: svm, Options: methods.Options{C: -1}},
+			func(err error) bool { var e *EntryError; return errors.As(err, &e) && e.Entry.Method == "svm" }},
+		{"laanaya", CompareSettings{Entries: []Entry{{Method: "rcsc"}}, Data: []string{"builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50, LaanayaSelect: true},
+			func(err error) bool { return errors.Is(err, ErrNoSVM) }},
+		{"predefined", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, Predefined: true},
+			func(err error) bool { return errors.Is(err, ErrNoRealisations) }},
+		{"sizes", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, TrainSize: 500, TestSize: 50},
+			func(err error) bool { var e *SourceError; return errors.As(err, &e) && e.Path == "builtin:heart" }},
+		{"test file", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, TestFile: filepath.Join(dir, "t.csv")},
+			func(err error) bool { return err != nil && strings.Contains(err.Error(), "t.csv") }},
+	} {
+		_, err := Compare(context.Background(), c.s)
+		if !c.ok(err) {
+			t.Errorf("%s: err = %v", c.name, err)
+		}
+	}
+}
+
+// With a test file and more partitions than the training file has rows to
+// subsample, every partition trains on the whole file, and Compare says so.
+func TestCompareTestFileWholeFile(t *testing.T) {
+	registerProbes(t)
+	var notices []Notice
+	res, err := Compare(context.Background(), CompareSettings{
+		Entries: mustEntries(t, "probe1"), Data: []string{"builtin:heart"}, TestFile: "../../testdata/libsvm/heart_scale",
+		Partitions: 2, PartitionsGiven: true, TrainSize: 500, Seed: 1,
+		Notify: func(n Notice) { notices = append(notices, n) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Notice{{Kind: NoticeWholeFile, Dataset: "builtin:heart", Rows: 270, TrainSize: 500, Partitions: 2}}
+	if !reflect.DeepEqual(notices, want) {
+		t.Errorf("notices %+v, want %+v", notices, want)
+	}
+	if len(res.Records) != 2 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 270 {
+		t.Errorf("records %+v", res.Records)
+	}
+}
+
+// A resumed run skips the recorded jobs and refuses a file of other settings.
+func TestCompareResume(t *testing.T) {
+	registerProbes(t)
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	s := CompareSettings{Entries: mustEntries(t, "probe1,probe2"), Data: []string{"builtin:heart"},
+		Partitions: 2, TrainSize: 60, TestSize: 60, Seed: 1, Out: out, Shard: 1, Shards: 2}
+	first, err := Compare(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Jobs != 2 || len(first.Records) != 2 || first.Grid.Jobs() != 4 {
+		t.Fatalf("shard 1: %d jobs, %d records, grid %d", first.Jobs, len(first.Records), first.Grid.Jobs())
+	}
+	var exist *ResultsExistError
+	if _, err := Compare(context.Background(), s); !errors.As(err, &exist) {
+		t.Errorf("rerun without Resume: %v", err)
+	}
+	s.Resume, s.Shard, s.Shards = true, 0, 0
+	all, err := Compare(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Resumed != 2 || len(all.Records) != 4 || all.Run != first.Run {
+		t.Errorf("resumed %d, %d records, run %s (first %s)", all.Resumed, len(all.Records), all.Run, first.Run)
+	}
+	s.Seed = 2
+	var other *OtherRunError
+	if _, err := Compare(context.Background(), s); !errors.As(err, &other) || !errors.Is(err, ErrMixedRuns) {
+		t.Errorf("resume with another seed: %v", err)
+	}
+}
