@@ -76,7 +76,7 @@ type GISettings struct {
 	// Margin is "l2" (the default: unlike the paper's hard margin it runs
 	// on data no Gaussian SVM separates) or "hard".
 	Margin string
-	// Steps is the number of iRprop+ steps (default 100; the command
+	// Steps bounds the number of iRprop+ steps (default 100; the command
 	// line's --steps).
 	Steps int
 	// Tol: the run has converged when T changes by less than Tol (relative,
