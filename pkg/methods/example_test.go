@@ -35,7 +35,8 @@ func ExampleSPDSettings_Tune() {
 }
 
 // ExampleLookup runs a method by name with the command line's flat Options,
-// as `tune --method rcsc --param iso@paper` does.
+// as `tune --method rcsc --param iso --schedule paper -C 1` does (compare's
+// entry rcsc:iso@paper gives the same Param and Mode).
 func ExampleLookup() {
 	heart, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
 	if err != nil {
