@@ -3,22 +3,13 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/spf13/cobra"
 )
-
-// generateStream is the PCG stream of `generate`: the data depend only on
-// --seed and the flags.
-const generateStream uint64 = 0x67656e6572617465 // "generate"
 
 type generateOptions struct {
 	*globalOptions
@@ -186,10 +177,8 @@ model of Adult itself: use the real files where you have them.`,
 	return c
 }
 
-// maxGenerateValues bounds --n × features: the data are drawn in memory
-// before they are written (10⁸ values are 800 MB), and a larger --n would end
-// in the runtime's out-of-memory crash rather than an error.
-const maxGenerateValues = 100_000_000
+// maxGenerateValues bounds --n × features (compare's preset sizes too).
+const maxGenerateValues = dataio.MaxGenerateValues
 
 // checkSize returns a usage error when --n rows of d features (plus the
 // label) would not fit in maxGenerateValues.
@@ -220,74 +209,35 @@ func (o *generateOptions) checkFormat() error {
 	return nil
 }
 
-// runGenerate draws the data from --seed and writes them.
+// runGenerate draws the data (dataio.Generate) and writes them.
 func runGenerate(ctx context.Context, o *generateOptions) error {
-	if err := ctx.Err(); err != nil {
+	g, err := dataio.Generate(ctx, dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Seed: o.Seed})
+	if err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, generateStream))
-	var (
-		d *dataio.Dataset
-		B *mat.Dense
-	)
-	switch o.Kind {
-	case "weston":
-		d = dataio.Weston(o.N, o.NoiseStd, rng)
-	case "chessboard":
-		d, B = dataio.Chessboard(o.N, o.Dim, o.Stretch, rng)
-	case "sparse":
-		d = dataio.SparseBinary(o.N, rng)
-	default:
-		return fmt.Errorf("generate: unknown data set %q", o.Kind)
-	}
-	if B != nil && o.PrintTransform {
-		if err := generatePrintTransform(o.ErrOut, B, o); err != nil {
+	if g.Transform != nil && o.PrintTransform {
+		fmt.Fprintf(o.ErrOut, "# chessboard transform B̃ = Dᵀ diag(%g, 1/%g, 1, …) D, seed %d; x = B̃ x̃\n", o.Stretch, o.Stretch, o.Seed)
+		if err := dataio.WriteMatrix(o.ErrOut, g.Transform); err != nil {
 			return err
 		}
 	}
-	w := o.Out
-	var f *os.File
-	if o.Output != "" {
-		var err error
-		if f, err = os.Create(o.Output); err != nil {
-			return fmt.Errorf("generate: %w", err)
-		}
-		w = f
+	if o.Output == "" {
+		return dataio.Write(o.Out, o.Format, g.Data)
 	}
-	var err error
-	if o.Format == "libsvm" {
-		err = dataio.WriteLIBSVM(w, d)
-	} else {
-		err = dataio.WriteCSV(w, d)
+	f, err := os.Create(o.Output)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
 	}
-	if f != nil {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("generate: %w", cerr)
-		}
-		if err != nil {
-			os.Remove(o.Output)
-			return err
-		}
-		if !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", d.Len(), d.Dim(), o.Kind, o.Seed, o.Output)
-		}
+	err = dataio.Write(f, o.Format, g.Data)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("generate: %w", cerr)
 	}
-	return err
-}
-
-func generatePrintTransform(w io.Writer, B *mat.Dense, o *generateOptions) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# chessboard transform B̃ = Dᵀ diag(%g, 1/%g, 1, …) D, seed %d; x = B̃ x̃\n", o.Stretch, o.Stretch, o.Seed)
-	r, c := B.Dims()
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(strconv.FormatFloat(B.At(i, j), 'g', -1, 64))
-		}
-		b.WriteByte('\n')
+	if err != nil {
+		os.Remove(o.Output)
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", g.Data.Len(), g.Data.Dim(), o.Kind, o.Seed, o.Output)
+	}
+	return nil
 }

@@ -40,8 +40,8 @@ func TestGenerateWeston(t *testing.T) {
 	if d.Len() != 40 || d.Dim() != 52 || pos != 20 || neg != 20 {
 		t.Errorf("%d×%d, %d/%d", d.Len(), d.Dim(), pos, neg)
 	}
-	// The CLI draws from generateStream: the same data as the package call.
-	want := dataio.Weston(40, 20, genTestRand(3, generateStream))
+	// The CLI draws from dataio.GenerateStream: the same data as the package call.
+	want := dataio.Weston(40, 20, genTestRand(3, dataio.GenerateStream))
 	if !mat.Equal(d.X, want.X) {
 		t.Error("CLI data differ from dataio.Weston with the generate stream")
 	}
@@ -161,7 +161,7 @@ func TestGenerateSparse(t *testing.T) {
 	if err != nil || d.Len() != 300 || d.Dim() != 123 {
 		t.Fatalf("%v %v", d, err)
 	}
-	want := dataio.SparseBinary(300, genTestRand(4, generateStream))
+	want := dataio.SparseBinary(300, genTestRand(4, dataio.GenerateStream))
 	if !mat.Equal(d.X, want.X) || !slices.Equal(d.Y, want.Y) {
 		t.Error("CLI data differ from dataio.SparseBinary with the generate stream")
 	}

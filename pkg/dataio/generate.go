@@ -1,0 +1,138 @@
+package dataio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// The toy data sets of Generate.
+const (
+	GenWeston     = "weston"     // Weston et al. 2000 (Weston)
+	GenChessboard = "chessboard" // Glasmachers & Igel 2005 (Chessboard)
+	GenSparse     = "sparse"     // a1a-like (SparseBinary)
+)
+
+// GenerateStream is the PCG stream Generate draws from: the data depend only
+// on the settings and the seed.
+const GenerateStream uint64 = 0x67656e6572617465 // "generate"
+
+// MaxGenerateValues bounds N × (features + 1) in Generate: the data are drawn
+// in memory (10⁸ values are 800 MB), and a larger set would end in the
+// runtime's out-of-memory crash rather than an error.
+const MaxGenerateValues = 100_000_000
+
+// GenerateSettings choose a toy data set and its size.
+type GenerateSettings struct {
+	// Kind is GenWeston, GenChessboard or GenSparse.
+	Kind string
+	// N is the number of rows, at least 1.
+	N int
+	// NoiseStd is the standard deviation of Weston's 50 noise features, ≥ 0
+	// (0: none; the paper's is 20).
+	NoiseStd float64
+	// Dim is the chessboard's dimension, 2 to 1000; 0 means 2.
+	Dim int
+	// Stretch is the chessboard's s in B̃ = Dᵀdiag(s, 1/s, 1, …)D, finite
+	// and > 0; 0 means 3.
+	Stretch float64
+	// Seed seeds the stream (Seed, GenerateStream).
+	Seed uint64
+}
+
+// Generated is a toy data set drawn by Generate.
+type Generated struct {
+	// Data are the rows, labelled ±1.
+	Data *Dataset
+	// Transform is the chessboard's B̃ (x = B̃x̃), nil for the others.
+	Transform *mat.Dense
+}
+
+// Features returns the number of features of the data set s asks for, and
+// an error for an unknown Kind.
+func (s GenerateSettings) Features() (int, error) {
+	switch s.Kind {
+	case GenWeston:
+		return WestonFeatures, nil
+	case GenChessboard:
+		return orDefault(s.Dim, 2), nil
+	case GenSparse:
+		return SparseFeatures, nil
+	}
+	return 0, fmt.Errorf("dataio: generate: unknown data set %q (want weston, chessboard or sparse)", s.Kind)
+}
+
+// orDefault returns v, or def when v is 0.
+func orDefault[T int | float64](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Generate draws the toy data set s asks for (Weston, Chessboard or
+// SparseBinary) from the stream (s.Seed, GenerateStream).
+func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := s.Features()
+	if err != nil {
+		return nil, err
+	}
+	dim, stretch := orDefault(s.Dim, 2), orDefault(s.Stretch, 3)
+	switch {
+	case s.N < 1 || s.N > MaxGenerateValues/(d+1):
+		return nil, fmt.Errorf("dataio: generate: %d rows of %d features: want 1 to %d rows", s.N, d, MaxGenerateValues/(d+1))
+	case s.Kind == GenWeston && (!(s.NoiseStd >= 0) || math.IsInf(s.NoiseStd, 0)):
+		return nil, fmt.Errorf("dataio: generate: noise std %v is not a finite number ≥ 0", s.NoiseStd)
+	case s.Kind == GenChessboard && (dim < 2 || dim > 1000 || !(stretch > 0) || math.IsInf(stretch, 0)):
+		return nil, fmt.Errorf("dataio: generate: chessboard dimension %d and stretch %v: want 2 to 1000 and a finite number > 0", dim, stretch)
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, GenerateStream))
+	g := &Generated{}
+	switch s.Kind {
+	case GenWeston:
+		g.Data = Weston(s.N, s.NoiseStd, rng)
+	case GenChessboard:
+		g.Data, g.Transform = Chessboard(s.N, dim, stretch, rng)
+	default:
+		g.Data = SparseBinary(s.N, rng)
+	}
+	return g, nil
+}
+
+// WriteMatrix writes m to w as ReadMatrix reads it: one row per line,
+// numbers separated by spaces in full precision.
+func WriteMatrix(w io.Writer, m mat.Matrix) error {
+	var b strings.Builder
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatFloat(m.At(i, j), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Write writes d to w in format "csv" (WriteCSV) or "libsvm" (WriteLIBSVM).
+func Write(w io.Writer, format string, d *Dataset) error {
+	switch format {
+	case "csv":
+		return WriteCSV(w, d)
+	case "libsvm":
+		return WriteLIBSVM(w, d)
+	}
+	return fmt.Errorf("dataio: write: unknown format %q (want csv or libsvm)", format)
+}
