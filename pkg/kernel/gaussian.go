@@ -334,6 +334,9 @@ type gaussRows struct {
 func (r *gaussRows) Len() int           { return r.n }
 func (r *gaussRows) Diag(i int) float64 { _ = r.h[i]; return 1 }
 
+// EntryCost: a dot product of length p and an exp (≈ 16 multiply-adds).
+func (r *gaussRows) EntryCost() int { return r.p + 16 }
+
 // Column computes K(i, ·) by dot products of x̃_i with the rows of X̃ (all
 // rows, a prefix, or those in idx), then the exp pass. Each entry is computed
 // the same way whichever form is asked (gaussEntry), so a cached full column

@@ -72,6 +72,22 @@ type Matrix interface {
 	Column(i int, idx []int, dst []float64)
 }
 
+// Splittable is implemented by the Matrices whose column entries are costly
+// enough (computed from data rows) that a solver may compute one column in
+// parts on several goroutines at once. Such a Matrix promises that Column is
+// safe for concurrent calls writing disjoint dst, and that an entry has the
+// same value, to the last bit, whether computed in a full column, a prefix
+// or through idx (so a column computed in parts equals the column computed
+// whole).
+type Splittable interface {
+	Matrix
+	// EntryCost is the approximate work of one column entry in
+	// multiply-adds (the row dimension, plus the exp for a Gaussian): the
+	// solver splits a column when its length times this is large. 0 means
+	// never split (a wrapper around a Matrix that is not Splittable).
+	EntryCost() int
+}
+
 // Spec is the serialisable description of a kernel (the form saved in model
 // files and printed in JSON output). Exactly one group of fields is set.
 type Spec struct {

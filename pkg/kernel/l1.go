@@ -156,6 +156,9 @@ type l1Rows struct {
 }
 
 func (r *l1Rows) Len() int { return r.n }
+
+// EntryCost: d absolute differences and additions.
+func (r *l1Rows) EntryCost() int { return 2 * r.d }
 func (r *l1Rows) Diag(i int) float64 {
 	if i < 0 || i >= r.n {
 		panic("kernel: Diag: index out of range")

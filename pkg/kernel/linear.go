@@ -58,6 +58,9 @@ type linearRows struct {
 func (r *linearRows) Len() int           { return r.n }
 func (r *linearRows) Diag(i int) float64 { return r.diag[i] }
 
+// EntryCost: a dot product of length d.
+func (r *linearRows) EntryCost() int { return r.d }
+
 func (r *linearRows) Column(i int, idx []int, dst []float64) {
 	checkColumn(r.n, idx, dst)
 	rowDots(dst, r.x, r.d, i, idx)

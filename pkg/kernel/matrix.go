@@ -166,6 +166,7 @@ type shifted struct {
 }
 
 func (s *shifted) Len() int           { return s.m.Len() }
+func (s *shifted) EntryCost() int     { return entryCost(s.m) }
 func (s *shifted) Diag(i int) float64 { return s.m.Diag(i) + s.nu }
 func (s *shifted) Column(i int, idx []int, dst []float64) {
 	s.m.Column(i, idx, dst)
@@ -206,7 +207,16 @@ type centred struct {
 	crr float64   // K(r, r)
 }
 
-func (c *centred) Len() int { return c.m.Len() }
+func (c *centred) Len() int       { return c.m.Len() }
+func (c *centred) EntryCost() int { return entryCost(c.m) }
+
+// entryCost is m's EntryCost, or 0 (do not split) when m is not Splittable.
+func entryCost(m Matrix) int {
+	if s, ok := m.(Splittable); ok {
+		return s.EntryCost()
+	}
+	return 0
+}
 func (c *centred) Diag(i int) float64 {
 	return c.m.Diag(i) - 2*c.c[i] + c.crr
 }

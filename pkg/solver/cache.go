@@ -30,6 +30,7 @@ type cache struct {
 	identity   bool       // perm is still the identity (no swap yet)
 	nonFinite  bool       // a kernel entry was NaN or ±Inf
 	ws         *Workspace // buffers to take before allocating; nil: none
+	pool       *colPool   // helpers that compute long columns; nil: serial
 }
 
 type swapPair struct{ i, j int } // i < j
@@ -138,32 +139,48 @@ func (c *cache) get(i, length int) []float64 {
 		}
 		col = col[:length]
 		dst := col[have:length]
-		if have == 0 && c.identity {
-			c.q.Column(c.perm[i], nil, dst)
+		var bad bool
+		if c.pool.use(len(dst)) {
+			bad = c.pool.fill(i, have, dst)
 		} else {
-			c.q.Column(c.perm[i], c.perm[have:length], dst)
+			bad = c.fill(i, have, 0, dst)
 		}
-		// v - v is 0 for finite v and NaN for ±Inf and NaN: one branch-free
-		// sweep instead of two tests per entry.
-		z := 0.0
-		for _, v := range dst {
-			z += v - v
-		}
-		if z != 0 { // NaN != 0
+		if bad {
 			c.nonFinite = true
-		}
-		if c.sign {
-			yi := c.y[i]
-			ys := c.y[have:length]
-			for k := range dst {
-				dst[k] *= yi * ys[k]
-			}
 		}
 		c.cols[i] = col
 		c.ver[i] = len(c.log)
 	}
 	c.link(i)
 	return col[:length]
+}
+
+// fill computes dst = P_ij for the positions j = have+lo, have+lo+1, ... of
+// column i (a part of the entries [have, length) that get computes), and
+// reports whether an entry was NaN or ±Inf. It reads the cache's matrix,
+// permutation and labels and writes only dst, so the goroutines of a colPool
+// run it at once on disjoint parts.
+func (c *cache) fill(i, have, lo int, dst []float64) (nonFinite bool) {
+	from := have + lo
+	if from == 0 && c.identity {
+		c.q.Column(c.perm[i], nil, dst)
+	} else {
+		c.q.Column(c.perm[i], c.perm[from:from+len(dst)], dst)
+	}
+	// v - v is 0 for finite v and NaN for ±Inf and NaN: one branch-free
+	// sweep instead of two tests per entry.
+	z := 0.0
+	for _, v := range dst {
+		z += v - v
+	}
+	if c.sign {
+		yi := c.y[i]
+		ys := c.y[from : from+len(dst)]
+		for k := range dst {
+			dst[k] *= yi * ys[k]
+		}
+	}
+	return z != 0 // NaN != 0
 }
 
 // fromWorkspace returns a buffer of capacity at least length from the

@@ -27,8 +27,11 @@
 //   - MaxIter is a Status (IterationLimit) with a usable α, not a warning.
 //   - Unbounded variables (C_i = +Inf) are supported: hard and L2 margins,
 //     the radius; an objective that runs off to -∞ is ErrUnbounded.
-//   - The solver is single-threaded and deterministic: callers parallelise
-//     over folds, partitions and grid points instead.
+//   - A solve may use a second core for the kernel columns it computes
+//     (Settings.Workers): each column is split in parts computed at once,
+//     every entry exactly as serially, so results are deterministic and do
+//     not depend on the number of workers. Callers that parallelise over
+//     folds, partitions and grid points set Workers to 1.
 package solver
 
 import (
@@ -128,6 +131,16 @@ type Settings struct {
 	// its columns once. Column values are computed afresh by every solve,
 	// so results do not depend on it.
 	Workspace *Workspace
+	// Workers is the number of goroutines a solve uses to compute the
+	// kernel columns it misses, split in parts (the SMO iterations
+	// themselves are sequential). Results do not depend on it: every entry
+	// is computed as in a serial solve. 1 is serial; 0 means min(2,
+	// GOMAXPROCS), used only while fewer solves than GOMAXPROCS run in the
+	// process; n > 1 means min(n, GOMAXPROCS), always. Only matrices that
+	// are kernel.Splittable (kernel columns from data rows, not a
+	// precomputed Gram) are split, and only long columns. Callers that run
+	// solves in parallel should set 1.
+	Workers int
 }
 
 // Workspace holds memory that consecutive solves reuse (Settings.Workspace):
@@ -207,6 +220,9 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	if s.MaxIter < 0 {
 		return Result{}, fmt.Errorf("solver: MaxIter = %d, want ≥ 0", s.MaxIter)
 	}
+	if s.Workers < 0 {
+		return Result{}, fmt.Errorf("solver: Workers = %d, want ≥ 0", s.Workers)
+	}
 	if s.CacheBytes < 0 {
 		return Result{}, fmt.Errorf("solver: CacheBytes = %d, want ≥ 0", s.CacheBytes)
 	}
@@ -224,6 +240,11 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 		return Result{}, err
 	}
 	defer m.cache.release()
+	solvesRunning.Add(1)
+	defer solvesRunning.Add(-1)
+	w, explicit := workers(s.Workers)
+	m.cache.pool = newColPool(m.cache, w, explicit)
+	defer m.cache.pool.stop()
 	if err := m.initGradient(ctx); err != nil {
 		// Cancelled before G was complete: there is no α with its gradient.
 		return Result{Status: Canceled}, err

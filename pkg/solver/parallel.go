@@ -1,0 +1,184 @@
+package solver
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// The solver's one use of more than one core: a kernel column that the cache
+// misses is computed in chunks by the solving goroutine and the helpers of a
+// colPool, one persistent pool per solve (LIBSVM computes its columns on one
+// core). Every entry is computed exactly as in a serial solve (the Matrix
+// promises it: kernel.Splittable), so the iteration path, α and every other
+// result are the same to the last bit whatever the number of workers.
+//
+// Synchronisation is one atomic word per column and, when a helper sleeps, a
+// non-blocking channel send to wake it. The solving goroutine never waits for
+// a helper to start: it claims chunks itself until none is left, and then
+// waits only for the chunks a helper has already claimed (a few
+// microseconds). So a helper that wakes late, on a machine busy with other
+// work, costs the solve nothing but the wake-up call.
+
+// Tuning, measured on a 2-core EPYC (BENCHMARKS.md, "Two cores"): a column is
+// split when its length times the Matrix's EntryCost reaches splitMinWork
+// (≈ 30 µs of work serially; waking a sleeping helper costs a few µs), in
+// chunks of about chunkWork.
+var (
+	splitMinWork = 1 << 15
+	chunkWork    = 1 << 13
+)
+
+// maxChunks bounds the chunks of a column (they are counted in 16 bits).
+const maxChunks = 1 << 12
+
+// solvesRunning counts the solves in progress in the process, for the default
+// Workers (0): a solve uses its helpers only while there are fewer solves
+// than cores, so callers that run solves in parallel do not oversubscribe the
+// machine even when they leave Workers at 0.
+var solvesRunning atomic.Int64
+
+// columnsSplit counts the column parts computed by a colPool (tests read it
+// to know that the parallel branch ran).
+var columnsSplit atomic.Int64
+
+// workers resolves Settings.Workers: the goroutines a solve may use
+// (1: serial) and whether the count was asked for explicitly.
+func workers(w int) (n int, explicit bool) {
+	procs := runtime.GOMAXPROCS(0)
+	if w == 0 {
+		return min(2, procs), false
+	}
+	return min(w, procs), true
+}
+
+// colPool computes kernel columns of one cache on the solving goroutine and
+// helpers-many helper goroutines.
+type colPool struct {
+	c        *cache
+	helpers  int
+	explicit bool  // Workers was set: ignore solvesRunning
+	procs    int64 // GOMAXPROCS at the start of the solve
+	minLen   int   // shortest column worth splitting (splitMinWork / cost)
+	chunk    int   // entries per chunk
+
+	wake chan struct{} // one token per helper to wake; closed at the end
+
+	// The current job, written by the solving goroutine before it
+	// publishes the job in state, read by helpers only after they claimed a
+	// chunk of it (so never while the next job is being written).
+	i, have int
+	dst     []float64
+
+	// state is seq<<32 | nchunks<<16 | next: the job's sequence number, its
+	// number of chunks and its next unclaimed chunk. A helper claims a
+	// chunk by compare-and-swap, so a helper still holding an old job's
+	// state can never claim a chunk of a newer one.
+	state    atomic.Uint64
+	finished atomic.Int32 // chunks of the current job done
+	bad      atomic.Bool  // a helper saw a non-finite entry
+}
+
+// newColPool returns a pool for c with w-1 helpers running, or nil when the
+// solve is serial or c's matrix is not worth splitting.
+func newColPool(c *cache, workers int, explicit bool) *colPool {
+	if workers < 2 {
+		return nil
+	}
+	cost := 0
+	if s, ok := c.q.(interface{ EntryCost() int }); ok {
+		cost = s.EntryCost()
+	}
+	if cost <= 0 {
+		return nil
+	}
+	minLen := max(splitMinWork/cost, 2)
+	if minLen > len(c.cols) {
+		return nil // no column is long enough
+	}
+	p := &colPool{
+		c: c, helpers: workers - 1, explicit: explicit,
+		procs:  int64(runtime.GOMAXPROCS(0)),
+		minLen: minLen,
+		chunk:  max(chunkWork/cost, 16, (len(c.cols)+maxChunks-1)/maxChunks),
+		wake:   make(chan struct{}, workers-1),
+	}
+	for range p.helpers {
+		go p.help()
+	}
+	return p
+}
+
+// stop ends the helpers.
+func (p *colPool) stop() {
+	if p != nil {
+		close(p.wake)
+	}
+}
+
+// use reports whether a column part of length m should be split now.
+func (p *colPool) use(m int) bool {
+	return p != nil && m >= p.minLen && (p.explicit || solvesRunning.Load() < p.procs)
+}
+
+// fill computes dst = entries [have, have+len(dst)) of column i (as
+// cache.fill does) with the helpers, and reports a non-finite entry.
+func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
+	columnsSplit.Add(1)
+	p.i, p.have, p.dst = i, have, dst
+	nchunks := (len(dst) + p.chunk - 1) / p.chunk
+	p.finished.Store(0)
+	p.bad.Store(false)
+	seq := p.state.Load()>>32 + 1
+	p.state.Store(seq<<32 | uint64(nchunks)<<16) // publishes the job
+	for range p.helpers {
+		select {
+		case p.wake <- struct{}{}:
+		default: // a token is pending: that helper is awake or will be
+		}
+	}
+	done := int32(0)
+	for {
+		k := int(p.state.Add(1)-1) & 0xffff
+		if k >= nchunks {
+			break
+		}
+		if p.chunkAt(k) {
+			nonFinite = true
+		}
+		done++
+	}
+	// Wait for the chunks the helpers claimed: each is under chunkWork of
+	// work, so spinning (and yielding) is cheaper than sleeping.
+	for p.finished.Load()+done < int32(nchunks) {
+		runtime.Gosched()
+	}
+	return nonFinite || p.bad.Load()
+}
+
+// chunkAt computes chunk k of the current job.
+func (p *colPool) chunkAt(k int) bool {
+	lo := k * p.chunk
+	hi := min(lo+p.chunk, len(p.dst))
+	return p.c.fill(p.i, p.have, lo, p.dst[lo:hi])
+}
+
+// help is a helper goroutine: woken by a token, it claims chunks of the
+// current job until none is left, then sleeps again.
+func (p *colPool) help() {
+	for range p.wake {
+		for {
+			s := p.state.Load()
+			k, nchunks := int(s&0xffff), int(s>>16&0xffff)
+			if k >= nchunks {
+				break
+			}
+			if !p.state.CompareAndSwap(s, s+1) {
+				continue
+			}
+			if p.chunkAt(k) {
+				p.bad.Store(true)
+			}
+			p.finished.Add(1)
+		}
+	}
+}
