@@ -62,3 +62,48 @@ func TestWorkspaceSameResults(t *testing.T) {
 		t.Errorf("%v allocations per solve with a warm workspace, %v without: the buffers were not reused", withWS, without)
 	}
 }
+
+// TestArenaSameResults: when the cache holds the whole matrix its columns
+// come from one arena at full capacity; the results are those of a cache
+// that allocates column by column (and of one too small for the matrix),
+// bit for bit, also for a warm-started sweep sharing a Workspace, where the
+// arena's buffers serve the next solve.
+func TestArenaSameResults(t *testing.T) {
+	old := arenaMinBytes
+	t.Cleanup(func() { arenaMinBytes = old })
+	x, y := mixture(300, 5, 1, 3)
+	q := gram(x, rbf(0.2))
+	sweep := func(cacheBytes int, ws *Workspace) []SVCResult {
+		var out []SVCResult
+		var alpha []float64
+		for _, C := range []float64{0.25, 4, 64} {
+			r, err := TrainSVC(context.Background(), q, y, SVCParams{C: C}, Settings{CacheBytes: cacheBytes, Workspace: ws}, alpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alpha = r.Alpha
+			out = append(out, r)
+		}
+		return out
+	}
+	arenaMinBytes = 1 << 62 // no arena
+	plain := sweep(0, nil)
+	small := sweep(40*300*8, nil)
+	arenaMinBytes = 0
+	c := newCache(q, make([]int, 300), y, defaultCacheBytes, nil)
+	if !c.whole {
+		t.Fatal("a 200 MB cache of a 300×300 matrix does not take the arena")
+	}
+	for name, got := range map[string][]SVCResult{
+		"small cache":      small,
+		"arena":            sweep(0, nil),
+		"arena, workspace": sweep(0, new(Workspace)),
+	} {
+		for k := range got {
+			a, b := plain[k], got[k]
+			if !slices.Equal(a.Alpha, b.Alpha) || a.Rho != b.Rho || a.Iter != b.Iter || a.Obj != b.Obj {
+				t.Errorf("%s, solve %d: α/ρ/iter/obj differ from the column-by-column cache (iter %d vs %d)", name, k, b.Iter, a.Iter)
+			}
+		}
+	}
+}
