@@ -228,7 +228,14 @@ func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer,
 	if err := m.prepare(); err != nil {
 		return nil, res, fmt.Errorf("model: fit: %w", err)
 	}
-	m.Training.W2 = m.W2()
+	// ‖w‖² = Σ_SV coef_i (f(x_i) - b), as W2 computes it, but from the
+	// decision values the solver read off its gradient rather than a new
+	// #SV × #SV kernel block (a third of train's time at n = 5,000).
+	for i, a := range res.Alpha {
+		if a > 0 {
+			m.Training.W2 += train.Y[i] * a * (res.F[i] + res.Rho)
+		}
+	}
 	return m, res, nil
 }
 
@@ -515,8 +522,10 @@ func (m *Model) W2() float64 {
 }
 
 // Margin returns the geometric margin 1/‖w‖ (see W2); +Inf when w = 0.
-func (m *Model) Margin() float64 {
-	w2 := m.W2()
+func (m *Model) Margin() float64 { return margin(m.W2()) }
+
+// margin is 1/‖w‖ from w2 = ‖w‖²; +Inf when w = 0.
+func margin(w2 float64) float64 {
 	if w2 <= 0 {
 		return math.Inf(1)
 	}

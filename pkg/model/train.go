@@ -213,7 +213,7 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
 		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Accuracies: f.Accuracies,
-		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: m.Margin(),
+		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: margin(m.Training.W2),
 		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: m.Training.Eps,
 		Seconds: f.Elapsed.Seconds(), Model: m,
 	}

@@ -798,3 +798,25 @@ func TestStatusAndMarginStrings(t *testing.T) {
 		}
 	}
 }
+
+// SVCResult.F, read off the gradient, is the decision function Σ_j Coef_j
+// K_ij + Bias on the training points, with K also for the L2 margin.
+func TestSVCDecisionValues(t *testing.T) {
+	x, y := mixture(200, 4, 1.5, 61)
+	q := gram(x, rbf(0.4))
+	for _, p := range []SVCParams{{Margin: L1, C: 3}, {Margin: L2, C: 0.7}, {Margin: Hard}} {
+		r, err := TrainSVC(context.Background(), q, y, p, Settings{Eps: 1e-6}, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", p.Margin, err)
+		}
+		for i := range y {
+			f := r.Bias
+			for j, c := range r.Coef {
+				f += c * q.at(i, j)
+			}
+			if math.Abs(r.F[i]-f) > 1e-10*(1+math.Abs(f)) {
+				t.Fatalf("%v: F[%d] = %.15g, Σ_j Coef_j K_ij + b = %.15g", p.Margin, i, r.F[i], f)
+			}
+		}
+	}
+}

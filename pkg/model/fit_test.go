@@ -1,0 +1,43 @@
+package model
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// The training accuracy and ‖w‖² come from the solver's decision values
+// (SVCResult.F) instead of new kernel evaluations: they agree with the
+// model's Decision and W2, and a row whose value is near 0 is evaluated by
+// the model, so the signs, and so the accuracy, are Decision's.
+func TestFitTrainDecision(t *testing.T) {
+	d := loadHeart(t)
+	for _, margin := range []Margin{L1, L2} {
+		r, err := Fit(context.Background(), FitSettings{Train: d, Kernel: iso(0.5), Margin: margin, C: 1, Eps: 1e-5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := r.Model
+		want := m.DecisionNormalized(d.X)
+		got := trainDecision(m, d, r.SVC)
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-9*(1+math.Abs(want[i])) {
+				t.Fatalf("%v: f(x_%d) = %.15g from the solver, %.15g from the model", margin, i, got[i], want[i])
+			}
+		}
+		if c := ConfusionOf(want, d.Y); r.TrainCorrect != c.Correct() {
+			t.Errorf("%v: %d correct on the training part, the model's Decision gives %d", margin, r.TrainCorrect, c.Correct())
+		}
+		if w2 := m.W2(); math.Abs(m.Training.W2-w2) > 1e-10*w2 {
+			t.Errorf("%v: Training.W2 = %.15g, W2() = %.15g", margin, m.Training.W2, w2)
+		}
+		// Values pushed near 0 (and of the wrong sign) are recomputed.
+		res := r.SVC
+		res.F = append([]float64(nil), res.F...)
+		res.F[3], res.F[7] = -math.Copysign(1e-12, want[3]), -math.Copysign(1e-12, want[7])
+		got = trainDecision(m, d, res)
+		if got[3] != want[3] || got[7] != want[7] {
+			t.Errorf("%v: near-zero rows not evaluated by the model: %v, %v; want %v, %v", margin, got[3], got[7], want[3], want[7])
+		}
+	}
+}
