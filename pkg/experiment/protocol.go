@@ -400,7 +400,7 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	}
 	fit, err := model.Fit(ctx, model.FitSettings{
 		Train: train, Test: test, Norm: norm, Kernel: res.Kernel, Margin: margin, C: res.C,
-		Eps: opts.Eps, CacheMB: opts.CacheMB,
+		Eps: opts.Eps, CacheMB: opts.CacheMB, Workers: min(opts.Workers, 2), // 1 when jobs run in parallel
 	})
 	if err != nil {
 		return fail("final model", err)

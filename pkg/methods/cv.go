@@ -269,6 +269,7 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := cm.settings()
+	s.Workers = 1 // the grid's solves run in parallel, each on one core
 	for w := 0; w < min(cm.workers(), len(gammas)*nf); w++ {
 		wg.Add(1)
 		go func() {
@@ -410,6 +411,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, cm.workers())
 	s := cm.settings()
+	s.Workers = 1 // the folds' solves run in parallel, each on one core
 	for f := 0; f < nf; f++ {
 		wg.Add(1)
 		go func() {

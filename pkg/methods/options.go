@@ -45,7 +45,9 @@ func (c Common) workers() int {
 
 // settings returns the SVM solver settings of c.
 func (c Common) settings() solver.Settings {
-	s := solver.Settings{Eps: c.Eps}
+	// A method that may use one goroutine solves serially; otherwise a
+	// solve of kernel columns from data rows may take a second core.
+	s := solver.Settings{Eps: c.Eps, Workers: min(c.Workers, 2)}
 	if c.CacheMB > 0 {
 		s.CacheBytes = c.CacheMB << 20
 	}
