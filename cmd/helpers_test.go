@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
@@ -80,9 +81,9 @@ func trainJSON(t *testing.T, args ...string) model.TrainResult {
 }
 
 // tuneJSON runs tune with --format json and decodes the result.
-func tuneJSON(t *testing.T, args ...string) tuneResult {
+func tuneJSON(t *testing.T, args ...string) experiment.TuneResult {
 	t.Helper()
-	r, _ := runJSON[tuneResult](t, "tune", args...)
+	r, _ := runJSON[experiment.TuneResult](t, "tune", args...)
 	return r
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -42,10 +43,10 @@ func TestTuneMemMBRefuses(t *testing.T) {
 				t.Fatalf("MaxRows = %d", maxN)
 			}
 			// The boundary: maxN rows pass, one more is refused.
-			if err := checkMemory(33, method, maxN, 13, opts); err != nil {
+			if err := memoryError(33, methods.CheckMemory(method, maxN, 13, opts, experiment.MemoryBound(33))); err != nil {
 				t.Errorf("%d rows: %v", maxN, err)
 			}
-			if err := checkMemory(33, method, maxN+1, 13, opts); err == nil {
+			if err := memoryError(33, methods.CheckMemory(method, maxN+1, 13, opts, experiment.MemoryBound(33))); err == nil {
 				t.Errorf("%d rows: not refused", maxN+1)
 			}
 			if method != "svm" {
@@ -70,8 +71,8 @@ func TestTuneMemMBTooSmall(t *testing.T) {
 	}
 }
 
-// TestTuneMemMBFlag: -1 lifts the bound, values below -1 are usage errors,
-// the default reads MemTotal.
+// TestTuneMemMBFlag: -1 lifts the bound, values below -1 are usage errors
+// (experiment's TestMemoryBound: the default reads MemTotal).
 func TestTuneMemMBFlag(t *testing.T) {
 	out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "-1", "--test-fraction", "0.5", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"method": "svm"`) {
@@ -80,24 +81,5 @@ func TestTuneMemMBFlag(t *testing.T) {
 	_, errOut, code = runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "-2")
 	if code != 2 || !strings.Contains(errOut, "--mem-mb must be") {
 		t.Errorf("--mem-mb -2: exit %d, %q", code, errOut)
-	}
-	path := filepath.Join(t.TempDir(), "meminfo")
-	if err := os.WriteFile(path, []byte("MemTotal:       24683620 kB\nMemFree:        19747452 kB\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := memTotal(path); err != nil || got != 24683620<<10 {
-		t.Errorf("memTotal = %d, %v; want %d", got, err, int64(24683620)<<10)
-	}
-	if err := os.WriteFile(path, []byte("MemFree: 1 kB\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := memTotal(path); err == nil {
-		t.Error("no MemTotal line: want an error")
-	}
-	if got := resolveMemMB(300); got != 300<<20 {
-		t.Errorf("resolveMemMB(300) = %d", got)
-	}
-	if got := resolveMemMB(-1); got != 0 {
-		t.Errorf("resolveMemMB(-1) = %d, want 0 (no bound)", got)
 	}
 }

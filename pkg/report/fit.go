@@ -12,8 +12,8 @@ import (
 
 // TrainTable lays out what `kerneltune train` reports.
 func TrainTable(r *model.TrainResult) *Table {
-	t := &Table{Title: FitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
-	KernelRows(t, r.Kernel, r.Margin, r.C)
+	t := &Table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
+	kernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
 		w := func(v float64) float64 {
 			if v == 0 {
@@ -24,7 +24,7 @@ func TrainTable(r *model.TrainResult) *Table {
 		t.Add("C per class", fmt.Sprintf("+1: %s, -1: %s", Sig(r.C*w(r.WeightPos), 6), Sig(r.C*w(r.WeightNeg), 6)))
 	}
 	t.Add("normalize", r.Normalize)
-	AccuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
+	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	t.Add("#BSV", strconv.Itoa(r.NBSV))
 	t.Add("dual objective", Sig(r.Obj, 8))
@@ -40,16 +40,16 @@ func TrainTable(r *model.TrainResult) *Table {
 	return t
 }
 
-// FitTitle is the line above a train or tune table: what ran, on how much
+// fitTitle is the line above a train or tune table: what ran, on how much
 // data, and the label mapping.
-func FitTitle(d *model.FitData, what string) string {
+func fitTitle(d *model.FitData, what string) string {
 	return fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q",
 		what, d.NTrain, d.Features, d.Labels.Positive, d.Labels.Negative)
 }
 
-// KernelRows adds the rows that describe the kernel and the SVM: the
+// kernelRows adds the rows that describe the kernel and the SVM: the
 // kernel, LIBSVM's γ, the margin and (soft margins) C.
-func KernelRows(t *Table, k kernel.Spec, margin string, c float64) {
+func kernelRows(t *Table, k kernel.Spec, margin string, c float64) {
 	t.Add("kernel", model.DescribeKernel(k))
 	t.Add("gamma (LIBSVM)", gammaText(k))
 	switch margin {
@@ -64,9 +64,9 @@ func KernelRows(t *Table, k kernel.Spec, margin string, c float64) {
 	}
 }
 
-// AccuracyRows adds the train and test accuracy rows; noTest is the test
+// accuracyRows adds the train and test accuracy rows; noTest is the test
 // row's value when there is no test part.
-func AccuracyRows(t *Table, a *model.Accuracies, d *model.FitData, noTest string) {
+func accuracyRows(t *Table, a *model.Accuracies, d *model.FitData, noTest string) {
 	t.Add("train accuracy", accText(a.TrainAccuracy, a.TrainCorrect, d.NTrain))
 	if a.TestAccuracy != nil {
 		t.Add("test accuracy", accText(*a.TestAccuracy, a.TestCorrect, d.NTest))

@@ -1,0 +1,273 @@
+package experiment
+
+// Tune: one method tuned on one training part and its final SVM, as
+// `kerneltune tune` runs it.
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// TuneSettings are the data, the method and its options, the memory bound
+// and what the model's provenance records.
+type TuneSettings struct {
+	// Train and Test are the training and the test part (Test nil or empty:
+	// none), both normalised by Norm, which is fitted on Train.
+	Train, Test *dataio.Dataset
+	Norm        *dataio.Normalizer
+	// Data names the data as the user did (a path or builtin:NAME) and
+	// TestFile the test file ("" when the test part was split off).
+	Data, TestFile string
+
+	// Method is the method ID (methods.Names) and Options its options:
+	// Options.Seed is the run's seed, Options.Eps and Options.CacheMB are
+	// the final SVM's solver settings too, and Options.Recorder sees every
+	// iteration (progress).
+	Method  string
+	Options methods.Options
+	// MemBytes bounds the method's estimated peak memory
+	// (methods.CheckMemory; MemoryBound makes one from a size in MB); a
+	// method that would need more is refused with a *methods.MemoryError
+	// before it starts. 0 means no bound.
+	MemBytes int64
+
+	// Version and Command go into the model's provenance: the kerneltune
+	// version and the command line.
+	Version, Command string
+}
+
+// FeatureWeight is one feature's entry of a diagonal metric Q.
+type FeatureWeight struct {
+	Feature string  `json:"feature"`
+	Index   int     `json:"index"` // 1-based
+	Q       float64 `json:"q"`
+	// Relative is q / max q.
+	Relative float64 `json:"relative"`
+}
+
+// TuneResult is what tune reports: the data, the learned kernel and C, the
+// method's criterion and figures, the final SVM and its accuracies, the
+// degenerate-kernel check. Its JSON is `kerneltune tune --format json`.
+type TuneResult struct {
+	model.FitData
+
+	Method string `json:"method"`
+	Param  string `json:"param,omitempty"`
+
+	Kernel kernel.Spec `json:"kernel"`
+	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
+	Gamma float64 `json:"gamma,omitempty"`
+	// Relevance is diag(Q) by feature, in feature order (diagonal Q).
+	Relevance []FeatureWeight `json:"relevance,omitempty"`
+	// Eigenvalues of a full Q, ascending.
+	Eigenvalues []float64 `json:"eigenvalues,omitempty"`
+	// B is Glasmachers–Igel's matrix (Q = B²), gi only.
+	B [][]float64 `json:"b,omitempty"`
+
+	Margin string  `json:"margin"`
+	C      float64 `json:"C"`
+
+	Criterion      string           `json:"criterion,omitempty"`
+	CriterionStart float64          `json:"criterion_start"`
+	CriterionEnd   float64          `json:"criterion_end"`
+	Figures        []methods.Figure `json:"figures,omitempty"`
+
+	NSV int `json:"n_sv"`
+	model.Accuracies
+
+	Solves      int     `json:"svm_solves"`
+	Iter        int     `json:"iterations"`
+	Status      string  `json:"status"`
+	TuneSeconds float64 `json:"tune_time_s"`
+	FitSeconds  float64 `json:"fit_time_s"`
+
+	Init  string   `json:"init,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Degenerate is "diagonal", "constant", "one-class" or null
+	// (methods.ClassifyDegenerate on the training part); the details,
+	// median off-diagonal K and predictions, are in DegenerateCheck.
+	Degenerate      *string            `json:"degenerate"`
+	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
+
+	// The files the caller wrote, "" for none: the model, the trace and the
+	// LIBSVM export (ExportKind model.ExportRBF or model.ExportPrecomputed).
+	ModelFile  string `json:"model_file,omitempty"`
+	TraceFile  string `json:"trace_file,omitempty"`
+	ExportDir  string `json:"export_dir,omitempty"`
+	ExportKind string `json:"export_kind,omitempty"`
+
+	// FeatureNames are the training part's feature names.
+	FeatureNames []string `json:"-"`
+	// Tuning is the method's own result (with its trace, methods.Step per
+	// iteration).
+	Tuning *methods.Result `json:"-"`
+	// Model is the final SVM, with its provenance and the tuning result.
+	Model *model.Model `json:"-"`
+}
+
+// Tune runs a method on the normalised training part, fits the final SVM
+// with the learned kernel and C on the whole training part (model.Fit),
+// scores it on both parts and checks it for a degenerate kernel
+// (methods.ClassifyDegenerate, a warning first in the notes). An iteration
+// limit is a status, not an error; a method that fails is.
+func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
+	meth, err := methods.Lookup(s.Method)
+	if err != nil {
+		return nil, err
+	}
+	train, test := s.Train, s.Test
+	opts := s.Options
+	if err := methods.CheckMemory(s.Method, train.Len(), train.Dim(), opts, s.MemBytes); err != nil {
+		return nil, err
+	}
+	res, err := meth.Tune(ctx, train, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Status.Err(); err != nil {
+		return nil, fmt.Errorf("tune: %s: %w", s.Method, err)
+	}
+	margin, err := model.ParseMargin(res.Margin)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %s returned margin %q: %w", s.Method, res.Margin, err)
+	}
+	f, err := model.Fit(ctx, model.FitSettings{
+		Train: train, Test: test, Norm: s.Norm, Kernel: res.Kernel, Margin: margin, C: res.C,
+		Eps: opts.Eps, CacheMB: opts.CacheMB,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
+	}
+	m := f.Model
+	m.SetProvenance(opts.Seed, s.Data, s.Version, s.Command)
+	m.Provenance.Method = res.Method
+	m.Provenance.Param = res.Param
+	if m.Tuning, err = json.Marshal(res); err != nil {
+		return nil, fmt.Errorf("tune: encoding the tuning result: %w", err)
+	}
+
+	r := &TuneResult{
+		FitData: model.NewFitData(s.Data, s.TestFile, opts.Seed, train, test, s.Norm),
+		Method:  res.Method, Param: res.Param,
+		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
+		Margin: res.Margin, C: res.C,
+		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
+		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
+		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
+		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
+		Init: res.Init, Notes: append([]string(nil), res.Notes...),
+		FeatureNames: train.FeatureNames, Tuning: res, Model: m,
+	}
+	if q := res.Kernel.Diag; len(q) > 0 {
+		mx := slices.Max(q)
+		for k, v := range q {
+			r.Relevance = append(r.Relevance, FeatureWeight{Feature: model.FeatureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
+		}
+	}
+	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
+		if r.Eigenvalues, err = g.Eigenvalues(train.Dim()); err != nil {
+			return nil, fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
+		}
+	}
+	r.DegenerateCheck = methods.ClassifyDegenerate(m.KernelFunc(), train.X, m.C, m.DecisionNormalized(train.X))
+	if k := r.DegenerateCheck.Kind; k != "" {
+		r.Degenerate = &k
+		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)
+	}
+	r.Notes = append(r.Notes, train.Notes...)
+	if !f.Converged() {
+		r.Notes = append(r.Notes, fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", f.SVC.Status, f.SVC.Iter))
+	}
+	return r, nil
+}
+
+// DegenerateWarning is the warning about a degenerate kernel, "" when the
+// kernel is not degenerate.
+func (r *TuneResult) DegenerateWarning() string {
+	if r.Degenerate == nil {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: degenerate (%s): %s", *r.Degenerate, r.DegenerateCheck.Reason)
+}
+
+// WriteTrace writes a method's per-iteration trace as CSV: iter, objective,
+// step, nsv, elapsed_s.
+func WriteTrace(w io.Writer, trace []methods.Step) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"iter", "objective", "step", "nsv", "elapsed_s"})
+	for _, st := range trace {
+		cw.Write([]string{
+			strconv.Itoa(st.Iter),
+			strconv.FormatFloat(st.Objective, 'g', -1, 64),
+			strconv.FormatFloat(st.StepSize, 'g', -1, 64),
+			strconv.Itoa(st.NSV),
+			strconv.FormatFloat(st.Elapsed.Seconds(), 'f', 6, 64),
+		})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// MemInfoPath is where MemoryBound reads the total RAM (Linux).
+const MemInfoPath = "/proc/meminfo"
+
+// MemoryBound returns a bound on a method's peak memory in bytes
+// (TuneSettings.MemBytes) from a size in MB: mb MB when positive, half of
+// the RAM (MemTotal in MemInfoPath) for 0, and 0 (no bound) for a negative
+// mb or when the RAM cannot be read (not Linux).
+func MemoryBound(mb int) int64 {
+	switch {
+	case mb > 0:
+		return int64(mb) << 20
+	case mb < 0:
+		return 0
+	}
+	total, err := memTotal(MemInfoPath)
+	if err != nil {
+		return 0
+	}
+	return total / 2
+}
+
+// memTotal returns MemTotal of a /proc/meminfo file in bytes.
+func memTotal(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) != 2 || fields[1] != "kB" {
+			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
+		}
+		kb, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil || kb <= 0 {
+			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
+		}
+		return kb << 10, nil
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, errors.New(path + ": no MemTotal line")
+}

@@ -1,0 +1,186 @@
+package model
+
+// Export of a tuned model for LIBSVM: the files and commands from which
+// svm-train reproduces it.
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// Kinds of LIBSVM export (ExportLIBSVM's result).
+const (
+	ExportRBF         = "rbf"         // data mapped by x ↦ Lᵀx, svm-train -t 2 -g 0.5
+	ExportPrecomputed = "precomputed" // kernel matrices, svm-train -t 4
+)
+
+// exportKind says which LIBSVM export reproduces a model with kernel k and
+// margin: LIBSVM's RBF kernel on mapped data for a Gaussian kernel with the
+// L1 or the hard margin (a huge C), a precomputed kernel otherwise (the
+// L1-distance kernel; the L2 margin, whose K + I/C no built-in kernel has).
+func exportKind(k kernel.Kernel, margin Margin) string {
+	if _, ok := k.(*kernel.Gaussian); ok && margin != L2 {
+		return ExportRBF
+	}
+	return ExportPrecomputed
+}
+
+// ExportSettings describe the tuned model for ExportLIBSVM's README.txt.
+type ExportSettings struct {
+	// Method and Param name the method that learned the kernel (Param ""
+	// for its default), Kernel is the kernel it returned.
+	Method, Param string
+	Kernel        kernel.Spec
+	// Eps is the SMO tolerance to give svm-train (-e).
+	Eps float64
+	// Command is the command line that made the export.
+	Command string
+}
+
+// ExportError is a file of the export that could not be written: Path is
+// "" when the file could not be created (Err names it then).
+type ExportError struct {
+	Path string
+	Err  error
+}
+
+func (e *ExportError) Error() string {
+	if e.Path == "" {
+		return "model: LIBSVM export: " + e.Err.Error()
+	}
+	return "model: LIBSVM export " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *ExportError) Unwrap() error { return e.Err }
+
+// ExportLIBSVM writes into dir files from which LIBSVM's svm-train reproduces the
+// tuned model m (fitted on the normalised train; test may be nil), and a
+// README.txt with the exact commands. Which files depends on exportKind:
+// train.libsvm and test.libsvm mapped by x ↦ Lᵀx (Q = LLᵀ, so LIBSVM's RBF
+// kernel with γ = 0.5 is the learned kernel), or the precomputed kernel
+// files train.kernel (K, plus I/C on its diagonal for the L2 margin),
+// test.kernel (test rows against the training points) and, for the L2
+// margin, train-eval.kernel (the training rows with K, to score them). It
+// returns the kind.
+func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	kind := exportKind(m.KernelFunc(), m.MarginKind)
+	hasTest := test != nil && test.Len() > 0
+	create := func(name string, write func(w io.Writer) error) error {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return &ExportError{Err: err}
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return &ExportError{Path: path, Err: err}
+		}
+		if err := f.Close(); err != nil {
+			return &ExportError{Path: path, Err: err}
+		}
+		return nil
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	learned := s.Method
+	if s.Param != "" {
+		learned += ", " + s.Param
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Exported by: %s\n\n", s.Command)
+	trainFile, evalFile, testFile := "train.libsvm", "train.libsvm", "test.libsvm"
+	var trainCmd string
+	switch kind {
+	case ExportRBF:
+		L := mat.DenseCopyOf(m.KernelFunc().(*kernel.Gaussian).Factor(train.Dim())) // Q = LLᵀ
+		mapped := func(d *dataio.Dataset) func(w io.Writer) error {
+			return func(w io.Writer) error {
+				var x mat.Dense
+				x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
+				c := *d
+				c.X = &x
+				return dataio.WriteLIBSVM(w, &c)
+			}
+		}
+		if err := create(trainFile, mapped(train)); err != nil {
+			return "", err
+		}
+		files, verb := trainFile, "holds"
+		if hasTest {
+			if err := create(testFile, mapped(test)); err != nil {
+				return "", err
+			}
+			files, verb = trainFile+" and "+testFile, "hold"
+		}
+		fmt.Fprintf(&b, "%s %s the data after the normaliser fitted on the training part,\n", files, verb)
+		fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
+		fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
+		fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n")
+		if m.MarginKind == Hard {
+			fmt.Fprintf(&b, "The tuned SVM has the hard margin: LIBSVM's C-SVC with C = %s, 1000 times the largest\n", g(m.HardC()))
+			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
+		}
+		trainCmd = fmt.Sprintf("svm-train -s 0 -t 2 -g 0.5 -c %s -e %s %s tuned.model", g(m.HardC()), g(s.Eps), trainFile)
+	default:
+		trainFile, evalFile, testFile = "train.kernel", "train.kernel", "test.kernel"
+		k := m.KernelFunc()
+		K := k.Gram(train.X)
+		shift := 0.0
+		if m.MarginKind == L2 {
+			shift = 1 / m.C
+			evalFile = "train-eval.kernel"
+		}
+		if err := create(trainFile, func(w io.Writer) error { return WritePrecomputed(w, K, train.Y, shift) }); err != nil {
+			return "", err
+		}
+		if shift != 0 {
+			if err := create(evalFile, func(w io.Writer) error { return WritePrecomputed(w, K, train.Y, 0) }); err != nil {
+				return "", err
+			}
+		}
+		if hasTest {
+			Kt := k.Cross(test.X, train.X)
+			if err := create(testFile, func(w io.Writer) error { return WritePrecomputed(w, Kt, test.Y, 0) }); err != nil {
+				return "", err
+			}
+		}
+		fmt.Fprintf(&b, "LIBSVM precomputed kernels (-t 4) of the learned kernel (%s, %s) on the data\n", learned, DescribeKernel(s.Kernel))
+		fmt.Fprintf(&b, "after the normaliser fitted on the training part. Each line is\n")
+		fmt.Fprintf(&b, "  label 0:i 1:K(x_i,x_1) ... n:K(x_i,x_n)\n")
+		fmt.Fprintf(&b, "against the %d training points, in the order of %s; label +1 is %q, -1 is %q.\n", train.Len(), trainFile, m.Labels.Positive, m.Labels.Negative)
+		switch m.MarginKind {
+		case L2:
+			fmt.Fprintf(&b, "\nThe tuned SVM has the L2 soft margin with C = %s, which LIBSVM does not offer. Its dual\n", g(m.C))
+			fmt.Fprintf(&b, "is the hard-margin dual with the kernel K + I/C on the training points, with the same\n")
+			fmt.Fprintf(&b, "bias, so %s holds K + I/C (%s added on the diagonal), and a C-SVC with\n", trainFile, g(shift))
+			fmt.Fprintf(&b, "C = %s (1000 times the largest dual variable or more) never reaches its box: it is\n", g(m.HardC()))
+			fmt.Fprintf(&b, "that hard margin. New points have no diagonal term: %s holds K\n", testFile)
+			fmt.Fprintf(&b, "for the test rows, and %s K for the training rows, to score them\n", evalFile)
+			fmt.Fprintf(&b, "as the model does (predicting %s itself would add α_i y_i/C to each row).\n", trainFile)
+		case Hard:
+			fmt.Fprintf(&b, "\nThe tuned SVM has the hard margin: LIBSVM's C-SVC with C = %s, 1000 times the largest\n", g(m.HardC()))
+			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
+		}
+		trainCmd = fmt.Sprintf("svm-train -s 0 -t 4 -c %s -e %s %s tuned.model", g(m.HardC()), g(s.Eps), trainFile)
+	}
+	fmt.Fprintf(&b, "\nReproduce the tuned SVM (its #SV: %d):\n  %s\n", m.NSV(), trainCmd)
+	fmt.Fprintf(&b, "  svm-predict %s tuned.model train.predictions\n", evalFile)
+	if hasTest {
+		fmt.Fprintf(&b, "  svm-predict %s tuned.model test.predictions\n", testFile)
+	}
+	if kind == ExportRBF {
+		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", g(m.HardC()), g(s.Eps))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
+		return "", &ExportError{Err: err}
+	}
+	return kind, nil
+}

@@ -1,0 +1,108 @@
+package report
+
+// The tables of tune: the learned kernel and C, the criterion, the final
+// SVM; a diagonal Q's per-feature relevance; a full Q and its eigenvalues.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// exportText describes the LIBSVM export in tune's table.
+func exportText(dir, kind string) string {
+	switch kind {
+	case model.ExportRBF:
+		return dir + " (RBF kernel on mapped data, -t 2; commands in README.txt)"
+	case model.ExportPrecomputed:
+		return dir + " (precomputed kernel, -t 4; commands in README.txt)"
+	}
+	return dir
+}
+
+// TuneTables lay out what `kerneltune tune` reports: the summary, then the
+// kernel's detail (the relevance of a diagonal Q; a full Q, up to 15×15,
+// and its eigenvalues).
+func TuneTables(r *experiment.TuneResult) []*Table {
+	title := fmt.Sprintf("tune %s --method %s", r.Data, r.Method)
+	if r.Param != "" {
+		title += " --param " + r.Param
+	}
+	t := &Table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
+	kernelRows(t, r.Kernel, r.Margin, r.C)
+	if r.Criterion != "" {
+		t.Add("criterion", r.Criterion)
+	}
+	t.Add("criterion at start", Sig(r.CriterionStart, 8))
+	t.Add("criterion at end", Sig(r.CriterionEnd, 8))
+	for _, f := range r.Figures {
+		t.Add(f.Name, Sig(f.Value, 6))
+	}
+	t.Add("#SV", strconv.Itoa(r.NSV))
+	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
+	t.Add("SVM solves", strconv.Itoa(r.Solves))
+	t.Add("iterations", strconv.Itoa(r.Iter))
+	t.Add("status", r.Status)
+	t.Add("time", fmt.Sprintf("%s s tuning + %s s final fit", Fixed(r.TuneSeconds, 3), Fixed(r.FitSeconds, 3)))
+	t.Add("normalize", r.Normalize)
+	t.Add("seed", strconv.FormatUint(r.Seed, 10))
+	for _, f := range []struct{ k, v string }{{"model file", r.ModelFile}, {"trace file", r.TraceFile}, {"LIBSVM export", exportText(r.ExportDir, r.ExportKind)}} {
+		if f.v != "" {
+			t.Add(f.k, f.v)
+		}
+	}
+	if r.Init != "" {
+		t.Notes = append(t.Notes, "start: "+r.Init)
+	}
+	t.Notes = append(t.Notes, r.Notes...)
+	ts := []*Table{t}
+
+	if len(r.Relevance) > 0 {
+		rel := &Table{
+			Title:  "per-feature relevance: diag(Q), exp(-½ Σ_k q_k (x_k-z_k)²), largest first",
+			Header: []string{"rank", "feature", "q_k", "q_k / max q"},
+		}
+		order := make([]experiment.FeatureWeight, len(r.Relevance))
+		copy(order, r.Relevance)
+		sort.SliceStable(order, func(a, b int) bool { return order[a].Q > order[b].Q })
+		const show = 30
+		for i, fw := range order {
+			if i == show && len(order) > show+5 {
+				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, Sig(fw.Q, 4)))
+				break
+			}
+			rel.Add(strconv.Itoa(i+1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), Sig(fw.Q, 4), Fixed(fw.Relative, 4))
+		}
+		ts = append(ts, rel)
+	}
+	if len(r.Kernel.Q) > 0 {
+		d := len(r.Kernel.Q)
+		showMatrix := d <= 15
+		if showMatrix {
+			qt := &Table{Title: "learned metric Q, exp(-½ (x-z)ᵀQ(x-z))", Header: []string{""}}
+			for k := 0; k < d; k++ {
+				qt.Header = append(qt.Header, model.FeatureName(r.FeatureNames, k))
+			}
+			for i := 0; i < d; i++ {
+				row := []string{model.FeatureName(r.FeatureNames, i)}
+				for j := 0; j < d; j++ {
+					row = append(row, Sig(r.Kernel.Q[i][j], 3))
+				}
+				qt.Add(row...)
+			}
+			ts = append(ts, qt)
+		}
+		et := &Table{Title: "eigenvalues of Q (ascending)", Header: []string{"#", "eigenvalue"}}
+		for i, v := range r.Eigenvalues {
+			et.Add(strconv.Itoa(i+1), Sig(v, 4))
+		}
+		if !showMatrix {
+			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
+		}
+		ts = append(ts, et)
+	}
+	return ts
+}
