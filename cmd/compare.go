@@ -206,8 +206,8 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		}
 	}
 	if o.Preset != "" {
-		if _, ok := presets[o.Preset]; !ok {
-			return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(presetNames(), ", "))
+		if _, ok := experiment.LookupPreset(o.Preset); !ok {
+			return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(experiment.PresetNames(), ", "))
 		}
 		if len(args) > 0 {
 			return usageErrorf("--preset generates its own data: give no DATA")
@@ -255,12 +255,12 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return err
 	}
 	if o.Preset != "" {
-		p := presets[o.Preset]
+		p, _ := experiment.LookupPreset(o.Preset)
 		var entries []experiment.Entry
-		if s.Sources, entries, err = p.build(o); err != nil {
+		if s.Sources, entries, err = p.Build(o.presetSettings()); err != nil {
 			return err
 		}
-		s.Preset, s.Margins = o.Preset, p.margins
+		s.Preset, s.Margins = o.Preset, p.Margins
 		if o.Methods == "all" { // the user's list overrides the preset's
 			s.Entries = entries
 		}

@@ -101,12 +101,3 @@ func TestHeaderFlag(t *testing.T) {
 		t.Errorf("--header no → ReadOptions.Header %q", ro.Header)
 	}
 }
-
-// A normaliser that cannot be fitted says on which file.
-func TestNormalizeErrorNamesFile(t *testing.T) {
-	path := writeFile(t, t.TempDir(), "huge.csv", "a,b,label\n1e308,2,1\n-1e308,4,-1\n5,6,1\n7,1,-1\n")
-	_, _, _, err := parseDataFlags(t, "--normalize", "minmax01").loadTrainTest(path, 1)
-	if want := path + ": dataio: fit minmax01 normaliser: feature 1 ranges from -1e+308 to 1e+308"; err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("err = %v, want it to start %q", err, want)
-	}
-}

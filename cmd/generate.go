@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 type generateOptions struct {
@@ -47,22 +49,10 @@ Run 'kerneltune generate weston --help' for the details of each.`,
 			return usageErrorf("generate needs a data set: weston, chessboard or sparse")
 		},
 	}
-	c.AddCommand(newGenerateWestonCmd(g), newGenerateChessboardCmd(g), newGenerateSparseCmd(g))
-	return c
-}
-
-func generateOutputFlags(c *cobra.Command, o *generateOptions) {
-	f := c.Flags()
-	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
-	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
-}
-
-func newGenerateWestonCmd(g *globalOptions) *cobra.Command {
-	o := &generateOptions{globalOptions: g, Kind: "weston"}
-	c := &cobra.Command{
-		Use:   "weston",
-		Short: "Weston et al. 2000 nonlinear problem: 52 features, 2 informative",
-		Long: `weston writes the nonlinear problem of Weston, Mukherjee, Chapelle, Pontil,
+	c.AddCommand(
+		newGenerateKindCmd(g, dataio.GenWeston, &cobra.Command{
+			Short: "Weston et al. 2000 nonlinear problem: 52 features, 2 informative",
+			Long: `weston writes the nonlinear problem of Weston, Mukherjee, Chapelle, Pontil,
 Poggio & Vapnik, "Feature selection for SVMs" (NIPS 2000), used by Laanaya et
 al. 2011 (§3.1) to test SPD-matrix kernels:
 
@@ -75,35 +65,16 @@ The paper writes the noise as N(0, 20); like most reimplementations we read 20
 as the standard deviation. An isotropic Gaussian SVM sits near chance on this
 problem (Laanaya: 51%), because the 50 noise features swamp the distances; a
 per-feature kernel that learns to ignore them reaches over 90%.`,
-		Example: `  kerneltune generate weston > weston.csv
+			Example: `  kerneltune generate weston > weston.csv
   kerneltune generate weston --n 1000 --noise-std 5 --seed 7 -o weston.libsvm
   kerneltune generate weston | kerneltune info -`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkSize(o.N, dataio.WestonFeatures); err != nil {
-				return err
-			}
-			if !(o.NoiseStd >= 0) || o.NoiseStd > 1e150 {
-				return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
-			}
-			if err := o.checkFormat(); err != nil {
-				return err
-			}
-			return runGenerate(cmd.Context(), o)
-		},
-	}
-	c.Flags().IntVar(&o.N, "n", 200, "number of points")
-	c.Flags().Float64Var(&o.NoiseStd, "noise-std", 20, "standard deviation of the 50 noise features")
-	generateOutputFlags(c, o)
-	return c
-}
-
-func newGenerateChessboardCmd(g *globalOptions) *cobra.Command {
-	o := &generateOptions{globalOptions: g, Kind: "chessboard"}
-	c := &cobra.Command{
-		Use:   "chessboard",
-		Short: "Glasmachers & Igel 2005 stretched, rotated chessboard",
-		Long: `chessboard writes the problem of Glasmachers & Igel, "Gradient-based adaptation
+		}, func(f *pflag.FlagSet, o *generateOptions) {
+			f.IntVar(&o.N, "n", 200, "number of points")
+			f.Float64Var(&o.NoiseStd, "noise-std", 20, "standard deviation of the 50 noise features")
+		}),
+		newGenerateKindCmd(g, dataio.GenChessboard, &cobra.Command{
+			Short: "Glasmachers & Igel 2005 stretched, rotated chessboard",
+			Long: `chessboard writes the problem of Glasmachers & Igel, "Gradient-based adaptation
 of general Gaussian kernels" (Neural Computation 2005, §3):
 
   x̃ ~ U(-2, 2)^dim, a board of 4^dim unit cells;
@@ -116,39 +87,17 @@ stretched along another, so the classes' cells are long thin parallelograms:
 an isotropic kernel fits them poorly, a full-matrix kernel can undo B̃ (the
 paper's parameterisations D and E win). --print-transform prints B̃ on stderr,
 full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
-		Example: `  kerneltune generate chessboard > chess.csv
+			Example: `  kerneltune generate chessboard > chess.csv
   kerneltune generate chessboard --n 1000 --dim 3 --stretch 5 --print-transform -o chess.csv`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.Dim < 2 || o.Dim > 1000 {
-				return usageErrorf("--dim must be between 2 and 1000, got %d", o.Dim)
-			}
-			if err := checkSize(o.N, o.Dim); err != nil {
-				return err
-			}
-			if !(o.Stretch > 0) || o.Stretch > 1e150 {
-				return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
-			}
-			if err := o.checkFormat(); err != nil {
-				return err
-			}
-			return runGenerate(cmd.Context(), o)
-		},
-	}
-	c.Flags().IntVar(&o.N, "n", 500, "number of points")
-	c.Flags().IntVar(&o.Dim, "dim", 2, "dimension of the board (≥ 2)")
-	c.Flags().Float64Var(&o.Stretch, "stretch", 3, "stretch s of B̃ = Dᵀdiag(s, 1/s, 1, …)D")
-	c.Flags().BoolVar(&o.PrintTransform, "print-transform", false, "print B̃ on stderr")
-	generateOutputFlags(c, o)
-	return c
-}
-
-func newGenerateSparseCmd(g *globalOptions) *cobra.Command {
-	o := &generateOptions{globalOptions: g, Kind: "sparse"}
-	c := &cobra.Command{
-		Use:   "sparse",
-		Short: "a1a-like benchmark data: 123 sparse binary features, about 25% +1",
-		Long: `sparse writes a synthetic stand-in for LIBSVM's a1a…a9a (UCI Adult) at any
+		}, func(f *pflag.FlagSet, o *generateOptions) {
+			f.IntVar(&o.N, "n", 500, "number of points")
+			f.IntVar(&o.Dim, "dim", 2, "dimension of the board (≥ 2)")
+			f.Float64Var(&o.Stretch, "stretch", 3, "stretch s of B̃ = Dᵀdiag(s, 1/s, 1, …)D")
+			f.BoolVar(&o.PrintTransform, "print-transform", false, "print B̃ on stderr")
+		}),
+		newGenerateKindCmd(g, dataio.GenSparse, &cobra.Command{
+			Short: "a1a-like benchmark data: 123 sparse binary features, about 25% +1",
+			Long: `sparse writes a synthetic stand-in for LIBSVM's a1a…a9a (UCI Adult) at any
 size, for timing the methods (bench/tune.sh): 123 binary features in Adult's
 14 one-hot groups (group sizes 5, 8, 5, 16, 5, 7, 14, 6, 5, 2, 2, 2, 5, 41, read
 off a1a), one 1 per group and a group missing with probability 0.04, so a row
@@ -159,38 +108,60 @@ category from softmax(b + 0.7 z), with b ~ N(0, 1) per category shared by all
 components and z ~ N(0, 1) its own. The classes overlap: the svm baseline's
 CV accuracy is about 83% with 74% of the rows -1, as on Adult. It is not a
 model of Adult itself: use the real files where you have them.`,
-		Example: `  kerneltune generate sparse --n 5000 -o sparse-5000.libsvm
+			Example: `  kerneltune generate sparse --n 5000 -o sparse-5000.libsvm
   kerneltune tune sparse-5000.libsvm --method svm`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkSize(o.N, dataio.SparseFeatures); err != nil {
-				return err
-			}
-			if err := o.checkFormat(); err != nil {
-				return err
-			}
-			return runGenerate(cmd.Context(), o)
-		},
+		}, func(f *pflag.FlagSet, o *generateOptions) {
+			f.IntVar(&o.N, "n", 5000, "number of points")
+		}))
+	return c
+}
+
+// newGenerateKindCmd completes c, the help of generate's subcommand for one
+// kind of data, with its flags, the output flags and the run.
+func newGenerateKindCmd(g *globalOptions, kind string, c *cobra.Command, flags func(*pflag.FlagSet, *generateOptions)) *cobra.Command {
+	o := &generateOptions{globalOptions: g, Kind: kind}
+	c.Use, c.Args = kind, cobra.NoArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := o.check(); err != nil {
+			return err
+		}
+		return runGenerate(cmd.Context(), o)
 	}
-	c.Flags().IntVar(&o.N, "n", 5000, "number of points")
-	generateOutputFlags(c, o)
+	f := c.Flags()
+	flags(f, o)
+	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
 	return c
 }
 
 // maxGenerateValues bounds --n × features (compare's preset sizes too).
 const maxGenerateValues = dataio.MaxGenerateValues
 
-// checkSize returns a usage error when --n rows of d features (plus the
-// label) would not fit in maxGenerateValues.
-func checkSize(n, d int) error {
-	if n < 1 {
-		return usageErrorf("--n must be at least 1, got %d", n)
+// check validates the flags (usage errors), in the order of the kind's
+// flags, then --format.
+func (o *generateOptions) check() error {
+	if o.Kind == dataio.GenChessboard && (o.Dim < 2 || o.Dim > 1000) {
+		return usageErrorf("--dim must be between 2 and 1000, got %d", o.Dim)
 	}
-	if n > maxGenerateValues/(d+1) {
+	d, err := o.settings().Features()
+	switch {
+	case err != nil:
+		return err
+	case o.N < 1:
+		return usageErrorf("--n must be at least 1, got %d", o.N)
+	case o.N > maxGenerateValues/(d+1):
 		return usageErrorf("--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)",
-			n, d, maxGenerateValues, maxGenerateValues/(d+1))
+			o.N, d, maxGenerateValues, maxGenerateValues/(d+1))
+	case o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150):
+		return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
+	case o.Kind == dataio.GenChessboard && (!(o.Stretch > 0) || o.Stretch > 1e150):
+		return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
 	}
-	return nil
+	return o.checkFormat()
+}
+
+func (o *generateOptions) settings() dataio.GenerateSettings {
+	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Seed: o.Seed}
 }
 
 // checkFormat validates --format; without it the format follows the -o
@@ -211,7 +182,7 @@ func (o *generateOptions) checkFormat() error {
 
 // runGenerate draws the data (dataio.Generate) and writes them.
 func runGenerate(ctx context.Context, o *generateOptions) error {
-	g, err := dataio.Generate(ctx, dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Seed: o.Seed})
+	g, err := dataio.Generate(ctx, o.settings())
 	if err != nil {
 		return err
 	}

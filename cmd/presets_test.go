@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // gi-chessboard runs the paper's 20 trials by default and exactly
@@ -32,9 +34,9 @@ func TestPresetChessboardPartitions(t *testing.T) {
 // Every preset is described in compare's --help.
 func TestPresetHelp(t *testing.T) {
 	out := mustRun(t, "compare", "--help")
-	for _, name := range presetNames() {
-		if !strings.Contains(out, "  "+name+"\n      "+strings.SplitN(presets[name].about, "\n", 2)[0]) {
-			t.Errorf("compare --help does not describe --preset %s", name)
+	for _, p := range experiment.Presets() {
+		if !strings.Contains(out, "  "+p.Name+"\n      "+strings.SplitN(p.About, "\n", 2)[0]) {
+			t.Errorf("compare --help does not describe --preset %s", p.Name)
 		}
 	}
 }

@@ -39,7 +39,8 @@ func TestGIAutoThroughCLI(t *testing.T) {
 		}
 	}
 
-	_, entries, err := presets["gi-chessboard"].build(&compareOptions{globalOptions: &globalOptions{Seed: 1}, Partitions: 1})
+	p, _ := experiment.LookupPreset("gi-chessboard")
+	_, entries, err := p.Build((&compareOptions{globalOptions: &globalOptions{Seed: 1}, Partitions: 1}).presetSettings())
 	if err != nil {
 		t.Fatal(err)
 	}

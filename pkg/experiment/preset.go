@@ -104,6 +104,15 @@ var presets = []Preset{
 // Presets returns the presets, sorted by name.
 func Presets() []Preset { return slices.Clone(presets) }
 
+// PresetNames returns the presets' names, sorted.
+func PresetNames() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.Name
+	}
+	return names
+}
+
 // LookupPreset returns the preset called name, and false when there is none.
 func LookupPreset(name string) (Preset, bool) {
 	i := slices.IndexFunc(presets, func(p Preset) bool { return p.Name == name })
