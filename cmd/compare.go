@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 type compareOptions struct {
@@ -236,7 +236,7 @@ const maxPartitions = 100_000
 
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	s := experiment.CompareSettings{
-		Data: args, Read: o.data.readOptions(), Load: o.data.load, Partitions: o.Partitions, TrainSize: o.TrainSize,
+		Data: args, Load: o.data.load, Preset: o.Preset, Partitions: o.Partitions, TrainSize: o.TrainSize,
 		TestSize: o.TestSize, TrainFraction: o.TrainFraction, Predefined: o.Splits == "predefined", Stratified: o.Stratified,
 		TestFile: o.data.Test, PartitionsGiven: o.partitionsSet, TrainSizeGiven: o.trainSizeSet,
 		LoadTrainTest: func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
@@ -250,19 +250,13 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		Out:     o.OutFile, Resume: o.Resume, Notify: func(n experiment.Notice) { compareNotice(o, n) },
 	}
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
-	var err error
-	if s.Entries, err = experiment.ParseEntries(o.Methods); err != nil {
-		return err
+	if o.Preset != "" && !o.partitionsSet {
+		s.Partitions = 0 // the preset's own
 	}
-	if o.Preset != "" {
-		p, _ := experiment.LookupPreset(o.Preset)
-		var entries []experiment.Entry
-		if s.Sources, entries, err = p.Build(o.presetSettings()); err != nil {
+	if o.Methods != "all" { // else every method, or the preset's entries
+		var err error
+		if s.Entries, err = experiment.ParseEntries(o.Methods); err != nil {
 			return err
-		}
-		s.Preset, s.Margins = o.Preset, p.Margins
-		if o.Methods == "all" { // the user's list overrides the preset's
-			s.Entries = entries
 		}
 	}
 	if o.Plot != "" {
@@ -288,7 +282,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return compareError(err)
 	}
 	if s.Shards > 1 {
-		err = writeShardReport(o, s.Shards, res)
+		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.OutFile), s.Shards)
 	} else {
 		order := make([]string, len(res.Entries))
 		for i, e := range res.Entries {
@@ -296,17 +290,14 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 		err = o.summaryOptions.write(o.globalOptions, experiment.SummarizeRun(res.Records, experiment.SummaryOptions{Entries: order}), res.Records)
 	}
-	if err != nil {
+	if err != nil || res.Failures == 0 {
 		return err
 	}
-	if res.Failures > 0 {
-		hint := ""
-		if o.OutFile != "" {
-			hint = " and the error field of the records in " + o.OutFile
-		}
-		return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", res.Failures, hint, experiment.FailureDigest(res.Records, 5))
+	hint := ""
+	if o.OutFile != "" {
+		hint = " and the error field of the records in " + o.OutFile
 	}
-	return nil
+	return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", res.Failures, hint, report.FailureDigest(res.Records, 5))
 }
 
 // compareError words an error of experiment.Compare in the command line's
@@ -350,35 +341,4 @@ func compareNotice(o *compareOptions, n experiment.Notice) {
 	case experiment.NoticeWholeFile:
 		fmt.Fprintf(o.ErrOut, "kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)\n", n.Dataset, n.Rows, n.TrainSize, n.Partitions)
 	}
-}
-
-// shardReport is what a shard prints: not a table (a few partitions'
-// means are no result), but what it ran and how to merge.
-type shardReport struct {
-	Shard       string `json:"shard"`
-	Run         string `json:"run"`
-	JobsInShard int    `json:"jobs_in_shard"`
-	JobsDone    int    `json:"jobs_done"`    // records of this shard's jobs in the file
-	JobsResumed int    `json:"jobs_resumed"` // of them, already there before this invocation
-	Failures    int    `json:"failures"`
-	JobsPlanned int    `json:"run_jobs_planned"` // the whole run's, over every shard
-	Records     string `json:"records"`
-	Merge       string `json:"merge"`
-}
-
-func writeShardReport(o *compareOptions, shards int, res *experiment.CompareResult) error {
-	r := shardReport{
-		Shard: o.Shard, Run: res.Run, JobsInShard: res.Jobs, JobsDone: len(res.Records), JobsResumed: res.Resumed,
-		Failures: res.Failures, JobsPlanned: res.Grid.Jobs(), Records: o.OutFile,
-		Merge: "kerneltune report FILE... (the files of all " + strconv.Itoa(shards) + " shards)",
-	}
-	if o.Format == formatJSON {
-		return renderJSON(o.Out, r)
-	}
-	_, err := fmt.Fprintf(o.Out, "shard %s of run %s: %d of its %d jobs recorded (%d failed; %d were already in the file), of the run's %d\n"+
-		"records: %s\n"+
-		"no table: a shard holds a few partitions of each dataset; merge the files of all %d shards with\n"+
-		"  kerneltune report FILE...\n",
-		r.Shard, r.Run, r.JobsDone, r.JobsInShard, r.Failures, r.JobsResumed, r.JobsPlanned, r.Records, shards)
-	return err
 }

@@ -34,13 +34,16 @@ type CompareSettings struct {
 	// nil means DefaultData. Datasets that share a name (a/heart.dat and
 	// b/heart.dat) are named by their paths.
 	Data []string
-	// Sources, when set, are the datasets with their partitions (a preset's
-	// generated samples, experiment.Preset); Data, Load, the partition
-	// settings and TestFile are then not used.
-	Sources []Source
-	// Preset names the preset Sources come from (it enters the run
-	// fingerprint).
+	// Preset, when set, runs a paper's experiment on generated data
+	// (LookupPreset): its sources, its margins unless Margins is set, and
+	// its entries unless Entries is set. Partitions (0: the preset's own),
+	// TrainSize, TestSize and Seed are its PresetSettings; Data, Load, the
+	// other partition settings and TestFile are not used.
 	Preset string
+	// Sources, when set (without Preset), are the datasets with their
+	// partitions drawn by the caller; Data, Load, the partition settings
+	// and TestFile are then not used.
+	Sources []Source
 	// Margins sets methods.Options.Margin per method ID (Config.Margins).
 	Margins map[string]string
 
@@ -215,7 +218,24 @@ func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
 // settings, unreadable data, a results file of another run, cancellation:
 // the records already written to Out stay).
 func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
-	entries := s.Entries
+	entries, sources, margins := s.Entries, s.Sources, s.Margins
+	if s.Preset != "" {
+		p, ok := LookupPreset(s.Preset)
+		if !ok {
+			return nil, fmt.Errorf("experiment: unknown preset %q", s.Preset)
+		}
+		src, pe, err := p.Build(PresetSettings{Partitions: s.Partitions, TrainSize: s.TrainSize, TestSize: s.TestSize, Seed: s.Seed})
+		if err != nil {
+			return nil, err
+		}
+		sources = src
+		if entries == nil {
+			entries = pe
+		}
+		if margins == nil {
+			margins = p.Margins
+		}
+	}
 	if entries == nil {
 		var err error
 		if entries, err = ParseEntries("all"); err != nil {
@@ -224,7 +244,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
-		Options: s.Options, Margins: s.Margins, Describe: map[string]string{"select": "cv"},
+		Options: s.Options, Margins: margins, Describe: map[string]string{"select": "cv"},
 	}
 	if s.LaanayaSelect {
 		cfg.Describe["select"] = "laanaya"
@@ -232,7 +252,6 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	if err := checkEntryOptions(cfg, entries); err != nil {
 		return nil, err
 	}
-	sources := s.Sources
 	if sources != nil {
 		if s.Preset != "" {
 			cfg.Describe["preset"] = s.Preset
@@ -521,41 +540,4 @@ func CountFailures(rs []Record) int {
 		}
 	}
 	return n
-}
-
-// FailureDigest lists the distinct errors of the failed records, at most
-// most of them, one line each (each line starts with a newline and two
-// spaces) with the first job that hit it, so that a failure is explained
-// without opening the results file.
-func FailureDigest(rs []Record, most int) string {
-	var (
-		order []string
-		first = map[string]*Record{}
-		count = map[string]int{}
-	)
-	for i := range rs {
-		r := &rs[i]
-		if !r.Failed() {
-			continue
-		}
-		if first[r.Error] == nil {
-			first[r.Error] = r
-			order = append(order, r.Error)
-		}
-		count[r.Error]++
-	}
-	var b strings.Builder
-	for i, msg := range order {
-		if i == most {
-			fmt.Fprintf(&b, "\n  … and %d other error(s)", len(order)-most)
-			break
-		}
-		r := first[msg]
-		fmt.Fprintf(&b, "\n  %s %s partition %d", r.Dataset, r.Entry, r.Partition+1)
-		if n := count[msg]; n > 1 {
-			fmt.Fprintf(&b, " (and %d more)", n-1)
-		}
-		fmt.Fprintf(&b, ": %s", msg)
-	}
-	return b.String()
 }

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// Shard is what a shard of a comparison prints (compare --shard): not a
+// table (a few partitions' means are no result), but what it ran and how to
+// merge.
+type Shard struct {
+	Shard       string `json:"shard"`
+	Run         string `json:"run"`
+	JobsInShard int    `json:"jobs_in_shard"`
+	JobsDone    int    `json:"jobs_done"`    // records of this shard's jobs in the file
+	JobsResumed int    `json:"jobs_resumed"` // of them, already there before this invocation
+	Failures    int    `json:"failures"`
+	JobsPlanned int    `json:"run_jobs_planned"` // the whole run's, over every shard
+	Records     string `json:"records"`
+	Merge       string `json:"merge"`
+}
+
+// NewShard describes res, the outcome of shard "i/N" (shard) of the shards
+// run that wrote its records to the file records.
+func NewShard(res *experiment.CompareResult, shard string, shards int, records string) Shard {
+	return Shard{
+		Shard: shard, Run: res.Run, JobsInShard: res.Jobs, JobsDone: len(res.Records), JobsResumed: res.Resumed,
+		Failures: res.Failures, JobsPlanned: res.Grid.Jobs(), Records: records,
+		Merge: "kerneltune report FILE... (the files of all " + strconv.Itoa(shards) + " shards)",
+	}
+}
+
+// WriteShard writes s as JSON (FormatJSON) or as lines of text (any other
+// format) that say how to merge the shards of a run of shards shards.
+func WriteShard(w io.Writer, format string, s Shard, shards int) error {
+	if format == FormatJSON {
+		return RenderJSON(w, s)
+	}
+	_, err := fmt.Fprintf(w, "shard %s of run %s: %d of its %d jobs recorded (%d failed; %d were already in the file), of the run's %d\n"+
+		"records: %s\n"+
+		"no table: a shard holds a few partitions of each dataset; merge the files of all %d shards with\n"+
+		"  kerneltune report FILE...\n",
+		s.Shard, s.Run, s.JobsDone, s.JobsInShard, s.Failures, s.JobsResumed, s.JobsPlanned, s.Records, shards)
+	return err
+}
+
+// FailureDigest lists the distinct errors of the failed records, at most
+// most of them, one line each (each line starts with a newline and two
+// spaces) with the first job that hit it, so that a failure is explained
+// without opening the results file.
+func FailureDigest(rs []experiment.Record, most int) string {
+	var (
+		order []string
+		first = map[string]*experiment.Record{}
+		count = map[string]int{}
+	)
+	for i := range rs {
+		r := &rs[i]
+		if !r.Failed() {
+			continue
+		}
+		if first[r.Error] == nil {
+			first[r.Error] = r
+			order = append(order, r.Error)
+		}
+		count[r.Error]++
+	}
+	var b strings.Builder
+	for i, msg := range order {
+		if i == most {
+			fmt.Fprintf(&b, "\n  … and %d other error(s)", len(order)-most)
+			break
+		}
+		r := first[msg]
+		fmt.Fprintf(&b, "\n  %s %s partition %d", r.Dataset, r.Entry, r.Partition+1)
+		if n := count[msg]; n > 1 {
+			fmt.Fprintf(&b, " (and %d more)", n-1)
+		}
+		fmt.Fprintf(&b, ": %s", msg)
+	}
+	return b.String()
+}
