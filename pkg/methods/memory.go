@@ -107,9 +107,11 @@ func PeakBytes(method string, n, d int, opts Options) (int64, error) {
 		// SVM and radius caches per step.
 		work = max(m.selectC(n), 3*sq(n)+2*m.cacheOf(n))
 	case "rcsc":
-		// The distances, K, the criterion's C = λI + WKW and its Cholesky
-		// factor, the gradient's G; then C by selectC on the final Gram.
-		work = max(5*sq(n), m.selectC(n))
+		// The distances (iso) or the previous Gram (diag), K, the gradient's
+		// G (diag); up to n = rcscDirectMax also R = K + nλI and its
+		// Cholesky factor (above, conjugate gradients need a few vectors);
+		// then C by selectC on the final Gram.
+		work = max(3*sq(n)+2*sq(min(n, rcscDirectMax)), m.selectC(n))
 	case "twolevel":
 		// The 1:2 split: an SVM part of n/3 rows and a validation part of
 		// 2n/3. K and the free set's A_I with its Cholesky factor on the SVM

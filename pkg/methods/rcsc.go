@@ -126,173 +126,6 @@ const (
 	rcscArmijo        = 1e-4
 )
 
-// rcscCrit evaluates Yang et al.'s criterion (eq. 12) and its matrix gradient
-// for fixed labels. Eqs. 9–10 build B and W for rows sorted by class; on
-// unsorted rows their literal blocks are wrong, so both are built here from
-// class-indicator vectors 1_c (c = the two classes), which is the same
-// matrix for sorted rows and the right one for any order:
-//
-//	B = Σ_c (n_c/n) u_c u_cᵀ,  u_c = 1_c/n_c - 1/n          (eq. 9)
-//	W = (1/√n) (I - Σ_c 1_c 1_cᵀ / n_c) = P/√n              (eq. 10)
-//
-// P is the projection that removes class means. With M = W C⁻¹ W (C = λI +
-// WKW, factorised by Cholesky; no inverse is ever formed),
-//
-//	J = (1/λ) [tr(BK) - tr(BKMK)] = (1/λ) Σ_c (n_c/n) (u_cᵀv_c - v_cᵀ M v_c),  v_c = K u_c,
-//
-// since 1ᵀ(X∘K)1 = tr(XᵀK) and Aᵀ = BKM. Differentiating with dM = -M dK M,
-//
-//	∂J/∂K = (1/λ) (I - MK) B (I - KM) = (1/λ) Σ_c (n_c/n) z_c z_cᵀ,  z_c = u_c - M v_c,
-//
-// a rank-two matrix; Σ_ij (∂J/∂K)_ij ∂K_ij/∂γ is eq. 16 (checked against the
-// literal eq. 16 and finite differences in the tests). One evaluation costs
-// O(n²) plus the n³/3 of the Cholesky factorisation.
-type rcscCrit struct {
-	n      int
-	lambda float64
-	class  []int // 0 for y = -1, 1 for y = +1
-	nc     [2]int
-	u      [2][]float64
-	wc     [2]float64
-
-	c    *mat.SymDense
-	chol mat.Cholesky
-	// work vectors
-	v, t, s, mv []float64
-}
-
-// errRCSCClass: the labels hold fewer than two rows of a class.
-var errRCSCClass = errors.New("each class needs at least two rows")
-
-func newRCSCCrit(y []float64, lambda float64) (*rcscCrit, error) {
-	n := len(y)
-	cr := &rcscCrit{n: n, lambda: lambda, class: make([]int, n)}
-	for i, v := range y {
-		if v > 0 {
-			cr.class[i] = 1
-		}
-		cr.nc[cr.class[i]]++
-	}
-	if cr.nc[0] < 2 || cr.nc[1] < 2 {
-		return nil, fmt.Errorf("%w (have %d negative and %d positive)", errRCSCClass, cr.nc[0], cr.nc[1])
-	}
-	for c := 0; c < 2; c++ {
-		cr.u[c] = make([]float64, n)
-		for i := range cr.u[c] {
-			cr.u[c][i] = -1 / float64(n)
-			if cr.class[i] == c {
-				cr.u[c][i] += 1 / float64(cr.nc[c])
-			}
-		}
-		cr.wc[c] = float64(cr.nc[c]) / float64(n)
-	}
-	cr.c = mat.NewSymDense(n, nil)
-	cr.v = make([]float64, n)
-	cr.t = make([]float64, n)
-	cr.s = make([]float64, n)
-	cr.mv = make([]float64, n)
-	return cr, nil
-}
-
-// applyW sets dst = W v = (v - class means of v)/√n. dst may be v.
-func (cr *rcscCrit) applyW(dst, v []float64) {
-	var sum [2]float64
-	for i, x := range v {
-		sum[cr.class[i]] += x
-	}
-	mean := [2]float64{sum[0] / float64(cr.nc[0]), sum[1] / float64(cr.nc[1])}
-	sc := 1 / math.Sqrt(float64(cr.n))
-	for i, x := range v {
-		dst[i] = (x - mean[cr.class[i]]) * sc
-	}
-}
-
-// factor builds C = λI + WKW = λI + PKP/n in O(n²) and factorises it.
-func (cr *rcscCrit) factor(K *mat.SymDense) error {
-	n := cr.n
-	kr := K.RawSymmetric()
-	// rm[c][j] = mean over i in class c of K_ij; bm[a][b] = block means.
-	// Only the upper triangle of K is read (gonum's convention).
-	var rm [2][]float64
-	rm[0], rm[1] = make([]float64, n), make([]float64, n)
-	for i := 0; i < n; i++ {
-		ci := cr.class[i]
-		row := kr.Data[i*kr.Stride : i*kr.Stride+n]
-		rm[ci][i] += row[i]
-		for j := i + 1; j < n; j++ {
-			rm[ci][j] += row[j]
-			rm[cr.class[j]][i] += row[j]
-		}
-	}
-	for c := 0; c < 2; c++ {
-		floats.Scale(1/float64(cr.nc[c]), rm[c])
-	}
-	var bm [2][2]float64
-	for j := 0; j < n; j++ {
-		for a := 0; a < 2; a++ {
-			bm[a][cr.class[j]] += rm[a][j]
-		}
-	}
-	for a := 0; a < 2; a++ {
-		for b := 0; b < 2; b++ {
-			bm[a][b] /= float64(cr.nc[b])
-		}
-	}
-	cd := cr.c.RawSymmetric()
-	inv := 1 / float64(n)
-	for i := 0; i < n; i++ {
-		ci := cr.class[i]
-		row := kr.Data[i*kr.Stride:]
-		crow := cd.Data[i*cd.Stride:]
-		for j := i; j < n; j++ {
-			cj := cr.class[j]
-			crow[j] = (row[j] - rm[ci][j] - rm[cj][i] + bm[ci][cj]) * inv
-		}
-		crow[i] += cr.lambda
-	}
-	if ok := cr.chol.Factorize(cr.c); !ok {
-		return fmt.Errorf("Cholesky factorisation of C = λI + WKW failed (λ = %g)", cr.lambda)
-	}
-	return nil
-}
-
-// value returns J(K) (eq. 12) and, when G is non-nil (n×n), sets G = ∂J/∂K.
-// Only the upper triangle of K is read.
-func (cr *rcscCrit) value(K *mat.SymDense, G *mat.SymDense) (float64, error) {
-	if K.SymmetricDim() != cr.n {
-		panic(fmt.Sprintf("methods: rcsc: kernel matrix is %d×%d, want %d", K.SymmetricDim(), K.SymmetricDim(), cr.n))
-	}
-	if err := cr.factor(K); err != nil {
-		return math.NaN(), err
-	}
-	if G != nil {
-		G.Zero()
-	}
-	var J float64
-	vv := mat.NewVecDense(cr.n, cr.v)
-	sv := mat.NewVecDense(cr.n, cr.s)
-	tv := mat.NewVecDense(cr.n, cr.t)
-	for c := 0; c < 2; c++ {
-		vv.MulVec(K, mat.NewVecDense(cr.n, cr.u[c])) // v_c = K u_c
-		cr.applyW(cr.t, cr.v)
-		if err := cr.chol.SolveVecTo(sv, tv); err != nil {
-			return math.NaN(), fmt.Errorf("solve with C = λI + WKW: %w", err)
-		}
-		cr.applyW(cr.mv, cr.s) // M v_c
-		J += cr.wc[c] * (floats.Dot(cr.u[c], cr.v) - floats.Dot(cr.v, cr.mv))
-		if G != nil {
-			// z_c = u_c - M v_c, reusing t.
-			floats.SubTo(cr.t, cr.u[c], cr.mv)
-			G.SymRankOne(G, cr.wc[c]/cr.lambda, mat.NewVecDense(cr.n, cr.t))
-		}
-	}
-	J /= cr.lambda
-	if math.IsNaN(J) || math.IsInf(J, 0) {
-		return J, fmt.Errorf("criterion J is %v", J)
-	}
-	return J, nil
-}
-
 // rcscProblem evaluates J and its gradient in the kernel parameters γ (one
 // for "iso", one per feature for "diag", both in the form exp(-Σ γ_k Δ_k²)).
 type rcscProblem struct {
@@ -300,8 +133,9 @@ type rcscProblem struct {
 	X     *mat.Dense
 	diag  bool
 	D     *mat.SymDense // squared distances ‖x_i - x_j‖² (iso only)
-	K, G  *mat.SymDense
-	q     []float64 // work: canonical Q diagonal 2γ
+	K     *mat.SymDense
+	G     *mat.SymDense // ∂J/∂K in full (diag only)
+	q     []float64     // work: canonical Q diagonal 2γ
 	evals int
 }
 
@@ -311,9 +145,10 @@ func newRCSCProblem(X *mat.Dense, y []float64, diag bool, lambda float64) (*rcsc
 		return nil, err
 	}
 	n, d := X.Dims()
-	p := &rcscProblem{crit: crit, X: X, diag: diag, G: mat.NewSymDense(n, nil)}
+	p := &rcscProblem{crit: crit, X: X, diag: diag}
 	if diag {
 		p.q = make([]float64, d)
+		p.G = mat.NewSymDense(n, nil)
 	} else {
 		p.D = kernel.SquaredDistances(X)
 		p.K = mat.NewSymDense(n, nil)
@@ -359,7 +194,7 @@ func (p *rcscProblem) eval(gamma, grad []float64) (float64, error) {
 		return math.NaN(), err
 	}
 	var G *mat.SymDense
-	if grad != nil {
+	if grad != nil && p.diag {
 		G = p.G
 	}
 	J, err := p.crit.value(K, G)
@@ -368,18 +203,21 @@ func (p *rcscProblem) eval(gamma, grad []float64) (float64, error) {
 	}
 	if !p.diag {
 		// ∂J/∂γ = Σ_ij (∂J/∂K)_ij (-K_ij ‖Δ_ij‖²)  (eq. 16 with K' = -K ∘ D),
-		// summed over the upper triangle (the diagonal has Δ = 0).
+		// summed over the upper triangle (the diagonal has Δ = 0), with
+		// ∂J/∂K = gw ζζᵀ (rcscCrit).
 		n := p.crit.n
-		gr, kr, dr := G.RawSymmetric(), K.RawSymmetric(), p.D.RawSymmetric()
+		z := p.crit.zeta
+		kr, dr := K.RawSymmetric(), p.D.RawSymmetric()
 		var s float64
 		for i := 0; i < n; i++ {
-			grow, krow, drow := gr.Data[i*gr.Stride:i*gr.Stride+n], kr.Data[i*kr.Stride:i*kr.Stride+n], dr.Data[i*dr.Stride:i*dr.Stride+n]
+			krow, drow := kr.Data[i*kr.Stride:i*kr.Stride+n], dr.Data[i*dr.Stride:i*dr.Stride+n]
+			var si float64
 			for j := i + 1; j < n; j++ {
-				s += grow[j] * krow[j] * drow[j]
+				si += z[j] * krow[j] * drow[j]
 			}
+			s += z[i] * si
 		}
-		s *= 2
-		grad[0] = -s
+		grad[0] = -2 * p.crit.gw * s
 		return J, nil
 	}
 	// Per feature (DESIGN.md, Laplacian trick): ∂J/∂q_k = [∂J/∂Q]_kk and

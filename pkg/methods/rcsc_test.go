@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -151,30 +152,57 @@ func isoGram(t *testing.T, X mat.Matrix, gamma float64) *mat.SymDense {
 	return k.Gram(X)
 }
 
+// rcscSolvers are rcscCrit's two ways of solving with K + nλI: a Cholesky
+// factor (n ≤ rcscDirectMax) and conjugate gradients (above). The tests of
+// the criterion and its gradient run both on their small problems.
+var rcscSolvers = []struct {
+	name      string
+	iterative bool
+}{{"cholesky", false}, {"cg", true}}
+
+// rcscUse makes cr solve the given way and, for CG, checks at the end of
+// the test that every evaluation was by CG (no fallback to the factor).
+func rcscUse(t testing.TB, cr *rcscCrit, iterative bool) {
+	t.Helper()
+	cr.iterative = iterative
+	if iterative {
+		t.Cleanup(func() {
+			if cr.fallbacks > 0 || cr.cgIter == 0 {
+				t.Errorf("CG: %d of %d evaluations fell back to the Cholesky factor, %d CG iterations", cr.fallbacks, cr.evals, cr.cgIter)
+			}
+		})
+	}
+}
+
 // TestRCSCCriterionLiteral checks J (eq. 12) and ∂J/∂γ (eq. 16) of the fast
 // rank-two form against the paper's formulas built literally with an
 // explicit inverse, on class-sorted rows, for several λ and γ.
 func TestRCSCCriterionLiteral(t *testing.T) {
 	X, y := rcscToy(30, 4, 1)
-	for _, lambda := range []float64{1e-5, 1e-3, 0.1} {
-		for _, gamma := range []float64{0.05, 0.3, 2} {
-			p, err := newRCSCProblem(X, y, false, lambda)
-			if err != nil {
-				t.Fatal(err)
+	for _, sv := range rcscSolvers {
+		t.Run(sv.name, func(t *testing.T) {
+			for _, lambda := range []float64{1e-5, 1e-3, 0.1} {
+				for _, gamma := range []float64{0.05, 0.3, 2} {
+					p, err := newRCSCProblem(X, y, false, lambda)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rcscUse(t, p.crit, sv.iterative)
+					grad := make([]float64, 1)
+					J, err := p.eval([]float64{gamma}, grad)
+					if err != nil {
+						t.Fatal(err)
+					}
+					Jl, dJl := rcscLiteral(t, isoGram(t, X, gamma), kernel.SquaredDistances(X), y, lambda)
+					if e := relErr(J, Jl); e > 1e-8 {
+						t.Errorf("λ=%g γ=%g: J = %.12g, literal eq. 12 = %.12g (rel err %.2g)", lambda, gamma, J, Jl, e)
+					}
+					if e := relErr(grad[0], dJl); e > 1e-6 {
+						t.Errorf("λ=%g γ=%g: ∂J/∂γ = %.12g, literal eq. 16 = %.12g (rel err %.2g)", lambda, gamma, grad[0], dJl, e)
+					}
+				}
 			}
-			grad := make([]float64, 1)
-			J, err := p.eval([]float64{gamma}, grad)
-			if err != nil {
-				t.Fatal(err)
-			}
-			Jl, dJl := rcscLiteral(t, isoGram(t, X, gamma), kernel.SquaredDistances(X), y, lambda)
-			if e := relErr(J, Jl); e > 1e-8 {
-				t.Errorf("λ=%g γ=%g: J = %.12g, literal eq. 12 = %.12g (rel err %.2g)", lambda, gamma, J, Jl, e)
-			}
-			if e := relErr(grad[0], dJl); e > 1e-6 {
-				t.Errorf("λ=%g γ=%g: ∂J/∂γ = %.12g, literal eq. 16 = %.12g (rel err %.2g)", lambda, gamma, grad[0], dJl, e)
-			}
-		}
+		})
 	}
 }
 
@@ -188,13 +216,16 @@ func TestRCSCCriterionInputSpace(t *testing.T) {
 	lambda := 0.01
 	var K mat.SymDense
 	K.SymOuterK(1, Xp)
-	cr, err := newRCSCCrit(yp, lambda)
-	if err != nil {
-		t.Fatal(err)
-	}
-	J, err := cr.value(&K, nil)
-	if err != nil {
-		t.Fatal(err)
+	var J [2]float64
+	for k, sv := range rcscSolvers {
+		cr, err := newRCSCCrit(yp, lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcscUse(t, cr, sv.iterative)
+		if J[k], err = cr.value(&K, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Direct: S_b = (1/n) Σ_c n_c (m_c - m)(m_c - m)ᵀ, S_w = (1/n) Σ_i (x_i - m_ci)(x_i - m_ci)ᵀ.
 	m := make([]float64, d)
@@ -245,8 +276,10 @@ func TestRCSCCriterionInputSpace(t *testing.T) {
 	}
 	prod.Mul(&inv, Sb)
 	want := mat.Trace(&prod)
-	if e := relErr(J, want); e > 1e-9 {
-		t.Errorf("J = %.12g, Tr((λI+S_w)⁻¹S_b) in input space = %.12g (rel err %.2g)", J, want, e)
+	for k, sv := range rcscSolvers {
+		if e := relErr(J[k], want); e > 1e-9 {
+			t.Errorf("%s: J = %.12g, Tr((λI+S_w)⁻¹S_b) in input space = %.12g (rel err %.2g)", sv.name, J[k], want, e)
+		}
 	}
 }
 
@@ -256,37 +289,42 @@ func TestRCSCGradK(t *testing.T) {
 	X, y := rcscToy(20, 3, 4)
 	K := isoGram(t, X, 0.4)
 	lambda := 1e-3
-	cr, err := newRCSCCrit(y, lambda)
-	if err != nil {
-		t.Fatal(err)
-	}
-	G := mat.NewSymDense(20, nil)
-	if _, err := cr.value(K, G); err != nil {
-		t.Fatal(err)
-	}
-	h := 1e-6
-	for _, ij := range [][2]int{{0, 0}, {0, 1}, {3, 17}, {10, 10}, {5, 19}, {12, 13}} {
-		i, j := ij[0], ij[1]
-		f := func(delta float64) float64 {
-			Kp := mat.NewSymDense(20, nil)
-			Kp.CopySym(K)
-			Kp.SetSym(i, j, K.At(i, j)+delta)
-			v, err := cr.value(Kp, nil)
+	for _, sv := range rcscSolvers {
+		t.Run(sv.name, func(t *testing.T) {
+			cr, err := newRCSCCrit(y, lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return v
-		}
-		fd := (f(h) - f(-h)) / (2 * h)
-		want := G.At(i, j)
-		if i != j {
-			want *= 2 // K_ij and K_ji move together
-		}
-		// Measured agreement 2e-10–5e-8 relative; the old bound, 1e-5·|J| in
-		// absolute terms, let an entry of 0.12 be off by 6e-4 relative.
-		if relErr(fd, want) > 1e-6 {
-			t.Errorf("∂J/∂K[%d,%d]: analytic %.10g, central difference %.10g", i, j, want, fd)
-		}
+			rcscUse(t, cr, sv.iterative)
+			G := mat.NewSymDense(20, nil)
+			if _, err := cr.value(K, G); err != nil {
+				t.Fatal(err)
+			}
+			h := 1e-6
+			for _, ij := range [][2]int{{0, 0}, {0, 1}, {3, 17}, {10, 10}, {5, 19}, {12, 13}} {
+				i, j := ij[0], ij[1]
+				f := func(delta float64) float64 {
+					Kp := mat.NewSymDense(20, nil)
+					Kp.CopySym(K)
+					Kp.SetSym(i, j, K.At(i, j)+delta)
+					v, err := cr.value(Kp, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return v
+				}
+				fd := (f(h) - f(-h)) / (2 * h)
+				want := G.At(i, j)
+				if i != j {
+					want *= 2 // K_ij and K_ji move together
+				}
+				// Measured agreement 2e-10–5e-8 relative; the old bound, 1e-5·|J| in
+				// absolute terms, let an entry of 0.12 be off by 6e-4 relative.
+				if relErr(fd, want) > 1e-6 {
+					t.Errorf("∂J/∂K[%d,%d]: analytic %.10g, central difference %.10g", i, j, want, fd)
+				}
+			}
+		})
 	}
 }
 
@@ -304,29 +342,32 @@ func TestRCSCGradGamma(t *testing.T) {
 		{"diag", true, []float64{0.1, 0.5, 0.02, 0.3, 1.2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, lambda := range []float64{1e-5, 1e-2} {
-				p, err := newRCSCProblem(X, y, tc.diag, lambda)
-				if err != nil {
-					t.Fatal(err)
-				}
-				grad := make([]float64, len(tc.gamma))
-				if _, err := p.eval(tc.gamma, grad); err != nil {
-					t.Fatal(err)
-				}
-				for k := range tc.gamma {
-					h := 1e-6 * tc.gamma[k]
-					at := func(delta float64) float64 {
-						g := append([]float64(nil), tc.gamma...)
-						g[k] += delta
-						v, err := p.eval(g, nil)
-						if err != nil {
-							t.Fatal(err)
-						}
-						return v
+			for _, sv := range rcscSolvers {
+				for _, lambda := range []float64{1e-5, 1e-2} {
+					p, err := newRCSCProblem(X, y, tc.diag, lambda)
+					if err != nil {
+						t.Fatal(err)
 					}
-					fd := (at(h) - at(-h)) / (2 * h)
-					if e := relErr(grad[k], fd); e > 1e-5 {
-						t.Errorf("λ=%g ∂J/∂γ[%d]: analytic %.10g, central difference %.10g (rel err %.2g)", lambda, k, grad[k], fd, e)
+					rcscUse(t, p.crit, sv.iterative)
+					grad := make([]float64, len(tc.gamma))
+					if _, err := p.eval(tc.gamma, grad); err != nil {
+						t.Fatal(err)
+					}
+					for k := range tc.gamma {
+						h := 1e-6 * tc.gamma[k]
+						at := func(delta float64) float64 {
+							g := append([]float64(nil), tc.gamma...)
+							g[k] += delta
+							v, err := p.eval(g, nil)
+							if err != nil {
+								t.Fatal(err)
+							}
+							return v
+						}
+						fd := (at(h) - at(-h)) / (2 * h)
+						if e := relErr(grad[k], fd); e > 1e-5 {
+							t.Errorf("%s λ=%g ∂J/∂γ[%d]: analytic %.10g, central difference %.10g (rel err %.2g)", sv.name, lambda, k, grad[k], fd, e)
+						}
 					}
 				}
 			}
@@ -370,7 +411,6 @@ func TestRCSCCriterionLimits(t *testing.T) {
 	_, y := rcscToy(30, 2, 7)
 	n := len(y)
 	lambda := 1e-5
-	cr, _ := newRCSCCrit(y, lambda)
 	I := mat.NewSymDense(n, nil)
 	ones := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
@@ -379,19 +419,92 @@ func TestRCSCCriterionLimits(t *testing.T) {
 			ones.SetSym(i, j, 1)
 		}
 	}
-	J, err := cr.value(I, nil)
+	for _, sv := range rcscSolvers {
+		cr, _ := newRCSCCrit(y, lambda)
+		rcscUse(t, cr, sv.iterative)
+		J, err := cr.value(I, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 1 / (float64(n) * lambda); relErr(J, want) > 1e-10 {
+			t.Errorf("%s: J(K = I) = %.12g, want 1/(nλ) = %.12g", sv.name, J, want)
+		}
+		J, err = cr.value(ones, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(J) > 1e-6 {
+			t.Errorf("%s: J(K = 11ᵀ) = %g, want 0", sv.name, J)
+		}
+	}
+}
+
+// TestRCSCSolversAgree checks that conjugate gradients (the path for
+// n > rcscDirectMax) and the Cholesky factor give the same J, ∂J/∂γ and
+// robust ascent: J to 1e-11 relative and the gradient to 1e-7 of its
+// largest component, at γ from a near-constant to a near-diagonal kernel,
+// evaluated in turn on one criterion so that each CG solve starts from the
+// previous one's solution (the ascent's warm start); and the ascent on heart
+// to the same iterations and γ.
+func TestRCSCSolversAgree(t *testing.T) {
+	heart := loadHeart(t)
+	X, y := heart.X, heart.Y
+	for _, diag := range []bool{false, true} {
+		var p [2]*rcscProblem
+		for k, sv := range rcscSolvers {
+			var err error
+			if p[k], err = newRCSCProblem(X, y, diag, rcscLambda); err != nil {
+				t.Fatal(err)
+			}
+			rcscUse(t, p[k].crit, sv.iterative)
+		}
+		_, d := X.Dims()
+		for _, g := range []float64{0.01, 0.3, 0.05, 0.051, 2, 0.002} {
+			gamma := []float64{g}
+			if diag {
+				gamma = make([]float64, d)
+				for k := range gamma {
+					gamma[k] = g * (0.5 + float64(k%3)/2)
+				}
+			}
+			var J [2]float64
+			var grad [2][]float64
+			for k := range p {
+				grad[k] = make([]float64, len(gamma))
+				var err error
+				if J[k], err = p[k].eval(gamma, grad[k]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if e := relErr(J[0], J[1]); e > 1e-11 {
+				t.Errorf("diag=%v γ=%g: J %.15g (Cholesky), %.15g (CG), rel err %.2g", diag, g, J[0], J[1], e)
+			}
+			scale := floats.Norm(grad[0], math.Inf(1)) // a component may be ~0
+			for k := range grad[0] {
+				if e := math.Abs(grad[0][k]-grad[1][k]) / scale; e > 1e-7 {
+					t.Errorf("diag=%v γ=%g: ∂J/∂γ[%d] %.12g (Cholesky), %.12g (CG), rel err %.2g", diag, g, k, grad[0][k], grad[1][k], e)
+				}
+			}
+		}
+	}
+	g0, err := rcscGamma0(X)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 1 / (float64(n) * lambda); relErr(J, want) > 1e-10 {
-		t.Errorf("J(K = I) = %.12g, want 1/(nλ) = %.12g", J, want)
+	var runs [2]rcscRun
+	for k, sv := range rcscSolvers {
+		p, err := newRCSCProblem(X, y, false, rcscLambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcscUse(t, p.crit, sv.iterative)
+		if runs[k], err = rcscRobust(context.Background(), p, []float64{g0}, RCSCSettings{}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	J, err = cr.value(ones, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(J) > 1e-6 {
-		t.Errorf("J(K = 11ᵀ) = %g, want 0", J)
+	if runs[0].iter != runs[1].iter || relErr(runs[0].gamma[0], runs[1].gamma[0]) > 1e-9 || relErr(runs[0].j, runs[1].j) > 1e-12 {
+		t.Errorf("robust ascent: Cholesky γ %.12g, J %.15g in %d iterations; CG γ %.12g, J %.15g in %d",
+			runs[0].gamma[0], runs[0].j, runs[0].iter, runs[1].gamma[0], runs[1].j, runs[1].iter)
 	}
 }
 
