@@ -201,30 +201,11 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	return d, flagHint(err)
 }
 
-// loadAny reads one data set for info: nominal features as category codes
-// and a file with more than two classes without a choice of two, so both
-// can be described.
-func (o *dataOptions) loadAny(path string) (*dataio.Dataset, error) {
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	ro := o.readOptions()
-	ro.Categorical, ro.AnyClasses = "codes", true
-	d, err := dataio.LoadArg(path, o.stdinReader(), ro)
-	return d, flagHint(err)
-}
-
 // checkLabelCol refuses --label-col for a LIBSVM file (dataio.CheckLabelCol).
 // (info and compare, which read several files with the same flags, may mix
 // CSV and LIBSVM and do not check.)
 func (o *dataOptions) checkLabelCol(d *dataio.Dataset) error {
 	return flagHint(dataio.CheckLabelCol(d, o.LabelCol))
-}
-
-// splitSettings are the data flags as dataio.LoadSplit's settings.
-func (o *dataOptions) splitSettings(seed uint64) dataio.SplitSettings {
-	return dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(), Test: o.Test,
-		TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize}
 }
 
 // loadTrainTest reads DATA and its test part with dataio.LoadSplit (test is
@@ -233,7 +214,8 @@ func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *data
 	if err := o.check(); err != nil {
 		return nil, nil, nil, err
 	}
-	tt, err := dataio.LoadSplit(context.Background(), path, o.splitSettings(seed))
+	tt, err := dataio.LoadSplit(context.Background(), path, dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(),
+		Test: o.Test, TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize})
 	if err != nil {
 		return nil, nil, nil, flagHint(err)
 	}

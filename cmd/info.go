@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -73,22 +72,13 @@ func runInfo(ctx context.Context, o *infoOptions, args []string) error {
 	if len(args) == 0 {
 		return infoListBuiltins(o)
 	}
-	var sums []dataio.Summary
-	var errs []error
-	for _, path := range args {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		d, err := o.data.loadAny(path)
-		if err != nil {
-			var fe *flagError
-			if errors.As(err, &fe) {
-				return err
-			}
-			errs = append(errs, err)
-			continue
-		}
-		sums = append(sums, dataio.Describe(d))
+	ds, err := dataio.DescribeFiles(ctx, args, dataio.DescribeSettings{Read: o.data.readOptions(), Stdin: o.data.stdinReader()})
+	if err != nil {
+		return err
+	}
+	sums, errs := ds.Summaries, ds.Errors
+	for i, err := range errs {
+		errs[i] = flagHint(err)
 	}
 	if o.Format == formatJSON {
 		var v any = sums

@@ -22,3 +22,18 @@ func ExampleLoadSplit() {
 	// +1 = "1", -1 = "-1", normaliser zscore
 	// test part: 67 of 270 rows held out at random (test-fraction=0.25, seed=1)
 }
+
+// DescribeFiles describes each data set, as `kerneltune info` does; one that
+// cannot be read is an error and the others are still described.
+func ExampleDescribeFiles() {
+	ds, err := dataio.DescribeFiles(context.Background(), []string{"builtin:heart", "builtin:nosuch"}, dataio.DescribeSettings{})
+	if err != nil {
+		panic(err)
+	}
+	s := ds.Summaries[0]
+	fmt.Printf("%s: %d rows, %d features, +1 = %q on %d rows, constant features %v\n", s.Name, s.Rows, s.Features, s.Labels.Positive, s.Positive, s.Constant)
+	fmt.Println(len(ds.Errors), "error")
+	// Output:
+	// heart: 270 rows, 13 features, +1 = "1" on 120 rows, constant features []
+	// 1 error
+}
