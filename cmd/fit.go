@@ -5,6 +5,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -63,3 +64,15 @@ func buildVersion() string {
 	}
 	return v
 }
+
+// usageIf returns a usage error (exit code 2) when bad, nil otherwise: one
+// line per flag check, in cmp.Or chains that report the first failure.
+func usageIf(bad bool, format string, a ...any) error {
+	if bad {
+		return usageErrorf(format, a...)
+	}
+	return nil
+}
+
+// positive reports whether v is a positive finite number.
+func positive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }

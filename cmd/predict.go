@@ -15,10 +15,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
-// formatLabels is predict's svm-predict-style output: one predicted label per
-// line.
-const formatLabels = "labels"
-
 type predictOptions struct {
 	*globalOptions
 	data dataOptions
@@ -125,7 +121,7 @@ or labels on standard output the summary goes to standard error, first
 }
 
 func (o *predictOptions) validate(fs *pflag.FlagSet) error {
-	if err := checkFormat(o.Format, formatTable, formatCSV, formatJSON, formatLabels); err != nil {
+	if err := checkFormat(o.Format, formatTable, formatCSV, formatJSON, report.FormatLabels); err != nil {
 		return err
 	}
 	if fs.Changed("positive") {
@@ -219,17 +215,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 			return err
 		}
 	}
-	switch o.Format {
-	case formatJSON:
-		err = renderJSON(rowsOut, r)
-	case formatLabels:
-		err = report.WriteLabels(rowsOut, r)
-	case formatCSV:
-		err = renderTables(rowsOut, formatCSV, report.PredictionsTable(r, true))
-	default:
-		err = renderTables(rowsOut, formatTable, report.PredictionsTable(r, false))
-	}
-	if err != nil {
+	if err := report.WritePredictions(rowsOut, o.Format, r); err != nil {
 		return fmt.Errorf("predict: writing predictions: %w", err)
 	}
 	if file != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -130,51 +131,30 @@ tested against svm-train 3.24 on heart, breast-cancer and diabetes).
 // validate checks the flags alone (usage errors, exit code 2); what depends
 // on the data (the number of features) is checked in runTrain.
 func (o *trainOptions) validate(fs *pflag.FlagSet) error {
-	if err := checkFormat(o.Format, formatTable, formatJSON); err != nil {
-		return err
-	}
-	if err := o.data.check(); err != nil {
-		return err
-	}
 	m, err := model.ParseMargin(o.Margin)
-	if err != nil {
-		return usageErrorf("--margin: unknown margin %q (want l1, l2 or hard)", o.Margin)
-	}
 	o.margin = m
-	positive := func(name string, v float64) error {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return usageErrorf("--%s must be a positive number, got %v", name, v)
-		}
-		return nil
+	notPositive := func(name string, v float64) error {
+		return usageIf(!positive(v), "--%s must be a positive number, got %v", name, v)
 	}
-	switch {
-	case m == model.Hard && fs.Changed("C"):
-		return usageErrorf("--C has no meaning with --margin hard (there is no slack to penalise)")
-	case m != model.Hard:
-		if err := positive("C", o.C); err != nil {
-			return err
-		}
-	}
-	if err := positive("eps", o.Eps); err != nil {
-		return err
-	}
-	for _, w := range []struct {
-		name string
-		v    float64
-	}{{"weight-pos", o.WeightPos}, {"weight-neg", o.WeightNeg}} {
-		if err := positive(w.name, w.v); err != nil {
-			return err
-		}
-		if fs.Changed(w.name) && m != model.L1 {
-			return usageErrorf("--%s applies to --margin l1 only", w.name)
-		}
-	}
-	if o.CacheMB < 1 {
-		return usageErrorf("--cache-mb must be at least 1, got %d", o.CacheMB)
-	}
-	if o.MaxIter < 0 {
-		return usageErrorf("--max-iter must be ≥ 0, got %d", o.MaxIter)
-	}
+	return cmp.Or(
+		checkFormat(o.Format, formatTable, formatJSON),
+		o.data.check(),
+		usageIf(err != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
+		usageIf(m == model.Hard && fs.Changed("C"), "--C has no meaning with --margin hard (there is no slack to penalise)"),
+		usageIf(m != model.Hard && !positive(o.C), "--C must be a positive number, got %v", o.C),
+		notPositive("eps", o.Eps),
+		notPositive("weight-pos", o.WeightPos),
+		usageIf(fs.Changed("weight-pos") && m != model.L1, "--weight-pos applies to --margin l1 only"),
+		notPositive("weight-neg", o.WeightNeg),
+		usageIf(fs.Changed("weight-neg") && m != model.L1, "--weight-neg applies to --margin l1 only"),
+		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
+		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
+		o.checkKernel(fs))
+}
+
+// checkKernel checks the kernel flags: which belong to --kernel, and their
+// values.
+func (o *trainOptions) checkKernel(fs *pflag.FlagSet) error {
 	set := 0
 	for _, name := range []string{"gamma", "sigma", "Q"} {
 		if fs.Changed(name) {
@@ -183,44 +163,27 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	switch o.Kernel {
 	case model.KernelGaussian:
-		if set > 1 {
-			return usageErrorf("give at most one of --gamma, --sigma and --Q")
-		}
-		if fs.Changed("gamma") {
-			if err := positive("gamma", o.Gamma); err != nil {
-				return err
-			}
-		}
-		if fs.Changed("sigma") {
-			if err := positive("sigma", o.Sigma); err != nil {
-				return err
-			}
-			if g := 1 / (2 * o.Sigma * o.Sigma); g == 0 || math.IsInf(g, 0) {
-				return usageErrorf("--sigma %v gives γ = 1/(2σ²) = %v, which a kernel cannot use: σ must be between 1e-150 and 1e150", o.Sigma, g)
-			}
-		}
-		if fs.Changed("Q") && o.QFile == "" {
-			return usageErrorf("--Q needs a file name")
-		}
-		if fs.Changed("theta") {
-			return usageErrorf("--theta belongs to --kernel l1")
-		}
+		g := 1 / (2 * o.Sigma * o.Sigma)
+		return cmp.Or(
+			usageIf(set > 1, "give at most one of --gamma, --sigma and --Q"),
+			usageIf(fs.Changed("gamma") && !positive(o.Gamma), "--gamma must be a positive number, got %v", o.Gamma),
+			usageIf(fs.Changed("sigma") && !positive(o.Sigma), "--sigma must be a positive number, got %v", o.Sigma),
+			usageIf(fs.Changed("sigma") && (g == 0 || math.IsInf(g, 0)), "--sigma %v gives γ = 1/(2σ²) = %v, which a kernel cannot use: σ must be between 1e-150 and 1e150", o.Sigma, g),
+			usageIf(fs.Changed("Q") && o.QFile == "", "--Q needs a file name"),
+			usageIf(fs.Changed("theta"), "--theta belongs to --kernel l1"))
 	case model.KernelL1, model.KernelLinear:
-		if set > 0 {
-			return usageErrorf("--gamma, --sigma and --Q belong to --kernel gaussian")
-		}
-		if o.Kernel == model.KernelLinear && fs.Changed("theta") {
-			return usageErrorf("--theta belongs to --kernel l1")
+		if err := cmp.Or(
+			usageIf(set > 0, "--gamma, --sigma and --Q belong to --kernel gaussian"),
+			usageIf(o.Kernel == model.KernelLinear && fs.Changed("theta"), "--theta belongs to --kernel l1")); err != nil {
+			return err
 		}
 		if o.Kernel == model.KernelL1 && fs.Changed("theta") {
-			if _, err := parseTheta(o.Theta); err != nil {
-				return err
-			}
+			_, err := parseTheta(o.Theta)
+			return err
 		}
-	default:
-		return usageErrorf("--kernel: unknown kernel %q (want gaussian, l1 or linear)", o.Kernel)
+		return nil
 	}
-	return nil
+	return usageErrorf("--kernel: unknown kernel %q (want gaussian, l1 or linear)", o.Kernel)
 }
 
 // parseTheta parses --theta: comma-separated positive numbers.

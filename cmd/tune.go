@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -159,81 +161,53 @@ Method options (each method reads those it has; 0 or "" = its default):
 
 // validate checks the flags alone (usage errors, exit code 2).
 func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
-	if err := checkFormat(o.Format, formatTable, formatJSON); err != nil {
+	names := strings.Join(methods.Names(), ", ")
+	if err := cmp.Or(
+		checkFormat(o.Format, formatTable, formatJSON),
+		o.data.check(),
+		usageIf(o.Method == "", "--method is required: one of %s", names)); err != nil {
 		return err
-	}
-	if err := o.data.check(); err != nil {
-		return err
-	}
-	if o.Method == "" {
-		return usageErrorf("--method is required: one of %s", strings.Join(methods.Names(), ", "))
 	}
 	m, err := methods.Lookup(o.Method)
 	if err != nil {
-		return usageErrorf("--method: unknown method %q (want %s)", o.Method, strings.Join(methods.Names(), ", "))
+		return usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
 	}
-	if o.Param != "" && !slices.Contains(m.Params(), o.Param) {
-		return usageErrorf("--param: %s has no parameterisation %q (want %s)", o.Method, o.Param, strings.Join(m.Params(), ", "))
+	ml, hasModes := m.(methods.ModeLister)
+	var modes []string
+	if hasModes {
+		modes = ml.Modes()
 	}
-	if fs.Changed("steps") && fs.Changed("max-iter") {
-		return usageErrorf("give --steps or --max-iter, not both")
-	}
-	if fs.Changed("mode") && fs.Changed("schedule") {
-		return usageErrorf("give --mode or --schedule, not both")
-	}
-	if o.Mode != "" {
-		ml, ok := m.(methods.ModeLister)
-		switch {
-		case !ok:
-			return usageErrorf("--mode: %s has no variants", o.Method)
-		case !slices.Contains(ml.Modes(), o.Mode):
-			return usageErrorf("--mode: %s has no mode %q (want %s)", o.Method, o.Mode, strings.Join(ml.Modes(), ", "))
-		}
-	}
-	if o.Margin != "" {
-		if _, err := model.ParseMargin(o.Margin); err != nil {
-			return usageErrorf("--margin: unknown margin %q (want l1, l2 or hard)", o.Margin)
-		}
-	}
+	_, marginErr := model.ParseMargin(o.Margin)
 	nonNeg := func(name string, v float64) error {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return usageErrorf("--%s must be a number ≥ 0, got %v", name, v)
-		}
+		return usageIf(v < 0 || math.IsNaN(v) || math.IsInf(v, 0), "--%s must be a number ≥ 0, got %v", name, v)
+	}
+	return cmp.Or(
+		usageIf(o.Param != "" && !slices.Contains(m.Params(), o.Param), "--param: %s has no parameterisation %q (want %s)", o.Method, o.Param, strings.Join(m.Params(), ", ")),
+		usageIf(fs.Changed("steps") && fs.Changed("max-iter"), "give --steps or --max-iter, not both"),
+		usageIf(fs.Changed("mode") && fs.Changed("schedule"), "give --mode or --schedule, not both"),
+		usageIf(o.Mode != "" && !hasModes, "--mode: %s has no variants", o.Method),
+		usageIf(o.Mode != "" && hasModes && !slices.Contains(modes, o.Mode), "--mode: %s has no mode %q (want %s)", o.Method, o.Mode, strings.Join(modes, ", ")),
+		usageIf(o.Margin != "" && marginErr != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
+		nonNeg("C", o.C), nonNeg("tol", o.Tol), nonNeg("rho", o.Rho),
+		usageIf(!positive(o.Eps), "--eps must be a positive number, got %v", o.Eps),
+		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
+		usageIf(o.Folds < 0 || o.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds),
+		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
+		usageIf(o.Workers < 0, "--workers must be ≥ 0, got %d", o.Workers),
+		usageIf(o.MemMB < -1, "--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", o.MemMB),
+		o.checkInit())
+}
+
+// checkInit checks --init: heuristic, cv or sigma=S.
+func (o *tuneOptions) checkInit() error {
+	switch {
+	case o.Init == "" || o.Init == "heuristic" || o.Init == "cv":
 		return nil
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"C", o.C}, {"tol", o.Tol}, {"rho", o.Rho}} {
-		if err := nonNeg(f.name, f.v); err != nil {
-			return err
-		}
-	}
-	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
-		return usageErrorf("--eps must be a positive number, got %v", o.Eps)
-	}
-	if o.MaxIter < 0 {
-		return usageErrorf("--max-iter must be ≥ 0, got %d", o.MaxIter)
-	}
-	if o.Folds < 0 || o.Folds == 1 {
-		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds)
-	}
-	if o.CacheMB < 1 {
-		return usageErrorf("--cache-mb must be at least 1, got %d", o.CacheMB)
-	}
-	if o.Workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.Workers)
-	}
-	if o.MemMB < -1 {
-		return usageErrorf("--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", o.MemMB)
-	}
-	if o.Init != "" && o.Init != "heuristic" && o.Init != "cv" && !strings.HasPrefix(o.Init, "sigma=") {
+	case !strings.HasPrefix(o.Init, "sigma="):
 		return usageErrorf("--init: unknown start %q (want heuristic, cv or sigma=S)", o.Init)
 	}
-	if strings.HasPrefix(o.Init, "sigma=") {
-		if _, _, err := methods.SPDInitSigma(o.Init); err != nil {
-			return usageErrorf("--init: %v", strings.TrimPrefix(err.Error(), "methods: spd: "))
-		}
+	if _, _, err := methods.SPDInitSigma(o.Init); err != nil {
+		return usageErrorf("--init: %v", strings.TrimPrefix(err.Error(), "methods: spd: "))
 	}
 	return nil
 }
@@ -337,3 +311,30 @@ func checkExportDir(dir string) error {
 	}
 	return nil
 }
+
+// memFlagHelp documents --mem-mb.
+const memFlagHelp = "bound on the method's estimated peak memory in MB; a method that would need more is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound)"
+
+// memoryError words a refusal of methods.CheckMemory (a run whose estimated
+// peak exceeds --mem-mb, given as flagMB) as a usage error, exit code 2:
+// nothing has run, and the remedy is on the command line (a larger
+// --mem-mb, fewer rows, fewer --workers or a smaller --cache-mb). Other
+// errors are returned as they are.
+func memoryError(flagMB int, err error) error {
+	var me *methods.MemoryError
+	if errors.As(err, &me) {
+		bound := fmt.Sprintf("--mem-mb %d", flagMB)
+		if flagMB == 0 {
+			bound = "the default --mem-mb, half of the RAM: " + mbString(me.Max)
+		}
+		fit := fmt.Sprintf("it can handle at most %d training rows within it", me.MaxN)
+		if me.MaxN == 0 {
+			fit = "no data fits within it (the runtime alone takes about 32 MB)"
+		}
+		return usageErrorf("tune: %s needs about %s for %d training rows × %d features, more than %s; %s. Raise --mem-mb, or use fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb",
+			me.Method, mbString(me.Need), me.N, me.D, bound, fit)
+	}
+	return err
+}
+
+func mbString(b int64) string { return strconv.FormatInt((b+(1<<20)-1)>>20, 10) + " MB" }

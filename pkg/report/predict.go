@@ -75,9 +75,28 @@ func PredictionsTable(r *model.Predictions, full bool) *Table {
 	return t
 }
 
-// WriteLabels writes one predicted label per line, like svm-predict's
+// FormatLabels is predict's svm-predict-style output: one predicted label
+// per line.
+const FormatLabels = "labels"
+
+// WritePredictions writes the rows of r in format: FormatJSON (all of r),
+// FormatLabels, FormatCSV (decision values with every digit) or else
+// FormatTable (6 significant digits, wrong predictions marked).
+func WritePredictions(w io.Writer, format string, r *model.Predictions) error {
+	switch format {
+	case FormatJSON:
+		return RenderJSON(w, r)
+	case FormatLabels:
+		return writeLabels(w, r)
+	case FormatCSV:
+		return Render(w, FormatCSV, PredictionsTable(r, true))
+	}
+	return Render(w, FormatTable, PredictionsTable(r, false))
+}
+
+// writeLabels writes one predicted label per line, like svm-predict's
 // output file.
-func WriteLabels(w io.Writer, r *model.Predictions) error {
+func writeLabels(w io.Writer, r *model.Predictions) error {
 	var b strings.Builder
 	for _, p := range r.Predictions {
 		b.WriteString(p.Predicted)
