@@ -80,29 +80,9 @@ func runInfo(ctx context.Context, o *infoOptions, args []string) error {
 	for i, err := range errs {
 		errs[i] = flagHint(err)
 	}
-	if o.Format == formatJSON {
-		var v any = sums
-		if len(args) == 1 && len(sums) == 1 {
-			v = sums[0]
-		}
-		if len(sums) > 0 {
-			if err := renderJSON(o.Out, v); err != nil {
-				return err
-			}
-		}
-	} else {
-		for i, s := range sums {
-			ts := []*table{report.DataTable(s)}
-			if o.FeatureStats {
-				ts = append(ts, report.FeatureTable(s))
-			}
-			if i > 0 {
-				fmt.Fprintln(o.Out)
-			}
-			if err := renderTables(o.Out, o.Format, ts...); err != nil {
-				return err
-			}
-		}
+	err = report.WriteInfo(o.Out, o.Format, sums, report.InfoSettings{FeatureStats: o.FeatureStats, List: len(args) > 1})
+	if err != nil {
+		return err
 	}
 	switch {
 	case len(errs) == 1 && len(args) == 1:

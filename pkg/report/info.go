@@ -4,6 +4,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -165,4 +166,37 @@ func FeatureTable(s dataio.Summary) *Table {
 		t.Add(strconv.Itoa(j+1), f.Name, Sig(f.Min, 6), Sig(f.Max, 6), Sig(f.Mean, 6), Sig(f.Std, 6))
 	}
 	return t
+}
+
+// InfoSettings choose what WriteInfo writes.
+type InfoSettings struct {
+	// FeatureStats adds each data set's FeatureTable.
+	FeatureStats bool
+	// List writes JSON as a list even for one summary (info was given
+	// several data sets and only one could be read).
+	List bool
+}
+
+// WriteInfo writes info's output for the summaries in format: JSON (the
+// summary itself when there is one and not s.List, else the list; nothing
+// for none), or each data set's DataTable (and FeatureTable), separated by
+// blank lines.
+func WriteInfo(w io.Writer, format string, sums []dataio.Summary, s InfoSettings) error {
+	if format == FormatJSON {
+		switch {
+		case len(sums) == 0:
+			return nil
+		case len(sums) == 1 && !s.List:
+			return RenderJSON(w, sums[0])
+		}
+		return RenderJSON(w, sums)
+	}
+	var ts []*Table
+	for _, sum := range sums {
+		ts = append(ts, DataTable(sum))
+		if s.FeatureStats {
+			ts = append(ts, FeatureTable(sum))
+		}
+	}
+	return Render(w, format, ts...)
 }
