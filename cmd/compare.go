@@ -19,29 +19,13 @@ import (
 type compareOptions struct {
 	*globalOptions
 	data dataOptions
-
-	Methods       string
-	Partitions    int
-	TrainSize     int
-	TestSize      int
-	TrainFraction float64
-	Splits        string
-	Stratified    bool
-	Select        string
-	Workers       int
-	OutFile       string // --out: the results file
-	Resume        bool
-	Shard         string
-	Preset        string
-	partitionsSet bool // --partitions given: a preset's own default yields
-	trainSizeSet  bool // --train-size given: with --test, subsample the training file
 	summaryOptions
+	s experiment.CompareSettings // the flags that are settings as they are
 
-	C       float64
-	Folds   int
-	Eps     float64
-	CacheMB int
-	MaxIter int
+	Methods, Splits, Select, Shard, Preset string
+	Partitions, TrainSize, TestSize        int
+	partitionsSet                          bool // --partitions given: a preset's own default yields
+	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
 }
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -124,22 +108,22 @@ per partition (--methods and --partitions override the preset's):
 	f.IntVar(&o.Partitions, "partitions", 30, "number of random train/test partitions")
 	f.IntVar(&o.TrainSize, "train-size", 100, "training points per partition")
 	f.IntVar(&o.TestSize, "test-size", 100, "test points per partition")
-	f.Float64Var(&o.TrainFraction, "train-fraction", 0, "training fraction per partition (the rest is test); overrides the sizes")
+	f.Float64Var(&o.s.TrainFraction, "train-fraction", 0, "training fraction per partition (the rest is test); overrides the sizes")
 	f.StringVar(&o.Splits, "splits", "random", "random, or predefined (the dataset's own realisations, e.g. IDA)")
-	f.BoolVar(&o.Stratified, "stratified", false, "keep the class proportions in every partition")
+	f.BoolVar(&o.s.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
-	f.IntVar(&o.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
-	f.StringVarP(&o.OutFile, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
-	f.BoolVar(&o.Resume, "resume", false, "skip the jobs already recorded in --out")
+	f.IntVar(&o.s.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
+	f.StringVarP(&o.s.Out, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
+	f.BoolVar(&o.s.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
-	f.Float64Var(&o.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
-	f.IntVar(&o.Folds, "folds", 5, "cross-validation folds inside each training part")
-	f.Float64Var(&o.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
-	f.IntVar(&o.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
-	f.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
+	f.Float64Var(&o.s.Options.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
+	f.IntVar(&o.s.Options.Folds, "folds", 5, "cross-validation folds inside each training part")
+	f.Float64Var(&o.s.Options.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
+	f.IntVar(&o.s.Options.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
+	f.IntVar(&o.s.Options.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
 	o.data.addReadFlags(f)
 	f.StringVar(&o.data.Normalize, "normalize", "zscore", "normaliser fitted on each training part: zscore, minmax01, minmax11 or none")
 	return c
@@ -152,80 +136,81 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	o.summaryOptions.setCommand(cmd, args)
-	if o.Partitions < 1 || o.Partitions > maxPartitions {
+	s, opts := &o.s, o.s.Options
+	_, shards, shardErr := experiment.ParseShard(o.Shard)
+	switch {
+	case o.Partitions < 1 || o.Partitions > maxPartitions:
 		return usageErrorf("--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions)
-	}
-	if o.TrainFraction < 0 || o.TrainFraction >= 1 {
+	case s.TrainFraction < 0 || s.TrainFraction >= 1:
 		return usageErrorf("--train-fraction must be in (0, 1)")
-	}
-	if o.Splits != "random" && o.Splits != "predefined" {
+	case o.Splits != "random" && o.Splits != "predefined":
 		return usageErrorf("--splits: want random or predefined, got %q", o.Splits)
-	}
-	if o.Select != "cv" && o.Select != "laanaya" {
+	case o.Select != "cv" && o.Select != "laanaya":
 		return usageErrorf("--select: want cv or laanaya, got %q", o.Select)
-	}
-	if o.Resume && o.OutFile == "" {
+	case s.Resume && s.Out == "":
 		return usageErrorf("--resume needs --out FILE")
-	}
-	if _, n, err := experiment.ParseShard(o.Shard); err != nil {
+	case shardErr != nil:
 		return usageErrorf("--shard: want i/N with 1 ≤ i ≤ N, got %q", o.Shard)
-	} else if n > 1 && o.HTML != "" {
+	case shards > 1 && o.HTML != "":
 		return usageErrorf("--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML)
-	}
-	if o.Shard != "" && o.OutFile == "" {
+	case o.Shard != "" && s.Out == "":
 		return usageErrorf("--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'")
-	}
-	if o.Shard != "" && o.Plot != "" {
+	case o.Shard != "" && o.Plot != "":
 		return usageErrorf("--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard")
+	case opts.Folds < 0 || opts.Folds == 1:
+		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds)
+	case !(opts.Eps > 0) || math.IsInf(opts.Eps, 0):
+		return usageErrorf("--eps must be a positive number, got %v", opts.Eps)
+	case opts.CacheMB < 1:
+		return usageErrorf("--cache-mb must be at least 1, got %d", opts.CacheMB)
+	case opts.MaxIter < 0:
+		return usageErrorf("--max-iter must be ≥ 0, got %d", opts.MaxIter)
+	case s.Workers < 0:
+		return usageErrorf("--workers must be ≥ 0, got %d", s.Workers)
 	}
-	if o.Folds < 0 || o.Folds == 1 {
-		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds)
-	}
-	if !(o.Eps > 0) || math.IsInf(o.Eps, 0) {
-		return usageErrorf("--eps must be a positive number, got %v", o.Eps)
-	}
-	if o.CacheMB < 1 {
-		return usageErrorf("--cache-mb must be at least 1, got %d", o.CacheMB)
-	}
-	if o.MaxIter < 0 {
-		return usageErrorf("--max-iter must be ≥ 0, got %d", o.MaxIter)
-	}
-	if o.Workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.Workers)
-	}
-	if o.data.Test != "" {
-		switch {
-		case o.Preset != "":
-			return usageErrorf("--test does not apply to --preset (it draws its own samples)")
-		case len(args) != 1:
-			return usageErrorf("--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args))
-		case o.Splits != "random":
-			return usageErrorf("--test FILE is the test part of every partition: --splits predefined does not apply")
-		case cmd.Flags().Changed("test-size") || o.TrainFraction > 0:
-			return usageErrorf("--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)")
-		}
-	}
-	if o.Preset != "" {
-		if _, ok := experiment.LookupPreset(o.Preset); !ok {
-			return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(experiment.PresetNames(), ", "))
-		}
-		if len(args) > 0 {
-			return usageErrorf("--preset generates its own data: give no DATA")
-		}
-		for _, name := range []string{"train-size", "test-size", "train-fraction", "splits", "stratified"} {
-			if cmd.Flags().Changed(name) && (o.Preset != "laanaya-weston" || !strings.HasSuffix(name, "-size")) {
-				return usageErrorf("--%s does not apply to --preset %s (it draws its own samples: see --help)", name, o.Preset)
-			}
-		}
-		if o.Preset == "laanaya-weston" && (o.TrainSize < 1 || o.TestSize < 1) {
-			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
-		}
-		if o.Preset == "laanaya-weston" && o.TrainSize > maxGenerateValues/(dataio.WestonFeatures+1)-o.TestSize {
-			return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points per partition: at most %d, got %d + %d", maxGenerateValues/(dataio.WestonFeatures+1), o.TrainSize, o.TestSize)
-		}
+	if err := o.validateSources(cmd, args); err != nil {
+		return err
 	}
 	if _, err := experiment.ParseEntries(o.Methods); err != nil {
 		return &flagError{err}
+	}
+	return nil
+}
+
+// validateSources checks the flags of --test and --preset.
+func (o *compareOptions) validateSources(cmd *cobra.Command, args []string) error {
+	switch {
+	case o.data.Test == "":
+	case o.Preset != "":
+		return usageErrorf("--test does not apply to --preset (it draws its own samples)")
+	case len(args) != 1:
+		return usageErrorf("--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args))
+	case o.Splits != "random":
+		return usageErrorf("--test FILE is the test part of every partition: --splits predefined does not apply")
+	case cmd.Flags().Changed("test-size") || o.s.TrainFraction > 0:
+		return usageErrorf("--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)")
+	}
+	if o.Preset == "" {
+		return nil
+	}
+	if _, ok := experiment.LookupPreset(o.Preset); !ok {
+		return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(experiment.PresetNames(), ", "))
+	}
+	if len(args) > 0 {
+		return usageErrorf("--preset generates its own data: give no DATA")
+	}
+	for _, name := range []string{"train-size", "test-size", "train-fraction", "splits", "stratified"} {
+		if cmd.Flags().Changed(name) && (o.Preset != "laanaya-weston" || !strings.HasSuffix(name, "-size")) {
+			return usageErrorf("--%s does not apply to --preset %s (it draws its own samples: see --help)", name, o.Preset)
+		}
+	}
+	maxPoints := maxGenerateValues / (dataio.WestonFeatures + 1)
+	switch {
+	case o.Preset != "laanaya-weston":
+	case o.TrainSize < 1 || o.TestSize < 1:
+		return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
+	case o.TrainSize > maxPoints-o.TestSize:
+		return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points per partition: at most %d, got %d + %d", maxPoints, o.TrainSize, o.TestSize)
 	}
 	return nil
 }
@@ -235,20 +220,17 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 const maxPartitions = 100_000
 
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
-	s := experiment.CompareSettings{
-		Data: args, Load: o.data.load, Preset: o.Preset, Partitions: o.Partitions, TrainSize: o.TrainSize,
-		TestSize: o.TestSize, TrainFraction: o.TrainFraction, Predefined: o.Splits == "predefined", Stratified: o.Stratified,
-		TestFile: o.data.Test, PartitionsGiven: o.partitionsSet, TrainSizeGiven: o.trainSizeSet,
-		LoadTrainTest: func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
-			raw := o.data
-			raw.Normalize = dataio.NoScale
-			train, test, _, err := raw.loadTrainTest(path, o.Seed)
-			return train, test, err
-		},
-		Seed: o.Seed, Normalize: o.data.Normalize, Workers: o.Workers, LaanayaSelect: o.Select == "laanaya",
-		Options: methods.Options{C: o.C, Folds: o.Folds, Eps: o.Eps, CacheMB: o.CacheMB, MaxIter: o.MaxIter},
-		Out:     o.OutFile, Resume: o.Resume, Notify: func(n experiment.Notice) { compareNotice(o, n) },
+	s := o.s
+	s.Data, s.Load, s.Preset, s.Seed, s.Normalize = args, o.data.load, o.Preset, o.Seed, o.data.Normalize
+	s.Partitions, s.TrainSize, s.TestSize, s.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
+	s.TestFile, s.PartitionsGiven, s.TrainSizeGiven = o.data.Test, o.partitionsSet, o.trainSizeSet
+	s.LoadTrainTest = func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
+		raw := o.data
+		raw.Normalize = dataio.NoScale
+		train, test, _, err := raw.loadTrainTest(path, o.Seed)
+		return train, test, err
 	}
+	s.LaanayaSelect, s.Notify = o.Select == "laanaya", func(n experiment.Notice) { compareNotice(o, n) }
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
 	if o.Preset != "" && !o.partitionsSet {
 		s.Partitions = 0 // the preset's own
@@ -276,26 +258,22 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	res, err := experiment.Compare(ctx, s)
 	prog.finish()
 	if err != nil {
-		if errors.Is(err, context.Canceled) && o.OutFile != "" && !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.OutFile)
+		if errors.Is(err, context.Canceled) && o.s.Out != "" && !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.s.Out)
 		}
 		return compareError(err)
 	}
 	if s.Shards > 1 {
-		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.OutFile), s.Shards)
+		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
-		order := make([]string, len(res.Entries))
-		for i, e := range res.Entries {
-			order[i] = e.String()
-		}
-		err = o.summaryOptions.write(o.globalOptions, experiment.SummarizeRun(res.Records, experiment.SummaryOptions{Entries: order}), res.Records)
+		err = o.summaryOptions.write(o.globalOptions, res.Summary, res.Records)
 	}
 	if err != nil || res.Failures == 0 {
 		return err
 	}
 	hint := ""
-	if o.OutFile != "" {
-		hint = " and the error field of the records in " + o.OutFile
+	if o.s.Out != "" {
+		hint = " and the error field of the records in " + o.s.Out
 	}
 	return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", res.Failures, hint, report.FailureDigest(res.Records, 5))
 }

@@ -24,8 +24,7 @@ func ExampleCompare() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d jobs, %d failed\n", res.Jobs, res.Failures)
-	sum := experiment.SummarizeRun(res.Records, experiment.SummaryOptions{})
-	t := sum.Tables[0]
+	t := res.Summary.Tables[0]
 	for _, row := range t.Rows {
 		fmt.Printf("%s %-4s test accuracy %.3f ± %.3f over %d partitions\n", t.Dataset, row.Entry, float64(row.MeanAcc), float64(row.StdAcc), row.Runs)
 	}
