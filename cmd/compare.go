@@ -171,8 +171,12 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if err := o.validateSources(cmd, args); err != nil {
 		return err
 	}
-	if _, err := experiment.ParseEntries(o.Methods); err != nil {
+	entries, err := experiment.ParseEntries(o.Methods)
+	if err != nil {
 		return &flagError{err}
+	}
+	if o.Methods != "all" { // else every method, or the preset's entries
+		o.s.Entries = entries
 	}
 	return nil
 }
@@ -230,16 +234,14 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		train, test, _, err := raw.loadTrainTest(path, o.Seed)
 		return train, test, err
 	}
-	s.LaanayaSelect, s.Notify = o.Select == "laanaya", func(n experiment.Notice) { compareNotice(o, n) }
+	s.LaanayaSelect, s.Notify = o.Select == "laanaya", func(n experiment.Notice) {
+		if !o.Quiet {
+			fmt.Fprintln(o.ErrOut, report.Notice(n))
+		}
+	}
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
 	if o.Preset != "" && !o.partitionsSet {
 		s.Partitions = 0 // the preset's own
-	}
-	if o.Methods != "all" { // else every method, or the preset's entries
-		var err error
-		if s.Entries, err = experiment.ParseEntries(o.Methods); err != nil {
-			return err
-		}
 	}
 	if o.Plot != "" {
 		// The figures come at the end: find out before a long run that
@@ -271,11 +273,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if err != nil || res.Failures == 0 {
 		return err
 	}
-	hint := ""
-	if o.s.Out != "" {
-		hint = " and the error field of the records in " + o.s.Out
-	}
-	return fmt.Errorf("compare: %d job(s) failed (see the failures column%s):%s", res.Failures, hint, report.FailureDigest(res.Records, 5))
+	return fmt.Errorf("compare: %s", report.Failures(res.Records, o.s.Out))
 }
 
 // compareError words an error of experiment.Compare in the command line's
@@ -305,18 +303,4 @@ func compareError(err error) error {
 		return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", other.Path, other.Run, other.Want)
 	}
 	return err
-}
-
-// compareNotice prints what experiment.Compare found before the jobs run.
-func compareNotice(o *compareOptions, n experiment.Notice) {
-	if o.Quiet {
-		return
-	}
-	switch n.Kind {
-	case experiment.NoticeBaseline:
-		fmt.Fprintf(o.ErrOut, "%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)\n",
-			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
-	case experiment.NoticeWholeFile:
-		fmt.Fprintf(o.ErrOut, "kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)\n", n.Dataset, n.Rows, n.TrainSize, n.Partitions)
-	}
 }

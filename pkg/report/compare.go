@@ -84,3 +84,25 @@ func FailureDigest(rs []experiment.Record, most int) string {
 	}
 	return b.String()
 }
+
+// Failures says how many jobs of a comparison failed and why (FailureDigest
+// of the first five errors), pointing to the records in the results file
+// out when there is one.
+func Failures(recs []experiment.Record, out string) string {
+	hint := ""
+	if out != "" {
+		hint = " and the error field of the records in " + out
+	}
+	return fmt.Sprintf("%d job(s) failed (see the failures column%s):%s", experiment.CountFailures(recs), hint, FailureDigest(recs, 5))
+}
+
+// Notice is the stderr line of what a comparison found before its jobs ran
+// (experiment.Notice), without its newline.
+func Notice(n experiment.Notice) string {
+	if n.Kind == experiment.NoticeBaseline {
+		return fmt.Sprintf("%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)",
+			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
+	}
+	return fmt.Sprintf("kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)",
+		n.Dataset, n.Rows, n.TrainSize, n.Partitions)
+}

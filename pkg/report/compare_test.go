@@ -16,3 +16,25 @@ func TestFailureDigest(t *testing.T) {
 	}
 }
 
+func TestFailures(t *testing.T) {
+	rs := []experiment.Record{{Dataset: "d", Entry: "e", Status: experiment.StatusFailure, Error: "x"}}
+	if got, want := Failures(rs, "r.jsonl"), "1 job(s) failed (see the failures column and the error field of the records in r.jsonl):\n  d e partition 1: x"; got != want {
+		t.Errorf("Failures = %q, want %q", got, want)
+	}
+}
+
+func TestNotice(t *testing.T) {
+	for _, c := range []struct {
+		n    experiment.Notice
+		want string
+	}{
+		{experiment.Notice{Kind: experiment.NoticeBaseline, Dataset: "heart", Baseline: experiment.FixedSVM{C: 128, Gamma: 0.25}},
+			"heart: baseline (C, γ) = (128, 0.25) chosen on the TEST parts of the first 5 partitions (--select laanaya)"},
+		{experiment.Notice{Kind: experiment.NoticeWholeFile, Dataset: "a1a", Rows: 50, TrainSize: 100, Partitions: 3},
+			"kerneltune: note: a1a has 50 rows, not more than --train-size 100: each of the 3 partitions trains on the whole file (they differ only in the methods' random choices)"},
+	} {
+		if got := Notice(c.n); got != c.want {
+			t.Errorf("Notice = %q, want %q", got, c.want)
+		}
+	}
+}
