@@ -1,8 +1,9 @@
 // Package model is kerneltune's trained SVM: fitting the final classifier on a
-// (normalised) training set with a given kernel, evaluating its decision
-// function on new data, scoring decisions against labels (ConfusionOf), and
-// the self-describing JSON model file that `train` and `tune` write and
-// `predict` reads.
+// (normalised) training set with a given kernel (Fit; Train from the user's
+// kernel parameters), evaluating its decision function on new data
+// (Predict), scoring decisions against labels (ConfusionOf), the
+// self-describing JSON model file that `train` and `tune` write and
+// `predict` reads, and its export for LIBSVM (ExportLIBSVM).
 //
 // A model keeps only what prediction needs and what a reader must know to
 // trust it: the kernel (Spec, with a full Q written out in full), the margin
