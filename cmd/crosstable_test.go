@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // testdata/crossdata/run.jsonl: compare of svm, lccp, rcsc and twolevel on
@@ -201,9 +203,9 @@ func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
 	}
 	for _, row := range ranks[1:] {
 		j := slices.Index(ref.Methods, row[0])
-		want := []string{row[0], fmtFixed(ref.AverageRanks[j], 3), "—", "—", "—"}
+		want := []string{row[0], report.Fixed(ref.AverageRanks[j], 3), "—", "—", "—"}
 		if w, ok := ref.WinTieLoss[row[0]]; ok {
-			want = []string{row[0], fmtFixed(ref.AverageRanks[j], 3), strconv.Itoa(w[0]), strconv.Itoa(w[1]), strconv.Itoa(w[2])}
+			want = []string{row[0], report.Fixed(ref.AverageRanks[j], 3), strconv.Itoa(w[0]), strconv.Itoa(w[1]), strconv.Itoa(w[2])}
 		}
 		if !slices.Equal(row, want) {
 			t.Errorf("rank row %q, want %q", row, want)
@@ -219,8 +221,8 @@ func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
 	fr := boxTable(t, out, "Friedman test: are the 4 methods equivalent over the 5 datasets?")
 	wantF := [][]string{
 		{"statistic", "value", "df", "p"},
-		{"Friedman χ²_F", fmtFixed(ref.ChiSq, 3), "3", fmtSig(ref.ChiSqP, 3)},
-		{"Iman–Davenport F_F", fmtFixed(ref.FF, 3), "3, 12", fmtSig(ref.FP, 3)},
+		{"Friedman χ²_F", report.Fixed(ref.ChiSq, 3), "3", report.Sig(ref.ChiSqP, 3)},
+		{"Iman–Davenport F_F", report.Fixed(ref.FF, 3), "3, 12", report.Sig(ref.FP, 3)},
 	}
 	if !slices.EqualFunc(fr, wantF, slices.Equal[[]string]) {
 		t.Errorf("Friedman table %q, want %q", fr, wantF)
@@ -228,7 +230,7 @@ func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
 	if !slices.Equal(fr[2], []string{"Iman–Davenport F_F", "2.061", "3, 12", "0.159"}) {
 		t.Errorf("F_F row %q", fr[2])
 	}
-	if want := "tied ranks: χ²_F corrected for ties (as scipy.stats.friedmanchisquare) = " + fmtFixed(ref.ChiSqTies, 3); !strings.Contains(out, want) {
+	if want := "tied ranks: χ²_F corrected for ties (as scipy.stats.friedmanchisquare) = " + report.Fixed(ref.ChiSqTies, 3); !strings.Contains(out, want) {
 		t.Errorf("no %q (heart has svm and lccp tied at 83.00%%)", want)
 	}
 
@@ -236,8 +238,8 @@ func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
 	for i, a := range []string{"0.05", "0.1"} {
 		c := ref.Nemenyi[a]
 		row := nem[i+1]
-		if row[1] != fmtFixed(c.Q, 3) || row[2] != fmtFixed(c.CD, 3) || row[3] != "{svm, twolevel, lccp, rcsc}" {
-			t.Errorf("Nemenyi α=%s row %q, want q %s CD %s and one group of all four (3.6 − 1.9 = 1.7 < CD)", a, row, fmtFixed(c.Q, 3), fmtFixed(c.CD, 3))
+		if row[1] != report.Fixed(c.Q, 3) || row[2] != report.Fixed(c.CD, 3) || row[3] != "{svm, twolevel, lccp, rcsc}" {
+			t.Errorf("Nemenyi α=%s row %q, want q %s CD %s and one group of all four (3.6 − 1.9 = 1.7 < CD)", a, row, report.Fixed(c.Q, 3), report.Fixed(c.CD, 3))
 		}
 	}
 	if nem[1][2] != "2.098" || nem[2][2] != "1.871" {
@@ -251,8 +253,8 @@ func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
 	for i, h := range ref.Holm {
 		row := holm[i+1]
 		j := slices.Index(ref.Methods, h.Method)
-		want := []string{strconv.Itoa(i + 1), h.Method, fmtFixed(ref.AverageRanks[j], 3), fmtFixed(h.Z, 3),
-			fmtSig(h.P, 3), fmtSig(h.Alpha, 3), row[6], "retain"}
+		want := []string{strconv.Itoa(i + 1), h.Method, report.Fixed(ref.AverageRanks[j], 3), report.Fixed(h.Z, 3),
+			report.Sig(h.P, 3), report.Sig(h.Alpha, 3), row[6], "retain"}
 		if !slices.Equal(row, want) {
 			t.Errorf("Holm row %q, want %q", row, want)
 		}
@@ -358,13 +360,13 @@ func TestReportLeavesOutIncompleteDatasets(t *testing.T) {
 	ranks := boxTable(t, out, "across 4 datasets: average rank of the mean test accuracy (1 = best; Demšar 2006)")
 	for _, row := range ranks[1:] {
 		j := slices.Index(ref.Methods, row[0])
-		if row[1] != fmtFixed(avg[j], 3) {
-			t.Errorf("%s: average rank %s, independent %s", row[0], row[1], fmtFixed(avg[j], 3))
+		if row[1] != report.Fixed(avg[j], 3) {
+			t.Errorf("%s: average rank %s, independent %s", row[0], row[1], report.Fixed(avg[j], 3))
 		}
 	}
 	fr := boxTable(t, out, "Friedman test: are the 4 methods equivalent over the 4 datasets?")
-	if fr[1][1] != fmtFixed(chi, 3) || fr[2][1] != fmtFixed(ff, 3) || fr[2][2] != "3, 9" {
-		t.Errorf("Friedman rows %q, want χ²_F %s, F_F %s with (3, 9) df", fr[1:], fmtFixed(chi, 3), fmtFixed(ff, 3))
+	if fr[1][1] != report.Fixed(chi, 3) || fr[2][1] != report.Fixed(ff, 3) || fr[2][2] != "3, 9" {
+		t.Errorf("Friedman rows %q, want χ²_F %s, F_F %s with (3, 9) df", fr[1:], report.Fixed(chi, 3), report.Fixed(ff, 3))
 	}
 
 	file = fail("rcsc", "a1a", "breast-wisconsin", "bupa_header_crlf", "diabetes")
@@ -420,13 +422,13 @@ func TestComparePrintsStatisticsAcrossDatasets(t *testing.T) {
 	}
 	for _, row := range ranks[1:] {
 		j := slices.Index(methods, row[0])
-		if j < 0 || row[1] != fmtFixed(avg[j], 3) {
-			t.Errorf("row %q, independent average rank %s", row, fmtFixed(avg[j], 3))
+		if j < 0 || row[1] != report.Fixed(avg[j], 3) {
+			t.Errorf("row %q, independent average rank %s", row, report.Fixed(avg[j], 3))
 		}
 	}
 	fr := boxTable(t, out, "Friedman test: are the 3 methods equivalent over the 2 datasets?")
-	if fr[1][1] != fmtFixed(chi, 3) || fr[2][2] != "2, 2" {
-		t.Errorf("Friedman rows %q, want χ²_F %s and (2, 2) df", fr[1:], fmtFixed(chi, 3))
+	if fr[1][1] != report.Fixed(chi, 3) || fr[2][2] != "2, 2" {
+		t.Errorf("Friedman rows %q, want χ²_F %s and (2, 2) df", fr[1:], report.Fixed(chi, 3))
 	}
 	// The cross tables come after every per-dataset table.
 	if i, j := strings.Index(out, "heart (3 partitions)"), strings.Index(out, "across 2 datasets"); i < 0 || j < i {

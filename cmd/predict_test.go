@@ -13,6 +13,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // predictCSV runs predict with --format csv, fails the test unless it exits
@@ -103,7 +104,7 @@ func TestPredictFormats(t *testing.T) {
 	// table: the summary only, first the accuracy, then the confusion
 	// matrix with the class counts, and a hint where the rows are.
 	out = mustRun(t, "predict", modelPath, testFile)
-	acc := fmtFixed(100*ref.Accuracy, 2) + "%"
+	acc := report.Fixed(100*ref.Accuracy, 2) + "%"
 	iAcc, iConf := strings.Index(out, acc), strings.Index(out, "label \\ predicted")
 	if iAcc < 0 || iConf < iAcc || strings.Contains(out, "│ row │") || strings.Contains(out, "wrong") {
 		t.Errorf("table: want the accuracy %s, then the confusion matrix, and no rows:\n%s", acc, out)

@@ -5,9 +5,6 @@ package cmd
 
 import "github.com/kerneltune/kerneltune/pkg/report"
 
-// table is one titled table of a command's output (report.Table).
-type table = report.Table
-
 // Output formats (report's).
 const (
 	formatTable    = report.FormatTable
@@ -26,10 +23,8 @@ func checkFormat(format string, allowed ...string) error {
 	return nil
 }
 
-// Rendering and number formatting (report's).
+// Rendering (report's).
 var (
 	renderJSON   = report.RenderJSON
 	renderTables = report.Render
-	fmtFixed     = report.Fixed
-	fmtSig       = report.Sig
 )

@@ -13,6 +13,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // TestTrainHeartLIBSVM: train with LIBSVM's options on heart_scale gives
@@ -125,13 +126,13 @@ func TestTrainPredictReproduceLIBSVM(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := filepath.Join(cmdTestdata, "libsvm", run.File)
 			modelPath := filepath.Join(dir, "m.json")
-			args := []string{data, "--normalize", "none", "-c", fmtSig(run.C, 17), "-g", fmtSig(run.Gamma, 17),
-				"--eps", fmtSig(run.Eps, 17), "-o", modelPath}
+			args := []string{data, "--normalize", "none", "-c", report.Sig(run.C, 17), "-g", report.Sig(run.Gamma, 17),
+				"--eps", report.Sig(run.Eps, 17), "-o", modelPath}
 			if run.WPos != 0 {
-				args = append(args, "--weight-pos", fmtSig(run.WPos, 17))
+				args = append(args, "--weight-pos", report.Sig(run.WPos, 17))
 			}
 			if run.WNeg != 0 {
-				args = append(args, "--weight-neg", fmtSig(run.WNeg, 17))
+				args = append(args, "--weight-neg", report.Sig(run.WNeg, 17))
 			}
 			r := trainJSON(t, args...)
 			sumAlpha := r.W2/2 - r.Obj // obj = ½‖w‖² - Σα
