@@ -1,10 +1,10 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
@@ -138,37 +138,22 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	o.summaryOptions.setCommand(cmd, args)
 	s, opts := &o.s, o.s.Options
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
-	switch {
-	case o.Partitions < 1 || o.Partitions > maxPartitions:
-		return usageErrorf("--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions)
-	case s.TrainFraction < 0 || s.TrainFraction >= 1:
-		return usageErrorf("--train-fraction must be in (0, 1)")
-	case o.Splits != "random" && o.Splits != "predefined":
-		return usageErrorf("--splits: want random or predefined, got %q", o.Splits)
-	case o.Select != "cv" && o.Select != "laanaya":
-		return usageErrorf("--select: want cv or laanaya, got %q", o.Select)
-	case s.Resume && s.Out == "":
-		return usageErrorf("--resume needs --out FILE")
-	case shardErr != nil:
-		return usageErrorf("--shard: want i/N with 1 ≤ i ≤ N, got %q", o.Shard)
-	case shards > 1 && o.HTML != "":
-		return usageErrorf("--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML)
-	case o.Shard != "" && s.Out == "":
-		return usageErrorf("--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'")
-	case o.Shard != "" && o.Plot != "":
-		return usageErrorf("--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard")
-	case opts.Folds < 0 || opts.Folds == 1:
-		return usageErrorf("--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds)
-	case !(opts.Eps > 0) || math.IsInf(opts.Eps, 0):
-		return usageErrorf("--eps must be a positive number, got %v", opts.Eps)
-	case opts.CacheMB < 1:
-		return usageErrorf("--cache-mb must be at least 1, got %d", opts.CacheMB)
-	case opts.MaxIter < 0:
-		return usageErrorf("--max-iter must be ≥ 0, got %d", opts.MaxIter)
-	case s.Workers < 0:
-		return usageErrorf("--workers must be ≥ 0, got %d", s.Workers)
-	}
-	if err := o.validateSources(cmd, args); err != nil {
+	if err := cmp.Or(
+		usageIf(o.Partitions < 1 || o.Partitions > maxPartitions, "--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions),
+		usageIf(s.TrainFraction < 0 || s.TrainFraction >= 1, "--train-fraction must be in (0, 1)"),
+		usageIf(o.Splits != "random" && o.Splits != "predefined", "--splits: want random or predefined, got %q", o.Splits),
+		usageIf(o.Select != "cv" && o.Select != "laanaya", "--select: want cv or laanaya, got %q", o.Select),
+		usageIf(s.Resume && s.Out == "", "--resume needs --out FILE"),
+		usageIf(shardErr != nil, "--shard: want i/N with 1 ≤ i ≤ N, got %q", o.Shard),
+		usageIf(shards > 1 && o.HTML != "", "--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML),
+		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
+		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
+		usageIf(opts.Folds < 0 || opts.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds),
+		usageIf(!positive(opts.Eps), "--eps must be a positive number, got %v", opts.Eps),
+		usageIf(opts.CacheMB < 1, "--cache-mb must be at least 1, got %d", opts.CacheMB),
+		usageIf(opts.MaxIter < 0, "--max-iter must be ≥ 0, got %d", opts.MaxIter),
+		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
+		o.validateSources(cmd, args)); err != nil {
 		return err
 	}
 	entries, err := experiment.ParseEntries(o.Methods)
@@ -183,38 +168,32 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 
 // validateSources checks the flags of --test and --preset.
 func (o *compareOptions) validateSources(cmd *cobra.Command, args []string) error {
-	switch {
-	case o.data.Test == "":
-	case o.Preset != "":
-		return usageErrorf("--test does not apply to --preset (it draws its own samples)")
-	case len(args) != 1:
-		return usageErrorf("--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args))
-	case o.Splits != "random":
-		return usageErrorf("--test FILE is the test part of every partition: --splits predefined does not apply")
-	case cmd.Flags().Changed("test-size") || o.s.TrainFraction > 0:
-		return usageErrorf("--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)")
+	test, preset := o.data.Test != "", o.Preset != ""
+	if err := cmp.Or(
+		usageIf(test && preset, "--test does not apply to --preset (it draws its own samples)"),
+		usageIf(test && len(args) != 1, "--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args)),
+		usageIf(test && o.Splits != "random", "--test FILE is the test part of every partition: --splits predefined does not apply"),
+		usageIf(test && (cmd.Flags().Changed("test-size") || o.s.TrainFraction > 0), "--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)"),
+	); err != nil || !preset {
+		return err
 	}
-	if o.Preset == "" {
-		return nil
-	}
-	if _, ok := experiment.LookupPreset(o.Preset); !ok {
-		return usageErrorf("--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(experiment.PresetNames(), ", "))
-	}
-	if len(args) > 0 {
-		return usageErrorf("--preset generates its own data: give no DATA")
-	}
+	_, known := experiment.LookupPreset(o.Preset)
+	maxPoints, weston := maxGenerateValues/(dataio.WestonFeatures+1), o.Preset == "laanaya-weston"
+	return cmp.Or(
+		usageIf(!known, "--preset: unknown preset %q (known: %s)", o.Preset, strings.Join(experiment.PresetNames(), ", ")),
+		usageIf(len(args) > 0, "--preset generates its own data: give no DATA"),
+		o.presetFlags(cmd, weston),
+		usageIf(weston && (o.TrainSize < 1 || o.TestSize < 1), "--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize),
+		usageIf(weston && o.TrainSize > maxPoints-o.TestSize, "--preset laanaya-weston draws --train-size + --test-size points per partition: at most %d, got %d + %d", maxPoints, o.TrainSize, o.TestSize))
+}
+
+// presetFlags refuses the partition flags a preset would ignore (it draws
+// its own samples; laanaya-weston takes the sizes).
+func (o *compareOptions) presetFlags(cmd *cobra.Command, weston bool) error {
 	for _, name := range []string{"train-size", "test-size", "train-fraction", "splits", "stratified"} {
-		if cmd.Flags().Changed(name) && (o.Preset != "laanaya-weston" || !strings.HasSuffix(name, "-size")) {
+		if cmd.Flags().Changed(name) && (!weston || !strings.HasSuffix(name, "-size")) {
 			return usageErrorf("--%s does not apply to --preset %s (it draws its own samples: see --help)", name, o.Preset)
 		}
-	}
-	maxPoints := maxGenerateValues / (dataio.WestonFeatures + 1)
-	switch {
-	case o.Preset != "laanaya-weston":
-	case o.TrainSize < 1 || o.TestSize < 1:
-		return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points: each must be at least 1, got %d and %d", o.TrainSize, o.TestSize)
-	case o.TrainSize > maxPoints-o.TestSize:
-		return usageErrorf("--preset laanaya-weston draws --train-size + --test-size points per partition: at most %d, got %d + %d", maxPoints, o.TrainSize, o.TestSize)
 	}
 	return nil
 }
