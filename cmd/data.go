@@ -89,45 +89,24 @@ func (o *dataOptions) addSplitFlags(fs *pflag.FlagSet) {
 
 // check validates the flag values (usage errors, exit code 2).
 func (o *dataOptions) check() error {
+	cl := strings.Join(o.Classes, ",")
 	return cmp.Or(
 		oneOf("input-format", "format", o.InputFormat, "auto", "csv", "arff", "libsvm", "ida"),
 		oneOf("categorical", "setting", o.Categorical, "error", "onehot"),
-		o.checkClasses(),
+		usageIf(len(o.Classes) > 0 && (len(o.Classes) != 2 || o.Classes[0] == o.Classes[1]), "--classes: want two different classes A,B, got %q", cl),
+		usageIf(len(o.Classes) == 2 && o.Positive != "" && !slices.Contains(o.Classes, o.Positive), "--positive %s is not one of --classes %s", o.Positive, cl),
 		oneOf("header", "setting", o.Header, "auto", "yes", "no"),
 		oneOf("missing", "policy", o.Missing, "error", "drop"),
 		oneOf("normalize", "kind", o.Normalize, dataio.NormalizerKinds...),
-		o.checkNumbers())
+		usageIf(o.Features < 0, "--features: must be ≥ 0, got %d", o.Features),
+		usageIf(o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1), "--test-fraction: must be in (0, 1), got %v", o.TestFraction),
+		usageIf(o.Test != "" && o.TestFraction != 0, "give --test or --test-fraction, not both"))
 }
 
 // oneOf returns a usage error unless value is empty or one of allowed.
 func oneOf(flag, noun, value string, allowed ...string) error {
-	if value == "" || slices.Contains(allowed, value) {
-		return nil
-	}
 	want := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
-	return usageErrorf("--%s: unknown %s %q (want %s)", flag, noun, value, want)
-}
-
-func (o *dataOptions) checkClasses() error {
-	if len(o.Classes) > 0 && (len(o.Classes) != 2 || o.Classes[0] == o.Classes[1]) {
-		return usageErrorf("--classes: want two different classes A,B, got %q", strings.Join(o.Classes, ","))
-	}
-	if len(o.Classes) > 0 && o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
-		return usageErrorf("--positive %s is not one of --classes %s", o.Positive, strings.Join(o.Classes, ","))
-	}
-	return nil
-}
-
-func (o *dataOptions) checkNumbers() error {
-	switch {
-	case o.Features < 0:
-		return usageErrorf("--features: must be ≥ 0, got %d", o.Features)
-	case o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1):
-		return usageErrorf("--test-fraction: must be in (0, 1), got %v", o.TestFraction)
-	case o.Test != "" && o.TestFraction != 0:
-		return usageErrorf("give --test or --test-fraction, not both")
-	}
-	return nil
+	return usageIf(value != "" && !slices.Contains(allowed, value), "--%s: unknown %s %q (want %s)", flag, noun, value, want)
 }
 
 func (o *dataOptions) readOptions() dataio.ReadOptions {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -140,24 +141,17 @@ const maxGenerateValues = dataio.MaxGenerateValues
 // check validates the flags (usage errors), in the order of the kind's
 // flags, then --format.
 func (o *generateOptions) check() error {
-	if o.Kind == dataio.GenChessboard && (o.Dim < 2 || o.Dim > 1000) {
-		return usageErrorf("--dim must be between 2 and 1000, got %d", o.Dim)
+	chess, limit := o.Kind == dataio.GenChessboard, maxGenerateValues
+	if err := usageIf(chess && (o.Dim < 2 || o.Dim > 1000), "--dim must be between 2 and 1000, got %d", o.Dim); err != nil {
+		return err
 	}
 	d, err := o.settings().Features()
-	switch {
-	case err != nil:
-		return err
-	case o.N < 1:
-		return usageErrorf("--n must be at least 1, got %d", o.N)
-	case o.N > maxGenerateValues/(d+1):
-		return usageErrorf("--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)",
-			o.N, d, maxGenerateValues, maxGenerateValues/(d+1))
-	case o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150):
-		return usageErrorf("--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd)
-	case o.Kind == dataio.GenChessboard && (!(o.Stretch > 0) || o.Stretch > 1e150):
-		return usageErrorf("--stretch must be a finite number > 0, got %v", o.Stretch)
-	}
-	return o.checkFormat()
+	return cmp.Or(err,
+		usageIf(o.N < 1, "--n must be at least 1, got %d", o.N),
+		usageIf(o.N > limit/(d+1), "--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)", o.N, d, limit, limit/(d+1)),
+		usageIf(o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150), "--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd),
+		usageIf(chess && (!(o.Stretch > 0) || o.Stretch > 1e150), "--stretch must be a finite number > 0, got %v", o.Stretch),
+		o.checkFormat())
 }
 
 func (o *generateOptions) settings() dataio.GenerateSettings {
@@ -167,17 +161,11 @@ func (o *generateOptions) settings() dataio.GenerateSettings {
 // checkFormat validates --format; without it the format follows the -o
 // extension (.libsvm, .svm), else CSV.
 func (o *generateOptions) checkFormat() error {
-	if o.Format == "" {
-		o.Format = "csv"
-		switch strings.ToLower(filepath.Ext(o.Output)) {
-		case ".libsvm", ".svm":
-			o.Format = "libsvm"
-		}
+	if ext := strings.ToLower(filepath.Ext(o.Output)); o.Format == "" && (ext == ".libsvm" || ext == ".svm") {
+		o.Format = "libsvm"
 	}
-	if o.Format != "csv" && o.Format != "libsvm" {
-		return usageErrorf("--format: want csv or libsvm, got %q", o.Format)
-	}
-	return nil
+	o.Format = cmp.Or(o.Format, "csv")
+	return usageIf(o.Format != "csv" && o.Format != "libsvm", "--format: want csv or libsvm, got %q", o.Format)
 }
 
 // runGenerate draws the data (dataio.Generate) and writes them.

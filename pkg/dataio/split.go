@@ -62,6 +62,7 @@ type LabelColError struct {
 	Source   string // the LIBSVM file
 }
 
+// Error names the label column and the file.
 func (e *LabelColError) Error() string {
 	return fmt.Sprintf("dataio: label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
 }
