@@ -84,15 +84,18 @@ type CompareSettings struct {
 	// and dataio.NoScale.
 	LoadTrainTest func(path string) (train, test *dataio.Dataset, err error)
 
-	// Seed draws the partitions and seeds the methods; Normalize, Options,
-	// Workers, Shard and Shards are Config's.
-	Seed          uint64
-	Normalize     string
-	Options       methods.Options
-	Workers       int
-	Shard         int
-	Shards        int
-	LaanayaSelect bool // fix the svm baseline by LaanayaSelect (looks at test data)
+	// Seed draws the partitions and seeds the methods; Normalize, Options
+	// and Workers are Config's (the results do not depend on Workers).
+	Seed      uint64
+	Normalize string
+	Options   methods.Options
+	Workers   int
+	// Shard of Shards (1-based, ParseShard) runs only every Shards-th job
+	// of the run (Config.Plan); 0 and 0 run all of them.
+	Shard, Shards int
+	// LaanayaSelect fixes the svm baseline of every dataset by
+	// LaanayaSelect instead of tuning it (it looks at test data).
+	LaanayaSelect bool
 
 	// Out, when set, is the results file: one JSON line per job as soon as
 	// it finishes. Unless Resume is set it must be new or empty; with

@@ -6,6 +6,13 @@
 // signed-rank test against the baseline. Tune is one method on one training
 // part with its final SVM, as `tune` runs it.
 //
+// The entry points: Compare runs a whole comparison as `compare` does (the
+// datasets read and partitioned, resume from a results file, one shard of
+// the jobs, Laanaya's baseline selection) and returns its records and
+// Summary; MergeFiles reads the results files of one run (the shards'),
+// merges and summarises them as `report` does. Run, Plan and the Sources
+// are the pieces for a caller that draws its own partitions.
+//
 // It is a package of its own because the protocol is neither a method nor a
 // command: `compare` runs it and `report` re-renders its files, and both must
 // agree on the record format and the statistics.
