@@ -30,19 +30,9 @@ func DescribeKernel(s kernel.Spec) string {
 	return s.Kind
 }
 
-// sig formats v with n significant digits, as the tables do ("-" for NaN,
-// "inf" and "-inf" for infinities).
-func sig(v float64, n int) string {
-	switch {
-	case math.IsNaN(v):
-		return "-"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', n, 64)
-}
+// sig formats v with n significant digits, as the tables do (a kernel's
+// parameters are finite: Fit and Validate refuse others).
+func sig(v float64, n int) string { return strconv.FormatFloat(v, 'g', n, 64) }
 
 // minOf returns the smallest value of v (+Inf for none).
 func minOf(v []float64) float64 {
