@@ -123,3 +123,20 @@ func TestCompareResume(t *testing.T) {
 		t.Errorf("resume with another seed: %v", err)
 	}
 }
+
+// A preset gives the sources, its entries unless Entries is set, and its
+// own partition count unless Partitions is set.
+func TestComparePreset(t *testing.T) {
+	registerProbes(t)
+	res, err := Compare(context.Background(), CompareSettings{
+		Preset: "laanaya-weston", Entries: mustEntries(t, "probe1"), Partitions: 2, TrainSize: 20, TestSize: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 2 || res.Records[0].Dataset != "weston" || res.Records[0].TrainSize != 20 || res.Records[0].TestSize != 10 {
+		t.Errorf("records %+v", res.Records)
+	}
+	if _, err := Compare(context.Background(), CompareSettings{Preset: "nosuch"}); err == nil {
+		t.Error("an unknown preset ran")
+	}
+}
