@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -138,5 +139,39 @@ func TestComparePreset(t *testing.T) {
 	}
 	if _, err := Compare(context.Background(), CompareSettings{Preset: "nosuch"}); err == nil {
 		t.Error("an unknown preset ran")
+	}
+}
+
+// Two datasets with the same name (a/heart_scale, b/heart_scale) are named
+// by their paths, so that the second one's records do not replace the
+// first's.
+func TestCompareSameNames(t *testing.T) {
+	registerProbes(t)
+	data, err := os.ReadFile("../../testdata/libsvm/heart_scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, d := range []string{"a", "b"} {
+		dir := filepath.Join(t.TempDir(), d)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Join(dir, "heart_scale"))
+		if err := os.WriteFile(paths[len(paths)-1], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Compare(context.Background(), CompareSettings{
+		Entries: mustEntries(t, "probe1"), Data: paths, Partitions: 1, TrainSize: 50, TestSize: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range res.Summary.Tables {
+		names = append(names, tb.Dataset)
+	}
+	if !reflect.DeepEqual(names, paths) {
+		t.Errorf("tables %q, want %q", names, paths)
 	}
 }
