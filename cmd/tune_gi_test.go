@@ -40,7 +40,7 @@ func TestGIAutoThroughCLI(t *testing.T) {
 	}
 
 	p, _ := experiment.LookupPreset("gi-chessboard")
-	_, entries, err := p.Build((&compareOptions{globalOptions: &globalOptions{Seed: 1}, Partitions: 1}).presetSettings())
+	_, entries, err := p.Build(experiment.PresetSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
