@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -130,7 +131,8 @@ func countPositive(y []float64) int {
 }
 
 // foldSweep trains on one fold's training part for every C of Cs in turn
-// (ascending, so the previous α is feasible and warm-starts the next solve)
+// (ascending, so the previous α is feasible and warm-starts the next solve;
+// for the L2 margin scaled, l2WarmStart)
 // and returns the number of correctly predicted test rows for each C and the
 // number of SVM solves. A training part with one class only (possible when a
 // class has a single row, which stratification cannot spread) predicts that
@@ -149,7 +151,8 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 		}
 		return correct, 0, nil
 	}
-	var alpha []float64
+	var alpha, start []float64
+	var w2 float64     // the last solve's ‖w‖² (L2)
 	unbounded := false // the last solve's α has no entry at its bound C
 	dec := make([]float64, len(yte))
 	for c, C := range Cs {
@@ -160,14 +163,25 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 			correct[c] = correct[c-1]
 			continue
 		}
-		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C}, s, alpha)
+		var alpha0 []float64
+		switch {
+		case margin == solver.L1:
+			alpha0 = alpha
+		case margin == solver.L2 && alpha != nil:
+			start = l2WarmStart(start, alpha, w2, Cs[c-1], C)
+			alpha0 = start
+		}
+		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C}, s, alpha0)
 		solves++
 		if err != nil {
 			return nil, solves, err
 		}
-		if margin == solver.L1 {
+		switch margin {
+		case solver.L1:
 			alpha = res.Alpha
 			unbounded = res.NBSV == 0 && res.Status == solver.Converged
+		case solver.L2:
+			alpha, w2 = res.Alpha, res.W2
 		}
 		solver.Decision(dec, Kte, res.Coef, res.Bias)
 		for i, v := range dec {
@@ -177,6 +191,37 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 		}
 	}
 	return correct, solves, nil
+}
+
+// l2WarmStart returns in dst the start of an L2-margin solve at C from the
+// solution α at the next smaller C0 (w2 = αᵀ(YKY + I/C0)α, its ‖w‖²). Every
+// α ≥ 0 with yᵀα = 0 is feasible for every C (the L2 margin has no upper
+// bound), and on data that K + I/C does not separate α grows like C as
+// ν = 1/C falls, so the scaled tα, t = C/C0, is much the closer start: on
+// the a1a-like set at n = 1,000 with lccp's L1 kernel at θ0, one fold's
+// solve at C = 2⁷ took 4.5 million SMO iterations from α and 0.23 million
+// from 4α. Where α has settled (separable data) the scaled start overshoots,
+// so t is whichever of C/C0 and 1 gives the lower dual objective
+// f(tα) = ½t²αᵀQα - tΣα, Q = YKY + I/C, with αᵀQα = w2 + (1/C - 1/C0)‖α‖²
+// (O(n), from the previous solve). The solution is the same (unique: ν > 0),
+// only the path to it is shorter.
+func l2WarmStart(dst, alpha []float64, w2, C0, C float64) []float64 {
+	if len(dst) != len(alpha) {
+		dst = make([]float64, len(alpha))
+	}
+	t := 1.0
+	if r := C / C0; r > 0 && !math.IsInf(r, 0) {
+		quad := w2 + (1/C-1/C0)*floats.Dot(alpha, alpha)
+		sum := floats.Sum(alpha)
+		f := func(t float64) float64 { return t*t*quad/2 - t*sum }
+		if f(r) < f(1) {
+			t = r
+		}
+	}
+	for i, a := range alpha {
+		dst[i] = t * a
+	}
+	return dst
 }
 
 // gridSearchCV is the baseline's model selection: an isotropic Gaussian

@@ -296,3 +296,65 @@ func TestCVPlanStratified(t *testing.T) {
 		t.Errorf("%d folds covering %d rows", len(plan.test), seen)
 	}
 }
+
+// TestL2WarmStart: the L2 sweep starts from the scaled (C/C0)α when that
+// lowers the dual objective (α grown with C, non-separable data) and from α
+// itself when α has settled.
+func TestL2WarmStart(t *testing.T) {
+	alpha := []float64{1, 1} // Σα = ‖w‖² = 2, as at an L2 optimum
+	// ν falls by 3/4: f(tα) = ¼t² - 2t is least at t = 4.
+	if got := l2WarmStart(nil, alpha, 2, 1, 4); got[0] != 4 || got[1] != 4 {
+		t.Errorf("C 1 → 4: start %v, want 4α", got)
+	}
+	// ν falls by 0.0075: the minimum at t ≈ 1.008, nearer 1 than 4.
+	if got := l2WarmStart(nil, alpha, 2, 100, 400); got[0] != 1 || got[1] != 1 {
+		t.Errorf("C 100 → 400: start %v, want α", got)
+	}
+}
+
+// TestFoldSweepL2WarmStart: with its warm starts the L2 sweep predicts
+// every test row of every fold as cold solves do, at every C of lccp's grid,
+// on heart with the L1 kernel at θ = 1 (lccp's choice of C), both to a tight
+// tolerance so that no decision value is within it of 0.
+func TestFoldSweepL2WarmStart(t *testing.T) {
+	d := loadHeart(t)
+	theta := make([]float64, d.Dim())
+	for k := range theta {
+		theta[k] = 1
+	}
+	k, err := kernel.NewL1(theta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := k.Gram(d.X)
+	plan, err := newCVPlan(d.Y, Common{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := solver.Settings{Eps: 1e-9}
+	Cs := lccpCGrid()
+	for f := range plan.test {
+		tr, te := plan.train[f], plan.test[f]
+		km, Kte := kernel.Precomputed(subSym(K, tr, nil)), subCross(K, te, tr, nil)
+		ytr, yte := pick(d.Y, tr), pick(d.Y, te)
+		got, solves, err := foldSweep(context.Background(), km, Kte, ytr, yte, Cs, solver.L2, s)
+		if err != nil || solves != len(Cs) {
+			t.Fatalf("fold %d: %d solves, %v", f, solves, err)
+		}
+		for c, C := range Cs {
+			res, err := solver.TrainSVC(context.Background(), km, ytr, solver.SVCParams{Margin: solver.L2, C: C}, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			for i, v := range solver.Decision(nil, Kte, res.Coef, res.Bias) {
+				if (v > 0) == (yte[i] > 0) {
+					want++
+				}
+			}
+			if got[c] != want {
+				t.Errorf("fold %d, C = %g: %d correct after the warm-started sweep, %d cold", f, C, got[c], want)
+			}
+		}
+	}
+}
