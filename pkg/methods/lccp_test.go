@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestLCCPGradients(t *testing.T) {
 			if _, _, err := p.margin2(ctx, K, gw); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := p.radius(ctx, K, nil, gr); err != nil {
+			if _, _, err := p.radius(ctx, kernel.Precomputed(K), nil, gr); err != nil {
 				t.Fatal(err)
 			}
 			for j := range tc.phi {
@@ -112,7 +113,7 @@ func TestLCCPGradients(t *testing.T) {
 					if w2, _, err = p.margin2(ctx, K, nil); err != nil {
 						t.Fatal(err)
 					}
-					if r2, _, err = p.radius(ctx, K, nil, nil); err != nil {
+					if r2, _, err = p.radius(ctx, kernel.Precomputed(K), nil, nil); err != nil {
 						t.Fatal(err)
 					}
 					return w2, r2
@@ -164,6 +165,38 @@ func TestLCCPSurrogateGradient(t *testing.T) {
 	}
 }
 
+// TestLCCPRadiusColumns: the surrogate's radius QP on columns computed on
+// demand from X/θ gives the β and R² of the QP on the Gram matrix to the
+// last bit, cold and warm-started (the entries are the same l1dist values).
+func TestLCCPRadiusColumns(t *testing.T) {
+	ctx := context.Background()
+	X, y := lccpToy(60, 5, 0, 6)
+	p := newLCCPProblem(X, y, false, solver.L2, 1, solver.Settings{Eps: 1e-6})
+	var beta0 []float64
+	for _, phi := range [][]float64{{1, 1, 1, 1, 1}, {0.5, 2, 1, 3, 0.7}, {0.6, 2, 1.1, 3, 0.7}} {
+		K, err := p.gram(phi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.NewL1(p.thetaOf(phi))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2g, bg, err := p.radius(ctx, kernel.Precomputed(K), beta0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2c, bc, err := p.radius(ctx, k.Rows(X), beta0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r2g != r2c || !slices.Equal(bg, bc) {
+			t.Errorf("φ = %v: R² %.17g (Gram), %.17g (columns); β equal: %v", phi, r2g, r2c, slices.Equal(bg, bc))
+		}
+		beta0 = bg
+	}
+}
+
 // TestLCCPSurrogateConvex checks the convexity the procedure relies on
 // (Boughorbel §3.2: log R² convex in θ) along random segments in θ.
 func TestLCCPSurrogateConvex(t *testing.T) {
@@ -176,7 +209,7 @@ func TestLCCPSurrogateConvex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, _, err := p.radius(ctx, K, nil, nil)
+		r2, _, err := p.radius(ctx, kernel.Precomputed(K), nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
