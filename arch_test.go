@@ -147,3 +147,44 @@ func TestMakeFuzzRunsEveryTarget(t *testing.T) {
 		t.Errorf("found %d fuzz targets, want at least 4", n)
 	}
 }
+
+// cmdForbidden are the packages of this module the commands must not import:
+// the numerics sit behind the entry points of pkg/model, pkg/experiment and
+// pkg/methods, so a command only parses flags, calls one function and renders
+// (issue 13).
+var cmdForbidden = []string{"pkg/solver", "pkg/solver/sqp", "pkg/kernel", "pkg/manifold"}
+
+// cmdLineBudget is the most lines cmd/'s non-test files may have together; a
+// command that grows past it is carrying logic a Go user would want to call.
+const cmdLineBudget = 2000
+
+func TestCmdIsThin(t *testing.T) {
+	files, err := filepath.Glob("cmd/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += strings.Count(string(src), "\n")
+		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if rel := strings.TrimPrefix(p, module); rel != p && slices.Contains(cmdForbidden, rel) {
+				t.Errorf("%s imports %s: commands reach the numerics through pkg/model, pkg/experiment and pkg/methods", path, rel)
+			}
+		}
+	}
+	if lines == 0 || lines > cmdLineBudget {
+		t.Errorf("cmd/ has %d lines outside tests, want 1..%d", lines, cmdLineBudget)
+	}
+}

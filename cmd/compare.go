@@ -33,69 +33,10 @@ func init() { subcommands = append(subcommands, newCompareCmd) }
 func newCompareCmd(g *globalOptions) *cobra.Command {
 	o := &compareOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
-		Use:   "compare [DATA ...]",
-		Short: "Run every method on the same partitions and print averaged tables",
-		Long: `compare runs the experimental protocol of Laanaya et al. (2011, §3) on each
-dataset: the same random train/test partitions for every method (default 30
-partitions of 100 training and 100 test points; train and test disjoint within a
-partition), the normaliser fitted on each training part, each method tuned on
-the training part only, the final SVM trained on the whole training part with
-what the method learned, and the test accuracy recorded.
-
-The table per dataset shows mean ± std test accuracy, mean #SV, mean tuning time,
-mean SVM solves, the runs and failures, and the two-sided paired Wilcoxon
-signed-rank p-value of each method against the baseline (the first entry, svm
-by default). The best mean is marked with * (every entry of a tie). Datasets
-come in command-line order, methods in --methods order.
-
-With two or more datasets and methods, tables of statistics across datasets
-follow (Demšar 2006): the average rank of each method's mean test accuracy,
-wins/ties/losses against the baseline (per-dataset Wilcoxon p < 0.05), the
-Friedman and Iman–Davenport tests, the Nemenyi critical differences at
-α = 0.05 and 0.10 with the groups of methods they do not separate, and Holm's
-test of every method against the baseline. A dataset where a method has no
-successful run is left out of them and named. They are in every format but
-csv, which stays one table of the per-dataset rows.
-
-With no DATA it runs on every embedded dataset: heart, breast-wisconsin and
-diabetes.
-
-A given train/test pair (LIBSVM's a1a and a1a.t style): compare TRAIN --test
-TEST trains on the whole training file and tests on the whole test file (one
-partition); with --partitions K (or --train-size N) each of K partitions
-trains on a random subsample of --train-size rows of the training file (the
-whole file when it is smaller) and tests on the whole test file.
-
-Missing results are never hidden: every row says how many partitions it
-averages (runs), and the Wilcoxon test pairs only the partitions both methods
-finished (a pairs column appears when that is fewer than the partitions).
-Every option a method would refuse (--C -1; --C for twolevel, which learns C)
-is refused before any job runs.
-
-Long runs: --out FILE writes one JSON line per (dataset, method, partition) as
-soon as it finishes; after Ctrl-C or a crash, run the same command with --resume
-to skip what is done (without --resume, compare refuses to overwrite a results
-file that holds records). --shard i/N runs only every N-th job (for cluster array
-jobs) and needs --out: a shard prints what it ran and where its records are,
-not a table; merge the shards' files with 'kerneltune report'.
-
-Method entries: --methods takes a comma-separated list of "method",
-"method:param" or either followed by "@mode", e.g. svm,spd:full,gi:D or
-spd:diag,spd:diag@lbfgs,twolevel@paper (modes: spd paper|riemannian|backtrack|
-lbfgs, rcsc robust|paper, twolevel select|paper). "all" (the default) is every
-method with its default parameterisation and mode.
-
-Presets (--preset): a paper's own experiment on generated data, a fresh sample
-per partition (--methods and --partitions override the preset's):
-` + presetHelp() + "\n" + summaryFormatHelp,
-		Example: `  kerneltune compare
-  kerneltune compare data.csv --methods svm,spd:diag,spd:full --partitions 10
-  kerneltune compare builtin:diabetes --train-fraction 0.67 --format markdown
-  kerneltune compare testdata/ida/banana --splits predefined --methods svm,lccp
-  kerneltune compare a1a --test a1a.t --features 123 --methods svm,twolevel
-  kerneltune compare a1a --test a1a.t --features 123 --partitions 10 --train-size 500
-  kerneltune compare --preset laanaya-weston --out weston.jsonl
-  kerneltune compare --out run.jsonl --resume        # continue an interrupted run`,
+		Use:     "compare [DATA ...]",
+		Short:   "Run every method on the same partitions and print averaged tables",
+		Long:    help("compare") + presetHelp() + "\n" + summaryFormatHelp,
+		Example: help("compare-examples"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd, args); err != nil {
 				return err

@@ -32,32 +32,7 @@ type dataOptions struct {
 }
 
 // dataHelp explains DATA in the long help of every data-reading command.
-const dataHelp = `DATA is a file or an embedded data set:
-  builtin:heart             UCI Statlog heart (LIBSVM heart_scale), 270×13
-  builtin:breast-wisconsin  UCI Wisconsin breast cancer (breast-cancer_scale), 683×10
-  builtin:diabetes          UCI Pima diabetes (diabetes_scale), 768×8
-  FILE                      CSV (comma, semicolon, tab or space separated; a first
-                            row without numbers, unlike the rows below it, is taken
-                            for a header, --header yes|no overrides; the label is
-                            the last column unless --label-col says otherwise),
-                            ARFF (Weka's @relation/@attribute/@data, dense or
-                            sparse rows; the class is the last attribute unless
-                            --label-col names another) or LIBSVM (label idx:val ...)
-  DIR/NAME                  an IDA benchmark set: NAME_data.asc, NAME_labels.asc and
-                            the train/test index files (any of them may be given)
-  -                         CSV, ARFF or LIBSVM on standard input
-Labels may be any two values; they are mapped to +1/-1 (numbers: the larger is +1,
---positive picks it), and the mapping is printed. More than two classes (iris):
---positive X makes X against all the others (one-vs-rest), --classes A,B keeps
-only two of them, e.g.
-  kerneltune tune iris.arff --positive Iris-setosa --method svm
-  kerneltune tune iris.arff --classes Iris-versicolor,Iris-virginica
-Nominal (text) features, such as ARFF {a,b,c} attributes or CSV columns of words,
-are refused unless --categorical onehot encodes them: one 0/1 feature
-"column=value" per category, fitted on the training part (a category only the
-test part has encodes as all zeros) and saved with the model, e.g.
-  kerneltune train vote.arff --categorical onehot --missing drop -o vote.json
-  kerneltune predict vote.json vote.arff --missing drop`
+var dataHelp = help("data")
 
 // oneDataArg is the Args check of a command that takes exactly one DATA.
 func oneDataArg(cmd *cobra.Command, args []string) error {

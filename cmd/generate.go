@@ -32,64 +32,25 @@ func newGenerateCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "generate weston|chessboard|sparse",
 		Short: "Write the toy data sets of the papers (Weston et al. 2000, chessboard) and an a1a-like benchmark set",
-		Long: `generate writes one of the two synthetic problems the papers test on, as CSV
-(header x1,x2,…,label) or LIBSVM, to stdout or to -o FILE. The data depend only
-on the flags and --seed, so a run can be repeated exactly.
-
-  weston      Weston et al. 2000 (NIPS, "Feature selection for SVMs"), the
-              nonlinear problem of Laanaya et al. 2011 §3.1: 52 features, only
-              the first two informative.
-  chessboard  Glasmachers & Igel 2005 §3: a 4×4×… chessboard stretched and
-              rotated by a random matrix, where a full-matrix kernel pays off.
-  sparse      a1a-like: 123 binary features in UCI Adult's one-hot groups, for
-              timing the methods at sizes the a1a file (1,605 rows) lacks.
-
-Run 'kerneltune generate weston --help' for the details of each.`,
-		Args: cobra.NoArgs,
+		Long:  help("generate"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErrorf("generate needs a data set: weston, chessboard or sparse")
 		},
 	}
 	c.AddCommand(
 		newGenerateKindCmd(g, dataio.GenWeston, &cobra.Command{
-			Short: "Weston et al. 2000 nonlinear problem: 52 features, 2 informative",
-			Long: `weston writes the nonlinear problem of Weston, Mukherjee, Chapelle, Pontil,
-Poggio & Vapnik, "Feature selection for SVMs" (NIPS 2000), used by Laanaya et
-al. 2011 (§3.1) to test SPD-matrix kernels:
-
-  y = ±1 with probability ½ each (here exactly ⌊n/2⌋ rows are +1, in random order);
-  y = -1: (x1, x2) ~ N((-3/4, -3), I) or N((3/4, 3), I), each with probability ½;
-  y = +1: (x1, x2) ~ N((3, -3), I)   or N((-3, 3), I);
-  x3 … x52 ~ N(0, σ²), pure noise, σ = --noise-std.
-
-The paper writes the noise as N(0, 20); like most reimplementations we read 20
-as the standard deviation. An isotropic Gaussian SVM sits near chance on this
-problem (Laanaya: 51%), because the 50 noise features swamp the distances; a
-per-feature kernel that learns to ignore them reaches over 90%.`,
-			Example: `  kerneltune generate weston > weston.csv
-  kerneltune generate weston --n 1000 --noise-std 5 --seed 7 -o weston.libsvm
-  kerneltune generate weston | kerneltune info -`,
+			Short:   "Weston et al. 2000 nonlinear problem: 52 features, 2 informative",
+			Long:    help("weston"),
+			Example: help("weston-examples"),
 		}, func(f *pflag.FlagSet, o *generateOptions) {
 			f.IntVar(&o.N, "n", 200, "number of points")
 			f.Float64Var(&o.NoiseStd, "noise-std", 20, "standard deviation of the 50 noise features")
 		}),
 		newGenerateKindCmd(g, dataio.GenChessboard, &cobra.Command{
-			Short: "Glasmachers & Igel 2005 stretched, rotated chessboard",
-			Long: `chessboard writes the problem of Glasmachers & Igel, "Gradient-based adaptation
-of general Gaussian kernels" (Neural Computation 2005, §3):
-
-  x̃ ~ U(-2, 2)^dim, a board of 4^dim unit cells;
-  y = +1 if Σ_j ⌊x̃_j⌋ is even (a "white" cell), else -1;
-  x = B̃ x̃ with B̃ = Dᵀ diag(s, 1/s, 1, …, 1) D,
-
-where s = --stretch and D is a random orthogonal matrix (Haar distributed,
-drawn from --seed). The board is squeezed by s along one random direction and
-stretched along another, so the classes' cells are long thin parallelograms:
-an isotropic kernel fits them poorly, a full-matrix kernel can undo B̃ (the
-paper's parameterisations D and E win). --print-transform prints B̃ on stderr,
-full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
-			Example: `  kerneltune generate chessboard > chess.csv
-  kerneltune generate chessboard --n 1000 --dim 3 --stretch 5 --print-transform -o chess.csv`,
+			Short:   "Glasmachers & Igel 2005 stretched, rotated chessboard",
+			Long:    help("chessboard"),
+			Example: help("chessboard-examples"),
 		}, func(f *pflag.FlagSet, o *generateOptions) {
 			f.IntVar(&o.N, "n", 500, "number of points")
 			f.IntVar(&o.Dim, "dim", 2, "dimension of the board (≥ 2)")
@@ -97,20 +58,9 @@ full precision, one row per line, so x̃ = B̃⁻¹x can be recovered.`,
 			f.BoolVar(&o.PrintTransform, "print-transform", false, "print B̃ on stderr")
 		}),
 		newGenerateKindCmd(g, dataio.GenSparse, &cobra.Command{
-			Short: "a1a-like benchmark data: 123 sparse binary features, about 25% +1",
-			Long: `sparse writes a synthetic stand-in for LIBSVM's a1a…a9a (UCI Adult) at any
-size, for timing the methods (bench/tune.sh): 123 binary features in Adult's
-14 one-hot groups (group sizes 5, 8, 5, 16, 5, 7, 14, 6, 5, 2, 2, 2, 5, 41, read
-off a1a), one 1 per group and a group missing with probability 0.04, so a row
-has 12–14 ones as in a1a; about 25% of the rows are +1 (a1a: 24.6%).
-
-Each class is a mixture of three components; a component draws each group's
-category from softmax(b + 0.7 z), with b ~ N(0, 1) per category shared by all
-components and z ~ N(0, 1) its own. The classes overlap: the svm baseline's
-CV accuracy is about 83% with 74% of the rows -1, as on Adult. It is not a
-model of Adult itself: use the real files where you have them.`,
-			Example: `  kerneltune generate sparse --n 5000 -o sparse-5000.libsvm
-  kerneltune tune sparse-5000.libsvm --method svm`,
+			Short:   "a1a-like benchmark data: 123 sparse binary features, about 25% +1",
+			Long:    help("sparse"),
+			Example: help("sparse-examples"),
 		}, func(f *pflag.FlagSet, o *generateOptions) {
 			f.IntVar(&o.N, "n", 5000, "number of points")
 		}))

@@ -22,33 +22,10 @@ func init() { subcommands = append(subcommands, newInfoCmd) }
 func newInfoCmd(g *globalOptions) *cobra.Command {
 	o := &infoOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
-		Use:   "info [DATA ...]",
-		Short: "Describe data sets: size, classes, label mapping, duplicates, constant features",
-		Long: `info reads each DATA exactly as train, tune and compare would, and reports what
-matters before tuning a kernel on it:
-
-  rows and features, the format and the sha256 of the bytes read;
-  the classes with their original labels, e.g. +1 = "2" (labels are mapped to
-    ±1; numbers: the larger is +1 unless --positive says otherwise);
-  constant features (one value in every row: a normaliser leaves them as they
-    are, and they carry no information);
-  duplicate rows (same features as an earlier row) and feature vectors that
-    occur with both labels (no classifier can get all of those right);
-  the range of the values (already scaled to [-1, 1]? then --normalize none
-    reproduces LIBSVM on it);
-  the predefined train/test realisations of an IDA set, and notes about the
-    data (e.g. breast-wisconsin's feature 1 is a patient ID).
-
-A file that cannot be read gets an error naming the file, line and column.
-With no DATA, info lists the embedded data sets.
-
-` + dataHelp,
-		Example: `  kerneltune info builtin:heart
-  kerneltune info data/heart.dat data/bupa.data
-  kerneltune info data.csv --label-col diagnosis --positive M
-  kerneltune info data/ida/banana --format json
-  kerneltune info a1a --features 123 --feature-stats
-  kerneltune generate weston | kerneltune info -`,
+		Use:     "info [DATA ...]",
+		Short:   "Describe data sets: size, classes, label mapping, duplicates, constant features",
+		Long:    help("info") + dataHelp,
+		Example: help("info-examples"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(o.Format, formatTable, formatJSON, formatMarkdown); err != nil {
 				return err

@@ -34,61 +34,10 @@ func init() { subcommands = append(subcommands, newPredictCmd) }
 func newPredictCmd(g *globalOptions) *cobra.Command {
 	o := &predictOptions{globalOptions: g}
 	c := &cobra.Command{
-		Use:   "predict MODEL DATA",
-		Short: "Apply a saved model to data: decision values, labels, accuracy",
-		Long: `predict applies a model saved by 'kerneltune train -o' or 'kerneltune tune -o'
-to the rows of DATA. For each row it computes the decision value
-f(x) = Σ_i y_iα_i k(sv_i, x) + b (LIBSVM's decision value; the bias b is -ρ)
-and the predicted class, in the original label text (+1 iff f(x) > 0).
-
-On labelled DATA it prints the summary first, as svm-predict does: the rows,
-the correct ones and the accuracy, and the confusion matrix (label against
-prediction, with the count of each class). Without labels the summary is the
-number of rows predicted in each class. The per-row predictions (decision
-value, predicted label, the row's own label) follow only with --per-point,
-or in the machine-readable formats.
-
-DATA goes through the model's own normaliser (fitted on the model's training
-part), so give it raw, in the same features and units as the training data.
-Its labels are read with the model's label mapping: a label the model does not
-know is an error, and a file with only one of the two classes is fine.
-
-DATA must have the model's number of features; another number is an error
-that names both, unless --features says what to do:
-  --features pad       read missing features (the last ones) as 0; for a
-                       LIBSVM file that never mentions its last features this
-                       is what svm-predict does (absent means 0)
-  --features truncate  drop the features beyond the model's
-  --features N         read a LIBSVM file as N features (N = the model's)
-Both pad and truncate say in a note what they did. Values are raw, before the
-model's normaliser: a padded 0 is a raw 0.
-
-DATA without labels (new points to score) is fine: then there is no accuracy,
-and the predictions are in --per-point or --format labels|csv|json. It is recognised on
-its own, with a note: a CSV file with exactly as many columns as the model has
-features has no label column (one column more: the last, or --label-col, is
-the label), and a LIBSVM file whose lines start with idx:val has no labels.
---no-labels says so whatever the file looks like.
-
-Output (--format):
-  table   the summary; with --per-point then the rows, each error marked (default)
-  csv     row,decision,predicted,label with full-precision decision values
-          (row,decision,predicted without labels)
-  json    everything, with the model's kernel, margin, C, #SV and provenance
-  labels  one predicted label per line, like svm-predict's output file
-With -o FILE the rows go to FILE and the summary to standard output; with csv
-or labels on standard output the summary goes to standard error, first
-(-q silences it).
-
-` + dataHelp,
-		Example: `  kerneltune train builtin:heart -o heart.json
-  kerneltune predict heart.json builtin:heart
-  kerneltune predict heart.json builtin:heart --per-point
-  kerneltune predict a1a.json a1a.t --features pad
-  kerneltune predict model.json test.csv --format csv -o predictions.csv
-  kerneltune predict model.json heart_scale.t --format labels > labels.txt
-  kerneltune predict model.json new_points.csv --no-labels --format labels
-  cat new_points.csv | kerneltune predict model.json - --header no`,
+		Use:     "predict MODEL DATA",
+		Short:   "Apply a saved model to data: decision values, labels, accuracy",
+		Long:    help("predict") + dataHelp,
+		Example: help("predict-examples"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageErrorf("predict needs MODEL and DATA, got %d argument(s)", len(args))

@@ -76,26 +76,10 @@ func usageErrorf(format string, a ...any) error {
 // newRootCmd builds the command tree. Each subcommand registers itself here.
 func newRootCmd(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "kerneltune",
-		Short: "Tune Gaussian-kernel SVM hyperparameters with five published methods",
-		Long: `kerneltune runs SVM kernel-tuning experiments.
-
-It implements five published ways of choosing Gaussian-kernel hyperparameters
-and the isotropic grid-search baseline every paper compares against:
-
-  svm       isotropic Gaussian, (C, gamma) by cross-validated grid search
-  spd       Laanaya et al. 2011: full/diagonal metric Q by descent on the SPD manifold
-  gi        Glasmachers & Igel 2005: radius-margin quotient, parameterisations A-E
-  lccp      Boughorbel et al.: log convex-concave procedure, multi-parameter L1 kernel
-  rcsc      Yang et al. 2010: width by regularised class separability
-  twolevel  Schittkowski: validation error minimised by SQP over an L2-SVM
-
-Every random choice derives from --seed, so a run is reproducible.
-Exit codes: 0 done, 1 failed, 2 bad usage, 130 interrupted.`,
-		Example: `  kerneltune compare                  # every method on the embedded data sets
-  kerneltune info builtin:heart       # look at data first (or: info FILE)
-  kerneltune tune builtin:heart --method spd --test-fraction 0.3 -o spd.json
-  kerneltune predict spd.json builtin:heart`,
+		Use:           "kerneltune",
+		Short:         "Tune Gaussian-kernel SVM hyperparameters with five published methods",
+		Long:          help("root"),
+		Example:       help("root-examples"),
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -26,12 +26,7 @@ type summaryOptions struct {
 }
 
 // summaryFormatHelp explains the formats in compare's and report's --help.
-const summaryFormatHelp = `Output (--format): table (the default), markdown, latex, csv or json. csv is
-one table with a row per (dataset, method) and one number per column (no ±,
-no —, no *: "best" and "complete" are true/false, a missing number is an
-empty cell; accuracies are fractions); its columns are json's keys (method is
-json's entry). latex is a booktabs tabular: it needs \usepackage{booktabs} in
-the preamble.`
+var summaryFormatHelp = help("summary-format")
 
 func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex (latex needs \\usepackage{booktabs})")

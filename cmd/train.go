@@ -46,60 +46,11 @@ func init() { subcommands = append(subcommands, newTrainCmd) }
 func newTrainCmd(g *globalOptions) *cobra.Command {
 	o := &trainOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
-		Use:   "train DATA",
-		Short: "Train one SVM with a given kernel and C, report its accuracy, save the model",
-		Long: `train fits one SVM on DATA with the kernel and C you give, and prints how well
-it does: accuracy on the training part and on the test part (--test FILE,
---test-fraction F, or an IDA set's first realisation), the number of support
-vectors (#SV) and of bounded ones with α = C (#BSV), the dual objective (LIBSVM's
-"obj"), the geometric margin 1/‖w‖, LIBSVM's ρ (the bias is -ρ), the SMO
-iterations and the time. With -o FILE it saves the model for
-'kerneltune predict'.
-
-Kernels (--kernel):
-  gaussian  k(x,z) = exp(-γ‖x-z‖²), LIBSVM's RBF kernel (-t 2). Give one of
-              --gamma/-g G  LIBSVM's γ (default 1/d, d = number of features,
-                            as LIBSVM)
-              --sigma S     the width σ of exp(-‖x-z‖²/(2σ²)), i.e. γ = 1/(2σ²)
-              --Q FILE      a metric: exp(-½ (x-z)ᵀQ(x-z)), Q a symmetric positive
-                            definite d×d matrix, one row per line (numbers
-                            separated by commas or spaces, # comments). γ is the
-                            case Q = 2γI. A diagonal Q is stored as its diagonal.
-            The γ used is always printed.
-  l1        k(x,z) = -Σ_k |x_k-z_k| / θ_k (Boughorbel et al.), conditionally
-            positive definite, valid in the SVM dual:
-              --theta T     one θ for every feature, or d comma-separated
-                            values (default 1)
-  linear    k(x,z) = x·z (LIBSVM's -t 0)
-
-Margins (--margin):
-  l1    the C-SVC, the usual soft margin: 0 ≤ α_i ≤ C (LIBSVM's -s 0).
-        --weight-pos/--weight-neg multiply C for one class (LIBSVM's -w1/-w-1).
-  l2    L2 soft margin (squared slacks, Chapelle et al. 2002): trained with the
-        kernel matrix K + I/C, predicts with K; α is unbounded.
-  hard  no slack at all: an error, not an endless loop, if the kernel cannot
-        separate the training data (e.g. one point with both labels).
-
-Features are scaled by --normalize, fitted on the training part and applied
-unchanged to the test part; γ, σ, Q and θ act on the scaled features. The
-default zscore gives every feature mean 0 and variance 1, so the default
-γ = 1/d gives kernel values around e⁻² between typical points.
-
-To reproduce LIBSVM, train on a file scaled by svm-scale (such as the
-*_scale files) with --normalize none and LIBSVM's C, γ and tolerance:
-  svm-train -c 1 -g 0.5 -e 0.001 heart_scale
-  kerneltune train heart_scale --normalize none -c 1 -g 0.5 --eps 0.001
-give the same #SV, #BSV, objective and ρ, and the same predictions, up to
-LIBSVM's single-precision kernel cache (ρ may differ in the fifth decimal;
-tested against svm-train 3.24 on heart, breast-cancer and diabetes).
-
-` + dataHelp,
-		Example: `  kerneltune train builtin:heart --test-fraction 0.3
-  kerneltune train heart_scale --normalize none -c 1 -g 0.5 -o heart.json
-  kerneltune train data.csv --test test.csv --sigma 2 --C 10 --format json
-  kerneltune train data.csv --kernel gaussian --Q metric.txt --margin l2
-  kerneltune train builtin:diabetes --kernel l1 --theta 2 --test-fraction 0.5`,
-		Args: oneDataArg,
+		Use:     "train DATA",
+		Short:   "Train one SVM with a given kernel and C, report its accuracy, save the model",
+		Long:    help("train") + dataHelp,
+		Example: help("train-examples"),
+		Args:    oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd.Flags()); err != nil {
 				return err

@@ -21,17 +21,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
-// methodHelp is one line per method ID for tune's help; methods not yet in
-// the registry are not listed.
-var methodHelp = map[string]string{
-	"svm":      "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
-	"spd":      "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
-	"gi":       "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
-	"lccp":     "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
-	"rcsc":     "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
-	"twolevel": "Schittkowski: validation error minimised by SQP over an L2-SVM",
-}
-
 type tuneOptions struct {
 	*globalOptions
 	data dataOptions
@@ -60,11 +49,7 @@ func methodList() string {
 	var b strings.Builder
 	for _, name := range methods.Names() {
 		m, _ := methods.Lookup(name)
-		desc := methodHelp[name]
-		if desc == "" {
-			desc = "(no description)"
-		}
-		fmt.Fprintf(&b, "  %-9s %s\n", name, desc)
+		fmt.Fprintf(&b, "  %-9s %s\n", name, methods.Summary(name))
 		if p := m.Params(); len(p) > 1 {
 			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
 		}
@@ -75,55 +60,11 @@ func methodList() string {
 func newTuneCmd(g *globalOptions) *cobra.Command {
 	o := &tuneOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
-		Use:   "tune DATA --method ID",
-		Short: "Tune the kernel and C of an SVM with one method, fit and save the tuned model",
-		Long: `tune runs one kernel-tuning method on the training part of DATA, fits the
-final SVM with the learned kernel and C on the whole training part, and prints
-what was learned and how well it does:
-
-  - the learned kernel: LIBSVM's γ for an isotropic Gaussian; diag(Q) as a
-    per-feature relevance (with feature names) for a diagonal metric; for a full
-    Q with d ≤ 15 the matrix and its eigenvalues;
-  - C, the method's criterion at the start and at the end, its own figures;
-  - #SV, accuracy on the training and the test part, the number of SVM solves,
-    the time, the status ("converged", "iteration-limit"), how the start point
-    was chosen, and notes to read.
-
-Methods (--method):
-` + "METHODS" + `
-Every Gaussian kernel is exp(-½ (x-z)ᵀQ(x-z)) on the normalised features
-(--normalize, fitted on the training part); LIBSVM's exp(-γ‖x-z‖²) is Q = 2γI.
-The model file (-o) works with 'kerneltune predict'. --trace writes one CSV line
-per iteration (iter, objective, step, nsv, elapsed_s).
-
---export-libsvm DIR writes files from which LIBSVM's svm-train reproduces the
-tuned SVM (its #SV and predictions), with the exact svm-train and svm-predict
-commands in DIR/README.txt. Which export depends on the result:
-  - a Gaussian kernel with the L1 margin (svm, spd, rcsc) or the hard margin:
-    train.libsvm and test.libsvm, the data mapped by x ↦ Lᵀx (Q = LLᵀ), on
-    which LIBSVM's RBF kernel with γ = 0.5 (-t 2 -g 0.5) is the learned
-    kernel; the hard margin is a C-SVC with a C its dual variables never reach;
-  - the L1-distance kernel (lccp) or the L2 margin (gi, twolevel, lccp):
-    a precomputed kernel (-t 4), train.kernel and test.kernel, n values per
-    row (the files grow as n²). The L2-SVM with kernel K is the hard-margin
-    SVM with K + I/C on the training points (same dual, same bias), so
-    train.kernel holds K + I/C, test.kernel K, train-eval.kernel K for the
-    training rows, and the C-SVC gets a C its dual variables never reach.
-
-Method options (each method reads those it has; 0 or "" = its default):
-  --param, --C, --margin, --max-iter (gi: --steps), --tol, --rho (spd),
-  --init (spd: heuristic|cv|sigma=S), --mode (alias --schedule: a method's
-  variant, the first its default: spd paper|riemannian|backtrack|lbfgs,
-  rcsc robust|paper, twolevel select|paper),
-  --folds (CV folds), --eps, --cache-mb, --workers.
-
-` + dataHelp,
-		Example: `  kerneltune tune builtin:heart --method svm --test-fraction 0.3
-  kerneltune tune weston.csv --method spd --test weston-test.csv -o spd.json
-  kerneltune tune builtin:breast-wisconsin --method spd --param full --trace spd.csv
-  kerneltune tune data.csv --method spd --init cv --rho 0.1 --format json
-  kerneltune tune data.csv --method spd --export-libsvm out/`,
-		Args: oneDataArg,
+		Use:     "tune DATA --method ID",
+		Short:   "Tune the kernel and C of an SVM with one method, fit and save the tuned model",
+		Long:    help("tune") + dataHelp,
+		Example: help("tune-examples"),
+		Args:    oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(cmd.Flags()); err != nil {
 				return err

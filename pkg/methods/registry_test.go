@@ -74,3 +74,15 @@ func TestSPDParamsAndOptionErrors(t *testing.T) {
 		t.Errorf("one class: error %v, want a data error naming both classes", err)
 	}
 }
+
+// Every registered method has its one-line summary (tune's help lists them).
+func TestSummaryOfEveryMethod(t *testing.T) {
+	for _, name := range Names() {
+		if s := Summary(name); s == "(no description)" || s == "" {
+			t.Errorf("method %s has no summary", name)
+		}
+	}
+	if s := Summary("nosuch"); s != "(no description)" {
+		t.Errorf(`Summary("nosuch") = %q, want "(no description)"`, s)
+	}
+}
