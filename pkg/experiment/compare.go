@@ -490,7 +490,7 @@ func uniqueNames(sources []Source, paths []string) error {
 			return &DuplicateDataError{paths[i]}
 		}
 		seen[paths[i]] = true
-		if ss, ok := s.(*SplitSource); ok && count[s.Name()] > 1 {
+		if ss, ok := splitSource(s); ok && count[s.Name()] > 1 {
 			d := *ss.Data
 			d.Name = paths[i]
 			ss.Data = &d

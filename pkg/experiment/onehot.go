@@ -8,6 +8,24 @@ import "github.com/kerneltune/kerneltune/pkg/dataio"
 // zeros.
 type OneHotSource struct{ Source }
 
+// Unwrap returns the source being encoded.
+func (s OneHotSource) Unwrap() Source { return s.Source }
+
+// splitSource returns the *SplitSource under s, looking through the
+// wrappers (OneHotSource) that encode its partitions.
+func splitSource(s Source) (*SplitSource, bool) {
+	for {
+		switch v := s.(type) {
+		case *SplitSource:
+			return v, true
+		case interface{ Unwrap() Source }:
+			s = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+}
+
 // Partition returns partition k of Source, encoded.
 func (s OneHotSource) Partition(k int) (train, test *dataio.Dataset, err error) {
 	train, test, err = s.Source.Partition(k)

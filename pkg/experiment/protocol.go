@@ -195,12 +195,16 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 	names := make([]string, 0, len(sources))
 	for _, s := range sources {
 		name := fmt.Sprintf("%s/%d", s.Name(), s.Len())
-		if ss, ok := s.(*SplitSource); ok {
+		if ss, ok := splitSource(s); ok {
 			// The data's bytes, not only its name: --resume after the
-			// file was edited must not mix results of two data sets.
+			// file was edited must not mix results of two data sets (a
+			// one-hot encoded set too, and it says it is encoded).
 			name += "/" + ss.Data.SHA256
 			if ss.Test != nil {
 				name += "/test=" + ss.Test.SHA256
+			}
+			if _, enc := s.(OneHotSource); enc {
+				name += "/onehot"
 			}
 		}
 		names = append(names, name)

@@ -289,6 +289,28 @@ func TestFingerprint(t *testing.T) {
 	if base.Fingerprint(e, []Source{&edited}) == fp {
 		t.Error("changing the data's SHA-256 kept the fingerprint")
 	}
+	// The same through the one-hot wrapper of nominal data: its bytes count,
+	// and encoded is another run than not encoded.
+	enc := base.Fingerprint(e, []Source{OneHotSource{src[0]}})
+	if enc == fp {
+		t.Error("one-hot encoding kept the fingerprint")
+	}
+	if base.Fingerprint(e, []Source{OneHotSource{&edited}}) == enc {
+		t.Error("changing the SHA-256 of one-hot encoded data kept the fingerprint")
+	}
+}
+
+// Two data sets of one name are told apart by their paths, one-hot encoded
+// ones too.
+func TestUniqueNamesThroughOneHot(t *testing.T) {
+	a, b := heartSource(t, 2, 1), heartSource(t, 2, 1)
+	srcs := []Source{OneHotSource{a}, OneHotSource{b}}
+	if err := uniqueNames(srcs, []string{"x/heart", "y/heart"}); err != nil {
+		t.Fatal(err)
+	}
+	if srcs[0].Name() != "x/heart" || srcs[1].Name() != "y/heart" {
+		t.Errorf("names %q and %q, want x/heart and y/heart", srcs[0].Name(), srcs[1].Name())
+	}
 }
 
 func TestShardsMergeToSingleRun(t *testing.T) {
