@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/png"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -55,10 +57,26 @@ func shotInChromium(t *testing.T, htmlPath string, width, height int) (image.Ima
 		"--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height),
 		"--screenshot="+shot,
 		"file://"+abs)
-	cmd := exec.CommandContext(ctx, bin, args...)
+	// A browser that crashes (killed by a signal: seen as SIGSEGV on a
+	// machine loaded with other test runs) says nothing of the page, so it
+	// is tried again, up to three times; an error exit, a timeout, console
+	// messages and a blank screenshot are the page's and fail at once.
 	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Run(); err != nil {
+	for attempt := 1; ; attempt++ {
+		logs.Reset()
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		err := cmd.Run()
+		if err == nil {
+			break
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ctx.Err() == nil && attempt < 3 {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				t.Logf("chromium crashed (%v, attempt %d of 3); trying again", err, attempt)
+				continue
+			}
+		}
 		t.Fatalf("chromium %s: %v\n%s", htmlPath, err, logs.String())
 	}
 	f, err := os.Open(shot)
