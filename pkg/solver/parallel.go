@@ -73,9 +73,14 @@ type colPool struct {
 	// number of chunks and its next unclaimed chunk. A helper claims a
 	// chunk by compare-and-swap, so a helper still holding an old job's
 	// state can never claim a chunk of a newer one.
-	state    atomic.Uint64
-	finished atomic.Int32 // chunks of the current job done
-	bad      atomic.Bool  // a helper saw a non-finite entry
+	state atomic.Uint64
+	// remaining counts the current job's chunks not yet computed. When the
+	// solving goroutine has to sleep for the last ones it sets waiting to 1,
+	// and the helper that finishes the job swaps it to 2 and sends on done.
+	remaining atomic.Int32
+	waiting   atomic.Int32
+	done      chan struct{}
+	bad       atomic.Bool // a helper saw a non-finite entry
 }
 
 // newColPool returns a pool for c with w-1 helpers running, or nil when the
@@ -101,6 +106,7 @@ func newColPool(c *cache, workers int, explicit bool) *colPool {
 		minLen: minLen,
 		chunk:  max(chunkWork/cost, 16, (len(c.cols)+maxChunks-1)/maxChunks),
 		wake:   make(chan struct{}, workers-1),
+		done:   make(chan struct{}, 1),
 	}
 	for range p.helpers {
 		go p.help()
@@ -126,7 +132,8 @@ func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
 	columnsSplit.Add(1)
 	p.i, p.have, p.dst = i, have, dst
 	nchunks := (len(dst) + p.chunk - 1) / p.chunk
-	p.finished.Store(0)
+	p.remaining.Store(int32(nchunks))
+	p.waiting.Store(0)
 	p.bad.Store(false)
 	seq := p.state.Load()>>32 + 1
 	p.state.Store(seq<<32 | uint64(nchunks)<<16) // publishes the job
@@ -136,7 +143,6 @@ func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
 		default: // a token is pending: that helper is awake or will be
 		}
 	}
-	done := int32(0)
 	for {
 		k := int(p.state.Add(1)-1) & 0xffff
 		if k >= nchunks {
@@ -145,15 +151,30 @@ func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
 		if p.chunkAt(k) {
 			nonFinite = true
 		}
-		done++
+		p.remaining.Add(-1)
 	}
-	// Wait for the chunks the helpers claimed: each is under chunkWork of
-	// work, so spinning (and yielding) is cheaper than sleeping.
-	for p.finished.Load()+done < int32(nchunks) {
-		runtime.Gosched()
+	// Wait for the chunks the helpers claimed. Each is under chunkWork of
+	// work (a few µs), so yield for a while first; sleep only when a helper
+	// is slow, i.e. its thread was descheduled on a busy machine.
+	for spin := 0; p.remaining.Load() != 0; spin++ {
+		if spin < spinYields {
+			runtime.Gosched()
+			continue
+		}
+		p.waiting.Store(1)
+		if p.remaining.Load() == 0 && p.waiting.CompareAndSwap(1, 0) {
+			break // finished meanwhile, and no helper will send
+		}
+		<-p.done
+		break
 	}
 	return nonFinite || p.bad.Load()
 }
+
+// spinYields is how often the solving goroutine yields while it waits for a
+// helper's last chunk before it sleeps (≈ 10-20 µs). (A variable for the
+// tests.)
+var spinYields = 100
 
 // chunkAt computes chunk k of the current job.
 func (p *colPool) chunkAt(k int) bool {
@@ -178,7 +199,9 @@ func (p *colPool) help() {
 			if p.chunkAt(k) {
 				p.bad.Store(true)
 			}
-			p.finished.Add(1)
+			if p.remaining.Add(-1) == 0 && p.waiting.CompareAndSwap(1, 2) {
+				p.done <- struct{}{}
+			}
 		}
 	}
 }

@@ -76,9 +76,16 @@ func TestParallelColumnsSamePath(t *testing.T) {
 // the serial solve, bit for bit.
 func TestParallelColumnsSmallChunks(t *testing.T) {
 	atLeastTwoProcs(t)
-	oldMin, oldChunk := splitMinWork, chunkWork
+	oldMin, oldChunk, oldSpin := splitMinWork, chunkWork, spinYields
 	splitMinWork, chunkWork = 64, 16
-	t.Cleanup(func() { splitMinWork, chunkWork = oldMin, oldChunk })
+	t.Cleanup(func() { splitMinWork, chunkWork, spinYields = oldMin, oldChunk, oldSpin })
+	for _, spin := range []int{oldSpin, 0} { // 0: wait for a helper by sleeping at once
+		spinYields = spin
+		smallChunks(t)
+	}
+}
+
+func smallChunks(t *testing.T) {
 
 	x, y := mixture(400, 5, 1, 7)
 	X := toDense(x)
