@@ -37,27 +37,31 @@ func toDense(x [][]float64) *mat.Dense {
 }
 
 // BenchmarkSolve times TrainSVC (C-SVC, Gaussian kernel columns through
-// kernel.Rows, eps 1e-3, 200 MB cache, shrinking), cold cache each time.
+// kernel.Rows, eps 1e-3, 200 MB cache, shrinking), cold cache each time,
+// serially (workers=1) and with the kernel columns split over two
+// goroutines (workers=2).
 func BenchmarkSolve(b *testing.B) {
 	for _, bc := range benchCases {
-		b.Run(bc.name, func(b *testing.B) {
-			x, y := bc.x(b)
-			g, err := kernel.NewGaussianIso(bc.gamma)
-			if err != nil {
-				b.Fatal(err)
-			}
-			X := toDense(x)
-			b.ReportAllocs()
-			var r SVCResult
-			for b.Loop() {
-				r, err = TrainSVC(context.Background(), g.Rows(X), y, SVCParams{C: bc.c}, Settings{}, nil)
-				if err != nil {
-					b.Fatal(err)
+		x, y := bc.x(b)
+		g, err := kernel.NewGaussianIso(bc.gamma)
+		if err != nil {
+			b.Fatal(err)
+		}
+		X := toDense(x)
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", bc.name, w), func(b *testing.B) {
+				b.ReportAllocs()
+				var r SVCResult
+				for b.Loop() {
+					r, err = TrainSVC(context.Background(), g.Rows(X), y, SVCParams{C: bc.c}, Settings{Workers: w}, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(r.Iter), "iter")
-			b.ReportMetric(float64(r.NSV), "nSV")
-		})
+				b.ReportMetric(float64(r.Iter), "iter")
+				b.ReportMetric(float64(r.NSV), "nSV")
+			})
+		}
 	}
 }
 
