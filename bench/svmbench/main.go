@@ -4,7 +4,7 @@
 // shrinking), printing one line with the wall time, #iter, obj, ρ and nSV.
 //
 //	svmbench gen -n 5000 -d 20 -seed 1 -o FILE
-//	svmbench train -c 1 -g 0.0625 -e 1e-3 -m 200 FILE
+//	svmbench train -c 1 -g 0.0625 -e 1e-3 -m 200 [-workers 1] FILE
 //
 // It reads the file with its own minimal parser so that the benchmark does not
 // depend on the train command or the dataio package.
@@ -97,6 +97,7 @@ func train(args []string) error {
 	eps := fs.Float64("e", 1e-3, "stopping tolerance")
 	cacheMB := fs.Int("m", 200, "cache size in MB")
 	shrink := fs.Int("h", 1, "shrinking (0/1)")
+	workers := fs.Int("workers", 0, "goroutines of the solve (solver.Settings.Workers; 1 = serial, 0 = default)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the solve to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -129,7 +130,7 @@ func train(args []string) error {
 	}
 	t0 := time.Now()
 	r, err := solver.TrainSVC(context.Background(), k.Rows(X), y, solver.SVCParams{C: *c},
-		solver.Settings{Eps: *eps, CacheBytes: *cacheMB << 20, NoShrinking: *shrink == 0}, nil)
+		solver.Settings{Eps: *eps, CacheBytes: *cacheMB << 20, NoShrinking: *shrink == 0, Workers: *workers}, nil)
 	if err != nil {
 		return err
 	}
