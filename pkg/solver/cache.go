@@ -38,7 +38,11 @@ type cache struct {
 	// then no buffer is ever evicted or outgrown, and the page faults of
 	// touching ~n² floats (15-25% of a solve at n = 5,000 with 4 KB pages)
 	// drop by the huge page's factor. arenaNext counts the slots taken.
+	// A solve that starts with buffers in its workspace (the next C of a
+	// grid sweep) takes those and allocates further columns one by one: a
+	// second arena would double the heap that a memory limit sees.
 	whole     bool
+	arenaOK   bool
 	arena     []float64
 	arenaNext int
 }
@@ -70,6 +74,7 @@ func newCache(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspace
 	}
 	c.prev[n], c.next[n] = n, n
 	c.whole = n*n <= c.budget && n*n*8 >= arenaMinBytes
+	c.arenaOK = c.whole && (ws == nil || len(ws.free) == 0)
 	return c
 }
 
@@ -87,15 +92,15 @@ func (c *cache) newBuffer(length int) []float64 {
 	if b := c.fromWorkspace(n); b != nil {
 		return b[:length]
 	}
-	if c.arena == nil {
+	if c.arena == nil && c.arenaOK {
 		c.arena = make([]float64, n*n)
 		adviseHugePages(c.arena)
 	}
-	if k := c.arenaNext; k < n {
+	if k := c.arenaNext; (k+1)*n <= len(c.arena) {
 		c.arenaNext++
 		return c.arena[k*n : k*n+length : (k+1)*n]
 	}
-	return make([]float64, length, n) // a column outgrew a workspace buffer
+	return make([]float64, length, n)
 }
 
 func (c *cache) unlink(i int) {

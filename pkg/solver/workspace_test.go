@@ -91,8 +91,12 @@ func TestArenaSameResults(t *testing.T) {
 	small := sweep(40*300*8, nil)
 	arenaMinBytes = 0
 	c := newCache(q, make([]int, 300), y, defaultCacheBytes, nil)
-	if !c.whole {
+	if !c.whole || !c.arenaOK {
 		t.Fatal("a 200 MB cache of a 300×300 matrix does not take the arena")
+	}
+	ws := &Workspace{free: [][]float64{make([]float64, 0, 300)}}
+	if c := newCache(q, make([]int, 300), y, defaultCacheBytes, ws); !c.whole || c.arenaOK {
+		t.Fatal("a cache whose workspace holds buffers allocates an arena")
 	}
 	for name, got := range map[string][]SVCResult{
 		"small cache":      small,
