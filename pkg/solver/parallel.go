@@ -3,6 +3,7 @@ package solver
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // The solver's one use of more than one core: a kernel column that the cache
@@ -12,24 +13,26 @@ import (
 // promises it: kernel.Splittable), so the iteration path, α and every other
 // result are the same to the last bit whatever the number of workers.
 //
-// Synchronisation is one atomic word per column and, when a helper sleeps, a
-// non-blocking channel send to wake it. The solving goroutine never waits for
+// Synchronisation is one atomic word per column (job sequence, chunk count,
+// next chunk), claimed by compare-and-swap. A helper that has finished
+// spins for up to spinFor for the next column and then sleeps; the solving
+// goroutine wakes a sleeping helper with a channel send. It never waits for
 // a helper to start: it claims chunks itself until none is left, and then
-// waits only for the chunks a helper has already claimed (a few
-// microseconds). So a helper that wakes late, on a machine busy with other
-// work, costs the solve nothing but the wake-up call.
+// waits only for a chunk a helper has already claimed. So a helper that
+// wakes late costs the solve little; one whose thread the OS deschedules
+// in the middle of its chunk (a machine busy with other work) delays the
+// column by up to that chunk.
 
-// Tuning, measured on a 2-core EPYC (BENCHMARKS.md, "Two cores"): a column is
-// split when its length times the Matrix's EntryCost reaches splitMinWork
-// (≈ 30 µs of work serially; waking a sleeping helper costs a few µs), in
-// chunks of about chunkWork.
+// Tuning, measured on the 2-core bench VM (BENCHMARKS.md, "Two cores"): a
+// column is split when its length times the Matrix's EntryCost reaches
+// splitMinWork (≈ 5 µs of work serially), in one chunk per worker: every
+// chunk costs about 1 µs of cache-line traffic between the cores, so a
+// column of 5,000 entries took 0.58× the serial time in 2 chunks, 0.66× in
+// 8 and 0.85× in 22. (chunksPerWorker > 1 is for the tests.)
 var (
-	splitMinWork = 1 << 15
-	chunkWork    = 1 << 13
+	splitMinWork    = 1 << 14
+	chunksPerWorker = 1
 )
-
-// maxChunks bounds the chunks of a column (they are counted in 16 bits).
-const maxChunks = 1 << 12
 
 // solvesRunning counts the solves in progress in the process, for the default
 // Workers (0): a solve uses its helpers only while there are fewer solves
@@ -59,15 +62,15 @@ type colPool struct {
 	explicit bool  // Workers was set: ignore solvesRunning
 	procs    int64 // GOMAXPROCS at the start of the solve
 	minLen   int   // shortest column worth splitting (splitMinWork / cost)
-	chunk    int   // entries per chunk
+	workers  int   // helpers + 1
 
-	wake chan struct{} // one token per helper to wake; closed at the end
+	hs []*helper
 
 	// The current job, written by the solving goroutine before it
 	// publishes the job in state, read by helpers only after they claimed a
 	// chunk of it (so never while the next job is being written).
-	i, have int
-	dst     []float64
+	i, have, chunk int
+	dst            []float64
 
 	// state is seq<<32 | nchunks<<16 | next: the job's sequence number, its
 	// number of chunks and its next unclaimed chunk. A helper claims a
@@ -102,22 +105,33 @@ func newColPool(c *cache, workers int, explicit bool) *colPool {
 	}
 	p := &colPool{
 		c: c, helpers: workers - 1, explicit: explicit,
-		procs:  int64(runtime.GOMAXPROCS(0)),
-		minLen: minLen,
-		chunk:  max(chunkWork/cost, 16, (len(c.cols)+maxChunks-1)/maxChunks),
-		wake:   make(chan struct{}, workers-1),
-		done:   make(chan struct{}, 1),
+		procs:   int64(runtime.GOMAXPROCS(0)),
+		minLen:  minLen,
+		workers: workers,
+		done:    make(chan struct{}, 1),
 	}
 	for range p.helpers {
-		go p.help()
+		h := &helper{wake: make(chan struct{}, 1)}
+		p.hs = append(p.hs, h)
+		go p.help(h)
 	}
 	return p
+}
+
+// helper is the state of one helper goroutine: it sleeps on wake (closed at
+// the end of the solve) after setting sleeping to 1, and whoever swaps
+// sleeping back to 0 owes it exactly one token.
+type helper struct {
+	wake     chan struct{}
+	sleeping atomic.Int32
 }
 
 // stop ends the helpers.
 func (p *colPool) stop() {
 	if p != nil {
-		close(p.wake)
+		for _, h := range p.hs {
+			close(h.wake)
+		}
 	}
 }
 
@@ -131,16 +145,17 @@ func (p *colPool) use(m int) bool {
 func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
 	columnsSplit.Add(1)
 	p.i, p.have, p.dst = i, have, dst
+	parts := p.workers * chunksPerWorker
+	p.chunk = (len(dst) + parts - 1) / parts
 	nchunks := (len(dst) + p.chunk - 1) / p.chunk
 	p.remaining.Store(int32(nchunks))
 	p.waiting.Store(0)
 	p.bad.Store(false)
 	seq := p.state.Load()>>32 + 1
 	p.state.Store(seq<<32 | uint64(nchunks)<<16) // publishes the job
-	for range p.helpers {
-		select {
-		case p.wake <- struct{}{}:
-		default: // a token is pending: that helper is awake or will be
+	for _, h := range p.hs {
+		if h.sleeping.CompareAndSwap(1, 0) {
+			h.wake <- struct{}{} // a spinning helper sees the job itself
 		}
 	}
 	for {
@@ -153,9 +168,10 @@ func (p *colPool) fill(i, have int, dst []float64) (nonFinite bool) {
 		}
 		p.remaining.Add(-1)
 	}
-	// Wait for the chunks the helpers claimed. Each is under chunkWork of
-	// work (a few µs), so yield for a while first; sleep only when a helper
-	// is slow, i.e. its thread was descheduled on a busy machine.
+	// Wait for the chunks the helpers claimed: a helper that was spinning
+	// started at the same time and finishes about as soon, so yield for a
+	// while first; sleep only when a helper is slow, i.e. its thread was
+	// descheduled on a busy machine.
 	for spin := 0; p.remaining.Load() != 0; spin++ {
 		if spin < spinYields {
 			runtime.Gosched()
@@ -183,25 +199,69 @@ func (p *colPool) chunkAt(k int) bool {
 	return p.c.fill(p.i, p.have, lo, p.dst[lo:hi])
 }
 
-// help is a helper goroutine: woken by a token, it claims chunks of the
-// current job until none is left, then sleeps again.
-func (p *colPool) help() {
-	for range p.wake {
-		for {
-			s := p.state.Load()
-			k, nchunks := int(s&0xffff), int(s>>16&0xffff)
-			if k >= nchunks {
-				break
+// help is a helper goroutine: it claims chunks of the current job until
+// none is left, then spins for up to spinFor waiting for the next job (the
+// next column the solver misses usually comes within microseconds, sooner
+// than a sleeping thread wakes up: without the spin helpers computed only
+// 5-15% of the chunks), and then sleeps until a job wakes it.
+func (p *colPool) help(h *helper) {
+	for {
+		p.work()
+		if p.spin() {
+			continue
+		}
+		h.sleeping.Store(1)
+		if p.hasWork() && h.sleeping.CompareAndSwap(1, 0) {
+			continue // a job came between the spin and the flag
+		}
+		// Asleep, or the solving goroutine took the flag and sends a token.
+		if _, ok := <-h.wake; !ok {
+			return
+		}
+	}
+}
+
+// work claims and computes chunks of the current job while there are any.
+func (p *colPool) work() {
+	for {
+		s := p.state.Load()
+		k, nchunks := int(s&0xffff), int(s>>16&0xffff)
+		if k >= nchunks {
+			return
+		}
+		if !p.state.CompareAndSwap(s, s+1) {
+			continue
+		}
+		if p.chunkAt(k) {
+			p.bad.Store(true)
+		}
+		if p.remaining.Add(-1) == 0 && p.waiting.CompareAndSwap(1, 2) {
+			p.done <- struct{}{}
+		}
+	}
+}
+
+// hasWork reports whether the current job has an unclaimed chunk.
+func (p *colPool) hasWork() bool {
+	s := p.state.Load()
+	return s&0xffff < s>>16&0xffff
+}
+
+// spinFor bounds a helper's wait for the next job before it sleeps.
+const spinFor = 50 * time.Microsecond
+
+// spin waits up to spinFor for a job with unclaimed chunks.
+func (p *colPool) spin() bool {
+	start := time.Now()
+	for i := 1; ; i++ {
+		if p.hasWork() {
+			return true
+		}
+		if i%64 == 0 {
+			if time.Since(start) > spinFor {
+				return false
 			}
-			if !p.state.CompareAndSwap(s, s+1) {
-				continue
-			}
-			if p.chunkAt(k) {
-				p.bad.Store(true)
-			}
-			if p.remaining.Add(-1) == 0 && p.waiting.CompareAndSwap(1, 2) {
-				p.done <- struct{}{}
-			}
+			runtime.Gosched()
 		}
 	}
 }

@@ -76,9 +76,9 @@ func TestParallelColumnsSamePath(t *testing.T) {
 // the serial solve, bit for bit.
 func TestParallelColumnsSmallChunks(t *testing.T) {
 	atLeastTwoProcs(t)
-	oldMin, oldChunk, oldSpin := splitMinWork, chunkWork, spinYields
-	splitMinWork, chunkWork = 64, 16
-	t.Cleanup(func() { splitMinWork, chunkWork, spinYields = oldMin, oldChunk, oldSpin })
+	oldMin, oldChunks, oldSpin := splitMinWork, chunksPerWorker, spinYields
+	splitMinWork, chunksPerWorker = 64, 8
+	t.Cleanup(func() { splitMinWork, chunksPerWorker, spinYields = oldMin, oldChunks, oldSpin })
 	for _, spin := range []int{oldSpin, 0} { // 0: wait for a helper by sleeping at once
 		spinYields = spin
 		smallChunks(t)
