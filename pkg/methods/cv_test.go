@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -358,3 +360,40 @@ func TestFoldSweepL2WarmStart(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldSub: selectC's fold matrices in full storage hold exactly the
+// entries subSym and subCross read, from the upper triangle only (the lower
+// one of a SymDense's storage is not part of the matrix), for a SymDense and
+// for another mat.Symmetric.
+func TestFoldSub(t *testing.T) {
+	d := heartHead(t, 40)
+	k, _ := kernel.NewGaussianIso(0.1)
+	K := k.Gram(d.X)
+	raw := K.RawSymmetric()
+	for i := 0; i < 40; i++ {
+		for j := 0; j < i; j++ {
+			raw.Data[i*raw.Stride+j] = math.NaN() // never read
+		}
+	}
+	tr := []int{0, 2, 3, 7, 11, 12, 20, 31, 39}
+	te := []int{38, 1, 25, 4}
+	for _, A := range []mat.Symmetric{K, mat.Symmetric(symView{K})} {
+		Ktr, Kte := foldSub(A, tr, te)
+		want, wantTe := subSym(K, tr, nil), subCross(K, te, tr, nil)
+		for a := range tr {
+			for b := range tr {
+				if got := Ktr.At(a, b); got != want.At(a, b) {
+					t.Fatalf("%T: Ktr[%d,%d] = %v, want %v", A, a, b, got, want.At(a, b))
+				}
+			}
+			for c := range te {
+				if got := Kte.At(c, a); got != wantTe.At(c, a) {
+					t.Fatalf("%T: Kte[%d,%d] = %v, want %v", A, c, a, got, wantTe.At(c, a))
+				}
+			}
+		}
+	}
+}
+
+// symView hides a SymDense behind the mat.Symmetric interface.
+type symView struct{ *mat.SymDense }
