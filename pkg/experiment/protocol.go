@@ -270,15 +270,7 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 			todo = append(todo, j)
 		}
 	}
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = min(workers, max(len(todo), 1))
-	inner := c.Options
-	if workers > 1 {
-		inner.Workers = 1 // parallel across jobs, not inside them
-	}
+	workers, inner := c.jobWorkers(len(todo))
 
 	var (
 		mu       sync.Mutex
@@ -334,6 +326,32 @@ feed:
 	return out, ctx.Err()
 }
 
+// jobWorkers returns how many of n jobs Run runs at once (Workers, 0: all
+// cores, at most n) and the options every job gets: with more than one at
+// once, parallel across jobs, not inside them (Options.Workers 1).
+func (c *Config) jobWorkers(n int) (int, methods.Options) {
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, max(n, 1))
+	inner := c.Options
+	if workers > 1 {
+		inner.Workers = 1
+	}
+	return workers, inner
+}
+
+// entryOptions returns the options of entry e's jobs: opts with the entry's
+// parameterisation and mode, and its method's margin from Margins.
+func (c *Config) entryOptions(opts methods.Options, e Entry) methods.Options {
+	opts.Param, opts.Mode = e.Param, e.Mode
+	if mg, ok := c.Margins[e.Method]; ok {
+		opts.Margin = mg
+	}
+	return opts
+}
+
 // JobSeed is the method seed of partition k: the same for every method and
 // every worker count, different between partitions.
 func JobSeed(seed uint64, k int) uint64 {
@@ -370,12 +388,8 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 	if err != nil {
 		return fail("method", err)
 	}
-	opts.Param = j.Entry.Param
-	opts.Mode = j.Entry.Mode
+	opts = c.entryOptions(opts, j.Entry)
 	opts.Seed = JobSeed(c.Seed, j.Partition)
-	if mg, ok := c.Margins[j.Entry.Method]; ok {
-		opts.Margin = mg
-	}
 	var res *methods.Result
 	if f, ok := c.Baseline[j.Source.Name()]; ok && j.Entry.Method == "svm" {
 		res = fixedResult(f)

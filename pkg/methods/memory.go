@@ -21,10 +21,12 @@ import (
 // fl is the size of a float64.
 const fl = 8
 
-// runtimeBytes is what the process holds besides the method's data: the
+// RuntimeBytes is what the process holds besides the method's data: the
 // binary, goroutine stacks, the runtime's own structures (about 20 MB
-// resident on Linux/amd64) and the final fit's small buffers.
-const runtimeBytes = 32 << 20
+// resident on Linux/amd64) and the final fit's small buffers. PeakBytes
+// counts it once; a process that runs several methods at once holds it
+// once.
+const RuntimeBytes = 32 << 20
 
 // sq returns the bytes of a dense k×k float64 matrix.
 func sq(k int) int64 { return fl * int64(k) * int64(k) }
@@ -128,7 +130,7 @@ func PeakBytes(method string, n, d int, opts Options) (int64, error) {
 	default:
 		return 0, fmt.Errorf("methods: no memory estimate for method %q", method)
 	}
-	return runtimeBytes + data + work, nil
+	return RuntimeBytes + data + work, nil
 }
 
 // MaxRows returns the largest number of rows (at most 10⁷) on which method
