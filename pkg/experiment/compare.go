@@ -96,6 +96,12 @@ type CompareSettings struct {
 	// LaanayaSelect fixes the svm baseline of every dataset by
 	// LaanayaSelect instead of tuning it (it looks at test data).
 	LaanayaSelect bool
+	// MemBytes bounds the estimated peak memory of the jobs that run at
+	// once (EstimateMemory; MemoryBound makes one from a size in MB): a
+	// run that would need more is refused with a *MemoryError once the
+	// datasets are read, before any job runs and Out is opened. 0 means
+	// no bound.
+	MemBytes int64
 
 	// Out, when set, is the results file: one JSON line per job as soon as
 	// it finishes. Unless Resume is set it must be new or empty; with
@@ -219,7 +225,8 @@ func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
 
 // Compare runs the comparison protocol (Laanaya et al. 2011, §3): it reads
 // the datasets and draws their partitions, refuses before any job runs an
-// entry whose method would refuse the options, resumes from Out, runs the
+// entry whose method would refuse the options and a run that would need
+// more memory than MemBytes, resumes from Out, runs the
 // jobs of the shard (Run) and returns their records. A job that fails is a
 // failed record; the error is non-nil when the comparison cannot go on (bad
 // settings, unreadable data, a results file of another run, cancellation:
@@ -269,6 +276,10 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 			return nil, err
 		}
 	}
+	jobs := cfg.Plan(sources, entries)
+	if err := checkMemory(cfg, sources, entries, len(jobs), s.MemBytes); err != nil {
+		return nil, err
+	}
 	res := &CompareResult{Entries: entries}
 	if s.LaanayaSelect {
 		if err := s.laanaya(ctx, &cfg, sources, entries, res); err != nil {
@@ -278,7 +289,6 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	res.Run = cfg.Fingerprint(entries, sources)
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid
-	jobs := cfg.Plan(sources, entries)
 	res.Jobs = len(jobs)
 	if s.BeforeRun != nil {
 		if err := s.BeforeRun(); err != nil {

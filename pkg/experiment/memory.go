@@ -1,0 +1,142 @@
+package experiment
+
+// The memory bound of a comparison (compare --mem-mb, issue 11): refuse,
+// before any job runs, a run whose jobs at once would need more than the
+// bound, instead of dying of an out-of-memory kill half-way through it.
+
+import (
+	"fmt"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// MemoryEstimate is the estimated peak memory of the jobs of one entry on
+// one dataset of a comparison.
+type MemoryEstimate struct {
+	Dataset string
+	Entry   Entry
+	// N is the rows of the dataset's largest training part and D its
+	// features after one-hot encoding.
+	N, D int
+	// Options are one job's options as Run gives them (Options.Workers 1
+	// when jobs run in parallel), and Job the peak of one job in bytes
+	// (methods.PeakBytes on N × D, the runtime's share included).
+	Options methods.Options
+	Job     int64
+	// Jobs is the number of jobs Run runs at once, and Bytes their peak:
+	// the runtime's share (methods.RuntimeBytes) once and the rest of Job
+	// Jobs times.
+	Jobs  int
+	Bytes int64
+}
+
+// EstimateMemory estimates the peak memory of a run of jobs jobs (Plan's,
+// the shard's) of entries on sources, an estimate per dataset and entry in
+// that order. Concurrency is counted the simple, safe way: Run's jobs at
+// once (Config.Workers, at most jobs) each as large as this one, so the
+// run's need is that of its largest estimate (a job holds its own data and
+// matrices; the process's runtime share is counted once, not a job, or two
+// jobs of heart would need 64 MB before any data). A resumed run is
+// estimated as a whole: its jobs left are not known before the results
+// file is read.
+func EstimateMemory(c Config, sources []Source, entries []Entry, jobs int) ([]MemoryEstimate, error) {
+	workers, inner := c.jobWorkers(jobs)
+	var est []MemoryEstimate
+	for _, src := range sources {
+		n, d, err := trainShape(src)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			opts := c.entryOptions(inner, e)
+			job, err := methods.PeakBytes(e.Method, n, d, opts)
+			if err != nil {
+				return nil, err
+			}
+			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d,
+				Options: opts, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
+		}
+	}
+	return est, nil
+}
+
+// trainShape returns the rows of src's largest training part and its
+// features as the methods see them: for a dataset split by indices, the
+// largest split and the features after one-hot encoding (fitted on the
+// whole dataset, at least as many as any training part has); for another
+// source (a preset's generated samples, all of one size), partition 0's.
+func trainShape(src Source) (n, d int, err error) {
+	if ss, ok := splitSource(src); ok {
+		for _, sp := range ss.Splits {
+			n = max(n, len(sp.Train))
+		}
+		d = ss.Data.Dim()
+		if _, enc := src.(OneHotSource); enc {
+			oh, err := dataio.FitOneHot(ss.Data)
+			if err != nil {
+				return 0, 0, err
+			}
+			if oh != nil {
+				d = oh.Dim()
+			}
+		}
+		return n, d, nil
+	}
+	if src.Len() == 0 {
+		return 0, 0, nil
+	}
+	train, _, err := src.Partition(0)
+	if err != nil {
+		return 0, 0, fmt.Errorf("experiment: %s: %w", src.Name(), err)
+	}
+	return train.Len(), train.Dim(), nil
+}
+
+// MemoryError is a comparison refused before any job runs: the jobs of an
+// entry on a dataset that run at once would need more than the bound.
+type MemoryError struct {
+	// MemoryEstimate is the largest of the run's estimates.
+	MemoryEstimate
+	// Bound is the bound in bytes, and MaxN the most training rows of D
+	// features with which Jobs jobs of the entry stay within it
+	// (methods.MaxRows within the runtime's share and a Jobs-th of the
+	// rest), 0 when not even one does.
+	Bound int64
+	MaxN  int
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("experiment: %d jobs of %s on %s at once need about %d MB (%d MB each for %d training rows × %d features, besides the runtime's %d MB), more than the bound of %d MB; within it each job can have at most %d training rows",
+		e.Jobs, e.Entry, e.Dataset, ceilMB(e.Bytes), ceilMB(e.Job-methods.RuntimeBytes), e.N, e.D, ceilMB(methods.RuntimeBytes), ceilMB(e.Bound), e.MaxN)
+}
+
+// ceilMB returns bytes in MB (2²⁰ bytes), rounded up.
+func ceilMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 }
+
+// checkMemory refuses with a *MemoryError a run of jobs jobs whose largest
+// estimate (EstimateMemory) exceeds bound bytes; bound ≤ 0 is no bound.
+func checkMemory(c Config, sources []Source, entries []Entry, jobs int, bound int64) error {
+	if bound <= 0 {
+		return nil
+	}
+	est, err := EstimateMemory(c, sources, entries, jobs)
+	if err != nil {
+		return err
+	}
+	var worst *MemoryEstimate
+	for i := range est {
+		if worst == nil || est[i].Bytes > worst.Bytes {
+			worst = &est[i]
+		}
+	}
+	if worst == nil || worst.Bytes <= bound {
+		return nil
+	}
+	perJob := methods.RuntimeBytes + (bound-methods.RuntimeBytes)/int64(worst.Jobs)
+	maxN, err := methods.MaxRows(worst.Entry.Method, worst.D, worst.Options, perJob)
+	if err != nil {
+		return err
+	}
+	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: maxN}
+}

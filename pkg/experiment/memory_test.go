@@ -1,0 +1,121 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// TestEstimateMemory: a job's estimate is methods.PeakBytes on the largest
+// training part with the options Run gives the job, and the run's is the
+// runtime's share once plus the rest once per job at once. Real numbers:
+// svm at n = 200, d = 13, 5 folds, one worker a job is 32 MiB + 843,200
+// bytes (the grid's 200² distances, one fold job: a 160² Gram, its 40×160
+// test block and a cache as large as the Gram; three copies of the data),
+// two jobs at once 32 MiB + 2 × 843,200.
+func TestEstimateMemory(t *testing.T) {
+	d, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := func(lo, hi int) []int {
+		var s []int
+		for i := lo; i < hi; i++ {
+			s = append(s, i)
+		}
+		return s
+	}
+	// The partitions' training parts differ in size: the largest counts.
+	src := &SplitSource{Data: d, Splits: []dataio.Split{{Train: idx(0, 150), Test: idx(200, 270)}, {Train: idx(0, 200), Test: idx(200, 270)}}}
+	opts := methods.Options{Folds: 5, CacheMB: 200, Eps: 1e-3}
+	c := Config{Workers: 2, Options: opts, Margins: map[string]string{"gi": "hard"}}
+	entries := mustEntries(t, "svm,gi:D")
+	est, err := EstimateMemory(c, []Source{src}, entries, 4)
+	if err != nil || len(est) != 2 {
+		t.Fatalf("EstimateMemory = %+v, %v", est, err)
+	}
+	job := opts
+	job.Workers = 1
+	svm, _ := methods.PeakBytes("svm", 200, 13, job)
+	if svm != 32<<20+843_200 {
+		t.Errorf("PeakBytes(svm, 200, 13) = %d, want 32 MiB + 843200", svm)
+	}
+	e := est[0]
+	if e.Dataset != "heart" || e.Entry.String() != "svm" || e.N != 200 || e.D != 13 || e.Jobs != 2 || e.Options.Workers != 1 ||
+		e.Job != svm || e.Bytes != 32<<20+2*843_200 {
+		t.Errorf("svm estimate %+v, want 2 jobs of %d bytes, %d in all", e, svm, 32<<20+2*843_200)
+	}
+	// The entry's own options: gi with the preset-style hard margin and
+	// its param, as runJob gives them.
+	gi := job
+	gi.Param, gi.Margin = "D", "hard"
+	if want, _ := methods.PeakBytes("gi", 200, 13, gi); est[1].Job != want || est[1].Options.Margin != "hard" || est[1].Options.Param != "D" {
+		t.Errorf("gi estimate %+v, want Job %d", est[1], want)
+	}
+
+	// One job at a time (Workers 1, or one job to do) keeps the methods'
+	// own workers (0: all cores), as Run does.
+	for _, tc := range []struct{ workers, jobs int }{{1, 4}, {2, 1}} {
+		c.Workers = tc.workers
+		est, err := EstimateMemory(c, []Source{src}, entries[:1], tc.jobs)
+		whole, _ := methods.PeakBytes("svm", 200, 13, opts)
+		if err != nil || est[0].Jobs != 1 || est[0].Options.Workers != 0 || est[0].Bytes != whole {
+			t.Errorf("workers %d, %d jobs: %+v, %v; want one job of %d bytes", tc.workers, tc.jobs, est, err, whole)
+		}
+	}
+}
+
+// TestEstimateMemoryOneHot: a dataset with nominal features is estimated
+// with its encoded features, as the methods see them.
+func TestEstimateMemoryOneHot(t *testing.T) {
+	d, err := dataio.LoadReader(strings.NewReader("c,x,y\nred,1,a\ngreen,2,b\nred,3,a\nblue,4,b\n"), "s.csv", dataio.ReadOptions{Categorical: "codes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := EncodeNominal(&SplitSource{Data: d, Splits: []dataio.Split{{Train: []int{0, 1, 2}, Test: []int{3}}}}, d)
+	est, err := EstimateMemory(Config{Workers: 1}, []Source{src}, mustEntries(t, "rcsc"), 1)
+	if err != nil || est[0].N != 3 || est[0].D != 4 {
+		t.Errorf("%+v, %v; want 3 rows × 4 features (red, green, blue, x)", est, err)
+	}
+}
+
+// TestCompareMemoryRefused: Compare refuses a run above MemBytes before any
+// job runs and before Out is made, with the largest estimate and the most
+// rows a job can have within the bound; that many rows pass, one more not.
+func TestCompareMemoryRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 200, TestSize: 70,
+		Workers: 2, Options: methods.Options{Folds: 5, CacheMB: 200, Eps: 1e-3}, Out: out, MemBytes: 34 << 20}
+	_, err := Compare(context.Background(), s)
+	var me *MemoryError
+	if !errors.As(err, &me) {
+		t.Fatalf("err = %v, want a *MemoryError", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused run made its results file")
+	}
+	rcsc, _ := methods.PeakBytes("rcsc", 200, 13, methods.Options{Folds: 5, CacheMB: 200, Workers: 1})
+	if me.Entry.String() != "rcsc" || me.Jobs != 2 || me.Bound != 34<<20 || me.Bytes != 2*rcsc-methods.RuntimeBytes {
+		t.Errorf("%+v: want rcsc, 2 jobs of %d bytes", me, rcsc)
+	}
+	if me.MaxN < 50 || me.MaxN >= 200 {
+		t.Fatalf("MaxN = %d", me.MaxN)
+	}
+	heart, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{Workers: 2, Options: s.Options}
+	for n, ok := range map[int]bool{me.MaxN: true, me.MaxN + 1: false} {
+		src := &SplitSource{Data: heart, Splits: []dataio.Split{{Train: make([]int, n)}}}
+		if err := checkMemory(c, []Source{src}, s.Entries, 4, s.MemBytes); (err == nil) != ok {
+			t.Errorf("%d rows: err = %v, want fits %v", n, err, ok)
+		}
+	}
+}
