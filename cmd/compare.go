@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,7 @@ type compareOptions struct {
 	s experiment.CompareSettings // the flags that are settings as they are
 
 	Methods, Splits, Select, Shard, Preset string
-	Partitions, TrainSize, TestSize        int
+	Partitions, TrainSize, TestSize, MemMB int
 	partitionsSet                          bool // --partitions given: a preset's own default yields
 	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
 }
@@ -54,6 +55,7 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.s.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
 	f.IntVar(&o.s.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
+	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the estimated peak memory of the jobs at once (--workers of them, each as large as the largest)", "a run that would need more"))
 	f.StringVarP(&o.s.Out, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
 	f.BoolVar(&o.s.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
@@ -94,6 +96,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(opts.CacheMB < 1, "--cache-mb must be at least 1, got %d", opts.CacheMB),
 		usageIf(opts.MaxIter < 0, "--max-iter must be ≥ 0, got %d", opts.MaxIter),
 		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
+		checkMemMB(o.MemMB),
 		o.validateSources(cmd, args)); err != nil {
 		return err
 	}
@@ -173,6 +176,10 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 			return nil
 		}
 	}
+	// As tune: the bound is also the garbage collector's (soft) limit.
+	if s.MemBytes = experiment.MemoryBound(o.MemMB); s.MemBytes > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(s.MemBytes))
+	}
 	prog := newProgress(o.globalOptions, "compare")
 	s.Progress = func(d, t int, r *experiment.Record) {
 		prog.update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
@@ -183,7 +190,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		if errors.Is(err, context.Canceled) && o.s.Out != "" && !o.Quiet {
 			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.s.Out)
 		}
-		return compareError(err)
+		return compareError(o.MemMB, err)
 	}
 	if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
@@ -198,7 +205,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 
 // compareError words an error of experiment.Compare in the command line's
 // flags; the settings' errors are usage errors.
-func compareError(err error) error {
+func compareError(memMB int, err error) error {
 	var (
 		entry *experiment.EntryError
 		dup   *experiment.DuplicateDataError
@@ -207,6 +214,8 @@ func compareError(err error) error {
 		other *experiment.OtherRunError
 	)
 	switch {
+	case errors.As(err, new(*experiment.MemoryError)):
+		return memoryError(memMB, err)
 	case errors.As(err, &entry):
 		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
 	case errors.As(err, &dup):

@@ -83,3 +83,67 @@ func TestTuneMemMBFlag(t *testing.T) {
 		t.Errorf("--mem-mb -2: exit %d, %q", code, errOut)
 	}
 }
+
+// TestCompareMemMBRefuses: compare refuses, before any job runs and before
+// --out is made, a run whose jobs at once would need more than --mem-mb
+// (exit 2, nothing on stdout), naming the dataset, the largest entry, the
+// need, the bound and the most training rows a job can have within it.
+func TestCompareMemMBRefuses(t *testing.T) {
+	// Every method on heart's 100-row training parts: spd is the largest,
+	// and 1 MB is below the runtime's own 32 MB.
+	out, errOut, code := runCLI(t, "compare", "builtin:heart", "--workers", "2", "--mem-mb", "1")
+	want := "kerneltune: compare: spd on heart needs about 33 MB for 2 jobs at once (--workers), 1 MB each for 100 training rows × 13 features besides the runtime's 32 MB, more than --mem-mb 1; no data fits within it (the runtime alone takes about 32 MB). Raise --mem-mb, or use fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave spd out of --methods\n" +
+		"Run 'kerneltune compare --help' for usage.\n"
+	if code != 2 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+	}
+
+	// 200 training rows: rcsc (5 matrices of 200²) is larger than svm; two
+	// jobs hold the runtime's share once and the rest twice.
+	res := filepath.Join(t.TempDir(), "run.jsonl")
+	out, errOut, code = runCLI(t, "compare", "builtin:heart", "--methods", "svm,rcsc", "--partitions", "2", "--train-size", "200", "--test-size", "70",
+		"--workers", "2", "--mem-mb", "34", "--out", res)
+	opts := methods.Options{Folds: 5, CacheMB: 200, Eps: 1e-3, Workers: 1}
+	peak, _ := methods.PeakBytes("rcsc", 200, 13, opts)
+	maxN, _ := methods.MaxRows("rcsc", 13, opts, methods.RuntimeBytes+(34<<20-methods.RuntimeBytes)/2)
+	mb := func(b int64) int64 { return (b + 1<<20 - 1) >> 20 }
+	want = fmt.Sprintf("kerneltune: compare: rcsc on heart needs about %d MB for 2 jobs at once (--workers), %d MB each for 200 training rows × 13 features besides the runtime's 32 MB, more than --mem-mb 34; each job can handle at most %d training rows within it. Raise --mem-mb, or use fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave rcsc out of --methods\n",
+		mb(2*peak-methods.RuntimeBytes), mb(peak-methods.RuntimeBytes), maxN)
+	if code != 2 || out != "" || !strings.HasPrefix(errOut, want) {
+		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)
+	}
+	if maxN < 50 || maxN >= 200 || !strings.Contains(errOut, "needs about 36 MB") {
+		t.Errorf("MaxRows = %d; stderr %q (want 36 MB: 32 MiB + 2 × %d)", maxN, errOut, peak-methods.RuntimeBytes)
+	}
+	if _, err := os.Stat(res); err == nil {
+		t.Error("a refused compare made its --out file")
+	}
+}
+
+// TestCompareMemMBResumeAndFlag: -1 lifts the bound; --resume is checked
+// the same way, before the results file is touched; values below -1 are
+// usage errors.
+func TestCompareMemMBResumeAndFlag(t *testing.T) {
+	res := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "1", "--train-size", "40", "--test-size", "40", "--workers", "2", "--out", res}
+	if _, errOut, code := runCLI(t, append(args, "--mem-mb", "-1")...); code != 0 {
+		t.Fatalf("--mem-mb -1: exit %d, %s", code, errOut)
+	}
+	before, err := os.ReadFile(res)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("results file: %v", err)
+	}
+	_, errOut, code := runCLI(t, append(args, "--resume", "--mem-mb", "1")...)
+	if code != 2 || !strings.Contains(errOut, "compare: svm on heart needs about 33 MB for 1 job at once (--workers)") {
+		t.Errorf("--resume --mem-mb 1: exit %d, %q", code, errOut)
+	}
+	if after, _ := os.ReadFile(res); string(after) != string(before) {
+		t.Error("a refused --resume changed the results file")
+	}
+	if _, errOut, code := runCLI(t, append(args, "--resume", "--mem-mb", "-1")...); code != 0 {
+		t.Errorf("--resume --mem-mb -1: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, append(args, "--mem-mb", "-2")...); code != 2 || !strings.Contains(errOut, "--mem-mb must be") {
+		t.Errorf("--mem-mb -2: exit %d, %q", code, errOut)
+	}
+}

@@ -90,7 +90,7 @@ func newTuneCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
 	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
-	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp)
+	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
 	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
 	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
@@ -135,7 +135,7 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 		usageIf(o.Folds < 0 || o.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds),
 		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
 		usageIf(o.Workers < 0, "--workers must be ≥ 0, got %d", o.Workers),
-		usageIf(o.MemMB < -1, "--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", o.MemMB),
+		checkMemMB(o.MemMB),
 		o.checkInit())
 }
 
@@ -253,29 +253,54 @@ func checkExportDir(dir string) error {
 	return nil
 }
 
-// memFlagHelp documents --mem-mb.
-const memFlagHelp = "bound on the method's estimated peak memory in MB; a method that would need more is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound)"
+// memFlagHelp documents --mem-mb: what it bounds, and what is refused.
+func memFlagHelp(bounds, refused string) string {
+	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound)"
+}
 
-// memoryError words a refusal of methods.CheckMemory (a run whose estimated
-// peak exceeds --mem-mb, given as flagMB) as a usage error, exit code 2:
-// nothing has run, and the remedy is on the command line (a larger
-// --mem-mb, fewer rows, fewer --workers or a smaller --cache-mb). Other
-// errors are returned as they are.
+func checkMemMB(mb int) error {
+	return usageIf(mb < -1, "--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", mb)
+}
+
+// memoryError words a refusal of tune (methods.CheckMemory) or compare
+// (*experiment.MemoryError), a run whose estimated peak exceeds --mem-mb
+// (given as flagMB), as a usage error, exit code 2: nothing has run, and
+// the remedy is on the command line. Other errors are returned as they are.
 func memoryError(flagMB int, err error) error {
-	var me *methods.MemoryError
-	if errors.As(err, &me) {
-		bound := fmt.Sprintf("--mem-mb %d", flagMB)
-		if flagMB == 0 {
-			bound = "the default --mem-mb, half of the RAM: " + mbString(me.Max)
+	var (
+		ce *experiment.MemoryError
+		me *methods.MemoryError
+	)
+	switch {
+	case errors.As(err, &ce):
+		jobs := "1 job"
+		if ce.Jobs > 1 {
+			jobs = strconv.Itoa(ce.Jobs) + " jobs"
 		}
-		fit := fmt.Sprintf("it can handle at most %d training rows within it", me.MaxN)
-		if me.MaxN == 0 {
-			fit = "no data fits within it (the runtime alone takes about 32 MB)"
-		}
-		return usageErrorf("tune: %s needs about %s for %d training rows × %d features, more than %s; %s. Raise --mem-mb, or use fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb",
-			me.Method, mbString(me.Need), me.N, me.D, bound, fit)
+		return refuseMemory(flagMB, ce.Bound, ce.MaxN, "each job can handle at most %d training rows within it",
+			fmt.Sprintf("compare: %s on %s needs about %s for %s at once (--workers), %s each for %d training rows × %d features besides the runtime's %s",
+				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
+			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave %s out of --methods", ce.Entry))
+	case errors.As(err, &me):
+		return refuseMemory(flagMB, me.Max, me.MaxN, "it can handle at most %d training rows within it",
+			fmt.Sprintf("tune: %s needs about %s for %d training rows × %d features", me.Method, mbString(me.Need), me.N, me.D),
+			"fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb")
 	}
 	return err
+}
+
+// refuseMemory is memoryError's sentence: what needs how much, the bound,
+// the most rows that fit (fits, with maxN) and the remedy besides --mem-mb.
+func refuseMemory(flagMB int, bound int64, maxN int, fits, need, remedy string) error {
+	within := fmt.Sprintf("--mem-mb %d", flagMB)
+	if flagMB == 0 {
+		within = "the default --mem-mb, half of the RAM: " + mbString(bound)
+	}
+	fit := fmt.Sprintf(fits, maxN)
+	if maxN == 0 {
+		fit = "no data fits within it (the runtime alone takes about " + mbString(methods.RuntimeBytes) + ")"
+	}
+	return usageErrorf("%s, more than %s; %s. Raise --mem-mb, or use %s", need, within, fit, remedy)
 }
 
 func mbString(b int64) string { return strconv.FormatInt((b+(1<<20)-1)>>20, 10) + " MB" }
