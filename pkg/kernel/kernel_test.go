@@ -144,7 +144,17 @@ func TestGramCrossRowsMatchEval(t *testing.T) {
 				}
 				full := mat.NewDense(tc.n, tc.n, nil)
 				full.Copy(K)
-				mats := map[string]Matrix{"rows": k.Rows(X), "precomputed": Precomputed(K), "precomputedAt": Precomputed(symAt{K}), "square": PrecomputedSquare(full)}
+				// PrecomputedRows fills the lower triangle of its matrix's
+				// storage: of a copy whose lower triangle is poisoned.
+				Kc := mat.NewSymDense(tc.n, nil)
+				Kc.CopySym(K)
+				rc := Kc.RawSymmetric()
+				for i := 0; i < tc.n; i++ {
+					for j := 0; j < i; j++ {
+						rc.Data[i*rc.Stride+j] = math.NaN()
+					}
+				}
+				mats := map[string]Matrix{"rows": k.Rows(X), "precomputed": Precomputed(K), "precomputedAt": Precomputed(symAt{K}), "square": PrecomputedSquare(full), "precomputedRows": PrecomputedRows(Kc)}
 				for mn, m := range mats {
 					checkMatrix(t, mn, m, func(i, j int) float64 { return K.At(i, j) }, rng)
 				}

@@ -244,7 +244,7 @@ func (pr *giProblem) eval(ctx context.Context, B *mat.SymDense, prev *giState) (
 		return nil, err
 	}
 	K := kern.Gram(pr.X)
-	km := kernel.Precomputed(K)
+	km := kernel.PrecomputedRows(K)
 	var a0, b0 []float64
 	if prev != nil {
 		a0, b0 = prev.svm.Alpha, prev.rad.Beta
@@ -498,7 +498,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		pr.C = g.C
 		res.Margin, res.C = "l2", g.C
 		res.Solves += g.Solves
-		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C)
+		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
 	}
 	res.Init = init
 

@@ -237,7 +237,7 @@ func (p *lccpProblem) radius(ctx context.Context, K kernel.Matrix, beta0, grad [
 // K + νI for the L2 margin), the number of SVs and, when grad is non-nil,
 // ∂‖w‖²/∂φ.
 func (p *lccpProblem) margin2(ctx context.Context, K *mat.SymDense, grad []float64) (float64, int, error) {
-	res, err := solver.TrainSVC(ctx, kernel.Precomputed(K), p.y, solver.SVCParams{Margin: p.margin, C: p.C}, p.set, p.alpha)
+	res, err := solver.TrainSVC(ctx, kernel.PrecomputedRows(K), p.y, solver.SVCParams{Margin: p.margin, C: p.C}, p.set, p.alpha)
 	p.svmSolves++
 	if err != nil {
 		return math.NaN(), 0, err
@@ -463,7 +463,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 			return err
 		}
 		floats.Scale(1/W2, gw)
-		R2, prob.beta, err = prob.radius(ctx, kernel.Precomputed(K), prob.beta, nil)
+		R2, prob.beta, err = prob.radius(ctx, kernel.PrecomputedRows(K), prob.beta, nil)
 		return err
 	}
 	fail := func(iter int, err error) (*Result, error) {

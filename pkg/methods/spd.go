@@ -243,7 +243,7 @@ func (p *spdProblem) grad(G *mat.SymDense, K *mat.SymDense, alpha []float64) {
 
 // solve returns the C-SVC solution for K, warm-started from alpha0.
 func (p *spdProblem) solve(ctx context.Context, K *mat.SymDense, alpha0 []float64) (solver.SVCResult, error) {
-	return solver.TrainSVC(ctx, kernel.Precomputed(K), p.y, solver.SVCParams{Margin: solver.L1, C: p.C}, p.s, alpha0)
+	return solver.TrainSVC(ctx, kernel.PrecomputedRows(K), p.y, solver.SVCParams{Margin: solver.L1, C: p.C}, p.s, alpha0)
 }
 
 // spdState is the state of Algorithm 1 between outer iterations.
@@ -635,6 +635,7 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 		} else {
 			in.desc = fmt.Sprintf("cv (Laanaya §3): gamma0 = 2^%g, C = 2^%g by grid search, CV accuracy %.4f", math.Log2(g.Gamma), math.Log2(g.C), g.Accuracy)
 		}
+		in.desc += g.note(train.Len())
 	case strings.HasPrefix(init, "sigma="):
 		sigma, gamma0, err := SPDInitSigma(init)
 		if err != nil {

@@ -232,9 +232,10 @@ func tlKernel(p []float64) (*kernel.Gaussian, error) {
 // polishes it to the exact KKT point. It returns the SMO α (for warm starts),
 // the polished α, γ, the free set and the Cholesky factor of A_I.
 func tlTrainL2(ctx context.Context, K *mat.SymDense, y []float64, nu float64, set solver.Settings, a0 []float64, chol *mat.Cholesky) (smoA, alpha []float64, gamma float64, free []int, err error) {
-	r, err := solver.TrainSVC(ctx, kernel.Precomputed(K), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, a0)
+	km := kernel.PrecomputedRows(K)
+	r, err := solver.TrainSVC(ctx, km, y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, a0)
 	if err != nil && a0 != nil && ctx.Err() == nil {
-		r, err = solver.TrainSVC(ctx, kernel.Precomputed(K), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
+		r, err = solver.TrainSVC(ctx, km, y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
 	}
 	if err != nil {
 		return nil, nil, 0, nil, err
@@ -969,7 +970,7 @@ func tlFullSVM(ctx context.Context, X *mat.Dense, y []float64, p []float64, nu f
 	if err != nil {
 		return 0, 0, err
 	}
-	r, err := solver.TrainSVC(ctx, kernel.Precomputed(k.Gram(X)), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
+	r, err := solver.TrainSVC(ctx, kernel.PrecomputedRows(k.Gram(X)), y, solver.SVCParams{Margin: solver.L2, C: 1 / nu}, set, nil)
 	if err != nil {
 		return 0, 0, fmt.Errorf("SVM on the whole training part: %w", err)
 	}
