@@ -64,6 +64,7 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
 	f.Float64Var(&o.s.Options.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
 	f.IntVar(&o.s.Options.Folds, "folds", 5, "cross-validation folds inside each training part")
+	f.IntVar(&o.s.Options.GridRows, "grid-rows", 0, gridRowsHelp)
 	f.Float64Var(&o.s.Options.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
 	f.IntVar(&o.s.Options.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
 	f.IntVar(&o.s.Options.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
@@ -92,6 +93,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
 		usageIf(opts.Folds < 0 || opts.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds),
+		usageIf(opts.GridRows < -1 || opts.GridRows > 0 && opts.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least %d, got %d", minGridRows, opts.GridRows),
 		usageIf(!positive(opts.Eps), "--eps must be a positive number, got %v", opts.Eps),
 		usageIf(opts.CacheMB < 1, "--cache-mb must be at least 1, got %d", opts.CacheMB),
 		usageIf(opts.MaxIter < 0, "--max-iter must be ≥ 0, got %d", opts.MaxIter),

@@ -32,6 +32,7 @@ type tuneOptions struct {
 	Tol, Rho      float64
 	Init, Mode    string
 	Folds         int
+	GridRows      int
 	Eps           float64
 	CacheMB       int
 	Workers       int
@@ -87,6 +88,7 @@ func newTuneCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
 	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
 	f.IntVar(&o.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
+	f.IntVar(&o.GridRows, "grid-rows", 0, gridRowsHelp)
 	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
 	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
@@ -133,6 +135,7 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 		usageIf(!positive(o.Eps), "--eps must be a positive number, got %v", o.Eps),
 		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
 		usageIf(o.Folds < 0 || o.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds),
+		usageIf(o.GridRows < -1 || o.GridRows > 0 && o.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least %d, got %d", minGridRows, o.GridRows),
 		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
 		usageIf(o.Workers < 0, "--workers must be ≥ 0, got %d", o.Workers),
 		checkMemMB(o.MemMB),
@@ -167,7 +170,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	prog := newProgress(o.globalOptions, "tune "+o.Method)
 	opts := methods.Options{
 		Param: o.Param, Seed: o.Seed, C: o.C, Margin: o.Margin, MaxIter: o.MaxIter,
-		Tol: o.Tol, Rho: o.Rho, Init: o.Init, Mode: o.Mode, Folds: o.Folds,
+		Tol: o.Tol, Rho: o.Rho, Init: o.Init, Mode: o.Mode, Folds: o.Folds, GridRows: o.GridRows,
 		Workers: o.Workers, Eps: o.Eps, CacheMB: o.CacheMB,
 		Recorder: func(st methods.Step) {
 			prog.update(st.Iter, max(o.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
@@ -252,6 +255,13 @@ func checkExportDir(dir string) error {
 	}
 	return nil
 }
+
+// gridRowsHelp documents --grid-rows (tune and compare); minGridRows is
+// its smallest value other than 0 and -1.
+const (
+	gridRowsHelp = "the baseline's grid search (svm, gi's C, spd --init cv) runs the full grid on at most this many training rows; on more, on a stratified subset of them, then on all rows around its choice (LIBSVM guide §8) (0 = 10,000; -1 = always all rows)"
+	minGridRows  = 50
+)
 
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {

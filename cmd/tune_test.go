@@ -64,6 +64,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--format", "xml"}, "--format"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--margin", "l3"}, "--margin"},
 		{[]string{"tune", "--method", "spd"}, "exactly one DATA"},
+		{[]string{"tune", "builtin:heart", "--method", "svm", "--grid-rows", "10"}, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least 50, got 10"},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
@@ -121,6 +122,29 @@ func TestTuneSVM(t *testing.T) {
 	}
 	if m.NSV() != r.NSV {
 		t.Errorf("model has %d SVs, tune printed %d", m.NSV(), r.NSV)
+	}
+}
+
+// TestTuneSVMGridRows: on more training rows than --grid-rows the grid runs
+// on a stratified subset and the choice is refined on all rows, which the
+// result's init says with the subset's choice; the final (C, γ) is within
+// one log2 step of it. Below the limit (the default 10,000 here) the result
+// is the full grid's, as with --grid-rows -1.
+func TestTuneSVMGridRows(t *testing.T) {
+	r := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "--grid-rows", "100")
+	m := regexp.MustCompile(`large data: the grid on a stratified subset of 100 of the 162 rows chose C = 2\^(-?\d+), gamma = 2\^(-?\d+); then the 3×3 region around it, log2 step 1, on all rows`).FindStringSubmatch(r.Init)
+	if m == nil {
+		t.Fatalf("init %q does not describe the subset grid", r.Init)
+	}
+	c0, _ := strconv.Atoi(m[1])
+	g0, _ := strconv.Atoi(m[2])
+	if lc, lg := math.Log2(r.C), math.Log2(r.Gamma); math.Abs(lc-float64(c0)) > 1 || math.Abs(lg-float64(g0)) > 1 {
+		t.Errorf("chose (C, γ) = (2^%g, 2^%g), more than a step from the subset's (2^%d, 2^%d)", lc, lg, c0, g0)
+	}
+	def := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4")
+	all := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "--grid-rows", "-1")
+	if strings.Contains(def.Init, "large data") || def.C != all.C || def.Gamma != all.Gamma || def.Init != all.Init {
+		t.Errorf("162 rows: default (C %g, γ %g, %q), --grid-rows -1 (C %g, γ %g)", def.C, def.Gamma, def.Init, all.C, all.Gamma)
 	}
 }
 

@@ -214,8 +214,14 @@ func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
 		ents = append(ents, e.String())
 	}
 	// %+v, not JSON: Options holds a func field (nil here) that JSON refuses.
-	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%+v margins=%v describe=%q sources=%q entries=%q",
-		c.Seed, c.normalize(), o, c.Margins, desc, names, ents)
+	// GridRows came later: at its default it is left out, so that earlier
+	// runs keep their fingerprints (and --resume still takes them).
+	opts := fmt.Sprintf("%+v", o)
+	if o.GridRows == 0 {
+		opts = strings.Replace(opts, " GridRows:0 ", " ", 1)
+	}
+	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%s margins=%v describe=%q sources=%q entries=%q",
+		c.Seed, c.normalize(), opts, c.Margins, desc, names, ents)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6])
 }

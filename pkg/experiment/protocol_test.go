@@ -270,6 +270,7 @@ func TestFingerprint(t *testing.T) {
 	for name, c := range map[string]Config{
 		"seed":      {Seed: 2, Options: methods.Options{Folds: 5}},
 		"options":   {Seed: 1, Options: methods.Options{Folds: 3}},
+		"gridrows":  {Seed: 1, Options: methods.Options{Folds: 5, GridRows: -1}},
 		"normalize": {Seed: 1, Normalize: "minmax01", Options: methods.Options{Folds: 5}},
 		"describe":  {Seed: 1, Options: methods.Options{Folds: 5}, Describe: map[string]string{"a": "b"}},
 	} {

@@ -397,3 +397,95 @@ func TestFoldSub(t *testing.T) {
 
 // symView hides a SymDense behind the mat.Symmetric interface.
 type symView struct{ *mat.SymDense }
+
+// TestStratifiedSubset: m rows, ascending and distinct, each class's share
+// kept to the nearest row, the same for the same seed and another for
+// another seed; a class keeps a row however small its share.
+func TestStratifiedSubset(t *testing.T) {
+	y := make([]float64, 1000)
+	for i := range y {
+		y[i] = -1
+		if i%4 == 0 {
+			y[i] = 1 // 250 positives
+		}
+	}
+	a := stratifiedSubset(y, 301, 7)
+	if len(a) != 301 || !slices.IsSorted(a) || len(slices.Compact(slices.Clone(a))) != 301 {
+		t.Fatalf("subset %v: want 301 distinct ascending rows", a)
+	}
+	pos := 0
+	for _, i := range a {
+		if y[i] > 0 {
+			pos++
+		}
+	}
+	if pos != 75 { // 301 × 0.25 = 75.25
+		t.Errorf("%d positives of 301, want 75", pos)
+	}
+	if b := stratifiedSubset(y, 301, 7); !slices.Equal(a, b) {
+		t.Error("same seed, another subset")
+	}
+	if b := stratifiedSubset(y, 301, 8); slices.Equal(a, b) {
+		t.Error("another seed, the same subset")
+	}
+	for i := range y {
+		y[i] = -1
+	}
+	y[500] = 1 // one positive row: its share of 2 rows rounds to 0
+	c := stratifiedSubset(y, 2, 1)
+	if len(c) != 2 || (y[c[0]] > 0) == (y[c[1]] > 0) {
+		t.Errorf("subset %v of one positive row: want it and one negative", c)
+	}
+}
+
+// TestGridSearchLarge: above Common.GridRows the grid search is the full
+// grid on the stratified subset, then cross-validation on all rows over
+// the 3×3 region around the subset's choice (cold solves agree on every
+// point of it); with GridRows -1 it is the full grid on all rows.
+func TestGridSearchLarge(t *testing.T) {
+	d := heartHead(t, 200)
+	cm := Common{Seed: 3, Workers: 2, Eps: 1e-9, GridRows: 120}
+	got, err := gridSearchCV(context.Background(), d, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := cm
+	full.GridRows = -1
+	coarse, err := gridSearchCV(context.Background(), d.Subset(stratifiedSubset(d.Y, 120, 3)), full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Subset != 120 || got.Coarse == nil || *got.Coarse != coarse {
+		t.Fatalf("subset %d, coarse %+v; want 120 and the subset's full grid %+v", got.Subset, got.Coarse, coarse)
+	}
+	plan, _ := newCVPlan(d.Y, cm)
+	best, bestC, bestG := -1, 0.0, 0.0
+	gammaH := moderateGamma(kernel.SquaredDistances(d.X))
+	bestDist := math.Inf(1)
+	for _, lg := range []float64{1, 0, -1} {
+		for _, lc := range []float64{-1, 0, 1} {
+			gamma, C := coarse.Gamma*math.Exp2(lg), coarse.C*math.Exp2(lc)
+			cnt := coldCV(t, d, plan, gamma, C, solver.Settings{Eps: 1e-9})
+			dist := math.Abs(math.Log2(gamma / gammaH))
+			if cnt > best || cnt == best && (dist < bestDist-1e-9 || math.Abs(dist-bestDist) <= 1e-9 && C < bestC) {
+				best, bestC, bestG, bestDist = cnt, C, gamma, dist
+			}
+		}
+	}
+	if got.C != bestC || got.Gamma != bestG || got.Accuracy != float64(best)/200 {
+		t.Errorf("large grid chose (C %g, γ %g, acc %g); cold solves over the region (%g, %g, %g)", got.C, got.Gamma, got.Accuracy, bestC, bestG, float64(best)/200)
+	}
+	if got.Solves <= coarse.Solves || got.Solves > coarse.Solves+45 {
+		t.Errorf("solves %d, want the subset's %d plus at most 45", got.Solves, coarse.Solves)
+	}
+	all, err := gridSearchCV(context.Background(), d, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Coarse != nil || all.Subset != 0 {
+		t.Errorf("GridRows -1: %+v, want the full grid on all rows", all)
+	}
+	t.Logf("subset grid (C 2^%g, γ 2^%g, %d solves) → all rows (C 2^%g, γ 2^%g, acc %.4f, %d solves); full grid on all rows (C 2^%g, γ 2^%g, acc %.4f, %d solves)",
+		math.Log2(coarse.C), math.Log2(coarse.Gamma), coarse.Solves, math.Log2(got.C), math.Log2(got.Gamma), got.Accuracy, got.Solves,
+		math.Log2(all.C), math.Log2(all.Gamma), all.Accuracy, all.Solves)
+}

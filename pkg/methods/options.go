@@ -30,9 +30,26 @@ type Common struct {
 	Eps float64
 	// CacheMB bounds the SVM solver's kernel cache in MB; 0 means 200.
 	CacheMB int
+	// GridRows is the most training rows the baseline's grid search (svm;
+	// gi's C; spd's cv start) runs the full grid on: on more, it runs the
+	// grid on a stratified subset of GridRows rows and refines the choice
+	// on all rows (gridSearchLarge). 0 means 10,000; -1 the full grid on
+	// all rows whatever their number.
+	GridRows int
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)
+}
+
+// gridRows returns the most rows the full grid runs on, 0 for no limit.
+func (c Common) gridRows() int {
+	switch {
+	case c.GridRows < 0:
+		return 0
+	case c.GridRows == 0:
+		return defaultGridRows
+	}
+	return c.GridRows
 }
 
 // workers returns the number of goroutines a method may use.
@@ -69,19 +86,20 @@ func (c Common) record(st Step) {
 // its method can build the settings type directly. The zero value of every
 // field means the method's documented default.
 type Options struct {
-	Param   string  // parameterisation: spd diag|full; gi A–E|auto; twolevel iso|diag; rcsc iso|diag; lccp multi|single
-	Seed    uint64  // Common.Seed
-	C       float64 // Common.C: fixed SVM C; 0 lets the method choose it
-	Margin  string  // gi and lccp: "l2" or "hard"; other methods accept only their own margin
-	MaxIter int     // iteration limit (gi's Steps, the others' MaxIter)
-	Tol     float64 // stopping tolerance of the method's outer loop
-	Rho     float64 // SPDSettings.Rho: weight of the Frobenius regulariser
-	Init    string  // SPDSettings.Init: heuristic|cv|sigma=S
-	Mode    string  // algorithm variant: spd's Mode, rcsc's Schedule, twolevel's Mode; "" = the method's default
-	Folds   int     // Common.Folds: cross-validation folds (svm grid, choice of C)
-	Workers int     // Common.Workers: goroutines a method may use; 0 = all cores
-	Eps     float64 // Common.Eps: SVM solver tolerance; 0 = 1e-3
-	CacheMB int     // Common.CacheMB: SVM kernel cache; 0 = 200
+	Param    string  // parameterisation: spd diag|full; gi A–E|auto; twolevel iso|diag; rcsc iso|diag; lccp multi|single
+	Seed     uint64  // Common.Seed
+	C        float64 // Common.C: fixed SVM C; 0 lets the method choose it
+	Margin   string  // gi and lccp: "l2" or "hard"; other methods accept only their own margin
+	MaxIter  int     // iteration limit (gi's Steps, the others' MaxIter)
+	Tol      float64 // stopping tolerance of the method's outer loop
+	Rho      float64 // SPDSettings.Rho: weight of the Frobenius regulariser
+	Init     string  // SPDSettings.Init: heuristic|cv|sigma=S
+	Mode     string  // algorithm variant: spd's Mode, rcsc's Schedule, twolevel's Mode; "" = the method's default
+	Folds    int     // Common.Folds: cross-validation folds (svm grid, choice of C)
+	Workers  int     // Common.Workers: goroutines a method may use; 0 = all cores
+	Eps      float64 // Common.Eps: SVM solver tolerance; 0 = 1e-3
+	CacheMB  int     // Common.CacheMB: SVM kernel cache; 0 = 200
+	GridRows int     // Common.GridRows: most rows of the full grid search; 0 = 10,000, -1 = all
 
 	// Recorder, if non-nil, is called after every iteration (traces, progress).
 	Recorder func(Step)
@@ -89,7 +107,7 @@ type Options struct {
 
 // common returns the fields of o that every method shares.
 func (o Options) common() Common {
-	return Common{Seed: o.Seed, C: o.C, Folds: o.Folds, Workers: o.Workers, Eps: o.Eps, CacheMB: o.CacheMB, Recorder: o.Recorder}
+	return Common{Seed: o.Seed, C: o.C, Folds: o.Folds, Workers: o.Workers, Eps: o.Eps, CacheMB: o.CacheMB, GridRows: o.GridRows, Recorder: o.Recorder}
 }
 
 // svmSettingsFrom converts the command line's options for svm, refusing
