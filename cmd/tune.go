@@ -259,7 +259,7 @@ func checkExportDir(dir string) error {
 // gridRowsHelp documents --grid-rows (tune and compare); minGridRows is
 // its smallest value other than 0 and -1.
 const (
-	gridRowsHelp = "the baseline's grid search (svm, gi's C, spd --init cv) runs the full grid on at most this many training rows; on more, on a stratified subset of them, then on all rows around its choice (LIBSVM guide §8) (0 = 10,000; -1 = always all rows)"
+	gridRowsHelp = "cross-validation of (C, γ) or C runs on at most this many training rows: on more, svm's grid (also gi's C, spd --init cv) runs on a stratified subset, then on all rows around its choice (LIBSVM guide §8); lccp's and rcsc's C on the subset (0 = 10,000; -1 = always all rows)"
 	minGridRows  = 50
 )
 

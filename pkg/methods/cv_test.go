@@ -489,3 +489,28 @@ func TestGridSearchLarge(t *testing.T) {
 		math.Log2(coarse.C), math.Log2(coarse.Gamma), coarse.Solves, math.Log2(got.C), math.Log2(got.Gamma), got.Accuracy, got.Solves,
 		math.Log2(all.C), math.Log2(all.Gamma), all.Accuracy, all.Solves)
 }
+
+// TestSelectCSubset: above Common.GridRows, selectC is selectC on the
+// stratified subset's own kernel matrix and labels: the same C, accuracy
+// and solves, for both margins.
+func TestSelectCSubset(t *testing.T) {
+	d := heartHead(t, 200)
+	k, _ := kernel.NewGaussianIso(math.Exp2(-5))
+	K := k.Gram(d.X)
+	rows := stratifiedSubset(d.Y, 120, 4)
+	Ksub, ysub := subSym(K, rows, nil), pick(d.Y, rows)
+	Cs := []float64{0.125, 1, 8, 64}
+	for _, margin := range []solver.Margin{solver.L1, solver.L2} {
+		C, acc, solves, err := selectC(context.Background(), K, d.Y, Cs, margin, Common{Seed: 4, Workers: 2, GridRows: 120})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wC, wacc, wsolves, err := selectC(context.Background(), Ksub, ysub, Cs, margin, Common{Seed: 4, Workers: 2, GridRows: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if C != wC || acc != wacc || solves != wsolves {
+			t.Errorf("margin %v: on 200 rows above GridRows (C %g, acc %g, %d solves); on the subset (%g, %g, %d)", margin, C, acc, solves, wC, wacc, wsolves)
+		}
+	}
+}
