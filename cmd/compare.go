@@ -64,7 +64,7 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
 	f.Float64Var(&o.s.Options.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
 	f.IntVar(&o.s.Options.Folds, "folds", 5, "cross-validation folds inside each training part")
-	f.IntVar(&o.s.Options.GridRows, "grid-rows", 0, gridRowsHelp)
+	f.IntVar(&o.s.Options.GridRows, "grid-rows", 0, help("flag-grid-rows"))
 	f.Float64Var(&o.s.Options.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
 	f.IntVar(&o.s.Options.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
 	f.IntVar(&o.s.Options.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
@@ -216,7 +216,7 @@ func compareError(memMB int, err error) error {
 		other *experiment.OtherRunError
 	)
 	switch {
-	case errors.As(err, new(*experiment.MemoryError)):
+	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
 		return memoryError(memMB, err)
 	case errors.As(err, &entry):
 		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)

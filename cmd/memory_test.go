@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
@@ -145,5 +147,41 @@ func TestCompareMemMBResumeAndFlag(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, append(args, "--mem-mb", "-2")...); code != 2 || !strings.Contains(errOut, "--mem-mb must be") {
 		t.Errorf("--mem-mb -2: exit %d, %q", code, errOut)
+	}
+}
+
+// TestTwoLevelSizeRefused: twolevel refuses a training part of more than
+// 10,000 rows before any work, with exit 2 and the reason, in tune and in
+// compare (naming the entry and the data); --max-iter lets it run.
+func TestTwoLevelSizeRefused(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "big.libsvm")
+	d := dataio.Weston(methods.TwoLevelMaxRows+1, 20, rand.New(rand.NewPCG(3, 4)))
+	f, err := os.Create(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dataio.WriteLIBSVM(f, d); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	reason := "twolevel refuses 10001 training rows, more than 10000: its SQP has a variable and a constraint per validation row (6667 of them here) and works on dense matrices of that size; a step took about 4 s at n = 5,000"
+	out, errOut, code := runCLI(t, "tune", data, "--method", "twolevel")
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: "+reason) || !strings.Contains(errOut, "use fewer rows, or set an iteration limit to run that many steps anyway (--max-iter)") {
+		t.Errorf("tune: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	res := filepath.Join(dir, "res.jsonl")
+	out, errOut, code = runCLI(t, "compare", data, "--test", data, "--methods", "svm,twolevel", "--out", res)
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: twolevel on big: "+reason) {
+		t.Errorf("compare: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(res); err == nil {
+		t.Error("a refused compare wrote its results file")
+	}
+	// With an iteration limit the check passes (the run itself is not
+	// waited for: --mem-mb 1 refuses it next, before any work).
+	_, errOut, code = runCLI(t, "tune", data, "--method", "twolevel", "--max-iter", "1", "--mem-mb", "1")
+	if code != ExitUsage || !strings.Contains(errOut, "tune: twolevel needs about") {
+		t.Errorf("tune --max-iter 1 --mem-mb 1: exit %d, stderr %q", code, errOut)
 	}
 }

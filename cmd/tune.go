@@ -88,7 +88,7 @@ func newTuneCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
 	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
 	f.IntVar(&o.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
-	f.IntVar(&o.GridRows, "grid-rows", 0, gridRowsHelp)
+	f.IntVar(&o.GridRows, "grid-rows", 0, help("flag-grid-rows"))
 	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
 	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
@@ -256,12 +256,8 @@ func checkExportDir(dir string) error {
 	return nil
 }
 
-// gridRowsHelp documents --grid-rows (tune and compare); minGridRows is
-// its smallest value other than 0 and -1.
-const (
-	gridRowsHelp = "cross-validation of (C, γ) or C runs on at most this many training rows: on more, svm's grid (also gi's C, spd --init cv) runs on a stratified subset, then on all rows around its choice (LIBSVM guide §8); lccp's and rcsc's C on the subset (0 = 10,000; -1 = always all rows)"
-	minGridRows  = 50
-)
+// minGridRows is --grid-rows's smallest value other than 0 and -1.
+const minGridRows = 50
 
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {
@@ -291,6 +287,8 @@ func memoryError(flagMB int, err error) error {
 			fmt.Sprintf("compare: %s on %s needs about %s for %s at once (--workers), %s each for %d training rows × %d features besides the runtime's %s",
 				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
 			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave %s out of --methods", ce.Entry))
+	case errors.As(err, new(*methods.SizeError)): // the entry, data and reason are in err
+		return usageErrorf("%s (--max-iter)", strings.Replace(strings.TrimPrefix(err.Error(), "experiment: "), "methods: ", "", 1))
 	case errors.As(err, &me):
 		return refuseMemory(flagMB, me.Max, me.MaxN, "it can handle at most %d training rows within it",
 			fmt.Sprintf("tune: %s needs about %s for %d training rows × %d features", me.Method, mbString(me.Need), me.N, me.D),

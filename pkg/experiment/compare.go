@@ -277,6 +277,9 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		}
 	}
 	jobs := cfg.Plan(sources, entries)
+	if err := checkSize(cfg, sources, entries); err != nil {
+		return nil, err
+	}
 	if err := checkMemory(cfg, sources, entries, len(jobs), s.MemBytes); err != nil {
 		return nil, err
 	}

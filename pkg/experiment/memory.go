@@ -5,6 +5,7 @@ package experiment
 // bound, instead of dying of an out-of-memory kill half-way through it.
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -139,4 +140,37 @@ func checkMemory(c Config, sources []Source, entries []Entry, jobs int, bound in
 		return err
 	}
 	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: maxN}
+}
+
+// SizeError is a comparison refused before any job runs because an entry
+// refuses a dataset's training parts (methods.CheckSize): every one of its
+// jobs there would fail.
+type SizeError struct {
+	Dataset string
+	Entry   Entry
+	Err     *methods.SizeError
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("experiment: %s on %s: %v", e.Entry, e.Dataset, e.Err)
+}
+
+func (e *SizeError) Unwrap() error { return e.Err }
+
+// checkSize refuses with a *SizeError a run in which an entry refuses a
+// dataset's largest training part.
+func checkSize(c Config, sources []Source, entries []Entry) error {
+	for _, src := range sources {
+		n, _, err := trainShape(src)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			var se *methods.SizeError
+			if err := methods.CheckSize(e.Method, n, c.entryOptions(c.Options, e)); errors.As(err, &se) {
+				return &SizeError{Dataset: src.Name(), Entry: e, Err: se}
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,40 @@
+package methods
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// TestCheckSize: twolevel refuses more than TwoLevelMaxRows training rows
+// unless an iteration limit is given, before any work; no other method has
+// a size limit.
+func TestCheckSize(t *testing.T) {
+	if err := CheckSize("twolevel", TwoLevelMaxRows, Options{}); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	err := CheckSize("twolevel", 20_000, Options{})
+	var se *SizeError
+	if !errors.As(err, &se) || se.N != 20_000 || se.Max != 10_000 || !strings.Contains(err.Error(), "(13333 of them here)") {
+		t.Fatalf("20,000 rows: %v", err)
+	}
+	if err := CheckSize("twolevel", 20_000, Options{MaxIter: 2}); err != nil {
+		t.Errorf("with MaxIter: %v", err)
+	}
+	for _, m := range []string{"svm", "spd", "gi", "lccp", "rcsc"} {
+		if err := CheckSize(m, 1_000_000, Options{}); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+	// The method itself refuses, at once (the data are 10,001 rows of
+	// Weston's set: tuning them would take minutes).
+	d := dataio.Weston(TwoLevelMaxRows+1, 20, rand.New(rand.NewPCG(1, 2)))
+	_, err = TwoLevelSettings{}.Tune(context.Background(), d)
+	if !errors.As(err, &se) || se.N != TwoLevelMaxRows+1 {
+		t.Errorf("TwoLevelSettings.Tune on 10,001 rows: %v, want a *SizeError", err)
+	}
+}
