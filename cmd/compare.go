@@ -93,7 +93,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
 		usageIf(opts.Folds < 0 || opts.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds),
-		usageIf(opts.GridRows < -1 || opts.GridRows > 0 && opts.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least %d, got %d", minGridRows, opts.GridRows),
+		usageIf(opts.GridRows < -1 || opts.GridRows > 0 && opts.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least %d, got %d", minGridRows, opts.GridRows),
 		usageIf(!positive(opts.Eps), "--eps must be a positive number, got %v", opts.Eps),
 		usageIf(opts.CacheMB < 1, "--cache-mb must be at least 1, got %d", opts.CacheMB),
 		usageIf(opts.MaxIter < 0, "--max-iter must be ≥ 0, got %d", opts.MaxIter),

@@ -283,7 +283,7 @@ func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 		{[]string{"--C", "NaN", "--methods", "gi"}, "methods: gi: C must be positive, got NaN"},
 		{[]string{"--folds", "1", "--methods", "svm"}, "--folds must be at least 2 (or 0 for the default 5), got 1"},
 		{[]string{"--eps", "0"}, "--eps must be a positive number"},
-		{[]string{"--grid-rows", "-2"}, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least 50, got -2"},
+		{[]string{"--grid-rows", "-2"}, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least 50, got -2"},
 		{[]string{"--cache-mb", "0"}, "--cache-mb must be at least 1"},
 		{[]string{"--max-iter", "-3"}, "--max-iter must be ≥ 0"},
 		{[]string{"--workers", "-1"}, "--workers must be ≥ 0"},

@@ -135,7 +135,7 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 		usageIf(!positive(o.Eps), "--eps must be a positive number, got %v", o.Eps),
 		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
 		usageIf(o.Folds < 0 || o.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds),
-		usageIf(o.GridRows < -1 || o.GridRows > 0 && o.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least %d, got %d", minGridRows, o.GridRows),
+		usageIf(o.GridRows < -1 || o.GridRows > 0 && o.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least %d, got %d", minGridRows, o.GridRows),
 		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
 		usageIf(o.Workers < 0, "--workers must be ≥ 0, got %d", o.Workers),
 		checkMemMB(o.MemMB),

@@ -64,7 +64,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--format", "xml"}, "--format"},
 		{[]string{"tune", "builtin:heart", "--method", "spd", "--margin", "l3"}, "--margin"},
 		{[]string{"tune", "--method", "spd"}, "exactly one DATA"},
-		{[]string{"tune", "builtin:heart", "--method", "svm", "--grid-rows", "10"}, "--grid-rows must be -1 (no limit), 0 (the default 10,000) or at least 50, got 10"},
+		{[]string{"tune", "builtin:heart", "--method", "svm", "--grid-rows", "10"}, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least 50, got 10"},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
@@ -128,7 +128,7 @@ func TestTuneSVM(t *testing.T) {
 // TestTuneSVMGridRows: on more training rows than --grid-rows the grid runs
 // on a stratified subset and the choice is refined on all rows, which the
 // result's init says with the subset's choice; the final (C, γ) is within
-// one log2 step of it. Below the limit (the default 10,000 here) the result
+// one log2 step of it. Below the limit (the default 5,000 here) the result
 // is the full grid's, as with --grid-rows -1.
 func TestTuneSVMGridRows(t *testing.T) {
 	r := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "--grid-rows", "100")

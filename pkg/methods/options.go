@@ -33,7 +33,7 @@ type Common struct {
 	// GridRows is the most training rows the baseline's grid search (svm;
 	// gi's C; spd's cv start) runs the full grid on: on more, it runs the
 	// grid on a stratified subset of GridRows rows and refines the choice
-	// on all rows (gridSearchLarge). 0 means 10,000; -1 the full grid on
+	// on all rows (gridSearchLarge). 0 means 5,000; -1 the full grid on
 	// all rows whatever their number.
 	GridRows int
 	// Recorder, if non-nil, is called after every iteration of the method's
@@ -99,7 +99,7 @@ type Options struct {
 	Workers  int     // Common.Workers: goroutines a method may use; 0 = all cores
 	Eps      float64 // Common.Eps: SVM solver tolerance; 0 = 1e-3
 	CacheMB  int     // Common.CacheMB: SVM kernel cache; 0 = 200
-	GridRows int     // Common.GridRows: most rows of the full grid search; 0 = 10,000, -1 = all
+	GridRows int     // Common.GridRows: most rows of the full grid search; 0 = 5,000, -1 = all
 
 	// Recorder, if non-nil, is called after every iteration (traces, progress).
 	Recorder func(Step)
