@@ -167,12 +167,12 @@ func TestTwoLevelSizeRefused(t *testing.T) {
 	f.Close()
 	reason := "twolevel refuses 10001 training rows, more than 10000: its SQP has a variable and a constraint per validation row (6667 of them here) and works on dense matrices of that size; a step took about 4 s at n = 5,000"
 	out, errOut, code := runCLI(t, "tune", data, "--method", "twolevel")
-	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: "+reason) || !strings.Contains(errOut, "use fewer rows, or set an iteration limit to run that many steps anyway (--max-iter)") {
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: tune: "+reason) || !strings.Contains(errOut, "use fewer rows, or set an iteration limit to run that many steps anyway (--max-iter)") {
 		t.Errorf("tune: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	res := filepath.Join(dir, "res.jsonl")
 	out, errOut, code = runCLI(t, "compare", data, "--test", data, "--methods", "svm,twolevel", "--out", res)
-	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: twolevel on big: "+reason) {
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: compare: twolevel on big: "+reason) {
 		t.Errorf("compare: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if _, err := os.Stat(res); err == nil {

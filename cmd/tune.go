@@ -287,8 +287,9 @@ func memoryError(flagMB int, err error) error {
 			fmt.Sprintf("compare: %s on %s needs about %s for %s at once (--workers), %s each for %d training rows × %d features besides the runtime's %s",
 				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
 			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave %s out of --methods", ce.Entry))
-	case errors.As(err, new(*methods.SizeError)): // the entry, data and reason are in err
-		return usageErrorf("%s (--max-iter)", strings.Replace(strings.TrimPrefix(err.Error(), "experiment: "), "methods: ", "", 1))
+	case errors.As(err, new(*methods.SizeError)): // "experiment: E on D: methods: …" (compare) or "methods: …"
+		msg := strings.Replace(strings.Replace("tune: "+err.Error(), "tune: experiment: ", "compare: ", 1), "methods: ", "", 1)
+		return usageErrorf("%s (--max-iter)", msg)
 	case errors.As(err, &me):
 		return refuseMemory(flagMB, me.Max, me.MaxN, "it can handle at most %d training rows within it",
 			fmt.Sprintf("tune: %s needs about %s for %d training rows × %d features", me.Method, mbString(me.Need), me.N, me.D),
