@@ -55,7 +55,7 @@ for m in $METHODS; do
   esac
   iter=- per=-
   if [ -s "$trace" ]; then
-    iter=$(($(wc -l <"$trace") - 1))
+    iter=$(tail -1 "$trace" | cut -d, -f1)
     per=$(awk -F, 'NR > 1 && $1 >= 1 { if (!n++) { i0 = $1; t0 = $5 } i1 = $1; t1 = $5 }
       END { if (i1 > i0) printf "%.1f", (t1 - t0) / (i1 - i0); else print "-" }' "$trace")
   fi

@@ -500,6 +500,12 @@ func TestSelectCSubset(t *testing.T) {
 	rows := stratifiedSubset(d.Y, 120, 4)
 	Ksub, ysub := subSym(K, rows, nil), pick(d.Y, rows)
 	Cs := []float64{0.125, 1, 8, 64}
+	if got := (Common{GridRows: 120}).subsetNote(200); got != " (on a stratified subset of 120 of the 200 rows)" {
+		t.Errorf("subsetNote = %q", got)
+	}
+	if got := (Common{}).subsetNote(5000) + (Common{GridRows: -1}).subsetNote(50_000); got != "" {
+		t.Errorf("all rows: subsetNote = %q", got)
+	}
 	for _, margin := range []solver.Margin{solver.L1, solver.L2} {
 		C, acc, solves, err := selectC(context.Background(), K, d.Y, Cs, margin, Common{Seed: 4, Workers: 2, GridRows: 120})
 		if err != nil {

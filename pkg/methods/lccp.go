@@ -427,7 +427,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 			return nil, fmt.Errorf("methods: lccp: choosing C at θ0: %w", err)
 		}
 		C = c
-		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0 (accuracy %.2f%%), then fixed", C, 100*acc)
+		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0%s (accuracy %.2f%%), then fixed", C, s.subsetNote(train.Len()), 100*acc)
 	}
 	res.C = C
 

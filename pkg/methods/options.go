@@ -52,6 +52,15 @@ func (c Common) gridRows() int {
 	return c.GridRows
 }
 
+// subsetNote returns what an Init says of selectC's cross-validation on
+// n rows: "" on all of them, else which subset.
+func (c Common) subsetNote(n int) string {
+	if m := c.gridRows(); m > 0 && n > m {
+		return fmt.Sprintf(" (on a stratified subset of %d of the %d rows)", m, n)
+	}
+	return ""
+}
+
 // workers returns the number of goroutines a method may use.
 func (c Common) workers() int {
 	if c.Workers > 0 {

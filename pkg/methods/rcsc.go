@@ -369,7 +369,7 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 			return nil, fmt.Errorf("methods: rcsc: choosing C by cross-validation: %w", err)
 		}
 		res.C = c
-		res.Init += fmt.Sprintf("; then C = %g by cross-validation on the training part (accuracy %.2f%%)", c, 100*acc)
+		res.Init += fmt.Sprintf("; then C = %g by cross-validation on the training part%s (accuracy %.2f%%)", c, s.subsetNote(train.Len()), 100*acc)
 		res.Figures = append(res.Figures, Figure{Name: "cv_accuracy", Value: acc})
 	}
 	res.Elapsed = time.Since(start)
