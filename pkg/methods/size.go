@@ -12,12 +12,13 @@ import "fmt"
 // constraint per validation row (eq. 12; 2n/3 rows) in dense matrices and
 // solves its QP subproblems by Goldfarb–Idnani over all of them: a step
 // costs about O(n³). Measured on 2 cores (BENCHMARKS.md): 4.0 s per step
-// at n = 5,000, and a default run takes about 40 steps; at n = 20,000 see
-// twoLevelStepNote.
+// at n = 5,000, and a default run takes about 40 steps; at n = 20,000 the
+// first step's QP subproblem (Goldfarb–Idnani over 13,336 variables) was
+// still running after 12 minutes.
 const TwoLevelMaxRows = 10_000
 
-// twoLevelStepNote is what a step cost at n = 20,000 (BENCHMARKS.md).
-const twoLevelStepNote = "a step took about 4 s at n = 5,000 and grows like n^2.4–n^3, and a run takes about 40 steps"
+// twoLevelStepNote says what a step costs (BENCHMARKS.md).
+const twoLevelStepNote = "a step took about 4 s at n = 5,000 and grows like n^2.4–n^3 (at 20,000 the first step's QP alone ran over 12 minutes), and a run takes about 40 steps"
 
 // SizeError is a refusal to run before any work: the method is known to
 // take hours on this many training rows.
