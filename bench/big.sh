@@ -62,6 +62,6 @@ for m in $METHODS; do
   printf "%-6s %-9s | %8s %8s %8s | %-8s | %5s %8s | %s\n" "$N" "$m" "$ew" \
     "$(awk -v u="$eu" -v s="$es" 'BEGIN{print u+s}')" "$(awk -v k="$em" 'BEGIN{printf "%.0f", k/1024}')" \
     "$end" "$iter" "$per" "$load"
-  [ "$end" = refused ] && sed 's/^/         /' "$err"
+  [ "$end" = refused ] && sed -n '1,2s/^/         /p' "$err"
 done
 echo "wall and CPU (user+sys) seconds and peak RSS of the whole tune process; LIMIT=$LIMIT s per run"
