@@ -34,19 +34,25 @@ func PrecomputedRows(K *mat.SymDense) Matrix {
 	if n == 0 {
 		return &square{}
 	}
-	const bs = 64 // blocks: the reads down a column stay within a few cache lines
-	d, st := raw.Data, raw.Stride
+	MirrorUpper(raw.Data, n, raw.Stride)
+	return &square{n: n, data: raw.Data, stride: raw.Stride}
+}
+
+// MirrorUpper copies the upper triangle of the n×n row-major matrix in data
+// (row stride stride) to its lower one, in 64×64 blocks, so both the reads
+// down a column and the writes along a row stay within a few cache lines.
+func MirrorUpper(data []float64, n, stride int) {
+	const bs = 64
 	for a0 := 0; a0 < n; a0 += bs {
 		for b0 := a0; b0 < n; b0 += bs {
 			for b := b0; b < min(b0+bs, n); b++ {
-				row := d[b*st:]
+				row := data[b*stride:]
 				for a := a0; a < min(a0+bs, b); a++ {
-					row[a] = d[a*st+b]
+					row[a] = data[a*stride+b]
 				}
 			}
 		}
 	}
-	return &square{n: n, data: d, stride: st}
 }
 
 // PrecomputedSquare wraps a ready n×n symmetric kernel matrix stored in

@@ -345,12 +345,8 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 	}, nil
 }
 
-// stratifiedSubset returns m of the rows labelled y (m < len(y)), drawn at
-// random from seed (stream gridSubsetStream) with each class's share kept
-// (largest remainders round; every class keeps a row when m allows),
-// ascending.
-func stratifiedSubset(y []float64, m int, seed uint64) []int {
-	var pos, neg []int
+// classRows returns the rows labelled positive and the others, ascending.
+func classRows(y []float64) (pos, neg []int) {
 	for i, v := range y {
 		if v > 0 {
 			pos = append(pos, i)
@@ -358,6 +354,15 @@ func stratifiedSubset(y []float64, m int, seed uint64) []int {
 			neg = append(neg, i)
 		}
 	}
+	return pos, neg
+}
+
+// stratifiedSubset returns m of the rows labelled y (m < len(y)), drawn at
+// random from seed (stream gridSubsetStream) with each class's share kept
+// (largest remainders round; every class keeps a row when m allows),
+// ascending.
+func stratifiedSubset(y []float64, m int, seed uint64) []int {
+	pos, neg := classRows(y)
 	np := int(math.Round(float64(m) * float64(len(pos)) / float64(len(y))))
 	np = min(max(np, min(1, len(pos)), m-len(neg)), len(pos), m-min(1, len(neg)))
 	rng := rand.New(rand.NewPCG(seed, gridSubsetStream))
@@ -504,7 +509,7 @@ func foldKernels(D *mat.SymDense, tr, te []int, gamma float64, ktr, kte []float6
 			krow[b] = math.Exp(-gamma * drow[tr[b]])
 		}
 	}
-	mirrorUpper(ktr, m)
+	kernel.MirrorUpper(ktr, m, m)
 	kte = grow(kte, len(te)*m)
 	for a, i := range te {
 		drow := raw.Data[i*raw.Stride:]
@@ -548,7 +553,7 @@ func foldSub(K mat.Symmetric, tr, te []int) (Ktr, Kte *mat.Dense) {
 			row[b] = src[tr[b]]
 		}
 	}
-	mirrorUpper(ktr, m)
+	kernel.MirrorUpper(ktr, m, m)
 	Ktr = mat.NewDense(m, m, ktr)
 	if len(te) == 0 {
 		return Ktr, &mat.Dense{}
@@ -561,23 +566,6 @@ func foldSub(K mat.Symmetric, tr, te []int) (Ktr, Kte *mat.Dense) {
 		}
 	}
 	return Ktr, mat.NewDense(len(te), m, kte)
-}
-
-// mirrorUpper copies the upper triangle of the m×m row-major matrix k to
-// its lower one, in blocks, so both the reads down a column and the writes
-// along a row stay within a few cache lines.
-func mirrorUpper(k []float64, m int) {
-	const bs = 64
-	for a0 := 0; a0 < m; a0 += bs {
-		for b0 := a0; b0 < m; b0 += bs {
-			for b := b0; b < min(b0+bs, m); b++ {
-				row := k[b*m:]
-				for a := a0; a < min(a0+bs, b); a++ {
-					row[a] = k[a*m+b]
-				}
-			}
-		}
-	}
 }
 
 // grow returns buf resliced to length k, or a new slice when its capacity

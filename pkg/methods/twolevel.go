@@ -523,14 +523,7 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 // tlSplit draws the stratified 1:2 split of the training rows.
 func tlSplit(y []float64, seed uint64) (svm, val []int, err error) {
 	rng := rand.New(rand.NewPCG(seed, tlStream))
-	var pos, neg []int
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := classRows(y)
 	if len(pos) < 2 || len(neg) < 2 {
 		return nil, nil, fmt.Errorf("methods: twolevel: the 1:2 split needs at least 2 rows of each class (%d positive, %d negative)", len(pos), len(neg))
 	}
