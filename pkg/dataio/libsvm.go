@@ -1,6 +1,7 @@
 package dataio
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -55,6 +56,12 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		start  = make([]int, 0, len(lines)+1)
 		maxIdx int
 	)
+	// One index:value pair per colon, comments aside: sized once, the
+	// slices do not grow through a chain of copies (fresh memory is slow
+	// to touch on some machines, and a small file's parse is mostly that).
+	if pairs := bytes.Count(data, []byte{':'}); pairs > 0 {
+		idx, val = make([]int32, 0, pairs), make([]float64, 0, pairs)
+	}
 	for _, l := range lines {
 		rest := l.text
 		col := 1 // the token number of the first index:value pair

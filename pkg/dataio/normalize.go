@@ -179,6 +179,40 @@ func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
 	return out
 }
 
+// Identity reports whether nz maps every value to itself (kind "none", or
+// any fit that came out as shift 0 and scale 1 everywhere).
+func (nz *Normalizer) Identity() bool {
+	for j, s := range nz.Shift {
+		if s != 0 || nz.Scale[j] != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// applyOwned normalises d's features in place, for a d nobody else holds
+// (LoadSplit's freshly read parts): the copy ApplyDataset makes is a fresh
+// n × d matrix, which costs as much as parsing a small file on a machine
+// where first touches of memory are slow. An identity normaliser leaves d as
+// it is, which is exact: (x - 0)/1 is x.
+func (nz *Normalizer) applyOwned(d *Dataset) {
+	if d.X == nil {
+		d.X = &mat.Dense{} // no rows, as ApplyDataset has it
+	}
+	if d.X.IsEmpty() || nz.Identity() {
+		return
+	}
+	n, dim := d.X.Dims()
+	if dim != len(nz.Shift) {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), dim))
+	}
+	raw := d.X.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+dim]
+		nz.ApplyRow(row, row)
+	}
+}
+
 // ApplyDataset returns a copy of d with normalised features; d is unchanged.
 // Labels (or their absence) are kept; a set without rows stays empty.
 func (nz *Normalizer) ApplyDataset(d *Dataset) *Dataset {

@@ -139,10 +139,12 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	tt := &TrainTest{Train: norm.ApplyDataset(train), Norm: norm}
+	// train and test are this call's own: read here, or Subsets (copies).
+	norm.applyOwned(train)
 	if test != nil {
-		tt.Test = norm.ApplyDataset(test)
+		norm.applyOwned(test)
 	}
+	tt := &TrainTest{Train: train, Test: test, Norm: norm}
 	return tt, nil
 }
 

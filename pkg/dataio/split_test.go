@@ -175,3 +175,59 @@ func TestEncodeOneHotTrainOnly(t *testing.T) {
 		t.Errorf("train %d features, test row %v; want 3 and [0 0 4]", tr.Dim(), te.X.RawRowView(0))
 	}
 }
+
+// TestLoadSplitInPlaceMatchesApply: LoadSplit normalises its own parts in
+// place (applyOwned) and leaves them as read under "none"; the numbers are
+// exactly those of the copying ApplyDataset on the same parts.
+func TestLoadSplitInPlaceMatchesApply(t *testing.T) {
+	heart := filepath.Join(td, "uci/heart.dat")
+	raw, err := Load(heart, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range NormalizerKinds {
+		train, test, norm, err := loadSplit(heart, SplitSettings{Normalize: kind, TestFraction: 0.3, Seed: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := Partitions(raw.Y, PartitionOptions{TrainFraction: 0.7}, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rawTrain, rawTest := raw.Subset(sp[0].Train), raw.Subset(sp[0].Test)
+		want, err := FitNormalizer(kind, rawTrain.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if norm.Identity() != (kind == NoScale) {
+			t.Errorf("%s: Identity() = %v", kind, norm.Identity())
+		}
+		for _, p := range []struct {
+			name    string
+			got, in *Dataset
+		}{{"train", train, rawTrain}, {"test", test, rawTest}} {
+			w := want.ApplyDataset(p.in)
+			r, c := w.X.Dims()
+			if gr, gc := p.got.X.Dims(); gr != r || gc != c {
+				t.Fatalf("%s %s: %d×%d, want %d×%d", kind, p.name, gr, gc, r, c)
+			}
+			changed := false
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					if g, e := p.got.X.At(i, j), w.X.At(i, j); g != e {
+						t.Fatalf("%s %s (%d, %d): %v, want %v", kind, p.name, i, j, g, e)
+					}
+					changed = changed || p.in.X.At(i, j) != w.X.At(i, j)
+				}
+			}
+			if changed == (kind == NoScale) {
+				t.Errorf("%s %s: values changed = %v", kind, p.name, changed)
+			}
+		}
+	}
+	// Load itself is not normalised in place by anything LoadSplit does.
+	again, _ := Load(heart, ReadOptions{})
+	if again.X.At(0, 0) != raw.X.At(0, 0) || raw.X.At(0, 0) != 70 {
+		t.Errorf("heart row 1 age %v / %v, want 70", raw.X.At(0, 0), again.X.At(0, 0))
+	}
+}
