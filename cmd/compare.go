@@ -178,9 +178,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 			return nil
 		}
 	}
-	// As tune: the bound is also the garbage collector's (soft) limit.
-	if s.MemBytes = experiment.MemoryBound(o.MemMB); s.MemBytes > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(s.MemBytes))
+	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
+	if s.MemBytes = experiment.MemoryBound(o.MemMB); experiment.GCLimit(o.MemMB) > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(experiment.GCLimit(o.MemMB)))
 	}
 	prog := newProgress(o.globalOptions, "compare")
 	s.Progress = func(d, t int, r *experiment.Record) {

@@ -177,12 +177,12 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		},
 	}
 	// The estimate counts live data; the garbage collector may let the heap
-	// grow to twice that between collections. With a bound, ask it to keep
-	// the whole heap within the bound (a soft limit: it collects more often
-	// near it), and restore the previous limit when done.
+	// grow to twice that between collections. Ask it to keep the whole heap
+	// within the bound, or 90% of the RAM without one (a soft limit: it
+	// collects more often near it), and restore the previous limit when done.
 	bound := experiment.MemoryBound(o.MemMB)
-	if bound > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(bound))
+	if lim := experiment.GCLimit(o.MemMB); lim > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
 	}
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
@@ -261,7 +261,7 @@ const minGridRows = 50
 
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {
-	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound)"
+	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound: nothing is refused, and the garbage collector aims at 90% of the RAM)"
 }
 
 func checkMemMB(mb int) error {

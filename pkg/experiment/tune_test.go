@@ -30,3 +30,27 @@ func TestMemoryBound(t *testing.T) {
 		t.Errorf("MemoryBound(-1) = %d, want 0 (no bound)", got)
 	}
 }
+
+// TestGCLimit: the collector's soft limit is the bound when there is one
+// and 90% of the RAM for --mem-mb -1, which refuses nothing (MemoryBound 0).
+func TestGCLimit(t *testing.T) {
+	if got := GCLimit(300); got != 300<<20 {
+		t.Errorf("GCLimit(300) = %d, want %d", got, 300<<20)
+	}
+	if got := gcLimitOfRAM(24683620 << 10); got != 22748424192 {
+		t.Errorf("90%% of 24683620 kB = %d, want 22748424192", got)
+	}
+	total, err := memTotal(MemInfoPath)
+	if err != nil {
+		t.Skipf("no %s: %v", MemInfoPath, err)
+	}
+	if got, want := GCLimit(-1), total/10*9; got != want || got <= 0 {
+		t.Errorf("GCLimit(-1) = %d, want %d", got, want)
+	}
+	if got, want := GCLimit(0), total/2; got != want {
+		t.Errorf("GCLimit(0) = %d, want %d (the default bound)", got, want)
+	}
+	if MemoryBound(-1) != 0 {
+		t.Error("-1 must still refuse nothing")
+	}
+}
