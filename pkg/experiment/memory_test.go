@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -117,5 +118,27 @@ func TestCompareMemoryRefused(t *testing.T) {
 		if err := checkMemory(c, []Source{src}, s.Entries, 4, s.MemBytes); (err == nil) != ok {
 			t.Errorf("%d rows: err = %v, want fits %v", n, err, ok)
 		}
+	}
+}
+
+// TestJobWorkersFollowGOMAXPROCS: "all cores" (Workers 0) is GOMAXPROCS,
+// as the methods count it (it follows a container's CPU limit; NumCPU
+// counts the host's cores), so the memory check counts the jobs Run runs.
+func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	c := &Config{}
+	if w, inner := c.jobWorkers(10); w != 1 || inner.Workers != 0 {
+		t.Errorf("GOMAXPROCS 1: %d jobs at once (inner workers %d), want 1 (0)", w, inner.Workers)
+	}
+	runtime.GOMAXPROCS(3)
+	if w, inner := c.jobWorkers(10); w != 3 || inner.Workers != 1 {
+		t.Errorf("GOMAXPROCS 3: %d jobs at once (inner workers %d), want 3 (1)", w, inner.Workers)
+	}
+	if w, _ := c.jobWorkers(2); w != 2 {
+		t.Errorf("2 jobs: %d at once, want 2", w)
+	}
+	c.Workers = 5
+	if w, _ := c.jobWorkers(10); w != 5 {
+		t.Errorf("Workers 5: %d at once", w)
 	}
 }

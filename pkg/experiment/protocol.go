@@ -334,11 +334,14 @@ feed:
 
 // jobWorkers returns how many of n jobs Run runs at once (Workers, 0: all
 // cores, at most n) and the options every job gets: with more than one at
-// once, parallel across jobs, not inside them (Options.Workers 1).
+// once, parallel across jobs, not inside them (Options.Workers 1). "All
+// cores" is GOMAXPROCS, as the methods count them: it follows a container's
+// CPU limit, where NumCPU counts the host's cores (64 jobs at once, and 64
+// times the memory, in a 2-CPU container on a 64-core host).
 func (c *Config) jobWorkers(n int) (int, methods.Options) {
 	workers := c.Workers
 	if workers <= 0 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(n, 1))
 	inner := c.Options
