@@ -12,13 +12,14 @@ import "fmt"
 // constraint per validation row (eq. 12; 2n/3 rows) in dense matrices and
 // solves its QP subproblems by Goldfarb–Idnani over all of them: a step
 // costs about O(n³). Measured on 2 cores (BENCHMARKS.md): 4.0 s per step
-// at n = 5,000, and a default run takes about 40 steps; at n = 20,000 the
-// first step's QP subproblem (Goldfarb–Idnani over 13,336 variables) was
-// still running after 12 minutes.
+// at n = 5,000 and 36–38 s at 10,000 (a default run of about 40 steps:
+// some 25 minutes); at n = 20,000 the first step's QP subproblem
+// (Goldfarb–Idnani over 13,336 variables) was still running after 12
+// minutes.
 const TwoLevelMaxRows = 10_000
 
 // twoLevelStepNote says what a step costs (BENCHMARKS.md).
-const twoLevelStepNote = "a step took about 4 s at n = 5,000 and grows like n^2.4–n^3 (at 20,000 the first step's QP alone ran over 12 minutes), and a run takes about 40 steps"
+const twoLevelStepNote = "a step took about 4 s at n = 5,000 and 37 s at 10,000, growing like n^3 (at 20,000 the first step's QP alone ran over 12 minutes), and a run takes about 40 steps"
 
 // SizeError is a refusal to run before any work: the method is known to
 // take hours on this many training rows.
