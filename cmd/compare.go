@@ -179,8 +179,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 	}
 	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
-	if s.MemBytes = experiment.MemoryBound(o.MemMB); experiment.GCLimit(o.MemMB) > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(experiment.GCLimit(o.MemMB)))
+	s.MemBytes = experiment.MemoryBound(o.MemMB)
+	if lim := experiment.GCLimit(o.MemMB); lim > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
 	}
 	prog := newProgress(o.globalOptions, "compare")
 	s.Progress = func(d, t int, r *experiment.Record) {

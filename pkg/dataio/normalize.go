@@ -166,17 +166,26 @@ func (nz *Normalizer) ApplyRow(dst, x []float64) {
 // Apply returns the normalised copy of X. It panics if X has a different
 // number of columns.
 func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
+	if _, d := X.Dims(); d != len(nz.Shift) {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
+	}
+	out := mat.DenseCopyOf(X)
+	nz.applyInPlace(out)
+	return out
+}
+
+// applyInPlace normalises the rows of X in place. It panics if X has a
+// different number of columns.
+func (nz *Normalizer) applyInPlace(X *mat.Dense) {
 	n, d := X.Dims()
 	if d != len(nz.Shift) {
 		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
 	}
-	out := mat.DenseCopyOf(X)
-	raw := out.RawMatrix()
+	raw := X.RawMatrix()
 	for i := 0; i < n; i++ {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
 		nz.ApplyRow(row, row)
 	}
-	return out
 }
 
 // Identity reports whether nz maps every value to itself (kind "none", or
@@ -199,17 +208,8 @@ func (nz *Normalizer) applyOwned(d *Dataset) {
 	if d.X == nil {
 		d.X = &mat.Dense{} // no rows, as ApplyDataset has it
 	}
-	if d.X.IsEmpty() || nz.Identity() {
-		return
-	}
-	n, dim := d.X.Dims()
-	if dim != len(nz.Shift) {
-		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), dim))
-	}
-	raw := d.X.RawMatrix()
-	for i := 0; i < n; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+dim]
-		nz.ApplyRow(row, row)
+	if !d.X.IsEmpty() && !nz.Identity() {
+		nz.applyInPlace(d.X)
 	}
 }
 

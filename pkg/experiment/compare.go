@@ -277,10 +277,14 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		}
 	}
 	jobs := cfg.Plan(sources, entries)
-	if err := checkSize(cfg, sources, entries); err != nil {
+	shapes, err := trainShapes(sources)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(cfg, sources, entries, len(jobs), s.MemBytes); err != nil {
+	if err := checkSize(cfg, sources, shapes, entries); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(cfg, sources, shapes, entries, len(jobs), s.MemBytes); err != nil {
 		return nil, err
 	}
 	res := &CompareResult{Entries: entries}

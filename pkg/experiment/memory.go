@@ -42,13 +42,19 @@ type MemoryEstimate struct {
 // estimated as a whole: its jobs left are not known before the results
 // file is read.
 func EstimateMemory(c Config, sources []Source, entries []Entry, jobs int) ([]MemoryEstimate, error) {
+	shapes, err := trainShapes(sources)
+	if err != nil {
+		return nil, err
+	}
+	return estimateMemory(c, sources, shapes, entries, jobs)
+}
+
+// estimateMemory is EstimateMemory with the sources' shapes (trainShapes).
+func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry, jobs int) ([]MemoryEstimate, error) {
 	workers, inner := c.jobWorkers(jobs)
 	var est []MemoryEstimate
-	for _, src := range sources {
-		n, d, err := trainShape(src)
-		if err != nil {
-			return nil, err
-		}
+	for k, src := range sources {
+		n, d := shapes[k].n, shapes[k].d
 		for _, e := range entries {
 			opts := c.entryOptions(inner, e)
 			job, err := methods.PeakBytes(e.Method, n, d, opts)
@@ -60,6 +66,24 @@ func EstimateMemory(c Config, sources []Source, entries []Entry, jobs int) ([]Me
 		}
 	}
 	return est, nil
+}
+
+// shape is a source's largest training part as the methods see it: n rows
+// of d features (trainShape).
+type shape struct{ n, d int }
+
+// trainShapes returns trainShape of every source, in order: Compare's size
+// and memory checks share them (a preset's shape draws its partition 0).
+func trainShapes(sources []Source) ([]shape, error) {
+	shapes := make([]shape, len(sources))
+	for k, src := range sources {
+		n, d, err := trainShape(src)
+		if err != nil {
+			return nil, err
+		}
+		shapes[k] = shape{n, d}
+	}
+	return shapes, nil
 }
 
 // trainShape returns the rows of src's largest training part and its
@@ -116,12 +140,13 @@ func (e *MemoryError) Error() string {
 func ceilMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 }
 
 // checkMemory refuses with a *MemoryError a run of jobs jobs whose largest
-// estimate (EstimateMemory) exceeds bound bytes; bound ≤ 0 is no bound.
-func checkMemory(c Config, sources []Source, entries []Entry, jobs int, bound int64) error {
+// estimate (EstimateMemory, on the sources' shapes) exceeds bound bytes;
+// bound ≤ 0 is no bound.
+func checkMemory(c Config, sources []Source, shapes []shape, entries []Entry, jobs int, bound int64) error {
 	if bound <= 0 {
 		return nil
 	}
-	est, err := EstimateMemory(c, sources, entries, jobs)
+	est, err := estimateMemory(c, sources, shapes, entries, jobs)
 	if err != nil {
 		return err
 	}
@@ -159,15 +184,11 @@ func (e *SizeError) Unwrap() error { return e.Err }
 
 // checkSize refuses with a *SizeError a run in which an entry refuses a
 // dataset's largest training part.
-func checkSize(c Config, sources []Source, entries []Entry) error {
-	for _, src := range sources {
-		n, _, err := trainShape(src)
-		if err != nil {
-			return err
-		}
+func checkSize(c Config, sources []Source, shapes []shape, entries []Entry) error {
+	for k, src := range sources {
 		for _, e := range entries {
 			var se *methods.SizeError
-			if err := methods.CheckSize(e.Method, n, c.entryOptions(c.Options, e)); errors.As(err, &se) {
+			if err := methods.CheckSize(e.Method, shapes[k].n, c.entryOptions(c.Options, e)); errors.As(err, &se) {
 				return &SizeError{Dataset: src.Name(), Entry: e, Err: se}
 			}
 		}

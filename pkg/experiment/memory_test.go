@@ -115,7 +115,11 @@ func TestCompareMemoryRefused(t *testing.T) {
 	c := Config{Workers: 2, Options: s.Options}
 	for n, ok := range map[int]bool{me.MaxN: true, me.MaxN + 1: false} {
 		src := &SplitSource{Data: heart, Splits: []dataio.Split{{Train: make([]int, n)}}}
-		if err := checkMemory(c, []Source{src}, s.Entries, 4, s.MemBytes); (err == nil) != ok {
+		shapes, err := trainShapes([]Source{src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkMemory(c, []Source{src}, shapes, s.Entries, 4, s.MemBytes); (err == nil) != ok {
 			t.Errorf("%d rows: err = %v, want fits %v", n, err, ok)
 		}
 	}

@@ -635,11 +635,11 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if ts.C != 0 {
 		return nil, nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
 	}
-	if err := twoLevelSize(train.Len(), ts.MaxIter); err != nil {
-		return nil, nil, err
-	}
 	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
 		return nil, nil, fmt.Errorf("methods: twolevel: empty training set")
+	}
+	if err := twoLevelSize(train.Len(), ts.MaxIter); err != nil {
+		return nil, nil, err
 	}
 	sIdx, vIdx, err := tlSplit(train.Y, ts.Seed)
 	if err != nil {
