@@ -316,10 +316,16 @@ func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
 }
 
 // Rows maps the rows of X once (X̃ and ½‖x̃_i‖²) for column evaluation.
+// An isotropic Gaussian on sparse rows takes the sparse route (sparse.go).
 // The Matrix is read-only and safe for concurrent use.
 func (g *Gaussian) Rows(X mat.Matrix) Matrix {
 	x, n, d := rowMajor(X)
 	g.checkDim(d)
+	if g.kind == gaussIso {
+		if r := sparseGaussRows(x, n, d, math.Sqrt(2*g.gamma)); r != nil {
+			return r
+		}
+	}
 	xt, p := g.transform(x, n, d, colMeans(x, n, d))
 	return &gaussRows{xt: xt, n: n, p: p, h: rowNorms2Half(xt, n, p)}
 }

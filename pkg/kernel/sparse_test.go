@@ -1,0 +1,229 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randSparse returns n×d data in which feature k is set (to a value in
+// [0.5, 1.5), or exactly 1 when binary) in a row with probability
+// density·w_k, the weights w_k falling like 1/(k+1) as a1a's one-hot
+// features do, scaled so that a row has about density·d nonzeros.
+func randSparse(rng *rand.Rand, n, d int, density float64, binary bool) *mat.Dense {
+	w := make([]float64, d)
+	var s float64
+	for k := range w {
+		w[k] = 1 / float64(k+1)
+		s += w[k]
+	}
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for k := range w {
+			if rng.Float64() < min(1, density*float64(d)*w[k]/s) {
+				v := 1.0
+				if !binary {
+					v = 0.5 + rng.Float64()
+				}
+				X.Set(i, k, v)
+			}
+		}
+	}
+	return X
+}
+
+// denseRows is the dense route of Rows, whatever the data.
+func denseRows(g *Gaussian, X *mat.Dense) *gaussRows {
+	x, n, d := rowMajor(X)
+	xt, p := g.transform(x, n, d, colMeans(x, n, d))
+	return &gaussRows{xt: xt, n: n, p: p, h: rowNorms2Half(xt, n, p)}
+}
+
+func TestSparseRowsRoute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g, _ := NewGaussianIso(0.05)
+	for _, c := range []struct {
+		name   string
+		X      *mat.Dense
+		sparse bool
+	}{
+		{"a1a-like 11%", randSparse(rng, 200, 123, 0.11, true), true},
+		{"5% values", randSparse(rng, 200, 60, 0.05, false), true},
+		{"dense", randData(rng, 200, 20, 0), false},
+		{"half set", randSparse(rng, 200, 40, 0.5, false), true},
+		{"80% set", randSparse(rng, 200, 40, 0.8, false), false},
+	} {
+		x, n, d := rowMajor(c.X)
+		ratio := sparseRatio(sparseGaussRowsCost(x, n, d, 1, math.Inf(1)))
+		_, sp := g.Rows(c.X).(*sparseRows)
+		if sp != c.sparse {
+			t.Errorf("%s (work ratio %.3f): sparse route %v, want %v", c.name, ratio, sp, c.sparse)
+		}
+	}
+	// Sparse rows far from the origin (a large common offset in one
+	// feature) keep the centred dense route.
+	off := randSparse(rng, 200, 123, 0.11, true)
+	for i := 0; i < 200; i++ {
+		off.Set(i, 5, 1000+rng.Float64())
+	}
+	if _, sp := g.Rows(off).(*sparseRows); sp {
+		t.Error("sparse rows offset by 1000 in one feature took the sparse route")
+	}
+	// Diagonal and full Q keep the dense route even on sparse data.
+	X := randSparse(rng, 100, 30, 0.05, true)
+	q := make([]float64, 30)
+	for k := range q {
+		q[k] = 0.1
+	}
+	diag, _ := NewGaussianDiag(q)
+	if _, sp := diag.Rows(X).(*sparseRows); sp {
+		t.Error("diagonal Q took the sparse route")
+	}
+}
+
+// The sparse route's entries equal the kernel's definition and the dense
+// route's, and whole columns, prefixes, contiguous parts (the solver's
+// chunks) and permuted idx agree to the last bit.
+func TestSparseRowsColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, binary := range []bool{true, false} {
+		X := randSparse(rng, 150, 80, 0.08, binary)
+		// An empty row and a row far from the others.
+		for k := 0; k < 80; k++ {
+			X.Set(7, k, 0)
+		}
+		X.Set(9, 79, 40)
+		g, _ := NewGaussianIso(0.02)
+		m := g.Rows(X)
+		sp, ok := m.(*sparseRows)
+		if !ok {
+			t.Fatalf("binary %v: dense route taken", binary)
+		}
+		dense := denseRows(g, X)
+		n := m.Len()
+		full := make([]float64, n)
+		want := make([]float64, n)
+		for _, i := range []int{0, 7, 9, 42, n - 1} {
+			m.Column(i, nil, full)
+			dense.Column(i, nil, want)
+			for j := range full {
+				ev := g.Eval(X.RawRowView(i), X.RawRowView(j))
+				if math.Abs(full[j]-ev) > 1e-14 || math.Abs(full[j]-want[j]) > 1e-14 {
+					t.Fatalf("binary %v: K(%d,%d) = %.17g, Eval %.17g, dense route %.17g", binary, i, j, full[j], ev, want[j])
+				}
+			}
+			if full[i] != 1 || m.Diag(i) != 1 {
+				t.Errorf("K(%d,%d) = %g, Diag %g, want 1", i, i, full[i], m.Diag(i))
+			}
+			pre := make([]float64, 60)
+			m.Column(i, nil, pre)
+			for j, v := range pre {
+				if v != full[j] {
+					t.Fatalf("prefix K(%d,%d) = %.17g, whole column %.17g", i, j, v, full[j])
+				}
+			}
+			for _, idx := range [][]int{rangeIdx(50, 101), rangeIdx(0, n), rng.Perm(n)[:37], {i}, {}} {
+				dst := make([]float64, len(idx))
+				m.Column(i, idx, dst)
+				for k, j := range idx {
+					if dst[k] != full[j] {
+						t.Fatalf("idx K(%d,%d) = %.17g, whole column %.17g", i, j, dst[k], full[j])
+					}
+				}
+			}
+		}
+		if sp.EntryCost() < 16 || sp.EntryCost() > 16+80 {
+			t.Errorf("EntryCost %d outside [16, 16+d]", sp.EntryCost())
+		}
+	}
+}
+
+func rangeIdx(lo, hi int) []int {
+	idx := make([]int, hi-lo)
+	for k := range idx {
+		idx[k] = lo + k
+	}
+	return idx
+}
+
+// Concurrent calls through idx share the scratch pool without mixing up
+// their buffers (run with -race).
+func TestSparseRowsConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	X := randSparse(rng, 300, 100, 0.06, true)
+	g, _ := NewGaussianIso(0.1)
+	m := g.Rows(X)
+	n := m.Len()
+	want := make([][]float64, n)
+	for i := range want {
+		want[i] = make([]float64, n)
+		m.Column(i, nil, want[i])
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			dst := make([]float64, n)
+			for i := w; i < n; i += 4 {
+				lo := (i * 7) % (n / 2)
+				idx := rangeIdx(lo, lo+n/2)
+				m.Column(i, idx, dst)
+				for k, j := range idx {
+					if dst[k] != want[i][j] {
+						errs <- fmt.Errorf("K(%d,%d) = %g concurrently, %g alone", i, j, dst[k], want[i][j])
+						return
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkSparseColumn times one whole kernel column by the dense and the
+// sparse route, on a1a-like binary rows and on sparser and denser data: the
+// evidence behind sparseMaxCost.
+func BenchmarkSparseColumn(b *testing.B) {
+	g, _ := NewGaussianIso(0.03125)
+	for _, c := range []struct {
+		n, d    int
+		density float64
+	}{{1605, 123, 0.11}, {5000, 123, 0.11}, {2000, 300, 0.02}, {2000, 50, 0.3}, {2000, 50, 0.5}, {2000, 50, 0.7}, {2000, 50, 1}} {
+		X := randSparse(rand.New(rand.NewPCG(1, 2)), c.n, c.d, c.density, true)
+		x, n, d := rowMajor(X)
+		sp := sparseGaussRowsCost(x, n, d, math.Sqrt(2*0.03125), math.Inf(1))
+		routes := map[string]Matrix{"dense": denseRows(g, X), "sparse": sp}
+		ratio := sparseRatio(sp)
+		for _, name := range []string{"dense", "sparse"} {
+			m := routes[name]
+			b.Run(fmt.Sprintf("%s/n=%d,d=%d,density=%g,ratio=%.3f", name, c.n, c.d, c.density, ratio), func(b *testing.B) {
+				dst := make([]float64, n)
+				i := 0
+				for b.Loop() {
+					m.Column(i, nil, dst)
+					i = (i + 1) % n
+				}
+			})
+		}
+	}
+}
+
+// sparseRatio is the scatter route's work over the dense route's n²·d.
+func sparseRatio(sp *sparseRows) float64 {
+	var work float64
+	for k := 0; k < sp.d; k++ {
+		nk := float64(sp.colPtr[k+1] - sp.colPtr[k])
+		work += nk * nk
+	}
+	return work / (float64(sp.n) * float64(sp.n) * float64(sp.d))
+}
