@@ -45,6 +45,7 @@ type cache struct {
 	arenaOK   bool
 	arena     []float64
 	arenaNext int
+	unmap     func() // releases a mapped arena; nil: none, or in the Go heap
 }
 
 // arenaMinBytes is the smallest whole matrix served from an arena: below,
@@ -93,8 +94,15 @@ func (c *cache) newBuffer(length int) []float64 {
 		return b[:length]
 	}
 	if c.arena == nil && c.arenaOK {
-		c.arena = make([]float64, n*n)
-		adviseHugePages(c.arena)
+		// Without a workspace no column outlives the solve (release), so
+		// the arena can be mapped memory, unmapped at the end (mapArena).
+		if c.ws == nil {
+			c.arena, c.unmap = mapArena(n * n)
+		}
+		if c.arena == nil {
+			c.arena = make([]float64, n*n)
+			adviseHugePages(c.arena)
+		}
 	}
 	if k := c.arenaNext; (k+1)*n <= len(c.arena) {
 		c.arenaNext++
@@ -254,8 +262,15 @@ func (c *cache) fromWorkspace(length int) []float64 {
 }
 
 // release hands the cached column buffers to the workspace (when there is
-// one) at the end of a solve; the cache is empty afterwards.
+// one) at the end of a solve, or unmaps a mapped arena; the cache is empty
+// afterwards.
 func (c *cache) release() {
+	if c.unmap != nil {
+		clear(c.cols)
+		c.arena = nil
+		c.unmap()
+		c.unmap = nil
+	}
 	if c.ws == nil {
 		return
 	}
