@@ -41,3 +41,37 @@ func TestFitTrainDecision(t *testing.T) {
 		}
 	}
 }
+
+// A fitted model's SV matrix is the array its SupportVectors' X were copied
+// into, not a second copy; once a support vector is replaced or edited,
+// Validate rebuilds the matrix from the SupportVectors, as before.
+func TestFitSVsStoredOnce(t *testing.T) {
+	d := loadHeart(t)
+	r, err := Fit(context.Background(), FitSettings{Train: d, Kernel: iso(0.5), Margin: L1, C: 1, Eps: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := r.Model
+	if nsv := len(m.SupportVectors); nsv < 2 || &m.sv.RawMatrix().Data[0] != &m.SupportVectors[0].X[0] ||
+		&m.sv.RawMatrix().Data[(nsv-1)*m.NumFeatures] != &m.SupportVectors[nsv-1].X[0] {
+		t.Fatal("the fitted model's SV matrix is a second copy of its support vectors")
+	}
+	x := d.X.RawRowView(0)
+	before := m.DecisionNormalized(d.X.Slice(0, 1, 0, d.Dim()))[0]
+
+	// Replace support vector 0 by row 0 itself: f(x_0) changes by
+	// coef_0·(K(x_0, x_0) - K(sv_0, x_0)).
+	k0 := m.kern.Eval(m.SupportVectors[0].X, x)
+	m.SupportVectors[0].X = append([]float64(nil), x...)
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if m.svData != nil || &m.sv.RawMatrix().Data[0] == &m.SupportVectors[0].X[0] {
+		t.Error("after replacing an SV, the SV matrix still aliases the fitted array")
+	}
+	after := m.DecisionNormalized(d.X.Slice(0, 1, 0, d.Dim()))[0]
+	want := before + m.SupportVectors[0].Coef*(1-k0)
+	if math.Abs(after-want) > 1e-12 {
+		t.Errorf("f(x_0) = %.15g after replacing SV 0, want %.15g", after, want)
+	}
+}

@@ -108,10 +108,13 @@ type Model struct {
 	// Tuning is the tuning method's result, when `tune` made the model.
 	Tuning json.RawMessage `json:"tuning,omitempty"`
 
-	kern  kernel.Kernel // built from Kernel
-	sv    *mat.Dense    // nsv×d support vectors
-	coef  *mat.VecDense // nsv coefficients
-	ready bool
+	kern kernel.Kernel // built from Kernel
+	sv   *mat.Dense    // nsv×d support vectors
+	// svData backs the SupportVectors' X as fitSVM made them (nil after
+	// Load); prepare uses it as sv's data while they still alias it.
+	svData []float64
+	coef   *mat.VecDense // nsv coefficients
+	ready  bool
 }
 
 // SupportVector is one support vector: Coef = y_iα_i and the point X (in
@@ -209,12 +212,22 @@ func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer,
 	if p.WeightNeg != 0 && p.WeightNeg != 1 {
 		m.WeightNeg = p.WeightNeg
 	}
+	// The support vectors' rows are consecutive rows of one array, which
+	// prepare then takes as the SV matrix without a second copy.
+	nsv := 0
+	for _, a := range res.Alpha {
+		if a > 0 {
+			nsv++
+		}
+	}
+	m.svData = make([]float64, nsv*d)
+	m.SupportVectors = make([]SupportVector, 0, nsv)
 	for i, a := range res.Alpha {
 		if a > 0 {
-			m.SupportVectors = append(m.SupportVectors, SupportVector{
-				Coef: train.Y[i] * a,
-				X:    append([]float64(nil), train.X.RawRowView(i)...),
-			})
+			k := len(m.SupportVectors)
+			row := m.svData[k*d : (k+1)*d : (k+1)*d]
+			copy(row, train.X.RawRowView(i))
+			m.SupportVectors = append(m.SupportVectors, SupportVector{Coef: train.Y[i] * a, X: row})
 		}
 	}
 	pos, _ := train.ClassCounts()
@@ -265,16 +278,38 @@ func (m *Model) prepare() error {
 	m.coef = nil
 	m.sv = nil
 	if nsv > 0 {
-		m.sv = mat.NewDense(nsv, d, nil)
 		c := make([]float64, nsv)
 		for i, sv := range m.SupportVectors {
-			m.sv.SetRow(i, sv.X)
 			c[i] = sv.Coef
 		}
 		m.coef = mat.NewVecDense(nsv, c)
+		if m.svRowsInData() {
+			m.sv = mat.NewDense(nsv, d, m.svData)
+		} else {
+			m.svData = nil
+			m.sv = mat.NewDense(nsv, d, nil)
+			for i, sv := range m.SupportVectors {
+				m.sv.SetRow(i, sv.X)
+			}
+		}
 	}
 	m.ready = true
 	return nil
+}
+
+// svRowsInData reports whether every support vector's X is still row i of
+// svData (as fitSVM made them), so that svData can serve as the SV matrix.
+func (m *Model) svRowsInData() bool {
+	d := m.NumFeatures
+	if d == 0 || len(m.svData) != len(m.SupportVectors)*d {
+		return false
+	}
+	for i, sv := range m.SupportVectors {
+		if len(sv.X) != d || &sv.X[0] != &m.svData[i*d] {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate checks that the model is consistent (known version, kernel and
