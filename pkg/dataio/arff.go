@@ -53,7 +53,7 @@ func ReadARFF(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 
 // arffLines returns the content lines of an ARFF file, trimmed: without a
 // UTF-8 byte-order mark, \r of CRLF ends, blank lines and '%' comment lines.
-func arffLines(data []byte) []textLine { return textLines(data, '%', true) }
+func arffLines(data []byte) []textLine { return textLines(data, '%', true, -1) }
 
 // isARFF reports whether the first content line of data is an ARFF
 // keyword: @relation (or, for a fragment, @attribute or @data).

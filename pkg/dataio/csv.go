@@ -203,25 +203,31 @@ type textLine struct {
 
 // contentLines splits data into lines, dropping a UTF-8 byte-order mark, the
 // \r of CRLF line ends, blank lines and comment lines starting with '#'.
-func contentLines(data []byte) []textLine { return textLines(data, '#', false) }
+func contentLines(data []byte) []textLine { return textLines(data, '#', false, -1) }
 
 // textLines splits data into its content lines: without a UTF-8 byte-order
 // mark and the \r of CRLF ends, and without blank lines and lines whose
 // first non-blank character is comment. trim also trims the kept lines'
-// leading and trailing blanks (ARFF); otherwise only the \r goes.
-func textLines(data []byte, comment byte, trim bool) []textLine {
+// leading and trailing blanks (ARFF); otherwise only the \r goes. With
+// limit ≥ 0 it stops after that many content lines.
+// Each line is its own string (a label or a category kept from it must not
+// pin the whole file); the slice is sized once from the newline count.
+func textLines(data []byte, comment byte, trim bool, limit int) []textLine {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var out []textLine
-	num := 0
-	for len(data) > 0 {
+	if limit < 0 {
+		out = make([]textLine, 0, bytes.Count(data, []byte{'\n'})+1)
+	}
+	num, pos := 0, 0
+	for pos < len(data) && (limit < 0 || len(out) < limit) {
 		num++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
+		end := len(data)
+		next := end
+		if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+			end, next = pos+i, pos+i+1
 		}
-		s := strings.TrimRight(string(line), "\r")
+		s := strings.TrimRight(string(data[pos:end]), "\r")
+		pos = next
 		t := strings.TrimSpace(s)
 		if t == "" || t[0] == comment {
 			continue

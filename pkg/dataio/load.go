@@ -142,9 +142,8 @@ func DetectFormat(path string, data []byte) string {
 	if isARFF(data) {
 		return "arff"
 	}
-	lines := contentLines(data)
 	sparse := false
-	for _, l := range lines[:min(len(lines), 20)] {
+	for _, l := range textLines(data, '#', false, 20) {
 		f := strings.Fields(l.text)
 		toks := f[1:]
 		if isIndexValue(f[0]) {
