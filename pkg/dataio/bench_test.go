@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func BenchmarkReadLIBSVM(b *testing.B) {
@@ -54,5 +56,26 @@ func BenchmarkDescribe(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Describe(d)
+	}
+}
+
+// BenchmarkFitNormalizer fits each normaliser on a1a's 1,605 × 119 rows:
+// the row-major statistics of a *mat.Dense against the column loop that
+// other matrices take.
+func BenchmarkFitNormalizer(b *testing.B) {
+	d, err := Load(filepath.Join(td, "libsvm/a1a"), ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, kind := range []string{NoScale, ZScore} {
+		for name, X := range map[string]mat.Matrix{"dense": d.X, "columns": notDense{d.X}} {
+			b.Run(kind+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := FitNormalizer(kind, X); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -57,27 +57,32 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		return nil, fmt.Errorf("dataio: fit %s normaliser: %w", kind, ErrEmpty)
 	}
 	nz := &Normalizer{Kind: kind, Shift: make([]float64, d), Scale: make([]float64, d)}
+	st := denseColumnStats(X, kind == ZScore)
 	for j := 0; j < d; j++ {
-		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
-		for i := 0; i < n; i++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("dataio: fit %s normaliser: row %d feature %d is %v", kind, i+1, j+1, v)
-			}
-			lo, hi = min(lo, v), max(hi, v)
-			sum += v
-		}
-		mean := sum / float64(n)
-		if math.IsInf(mean, 0) { // the sum overflowed, the mean does not
-			mean = 0
+		var lo, hi, mean float64
+		if st != nil {
+			lo, hi, mean = st.lo[j], st.hi[j], st.mean[j]
+		} else {
+			sum := 0.0
+			lo, hi = math.Inf(1), math.Inf(-1)
 			for i := 0; i < n; i++ {
-				mean += X.At(i, j) / float64(n)
+				v := X.At(i, j)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("dataio: fit %s normaliser: row %d feature %d is %v", kind, i+1, j+1, v)
+				}
+				lo, hi = min(lo, v), max(hi, v)
+				sum += v
 			}
+			mean = columnMean(X, j, sum)
 		}
 		shift, scale := 0.0, 1.0
 		switch kind {
 		case ZScore:
-			shift, scale = mean, stdAbout(X, j, mean)
+			if st != nil && !math.IsInf(st.ss[j], 0) {
+				shift, scale = mean, math.Sqrt(st.ss[j]/float64(n))
+			} else {
+				shift, scale = mean, stdAbout(X, j, mean)
+			}
 		case MinMax01:
 			shift, scale = lo, hi-lo
 		case MinMax11:
@@ -102,6 +107,72 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		nz.Shift[j], nz.Scale[j] = shift, scale
 	}
 	return nz, nil
+}
+
+// columnMean is sum/n for column j of X, or, when the sum overflowed (the
+// mean does not), the mean summed as Σ x_ij/n.
+func columnMean(X mat.Matrix, j int, sum float64) float64 {
+	n, _ := X.Dims()
+	mean := sum / float64(n)
+	if math.IsInf(mean, 0) {
+		mean = 0
+		for i := 0; i < n; i++ {
+			mean += X.At(i, j) / float64(n)
+		}
+	}
+	return mean
+}
+
+// columnStats are the per-column minima, maxima, means and (for z-scores)
+// sums of squares about the means that FitNormalizer needs.
+type columnStats struct {
+	lo, hi, mean, ss []float64
+}
+
+// denseColumnStats computes FitNormalizer's column statistics in row-major
+// passes over a *mat.Dense, each column's sums in the order of its rows, so
+// every number is the one the column-by-column loop computes (through At,
+// in strided order, that loop was most of a small file's normalisation).
+// It returns nil for other matrices and when an entry is NaN or ±Inf, for
+// the column loop to report the first one as it always has.
+func denseColumnStats(X mat.Matrix, withSS bool) *columnStats {
+	m, ok := X.(*mat.Dense)
+	if !ok {
+		return nil
+	}
+	raw := m.RawMatrix()
+	n, d := raw.Rows, raw.Cols
+	st := &columnStats{lo: make([]float64, d), hi: make([]float64, d), mean: make([]float64, d)}
+	sum := make([]float64, d)
+	for j := range d {
+		st.lo[j], st.hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		for j, v := range row {
+			st.lo[j], st.hi[j] = min(st.lo[j], v), max(st.hi[j], v)
+			sum[j] += v
+		}
+	}
+	for j := range d {
+		// A NaN propagates to the sum and an infinity makes lo or hi
+		// infinite.
+		if math.IsNaN(sum[j]) || math.IsInf(st.lo[j], 0) || math.IsInf(st.hi[j], 0) {
+			return nil
+		}
+		st.mean[j] = columnMean(X, j, sum[j])
+	}
+	if withSS {
+		st.ss = make([]float64, d)
+		for i := 0; i < n; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+d]
+			for j, v := range row {
+				r := v - st.mean[j]
+				st.ss[j] += r * r
+			}
+		}
+	}
+	return st
 }
 
 // stdAbout returns sqrt(Σ_i (X_ij - mean)² / n), the population standard

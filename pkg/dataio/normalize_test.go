@@ -3,6 +3,8 @@ package dataio
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -175,4 +177,41 @@ func close(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// notDense hides a *mat.Dense behind the mat.Matrix interface, so that
+// FitNormalizer takes its column-by-column loop.
+type notDense struct{ mat.Matrix }
+
+// The row-major statistics of a *mat.Dense give every normaliser bit for bit
+// what the column loop gives, also where the sums overflow, and the same
+// error for the first non-finite entry.
+func TestFitNormalizerDenseStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	X := mat.NewDense(50, 6, nil)
+	for i := range 50 {
+		X.Set(i, 0, rng.NormFloat64()*3+7)
+		X.Set(i, 1, float64(rng.IntN(2)))      // binary
+		X.Set(i, 2, 4)                         // constant
+		X.Set(i, 3, 1e307*(1+rng.Float64()))   // the sum overflows
+		X.Set(i, 4, 1e160*rng.NormFloat64())   // the squares overflow
+		X.Set(i, 5, rng.Float64()*1e-3-0.5e-3) // small, both signs
+	}
+	for _, kind := range []string{ZScore, MinMax01, MinMax11, NoScale} {
+		a, errA := FitNormalizer(kind, X)
+		b, errB := FitNormalizer(kind, notDense{X})
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v / %v", kind, errA, errB)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: dense %+v, column loop %+v", kind, a, b)
+		}
+	}
+	X.Set(7, 4, math.NaN())
+	X.Set(3, 5, math.Inf(-1))
+	_, errA := FitNormalizer(ZScore, X)
+	_, errB := FitNormalizer(ZScore, notDense{X})
+	if errA == nil || errB == nil || errA.Error() != errB.Error() {
+		t.Errorf("non-finite entries: dense %v, column loop %v", errA, errB)
+	}
 }
