@@ -13,10 +13,13 @@ import (
 // column K(i, ·) is computed by scattering x_i's nonzeros down the CSC: a
 // column costs Σ_{k ∈ nz(x_i)} nnz(feature k) multiply-adds instead of n·d.
 //
-// Centring, which the dense route uses against cancellation on data far
-// from the origin, would make the rows dense; it is not needed here: the
-// rows being mostly zeros, ½‖x‖² is of the order of the distances (LIBSVM
-// computes the kernel the same way, from uncentred sparse rows).
+// The rows are stored shifted by each column's majority value (columnBases:
+// 0 for LIBSVM's sparse files, the shifted zero of a z-scored one-hot
+// feature), not centred: centring, which the dense route uses against
+// cancellation on data far from the origin, would make the rows dense. The
+// shifted rows being mostly zeros, ½‖x‖² is of the order of the distances
+// (LIBSVM computes the kernel the same way, from its sparse rows), and
+// sparseMaxOffset refuses the data where it is not.
 //
 // Every entry is the sum, in ascending feature order and starting from 0,
 // of the products of the two rows' common nonzeros, whichever form of
@@ -70,13 +73,19 @@ func sparseGaussRowsCost(x []float64, n, d int, s, maxCost float64) *sparseRows 
 	if n < 2 || d < 2 || n > math.MaxInt32 {
 		return nil
 	}
+	return sparseRowsShifted(x, n, d, s, columnBases(x, n, d), maxCost)
+}
+
+// sparseRowsShifted builds the route on the rows x - base.
+func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost float64) *sparseRows {
 	colNNZ := make([]int, d)
 	sum := make([]float64, d)
 	var sumSq float64
 	nnz := 0
 	for i := 0; i < n; i++ {
 		for k, v := range x[i*d : (i+1)*d] {
-			if v != 0 {
+			if v != base[k] {
+				v -= base[k]
 				colNNZ[k]++
 				nnz++
 				sum[k] += v
@@ -123,10 +132,10 @@ func sparseGaussRowsCost(x []float64, n, d int, s, maxCost float64) *sparseRows 
 	for i := 0; i < n; i++ {
 		var hh float64
 		for k, v := range x[i*d : (i+1)*d] {
-			if v == 0 {
+			if v == base[k] {
 				continue
 			}
-			v *= s
+			v = (v - base[k]) * s
 			r.rowIdx[p], r.rowVal[p] = int32(k), v
 			p++
 			q := next[k]
@@ -138,6 +147,30 @@ func sparseGaussRowsCost(x []float64, n, d int, s, maxCost float64) *sparseRows 
 		r.h[i] = hh / 2
 	}
 	return r
+}
+
+// columnBases returns, for each column of the n×d row-major x, its
+// majority value when it has one (Boyer–Moore's vote; otherwise some value
+// of the column). The kernel depends only on differences, so the sparse
+// route stores x_ik - base_k: one-hot features stay sparse after a z-score
+// or a [-1, 1] scaling moved their zeros (train's default normalisation),
+// and a feature set in most rows is stored by its few unset rows.
+func columnBases(x []float64, n, d int) []float64 {
+	base := make([]float64, d)
+	count := make([]int, d)
+	for i := 0; i < n; i++ {
+		for k, v := range x[i*d : (i+1)*d] {
+			switch {
+			case v == base[k]:
+				count[k]++
+			case count[k] == 0:
+				base[k], count[k] = v, 1
+			default:
+				count[k]--
+			}
+		}
+	}
+	return base
 }
 
 func (r *sparseRows) Len() int           { return r.n }

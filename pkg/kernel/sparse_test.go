@@ -64,14 +64,44 @@ func TestSparseRowsRoute(t *testing.T) {
 			t.Errorf("%s (work ratio %.3f): sparse route %v, want %v", c.name, ratio, sp, c.sparse)
 		}
 	}
-	// Sparse rows far from the origin (a large common offset in one
-	// feature) keep the centred dense route.
+	// Rows shifted far from the origin: a z-scored one-hot block (its zeros
+	// moved to -μ/σ, as train's default normalisation does) and a feature
+	// at 1000 + U(0, 1) take the sparse route on the rows less each
+	// column's majority value, with entries as exact as the dense route's.
 	off := randSparse(rng, 200, 123, 0.11, true)
+	for k := 0; k < 123; k++ {
+		var mu, ss float64
+		for i := 0; i < 200; i++ {
+			mu += off.At(i, k) / 200
+		}
+		for i := 0; i < 200; i++ {
+			ss += (off.At(i, k) - mu) * (off.At(i, k) - mu) / 200
+		}
+		for i := 0; i < 200 && ss > 0; i++ {
+			off.Set(i, k, (off.At(i, k)-mu)/math.Sqrt(ss))
+		}
+	}
 	for i := 0; i < 200; i++ {
 		off.Set(i, 5, 1000+rng.Float64())
 	}
-	if _, sp := g.Rows(off).(*sparseRows); sp {
-		t.Error("sparse rows offset by 1000 in one feature took the sparse route")
+	m, sp := g.Rows(off).(*sparseRows)
+	if !sp {
+		t.Fatal("z-scored one-hot rows took the dense route")
+	}
+	col := make([]float64, 200)
+	m.Column(3, nil, col)
+	for j, v := range col {
+		if ev := g.Eval(off.RawRowView(3), off.RawRowView(j)); math.Abs(v-ev) > 1e-13 {
+			t.Fatalf("shifted rows: K(3,%d) = %.17g, Eval %.17g", j, v, ev)
+		}
+	}
+	// The offset guard: rows whose stored form is far from the origin
+	// against their spread (here a bad base on purpose) are refused.
+	x, n, d := rowMajor(off)
+	bad := columnBases(x, n, d)
+	bad[5] = -1e6
+	if sparseRowsShifted(x, n, d, 1, bad, sparseMaxCost) != nil {
+		t.Error("rows offset by 1e6 against their spread took the sparse route")
 	}
 	// Diagonal and full Q keep the dense route even on sparse data.
 	X := randSparse(rng, 100, 30, 0.05, true)
