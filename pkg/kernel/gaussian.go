@@ -353,9 +353,16 @@ func (r *gaussRows) EntryCost() int { return r.p + 16 }
 func (r *gaussRows) Column(i int, idx []int, dst []float64) {
 	checkColumn(r.n, idx, dst)
 	rowDots(dst, r.xt, r.p, i, idx)
-	hi := r.h[i]
+	gaussColumn(i, idx, dst, r.h)
+}
+
+// gaussColumn turns the dot products x̃_i·x̃_j in dst (dst[j] for j <
+// len(dst), or dst[k] for j = idx[k]) into the kernel column, with K_ii = 1
+// exactly; h holds the halved squared norms.
+func gaussColumn(i int, idx []int, dst, h []float64) {
+	hi := h[i]
 	if idx == nil {
-		h := r.h[:len(dst)]
+		h := h[:len(dst)]
 		for j, v := range dst {
 			dst[j] = gaussEntry(v, hi, h[j])
 		}
@@ -369,7 +376,7 @@ func (r *gaussRows) Column(i int, idx []int, dst []float64) {
 			dst[k] = 1
 			continue
 		}
-		dst[k] = gaussEntry(dst[k], hi, r.h[j])
+		dst[k] = gaussEntry(dst[k], hi, h[j])
 	}
 }
 

@@ -183,36 +183,22 @@ func (r *sparseRows) EntryCost() int { return r.cost }
 // asked for (a prefix, or the range spanned by idx), then the exp pass.
 func (r *sparseRows) Column(i int, idx []int, dst []float64) {
 	checkColumn(r.n, idx, dst)
-	hi := r.h[i]
 	if idx == nil {
 		clear(dst)
 		r.scatter(i, 0, dst)
-		h := r.h[:len(dst)]
-		for j, v := range dst {
-			dst[j] = gaussEntry(v, hi, h[j])
+	} else if len(idx) > 0 {
+		lo, top := idx[0], idx[0]
+		for _, j := range idx {
+			lo, top = min(lo, j), max(top, j)
 		}
-		if i < len(dst) {
-			dst[i] = 1
+		buf := r.buffer(top - lo + 1)
+		r.scatter(i, lo, *buf)
+		for k, j := range idx {
+			dst[k] = (*buf)[j-lo]
 		}
-		return
+		r.scratch.Put(buf)
 	}
-	if len(idx) == 0 {
-		return
-	}
-	lo, top := idx[0], idx[0]
-	for _, j := range idx {
-		lo, top = min(lo, j), max(top, j)
-	}
-	buf := r.buffer(top - lo + 1)
-	r.scatter(i, lo, *buf)
-	for k, j := range idx {
-		if j == i {
-			dst[k] = 1
-			continue
-		}
-		dst[k] = gaussEntry((*buf)[j-lo], hi, r.h[j])
-	}
-	r.scratch.Put(buf)
+	gaussColumn(i, idx, dst, r.h)
 }
 
 // buffer returns a zeroed scratch buffer of length m.
