@@ -9,7 +9,7 @@ import (
 // This file holds the sparse route of an isotropic Gaussian's columns. On
 // sparse data (LIBSVM's a1a: 14 of 123 features set per row) a dense dot
 // product spends almost all its work on zeros. There the rows are kept as
-// compressed rows (CSR) and compressed columns (CSC), uncentred, and a
+// compressed rows (CSR) and compressed columns (CSC), not centred, and a
 // column K(i, ·) is computed by scattering x_i's nonzeros down the CSC: a
 // column costs Σ_{k ∈ nz(x_i)} nnz(feature k) multiply-adds instead of n·d.
 //
@@ -26,9 +26,9 @@ import (
 // Column asks for it; so a column computed whole, as a prefix or in parts
 // through idx agrees to the last bit (Splittable's promise).
 
-// sparseMaxOffset bounds ‖μ‖² / tr Σ, the squared distance of the rows'
-// mean from the origin against their total variance, for the sparse route
-// (a1a: 0.80).
+// sparseMaxOffset bounds ‖μ‖² / tr Σ for the rows as stored (less each
+// column's base): the squared distance of their mean from the origin
+// against their total variance (a1a: 0.80).
 const sparseMaxOffset = 8
 
 // sparseMaxCost is the largest ratio of the scatter route's work to the
@@ -62,8 +62,9 @@ type sparseRows struct {
 
 // sparseGaussRows returns the sparse route for the n×d row-major x scaled by
 // s = √(2γ), or nil when x is not sparse enough for it to pay
-// (sparseMaxCost) or too far from the origin for uncentred rows
-// (sparseMaxOffset). Row indices are int32.
+// (sparseMaxCost) or, less each column's base (columnBases), too far from
+// the origin for rows that are not centred (sparseMaxOffset). Row indices
+// are int32.
 func sparseGaussRows(x []float64, n, d int, s float64) *sparseRows {
 	return sparseGaussRowsCost(x, n, d, s, sparseMaxCost)
 }
@@ -93,7 +94,7 @@ func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost
 			}
 		}
 	}
-	// Cancellation: the uncentred rows' ½‖x‖² average ½(‖μ‖² + tr Σ)
+	// Cancellation: the stored rows' ½‖x‖² average ½(‖μ‖² + tr Σ)
 	// against the centred rows' ½ tr Σ; refuse data whose mean is far from
 	// the origin (more than about one decimal digit lost against the dense
 	// route's centring).

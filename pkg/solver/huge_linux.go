@@ -53,7 +53,7 @@ func mapArena(n int) ([]float64, func()) {
 	}
 	start := uintptr(unsafe.Pointer(&b[0]))
 	off := int(((start + hugePage - 1) &^ (hugePage - 1)) - start)
-	_ = syscall.Madvise(b[off:off+(n*8)&^(hugePage-1)], 14) // MADV_HUGEPAGE
 	f := unsafe.Slice((*float64)(unsafe.Pointer(&b[off])), n)
+	adviseHugePages(f)
 	return f, func() { _ = syscall.Munmap(b) }
 }
