@@ -22,6 +22,7 @@ type compareOptions struct {
 	data dataOptions
 	summaryOptions
 	s experiment.CompareSettings // the flags that are settings as they are
+	m methodFlags                // the methods' shared settings and --max-iter
 
 	Methods, Splits, Select, Shard, Preset string
 	Partitions, TrainSize, TestSize, MemMB int
@@ -32,6 +33,13 @@ type compareOptions struct {
 func init() { subcommands = append(subcommands, newCompareCmd) }
 
 func newCompareCmd(g *globalOptions) *cobra.Command {
+	return newCompareCmdWith(g, runCompare)
+}
+
+// newCompareCmdWith builds compare with runF as what runs it once the flags
+// are checked (cli/cli's runF hook: tests of flag parsing pass one that
+// stops there).
+func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOptions, []string) error) *cobra.Command {
 	o := &compareOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:     "compare [DATA ...]",
@@ -42,7 +50,7 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 			if err := o.validate(cmd, args); err != nil {
 				return err
 			}
-			return runCompare(cmd.Context(), o, args)
+			return runF(cmd.Context(), o, args)
 		},
 	}
 	f := c.Flags()
@@ -62,12 +70,13 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
-	f.Float64Var(&o.s.Options.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
-	f.IntVar(&o.s.Options.Folds, "folds", 5, "cross-validation folds inside each training part")
-	f.IntVar(&o.s.Options.GridRows, "grid-rows", 0, help("flag-grid-rows"))
-	f.Float64Var(&o.s.Options.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
-	f.IntVar(&o.s.Options.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
-	f.IntVar(&o.s.Options.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
+	f.Float64Var(&o.m.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
+	f.IntVar(&o.m.Folds, "folds", 5, "cross-validation folds inside each training part")
+	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
+	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
+	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
+	f.IntVar(&o.m.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
+	o.m.fs = f
 	o.data.addReadFlags(f)
 	f.StringVar(&o.data.Normalize, "normalize", "zscore", "normaliser fitted on each training part: zscore, minmax01, minmax11 or none")
 	return c
@@ -80,7 +89,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	o.summaryOptions.setCommand(cmd, args)
-	s, opts := &o.s, o.s.Options
+	s, m := &o.s, &o.m
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
 	if err := cmp.Or(
 		usageIf(o.Partitions < 1 || o.Partitions > maxPartitions, "--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions),
@@ -92,11 +101,8 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(shards > 1 && o.HTML != "", "--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML),
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
-		usageIf(opts.Folds < 0 || opts.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", opts.Folds),
-		usageIf(opts.GridRows < -1 || opts.GridRows > 0 && opts.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least %d, got %d", minGridRows, opts.GridRows),
-		usageIf(!positive(opts.Eps), "--eps must be a positive number, got %v", opts.Eps),
-		usageIf(opts.CacheMB < 1, "--cache-mb must be at least 1, got %d", opts.CacheMB),
-		usageIf(opts.MaxIter < 0, "--max-iter must be ≥ 0, got %d", opts.MaxIter),
+		usageIf(!positive(m.Eps), "--eps must be a positive number, got %v", m.Eps),
+		usageIf(m.CacheMB < 1, "--cache-mb must be at least 1, got %d", m.CacheMB),
 		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
 		checkMemMB(o.MemMB),
 		o.validateSources(cmd, args)); err != nil {
@@ -104,7 +110,20 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	}
 	entries, err := experiment.ParseEntries(o.Methods)
 	if err != nil {
-		return &flagError{err}
+		return usageErrorf("--methods: %v", err)
+	}
+	// The shared settings and --max-iter, checked here for every entry so
+	// that a bad value names its flag; compare checks them again with its
+	// entries (a preset's too) before any job runs.
+	s.Base, s.Configure = m.base(0, nil), m.apply
+	for _, e := range entries {
+		spec, err := m.apply(e.Spec)
+		if err == nil {
+			err = spec.WithBase(s.Base).Check()
+		}
+		if oe := (*methods.OptionError)(nil); errors.As(err, &oe) && oe.Option != "C" {
+			return m.optionError(err)
+		}
 	}
 	if o.Methods != "all" { // else every method, or the preset's entries
 		o.s.Entries = entries

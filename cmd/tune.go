@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -25,18 +23,13 @@ type tuneOptions struct {
 	*globalOptions
 	data dataOptions
 
-	Method, Param string
-	C             float64
-	Margin        string
-	MaxIter       int
-	Tol, Rho      float64
-	Init, Mode    string
-	Folds         int
-	GridRows      int
-	Eps           float64
-	CacheMB       int
-	Workers       int
-	MemMB         int
+	Method, Param, Mode string
+	m                   methodFlags
+	MemMB               int
+
+	// spec is the method with its settings, built from the flags by
+	// validate.
+	spec methods.Spec
 
 	Output, Trace, Format, ExportLibsvm string
 
@@ -48,10 +41,9 @@ func init() { subcommands = append(subcommands, newTuneCmd) }
 // methodList is the help's table of registered methods and their params.
 func methodList() string {
 	var b strings.Builder
-	for _, name := range methods.Names() {
-		m, _ := methods.Lookup(name)
-		fmt.Fprintf(&b, "  %-9s %s\n", name, methods.Summary(name))
-		if p := m.Params(); len(p) > 1 {
+	for _, m := range methods.All {
+		fmt.Fprintf(&b, "  %-9s %s\n", m.Name, m.Summary)
+		if p := m.Params; len(p) > 1 {
 			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
 		}
 	}
@@ -59,6 +51,13 @@ func methodList() string {
 }
 
 func newTuneCmd(g *globalOptions) *cobra.Command {
+	return newTuneCmdWith(g, runTune)
+}
+
+// newTuneCmdWith builds tune with runF as what runs it once the flags are
+// checked and the method's settings built (cli/cli's runF hook: tests of
+// flag parsing pass one that stops there).
+func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, string) error) *cobra.Command {
 	o := &tuneOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:     "tune DATA --method ID",
@@ -71,27 +70,28 @@ func newTuneCmd(g *globalOptions) *cobra.Command {
 				return err
 			}
 			o.command = commandLine(cmd, args)
-			return runTune(cmd.Context(), o, args[0])
+			return runF(cmd.Context(), o, args[0])
 		},
 	}
 	c.Long = strings.Replace(c.Long, "METHODS\n", methodList(), 1)
 	f := c.Flags()
 	f.StringVar(&o.Method, "method", "", "tuning method: "+strings.Join(methods.Names(), ", "))
 	f.StringVar(&o.Param, "param", "", "the method's parameterisation (see above; default its first)")
-	f.Float64VarP(&o.C, "C", "c", 0, "fix the SVM's C (0 = the method chooses it)")
-	f.StringVar(&o.Margin, "margin", "", "SVM margin where the method offers a choice: l1, l2 or hard")
-	f.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit of the method's outer loop (0 = its default)")
-	f.IntVar(&o.MaxIter, "steps", 0, "alias of --max-iter (gi's steps)")
-	f.Float64Var(&o.Tol, "tol", 0, "stopping tolerance of the method's outer loop (0 = its default)")
-	f.Float64Var(&o.Rho, "rho", 0, "spd: weight ρ of the regulariser ρ‖K - K′‖²_F (0 = 30/n)")
-	f.StringVar(&o.Init, "init", "", "spd: start point heuristic, cv or sigma=S (default heuristic)")
+	f.Float64VarP(&o.m.C, "C", "c", 0, "fix the SVM's C (0 = the method chooses it)")
+	f.StringVar(&o.m.Margin, "margin", "", "SVM margin where the method offers a choice: l1, l2 or hard")
+	f.IntVar(&o.m.MaxIter, "max-iter", 0, "iteration limit of the method's outer loop (0 = its default)")
+	f.IntVar(&o.m.MaxIter, "steps", 0, "alias of --max-iter (gi's steps)")
+	f.Float64Var(&o.m.Tol, "tol", 0, "stopping tolerance of the method's outer loop (0 = its default)")
+	f.Float64Var(&o.m.Rho, "rho", 0, "spd: weight ρ of the regulariser ρ‖K - K′‖²_F (0 = 30/n)")
+	f.StringVar(&o.m.Init, "init", "", "spd: start point heuristic, cv or sigma=S (default heuristic)")
 	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
 	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
-	f.IntVar(&o.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
-	f.IntVar(&o.GridRows, "grid-rows", 0, help("flag-grid-rows"))
-	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
-	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
-	f.IntVar(&o.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
+	f.IntVar(&o.m.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
+	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
+	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
+	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
+	f.IntVar(&o.m.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
+	o.m.fs = f
 	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
 	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
 	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
@@ -102,57 +102,38 @@ func newTuneCmd(g *globalOptions) *cobra.Command {
 	return c
 }
 
-// validate checks the flags alone (usage errors, exit code 2).
+// validate checks the flags alone (usage errors, exit code 2) and builds
+// the method's settings from them; the settings check themselves
+// (methods.Spec.Check), and a refusal names its flag.
 func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 	names := strings.Join(methods.Names(), ", ")
 	if err := cmp.Or(
 		checkFormat(o.Format, formatTable, formatJSON),
 		o.data.check(),
-		usageIf(o.Method == "", "--method is required: one of %s", names)); err != nil {
-		return err
-	}
-	m, err := methods.Lookup(o.Method)
-	if err != nil {
-		return usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
-	}
-	ml, hasModes := m.(methods.ModeLister)
-	var modes []string
-	if hasModes {
-		modes = ml.Modes()
-	}
-	_, marginErr := model.ParseMargin(o.Margin)
-	nonNeg := func(name string, v float64) error {
-		return usageIf(v < 0 || math.IsNaN(v) || math.IsInf(v, 0), "--%s must be a number ≥ 0, got %v", name, v)
-	}
-	return cmp.Or(
-		usageIf(o.Param != "" && !slices.Contains(m.Params(), o.Param), "--param: %s has no parameterisation %q (want %s)", o.Method, o.Param, strings.Join(m.Params(), ", ")),
+		usageIf(o.Method == "", "--method is required: one of %s", names),
 		usageIf(fs.Changed("steps") && fs.Changed("max-iter"), "give --steps or --max-iter, not both"),
 		usageIf(fs.Changed("mode") && fs.Changed("schedule"), "give --mode or --schedule, not both"),
-		usageIf(o.Mode != "" && !hasModes, "--mode: %s has no variants", o.Method),
-		usageIf(o.Mode != "" && hasModes && !slices.Contains(modes, o.Mode), "--mode: %s has no mode %q (want %s)", o.Method, o.Mode, strings.Join(modes, ", ")),
-		usageIf(o.Margin != "" && marginErr != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
-		nonNeg("C", o.C), nonNeg("tol", o.Tol), nonNeg("rho", o.Rho),
-		usageIf(!positive(o.Eps), "--eps must be a positive number, got %v", o.Eps),
-		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
-		usageIf(o.Folds < 0 || o.Folds == 1, "--folds must be at least 2 (or 0 for the default 5), got %d", o.Folds),
-		usageIf(o.GridRows < -1 || o.GridRows > 0 && o.GridRows < minGridRows, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least %d, got %d", minGridRows, o.GridRows),
-		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
-		usageIf(o.Workers < 0, "--workers must be ≥ 0, got %d", o.Workers),
-		checkMemMB(o.MemMB),
-		o.checkInit())
-}
-
-// checkInit checks --init: heuristic, cv or sigma=S.
-func (o *tuneOptions) checkInit() error {
-	switch {
-	case o.Init == "" || o.Init == "heuristic" || o.Init == "cv":
-		return nil
-	case !strings.HasPrefix(o.Init, "sigma="):
-		return usageErrorf("--init: unknown start %q (want heuristic, cv or sigma=S)", o.Init)
+		usageIf(o.m.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.m.CacheMB),
+		usageIf(!positive(o.m.Eps), "--eps must be a positive number, got %v", o.m.Eps),
+		checkMemMB(o.MemMB)); err != nil {
+		return err
 	}
-	if _, _, err := methods.SPDInitSigma(o.Init); err != nil {
-		return usageErrorf("--init: %v", strings.TrimPrefix(err.Error(), "methods: spd: "))
+	spec, err := methods.New(o.Method, o.Param, o.Mode)
+	var unknown *methods.UnknownMethodError
+	if errors.As(err, &unknown) {
+		return usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
 	}
+	if err == nil {
+		spec, err = o.m.apply(spec)
+	}
+	if err == nil {
+		spec = spec.WithBase(o.m.base(o.Seed, nil))
+		err = spec.Check()
+	}
+	if err != nil {
+		return o.m.optionError(err)
+	}
+	o.spec = spec
 	return nil
 }
 
@@ -168,14 +149,9 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		return err
 	}
 	prog := newProgress(o.globalOptions, "tune "+o.Method)
-	opts := methods.Options{
-		Param: o.Param, Seed: o.Seed, C: o.C, Margin: o.Margin, MaxIter: o.MaxIter,
-		Tol: o.Tol, Rho: o.Rho, Init: o.Init, Mode: o.Mode, Folds: o.Folds, GridRows: o.GridRows,
-		Workers: o.Workers, Eps: o.Eps, CacheMB: o.CacheMB,
-		Recorder: func(st methods.Step) {
-			prog.update(st.Iter, max(o.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
-		},
-	}
+	spec := o.spec.WithBase(o.m.base(o.Seed, func(st methods.Step) {
+		prog.update(st.Iter, max(o.m.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
+	}))
 	// The estimate counts live data; the garbage collector may let the heap
 	// grow to twice that between collections. Ask it to keep the whole heap
 	// within the bound, or 90% of the RAM without one (a soft limit: it
@@ -186,7 +162,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	}
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
-		Method: o.Method, Options: opts, MemBytes: bound,
+		Spec: spec, MemBytes: bound,
 		Version: buildVersion(), Command: o.command,
 	})
 	prog.finish()
@@ -210,7 +186,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	}
 	if o.ExportLibsvm != "" {
 		r.ExportKind, err = model.ExportLIBSVM(o.ExportLibsvm, r.Model, train, test, model.ExportSettings{
-			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: o.Eps, Command: o.command,
+			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: o.m.Eps, Command: o.command,
 		})
 		var ee *model.ExportError
 		switch {
@@ -256,9 +232,6 @@ func checkExportDir(dir string) error {
 	return nil
 }
 
-// minGridRows is --grid-rows's smallest value other than 0 and -1.
-const minGridRows = 50
-
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {
 	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound: nothing is refused, and the garbage collector aims at 90% of the RAM)"
@@ -287,9 +260,10 @@ func memoryError(flagMB int, err error) error {
 			fmt.Sprintf("compare: %s on %s needs about %s for %s at once (--workers), %s each for %d training rows × %d features besides the runtime's %s",
 				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
 			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave %s out of --methods", ce.Entry))
-	case errors.As(err, new(*methods.SizeError)): // "experiment: E on D: methods: …" (compare) or "methods: …"
-		msg := strings.Replace(strings.Replace("tune: "+err.Error(), "tune: experiment: ", "compare: ", 1), "methods: ", "", 1)
-		return usageErrorf("%s (--max-iter)", msg)
+	case errors.As(err, new(*experiment.SizeError)): // "E on D: …"
+		return usageErrorf("compare: %v (--max-iter)", err)
+	case errors.As(err, new(*methods.SizeError)):
+		return usageErrorf("tune: %v (--max-iter)", err)
 	case errors.As(err, &me):
 		return refuseMemory(flagMB, me.Max, me.MaxN, "it can handle at most %d training rows within it",
 			fmt.Sprintf("tune: %s needs about %s for %d training rows × %d features", me.Method, mbString(me.Need), me.N, me.D),

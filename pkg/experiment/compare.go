@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,8 +27,8 @@ const DefaultPartitions = 30
 // of a field means its default; the partition sizes have dataio's meaning
 // (dataio.PartitionOptions), so give TrainSize and TestSize or TrainFraction.
 type CompareSettings struct {
-	// Entries are the methods compared, in the tables' order; nil means
-	// every method with its default parameterisation and mode.
+	// Entries are the methods compared with their settings, in the tables'
+	// order; nil means every method with its default settings.
 	Entries []Entry
 
 	// Data are the datasets, in the tables' order, each read with Load;
@@ -35,8 +36,8 @@ type CompareSettings struct {
 	// b/heart.dat) are named by their paths.
 	Data []string
 	// Preset, when set, runs a paper's experiment on generated data
-	// (LookupPreset): its sources, its margins unless Margins is set, and
-	// its entries unless Entries is set. Partitions (0: the preset's own),
+	// (LookupPreset): its sources, its entries unless Entries is set, and
+	// its margins (the gi-chessboard preset's hard margin for gi). Partitions (0: the preset's own),
 	// TrainSize, TestSize and Seed are its PresetSettings; Data, Load, the
 	// other partition settings and TestFile are not used.
 	Preset string
@@ -44,8 +45,6 @@ type CompareSettings struct {
 	// partitions drawn by the caller; Data, Load, the partition settings
 	// and TestFile are then not used.
 	Sources []Source
-	// Margins sets methods.Options.Margin per method ID (Config.Margins).
-	Margins map[string]string
 
 	// Read says how to read each of Data and TestFile; Stdin is read for
 	// the path "-".
@@ -84,12 +83,16 @@ type CompareSettings struct {
 	// and dataio.NoScale.
 	LoadTrainTest func(path string) (train, test *dataio.Dataset, err error)
 
-	// Seed draws the partitions and seeds the methods; Normalize, Options
+	// Seed draws the partitions and seeds the methods; Normalize, Base
 	// and Workers are Config's (the results do not depend on Workers).
 	Seed      uint64
 	Normalize string
-	Options   methods.Options
+	Base      methods.Common
 	Workers   int
+	// Configure, when set, sets what the caller gives every entry besides
+	// Base (the command line's --max-iter) on each entry's settings: on
+	// Entries, a preset's or the default ones.
+	Configure func(methods.Spec) (methods.Spec, error)
 	// Shard of Shards (1-based, ParseShard) runs only every Shards-th job
 	// of the run (Config.Plan); 0 and 0 run all of them.
 	Shard, Shards int
@@ -170,20 +173,20 @@ type CompareResult struct {
 // Errors of Compare that are the caller's settings, not the data or the work.
 var (
 	// ErrNoSVM: LaanayaSelect chooses the svm baseline, and no entry is svm.
-	ErrNoSVM = errors.New("experiment: Laanaya's selection chooses the svm baseline's (C, γ): no entry is svm")
+	ErrNoSVM = errors.New("Laanaya's selection chooses the svm baseline's (C, γ): no entry is svm")
 	// ErrNoRealisations: Predefined on a dataset without realisations.
-	ErrNoRealisations = errors.New("experiment: the dataset defines no train/test realisations")
+	ErrNoRealisations = errors.New("the dataset defines no train/test realisations")
 )
 
-// EntryError is an entry whose method refuses the settings' options on any
-// data (methods.CheckOptions), so every one of its jobs would fail.
+// EntryError is an entry whose method refuses its settings on any data
+// (methods.Spec.Check), so every one of its jobs would fail.
 type EntryError struct {
 	Entry Entry
 	Err   error
 }
 
 func (e *EntryError) Error() string {
-	return fmt.Sprintf("experiment: entry %s refuses the options: %v", e.Entry, e.Err)
+	return fmt.Sprintf("entry %s refuses the settings: %v", e.Entry, e.Err)
 }
 
 func (e *EntryError) Unwrap() error { return e.Err }
@@ -192,7 +195,7 @@ func (e *EntryError) Unwrap() error { return e.Err }
 type DuplicateDataError struct{ Path string }
 
 func (e *DuplicateDataError) Error() string {
-	return fmt.Sprintf("experiment: dataset %s is given twice", e.Path)
+	return fmt.Sprintf("dataset %s is given twice", e.Path)
 }
 
 // SourceError is a dataset whose partitions cannot be drawn.
@@ -201,7 +204,7 @@ type SourceError struct {
 	Err  error
 }
 
-func (e *SourceError) Error() string { return fmt.Sprintf("experiment: %s: %v", e.Path, e.Err) }
+func (e *SourceError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
 
 func (e *SourceError) Unwrap() error { return e.Err }
 
@@ -210,15 +213,26 @@ func (e *SourceError) Unwrap() error { return e.Err }
 type ResultsExistError struct{ Path string }
 
 func (e *ResultsExistError) Error() string {
-	return fmt.Sprintf("experiment: %s already holds results (resume that run, or start afresh in another file)", e.Path)
+	return fmt.Sprintf("%s already holds results (resume that run, or start afresh in another file)", e.Path)
 }
 
 // OtherRunError is a results file to resume whose records are of a run with
-// other settings.
-type OtherRunError struct{ Path, Run, Want string }
+// other settings. Diff names the settings that differ ("key: theirs →
+// this run's"), when the records say what their settings were.
+type OtherRunError struct {
+	Path, Run, Want string
+	Diff            []string
+}
 
 func (e *OtherRunError) Error() string {
-	return fmt.Sprintf("experiment: %s was written by a run with other settings (run %s, this run %s)", e.Path, e.Run, e.Want)
+	msg := fmt.Sprintf("%s was written by a run with other settings (run %s, this run %s)", e.Path, e.Run, e.Want)
+	switch {
+	case len(e.Diff) > 0:
+		msg += ": " + strings.Join(e.Diff, "; ")
+	default:
+		msg += "; its records do not say what their settings were (written by a kerneltune older than typed method settings, with settings this version cannot match)"
+	}
+	return msg
 }
 
 func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
@@ -232,11 +246,12 @@ func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
 // settings, unreadable data, a results file of another run, cancellation:
 // the records already written to Out stay).
 func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
-	entries, sources, margins := s.Entries, s.Sources, s.Margins
+	entries, sources := s.Entries, s.Sources
+	var margins map[string]string
 	if s.Preset != "" {
 		p, ok := LookupPreset(s.Preset)
 		if !ok {
-			return nil, fmt.Errorf("experiment: unknown preset %q", s.Preset)
+			return nil, fmt.Errorf("unknown preset %q", s.Preset)
 		}
 		src, pe, err := p.Build(PresetSettings{Partitions: s.Partitions, TrainSize: s.TrainSize, TestSize: s.TestSize, Seed: s.Seed})
 		if err != nil {
@@ -246,9 +261,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		if entries == nil {
 			entries = pe
 		}
-		if margins == nil {
-			margins = p.Margins
-		}
+		margins = p.Margins
 	}
 	if entries == nil {
 		var err error
@@ -256,9 +269,20 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 			return nil, err
 		}
 	}
+	entries = withMargins(entries, margins)
+	if s.Configure != nil {
+		entries = slices.Clone(entries)
+		for i := range entries {
+			spec, err := s.Configure(entries[i].Spec)
+			if err != nil {
+				return nil, &EntryError{Entry: entries[i], Err: err}
+			}
+			entries[i].Spec = spec
+		}
+	}
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
-		Options: s.Options, Margins: margins, Describe: map[string]string{"select": "cv"},
+		Base: s.Base, Describe: map[string]string{"select": "cv"},
 	}
 	if s.LaanayaSelect {
 		cfg.Describe["select"] = "laanaya"
@@ -294,6 +318,8 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		}
 	}
 	res.Run = cfg.Fingerprint(entries, sources)
+	settings := cfg.RunSettings(entries, sources)
+	legacy, _ := cfg.legacyFingerprint(entries, sources)
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid
 	res.Jobs = len(jobs)
@@ -302,10 +328,16 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 			return nil, err
 		}
 	}
-	sink, prior, closeSink, err := openSink(s.Out, s.Resume, res.Run)
+	sink, prior, closeSink, err := openSink(s.Out, s.Resume, res.Run, legacy, settings)
 	if err != nil {
 		return nil, err
 	}
+	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
+		// A run begun by the version of the flat options: it goes on
+		// under its own identifier, so that the file stays one run.
+		res.Run, settings = legacy, nil
+	}
+	cfg.Settings = settings
 	defer closeSink()
 	done := map[Key]bool{}
 	for _, r := range prior {
@@ -329,8 +361,11 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 }
 
 // openSink opens the results file out (a MemorySink when out is ""), with
-// the records it already holds when resuming.
-func openSink(out string, resume bool, run string) (Sink, []Record, func(), error) {
+// the records it already holds when resuming: they must all be of run, or
+// all of legacy (the same settings' identifier in the flat-options version,
+// "" for none); otherwise the error names the settings that differ from
+// settings, where the records carry theirs.
+func openSink(out string, resume bool, run, legacy string, settings map[string]string) (Sink, []Record, func(), error) {
 	if out == "" {
 		return &MemorySink{}, nil, func() {}, nil
 	}
@@ -341,9 +376,17 @@ func openSink(out string, resume bool, run string) (Sink, []Record, func(), erro
 		if prior, err = ReadRecordsFile(out); err != nil {
 			return nil, nil, nil, err
 		}
+		want := run
+		if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
+			want = legacy
+		}
 		for _, r := range prior {
-			if r.Run != run {
-				return nil, nil, nil, &OtherRunError{Path: out, Run: r.Run, Want: run}
+			if r.Run != want {
+				e := &OtherRunError{Path: out, Run: r.Run, Want: run}
+				if r.Settings != nil {
+					e.Diff = DiffSettings(r.Settings, settings)
+				}
+				return nil, nil, nil, e
 			}
 		}
 	}
@@ -355,18 +398,12 @@ func openSink(out string, resume bool, run string) (Sink, []Record, func(), erro
 }
 
 // checkEntryOptions refuses, before any data is read or any job runs, an
-// option that an entry's method would refuse on any data
-// (methods.CheckOptions: C -1 for every method, C 1 for twolevel, which
+// entry whose method refuses its settings with the run's shared ones on any
+// data (methods.Spec.Check: C -1 for every method, C 1 for twolevel, which
 // learns C, folds for the methods that cross-validate).
 func checkEntryOptions(cfg Config, entries []Entry) error {
 	for _, e := range entries {
-		m, err := methods.Lookup(e.Method)
-		if err != nil {
-			return err
-		}
-		opts := cfg.Options
-		opts.Param, opts.Mode, opts.Margin = e.Param, e.Mode, cfg.Margins[e.Method]
-		if err := methods.CheckOptions(m, opts); err != nil {
+		if err := e.Spec.WithBase(cfg.Base).Check(); err != nil {
 			return &EntryError{Entry: e, Err: err}
 		}
 	}
@@ -543,7 +580,7 @@ func (s *CompareSettings) laanaya(ctx context.Context, cfg *Config, sources []So
 }
 
 // ErrShard is the error of ParseShard.
-var ErrShard = errors.New("experiment: a shard is i/N with 1 ≤ i ≤ N")
+var ErrShard = errors.New("a shard is i/N with 1 ≤ i ≤ N")
 
 // ParseShard parses a shard "i/N" (1 ≤ i ≤ N), CompareSettings.Shard and
 // Shards; "" is the whole run (0, 0).

@@ -9,6 +9,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // FixedSVM is a baseline (C, γ) fixed for every partition of a dataset.
@@ -53,10 +54,10 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 				}
 				fit, err := model.Fit(ctx, model.FitSettings{
 					Train: p.train, Kernel: spec, Margin: model.L1, C: C,
-					Eps: c.Options.Eps, CacheMB: c.Options.CacheMB,
+					Eps: c.Base.Eps, CacheMB: c.Base.CacheMB,
 				})
 				if err != nil {
-					return FixedSVM{}, fmt.Errorf("experiment: laanaya selection on %s at C=2^%g, γ=2^%g: %w", src.Name(), lc, lg, err)
+					return FixedSVM{}, fmt.Errorf("laanaya selection on %s at C=2^%g, γ=2^%g: %w", src.Name(), lc, lg, err)
 				}
 				acc += fit.Model.Accuracy(p.test, true)
 			}
@@ -72,7 +73,7 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 func fixedResult(f FixedSVM) *methods.Result {
 	return &methods.Result{
 		Method: "svm", Kernel: kernel.Spec{Kind: "gaussian", Gamma: f.Gamma},
-		Margin: "l1", C: f.C, Status: methods.Converged,
+		Margin: solver.L1, C: f.C, Status: methods.Converged,
 		Init: fmt.Sprintf("(C, γ) = (%g, %g): best mean test accuracy %.4f on the first %d partitions (Laanaya's selection, looks at test data)",
 			f.C, f.Gamma, f.Accuracy, LaanayaPartitions),
 	}

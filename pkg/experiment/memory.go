@@ -20,11 +20,11 @@ type MemoryEstimate struct {
 	// N is the rows of the dataset's largest training part and D its
 	// features after one-hot encoding.
 	N, D int
-	// Options are one job's options as Run gives them (Options.Workers 1
-	// when jobs run in parallel), and Job the peak of one job in bytes
-	// (methods.PeakBytes on N × D, the runtime's share included).
-	Options methods.Options
-	Job     int64
+	// Spec is one job's settings as Run gives them (Workers 1 when jobs
+	// run in parallel), and Job the peak of one job in bytes (its
+	// PeakBytes on N × D, the runtime's share included).
+	Spec methods.Spec
+	Job  int64
 	// Jobs is the number of jobs Run runs at once, and Bytes their peak:
 	// the runtime's share (methods.RuntimeBytes) once and the rest of Job
 	// Jobs times.
@@ -56,13 +56,10 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 	for k, src := range sources {
 		n, d := shapes[k].n, shapes[k].d
 		for _, e := range entries {
-			opts := c.entryOptions(inner, e)
-			job, err := methods.PeakBytes(e.Method, n, d, opts)
-			if err != nil {
-				return nil, err
-			}
+			spec := e.Spec.WithBase(inner)
+			job := spec.PeakBytes(n, d)
 			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d,
-				Options: opts, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
+				Spec: spec, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
 		}
 	}
 	return est, nil
@@ -113,7 +110,7 @@ func trainShape(src Source) (n, d int, err error) {
 	}
 	train, _, err := src.Partition(0)
 	if err != nil {
-		return 0, 0, fmt.Errorf("experiment: %s: %w", src.Name(), err)
+		return 0, 0, fmt.Errorf("%s: %w", src.Name(), err)
 	}
 	return train.Len(), train.Dim(), nil
 }
@@ -132,7 +129,7 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("experiment: %d jobs of %s on %s at once need about %d MB (%d MB each for %d training rows × %d features, besides the runtime's %d MB), more than the bound of %d MB; within it each job can have at most %d training rows",
+	return fmt.Sprintf("%d jobs of %s on %s at once need about %d MB (%d MB each for %d training rows × %d features, besides the runtime's %d MB), more than the bound of %d MB; within it each job can have at most %d training rows",
 		e.Jobs, e.Entry, e.Dataset, ceilMB(e.Bytes), ceilMB(e.Job-methods.RuntimeBytes), e.N, e.D, ceilMB(methods.RuntimeBytes), ceilMB(e.Bound), e.MaxN)
 }
 
@@ -160,11 +157,7 @@ func checkMemory(c Config, sources []Source, shapes []shape, entries []Entry, jo
 		return nil
 	}
 	perJob := methods.RuntimeBytes + (bound-methods.RuntimeBytes)/int64(worst.Jobs)
-	maxN, err := methods.MaxRows(worst.Entry.Method, worst.D, worst.Options, perJob)
-	if err != nil {
-		return err
-	}
-	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: maxN}
+	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: methods.MaxRows(worst.Spec, worst.D, perJob)}
 }
 
 // SizeError is a comparison refused before any job runs because an entry
@@ -177,7 +170,7 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("experiment: %s on %s: %v", e.Entry, e.Dataset, e.Err)
+	return fmt.Sprintf("%s on %s: %v", e.Entry, e.Dataset, e.Err)
 }
 
 func (e *SizeError) Unwrap() error { return e.Err }
@@ -188,7 +181,7 @@ func checkSize(c Config, sources []Source, shapes []shape, entries []Entry) erro
 	for k, src := range sources {
 		for _, e := range entries {
 			var se *methods.SizeError
-			if err := methods.CheckSize(e.Method, shapes[k].n, c.entryOptions(c.Options, e)); errors.As(err, &se) {
+			if err := methods.CheckSize(e.Spec.WithBase(c.Base), shapes[k].n); errors.As(err, &se) {
 				return &SizeError{Dataset: src.Name(), Entry: e, Err: se}
 			}
 		}

@@ -31,7 +31,7 @@ type MergeResult struct {
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
-var ErrNoRecords = errors.New("experiment: no result records")
+var ErrNoRecords = errors.New("no result records")
 
 // OtherFileRunError is a results file whose records are of another run than
 // the first file's.
@@ -41,7 +41,7 @@ type OtherFileRunError struct {
 }
 
 func (e *OtherFileRunError) Error() string {
-	return fmt.Sprintf("experiment: %s holds records of another run than %s (run %s, not %s)", e.File, e.First, e.Run, e.FirstRun)
+	return fmt.Sprintf("%s holds records of another run than %s (run %s, not %s)", e.File, e.First, e.Run, e.FirstRun)
 }
 
 func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 // Preset is a paper's own experiment on generated data (compare --preset):
@@ -17,8 +18,8 @@ type Preset struct {
 	// About describes the experiment and its paper, in lines of at most 72
 	// characters.
 	About string
-	// Margins is Config.Margins for the preset (a method's margin as the
-	// paper ran it); nil for none.
+	// Margins are the margins of methods as the paper ran them, set on
+	// every entry of those methods (withMargins); nil for none.
 	Margins map[string]string
 
 	build func(s PresetSettings) ([]Source, []Entry)
@@ -41,21 +42,63 @@ type PresetSettings struct {
 // Build returns the preset's sources (one) and method entries.
 func (p Preset) Build(s PresetSettings) ([]Source, []Entry, error) {
 	if p.build == nil {
-		return nil, nil, fmt.Errorf("experiment: preset %q has no experiment", p.Name)
+		return nil, nil, fmt.Errorf("preset %q has no experiment", p.Name)
 	}
 	if s.Partitions < 0 || s.TrainSize < 0 || s.TestSize < 0 {
-		return nil, nil, fmt.Errorf("experiment: preset %s: negative partitions or sizes %+v", p.Name, s)
+		return nil, nil, fmt.Errorf("preset %s: negative partitions or sizes %+v", p.Name, s)
 	}
 	src, entries := p.build(s)
 	return src, entries, nil
 }
 
-// orDefault returns v, or def when v is 0.
-func orDefault(v, def int) int {
+// orZero returns v, or def when v is 0.
+func orZero(v, def int) int {
 	if v == 0 {
 		return def
 	}
 	return v
+}
+
+// presetEntries returns the entries of "method[:param]" names with their
+// methods' default settings (the presets' names are known to the
+// registry).
+func presetEntries(names ...string) []Entry {
+	out := make([]Entry, len(names))
+	for i, n := range names {
+		me, err := methods.ParseEntry(n)
+		if err == nil {
+			out[i], err = NewEntry(me)
+		}
+		if err != nil {
+			panic("experiment: preset entry " + n + ": " + err.Error())
+		}
+	}
+	return out
+}
+
+// withMargins returns entries with the margin of margins[method] set on
+// the methods that offer a choice of margin (gi, lccp); the others keep
+// theirs (the svm baseline of gi-chessboard stays a C-SVC).
+func withMargins(entries []Entry, margins map[string]string) []Entry {
+	if len(margins) == 0 {
+		return entries
+	}
+	out := slices.Clone(entries)
+	for i, e := range out {
+		mg, ok := margins[e.Method]
+		if !ok {
+			continue
+		}
+		switch s := e.Spec.(type) {
+		case methods.GISettings:
+			s.Margin = mg
+			out[i].Spec = s
+		case methods.LCCPSettings:
+			s.Margin = mg
+			out[i].Spec = s
+		}
+	}
+	return out
 }
 
 var presets = []Preset{
@@ -67,7 +110,7 @@ var presets = []Preset{
 		Margins: map[string]string{"gi": "hard"}, // as the paper; the svm baseline stays a C-SVC
 		build: func(s PresetSettings) ([]Source, []Entry) {
 			src := &GeneratedSource{
-				DataName: "chessboard", K: orDefault(s.Partitions, 20), Seed: s.Seed,
+				DataName: "chessboard", K: orZero(s.Partitions, 20), Seed: s.Seed,
 				Generate: func(rng *rand.Rand) (*dataio.Dataset, *dataio.Dataset, error) {
 					const train, test = 500, 10000
 					d, _ := dataio.Chessboard(train+test, 2, 3, rng)
@@ -75,11 +118,7 @@ var presets = []Preset{
 					return tr, te, nil
 				},
 			}
-			entries := []Entry{{Method: "svm"}}
-			for _, p := range []string{"A", "B", "C", "D", "E"} {
-				entries = append(entries, Entry{Method: "gi", Param: p})
-			}
-			return []Source{src}, entries
+			return []Source{src}, presetEntries("svm", "gi:A", "gi:B", "gi:C", "gi:D", "gi:E")
 		},
 	},
 	{
@@ -88,15 +127,15 @@ var presets = []Preset{
 			"2 relevant), 30 partitions of --train-size 100 / --test-size 100,\n" +
 			"svm against spd with a diagonal Q",
 		build: func(s PresetSettings) ([]Source, []Entry) {
-			ntr, nte := orDefault(s.TrainSize, 100), orDefault(s.TestSize, 100)
+			ntr, nte := orZero(s.TrainSize, 100), orZero(s.TestSize, 100)
 			src := &GeneratedSource{
-				DataName: "weston", K: orDefault(s.Partitions, 30), Seed: s.Seed,
+				DataName: "weston", K: orZero(s.Partitions, 30), Seed: s.Seed,
 				Generate: func(rng *rand.Rand) (*dataio.Dataset, *dataio.Dataset, error) {
 					train, test := dataio.Weston(ntr+nte, 20, rng).SplitAt(ntr)
 					return train, test, nil
 				},
 			}
-			return []Source{src}, []Entry{{Method: "svm"}, {Method: "spd", Param: "diag"}}
+			return []Source{src}, presetEntries("svm", "spd:diag")
 		},
 	},
 }

@@ -2,91 +2,75 @@ package experiment
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
-	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
-// Entry is one row of a comparison: a method with a parameterisation and,
-// for methods with variants, a mode.
+// Entry is one row of a comparison: a method with its settings (Spec), and
+// the name the tables and records give it, "method[:param][@mode]"
+// (methods.Entry). Every job of the entry runs Spec with the run's shared
+// settings (Config.Base) and the partition's seed.
 type Entry struct {
-	Method string
-	Param  string // "" means the method's default
-	Mode   string // "" means the method's default
+	methods.Entry
+	Spec methods.Spec
 }
 
-// String returns "method", "method:param", "method@mode" or
-// "method:param@mode".
-func (e Entry) String() string {
-	s := e.Method
-	if e.Param != "" {
-		s += ":" + e.Param
+// NewEntry returns the entry of e with its method's default settings.
+func NewEntry(e methods.Entry) (Entry, error) {
+	s, err := e.Spec()
+	if err != nil {
+		return Entry{}, err
 	}
-	if e.Mode != "" {
-		s += "@" + e.Mode
-	}
-	return s
+	return Entry{Entry: e, Spec: s}, nil
 }
 
-// ParseEntries parses a comma-separated list of "method[:param][@mode]".
-// "" and "all" mean every registered method with its default parameter.
+// ParseEntries parses a comma-separated list of "method[:param][@mode]",
+// each with its method's default settings. "" and "all" mean every
+// registered method with its default parameter.
 func ParseEntries(list string) ([]Entry, error) {
 	list = strings.TrimSpace(list)
 	if list == "" || list == "all" {
 		var out []Entry
 		for _, name := range methods.Names() {
-			out = append(out, Entry{Method: name})
+			e, err := NewEntry(methods.Entry{Method: name})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, e)
 		}
 		return out, nil
 	}
 	var out []Entry
 	seen := map[string]bool{}
 	for _, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
+		if strings.TrimSpace(item) == "" {
 			continue
 		}
-		item, mode, hasMode := strings.Cut(item, "@")
-		name, param, _ := strings.Cut(item, ":")
-		m, err := methods.Lookup(name)
+		me, err := methods.ParseEntry(item)
+		if err != nil {
+			return nil, fmt.Errorf("method entry %q: %w", strings.TrimSpace(item), err)
+		}
+		e, err := NewEntry(me)
 		if err != nil {
 			return nil, err
 		}
-		if param != "" && !slices.Contains(m.Params(), param) {
-			return nil, fmt.Errorf("experiment: method %s has no parameterisation %q (known: %s)",
-				name, param, strings.Join(m.Params(), ", "))
-		}
-		if hasMode {
-			ml, ok := m.(methods.ModeLister)
-			if !ok {
-				return nil, fmt.Errorf("experiment: method %s has no modes (in %q)", name, item+"@"+mode)
-			}
-			if !slices.Contains(ml.Modes(), mode) {
-				return nil, fmt.Errorf("experiment: method %s has no mode %q (known: %s)",
-					name, mode, strings.Join(ml.Modes(), ", "))
-			}
-		}
-		e := Entry{Method: name, Param: param, Mode: mode}
 		if seen[e.String()] {
-			return nil, fmt.Errorf("experiment: method entry %s listed twice", e)
+			return nil, fmt.Errorf("method entry %s listed twice", e)
 		}
 		seen[e.String()] = true
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("experiment: empty method list")
+		return nil, errors.New("empty method list")
 	}
 	return out, nil
 }
@@ -157,14 +141,14 @@ const (
 // default.
 type Config struct {
 	Seed      uint64
-	Normalize string          // normaliser fitted on each training part; "" = zscore
-	Options   methods.Options // base options for every method (Param and Seed are set per job)
-	Workers   int             // concurrent jobs; 0 = all cores
-	Shard     int             // 1-based index of the shard to run; 0 = all
-	Shards    int             // number of shards
-	// Margins sets Options.Margin per method ID (e.g. the hard margin of the
-	// gi-chessboard preset for gi only: the svm baseline is a C-SVC).
-	Margins map[string]string
+	Normalize string // normaliser fitted on each training part; "" = zscore
+	// Base holds the settings every method shares (C, folds, the solver's
+	// tolerance and cache, ...): every job runs its entry's Spec with Base,
+	// the partition's seed (JobSeed) and the workers Run gives it.
+	Base    methods.Common
+	Workers int // concurrent jobs; 0 = all cores
+	Shard   int // 1-based index of the shard to run; 0 = all
+	Shards  int // number of shards
 	// Baseline, when set for a dataset, fixes the svm baseline's (C, γ) on
 	// every partition of it instead of tuning (--select laanaya).
 	Baseline map[string]FixedSVM
@@ -172,66 +156,15 @@ type Config struct {
 	// run's plan, not only this shard's jobs (NewGrid of the run's sources
 	// and entries).
 	Grid *Grid
+	// Settings, when set, are written into every record (Record.Settings).
+	Settings map[string]string
 	// Describe holds the user-visible settings (partition sizes, data files,
-	// ...) that enter the run fingerprint beside Seed, Normalize and Options.
+	// ...) that enter the run fingerprint beside Seed, Normalize, Base and
+	// the entries' settings.
 	Describe map[string]string
 }
 
-// Fingerprint returns the run identifier written into every record: a hash of
-// every setting that changes results, including the SHA-256 of each
-// SplitSource's data (not Workers or the shard, which must not).
-func (c *Config) Fingerprint(entries []Entry, sources []Source) string {
-	o := c.Options
-	o.Recorder, o.Workers = nil, 0
-	keys := make([]string, 0, len(c.Describe))
-	for k := range c.Describe {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	desc := make([]string, 0, len(keys))
-	for _, k := range keys {
-		desc = append(desc, k+"="+c.Describe[k])
-	}
-	names := make([]string, 0, len(sources))
-	for _, s := range sources {
-		name := fmt.Sprintf("%s/%d", s.Name(), s.Len())
-		if ss, ok := splitSource(s); ok {
-			// The data's bytes, not only its name: --resume after the
-			// file was edited must not mix results of two data sets (a
-			// one-hot encoded set too, and it says it is encoded).
-			name += "/" + ss.Data.SHA256
-			if ss.Test != nil {
-				name += "/test=" + ss.Test.SHA256
-			}
-			if _, enc := s.(OneHotSource); enc {
-				name += "/onehot"
-			}
-		}
-		names = append(names, name)
-	}
-	ents := make([]string, 0, len(entries))
-	for _, e := range entries {
-		ents = append(ents, e.String())
-	}
-	// %+v, not JSON: Options holds a func field (nil here) that JSON refuses.
-	// GridRows came later: at its default it is left out, so that earlier
-	// runs keep their fingerprints (and --resume still takes them).
-	opts := fmt.Sprintf("%+v", o)
-	if o.GridRows == 0 {
-		opts = strings.Replace(opts, " GridRows:0 ", " ", 1)
-	}
-	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%s margins=%v describe=%q sources=%q entries=%q",
-		c.Seed, c.normalize(), opts, c.Margins, desc, names, ents)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:6])
-}
-
-func (c *Config) normalize() string {
-	if c.Normalize == "" {
-		return "zscore"
-	}
-	return c.Normalize
-}
+func (c *Config) normalize() string { return normalizeKind(c.Normalize) }
 
 // Job is one (dataset, entry, partition) unit of work.
 type Job struct {
@@ -333,32 +266,22 @@ feed:
 }
 
 // jobWorkers returns how many of n jobs Run runs at once (Workers, 0: all
-// cores, at most n) and the options every job gets: with more than one at
+// cores, at most n) and the shared settings every job gets: with more than one at
 // once, parallel across jobs, not inside them (Options.Workers 1). "All
 // cores" is GOMAXPROCS, as the methods count them: it follows a container's
 // CPU limit, where NumCPU counts the host's cores (64 jobs at once, and 64
 // times the memory, in a 2-CPU container on a 64-core host).
-func (c *Config) jobWorkers(n int) (int, methods.Options) {
+func (c *Config) jobWorkers(n int) (int, methods.Common) {
 	workers := c.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(n, 1))
-	inner := c.Options
+	inner := c.Base
 	if workers > 1 {
 		inner.Workers = 1
 	}
 	return workers, inner
-}
-
-// entryOptions returns the options of entry e's jobs: opts with the entry's
-// parameterisation and mode, and its method's margin from Margins.
-func (c *Config) entryOptions(opts methods.Options, e Entry) methods.Options {
-	opts.Param, opts.Mode = e.Param, e.Mode
-	if mg, ok := c.Margins[e.Method]; ok {
-		opts.Margin = mg
-	}
-	return opts
 }
 
 // JobSeed is the method seed of partition k: the same for every method and
@@ -367,13 +290,14 @@ func JobSeed(seed uint64, k int) uint64 {
 	return rand.New(rand.NewPCG(seed, streamMethod+uint64(k))).Uint64()
 }
 
-// runJob runs one method on one partition: normalise on the training part,
-// tune, train the final SVM on the whole training part, test.
-func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run string) Record {
+// runJob runs one method on one partition (Pipeline: normalise on the
+// training part, tune, train the final SVM on the whole training part,
+// test) and records it.
+func runJob(ctx context.Context, c Config, base methods.Common, j Job, run string) Record {
 	rec := Record{
 		Dataset: j.Source.Name(), Entry: j.Entry.String(), Method: j.Entry.Method,
 		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
-		Grid: c.Grid,
+		Grid: c.Grid, Settings: c.Settings,
 	}
 	start := time.Now()
 	fail := func(stage string, err error) Record {
@@ -387,56 +311,33 @@ func runJob(ctx context.Context, c Config, opts methods.Options, j Job, run stri
 		return fail("partition", err)
 	}
 	rec.TrainSize, rec.TestSize = train.Len(), test.Len()
-	norm, err := dataio.FitNormalizer(c.normalize(), train.X)
-	if err != nil {
-		return fail("normalise", err)
-	}
-	train, test = norm.ApplyDataset(train), norm.ApplyDataset(test)
-
-	m, err := methods.Lookup(j.Entry.Method)
-	if err != nil {
-		return fail("method", err)
-	}
-	opts = c.entryOptions(opts, j.Entry)
-	opts.Seed = JobSeed(c.Seed, j.Partition)
-	var res *methods.Result
+	base.Seed = JobSeed(c.Seed, j.Partition)
+	in := PipelineInput{Spec: j.Entry.Spec.WithBase(base), Train: train, Test: test, Normalize: c.Normalize}
 	if f, ok := c.Baseline[j.Source.Name()]; ok && j.Entry.Method == "svm" {
-		res = fixedResult(f)
+		in.Fixed = fixedResult(f)
 		rec.Extra = map[string]string{"select": "laanaya (looked at test data)"}
-	} else {
-		res, err = tuneSafely(ctx, m, train, opts)
 	}
-	if err != nil {
+	t, err := Pipeline(ctx, in)
+	if se := (*StageError)(nil); errors.As(err, &se) {
+		return fail(se.Stage, se.Err)
+	} else if err != nil {
 		return fail("tune", err)
 	}
+	res, fit := t.Result, t.Fit
 	rec.Status = res.Status.String()
 	rec.Param = res.Param
-	rec.Kernel, rec.Margin, rec.C = res.Kernel, res.Margin, res.C
-	if !dataio.DefaultFeatureNames(train.FeatureNames) {
-		rec.Features = train.FeatureNames
+	rec.Kernel, rec.Margin, rec.C = res.Kernel, res.Margin.String(), res.C
+	if !dataio.DefaultFeatureNames(t.Train.FeatureNames) {
+		rec.Features = t.Train.FeatureNames
 	}
 	rec.Criterion, rec.CriterionStart, rec.CriterionEnd = res.Criterion, res.CriterionStart, res.CriterionEnd
 	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, res.Notes
 	for _, s := range res.Trace {
 		rec.Trace = append(rec.Trace, s.Objective)
 	}
-
-	margin, err := model.ParseMargin(res.Margin)
-	if err != nil {
-		return fail("final model", err)
-	}
-	fit, err := model.Fit(ctx, model.FitSettings{
-		Train: train, Test: test, Norm: norm, Kernel: res.Kernel, Margin: margin, C: res.C,
-		Eps: opts.Eps, CacheMB: opts.CacheMB, Workers: min(opts.Workers, 2), // 1 when jobs run in parallel
-	})
-	if err != nil {
-		return fail("final model", err)
-	}
-	mdl := fit.Model
 	rec.Solves++
 	rec.NSV = fit.SVC.NSV
-	deg := methods.ClassifyDegenerate(mdl.KernelFunc(), train.X, mdl.C, mdl.DecisionNormalized(train.X))
-	rec.Degenerate, rec.DegenerateReason = deg.Kind, deg.Reason
+	rec.Degenerate, rec.DegenerateReason = t.Degeneracy.Kind, t.Degeneracy.Reason
 	rec.TrainAccuracy = fit.TrainAccuracy
 	rec.TestAccuracy = math.NaN() // an empty test part, as Model.Accuracy
 	if fit.TestAccuracy != nil {
@@ -465,19 +366,4 @@ func sanitize(r *Record) {
 	for i := range r.Figures {
 		fix(r.Figures[i].Name, &r.Figures[i].Value)
 	}
-}
-
-// tuneSafely runs a method and turns a panic inside it into a failure record,
-// so that one broken partition never takes a long run down.
-func tuneSafely(ctx context.Context, m methods.Method, train *dataio.Dataset, opts methods.Options) (res *methods.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error: %v", m.Name(), p)
-		}
-	}()
-	res, err = m.Tune(ctx, train, opts)
-	if err == nil && res == nil {
-		err = fmt.Errorf("%s: returned no result", m.Name())
-	}
-	return res, err
 }

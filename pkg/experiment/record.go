@@ -74,6 +74,10 @@ type Record struct {
 	// jobs are missing. Records written before the grid was recorded have
 	// none; report then infers the grid from the records and says so.
 	Grid *Grid `json:"grid,omitempty"`
+	// Settings are the run's settings that make its fingerprint
+	// (Config.RunSettings: sorted keys, defaults left out), so that a
+	// resume with other settings can say which differ.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // Grid is the (dataset × partition × entry) grid a run planned, in the order
@@ -152,7 +156,7 @@ func OpenFileSink(path string, resume bool) (*FileSink, error) {
 	}
 	f, err := os.OpenFile(path, flag, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: open results file: %w", err)
+		return nil, fmt.Errorf("open results file: %w", err)
 	}
 	if resume {
 		if err := cutTornLine(f, path); err != nil {
@@ -162,7 +166,7 @@ func OpenFileSink(path string, resume bool) (*FileSink, error) {
 	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("experiment: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &FileSink{f: f}, nil
 }
@@ -171,14 +175,14 @@ func OpenFileSink(path string, resume bool) (*FileSink, error) {
 func cutTornLine(f *os.File, path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("experiment: read results file: %w", err)
+		return fmt.Errorf("read results file: %w", err)
 	}
 	keep := bytes.LastIndexByte(data, '\n') + 1
 	if keep == len(data) {
 		return nil
 	}
 	if err := f.Truncate(int64(keep)); err != nil {
-		return fmt.Errorf("experiment: %s: cut torn last line: %w", path, err)
+		return fmt.Errorf("%s: cut torn last line: %w", path, err)
 	}
 	return nil
 }
@@ -187,13 +191,13 @@ func cutTornLine(f *os.File, path string) error {
 func (s *FileSink) Write(r *Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("experiment: encode record %v: %w", r.Key(), err)
+		return fmt.Errorf("encode record %v: %w", r.Key(), err)
 	}
 	b = append(b, '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.f.Write(b); err != nil {
-		return fmt.Errorf("experiment: write record: %w", err)
+		return fmt.Errorf("write record: %w", err)
 	}
 	return s.f.Sync()
 }
@@ -216,7 +220,7 @@ func (s *MemorySink) Write(r *Record) error {
 }
 
 // ErrMixedRuns is returned when records of different runs are merged.
-var ErrMixedRuns = errors.New("experiment: records come from runs with different settings")
+var ErrMixedRuns = errors.New("records come from runs with different settings")
 
 // ReadRecords reads a JSONL results file. A torn last line (a crash in
 // mid-write: the file does not end in a newline) is skipped; any other line
@@ -228,7 +232,7 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("experiment: read %s: %w", name, err)
+			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		torn := err == io.EOF // no newline: the last line, maybe cut short
 		if t := bytes.TrimSpace(b); len(t) > 0 {
@@ -237,7 +241,7 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 				if torn {
 					break
 				}
-				return nil, fmt.Errorf("experiment: %s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
 			}
 			out = append(out, rec)
 		}
@@ -275,11 +279,11 @@ func parseRecord(b []byte) (Record, error) {
 func ReadRecordsFile(path string) ([]Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("experiment: %s is a directory, not a results file", path)
+		return nil, fmt.Errorf("%s is a directory, not a results file", path)
 	}
 	return ReadRecords(f, path)
 }

@@ -22,23 +22,23 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
-// TuneSettings are the data, the method and its options, the memory bound
+// TuneSettings are the data, the method with its settings, the memory bound
 // and what the model's provenance records.
 type TuneSettings struct {
 	// Train and Test are the training and the test part (Test nil or empty:
-	// none), both normalised by Norm, which is fitted on Train.
+	// none). With Norm set, both are normalised by it (fitted on Train);
+	// with Norm nil they are raw and the zscore normaliser is fitted on
+	// Train (Pipeline).
 	Train, Test *dataio.Dataset
 	Norm        *dataio.Normalizer
 	// Data names the data as the user did (a path or builtin:NAME) and
 	// TestFile the test file ("" when the test part was split off).
 	Data, TestFile string
 
-	// Method is the method ID (methods.Names) and Options its options:
-	// Options.Seed is the run's seed, Options.Eps and Options.CacheMB are
-	// the final SVM's solver settings too, and Options.Recorder sees every
-	// iteration (progress).
-	Method  string
-	Options methods.Options
+	// Spec is the method with its settings: its Base().Seed is the run's
+	// seed, Base().Eps and Base().CacheMB are the final SVM's solver
+	// settings too, and Base().Recorder sees every iteration (progress).
+	Spec methods.Spec
 	// MemBytes bounds the method's estimated peak memory
 	// (methods.CheckMemory; MemoryBound makes one from a size in MB); a
 	// method that would need more is refused with a *methods.MemoryError
@@ -125,35 +125,20 @@ type TuneResult struct {
 // (methods.ClassifyDegenerate, a warning first in the notes). An iteration
 // limit is a status, not an error; a method that fails is.
 func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
-	meth, err := methods.Lookup(s.Method)
-	if err != nil {
+	seed := s.Spec.Base().Seed
+	t, err := Pipeline(ctx, PipelineInput{Spec: s.Spec, Train: s.Train, Test: s.Test, Norm: s.Norm, MemBytes: s.MemBytes})
+	var se *StageError
+	switch {
+	case errors.As(err, &se) && se.Stage == "final model":
+		return nil, fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", se.Err)
+	case errors.As(err, &se):
+		return nil, se.Err
+	case err != nil:
 		return nil, err
 	}
-	train, test := s.Train, s.Test
-	opts := s.Options
-	if err := methods.CheckMemory(s.Method, train.Len(), train.Dim(), opts, s.MemBytes); err != nil {
-		return nil, err
-	}
-	res, err := meth.Tune(ctx, train, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := res.Status.Err(); err != nil {
-		return nil, fmt.Errorf("tune: %s: %w", s.Method, err)
-	}
-	margin, err := model.ParseMargin(res.Margin)
-	if err != nil {
-		return nil, fmt.Errorf("tune: %s returned margin %q: %w", s.Method, res.Margin, err)
-	}
-	f, err := model.Fit(ctx, model.FitSettings{
-		Train: train, Test: test, Norm: s.Norm, Kernel: res.Kernel, Margin: margin, C: res.C,
-		Eps: opts.Eps, CacheMB: opts.CacheMB,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("tune: fitting the final SVM with the tuned kernel: %w", err)
-	}
+	train, test, res, f := t.Train, t.Test, t.Result, t.Fit
 	m := f.Model
-	m.SetProvenance(opts.Seed, s.Data, s.Version, s.Command)
+	m.SetProvenance(seed, s.Data, s.Version, s.Command)
 	m.Provenance.Method = res.Method
 	m.Provenance.Param = res.Param
 	if m.Tuning, err = json.Marshal(res); err != nil {
@@ -161,10 +146,10 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	}
 
 	r := &TuneResult{
-		FitData: model.NewFitData(s.Data, s.TestFile, opts.Seed, train, test, s.Norm),
+		FitData: model.NewFitData(s.Data, s.TestFile, seed, train, test, t.Norm),
 		Method:  res.Method, Param: res.Param,
 		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
-		Margin: res.Margin, C: res.C,
+		Margin: res.Margin.String(), C: res.C,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
 		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
@@ -183,7 +168,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 			return nil, fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
 		}
 	}
-	r.DegenerateCheck = methods.ClassifyDegenerate(m.KernelFunc(), train.X, m.C, m.DecisionNormalized(train.X))
+	r.DegenerateCheck = t.Degeneracy
 	if k := r.DegenerateCheck.Kind; k != "" {
 		r.Degenerate = &k
 		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)

@@ -56,8 +56,8 @@ func (g gridResult) note(n int) string {
 		g.Subset, n, math.Log2(g.Coarse.C), math.Log2(g.Coarse.Gamma))
 }
 
-// The helpers of this file return errors without the "methods: " prefix:
-// each method wraps them with its own ("methods: svm: grid search: ...").
+// The helpers of this file return errors without the "" prefix:
+// each method wraps them with its own ("svm: grid search: ...").
 
 // cvPlan is a k-fold split of n rows: test[f] and train[f] partition 0..n-1.
 type cvPlan struct {

@@ -16,7 +16,10 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
-// GI is the method of Glasmachers & Igel (2005), "Gradient-based adaptation
+// GISettings configure gi, described below. The zero value of every field
+// means its default.
+//
+// gi is the method of Glasmachers & Igel (2005), "Gradient-based adaptation
 // of general Gaussian kernels", Neural Computation 17(10).
 //
 // Kernel (their eq. 1.1): k_B(x, z) = exp(-½‖B(x-z)‖²), B SPD, i.e. the
@@ -61,10 +64,6 @@ import (
 // wherever d ≥ 8 (heart A 80.9%, D 75.7%, svm 82.9%). It is the bound, not the stopping rule: D's test accuracy
 // falls as T is minimised (heart 81.6% after one step, 75.7% at
 // convergence) while its training accuracy rises to 99%. Hence "auto".
-type GI struct{}
-
-// GISettings configure gi (see GI for the algorithm). The zero value of
-// every field means its default.
 type GISettings struct {
 	// Common: C, for the L2 margin, given or else the svm baseline's
 	// grid-search C (a C-SVC choice reused as ν = 1/C; Folds and Seed
@@ -84,20 +83,54 @@ type GISettings struct {
 	Tol float64
 }
 
-// NewGI returns the gi method.
-func NewGI() Method { return GI{} }
-
 // Name returns "gi".
-func (GI) Name() string { return "gi" }
+func (GISettings) Name() string { return "gi" }
+
+// WithBase returns s with the shared settings c.
+func (s GISettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// Check refuses settings gi cannot run with, whatever the data. Tol may be
+// negative (never converge: run all Steps).
+func (s GISettings) Check() error {
+	// C by the grid search (cross-validation) unless given or hard.
+	if err := s.Common.check("gi", s.C == 0 && s.Margin != "hard"); err != nil {
+		return err
+	}
+	if _, _, err := parseGIParam(s.Param); err != nil {
+		return err
+	}
+	if err := giInfo().CheckMargin(s.Margin); err != nil {
+		return err
+	}
+	if err := checkMaxIter("gi", "steps", s.Steps); err != nil {
+		return err
+	}
+	if math.IsNaN(s.Tol) || math.IsInf(s.Tol, 0) {
+		return optErr("gi", "tol", s.Tol, "a finite number (0 for the default; negative: never stop before the last step)")
+	}
+	return nil
+}
+
+// PeakBytes: the Jaakkola start's distances are freed before the steps,
+// which hold K (and the previous step's state), its support-vector block,
+// the weights, and two solver caches (the SVM and the radius); C by the
+// grid search unless given or hard. (Four matrices: with three, the RSS at
+// n = 2,000 under --mem-mb was 11% above the bound.)
+func (s GISettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	work := 4*sq(n) + 2*m.cacheOf(n)
+	if s.C == 0 && s.Margin != "hard" {
+		work = max(work, m.grid(n))
+	}
+	return peak(n, d, work)
+}
 
 // Params lists the parameterisations of Glasmachers & Igel's Table 1 after
 // the default, "auto" (our rule, giAutoParam): D (full B, det B fixed), the
 // paper's best on its chessboard, when d(d+1)/2 is small against the number
 // of training points, A (isotropic) otherwise. The long names are accepted
 // too.
-func (GI) Params() []string {
-	return []string{"auto", "A", "B", "C", "D", "E", "iso", "diag-det", "diag", "full-det", "full"}
-}
+var giParams = []string{"auto", "A", "B", "C", "D", "E", "iso", "diag-det", "diag", "full-det", "full"}
 
 // giAutoRatio: "auto" takes D when its d(d+1)/2 free parameters are at most
 // n/giAutoRatio, A otherwise (README, "gi on real data").
@@ -146,7 +179,7 @@ func parseGIParam(s string) (p giParam, auto bool, err error) {
 			return giParam(i), false, nil
 		}
 	}
-	return 0, false, fmt.Errorf("methods: gi: unknown param %q (want auto, A|B|C|D|E or iso|diag-det|diag|full-det|full)", s)
+	return 0, false, optErr("gi", "param", s, "auto, A|B|C|D|E or iso|diag-det|diag|full-det|full (any case)")
 }
 
 // project sets dst to the orthogonal projection of a onto the tangent
@@ -420,12 +453,6 @@ func jaakkolaSigma(X mat.Matrix, y []float64) (float64, error) {
 	return median(near), nil
 }
 
-// Tune runs Glasmachers & Igel's gradient descent on the training part with
-// the settings opts gives (giSettingsFrom).
-func (GI) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	return giSettingsFrom(opts).Tune(ctx, train)
-}
-
 // Tune runs Glasmachers & Igel's gradient descent on the (already
 // normalised) training part.
 func (s GISettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
@@ -437,6 +464,12 @@ func (s GISettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, e
 // the evidence experiment use its SVM).
 func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *giState, error) {
 	start := time.Now()
+	if err := s.Check(); err != nil {
+		return nil, nil, err
+	}
+	if err := checkTrain("gi", train); err != nil {
+		return nil, nil, err
+	}
 	param, auto, err := parseGIParam(s.Param)
 	if err != nil {
 		return nil, nil, err
@@ -446,22 +479,9 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		param, why = giAutoParam(train.Len(), train.Dim())
 	}
 	pr := &giProblem{X: train.X, y: train.Y, param: param, s: s.settings()}
-	switch s.Margin {
-	case "", "l2":
-		pr.margin = solver.L2
-	case "hard":
+	pr.margin = solver.L2
+	if s.Margin == "hard" {
 		pr.margin = solver.Hard
-	default:
-		return nil, nil, fmt.Errorf("methods: gi: margin %q not offered (want hard or l2: the radius-margin bound needs 2D* = ‖w‖²)", s.Margin)
-	}
-	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
-		return nil, nil, fmt.Errorf("methods: gi: C must be positive and finite, got %v", s.C)
-	}
-	if s.Steps < 0 {
-		return nil, nil, fmt.Errorf("methods: gi: steps must be ≥ 0, got %d", s.Steps)
-	}
-	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
-		return nil, nil, fmt.Errorf("methods: gi: training data needs both classes (%d positive, %d negative)", pos, neg)
 	}
 	steps := s.Steps
 	if steps == 0 {
@@ -479,24 +499,24 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	}
 	sigma, err := jaakkolaSigma(train.X, train.Y)
 	if err != nil {
-		return nil, nil, fmt.Errorf("methods: gi: %w", err)
+		return nil, nil, fmt.Errorf("gi: %w", err)
 	}
 	init := fmt.Sprintf("B = I/σ, σ = %.4g (Jaakkola: median distance from a positive point to its nearest negative point)", sigma)
 	switch {
 	case pr.margin == solver.Hard:
-		res.Margin = "hard"
+		res.Margin = solver.Hard
 		init += "; hard margin (no C)"
 	case s.C > 0:
 		pr.C = s.C
-		res.Margin, res.C = "l2", s.C
+		res.Margin, res.C = solver.L2, s.C
 		init += fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", s.C)
 	default:
 		g, err := gridSearchCV(ctx, train, s.Common)
 		if err != nil {
-			return nil, nil, fmt.Errorf("methods: gi: choosing C: %w", err)
+			return nil, nil, fmt.Errorf("gi: choosing C: %w", err)
 		}
 		pr.C = g.C
-		res.Margin, res.C = "l2", g.C
+		res.Margin, res.C = solver.L2, g.C
 		res.Solves += g.Solves
 		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
 	}
@@ -511,7 +531,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			res.Status = Canceled
 			res.Elapsed = time.Since(start)
-			return res, nil, fmt.Errorf("methods: gi: iteration %d: %w", t, err)
+			return res, nil, fmt.Errorf("gi: iteration %d: %w", t, err)
 		}
 		return nil, nil, &BreakdownError{Method: "gi", Iter: t, Err: err}
 	}

@@ -20,6 +20,9 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
+// LCCPSettings configure lccp, described below. The zero value of every
+// field means its default.
+//
 // LCCP is the lccp method of Boughorbel, Tarel & Boujemaa, "The LCCP for
 // optimizing kernel parameters for SVM" (ICANN 2005): the multi-parameter L1
 // kernel
@@ -70,10 +73,6 @@ import (
 // For a rank-one weight vvᵀ, Σ_ij v_iv_j|x_ik - x_jk| costs O(n) per feature
 // once the feature's values are sorted (sorted once per run), instead of the
 // O(n²) of the dense kernel.L1GradTheta (the tests check the two agree).
-type LCCP struct{}
-
-// LCCPSettings configure lccp (see LCCP for the algorithm). The zero value
-// of every field means its default.
 type LCCPSettings struct {
 	// Common: C (ν = 1/C of the L2 margin) is given or, when 0, chosen by
 	// Folds-fold cross-validation at θ0 before the LCCP starts. Eps, the
@@ -90,14 +89,36 @@ type LCCPSettings struct {
 	Tol float64
 }
 
-// NewLCCP returns the lccp method.
-func NewLCCP() Method { return LCCP{} }
-
 // Name returns "lccp".
-func (LCCP) Name() string { return "lccp" }
+func (LCCPSettings) Name() string { return "lccp" }
 
-// Params returns the parameterisations: "multi" (the paper) and "single".
-func (LCCP) Params() []string { return []string{"multi", "single"} }
+// WithBase returns s with the shared settings c.
+func (s LCCPSettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// Check refuses settings lccp cannot run with, whatever the data.
+func (s LCCPSettings) Check() error {
+	// C by cross-validation unless given or hard.
+	if err := s.Common.check("lccp", s.C == 0 && s.Margin != "hard"); err != nil {
+		return err
+	}
+	if err := checkChoice("lccp", "param", s.Param, []string{"multi", "single"}, ""); err != nil {
+		return err
+	}
+	if err := lccpInfo().CheckMargin(s.Margin); err != nil {
+		return err
+	}
+	if err := checkMaxIter("lccp", "max-iter", s.MaxIter); err != nil {
+		return err
+	}
+	return checkTol("lccp", s.Tol)
+}
+
+// PeakBytes: C by selectC on the L1 Gram at θ0, then K, the weights and
+// the SVM and radius caches per step.
+func (s LCCPSettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	return peak(n, d, max(m.selectC(n), 3*sq(n)+2*m.cacheOf(n)))
+}
 
 const (
 	lccpMaxIter      = 100
@@ -340,52 +361,23 @@ func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters 
 	return iters, nil
 }
 
-// Tune runs the LCCP on the training part with the settings opts gives
-// (lccpSettingsFrom).
-func (LCCP) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	return lccpSettingsFrom(opts).Tune(ctx, train)
-}
-
 // Tune runs the LCCP on the (already normalised) training part.
 func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	param := s.Param
-	if param == "" {
-		param = "multi"
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
-	if param != "multi" && param != "single" {
-		return nil, fmt.Errorf("methods: lccp: unknown parameterisation %q (want multi or single)", s.Param)
+	if err := checkTrain("lccp", train); err != nil {
+		return nil, err
 	}
-	marginName := s.Margin
-	if marginName == "" {
-		marginName = "l2"
-	}
-	var margin solver.Margin
-	switch marginName {
-	case "l2":
-		margin = solver.L2
-	case "hard":
+	param := cmp.Or(s.Param, "multi")
+	marginName := cmp.Or(s.Margin, "l2")
+	margin := solver.L2
+	if marginName == "hard" {
 		margin = solver.Hard
-	default:
-		return nil, fmt.Errorf("methods: lccp: margin %q not offered (want l2 or hard: the radius-margin bound and its convexity need ‖w‖² = 2D*)", s.Margin)
 	}
-	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
-		return nil, fmt.Errorf("methods: lccp: C = %g, want a positive number (or 0 to choose it by cross-validation)", s.C)
-	}
-	if train == nil || train.Len() == 0 || train.X == nil {
-		return nil, fmt.Errorf("methods: lccp: empty training set")
-	}
-	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
-		return nil, fmt.Errorf("methods: lccp: the training set needs both classes (%d positive, %d negative)", pos, neg)
-	}
-	maxIter := lccpMaxIter
-	if s.MaxIter > 0 {
-		maxIter = s.MaxIter
-	}
-	tol := lccpTol
-	if s.Tol > 0 {
-		tol = s.Tol
-	}
+	maxIter := cmp.Or(s.MaxIter, lccpMaxIter)
+	tol := cmp.Or(s.Tol, lccpTol)
 	// The CCCP decreases J only up to the accuracy of R² and ‖w‖², so the QPs
 	// inside the LCCP are solved to min(Common.Eps, 1e-6), whatever looser
 	// tolerance the caller uses for ordinary SVM training (LIBSVM's 1e-3 let
@@ -399,7 +391,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res := &Result{
 		Method:    "lccp",
 		Param:     param,
-		Margin:    marginName,
+		Margin:    margin,
 		Criterion: "radius-margin bound R²‖w‖² (Boughorbel et al., minimised by LCCP)",
 	}
 	theta0 := make([]float64, d)
@@ -419,12 +411,12 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	default:
 		k0, err := kernel.NewL1(theta0)
 		if err != nil {
-			return nil, fmt.Errorf("methods: lccp: %w", err)
+			return nil, fmt.Errorf("lccp: %w", err)
 		}
 		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
 		res.Solves += solves
 		if err != nil {
-			return nil, fmt.Errorf("methods: lccp: choosing C at θ0: %w", err)
+			return nil, fmt.Errorf("lccp: choosing C at θ0: %w", err)
 		}
 		C = c
 		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0%s (accuracy %.2f%%), then fixed", C, s.subsetNote(train.Len()), 100*acc)
@@ -435,7 +427,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		// A point repeated under both labels can never be separated; say so
 		// at once instead of letting SMO run into its iteration limit.
 		if i, j, ok := lccpConflict(train); ok {
-			return nil, fmt.Errorf("methods: lccp: hard margin: rows %d and %d are the same point with different labels: %w; the default L2 soft margin (--margin l2) works on any data",
+			return nil, fmt.Errorf("lccp: hard margin: rows %d and %d are the same point with different labels: %w; the default L2 soft margin (--margin l2) works on any data",
 				i+1, j+1, solver.ErrNotSeparable)
 		}
 	}
@@ -458,7 +450,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		W2, nsv, err = prob.margin2(ctx, K, gw)
 		if err != nil {
 			if margin == solver.Hard && errors.Is(err, solver.ErrNotSeparable) {
-				return fmt.Errorf("methods: lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
+				return fmt.Errorf("lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
 			}
 			return err
 		}
@@ -469,7 +461,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	fail := func(iter int, err error) (*Result, error) {
 		res.Solves += prob.svmSolves + prob.radiusSolves
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("methods: lccp: iteration %d: %w", iter, ctx.Err())
+			return nil, fmt.Errorf("lccp: iteration %d: %w", iter, ctx.Err())
 		}
 		if errors.Is(err, solver.ErrNotSeparable) {
 			return nil, err

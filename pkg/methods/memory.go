@@ -38,15 +38,23 @@ type memModel struct {
 	cache   int64 // solver cache bound in bytes
 }
 
-func newMemModel(opts Options) memModel {
-	m := memModel{folds: opts.Folds, workers: opts.common().workers(), cache: 200 << 20}
+func newMemModel(c Common) memModel {
+	m := memModel{folds: c.Folds, workers: c.workers(), cache: 200 << 20}
 	if m.folds == 0 {
 		m.folds = defaultFolds
 	}
-	if opts.CacheMB > 0 {
-		m.cache = int64(opts.CacheMB) << 20
+	if c.CacheMB > 0 {
+		m.cache = int64(c.CacheMB) << 20
 	}
 	return m
+}
+
+// peak returns a method's estimated peak on n rows of d features from its
+// work: the runtime's share, the data (three copies: as read, normalised,
+// and a method's working copy) and the work. Each settings type's PeakBytes
+// says what its work holds.
+func peak(n, d int, work int64) int64 {
+	return RuntimeBytes + 3*fl*int64(n)*int64(d) + work
 }
 
 // cacheOf returns the solver cache's peak for a k×k problem.
@@ -73,89 +81,26 @@ func (m memModel) selectC(n int) int64 {
 	return sq(n) + int64(min(m.workers, m.folds))*m.foldJob(n)
 }
 
-// PeakBytes estimates the peak memory in bytes of method tuning on n rows
-// of d features with opts: the runtime's share, the data (three copies: as
-// read, normalised, and a method's working copy) and the method's work.
-func PeakBytes(method string, n, d int, opts Options) (int64, error) {
-	m := newMemModel(opts)
-	data := 3 * fl * int64(n) * int64(d)
-	var work int64
-	switch method {
-	case "svm":
-		// The grid search; the final fit afterwards needs only a cache.
-		work = max(m.grid(n), m.cacheOf(n))
-	case "spd":
-		// K′ (the reference kernel), K, the weights ∂w/∂K, a trial K of
-		// the line search, one more n×n matrix of headroom, and the solver
-		// cache; --init cv first runs the grid search. (Five matrices, not
-		// the four read off the code: with --mem-mb at four the RSS at
-		// n = 2,000 was 15% above the bound.)
-		work = 5*sq(n) + m.cacheOf(n)
-		if opts.Init == "cv" {
-			work = max(work, m.grid(n))
-		}
-	case "gi":
-		// The Jaakkola start's distances are freed before the steps, which
-		// hold K (and the previous step's state), its support-vector block,
-		// the weights, and two solver caches (the SVM and the radius); C by
-		// the grid search unless given or hard. (Four matrices: with three,
-		// the RSS at n = 2,000 under --mem-mb was 11% above the bound.)
-		work = 4*sq(n) + 2*m.cacheOf(n)
-		if opts.C == 0 && opts.Margin != "hard" {
-			work = max(work, m.grid(n))
-		}
-	case "lccp":
-		// C by selectC on the L1 Gram at θ0, then K, the weights and the
-		// SVM and radius caches per step.
-		work = max(m.selectC(n), 3*sq(n)+2*m.cacheOf(n))
-	case "rcsc":
-		// The distances (iso) or the previous Gram (diag), K, the gradient's
-		// G (diag); up to n = rcscDirectMax also R = K + nλI and its
-		// Cholesky factor (above, conjugate gradients need a few vectors);
-		// then C by selectC on the final Gram.
-		work = max(3*sq(n)+2*sq(min(n, rcscDirectMax)), m.selectC(n))
-	case "twolevel":
-		// The 1:2 split: an SVM part of n/3 rows and a validation part of
-		// 2n/3. K and the free set's A_I with its Cholesky factor on the SVM
-		// part, the validation cross matrix and its derivative products; the
-		// SQP has a variable and a constraint per validation row (the slacks
-		// of eq. 11–12), and holds about six dense matrices of that size
-		// (pkg/solver/sqp: its BFGS matrix, the inequality Jacobian, the QP
-		// subproblem's factors). Before and after the SQP, the SVM on all n
-		// rows (eq. 26, for the support-vector share and μ): its Gram and
-		// cache.
-		s := (n + 2) / 3
-		v := n - s
-		work = max(3*sq(s)+3*fl*int64(v)*int64(s)+m.cacheOf(s)+6*sq(v), sq(n)+m.cacheOf(n))
-	default:
-		return 0, fmt.Errorf("methods: no memory estimate for method %q", method)
-	}
-	return RuntimeBytes + data + work, nil
-}
-
-// MaxRows returns the largest number of rows (at most 10⁷) on which method
-// stays within limit bytes by PeakBytes, 0 when not even one row does.
-func MaxRows(method string, d int, opts Options, limit int64) (int, error) {
-	fits := func(n int) (bool, error) {
-		b, err := PeakBytes(method, n, d, opts)
-		return b <= limit, err
-	}
-	if ok, err := fits(1); err != nil || !ok {
-		return 0, err
+// MaxRows returns the largest number of rows (at most 10⁷) on which s
+// stays within limit bytes by its PeakBytes, 0 when not even one row does.
+func MaxRows(s Spec, d int, limit int64) int {
+	fits := func(n int) bool { return s.PeakBytes(n, d) <= limit }
+	if !fits(1) {
+		return 0
 	}
 	lo, hi := 1, 10_000_000 // fits(lo); the estimates grow with n (no overflow up to hi)
-	if ok, _ := fits(hi); ok {
-		return hi, nil
+	if fits(hi) {
+		return hi
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		if ok, _ := fits(mid); ok {
+		if fits(mid) {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	return lo, nil
+	return lo
 }
 
 // MemoryError is a refusal to run: the method's estimated peak memory on the
@@ -170,31 +115,24 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("methods: %s needs about %s for %d training rows × %d features, more than the bound of %s; within it %s can handle at most %d training rows (estimate with %d workers and a %s solver cache)",
+	return fmt.Sprintf("%s needs about %s for %d training rows × %d features, more than the bound of %s; within it %s can handle at most %d training rows (estimate with %d workers and a %s solver cache)",
 		e.Method, mb(e.Need), e.N, e.D, mb(e.Max), e.Method, e.MaxN, e.Workers, mb(e.CacheBytes))
 }
 
 // mb formats bytes in MB (2²⁰ bytes), rounded up.
 func mb(b int64) string { return fmt.Sprintf("%d MB", int64(math.Ceil(float64(b)/(1<<20)))) }
 
-// CheckMemory returns a *MemoryError when method's estimated peak on n rows
+// CheckMemory returns a *MemoryError when the estimated peak of s on n rows
 // of d features exceeds limit bytes, and nil otherwise (also for limit ≤ 0:
 // no bound).
-func CheckMemory(method string, n, d int, opts Options, limit int64) error {
+func CheckMemory(s Spec, n, d int, limit int64) error {
 	if limit <= 0 {
 		return nil
 	}
-	need, err := PeakBytes(method, n, d, opts)
-	if err != nil {
-		return err
-	}
+	need := s.PeakBytes(n, d)
 	if need <= limit {
 		return nil
 	}
-	maxN, err := MaxRows(method, d, opts, limit)
-	if err != nil {
-		return err
-	}
-	mm := newMemModel(opts)
-	return &MemoryError{Method: method, N: n, D: d, Need: need, Max: limit, MaxN: maxN, Workers: mm.workers, CacheBytes: mm.cache}
+	mm := newMemModel(s.Base())
+	return &MemoryError{Method: s.Name(), N: n, D: d, Need: need, Max: limit, MaxN: MaxRows(s, d, limit), Workers: mm.workers, CacheBytes: mm.cache}
 }

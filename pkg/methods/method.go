@@ -12,16 +12,17 @@
 // SVM is then trained on the whole training part by the caller (pkg/model), so
 // every method's model is built, saved and evaluated the same way.
 //
-// Each method has its own settings type, which embeds the shared Common
-// (seed, C, folds, workers, the SVM solver's tolerance and cache, a progress
-// recorder) and adds what means something to that method only (spd's ρ and
-// start, gi's steps, rcsc's schedule, a parameterisation, a margin where
-// there is a choice, the limits of the method's own loop): SVMSettings,
-// SPDSettings, GISettings, LCCPSettings, RCSCSettings and TwoLevelSettings,
-// each with a Tune method for a Go program that knows its method. The
-// registry (All, Lookup) serves the command line: its Method.Tune takes the
-// flat Options, converts them into the method's settings and runs the same
-// code.
+// A method is one typed value, its settings type (a Spec): SVMSettings,
+// SPDSettings, GISettings, LCCPSettings, RCSCSettings and TwoLevelSettings.
+// Each embeds the shared Common (seed, C, folds, workers, the SVM solver's
+// tolerance and cache, a progress recorder) and adds what means something
+// to that method only (spd's ρ and start, gi's steps, rcsc's schedule, a
+// parameterisation, a margin where there is a choice, the limits of the
+// method's own loop). Each is the one place its settings are checked
+// (Check, errors typed as *OptionError) and knows its own memory estimate
+// (PeakBytes). The registry (All, New, ParseEntry) builds one from a
+// method name and the command line's param and mode; the command line sets
+// the rest of its fields from flags.
 package methods
 
 import (
@@ -29,30 +30,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
-
-// Method is one kernel-tuning method.
-type Method interface {
-	// Name returns the method ID: "svm", "spd", "gi", "lccp", "rcsc" or "twolevel".
-	Name() string
-	// Params lists the accepted values of Options.Param; the first is the default.
-	Params() []string
-	// Tune learns a kernel and SVM parameters on the (already normalised)
-	// training part. An iteration limit is a Status; the error is non-nil only
-	// when the run cannot go on (bad options or data, numerical breakdown,
-	// cancellation), and then names the method and, for a breakdown
-	// (*BreakdownError) or a cancellation during the run, the iteration.
-	Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error)
-}
-
-// ModeLister is implemented by methods that offer algorithm variants
-// (Options.Mode); the first mode is the default. compare and tune use it to
-// check a mode before running.
-type ModeLister interface {
-	Modes() []string
-}
 
 // Result is what a method learned and how it got there.
 type Result struct {
@@ -61,10 +41,11 @@ type Result struct {
 	Kernel kernel.Spec `json:"kernel"`
 	// B is Glasmachers–Igel's matrix (Q = B²), set by gi only.
 	B [][]float64 `json:"b,omitempty"`
-	// Margin ("l1", "l2" or "hard") and C say how to train the final SVM with
-	// Kernel; for the L2 margin the kernel matrix is K + I/C (ν = 1/C).
-	Margin string  `json:"margin"`
-	C      float64 `json:"C"`
+	// Margin (JSON "l1", "l2" or "hard") and C say how to train the final
+	// SVM with Kernel; for the L2 margin the kernel matrix is K + I/C
+	// (ν = 1/C).
+	Margin solver.Margin `json:"margin"`
+	C      float64       `json:"C"`
 
 	Status  Status        `json:"status"`
 	Iter    int           `json:"iterations"`
@@ -134,7 +115,7 @@ func (s *Status) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("methods: unknown status %q", b)
+	return fmt.Errorf("unknown status %q", b)
 }
 
 // Err returns a non-nil error for statuses that mean the result is unusable.
@@ -143,15 +124,14 @@ func (s Status) Err() error {
 	case Canceled:
 		return context.Canceled
 	case Failure:
-		return fmt.Errorf("methods: tuning failed")
+		return fmt.Errorf("tuning failed")
 	}
 	return nil
 }
 
 // BreakdownError is a numerical breakdown inside a method: it names the method
-// and the iteration at which it happened, after the package prefix every
-// error of the package carries ("methods: spd: iteration 7: ...", the form
-// of the methods' cancellation and option errors).
+// and the iteration at which it happened ("spd: iteration 7: ...", the form
+// of the methods' cancellation errors too).
 type BreakdownError struct {
 	Method string
 	Iter   int
@@ -159,6 +139,6 @@ type BreakdownError struct {
 }
 
 func (e *BreakdownError) Error() string {
-	return fmt.Sprintf("methods: %s: iteration %d: %v", e.Method, e.Iter, e.Err)
+	return fmt.Sprintf("%s: iteration %d: %v", e.Method, e.Iter, e.Err)
 }
 func (e *BreakdownError) Unwrap() error { return e.Err }

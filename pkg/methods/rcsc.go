@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// RCSCSettings configure rcsc, described below. The zero value of every
+// field means its default.
+//
 // RCSC is the rcsc method of Yang, Xiong & Yang (2010), "Optimal Gaussian
 // kernel parameter selection for SVM classifier", IEICE Trans. Inf. & Syst.
 // E93-D(12): the Gaussian kernel exp(-γ‖x-z‖²) (LIBSVM's γ, DESIGN.md Q = 2γI)
@@ -75,10 +79,6 @@ import (
 // so lands further from the accuracy optimum (TestRCSCEvidence: Pima 64.6,
 // bupa 61.6). Whether the tuned kernel is degenerate is judged after the
 // final fit, as for every method (ClassifyDegenerate).
-type RCSC struct{}
-
-// RCSCSettings configure rcsc (see RCSC for the method). The zero value of
-// every field means its default.
 type RCSCSettings struct {
 	// Common: C is given or, when 0, chosen after γ by Folds-fold
 	// cross-validation on the training part over log2 C = -5..15 step 2.
@@ -98,17 +98,39 @@ type RCSCSettings struct {
 	Tol float64
 }
 
-// NewRCSC returns the rcsc method.
-func NewRCSC() Method { return RCSC{} }
-
 // Name returns "rcsc".
-func (RCSC) Name() string { return "rcsc" }
+func (RCSCSettings) Name() string { return "rcsc" }
 
-// Modes returns rcsc's schedules: "robust" (the default) and "paper".
-func (RCSC) Modes() []string { return []string{"robust", "paper"} }
+// WithBase returns s with the shared settings c.
+func (s RCSCSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
-// Params returns the parameterisations: "iso" (the paper) and "diag".
-func (RCSC) Params() []string { return []string{"iso", "diag"} }
+// Check refuses settings rcsc cannot run with, whatever the data. The
+// schedule is the command line's mode.
+func (s RCSCSettings) Check() error {
+	// C by cross-validation unless given.
+	if err := s.Common.check("rcsc", s.C == 0); err != nil {
+		return err
+	}
+	if err := checkChoice("rcsc", "param", s.Param, []string{"iso", "diag"}, ""); err != nil {
+		return err
+	}
+	if err := checkChoice("rcsc", "mode", s.Schedule, []string{"robust", "paper"}, ""); err != nil {
+		return err
+	}
+	if err := checkMaxIter("rcsc", "max-iter", s.MaxIter); err != nil {
+		return err
+	}
+	return checkTol("rcsc", s.Tol)
+}
+
+// PeakBytes: the distances (iso) or the previous Gram (diag), K, the
+// gradient's G (diag); up to n = rcscDirectMax also R = K + nλI and its
+// Cholesky factor (above, conjugate gradients need a few vectors); then C
+// by selectC on the final Gram.
+func (s RCSCSettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	return peak(n, d, max(3*sq(n)+2*sq(min(n, rcscDirectMax)), m.selectC(n)))
+}
 
 // Settings of Yang et al. §3.2–3.3 (the "paper" schedule).
 const (
@@ -244,48 +266,26 @@ func rcscGamma0(X *mat.Dense) (float64, error) {
 	return float64(n) / ss, nil
 }
 
-// Tune maximises J on the training part and then picks C by
-// cross-validation, with the settings opts gives (rcscSettingsFrom).
-func (RCSC) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	s, err := rcscSettingsFrom(opts)
-	if err != nil {
-		return nil, err
-	}
-	return s.Tune(ctx, train)
-}
-
 // Tune maximises J on the (already normalised) training part and then picks
 // C by cross-validation unless C is given.
 func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	param := s.Param
-	if param == "" {
-		param = "iso"
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
-	if param != "iso" && param != "diag" {
-		return nil, fmt.Errorf("methods: rcsc: unknown parameterisation %q (want iso or diag)", s.Param)
+	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
+		return nil, fmt.Errorf("rcsc: the training part is empty")
 	}
-	mode := s.Schedule
-	if mode == "" {
-		mode = "robust"
-	}
-	if mode != "robust" && mode != "paper" {
-		return nil, fmt.Errorf("methods: rcsc: unknown schedule %q (want robust or paper)", s.Schedule)
-	}
-	if train == nil || train.Len() == 0 || train.X == nil {
-		return nil, fmt.Errorf("methods: rcsc: empty training set")
-	}
-	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
-		return nil, fmt.Errorf("methods: rcsc: C = %g, want a positive number (or 0 to choose it by cross-validation)", s.C)
-	}
+	param := cmp.Or(s.Param, "iso")
+	mode := cmp.Or(s.Schedule, "robust")
 	_, d := train.X.Dims()
 	gamma0, err := rcscGamma0(train.X)
 	if err != nil {
-		return nil, fmt.Errorf("methods: rcsc: %w", err)
+		return nil, fmt.Errorf("rcsc: %w", err)
 	}
 	prob, err := newRCSCProblem(train.X, train.Y, param == "diag", rcscLambda)
 	if err != nil {
-		return nil, fmt.Errorf("methods: rcsc: %w", err)
+		return nil, fmt.Errorf("rcsc: %w", err)
 	}
 	dim := 1
 	if param == "diag" {
@@ -299,7 +299,7 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res := &Result{
 		Method:    "rcsc",
 		Param:     param,
-		Margin:    "l1",
+		Margin:    solver.L1,
 		Criterion: "J_reg = Tr((λI + S_w)⁻¹ S_b), Yang et al. 2010 eq. 12 (maximised)",
 	}
 	var run rcscRun
@@ -321,7 +321,7 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res.CriterionEnd = run.j
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("methods: rcsc: iteration %d: %w", run.iter, err)
+			return nil, fmt.Errorf("rcsc: iteration %d: %w", run.iter, err)
 		}
 		return nil, &BreakdownError{Method: "rcsc", Iter: run.iter, Err: err}
 	}
@@ -364,9 +364,9 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		res.Solves += solves
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("methods: rcsc: choosing C: %w", err)
+				return nil, fmt.Errorf("rcsc: choosing C: %w", err)
 			}
-			return nil, fmt.Errorf("methods: rcsc: choosing C by cross-validation: %w", err)
+			return nil, fmt.Errorf("rcsc: choosing C by cross-validation: %w", err)
 		}
 		res.C = c
 		res.Init += fmt.Sprintf("; then C = %g by cross-validation on the training part%s (accuracy %.2f%%)", c, s.subsetNote(train.Len()), 100*acc)

@@ -5,52 +5,151 @@ import (
 	"strings"
 )
 
-// All lists the constructors of every registered method, in the order tables
-// print them (the baseline first). `tune` and `compare` both range over it.
-// Each method file adds its constructor here.
-var All = []func() Method{
-	NewSVM,
-	NewSPD,
-	NewGI,
-	NewLCCP,
-	NewRCSC,
-	NewTwoLevel,
+// Info describes one registered method: its ID, a one-line summary, its
+// parameterisations and modes (the first of each the default), and how to
+// build its settings from the command line's param and mode.
+type Info struct {
+	Name    string
+	Summary string
+	// Params lists the accepted parameterisations; the first is the
+	// default.
+	Params []string
+	// Modes lists the algorithm variants (nil: none); the first is the
+	// default.
+	Modes []string
+	// Margins lists the SVM margins the method trains with ("l1", "l2",
+	// "hard"): the first is the default; only gi and lccp offer a choice
+	// (their settings' Margin), and marginWhy says why the others do not.
+	Margins   []string
+	marginWhy string
+	// build returns the method's settings with param and mode set and
+	// every other field at its default.
+	build func(param, mode string) Spec
+}
+
+// All lists every registered method, in the order tables print them (the
+// baseline first). `tune` and `compare` both range over it.
+var All = []Info{
+	{Name: "svm", Summary: "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
+		Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "the baseline is the L1 soft margin",
+		build: func(string, string) Spec { return SVMSettings{} }},
+	{Name: "spd", Summary: "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
+		Params: []string{"diag", "full"}, Modes: spdModes,
+		Margins: []string{"l1"}, marginWhy: "Laanaya's criterion is the C-SVC dual",
+		build: func(p, m string) Spec { return SPDSettings{Param: p, Mode: m} }},
+	{Name: "gi", Summary: "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
+		Params: giParams, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound needs 2D* = ‖w‖²",
+		build: func(p, _ string) Spec { return GISettings{Param: p} }},
+	{Name: "lccp", Summary: "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
+		Params: []string{"multi", "single"}, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound and its convexity need ‖w‖² = 2D*",
+		build: func(p, _ string) Spec { return LCCPSettings{Param: p} }},
+	{Name: "rcsc", Summary: "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
+		Params: []string{"iso", "diag"}, Modes: []string{"robust", "paper"},
+		Margins: []string{"l1"}, marginWhy: "rcsc tunes γ for the L1 soft margin, as the paper",
+		build: func(p, m string) Spec { return RCSCSettings{Param: p, Schedule: m} }},
+	{Name: "twolevel", Summary: "Schittkowski: validation error minimised by SQP over an L2-SVM",
+		Params: []string{"iso", "diag"}, Modes: []string{tlModeSelect, tlModePaper},
+		Margins: []string{"l2"}, marginWhy: "the method is built on the L2 soft margin",
+		build: func(p, m string) Spec { return TwoLevelSettings{Param: p, Mode: m} }},
+}
+
+// CheckMargin refuses a margin the method does not train with ("" is its
+// default): an *OptionError naming "margin".
+func (in Info) CheckMargin(margin string) error {
+	return checkChoice(in.Name, "margin", margin, in.Margins, in.marginWhy)
 }
 
 // Names returns the IDs of the registered methods, in registry order.
 func Names() []string {
 	out := make([]string, 0, len(All))
-	for _, f := range All {
-		out = append(out, f().Name())
+	for _, in := range All {
+		out = append(out, in.Name)
 	}
 	return out
 }
 
-// Lookup returns a new instance of the method with the given ID.
-func Lookup(name string) (Method, error) {
-	for _, f := range All {
-		if m := f(); m.Name() == name {
-			return m, nil
-		}
-	}
-	return nil, fmt.Errorf("methods: unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+// UnknownMethodError is a method ID the registry does not know.
+type UnknownMethodError struct{ Name string }
+
+func (e *UnknownMethodError) Error() string {
+	return fmt.Sprintf("unknown method %q (known: %s)", e.Name, strings.Join(Names(), ", "))
 }
 
-// summaries is one line per method ID, for listings such as tune's help.
-var summaries = map[string]string{
-	"svm":      "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
-	"spd":      "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
-	"gi":       "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
-	"lccp":     "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
-	"rcsc":     "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
-	"twolevel": "Schittkowski: validation error minimised by SQP over an L2-SVM",
+// Lookup returns the registry's entry for a method ID.
+func Lookup(name string) (Info, error) {
+	for _, in := range All {
+		if in.Name == name {
+			return in, nil
+		}
+	}
+	return Info{}, &UnknownMethodError{Name: name}
 }
 
 // Summary returns a one-line description of the method with the given ID:
 // its paper and what it tunes ("(no description)" for an unknown ID).
 func Summary(name string) string {
-	if s, ok := summaries[name]; ok {
-		return s
+	if in, err := Lookup(name); err == nil {
+		return in.Summary
 	}
 	return "(no description)"
 }
+
+// New returns the settings of method name with the parameterisation param
+// and the mode mode ("" for the method's default), every other field at its
+// default. It refuses an unknown method, parameterisation or mode (an
+// *OptionError naming "param" or "mode").
+func New(name, param, mode string) (Spec, error) {
+	in, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkChoice(name, "param", param, in.Params, ""); err != nil {
+		return nil, err
+	}
+	if mode != "" && len(in.Modes) == 0 {
+		return nil, optErr(name, "mode", mode, "nothing: "+name+" has no modes")
+	}
+	if err := checkChoice(name, "mode", mode, in.Modes, ""); err != nil {
+		return nil, err
+	}
+	return in.build(param, mode), nil
+}
+
+// Entry names one method with a parameterisation and a mode as the command
+// line writes it: "method", "method:param", "method@mode" or
+// "method:param@mode" ("" param or mode: the method's default).
+type Entry struct {
+	Method string
+	Param  string
+	Mode   string
+}
+
+// String returns the entry as the command line writes it.
+func (e Entry) String() string {
+	s := e.Method
+	if e.Param != "" {
+		s += ":" + e.Param
+	}
+	if e.Mode != "" {
+		s += "@" + e.Mode
+	}
+	return s
+}
+
+// Spec returns the entry's settings (New).
+func (e Entry) Spec() (Spec, error) { return New(e.Method, e.Param, e.Mode) }
+
+// ParseEntry reads "method[:param][@mode]" and checks it against the
+// registry.
+func ParseEntry(s string) (Entry, error) {
+	item, mode, _ := strings.Cut(strings.TrimSpace(s), "@")
+	name, param, _ := strings.Cut(item, ":")
+	e := Entry{Method: name, Param: param, Mode: mode}
+	if _, err := e.Spec(); err != nil {
+		return Entry{}, err
+	}
+	return e, nil
+}
+
+func giInfo() Info   { in, _ := Lookup("gi"); return in }
+func lccpInfo() Info { in, _ := Lookup("lccp"); return in }

@@ -30,17 +30,8 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("methods: %s refuses %d training rows, more than %d: %s; use fewer rows, or set an iteration limit to run that many steps anyway",
+	return fmt.Sprintf("%s refuses %d training rows, more than %d: %s; use fewer rows, or set an iteration limit to run that many steps anyway",
 		e.Method, e.N, e.Max, e.Reason)
-}
-
-// CheckSize returns a *SizeError when method refuses n training rows with
-// opts (twolevel above TwoLevelMaxRows without MaxIter), nil otherwise.
-func CheckSize(method string, n int, opts Options) error {
-	if method == "twolevel" {
-		return twoLevelSize(n, opts.MaxIter)
-	}
-	return nil
 }
 
 func twoLevelSize(n, maxIter int) error {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +17,9 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
+// SPDSettings configure spd, described below. The zero value of every field
+// means its default.
+//
 // SPD is Laanaya, Abdallah, Snoussi & Richard (2011), Algorithm 1: the metric
 // Q of the Gaussian kernel k_Q(x,z) = exp(-½(x-z)ᵀQ(x-z)) (eq. 1), full or
 // diagonal, learned by descent on the manifold of SPD matrices on the
@@ -45,13 +47,6 @@ import (
 // iteration, as the box says; running the inner loop to convergence at fixed
 // α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01, and
 // features 1–2 found in 4/10 partitions against 5/10).
-//
-// Its settings (parameterisation, mode, ρ, start, limits) and their defaults
-// are SPDSettings'.
-type SPD struct{}
-
-// SPDSettings configure spd (see SPD for the algorithm). The zero value of
-// every field means its default.
 type SPDSettings struct {
 	// Common: C is the SVM's C, default 1 (or the grid search's with Init
 	// "cv"); Folds matter only to Init "cv".
@@ -87,14 +82,56 @@ type SPDSettings struct {
 	Tol float64
 }
 
-// NewSPD returns the spd method.
-func NewSPD() Method { return SPD{} }
-
 // Name returns "spd".
-func (SPD) Name() string { return "spd" }
+func (SPDSettings) Name() string { return "spd" }
 
-// Params lists "diag" (the default) and "full".
-func (SPD) Params() []string { return []string{"diag", "full"} }
+// WithBase returns s with the shared settings c.
+func (s SPDSettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// Check refuses settings spd cannot run with, whatever the data.
+func (s SPDSettings) Check() error {
+	if err := s.Common.check("spd", s.Init == "cv"); err != nil {
+		return err
+	}
+	if err := checkChoice("spd", "param", s.Param, []string{"diag", "full"}, ""); err != nil {
+		return err
+	}
+	if err := checkChoice("spd", "mode", s.Mode, spdModes, ""); err != nil {
+		return err
+	}
+	if !finiteNonNeg(s.Rho) {
+		return optErr("spd", "rho", s.Rho, "a positive number (0 for the default 30/n)")
+	}
+	if err := checkMaxIter("spd", "max-iter", s.MaxIter); err != nil {
+		return err
+	}
+	if err := checkTol("spd", s.Tol); err != nil {
+		return err
+	}
+	switch init := s.Init; {
+	case init == "", init == "heuristic", init == "cv":
+	case strings.HasPrefix(init, "sigma="):
+		_, _, err := SPDInitSigma(init)
+		return err
+	default:
+		return optErr("spd", "init", init, "heuristic, cv or sigma=S")
+	}
+	return nil
+}
+
+// PeakBytes: K′ (the reference kernel), K, the weights ∂w/∂K, a trial K of
+// the line search, one more n×n matrix of headroom, and the solver cache;
+// --init cv first runs the grid search. (Five matrices, not the four read
+// off the code: with --mem-mb at four the RSS at n = 2,000 was 15% above
+// the bound.)
+func (s SPDSettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	work := 5*sq(n) + m.cacheOf(n)
+	if s.Init == "cv" {
+		work = max(work, m.grid(n))
+	}
+	return peak(n, d, work)
+}
 
 // Defaults of the spd method.
 const (
@@ -126,23 +163,20 @@ const (
 func SPDInitSigma(init string) (sigma, gamma0 float64, err error) {
 	sigma, err = strconv.ParseFloat(strings.TrimPrefix(init, "sigma="), 64)
 	if err != nil || !strings.HasPrefix(init, "sigma=") || !(sigma > 0) || math.IsInf(sigma, 0) {
-		return 0, 0, fmt.Errorf("methods: spd: init %q: sigma must be a positive number", init)
+		return 0, 0, optErr("spd", "init", init, "sigma=S with S a positive number")
 	}
 	gamma0 = 1 / (2 * sigma * sigma)
 	if !(gamma0 > 0) || math.IsInf(gamma0, 0) {
 		// Q0 = I/σ² over- or underflows: an infinite metric, or
 		// Q0 = 0 (not SPD, and log2 γ0 = -Inf in the figures).
-		return 0, 0, fmt.Errorf("methods: spd: init %q: 1/sigma^2 = %g is out of range", init, 2*gamma0)
+		return 0, 0, optErr("spd", "init", init, fmt.Sprintf("sigma=S with 1/S^2 in range (here %g)", 2*gamma0))
 	}
 	return sigma, gamma0, nil
 }
 
-// spdModes lists the accepted values of SPDSettings.Mode (Options.Mode).
+// spdModes lists the accepted values of SPDSettings.Mode: "paper" (the
+// default), "riemannian", "backtrack" and "lbfgs".
 var spdModes = []string{spdModePaper, spdModeRiemannian, spdModeBacktrack, spdModeLBFGS}
-
-// Modes returns spd's variants: "paper" (the default), "riemannian",
-// "backtrack" and "lbfgs".
-func (SPD) Modes() []string { return slices.Clone(spdModes) }
 
 // spdProblem is the criterion w of eq. 12 on one training set.
 type spdProblem struct {
@@ -621,13 +655,13 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 	case init == "heuristic":
 		in.gamma0 = kernel.GammaForMedian(train.X, heuristicMedianK)
 		if !(in.gamma0 > 0) || math.IsInf(in.gamma0, 0) {
-			return in, fmt.Errorf("methods: spd: heuristic start: too many training points coincide to set gamma0 (got %v); give --init sigma=S", in.gamma0)
+			return in, fmt.Errorf("spd: heuristic start: too many training points coincide to set gamma0 (got %v); give --init sigma=S", in.gamma0)
 		}
 		in.desc = fmt.Sprintf("heuristic: gamma0 = %.4g (LIBSVM convention) puts the median off-diagonal kernel value at e^-2; %s", in.gamma0, cSource)
 	case init == "cv":
 		g, err := gridSearchCV(ctx, train, cm)
 		if err != nil {
-			return in, fmt.Errorf("methods: spd: cv start: %w", err)
+			return in, fmt.Errorf("spd: cv start: %w", err)
 		}
 		in.gamma0, in.C, in.solves = g.Gamma, g.C, g.Solves
 		if cm.C > 0 {
@@ -644,10 +678,10 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 		in.gamma0 = gamma0
 		in.desc = fmt.Sprintf("sigma = %g given: Q0 = I/sigma^2 (gamma0 = %.4g in LIBSVM's convention); %s", sigma, in.gamma0, cSource)
 	default:
-		return in, fmt.Errorf("methods: spd: unknown init %q (want heuristic, cv or sigma=S)", given)
+		return in, optErr("spd", "init", given, "heuristic, cv or sigma=S")
 	}
 	if !(in.C > 0) || math.IsInf(in.C, 0) {
-		return in, fmt.Errorf("methods: spd: C must be positive, got %v", in.C)
+		return in, fmt.Errorf("spd: C must be positive, got %v", in.C)
 	}
 	if med := medianKernel(train, in.gamma0); med < 0.01 || med > 0.99 {
 		in.notes = append(in.notes, fmt.Sprintf("the start kernel is degenerate (median off-diagonal K = %.3g, outside [0.01, 0.99]): from K ≈ 11ᵀ or K ≈ I the descent barely moves; prefer --init heuristic", med))
@@ -668,54 +702,31 @@ type spdConfig struct {
 
 func spdResolve(train *dataio.Dataset, s SPDSettings) (spdConfig, error) {
 	c := spdConfig{param: s.Param, mode: s.Mode, rho: s.Rho, tol: s.Tol, maxIter: s.MaxIter}
+	if err := s.Check(); err != nil {
+		return c, err
+	}
 	if c.param == "" {
 		c.param = "diag"
-	}
-	if c.param != "diag" && c.param != "full" {
-		return c, fmt.Errorf("methods: spd: unknown param %q (want diag or full)", s.Param)
 	}
 	if c.mode == "" {
 		c.mode = spdModePaper
 	}
-	known := false
-	for _, md := range spdModes {
-		known = known || md == c.mode
-	}
-	if !known {
-		return c, fmt.Errorf("methods: spd: unknown mode %q (want %s)", s.Mode, strings.Join(spdModes, ", "))
-	}
-	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
-		return c, fmt.Errorf("methods: spd: C must be positive, got %v", s.C)
-	}
 	if c.rho == 0 {
 		c.rho = spdDefaultRhoN / float64(max(train.Len(), 1))
 	}
-	if c.rho < 0 || math.IsNaN(c.rho) || math.IsInf(c.rho, 0) {
-		return c, fmt.Errorf("methods: spd: rho must be positive, got %v", s.Rho)
-	}
-	if c.maxIter <= 0 {
+	if c.maxIter == 0 {
 		c.maxIter = spdDefaultMaxIter
 	}
-	if c.tol <= 0 {
+	if c.tol == 0 {
 		c.tol = spdDefaultTol
 	}
 	if train.Len() < 2 || train.Dim() == 0 {
-		return c, fmt.Errorf("methods: spd: the training part has %d rows and %d features", train.Len(), train.Dim())
+		return c, fmt.Errorf("spd: the training part has %d rows and %d features", train.Len(), train.Dim())
 	}
 	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
-		return c, fmt.Errorf("methods: spd: the training part needs both classes (%d positive, %d negative)", pos, neg)
+		return c, fmt.Errorf("spd: the training part needs both classes (%d positive, %d negative)", pos, neg)
 	}
 	return c, nil
-}
-
-// Tune runs Algorithm 1 on the training part with the settings opts gives
-// (spdSettingsFrom).
-func (SPD) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	s, err := spdSettingsFrom(opts)
-	if err != nil {
-		return nil, err
-	}
-	return s.Tune(ctx, train)
 }
 
 // Tune runs spd (Laanaya's Algorithm 1, or the variant Mode names) on the
@@ -741,7 +752,7 @@ func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	p.Kref = K0 // K′ = K^{Q0} (Laanaya §3.1)
 
 	res := &Result{
-		Method: "spd", Param: cfg.param, Margin: "l1", C: in.C,
+		Method: "spd", Param: cfg.param, Margin: solver.L1, C: in.C,
 		Criterion: "w(Q) = 2e'a - a'YKYa + rho*||K - K'||_F^2 (Laanaya eq. 12)",
 		Init:      in.desc,
 		Notes:     in.notes,
@@ -791,7 +802,7 @@ func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 // cancellation stays recognisable, anything else is a BreakdownError.
 func spdBreakdown(ctx context.Context, it int, err error) error {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("methods: spd: iteration %d: %w", it, err)
+		return fmt.Errorf("spd: iteration %d: %w", it, err)
 	}
 	return &BreakdownError{Method: "spd", Iter: it, Err: err}
 }
@@ -818,7 +829,7 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 	record(Step{Iter: 0, Objective: s.w, NSV: s.res.NSV})
 	for it := 1; it <= cfg.maxIter; it++ {
 		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("methods: spd: iteration %d: %w", it, err)
+			return out, fmt.Errorf("spd: iteration %d: %w", it, err)
 		}
 		st, err := s.step(ctx)
 		if err != nil {

@@ -8,34 +8,15 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
-// SVM is the baseline of every paper: an L1-soft-margin SVM (C-SVC) with the
-// isotropic Gaussian kernel exp(-γ‖x-z‖²), (C, γ) chosen by k-fold
-// cross-validation over LIBSVM grid.py's default grid (see gridSearchCV).
-type SVM struct{}
-
-// NewSVM returns the baseline method.
-func NewSVM() Method { return SVM{} }
-
-// Name returns "svm".
-func (SVM) Name() string { return "svm" }
-
-// Params lists the one parameterisation: "iso".
-func (SVM) Params() []string { return []string{"iso"} }
-
-// Tune runs the grid search on the training part with the settings opts
-// gives (svmSettingsFrom).
-func (SVM) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	s, err := svmSettingsFrom(opts)
-	if err != nil {
-		return nil, err
-	}
-	return s.Tune(ctx, train)
-}
-
-// SVMSettings configure the svm baseline. It has one parameterisation
-// (iso), the L1 soft margin, and no iteration: Common is all there is.
+// SVMSettings configure the baseline of every paper: an L1-soft-margin SVM
+// (C-SVC) with the isotropic Gaussian kernel exp(-γ‖x-z‖²), (C, γ) chosen
+// by k-fold cross-validation over LIBSVM grid.py's default grid (see
+// gridSearchCV).
+//
+// It has one parameterisation (iso), the L1 soft margin, and no iteration: Common is all there is.
 //   - C: 0 (the default) searches (C, γ) over the whole grid; C > 0 fixes C
 //     and searches γ only.
 //   - Folds: the grid search's k (default 5), folds drawn from Seed.
@@ -43,16 +24,32 @@ type SVMSettings struct {
 	Common
 }
 
+// Name returns "svm".
+func (SVMSettings) Name() string { return "svm" }
+
+// Check refuses shared settings out of range (Common.check; svm
+// cross-validates).
+func (s SVMSettings) Check() error { return s.Common.check("svm", true) }
+
+// WithBase returns s with the shared settings c.
+func (s SVMSettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// PeakBytes: the grid search; the final fit afterwards needs only a cache.
+func (s SVMSettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	return peak(n, d, max(m.grid(n), m.cacheOf(n)))
+}
+
 // Tune runs the baseline's grid search (see SVM) on the (already
 // normalised) training part.
 func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
-	if s.C < 0 || math.IsNaN(s.C) || math.IsInf(s.C, 0) {
-		return nil, fmt.Errorf("methods: svm: C must be positive, got %v", s.C)
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
 	g, err := gridSearchCV(ctx, train, s.Common)
 	if err != nil {
-		return nil, fmt.Errorf("methods: svm: %w", err)
+		return nil, fmt.Errorf("svm: %w", err)
 	}
 	folds := s.Folds
 	if folds == 0 {
@@ -62,7 +59,7 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 		Method:         "svm",
 		Param:          "iso",
 		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: g.Gamma},
-		Margin:         "l1",
+		Margin:         solver.L1,
 		C:              g.C,
 		Status:         Converged,
 		Iter:           1,

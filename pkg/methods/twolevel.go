@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,9 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/solver/sqp"
 )
 
+// TwoLevelSettings configure twolevel, described below. The zero value of
+// every field means its default.
+//
 // TwoLevel is the twolevel method of K. Schittkowski, "Optimal parameter
 // selection in support vector machines" (J. Industrial and Management
 // Optimization 1, 2005). The training part is split 1:2 into X (n rows, the
@@ -139,10 +143,6 @@ import (
 // training part (eq. 26, 29); ν*; p* (iso) or the mean p̄* and the number
 // n_r of p_k at the lower bound (diag); n_it the SQP iterations; then it*
 // and e_end (above).
-type TwoLevel struct{}
-
-// TwoLevelSettings configure twolevel (see TwoLevel for the method). The
-// zero value of every field means its default.
 type TwoLevelSettings struct {
 	// Common: Seed draws the split into the SVM and validation parts; Eps
 	// is the SMO tolerance before polishing (default 1e-5, not the
@@ -162,17 +162,51 @@ type TwoLevelSettings struct {
 	Tol float64
 }
 
-// NewTwoLevel returns the twolevel method.
-func NewTwoLevel() Method { return TwoLevel{} }
-
 // Name returns "twolevel".
-func (TwoLevel) Name() string { return "twolevel" }
+func (TwoLevelSettings) Name() string { return "twolevel" }
 
-// Modes returns twolevel's variants: "select" (the default) and "paper".
-func (TwoLevel) Modes() []string { return []string{tlModeSelect, tlModePaper} }
+// WithBase returns s with the shared settings c.
+func (s TwoLevelSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
-// Params returns "iso" (eq. 5) and "diag" (eq. 30).
-func (TwoLevel) Params() []string { return []string{"iso", "diag"} }
+// Check refuses settings twolevel cannot run with, whatever the data: a
+// fixed C among them (ν = 1/C is one of its optimisation variables).
+func (s TwoLevelSettings) Check() error {
+	if err := s.Common.check("twolevel", false); err != nil {
+		return err
+	}
+	if s.C != 0 {
+		return optErr("twolevel", "C", s.C, "0: twolevel learns C (ν = 1/C is an optimisation variable)")
+	}
+	if err := checkChoice("twolevel", "param", s.Param, []string{"iso", "diag"}, ""); err != nil {
+		return err
+	}
+	if err := checkChoice("twolevel", "mode", s.Mode, []string{tlModeSelect, tlModePaper}, ""); err != nil {
+		return err
+	}
+	if err := checkMaxIter("twolevel", "max-iter", s.MaxIter); err != nil {
+		return err
+	}
+	return checkTol("twolevel", s.Tol)
+}
+
+// PeakBytes: the 1:2 split, an SVM part of n/3 rows and a validation part
+// of 2n/3. K and the free set's A_I with its Cholesky factor on the SVM
+// part, the validation cross matrix and its derivative products; the SQP
+// has a variable and a constraint per validation row (the slacks of eq.
+// 11–12), and holds about six dense matrices of that size (pkg/solver/sqp:
+// its BFGS matrix, the inequality Jacobian, the QP subproblem's factors).
+// Before and after the SQP, the SVM on all n rows (eq. 26, for the
+// support-vector share and μ): its Gram and cache.
+func (s TwoLevelSettings) PeakBytes(n, d int) int64 {
+	m := newMemModel(s.Common)
+	sv := (n + 2) / 3
+	v := n - sv
+	return peak(n, d, max(3*sq(sv)+3*fl*int64(v)*int64(sv)+m.cacheOf(sv)+6*sq(v), sq(n)+m.cacheOf(n)))
+}
+
+// checkSize refuses more than TwoLevelMaxRows rows without an iteration
+// limit (CheckSize).
+func (s TwoLevelSettings) checkSize(n int) error { return twoLevelSize(n, s.MaxIter) }
 
 const (
 	tlStream  = 0x746c // "tl": PCG stream of the 1:2 split
@@ -525,7 +559,7 @@ func tlSplit(y []float64, seed uint64) (svm, val []int, err error) {
 	rng := rand.New(rand.NewPCG(seed, tlStream))
 	pos, neg := classRows(y)
 	if len(pos) < 2 || len(neg) < 2 {
-		return nil, nil, fmt.Errorf("methods: twolevel: the 1:2 split needs at least 2 rows of each class (%d positive, %d negative)", len(pos), len(neg))
+		return nil, nil, fmt.Errorf("twolevel: the 1:2 split needs at least 2 rows of each class (%d positive, %d negative)", len(pos), len(neg))
 	}
 	for _, c := range [][]int{pos, neg} {
 		rng.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
@@ -597,16 +631,6 @@ func tlCallerKernel(p, scale []float64) (kernel.Spec, error) {
 	return g.Spec(), nil
 }
 
-// Tune runs the two-level optimisation on the training part with the
-// settings opts gives (twoLevelSettingsFrom).
-func (TwoLevel) Tune(ctx context.Context, train *dataio.Dataset, opts Options) (*Result, error) {
-	s, err := twoLevelSettingsFrom(opts)
-	if err != nil {
-		return nil, err
-	}
-	return s.Tune(ctx, train)
-}
-
 // Tune runs the two-level optimisation on the (already normalised) training
 // part.
 func (s TwoLevelSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
@@ -618,26 +642,14 @@ func (s TwoLevelSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Res
 // first, the end point last) for tests and diagnostics.
 func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*Result, []tlIterate, error) {
 	start := time.Now()
-	param := ts.Param
-	if param == "" {
-		param = "iso"
-	}
-	if param != "iso" && param != "diag" {
-		return nil, nil, fmt.Errorf("methods: twolevel: unknown parameterisation %q (want iso or diag)", ts.Param)
-	}
-	mode := ts.Mode
-	if mode == "" {
-		mode = tlModeSelect
-	}
-	if mode != tlModeSelect && mode != tlModePaper {
-		return nil, nil, fmt.Errorf("methods: twolevel: unknown mode %q (want %s or %s)", ts.Mode, tlModeSelect, tlModePaper)
-	}
-	if ts.C != 0 {
-		return nil, nil, fmt.Errorf("methods: twolevel: C is learned (ν = 1/C is an optimisation variable); do not fix it")
+	if err := ts.Check(); err != nil {
+		return nil, nil, err
 	}
 	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
-		return nil, nil, fmt.Errorf("methods: twolevel: empty training set")
+		return nil, nil, fmt.Errorf("twolevel: the training part is empty")
 	}
+	param := cmp.Or(ts.Param, "iso")
+	mode := cmp.Or(ts.Mode, tlModeSelect)
 	if err := twoLevelSize(train.Len(), ts.MaxIter); err != nil {
 		return nil, nil, err
 	}
@@ -688,14 +700,14 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		return p
 	}
 	res := &Result{
-		Method: "twolevel", Param: param, Margin: "l2",
+		Method: "twolevel", Param: param, Margin: solver.L2,
 		Criterion: "Σ max(0, -f_i): L1 violation of the validation margins (Schittkowski eq. 11–12)",
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
 			p0, tlNu0, tp.n, tp.nt, ts.Seed),
 	}
 	fail := func(iter int, err error) (*Result, []tlIterate, error) {
 		if ctx.Err() != nil {
-			return nil, nil, fmt.Errorf("methods: twolevel: iteration %d: %w", iter, ctx.Err())
+			return nil, nil, fmt.Errorf("twolevel: iteration %d: %w", iter, ctx.Err())
 		}
 		return nil, nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
 	}

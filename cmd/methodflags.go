@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"errors"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// methodFlags are the flags that set a method's settings, shared by tune
+// (all of them) and compare (those that apply to every method). A flag's
+// value goes straight into a field of the method's settings type (apply),
+// which is the one place that checks it (methods.Spec.Check); a refusal
+// names the flag (optionError).
+type methodFlags struct {
+	C        float64
+	Margin   string
+	MaxIter  int
+	Tol, Rho float64
+	Init     string
+	Folds    int
+	GridRows int
+	Eps      float64
+	CacheMB  int
+	Workers  int
+
+	fs *pflag.FlagSet
+}
+
+// base returns the settings every method shares, with seed and rec.
+func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
+	return methods.Common{Seed: seed, C: f.C, Folds: f.Folds, Workers: f.Workers, Eps: f.Eps,
+		CacheMB: f.CacheMB, GridRows: f.GridRows, Recorder: rec}
+}
+
+// apply returns spec with its own fields set from the flags: --margin where
+// the method offers a choice (elsewhere only its own margin is accepted),
+// --max-iter (gi's steps), --tol, and spd's --rho and --init. A flag left at
+// its default leaves the field at its default.
+func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
+	in, err := methods.Lookup(spec.Name())
+	if err != nil {
+		return nil, err
+	}
+	if err := in.CheckMargin(f.Margin); err != nil {
+		return nil, err
+	}
+	switch s := spec.(type) {
+	case methods.SPDSettings:
+		s.MaxIter, s.Tol, s.Rho, s.Init = f.MaxIter, f.Tol, f.Rho, f.Init
+		return s, nil
+	case methods.GISettings:
+		s.Steps, s.Tol, s.Margin = f.MaxIter, f.Tol, f.Margin
+		return s, nil
+	case methods.LCCPSettings:
+		s.MaxIter, s.Tol, s.Margin = f.MaxIter, f.Tol, f.Margin
+		return s, nil
+	case methods.RCSCSettings:
+		s.MaxIter, s.Tol = f.MaxIter, f.Tol
+		return s, nil
+	case methods.TwoLevelSettings:
+		s.MaxIter, s.Tol = f.MaxIter, f.Tol
+		return s, nil
+	}
+	return spec, nil
+}
+
+// optionError words a method's refusal of a setting (*methods.OptionError)
+// as a usage error naming the flag that set it (exit code 2); other errors
+// are returned as they are.
+func (f *methodFlags) optionError(err error) error {
+	var oe *methods.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	flag := oe.Option
+	switch {
+	case flag == "steps" && f.fs != nil && !f.fs.Changed("steps"):
+		flag = "max-iter" // gi's steps, given as --max-iter
+	case flag == "mode" && f.fs != nil && f.fs.Changed("schedule"):
+		flag = "schedule"
+	}
+	return usageErrorf("--%s %s: %s: want %s", flag, oe.Value, oe.Method, oe.Want)
+}

@@ -1,0 +1,131 @@
+package experiment
+
+// The one pipeline from a method's settings and a training part to a tuned,
+// fitted and checked model: `kerneltune tune` (Tune) and every job of a
+// comparison (runJob) call it, so that both normalise, tune, fit the final
+// SVM and check it for a degenerate kernel the same way.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// PipelineInput is one method's settings and the data it runs on.
+type PipelineInput struct {
+	// Spec is the method with its settings; its Base holds the seed, the
+	// final SVM's solver tolerance and cache, and the workers.
+	Spec methods.Spec
+	// Train and Test are the training and test part (Test nil or empty:
+	// none). With Norm nil they are raw: the pipeline fits the normaliser
+	// Normalize ("" = zscore) on Train and applies it to both. With Norm
+	// set, both are already normalised by it.
+	Train, Test *dataio.Dataset
+	Norm        *dataio.Normalizer
+	Normalize   string
+	// MemBytes bounds the method's estimated peak memory
+	// (methods.CheckMemory); 0 means no bound.
+	MemBytes int64
+	// Fixed, when set, is the tuning result used instead of running the
+	// method (the svm baseline fixed by Laanaya's selection).
+	Fixed *methods.Result
+}
+
+// Tuned is what the pipeline produced: the normalised parts, the method's
+// result, the final SVM on the whole training part and its degenerate-kernel
+// check.
+type Tuned struct {
+	Train, Test *dataio.Dataset
+	Norm        *dataio.Normalizer
+	Result      *methods.Result
+	Fit         *model.FitResult
+	Degeneracy  methods.Degeneracy
+}
+
+// StageError is a failure of one stage of the pipeline: "normalise",
+// "tune" or "final model". A comparison records it in the failed job's
+// record ("tune: …").
+type StageError struct {
+	Stage string
+	Err   error
+}
+
+func (e *StageError) Error() string { return e.Stage + ": " + e.Err.Error() }
+func (e *StageError) Unwrap() error { return e.Err }
+
+// Pipeline normalises the parts (unless in.Norm is given), runs the method
+// (refusing it first when its estimated memory exceeds in.MemBytes), fits
+// the final SVM with the learned kernel, margin and C on the whole training
+// part, scores it on both parts and checks it for a degenerate kernel
+// (methods.ClassifyDegenerate). An iteration limit is a status, not an
+// error; a method that fails, or ends with a status that makes its result
+// unusable, is a *StageError. A panic inside the method is turned into an
+// error, so that one broken partition never takes a long run down.
+func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
+	t := &Tuned{Train: in.Train, Test: in.Test, Norm: in.Norm}
+	if t.Norm == nil {
+		norm, err := dataio.FitNormalizer(normalizeKind(in.Normalize), in.Train.X)
+		if err != nil {
+			return nil, &StageError{"normalise", err}
+		}
+		t.Norm = norm
+		t.Train = norm.ApplyDataset(in.Train)
+		if in.Test != nil {
+			t.Test = norm.ApplyDataset(in.Test)
+		}
+	}
+	spec := in.Spec
+	base := spec.Base()
+	if in.Fixed != nil {
+		t.Result = in.Fixed
+	} else {
+		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); err != nil {
+			return nil, err
+		}
+		res, err := tuneSafely(ctx, spec, t.Train)
+		if err != nil {
+			return nil, &StageError{"tune", err}
+		}
+		if err := res.Status.Err(); err != nil {
+			return nil, &StageError{"tune", fmt.Errorf("%s: %w", spec.Name(), err)}
+		}
+		t.Result = res
+	}
+	res := t.Result
+	fit, err := model.Fit(ctx, model.FitSettings{
+		Train: t.Train, Test: t.Test, Norm: t.Norm, Kernel: res.Kernel, Margin: res.Margin, C: res.C,
+		Eps: base.Eps, CacheMB: base.CacheMB, Workers: min(base.Workers, 2), // 1 when jobs run in parallel
+	})
+	if err != nil {
+		return nil, &StageError{"final model", err}
+	}
+	t.Fit = fit
+	m := fit.Model
+	t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
+	return t, nil
+}
+
+// normalizeKind is the normaliser's kind: zscore by default.
+func normalizeKind(kind string) string {
+	if kind == "" {
+		return "zscore"
+	}
+	return kind
+}
+
+// tuneSafely runs a method and turns a panic inside it into an error.
+func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (res *methods.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: internal error: %v", s.Name(), p)
+		}
+	}()
+	res, err = s.Tune(ctx, train)
+	if err == nil && res == nil {
+		err = fmt.Errorf("%s: returned no result", s.Name())
+	}
+	return res, err
+}

@@ -1,0 +1,88 @@
+package methods
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/kerneltune/kerneltune/pkg/solver"
+)
+
+// Common holds the settings every method shares; each method's settings type
+// (SVMSettings, SPDSettings, GISettings, LCCPSettings, RCSCSettings,
+// TwoLevelSettings) embeds it. The zero value of every field means its
+// default.
+type Common struct {
+	// Seed seeds every random choice of the method: the cross-validation
+	// folds (PCG stream "cv") and twolevel's split of the training part.
+	Seed uint64
+	// C is a fixed SVM C; 0 lets the method choose it (each method's
+	// settings type says how). twolevel learns C and refuses a fixed one.
+	C float64
+	// Folds is the number of cross-validation folds wherever the method
+	// cross-validates (svm's grid, spd's cv start, the choice of C of gi,
+	// lccp and rcsc); 0 means 5.
+	Folds int
+	// Workers is the number of goroutines the method may use; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Eps is the SVM solver's stopping tolerance; 0 means the solver's 1e-3
+	// (lccp and twolevel use tighter defaults of their own).
+	Eps float64
+	// CacheMB bounds the SVM solver's kernel cache in MB; 0 means 200.
+	CacheMB int
+	// GridRows is the most training rows the baseline's grid search (svm;
+	// gi's C; spd's cv start) runs the full grid on: on more, it runs the
+	// grid on a stratified subset of GridRows rows and refines the choice
+	// on all rows (gridSearchLarge). 0 means 5,000; -1 the full grid on
+	// all rows whatever their number.
+	GridRows int
+	// Recorder, if non-nil, is called after every iteration of the method's
+	// outer loop (traces, progress).
+	Recorder func(Step)
+}
+
+// gridRows returns the most rows the full grid runs on, 0 for no limit.
+func (c Common) gridRows() int {
+	switch {
+	case c.GridRows < 0:
+		return 0
+	case c.GridRows == 0:
+		return defaultGridRows
+	}
+	return c.GridRows
+}
+
+// subsetNote returns what an Init says of selectC's cross-validation on
+// n rows: "" on all of them, else which subset.
+func (c Common) subsetNote(n int) string {
+	if m := c.gridRows(); m > 0 && n > m {
+		return fmt.Sprintf(" (on a stratified subset of %d of the %d rows)", m, n)
+	}
+	return ""
+}
+
+// workers returns the number of goroutines a method may use.
+func (c Common) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// settings returns the SVM solver settings of c.
+func (c Common) settings() solver.Settings {
+	// A method that may use one goroutine solves serially; otherwise a
+	// solve of kernel columns from data rows may take a second core.
+	s := solver.Settings{Eps: c.Eps, Workers: min(c.Workers, 2)}
+	if c.CacheMB > 0 {
+		s.CacheBytes = c.CacheMB << 20
+	}
+	return s
+}
+
+// record passes st to the Recorder, if any.
+func (c Common) record(st Step) {
+	if c.Recorder != nil {
+		c.Recorder(st)
+	}
+}
