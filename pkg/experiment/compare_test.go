@@ -41,7 +41,7 @@ func TestCountFailures(t *testing.T) {
 // Compare refuses bad settings before any job runs, with errors a caller
 // can tell apart.
 func TestCompareSettingsErrors(t *testing.T) {
-	svm := []Entry{{Method: "svm"}}
+	svm := mustEntries(t, "svm")
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -53,9 +53,9 @@ func TestCompareSettingsErrors(t *testing.T) {
 				var e *DuplicateDataError
 				return errors.As(err, &e) && e.Path == "builtin:heart"
 			}},
-		{"entry", CompareSettings{Entries: svm, Options: methods.Options{C: -1}},
+		{"entry", CompareSettings{Entries: svm, Base: methods.Common{C: -1}},
 			func(err error) bool { var e *EntryError; return errors.As(err, &e) && e.Entry.Method == "svm" }},
-		{"laanaya", CompareSettings{Entries: []Entry{{Method: "rcsc"}}, Data: []string{"builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50, LaanayaSelect: true},
+		{"laanaya", CompareSettings{Entries: mustEntries(t, "rcsc"), Data: []string{"builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50, LaanayaSelect: true},
 			func(err error) bool { return errors.Is(err, ErrNoSVM) }},
 		{"predefined", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, Predefined: true},
 			func(err error) bool { return errors.Is(err, ErrNoRealisations) }},
@@ -74,7 +74,6 @@ func TestCompareSettingsErrors(t *testing.T) {
 // With a test file and more partitions than the training file has rows to
 // subsample, every partition trains on the whole file, and Compare says so.
 func TestCompareTestFileWholeFile(t *testing.T) {
-	registerProbes(t)
 	var notices []Notice
 	res, err := Compare(context.Background(), CompareSettings{
 		Entries: mustEntries(t, "probe1"), Data: []string{"builtin:heart"}, TestFile: "../../testdata/libsvm/heart_scale",
@@ -95,7 +94,6 @@ func TestCompareTestFileWholeFile(t *testing.T) {
 
 // A resumed run skips the recorded jobs and refuses a file of other settings.
 func TestCompareResume(t *testing.T) {
-	registerProbes(t)
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	s := CompareSettings{Entries: mustEntries(t, "probe1,probe2"), Data: []string{"builtin:heart"},
 		Partitions: 2, TrainSize: 60, TestSize: 60, Seed: 1, Out: out, Shard: 1, Shards: 2}
@@ -128,7 +126,6 @@ func TestCompareResume(t *testing.T) {
 // A preset gives the sources, its entries unless Entries is set, and its
 // own partition count unless Partitions is set.
 func TestComparePreset(t *testing.T) {
-	registerProbes(t)
 	res, err := Compare(context.Background(), CompareSettings{
 		Preset: "laanaya-weston", Entries: mustEntries(t, "probe1"), Partitions: 2, TrainSize: 20, TestSize: 10, Seed: 1})
 	if err != nil {
@@ -146,7 +143,6 @@ func TestComparePreset(t *testing.T) {
 // by their paths, so that the second one's records do not replace the
 // first's.
 func TestCompareSameNames(t *testing.T) {
-	registerProbes(t)
 	data, err := os.ReadFile("../../testdata/libsvm/heart_scale")
 	if err != nil {
 		t.Fatal(err)
@@ -173,5 +169,106 @@ func TestCompareSameNames(t *testing.T) {
 	}
 	if !reflect.DeepEqual(names, paths) {
 		t.Errorf("tables %q, want %q", names, paths)
+	}
+}
+
+// TestResumeRecordsOfTheFlatOptionsVersion: a results file written by the
+// version before typed method settings (3f182cd, whose run id hashed the
+// flat options' printed form; testdata/legacy-run) is resumed by this one:
+// the job cut from it is rerun to the same numbers, and the file stays one
+// run under its old id. A file of that version with other settings is
+// refused, naming that its records do not say what their settings were.
+func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
+	for _, tc := range []struct {
+		file, methods string
+		base          methods.Common
+		maxIter       int
+	}{
+		{"v1-default.jsonl", "svm,rcsc", methods.Common{Folds: 5, Eps: 1e-3, CacheMB: 200}, 0},
+		{"v1-options.jsonl", "svm,rcsc@paper,gi", methods.Common{Folds: 3, Eps: 0.01, CacheMB: 200}, 7},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			old, err := ReadRecordsFile(filepath.Join("../../testdata/legacy-run", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join("../../testdata/legacy-run", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+			out := filepath.Join(t.TempDir(), "run.jsonl")
+			if err := os.WriteFile(out, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			settings := func() CompareSettings {
+				return CompareSettings{
+					Entries: mustEntries(t, tc.methods), Data: []string{"builtin:heart"},
+					Partitions: 2, TrainSize: 100, TestSize: 100, Seed: 1, Normalize: "zscore",
+					Base: tc.base, Workers: 1, Out: out, Resume: true,
+					Configure: func(s methods.Spec) (methods.Spec, error) {
+						switch v := s.(type) {
+						case methods.GISettings:
+							v.Steps = tc.maxIter
+							return v, nil
+						case methods.RCSCSettings:
+							v.MaxIter = tc.maxIter
+							return v, nil
+						}
+						return s, nil
+					},
+				}
+			}
+			res, err := Compare(context.Background(), settings())
+			if err != nil {
+				t.Fatalf("resume of a file of the flat-options version: %v", err)
+			}
+			if res.Resumed != len(old)-1 || len(res.Records) != len(old) || res.Run != old[0].Run {
+				t.Fatalf("resumed %d, %d records under run %s; want %d, %d under %s", res.Resumed, len(res.Records), res.Run, len(old)-1, len(old), old[0].Run)
+			}
+			onDisk, err := ReadRecordsFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			SortRecords(old)
+			SortRecords(onDisk)
+			for i := range old {
+				a, b := old[i], onDisk[i]
+				if a.Key() != b.Key() || a.Run != b.Run || a.TestAccuracy != b.TestAccuracy || a.C != b.C || a.Kernel.Gamma != b.Kernel.Gamma || a.Solves != b.Solves {
+					t.Errorf("record %v: %+v, want the old version's %+v", a.Key(), b, a)
+				}
+			}
+			// Other settings than the file's: refused, with the reason.
+			if err := os.WriteFile(out, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := settings()
+			s.Base.Folds = 4
+			_, err = Compare(context.Background(), s)
+			var other *OtherRunError
+			if !errors.As(err, &other) || !strings.Contains(err.Error(), "do not say what their settings were") {
+				t.Fatalf("other settings: err = %v", err)
+			}
+		})
+	}
+}
+
+// TestResumeNamesTheSettingThatDiffers: records of this version carry their
+// run's settings, so a resume with another setting names it.
+func TestResumeNamesTheSettingThatDiffers(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	s := CompareSettings{Entries: mustEntries(t, "probe1"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 50, TestSize: 50,
+		Seed: 1, Base: methods.Common{Folds: 5}, Out: out}
+	if _, err := Compare(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	s.Resume, s.Base.Folds, s.Seed = true, 3, 2
+	_, err := Compare(context.Background(), s)
+	var other *OtherRunError
+	if !errors.As(err, &other) || !reflect.DeepEqual(other.Diff, []string{"base.Folds: 5 → 3", "seed: 1 → 2"}) {
+		t.Fatalf("err = %v (diff %q)", err, other.Diff)
+	}
+	if !strings.Contains(err.Error(), "base.Folds: 5 → 3; seed: 1 → 2") {
+		t.Errorf("message %q does not name the settings", err)
 	}
 }

@@ -14,8 +14,12 @@ import (
 // data (100 training and 100 test points each): every method sees the same
 // partitions, and the accuracies depend only on the seed.
 func ExampleCompare() {
+	entries, err := experiment.ParseEntries("svm,rcsc")
+	if err != nil {
+		log.Fatal(err)
+	}
 	res, err := experiment.Compare(context.Background(), experiment.CompareSettings{
-		Entries:    []experiment.Entry{{Method: "svm"}, {Method: "rcsc"}},
+		Entries:    entries,
 		Data:       []string{"builtin:heart"},
 		Partitions: 2, TrainSize: 100, TestSize: 100,
 		Seed: 1,
@@ -44,10 +48,14 @@ func ExampleMergeFiles() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
+	svm, err := experiment.ParseEntries("svm")
+	if err != nil {
+		log.Fatal(err)
+	}
 	var files []string
 	for shard := 1; shard <= 2; shard++ {
 		s := experiment.CompareSettings{
-			Entries: []experiment.Entry{{Method: "svm"}}, Data: []string{"builtin:heart"},
+			Entries: svm, Data: []string{"builtin:heart"},
 			Partitions: 3, TrainSize: 60, TestSize: 60, Seed: 1,
 			Shard: shard, Shards: 2, Out: filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", shard)),
 		}

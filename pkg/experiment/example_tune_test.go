@@ -16,13 +16,10 @@ import (
 func ExampleTune() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	train, test := dataio.Weston(100, 20, rng), dataio.Weston(200, 20, rng)
-	norm, err := dataio.FitNormalizer(dataio.ZScore, train.X)
-	if err != nil {
-		panic(err)
-	}
+	// Raw parts: the pipeline fits the z-score normaliser on train.
 	r, err := experiment.Tune(context.Background(), experiment.TuneSettings{
-		Train: norm.ApplyDataset(train), Test: norm.ApplyDataset(test), Norm: norm,
-		Data: "weston", Method: "spd", Options: methods.Options{Param: "diag", Seed: 1},
+		Train: train, Test: test, Data: "weston",
+		Spec: methods.SPDSettings{Common: methods.Common{Seed: 1}, Param: "diag"},
 	})
 	if err != nil {
 		panic(err)

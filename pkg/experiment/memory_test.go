@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
-// TestEstimateMemory: a job's estimate is methods.PeakBytes on the largest
+// TestEstimateMemory: a job's estimate is its spec's PeakBytes on the largest
 // training part with the options Run gives the job, and the run's is the
 // runtime's share once plus the rest once per job at once. Real numbers:
 // svm at n = 200, d = 13, 5 folds, one worker a job is 32 MiB + 843,200
@@ -34,29 +35,28 @@ func TestEstimateMemory(t *testing.T) {
 	}
 	// The partitions' training parts differ in size: the largest counts.
 	src := &SplitSource{Data: d, Splits: []dataio.Split{{Train: idx(0, 150), Test: idx(200, 270)}, {Train: idx(0, 200), Test: idx(200, 270)}}}
-	opts := methods.Options{Folds: 5, CacheMB: 200, Eps: 1e-3}
-	c := Config{Workers: 2, Options: opts, Margins: map[string]string{"gi": "hard"}}
-	entries := mustEntries(t, "svm,gi:D")
+	opts := methods.Common{Folds: 5, CacheMB: 200, Eps: 1e-3}
+	c := Config{Workers: 2, Base: opts}
+	entries := withMargins(mustEntries(t, "svm,gi:D"), map[string]string{"gi": "hard"})
 	est, err := EstimateMemory(c, []Source{src}, entries, 4)
 	if err != nil || len(est) != 2 {
 		t.Fatalf("EstimateMemory = %+v, %v", est, err)
 	}
 	job := opts
 	job.Workers = 1
-	svm, _ := methods.PeakBytes("svm", 200, 13, job)
+	svm := methods.SVMSettings{Common: job}.PeakBytes(200, 13)
 	if svm != 32<<20+843_200 {
 		t.Errorf("PeakBytes(svm, 200, 13) = %d, want 32 MiB + 843200", svm)
 	}
 	e := est[0]
-	if e.Dataset != "heart" || e.Entry.String() != "svm" || e.N != 200 || e.D != 13 || e.Jobs != 2 || e.Options.Workers != 1 ||
+	if e.Dataset != "heart" || e.Entry.String() != "svm" || e.N != 200 || e.D != 13 || e.Jobs != 2 || e.Spec.Base().Workers != 1 ||
 		e.Job != svm || e.Bytes != 32<<20+2*843_200 {
 		t.Errorf("svm estimate %+v, want 2 jobs of %d bytes, %d in all", e, svm, 32<<20+2*843_200)
 	}
 	// The entry's own options: gi with the preset-style hard margin and
 	// its param, as runJob gives them.
-	gi := job
-	gi.Param, gi.Margin = "D", "hard"
-	if want, _ := methods.PeakBytes("gi", 200, 13, gi); est[1].Job != want || est[1].Options.Margin != "hard" || est[1].Options.Param != "D" {
+	gi := methods.GISettings{Common: job, Param: "D", Margin: "hard"}
+	if want := gi.PeakBytes(200, 13); est[1].Job != want || !reflect.DeepEqual(est[1].Spec, methods.Spec(gi)) {
 		t.Errorf("gi estimate %+v, want Job %d", est[1], want)
 	}
 
@@ -65,8 +65,8 @@ func TestEstimateMemory(t *testing.T) {
 	for _, tc := range []struct{ workers, jobs int }{{1, 4}, {2, 1}} {
 		c.Workers = tc.workers
 		est, err := EstimateMemory(c, []Source{src}, entries[:1], tc.jobs)
-		whole, _ := methods.PeakBytes("svm", 200, 13, opts)
-		if err != nil || est[0].Jobs != 1 || est[0].Options.Workers != 0 || est[0].Bytes != whole {
+		whole := methods.SVMSettings{Common: opts}.PeakBytes(200, 13)
+		if err != nil || est[0].Jobs != 1 || est[0].Spec.Base().Workers != 0 || est[0].Bytes != whole {
 			t.Errorf("workers %d, %d jobs: %+v, %v; want one job of %d bytes", tc.workers, tc.jobs, est, err, whole)
 		}
 	}
@@ -92,7 +92,7 @@ func TestEstimateMemoryOneHot(t *testing.T) {
 func TestCompareMemoryRefused(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 200, TestSize: 70,
-		Workers: 2, Options: methods.Options{Folds: 5, CacheMB: 200, Eps: 1e-3}, Out: out, MemBytes: 34 << 20}
+		Workers: 2, Base: methods.Common{Folds: 5, CacheMB: 200, Eps: 1e-3}, Out: out, MemBytes: 34 << 20}
 	_, err := Compare(context.Background(), s)
 	var me *MemoryError
 	if !errors.As(err, &me) {
@@ -101,7 +101,7 @@ func TestCompareMemoryRefused(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused run made its results file")
 	}
-	rcsc, _ := methods.PeakBytes("rcsc", 200, 13, methods.Options{Folds: 5, CacheMB: 200, Workers: 1})
+	rcsc := methods.RCSCSettings{Common: methods.Common{Folds: 5, CacheMB: 200, Workers: 1}}.PeakBytes(200, 13)
 	if me.Entry.String() != "rcsc" || me.Jobs != 2 || me.Bound != 34<<20 || me.Bytes != 2*rcsc-methods.RuntimeBytes {
 		t.Errorf("%+v: want rcsc, 2 jobs of %d bytes", me, rcsc)
 	}
@@ -112,7 +112,7 @@ func TestCompareMemoryRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Config{Workers: 2, Options: s.Options}
+	c := Config{Workers: 2, Base: s.Base}
 	for n, ok := range map[int]bool{me.MaxN: true, me.MaxN + 1: false} {
 		src := &SplitSource{Data: heart, Splits: []dataio.Split{{Train: make([]int, n)}}}
 		shapes, err := trainShapes([]Source{src})

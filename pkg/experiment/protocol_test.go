@@ -16,19 +16,23 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // probe is a test method: it learns nothing, but records a hash of the exact
 // training data it was given (so tests can check that every method sees the
 // same partitions), and fails on the partitions listed in failOn.
 type probe struct {
-	name   string
-	failOn map[uint64]bool // by the hash of the training data
+	methods.Common
+	name, param string
+	failOn      map[uint64]bool // by the hash of the training data
 }
 
-func (p *probe) Name() string     { return p.name }
-func (p *probe) Params() []string { return []string{"a", "b"} }
-func (p *probe) Tune(ctx context.Context, train *dataio.Dataset, o methods.Options) (*methods.Result, error) {
+func (p probe) Name() string                           { return p.name }
+func (p probe) Check() error                           { return nil }
+func (p probe) PeakBytes(n, d int) int64               { return methods.RuntimeBytes + int64(8*n*d) }
+func (p probe) WithBase(c methods.Common) methods.Spec { p.Common = c; return p }
+func (p probe) Tune(ctx context.Context, train *dataio.Dataset) (*methods.Result, error) {
 	h := fnv.New64a()
 	for i := 0; i < train.Len(); i++ {
 		for _, v := range train.X.RawRowView(i) {
@@ -40,9 +44,9 @@ func (p *probe) Tune(ctx context.Context, train *dataio.Dataset, o methods.Optio
 		return nil, &methods.BreakdownError{Method: p.name, Iter: 3, Err: errors.New("matrix not SPD")}
 	}
 	return &methods.Result{
-		Method: p.name, Param: o.Param, Status: methods.Converged,
-		Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.05}, Margin: "l1", C: 1,
-		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(o.Seed >> 12)}},
+		Method: p.name, Param: p.param, Status: methods.Converged,
+		Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.05}, Margin: solver.L1, C: 1,
+		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(p.Seed >> 12)}},
 		Trace:   []methods.Step{{Iter: 0, Objective: 2}, {Iter: 1, Objective: 1}},
 		Solves:  1,
 	}, nil
@@ -50,15 +54,19 @@ func (p *probe) Tune(ctx context.Context, train *dataio.Dataset, o methods.Optio
 
 func fmtFloat(v float64) string { return string(rune(int(math.Float64bits(v) % 1e6))) }
 
-func registerProbes(t *testing.T) {
-	t.Helper()
-	saved := methods.All
-	methods.All = append(append([]func() methods.Method{}, saved...),
-		func() methods.Method { return &probe{name: "probe1"} },
-		func() methods.Method { return &probe{name: "probe2"} },
-		func() methods.Method { return &probe{name: "flaky", failOn: map[uint64]bool{0: true, 3: true}} },
-	)
-	t.Cleanup(func() { methods.All = saved })
+// probeEntry returns the entry of a probe: "probe1", "probe2" or "flaky"
+// (fails on two partitions of heart), with ":param".
+func probeEntry(item string) (Entry, bool) {
+	name, param, _ := strings.Cut(strings.TrimSpace(item), ":")
+	p := probe{name: name, param: param}
+	switch name {
+	case "probe1", "probe2":
+	case "flaky":
+		p.failOn = map[uint64]bool{0: true, 3: true}
+	default:
+		return Entry{}, false
+	}
+	return Entry{Entry: methods.Entry{Method: name, Param: param}, Spec: p}, true
 }
 
 func heartSource(t *testing.T, k int, seed uint64) Source {
@@ -74,13 +82,22 @@ func heartSource(t *testing.T, k int, seed uint64) Source {
 	return &SplitSource{Data: d, Splits: splits}
 }
 
+// mustEntries parses a list of entries, probes (probeEntry) among them.
 func mustEntries(t *testing.T, s string) []Entry {
 	t.Helper()
-	e, err := ParseEntries(s)
-	if err != nil {
-		t.Fatal(err)
+	var out []Entry
+	for _, item := range strings.Split(s, ",") {
+		if e, ok := probeEntry(item); ok {
+			out = append(out, e)
+			continue
+		}
+		e, err := ParseEntries(item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e...)
 	}
-	return e
+	return out
 }
 
 // runAll runs a whole plan into memory.
@@ -113,7 +130,6 @@ func figure(r Record, name string) float64 {
 }
 
 func TestSamePartitionsAcrossMethodsAndWorkers(t *testing.T) {
-	registerProbes(t)
 	src := []Source{heartSource(t, 6, 1)}
 	entries := mustEntries(t, "probe1,probe2:b")
 	c1 := Config{Seed: 1, Workers: 1}
@@ -147,7 +163,6 @@ func TestSamePartitionsAcrossMethodsAndWorkers(t *testing.T) {
 }
 
 func TestFailureIsRecordedAndRunGoesOn(t *testing.T) {
-	registerProbes(t)
 	src := []Source{heartSource(t, 8, 2)}
 	recs := runAll(t, Config{Seed: 2, Workers: 2}, src, mustEntries(t, "probe1,flaky"))
 	failed, ok := 0, 0
@@ -172,7 +187,6 @@ func TestFailureIsRecordedAndRunGoesOn(t *testing.T) {
 }
 
 func TestResumeEqualsUninterruptedRun(t *testing.T) {
-	registerProbes(t)
 	src := []Source{heartSource(t, 5, 3)}
 	entries := mustEntries(t, "probe1,probe2")
 	c := Config{Seed: 3, Workers: 2}
@@ -253,26 +267,26 @@ func tablesJSON(t *testing.T, rs []Record) string {
 }
 
 func TestFingerprint(t *testing.T) {
-	registerProbes(t)
 	src := []Source{heartSource(t, 2, 1)}
 	e := mustEntries(t, "probe1")
-	base := Config{Seed: 1, Options: methods.Options{Folds: 5}}
+	base := Config{Seed: 1, Base: methods.Common{Folds: 5}}
 	fp := base.Fingerprint(e, src)
 	if len(fp) != 12 {
 		t.Fatalf("fingerprint %q", fp)
 	}
 	same := base
 	same.Workers, same.Shard, same.Shards = 7, 2, 3
-	same.Options.Recorder = func(methods.Step) {}
+	same.Base.Recorder = func(methods.Step) {}
+	same.Base.Workers, same.Base.Seed = 3, 99
 	if same.Fingerprint(e, src) != fp {
 		t.Error("workers, shard or a recorder changed the fingerprint")
 	}
 	for name, c := range map[string]Config{
-		"seed":      {Seed: 2, Options: methods.Options{Folds: 5}},
-		"options":   {Seed: 1, Options: methods.Options{Folds: 3}},
-		"gridrows":  {Seed: 1, Options: methods.Options{Folds: 5, GridRows: -1}},
-		"normalize": {Seed: 1, Normalize: "minmax01", Options: methods.Options{Folds: 5}},
-		"describe":  {Seed: 1, Options: methods.Options{Folds: 5}, Describe: map[string]string{"a": "b"}},
+		"seed":      {Seed: 2, Base: methods.Common{Folds: 5}},
+		"options":   {Seed: 1, Base: methods.Common{Folds: 3}},
+		"gridrows":  {Seed: 1, Base: methods.Common{Folds: 5, GridRows: -1}},
+		"normalize": {Seed: 1, Normalize: "minmax01", Base: methods.Common{Folds: 5}},
+		"describe":  {Seed: 1, Base: methods.Common{Folds: 5}, Describe: map[string]string{"a": "b"}},
 	} {
 		if c.Fingerprint(e, src) == fp {
 			t.Errorf("changing %s kept the fingerprint", name)
@@ -280,6 +294,16 @@ func TestFingerprint(t *testing.T) {
 	}
 	if base.Fingerprint(mustEntries(t, "probe1:a"), src) == fp {
 		t.Error("changing the entries kept the fingerprint")
+	}
+	// An entry's own settings are part of the run: the same entry name
+	// with another iteration limit is another run.
+	gi := mustEntries(t, "gi")
+	gi7 := mustEntries(t, "gi")
+	s := gi7[0].Spec.(methods.GISettings)
+	s.Steps = 7
+	gi7[0].Spec = s
+	if base.Fingerprint(gi, src) == base.Fingerprint(gi7, src) {
+		t.Error("an entry's own setting did not change the fingerprint")
 	}
 	// The same file name and partitions over other bytes (the data file
 	// was edited between a run and its --resume) is another run.
@@ -315,7 +339,6 @@ func TestUniqueNamesThroughOneHot(t *testing.T) {
 }
 
 func TestShardsMergeToSingleRun(t *testing.T) {
-	registerProbes(t)
 	src := []Source{heartSource(t, 4, 4)}
 	entries := mustEntries(t, "probe1,probe2:a")
 	c := Config{Seed: 4, Workers: 1}
@@ -377,19 +400,19 @@ func TestSummarizeNumbers(t *testing.T) {
 }
 
 func TestParseEntries(t *testing.T) {
-	registerProbes(t)
-	if _, err := ParseEntries("probe1:zzz"); err == nil || !strings.Contains(err.Error(), "a, b") {
+	if _, err := ParseEntries("spd:zzz"); err == nil || !strings.Contains(err.Error(), "diag, full") {
 		t.Errorf("unknown param: err = %v", err)
 	}
 	if _, err := ParseEntries("nosuch"); err == nil {
 		t.Error("unknown method accepted")
 	}
-	if _, err := ParseEntries("probe1,probe1"); err == nil {
+	if _, err := ParseEntries("svm,svm"); err == nil {
 		t.Error("duplicate entry accepted")
 	}
 	// Modes: spd has variants, svm has none.
 	e := mustEntries(t, "spd:full@lbfgs, spd@paper")
-	if e[0] != (Entry{Method: "spd", Param: "full", Mode: "lbfgs"}) || e[0].String() != "spd:full@lbfgs" || e[1].String() != "spd@paper" {
+	if e[0].Entry != (methods.Entry{Method: "spd", Param: "full", Mode: "lbfgs"}) || e[0].String() != "spd:full@lbfgs" || e[1].String() != "spd@paper" ||
+		!reflect.DeepEqual(e[0].Spec, methods.Spec(methods.SPDSettings{Param: "full", Mode: "lbfgs"})) {
 		t.Errorf("entries with modes: %+v", e)
 	}
 	if _, err := ParseEntries("spd@nosuch"); err == nil || !strings.Contains(err.Error(), "paper, riemannian, backtrack, lbfgs") {
@@ -419,5 +442,56 @@ func TestModeReachesMethod(t *testing.T) {
 		if r.Failed() {
 			t.Errorf("%s failed: %s", r.Entry, r.Error)
 		}
+	}
+}
+
+// TestFingerprintKeepsRunIDsWhenAFieldIsAdded: the fingerprint hashes the
+// canonical encoding of the settings with zero values left out, so a field
+// added to a settings type (here simulated by a struct with one more field,
+// at its zero value) keeps every existing run id, while the same field set
+// to a value changes it.
+func TestFingerprintKeepsRunIDsWhenAFieldIsAdded(t *testing.T) {
+	type before struct {
+		methods.Common
+		Param   string
+		MaxIter int
+	}
+	type after struct {
+		methods.Common
+		Param   string
+		MaxIter int
+		NewKnob float64
+		Hook    func()
+	}
+	enc := func(v any) map[string]string {
+		kv := map[string]string{}
+		canonical(kv, "entry.0.", reflect.ValueOf(v))
+		return kv
+	}
+	b := enc(before{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5})
+	a := enc(after{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5, Hook: func() {}})
+	if hashSettings(a) != hashSettings(b) {
+		t.Fatalf("a zero-valued new field changed the hash: %v vs %v", a, b)
+	}
+	if want := map[string]string{"entry.0.C": "2", "entry.0.Param": "diag", "entry.0.MaxIter": "5"}; !reflect.DeepEqual(b, want) {
+		t.Fatalf("canonical encoding %v, want %v", b, want)
+	}
+	a2 := enc(after{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5, NewKnob: 0.5})
+	if hashSettings(a2) == hashSettings(b) {
+		t.Fatal("a new field set to a value kept the hash")
+	}
+	// The run's settings of today's specs: defaults are left out, so the
+	// default svm entry contributes only its name.
+	c := Config{Seed: 1, Base: methods.Common{Folds: 5, Eps: 1e-3, CacheMB: 200}}
+	kv := c.RunSettings(mustEntries(t, "svm,spd:full"), nil)
+	want := map[string]string{"seed": "1", "normalize": "zscore", "base.Folds": "5", "base.Eps": "0.001",
+		"base.CacheMB": "200", "entry.0": "svm", "entry.1": "spd:full", "entry.1.Param": "full"}
+	if !reflect.DeepEqual(kv, want) {
+		t.Fatalf("RunSettings = %v, want %v", kv, want)
+	}
+	if d := DiffSettings(want, map[string]string{"seed": "1", "normalize": "zscore", "base.Folds": "3", "base.Eps": "0.001",
+		"base.CacheMB": "200", "entry.0": "svm", "entry.1": "spd:full", "entry.1.Param": "full", "entry.1.Rho": "0.5"}); !reflect.DeepEqual(d,
+		[]string{"base.Folds: 5 → 3", "entry.1.Rho: (default) → 0.5"}) {
+		t.Fatalf("DiffSettings = %q", d)
 	}
 }

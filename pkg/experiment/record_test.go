@@ -52,7 +52,7 @@ func TestReadRecords(t *testing.T) {
 func TestReadRecordsFileDirectory(t *testing.T) {
 	dir := t.TempDir()
 	_, err := ReadRecordsFile(dir)
-	if want := dir + " is a directory, not a results file"; err == nil || err.Error() != "experiment: "+want {
+	if want := dir + " is a directory, not a results file"; err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
 	path := filepath.Join(dir, "r.jsonl")
