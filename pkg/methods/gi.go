@@ -89,6 +89,13 @@ func (GISettings) Name() string { return "gi" }
 // WithBase returns s with the shared settings c.
 func (s GISettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// giInfo is gi's entry in the registry (All).
+var giInfo = Info{
+	Name: "gi", Summary: "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
+	Params: giParams, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound needs 2D* = ‖w‖²",
+	build: func(p, _ string) Spec { return GISettings{Param: p} },
+}
+
 // Check refuses settings gi cannot run with, whatever the data. Tol may be
 // negative (never converge: run all Steps).
 func (s GISettings) Check() error {
@@ -99,7 +106,7 @@ func (s GISettings) Check() error {
 	if _, _, err := parseGIParam(s.Param); err != nil {
 		return err
 	}
-	if err := giInfo().CheckMargin(s.Margin); err != nil {
+	if err := giInfo.CheckMargin(s.Margin); err != nil {
 		return err
 	}
 	if err := checkMaxIter("gi", "steps", s.Steps); err != nil {

@@ -95,6 +95,13 @@ func (LCCPSettings) Name() string { return "lccp" }
 // WithBase returns s with the shared settings c.
 func (s LCCPSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// lccpInfo is lccp's entry in the registry (All).
+var lccpInfo = Info{
+	Name: "lccp", Summary: "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
+	Params: []string{"multi", "single"}, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound and its convexity need ‖w‖² = 2D*",
+	build: func(p, _ string) Spec { return LCCPSettings{Param: p} },
+}
+
 // Check refuses settings lccp cannot run with, whatever the data.
 func (s LCCPSettings) Check() error {
 	// C by cross-validation unless given or hard.
@@ -104,7 +111,7 @@ func (s LCCPSettings) Check() error {
 	if err := checkChoice("lccp", "param", s.Param, []string{"multi", "single"}, ""); err != nil {
 		return err
 	}
-	if err := lccpInfo().CheckMargin(s.Margin); err != nil {
+	if err := lccpInfo.CheckMargin(s.Margin); err != nil {
 		return err
 	}
 	if err := checkMaxIter("lccp", "max-iter", s.MaxIter); err != nil {

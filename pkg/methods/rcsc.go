@@ -104,6 +104,14 @@ func (RCSCSettings) Name() string { return "rcsc" }
 // WithBase returns s with the shared settings c.
 func (s RCSCSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// rcscInfo is rcsc's entry in the registry (All).
+var rcscInfo = Info{
+	Name: "rcsc", Summary: "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
+	Params: []string{"iso", "diag"}, Modes: []string{"robust", "paper"},
+	Margins: []string{"l1"}, marginWhy: "rcsc tunes γ for the L1 soft margin, as the paper",
+	build: func(p, m string) Spec { return RCSCSettings{Param: p, Schedule: m} },
+}
+
 // Check refuses settings rcsc cannot run with, whatever the data. The
 // schedule is the command line's mode.
 func (s RCSCSettings) Check() error {

@@ -28,30 +28,9 @@ type Info struct {
 }
 
 // All lists every registered method, in the order tables print them (the
-// baseline first). `tune` and `compare` both range over it.
-var All = []Info{
-	{Name: "svm", Summary: "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
-		Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "the baseline is the L1 soft margin",
-		build: func(string, string) Spec { return SVMSettings{} }},
-	{Name: "spd", Summary: "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
-		Params: []string{"diag", "full"}, Modes: spdModes,
-		Margins: []string{"l1"}, marginWhy: "Laanaya's criterion is the C-SVC dual",
-		build: func(p, m string) Spec { return SPDSettings{Param: p, Mode: m} }},
-	{Name: "gi", Summary: "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
-		Params: giParams, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound needs 2D* = ‖w‖²",
-		build: func(p, _ string) Spec { return GISettings{Param: p} }},
-	{Name: "lccp", Summary: "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
-		Params: []string{"multi", "single"}, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound and its convexity need ‖w‖² = 2D*",
-		build: func(p, _ string) Spec { return LCCPSettings{Param: p} }},
-	{Name: "rcsc", Summary: "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
-		Params: []string{"iso", "diag"}, Modes: []string{"robust", "paper"},
-		Margins: []string{"l1"}, marginWhy: "rcsc tunes γ for the L1 soft margin, as the paper",
-		build: func(p, m string) Spec { return RCSCSettings{Param: p, Schedule: m} }},
-	{Name: "twolevel", Summary: "Schittkowski: validation error minimised by SQP over an L2-SVM",
-		Params: []string{"iso", "diag"}, Modes: []string{tlModeSelect, tlModePaper},
-		Margins: []string{"l2"}, marginWhy: "the method is built on the L2 soft margin",
-		build: func(p, m string) Spec { return TwoLevelSettings{Param: p, Mode: m} }},
-}
+// baseline first). `tune` and `compare` both range over it. Each method's
+// entry is defined in its own file, beside its settings type.
+var All = []Info{svmInfo, spdInfo, giInfo, lccpInfo, rcscInfo, twoLevelInfo}
 
 // CheckMargin refuses a margin the method does not train with ("" is its
 // default): an *OptionError naming "margin".
@@ -150,6 +129,3 @@ func ParseEntry(s string) (Entry, error) {
 	}
 	return e, nil
 }
-
-func giInfo() Info   { in, _ := Lookup("gi"); return in }
-func lccpInfo() Info { in, _ := Lookup("lccp"); return in }

@@ -88,6 +88,14 @@ func (SPDSettings) Name() string { return "spd" }
 // WithBase returns s with the shared settings c.
 func (s SPDSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// spdInfo is spd's entry in the registry (All).
+var spdInfo = Info{
+	Name: "spd", Summary: "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
+	Params: []string{"diag", "full"}, Modes: spdModes,
+	Margins: []string{"l1"}, marginWhy: "Laanaya's criterion is the C-SVC dual",
+	build: func(p, m string) Spec { return SPDSettings{Param: p, Mode: m} },
+}
+
 // Check refuses settings spd cannot run with, whatever the data.
 func (s SPDSettings) Check() error {
 	if err := s.Common.check("spd", s.Init == "cv"); err != nil {

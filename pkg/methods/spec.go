@@ -177,3 +177,22 @@ func CheckSize(s Spec, n int) error {
 	}
 	return nil
 }
+
+// Sizes a method refuses up front (issue 11: at n = 20,000 every method
+// either finishes within 30 minutes on 2 cores or says before any work why
+// it will not). Only twolevel has such a limit (TwoLevelMaxRows); the others
+// either finish at 20,000 rows or are refused by the memory bound
+// (CheckMemory).
+
+// SizeError is a refusal to run before any work: the method is known to
+// take hours on this many training rows.
+type SizeError struct {
+	Method string
+	N, Max int    // training rows, and the most the method takes
+	Reason string // why, with what was measured
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%s refuses %d training rows, more than %d: %s; use fewer rows, or set an iteration limit to run that many steps anyway",
+		e.Method, e.N, e.Max, e.Reason)
+}

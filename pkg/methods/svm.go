@@ -34,6 +34,13 @@ func (s SVMSettings) Check() error { return s.Common.check("svm", true) }
 // WithBase returns s with the shared settings c.
 func (s SVMSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// svmInfo is svm's entry in the registry (All).
+var svmInfo = Info{
+	Name: "svm", Summary: "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
+	Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "the baseline is the L1 soft margin",
+	build: func(string, string) Spec { return SVMSettings{} },
+}
+
 // PeakBytes: the grid search; the final fit afterwards needs only a cache.
 func (s SVMSettings) PeakBytes(n, d int) int64 {
 	m := newMemModel(s.Common)

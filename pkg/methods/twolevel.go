@@ -168,6 +168,14 @@ func (TwoLevelSettings) Name() string { return "twolevel" }
 // WithBase returns s with the shared settings c.
 func (s TwoLevelSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
+// twoLevelInfo is twolevel's entry in the registry (All).
+var twoLevelInfo = Info{
+	Name: "twolevel", Summary: "Schittkowski: validation error minimised by SQP over an L2-SVM",
+	Params: []string{"iso", "diag"}, Modes: []string{tlModeSelect, tlModePaper},
+	Margins: []string{"l2"}, marginWhy: "the method is built on the L2 soft margin",
+	build: func(p, m string) Spec { return TwoLevelSettings{Param: p, Mode: m} },
+}
+
 // Check refuses settings twolevel cannot run with, whatever the data: a
 // fixed C among them (ν = 1/C is one of its optimisation variables).
 func (s TwoLevelSettings) Check() error {
@@ -207,6 +215,29 @@ func (s TwoLevelSettings) PeakBytes(n, d int) int64 {
 // checkSize refuses more than TwoLevelMaxRows rows without an iteration
 // limit (CheckSize).
 func (s TwoLevelSettings) checkSize(n int) error { return twoLevelSize(n, s.MaxIter) }
+
+// TwoLevelMaxRows is the most training rows twolevel takes without an
+// explicit iteration limit. Its SQP carries a slack variable and a
+// constraint per validation row (eq. 12; 2n/3 rows) in dense matrices and
+// solves its QP subproblems by Goldfarb–Idnani over all of them: a step
+// costs about O(n³). Measured on 2 cores (BENCHMARKS.md): 4.0 s per step
+// at n = 5,000 and 36–38 s at 10,000 (a default run of about 40 steps:
+// some 25 minutes); at n = 20,000 the first step's QP subproblem
+// (Goldfarb–Idnani over 13,336 variables) was still running after 12
+// minutes.
+const TwoLevelMaxRows = 10_000
+
+// twoLevelStepNote says what a step costs (BENCHMARKS.md).
+const twoLevelStepNote = "a step took about 4 s at n = 5,000 and 37 s at 10,000, growing like n^3 (at 20,000 the first step's QP alone ran over 12 minutes), and a run takes about 40 steps"
+
+func twoLevelSize(n, maxIter int) error {
+	if n <= TwoLevelMaxRows || maxIter > 0 {
+		return nil
+	}
+	return &SizeError{Method: "twolevel", N: n, Max: TwoLevelMaxRows,
+		Reason: fmt.Sprintf("its SQP has a variable and a constraint per validation row (%d of them here) and works on dense matrices of that size; %s",
+			n-(n+2)/3, twoLevelStepNote)}
+}
 
 const (
 	tlStream  = 0x746c // "tl": PCG stream of the 1:2 split
