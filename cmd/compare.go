@@ -251,7 +251,7 @@ func compareError(memMB int, err error) error {
 	case errors.As(err, &exist):
 		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)
 	case errors.As(err, &other):
-		return fmt.Errorf("compare: %s was written by a run with other settings (run %s, this run %s): use another --out or the same settings", other.Path, other.Run, other.Want)
+		return fmt.Errorf("compare: %v; use another --out or the same settings", other)
 	}
 	return err
 }
