@@ -253,7 +253,7 @@ func SummarizeRun(records []Record, o SummaryOptions) Summary {
 				}
 				row.Pairs = len(x)
 				if len(x) > 0 {
-					row.P = Float(WilcoxonSignedRank(x, y).P)
+					row.P = Float(stats.WilcoxonSignedRank(x, y).P)
 				}
 			}
 			if row.Runs > 0 {

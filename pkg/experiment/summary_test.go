@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
 func TestEntryOrder(t *testing.T) {
@@ -87,7 +89,7 @@ func TestSummarizeRunIncomplete(t *testing.T) {
 	}
 	// Partitions 1, 3, 4 are the only ones both finished (2: svm missing,
 	// 5: spd failed, 6: spd missing).
-	want := WilcoxonSignedRank([]float64{alt[0], alt[2], alt[3]}, []float64{base[0], base[2], base[3]}).P
+	want := stats.WilcoxonSignedRank([]float64{alt[0], alt[2], alt[3]}, []float64{base[0], base[2], base[3]}).P
 	if spd.Pairs != 3 || float64(spd.P) != want {
 		t.Errorf("spd pairs %d, p %v; want 3 and %v", spd.Pairs, spd.P, want)
 	}

@@ -12,7 +12,10 @@
 //     methods it does not separate (the bars of Demšar's CD diagram, §3.2.4);
 //   - the Bonferroni–Dunn critical difference and Holm's step-down test of
 //     every method against a control (Demšar §3.2.2, Table 5b; Holm 1979);
-//   - win/tie/loss counts against a control from per-dataset tests.
+//   - win/tie/loss counts against a control from per-dataset tests, and the
+//     per-dataset test itself: the paired, two-sided Wilcoxon signed-rank
+//     test of one method's accuracies against the control's over the same
+//     partitions (Demšar §3.1.3), as scipy.stats.wilcoxon computes it.
 //
 // J. Demšar, Statistical comparisons of classifiers over multiple data sets,
 // Journal of Machine Learning Research 7 (2006) 1–30.
