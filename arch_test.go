@@ -25,6 +25,7 @@ var allowedImports = map[string][]string{
 	"pkg/solver/sqp": {},
 	"pkg/stats":      {},
 	"pkg/figure":     {},
+	"pkg/sysmem":     {},
 	"pkg/solver":     {"pkg/kernel"},
 	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},

@@ -97,7 +97,7 @@ type CompareSettings struct {
 	// LaanayaSelect instead of tuning it (it looks at test data).
 	LaanayaSelect bool
 	// MemBytes bounds the estimated peak memory of the jobs that run at
-	// once (EstimateMemory; MemoryBound makes one from a size in MB): a
+	// once (EstimateMemory; sysmem.Bound makes one from a size in MB): a
 	// run that would need more is refused with a *MemoryError once the
 	// datasets are read, before any job runs and Out is opened. 0 means
 	// no bound.
