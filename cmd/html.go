@@ -35,7 +35,7 @@ func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum experiment.Summar
 	page, err := report.HTMLPage(sum, recs, crossDataset(g, sum.Tables), report.PageSettings{
 		Command: o.command,
 		Version: buildVersion(),
-		Plot:    experiment.PlotOptions{SortWeights: o.PlotSort},
+		Plot:    report.PlotOptions{SortWeights: o.PlotSort},
 	})
 	if err != nil {
 		return err

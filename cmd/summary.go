@@ -85,7 +85,7 @@ func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []
 				order = append(order, r.Entry)
 			}
 		}
-		if _, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
+		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
 			return err
 		}
 	}

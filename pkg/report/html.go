@@ -16,9 +16,9 @@ import (
 
 // PageSettings are what HTMLPage shows besides the records.
 type PageSettings struct {
-	Command string                 // the command line, under the title
-	Version string                 // kerneltune's version, in the "written by" line
-	Plot    experiment.PlotOptions // how the figures are drawn (Format is ignored: the page holds SVG)
+	Command string      // the command line, under the title
+	Version string      // kerneltune's version, in the "written by" line
+	Plot    PlotOptions // how the figures are drawn (Format is ignored: the page holds SVG)
 }
 
 // HTMLPage assembles the page of sum, a summary of the records recs, with
@@ -65,11 +65,11 @@ func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experimen
 			order = append(order, r.Entry)
 		}
 	}
-	figs, err := experiment.Figures(recs, order, s.Plot)
+	figs, err := Figures(recs, order, s.Plot)
 	if err != nil {
 		return nil, err
 	}
-	svgOf := func(nf experiment.NamedFigure) (htmlreport.Figure, error) {
+	svgOf := func(nf NamedFigure) (htmlreport.Figure, error) {
 		svg, err := nf.Figure.SVG()
 		if err != nil {
 			return htmlreport.Figure{}, fmt.Errorf("--html: figure %s: %w", nf.Name, err)
@@ -176,8 +176,8 @@ func htmlTable(t *Table) htmlreport.Table {
 	return h
 }
 
-// figureCaption says what a figure of experiment.Figures shows.
-func figureCaption(nf experiment.NamedFigure) string {
+// figureCaption says what a figure of Figures shows.
+func figureCaption(nf NamedFigure) string {
 	kind := nf.Name[strings.LastIndex(nf.Name, "-")+1:]
 	switch {
 	case nf.Name == "accuracy":
