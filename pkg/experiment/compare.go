@@ -161,10 +161,6 @@ type CompareResult struct {
 	Failures int
 	// Baselines are the svm baselines chosen by LaanayaSelect, by dataset.
 	Baselines map[string]FixedSVM
-	// Summary is the averaged tables of Records (SummarizeRun), methods in
-	// the order of Entries; the summary of one shard says it is
-	// incomplete.
-	Summary Summary
 }
 
 // Errors of Compare that are the caller's settings, not the data or the work.
@@ -320,11 +316,6 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	res.Resumed = len(prior)
 	res.Failures = CountFailures(res.Records)
-	order := make([]string, len(entries))
-	for i, e := range entries {
-		order[i] = e.String()
-	}
-	res.Summary = SummarizeRun(res.Records, SummaryOptions{Entries: order})
 	return res, nil
 }
 

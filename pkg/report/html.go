@@ -28,7 +28,7 @@ type PageSettings struct {
 // the accuracy figure, the statistics across datasets with the
 // critical-difference diagram, and the failed jobs. htmlreport.Write writes
 // it.
-func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData, s PageSettings) (*htmlreport.Page, error) {
+func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSettings) (*htmlreport.Page, error) {
 	var names []string
 	for _, t := range sum.Tables {
 		names = append(names, t.Dataset)
@@ -138,7 +138,7 @@ func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experimen
 
 // runSettings lists what identifies the run: its fingerprint, seed, grid
 // and the settings its records carry.
-func runSettings(sum experiment.Summary, recs []experiment.Record) []htmlreport.KV {
+func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 	kv := []htmlreport.KV{{Key: "run fingerprint", Value: sum.Run}}
 	if len(recs) > 0 {
 		r := recs[0]

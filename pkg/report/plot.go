@@ -36,19 +36,19 @@ type NamedFigure struct {
 //
 //	accuracy              box plots of test accuracy per entry, one panel per dataset,
 //	                      the mean marked, the baseline's median as a reference line
-//	critical-difference   Demšar's diagram of the statistics across datasets (experiment.CrossDataset):
+//	critical-difference   Demšar's diagram of the statistics across datasets (CrossDataset):
 //	                      average ranks, Nemenyi CD at α = 0.05 and its groups; only when
 //	                      two or more datasets have results for every entry
 //	DATASET-ENTRY-trace   the criterion per iteration: every partition, and their median
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
 //
-// order gives the entries' order, as in experiment.Summarize; the baseline is the
+// order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
 func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
 	var out []NamedFigure
 	var panels []fig.AccuracyPanel
-	tables := experiment.Summarize(records, order, "")
+	tables := Summarize(records, order, "")
 	for _, t := range tables {
 		byEntry := map[string][]experiment.Record{}
 		for _, r := range records {
@@ -162,8 +162,8 @@ const cdAlpha = 0.05
 // cdDiagram is the input of Demšar's diagram from the statistics across
 // datasets; nil when there are none (one dataset or entry, or fewer than two
 // datasets with a result for every entry: the tables' notes say why).
-func cdDiagram(tables []experiment.Table) *fig.CD {
-	cross, err := experiment.CrossDataset(tables)
+func cdDiagram(tables []DatasetTable) *fig.CD {
+	cross, err := CrossDataset(tables)
 	if err != nil || cross == nil {
 		return nil
 	}
@@ -189,7 +189,7 @@ func cdDiagram(tables []experiment.Table) *fig.CD {
 
 // accuracyPanel is a dataset's test accuracies (%) per entry, and the
 // median of the baseline's as the reference line.
-func accuracyPanel(t experiment.Table, byEntry map[string][]experiment.Record) fig.AccuracyPanel {
+func accuracyPanel(t DatasetTable, byEntry map[string][]experiment.Record) fig.AccuracyPanel {
 	panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
 	for _, row := range t.Rows {
 		b := fig.Box{Name: row.Entry}

@@ -21,7 +21,7 @@
 // Journal of Machine Learning Research 7 (2006) 1–30.
 //
 // It is a package of its own because these statistics are shared by the
-// experiment tables, the figures (the critical-difference diagram) and the
-// report, and they know nothing of kernels, methods or records: stats
-// depends on gonum only, and nothing else in the module.
+// run's tables, the figures (the critical-difference diagram) and the
+// HTML page of pkg/report, and they know nothing of kernels, methods or
+// records: stats depends on gonum only, and nothing else in the module.
 package stats
