@@ -25,10 +25,11 @@ var allowedImports = map[string][]string{
 	"pkg/solver/sqp": {},
 	"pkg/stats":      {},
 	"pkg/figure":     {},
+	"pkg/sysmem":     {},
 	"pkg/solver":     {"pkg/kernel"},
 	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold"},
-	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/stats", "pkg/figure"},
+	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model"},
 	"pkg/htmlreport": {},
 	"pkg/report":     {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel"},
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/report"
+	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 type compareOptions struct {
@@ -198,10 +198,8 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 	}
 	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
-	s.MemBytes = experiment.MemoryBound(o.MemMB)
-	if lim := experiment.GCLimit(o.MemMB); lim > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
-	}
+	s.MemBytes = sysmem.Bound(o.MemMB)
+	defer sysmem.LimitGC(o.MemMB)()
 	prog := newProgress(o.globalOptions, "compare")
 	s.Progress = func(d, t int, r *experiment.Record) {
 		prog.update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
@@ -217,7 +215,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
-		err = o.summaryOptions.write(o.globalOptions, res.Summary, res.Records)
+		err = o.summaryOptions.write(o.globalOptions, report.SummarizeCompare(res), res.Records)
 	}
 	if err != nil || res.Failures == 0 {
 		return err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // compareArgs is a small but real comparison: the baseline on three
@@ -202,7 +203,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7, Grid: grid},
 	}
 	var out strings.Builder
-	sum := experiment.SummarizeRun(rs, experiment.SummaryOptions{Entries: []string{"svm"}})
+	sum := report.SummarizeRun(rs, report.SummaryOptions{Entries: []string{"svm"}})
 	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, sum, rs); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
-	sum = experiment.SummarizeRun(rs[:1], experiment.SummaryOptions{})
+	sum = report.SummarizeRun(rs[:1], report.SummaryOptions{})
 	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, sum, rs[:1]); err != nil {
 		t.Fatal(err)
 	}

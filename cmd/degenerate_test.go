@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // TestTuneDegenerate provokes each kind of degenerate outcome through the
@@ -91,7 +92,7 @@ func TestCompareDegenerate(t *testing.T) {
 		}
 	}
 	var js struct {
-		Tables []experiment.Table `json:"tables"`
+		Tables []report.DatasetTable `json:"tables"`
 	}
 	raw := mustRun(t, "report", out, "--format", "json")
 	if err := json.Unmarshal([]byte(raw), &js); err != nil {

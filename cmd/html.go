@@ -31,11 +31,11 @@ func checkHTMLPath(path string) error {
 }
 
 // writeHTMLReport writes the page of sum (the records recs) to o.HTML.
-func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum experiment.Summary, recs []experiment.Record) error {
+func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum report.Summary, recs []experiment.Record) error {
 	page, err := report.HTMLPage(sum, recs, crossDataset(g, sum.Tables), report.PageSettings{
 		Command: o.command,
 		Version: buildVersion(),
-		Plot:    experiment.PlotOptions{SortWeights: o.PlotSort},
+		Plot:    report.PlotOptions{SortWeights: o.PlotSort},
 	})
 	if err != nil {
 		return err

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 // TestTuneMemMBRefuses: with a small --mem-mb, tune refuses before any work
@@ -45,10 +45,10 @@ func TestTuneMemMBRefuses(t *testing.T) {
 				t.Fatalf("MaxRows = %d", maxN)
 			}
 			// The boundary: maxN rows pass, one more is refused.
-			if err := memoryError(33, methods.CheckMemory(method, maxN, 13, opts, experiment.MemoryBound(33))); err != nil {
+			if err := memoryError(33, methods.CheckMemory(method, maxN, 13, opts, sysmem.Bound(33))); err != nil {
 				t.Errorf("%d rows: %v", maxN, err)
 			}
-			if err := memoryError(33, methods.CheckMemory(method, maxN+1, 13, opts, experiment.MemoryBound(33))); err == nil {
+			if err := memoryError(33, methods.CheckMemory(method, maxN+1, 13, opts, sysmem.Bound(33))); err == nil {
 				t.Errorf("%d rows: not refused", maxN+1)
 			}
 			if method != "svm" {
@@ -74,7 +74,7 @@ func TestTuneMemMBTooSmall(t *testing.T) {
 }
 
 // TestTuneMemMBFlag: -1 lifts the bound, values below -1 are usage errors
-// (experiment's TestMemoryBound: the default reads MemTotal).
+// (sysmem's TestBound: the default reads MemTotal).
 func TestTuneMemMBFlag(t *testing.T) {
 	out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "-1", "--test-fraction", "0.5", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"method": "svm"`) {

@@ -57,7 +57,7 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
-	sum := res.Summary
+	sum := report.SummarizeMerge(res)
 	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
 		return err
 	}

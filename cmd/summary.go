@@ -1,7 +1,7 @@
 package cmd
 
 // The averaged tables compare and report print, in every output format,
-// from one experiment.Summary.
+// from one report.Summary.
 
 import (
 	"fmt"
@@ -74,7 +74,7 @@ func shellQuote(s string) string {
 
 // write prints the averaged tables of sum and, with --plot, writes the
 // figures of recs.
-func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []experiment.Record) error {
+func (o *summaryOptions) write(g *globalOptions, sum report.Summary, recs []experiment.Record) error {
 	if err := writeSummary(g, o.Format, sum, recs); err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []
 				order = append(order, r.Entry)
 			}
 		}
-		if _, err := experiment.WritePlotsWith(o.Plot, recs, order, experiment.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
+		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
 			return err
 		}
 	}
@@ -97,8 +97,8 @@ func (o *summaryOptions) write(g *globalOptions, sum experiment.Summary, recs []
 
 // writeSummary renders the averaged tables of a summary of recs in format,
 // followed (but in csv) by the statistics across datasets.
-func writeSummary(g *globalOptions, format string, sum experiment.Summary, recs []experiment.Record) error {
-	var cross *experiment.CrossData
+func writeSummary(g *globalOptions, format string, sum report.Summary, recs []experiment.Record) error {
+	var cross *report.CrossData
 	if format != formatCSV {
 		cross = crossDataset(g, sum.Tables)
 	}
@@ -109,11 +109,11 @@ func writeSummary(g *globalOptions, format string, sum experiment.Summary, recs 
 // returns nil when there are fewer than two datasets or two methods. When
 // too few datasets have results for every method it says so on ErrOut and
 // returns nil: the per-dataset tables are still the run's result.
-func crossDataset(g *globalOptions, sums []experiment.Table) *experiment.CrossData {
-	cd, err := experiment.CrossDataset(sums)
+func crossDataset(g *globalOptions, sums []report.DatasetTable) *report.CrossData {
+	cd, err := report.CrossDataset(sums)
 	if err != nil {
 		if !g.Quiet {
-			fmt.Fprintf(g.ErrOut, "note: no statistics across datasets: %s\n", strings.TrimPrefix(err.Error(), "experiment: cross-dataset statistics: "))
+			fmt.Fprintf(g.ErrOut, "note: no statistics across datasets: %v\n", err)
 		}
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
+	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 type tuneOptions struct {
@@ -156,10 +156,8 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	// grow to twice that between collections. Ask it to keep the whole heap
 	// within the bound, or 90% of the RAM without one (a soft limit: it
 	// collects more often near it), and restore the previous limit when done.
-	bound := experiment.MemoryBound(o.MemMB)
-	if lim := experiment.GCLimit(o.MemMB); lim > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(lim))
-	}
+	bound := sysmem.Bound(o.MemMB)
+	defer sysmem.LimitGC(o.MemMB)()
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Spec: spec, MemBytes: bound,
@@ -234,7 +232,7 @@ func checkExportDir(dir string) error {
 
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {
-	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + experiment.MemInfoPath + "; -1 = no bound: nothing is refused, and the garbage collector aims at 90% of the RAM)"
+	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + sysmem.MemInfoPath + "; -1 = no bound: nothing is refused, and the garbage collector aims at 90% of the RAM)"
 }
 
 func checkMemMB(mb int) error {

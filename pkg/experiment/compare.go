@@ -100,7 +100,7 @@ type CompareSettings struct {
 	// LaanayaSelect instead of tuning it (it looks at test data).
 	LaanayaSelect bool
 	// MemBytes bounds the estimated peak memory of the jobs that run at
-	// once (EstimateMemory; MemoryBound makes one from a size in MB): a
+	// once (EstimateMemory; sysmem.Bound makes one from a size in MB): a
 	// run that would need more is refused with a *MemoryError once the
 	// datasets are read, before any job runs and Out is opened. 0 means
 	// no bound.
@@ -164,10 +164,6 @@ type CompareResult struct {
 	Failures int
 	// Baselines are the svm baselines chosen by LaanayaSelect, by dataset.
 	Baselines map[string]FixedSVM
-	// Summary is the averaged tables of Records (SummarizeRun), methods in
-	// the order of Entries; the summary of one shard says it is
-	// incomplete.
-	Summary Summary
 }
 
 // Errors of Compare that are the caller's settings, not the data or the work.
@@ -352,11 +348,6 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	res.Resumed = len(prior)
 	res.Failures = CountFailures(res.Records)
-	order := make([]string, len(entries))
-	for i, e := range entries {
-		order[i] = e.String()
-	}
-	res.Summary = SummarizeRun(res.Records, SummaryOptions{Entries: order})
 	return res, nil
 }
 

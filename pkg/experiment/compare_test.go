@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,12 +164,18 @@ func TestCompareSameNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, tb := range res.Summary.Tables {
-		names = append(names, tb.Dataset)
+	// The grid (and so the tables) and the records name both by their paths.
+	var names, recorded []string
+	for _, d := range res.Grid.Datasets {
+		names = append(names, d.Name)
 	}
-	if !reflect.DeepEqual(names, paths) {
-		t.Errorf("tables %q, want %q", names, paths)
+	for _, r := range res.Records {
+		if !slices.Contains(recorded, r.Dataset) {
+			recorded = append(recorded, r.Dataset)
+		}
+	}
+	if !reflect.DeepEqual(names, paths) || !reflect.DeepEqual(recorded, paths) {
+		t.Errorf("grid %q, records %q, want %q", names, recorded, paths)
 	}
 }
 

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
 // Compare the svm baseline with rcsc on two partitions of the embedded heart
 // data (100 training and 100 test points each): every method sees the same
-// partitions, and the accuracies depend only on the seed.
+// partitions, and the accuracies depend only on the seed. pkg/report
+// averages the records into the tables compare prints.
 func ExampleCompare() {
 	entries, err := experiment.ParseEntries("svm,rcsc")
 	if err != nil {
@@ -28,7 +30,7 @@ func ExampleCompare() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d jobs, %d failed\n", res.Jobs, res.Failures)
-	t := res.Summary.Tables[0]
+	t := report.SummarizeCompare(res).Tables[0] // the averaged tables compare prints
 	for _, row := range t.Rows {
 		fmt.Printf("%s %-4s test accuracy %.3f ± %.3f over %d partitions\n", t.Dataset, row.Entry, float64(row.MeanAcc), float64(row.StdAcc), row.Runs)
 	}
@@ -68,8 +70,9 @@ func ExampleMergeFiles() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	t := res.Summary.Tables[0]
-	fmt.Printf("%d records of %v, complete: %v\n", len(res.Records), res.Datasets, res.Summary.Complete)
+	sum := report.SummarizeMerge(res)
+	t := sum.Tables[0]
+	fmt.Printf("%d records of %v, complete: %v\n", len(res.Records), res.Datasets, sum.Complete)
 	fmt.Printf("%s %s: test accuracy %.3f over %d partitions\n", t.Dataset, t.Rows[0].Entry, float64(t.Rows[0].MeanAcc), t.Rows[0].Runs)
 	// Output:
 	// 3 records of [heart], complete: true

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 // MergeSettings are the settings of MergeFiles.
@@ -25,9 +23,6 @@ type MergeResult struct {
 	Records []Record
 	// Datasets are the datasets in order of first appearance in the files.
 	Datasets []string
-	// Summary is the averaged tables of the records; Summary.Complete says
-	// whether every job of the run's grid is present.
-	Summary Summary
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
@@ -47,10 +42,9 @@ func (e *OtherFileRunError) Error() string {
 func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 
 // MergeFiles reads results files (the shards of one run, or one run's file),
-// checks that they are of one run, merges them (Merge) and summarises them
-// (SummarizeRun: methods in methods.Names order unless the records carry
-// the run's grid). An incomplete run is not an error: see
-// Summary.Complete and Summary.Warning.
+// checks that they are of one run and merges them (Merge). An incomplete
+// run is not an error: report.SummarizeMerge averages what is there and
+// says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	var (
 		sets [][]Record
@@ -85,6 +79,5 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		return nil, ErrNoRecords
 	}
 	res.Records = all
-	res.Summary = SummarizeRun(all, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets})
 	return &res, nil
 }

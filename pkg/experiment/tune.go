@@ -4,17 +4,14 @@ package experiment
 // `kerneltune tune` runs it.
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -40,7 +37,7 @@ type TuneSettings struct {
 	// settings too, and Base().Recorder sees every iteration (progress).
 	Spec methods.Spec
 	// MemBytes bounds the method's estimated peak memory
-	// (methods.CheckMemory; MemoryBound makes one from a size in MB); a
+	// (methods.CheckMemory; sysmem.Bound makes one from a size in MB); a
 	// method that would need more is refused with a *methods.MemoryError
 	// before it starts. 0 means no bound.
 	MemBytes int64
@@ -205,74 +202,4 @@ func WriteTrace(w io.Writer, trace []methods.Step) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// MemInfoPath is where MemoryBound reads the total RAM (Linux).
-const MemInfoPath = "/proc/meminfo"
-
-// MemoryBound returns a bound on a method's peak memory in bytes
-// (TuneSettings.MemBytes) from a size in MB: mb MB when positive, half of
-// the RAM (MemTotal in MemInfoPath) for 0, and 0 (no bound) for a negative
-// mb or when the RAM cannot be read (not Linux).
-func MemoryBound(mb int) int64 {
-	switch {
-	case mb > 0:
-		return int64(mb) << 20
-	case mb < 0:
-		return 0
-	}
-	total, err := memTotal(MemInfoPath)
-	if err != nil {
-		return 0
-	}
-	return total / 2
-}
-
-// GCLimit is the soft memory limit for the Go runtime (debug.SetMemoryLimit)
-// during a run with --mem-mb mb: the bound itself (MemoryBound) when there
-// is one, and for -1 (no bound: nothing is refused) 90% of the RAM, so that
-// the collector works harder near the RAM rather than letting the heap grow
-// to twice the live data past it (spd at n = 20,000 was killed by the
-// kernel's OOM killer at 23.8 GB that way, while its live data fit).
-// 0 when the RAM cannot be read.
-func GCLimit(mb int) int64 {
-	if mb >= 0 {
-		return MemoryBound(mb)
-	}
-	total, err := memTotal(MemInfoPath)
-	if err != nil {
-		return 0
-	}
-	return gcLimitOfRAM(total)
-}
-
-func gcLimitOfRAM(total int64) int64 { return total / 10 * 9 }
-
-// memTotal returns MemTotal of a /proc/meminfo file in bytes.
-func memTotal(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
-		if !ok {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
-		}
-		kb, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil || kb <= 0 {
-			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
-		}
-		return kb << 10, nil
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, errors.New(path + ": no MemTotal line")
 }

@@ -9,7 +9,7 @@
 //
 // It is its own package, depending on gonum/plot but on nothing of this
 // module, so that the two consumers — the files of compare/report --plot
-// (experiment.WritePlots) and the HTML report, which inlines the SVG — draw
+// (report.WritePlots) and the HTML report, which inlines the SVG — draw
 // the same figures from the same data, and so that tests can drive every kind
 // with made-up data (long names, wide ranges) without running an experiment.
 //

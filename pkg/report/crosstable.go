@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -20,7 +19,7 @@ import (
 // average ranks with wins, ties and losses against the control method, the
 // Friedman and Iman–Davenport tests, the Nemenyi critical differences, and
 // Holm's test against the control. They are nil when cd is nil.
-func CrossTables(cd *experiment.CrossData) []*Table {
+func CrossTables(cd *CrossData) []*Table {
 	if cd == nil {
 		return nil
 	}
@@ -54,7 +53,7 @@ func CrossTables(cd *experiment.CrossData) []*Table {
 	}
 	ranks.Notes = append(ranks.Notes,
 		"datasets: "+strings.Join(cd.DatasetNames, ", "),
-		fmt.Sprintf("wins/ties/losses: datasets where the mean test accuracy is significantly higher/not significantly different/lower than %s's (two-sided paired Wilcoxon p < %g)", base, experiment.WinTieLossAlpha))
+		fmt.Sprintf("wins/ties/losses: datasets where the mean test accuracy is significantly higher/not significantly different/lower than %s's (two-sided paired Wilcoxon p < %g)", base, WinTieLossAlpha))
 	for _, e := range cd.Excluded {
 		ranks.Notes = append(ranks.Notes, fmt.Sprintf("left out: %s (no successful run of %s; the Friedman test needs every method on every dataset)", e.Dataset, strings.Join(e.Missing, ", ")))
 	}

@@ -11,7 +11,7 @@ import (
 // degenerateNote counts the degenerate runs of a dataset's table by entry
 // (in the table's order) and kind; "" when there are none. They are
 // included in the means.
-func degenerateNote(s experiment.Table, recs []experiment.Record) string {
+func degenerateNote(s DatasetTable, recs []experiment.Record) string {
 	counts := map[string]map[string]int{}
 	for _, r := range recs {
 		if r.Dataset != s.Dataset || r.Degenerate == "" {

@@ -6,4 +6,12 @@
 // number's precision (Fixed, Sig), so every format shows the same digits.
 // Nothing here prints on its own; Render and RenderJSON write to the
 // io.Writer they are given.
+//
+// What compare and report show of a run's records is made here too, from
+// the records alone, so that both commands show the same: the averaged
+// tables per dataset (SummarizeRun: mean ± std, the paired Wilcoxon test
+// of pkg/stats against the baseline, what is missing), the statistics
+// across datasets (CrossDataset), the figure files of --plot (Figures,
+// WritePlots, drawn by pkg/figure) and the HTML page (HTMLPage).
+// pkg/experiment only runs the protocol and writes the records.
 package report

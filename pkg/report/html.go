@@ -16,9 +16,9 @@ import (
 
 // PageSettings are what HTMLPage shows besides the records.
 type PageSettings struct {
-	Command string                 // the command line, under the title
-	Version string                 // kerneltune's version, in the "written by" line
-	Plot    experiment.PlotOptions // how the figures are drawn (Format is ignored: the page holds SVG)
+	Command string      // the command line, under the title
+	Version string      // kerneltune's version, in the "written by" line
+	Plot    PlotOptions // how the figures are drawn (Format is ignored: the page holds SVG)
 }
 
 // HTMLPage assembles the page of sum, a summary of the records recs, with
@@ -28,7 +28,7 @@ type PageSettings struct {
 // the accuracy figure, the statistics across datasets with the
 // critical-difference diagram, and the failed jobs. htmlreport.Write writes
 // it.
-func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData, s PageSettings) (*htmlreport.Page, error) {
+func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSettings) (*htmlreport.Page, error) {
 	var names []string
 	for _, t := range sum.Tables {
 		names = append(names, t.Dataset)
@@ -65,11 +65,11 @@ func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experimen
 			order = append(order, r.Entry)
 		}
 	}
-	figs, err := experiment.Figures(recs, order, s.Plot)
+	figs, err := Figures(recs, order, s.Plot)
 	if err != nil {
 		return nil, err
 	}
-	svgOf := func(nf experiment.NamedFigure) (htmlreport.Figure, error) {
+	svgOf := func(nf NamedFigure) (htmlreport.Figure, error) {
 		svg, err := nf.Figure.SVG()
 		if err != nil {
 			return htmlreport.Figure{}, fmt.Errorf("--html: figure %s: %w", nf.Name, err)
@@ -138,7 +138,7 @@ func HTMLPage(sum experiment.Summary, recs []experiment.Record, cross *experimen
 
 // runSettings lists what identifies the run: its fingerprint, seed, grid
 // and the settings its records carry.
-func runSettings(sum experiment.Summary, recs []experiment.Record) []htmlreport.KV {
+func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 	kv := []htmlreport.KV{{Key: "run fingerprint", Value: sum.Run}}
 	if len(recs) > 0 {
 		r := recs[0]
@@ -176,8 +176,8 @@ func htmlTable(t *Table) htmlreport.Table {
 	return h
 }
 
-// figureCaption says what a figure of experiment.Figures shows.
-func figureCaption(nf experiment.NamedFigure) string {
+// figureCaption says what a figure of Figures shows.
+func figureCaption(nf NamedFigure) string {
 	kind := nf.Name[strings.LastIndex(nf.Name, "-")+1:]
 	switch {
 	case nf.Name == "accuracy":

@@ -3,8 +3,6 @@ package report
 import (
 	"slices"
 	"testing"
-
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // A best row ("name *") is marked and keeps its star; the preface comes
@@ -29,11 +27,11 @@ func TestHTMLTable(t *testing.T) {
 
 func TestFigureCaption(t *testing.T) {
 	for _, tc := range []struct {
-		nf   experiment.NamedFigure
+		nf   NamedFigure
 		want string
 	}{
-		{experiment.NamedFigure{Name: "heart-spd-trace", Dataset: "heart", Entry: "spd"}, "spd on heart: the criterion per iteration, each partition thin, their median bold."},
-		{experiment.NamedFigure{Name: "other"}, "other"},
+		{NamedFigure{Name: "heart-spd-trace", Dataset: "heart", Entry: "spd"}, "spd on heart: the criterion per iteration, each partition thin, their median bold."},
+		{NamedFigure{Name: "other"}, "other"},
 	} {
 		if got := figureCaption(tc.nf); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.nf.Name, got, tc.want)

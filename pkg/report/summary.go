@@ -1,7 +1,7 @@
 package report
 
 // The averaged tables compare and report print, in every output format,
-// from one experiment.Summary.
+// from one Summary.
 
 import (
 	"encoding/csv"
@@ -12,20 +12,21 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
 // SummaryJSON is compare's and report's JSON: the summary, and the
 // statistics across datasets when there are any.
 type SummaryJSON struct {
-	experiment.Summary
-	Cross *experiment.CrossData `json:"across_datasets,omitempty"`
+	Summary
+	Cross *CrossData `json:"across_datasets,omitempty"`
 }
 
 // WriteSummary writes the averaged tables of sum, a summary of the records
 // recs, in format. csv is one table with a row per (dataset, method) and one
 // number per column, without cross; json is SummaryJSON; the other formats
 // are SummaryTables.
-func WriteSummary(w io.Writer, format string, sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData) error {
+func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Record, cross *CrossData) error {
 	switch format {
 	case FormatCSV:
 		return writeSummaryCSV(w, sum)
@@ -40,7 +41,7 @@ func WriteSummary(w io.Writer, format string, sum experiment.Summary, recs []exp
 // statistics across datasets of cross (CrossTables), if any. A table has a
 // "missing" column only when jobs are missing, and a "pairs" column only
 // when some p-value rests on fewer pairs than there are partitions.
-func SummaryTables(sum experiment.Summary, recs []experiment.Record, cross *experiment.CrossData) []*Table {
+func SummaryTables(sum Summary, recs []experiment.Record, cross *CrossData) []*Table {
 	var ts []*Table
 	for i := range sum.Tables {
 		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest))
@@ -60,33 +61,33 @@ func SummaryTables(sum experiment.Summary, recs []experiment.Record, cross *expe
 // the same number) and its cell, a plain number, true/false or "".
 type summaryColumn struct {
 	name string
-	cell func(t *experiment.Table, r *experiment.Row) string
+	cell func(t *DatasetTable, r *EntryRow) string
 }
 
 // summaryColumns are compare's and report's CSV columns, one number each. A
-// new number in experiment.Row is one more line here.
+// new number in EntryRow is one more line here.
 var summaryColumns = []summaryColumn{
-	{"dataset", func(t *experiment.Table, r *experiment.Row) string { return t.Dataset }},
-	{"method", func(t *experiment.Table, r *experiment.Row) string { return r.Entry }},
-	{"partitions", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Partitions) }},
-	{"runs", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Runs) }},
-	{"failures", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Failures) }},
-	{"missing", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Missing) }},
-	{"degenerate", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Degenerate) }},
-	{"mean_test_accuracy", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanAcc) }},
-	{"std_test_accuracy", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.StdAcc) }},
-	{"mean_nsv", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSV) }},
-	{"mean_seconds", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSecs) }},
-	{"mean_svm_solves", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.MeanSolves) }},
-	{"baseline", func(t *experiment.Table, r *experiment.Row) string { return t.Baseline }},
-	{"p_value", func(t *experiment.Table, r *experiment.Row) string { return csvNumber(r.P) }},
-	{"pairs", func(t *experiment.Table, r *experiment.Row) string { return strconv.Itoa(r.Pairs) }},
-	{"best", func(t *experiment.Table, r *experiment.Row) string { return strconv.FormatBool(r.Best) }},
-	{"complete", func(t *experiment.Table, r *experiment.Row) string { return strconv.FormatBool(t.Complete) }},
+	{"dataset", func(t *DatasetTable, r *EntryRow) string { return t.Dataset }},
+	{"method", func(t *DatasetTable, r *EntryRow) string { return r.Entry }},
+	{"partitions", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Partitions) }},
+	{"runs", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Runs) }},
+	{"failures", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Failures) }},
+	{"missing", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Missing) }},
+	{"degenerate", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Degenerate) }},
+	{"mean_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanAcc) }},
+	{"std_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.StdAcc) }},
+	{"mean_nsv", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanSV) }},
+	{"mean_seconds", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanSecs) }},
+	{"mean_svm_solves", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanSolves) }},
+	{"baseline", func(t *DatasetTable, r *EntryRow) string { return t.Baseline }},
+	{"p_value", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.P) }},
+	{"pairs", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Pairs) }},
+	{"best", func(t *DatasetTable, r *EntryRow) string { return strconv.FormatBool(r.Best) }},
+	{"complete", func(t *DatasetTable, r *EntryRow) string { return strconv.FormatBool(t.Complete) }},
 }
 
 // csvNumber writes v in full precision, or "" when it is not a number.
-func csvNumber(v experiment.Float) string {
+func csvNumber(v stats.Float) string {
 	f := float64(v)
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return ""
@@ -97,7 +98,7 @@ func csvNumber(v experiment.Float) string {
 // writeSummaryCSV writes one CSV table, a row per (dataset, method), that
 // pandas and R load without string parsing. CSV has no place for a warning:
 // an incomplete run shows in the complete and missing columns.
-func writeSummaryCSV(w io.Writer, sum experiment.Summary) error {
+func writeSummaryCSV(w io.Writer, sum Summary) error {
 	cw := csv.NewWriter(w)
 	header := make([]string, len(summaryColumns))
 	for j, c := range summaryColumns {
@@ -125,7 +126,7 @@ func writeSummaryCSV(w io.Writer, sum experiment.Summary) error {
 // summaryTable is the human form of one dataset's table s (text, markdown,
 // latex); lookedAtTest adds the warning that the baseline was chosen on
 // test data.
-func summaryTable(s *experiment.Table, recs []experiment.Record, lookedAtTest bool) *Table {
+func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) *Table {
 	title := fmt.Sprintf("%s (%d partition%s)", s.Dataset, s.Partitions, plural(s.Partitions))
 	if !s.Complete {
 		if s.JobsPresent == 0 {
@@ -210,6 +211,6 @@ func plural(n int) string {
 }
 
 // SummaryWarning is the stderr form of an incomplete summary's warning.
-func SummaryWarning(sum experiment.Summary) string {
+func SummaryWarning(sum Summary) string {
 	return "kerneltune: warning: " + strings.TrimSpace(sum.Warning)
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Reference p-values for pkg/experiment's Wilcoxon signed-rank test, computed once with
+# Reference p-values for pkg/stats' Wilcoxon signed-rank test, computed once with
 # Debian's python3-scipy (1.10.1):  /usr/bin/python3 testdata/wilcoxon/make_reference.py
 # scipy.stats.wilcoxon(x, y, zero_method='wilcox', correction=True,
 #                      alternative='two-sided', method='approx')

@@ -1,4 +1,4 @@
-package experiment
+package report
 
 import (
 	"errors"
@@ -64,7 +64,7 @@ const accTieScale = 1e9
 // two datasets or two entries in the tables), and an error wrapping
 // ErrTooFewDatasets, naming the excluded datasets, when the exclusions leave
 // fewer than two.
-func CrossDataset(tables []Table) (*CrossData, error) {
+func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 	var entries []string
 	for _, t := range tables {
 		for _, r := range t.Rows {
@@ -95,7 +95,7 @@ func CrossDataset(tables []Table) (*CrossData, error) {
 	var deltas, pvals [][]float64 // [entry][dataset]: mean − baseline mean, Wilcoxon p
 	deltas, pvals = make([][]float64, len(entries)), make([][]float64, len(entries))
 	for _, t := range tables {
-		rows := map[string]Row{}
+		rows := map[string]EntryRow{}
 		for _, r := range t.Rows {
 			rows[r.Entry] = r
 		}
@@ -125,11 +125,11 @@ func CrossDataset(tables []Table) (*CrossData, error) {
 		for _, e := range cd.Excluded {
 			ex = append(ex, fmt.Sprintf("%s (no results for %s)", e.Dataset, strings.Join(e.Missing, ", ")))
 		}
-		return nil, fmt.Errorf("experiment: cross-dataset statistics: %w; excluded: %s", ErrTooFewDatasets, strings.Join(ex, "; "))
+		return nil, fmt.Errorf("%w; excluded: %s", ErrTooFewDatasets, strings.Join(ex, "; "))
 	}
 	a, err := stats.Analyze(entries, scores, control)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: cross-dataset statistics: %w", err)
+		return nil, err
 	}
 	cd.Analysis = a
 	for j := range entries {

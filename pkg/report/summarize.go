@@ -1,4 +1,4 @@
-package experiment
+package report
 
 import (
 	"fmt"
@@ -6,52 +6,49 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
-// Float is a float64 that encodes NaN and ±Inf as JSON null (encoding/json
-// refuses them), e.g. the p-value of the baseline against itself: the same
-// type as the statistics across datasets use.
-type Float = stats.Float
-
-// Row is one method entry's line in a dataset's table. Runs + Failures +
+// EntryRow is one method entry's line in a dataset's table. Runs + Failures +
 // Missing = Partitions. Degenerate counts the finished runs with a
-// degenerate kernel or final SVM (Record.Degenerate); they are kept in the
-// mean.
-type Row struct {
+// degenerate kernel or final SVM (experiment.Record.Degenerate); they are
+// kept in the mean.
+type EntryRow struct {
 	Entry      string `json:"entry"`
 	Partitions int    `json:"partitions"` // planned partitions of the dataset
 	Runs       int    `json:"runs"`       // partitions that finished
 	Failures   int    `json:"failures"`   // partitions whose method failed
 	// Missing counts the planned partitions with no record at all (a shard
 	// left out, a run stopped early).
-	Missing    int   `json:"missing"`
-	Degenerate int   `json:"degenerate"`
-	MeanAcc    Float `json:"mean_test_accuracy"`
-	StdAcc     Float `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
-	MeanSV     Float `json:"mean_nsv"`
-	MeanSecs   Float `json:"mean_seconds"`
-	MeanSolves Float `json:"mean_svm_solves"`
+	Missing    int         `json:"missing"`
+	Degenerate int         `json:"degenerate"`
+	MeanAcc    stats.Float `json:"mean_test_accuracy"`
+	StdAcc     stats.Float `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
+	MeanSV     stats.Float `json:"mean_nsv"`
+	MeanSecs   stats.Float `json:"mean_seconds"`
+	MeanSolves stats.Float `json:"mean_svm_solves"`
 	// P is the two-sided paired Wilcoxon signed-rank p-value of the test
 	// accuracies against the baseline over the partitions where both
 	// finished (Pairs of them); NaN for the baseline itself or when no pair
 	// differs.
-	P     Float `json:"p_value"`
-	Pairs int   `json:"pairs"` // partitions paired with the baseline
-	Best  bool  `json:"best"`  // highest mean test accuracy of the table (all of a tie)
+	P     stats.Float `json:"p_value"`
+	Pairs int         `json:"pairs"` // partitions paired with the baseline
+	Best  bool        `json:"best"`  // highest mean test accuracy of the table (all of a tie)
 }
 
-// Table is the summary of one dataset.
-type Table struct {
+// DatasetTable is the summary of one dataset.
+type DatasetTable struct {
 	Dataset    string `json:"dataset"`
 	Partitions int    `json:"partitions"` // planned partitions
 	// JobsPlanned is Partitions × the number of entries; JobsPresent the
 	// jobs with a record (finished or failed).
-	JobsPlanned int    `json:"jobs_planned"`
-	JobsPresent int    `json:"jobs_present"`
-	Complete    bool   `json:"complete"` // every planned job has a record
-	Baseline    string `json:"baseline"`
-	Rows        []Row  `json:"rows"`
+	JobsPlanned int        `json:"jobs_planned"`
+	JobsPresent int        `json:"jobs_present"`
+	Complete    bool       `json:"complete"` // every planned job has a record
+	Baseline    string     `json:"baseline"`
+	Rows        []EntryRow `json:"rows"`
 }
 
 // Summary is the averaged result of a run, or of the records of a run at
@@ -71,13 +68,13 @@ type Summary struct {
 	Warning string `json:"warning,omitempty"`
 	// BaselineOnTest: the svm baseline was chosen by test accuracy
 	// (--select laanaya).
-	BaselineOnTest bool    `json:"baseline_selected_on_test_data"`
-	Tables         []Table `json:"tables"`
+	BaselineOnTest bool           `json:"baseline_selected_on_test_data"`
+	Tables         []DatasetTable `json:"tables"`
 }
 
 // Incomplete returns the tables with missing jobs.
-func (s *Summary) Incomplete() []Table {
-	var out []Table
+func (s *Summary) Incomplete() []DatasetTable {
+	var out []DatasetTable
 	for _, t := range s.Tables {
 		if !t.Complete {
 			out = append(out, t)
@@ -107,7 +104,7 @@ type SummaryOptions struct {
 // as in a results file: by their method's place in methodNames (the
 // registry order, methods.Names(), which puts the baseline first; methods
 // not listed come last), then by entry name.
-func EntryOrder(records []Record, methodNames []string) []string {
+func EntryOrder(records []experiment.Record, methodNames []string) []string {
 	rank := func(m string) int {
 		if i := slices.Index(methodNames, m); i >= 0 {
 			return i
@@ -145,7 +142,7 @@ func EntryOrder(records []Record, methodNames []string) []string {
 // Entries are listed in the given order (entries not listed follow in name
 // order); baseline is the entry the Wilcoxon test compares against ("" =
 // the first entry).
-func Summarize(records []Record, order []string, baseline string) []Table {
+func Summarize(records []experiment.Record, order []string, baseline string) []DatasetTable {
 	// Without a grid, datasets in name order, as before the grid.
 	var names []string
 	for _, r := range records {
@@ -154,15 +151,35 @@ func Summarize(records []Record, order []string, baseline string) []Table {
 		}
 	}
 	slices.Sort(names)
-	var out []Table
+	var out []DatasetTable
 	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names}).Tables {
 		if t.JobsPresent == 0 {
 			continue
 		}
-		t.Rows = slices.DeleteFunc(t.Rows, func(r Row) bool { return r.Runs+r.Failures == 0 })
+		t.Rows = slices.DeleteFunc(t.Rows, func(r EntryRow) bool { return r.Runs+r.Failures == 0 })
 		out = append(out, t)
 	}
 	return out
+}
+
+// SummarizeCompare is the summary of a comparison's records (SummarizeRun),
+// entries in the order of res.Entries: the tables compare prints. The
+// summary of one shard says it is incomplete.
+func SummarizeCompare(res *experiment.CompareResult) Summary {
+	order := make([]string, len(res.Entries))
+	for i, e := range res.Entries {
+		order[i] = e.String()
+	}
+	return SummarizeRun(res.Records, SummaryOptions{Entries: order})
+}
+
+// SummarizeMerge is the summary of the merged records of results files
+// (SummarizeRun): the tables report prints, methods in methods.Names order
+// unless the records carry the run's grid, datasets in order of first
+// appearance in the files. An incomplete run is not an error: see
+// Summary.Complete and Summary.Warning.
+func SummarizeMerge(res *experiment.MergeResult) Summary {
+	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets})
 }
 
 // bestTol is the relative tolerance under which two mean accuracies are a
@@ -171,11 +188,11 @@ func Summarize(records []Record, order []string, baseline string) []Table {
 const bestTol = 1e-12
 
 // SummarizeRun averages the records of one run per dataset and entry, and
-// counts them against the run's planned grid (Record.Grid): every planned
-// dataset has a table and every planned entry a row, with or without
-// records.
-func SummarizeRun(records []Record, o SummaryOptions) Summary {
-	var grid *Grid
+// counts them against the run's planned grid (experiment.Record.Grid):
+// every planned dataset has a table and every planned entry a row, with or
+// without records.
+func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
+	var grid *experiment.Grid
 	for i := range records {
 		if records[i].Grid != nil {
 			grid = records[i].Grid
@@ -186,12 +203,12 @@ func SummarizeRun(records []Record, o SummaryOptions) Summary {
 	if len(records) > 0 {
 		sum.Run = records[0].Run
 	}
-	byData := map[string]map[string][]Record{}
+	byData := map[string]map[string][]experiment.Record{}
 	var seenData []string
 	maxPart := map[string]int{}
 	for _, r := range records {
 		if byData[r.Dataset] == nil {
-			byData[r.Dataset] = map[string][]Record{}
+			byData[r.Dataset] = map[string][]experiment.Record{}
 			seenData = append(seenData, r.Dataset)
 		}
 		byData[r.Dataset][r.Entry] = append(byData[r.Dataset][r.Entry], r)
@@ -232,7 +249,7 @@ func SummarizeRun(records []Record, o SummaryOptions) Summary {
 		if base == "" && len(entries) > 0 {
 			base = entries[0]
 		}
-		t := Table{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries)}
+		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries)}
 		baseAcc := successes(groups[base])
 		bestAcc := math.Inf(-1)
 		for _, e := range entries {
@@ -240,7 +257,7 @@ func SummarizeRun(records []Record, o SummaryOptions) Summary {
 			row.Partitions = parts
 			row.Missing = max(0, parts-row.Runs-row.Failures)
 			t.JobsPresent += row.Runs + row.Failures
-			row.P = Float(math.NaN())
+			row.P = stats.Float(math.NaN())
 			if e != base {
 				mine := successes(groups[e])
 				var x, y []float64
@@ -253,7 +270,7 @@ func SummarizeRun(records []Record, o SummaryOptions) Summary {
 				}
 				row.Pairs = len(x)
 				if len(x) > 0 {
-					row.P = Float(WilcoxonSignedRank(x, y).P)
+					row.P = stats.Float(stats.WilcoxonSignedRank(x, y).P)
 				}
 			}
 			if row.Runs > 0 {
@@ -306,7 +323,7 @@ func appendMissing(dst, add []string) []string {
 }
 
 // successes maps partition → test accuracy of the non-failed records.
-func successes(rs []Record) map[int]float64 {
+func successes(rs []experiment.Record) map[int]float64 {
 	m := map[int]float64{}
 	for _, r := range rs {
 		if !r.Failed() {
@@ -316,8 +333,8 @@ func successes(rs []Record) map[int]float64 {
 	return m
 }
 
-func summarizeEntry(e string, rs []Record) Row {
-	row := Row{Entry: e}
+func summarizeEntry(e string, rs []experiment.Record) EntryRow {
+	row := EntryRow{Entry: e}
 	var acc []float64
 	var sv, secs, solves float64
 	for _, r := range rs {
@@ -335,14 +352,14 @@ func summarizeEntry(e string, rs []Record) Row {
 	}
 	row.Runs = len(acc)
 	if row.Runs == 0 {
-		nan := Float(math.NaN())
+		nan := stats.Float(math.NaN())
 		row.MeanAcc, row.StdAcc, row.MeanSV, row.MeanSecs, row.MeanSolves = nan, nan, nan, nan, nan
 		return row
 	}
 	n := float64(row.Runs)
-	row.MeanSV, row.MeanSecs, row.MeanSolves = Float(sv/n), Float(secs/n), Float(solves/n)
+	row.MeanSV, row.MeanSecs, row.MeanSolves = stats.Float(sv/n), stats.Float(secs/n), stats.Float(solves/n)
 	mean, std := meanStd(acc)
-	row.MeanAcc, row.StdAcc = Float(mean), Float(std)
+	row.MeanAcc, row.StdAcc = stats.Float(mean), stats.Float(std)
 	return row
 }
 

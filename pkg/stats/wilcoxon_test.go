@@ -1,4 +1,4 @@
-package experiment
+package stats
 
 import (
 	"encoding/json"

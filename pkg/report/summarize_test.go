@@ -1,23 +1,26 @@
-package experiment
+package report
 
 import (
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
 func TestEntryOrder(t *testing.T) {
-	rec := func(method, param string) Record {
+	rec := func(method, param string) experiment.Record {
 		e := method
 		if param != "" {
 			e += ":" + param
 		}
-		return Record{Dataset: "heart", Entry: e, Method: method, Param: param}
+		return experiment.Record{Dataset: "heart", Entry: e, Method: method, Param: param}
 	}
 	// As a merged results file has them: shards interleaved, entries
 	// repeated once per partition.
-	rs := []Record{
+	rs := []experiment.Record{
 		rec("spd", "full"), rec("gi", "B"), rec("svm", ""), rec("custom", ""),
 		rec("spd", "diag"), rec("gi", "A"), rec("svm", ""), rec("spd", "full"),
 		rec("rcsc", ""), rec("aaa", ""),
@@ -47,23 +50,23 @@ func TestEntryOrder(t *testing.T) {
 // test pairs only the partitions both entries finished, and the order is
 // the grid's (the command line's), not alphabetical.
 func TestSummarizeRunIncomplete(t *testing.T) {
-	grid := &Grid{
-		Datasets: []GridDataset{{Name: "wdbc", Partitions: 6}, {Name: "bupa", Partitions: 6}},
+	grid := &experiment.Grid{
+		Datasets: []experiment.GridDataset{{Name: "wdbc", Partitions: 6}, {Name: "bupa", Partitions: 6}},
 		Entries:  []string{"spd", "svm"},
 	}
 	base := []float64{0.80, 0.82, 0.79, 0.85, 0.90, 0.70}
 	alt := []float64{0.78, 0.80, 0.80, 0.81, 0.86, 0.72}
-	var rs []Record
+	var rs []experiment.Record
 	for k := range base {
 		if k != 1 { // svm's partition 2 is in a shard left out
-			rs = append(rs, Record{Dataset: "wdbc", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: base[k], Grid: grid})
+			rs = append(rs, experiment.Record{Dataset: "wdbc", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: base[k], Grid: grid})
 		}
 		switch k {
 		case 4: // spd failed on partition 5
-			rs = append(rs, Record{Dataset: "wdbc", Entry: "spd", Partition: k, Status: StatusFailure, Grid: grid})
+			rs = append(rs, experiment.Record{Dataset: "wdbc", Entry: "spd", Partition: k, Status: experiment.StatusFailure, Grid: grid})
 		case 5: // and the run stopped before spd's partition 6
 		default:
-			rs = append(rs, Record{Dataset: "wdbc", Entry: "spd", Partition: k, Status: "converged", TestAccuracy: alt[k], Grid: grid})
+			rs = append(rs, experiment.Record{Dataset: "wdbc", Entry: "spd", Partition: k, Status: "converged", TestAccuracy: alt[k], Grid: grid})
 		}
 	}
 	sum := SummarizeRun(rs, SummaryOptions{Baseline: "svm"})
@@ -87,7 +90,7 @@ func TestSummarizeRunIncomplete(t *testing.T) {
 	}
 	// Partitions 1, 3, 4 are the only ones both finished (2: svm missing,
 	// 5: spd failed, 6: spd missing).
-	want := WilcoxonSignedRank([]float64{alt[0], alt[2], alt[3]}, []float64{base[0], base[2], base[3]}).P
+	want := stats.WilcoxonSignedRank([]float64{alt[0], alt[2], alt[3]}, []float64{base[0], base[2], base[3]}).P
 	if spd.Pairs != 3 || float64(spd.P) != want {
 		t.Errorf("spd pairs %d, p %v; want 3 and %v", spd.Pairs, spd.P, want)
 	}
@@ -112,7 +115,7 @@ func TestSummarizeRunIncomplete(t *testing.T) {
 // marked; records without a grid (older files) infer it and say so, in
 // the datasets' given order.
 func TestSummarizeRunTiesAndOldRecords(t *testing.T) {
-	var rs []Record
+	var rs []experiment.Record
 	acc := map[string][]float64{"a": {0.7, 0.9}, "b": {0.9, 0.7}, "c": {0.6, 0.6}}
 	for _, ds := range []string{"zoo", "abc"} {
 		for _, e := range []string{"c", "b", "a"} {
@@ -120,7 +123,7 @@ func TestSummarizeRunTiesAndOldRecords(t *testing.T) {
 				if ds == "abc" && e == "a" && k == 1 {
 					continue // a run stopped early
 				}
-				rs = append(rs, Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged", TestAccuracy: v})
+				rs = append(rs, experiment.Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged", TestAccuracy: v})
 			}
 		}
 	}
@@ -146,5 +149,34 @@ func TestSummarizeRunTiesAndOldRecords(t *testing.T) {
 	}
 	if a := sum.Tables[1].Rows[1]; a.Entry != "a" || a.Runs != 1 || a.Missing != 1 || !math.IsNaN(float64(a.StdAcc)) {
 		t.Errorf("abc row a %+v, want 1 run, 1 missing, no std", a)
+	}
+}
+
+// TestSummarizeNumbers: the mean, the sample std and the Wilcoxon p of a
+// table (moved from experiment's protocol tests).
+func TestSummarizeNumbers(t *testing.T) {
+	var rs []experiment.Record
+	base := []float64{0.80, 0.82, 0.79, 0.85, 0.90, 0.70, 0.76, 0.81, 0.88, 0.84}
+	alt := []float64{0.78, 0.80, 0.80, 0.81, 0.86, 0.72, 0.70, 0.80, 0.85, 0.83}
+	for k := range base {
+		rs = append(rs, experiment.Record{Dataset: "d", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: base[k], NSV: 10, Seconds: 1, Solves: 100})
+		rs = append(rs, experiment.Record{Dataset: "d", Entry: "spd", Partition: k, Status: "converged", TestAccuracy: alt[k], NSV: 20, Seconds: 3, Solves: 10})
+	}
+	rs = append(rs, experiment.Record{Dataset: "d", Entry: "spd", Partition: 10, Status: experiment.StatusFailure})
+	tab := Summarize(rs, []string{"svm", "spd"}, "")[0]
+	svm, spd := tab.Rows[0], tab.Rows[1]
+	if svm.Entry != "svm" || !svm.Best || spd.Best {
+		t.Fatalf("rows %+v", tab.Rows)
+	}
+	// mean and sample std of base, from Python's statistics module.
+	if math.Abs(float64(svm.MeanAcc)-0.815) > 1e-12 || math.Abs(float64(svm.StdAcc)-0.05816642788871717) > 1e-12 {
+		t.Errorf("svm mean/std = %v/%v, want 0.815/0.0581664279", svm.MeanAcc, svm.StdAcc)
+	}
+	// p-value of the "simple" scipy case (same data as percentages): 0.0403051305.
+	if math.Abs(float64(spd.P)-0.04030513050073345) > 1e-12 || spd.Failures != 1 || spd.MeanSV != 20 || spd.MeanSolves != 10 {
+		t.Errorf("spd row %+v", spd)
+	}
+	if !math.IsNaN(float64(svm.P)) {
+		t.Errorf("baseline p = %v, want NaN", svm.P)
 	}
 }

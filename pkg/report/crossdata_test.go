@@ -1,22 +1,24 @@
-package experiment
+package report
 
 import (
 	"errors"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // records makes one record per accuracy: acc[dataset][entry] lists the test
 // accuracies of partitions 0, 1, …; a NaN is a failed partition.
-func crossRecords(acc map[string]map[string][]float64) []Record {
-	var out []Record
+func crossRecords(acc map[string]map[string][]float64) []experiment.Record {
+	var out []experiment.Record
 	for ds, byEntry := range acc {
 		for e, as := range byEntry {
 			for p, a := range as {
-				r := Record{Dataset: ds, Entry: e, Method: e, Partition: p, Status: "converged", TestAccuracy: a}
+				r := experiment.Record{Dataset: ds, Entry: e, Method: e, Partition: p, Status: "converged", TestAccuracy: a}
 				if math.IsNaN(a) {
-					r.Status, r.TestAccuracy = StatusFailure, 0
+					r.Status, r.TestAccuracy = experiment.StatusFailure, 0
 				}
 				out = append(out, r)
 			}
@@ -88,7 +90,7 @@ func TestCrossDatasetNeedsTwoCompleteDatasets(t *testing.T) {
 	}
 	tables := Summarize(crossRecords(acc), []string{"svm", "b"}, "")
 	_, err := CrossDataset(tables)
-	if !errors.Is(err, ErrTooFewDatasets) || err.Error() != "experiment: cross-dataset statistics: fewer than 2 datasets have results for every method; excluded: d2 (no results for b)" {
+	if !errors.Is(err, ErrTooFewDatasets) || err.Error() != "fewer than 2 datasets have results for every method; excluded: d2 (no results for b)" {
 		t.Errorf("error %v", err)
 	}
 	// One dataset, or one entry: nothing to compare, and no error.

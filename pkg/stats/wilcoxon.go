@@ -1,4 +1,4 @@
-package experiment
+package stats
 
 import (
 	"math"
@@ -26,7 +26,7 @@ const tieTol = 1e-9
 // testdata/wilcoxon/reference.json). It panics if len(x) != len(y).
 func WilcoxonSignedRank(x, y []float64) Wilcoxon {
 	if len(x) != len(y) {
-		panic("experiment: WilcoxonSignedRank: length mismatch")
+		panic("stats: WilcoxonSignedRank: length mismatch")
 	}
 	d := make([]float64, 0, len(x))
 	for i := range x {

@@ -1,15 +1,16 @@
-package experiment
+package sysmem
 
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
-// TestMemoryBound: the default bound reads MemTotal (moved from cmd's
-// TestTuneMemMBFlag with memTotal); a size in MB is that many bytes, -1 no
-// bound.
-func TestMemoryBound(t *testing.T) {
+// TestBound: the default bound reads MemTotal (moved from cmd's
+// TestTuneMemMBFlag with memTotal, then from experiment's TestMemoryBound);
+// a size in MB is that many bytes, -1 no bound.
+func TestBound(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "meminfo")
 	if err := os.WriteFile(path, []byte("MemTotal:       24683620 kB\nMemFree:        19747452 kB\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -23,16 +24,16 @@ func TestMemoryBound(t *testing.T) {
 	if _, err := memTotal(path); err == nil {
 		t.Error("no MemTotal line: want an error")
 	}
-	if got := MemoryBound(300); got != 300<<20 {
-		t.Errorf("MemoryBound(300) = %d", got)
+	if got := Bound(300); got != 300<<20 {
+		t.Errorf("Bound(300) = %d", got)
 	}
-	if got := MemoryBound(-1); got != 0 {
-		t.Errorf("MemoryBound(-1) = %d, want 0 (no bound)", got)
+	if got := Bound(-1); got != 0 {
+		t.Errorf("Bound(-1) = %d, want 0 (no bound)", got)
 	}
 }
 
 // TestGCLimit: the collector's soft limit is the bound when there is one
-// and 90% of the RAM for --mem-mb -1, which refuses nothing (MemoryBound 0).
+// and 90% of the RAM for --mem-mb -1, which refuses nothing (Bound 0).
 func TestGCLimit(t *testing.T) {
 	if got := GCLimit(300); got != 300<<20 {
 		t.Errorf("GCLimit(300) = %d, want %d", got, 300<<20)
@@ -50,7 +51,21 @@ func TestGCLimit(t *testing.T) {
 	if got, want := GCLimit(0), total/2; got != want {
 		t.Errorf("GCLimit(0) = %d, want %d (the default bound)", got, want)
 	}
-	if MemoryBound(-1) != 0 {
+	if Bound(-1) != 0 {
 		t.Error("-1 must still refuse nothing")
+	}
+}
+
+// TestLimitGC: the runtime's limit is GCLimit's while the run lasts, and
+// the one before it afterwards.
+func TestLimitGC(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	restore := LimitGC(300)
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("limit during the run = %d, want %d", got, 300<<20)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit after the run = %d, want %d", got, before)
 	}
 }

@@ -1,4 +1,4 @@
-package experiment
+package report
 
 import (
 	"math"
@@ -8,24 +8,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
-func plotRecords() []Record {
-	var rs []Record
+func plotRecords() []experiment.Record {
+	var rs []experiment.Record
 	for k := 0; k < 4; k++ {
 		rs = append(rs,
-			Record{Dataset: "toy", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: []float64{0.8, 0.7, 0.9, 0.75}[k],
+			experiment.Record{Dataset: "toy", Entry: "svm", Partition: k, Status: "converged", TestAccuracy: []float64{0.8, 0.7, 0.9, 0.75}[k],
 				Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.1}, Criterion: "5-fold CV accuracy", Trace: []float64{0.8}},
-			Record{Dataset: "toy", Entry: "spd:full", Partition: k, Status: "converged", TestAccuracy: 0.9,
+			experiment.Record{Dataset: "toy", Entry: "spd:full", Partition: k, Status: "converged", TestAccuracy: 0.9,
 				Kernel:    kernel.Spec{Kind: "gaussian", Q: [][]float64{{2 + float64(k), -0.5}, {-0.5, 1}}},
 				Criterion: "w(Q)", Trace: []float64{3, 2, 1.5}},
-			Record{Dataset: "toy", Entry: "spd:diag", Partition: k, Status: StatusFailure},
-			Record{Dataset: "toy", Entry: "lccp", Partition: k, Status: "converged", TestAccuracy: 0.85,
+			experiment.Record{Dataset: "toy", Entry: "spd:diag", Partition: k, Status: experiment.StatusFailure},
+			experiment.Record{Dataset: "toy", Entry: "lccp", Partition: k, Status: "converged", TestAccuracy: 0.85,
 				Kernel: kernel.Spec{Kind: "l1", Theta: []float64{0.5, 4, 2}}, Features: []string{"age", "sex", "chol"}},
-			Record{Dataset: "toy", Entry: "twolevel", Partition: k, Status: "converged", TestAccuracy: 0.8,
+			experiment.Record{Dataset: "toy", Entry: "twolevel", Partition: k, Status: "converged", TestAccuracy: 0.8,
 				Kernel: kernel.Spec{Kind: "gaussian", Diag: []float64{float64(k), 1, 0.5}}},
 		)
 	}
@@ -83,7 +84,7 @@ func TestWritePlots(t *testing.T) {
 // q_k with numbered features, and the mean of the full Q's.
 func TestFigureData(t *testing.T) {
 	rs := plotRecords()
-	byEntry := map[string][]Record{}
+	byEntry := map[string][]experiment.Record{}
 	for _, r := range rs {
 		if !r.Failed() {
 			byEntry[r.Entry] = append(byEntry[r.Entry], r)
@@ -115,14 +116,14 @@ func TestFigureData(t *testing.T) {
 // With two or more datasets, the figures include Demšar's diagram of the
 // statistics across datasets: their average ranks, CD and groups.
 func TestCriticalDifferenceFigure(t *testing.T) {
-	var rs []Record
+	var rs []experiment.Record
 	acc := map[string][]float64{ // mean accuracy per dataset: svm, lccp, twolevel
 		"d1": {0.8, 0.9, 0.7}, "d2": {0.8, 0.85, 0.75}, "d3": {0.7, 0.9, 0.8},
 	}
 	for ds, a := range acc {
 		for k := 0; k < 3; k++ {
 			for j, e := range []string{"svm", "lccp", "twolevel"} {
-				rs = append(rs, Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged", TestAccuracy: a[j] + 0.01*float64(k)})
+				rs = append(rs, experiment.Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged", TestAccuracy: a[j] + 0.01*float64(k)})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package experiment
+package report
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
 )
 
@@ -44,12 +45,12 @@ type NamedFigure struct {
 //
 // order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
-func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
+func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
 	var out []NamedFigure
 	var panels []fig.AccuracyPanel
 	tables := Summarize(records, order, "")
 	for _, t := range tables {
-		byEntry := map[string][]Record{}
+		byEntry := map[string][]experiment.Record{}
 		for _, r := range records {
 			if r.Dataset == t.Dataset && !r.Failed() {
 				byEntry[r.Entry] = append(byEntry[r.Entry], r)
@@ -68,21 +69,21 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 			if ts := traceSet(t.Dataset, row.Entry, rs); ts != nil {
 				f, err := fig.Traces(*ts)
 				if err != nil {
-					return nil, fmt.Errorf("experiment: figures: %w", err)
+					return nil, fmt.Errorf("draw figures: %w", err)
 				}
 				named("trace", f)
 			}
 			if w := weights(t.Dataset, row.Entry, rs, opts.SortWeights); w != nil {
 				f, err := fig.FeatureWeights(*w)
 				if err != nil {
-					return nil, fmt.Errorf("experiment: figures: %w", err)
+					return nil, fmt.Errorf("draw figures: %w", err)
 				}
 				named("weights", f)
 			}
 			if m := meanQ(t.Dataset, row.Entry, rs); m != nil {
 				f, err := fig.Metric(*m)
 				if err != nil {
-					return nil, fmt.Errorf("experiment: figures: %w", err)
+					return nil, fmt.Errorf("draw figures: %w", err)
 				}
 				named("Q", f)
 			}
@@ -92,14 +93,14 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 	if len(panels) > 0 {
 		f, err := fig.Accuracy("Test accuracy per partition", panels)
 		if err != nil {
-			return nil, fmt.Errorf("experiment: figures: %w", err)
+			return nil, fmt.Errorf("draw figures: %w", err)
 		}
 		first = append(first, NamedFigure{Name: "accuracy", Figure: f})
 	}
 	if d := cdDiagram(tables); d != nil {
 		f, err := fig.CriticalDifference(*d)
 		if err != nil {
-			return nil, fmt.Errorf("experiment: figures: %w", err)
+			return nil, fmt.Errorf("draw figures: %w", err)
 		}
 		first = append(first, NamedFigure{Name: "critical-difference", Figure: f})
 	}
@@ -109,32 +110,32 @@ func Figures(records []Record, order []string, opts PlotOptions) ([]NamedFigure,
 // WritePlots writes the Figures of records into dir, one file each
 // (NAME.svg, .png or .pdf, names made file-safe), and returns the files
 // written. format is "svg" (the default when empty), "png" or "pdf".
-func WritePlots(dir, format string, records []Record, order []string) ([]string, error) {
+func WritePlots(dir, format string, records []experiment.Record, order []string) ([]string, error) {
 	return WritePlotsWith(dir, records, order, PlotOptions{Format: format})
 }
 
 // WritePlotsWith is WritePlots with every option.
-func WritePlotsWith(dir string, records []Record, order []string, opts PlotOptions) ([]string, error) {
+func WritePlotsWith(dir string, records []experiment.Record, order []string, opts PlotOptions) ([]string, error) {
 	format := opts.Format
 	switch format {
 	case "":
 		format = "svg"
 	case "svg", "png", "pdf":
 	default:
-		return nil, fmt.Errorf("experiment: plots: unknown format %q (want svg, png or pdf)", format)
+		return nil, fmt.Errorf("write plots: unknown format %q (want svg, png or pdf)", format)
 	}
 	figs, err := Figures(records, order, opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("experiment: plots: %w", err)
+		return nil, fmt.Errorf("write plots: %w", err)
 	}
 	var files []string
 	for _, nf := range figs {
 		path := filepath.Join(dir, safeName(nf.Name)+"."+format)
 		if err := nf.Figure.Save(path); err != nil {
-			return files, fmt.Errorf("experiment: plot %s: %w", path, err)
+			return files, fmt.Errorf("write plot %s: %w", path, err)
 		}
 		files = append(files, path)
 	}
@@ -161,7 +162,7 @@ const cdAlpha = 0.05
 // cdDiagram is the input of Demšar's diagram from the statistics across
 // datasets; nil when there are none (one dataset or entry, or fewer than two
 // datasets with a result for every entry: the tables' notes say why).
-func cdDiagram(tables []Table) *fig.CD {
+func cdDiagram(tables []DatasetTable) *fig.CD {
 	cross, err := CrossDataset(tables)
 	if err != nil || cross == nil {
 		return nil
@@ -188,7 +189,7 @@ func cdDiagram(tables []Table) *fig.CD {
 
 // accuracyPanel is a dataset's test accuracies (%) per entry, and the
 // median of the baseline's as the reference line.
-func accuracyPanel(t Table, byEntry map[string][]Record) fig.AccuracyPanel {
+func accuracyPanel(t DatasetTable, byEntry map[string][]experiment.Record) fig.AccuracyPanel {
 	panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
 	for _, row := range t.Rows {
 		b := fig.Box{Name: row.Entry}
@@ -206,7 +207,7 @@ func accuracyPanel(t Table, byEntry map[string][]Record) fig.AccuracyPanel {
 // traceSet collects the criterion traces of an entry's records; nil when
 // no record has two or more values (the svm baseline has one: its CV
 // accuracy).
-func traceSet(dataset, entry string, rs []Record) *fig.TraceSet {
+func traceSet(dataset, entry string, rs []experiment.Record) *fig.TraceSet {
 	ts := fig.TraceSet{Title: fmt.Sprintf("%s, %s: criterion per iteration", dataset, entry)}
 	for _, r := range rs {
 		if len(r.Trace) < 2 {
@@ -223,9 +224,9 @@ func traceSet(dataset, entry string, rs []Record) *fig.TraceSet {
 	return &ts
 }
 
-// featureNames are the records' feature names (Record.Features, set when
+// featureNames are the records' feature names (experiment.Record.Features, set when
 // the data names its features), or "1".."d".
-func featureNames(rs []Record, d int) []string {
+func featureNames(rs []experiment.Record, d int) []string {
 	for _, r := range rs {
 		if len(r.Features) == d {
 			return r.Features
@@ -242,7 +243,7 @@ func featureNames(rs []Record, d int) []string {
 // Q (q_k) or an L1 kernel's θ (as 1/θ_k, the weight of |x_k − z_k|); nil
 // when the records have neither, or fewer than two features. Records whose
 // width differs from the first's are left out.
-func weights(dataset, entry string, rs []Record, sorted bool) *fig.Weights {
+func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.Weights {
 	var runs [][]float64
 	quantity := ""
 	for _, r := range rs {
@@ -281,7 +282,7 @@ func weights(dataset, entry string, rs []Record, sorted bool) *fig.Weights {
 // meanQ is the mean of the full metrics Q of an entry's records; nil when
 // none has a full Q (records whose Q has another size than the first's are
 // left out).
-func meanQ(dataset, entry string, rs []Record) *fig.Matrix {
+func meanQ(dataset, entry string, rs []experiment.Record) *fig.Matrix {
 	var sum [][]float64
 	n := 0
 	for _, r := range rs {

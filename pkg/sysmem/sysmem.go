@@ -1,0 +1,105 @@
+// Package sysmem reads the machine's RAM (MemTotal of /proc/meminfo) and
+// turns the --mem-mb of tune and compare into a bound on a method's
+// estimated peak memory and a soft limit for the Go garbage collector.
+//
+// It is a package of its own because reading the operating system is
+// neither the protocol nor a method: experiment and methods take a bound in
+// bytes and never look at the machine, so that their results do not depend
+// on where they run; the commands ask sysmem for the bound.
+package sysmem
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// MemInfoPath is where Bound reads the total RAM (Linux).
+const MemInfoPath = "/proc/meminfo"
+
+// Bound returns a bound on a method's peak memory in bytes
+// (experiment.TuneSettings.MemBytes, experiment.CompareSettings.MemBytes)
+// from a size in MB: mb MB when positive, half of the RAM (MemTotal in
+// MemInfoPath) for 0, and 0 (no bound) for a negative mb or when the RAM
+// cannot be read (not Linux).
+func Bound(mb int) int64 {
+	switch {
+	case mb > 0:
+		return int64(mb) << 20
+	case mb < 0:
+		return 0
+	}
+	total, err := memTotal(MemInfoPath)
+	if err != nil {
+		return 0
+	}
+	return total / 2
+}
+
+// GCLimit is the soft memory limit for the Go runtime (debug.SetMemoryLimit)
+// during a run with --mem-mb mb: the bound itself (Bound) when there
+// is one, and for -1 (no bound: nothing is refused) 90% of the RAM, so that
+// the collector works harder near the RAM rather than letting the heap grow
+// to twice the live data past it (spd at n = 20,000 was killed by the
+// kernel's OOM killer at 23.8 GB that way, while its live data fit).
+// 0 when the RAM cannot be read.
+func GCLimit(mb int) int64 {
+	if mb >= 0 {
+		return Bound(mb)
+	}
+	total, err := memTotal(MemInfoPath)
+	if err != nil {
+		return 0
+	}
+	return gcLimitOfRAM(total)
+}
+
+func gcLimitOfRAM(total int64) int64 { return total / 10 * 9 }
+
+// LimitGC sets the Go runtime's soft memory limit (debug.SetMemoryLimit)
+// to GCLimit(mb) when that is positive, and returns the function that
+// restores the limit it replaced (nothing to restore otherwise), for a
+// command's run:
+//
+//	defer sysmem.LimitGC(mb)()
+func LimitGC(mb int) (restore func()) {
+	lim := GCLimit(mb)
+	if lim <= 0 {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(lim)
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
+// memTotal returns MemTotal of a /proc/meminfo file in bytes.
+func memTotal(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) != 2 || fields[1] != "kB" {
+			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
+		}
+		kb, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil || kb <= 0 {
+			return 0, fmt.Errorf("%s: unexpected MemTotal line %q", path, sc.Text())
+		}
+		return kb << 10, nil
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, errors.New(path + ": no MemTotal line")
+}
