@@ -7,6 +7,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"gonum.org/v1/gonum/mat"
 )
 
 // checkCase is one row of the Check table: a spec and the *OptionError it
@@ -160,5 +163,31 @@ func TestCheckAgreesWithTune(t *testing.T) {
 				t.Errorf("Check: %v; Tune: %v; want the same error", checkErr, tuneErr)
 			}
 		})
+	}
+}
+
+// TestTuneRefusesBadTrainingDataTheSameWay: every method words an empty or
+// missing training part and a one-class one the same way, and none panics.
+func TestTuneRefusesBadTrainingDataTheSameWay(t *testing.T) {
+	one := &dataio.Dataset{X: mat.NewDense(4, 2, []float64{0, 1, 1, 0, 2, 1, 1, 2}), Y: []float64{1, 1, 1, 1}}
+	for _, in := range All {
+		spec, err := New(in.Name, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name  string
+			train *dataio.Dataset
+			want  string
+		}{
+			{"nil", nil, in.Name + ": the training part is empty"},
+			{"empty", &dataio.Dataset{}, in.Name + ": the training part is empty"},
+			{"one class", one, in.Name + ": the training part needs both classes (4 positive, 0 negative)"},
+		} {
+			_, err := spec.Tune(context.Background(), tc.train)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s on %s data: err = %v, want %q", in.Name, tc.name, err, tc.want)
+			}
+		}
 	}
 }
