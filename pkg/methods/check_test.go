@@ -2,75 +2,192 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"gonum.org/v1/gonum/mat"
 )
 
-// TestCheckOptionsAgreesWithTune holds CheckOptions to the methods' own
-// checks: every option set it refuses, Tune refuses too (on real data, with
-// the same words), and every option set it accepts, Tune runs with. compare
-// relies on it to refuse a bad option before any job.
-func TestCheckOptionsAgreesWithTune(t *testing.T) {
-	train := heartHead(t, 30)
-	for _, tc := range []struct {
-		method string
-		opts   Options
-		want   string // "" = accepted
-	}{
-		{"svm", Options{C: -1}, "C must be positive"},
-		{"svm", Options{C: math.NaN()}, "C must be positive"},
-		{"svm", Options{Folds: 1}, "at least 2 folds, got 1"},
-		{"svm", Options{Margin: "l2"}, `margin "l2" not offered`},
-		{"svm", Options{Eps: -1}, "Eps"},
-		{"svm", Options{C: 1, Folds: 3}, ""},
-		{"spd", Options{C: -1}, "C must be positive"},
-		{"spd", Options{Rho: -1}, "rho must be positive"},
-		{"spd", Options{Init: "sigma=-2"}, "sigma must be a positive number"},
-		{"spd", Options{Init: "cv", Folds: 1}, "at least 2 folds, got 1"},
-		{"spd", Options{Folds: 1, MaxIter: 2}, ""}, // the heuristic start does not cross-validate
-		{"spd", Options{Mode: "nosuch"}, `unknown mode "nosuch"`},
-		{"gi", Options{Margin: "l1"}, `margin "l1" not offered`},
-		{"gi", Options{MaxIter: -1}, "steps must be ≥ 0"},
-		{"gi", Options{Folds: 1}, "at least 2 folds, got 1"},
-		{"gi", Options{C: 1, Folds: 1, MaxIter: 2}, ""}, // C given: no CV
-		{"gi", Options{C: -1}, "C must be positive"},
-		{"lccp", Options{C: math.Inf(1)}, "C"},
-		{"lccp", Options{Margin: "l1"}, `margin "l1" not offered`},
-		{"lccp", Options{Folds: 1}, "at least 2 folds, got 1"},
-		{"lccp", Options{Margin: "hard", Folds: 1, MaxIter: 2}, ""},
-		{"rcsc", Options{C: -1}, "C"},
-		{"rcsc", Options{Mode: "nosuch"}, `"nosuch"`},
-		{"rcsc", Options{Margin: "hard"}, `margin "hard" not offered`},
-		{"rcsc", Options{Folds: 1}, "at least 2 folds, got 1"},
-		{"rcsc", Options{C: 2, Folds: 1, MaxIter: 2}, ""},
-		{"twolevel", Options{C: 1}, "C is learned"},
-		{"twolevel", Options{C: -1}, "C"},
-		{"twolevel", Options{Margin: "l1"}, `margin "l1" not offered`},
-		{"twolevel", Options{Param: "full"}, `"full"`},
-		{"twolevel", Options{Folds: 1, MaxIter: 2}, ""}, // no cross-validation
-	} {
-		t.Run(fmt.Sprintf("%s%+v", tc.method, tc.opts), func(t *testing.T) {
-			m, err := Lookup(tc.method)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkErr := CheckOptions(m, tc.opts)
-			tc.opts.Seed = 1
-			_, tuneErr := m.Tune(context.Background(), train, tc.opts)
-			if tc.want == "" {
-				if checkErr != nil || tuneErr != nil {
-					t.Fatalf("CheckOptions: %v; Tune: %v; want both to accept", checkErr, tuneErr)
+// checkCase is one row of the Check table: a spec and the *OptionError it
+// must be refused with (option "" = accepted).
+type checkCase struct {
+	spec   Spec
+	option string // the refused setting's flag name; "" = accepted
+	value  string // the refused value as the user would write it
+}
+
+// checkCases lists, for every method, settings Check refuses (one per
+// condition) and settings it accepts. The margins svm, spd, rcsc (l1) and
+// twolevel (l2) have no choice of are no fields of their settings types,
+// so no row refuses one.
+func checkCases() []checkCase {
+	nan, inf := math.NaN(), math.Inf(1)
+	return []checkCase{
+		{SVMSettings{Common: Common{C: -1}}, "C", "-1"},
+		{SVMSettings{Common: Common{C: nan}}, "C", "NaN"},
+		{SVMSettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{SVMSettings{Common: Common{Eps: -1}}, "eps", "-1"},
+		{SVMSettings{Common: Common{CacheMB: -1}}, "cache-mb", "-1"},
+		{SVMSettings{Common: Common{Workers: -1}}, "workers", "-1"},
+		{SVMSettings{Common: Common{GridRows: MinGridRows - 1}}, "grid-rows", fmt.Sprint(MinGridRows - 1)},
+		{SVMSettings{Common: Common{GridRows: -2}}, "grid-rows", "-2"},
+		{SVMSettings{Common: Common{C: 1, Folds: 3}}, "", ""},
+
+		{SPDSettings{Common: Common{C: -1}}, "C", "-1"},
+		{SPDSettings{Param: "iso"}, "param", `"iso"`},
+		{SPDSettings{Mode: "nosuch"}, "mode", `"nosuch"`},
+		{SPDSettings{Rho: -1}, "rho", "-1"},
+		{SPDSettings{MaxIter: -1}, "max-iter", "-1"},
+		{SPDSettings{Tol: -1}, "tol", "-1"},
+		{SPDSettings{Init: "nope"}, "init", `"nope"`},
+		{SPDSettings{Init: "sigma=-2"}, "init", `"sigma=-2"`},
+		{SPDSettings{Init: "sigma=x"}, "init", `"sigma=x"`},
+		{SPDSettings{Init: "sigma=1e-200"}, "init", `"sigma=1e-200"`},
+		{SPDSettings{Init: "sigma=1e200"}, "init", `"sigma=1e200"`},
+		{SPDSettings{Common: Common{Folds: 1}, Init: "cv"}, "folds", "1"},
+		{SPDSettings{Common: Common{Folds: 1}, MaxIter: 2}, "", ""}, // the heuristic start does not cross-validate
+
+		{GISettings{Param: "Z"}, "param", `"Z"`},
+		{GISettings{Margin: "l1"}, "margin", `"l1"`},
+		{GISettings{Steps: -1}, "steps", "-1"},
+		{GISettings{Tol: nan}, "tol", "NaN"},
+		{GISettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{GISettings{Common: Common{C: -1}}, "C", "-1"},
+		{GISettings{Common: Common{C: 1, Folds: 1}, Steps: 2}, "", ""},           // C given: no CV
+		{GISettings{Common: Common{C: 1}, Steps: 2, Tol: -1}, "", ""},            // negative Tol: run every step
+		{GISettings{Common: Common{Folds: 1}, Margin: "hard", Steps: 2}, "", ""}, // hard margin: no C, no CV
+
+		{LCCPSettings{Common: Common{C: inf}}, "C", "+Inf"},
+		{LCCPSettings{Param: "diag"}, "param", `"diag"`},
+		{LCCPSettings{Margin: "l1"}, "margin", `"l1"`},
+		{LCCPSettings{MaxIter: -1}, "max-iter", "-1"},
+		{LCCPSettings{Tol: -1}, "tol", "-1"},
+		{LCCPSettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{LCCPSettings{Common: Common{Folds: 1}, Margin: "hard", MaxIter: 2}, "", ""},
+
+		{RCSCSettings{Common: Common{C: -1}}, "C", "-1"},
+		{RCSCSettings{Param: "full"}, "param", `"full"`},
+		{RCSCSettings{Schedule: "nosuch"}, "mode", `"nosuch"`},
+		{RCSCSettings{MaxIter: -1}, "max-iter", "-1"},
+		{RCSCSettings{Tol: -1}, "tol", "-1"},
+		{RCSCSettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{RCSCSettings{Common: Common{C: 2, Folds: 1}, MaxIter: 2}, "", ""},
+
+		{TwoLevelSettings{Common: Common{C: 1}}, "C", "1"},
+		{TwoLevelSettings{Common: Common{C: -1}}, "C", "-1"},
+		{TwoLevelSettings{Param: "full"}, "param", `"full"`},
+		{TwoLevelSettings{Mode: "robust"}, "mode", `"robust"`},
+		{TwoLevelSettings{MaxIter: -1}, "max-iter", "-1"},
+		{TwoLevelSettings{Tol: -1}, "tol", "-1"},
+		{TwoLevelSettings{Common: Common{Folds: 1}, MaxIter: 2}, "", ""}, // no cross-validation
+	}
+}
+
+// name returns the subtest name of row i: the method, then the refused
+// setting and value, or "ok".
+func (tc checkCase) name(i int) string {
+	if tc.option == "" {
+		return fmt.Sprintf("%d/%s/ok", i, tc.spec.Name())
+	}
+	return fmt.Sprintf("%d/%s/%s=%s", i, tc.spec.Name(), tc.option, tc.value)
+}
+
+// TestCheck: every method's Check refuses each bad setting with an
+// *OptionError naming the method, the setting by its flag name and the
+// value, in the one wording "<method>: <option> <value>: want <what>", and
+// accepts the good ones.
+func TestCheck(t *testing.T) {
+	seen := map[string]bool{}
+	for i, tc := range checkCases() {
+		name := tc.spec.Name()
+		seen[name] = true
+		t.Run(tc.name(i), func(t *testing.T) {
+			err := tc.spec.Check()
+			if tc.option == "" {
+				if err != nil {
+					t.Fatalf("Check of %+v: %v, want nil", tc.spec, err)
 				}
 				return
 			}
-			if checkErr == nil || !strings.Contains(checkErr.Error(), tc.want) || !strings.HasPrefix(checkErr.Error(), "methods: "+tc.method+": ") {
-				t.Errorf("CheckOptions: %v; want an error naming %s and %q", checkErr, tc.method, tc.want)
+			var oe *OptionError
+			if !errors.As(err, &oe) {
+				t.Fatalf("Check of %+v: %v (%T), want an *OptionError for %s", tc.spec, err, err, tc.option)
 			}
-			if tuneErr == nil || !strings.Contains(tuneErr.Error(), tc.want) {
-				t.Errorf("Tune: %v; want an error with %q (CheckOptions refuses what Tune accepts)", tuneErr, tc.want)
+			if oe.Method != name || oe.Option != tc.option || oe.Value != tc.value || oe.Want == "" {
+				t.Errorf("Check: %+v, want method %s, option %s, value %s and what is wanted", *oe, name, tc.option, tc.value)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, name) || !strings.Contains(msg, tc.value) {
+				t.Errorf("Check: %q, want the method %s and the value %s in it", msg, name, tc.value)
+			}
+			if prefix := name + ": " + tc.option + " " + tc.value + ": want "; !strings.HasPrefix(strings.TrimPrefix(msg, "methods: "), prefix) {
+				t.Errorf("Check: %q, want it to start %q", msg, prefix)
 			}
 		})
+	}
+	for _, name := range Names() {
+		if !seen[name] {
+			t.Errorf("no Check case for method %s", name)
+		}
+	}
+}
+
+// TestCheckAgreesWithTune holds Check to Tune: every settings value Check
+// refuses, Tune refuses on real data with the same error, and every value
+// Check accepts, Tune runs with. compare relies on it to refuse a bad
+// setting before any job.
+func TestCheckAgreesWithTune(t *testing.T) {
+	train := heartHead(t, 30)
+	for i, tc := range checkCases() {
+		t.Run(tc.name(i), func(t *testing.T) {
+			c := tc.spec.Base()
+			c.Seed = 1
+			s := tc.spec.WithBase(c)
+			checkErr := s.Check()
+			_, tuneErr := s.Tune(context.Background(), train)
+			if tc.option == "" {
+				if checkErr != nil || tuneErr != nil {
+					t.Fatalf("Check: %v; Tune: %v; want both to accept", checkErr, tuneErr)
+				}
+				return
+			}
+			var ce, te *OptionError
+			if !errors.As(checkErr, &ce) || !errors.As(tuneErr, &te) {
+				t.Fatalf("Check: %v; Tune: %v; want the same *OptionError from both", checkErr, tuneErr)
+			}
+			if *ce != *te || checkErr.Error() != tuneErr.Error() {
+				t.Errorf("Check: %v; Tune: %v; want the same error", checkErr, tuneErr)
+			}
+		})
+	}
+}
+
+// TestTuneRefusesBadTrainingDataTheSameWay: every method words an empty or
+// missing training part and a one-class one the same way, and none panics.
+func TestTuneRefusesBadTrainingDataTheSameWay(t *testing.T) {
+	one := &dataio.Dataset{X: mat.NewDense(4, 2, []float64{0, 1, 1, 0, 2, 1, 1, 2}), Y: []float64{1, 1, 1, 1}}
+	for _, in := range All {
+		spec, err := New(in.Name, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name  string
+			train *dataio.Dataset
+			want  string
+		}{
+			{"nil", nil, in.Name + ": the training part is empty"},
+			{"empty", &dataio.Dataset{}, in.Name + ": the training part is empty"},
+			{"one class", one, in.Name + ": the training part needs both classes (4 positive, 0 negative)"},
+		} {
+			_, err := spec.Tune(context.Background(), tc.train)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s on %s data: err = %v, want %q", in.Name, tc.name, err, tc.want)
+			}
+		}
 	}
 }

@@ -69,9 +69,9 @@ func TestDegenerateThresholdEvidence(t *testing.T) {
 			tr, te = nz.ApplyDataset(tr), nz.ApplyDataset(te)
 			pos, _ := te.ClassCounts()
 			maj := math.Max(float64(pos), float64(te.Len()-pos)) / float64(te.Len())
-			opts := Options{Seed: uint64(k + 1)}
+			cm := Common{Seed: uint64(k + 1)}
 			fit := func(kern kernel.Kernel, C float64) (acc, one float64) {
-				res := &Result{Kernel: kern.Spec(), Margin: "l1", C: C}
+				res := &Result{Kernel: kern.Spec(), Margin: solver.L1, C: C}
 				a, _ := rlTestAccuracy(ctx, t, res, tr, te)
 				deg := ClassifyDegenerate(kern, tr.X, C, degenerateFit(t, tr, kern, C))
 				if deg.PredictedPos == 0 || deg.PredictedNeg == 0 {
@@ -88,7 +88,7 @@ func TestDegenerateThresholdEvidence(t *testing.T) {
 				m := kern.Rows(tr.X)
 				med, _, _ := medianOffDiagPairs(m, tr.Len())
 				nn, _, _ := medianNearestK(m, tr.Len())
-				Ccv, _, _, err := selectC(ctx, kern.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts.common())
+				Ccv, _, _, err := selectC(ctx, kern.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, cm)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +117,7 @@ func TestDegenerateThresholdEvidence(t *testing.T) {
 					}
 				}
 			}
-			res, err := SVM{}.Tune(ctx, tr, opts)
+			res, err := SVMSettings{Common: cm}.Tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,7 +94,7 @@ func TestClassifyDegenerate(t *testing.T) {
 	}
 
 	// The svm baseline's choice on the same rows is a sensible kernel.
-	res, err := NewSVM().Tune(context.Background(), d, Options{Seed: 1})
+	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,10 +34,11 @@ func ExampleSPDSettings_Tune() {
 	// largest diag(Q): feature 1 of 52
 }
 
-// ExampleLookup runs a method by name with the command line's flat Options,
+// ExampleNew runs a method by name with the command line's param and mode,
 // as `tune --method rcsc --param iso --schedule paper -C 1` does (compare's
-// entry rcsc:iso@paper gives the same Param and Mode).
-func ExampleLookup() {
+// entry rcsc:iso@paper gives the same param and mode), setting the shared
+// settings the command line's other flags give.
+func ExampleNew() {
 	heart, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
 	if err != nil {
 		panic(err)
@@ -46,15 +47,15 @@ func ExampleLookup() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := methods.Lookup("rcsc")
+	s, err := methods.New("rcsc", "iso", "paper")
 	if err != nil {
 		panic(err)
 	}
-	opts := methods.Options{Param: "iso", Mode: "paper", Seed: 1, C: 1}
-	if err := methods.CheckOptions(m, opts); err != nil {
+	s = s.WithBase(methods.Common{Seed: 1, C: 1})
+	if err := s.Check(); err != nil {
 		panic(err)
 	}
-	res, err := m.Tune(context.Background(), nz.ApplyDataset(heart), opts)
+	res, err := s.Tune(context.Background(), nz.ApplyDataset(heart))
 	if err != nil {
 		panic(err)
 	}

@@ -69,8 +69,8 @@ func TestParseGIParam(t *testing.T) {
 	if _, _, err := parseGIParam("F"); err == nil || !strings.Contains(err.Error(), "gi") {
 		t.Errorf("parseGIParam(F): %v", err)
 	}
-	if p := (GI{}).Params(); p[0] != "auto" {
-		t.Errorf("default param %q, want auto", p[0])
+	if in, err := Lookup("gi"); err != nil || in.Params[0] != "auto" {
+		t.Errorf("Lookup(gi): params %v, %v; want the default, auto, first", in.Params, err)
 	}
 }
 
@@ -95,7 +95,7 @@ func TestGIAutoParam(t *testing.T) {
 	}
 	// Through Tune: heart's 13 features on 60 rows take A, and say why.
 	d := heartHead(t, 60)
-	res, err := GI{}.Tune(context.Background(), d, Options{C: 1, MaxIter: 2})
+	res, err := GISettings{Common: Common{C: 1}, Steps: 2}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestGIAutoParam(t *testing.T) {
 		t.Errorf("heart, auto: param %q, kernel %+v, notes %q; want A (isotropic) with the reason first", res.Param, res.Kernel, res.Notes)
 	}
 	// An explicit D is D, with no note about the choice.
-	res, err = GI{}.Tune(context.Background(), d, Options{Param: "D", C: 1, MaxIter: 2})
+	res, err = GISettings{Common: Common{C: 1}, Param: "D", Steps: 2}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,8 +373,8 @@ func TestGITune(t *testing.T) {
 			if res.Solves != res.Iter+1 {
 				t.Errorf("solves %d, want %d (C given: no grid search)", res.Solves, res.Iter+1)
 			}
-			if res.Method != "gi" || res.Param != p || res.Margin != "l2" || res.C != 1 || !strings.Contains(res.Init, "Jaakkola") {
-				t.Errorf("result header %q %q %q %g %q", res.Method, res.Param, res.Margin, res.C, res.Init)
+			if res.Method != "gi" || res.Param != p || res.Margin != solver.L2 || res.C != 1 || !strings.Contains(res.Init, "Jaakkola") {
+				t.Errorf("result header %q %q %v %g %q", res.Method, res.Param, res.Margin, res.C, res.Init)
 			}
 			ld, err := manifold.LogDet(st.B)
 			if err != nil {
@@ -430,7 +430,7 @@ func TestGITune(t *testing.T) {
 func TestGIStepsDecrease(t *testing.T) {
 	ds := giHeart(t, 120)
 	for _, p := range []string{"B", "C", "D", "E"} {
-		res, err := GI{}.Tune(context.Background(), ds, Options{Param: p, C: 1, MaxIter: 5, Tol: -1})
+		res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 5, Tol: -1}.Tune(context.Background(), ds)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -453,7 +453,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	idx[40] = 0
 	bad := ds.Subset(idx)
 	bad.Y[40] = -bad.Y[0]
-	_, err := GI{}.Tune(context.Background(), bad, Options{Margin: "hard", MaxIter: 5})
+	_, err := GISettings{Margin: "hard", Steps: 5}.Tune(context.Background(), bad)
 	var be *BreakdownError
 	if !errors.As(err, &be) || be.Method != "gi" || be.Iter != 0 {
 		t.Fatalf("error %v, want a gi BreakdownError at iteration 0", err)
@@ -461,11 +461,11 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Errorf("error %v does not wrap solver.ErrNotSeparable", err)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "methods: gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
+	if msg := err.Error(); !strings.Contains(msg, "gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
 		t.Errorf("message %q", msg)
 	}
 	// The L2 soft margin handles the same data.
-	if _, err := (GI{}).Tune(context.Background(), bad, Options{C: 1, MaxIter: 3}); err != nil {
+	if _, err := (GISettings{Common: Common{C: 1}, Steps: 3}).Tune(context.Background(), bad); err != nil {
 		t.Errorf("L2 margin on the same data: %v", err)
 	}
 }
@@ -475,7 +475,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 // limit otherwise.
 func TestGIStatus(t *testing.T) {
 	ds := giHeart(t, 100)
-	res, err := GI{}.Tune(context.Background(), ds, Options{Param: "A", C: 1, MaxIter: 200})
+	res, err := GISettings{Common: Common{C: 1}, Param: "A", Steps: 200}.Tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +488,7 @@ func TestGIStatus(t *testing.T) {
 			t.Errorf("converged, but step %d changed T by %g relative", tr[k].Iter, rel)
 		}
 	}
-	res, err = GI{}.Tune(context.Background(), ds, Options{Param: "E", C: 1, MaxIter: 4})
+	res, err = GISettings{Common: Common{C: 1}, Param: "E", Steps: 4}.Tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,9 +499,9 @@ func TestGIStatus(t *testing.T) {
 
 func TestGIBadOptions(t *testing.T) {
 	ds := giHeart(t, 30)
-	for _, o := range []Options{{Param: "Z"}, {Margin: "l1"}, {C: -1}, {C: math.NaN()}, {MaxIter: -2}} {
-		if _, err := (GI{}).Tune(context.Background(), ds, o); err == nil || !strings.HasPrefix(err.Error(), "methods: gi: ") {
-			t.Errorf("options %+v: error %v", o, err)
+	for _, s := range []GISettings{{Param: "Z"}, {Margin: "l1"}, {Common: Common{C: -1}}, {Common: Common{C: math.NaN()}}, {Steps: -2}} {
+		if _, err := s.Tune(context.Background(), ds); err == nil || !strings.HasPrefix(err.Error(), "gi: ") {
+			t.Errorf("settings %+v: error %v", s, err)
 		}
 	}
 }
@@ -510,11 +510,12 @@ func TestGICanceled(t *testing.T) {
 	ds := giHeart(t, 60)
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	res, err := GI{}.Tune(ctx, ds, Options{C: 1, MaxIter: 50, Tol: -1, Recorder: func(Step) {
+	rec := func(Step) {
 		if n++; n == 3 {
 			cancel()
 		}
-	}})
+	}
+	res, err := GISettings{Common: Common{C: 1, Recorder: rec}, Steps: 50, Tol: -1}.Tune(ctx, ds)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -528,7 +529,7 @@ func TestGIDefaultC(t *testing.T) {
 		t.Skip("grid search")
 	}
 	ds := giHeart(t, 80)
-	res, err := GI{}.Tune(context.Background(), ds, Options{MaxIter: 3})
+	res, err := GISettings{Steps: 3}.Tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,12 +543,19 @@ func TestGIDefaultC(t *testing.T) {
 }
 
 func TestGIRegistered(t *testing.T) {
-	m, err := Lookup("gi")
+	in, err := Lookup("gi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name() != "gi" {
-		t.Errorf("Lookup(gi).Name() = %q", m.Name())
+	if in.Name != "gi" {
+		t.Errorf("Lookup(gi).Name = %q", in.Name)
+	}
+	s, err := New("gi", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.(GISettings); !ok || s.Name() != "gi" {
+		t.Errorf("New(gi) = %#v (%s), want GISettings", s, s.Name())
 	}
 }
 
@@ -562,7 +570,7 @@ func BenchmarkGITune(b *testing.B) {
 			b.ReportAllocs()
 			steps := 0
 			for b.Loop() {
-				res, err := GI{}.Tune(context.Background(), ds, Options{Param: p, C: 1, MaxIter: 20, Tol: -1})
+				res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 20, Tol: -1}.Tune(context.Background(), ds)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -48,7 +48,7 @@ func TestLCCPEvidence(t *testing.T) {
 		start := time.Now()
 		for r := 0; r < reals; r++ {
 			tr, te := loadIDA(t, name, r)
-			opts := Options{Seed: uint64(r + 1)}
+			cm := Common{Seed: uint64(r + 1)}
 			errOf := func(res *Result) float64 {
 				a, _ := rlTestAccuracy(ctx, t, res, tr, te)
 				return 1 - a
@@ -59,22 +59,22 @@ func TestLCCPEvidence(t *testing.T) {
 				theta1[k] = 1
 			}
 			k1, _ := kernel.NewL1(theta1)
-			c1, _, _, err := selectC(ctx, k1.Gram(tr.X), tr.Y, lccpCGrid(), solver.L2, opts.common())
+			c1, _, _, err := selectC(ctx, k1.Gram(tr.X), tr.Y, lccpCGrid(), solver.L2, cm)
 			if err != nil {
 				t.Fatal(err)
 			}
-			e1.add(errOf(&Result{Kernel: k1.Spec(), Margin: "l2", C: c1}))
+			e1.add(errOf(&Result{Kernel: k1.Spec(), Margin: solver.L2, C: c1}))
 
-			o := opts
+			o := LCCPSettings{Common: cm}
 			o.Param = "single"
-			res, err := LCCP{}.Tune(ctx, tr, o)
+			res, err := o.Tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
 			eS.add(errOf(res))
 			addCost("single", res)
 			o.Param = "multi"
-			res, err = LCCP{}.Tune(ctx, tr, o)
+			res, err = o.Tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,18 +84,18 @@ func TestLCCPEvidence(t *testing.T) {
 			// Diagnostic: keep the tuned θ, choose C again by CV (L2 margin,
 			// the full grid: the kernel's scale moved with θ).
 			kt, _ := kernel.FromSpec(res.Kernel)
-			cR, _, _, err := selectC(ctx, kt.Gram(tr.X), tr.Y, rcscCGrid(), solver.L2, opts.common())
+			cR, _, _, err := selectC(ctx, kt.Gram(tr.X), tr.Y, rcscCGrid(), solver.L2, cm)
 			if err != nil {
 				t.Fatal(err)
 			}
-			eR.add(errOf(&Result{Kernel: res.Kernel, Margin: "l2", C: cR}))
+			eR.add(errOf(&Result{Kernel: res.Kernel, Margin: solver.L2, C: cR}))
 			nsv += float64(n) / float64(reals)
 			steps += float64(res.Iter) / float64(reals)
 			for _, note := range res.Notes {
 				t.Logf("%s realisation %d: %s", name, r+1, note)
 			}
 			o.Margin = "hard"
-			res, err = LCCP{}.Tune(ctx, tr, o)
+			res, err = o.Tune(ctx, tr)
 			switch {
 			case errors.Is(err, solver.ErrNotSeparable):
 				hardFail++
@@ -105,7 +105,7 @@ func TestLCCPEvidence(t *testing.T) {
 				eH.add(errOf(res))
 				addCost("hard", res)
 			}
-			sres, err := SVM{}.Tune(ctx, tr, opts)
+			sres, err := SVMSettings{Common: cm}.Tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

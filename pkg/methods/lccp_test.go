@@ -307,7 +307,8 @@ func TestLCCPMonotone(t *testing.T) {
 			var steps []Step
 			// Eps = 1e-3 is what the CLI passes (LIBSVM's default); the LCCP
 			// must still tighten its own QPs enough for a monotone J.
-			res, err := LCCP{}.Tune(ctx, train, Options{Param: tc.param, C: tc.C, MaxIter: 40, Eps: 1e-3, Recorder: func(s Step) { steps = append(steps, s) }})
+			rec := func(s Step) { steps = append(steps, s) }
+			res, err := LCCPSettings{Common: Common{C: tc.C, Eps: 1e-3, Recorder: rec}, Param: tc.param, MaxIter: 40}.Tune(ctx, train)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,8 +328,8 @@ func TestLCCPMonotone(t *testing.T) {
 			if !(res.CriterionEnd < res.CriterionStart) {
 				t.Errorf("J %.6g → %.6g: no decrease", res.CriterionStart, res.CriterionEnd)
 			}
-			if res.Kernel.Kind != kernel.KindL1 || len(res.Kernel.Theta) != train.Dim() || res.Margin != "l2" || res.C != tc.C {
-				t.Errorf("result kernel %+v margin %q C %g", res.Kernel, res.Margin, res.C)
+			if res.Kernel.Kind != kernel.KindL1 || len(res.Kernel.Theta) != train.Dim() || res.Margin != solver.L2 || res.C != tc.C {
+				t.Errorf("result kernel %+v margin %v C %g", res.Kernel, res.Margin, res.C)
 			}
 			if tc.param == "single" {
 				for _, v := range res.Kernel.Theta {
@@ -357,12 +358,12 @@ func TestLCCPHardMargin(t *testing.T) {
 	ctx := context.Background()
 	X, y := lccpToy(40, 3, 0.3, 7)
 	ds := &dataio.Dataset{Name: "toy", X: X, Y: y}
-	res, err := LCCP{}.Tune(ctx, ds, Options{Margin: "hard", MaxIter: 30})
+	res, err := LCCPSettings{Margin: "hard", MaxIter: 30}.Tune(ctx, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(res.CriterionEnd < res.CriterionStart) || res.Margin != "hard" {
-		t.Errorf("hard margin: J %.6g → %.6g, margin %q", res.CriterionStart, res.CriterionEnd, res.Margin)
+	if !(res.CriterionEnd < res.CriterionStart) || res.Margin != solver.Hard {
+		t.Errorf("hard margin: J %.6g → %.6g, margin %v", res.CriterionStart, res.CriterionEnd, res.Margin)
 	}
 	// The relevant features 1–2 should end with smaller θ (larger weight 1/θ)
 	// than the noise feature 3.
@@ -373,7 +374,7 @@ func TestLCCPHardMargin(t *testing.T) {
 	X2.SetRow(1, X.RawRowView(0))
 	y2 := append([]float64(nil), y...)
 	y2[1] = -y2[0]
-	_, err = LCCP{}.Tune(ctx, &dataio.Dataset{Name: "dup", X: X2, Y: y2}, Options{Margin: "hard"})
+	_, err = LCCPSettings{Margin: "hard"}.Tune(ctx, &dataio.Dataset{Name: "dup", X: X2, Y: y2})
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Fatalf("non-separable data, hard margin: err = %v, want ErrNotSeparable", err)
 	}
@@ -386,13 +387,13 @@ func TestLCCPOptions(t *testing.T) {
 	ctx := context.Background()
 	X, y := lccpToy(30, 2, 0, 8)
 	ds := &dataio.Dataset{Name: "toy", X: X, Y: y}
-	for _, o := range []Options{{Param: "diag"}, {Margin: "l1"}, {C: -2}} {
-		if _, err := (LCCP{}).Tune(ctx, ds, o); err == nil || !strings.HasPrefix(err.Error(), "methods: lccp: ") {
-			t.Errorf("options %+v: error %v, want one starting \"methods: lccp: \"", o, err)
+	for _, s := range []LCCPSettings{{Param: "diag"}, {Margin: "l1"}, {Common: Common{C: -2}}} {
+		if _, err := s.Tune(ctx, ds); err == nil || !strings.HasPrefix(err.Error(), "lccp: ") {
+			t.Errorf("settings %+v: error %v, want one starting \"lccp: \"", s, err)
 		}
 	}
 	// C chosen by cross-validation when not given.
-	res, err := LCCP{}.Tune(ctx, ds, Options{MaxIter: 5, Seed: 3})
+	res, err := LCCPSettings{Common: Common{Seed: 3}, MaxIter: 5}.Tune(ctx, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +406,7 @@ func TestLCCPOptions(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (LCCP{}).Tune(cctx, ds, Options{C: 1}); !errors.Is(err, context.Canceled) {
+	if _, err := (LCCPSettings{Common: Common{C: 1}}).Tune(cctx, ds); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
@@ -443,7 +444,7 @@ func BenchmarkLCCPWeightedL1(b *testing.B) {
 func BenchmarkLCCPTune(b *testing.B) {
 	train, _ := loadIDA(b, "breast-cancer", 0)
 	for b.Loop() {
-		if _, err := (LCCP{}).Tune(context.Background(), train, Options{C: 1}); err != nil {
+		if _, err := (LCCPSettings{Common: Common{C: 1}}).Tune(context.Background(), train); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,10 +12,7 @@ import (
 // fits the 200 MB default), plus three copies of the data and 32 MB for the
 // runtime.
 func TestPeakBytesSVM(t *testing.T) {
-	got, err := PeakBytes("svm", 5000, 123, Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := SVMSettings{Common: Common{Workers: 2}}.PeakBytes(5000, 123)
 	const (
 		D    = 8 * 5000 * 5000
 		gram = 8 * 4000 * 4000
@@ -27,7 +24,7 @@ func TestPeakBytesSVM(t *testing.T) {
 		t.Errorf("svm at 5,000 × 123, 2 workers: %d bytes, want %d", got, want)
 	}
 	// A 10 MB cache bounds the solver's share.
-	small, _ := PeakBytes("svm", 5000, 123, Options{Workers: 2, CacheMB: 10})
+	small := SVMSettings{Common: Common{Workers: 2, CacheMB: 10}}.PeakBytes(5000, 123)
 	if want := int64(rt + D + 2*(gram+te+10<<20) + data); small != want {
 		t.Errorf("svm with --cache-mb 10: %d bytes, want %d", small, want)
 	}
@@ -36,53 +33,123 @@ func TestPeakBytesSVM(t *testing.T) {
 // TestMaxRows: MaxRows is the boundary of PeakBytes ≤ limit for every
 // method, and every method's estimate counts at least one n×n matrix.
 func TestMaxRows(t *testing.T) {
-	opts := Options{Workers: 2}
+	c := Common{Workers: 2}
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
-			// Every method holds at least one n×n float64 matrix.
-			a, err := PeakBytes(name, 20000, 20, opts)
+			s, err := New(name, "", "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a < 8*20000*20000 {
+			s = s.WithBase(c)
+			// Every method holds at least one n×n float64 matrix.
+			if a := s.PeakBytes(20000, 20); a < 8*20000*20000 {
 				t.Errorf("peak %d at n = 20,000: less than one n×n matrix", a)
 			}
 			for _, limit := range []int64{33 << 20, 300 << 20, 4 << 30} {
-				n, err := MaxRows(name, 20, opts, limit)
-				if err != nil || n < 1 {
-					t.Fatalf("limit %d: n = %d, %v", limit, n, err)
+				n := MaxRows(s, 20, limit)
+				if n < 1 {
+					t.Fatalf("limit %d: n = %d", limit, n)
 				}
-				at, _ := PeakBytes(name, n, 20, opts)
-				above, _ := PeakBytes(name, n+1, 20, opts)
+				at, above := s.PeakBytes(n, 20), s.PeakBytes(n+1, 20)
 				if at > limit || above <= limit {
 					t.Errorf("limit %d: MaxRows %d, peak %d there and %d at n+1", limit, n, at, above)
 				}
 			}
 		})
 	}
-	if _, err := PeakBytes("nosuch", 10, 2, opts); err == nil {
-		t.Error("unknown method: want an error")
-	}
-	if n, _ := MaxRows("svm", 20, opts, 10<<20); n != 0 {
+	if n := MaxRows(SVMSettings{Common: c}, 20, 10<<20); n != 0 {
 		t.Errorf("10 MB: MaxRows %d, want 0 (the runtime alone needs 32 MB)", n)
 	}
 }
 
 func TestCheckMemory(t *testing.T) {
-	opts := Options{Workers: 2}
-	if err := CheckMemory("svm", 5000, 123, opts, 0); err != nil {
+	c := Common{Workers: 2}
+	svm, rcsc := SVMSettings{Common: c}, RCSCSettings{Common: c}
+	if err := CheckMemory(svm, 5000, 123, 0); err != nil {
 		t.Errorf("no bound: %v", err)
 	}
-	if err := CheckMemory("svm", 5000, 123, opts, 2<<30); err != nil {
+	if err := CheckMemory(svm, 5000, 123, 2<<30); err != nil {
 		t.Errorf("2 GB for svm at 5,000: %v", err)
 	}
-	err := CheckMemory("rcsc", 5000, 123, opts, 500<<20)
+	err := CheckMemory(rcsc, 5000, 123, 500<<20)
 	var me *MemoryError
 	if !errors.As(err, &me) {
 		t.Fatalf("rcsc at 5,000 in 500 MB: %v, want a MemoryError", err)
 	}
-	want, _ := MaxRows("rcsc", 123, opts, 500<<20)
-	if me.MaxN != want || me.N != 5000 || me.Need <= me.Max || !strings.Contains(err.Error(), "at most") {
+	want := MaxRows(rcsc, 123, 500<<20)
+	if me.MaxN != want || me.N != 5000 || me.Method != "rcsc" || me.Need != rcsc.PeakBytes(5000, 123) || me.Need <= me.Max || !strings.Contains(err.Error(), "at most") {
 		t.Errorf("%+v: %v", me, err)
+	}
+}
+
+// TestPeakBytesEveryMethod: each settings type's PeakBytes gives, to the
+// byte, the estimate PeakBytes(method, n, d, opts) gave before the
+// estimates moved onto the settings types (issue 20: moved, not changed),
+// for the settings the estimates depend on (workers, cache, spd's cv start,
+// gi's C: by the grid search, given, or none for the hard margin).
+func TestPeakBytesEveryMethod(t *testing.T) {
+	for _, c := range []struct {
+		n, d int
+		s    Spec
+		want int64
+	}{
+		{1000, 20, SVMSettings{Common: Common{Workers: 2}}, 65074432},
+		{1000, 20, SPDSettings{Common: Common{Workers: 2}}, 82034432},
+		{1000, 20, SPDSettings{Common: Common{Workers: 2}, Init: "cv"}, 82034432},
+		{1000, 20, GISettings{Common: Common{Workers: 2}}, 82034432},
+		{1000, 20, GISettings{Common: Common{Workers: 2, C: 1}}, 82034432},
+		{1000, 20, GISettings{Common: Common{Workers: 2}, Margin: "hard"}, 82034432},
+		{1000, 20, LCCPSettings{Common: Common{Workers: 2}}, 74034432},
+		{1000, 20, RCSCSettings{Common: Common{Workers: 2}}, 74034432},
+		{1000, 20, TwoLevelSettings{Common: Common{Workers: 2}}, 64233568},
+		{5000, 123, SVMSettings{Common: Common{Workers: 2}}, 824314432},
+		{5000, 123, SPDSettings{Common: Common{Workers: 2}}, 1248314432},
+		{5000, 123, SPDSettings{Common: Common{Workers: 2}, Init: "cv"}, 1248314432},
+		{5000, 123, GISettings{Common: Common{Workers: 2}}, 1248314432},
+		{5000, 123, GISettings{Common: Common{Workers: 2, C: 1}}, 1248314432},
+		{5000, 123, GISettings{Common: Common{Workers: 2}, Margin: "hard"}, 1248314432},
+		{5000, 123, LCCPSettings{Common: Common{Workers: 2}}, 1048314432},
+		{5000, 123, RCSCSettings{Common: Common{Workers: 2}}, 824314432},
+		{5000, 123, TwoLevelSettings{Common: Common{Workers: 2}}, 803812216},
+		{20000, 20, SVMSettings{Common: Common{Workers: 2}}, 8782584832},
+		{20000, 20, SPDSettings{Common: Common{Workers: 2}}, 16252869632},
+		{20000, 20, SPDSettings{Common: Common{Workers: 2}, Init: "cv"}, 16252869632},
+		{20000, 20, GISettings{Common: Common{Workers: 2}}, 13262584832},
+		{20000, 20, GISettings{Common: Common{Workers: 2, C: 1}}, 13262584832},
+		{20000, 20, GISettings{Common: Common{Workers: 2}, Margin: "hard"}, 13262584832},
+		{20000, 20, LCCPSettings{Common: Common{Workers: 2}}, 10062584832},
+		{20000, 20, RCSCSettings{Common: Common{Workers: 2}}, 9659154432},
+		{20000, 20, TwoLevelSettings{Common: Common{Workers: 2}}, 11985936304},
+		{5000, 123, SVMSettings{Common: Common{Workers: 2, CacheMB: 10}}, 589285952},
+		{5000, 123, SPDSettings{Common: Common{Workers: 2, CacheMB: 10}}, 1058800192},
+		{5000, 123, SPDSettings{Common: Common{Workers: 2, CacheMB: 10}, Init: "cv"}, 1058800192},
+		{5000, 123, GISettings{Common: Common{Workers: 2, CacheMB: 10}}, 869285952},
+		{5000, 123, GISettings{Common: Common{Workers: 2, CacheMB: 10, C: 1}}, 869285952},
+		{5000, 123, GISettings{Common: Common{Workers: 2, CacheMB: 10}, Margin: "hard"}, 869285952},
+		{5000, 123, LCCPSettings{Common: Common{Workers: 2, CacheMB: 10}}, 669285952},
+		{5000, 123, RCSCSettings{Common: Common{Workers: 2, CacheMB: 10}}, 664314432},
+		{5000, 123, TwoLevelSettings{Common: Common{Workers: 2, CacheMB: 10}}, 792066864},
+		{1000, 20, SVMSettings{Common: Common{Workers: 16}}, 226354432},
+		{1000, 20, SPDSettings{Common: Common{Workers: 16}}, 82034432},
+		{1000, 20, SPDSettings{Common: Common{Workers: 16}, Init: "cv"}, 226354432},
+		{1000, 20, GISettings{Common: Common{Workers: 16}}, 226354432},
+		{1000, 20, GISettings{Common: Common{Workers: 16, C: 1}}, 82034432},
+		{1000, 20, GISettings{Common: Common{Workers: 16}, Margin: "hard"}, 82034432},
+		{1000, 20, LCCPSettings{Common: Common{Workers: 16}}, 99634432},
+		{1000, 20, RCSCSettings{Common: Common{Workers: 16}}, 99634432},
+		{1000, 20, TwoLevelSettings{Common: Common{Workers: 16}}, 64233568},
+		{5000, 123, SVMSettings{Common: Common{Workers: 16}}, 4856314432},
+		{5000, 123, SPDSettings{Common: Common{Workers: 16}}, 1248314432},
+		{5000, 123, SPDSettings{Common: Common{Workers: 16}, Init: "cv"}, 4856314432},
+		{5000, 123, GISettings{Common: Common{Workers: 16}}, 4856314432},
+		{5000, 123, GISettings{Common: Common{Workers: 16, C: 1}}, 1248314432},
+		{5000, 123, GISettings{Common: Common{Workers: 16}, Margin: "hard"}, 1248314432},
+		{5000, 123, LCCPSettings{Common: Common{Workers: 16}}, 1688314432},
+		{5000, 123, RCSCSettings{Common: Common{Workers: 16}}, 1688314432},
+		{5000, 123, TwoLevelSettings{Common: Common{Workers: 16}}, 803812216},
+	} {
+		if got := c.s.PeakBytes(c.n, c.d); got != c.want {
+			t.Errorf("%s%+v at %d × %d: %d bytes, want %d", c.s.Name(), c.s, c.n, c.d, got, c.want)
+		}
 	}
 }

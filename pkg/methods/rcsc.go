@@ -281,8 +281,8 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
-	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
-		return nil, fmt.Errorf("rcsc: the training part is empty")
+	if err := checkTrain("rcsc", train); err != nil {
+		return nil, err
 	}
 	param := cmp.Or(s.Param, "iso")
 	mode := cmp.Or(s.Schedule, "robust")

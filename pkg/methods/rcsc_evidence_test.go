@@ -39,12 +39,8 @@ func rlTestCorrect(ctx context.Context, t *testing.T, res *Result, train, test *
 	if err != nil {
 		t.Fatal(err)
 	}
-	margin, err := solver.ParseMargin(res.Margin)
-	if err != nil {
-		t.Fatal(err)
-	}
 	K := k.Gram(train.X)
-	m, err := solver.TrainSVC(ctx, kernel.Precomputed(K), train.Y, solver.SVCParams{Margin: margin, C: res.C}, solver.Settings{}, nil)
+	m, err := solver.TrainSVC(ctx, kernel.Precomputed(K), train.Y, solver.SVCParams{Margin: res.Margin, C: res.C}, solver.Settings{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,15 +104,14 @@ func TestRCSCEvidence(t *testing.T) {
 		start := time.Now()
 		for k, sp := range splits {
 			tr, te := sp[0], sp[1]
-			opts := Options{Seed: uint64(k + 1)}
+			cm := Common{Seed: uint64(k + 1)}
 			for _, run := range []struct {
 				mode, param string
 				acc         *meanStd
 				gam         *[]float64
 			}{{"paper", "iso", &accPaper, &gP}, {"robust", "iso", &accRobust, &gR}, {"robust", "diag", &accDiag, nil}} {
-				o := opts
-				o.Mode, o.Param = run.mode, run.param
-				res, err := RCSC{}.Tune(ctx, tr, o)
+				o := RCSCSettings{Common: cm, Param: run.param, Schedule: run.mode}
+				res, err := o.Tune(ctx, tr)
 				if err != nil {
 					t.Logf("%s split %d rcsc %s/%s: %v", s.name, k, run.mode, run.param, err)
 					continue
@@ -129,9 +124,9 @@ func TestRCSCEvidence(t *testing.T) {
 			}
 			// Diagnostic: the start point γ0 = n/Σ‖x_i - x̄‖² itself, C by CV.
 			if g0, err := rcscGamma0(tr.X); err == nil {
-				accG0.add(rcscIsoAccuracy(ctx, t, tr, te, g0, 0, opts))
+				accG0.add(rcscIsoAccuracy(ctx, t, tr, te, g0, 0, cm))
 			}
-			res, err := SVM{}.Tune(ctx, tr, opts)
+			res, err := SVMSettings{Common: cm}.Tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +194,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 		cands := []*cand{{name: "γ0"}, {name: "argmax J (grid)"}, {name: "paper (eq. 14–15)"}, {name: "grad·λ (not the paper)"}, {name: "argmin (not the paper)"}, {name: "γ0, C = 1 (Fig. 1's C)"}, {name: "best test acc, C=1 (oracle)"}}
 		for k, sp := range splits {
 			tr, te := sp[0], sp[1]
-			opts := Options{Seed: uint64(k + 1)}
+			cm := Common{Seed: uint64(k + 1)}
 			p, err := newRCSCProblem(tr.X, tr.Y, false, rcscLambda)
 			if err != nil {
 				t.Fatal(err)
@@ -211,7 +206,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a := rcscIsoAccuracy(ctx, t, tr, te, g, 1, opts)
+				a := rcscIsoAccuracy(ctx, t, tr, te, g, 1, cm)
 				lj[i].add(float64(tr.Len()) * rcscLambda * J) // nλJ: 1 at K = I; meanStd prints 100·x
 				la[i].add(a)
 				if J > bestJ {
@@ -263,7 +258,7 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 				if i >= len(gs)-2 {
 					C = 1
 				}
-				cands[i].acc.add(rcscIsoAccuracy(ctx, t, tr, te, g, C, opts))
+				cands[i].acc.add(rcscIsoAccuracy(ctx, t, tr, te, g, C, cm))
 			}
 		}
 		var b strings.Builder
@@ -287,18 +282,18 @@ func TestRCSCEvidenceCurve(t *testing.T) {
 // rcscIsoAccuracy returns the test accuracy of the L1 SVM with the kernel
 // exp(-γ‖x-z‖²) trained on tr, with C, or with C by cross-validation on tr
 // over rcscCGrid when C is 0 (as rcsc's Tune).
-func rcscIsoAccuracy(ctx context.Context, t *testing.T, tr, te *dataio.Dataset, gamma, C float64, opts Options) float64 {
+func rcscIsoAccuracy(ctx context.Context, t *testing.T, tr, te *dataio.Dataset, gamma, C float64, cm Common) float64 {
 	t.Helper()
 	k, err := kernel.NewGaussianIso(gamma)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if C == 0 {
-		if C, _, _, err = selectC(ctx, k.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, opts.common()); err != nil {
+		if C, _, _, err = selectC(ctx, k.Gram(tr.X), tr.Y, rcscCGrid(), solver.L1, cm); err != nil {
 			t.Fatal(err)
 		}
 	}
-	a, _ := rlTestAccuracy(ctx, t, &Result{Kernel: k.Spec(), Margin: "l1", C: C}, tr, te)
+	a, _ := rlTestAccuracy(ctx, t, &Result{Kernel: k.Spec(), Margin: solver.L1, C: C}, tr, te)
 	return a
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // rcscToy returns n×d Gaussian data whose two classes differ in mean, with
@@ -530,11 +531,12 @@ func TestRCSCAscent(t *testing.T) {
 	for _, tc := range []struct{ param, mode string }{{"iso", "robust"}, {"diag", "robust"}, {"iso", "paper"}} {
 		t.Run(tc.param+"-"+tc.mode, func(t *testing.T) {
 			var steps []Step
-			opts := Options{Param: tc.param, Mode: tc.mode, C: 1, Recorder: func(s Step) { steps = append(steps, s) }}
+			rec := func(s Step) { steps = append(steps, s) }
+			rs := RCSCSettings{Common: Common{C: 1, Recorder: rec}, Param: tc.param, Schedule: tc.mode}
 			if tc.param == "diag" {
-				opts.MaxIter = 30
+				rs.MaxIter = 30
 			}
-			res, err := RCSC{}.Tune(ctx, heart, opts)
+			res, err := rs.Tune(ctx, heart)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -573,7 +575,7 @@ func TestRCSCAscent(t *testing.T) {
 // checks the chosen C is on the grid and the result is well formed.
 func TestRCSCTuneChoosesC(t *testing.T) {
 	heart := loadHeart(t)
-	res, err := RCSC{}.Tune(context.Background(), heart, Options{Seed: 1})
+	res, err := RCSCSettings{Common: Common{Seed: 1}}.Tune(context.Background(), heart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +586,7 @@ func TestRCSCTuneChoosesC(t *testing.T) {
 	if !onGrid || res.Solves == 0 {
 		t.Errorf("C = %g (on grid: %v) after %d solves", res.C, onGrid, res.Solves)
 	}
-	if !(res.Kernel.Gamma > 0) || res.Method != "rcsc" || res.Margin != "l1" || res.Status != Converged {
+	if !(res.Kernel.Gamma > 0) || res.Method != "rcsc" || res.Margin != solver.L1 || res.Status != Converged {
 		t.Errorf("result %+v", res)
 	}
 }
@@ -592,20 +594,22 @@ func TestRCSCTuneChoosesC(t *testing.T) {
 func TestRCSCErrors(t *testing.T) {
 	heart := loadHeart(t)
 	ctx := context.Background()
-	for _, o := range []Options{{Param: "full"}, {Mode: "fast"}, {C: -1}, {Margin: "l2"}} {
-		if _, err := (RCSC{}).Tune(ctx, heart, o); err == nil || !strings.HasPrefix(err.Error(), "methods: rcsc: ") {
-			t.Errorf("options %+v: error %v, want one starting \"methods: rcsc: \"", o, err)
+	// rcsc has only the L1 margin (no Margin field): the old {Margin: "l2"}
+	// row is the command line's check now.
+	for _, s := range []RCSCSettings{{Param: "full"}, {Schedule: "fast"}, {Common: Common{C: -1}}} {
+		if _, err := s.Tune(ctx, heart); err == nil || !strings.HasPrefix(err.Error(), "rcsc: ") {
+			t.Errorf("settings %+v: error %v, want one starting \"rcsc: \"", s, err)
 		}
 	}
 	one := heart.Subset([]int{0, 1, 2})
 	one.Y = []float64{1, 1, -1}
-	if _, err := (RCSC{}).Tune(ctx, one, Options{C: 1}); !errors.Is(err, errRCSCClass) {
+	if _, err := (RCSCSettings{Common: Common{C: 1}}).Tune(ctx, one); !errors.Is(err, errRCSCClass) {
 		t.Errorf("a class with one row: error %v, want errRCSCClass", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	for _, mode := range []string{"robust", "paper"} {
-		if _, err := (RCSC{}).Tune(cctx, heart, Options{C: 1, Mode: mode}); !errors.Is(err, context.Canceled) {
+		if _, err := (RCSCSettings{Common: Common{C: 1}, Schedule: mode}).Tune(cctx, heart); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s, cancelled context: error %v, want context.Canceled", mode, err)
 		}
 	}

@@ -14,20 +14,20 @@ import (
 // unless an iteration limit is given, before any work; no other method has
 // a size limit.
 func TestCheckSize(t *testing.T) {
-	if err := CheckSize("twolevel", TwoLevelMaxRows, Options{}); err != nil {
+	if err := CheckSize(TwoLevelSettings{}, TwoLevelMaxRows); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
-	err := CheckSize("twolevel", 20_000, Options{})
+	err := CheckSize(TwoLevelSettings{}, 20_000)
 	var se *SizeError
 	if !errors.As(err, &se) || se.N != 20_000 || se.Max != 10_000 || !strings.Contains(err.Error(), "(13333 of them here)") {
 		t.Fatalf("20,000 rows: %v", err)
 	}
-	if err := CheckSize("twolevel", 20_000, Options{MaxIter: 2}); err != nil {
+	if err := CheckSize(TwoLevelSettings{MaxIter: 2}, 20_000); err != nil {
 		t.Errorf("with MaxIter: %v", err)
 	}
-	for _, m := range []string{"svm", "spd", "gi", "lccp", "rcsc"} {
-		if err := CheckSize(m, 1_000_000, Options{}); err != nil {
-			t.Errorf("%s: %v", m, err)
+	for _, s := range []Spec{SVMSettings{}, SPDSettings{}, GISettings{}, LCCPSettings{}, RCSCSettings{}} {
+		if err := CheckSize(s, 1_000_000); err != nil {
+			t.Errorf("%s: %v", s.Name(), err)
 		}
 	}
 	// The method itself refuses, at once (the data are 10,001 rows of

@@ -713,6 +713,9 @@ func spdResolve(train *dataio.Dataset, s SPDSettings) (spdConfig, error) {
 	if err := s.Check(); err != nil {
 		return c, err
 	}
+	if err := checkTrain("spd", train); err != nil {
+		return c, err
+	}
 	if c.param == "" {
 		c.param = "diag"
 	}
@@ -727,12 +730,6 @@ func spdResolve(train *dataio.Dataset, s SPDSettings) (spdConfig, error) {
 	}
 	if c.tol == 0 {
 		c.tol = spdDefaultTol
-	}
-	if train.Len() < 2 || train.Dim() == 0 {
-		return c, fmt.Errorf("spd: the training part has %d rows and %d features", train.Len(), train.Dim())
-	}
-	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
-		return c, fmt.Errorf("spd: the training part needs both classes (%d positive, %d negative)", pos, neg)
 	}
 	return c, nil
 }

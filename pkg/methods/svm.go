@@ -54,6 +54,9 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
+	if err := checkTrain("svm", train); err != nil {
+		return nil, err
+	}
 	g, err := gridSearchCV(ctx, train, s.Common)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)

@@ -6,11 +6,13 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 func TestSVMTune(t *testing.T) {
 	d := heartHead(t, 100)
-	res, err := NewSVM().Tune(context.Background(), d, Options{Seed: 1})
+	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +20,7 @@ func TestSVMTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Method != "svm" || res.Margin != "l1" || res.Kernel.Kind != "gaussian" {
+	if res.Method != "svm" || res.Margin != solver.L1 || res.Kernel.Kind != "gaussian" {
 		t.Errorf("result %+v", res)
 	}
 	if res.Kernel.Gamma != g.Gamma || res.C != g.C || res.Solves != g.Solves || res.CriterionEnd != g.Accuracy {
@@ -39,7 +41,7 @@ func TestSVMTune(t *testing.T) {
 		t.Errorf("status %v, init %q", res.Status, res.Init)
 	}
 
-	fixed, err := NewSVM().Tune(context.Background(), d, Options{Seed: 1, C: 4})
+	fixed, err := SVMSettings{Common: Common{Seed: 1, C: 4}}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,9 +52,14 @@ func TestSVMTune(t *testing.T) {
 
 func TestSVMOptionErrors(t *testing.T) {
 	d := heartHead(t, 40)
-	for _, o := range []Options{{Param: "diag"}, {Margin: "l2"}, {C: -1}, {Folds: 1}} {
-		if _, err := NewSVM().Tune(context.Background(), d, o); err == nil || !strings.HasPrefix(err.Error(), "methods: svm: ") {
-			t.Errorf("options %+v: error %v, want one starting methods: svm:", o, err)
+	// svm has one parameterisation (iso) and no margin field: the registry
+	// refuses another param before any settings exist.
+	if _, err := New("svm", "diag", ""); err == nil || !strings.HasPrefix(err.Error(), "svm: ") {
+		t.Errorf("param diag: error %v, want one starting svm:", err)
+	}
+	for _, s := range []SVMSettings{{Common: Common{C: -1}}, {Common: Common{Folds: 1}}} {
+		if _, err := s.Tune(context.Background(), d); err == nil || !strings.HasPrefix(err.Error(), "svm: ") {
+			t.Errorf("settings %+v: error %v, want one starting svm:", s, err)
 		}
 	}
 }
@@ -61,7 +68,7 @@ func TestSVMCanceled(t *testing.T) {
 	d := heartHead(t, 60)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := NewSVM().Tune(ctx, d, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := (SVMSettings{}).Tune(ctx, d); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: error %v, want context.Canceled", err)
 	}
 }

@@ -676,8 +676,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if err := ts.Check(); err != nil {
 		return nil, nil, err
 	}
-	if train == nil || train.Len() == 0 || train.X == nil || train.Dim() == 0 {
-		return nil, nil, fmt.Errorf("twolevel: the training part is empty")
+	if err := checkTrain("twolevel", train); err != nil {
+		return nil, nil, err
 	}
 	param := cmp.Or(ts.Param, "iso")
 	mode := cmp.Or(ts.Mode, tlModeSelect)

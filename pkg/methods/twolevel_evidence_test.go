@@ -13,20 +13,21 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // tlTestError trains the final L2 SVM on train with spec and C and returns
 // its test error (%) and number of support vectors.
 func tlTestError(ctx context.Context, t *testing.T, spec kernel.Spec, C float64, train, test *dataio.Dataset) (float64, int) {
 	t.Helper()
-	correct, nsv := rlTestCorrect(ctx, t, &Result{Kernel: spec, Margin: "l2", C: C}, train, test)
+	correct, nsv := rlTestCorrect(ctx, t, &Result{Kernel: spec, Margin: solver.L2, C: C}, train, test)
 	return 100 * float64(test.Len()-correct) / float64(test.Len()), nsv
 }
 
 // tlBaselineError runs the svm baseline on train and returns its test error (%).
 func tlBaselineError(ctx context.Context, t *testing.T, train, test *dataio.Dataset) float64 {
 	t.Helper()
-	res, err := SVM{}.Tune(ctx, train, Options{Seed: 1})
+	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(ctx, train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestTwoLevelEvidence(t *testing.T) {
 		base := tlBaselineError(ctx, t, jb.train, jb.test)
 		for _, param := range []string{"iso", "diag"} {
 			start := time.Now()
-			res, err := TwoLevel{}.Tune(ctx, jb.train, Options{Param: param, Seed: 1})
+			res, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: param}.Tune(ctx, jb.train)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -284,12 +284,12 @@ func TestTwoLevelTune(t *testing.T) {
 	}{{"iso", banana, 100}, {"diag", tlBananaNoise(t), 100}} {
 		t.Run(tc.param, func(t *testing.T) {
 			var steps []Step
-			opts := Options{Param: tc.param, Seed: 1, MaxIter: tc.maxIter, Recorder: func(s Step) { steps = append(steps, s) }}
-			res, err := TwoLevel{}.Tune(ctx, tc.ds, opts)
+			rec := func(s Step) { steps = append(steps, s) }
+			res, err := TwoLevelSettings{Common: Common{Seed: 1, Recorder: rec}, Param: tc.param, MaxIter: tc.maxIter}.Tune(ctx, tc.ds)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Method != "twolevel" || res.Margin != "l2" || !(res.C > 0) || res.Kernel.Kind != kernel.KindGaussian {
+			if res.Method != "twolevel" || res.Margin != solver.L2 || !(res.C > 0) || res.Kernel.Kind != kernel.KindGaussian {
 				t.Fatalf("result %+v", res)
 			}
 			if !(res.CriterionEnd < 0.5*res.CriterionStart) {
@@ -315,7 +315,7 @@ func TestTwoLevelTune(t *testing.T) {
 			}
 			t.Logf("%s: %s status %v, criterion %.4g → %.4g, kernel %+v", tc.param, tlFigures(res), res.Status, res.CriterionStart, res.CriterionEnd, res.Kernel)
 			if !tlRace {
-				again, err := TwoLevel{}.Tune(ctx, tc.ds, Options{Param: tc.param, Seed: 1, MaxIter: tc.maxIter})
+				again, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: tc.param, MaxIter: tc.maxIter}.Tune(ctx, tc.ds)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -336,18 +336,20 @@ func TestTwoLevelTune(t *testing.T) {
 func TestTwoLevelOptionErrors(t *testing.T) {
 	ctx := context.Background()
 	ds := tlToy(60, 2, 1)
-	for _, o := range []Options{{Param: "full"}, {Margin: "l1"}, {C: 1}, {Mode: "robust"}} {
-		if _, err := (TwoLevel{}).Tune(ctx, ds, o); err == nil {
-			t.Errorf("options %+v: want an error", o)
+	// twolevel has only the L2 margin (no Margin field): the old
+	// {Margin: "l1"} row is the command line's check now.
+	for _, s := range []TwoLevelSettings{{Param: "full"}, {Common: Common{C: 1}}, {Mode: "robust"}} {
+		if _, err := s.Tune(ctx, ds); err == nil {
+			t.Errorf("settings %+v: want an error", s)
 		}
 	}
 	one := &dataio.Dataset{X: mat.NewDense(3, 1, []float64{1, 2, 3}), Y: []float64{1, 1, 1}}
-	if _, err := (TwoLevel{}).Tune(ctx, one, Options{}); err == nil {
+	if _, err := (TwoLevelSettings{}).Tune(ctx, one); err == nil {
 		t.Error("one class: want an error")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (TwoLevel{}).Tune(cctx, ds, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := (TwoLevelSettings{}).Tune(cctx, ds); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
