@@ -244,7 +244,7 @@ func TestExpMap(t *testing.T) {
 		}
 		fdcheck.Jacobian(t, fmt.Sprintf("d=%d: dE_Q(tT)/dt at 0", n), curve, []float64{0}, dt, fdcheck.Settings{
 			Step: 1e-5, Tol: 1e-6 / float64(n), Scale: fdcheck.ScaleOne,
-			Label: func(i, _ int) string { return fmt.Sprintf("[%d,%d]", i/n, i%n) },
+			Label: func(i, _ int) string { return fmt.Sprintf(", entry [%d,%d]", i/n, i%n) },
 		})
 
 		// Curve.At agrees with ExpMap.
