@@ -169,7 +169,7 @@ func TestARFFErrors(t *testing.T) {
 		{"label-col by number", head + "red,1,a\ngreen,2,b\n", ReadOptions{LabelCol: "2"}, ErrNominal,
 			`t.arff:2: features must be numbers; 2 nominal (text) attributes: 1 (c) {red,green}; 3 (class) {a,b}; encode them with categorical=onehot`},
 		{"no such class attribute", head + "red,1,a\n", ReadOptions{LabelCol: "kind"}, nil,
-			`dataio: t.arff: no column named "kind" (columns: c, x, class)`},
+			`read t.arff: no column named "kind" (columns: c, x, class)`},
 		{"weights", head + "red,1,a,{2}\n", ReadOptions{Categorical: "codes"}, nil,
 			`t.arff:6: instance weights ({w} after a row) are not supported`},
 		{"text before @data", "@relation r\nx,y\n", ReadOptions{}, nil,

@@ -98,50 +98,50 @@ func (o ReadOptions) check() error {
 	switch o.Format {
 	case "", "auto", "csv", "arff", "libsvm", "ida":
 	default:
-		return fmt.Errorf("dataio: unknown format %q (want csv, arff, libsvm or ida)", o.Format)
+		return fmt.Errorf("unknown format %q (want csv, arff, libsvm or ida)", o.Format)
 	}
 	switch o.Categorical {
 	case "", "error", "codes":
 	default:
-		return fmt.Errorf("dataio: unknown categorical setting %q (want error or codes)", o.Categorical)
+		return fmt.Errorf("unknown categorical setting %q (want error or codes)", o.Categorical)
 	}
 	if len(o.Classes) != 0 {
 		if len(o.Classes) != 2 || o.Classes[0] == o.Classes[1] {
-			return fmt.Errorf("dataio: classes %q: give two different classes", strings.Join(o.Classes, ","))
+			return fmt.Errorf("classes %q: give two different classes", strings.Join(o.Classes, ","))
 		}
 		if o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
-			return fmt.Errorf("dataio: positive class %q is not one of the classes %q and %q", o.Positive, o.Classes[0], o.Classes[1])
+			return fmt.Errorf("positive class %q is not one of the classes %q and %q", o.Positive, o.Classes[0], o.Classes[1])
 		}
 	}
 	switch o.Missing {
 	case "", "error", "drop":
 	default:
-		return fmt.Errorf("dataio: unknown missing-value policy %q (want error or drop)", o.Missing)
+		return fmt.Errorf("unknown missing-value policy %q (want error or drop)", o.Missing)
 	}
 	switch o.Header {
 	case "", "auto", "yes", "no":
 	default:
-		return fmt.Errorf("dataio: unknown header setting %q (want yes or no)", o.Header)
+		return fmt.Errorf("unknown header setting %q (want yes or no)", o.Header)
 	}
 	if _, err := delimiterOf(o.Delimiter); err != nil {
 		return err
 	}
 	if o.Features < 0 {
-		return fmt.Errorf("dataio: negative number of features %d", o.Features)
+		return fmt.Errorf("negative number of features %d", o.Features)
 	}
 	if o.AutoUnlabeled < 0 {
-		return fmt.Errorf("dataio: negative number of features %d to detect unlabelled data", o.AutoUnlabeled)
+		return fmt.Errorf("negative number of features %d to detect unlabelled data", o.AutoUnlabeled)
 	}
 	if o.Unlabeled {
 		switch {
 		case o.LabelCol != "":
-			return fmt.Errorf("dataio: label column %q given for data read without labels", o.LabelCol)
+			return fmt.Errorf("label column %q given for data read without labels", o.LabelCol)
 		case o.Positive != "":
-			return fmt.Errorf("dataio: positive class %q given for data read without labels", o.Positive)
+			return fmt.Errorf("positive class %q given for data read without labels", o.Positive)
 		case len(o.Classes) > 0:
-			return fmt.Errorf("dataio: classes given for data read without labels")
+			return fmt.Errorf("classes given for data read without labels")
 		case o.Labels != nil:
-			return fmt.Errorf("dataio: label mapping given for data read without labels")
+			return fmt.Errorf("label mapping given for data read without labels")
 		}
 	}
 	return nil
@@ -163,7 +163,7 @@ func delimiterOf(s string) (byte, error) {
 	case " ", "space", "whitespace":
 		return whitespace, nil
 	}
-	return 0, fmt.Errorf("dataio: unknown delimiter %q (want , ; tab or space)", s)
+	return 0, fmt.Errorf("unknown delimiter %q (want , ; tab or space)", s)
 }
 
 // isMissing reports whether a field is a missing-value marker.
@@ -360,7 +360,7 @@ func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	opts.Format = "csv"
 	return readBytes(data, name, opts)
@@ -661,12 +661,12 @@ func resolveLabelCol(spec string, first []string, header bool, file string) (int
 	}
 	if k, err := strconv.Atoi(spec); err == nil {
 		if k < 1 || k > ncol {
-			return 0, fmt.Errorf("dataio: %s: label column %d is out of range: the file has %d columns", file, k, ncol)
+			return 0, fmt.Errorf("read %s: label column %d is out of range: the file has %d columns", file, k, ncol)
 		}
 		return k - 1, nil
 	}
 	if !header {
-		return 0, fmt.Errorf("dataio: %s: label column %q given by name, but the file has no header line", file, spec)
+		return 0, fmt.Errorf("read %s: label column %q given by name, but the file has no header line", file, spec)
 	}
 	// An exact match first, else a case-insensitive one; a name that
 	// several columns carry is ambiguous, not the first of them.
@@ -685,8 +685,8 @@ func resolveLabelCol(spec string, first []string, header bool, file string) (int
 			for i, j := range at {
 				nums[i] = strconv.Itoa(j + 1)
 			}
-			return 0, fmt.Errorf("dataio: %s: %d columns are named %q (columns %s): give the label column by number", file, len(at), spec, strings.Join(nums, ", "))
+			return 0, fmt.Errorf("read %s: %d columns are named %q (columns %s): give the label column by number", file, len(at), spec, strings.Join(nums, ", "))
 		}
 	}
-	return 0, fmt.Errorf("dataio: %s: no column named %q (columns: %s)", file, spec, strings.Join(first, ", "))
+	return 0, fmt.Errorf("read %s: no column named %q (columns: %s)", file, spec, strings.Join(first, ", "))
 }

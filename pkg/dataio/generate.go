@@ -65,7 +65,7 @@ func (s GenerateSettings) Features() (int, error) {
 	case GenSparse:
 		return SparseFeatures, nil
 	}
-	return 0, fmt.Errorf("dataio: generate: unknown data set %q (want weston, chessboard or sparse)", s.Kind)
+	return 0, fmt.Errorf("generate: unknown data set %q (want weston, chessboard or sparse)", s.Kind)
 }
 
 // orDefault returns v, or def when v is 0.
@@ -89,11 +89,11 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 	dim, stretch := orDefault(s.Dim, 2), orDefault(s.Stretch, 3)
 	switch {
 	case s.N < 1 || s.N > MaxGenerateValues/(d+1):
-		return nil, fmt.Errorf("dataio: generate: %d rows of %d features: want 1 to %d rows", s.N, d, MaxGenerateValues/(d+1))
+		return nil, fmt.Errorf("generate: %d rows of %d features: want 1 to %d rows", s.N, d, MaxGenerateValues/(d+1))
 	case s.Kind == GenWeston && (!(s.NoiseStd >= 0) || math.IsInf(s.NoiseStd, 0)):
-		return nil, fmt.Errorf("dataio: generate: noise std %v is not a finite number ≥ 0", s.NoiseStd)
+		return nil, fmt.Errorf("generate: noise std %v is not a finite number ≥ 0", s.NoiseStd)
 	case s.Kind == GenChessboard && (dim < 2 || dim > 1000 || !(stretch > 0) || math.IsInf(stretch, 0)):
-		return nil, fmt.Errorf("dataio: generate: chessboard dimension %d and stretch %v: want 2 to 1000 and a finite number > 0", dim, stretch)
+		return nil, fmt.Errorf("generate: chessboard dimension %d and stretch %v: want 2 to 1000 and a finite number > 0", dim, stretch)
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, GenerateStream))
 	g := &Generated{}
@@ -134,5 +134,5 @@ func Write(w io.Writer, format string, d *Dataset) error {
 	case "libsvm":
 		return WriteLIBSVM(w, d)
 	}
-	return fmt.Errorf("dataio: write: unknown format %q (want csv or libsvm)", format)
+	return fmt.Errorf("write data: unknown format %q (want csv or libsvm)", format)
 }

@@ -53,7 +53,7 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 	}
 	prefix, _ := IDAPrefix(path)
 	if opts.Unlabeled {
-		return nil, fmt.Errorf("dataio: IDA set %s is labelled (%s); to read only its features, read %s as CSV", prefix, prefix+idaSuffixes[1], prefix+idaSuffixes[0])
+		return nil, fmt.Errorf("IDA set %s is labelled (%s); to read only its features, read %s as CSV", prefix, prefix+idaSuffixes[1], prefix+idaSuffixes[0])
 	}
 	files := make([]string, 4)
 	raw := make([][]byte, 4)
@@ -65,13 +65,13 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 			if k >= 2 && errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			return nil, fmt.Errorf("dataio: read IDA set %s: %w", prefix, err)
+			return nil, fmt.Errorf("read IDA set %s: %w", prefix, err)
 		}
 		raw[k] = b
 		h.Write(b)
 	}
 	if (raw[2] == nil) != (raw[3] == nil) {
-		return nil, fmt.Errorf("dataio: IDA set %s: found one of %s and %s but not the other", prefix, files[2], files[3])
+		return nil, fmt.Errorf("IDA set %s: found one of %s and %s but not the other", prefix, files[2], files[3])
 	}
 
 	// Data: one row per line, all rows the same width.
@@ -118,7 +118,7 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 	}
 	for _, v := range y {
 		if v == 0 {
-			return nil, fmt.Errorf("dataio: %s: an IDA set is used whole (its realisations index its rows): classes cannot drop rows", prefix)
+			return nil, fmt.Errorf("read %s: an IDA set is used whole (its realisations index its rows): classes cannot drop rows", prefix)
 		}
 	}
 
@@ -143,7 +143,7 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	if len(train) != len(test) {
-		return nil, fmt.Errorf("dataio: IDA set %s: %d training realisations but %d test realisations", prefix, len(train), len(test))
+		return nil, fmt.Errorf("IDA set %s: %d training realisations but %d test realisations", prefix, len(train), len(test))
 	}
 	inTrain := make([]int, n) // realisation number+1 that last marked the row
 	for k := range train {

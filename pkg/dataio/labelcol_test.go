@@ -13,7 +13,7 @@ func TestLabelColByName(t *testing.T) {
 		{"label", "", 2},
 		{"LABEL", "", 2},
 		{"a", "", 2}, // exact match beats the case-insensitive one
-		{"b", `dataio: t.csv: no column named "b" (columns: a, A, label)`, 0},
+		{"b", `read t.csv: no column named "b" (columns: a, A, label)`, 0},
 	} {
 		d, err := readBytes(data, "t.csv", ReadOptions{LabelCol: tc.spec})
 		switch {
@@ -26,7 +26,7 @@ func TestLabelColByName(t *testing.T) {
 	dup := []byte("a,a,label\n1,2,x\n3,4,y\n")
 	for _, spec := range []string{"a", "A"} {
 		_, err := readBytes(dup, "t.csv", ReadOptions{LabelCol: spec})
-		if want := `dataio: t.csv: 2 columns are named "` + spec + `" (columns 1, 2): give the label column by number`; err == nil || err.Error() != want {
+		if want := `read t.csv: 2 columns are named "` + spec + `" (columns 1, 2): give the label column by number`; err == nil || err.Error() != want {
 			t.Errorf("%q: err = %v, want %q", spec, err, want)
 		}
 	}

@@ -172,7 +172,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 	case len(classes) > 2 && positive != "":
 		p := user(positive)
 		if !known(positive) {
-			return nil, LabelMap{}, nil, fmt.Errorf("dataio: %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
+			return nil, LabelMap{}, nil, fmt.Errorf("read %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
 		}
 		y := make([]float64, n)
 		for i, c := range canon {
@@ -199,7 +199,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 		case b:
 			posName, negName = b, a
 		default:
-			return nil, LabelMap{}, nil, fmt.Errorf("dataio: %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
+			return nil, LabelMap{}, nil, fmt.Errorf("read %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
 		}
 	} else {
 		posName, negName = a, b

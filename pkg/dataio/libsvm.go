@@ -32,7 +32,7 @@ func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	opts.Format = "libsvm"
 	return readBytes(data, name, opts)

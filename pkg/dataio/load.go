@@ -34,7 +34,7 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("dataio: read data: %w", err)
+		return nil, fmt.Errorf("read data: %w", err)
 	}
 	d, err := parseBytes(data, path, opts)
 	if err != nil {
@@ -52,11 +52,11 @@ func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	if opts.Format == "ida" {
-		return nil, fmt.Errorf("dataio: %s: an IDA set is four files; give its path", name)
+		return nil, fmt.Errorf("read %s: an IDA set is four files; give its path", name)
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("dataio: read %s: %w", name, err)
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return readBytes(data, name, opts)
 }
@@ -179,17 +179,17 @@ func baseName(path string) string {
 func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 	b, ok := lookupBuiltin(name)
 	if !ok {
-		return nil, fmt.Errorf("dataio: unknown builtin data set %q (known: %s)", name, strings.Join(BuiltinNames(), ", "))
+		return nil, fmt.Errorf("unknown builtin data set %q (known: %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
 	data, err := builtinFS.ReadFile("builtin/" + b.File)
 	if err != nil {
-		return nil, fmt.Errorf("dataio: builtin %s: %w", name, err)
+		return nil, fmt.Errorf("read builtin %s: %w", name, err)
 	}
 	if opts.Format == "csv" || opts.Format == "arff" || opts.Format == "ida" {
-		return nil, fmt.Errorf("dataio: builtin %s is a LIBSVM file, not %s", name, opts.Format)
+		return nil, fmt.Errorf("builtin %s is a LIBSVM file, not %s", name, opts.Format)
 	}
 	if opts.Unlabeled {
-		return nil, fmt.Errorf("dataio: builtin %s is labelled; read it with its labels", name)
+		return nil, fmt.Errorf("builtin %s is labelled; read it with its labels", name)
 	}
 	opts.Format = "libsvm"
 	d, err := parseBytes(bytes.Clone(data), BuiltinPrefix+name, opts)
@@ -205,12 +205,12 @@ func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 func dirError(dir string) error {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*"+idaSuffixes[0]))
 	if len(matches) == 0 {
-		return fmt.Errorf("dataio: %s is a directory; give a data file", dir)
+		return fmt.Errorf("%s is a directory; give a data file", dir)
 	}
 	var sets []string
 	for _, m := range matches {
 		p, _ := IDAPrefix(m)
 		sets = append(sets, p)
 	}
-	return fmt.Errorf("dataio: %s is a directory; give a file or an IDA set in it: %s", dir, strings.Join(sets, ", "))
+	return fmt.Errorf("%s is a directory; give a file or an IDA set in it: %s", dir, strings.Join(sets, ", "))
 }

@@ -47,14 +47,14 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 	switch kind {
 	case ZScore, MinMax01, MinMax11, NoScale:
 	default:
-		return nil, fmt.Errorf("dataio: unknown normalisation %q (want zscore, minmax01, minmax11 or none)", kind)
+		return nil, fmt.Errorf("unknown normalisation %q (want zscore, minmax01, minmax11 or none)", kind)
 	}
 	n, d := 0, 0
 	if X != nil && !isEmptyDense(X) {
 		n, d = X.Dims()
 	}
 	if n == 0 || d == 0 {
-		return nil, fmt.Errorf("dataio: fit %s normaliser: %w", kind, ErrEmpty)
+		return nil, fmt.Errorf("fit %s normaliser: %w", kind, ErrEmpty)
 	}
 	nz := &Normalizer{Kind: kind, Shift: make([]float64, d), Scale: make([]float64, d)}
 	st := denseColumnStats(X, kind == ZScore)
@@ -68,7 +68,7 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			for i := 0; i < n; i++ {
 				v := X.At(i, j)
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, fmt.Errorf("dataio: fit %s normaliser: row %d feature %d is %v", kind, i+1, j+1, v)
+					return nil, fmt.Errorf("fit %s normaliser: row %d feature %d is %v", kind, i+1, j+1, v)
 				}
 				lo, hi = min(lo, v), max(hi, v)
 				sum += v
@@ -92,7 +92,7 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0)) {
 			// Scaled values would be computed as (x - shift)/scale, which
 			// overflows too: no finite normaliser exists in this form.
-			return nil, fmt.Errorf("dataio: fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
+			return nil, fmt.Errorf("fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
 		}
 		if constant || scale == 0 {
 			// Zero spread: shift only.
@@ -213,11 +213,11 @@ func (nz *Normalizer) Dim() int { return len(nz.Shift) }
 // Validate checks a normaliser read back from a file.
 func (nz *Normalizer) Validate() error {
 	if len(nz.Shift) != len(nz.Scale) {
-		return fmt.Errorf("dataio: normaliser: %d shifts but %d scales", len(nz.Shift), len(nz.Scale))
+		return fmt.Errorf("check normaliser: %d shifts but %d scales", len(nz.Shift), len(nz.Scale))
 	}
 	for j := range nz.Shift {
 		if s := nz.Scale[j]; !(s > 0) || math.IsInf(s, 0) || math.IsNaN(nz.Shift[j]) || math.IsInf(nz.Shift[j], 0) {
-			return fmt.Errorf("dataio: normaliser: feature %d has shift %v, scale %v", j+1, nz.Shift[j], s)
+			return fmt.Errorf("check normaliser: feature %d has shift %v, scale %v", j+1, nz.Shift[j], s)
 		}
 	}
 	return nil

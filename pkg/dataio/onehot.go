@@ -50,7 +50,7 @@ func FitOneHot(d *Dataset) (*OneHot, error) {
 		for i := 0; i < d.Len(); i++ {
 			c, err := levelCode(d.X.At(i, nf.Index), len(nf.Levels))
 			if err != nil {
-				return nil, fmt.Errorf("dataio: fit one-hot encoding of %s, row %d: %w", nf.Name, i+1, err)
+				return nil, fmt.Errorf("fit one-hot encoding of %s, row %d: %w", nf.Name, i+1, err)
 			}
 			seen[c] = true
 		}
@@ -119,11 +119,11 @@ func (e *OneHot) Check() error {
 	for _, c := range e.Columns {
 		switch {
 		case c.Feature < 0 || c.Feature >= e.InputFeatures:
-			return fmt.Errorf("dataio: one-hot column %q is feature %d of %d", c.Name, c.Feature+1, e.InputFeatures)
+			return fmt.Errorf("one-hot encoding: column %q is feature %d of %d", c.Name, c.Feature+1, e.InputFeatures)
 		case seen[c.Feature]:
-			return fmt.Errorf("dataio: one-hot encodes feature %d twice", c.Feature+1)
+			return fmt.Errorf("one-hot encoding: feature %d is encoded twice", c.Feature+1)
 		case len(c.Levels) == 0:
-			return fmt.Errorf("dataio: one-hot column %q has no categories", c.Name)
+			return fmt.Errorf("one-hot encoding: column %q has no categories", c.Name)
 		}
 		seen[c.Feature] = true
 	}
@@ -139,13 +139,13 @@ func (e *OneHot) Check() error {
 // text. The result has no Nominal columns and Encoder set to e.
 func (e *OneHot) Apply(d *Dataset) (*Dataset, error) {
 	if d.Len() > 0 && d.Dim() != e.InputFeatures {
-		return nil, fmt.Errorf("dataio: %s has %d feature columns, the one-hot encoding was fitted on %d", d.Source, d.Dim(), e.InputFeatures)
+		return nil, fmt.Errorf("%s has %d feature columns, the one-hot encoding was fitted on %d", d.Source, d.Dim(), e.InputFeatures)
 	}
 	byFeature := e.byFeature()
 	dataNominal := map[int]NominalFeature{}
 	for _, nf := range d.Nominal {
 		if _, ok := byFeature[nf.Index]; !ok {
-			return nil, fmt.Errorf("dataio: %s: feature %d (%s) holds categories, but it was numeric in the training data", d.Source, nf.Index+1, nf.Name)
+			return nil, fmt.Errorf("one-hot encode %s: feature %d (%s) holds categories, but it was numeric in the training data", d.Source, nf.Index+1, nf.Name)
 		}
 		dataNominal[nf.Index] = nf
 	}
@@ -198,7 +198,7 @@ func (e *OneHot) Apply(d *Dataset) (*Dataset, error) {
 			case index[j] != nil:
 				code, err := levelCode(v, len(index[j]))
 				if err != nil {
-					return nil, fmt.Errorf("dataio: %s row %d feature %d: %w", d.Source, i+1, j+1, err)
+					return nil, fmt.Errorf("one-hot encode %s: row %d feature %d: %w", d.Source, i+1, j+1, err)
 				}
 				if p := index[j][code]; p >= 0 {
 					dst[out[j]+p] = 1

@@ -37,12 +37,12 @@ func (o PartitionOptions) sizes(n int) (ntr, nte int, err error) {
 	byFrac := o.TrainFraction != 0 || o.TestFraction != 0
 	switch {
 	case bySize && byFrac:
-		return 0, 0, fmt.Errorf("dataio: partitions: give sizes or fractions, not both")
+		return 0, 0, fmt.Errorf("draw partitions: give sizes or fractions, not both")
 	case o.TrainSize < 0 || o.TestSize < 0:
-		return 0, 0, fmt.Errorf("dataio: partitions: negative size %d/%d", o.TrainSize, o.TestSize)
+		return 0, 0, fmt.Errorf("draw partitions: negative size %d/%d", o.TrainSize, o.TestSize)
 	case bySize:
 		if o.TrainSize == 0 {
-			return 0, 0, fmt.Errorf("dataio: partitions: a test size needs a training size")
+			return 0, 0, fmt.Errorf("draw partitions: a test size needs a training size")
 		}
 		ntr, nte = o.TrainSize, o.TestSize
 		if nte == 0 {
@@ -51,14 +51,14 @@ func (o PartitionOptions) sizes(n int) (ntr, nte int, err error) {
 	case byFrac:
 		for _, f := range []float64{o.TrainFraction, o.TestFraction} {
 			if !(f >= 0 && f < 1) {
-				return 0, 0, fmt.Errorf("dataio: partitions: fraction %v is not in (0, 1)", f)
+				return 0, 0, fmt.Errorf("draw partitions: fraction %v is not in (0, 1)", f)
 			}
 		}
 		if o.TrainFraction == 0 {
-			return 0, 0, fmt.Errorf("dataio: partitions: a test fraction needs a training fraction")
+			return 0, 0, fmt.Errorf("draw partitions: a test fraction needs a training fraction")
 		}
 		if o.TrainFraction+o.TestFraction > 1+1e-12 {
-			return 0, 0, fmt.Errorf("dataio: partitions: fractions %v + %v exceed 1", o.TrainFraction, o.TestFraction)
+			return 0, 0, fmt.Errorf("draw partitions: fractions %v + %v exceed 1", o.TrainFraction, o.TestFraction)
 		}
 		ntr = int(math.Round(o.TrainFraction * float64(n)))
 		if o.TestFraction > 0 {
@@ -68,10 +68,10 @@ func (o PartitionOptions) sizes(n int) (ntr, nte int, err error) {
 			nte = n - ntr
 		}
 	default:
-		return 0, 0, fmt.Errorf("dataio: partitions: no training size or fraction given")
+		return 0, 0, fmt.Errorf("draw partitions: no training size or fraction given")
 	}
 	if ntr+nte > n || ntr < 1 || nte < 1 {
-		return 0, 0, fmt.Errorf("dataio: partitions: %d training + %d test rows do not fit in %d rows (each part needs at least one row)", ntr, nte, n)
+		return 0, 0, fmt.Errorf("draw partitions: %d training + %d test rows do not fit in %d rows (each part needs at least one row)", ntr, nte, n)
 	}
 	return ntr, nte, nil
 }
@@ -92,7 +92,7 @@ func Partitions(y []float64, o PartitionOptions, seed uint64) ([]Split, error) {
 		k = 1
 	}
 	if k < 0 {
-		return nil, fmt.Errorf("dataio: partitions: negative number of splits %d", k)
+		return nil, fmt.Errorf("draw partitions: negative number of splits %d", k)
 	}
 	var classes [][]int
 	var trc, tec []int
@@ -171,7 +171,7 @@ func stratifiedCounts(classes [][]int, ntr, nte int) (trc, tec []int, err error)
 		sum += v
 	}
 	if sum != nte {
-		return nil, nil, fmt.Errorf("dataio: partitions: cannot stratify %d training + %d test rows over classes of sizes %v", ntr, nte, sizes)
+		return nil, nil, fmt.Errorf("draw partitions: cannot stratify %d training + %d test rows over classes of sizes %v", ntr, nte, sizes)
 	}
 	return trc, tec, nil
 }

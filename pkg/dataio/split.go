@@ -49,7 +49,7 @@ func LoadArg(path string, stdin io.Reader, opts ReadOptions) (*Dataset, error) {
 		return Load(path, opts)
 	}
 	if stdin == nil {
-		return nil, errors.New("dataio: read stdin: no standard input given")
+		return nil, errors.New("read stdin: no standard input given")
 	}
 	return LoadReader(stdin, "stdin", opts)
 }
@@ -64,7 +64,7 @@ type LabelColError struct {
 
 // Error names the label column and the file.
 func (e *LabelColError) Error() string {
-	return fmt.Sprintf("dataio: label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
+	return fmt.Sprintf("label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
 }
 
 // CheckLabelCol returns a *LabelColError when labelCol is set and d was read
@@ -87,10 +87,10 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 		return nil, err
 	}
 	if s.Test != "" && s.TestFraction != 0 {
-		return nil, errors.New("dataio: give a test file or a test fraction, not both")
+		return nil, errors.New("give a test file or a test fraction, not both")
 	}
 	if s.TestFraction != 0 && !(s.TestFraction > 0 && s.TestFraction < 1) {
-		return nil, fmt.Errorf("dataio: test fraction %v is not in (0, 1)", s.TestFraction)
+		return nil, fmt.Errorf("test fraction %v is not in (0, 1)", s.TestFraction)
 	}
 	full, err := LoadArg(path, s.Stdin, s.Read)
 	if err != nil {

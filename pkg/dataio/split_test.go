@@ -155,7 +155,7 @@ func TestLoadSplitIDA(t *testing.T) {
 func TestLoadSplitNormalizeErrorNamesFile(t *testing.T) {
 	path := splitFile(t, t.TempDir(), "huge.csv", "a,b,label\n1e308,2,1\n-1e308,4,-1\n5,6,1\n7,1,-1\n")
 	_, _, _, err := loadSplit(path, SplitSettings{Normalize: MinMax01})
-	if want := path + ": dataio: fit minmax01 normaliser: feature 1 ranges from -1e+308 to 1e+308"; err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := path + ": fit minmax01 normaliser: feature 1 ranges from -1e+308 to 1e+308"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("err = %v, want it to start %q", err, want)
 	}
 }

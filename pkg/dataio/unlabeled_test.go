@@ -226,7 +226,7 @@ func TestUnlabeledOptionErrors(t *testing.T) {
 		{filepath.Join(td, "ida/banana"), ReadOptions{Unlabeled: true}, "banana is labelled"},
 	} {
 		_, err := Load(c.path, c.opts)
-		if err == nil || !strings.Contains(err.Error(), c.msg) || !strings.HasPrefix(err.Error(), "dataio: ") {
+		if err == nil || !strings.Contains(err.Error(), c.msg) || strings.HasPrefix(err.Error(), "dataio: ") {
 			t.Errorf("%s %+v: error %v, want %q", c.path, c.opts, err, c.msg)
 		}
 	}

@@ -86,7 +86,7 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("dataio: write CSV: %w", err)
+		return fmt.Errorf("write CSV: %w", err)
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("dataio: write LIBSVM: %w", err)
+		return fmt.Errorf("write LIBSVM: %w", err)
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ type AccuracyPanel struct {
 // says so.
 func Accuracy(title string, panels []AccuracyPanel) (*Figure, error) {
 	if len(panels) == 0 {
-		return nil, errors.New("figure: accuracy: no datasets")
+		return nil, errors.New("draw accuracy figure: no datasets")
 	}
 	cols := min(len(panels), 3)
 	rows := (len(panels) + cols - 1) / cols
@@ -125,7 +125,7 @@ func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
 		}
 		bp, err := plotter.NewBoxPlot(vg.Points(22), float64(i), v)
 		if err != nil {
-			return nil, fmt.Errorf("figure: accuracy: box of %s: %w", b.Name, err)
+			return nil, fmt.Errorf("draw accuracy figure: box of %s: %w", b.Name, err)
 		}
 		bp.FillColor = colFill
 		bp.BoxStyle.Color, bp.WhiskerStyle.Color = colData, colData
@@ -146,7 +146,7 @@ func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
 	if len(means) > 0 {
 		s, err := plotter.NewScatter(means)
 		if err != nil {
-			return nil, fmt.Errorf("figure: accuracy: means of %s: %w", pn.Dataset, err)
+			return nil, fmt.Errorf("draw accuracy figure: means of %s: %w", pn.Dataset, err)
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colAccent, Radius: vg.Points(4), Shape: diamond{}}
 		p.Add(s)

@@ -75,18 +75,18 @@ func rankOrder(ranks []float64) []int {
 func CriticalDifference(d CD) (*Figure, error) {
 	k := len(d.Names)
 	if k != len(d.Ranks) {
-		return nil, fmt.Errorf("figure: critical difference: %d names but %d ranks", k, len(d.Ranks))
+		return nil, fmt.Errorf("draw critical-difference diagram: %d names but %d ranks", k, len(d.Ranks))
 	}
 	if k < 2 {
-		return nil, errors.New("figure: critical difference: needs at least two methods")
+		return nil, errors.New("draw critical-difference diagram: needs at least two methods")
 	}
 	for i, r := range d.Ranks {
 		if math.IsNaN(r) || r < 1 || r > float64(k) {
-			return nil, fmt.Errorf("figure: critical difference: rank of %s is %v, not in [1, %d]", d.Names[i], r, k)
+			return nil, fmt.Errorf("draw critical-difference diagram: rank of %s is %v, not in [1, %d]", d.Names[i], r, k)
 		}
 	}
 	if !(d.CD > 0) || math.IsInf(d.CD, 0) {
-		return nil, fmt.Errorf("figure: critical difference: CD = %v, want a positive number", d.CD)
+		return nil, fmt.Errorf("draw critical-difference diagram: CD = %v, want a positive number", d.CD)
 	}
 	cliques := d.Cliques
 	if cliques == nil {
@@ -95,7 +95,7 @@ func CriticalDifference(d CD) (*Figure, error) {
 	for _, g := range cliques {
 		for _, i := range g {
 			if i < 0 || i >= k {
-				return nil, fmt.Errorf("figure: critical difference: clique member %d is not a method index (0..%d)", i, k-1)
+				return nil, fmt.Errorf("draw critical-difference diagram: clique member %d is not a method index (0..%d)", i, k-1)
 			}
 		}
 	}

@@ -53,15 +53,15 @@ func (f *Figure) Draw(c draw.Canvas) {
 // Encode writes the figure to w as "svg", "png" or "pdf".
 func (f *Figure) Encode(w io.Writer, format string) error {
 	if !validFormat(format) {
-		return fmt.Errorf("figure: unknown format %q (want svg, png or pdf)", format)
+		return fmt.Errorf("encode figure: unknown format %q (want svg, png or pdf)", format)
 	}
 	c, err := draw.NewFormattedCanvas(f.Width, f.Height, format)
 	if err != nil {
-		return fmt.Errorf("figure: %s canvas: %w", format, err)
+		return fmt.Errorf("encode figure: make %s canvas: %w", format, err)
 	}
 	f.Draw(draw.New(c))
 	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("figure: write %s: %w", format, err)
+		return fmt.Errorf("encode figure: write %s: %w", format, err)
 	}
 	return nil
 }
@@ -80,14 +80,14 @@ func (f *Figure) SVG() ([]byte, error) {
 func (f *Figure) Save(path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if !validFormat(format) {
-		return fmt.Errorf("figure: %s: unknown format %q (want .svg, .png or .pdf)", path, format)
+		return fmt.Errorf("write figure %s: unknown format %q (want .svg, .png or .pdf)", path, format)
 	}
 	var b bytes.Buffer
 	if err := f.Encode(&b, format); err != nil {
-		return fmt.Errorf("figure: %s: %w", path, err)
+		return fmt.Errorf("write figure %s: %w", path, err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("figure: %w", err)
+		return fmt.Errorf("write figure: %w", err)
 	}
 	return nil
 }

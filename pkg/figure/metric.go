@@ -33,14 +33,14 @@ type Weights struct {
 func FeatureWeights(w Weights) (*Figure, error) {
 	d := len(w.Names)
 	if d == 0 {
-		return nil, errors.New("figure: weights: no features")
+		return nil, errors.New("draw feature weights: no features")
 	}
 	if len(w.Runs) == 0 {
-		return nil, errors.New("figure: weights: no runs")
+		return nil, errors.New("draw feature weights: no runs")
 	}
 	for i, r := range w.Runs {
 		if len(r) != d {
-			return nil, fmt.Errorf("figure: weights: run %d has %d weights for %d features", i+1, len(r), d)
+			return nil, fmt.Errorf("draw feature weights: run %d has %d weights for %d features", i+1, len(r), d)
 		}
 	}
 	mean := make([]float64, d)
@@ -94,7 +94,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 	}
 	bars, err := plotter.NewBarChart(vals, rowH*0.7)
 	if err != nil {
-		return nil, fmt.Errorf("figure: weights: %w", err)
+		return nil, fmt.Errorf("draw feature weights: %w", err)
 	}
 	bars.Horizontal, bars.XMin = true, 1
 	bars.Color, bars.LineStyle.Color = colFill, colData
@@ -111,7 +111,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 	if len(dots) > 0 {
 		s, err := plotter.NewScatter(dots)
 		if err != nil {
-			return nil, fmt.Errorf("figure: weights: %w", err)
+			return nil, fmt.Errorf("draw feature weights: %w", err)
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colDot, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(s)
@@ -238,19 +238,19 @@ func (g offDiag) Y(r int) float64 { return float64(r + 1) }
 func Metric(m Matrix) (*Figure, error) {
 	d := len(m.Names)
 	if d < 2 {
-		return nil, errors.New("figure: metric: needs at least two features")
+		return nil, errors.New("draw metric: needs at least two features")
 	}
 	if len(m.Q) != d {
-		return nil, fmt.Errorf("figure: metric: Q has %d rows for %d features", len(m.Q), d)
+		return nil, fmt.Errorf("draw metric: Q has %d rows for %d features", len(m.Q), d)
 	}
 	lim := 0.0
 	for i, row := range m.Q {
 		if len(row) != d {
-			return nil, fmt.Errorf("figure: metric: Q row %d has %d entries, want %d", i+1, len(row), d)
+			return nil, fmt.Errorf("draw metric: Q row %d has %d entries, want %d", i+1, len(row), d)
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("figure: metric: Q[%d][%d] = %v is not finite", i+1, j+1, v)
+				return nil, fmt.Errorf("draw metric: Q[%d][%d] = %v is not finite", i+1, j+1, v)
 			}
 			if i != j {
 				lim = math.Max(lim, math.Abs(v))
@@ -307,7 +307,7 @@ func Metric(m Matrix) (*Figure, error) {
 	}
 	bars, err := plotter.NewBarChart(diag, rowH*0.7)
 	if err != nil {
-		return nil, fmt.Errorf("figure: metric: diagonal: %w", err)
+		return nil, fmt.Errorf("draw metric: diagonal: %w", err)
 	}
 	bars.Horizontal, bars.XMin = true, 1
 	bars.Color, bars.LineStyle.Color, bars.LineStyle.Width = colFill, colData, vg.Points(0.6)

@@ -110,7 +110,7 @@ func Traces(ts TraceSet) (*Figure, error) {
 		}
 	}
 	if len(runs) == 0 {
-		return nil, errors.New("figure: traces: no run with two or more iterations")
+		return nil, errors.New("draw traces: no run with two or more iterations")
 	}
 	width, height := 6.4*vg.Inch, 4.2*vg.Inch
 	title := ts.Title
@@ -135,7 +135,7 @@ func Traces(ts TraceSet) (*Figure, error) {
 	med := MedianTrace(runs)
 	ml := traceLine(med, logY)
 	if ml == nil {
-		return nil, fmt.Errorf("figure: traces: %s: no finite median", ts.Title)
+		return nil, fmt.Errorf("draw traces: %s: no finite median", ts.Title)
 	}
 	ml.Color, ml.Width = colData, vg.Points(2.4)
 	p.Add(ml)

@@ -108,7 +108,7 @@ func Write(w io.Writer, p *Page) error {
 		for fi, f := range s.Figures {
 			svg, err := inlineSVG(f.SVG, fmt.Sprintf("f%d-%d-", si+1, fi+1))
 			if err != nil {
-				return fmt.Errorf("htmlreport: figure %q in section %q: %w", f.Caption, s.Heading, err)
+				return fmt.Errorf("write HTML report: figure %q in section %q: %w", f.Caption, s.Heading, err)
 			}
 			sec.Figs = append(sec.Figs, figure{Caption: f.Caption, SVG: svg})
 		}
@@ -116,7 +116,7 @@ func Write(w io.Writer, p *Page) error {
 	}
 	var buf bytes.Buffer
 	if err := tmpl().Execute(&buf, view); err != nil {
-		return fmt.Errorf("htmlreport: %w", err)
+		return fmt.Errorf("write HTML report: %w", err)
 	}
 	_, err := w.Write(buf.Bytes())
 	return err

@@ -51,20 +51,20 @@ var _ Kernel = (*Gaussian)(nil)
 func NewGaussian(Q mat.Symmetric) (*Gaussian, error) {
 	d := Q.SymmetricDim()
 	if d == 0 {
-		return nil, fmt.Errorf("kernel: new Gaussian: Q is empty")
+		return nil, fmt.Errorf("build Gaussian kernel: Q is empty")
 	}
 	qm := mat.NewSymDense(d, nil)
 	qm.CopySym(Q)
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
 			if v := qm.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("kernel: new Gaussian: Q[%d][%d] = %v is not finite", i, j, v)
+				return nil, fmt.Errorf("build Gaussian kernel: Q[%d][%d] = %v is not finite", i, j, v)
 			}
 		}
 	}
 	var chol mat.Cholesky
 	if !chol.Factorize(qm) {
-		return nil, fmt.Errorf("%w: Cholesky factorisation of the %d×%d metric Q failed", ErrNotSPD, d, d)
+		return nil, fmt.Errorf("build Gaussian kernel: %w: Cholesky factorisation of the %d×%d metric Q failed", ErrNotSPD, d, d)
 	}
 	var lt mat.TriDense
 	chol.LTo(&lt)
@@ -84,12 +84,12 @@ func NewGaussian(Q mat.Symmetric) (*Gaussian, error) {
 // finite kernel. q is copied.
 func NewGaussianDiag(q []float64) (*Gaussian, error) {
 	if len(q) == 0 {
-		return nil, fmt.Errorf("kernel: new diagonal Gaussian: no weights")
+		return nil, fmt.Errorf("build diagonal Gaussian kernel: no weights")
 	}
 	g := &Gaussian{kind: gaussDiag, d: len(q), q: append([]float64(nil), q...)}
 	for k, v := range q {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("kernel: new diagonal Gaussian: weight q[%d] = %v must be finite and non-negative", k, v)
+			return nil, fmt.Errorf("build diagonal Gaussian kernel: weight q[%d] = %v must be finite and non-negative", k, v)
 		}
 		if v > 0 {
 			g.cols = append(g.cols, k)
@@ -104,7 +104,7 @@ func NewGaussianDiag(q []float64) (*Gaussian, error) {
 // start for every method). The kernel accepts points of any dimension.
 func NewGaussianIso(gamma float64) (*Gaussian, error) {
 	if math.IsNaN(gamma) || math.IsInf(gamma, 0) || gamma <= 0 {
-		return nil, fmt.Errorf("kernel: new isotropic Gaussian: gamma = %v must be finite and positive", gamma)
+		return nil, fmt.Errorf("build isotropic Gaussian kernel: gamma = %v must be finite and positive", gamma)
 	}
 	return &Gaussian{kind: gaussIso, gamma: gamma}, nil
 }

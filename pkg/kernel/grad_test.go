@@ -6,30 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/diff/fd"
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
-
-// checkGrad compares grad with central differences of f at x (step 1e-6,
-// relative tolerance 1e-5 against the gradient's scale), as gonum's
-// optimize/functions validate.go does.
-func checkGrad(t *testing.T, name string, f func([]float64) float64, x, grad []float64) {
-	t.Helper()
-	num := fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: 1e-6})
-	var scale float64
-	for _, v := range num {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	if scale == 0 {
-		t.Fatalf("%s: zero numerical gradient: the test cannot fail", name)
-	}
-	for k := range num {
-		if math.Abs(grad[k]-num[k]) > 1e-5*scale {
-			t.Fatalf("%s: component %d: analytic %v, central difference %v (scale %v)", name, k, grad[k], num[k], scale)
-		}
-	}
-}
 
 // objectives returns F(K) and its weight matrix C = ∂F/∂K: a linear one with
 // random symmetric weights and a nonlinear F = Σ K_ij² (C = 2K).
@@ -121,7 +101,7 @@ func TestGaussianGradQ(t *testing.T) {
 					grad = append(grad, v)
 				}
 			}
-			checkGrad(t, "GaussianGradQ/"+name, f, theta, grad)
+			fdcheck.Grad(t, "GaussianGradQ/"+name, f, theta, grad, fdcheck.Settings{})
 
 			// The same with the literal sum -½ Σ W_ij d_ij d_ijᵀ.
 			C := obj.C(K)
@@ -162,7 +142,7 @@ func TestGaussianGradDiag(t *testing.T) {
 		K := g.Gram(X)
 		grad := make([]float64, d)
 		GaussianGradDiag(grad, X, K, obj.C(K))
-		checkGrad(t, "GaussianGradDiag/"+name, f, q0, grad)
+		fdcheck.Grad(t, "GaussianGradDiag/"+name, f, q0, grad, fdcheck.Settings{})
 		var G mat.SymDense
 		GaussianGradQ(&G, X, K, obj.C(K))
 		for k := range grad {
@@ -183,7 +163,7 @@ func TestGaussianGradDiag(t *testing.T) {
 		gi, _ := NewGaussianIso(gamma)
 		Ki := gi.Gram(X)
 		GaussianGradDiag(grad, X, Ki, obj.C(Ki))
-		checkGrad(t, "GaussianGradDiag/gamma/"+name, fg, []float64{gamma}, []float64{2 * floats.Sum(grad)})
+		fdcheck.Grad(t, "GaussianGradDiag/gamma/"+name, fg, []float64{gamma}, []float64{2 * floats.Sum(grad)}, fdcheck.Settings{})
 	}
 }
 
@@ -229,7 +209,7 @@ func TestL1GradTheta(t *testing.T) {
 		K := k.Gram(X)
 		grad := make([]float64, d)
 		L1GradTheta(grad, X, theta0, obj.C(K))
-		checkGrad(t, "L1GradTheta/"+name, f, theta0, grad)
+		fdcheck.Grad(t, "L1GradTheta/"+name, f, theta0, grad, fdcheck.Settings{})
 		again := make([]float64, d)
 		L1GradTheta(again, X, theta0, obj.C(K))
 		if !slices.Equal(grad, again) {

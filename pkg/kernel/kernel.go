@@ -112,4 +112,4 @@ const (
 
 // ErrNotSPD is returned (wrapped) when a matrix that must be symmetric
 // positive definite, such as the metric Q of a Gaussian kernel, is not.
-var ErrNotSPD = errors.New("kernel: matrix is not symmetric positive definite")
+var ErrNotSPD = errors.New("matrix is not symmetric positive definite")

@@ -26,12 +26,12 @@ var _ Kernel = (*L1)(nil)
 // NewL1 returns the L1 kernel with widths θ (copied), each finite and > 0.
 func NewL1(theta []float64) (*L1, error) {
 	if len(theta) == 0 {
-		return nil, fmt.Errorf("kernel: new L1 kernel: no widths theta")
+		return nil, fmt.Errorf("build L1 kernel: no widths theta")
 	}
 	k := &L1{theta: append([]float64(nil), theta...), inv: make([]float64, len(theta))}
 	for i, v := range theta {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-			return nil, fmt.Errorf("kernel: new L1 kernel: theta[%d] = %v must be finite and positive", i, v)
+			return nil, fmt.Errorf("build L1 kernel: theta[%d] = %v must be finite and positive", i, v)
 		}
 		k.inv[i] = 1 / v
 	}

@@ -26,7 +26,7 @@ type NotSPDError struct {
 }
 
 func (e *NotSPDError) Error() string {
-	return fmt.Sprintf("kernel: metric: q is not positive definite (eigenvalues in [%.4g, %.4g])", e.Min, e.Max)
+	return fmt.Sprintf("check metric: q is not positive definite (eigenvalues in [%.4g, %.4g])", e.Min, e.Max)
 }
 
 func (e *NotSPDError) Unwrap() error { return ErrNotSPD }
@@ -39,11 +39,11 @@ func (e *NotSPDError) Unwrap() error { return ErrNotSPD }
 // *NotSPDError otherwise). The spec's entries are those of the symmetrised
 // Q, so FromSpec accepts it.
 func SpecFromMetric(q [][]float64) (Spec, error) {
-	sym, err := symFromRows("metric", q)
+	sym, err := symFromRows("check metric", q)
 	if err != nil {
 		return Spec{}, err
 	}
-	ev, err := eigenvalues("metric", sym)
+	ev, err := eigenvalues("check metric", sym)
 	if err != nil {
 		return Spec{}, err
 	}
@@ -88,7 +88,7 @@ func eigenvalues(op string, s mat.Symmetric) ([]float64, error) {
 	var e mat.EigenSym
 	if !e.Factorize(s, false) {
 		n := s.SymmetricDim()
-		return nil, fmt.Errorf("kernel: %s: eigenvalue decomposition of the %d×%d metric Q failed", op, n, n)
+		return nil, fmt.Errorf("%s: eigenvalue decomposition of the %d×%d metric Q failed", op, n, n)
 	}
 	return e.Values(nil), nil
 }
@@ -112,7 +112,7 @@ func (g *Gaussian) Eigenvalues(d int) ([]float64, error) {
 		slices.Sort(ev)
 		return ev, nil
 	}
-	return eigenvalues("eigenvalues", g.qm)
+	return eigenvalues("compute eigenvalues", g.qm)
 }
 
 // Factor returns the lower triangular d×d matrix L with Q = LLᵀ, so that

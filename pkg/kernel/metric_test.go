@@ -58,10 +58,10 @@ func TestSpecFromMetricErrors(t *testing.T) {
 	// Not symmetric: the first pair, 0-based, with both values.
 	_, err := SpecFromMetric([][]float64{{2, 1, 0}, {1, 2, 0.5}, {0, 0.25, 2}})
 	var se *SymmetryError
-	if !errors.As(err, &se) || se.I != 1 || se.J != 2 || se.A != 0.5 || se.B != 0.25 || se.Op != "metric" {
+	if !errors.As(err, &se) || se.I != 1 || se.J != 2 || se.A != 0.5 || se.B != 0.25 || se.Op != "check metric" {
 		t.Fatalf("asymmetric Q: error %#v, want a SymmetryError at [1][2] = 0.5 vs 0.25", err)
 	}
-	if want := "kernel: metric: q is not symmetric: q[1][2] = 0.5 but q[2][1] = 0.25"; err.Error() != want {
+	if want := "check metric: q is not symmetric: q[1][2] = 0.5 but q[2][1] = 0.25"; err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}
 
@@ -98,8 +98,8 @@ func TestSpecFromMetricErrors(t *testing.T) {
 		{"ragged", [][]float64{{1, 0}, {0}}},
 		{"NaN", [][]float64{{1, math.NaN()}, {math.NaN(), 1}}},
 	} {
-		if _, err := SpecFromMetric(tc.q); err == nil || !strings.HasPrefix(err.Error(), "kernel: metric: ") {
-			t.Errorf("%s: error %v, want one starting \"kernel: metric: \"", tc.name, err)
+		if _, err := SpecFromMetric(tc.q); err == nil || !strings.HasPrefix(err.Error(), "check metric: ") {
+			t.Errorf("%s: error %v, want one starting \"check metric: \"", tc.name, err)
 		}
 	}
 }
@@ -108,10 +108,10 @@ func TestSpecFromMetricErrors(t *testing.T) {
 func TestFromSpecSymmetryError(t *testing.T) {
 	_, err := FromSpec(Spec{Kind: KindGaussian, Q: [][]float64{{1, 0.5}, {0, 1}}})
 	var se *SymmetryError
-	if !errors.As(err, &se) || se.Op != "spec" || se.I != 0 || se.J != 1 || se.A != 0.5 || se.B != 0 {
+	if !errors.As(err, &se) || se.Op != "build kernel" || se.I != 0 || se.J != 1 || se.A != 0.5 || se.B != 0 {
 		t.Fatalf("error %#v, want a SymmetryError at [0][1]", err)
 	}
-	if want := "kernel: spec: q is not symmetric: q[0][1] = 0.5 but q[1][0] = 0"; err.Error() != want {
+	if want := "build kernel: q is not symmetric: q[0][1] = 0.5 but q[1][0] = 0"; err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}
 	// The tolerance is relative to the largest entry: 1e-9 off in a matrix

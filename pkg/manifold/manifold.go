@@ -55,13 +55,13 @@ func decompose(op string, a mat.Symmetric) (eigen, error) {
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return eigen{}, fmt.Errorf("manifold: %s: %w (entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
+				return eigen{}, fmt.Errorf("%s: %w (entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
 			}
 		}
 	}
 	var es mat.EigenSym
 	if !es.Factorize(a, true) {
-		return eigen{}, fmt.Errorf("manifold: %s: %w (eigendecomposition did not converge)", op, ErrNotFinite)
+		return eigen{}, fmt.Errorf("%s: %w (eigendecomposition did not converge)", op, ErrNotFinite)
 	}
 	e := eigen{vals: es.Values(nil), vecs: &mat.Dense{}}
 	es.VectorsTo(e.vecs)
@@ -75,7 +75,7 @@ func (e eigen) checkSPD(op string) error {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	if len(e.vals) > 0 && !(lo > 0) {
-		return fmt.Errorf("manifold: %s: %w (eigenvalues in [%g, %g])", op, ErrNotSPD, lo, hi)
+		return fmt.Errorf("%s: %w (eigenvalues in [%g, %g])", op, ErrNotSPD, lo, hi)
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func checkResult(op string, dst *mat.SymDense) error {
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			if v := dst.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("manifold: %s: %w (the matrix exponential overflows: entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
+				return fmt.Errorf("%s: %w (the matrix exponential overflows: entry %d,%d is %v)", op, ErrNotFinite, i, j, v)
 			}
 		}
 	}
@@ -146,17 +146,17 @@ func spdFunc(op string, dst *mat.SymDense, a mat.Symmetric, f func(float64) floa
 
 // Sqrt sets dst = A^½, the SPD square root of an SPD matrix A.
 func Sqrt(dst *mat.SymDense, a mat.Symmetric) error {
-	return spdFunc("sqrt", dst, a, math.Sqrt)
+	return spdFunc("matrix square root", dst, a, math.Sqrt)
 }
 
 // InvSqrt sets dst = A^-½ for an SPD matrix A.
 func InvSqrt(dst *mat.SymDense, a mat.Symmetric) error {
-	return spdFunc("inverse sqrt", dst, a, func(v float64) float64 { return 1 / math.Sqrt(v) })
+	return spdFunc("inverse matrix square root", dst, a, func(v float64) float64 { return 1 / math.Sqrt(v) })
 }
 
 // Log sets dst = log A, the principal (symmetric) logarithm of an SPD matrix A.
 func Log(dst *mat.SymDense, a mat.Symmetric) error {
-	return spdFunc("log", dst, a, math.Log)
+	return spdFunc("matrix logarithm", dst, a, math.Log)
 }
 
 // Exp sets dst = exp(A) for a symmetric matrix A; the result is SPD unless
@@ -165,12 +165,12 @@ func Log(dst *mat.SymDense, a mat.Symmetric) error {
 // overflows (an eigenvalue of A above about 709.78); dst then holds no
 // meaningful values.
 func Exp(dst *mat.SymDense, a mat.Symmetric) error {
-	e, err := decompose("exp", a)
+	e, err := decompose("matrix exponential", a)
 	if err != nil {
 		return err
 	}
 	e.applyTo(dst, math.Exp)
-	return checkResult("exp", dst)
+	return checkResult("matrix exponential", dst)
 }
 
 // LogDet returns log det A for an SPD matrix A.
@@ -265,14 +265,14 @@ func Inner(q, u, v mat.Symmetric) (float64, error) {
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
-		return 0, fmt.Errorf("manifold: inner product: %w (Cholesky factorisation failed)", ErrNotSPD)
+		return 0, fmt.Errorf("inner product: %w (Cholesky factorisation failed)", ErrNotSPD)
 	}
 	var a, b mat.Dense
 	if err := ch.SolveTo(&a, u); err != nil {
-		return 0, fmt.Errorf("manifold: inner product: %w", err)
+		return 0, fmt.Errorf("inner product: %w", err)
 	}
 	if err := ch.SolveTo(&b, v); err != nil {
-		return 0, fmt.Errorf("manifold: inner product: %w", err)
+		return 0, fmt.Errorf("inner product: %w", err)
 	}
 	// tr(AB) = Σ_ij A_ij B_ji.
 	s := 0.0

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -221,22 +222,30 @@ func TestExpMap(t *testing.T) {
 		if d := maxDiff(&p0, q); d > 1e-10*mat.Norm(q, math.Inf(1)) {
 			t.Errorf("d=%d: E_Q(0) - Q = %g", n, d)
 		}
-		h := 1e-5
-		var tp, tm, pp, pm mat.SymDense
-		tp.ScaleSym(h, tv)
-		tm.ScaleSym(-h, tv)
-		if err := ExpMap(&pp, q, &tp); err != nil {
-			t.Fatal(err)
+		// Entry by entry to 1e-6/n, so that the largest row sum of the
+		// difference stays within 1e-6.
+		curve := func(y, x []float64) {
+			var tx, p mat.SymDense
+			tx.ScaleSym(x[0], tv)
+			if err := ExpMap(&p, q, &tx); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					y[i*n+j] = p.At(i, j)
+				}
+			}
 		}
-		if err := ExpMap(&pm, q, &tm); err != nil {
-			t.Fatal(err)
+		dt := mat.NewDense(n*n, 1, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				dt.Set(i*n+j, 0, tv.At(i, j))
+			}
 		}
-		var fd mat.Dense
-		fd.Sub(&pp, &pm)
-		fd.Scale(1/(2*h), &fd)
-		if d := maxDiff(&fd, tv); d > 1e-6 {
-			t.Errorf("d=%d: dE_Q(tT)/dt at 0 differs from T by %g", n, d)
-		}
+		fdcheck.Jacobian(t, fmt.Sprintf("d=%d: dE_Q(tT)/dt at 0", n), curve, []float64{0}, dt, fdcheck.Settings{
+			Step: 1e-5, Tol: 1e-6 / float64(n), Scale: fdcheck.ScaleOne,
+			Label: func(i, _ int) string { return fmt.Sprintf(", entry [%d,%d]", i/n, i%n) },
+		})
 
 		// Curve.At agrees with ExpMap.
 		c, err := NewCurve(q, tv)

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
@@ -224,23 +225,17 @@ func TestGIGradFixedAlphaBeta(t *testing.T) {
 			rng := rand.New(rand.NewPCG(12, 1))
 			for k := 0; k < 3; k++ {
 				E := giRandSym(rng, Q.SymmetricDim())
-				h := 1e-5
+				set := fdcheck.Settings{Step: 1e-5, Tol: 1e-6, Scale: fdcheck.ScaleEntryOrOne}
 				// In Q directly.
-				var qp, qm mat.SymDense
-				qp.AddSym(Q, giScaled(h, E))
-				qm.AddSym(Q, giScaled(-h, E))
-				fd := (giFixedT(pr, st, &qp) - giFixedT(pr, st, &qm)) / (2 * h)
-				an := giFrob(G, E)
-				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
-					t.Errorf("∂T/∂Q along E: analytic %.10g, FD %.10g", an, fd)
-				}
+				fdcheck.Deriv(t, "∂T/∂Q along E", func(h float64) float64 {
+					var q mat.SymDense
+					q.AddSym(Q, giScaled(h, E))
+					return giFixedT(pr, st, &q)
+				}, 0, giFrob(G, E), set)
 				// In the chart A ↦ e^A B e^A.
-				fd = (giFixedT(pr, st, giSquared(giChartPoint(t, st.B, E, h))) -
-					giFixedT(pr, st, giSquared(giChartPoint(t, st.B, E, -h)))) / (2 * h)
-				an = giFrob(xi, E)
-				if math.Abs(fd-an) > 1e-6*math.Max(1, math.Abs(fd)) {
-					t.Errorf("ξ along E: analytic %.10g, FD %.10g", an, fd)
-				}
+				fdcheck.Deriv(t, "ξ along E", func(h float64) float64 {
+					return giFixedT(pr, st, giSquared(giChartPoint(t, st.B, E, h)))
+				}, 0, giFrob(xi, E), set)
 			}
 		})
 	}
@@ -274,12 +269,8 @@ func TestGIGradChain(t *testing.T) {
 				// h = 1e-4 balances the O(h²) truncation against the QPs'
 				// ~1e-11 relative accuracy in T (a missing term of ξ would be
 				// off by O(1)).
-				h := 1e-4
-				fd := (T(h) - T(-h)) / (2 * h)
-				an := giFrob(xi, E)
-				if math.Abs(fd-an) > 2e-5*math.Max(1, math.Abs(fd)) {
-					t.Errorf("dT/dh: analytic %.10g, FD %.10g (T = %.6g)", an, fd, st.T)
-				}
+				fdcheck.Deriv(t, fmt.Sprintf("dT/dh (T = %.6g)", st.T), T, 0, giFrob(xi, E),
+					fdcheck.Settings{Step: 1e-4, Tol: 2e-5, Scale: fdcheck.ScaleEntryOrOne})
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package methods
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -100,32 +102,33 @@ func TestLCCPGradients(t *testing.T) {
 			if _, _, err := p.radius(ctx, kernel.Precomputed(K), nil, gr); err != nil {
 				t.Fatal(err)
 			}
+			// y = (‖w‖², R²) at θ, each QP solved from a cold start: no bias
+			// from warm starts.
+			at := func(y, ph []float64) {
+				K, err := p.gram(ph)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.alpha = nil
+				if y[0], _, err = p.margin2(ctx, K, nil); err != nil {
+					t.Fatal(err)
+				}
+				if y[1], _, err = p.radius(ctx, kernel.Precomputed(K), nil, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			steps := make([]float64, len(tc.phi))
+			for j, v := range tc.phi {
+				steps[j] = 1e-5 * v
+			}
+			jac := mat.NewDense(2, len(tc.phi), nil)
+			jac.SetRow(0, gw)
+			jac.SetRow(1, gr)
+			fdcheck.Jacobian(t, "", at, tc.phi, jac, fdcheck.Settings{
+				Steps: steps, Scale: fdcheck.ScaleEntry,
+				Label: func(i, j int) string { return fmt.Sprintf("%s/∂θ[%d]", []string{"∂‖w‖²", "∂R²"}[i], j) },
+			})
 			for j := range tc.phi {
-				h := 1e-5 * tc.phi[j]
-				at := func(delta float64) (w2, r2 float64) {
-					ph := append([]float64(nil), tc.phi...)
-					ph[j] += delta
-					K, err := p.gram(ph)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p.alpha = nil // cold starts: no bias from warm starts
-					if w2, _, err = p.margin2(ctx, K, nil); err != nil {
-						t.Fatal(err)
-					}
-					if r2, _, err = p.radius(ctx, kernel.Precomputed(K), nil, nil); err != nil {
-						t.Fatal(err)
-					}
-					return w2, r2
-				}
-				wp, rp := at(h)
-				wm, rm := at(-h)
-				if fd := (wp - wm) / (2 * h); relErr(gw[j], fd) > 1e-5 {
-					t.Errorf("∂‖w‖²/∂θ[%d]: analytic %.10g, central difference %.10g", j, gw[j], fd)
-				}
-				if fd := (rp - rm) / (2 * h); relErr(gr[j], fd) > 1e-5 {
-					t.Errorf("∂R²/∂θ[%d]: analytic %.10g, central difference %.10g", j, gr[j], fd)
-				}
 				if gw[j] < 0 || gr[j] > 0 {
 					t.Errorf("θ[%d]: ‖w‖² must grow and R² shrink with θ: got %g, %g", j, gw[j], gr[j])
 				}
@@ -146,23 +149,15 @@ func TestLCCPSurrogateGradient(t *testing.T) {
 	if _, _, err := p.surrogate(ctx, s, g, grad); err != nil {
 		t.Fatal(err)
 	}
-	for j := range s {
-		h := 1e-5
-		at := func(delta float64) float64 {
-			ss := append([]float64(nil), s...)
-			ss[j] += delta
-			p.beta = nil
-			v, _, err := p.surrogate(ctx, ss, g, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v
+	f := func(ss []float64) float64 {
+		p.beta = nil
+		v, _, err := p.surrogate(ctx, ss, g, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		fd := (at(h) - at(-h)) / (2 * h)
-		if math.Abs(fd-grad[j]) > 1e-6*math.Max(1, math.Abs(fd)) {
-			t.Errorf("∂F/∂s[%d]: analytic %.10g, central difference %.10g", j, grad[j], fd)
-		}
+		return v
 	}
+	fdcheck.Grad(t, "∂F/∂s", f, s, grad, fdcheck.Settings{Step: 1e-5, Tol: 1e-6, Scale: fdcheck.ScaleEntryOrOne})
 }
 
 // TestLCCPRadiusColumns: the surrogate's radius QP on columns computed on

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -301,30 +302,34 @@ func TestRCSCGradK(t *testing.T) {
 			if _, err := cr.value(K, G); err != nil {
 				t.Fatal(err)
 			}
-			h := 1e-6
-			for _, ij := range [][2]int{{0, 0}, {0, 1}, {3, 17}, {10, 10}, {5, 19}, {12, 13}} {
-				i, j := ij[0], ij[1]
-				f := func(delta float64) float64 {
-					Kp := mat.NewSymDense(20, nil)
-					Kp.CopySym(K)
-					Kp.SetSym(i, j, K.At(i, j)+delta)
-					v, err := cr.value(Kp, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return v
+			// Coordinate p moves entry ij[p] of K and its mirror, so the
+			// analytic derivative is 2G_ij off the diagonal.
+			entries := [][2]int{{0, 0}, {0, 1}, {3, 17}, {10, 10}, {5, 19}, {12, 13}}
+			f := func(x []float64) float64 {
+				Kp := mat.NewSymDense(20, nil)
+				Kp.CopySym(K)
+				for p, ij := range entries {
+					Kp.SetSym(ij[0], ij[1], K.At(ij[0], ij[1])+x[p])
 				}
-				fd := (f(h) - f(-h)) / (2 * h)
-				want := G.At(i, j)
-				if i != j {
-					want *= 2 // K_ij and K_ji move together
+				v, err := cr.value(Kp, nil)
+				if err != nil {
+					t.Fatal(err)
 				}
-				// Measured agreement 2e-10–5e-8 relative; the old bound, 1e-5·|J| in
-				// absolute terms, let an entry of 0.12 be off by 6e-4 relative.
-				if relErr(fd, want) > 1e-6 {
-					t.Errorf("∂J/∂K[%d,%d]: analytic %.10g, central difference %.10g", i, j, want, fd)
+				return v
+			}
+			want := make([]float64, len(entries))
+			for p, ij := range entries {
+				want[p] = G.At(ij[0], ij[1])
+				if ij[0] != ij[1] {
+					want[p] *= 2 // K_ij and K_ji move together
 				}
 			}
+			// Measured agreement 2e-10–5e-8 relative; the old bound, 1e-5·|J| in
+			// absolute terms, let an entry of 0.12 be off by 6e-4 relative.
+			fdcheck.Grad(t, "∂J/∂K", f, make([]float64, len(entries)), want, fdcheck.Settings{
+				Tol: 1e-6, Scale: fdcheck.ScaleEntry,
+				Label: func(_, p int) string { return fmt.Sprintf("[%d,%d]", entries[p][0], entries[p][1]) },
+			})
 		})
 	}
 }
@@ -354,22 +359,19 @@ func TestRCSCGradGamma(t *testing.T) {
 					if _, err := p.eval(tc.gamma, grad); err != nil {
 						t.Fatal(err)
 					}
-					for k := range tc.gamma {
-						h := 1e-6 * tc.gamma[k]
-						at := func(delta float64) float64 {
-							g := append([]float64(nil), tc.gamma...)
-							g[k] += delta
-							v, err := p.eval(g, nil)
-							if err != nil {
-								t.Fatal(err)
-							}
-							return v
+					f := func(g []float64) float64 {
+						v, err := p.eval(g, nil)
+						if err != nil {
+							t.Fatal(err)
 						}
-						fd := (at(h) - at(-h)) / (2 * h)
-						if e := relErr(grad[k], fd); e > 1e-5 {
-							t.Errorf("%s λ=%g ∂J/∂γ[%d]: analytic %.10g, central difference %.10g (rel err %.2g)", sv.name, lambda, k, grad[k], fd, e)
-						}
+						return v
 					}
+					steps := make([]float64, len(tc.gamma))
+					for k, g := range tc.gamma {
+						steps[k] = 1e-6 * g
+					}
+					fdcheck.Grad(t, fmt.Sprintf("%s λ=%g ∂J/∂γ", sv.name, lambda), f, tc.gamma, grad,
+						fdcheck.Settings{Steps: steps, Scale: fdcheck.ScaleEntry})
 				}
 			}
 		})

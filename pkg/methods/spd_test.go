@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -94,34 +95,40 @@ func smallProblem(t *testing.T, n int, diag bool, rho float64) (*spdProblem, *ma
 }
 
 // fdCheck compares the analytic derivative along each parameter direction of
-// Q with a central difference of f.
+// Q (the upper triangle, or the diagonal) with a central difference of f,
+// step 1e-6·max(Q_kk, 1e-3), error measured against max(1, |fd|).
 func fdCheck(t *testing.T, name string, p *spdProblem, Q, G *mat.SymDense, f func(Q *mat.SymDense) float64, tol float64) {
 	t.Helper()
 	d := p.d
-	worst := 0.0
+	var kl [][2]int
+	var x, steps, an []float64
 	for k := 0; k < d; k++ {
 		for l := k; l < d; l++ {
 			if p.diag && l != k {
 				continue
 			}
-			h := 1e-6 * math.Max(Q.At(k, k), 1e-3)
-			Qp, Qm := mat.NewSymDense(d, nil), mat.NewSymDense(d, nil)
-			Qp.CopySym(Q)
-			Qm.CopySym(Q)
-			Qp.SetSym(k, l, Q.At(k, l)+h)
-			Qm.SetSym(k, l, Q.At(k, l)-h)
-			fd := (f(Qp) - f(Qm)) / (2 * h)
-			an := G.At(k, l)
+			kl = append(kl, [2]int{k, l})
+			x = append(x, Q.At(k, l))
+			steps = append(steps, 1e-6*math.Max(Q.At(k, k), 1e-3))
+			g := G.At(k, l)
 			if k != l {
-				an *= 2 // Q_kl and Q_lk move together
+				g *= 2 // Q_kl and Q_lk move together
 			}
-			err := math.Abs(fd-an) / math.Max(1, math.Abs(fd))
-			worst = math.Max(worst, err)
-			if err > tol {
-				t.Errorf("%s: dw/dQ[%d,%d]: analytic %.10g, finite difference %.10g", name, k, l, an, fd)
-			}
+			an = append(an, g)
 		}
 	}
+	fq := func(x []float64) float64 {
+		Qx := mat.NewSymDense(d, nil)
+		Qx.CopySym(Q)
+		for c, e := range kl {
+			Qx.SetSym(e[0], e[1], x[c])
+		}
+		return f(Qx)
+	}
+	worst := fdcheck.Grad(t, name+": dw/dQ", fq, x, an, fdcheck.Settings{
+		Steps: steps, Tol: tol, Scale: fdcheck.ScaleEntryOrOne,
+		Label: func(_, c int) string { return fmt.Sprintf("[%d,%d]", kl[c][0], kl[c][1]) },
+	})
 	t.Logf("%s: worst relative error %.2e", name, worst)
 }
 
@@ -473,21 +480,8 @@ func TestSPDChartGradient(t *testing.T) {
 				return p.value(K, r.Alpha), g
 			}
 			_, g := f(theta)
-			worst := 0.0
-			for k := range theta {
-				h := 1e-6
-				tp, tm := slices.Clone(theta), slices.Clone(theta)
-				tp[k] += h
-				tm[k] -= h
-				fp, _ := f(tp)
-				fm, _ := f(tm)
-				fd := (fp - fm) / (2 * h)
-				e := math.Abs(fd-g[k]) / math.Max(1, math.Abs(fd))
-				worst = math.Max(worst, e)
-				if e > 1e-4 {
-					t.Errorf("∂w/∂θ[%d]: analytic %.10g, finite difference %.10g", k, g[k], fd)
-				}
-			}
+			worst := fdcheck.Grad(t, "∂w/∂θ", func(th []float64) float64 { v, _ := f(th); return v }, theta, g,
+				fdcheck.Settings{Tol: 1e-4, Scale: fdcheck.ScaleEntryOrOne})
 			t.Logf("worst relative error %.2e over %d coordinates", worst, len(theta))
 		})
 	}

@@ -3,6 +3,7 @@ package methods
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -74,59 +76,59 @@ func TestTwoLevelDerivatives(t *testing.T) {
 		if len(free) == tp.n || len(free) < 5 {
 			t.Fatalf("ν = %g: %d of %d free: the test needs both free and bound α", nu, len(free), tp.n)
 		}
-		type point struct {
-			alpha, f []float64
-			gamma    float64
-			free     []int
-		}
-		at := func(p []float64, nu float64) point {
-			if err := tp.eval(ctx, p, nu); err != nil {
+		// y = (γ, α_i for i free, f_1 … f_nt) as a function of
+		// x = (p_1 … p_m, ν), each step 1e-6 relative to its coordinate.
+		m, nf := tp.m, len(free)
+		at := func(y, x []float64) {
+			if err := tp.eval(ctx, slices.Clone(x[:m]), x[m]); err != nil {
 				t.Fatal(err)
 			}
-			return point{slices.Clone(tp.alpha), slices.Clone(tp.f), tp.gamma, slices.Clone(tp.free)}
-		}
-		for k := 0; k <= tp.m; k++ {
-			h := 1e-6
-			pp, pm := slices.Clone(p), slices.Clone(p)
-			nup, num := nu, nu
-			if k < tp.m {
-				h *= p[k]
-				pp[k] += h
-				pm[k] -= h
-			} else {
-				h *= nu
-				nup += h
-				num -= h
+			if !slices.Equal(tp.free, free) {
+				t.Fatalf("ν = %g: the free set changed under a 1e-6 perturbation, at %v", nu, x)
 			}
-			a, b := at(pp, nup), at(pm, num)
-			if !slices.Equal(a.free, free) || !slices.Equal(b.free, free) {
-				t.Fatalf("parameter %d: the free set changed under a 1e-6 perturbation", k)
-			}
-			name := "ν"
-			if k < tp.m {
-				name = "p_" + itoaTL(k+1)
-			}
-			fdG := (a.gamma - b.gamma) / (2 * h)
-			if math.Abs(fdG-dGamma[k]) > 1e-5*(1+math.Abs(fdG)) {
-				t.Errorf("ν=%g ∂γ/∂%s = %.8g, finite difference %.8g", nu, name, dGamma[k], fdG)
-			}
+			y[0] = tp.gamma
 			for c, i := range free {
-				fd := (a.alpha[i] - b.alpha[i]) / (2 * h)
-				if got := dAlpha.At(c, k); math.Abs(fd-got) > 1e-5*(1+math.Abs(fd)) {
-					t.Errorf("ν=%g ∂α_%d/∂%s = %.8g, finite difference %.8g", nu, i, name, got, fd)
-				}
+				y[1+c] = tp.alpha[i]
+			}
+			copy(y[1+nf:], tp.f)
+		}
+		x := append(slices.Clone(p), nu)
+		steps := make([]float64, len(x))
+		for k, v := range x {
+			steps[k] = 1e-6 * v
+		}
+		jac := mat.NewDense(1+nf+tp.nt, m+1, nil)
+		for k := 0; k <= m; k++ {
+			jac.Set(0, k, dGamma[k])
+			for c := range free {
+				jac.Set(1+c, k, dAlpha.At(c, k))
 			}
 			for l := 0; l < tp.nt; l++ {
-				fd := (a.f[l] - b.f[l]) / (2 * h)
-				got := dnu[l]
-				if k < tp.m {
-					got = dp.At(l, k)
-				}
-				if math.Abs(fd-got) > 1e-5*(1+math.Abs(fd)) {
-					t.Errorf("ν=%g ∂f_%d/∂%s = %.8g, finite difference %.8g", nu, l, name, got, fd)
+				if k < m {
+					jac.Set(1+nf+l, k, dp.At(l, k))
+				} else {
+					jac.Set(1+nf+l, k, dnu[l])
 				}
 			}
 		}
+		label := func(i, k int) string {
+			name := "ν"
+			if k < m {
+				name = "p_" + itoaTL(k+1)
+			}
+			switch {
+			case i == 0:
+				return " ∂γ/∂" + name
+			case i <= nf:
+				return fmt.Sprintf(" ∂α_%d/∂%s", free[i-1], name)
+			default:
+				return fmt.Sprintf(" ∂f_%d/∂%s", i-1-nf, name)
+			}
+		}
+		// Each entry within 1e-5·max(1, |fd|), a little tighter than the
+		// 1e-5·(1 + |fd|) this test first had.
+		fdcheck.Jacobian(t, fmt.Sprintf("ν=%g", nu), at, x, jac,
+			fdcheck.Settings{Steps: steps, Scale: fdcheck.ScaleEntryOrOne, Label: label})
 	}
 }
 

@@ -55,9 +55,9 @@ type ExportError struct {
 
 func (e *ExportError) Error() string {
 	if e.Path == "" {
-		return "model: LIBSVM export: " + e.Err.Error()
+		return "export for LIBSVM: " + e.Err.Error()
 	}
-	return "model: LIBSVM export " + e.Path + ": " + e.Err.Error()
+	return "export for LIBSVM " + e.Path + ": " + e.Err.Error()
 }
 
 func (e *ExportError) Unwrap() error { return e.Err }

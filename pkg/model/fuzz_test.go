@@ -15,7 +15,7 @@ import (
 )
 
 // FuzzLoad: a model file, however damaged, loads or fails with an error that
-// starts "model: "; it never panics, and a model that loads predicts finite
+// starts "read model: " (what was being done, not a package name); it never panics, and a model that loads predicts finite
 // decision values on finite inputs.
 func FuzzLoad(f *testing.F) {
 	train := &dataio.Dataset{
@@ -47,8 +47,8 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Load(bytes.NewReader(data))
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "model: ") {
-				t.Fatalf("error %q does not start with \"model: \"", err)
+			if !strings.HasPrefix(err.Error(), "read model: ") {
+				t.Fatalf("error %q does not start with \"read model: \"", err)
 			}
 			return
 		}

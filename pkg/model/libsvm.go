@@ -119,7 +119,7 @@ func ReadPrecomputed(r io.Reader, name string) (*mat.Dense, []float64, error) {
 			continue
 		}
 		errf := func(format string, a ...any) error {
-			return fmt.Errorf("model: %s:%d: %s", name, line, fmt.Sprintf(format, a...))
+			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
 		}
 		lab, err := strconv.ParseFloat(f[0], 64)
 		if err != nil {
@@ -147,10 +147,10 @@ func ReadPrecomputed(r io.Reader, name string) (*mat.Dense, []float64, error) {
 		y = append(y, lab)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("model: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	if len(y) == 0 || n <= 0 {
-		return nil, nil, fmt.Errorf("model: %s: no kernel rows", name)
+		return nil, nil, fmt.Errorf("read %s: no kernel rows", name)
 	}
 	return mat.NewDense(len(y), n, data), y, nil
 }

@@ -163,29 +163,29 @@ type Provenance struct {
 // error wrapping solver.ErrNotSeparable. Fit is its exported form.
 func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*Model, solver.SVCResult, error) {
 	if train == nil || train.Len() == 0 {
-		return nil, solver.SVCResult{}, errors.New("model: fit: no training data")
+		return nil, solver.SVCResult{}, errors.New("fit SVM: no training data")
 	}
 	d := train.Dim()
 	k, err := kernel.FromSpec(spec)
 	if err != nil {
-		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+		return nil, solver.SVCResult{}, fmt.Errorf("fit SVM: %w", err)
 	}
 	if err := checkKernelDim(spec, d); err != nil {
-		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+		return nil, solver.SVCResult{}, fmt.Errorf("fit SVM: %w", err)
 	}
 	if norm != nil {
 		if err := checkNormalizer(norm, d); err != nil {
-			return nil, solver.SVCResult{}, fmt.Errorf("model: fit: %w", err)
+			return nil, solver.SVCResult{}, fmt.Errorf("fit SVM: %w", err)
 		}
 	}
 	if p.Margin == solver.L2 && (!(p.C > 0) || math.IsInf(p.C, 0)) {
-		return nil, solver.SVCResult{}, fmt.Errorf("model: fit: L2 margin needs a finite C > 0, got %g", p.C)
+		return nil, solver.SVCResult{}, fmt.Errorf("fit SVM: L2 margin needs a finite C > 0, got %g", p.C)
 	}
 	// solver.TrainSVC itself trains the L2 margin with K + I/C; the model
 	// keeps K.
 	res, err := solver.TrainSVC(ctx, k.Rows(train.X), train.Y, p, s, nil)
 	if err != nil {
-		return nil, res, fmt.Errorf("model: fit %v-margin SVM on %s: %w", p.Margin, dataName(train), err)
+		return nil, res, fmt.Errorf("fit %v-margin SVM on %s: %w", p.Margin, dataName(train), err)
 	}
 
 	m := &Model{
@@ -240,7 +240,7 @@ func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer,
 		m.Training.Eps = 1e-3
 	}
 	if err := m.prepare(); err != nil {
-		return nil, res, fmt.Errorf("model: fit: %w", err)
+		return nil, res, fmt.Errorf("fit SVM: %w", err)
 	}
 	// ‖w‖² = Σ_SV coef_i (f(x_i) - b), as W2 computes it, but from the
 	// decision values the solver read off its gradient rather than a new
@@ -571,17 +571,17 @@ func margin(w2 float64) float64 {
 // Save writes the model as indented JSON.
 func (m *Model) Save(w io.Writer) error {
 	if err := m.validate(); err != nil {
-		return fmt.Errorf("model: save: %w", err)
+		return fmt.Errorf("save model: %w", err)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(m); err != nil {
-		return fmt.Errorf("model: save: %w", err)
+		return fmt.Errorf("save model: %w", err)
 	}
 	if _, err := w.Write(compactNumberArrays(buf.Bytes())); err != nil {
-		return fmt.Errorf("model: save: %w", err)
+		return fmt.Errorf("save model: %w", err)
 	}
 	return nil
 }
@@ -654,10 +654,10 @@ func numberArrayEnd(js []byte, i int) int {
 func (m *Model) SaveFile(path string) error {
 	var buf bytes.Buffer
 	if err := m.Save(&buf); err != nil {
-		return fmt.Errorf("model: %s: %w", path, errors.Unwrap(err))
+		return fmt.Errorf("save model %s: %w", path, errors.Unwrap(err))
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
-		return fmt.Errorf("model: save: %w", err)
+		return fmt.Errorf("save model: %w", err)
 	}
 	return nil
 }
@@ -667,7 +667,7 @@ func (m *Model) SaveFile(path string) error {
 func Load(r io.Reader) (*Model, error) {
 	m, err := load(r)
 	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+		return nil, fmt.Errorf("read model: %w", err)
 	}
 	return m, nil
 }
@@ -676,12 +676,12 @@ func Load(r io.Reader) (*Model, error) {
 func LoadFile(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+		return nil, fmt.Errorf("read model: %w", err)
 	}
 	defer f.Close()
 	m, err := load(f)
 	if err != nil {
-		return nil, fmt.Errorf("model: %s: %w", path, err)
+		return nil, fmt.Errorf("read model %s: %w", path, err)
 	}
 	return m, nil
 }

@@ -295,9 +295,9 @@ func TestLoadErrors(t *testing.T) {
 		sentinel   error
 		msg        string
 	}{
-		{"version", edit(`"format_version": 1`, `"format_version": 7`), ErrVersion, "model: m.json: unsupported format_version 7 (this kerneltune reads 1 and 2)"},
-		{"no version", edit(`"format_version": 1,`, ``), ErrInvalid, "model: m.json: invalid model: not a kerneltune model (no format_version)"},
-		{"kind", edit(`"kind": "gaussian"`, `"kind": "polynomial"`), ErrInvalid, `model: m.json: invalid model: unknown kernel kind "polynomial" (this kerneltune knows gaussian, l1, linear)`},
+		{"version", edit(`"format_version": 1`, `"format_version": 7`), ErrVersion, "read model m.json: unsupported format_version 7 (this kerneltune reads 1 and 2)"},
+		{"no version", edit(`"format_version": 1,`, ``), ErrInvalid, "read model m.json: invalid model: not a kerneltune model (no format_version)"},
+		{"kind", edit(`"kind": "gaussian"`, `"kind": "polynomial"`), ErrInvalid, `read model m.json: invalid model: unknown kernel kind "polynomial" (this kerneltune knows gaussian, l1, linear)`},
 		{"margin", edit(`"margin": "l1"`, `"margin": "l3"`), ErrInvalid, `unknown margin "l3"`},
 		{"C", edit(`"C": 1,`, `"C": 0,`), ErrInvalid, "l1 margin with C = 0"},
 		{"sv dim", edit(`"num_features": 13`, `"num_features": 12`), ErrInvalid, "13 feature names for 12 features"},
@@ -345,7 +345,7 @@ func TestSaveFileInvalidKeepsFile(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	m.NumFeatures = 12 // now inconsistent with the 13 feature names
 	err = m.SaveFile(path)
-	if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "model: "+path+": invalid model: ") {
+	if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "save model "+path+": invalid model: ") {
 		t.Fatalf("SaveFile of an invalid model: %v, want ErrInvalid naming the file", err)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) || len(after) == 0 {
@@ -385,7 +385,7 @@ func TestHardMargin(t *testing.T) {
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Fatalf("error %v, want ErrNotSeparable", err)
 	}
-	if !strings.HasPrefix(err.Error(), "model: fit hard-margin SVM on dup.csv: ") {
+	if !strings.HasPrefix(err.Error(), "fit hard-margin SVM on dup.csv: ") {
 		t.Errorf("message %q", err)
 	}
 }

@@ -46,7 +46,7 @@ type ParamError struct {
 	Err   error
 }
 
-func (e *ParamError) Error() string { return "model: kernel " + e.Param + ": " + e.Err.Error() }
+func (e *ParamError) Error() string { return "kernel " + e.Param + ": " + e.Err.Error() }
 
 func (e *ParamError) Unwrap() error { return e.Err }
 
@@ -76,7 +76,7 @@ func (k KernelSettings) Spec(d int) (kernel.Spec, error) {
 		return kernel.Spec{Kind: kernel.KindL1, Theta: theta}, nil
 	case KernelGaussian, "":
 	default:
-		return kernel.Spec{}, fmt.Errorf("model: unknown kernel %q (want gaussian, l1 or linear)", k.Kind)
+		return kernel.Spec{}, fmt.Errorf("unknown kernel %q (want gaussian, l1 or linear)", k.Kind)
 	}
 	switch {
 	case k.Q != nil:

@@ -66,7 +66,7 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace)
 			yi = pr.Y[i]
 		}
 		if yi != 1 && yi != -1 {
-			return nil, fmt.Errorf("solver: label y[%d] = %g, want ±1", i, yi)
+			return nil, fmt.Errorf("solve QP: label y[%d] = %g, want ±1", i, yi)
 		}
 		m.y[i] = yi
 		pi := -1.0
@@ -88,7 +88,7 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace)
 			ci = pr.Cn
 		}
 		if !(ci > 0) {
-			return nil, fmt.Errorf("solver: upper bound C[%d] = %g, want > 0 (or +Inf)", i, ci)
+			return nil, fmt.Errorf("solve QP: upper bound C[%d] = %g, want > 0 (or +Inf)", i, ci)
 		}
 		m.c[i] = ci
 		d := pr.Q.Diag(i)

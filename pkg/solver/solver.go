@@ -75,15 +75,15 @@ func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 var (
 	// ErrInfeasible: no α satisfies yᵀα = Δ and 0 ≤ α ≤ C, or a warm start
 	// violates the constraints.
-	ErrInfeasible = errors.New("solver: infeasible problem")
+	ErrInfeasible = errors.New("infeasible problem")
 	// ErrUnbounded: the objective decreases without bound (an unbounded
 	// variable blew up), e.g. a hard margin on data that cannot be separated.
-	ErrUnbounded = errors.New("solver: objective unbounded below")
+	ErrUnbounded = errors.New("objective unbounded below")
 	// ErrNotSeparable: a hard-margin SVM on data that no hyperplane in the
 	// kernel's feature space separates.
-	ErrNotSeparable = errors.New("solver: data not separable (hard margin)")
+	ErrNotSeparable = errors.New("data not separable (hard margin)")
 	// ErrNaN: the kernel matrix or the gradient produced NaN or ±Inf.
-	ErrNaN = errors.New("solver: non-finite value")
+	ErrNaN = errors.New("non-finite value")
 )
 
 // Problem is LIBSVM's generic dual
@@ -208,23 +208,23 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	checkLen("C", p.C)
 	checkLen("Alpha0", p.Alpha0)
 	if n == 0 {
-		return Result{}, errors.New("solver: empty problem (n = 0)")
+		return Result{}, errors.New("solve QP: empty problem (n = 0)")
 	}
 	eps := s.Eps
 	if eps == 0 {
 		eps = defaultEps
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return Result{}, fmt.Errorf("solver: Eps = %g, want a positive number", s.Eps)
+		return Result{}, fmt.Errorf("solve QP: Eps = %g, want a positive number", s.Eps)
 	}
 	if s.MaxIter < 0 {
-		return Result{}, fmt.Errorf("solver: MaxIter = %d, want ≥ 0", s.MaxIter)
+		return Result{}, fmt.Errorf("solve QP: MaxIter = %d, want ≥ 0", s.MaxIter)
 	}
 	if s.Workers < 0 {
-		return Result{}, fmt.Errorf("solver: Workers = %d, want ≥ 0", s.Workers)
+		return Result{}, fmt.Errorf("solve QP: Workers = %d, want ≥ 0", s.Workers)
 	}
 	if s.CacheBytes < 0 {
-		return Result{}, fmt.Errorf("solver: CacheBytes = %d, want ≥ 0", s.CacheBytes)
+		return Result{}, fmt.Errorf("solve QP: CacheBytes = %d, want ≥ 0", s.CacheBytes)
 	}
 	maxIter := s.MaxIter
 	if maxIter == 0 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -54,7 +53,7 @@ func ParseMargin(s string) (Margin, error) {
 			return Margin(i), nil
 		}
 	}
-	return 0, fmt.Errorf("solver: unknown margin %q (want l1, l2 or hard)", s)
+	return 0, fmt.Errorf("unknown margin %q (want l1, l2 or hard)", s)
 }
 
 // SVCParams are the parameters of a two-class SVM.
@@ -117,18 +116,18 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 		case -1:
 			nneg++
 		default:
-			return SVCResult{}, fmt.Errorf("solver: label y[%d] = %g, want ±1", i, v)
+			return SVCResult{}, fmt.Errorf("train SVM: label y[%d] = %g, want ±1", i, v)
 		}
 	}
 	if npos == 0 || nneg == 0 {
-		return SVCResult{}, fmt.Errorf("solver: training an SVM needs both classes (%d positive, %d negative)", npos, nneg)
+		return SVCResult{}, fmt.Errorf("train SVM: it needs both classes (%d positive, %d negative)", npos, nneg)
 	}
 	pr := Problem{Q: K, Y: y, Alpha0: alpha0}
 	inf := math.Inf(1)
 	switch p.Margin {
 	case L1:
 		if !(p.C > 0) || math.IsInf(p.C, 0) {
-			return SVCResult{}, fmt.Errorf("solver: C = %g, want a positive finite number", p.C)
+			return SVCResult{}, fmt.Errorf("train SVM: C = %g, want a positive finite number", p.C)
 		}
 		wp, wn := p.WeightPos, p.WeightNeg
 		if wp == 0 {
@@ -138,19 +137,19 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 			wn = 1
 		}
 		if !(wp > 0) || !(wn > 0) {
-			return SVCResult{}, fmt.Errorf("solver: class weights %g, %g, want > 0", p.WeightPos, p.WeightNeg)
+			return SVCResult{}, fmt.Errorf("train SVM: class weights %g, %g, want > 0", p.WeightPos, p.WeightNeg)
 		}
 		pr.Cp, pr.Cn = p.C*wp, p.C*wn
 	case L2:
 		if !(p.C > 0) {
-			return SVCResult{}, fmt.Errorf("solver: C = %g, want > 0 (ν = 1/C)", p.C)
+			return SVCResult{}, fmt.Errorf("train SVM: C = %g, want > 0 (ν = 1/C)", p.C)
 		}
 		pr.Q = kernel.Shifted(K, 1/p.C)
 		pr.Cp, pr.Cn = inf, inf
 	case Hard:
 		pr.Cp, pr.Cn = inf, inf
 	default:
-		return SVCResult{}, fmt.Errorf("solver: unknown margin %d", int(p.Margin))
+		return SVCResult{}, fmt.Errorf("train SVM: unknown margin %d", int(p.Margin))
 	}
 	var r Result
 	var err error
@@ -211,7 +210,7 @@ func solveHard(ctx context.Context, pr Problem, s Settings, firstLimit int) (Res
 	}
 	r, err := Solve(ctx, pr, s)
 	if errors.Is(err, ErrUnbounded) {
-		return r, fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
+		return r, fmt.Errorf("%w: %v", ErrNotSeparable, err)
 	}
 	if err != nil || r.Status != IterationLimit {
 		return r, err
@@ -228,7 +227,7 @@ func solveHard(ctx context.Context, pr Problem, s Settings, firstLimit int) (Res
 	r2, err := Solve(ctx, pr, s)
 	r2.Iter += r.Iter
 	if errors.Is(err, ErrUnbounded) { // cannot happen on separable data
-		err = fmt.Errorf("%w: %s", ErrNotSeparable, strings.TrimPrefix(err.Error(), "solver: "))
+		err = fmt.Errorf("%w: %v", ErrNotSeparable, err)
 	}
 	return r2, err
 }
@@ -281,7 +280,7 @@ type RadiusResult struct {
 func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 []float64) (RadiusResult, error) {
 	n := K.Len()
 	if !(nu >= 0) || math.IsInf(nu, 0) {
-		return RadiusResult{}, fmt.Errorf("solver: radius: ν = %g, want ≥ 0", nu)
+		return RadiusResult{}, fmt.Errorf("compute radius: ν = %g, want ≥ 0", nu)
 	}
 	q := kernel.Shifted(K, nu)
 	p := make([]float64, n)

@@ -57,18 +57,18 @@ type CD struct {
 func Analyze(methods []string, scores [][]float64, control int) (Analysis, error) {
 	k, n := len(methods), len(scores)
 	if k < 2 || n < 2 {
-		return Analysis{}, fmt.Errorf("stats: comparing %d methods on %d datasets: needs at least 2 of each", k, n)
+		return Analysis{}, fmt.Errorf("comparing %d methods on %d datasets: needs at least 2 of each", k, n)
 	}
 	if control < 0 || control >= k {
-		return Analysis{}, fmt.Errorf("stats: control index %d out of range for %d methods", control, k)
+		return Analysis{}, fmt.Errorf("comparing methods: control index %d out of range for %d methods", control, k)
 	}
 	for i, row := range scores {
 		if len(row) != k {
-			return Analysis{}, fmt.Errorf("stats: dataset %d has %d scores for %d methods", i+1, len(row), k)
+			return Analysis{}, fmt.Errorf("comparing methods: dataset %d has %d scores for %d methods", i+1, len(row), k)
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return Analysis{}, fmt.Errorf("stats: dataset %d, method %s: %w", i+1, methods[j], errNotFinite)
+				return Analysis{}, fmt.Errorf("comparing methods: dataset %d, method %s: %w", i+1, methods[j], errNotFinite)
 			}
 		}
 	}

@@ -174,7 +174,7 @@ func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 var errNotPD = errors.New("BFGS matrix lost positive definiteness")
 
 // ErrBadProblem reports an inconsistent Problem or start point.
-var ErrBadProblem = errors.New("sqp: bad problem")
+var ErrBadProblem = errors.New("bad SQP problem")
 
 // state is the point the iteration is at.
 type state struct {
@@ -281,7 +281,7 @@ func (m *minimizer) newState() *state {
 	return st
 }
 
-// evalFunc and evalGrad return errors without the "sqp: " prefix: run adds
+// evalFunc and evalGrad return errors without saying where: run adds
 // it with where the point was (the start or an iteration).
 func (m *minimizer) evalFunc(st *state) error {
 	f, err := m.p.Func(st.x, st.ce, st.ci)
@@ -411,11 +411,11 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 	}
 	if err := m.evalFunc(cur); err != nil {
 		m.finish(cur, Failure, nil, nil)
-		return m.res, fmt.Errorf("sqp: at the start point: %w", err)
+		return m.res, fmt.Errorf("SQP start point: %w", err)
 	}
 	if err := m.evalGrad(cur); err != nil {
 		m.finish(cur, Failure, nil, nil)
-		return m.res, fmt.Errorf("sqp: at the start point: %w", err)
+		return m.res, fmt.Errorf("SQP start point: %w", err)
 	}
 	feasScale := math.Max(1, cur.viol)
 
@@ -466,7 +466,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				continue
 			}
 			m.finish(cur, Failure, lam, mu)
-			return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
 		lam, mu = qlam, qmu
 		stat, comp := m.kkt(cur, lam, mu)
@@ -532,7 +532,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			}
 			if err := m.evalFunc(trial); err != nil {
 				m.finish(cur, Failure, lam, mu)
-				return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+				return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 			}
 			phit = merit(trial.f, trial.ce, trial.ci, pen)
 			if phit <= ref+1e-4*alpha*D {
@@ -565,7 +565,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		}
 		if err := m.evalGrad(trial); err != nil {
 			m.finish(trial, Failure, lam, mu)
-			return m.res, fmt.Errorf("sqp: iteration %d: %w", iter, err)
+			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
 
 		// Damped BFGS on the Lagrangian (Powell 1978), nonlinear block only:

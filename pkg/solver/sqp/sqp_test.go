@@ -130,7 +130,7 @@ func TestIterationLimitIsStatus(t *testing.T) {
 
 // A NaN in a constraint Jacobian is an error naming the entry and the
 // iteration (it ended the run as a line-search failure with no error), and
-// messages carry one "sqp: " prefix.
+// messages say where the run was, once.
 func TestNonFiniteDerivatives(t *testing.T) {
 	var h hsProblem
 	for _, p := range hsProblems {
@@ -143,8 +143,8 @@ func TestNonFiniteDerivatives(t *testing.T) {
 		at   int // Grad call that writes the NaN (1: at x0)
 		want string
 	}{
-		{"start", 1, "sqp: at the start point: derivative 1 of inequality constraint 0 is NaN"},
-		{"iteration", 2, "sqp: iteration 1: derivative 1 of inequality constraint 0 is NaN"},
+		{"start", 1, "SQP start point: derivative 1 of inequality constraint 0 is NaN"},
+		{"iteration", 2, "SQP iteration 1: derivative 1 of inequality constraint 0 is NaN"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := h.problem()
@@ -170,12 +170,12 @@ func TestBadProblemSaysWhat(t *testing.T) {
 		edit func(*Problem, []float64) []float64
 		want string
 	}{
-		{func(p *Problem, x []float64) []float64 { return x[:1] }, "sqp: bad problem: len(x0) = 1, want Dim = 2"},
-		{func(p *Problem, x []float64) []float64 { p.Grad = nil; return x }, "sqp: bad problem: Func and Grad are required"},
-		{func(p *Problem, x []float64) []float64 { p.NumLinear = 3; return x }, "sqp: bad problem: NumLinear = 3, want 0 to Dim = 2"},
-		{func(p *Problem, x []float64) []float64 { return []float64{math.NaN(), 0} }, "sqp: bad problem: x0[0] = NaN"},
-		{func(p *Problem, x []float64) []float64 { p.Lower = []float64{0, math.NaN()}; return x }, "sqp: bad problem: bounds of x[1]: [NaN, +Inf] is empty"},
-		{func(p *Problem, x []float64) []float64 { p.Upper = []float64{-3, -2}; return x }, "sqp: bad problem: bounds of x[1]: [-1.5, -2] is empty"},
+		{func(p *Problem, x []float64) []float64 { return x[:1] }, "bad SQP problem: len(x0) = 1, want Dim = 2"},
+		{func(p *Problem, x []float64) []float64 { p.Grad = nil; return x }, "bad SQP problem: Func and Grad are required"},
+		{func(p *Problem, x []float64) []float64 { p.NumLinear = 3; return x }, "bad SQP problem: NumLinear = 3, want 0 to Dim = 2"},
+		{func(p *Problem, x []float64) []float64 { return []float64{math.NaN(), 0} }, "bad SQP problem: x0[0] = NaN"},
+		{func(p *Problem, x []float64) []float64 { p.Lower = []float64{0, math.NaN()}; return x }, "bad SQP problem: bounds of x[1]: [NaN, +Inf] is empty"},
+		{func(p *Problem, x []float64) []float64 { p.Upper = []float64{-3, -2}; return x }, "bad SQP problem: bounds of x[1]: [-1.5, -2] is empty"},
 	} {
 		p := h.problem()
 		x0 := c.edit(&p, append([]float64(nil), h.x0...))
