@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
@@ -200,12 +201,12 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
 	s.MemBytes = sysmem.Bound(o.MemMB)
 	defer sysmem.LimitGC(o.MemMB)()
-	prog := newProgress(o.globalOptions, "compare")
+	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	s.Progress = func(d, t int, r *experiment.Record) {
-		prog.update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
+		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
 	}
 	res, err := experiment.Compare(ctx, s)
-	prog.finish()
+	prog.Finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) && o.s.Out != "" && !o.Quiet {
 			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.s.Out)

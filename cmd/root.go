@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/kerneltune/kerneltune/internal/ctxio"
 	"github.com/spf13/cobra"
 )
 
@@ -119,7 +120,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	g := &globalOptions{In: &ctxReader{ctx: ctx, r: in}, Out: out, ErrOut: errOut}
+	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: out, ErrOut: errOut}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
@@ -143,36 +144,5 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	default:
 		fmt.Fprintf(errOut, "kerneltune: %v\n", err)
 		return ExitError
-	}
-}
-
-// ctxReader reads from r until ctx is done, then fails with ctx's error at
-// once, even while a Read of r blocks: Ctrl-C must end 'kerneltune info -'
-// waiting on a terminal or a stalled pipe, which a plain read of standard
-// input ignores (the blocked goroutine ends with the process).
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c *ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	type result struct {
-		n   int
-		err error
-	}
-	buf := make([]byte, min(len(p), 64<<10)) // not io.ReadAll's whole spare capacity
-	done := make(chan result, 1)
-	go func() {
-		n, err := c.r.Read(buf)
-		done <- result{n, err}
-	}()
-	select {
-	case r := <-done:
-		return copy(p, buf[:r.n]), r.err
-	case <-c.ctx.Done():
-		return 0, c.ctx.Err()
 	}
 }

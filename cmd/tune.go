@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
@@ -148,9 +149,9 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	prog := newProgress(o.globalOptions, "tune "+o.Method)
+	prog := progress.New(o.ErrOut, "tune "+o.Method, o.Quiet)
 	spec := o.spec.WithBase(o.m.base(o.Seed, func(st methods.Step) {
-		prog.update(st.Iter, max(o.m.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
+		prog.Update(st.Iter, max(o.m.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
 	}))
 	// The estimate counts live data; the garbage collector may let the heap
 	// grow to twice that between collections. Ask it to keep the whole heap
@@ -163,7 +164,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		Spec: spec, MemBytes: bound,
 		Version: buildVersion(), Command: o.command,
 	})
-	prog.finish()
+	prog.Finish()
 	if err != nil {
 		return memoryError(o.MemMB, err)
 	}

@@ -1,0 +1,27 @@
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// A line on a writer that is not a terminal prints nothing; an enabled one
+// draws label, counts and detail, and clears itself at the end.
+func TestLine(t *testing.T) {
+	var b bytes.Buffer
+	off := New(&b, "compare", false)
+	off.Update(1, 2, "x")
+	off.Finish()
+	var nilLine *Line
+	nilLine.Update(1, 2, "x")
+	if b.Len() != 0 {
+		t.Fatalf("a line off a terminal printed %q", b.String())
+	}
+	on := &Line{w: &b, label: "tune spd", enabled: true}
+	on.Update(2, 2, "objective 1.5")
+	on.Finish()
+	if got := b.String(); !strings.Contains(got, "tune spd 2/2  ETA 0s  objective 1.5") || !strings.HasSuffix(got, "\r\033[K") {
+		t.Fatalf("drawn %q", got)
+	}
+}
