@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // probe is a test method: it learns nothing, but records a hash of the exact
@@ -40,7 +41,7 @@ func (p *probe) Tune(ctx context.Context, train *dataio.Dataset, o methods.Optio
 		return nil, &methods.BreakdownError{Method: p.name, Iter: 3, Err: errors.New("matrix not SPD")}
 	}
 	return &methods.Result{
-		Method: p.name, Param: o.Param, Status: methods.Converged,
+		Method: p.name, Param: o.Param, Status: status.Converged,
 		Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.05}, Margin: "l1", C: 1,
 		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(o.Seed >> 12)}},
 		Trace:   []methods.Step{{Iter: 0, Objective: 2}, {Iter: 1, Objective: 1}},

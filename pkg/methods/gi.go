@@ -14,6 +14,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // GI is the method of Glasmachers & Igel (2005), "Gradient-based adaptation
@@ -509,7 +510,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	}
 	breakdown := func(t int, err error) (*Result, *giState, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			res.Status = Canceled
+			res.Status = status.Canceled
 			res.Elapsed = time.Since(start)
 			return res, nil, fmt.Errorf("methods: gi: iteration %d: %w", t, err)
 		}
@@ -529,7 +530,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	rp := newIRpropPlus(d)
 	worse := false
 	calm := 0
-	res.Status = IterationLimit
+	res.Status = status.IterationLimit
 	iter := 0
 	for t := 1; t <= steps; t++ {
 		if err := ctx.Err(); err != nil {
@@ -569,7 +570,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		if rel < tol {
 			calm++
 			if calm >= giConvergedRuns {
-				res.Status = Converged
+				res.Status = status.Converged
 				break
 			}
 		} else {

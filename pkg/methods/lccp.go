@@ -18,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // LCCP is the lccp method of Boughorbel, Tarel & Boujemaa, "The LCCP for
@@ -486,7 +487,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		s.record(st)
 	}
 	record(Step{Iter: 0, Objective: J, NSV: nsv, Elapsed: time.Since(start)})
-	res.Status = IterationLimit
+	res.Status = status.IterationLimit
 	innerTotal := 0
 	var increases []string
 	for it := 1; it <= maxIter; it++ {
@@ -515,7 +516,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		dlog := math.Abs(math.Log(Jn) - math.Log(J))
 		J = Jn
 		if dlog < tol {
-			res.Status = Converged
+			res.Status = status.Converged
 			break
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -400,7 +401,7 @@ type rcscRun struct {
 	j0, j  float64
 	iter   int
 	n      int // paper: N
-	status Status
+	status status.Status
 	trace  []Step
 	notes  []string
 }
@@ -421,7 +422,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	if opts.MaxIter > 0 {
 		N = opts.MaxIter
 	}
-	run := rcscRun{n: N, gamma: gamma, status: IterationLimit}
+	run := rcscRun{n: N, gamma: gamma, status: status.IterationLimit}
 	grad := make([]float64, len(gamma))
 	J, err := p.eval(gamma, grad)
 	if err != nil {
@@ -431,7 +432,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	run.record(opts, Step{Iter: 0, Objective: J, Elapsed: time.Since(start)})
 	for t := 0; t < N; t++ {
 		if err := ctx.Err(); err != nil {
-			run.status = Canceled
+			run.status = status.Canceled
 			return run, err
 		}
 		eta := rcscEta0 * (1 - float64(t)/float64(N))
@@ -473,7 +474,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 		tol = opts.Tol
 	}
 	dim := len(gamma)
-	run := rcscRun{gamma: gamma, status: IterationLimit}
+	run := rcscRun{gamma: gamma, status: status.IterationLimit}
 	grad := make([]float64, dim)
 	J, err := p.eval(gamma, grad)
 	if err != nil {
@@ -488,7 +489,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 	tau := 1.0
 	for it := 1; it <= maxIter; it++ {
 		if err := ctx.Err(); err != nil {
-			run.status = Canceled
+			run.status = status.Canceled
 			return run, err
 		}
 		for k := range gs {
@@ -496,7 +497,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 		}
 		gmax := floats.Norm(gs, math.Inf(1))
 		if gmax == 0 || gmax <= 1e-12*math.Abs(J) {
-			run.status = Converged
+			run.status = status.Converged
 			break
 		}
 		for k := range dir {
@@ -518,7 +519,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 		}
 		run.iter = it
 		if !accepted {
-			run.status = Converged
+			run.status = status.Converged
 			run.notes = append(run.notes, fmt.Sprintf("robust schedule: no step in log γ longer than %g increases J at iteration %d", rcscMinLogStep, it))
 			break
 		}
@@ -529,7 +530,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 		run.j = J
 		run.record(opts, Step{Iter: it, Objective: J, StepSize: tau, Elapsed: time.Since(start)})
 		if gain < tol {
-			run.status = Converged
+			run.status = status.Converged
 			break
 		}
 		tau = math.Min(2*tau, rcscMaxLogStep)

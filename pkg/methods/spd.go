@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // SPD is Laanaya, Abdallah, Snoussi & Richard (2011), Algorithm 1: the metric
@@ -800,7 +801,7 @@ func spdBreakdown(ctx context.Context, it int, err error) error {
 type spdOutcome struct {
 	Q                    *mat.SymDense
 	w0, w                float64 // w(Q) at the start and at the end, α = α*(Q)
-	status               Status
+	status               status.Status
 	iters, evals, solves int
 	lastRel              float64 // last ‖ΔQ‖_F/‖Q‖_F; NaN if no step
 	notes                []string
@@ -809,7 +810,7 @@ type spdOutcome struct {
 // spdAlgorithm1 runs Laanaya's Algorithm 1 (modes paper, riemannian,
 // backtrack) from Q0.
 func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
-	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
+	out := spdOutcome{status: status.IterationLimit, lastRel: math.NaN()}
 	s, err := newSPDState(ctx, p, Q0, cfg.mode)
 	if err != nil {
 		return out, spdBreakdown(ctx, 0, err)
@@ -825,13 +826,13 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 			return out, spdBreakdown(ctx, it, err)
 		}
 		if st.Stationary {
-			out.status = Converged
+			out.status = status.Converged
 			break
 		}
 		out.iters, out.lastRel = it, st.RelChange
 		record(Step{Iter: it, Objective: s.w, StepSize: st.Eta, NSV: s.res.NSV})
 		if st.RelChange < cfg.tol {
-			out.status = Converged
+			out.status = status.Converged
 			break
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // SVM is the baseline of every paper: an L1-soft-margin SVM (C-SVC) with the
@@ -64,7 +65,7 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: g.Gamma},
 		Margin:         "l1",
 		C:              g.C,
-		Status:         Converged,
+		Status:         status.Converged,
 		Iter:           1,
 		Solves:         g.Solves,
 		Criterion:      fmt.Sprintf("%d-fold CV accuracy", folds),

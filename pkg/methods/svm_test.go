@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 func TestSVMTune(t *testing.T) {
@@ -35,7 +37,7 @@ func TestSVMTune(t *testing.T) {
 			t.Errorf("figure %d = %+v, want %s = %g", i, f, want[i], vals[i])
 		}
 	}
-	if res.Status != Converged || res.Init == "" {
+	if res.Status != status.Converged || res.Init == "" {
 		t.Errorf("status %v, init %q", res.Status, res.Init)
 	}
 

@@ -18,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/solver/sqp"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // TwoLevel is the twolevel method of K. Schittkowski, "Optimal parameter
@@ -817,15 +818,13 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if err != nil {
 		return fail(evalIter+1, err)
 	}
-	switch sres.Status {
-	case sqp.Converged:
-		res.Status = Converged
-	case sqp.IterationLimit:
-		res.Status = IterationLimit
-	default:
-		// A line-search failure on this non-smooth-in-places problem (the
-		// free set of the inner SVM changes) still leaves a usable point.
-		res.Status = IterationLimit
+	// The SQP's status is the method's (one Status for both), except that a
+	// line-search failure or an infeasible QP on this non-smooth-in-places
+	// problem (the free set of the inner SVM changes) still leaves a usable
+	// point: the limit, with a note.
+	res.Status = sres.Status
+	if sres.Status != status.Converged && sres.Status != status.IterationLimit {
+		res.Status = status.IterationLimit
 		res.Notes = append(res.Notes, fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT))
 	}
 	res.Iter = sres.Iter
