@@ -694,11 +694,10 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
 			p0, tlNu0, tp.n, tp.nt, ts.Seed),
 	}
+	// The SQP's own loop (sqp.Minimize) is the outer loop here; the trace
+	// and the errors are made as the driver makes them.
 	fail := func(iter int, err error) (*Result, []tlIterate, error) {
-		if ctx.Err() != nil {
-			return nil, nil, fmt.Errorf("methods: twolevel: iteration %d: %w", iter, ctx.Err())
-		}
-		return nil, nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
+		return nil, nil, runError(ctx, "twolevel", iter, err)
 	}
 
 	// Start point.
@@ -774,13 +773,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 			return nil
 		},
 	}
-	record := func(st Step) {
-		res.Trace = append(res.Trace, st)
-		if ts.Recorder != nil {
-			ts.Recorder(st)
-		}
-	}
-	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free), Elapsed: time.Since(start)})
+	record := tracer(start, &res.Trace, ts.Recorder)
+	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free)})
 	// Every accepted iterate, the start included, with its validation error
 	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
 	// can differ at an infeasible iterate).
@@ -808,7 +802,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 				}
 			}
 			iterates = append(iterates, tlIterate{iter: it.Iter, w: w, errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)})
-			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free), Elapsed: time.Since(start)})
+			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free)})
 		},
 	})
 	res.Solves = tp.solves
