@@ -20,15 +20,17 @@ import (
 // package's Status); they still record through tracer and fail through
 // runError, so every method's trace and errors are made in one place.
 
-// Stop is a method's stopping rule as its paper states it, as data the
+// stopRule is a method's stopping rule as its paper states it, as data the
 // driver reads: the run ends Converged when a step's Change is below Tol
 // for Runs steps in a row, and IterationLimit after MaxIter steps.
 //
-//	spd    Change = ‖ΔQ‖_F/‖Q‖_F                      Runs 1
-//	gi     Change = |ΔT|/T                             Runs 5
-//	lccp   Change = |Δ log J|                          Runs 1
-//	rcsc   paper: Tol 0, a fixed N steps; robust: Change = ΔJ/|J| (an accepted Armijo step)
-type Stop struct {
+//	spd    ‖ΔQ‖_F/‖Q‖_F < Tol (Laanaya, Algorithm 1); Done at a stationary point
+//	gi     |ΔT|/T < Tol five steps in a row (Glasmachers & Igel): Runs 5
+//	lccp   |Δ log J| < Tol (Boughorbel et al.)
+//	rcsc   paper: Tol 0, its fixed N steps (Yang et al., eq. 14–15);
+//	       robust: ΔJ/|J| of an accepted Armijo step < Tol; Done when no
+//	       step increases J
+type stopRule struct {
 	MaxIter int
 	// Tol ≤ 0 means no test: the run takes its MaxIter steps.
 	Tol float64
@@ -41,7 +43,7 @@ type move struct {
 	// Step is what the trace records (Objective, StepSize, NSV); the
 	// driver sets Iter and Elapsed.
 	Step Step
-	// Change is the quantity Stop compares with Tol.
+	// Change is the quantity stopRule compares with Tol.
 	Change float64
 	// Done: the method found no step to take (a stationary point, a line
 	// search that found no increase): the run ends Converged and records
@@ -52,7 +54,7 @@ type move struct {
 // driver runs one method's outer loop.
 type driver struct {
 	method string
-	stop   Stop
+	stop   stopRule
 	// init evaluates the start point: the step recorded as iteration 0.
 	init func(ctx context.Context) (Step, error)
 	// iterate takes iteration it (1, 2, …) from the current point.

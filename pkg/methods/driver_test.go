@@ -38,18 +38,18 @@ func TestDriverStop(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		changes []float64
-		stop    Stop
+		stop    stopRule
 		iter    int
 		st      status.Status
 		trace   int
 	}{
-		{"tol", []float64{1, 0.5, 0.01, 1}, Stop{MaxIter: 10, Tol: 0.1}, 3, status.Converged, 4},
-		{"limit", []float64{1, 1, 1}, Stop{MaxIter: 3, Tol: 0.1}, 3, status.IterationLimit, 4},
-		{"runs", []float64{0.01, 1, 0.01, 0.01, 0.01, 1}, Stop{MaxIter: 10, Tol: 0.1, Runs: 3}, 5, status.Converged, 6},
-		{"no test", []float64{0, 0, 0}, Stop{MaxIter: 3}, 3, status.IterationLimit, 4},
-		{"NaN change", []float64{math.NaN(), math.NaN()}, Stop{MaxIter: 2, Tol: 1}, 2, status.IterationLimit, 3},
-		{"done, not counted", []float64{1, 1, inf}, Stop{MaxIter: 10, Tol: 0.1}, 2, status.Converged, 3},
-		{"done, counted", []float64{1, inf}, Stop{MaxIter: 10, Tol: 0.1}, 2, status.Converged, 2},
+		{"tol", []float64{1, 0.5, 0.01, 1}, stopRule{MaxIter: 10, Tol: 0.1}, 3, status.Converged, 4},
+		{"limit", []float64{1, 1, 1}, stopRule{MaxIter: 3, Tol: 0.1}, 3, status.IterationLimit, 4},
+		{"runs", []float64{0.01, 1, 0.01, 0.01, 0.01, 1}, stopRule{MaxIter: 10, Tol: 0.1, Runs: 3}, 5, status.Converged, 6},
+		{"no test", []float64{0, 0, 0}, stopRule{MaxIter: 3}, 3, status.IterationLimit, 4},
+		{"NaN change", []float64{math.NaN(), math.NaN()}, stopRule{MaxIter: 2, Tol: 1}, 2, status.IterationLimit, 3},
+		{"done, not counted", []float64{1, 1, inf}, stopRule{MaxIter: 10, Tol: 0.1}, 2, status.Converged, 3},
+		{"done, counted", []float64{1, inf}, stopRule{MaxIter: 10, Tol: 0.1}, 2, status.Converged, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := countdown(c.changes)
@@ -76,7 +76,7 @@ func TestDriverStop(t *testing.T) {
 // wraps ctx's error whatever the step returned.
 func TestDriverErrors(t *testing.T) {
 	d := countdown([]float64{1})
-	d.stop = Stop{MaxIter: 5, Tol: 0.1}
+	d.stop = stopRule{MaxIter: 5, Tol: 0.1}
 	d.record = func(Step) {}
 	o, err := d.run(context.Background())
 	var be *BreakdownError
@@ -91,7 +91,7 @@ func TestDriverErrors(t *testing.T) {
 	for _, namesDone := range []bool{false, true} {
 		ctx, cancel := context.WithCancel(context.Background())
 		d := countdown([]float64{1, 1, 1})
-		d.stop = Stop{MaxIter: 5, Tol: 0.1}
+		d.stop = stopRule{MaxIter: 5, Tol: 0.1}
 		d.cancelNamesDone = namesDone
 		d.record = func(st Step) {
 			if st.Iter == 1 {

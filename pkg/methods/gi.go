@@ -509,7 +509,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	var nsv0 int
 	worse := false
 	dr := driver{
-		method: "gi", stop: Stop{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
+		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
 		record: tracer(start, &res.Trace, s.Recorder),
 		init: func(ctx context.Context) (Step, error) {
 			var err error

@@ -470,7 +470,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	innerTotal := 0
 	var increases []string
 	dr := driver{
-		method: "lccp", stop: Stop{MaxIter: maxIter, Tol: tol},
+		method: "lccp", stop: stopRule{MaxIter: maxIter, Tol: tol},
 		record: tracer(start, &res.Trace, s.Recorder),
 		// A hard margin on data it cannot separate is the method's answer,
 		// worded by evalOuter, not a breakdown.

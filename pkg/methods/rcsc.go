@@ -415,7 +415,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	run := rcscRun{n: N, gamma: gamma}
 	grad := make([]float64, len(gamma))
 	d := driver{
-		method: "rcsc", stop: Stop{MaxIter: N}, cancelNamesDone: true,
+		method: "rcsc", stop: stopRule{MaxIter: N}, cancelNamesDone: true,
 		record: tracer(start, &run.trace, opts.Recorder),
 		init: func(context.Context) (Step, error) {
 			J, err := p.eval(gamma, grad)
@@ -481,7 +481,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 	tau := 1.0
 	var J float64
 	d := driver{
-		method: "rcsc", stop: Stop{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
+		method: "rcsc", stop: stopRule{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
 		record: tracer(start, &run.trace, opts.Recorder),
 		init: func(context.Context) (Step, error) {
 			var err error

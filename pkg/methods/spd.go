@@ -799,7 +799,7 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 	out := spdOutcome{status: status.IterationLimit, lastRel: math.NaN()}
 	var s *spdState
 	d := driver{
-		method: "spd", stop: Stop{MaxIter: cfg.maxIter, Tol: cfg.tol}, record: record,
+		method: "spd", stop: stopRule{MaxIter: cfg.maxIter, Tol: cfg.tol}, record: record,
 		init: func(ctx context.Context) (Step, error) {
 			var err error
 			if s, err = newSPDState(ctx, p, Q0, cfg.mode); err != nil {
