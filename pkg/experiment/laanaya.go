@@ -10,6 +10,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // FixedSVM is a baseline (C, γ) fixed for every partition of a dataset.
@@ -73,7 +74,7 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 func fixedResult(f FixedSVM) *methods.Result {
 	return &methods.Result{
 		Method: "svm", Kernel: kernel.Spec{Kind: "gaussian", Gamma: f.Gamma},
-		Margin: solver.L1, C: f.C, Status: methods.Converged,
+		Margin: solver.L1, C: f.C, Status: status.Converged,
 		Init: fmt.Sprintf("(C, γ) = (%g, %g): best mean test accuracy %.4f on the first %d partitions (Laanaya's selection, looks at test data)",
 			f.C, f.Gamma, f.Accuracy, LaanayaPartitions),
 	}

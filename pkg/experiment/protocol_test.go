@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // probe is a test method: it learns nothing, but records a hash of the exact
@@ -43,7 +44,7 @@ func (p probe) Tune(ctx context.Context, train *dataio.Dataset) (*methods.Result
 		return nil, &methods.BreakdownError{Method: p.name, Iter: 3, Err: errors.New("matrix not SPD")}
 	}
 	return &methods.Result{
-		Method: p.name, Param: p.param, Status: methods.Converged,
+		Method: p.name, Param: p.param, Status: status.Converged,
 		Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.05}, Margin: solver.L1, C: 1,
 		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(p.Seed >> 12)}},
 		Trace:   []methods.Step{{Iter: 0, Objective: 2}, {Iter: 1, Objective: 1}},

@@ -15,6 +15,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // LIBSVM grid.py's default grid: log2 C from -5 to 15 and log2 γ from 3 down
@@ -195,7 +196,7 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 		switch margin {
 		case solver.L1:
 			alpha = res.Alpha
-			unbounded = res.NBSV == 0 && res.Status == solver.Converged
+			unbounded = res.NBSV == 0 && res.Status == status.Converged
 		case solver.L2:
 			alpha, w2 = res.Alpha, res.W2
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // GISettings configure gi, described below. The zero value of every field
@@ -530,86 +531,81 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	res.Init = init
 
 	B := isoB(d, sigma)
-	record := func(st Step) {
-		res.Trace = append(res.Trace, st)
-		s.record(st)
-	}
-	breakdown := func(t int, err error) (*Result, *giState, error) {
-		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			res.Status = Canceled
-			res.Elapsed = time.Since(start)
-			return res, nil, fmt.Errorf("gi: iteration %d: %w", t, err)
-		}
-		return nil, nil, &BreakdownError{Method: "gi", Iter: t, Err: err}
-	}
-
-	cur, err := pr.eval(ctx, B, nil)
-	if err != nil {
-		return breakdown(0, err)
-	}
-	res.Solves++
-	res.CriterionStart = cur.T
-	nsv0 := cur.svm.NSV
-	best := cur
-	record(Step{Iter: 0, Objective: cur.T, NSV: cur.svm.NSV, Elapsed: time.Since(start)})
-
 	rp := newIRpropPlus(d)
+	var cur, best *giState
+	var nsv0 int
 	worse := false
-	calm := 0
-	res.Status = IterationLimit
-	iter := 0
-	for t := 1; t <= steps; t++ {
-		if err := ctx.Err(); err != nil {
-			return breakdown(t, err)
-		}
-		var g mat.SymDense
-		param.project(&g, chartGrad(cur.B, pr.gradQ(cur)))
-		S := rp.step(&g, worse)
-		param.project(S, S)
-		rp.setLast(S)
-		nb := mat.NewSymDense(d, nil)
-		if err := manifold.CongruenceStep(nb, cur.B, S); err != nil {
-			return breakdown(t, err)
-		}
-		if param.diagonal() {
-			// S is diagonal, so B stays diagonal: drop rounding noise.
-			for i := 0; i < d; i++ {
-				for j := i + 1; j < d; j++ {
-					nb.SetSym(i, j, 0)
+	dr := driver{
+		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
+		record: tracer(start, &res.Trace, s.Recorder),
+		init: func(ctx context.Context) (Step, error) {
+			var err error
+			if cur, err = pr.eval(ctx, B, nil); err != nil {
+				return Step{}, err
+			}
+			res.Solves++
+			res.CriterionStart = cur.T
+			nsv0 = cur.svm.NSV
+			best = cur
+			return Step{Objective: cur.T, NSV: cur.svm.NSV}, nil
+		},
+		// One iRprop+ step in the exponential chart, projected onto the
+		// parameterisation; the change is |ΔT|/T.
+		iterate: func(ctx context.Context, _ int) (move, error) {
+			var g mat.SymDense
+			param.project(&g, chartGrad(cur.B, pr.gradQ(cur)))
+			S := rp.step(&g, worse)
+			param.project(S, S)
+			rp.setLast(S)
+			nb := mat.NewSymDense(d, nil)
+			if err := manifold.CongruenceStep(nb, cur.B, S); err != nil {
+				return move{}, err
+			}
+			if param.diagonal() {
+				// S is diagonal, so B stays diagonal: drop rounding noise.
+				for i := 0; i < d; i++ {
+					for j := i + 1; j < d; j++ {
+						nb.SetSym(i, j, 0)
+					}
 				}
 			}
-		}
-		next, err := pr.eval(ctx, nb, cur)
-		if err != nil {
-			return breakdown(t, err)
-		}
-		res.Solves++
-		iter = t
-		worse = next.T > cur.T
-		rel := math.Abs(next.T-cur.T) / cur.T
-		cur = next
-		if cur.T < best.T {
-			best = cur
-		}
-		// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
-		record(Step{Iter: t, Objective: cur.T, StepSize: mat.Norm(S, 2), NSV: cur.svm.NSV, Elapsed: time.Since(start)})
-		if rel < tol {
-			calm++
-			if calm >= giConvergedRuns {
-				res.Status = Converged
-				break
+			next, err := pr.eval(ctx, nb, cur)
+			if err != nil {
+				return move{}, err
 			}
-		} else {
-			calm = 0
-		}
+			res.Solves++
+			worse = next.T > cur.T
+			rel := math.Abs(next.T-cur.T) / cur.T
+			cur = next
+			if cur.T < best.T {
+				best = cur
+			}
+			// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
+			return move{Step: Step{Objective: cur.T, StepSize: mat.Norm(S, 2), NSV: cur.svm.NSV}, Change: rel}, nil
+		},
 	}
-	res.Iter = iter
+	// A cancellation returns the result so far, status Canceled, with the
+	// error.
+	stopped := func(o outcome, err error) (*Result, *giState, error) {
+		if o.Status == status.Canceled {
+			res.Status = status.Canceled
+			res.Elapsed = time.Since(start)
+			return res, nil, err
+		}
+		return nil, nil, err
+	}
+	o, err := dr.run(ctx)
+	if err != nil {
+		return stopped(o, err)
+	}
+	res.Status, res.Iter = o.Status, o.Iter
+	iter := o.Iter
 
 	// Report the iterate with the smallest criterion (iRprop+ may end on a
 	// slightly worse point after a sign change).
 	kern, err := pr.kernelOf(best.B)
 	if err != nil {
-		return breakdown(iter, err)
+		return stopped(dr.fail(ctx, iter, err))
 	}
 	res.Kernel = kern.Spec()
 	res.B = make([][]float64, d)

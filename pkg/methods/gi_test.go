@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // giHeart returns the first n rows of the embedded heart data (LIBSVM's
@@ -470,7 +471,7 @@ func TestGIStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Converged || res.Iter >= 200 {
+	if res.Status != status.Converged || res.Iter >= 200 {
 		t.Fatalf("status %v after %d steps, want converged", res.Status, res.Iter)
 	}
 	tr := res.Trace
@@ -483,7 +484,7 @@ func TestGIStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != IterationLimit || res.Iter != 4 {
+	if res.Status != status.IterationLimit || res.Iter != 4 {
 		t.Errorf("status %v after %d steps, want iteration-limit after 4", res.Status, res.Iter)
 	}
 }
@@ -510,7 +511,7 @@ func TestGICanceled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
-	if res == nil || res.Status != Canceled {
+	if res == nil || res.Status != status.Canceled {
 		t.Errorf("result %+v, want status canceled", res)
 	}
 }

@@ -465,59 +465,53 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		R2, prob.beta, err = prob.radius(ctx, kernel.PrecomputedRows(K), prob.beta, nil)
 		return err
 	}
-	fail := func(iter int, err error) (*Result, error) {
-		res.Solves += prob.svmSolves + prob.radiusSolves
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("lccp: iteration %d: %w", iter, ctx.Err())
-		}
-		if errors.Is(err, solver.ErrNotSeparable) {
-			return nil, err
-		}
-		return nil, &BreakdownError{Method: "lccp", Iter: iter, Err: err}
-	}
-	if err := evalOuter(0); err != nil {
-		return fail(0, err)
-	}
-	J := R2 * W2
-	res.CriterionStart = J
-	record := func(st Step) {
-		res.Trace = append(res.Trace, st)
-		s.record(st)
-	}
-	record(Step{Iter: 0, Objective: J, NSV: nsv, Elapsed: time.Since(start)})
-	res.Status = IterationLimit
+	var J float64 // R²‖w‖² at θ_p
 	innerTotal := 0
 	var increases []string
-	for it := 1; it <= maxIter; it++ {
-		if err := ctx.Err(); err != nil {
-			return fail(it, err)
-		}
-		prev := slices.Clone(phi)
-		ni, err := prob.inner(ctx, phi, gw, phi0)
-		innerTotal += ni
-		if err != nil {
-			return fail(it, err)
-		}
-		if err := evalOuter(it); err != nil {
-			return fail(it, err)
-		}
-		Jn := R2 * W2
-		var move float64
-		for j := range phi {
-			move = math.Max(move, math.Abs(math.Log(phi[j]/prev[j])))
-		}
-		res.Iter = it
-		record(Step{Iter: it, Objective: Jn, StepSize: move, NSV: nsv, Elapsed: time.Since(start)})
-		if Jn > J*(1+1e-9) {
-			increases = append(increases, fmt.Sprintf("step %d: %.9g → %.9g (+%.2g relative)", it, J, Jn, (Jn-J)/J))
-		}
-		dlog := math.Abs(math.Log(Jn) - math.Log(J))
-		J = Jn
-		if dlog < tol {
-			res.Status = Converged
-			break
-		}
+	dr := driver{
+		method: "lccp", stop: stopRule{MaxIter: maxIter, Tol: tol},
+		record: tracer(start, &res.Trace, s.Recorder),
+		// A hard margin on data it cannot separate is the method's answer,
+		// worded by evalOuter, not a breakdown.
+		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },
+		init: func(context.Context) (Step, error) {
+			if err := evalOuter(0); err != nil {
+				return Step{}, err
+			}
+			J = R2 * W2
+			res.CriterionStart = J
+			return Step{Objective: J, NSV: nsv}, nil
+		},
+		// One CCCP step: the inner convex problem from the linearisation at
+		// θ_p, then J at the new point; the change is |Δ log J|.
+		iterate: func(ctx context.Context, it int) (move, error) {
+			prev := slices.Clone(phi)
+			ni, err := prob.inner(ctx, phi, gw, phi0)
+			innerTotal += ni
+			if err != nil {
+				return move{}, err
+			}
+			if err := evalOuter(it); err != nil {
+				return move{}, err
+			}
+			Jn := R2 * W2
+			var step float64
+			for j := range phi {
+				step = math.Max(step, math.Abs(math.Log(phi[j]/prev[j])))
+			}
+			if Jn > J*(1+1e-9) {
+				increases = append(increases, fmt.Sprintf("step %d: %.9g → %.9g (+%.2g relative)", it, J, Jn, (Jn-J)/J))
+			}
+			dlog := math.Abs(math.Log(Jn) - math.Log(J))
+			J = Jn
+			return move{Step: Step{Objective: Jn, StepSize: step, NSV: nsv}, Change: dlog}, nil
+		},
 	}
+	o, err := dr.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Status, res.Iter = o.Status, o.Iter
 	res.CriterionEnd = J
 	if len(increases) > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("J increased in %d of %d LCCP steps (CCCP guarantees a decrease up to the QP tolerance %g): %s",
@@ -526,7 +520,8 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	theta := slices.Clone(prob.thetaOf(phi))
 	k, err := kernel.NewL1(theta)
 	if err != nil {
-		return fail(res.Iter, err)
+		_, err = dr.fail(ctx, res.Iter, err)
+		return nil, err
 	}
 	res.Kernel = k.Spec()
 	res.Figures = append(res.Figures, Figure{Name: "R2", Value: R2}, Figure{Name: "w2", Value: W2}, Figure{Name: "nsv", Value: float64(nsv)})

@@ -26,12 +26,12 @@
 package methods
 
 import (
-	"context"
 	"fmt"
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // Result is what a method learned and how it got there.
@@ -47,7 +47,7 @@ type Result struct {
 	Margin solver.Margin `json:"margin"`
 	C      float64       `json:"C"`
 
-	Status  Status        `json:"status"`
+	Status  status.Status `json:"status"`
 	Iter    int           `json:"iterations"`
 	Solves  int           `json:"svm_solves"`
 	Elapsed time.Duration `json:"elapsed_ns"`
@@ -81,52 +81,6 @@ type Step struct {
 	StepSize  float64       `json:"step"`
 	NSV       int           `json:"nsv"`
 	Elapsed   time.Duration `json:"elapsed_ns"`
-}
-
-// Status reports how a tuning run ended (a copy of gonum optimize's table-driven
-// enum). A limit is a status, not an error.
-type Status int
-
-const (
-	NotTerminated Status = iota
-	Converged
-	IterationLimit
-	Canceled
-	Failure
-)
-
-var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled", "failure"}
-
-func (s Status) String() string {
-	if s >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
-
-// MarshalText writes the status name (JSON output).
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText reads a status name.
-func (s *Status) UnmarshalText(b []byte) error {
-	for i, n := range statusNames {
-		if n == string(b) {
-			*s = Status(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown status %q", b)
-}
-
-// Err returns a non-nil error for statuses that mean the result is unusable.
-func (s Status) Err() error {
-	switch s {
-	case Canceled:
-		return context.Canceled
-	case Failure:
-		return fmt.Errorf("tuning failed")
-	}
-	return nil
 }
 
 // BreakdownError is a numerical breakdown inside a method: it names the method

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // lbfgsRun is one minimisation by gonum's L-BFGS of a criterion whose value
@@ -40,7 +42,7 @@ type lbfgsRun[P any] struct {
 // limits), and stall, the line search's error when it found no further decrease (the
 // value flat to the evaluation's accuracy: Converged). err is ctx's, Eval's
 // or gonum's.
-func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st Status, stall, err error) {
+func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st status.Status, stall, err error) {
 	type point struct {
 		x, grad []float64
 		f       float64
@@ -78,16 +80,16 @@ func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st Status, sta
 	res, err := optimize.Minimize(prob, x0, &r.Settings, &r.Method)
 	switch {
 	case ctx.Err() != nil || evalErr != nil:
-		return Converged, nil, cmp.Or(ctx.Err(), evalErr)
+		return status.Converged, nil, cmp.Or(ctx.Err(), evalErr)
 	case errors.Is(err, optimize.ErrLinesearcherFailure), errors.Is(err, optimize.ErrNoProgress),
 		errors.Is(err, optimize.ErrNonDescentDirection), errors.Is(err, optimize.ErrLinesearcherBound):
-		return Converged, err, nil
+		return status.Converged, err, nil
 	case err != nil:
-		return Converged, nil, err
+		return status.Converged, nil, err
 	case res.Status.Early():
-		return IterationLimit, nil, nil
+		return status.IterationLimit, nil, nil
 	}
-	return Converged, nil, nil // FunctionConvergence, GradientThreshold
+	return status.Converged, nil, nil // FunctionConvergence, GradientThreshold
 }
 
 // acceptConverger hands every accepted point to accept, which says whether

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // rosenbrock returns f and ∇f of Rosenbrock's function at x.
@@ -55,7 +57,7 @@ func TestLBFGSRun(t *testing.T) {
 	}
 	x0 := []float64{-1.2, 1}
 	st, stall, err := run(0, false, nil).minimize(ctx, x0)
-	if err != nil || stall != nil || st != Converged {
+	if err != nil || stall != nil || st != status.Converged {
 		t.Fatalf("status %v, stall %v, err %v", st, stall, err)
 	}
 	for i := 1; i < len(evals); i++ {
@@ -74,11 +76,11 @@ func TestLBFGSRun(t *testing.T) {
 	}
 
 	// GradTol ends the run at the start too (gonum would try a step).
-	if st, stall, err := run(0, false, nil).minimize(ctx, []float64{1, 1}); err != nil || stall != nil || st != Converged || len(evals) != 1 {
+	if st, stall, err := run(0, false, nil).minimize(ctx, []float64{1, 1}); err != nil || stall != nil || st != status.Converged || len(evals) != 1 {
 		t.Errorf("start at the minimum: status %v, stall %v, err %v after %d evaluations (want converged after 1)", st, stall, err, len(evals))
 	}
 	// gonum's MajorIterations counts the start.
-	if st, _, err := run(4, false, nil).minimize(ctx, x0); err != nil || st != IterationLimit || len(fs) != 4 {
+	if st, _, err := run(4, false, nil).minimize(ctx, x0); err != nil || st != status.IterationLimit || len(fs) != 4 {
 		t.Errorf("MajorIterations 4: status %v, err %v, %d accepted points (want iteration-limit, 4)", st, err, len(fs))
 	}
 
@@ -87,7 +89,7 @@ func TestLBFGSRun(t *testing.T) {
 	if _, _, err := run(0, false, nil).minimize(ctx, x0); !errors.Is(err, errEval) || len(fs) != 1 {
 		t.Errorf("failing step: err %v after %d accepted points, want the Eval error after 1", err, len(fs))
 	}
-	if st, stall, err := run(0, true, nil).minimize(ctx, x0); err != nil || stall == nil || st != Converged || len(fs) != 1 {
+	if st, stall, err := run(0, true, nil).minimize(ctx, x0); err != nil || stall == nil || st != status.Converged || len(fs) != 1 {
 		t.Errorf("failing step, InfOnError: status %v, stall %v, err %v, %d accepted points; want converged on a stalled line search at the start", st, stall, err, len(fs))
 	}
 	fail = func(x []float64) bool { return true }

@@ -3,7 +3,6 @@ package methods
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -328,10 +328,7 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res.CriterionStart = run.j0
 	res.CriterionEnd = run.j
 	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("rcsc: iteration %d: %w", run.iter, err)
-		}
-		return nil, &BreakdownError{Method: "rcsc", Iter: run.iter, Err: err}
+		return nil, err
 	}
 	gamma = run.gamma
 
@@ -408,55 +405,55 @@ type rcscRun struct {
 	j0, j  float64
 	iter   int
 	n      int // paper: N
-	status Status
+	status status.Status
 	trace  []Step
 	notes  []string
 }
 
-func (r *rcscRun) record(opts RCSCSettings, s Step) {
-	r.trace = append(r.trace, s)
-	if opts.Recorder != nil {
-		opts.Recorder(s)
-	}
-}
-
-// rcscPaper runs Yang et al.'s Algorithm (§2.3, steps 1–5): N plain gradient
-// steps γ ← γ + η(t) ∂J/∂γ with η(t) = η0(1 - t/N) (eq. 14–15). N is
-// RCSCSettings.MaxIter when set. A step that makes γ non-positive is a breakdown
-// of the schedule (reported as an error naming the iteration).
+// rcscPaper runs Yang et al.'s Algorithm (§2.3, steps 1–5) on the driver:
+// N plain gradient steps γ ← γ + η(t) ∂J/∂γ with η(t) = η0(1 - t/N) (eq.
+// 14–15), no other stopping rule. N is RCSCSettings.MaxIter when set. A step
+// that makes γ non-positive is a breakdown of the schedule (reported as an
+// error naming the iteration). The error is the method's (runError).
 func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSettings, start time.Time) (rcscRun, error) {
 	N := rcscN
 	if opts.MaxIter > 0 {
 		N = opts.MaxIter
 	}
-	run := rcscRun{n: N, gamma: gamma, status: IterationLimit}
+	run := rcscRun{n: N, gamma: gamma}
 	grad := make([]float64, len(gamma))
-	J, err := p.eval(gamma, grad)
+	d := driver{
+		method: "rcsc", stop: stopRule{MaxIter: N}, cancelNamesDone: true,
+		record: tracer(start, &run.trace, opts.Recorder),
+		init: func(context.Context) (Step, error) {
+			J, err := p.eval(gamma, grad)
+			if err != nil {
+				return Step{}, err
+			}
+			run.j0, run.j = J, J
+			return Step{Objective: J}, nil
+		},
+		iterate: func(_ context.Context, it int) (move, error) {
+			eta := rcscEta0 * (1 - float64(it-1)/float64(N))
+			for k := range gamma {
+				gamma[k] += eta * grad[k]
+				if !(gamma[k] > 0) {
+					return move{}, fmt.Errorf("the paper's step η(t)∂J/∂γ = %.3g made γ[%d] = %.3g ≤ 0 (η0 = %g is an absolute step; try the robust schedule)",
+						eta*grad[k], k, gamma[k], rcscEta0)
+				}
+			}
+			J, err := p.eval(gamma, grad)
+			if err != nil {
+				return move{}, err
+			}
+			run.j = J
+			return move{Step: Step{Objective: J, StepSize: eta}}, nil
+		},
+	}
+	o, err := d.run(ctx)
+	run.iter, run.status = o.Iter, o.Status
 	if err != nil {
 		return run, err
-	}
-	run.j0, run.j = J, J
-	run.record(opts, Step{Iter: 0, Objective: J, Elapsed: time.Since(start)})
-	for t := 0; t < N; t++ {
-		if err := ctx.Err(); err != nil {
-			run.status = Canceled
-			return run, err
-		}
-		eta := rcscEta0 * (1 - float64(t)/float64(N))
-		run.iter = t + 1 // a breakdown in this step is at iteration t+1
-		for k := range gamma {
-			gamma[k] += eta * grad[k]
-			if !(gamma[k] > 0) {
-				return run, fmt.Errorf("the paper's step η(t)∂J/∂γ = %.3g made γ[%d] = %.3g ≤ 0 (η0 = %g is an absolute step; try the robust schedule)",
-					eta*grad[k], k, gamma[k], rcscEta0)
-			}
-		}
-		J, err = p.eval(gamma, grad)
-		if err != nil {
-			return run, err
-		}
-		run.j = J
-		run.record(opts, Step{Iter: t + 1, Objective: J, StepSize: eta, Elapsed: time.Since(start)})
 	}
 	run.notes = append(run.notes, fmt.Sprintf("paper schedule: ran its fixed N = %d steps (status iteration-limit by design)", N))
 	if run.j < run.j0 {
@@ -465,12 +462,14 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	return run, nil
 }
 
-// rcscRobust maximises J by gradient ascent in s = log γ (scale-free): the
-// direction is g_s = γ ∘ ∂J/∂γ scaled to unit max-norm, the step length τ
-// (in log γ) doubles after an accepted step, up to rcscMaxLogStep, and is
-// halved until the Armijo condition J(s + τd) ≥ J(s) + c τ g_s·d holds. It
-// stops (Converged) when an accepted step gains less than Tol relatively,
-// or when no step longer than rcscMinLogStep increases J.
+// rcscRobust maximises J by gradient ascent in s = log γ (scale-free), on
+// the driver: the direction is g_s = γ ∘ ∂J/∂γ scaled to unit max-norm, the
+// step length τ (in log γ) doubles after an accepted step, up to
+// rcscMaxLogStep, and is halved until the Armijo condition
+// J(s + τd) ≥ J(s) + c τ g_s·d holds (backtrack on -J). It stops
+// (Converged) when an accepted step gains less than Tol relatively, or when
+// no step longer than rcscMinLogStep increases J. The error is the method's
+// (runError).
 func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSettings, start time.Time) (rcscRun, error) {
 	maxIter := rcscRobustMaxIter
 	if opts.MaxIter > 0 {
@@ -481,66 +480,69 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 		tol = opts.Tol
 	}
 	dim := len(gamma)
-	run := rcscRun{gamma: gamma, status: IterationLimit}
+	run := rcscRun{gamma: gamma}
 	grad := make([]float64, dim)
-	J, err := p.eval(gamma, grad)
-	if err != nil {
-		return run, err
-	}
-	run.j0, run.j = J, J
-	run.record(opts, Step{Iter: 0, Objective: J, Elapsed: time.Since(start)})
 	gs := make([]float64, dim)
 	dir := make([]float64, dim)
 	trial := make([]float64, dim)
 	tgrad := make([]float64, dim)
 	tau := 1.0
-	for it := 1; it <= maxIter; it++ {
-		if err := ctx.Err(); err != nil {
-			run.status = Canceled
-			return run, err
-		}
-		for k := range gs {
-			gs[k] = gamma[k] * grad[k]
-		}
-		gmax := floats.Norm(gs, math.Inf(1))
-		if gmax == 0 || gmax <= 1e-12*math.Abs(J) {
-			run.status = Converged
-			break
-		}
-		for k := range dir {
-			dir[k] = gs[k] / gmax
-		}
-		slope := floats.Dot(gs, dir)
-		var Jt float64
-		accepted := false
-		for tau >= rcscMinLogStep {
-			for k := range trial {
-				trial[k] = gamma[k] * math.Exp(tau*dir[k])
+	var J float64
+	d := driver{
+		method: "rcsc", stop: stopRule{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
+		record: tracer(start, &run.trace, opts.Recorder),
+		init: func(context.Context) (Step, error) {
+			var err error
+			if J, err = p.eval(gamma, grad); err != nil {
+				return Step{}, err
 			}
-			Jt, err = p.eval(trial, tgrad)
-			if err == nil && Jt >= J+rcscArmijo*tau*slope {
-				accepted = true
-				break
+			run.j0, run.j = J, J
+			return Step{Objective: J}, nil
+		},
+		iterate: func(_ context.Context, it int) (move, error) {
+			for k := range gs {
+				gs[k] = gamma[k] * grad[k]
 			}
-			tau /= 2
-		}
-		run.iter = it
-		if !accepted {
-			run.status = Converged
-			run.notes = append(run.notes, fmt.Sprintf("robust schedule: no step in log γ longer than %g increases J at iteration %d", rcscMinLogStep, it))
-			break
-		}
-		gain := (Jt - J) / math.Abs(J)
-		copy(gamma, trial)
-		copy(grad, tgrad)
-		J = Jt
-		run.j = J
-		run.record(opts, Step{Iter: it, Objective: J, StepSize: tau, Elapsed: time.Since(start)})
-		if gain < tol {
-			run.status = Converged
-			break
-		}
-		tau = math.Min(2*tau, rcscMaxLogStep)
+			gmax := floats.Norm(gs, math.Inf(1))
+			if gmax == 0 || gmax <= 1e-12*math.Abs(J) {
+				return move{Done: true}, nil
+			}
+			for k := range dir {
+				dir[k] = gs[k] / gmax
+			}
+			slope := floats.Dot(gs, dir)
+			// -J along the step (the accepted trial is the last one
+			// evaluated); a trial point that cannot be evaluated is rejected
+			// (NaN fails the test).
+			var Jt float64
+			minusJ := func(t float64) float64 {
+				for k := range trial {
+					trial[k] = gamma[k] * math.Exp(t*dir[k])
+				}
+				v, err := p.eval(trial, tgrad)
+				if err != nil {
+					return math.NaN()
+				}
+				Jt = v
+				return -v
+			}
+			var accepted bool
+			tau, accepted = backtrack(minusJ, -J, -slope, rcscArmijo, tau, rcscMinLogStep, math.MaxInt)
+			if !accepted {
+				run.notes = append(run.notes, fmt.Sprintf("robust schedule: no step in log γ longer than %g increases J at iteration %d", rcscMinLogStep, it))
+				return move{Done: true, Counted: true}, nil
+			}
+			gain := (Jt - J) / math.Abs(J)
+			copy(gamma, trial)
+			copy(grad, tgrad)
+			J = Jt
+			run.j = J
+			step := tau
+			tau = math.Min(2*tau, rcscMaxLogStep)
+			return move{Step: Step{Objective: J, StepSize: step}, Change: gain}, nil
+		},
 	}
-	return run, nil
+	o, err := d.run(ctx)
+	run.iter, run.status = o.Iter, o.Status
+	return run, err
 }

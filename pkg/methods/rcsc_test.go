@@ -18,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // rcscToy returns n×d Gaussian data whose two classes differ in mean, with
@@ -588,7 +589,7 @@ func TestRCSCTuneChoosesC(t *testing.T) {
 	if !onGrid || res.Solves == 0 {
 		t.Errorf("C = %g (on grid: %v) after %d solves", res.C, onGrid, res.Solves)
 	}
-	if !(res.Kernel.Gamma > 0) || res.Method != "rcsc" || res.Margin != solver.L1 || res.Status != Converged {
+	if !(res.Kernel.Gamma > 0) || res.Method != "rcsc" || res.Margin != solver.L1 || res.Status != status.Converged {
 		t.Errorf("result %+v", res)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // SPDSettings configure spd, described below. The zero value of every field
@@ -486,7 +487,9 @@ func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 	etaMax := maxStepLen / curve.length
 	eta0 := math.Min(s.stepLen/curve.length, etaMax)
 	if s.mode == spdModeBacktrack {
-		backtrack(phi, f0, slope, eta0)
+		// Plain Armijo backtracking: η halves from η0 until
+		// φ(η) ≤ φ(0) + 10⁻⁴ η slope, at most 50 times.
+		backtrack(phi, f0, slope, 1e-4, eta0, math.Inf(-1), 50)
 	} else {
 		lineMinimize(phi, f0, eta0, etaMax)
 	}
@@ -503,18 +506,6 @@ func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 	s.stepLen = best.eta * curve.length
 	s.Q, s.K = best.Q, best.K
 	return spdStep{Eta: best.eta, Before: f0, After: best.f}, nil
-}
-
-// backtrack is plain Armijo backtracking: η halves from η0 until
-// φ(η) ≤ φ(0) + 10⁻⁴ η slope (at most 50 halvings).
-func backtrack(phi func(float64) float64, f0, slope, eta0 float64) {
-	eta := eta0
-	for range 50 {
-		if phi(eta) <= f0+1e-4*eta*slope {
-			return
-		}
-		eta /= 2
-	}
 }
 
 // lineMinimize seeks the minimum of φ on (0, etaMax] from the trial step
@@ -770,11 +761,7 @@ func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	case spdModeLBFGS:
 		res.Notes = append(res.Notes, "mode lbfgs: not the paper's algorithm: L-BFGS on the same criterion w(Q), alpha re-solved at every evaluation, in a log-diagonal / log-Cholesky chart")
 	}
-	record := func(st Step) {
-		st.Elapsed = time.Since(start)
-		res.Trace = append(res.Trace, st)
-		s.record(st)
-	}
+	record := tracer(start, &res.Trace, s.Recorder)
 	run := spdAlgorithm1
 	if cfg.mode == spdModeLBFGS {
 		run = spdLBFGS
@@ -803,54 +790,54 @@ func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	return res, nil
 }
 
-// spdBreakdown turns an error of iteration it into the method's error:
-// cancellation stays recognisable, anything else is a BreakdownError.
+// spdBreakdown turns an error of iteration it into the method's error
+// (runError): cancellation stays recognisable, anything else is a
+// BreakdownError.
 func spdBreakdown(ctx context.Context, it int, err error) error {
-	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("spd: iteration %d: %w", it, err)
-	}
-	return &BreakdownError{Method: "spd", Iter: it, Err: err}
+	return runError(ctx, "spd", it, err)
 }
 
 // spdOutcome is the end of a run of one of spd's algorithms.
 type spdOutcome struct {
 	Q                    *mat.SymDense
 	w0, w                float64 // w(Q) at the start and at the end, α = α*(Q)
-	status               Status
+	status               status.Status
 	iters, evals, solves int
 	lastRel              float64 // last ‖ΔQ‖_F/‖Q‖_F; NaN if no step
 	notes                []string
 }
 
 // spdAlgorithm1 runs Laanaya's Algorithm 1 (modes paper, riemannian,
-// backtrack) from Q0.
+// backtrack) from Q0 on the driver: a step is the retraction along the
+// descent curve with its line search, then α re-solved; it stops when
+// ‖ΔQ‖_F/‖Q‖_F < Tol, or when no step decreases w (a stationary point).
 func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
-	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
-	s, err := newSPDState(ctx, p, Q0, cfg.mode)
+	out := spdOutcome{status: status.IterationLimit, lastRel: math.NaN()}
+	var s *spdState
+	d := driver{
+		method: "spd", stop: stopRule{MaxIter: cfg.maxIter, Tol: cfg.tol}, record: record,
+		init: func(ctx context.Context) (Step, error) {
+			var err error
+			if s, err = newSPDState(ctx, p, Q0, cfg.mode); err != nil {
+				return Step{}, err
+			}
+			out.w0 = s.w
+			return Step{Objective: s.w, NSV: s.res.NSV}, nil
+		},
+		iterate: func(ctx context.Context, it int) (move, error) {
+			st, err := s.step(ctx)
+			if err != nil || st.Stationary {
+				return move{Done: true}, err
+			}
+			out.lastRel = st.RelChange
+			return move{Step: Step{Objective: s.w, StepSize: st.Eta, NSV: s.res.NSV}, Change: st.RelChange}, nil
+		},
+	}
+	o, err := d.run(ctx)
 	if err != nil {
-		return out, spdBreakdown(ctx, 0, err)
+		return out, err
 	}
-	out.w0 = s.w
-	record(Step{Iter: 0, Objective: s.w, NSV: s.res.NSV})
-	for it := 1; it <= cfg.maxIter; it++ {
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("spd: iteration %d: %w", it, err)
-		}
-		st, err := s.step(ctx)
-		if err != nil {
-			return out, spdBreakdown(ctx, it, err)
-		}
-		if st.Stationary {
-			out.status = Converged
-			break
-		}
-		out.iters, out.lastRel = it, st.RelChange
-		record(Step{Iter: it, Objective: s.w, StepSize: st.Eta, NSV: s.res.NSV})
-		if st.RelChange < cfg.tol {
-			out.status = Converged
-			break
-		}
-	}
+	out.status, out.iters = o.Status, o.Iter
 	out.Q, out.w, out.evals, out.solves = s.Q, s.w, s.evals, s.solves
 	return out, nil
 }

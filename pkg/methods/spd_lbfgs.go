@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // spdChart maps unconstrained coordinates θ to an SPD metric: diag mode
@@ -119,7 +120,7 @@ func (c spdChart) pullBack(dtheta []float64, G, Q *mat.SymDense, L *mat.Dense) {
 // evaluated (a kernel that over- or underflows far along a step) counts as
 // w = +∞. The trace's StepSize is ‖Δθ‖₂.
 func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfig, record func(Step)) (spdOutcome, error) {
-	out := spdOutcome{status: IterationLimit, lastRel: math.NaN()}
+	out := spdOutcome{status: status.IterationLimit, lastRel: math.NaN()}
 	chart := spdChart{diag: p.diag, d: p.d}
 	theta, err := chart.coords(Q0)
 	if err != nil {
@@ -175,8 +176,8 @@ func spdLBFGS(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spdConfi
 			FuncEvaluations: 40 * cfg.maxIter,
 		},
 	}
-	status, stall, err := run.minimize(ctx, theta)
-	out.Q, out.status = acc.Q, status
+	st, stall, err := run.minimize(ctx, theta)
+	out.Q, out.status = acc.Q, st
 	it := out.iters + 1
 	if x == nil { // the start failed
 		it = 0

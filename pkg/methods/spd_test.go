@@ -18,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // normalizedSplit z-scores train and test with a normaliser fitted on train.
@@ -280,7 +281,7 @@ func TestSPDWestonRanksRelevantFeatures(t *testing.T) {
 	if acc < 0.85 {
 		t.Errorf("test accuracy %.3f, want ≥ 0.85 (paper: 93.4%%)", acc)
 	}
-	if res.Status != Converged && res.Status != IterationLimit {
+	if res.Status != status.Converged && res.Status != status.IterationLimit {
 		t.Errorf("status %v", res.Status)
 	}
 	if !(res.CriterionEnd < res.CriterionStart) {
@@ -500,7 +501,7 @@ func TestSPDModesDecreaseCriterion(t *testing.T) {
 			if !(res.CriterionEnd < res.CriterionStart) {
 				t.Errorf("%s/%s: w %g -> %g", param, mode, res.CriterionStart, res.CriterionEnd)
 			}
-			if res.Status != Converged && res.Status != IterationLimit {
+			if res.Status != status.Converged && res.Status != status.IterationLimit {
 				t.Errorf("%s/%s: status %v", param, mode, res.Status)
 			}
 			if mode == spdModeLBFGS {
@@ -527,7 +528,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != IterationLimit || res.Iter != 3 || len(res.Trace) != 4 {
+	if res.Status != status.IterationLimit || res.Iter != 3 || len(res.Trace) != 4 {
 		t.Errorf("MaxIter 3: status %v, %d iterations, %d trace steps; want iteration-limit, 3, 4", res.Status, res.Iter, len(res.Trace))
 	}
 	if res.Trace[0].Objective != res.CriterionStart || res.Trace[len(res.Trace)-1].Objective != res.CriterionEnd {
@@ -549,7 +550,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Converged || res.Iter >= 1000 || !strings.Contains(strings.Join(res.Notes, "|"), "line search found no further decrease") {
+	if res.Status != status.Converged || res.Iter >= 1000 || !strings.Contains(strings.Join(res.Notes, "|"), "line search found no further decrease") {
 		t.Errorf("Tol 1e-15: status %v after %d iterations, notes %q", res.Status, res.Iter, res.Notes)
 	}
 

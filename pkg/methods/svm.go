@@ -9,6 +9,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // SVMSettings configure the baseline of every paper: an L1-soft-margin SVM
@@ -71,7 +72,7 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: g.Gamma},
 		Margin:         solver.L1,
 		C:              g.C,
-		Status:         Converged,
+		Status:         status.Converged,
 		Iter:           1,
 		Solves:         g.Solves,
 		Criterion:      fmt.Sprintf("%d-fold CV accuracy", folds),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 func TestSVMTune(t *testing.T) {
@@ -37,7 +38,7 @@ func TestSVMTune(t *testing.T) {
 			t.Errorf("figure %d = %+v, want %s = %g", i, f, want[i], vals[i])
 		}
 	}
-	if res.Status != Converged || res.Init == "" {
+	if res.Status != status.Converged || res.Init == "" {
 		t.Errorf("status %v, init %q", res.Status, res.Init)
 	}
 

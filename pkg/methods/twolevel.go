@@ -19,6 +19,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/solver/sqp"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // TwoLevelSettings configure twolevel, described below. The zero value of
@@ -736,11 +737,10 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
 			p0, tlNu0, tp.n, tp.nt, ts.Seed),
 	}
+	// The SQP's own loop (sqp.Minimize) is the outer loop here; the trace
+	// and the errors are made as the driver makes them.
 	fail := func(iter int, err error) (*Result, []tlIterate, error) {
-		if ctx.Err() != nil {
-			return nil, nil, fmt.Errorf("twolevel: iteration %d: %w", iter, ctx.Err())
-		}
-		return nil, nil, &BreakdownError{Method: "twolevel", Iter: iter, Err: err}
+		return nil, nil, runError(ctx, "twolevel", iter, err)
 	}
 
 	// Start point.
@@ -816,13 +816,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 			return nil
 		},
 	}
-	record := func(st Step) {
-		res.Trace = append(res.Trace, st)
-		if ts.Recorder != nil {
-			ts.Recorder(st)
-		}
-	}
-	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free), Elapsed: time.Since(start)})
+	record := tracer(start, &res.Trace, ts.Recorder)
+	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free)})
 	// Every accepted iterate, the start included, with its validation error
 	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
 	// can differ at an infeasible iterate).
@@ -850,7 +845,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 				}
 			}
 			iterates = append(iterates, tlIterate{iter: it.Iter, w: w, errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)})
-			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free), Elapsed: time.Since(start)})
+			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free)})
 		},
 	})
 	res.Solves = tp.solves
@@ -860,15 +855,13 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if err != nil {
 		return fail(evalIter+1, err)
 	}
-	switch sres.Status {
-	case sqp.Converged:
-		res.Status = Converged
-	case sqp.IterationLimit:
-		res.Status = IterationLimit
-	default:
-		// A line-search failure on this non-smooth-in-places problem (the
-		// free set of the inner SVM changes) still leaves a usable point.
-		res.Status = IterationLimit
+	// The SQP's status is the method's (one Status for both), except that a
+	// line-search failure or an infeasible QP on this non-smooth-in-places
+	// problem (the free set of the inner SVM changes) still leaves a usable
+	// point: the limit, with a note.
+	res.Status = sres.Status
+	if sres.Status != status.Converged && sres.Status != status.IterationLimit {
+		res.Status = status.IterationLimit
 		res.Notes = append(res.Notes, fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT))
 	}
 	res.Iter = sres.Iter

@@ -15,6 +15,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // Margin is the SVM formulation: L1 (the C-SVC), L2 (squared slacks,
@@ -96,7 +97,7 @@ type FitResult struct {
 
 // Converged reports whether the SVM solve converged (and did not stop at
 // its iteration limit).
-func (r *FitResult) Converged() bool { return r.SVC.Status == solver.Converged }
+func (r *FitResult) Converged() bool { return r.SVC.Status == status.Converged }
 
 // Fit trains the SVM of s on the whole normalised training part and scores
 // it on the training and the test part. The model keeps only the support

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // Bound status of a variable (LIBSVM's alpha_status).
@@ -214,19 +216,19 @@ func axpy(a float64, x, y []float64) {
 }
 
 // solve runs SMO from the state initGradient built.
-func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
+func (m *smo) solve(ctx context.Context, maxIter int) (status.Status, error) {
 	counter := min(m.n, 1000) + 1
-	status := IterationLimit
+	st := status.IterationLimit
 	for m.iter < maxIter {
 		if counter--; counter == 0 {
 			counter = min(m.n, 1000)
 			if err := ctx.Err(); err != nil {
 				m.unshrinkAll()
-				return Canceled, err
+				return status.Canceled, err
 			}
 			if m.cache.nonFinite {
 				m.unshrinkAll()
-				return Failure, fmt.Errorf("%w: in a kernel column, seen at iteration %d", ErrNaN, m.iter)
+				return status.Failure, fmt.Errorf("%w: in a kernel column, seen at iteration %d", ErrNaN, m.iter)
 			}
 			if m.shrink {
 				m.doShrinking()
@@ -239,7 +241,7 @@ func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
 			m.unshrinkAll()
 			i, j, ok = m.selectWorkingSet()
 			if !ok {
-				status = Converged
+				st = status.Converged
 				break
 			}
 			counter = 1 // shrink at the next iteration
@@ -247,21 +249,21 @@ func (m *smo) solve(ctx context.Context, maxIter int) (Status, error) {
 		m.iter++
 		if err := m.update(i, j); err != nil {
 			m.unshrinkAll()
-			return Failure, err
+			return status.Failure, err
 		}
 	}
-	if status != Converged {
+	if st != status.Converged {
 		m.unshrinkAll()
 	}
 	if m.cache.nonFinite {
-		return Failure, fmt.Errorf("%w: in a kernel column", ErrNaN)
+		return status.Failure, fmt.Errorf("%w: in a kernel column", ErrNaN)
 	}
 	for k, v := range m.g {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return Failure, fmt.Errorf("%w: gradient entry %d = %g at iteration %d", ErrNaN, m.perm[k], v, m.iter)
+			return status.Failure, fmt.Errorf("%w: gradient entry %d = %g at iteration %d", ErrNaN, m.perm[k], v, m.iter)
 		}
 	}
-	return status, nil
+	return st, nil
 }
 
 func (m *smo) unshrinkAll() {
@@ -607,7 +609,7 @@ func (m *smo) rho() float64 {
 }
 
 // result returns the solution in the caller's order.
-func (m *smo) result(st Status) Result {
+func (m *smo) result(st status.Status) Result {
 	n := m.n
 	r := Result{Alpha: make([]float64, n), G: make([]float64, n), Iter: m.iter, Status: st}
 	obj := 0.0

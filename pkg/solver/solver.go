@@ -41,35 +41,8 @@ import (
 	"math"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
-
-// Status reports how a solve ended. A limit is a status, not an error.
-type Status int
-
-const (
-	// NotTerminated is the zero value: the solver has not run.
-	NotTerminated Status = iota
-	// Converged: the maximal KKT violation fell below Eps.
-	Converged
-	// IterationLimit: MaxIter iterations ran without convergence.
-	IterationLimit
-	// Canceled: the context was cancelled.
-	Canceled
-	// Failure: a numerical breakdown (reported with an error).
-	Failure
-)
-
-var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled", "failure"}
-
-func (s Status) String() string {
-	if s >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
-
-// MarshalText writes the status name (JSON output).
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Errors returned by Solve and the formulations.
 var (
@@ -163,7 +136,7 @@ type Result struct {
 	// Iter is the number of SMO iterations.
 	Iter int
 	// Status says how the solve ended.
-	Status Status
+	Status status.Status
 	// G is the gradient Pα + p at Alpha.
 	G []float64
 	// Gap is the maximal KKT violation m(α) - M(α) at Alpha (the quantity
@@ -247,8 +220,8 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	defer m.cache.pool.stop()
 	if err := m.initGradient(ctx); err != nil {
 		// Cancelled before G was complete: there is no α with its gradient.
-		return Result{Status: Canceled}, err
+		return Result{Status: status.Canceled}, err
 	}
-	status, err := m.solve(ctx, maxIter)
-	return m.result(status), err
+	st, err := m.solve(ctx, maxIter)
+	return m.result(st), err
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 func TestKKTRandom(t *testing.T) {
@@ -40,7 +41,7 @@ func TestKKTRandom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Status != Converged {
+			if r.Status != status.Converged {
 				t.Fatalf("status %v", r.Status)
 			}
 			eps := c.s.Eps
@@ -65,7 +66,7 @@ func TestShrinkingAndCacheAgree(t *testing.T) {
 		{Eps: 1e-8, CacheBytes: 8 * 1000},
 	} {
 		r, err := Solve(context.Background(), pr, s)
-		if err != nil || r.Status != Converged {
+		if err != nil || r.Status != status.Converged {
 			t.Fatalf("%+v: %v %v", s, r.Status, err)
 		}
 		kkt(t, q, pr, r, 1e-8)
@@ -123,7 +124,7 @@ func TestHardMarginAnalytic(t *testing.T) {
 func TestHardMarginNotSeparableLinear(t *testing.T) {
 	q := gram([][]float64{{0}, {1}, {2}}, linear)
 	r, err := TrainSVC(context.Background(), q, []float64{1, -1, 1}, SVCParams{Margin: Hard}, Settings{MaxIter: 20000}, nil)
-	if !errors.Is(err, ErrNotSeparable) || r.Status != IterationLimit {
+	if !errors.Is(err, ErrNotSeparable) || r.Status != status.IterationLimit {
 		t.Fatalf("status %v, err = %v, want iteration-limit and ErrNotSeparable", r.Status, err)
 	}
 	if sumOf(r.Alpha) < 1000 {
@@ -342,7 +343,7 @@ func TestNonPSDTerminates(t *testing.T) {
 		q := gram(x, l1kernel)
 		pr := Problem{Q: q, Y: y, Cp: 1, Cn: 1}
 		r, err := Solve(context.Background(), pr, Settings{Eps: 1e-6})
-		if err != nil || r.Status != Converged {
+		if err != nil || r.Status != status.Converged {
 			t.Fatalf("%v %v", r.Status, err)
 		}
 		kkt(t, q, pr, r, 1e-6)
@@ -359,7 +360,7 @@ func TestNonPSDTerminates(t *testing.T) {
 		}
 		pr := Problem{Q: q, Y: y[:n], Cp: 1, Cn: 1}
 		r, err := Solve(context.Background(), pr, Settings{Eps: 1e-6})
-		if err != nil || r.Status != Converged {
+		if err != nil || r.Status != status.Converged {
 			t.Fatalf("%v %v", r.Status, err)
 		}
 		kkt(t, q, pr, r, 1e-6)
@@ -372,7 +373,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r, err := Solve(ctx, Problem{Q: q, Y: y, Cp: 1, Cn: 1}, Settings{})
-	if !errors.Is(err, context.Canceled) || r.Status != Canceled {
+	if !errors.Is(err, context.Canceled) || r.Status != status.Canceled {
 		t.Fatalf("status %v, err %v; want canceled", r.Status, err)
 	}
 	_, err = TrainSVC(ctx, q, y, SVCParams{C: 1}, Settings{}, nil)
@@ -386,7 +387,7 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err = Solve(ctx, Problem{Q: q, Y: y, Cp: 1, Cn: 1, Alpha0: warm.Alpha}, Settings{})
-	if !errors.Is(err, context.Canceled) || r.Status != Canceled || r.Alpha != nil || r.G != nil {
+	if !errors.Is(err, context.Canceled) || r.Status != status.Canceled || r.Alpha != nil || r.G != nil {
 		t.Errorf("cancelled warm start: status %v, err %v, len(α) %d, len(G) %d; want canceled and no α, G",
 			r.Status, err, len(r.Alpha), len(r.G))
 	}
@@ -399,7 +400,7 @@ func TestCancelDuring(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cm := &cancelAfter{dense: q, n: 50, cancel: cancel}
 	r, err := Solve(ctx, Problem{Q: cm, Y: y, Cp: 1000, Cn: 1000}, Settings{Eps: 1e-9, CacheBytes: 1})
-	if !errors.Is(err, context.Canceled) || r.Status != Canceled {
+	if !errors.Is(err, context.Canceled) || r.Status != status.Canceled {
 		t.Fatalf("status %v, err %v; want canceled", r.Status, err)
 	}
 	if r.Iter == 0 {
@@ -438,7 +439,7 @@ func TestIterationLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != IterationLimit || r.Iter != 7 {
+	if r.Status != status.IterationLimit || r.Iter != 7 {
 		t.Fatalf("status %v after %d iterations, want iteration-limit after 7", r.Status, r.Iter)
 	}
 	sum := 0.0
@@ -543,7 +544,7 @@ func TestHardMarginL1Kernel(t *testing.T) {
 	x, y := mixture(80, 3, 1, 23)
 	q := gram(x, l1kernel)
 	r, err := TrainSVC(context.Background(), q, y, SVCParams{Margin: Hard}, Settings{Eps: 1e-8}, nil)
-	if err != nil || r.Status != Converged {
+	if err != nil || r.Status != status.Converged {
 		t.Fatalf("%v %v", r.Status, err)
 	}
 	inf := math.Inf(1)
@@ -598,7 +599,7 @@ func TestIterationLimitAfterShrinking(t *testing.T) {
 		t.Fatalf("test needs a long solve: %d iterations, %v", full.Iter, err)
 	}
 	r, err := Solve(context.Background(), pr, Settings{Eps: 1e-9, MaxIter: 1200})
-	if err != nil || r.Status != IterationLimit {
+	if err != nil || r.Status != status.IterationLimit {
 		t.Fatalf("%v %v", r.Status, err)
 	}
 	g := gradOf(q, y, r.Alpha)
@@ -690,7 +691,7 @@ func TestGenericProblemKKT(t *testing.T) {
 		pr := Problem{Q: q, Y: y, P: p, C: c, Delta: delta}
 		for _, s := range []Settings{{Eps: 1e-7}, {Eps: 1e-7, NoShrinking: true}} {
 			r, err := Solve(context.Background(), pr, s)
-			if err != nil || r.Status != Converged {
+			if err != nil || r.Status != status.Converged {
 				t.Fatalf("trial %d %+v: %v %v", trial, s, r.Status, err)
 			}
 			kkt(t, q, pr, r, 1e-7)
@@ -736,18 +737,18 @@ func TestHardMarginSlowButSeparable(t *testing.T) {
 	ctx := context.Background()
 	s := Settings{Eps: 1e-5}
 	direct, err := Solve(ctx, pr, s)
-	if err != nil || direct.Status != Converged || direct.Iter < 20000 {
+	if err != nil || direct.Status != status.Converged || direct.Iter < 20000 {
 		t.Fatalf("direct: %v after %d iterations, %v", direct.Status, direct.Iter, err)
 	}
 	r, err := solveHard(ctx, pr, s, 15000)
-	if err != nil || r.Status != Converged || r.Iter <= 15000 {
+	if err != nil || r.Status != status.Converged || r.Iter <= 15000 {
 		t.Fatalf("continued: %v after %d iterations, %v", r.Status, r.Iter, err)
 	}
 	if relDiff(r.Obj, direct.Obj) > 1e-8 {
 		t.Errorf("continued obj %.12g, direct %.12g", r.Obj, direct.Obj)
 	}
 	lim, err := TrainSVC(ctx, q, y, SVCParams{Margin: Hard}, Settings{Eps: 1e-5, MaxIter: 15000}, nil)
-	if err != nil || lim.Status != IterationLimit {
+	if err != nil || lim.Status != status.IterationLimit {
 		t.Errorf("explicit limit: %v, %v; want iteration-limit and no error", lim.Status, err)
 	}
 }
@@ -789,10 +790,10 @@ func TestStatusAndMarginStrings(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
 	}{
-		{Converged.String(), "converged"},
-		{Failure.String(), "failure"},
-		{Status(9).String(), "Status(9)"},
-		{Status(-1).String(), "Status(-1)"},
+		{status.Converged.String(), "converged"},
+		{status.Failure.String(), "failure"},
+		{status.Status(9).String(), "Status(9)"},
+		{status.Status(-1).String(), "Status(-1)"},
 		{Hard.String(), "hard"},
 		{Margin(-1).String(), "Margin(-1)"},
 	} {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // Margin selects the SVM formulation (DESIGN.md, "One SVM solver, several
@@ -84,7 +85,7 @@ type SVCResult struct {
 	// NSV counts α_i > 0, NBSV those at the upper bound (L1 only).
 	NSV, NBSV int
 	Iter      int
-	Status    Status
+	Status    status.Status
 	// Gap is the KKT violation at termination (Result.Gap).
 	Gap float64
 	// F holds the decision values f(x_i) = Σ_j Coef_j K_ij + Bias of the
@@ -212,7 +213,7 @@ func solveHard(ctx context.Context, pr Problem, s Settings, firstLimit int) (Res
 	if errors.Is(err, ErrUnbounded) {
 		return r, fmt.Errorf("%w: %v", ErrNotSeparable, err)
 	}
-	if err != nil || r.Status != IterationLimit {
+	if err != nil || r.Status != status.IterationLimit {
 		return r, err
 	}
 	if !separates(pr.Y, r.G) {
@@ -264,7 +265,7 @@ type RadiusResult struct {
 	// R2 is the squared radius R² = Σβ_iK_ii - βᵀKβ.
 	R2     float64
 	Iter   int
-	Status Status
+	Status status.Status
 	// Gap is the KKT violation at termination, on the halved problem.
 	Gap float64
 }

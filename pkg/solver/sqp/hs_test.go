@@ -8,6 +8,8 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // hsProblem is a Hock–Schittkowski test problem (Hock & Schittkowski 1981,
@@ -26,9 +28,9 @@ type hsProblem struct {
 	gci    []func(x, g []float64)
 	xstar  []float64
 	fstar  float64
-	xtol   float64 // tolerance on x (default 1e-5)
-	ftol   float64 // relative tolerance on f (default 1e-7)
-	status Status  // expected status (default Converged)
+	xtol   float64       // tolerance on x (default 1e-5)
+	ftol   float64       // relative tolerance on f (default 1e-7)
+	status status.Status // expected status (default Converged)
 }
 
 func (h *hsProblem) problem() Problem {
@@ -451,9 +453,9 @@ func TestHockSchittkowski(t *testing.T) {
 			}
 			want := h.status
 			if want == 0 {
-				want = Converged
+				want = status.Converged
 			}
-			if want < 0 && (res.Status == Failure || res.Status == Infeasible) {
+			if want < 0 && (res.Status == status.Failure || res.Status == status.Infeasible) {
 				t.Errorf("status %v on a degenerate problem", res.Status)
 			}
 			if want > 0 && res.Status != want {

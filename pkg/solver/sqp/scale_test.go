@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // slackProblem is an instance of the structure of Schittkowski's eq. (12):
@@ -119,7 +121,7 @@ func TestSlackStructureScale(t *testing.T) {
 	}
 	t.Logf("n = %d: status %v, f = %.10g, iter %d, evals %d/%d, KKT %.2g, %v",
 		n, res.Status, res.F, res.Iter, res.FuncEvals, res.GradEvals, res.KKT, time.Since(start))
-	if res.Status != Converged {
+	if res.Status != status.Converged {
 		t.Fatalf("status %v, want converged", res.Status)
 	}
 	w := res.X[:sp.k]

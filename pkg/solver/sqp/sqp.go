@@ -54,6 +54,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // Problem is a nonlinear program. Func and Grad are required; the constraint
@@ -129,46 +131,8 @@ type Result struct {
 	KKT, Violation, Complementarity float64
 	// Iter counts accepted steps; FuncEvals and GradEvals the callback calls.
 	Iter, FuncEvals, GradEvals int
-	Status                     Status
+	Status                     status.Status
 }
-
-// Status reports how Minimize ended. A limit is a status, not an error.
-type Status int
-
-const (
-	// NotTerminated is the zero value.
-	NotTerminated Status = iota
-	// Converged: the KKT conditions hold to Settings.Tol, or no step can
-	// decrease the merit function by more than its rounding error while the
-	// point is feasible (the attainable accuracy; see Result.KKT).
-	Converged
-	// IterationLimit: MaxIter iterations without convergence.
-	IterationLimit
-	// Canceled: the context was cancelled.
-	Canceled
-	// LineSearchFailure: no step decreased the merit function although the
-	// KKT test failed (often rounding close to a solution; Result holds the
-	// best point).
-	LineSearchFailure
-	// Infeasible: the relaxed QP could not reduce the constraint violation
-	// (a local minimiser of infeasibility).
-	Infeasible
-	// Failure: a numerical breakdown (reported with an error).
-	Failure
-)
-
-var statusNames = [...]string{"not-terminated", "converged", "iteration-limit", "canceled",
-	"line-search-failure", "infeasible", "failure"}
-
-func (s Status) String() string {
-	if s >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
-
-// MarshalText writes the status name (JSON output).
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // errNotPD: the quasi-Newton matrix lost positive definiteness to rounding.
 var errNotPD = errors.New("BFGS matrix lost positive definiteness")
@@ -192,7 +156,7 @@ type state struct {
 // the last point (none for ErrBadProblem).
 func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result, error) {
 	if err := p.check(x0); err != nil {
-		return Result{Status: Failure}, err
+		return Result{Status: status.Failure}, err
 	}
 	n, me, mi := p.Dim, p.NumEq, p.NumIneq
 	if s.MaxIter <= 0 {
@@ -210,7 +174,7 @@ func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result,
 	// NaN passes the tests above: a NaN Tol makes every convergence test
 	// false, an infinite LinearCurvature freezes the linear variables.
 	if math.IsNaN(s.Tol) || math.IsInf(s.Tol, 0) || math.IsNaN(s.LinearCurvature) || math.IsInf(s.LinearCurvature, 0) {
-		return Result{Status: Failure}, fmt.Errorf("%w: Settings.Tol = %g, LinearCurvature = %g: want finite numbers", ErrBadProblem, s.Tol, s.LinearCurvature)
+		return Result{Status: status.Failure}, fmt.Errorf("%w: Settings.Tol = %g, LinearCurvature = %g: want finite numbers", ErrBadProblem, s.Tol, s.LinearCurvature)
 	}
 	lo := make([]float64, n)
 	hi := make([]float64, n)
@@ -223,7 +187,7 @@ func Minimize(ctx context.Context, p Problem, x0 []float64, s Settings) (Result,
 			hi[i] = p.Upper[i]
 		}
 		if lo[i] > hi[i] || math.IsNaN(lo[i]) || math.IsNaN(hi[i]) {
-			return Result{Status: Failure}, fmt.Errorf("%w: bounds of x[%d]: [%g, %g] is empty", ErrBadProblem, i, lo[i], hi[i])
+			return Result{Status: status.Failure}, fmt.Errorf("%w: bounds of x[%d]: [%g, %g] is empty", ErrBadProblem, i, lo[i], hi[i])
 		}
 	}
 	m := &minimizer{ctx: ctx, p: p, s: s, n: n, me: me, mi: mi, lo: lo, hi: hi}
@@ -373,12 +337,12 @@ func merit(f float64, ce, ci, pen []float64) float64 {
 	return v
 }
 
-func (m *minimizer) finish(st *state, status Status, lam, mu []float64) {
+func (m *minimizer) finish(st *state, end status.Status, lam, mu []float64) {
 	r := &m.res
 	r.X = append([]float64(nil), st.x...)
 	r.F = st.f
 	r.Violation = st.viol
-	r.Status = status
+	r.Status = end
 	if lam != nil {
 		r.LambdaEq = append([]float64(nil), lam[:m.me]...)
 		r.LambdaIneq = append([]float64(nil), lam[m.me:]...)
@@ -410,11 +374,11 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		cur.x[i] = math.Min(math.Max(v, m.lo[i]), m.hi[i])
 	}
 	if err := m.evalFunc(cur); err != nil {
-		m.finish(cur, Failure, nil, nil)
+		m.finish(cur, status.Failure, nil, nil)
 		return m.res, fmt.Errorf("SQP start point: %w", err)
 	}
 	if err := m.evalGrad(cur); err != nil {
-		m.finish(cur, Failure, nil, nil)
+		m.finish(cur, status.Failure, nil, nil)
 		return m.res, fmt.Errorf("SQP start point: %w", err)
 	}
 	feasScale := math.Max(1, cur.viol)
@@ -451,11 +415,11 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		iter := done + 1
 		m.res.Iter = done
 		if err := m.ctx.Err(); err != nil {
-			m.finish(cur, Canceled, lam, mu)
+			m.finish(cur, status.Canceled, lam, mu)
 			return m.res, err
 		}
 		if done >= m.s.MaxIter {
-			m.finish(cur, IterationLimit, lam, mu)
+			m.finish(cur, status.IterationLimit, lam, mu)
 			return m.res, nil
 		}
 
@@ -465,7 +429,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				resetB()
 				continue
 			}
-			m.finish(cur, Failure, lam, mu)
+			m.finish(cur, status.Failure, lam, mu)
 			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
 		lam, mu = qlam, qmu
@@ -474,11 +438,11 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		gscale := math.Max(1, floats.Norm(cur.g, math.Inf(1)))
 		if delta < 1e-10 && stat <= m.s.Tol*gscale && cur.viol <= m.s.Tol*feasScale &&
 			comp <= m.s.Tol*math.Max(1, math.Abs(cur.f)) {
-			m.finish(cur, Converged, lam, mu)
+			m.finish(cur, status.Converged, lam, mu)
 			return m.res, nil
 		}
 		if delta > 1-1e-8 && floats.Norm(d, math.Inf(1)) <= m.s.Tol*(1+floats.Norm(cur.x, math.Inf(1))) {
-			m.finish(cur, Infeasible, lam, mu)
+			m.finish(cur, status.Infeasible, lam, mu)
 			return m.res, nil
 		}
 
@@ -503,14 +467,14 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 		if D >= 0 || dnorm == 0 {
 			if dnorm <= m.s.Tol*(1+floats.Norm(cur.x, math.Inf(1))) && cur.viol <= m.s.Tol*feasScale {
 				// No descent left: the point is stationary to rounding.
-				m.finish(cur, Converged, lam, mu)
+				m.finish(cur, status.Converged, lam, mu)
 				return m.res, nil
 			}
 			if !fresh {
 				resetB()
 				continue
 			}
-			m.finish(cur, LineSearchFailure, lam, mu)
+			m.finish(cur, status.LineSearchFailure, lam, mu)
 			return m.res, nil
 		}
 		history = append(history, phi)
@@ -531,7 +495,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				trial.x[i] = math.Min(math.Max(cur.x[i]+alpha*d[i], m.lo[i]), m.hi[i])
 			}
 			if err := m.evalFunc(trial); err != nil {
-				m.finish(cur, Failure, lam, mu)
+				m.finish(cur, status.Failure, lam, mu)
 				return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 			}
 			phit = merit(trial.f, trial.ce, trial.ci, pen)
@@ -553,18 +517,18 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			// Rounding-limited: the predicted decrease of the merit function
 			// is below what its floating-point value can show.
 			if math.Abs(D) <= 1e-12*math.Max(1, math.Abs(phi)) && cur.viol <= math.Sqrt(m.s.Tol)*feasScale {
-				m.finish(cur, Converged, lam, mu)
+				m.finish(cur, status.Converged, lam, mu)
 				return m.res, nil
 			}
 			if !fresh {
 				resetB()
 				continue
 			}
-			m.finish(cur, LineSearchFailure, lam, mu)
+			m.finish(cur, status.LineSearchFailure, lam, mu)
 			return m.res, nil
 		}
 		if err := m.evalGrad(trial); err != nil {
-			m.finish(trial, Failure, lam, mu)
+			m.finish(trial, status.Failure, lam, mu)
 			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
 

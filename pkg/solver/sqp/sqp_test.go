@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // TestHockSchittkowskiNonMonotone runs the HS set with the non-monotone line
@@ -24,7 +26,7 @@ func TestHockSchittkowskiNonMonotone(t *testing.T) {
 		if ftol == 0 {
 			ftol = 1e-7
 		}
-		if res.Status != Converged || math.Abs(res.F-h.fstar) > ftol*(1+math.Abs(h.fstar)) {
+		if res.Status != status.Converged || math.Abs(res.F-h.fstar) > ftol*(1+math.Abs(h.fstar)) {
 			t.Errorf("%s: status %v f = %.10g, published %.10g", h.name, res.Status, res.F, h.fstar)
 		}
 	}
@@ -74,7 +76,7 @@ func TestInconsistentLinearisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Infeasible {
+	if res.Status != status.Infeasible {
 		t.Fatalf("status %v, want infeasible (x = %v)", res.Status, res.X)
 	}
 	// The closest point to feasibility is the upper bound.
@@ -87,7 +89,7 @@ func TestInconsistentLinearisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Converged || math.Abs(res.X[0]-1) > 1e-8 {
+	if res.Status != status.Converged || math.Abs(res.X[0]-1) > 1e-8 {
 		t.Errorf("status %v x = %g, want converged at 1", res.Status, res.X[0])
 	}
 }
@@ -97,7 +99,7 @@ func TestCancelAndCallbackError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := Minimize(ctx, h.problem(), h.x0, Settings{})
-	if !errors.Is(err, context.Canceled) || res.Status != Canceled {
+	if !errors.Is(err, context.Canceled) || res.Status != status.Canceled {
 		t.Errorf("cancelled: status %v err %v", res.Status, err)
 	}
 	boom := errors.New("boom")
@@ -112,7 +114,7 @@ func TestCancelAndCallbackError(t *testing.T) {
 		return f(x, eq, in)
 	}
 	res, err = Minimize(context.Background(), p, h.x0, Settings{})
-	if !errors.Is(err, boom) || res.Status != Failure || len(res.X) != 2 {
+	if !errors.Is(err, boom) || res.Status != status.Failure || len(res.X) != 2 {
 		t.Errorf("callback error: status %v err %v x %v", res.Status, err, res.X)
 	}
 	if _, err := Minimize(context.Background(), Problem{Dim: 2}, []float64{0}, Settings{}); !errors.Is(err, ErrBadProblem) {
@@ -123,7 +125,7 @@ func TestCancelAndCallbackError(t *testing.T) {
 func TestIterationLimitIsStatus(t *testing.T) {
 	h := hsProblems[0] // HS1 needs ~24 iterations
 	res, err := Minimize(context.Background(), h.problem(), h.x0, Settings{MaxIter: 3})
-	if err != nil || res.Status != IterationLimit || res.Iter != 3 {
+	if err != nil || res.Status != status.IterationLimit || res.Iter != 3 {
 		t.Errorf("status %v iter %d err %v, want iteration-limit after 3", res.Status, res.Iter, err)
 	}
 }
@@ -157,7 +159,7 @@ func TestNonFiniteDerivatives(t *testing.T) {
 				return err
 			}
 			res, err := Minimize(context.Background(), p, h.x0, Settings{})
-			if err == nil || err.Error() != c.want || res.Status != Failure {
+			if err == nil || err.Error() != c.want || res.Status != status.Failure {
 				t.Errorf("status %v, err %v; want failure and %q", res.Status, err, c.want)
 			}
 		})
@@ -194,7 +196,7 @@ func TestBadProblemSaysWhat(t *testing.T) {
 }
 
 func TestStatusString(t *testing.T) {
-	for s, want := range map[Status]string{Converged: "converged", Infeasible: "infeasible", 9: "Status(9)", -1: "Status(-1)"} {
+	for s, want := range map[status.Status]string{status.Converged: "converged", status.Infeasible: "infeasible", 9: "Status(9)", -1: "Status(-1)"} {
 		if got := s.String(); got != want {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
 		}
