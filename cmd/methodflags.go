@@ -37,13 +37,17 @@ func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 // apply returns spec with its own fields set from the flags: --margin where
 // the method offers a choice (elsewhere only its own margin is accepted),
 // --max-iter (gi's steps), --tol, and spd's --rho and --init. A flag left at
-// its default leaves the field at its default.
+// its default leaves the field at its default. It refuses a --margin the method does
+// not train with and a --folds no method can use (checkFolds).
 func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	in, err := methods.Lookup(spec.Name())
 	if err != nil {
 		return nil, err
 	}
 	if err := in.CheckMargin(f.Margin); err != nil {
+		return nil, err
+	}
+	if err := f.checkFolds(spec.Name()); err != nil {
 		return nil, err
 	}
 	switch s := spec.(type) {
@@ -64,6 +68,26 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 		return s, nil
 	}
 	return spec, nil
+}
+
+// checkFolds refuses a --folds no method can use (below 2, other than 0)
+// for every method: a method's Check refuses it only where it
+// cross-validates with these settings, so that `tune --method spd --folds
+// 1` (spd without --init cv; twolevel) ran and ignored it, where the
+// command line has always refused it. The words are the methods' own (svm's
+// Check, which always cross-validates), with the method given named.
+func (f *methodFlags) checkFolds(method string) error {
+	if f.Folds == 0 || f.Folds >= 2 {
+		return nil
+	}
+	err := methods.SVMSettings{Common: methods.Common{Folds: f.Folds}}.Check()
+	var oe *methods.OptionError
+	if errors.As(err, &oe) {
+		e := *oe
+		e.Method = method
+		return &e
+	}
+	return err
 }
 
 // optionError words a method's refusal of a setting (*methods.OptionError)
