@@ -86,23 +86,12 @@ func TestCompareShardsReport(t *testing.T) {
 	}
 }
 
+// TestCompareUsageErrors: through the whole command line, a bad flag is
+// exit 2 and a missing file exit 1. Every flag check of compare is in
+// TestCompareFlagErrors, which stops before compare runs.
 func TestCompareUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"compare", "--methods", "nosuch"},
-		{"compare", "--methods", "spd:nosuch"},
-		{"compare", "--shard", "3/2"},
-		{"compare", "--resume"},
-		{"compare", "--format", "xml"},
-		{"compare", "--preset", "nosuch"},
-		{"compare", "--preset", "laanaya-weston", "--train-size", "-5"}, // used to panic in SplitAt
-		{"compare", "--preset", "laanaya-weston", "--test-size", "0"},
-		// Drawn up front: these were the runtime's out-of-memory crash.
-		{"compare", "builtin:heart", "--methods", "svm", "--partitions", "100000000000"},
-		{"compare", "--preset", "laanaya-weston", "--train-size", "100000000000"},
-		// Flags a preset would ignore silently (gi-chessboard draws 500/10000).
-		{"compare", "--preset", "gi-chessboard", "--train-size", "200"},
-		{"compare", "--preset", "laanaya-weston", "--stratified"},
-		{"compare", "--preset", "laanaya-weston", "--train-fraction", "0.5"},
 		{"report"},
 	} {
 		_, errOut, code := runCLI(t, args...)
@@ -184,7 +173,7 @@ func TestCompareExplainsFailures(t *testing.T) {
 		t.Fatalf("exit %d, want 1: %s", code, errOut)
 	}
 	want := "kerneltune: compare: 2 job(s) failed (see the failures column):\n" +
-		"  heart svm partition 1 (and 1 more): tune: methods: svm: 5-fold cross-validation needs at least 5 rows, got 4\n"
+		"  heart svm partition 1 (and 1 more): tune: svm: 5-fold cross-validation needs at least 5 rows, got 4\n"
 	if errOut != want {
 		t.Errorf("stderr\n%s\nwant\n%s", errOut, want)
 	}
@@ -270,24 +259,20 @@ func TestCompareSameNamedFiles(t *testing.T) {
 
 // Every option a method refuses on any data is refused before any job
 // runs, with exit 2 and the method's own words: --C -1 ran every job, all
-// failed, and printed a table of "—".
+// failed, and printed a table of "—". --C is refused by compare's run, for
+// the entries that refuse it (twolevel learns C); the other shared flags
+// are refused by compare's flag check (TestCompareFlagErrors).
 func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: methods: svm: C must be positive, got -1"},
+		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: svm: C -1: want a positive number, or 0 for the method's own choice"},
 		{[]string{"--C", "-1", "--methods", "rcsc,lccp"}, "--methods entry rcsc refuses"},
 		// twolevel learns C: --C with the default "all" is refused for it.
-		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: methods: twolevel: C is learned"},
-		{[]string{"--C", "NaN", "--methods", "gi"}, "methods: gi: C must be positive, got NaN"},
-		{[]string{"--folds", "1", "--methods", "svm"}, "--folds must be at least 2 (or 0 for the default 5), got 1"},
-		{[]string{"--eps", "0"}, "--eps must be a positive number"},
-		{[]string{"--grid-rows", "-2"}, "--grid-rows must be -1 (no limit), 0 (the default 5,000) or at least 50, got -2"},
-		{[]string{"--cache-mb", "0"}, "--cache-mb must be at least 1"},
-		{[]string{"--max-iter", "-3"}, "--max-iter must be ≥ 0"},
-		{[]string{"--workers", "-1"}, "--workers must be ≥ 0"},
+		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: twolevel: C 1: want 0: twolevel learns C"},
+		{[]string{"--C", "NaN", "--methods", "gi"}, "--methods entry gi refuses these options, so every one of its jobs would fail: gi: C NaN: want a positive number"},
 		{[]string{"--preset", "gi-chessboard", "--C", "-2"}, "--methods entry svm refuses"},
 	} {
 		out := filepath.Join(dir, "res.jsonl")
@@ -361,17 +346,7 @@ func TestCompareGivenTestFile(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "has 200 rows, not more than --train-size 500: each of the 2 partitions trains on the whole file") {
 		t.Errorf("--train-size 500 of 200 rows: exit %d, stderr %q", code, errOut)
 	}
-	for _, args := range [][]string{
-		{"compare", train, "builtin:heart", "--test", test},
-		{"compare", train, "--test", test, "--splits", "predefined"},
-		{"compare", train, "--test", test, "--test-size", "30"},
-		{"compare", train, "--test", test, "--train-fraction", "0.5"},
-		{"compare", "--preset", "laanaya-weston", "--test", test},
-	} {
-		if _, errOut, code := runCLI(t, args...); code != ExitUsage || !strings.Contains(errOut, "--test") {
-			t.Errorf("%v: exit %d, stderr %q; want 2 naming --test", args[1:], code, errOut)
-		}
-	}
+	// The flags --test does not go with: TestCompareFlagErrors.
 	// A test file of another width is an error naming both files.
 	wide := writeFile(t, dir, "wide", "1 1:0.5 20:0.1\n-1 1:0.2\n")
 	if _, errOut, code := runCLI(t, "compare", train, "--test", wide, "--methods", "svm"); code != ExitError || !strings.Contains(errOut, "wide") || !strings.Contains(errOut, "13 features") {

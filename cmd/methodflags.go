@@ -37,7 +37,8 @@ func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 // apply returns spec with its own fields set from the flags: --margin where
 // the method offers a choice (elsewhere only its own margin is accepted),
 // --max-iter (gi's steps), --tol, and spd's --rho and --init. A flag left at
-// its default leaves the field at its default.
+// its default leaves the field at its default. It refuses a --margin the method does
+// not train with; Check refuses the rest.
 func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	in, err := methods.Lookup(spec.Name())
 	if err != nil {

@@ -49,7 +49,7 @@ func checkCases() []checkCase {
 		{SPDSettings{Init: "sigma=1e-200"}, "init", `"sigma=1e-200"`},
 		{SPDSettings{Init: "sigma=1e200"}, "init", `"sigma=1e200"`},
 		{SPDSettings{Common: Common{Folds: 1}, Init: "cv"}, "folds", "1"},
-		{SPDSettings{Common: Common{Folds: 1}, MaxIter: 2}, "", ""}, // the heuristic start does not cross-validate
+		{SPDSettings{Common: Common{Folds: 1}, MaxIter: 2}, "folds", "1"}, // refused even where the heuristic start does not cross-validate
 
 		{GISettings{Param: "Z"}, "param", `"Z"`},
 		{GISettings{Margin: "l1"}, "margin", `"l1"`},
@@ -57,9 +57,9 @@ func checkCases() []checkCase {
 		{GISettings{Tol: nan}, "tol", "NaN"},
 		{GISettings{Common: Common{Folds: 1}}, "folds", "1"},
 		{GISettings{Common: Common{C: -1}}, "C", "-1"},
-		{GISettings{Common: Common{C: 1, Folds: 1}, Steps: 2}, "", ""},           // C given: no CV
+		{GISettings{Common: Common{C: 1, Folds: 1}, Steps: 2}, "folds", "1"},     // C given: no CV, still no number of folds
 		{GISettings{Common: Common{C: 1}, Steps: 2, Tol: -1}, "", ""},            // negative Tol: run every step
-		{GISettings{Common: Common{Folds: 1}, Margin: "hard", Steps: 2}, "", ""}, // hard margin: no C, no CV
+		{GISettings{Common: Common{Folds: 3}, Margin: "hard", Steps: 2}, "", ""}, // hard margin: no C, no CV
 
 		{LCCPSettings{Common: Common{C: inf}}, "C", "+Inf"},
 		{LCCPSettings{Param: "diag"}, "param", `"diag"`},
@@ -67,7 +67,7 @@ func checkCases() []checkCase {
 		{LCCPSettings{MaxIter: -1}, "max-iter", "-1"},
 		{LCCPSettings{Tol: -1}, "tol", "-1"},
 		{LCCPSettings{Common: Common{Folds: 1}}, "folds", "1"},
-		{LCCPSettings{Common: Common{Folds: 1}, Margin: "hard", MaxIter: 2}, "", ""},
+		{LCCPSettings{Common: Common{Folds: 1}, Margin: "hard", MaxIter: 2}, "folds", "1"},
 
 		{RCSCSettings{Common: Common{C: -1}}, "C", "-1"},
 		{RCSCSettings{Param: "full"}, "param", `"full"`},
@@ -75,7 +75,7 @@ func checkCases() []checkCase {
 		{RCSCSettings{MaxIter: -1}, "max-iter", "-1"},
 		{RCSCSettings{Tol: -1}, "tol", "-1"},
 		{RCSCSettings{Common: Common{Folds: 1}}, "folds", "1"},
-		{RCSCSettings{Common: Common{C: 2, Folds: 1}, MaxIter: 2}, "", ""},
+		{RCSCSettings{Common: Common{C: 2, Folds: 1}, MaxIter: 2}, "folds", "1"},
 
 		{TwoLevelSettings{Common: Common{C: 1}}, "C", "1"},
 		{TwoLevelSettings{Common: Common{C: -1}}, "C", "-1"},
@@ -83,7 +83,7 @@ func checkCases() []checkCase {
 		{TwoLevelSettings{Mode: "robust"}, "mode", `"robust"`},
 		{TwoLevelSettings{MaxIter: -1}, "max-iter", "-1"},
 		{TwoLevelSettings{Tol: -1}, "tol", "-1"},
-		{TwoLevelSettings{Common: Common{Folds: 1}, MaxIter: 2}, "", ""}, // no cross-validation
+		{TwoLevelSettings{Common: Common{Folds: 1}, MaxIter: 2}, "folds", "1"}, // no cross-validation, still no number of folds
 	}
 }
 

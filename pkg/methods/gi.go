@@ -101,7 +101,7 @@ var giInfo = Info{
 // negative (never converge: run all Steps).
 func (s GISettings) Check() error {
 	// C by the grid search (cross-validation) unless given or hard.
-	if err := s.Common.check("gi", s.C == 0 && s.Margin != "hard"); err != nil {
+	if err := s.Common.check("gi"); err != nil {
 		return err
 	}
 	if _, _, err := parseGIParam(s.Param); err != nil {

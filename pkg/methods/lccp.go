@@ -105,7 +105,7 @@ var lccpInfo = Info{
 // Check refuses settings lccp cannot run with, whatever the data.
 func (s LCCPSettings) Check() error {
 	// C by cross-validation unless given or hard.
-	if err := s.Common.check("lccp", s.C == 0 && s.Margin != "hard"); err != nil {
+	if err := s.Common.check("lccp"); err != nil {
 		return err
 	}
 	if err := checkChoice("lccp", "param", s.Param, []string{"multi", "single"}, ""); err != nil {

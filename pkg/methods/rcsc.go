@@ -116,7 +116,7 @@ var rcscInfo = Info{
 // schedule is the command line's mode.
 func (s RCSCSettings) Check() error {
 	// C by cross-validation unless given.
-	if err := s.Common.check("rcsc", s.C == 0); err != nil {
+	if err := s.Common.check("rcsc"); err != nil {
 		return err
 	}
 	if err := checkChoice("rcsc", "param", s.Param, []string{"iso", "diag"}, ""); err != nil {

@@ -99,7 +99,7 @@ var spdInfo = Info{
 
 // Check refuses settings spd cannot run with, whatever the data.
 func (s SPDSettings) Check() error {
-	if err := s.Common.check("spd", s.Init == "cv"); err != nil {
+	if err := s.Common.check("spd"); err != nil {
 		return err
 	}
 	if err := checkChoice("spd", "param", s.Param, []string{"diag", "full"}, ""); err != nil {

@@ -127,9 +127,11 @@ func checkTol(method string, tol float64) error {
 }
 
 // check refuses shared settings no method can use: a C, solver tolerance,
-// cache, worker count or grid size out of range and, when the method
-// cross-validates with them (cv), a fold count below 2.
-func (c Common) check(method string, cv bool) error {
+// cache, worker count, grid size or fold count out of range. A fold count
+// below 2 is refused even by a method that does not cross-validate with
+// the other settings given (spd without its cv start, twolevel): it is no
+// number of folds, and silently ignoring it hid a typo.
+func (c Common) check(method string) error {
 	if err := checkC(method, c.C); err != nil {
 		return err
 	}
@@ -145,7 +147,7 @@ func (c Common) check(method string, cv bool) error {
 	if c.GridRows < -1 || c.GridRows > 0 && c.GridRows < MinGridRows {
 		return optErr(method, "grid-rows", c.GridRows, fmt.Sprintf("-1 (no limit), 0 (the default 5,000) or at least %d", MinGridRows))
 	}
-	if cv && c.Folds != 0 && c.Folds < 2 {
+	if c.Folds != 0 && c.Folds < 2 {
 		return optErr(method, "folds", c.Folds, "at least 2 (0 for the default 5)")
 	}
 	return nil

@@ -30,7 +30,7 @@ func (SVMSettings) Name() string { return "svm" }
 
 // Check refuses shared settings out of range (Common.check; svm
 // cross-validates).
-func (s SVMSettings) Check() error { return s.Common.check("svm", true) }
+func (s SVMSettings) Check() error { return s.Common.check("svm") }
 
 // WithBase returns s with the shared settings c.
 func (s SVMSettings) WithBase(c Common) Spec { s.Common = c; return s }

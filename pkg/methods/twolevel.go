@@ -180,7 +180,7 @@ var twoLevelInfo = Info{
 // Check refuses settings twolevel cannot run with, whatever the data: a
 // fixed C among them (ν = 1/C is one of its optimisation variables).
 func (s TwoLevelSettings) Check() error {
-	if err := s.Common.check("twolevel", false); err != nil {
+	if err := s.Common.check("twolevel"); err != nil {
 		return err
 	}
 	if s.C != 0 {
