@@ -32,6 +32,7 @@ var allowedImports = map[string][]string{
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold", "pkg/status"},
 	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status"},
 	"pkg/htmlreport": {},
+	"pkg/study":      {"pkg/dataio", "pkg/experiment"},
 	"pkg/report":     {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel"},
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/report"
+	"github.com/kerneltune/kerneltune/pkg/study"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
@@ -29,6 +30,7 @@ type compareOptions struct {
 	Partitions, TrainSize, TestSize, MemMB int
 	partitionsSet                          bool // --partitions given: a preset's own default yields
 	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
+	study                                  *study.Study
 }
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -69,6 +71,9 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.BoolVar(&o.s.Resume, "resume", false, "skip the jobs already recorded in --out")
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
+	f.StringVar(&o.s.Provenance.Study, "study", "", "a study FILE.yaml: its datasets, each read its own way, and settings whose keys are these flags' names (the flags given override its top level)")
+	f.BoolVar(&o.s.DryRun, "dry-run", false, "read the data, draw the partitions, check the settings and print the plan; run no job")
+	f.StringVar(&o.s.Name, "name", "", "display name of the one DATA in tables, figures and records")
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
 	f.Float64Var(&o.m.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
@@ -84,12 +89,16 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 }
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
+	o.summaryOptions.setCommand(cmd, args) // before the study sets its flags
+	st, err := study.Load(o.s.Provenance.Study, cmd.Flags())
+	if o.study = st; err != nil {
+		return usageErrorf("--study: %v", err)
+	}
 	o.partitionsSet = cmd.Flags().Changed("partitions")
 	o.trainSizeSet = cmd.Flags().Changed("train-size")
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
-	o.summaryOptions.setCommand(cmd, args)
 	s, m := &o.s, &o.m
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
 	if err := cmp.Or(
@@ -137,6 +146,7 @@ func (o *compareOptions) validateSources(cmd *cobra.Command, args []string) erro
 	test, preset := o.data.Test != "", o.Preset != ""
 	if err := cmp.Or(
 		usageIf(test && preset, "--test does not apply to --preset (it draws its own samples)"),
+		usageIf(o.s.Provenance.Study != "" && len(args)+len(o.s.Name) > 0 || o.s.Name != "" && len(args) != 1, "--study names its datasets (give no DATA and no --name); --name is the display name of one DATA"),
 		usageIf(test && len(args) != 1, "--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args)),
 		usageIf(test && o.Splits != "random", "--test FILE is the test part of every partition: --splits predefined does not apply"),
 		usageIf(test && (cmd.Flags().Changed("test-size") || o.s.TrainFraction > 0), "--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)"),
@@ -172,7 +182,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	s := o.s
 	s.Data, s.Load, s.Preset, s.Seed, s.Normalize = args, o.data.load, o.Preset, o.Seed, o.data.Normalize
 	s.Partitions, s.TrainSize, s.TestSize, s.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
-	s.TestFile, s.PartitionsGiven, s.TrainSizeGiven = o.data.Test, o.partitionsSet, o.trainSizeSet
+	s.TestFile, s.PartitionsGiven, s.TrainSizeGiven, s.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
 	s.LoadTrainTest = func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
 		raw := o.data
 		raw.Normalize = dataio.NoScale
@@ -199,7 +209,8 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 	}
 	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
-	s.MemBytes = sysmem.Bound(o.MemMB)
+	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildVersion(), Command: o.command}
+	study.Configure(&s, o.study)
 	defer sysmem.LimitGC(o.MemMB)()
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	s.Progress = func(d, t int, r *experiment.Record) {
@@ -213,7 +224,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 		return compareError(o.MemMB, err)
 	}
-	if s.Shards > 1 {
+	if res.Plan != nil {
+		err = report.WritePlan(o.Out, o.Format, res.Plan)
+	} else if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
 		err = o.summaryOptions.write(o.globalOptions, report.SummarizeCompare(res), res.Records)
@@ -246,7 +259,7 @@ func compareError(memMB int, err error) error {
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):
 		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
 	case errors.As(err, &src):
-		return fmt.Errorf("compare: %s: %w", src.Path, src.Err)
+		return fmt.Errorf("compare: %s: %w", src.Path, flagHint(src.Err))
 	case errors.As(err, &exist):
 		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)
 	case errors.As(err, &other):

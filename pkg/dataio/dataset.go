@@ -40,6 +40,10 @@ type Dataset struct {
 	// first seen, before any selection by ReadOptions.Classes (nil for data
 	// without labels).
 	Classes []ClassCount
+	// Dropped are the rows the reader left out, by reason (rows with
+	// missing values under ReadOptions.Missing "drop", rows of the classes
+	// ReadOptions.Classes does not keep); nil when none was.
+	Dropped []DroppedRows
 
 	// Splits are predefined train/test realisations (the IDA sets); nil
 	// when the file defines none.
@@ -62,6 +66,12 @@ type LabelMap struct {
 type ClassCount struct {
 	Label string `json:"label"`
 	Rows  int    `json:"rows"`
+}
+
+// DroppedRows counts the rows a reader left out for one reason.
+type DroppedRows struct {
+	Rows int    `json:"rows"`
+	Why  string `json:"why"` // "missing values" or "other classes"
 }
 
 // NominalFeature is a nominal feature column: its 0-based feature index, its
@@ -128,7 +138,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
-		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes,
+		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes, Dropped: d.Dropped,
 	}
 }
 
@@ -193,6 +203,9 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 		ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
 	case dropped > 1:
 		ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+	}
+	if dropped > 0 {
+		ds.Dropped = []DroppedRows{{Rows: dropped, Why: "missing values"}}
 	}
 	if err := dropUnselected(ds); err != nil {
 		return nil, err

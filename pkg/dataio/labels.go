@@ -246,6 +246,7 @@ func dropUnselected(ds *Dataset) error {
 	sub := ds.Subset(keep)
 	sub.Splits = ds.Splits
 	sub.Notes = append(append([]string(nil), ds.Notes...), fmt.Sprintf("classes %q and %q kept: %d rows of the other classes dropped", ds.Labels.Positive, ds.Labels.Negative, dropped))
+	sub.Dropped = append(append([]DroppedRows(nil), ds.Dropped...), DroppedRows{Rows: dropped, Why: "other classes"})
 	*ds = *sub
 	return nil
 }

@@ -35,6 +35,9 @@ type CompareSettings struct {
 	// nil means DefaultData. Datasets that share a name (a/heart.dat and
 	// b/heart.dat) are named by their paths.
 	Data []string
+	// Name, when set, is the display name of the one dataset of Data in
+	// tables, figures and records (instead of its file's base name).
+	Name string
 	// Preset, when set, runs a paper's experiment on generated data
 	// (LookupPreset): its sources, its entries unless Entries is set, and
 	// its margins (the gi-chessboard preset's hard margin for gi). Partitions (0: the preset's own),
@@ -45,6 +48,11 @@ type CompareSettings struct {
 	// partitions drawn by the caller; Data, Load, the partition settings
 	// and TestFile are then not used.
 	Sources []Source
+	// Datasets, when set (without Preset and Sources), are the datasets,
+	// each read and partitioned with its own settings (a study): Data,
+	// Read, Load, LoadTrainTest, the partition settings and TestFile are
+	// then not used. Their names must differ.
+	Datasets []DatasetSettings
 
 	// Read says how to read each of Data and TestFile; Stdin is read for
 	// the path "-".
@@ -120,6 +128,13 @@ type CompareSettings struct {
 	Progress Progress
 	// Notify, when set, is told what Compare found before the jobs run.
 	Notify func(Notice)
+
+	// DryRun reads the datasets, draws the partitions and checks the
+	// settings, then returns the Plan without running a job or opening Out.
+	DryRun bool
+	// Provenance is what made the run (version, command line or study
+	// file): every record carries it with its dataset's DataProvenance.
+	Provenance Provenance
 }
 
 // NoticeKind says what a Notice reports.
@@ -164,6 +179,8 @@ type CompareResult struct {
 	Failures int
 	// Baselines are the svm baselines chosen by LaanayaSelect, by dataset.
 	Baselines map[string]FixedSVM
+	// Plan is the run's plan (DryRun only).
+	Plan *Plan
 }
 
 // Errors of Compare that are the caller's settings, not the data or the work.
@@ -276,6 +293,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 			entries[i].Spec = spec
 		}
 	}
+	var sets []DatasetSettings
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
 		Base: s.Base, Describe: map[string]string{"select": "cv"},
@@ -290,12 +308,18 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		if s.Preset != "" {
 			cfg.Describe["preset"] = s.Preset
 		}
+	} else if s.Datasets != nil {
+		var err error
+		if sources, sets, err = s.datasetSources(cfg.Describe); err != nil {
+			return nil, err
+		}
 	} else {
 		var err error
 		if sources, err = s.sources(cfg.Describe); err != nil {
 			return nil, err
 		}
 	}
+	cfg.Provenance = s.provenance(sources, sets)
 	jobs := cfg.Plan(sources, entries)
 	shapes, err := trainShapes(sources)
 	if err != nil {
@@ -308,6 +332,19 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		return nil, err
 	}
 	res := &CompareResult{Entries: entries}
+	if s.DryRun {
+		res.Plan = &Plan{Run: cfg.Fingerprint(entries, sources), Jobs: NewGrid(sources, entries).Jobs(),
+			ShardJobs: len(jobs), Shard: s.Shard, Shards: s.Shards}
+		for _, src := range sources {
+			if p := cfg.Provenance[src.Name()]; p != nil {
+				res.Plan.Datasets = append(res.Plan.Datasets, p.Data)
+			}
+		}
+		for _, e := range entries {
+			res.Plan.Entries = append(res.Plan.Entries, e.String())
+		}
+		return res, nil
+	}
 	if s.LaanayaSelect {
 		if err := s.laanaya(ctx, &cfg, sources, entries, res); err != nil {
 			return nil, err
@@ -423,6 +460,12 @@ func (s *CompareSettings) sources(describe map[string]string) ([]Source, error) 
 	if err := uniqueNames(sources, paths); err != nil {
 		return nil, err
 	}
+	if ss, ok := splitSource(sources[0]); ok && s.Name != "" && len(sources) == 1 {
+		d := *ss.Data
+		d.Name = s.Name
+		ss.Data = &d
+		describe["name"] = s.Name
+	}
 	splits := "random"
 	if s.Predefined {
 		splits = "predefined"
@@ -468,6 +511,10 @@ func (s *CompareSettings) source(path string, k int) (Source, error) {
 		po.TrainFraction = s.TrainFraction
 	}
 	splits, err := dataio.Partitions(d.Y, po, s.Seed)
+	if err != nil && s.TrainFraction == 0 && s.TrainSize+s.TestSize > d.Len() {
+		// Small data (iris, wine): say which settings fit it.
+		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (train-fraction 0.5: half of the rows train, the rest test) or a train-size and test-size that fit", err, d.Name, d.Len())
+	}
 	if err != nil {
 		return nil, &SourceError{Path: path, Err: err}
 	}

@@ -23,6 +23,11 @@ type MergeResult struct {
 	Records []Record
 	// Datasets are the datasets in order of first appearance in the files.
 	Datasets []string
+	// Runs are the runs the records come from, in order of first
+	// appearance: more than one when runs that share no (dataset, method)
+	// pair with other settings were merged (each record's Grid is then
+	// the union of their grids).
+	Runs []string
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
@@ -42,7 +47,12 @@ func (e *OtherFileRunError) Error() string {
 func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 
 // MergeFiles reads results files (the shards of one run, or one run's file),
-// checks that they are of one run and merges them (Merge). An incomplete
+// checks that they are of one run and merges them (Merge). Records of
+// different runs are merged too when every record carries its settings and
+// no (dataset, method) pair was run with different ones (PairSettings):
+// otherwise the error is a *SettingsConflictError naming the pair and each
+// setting that differs (an *OtherFileRunError for records without
+// settings). An incomplete
 // run is not an error: report.SummarizeMerge averages what is there and
 // says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
@@ -50,6 +60,8 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		sets [][]Record
 		res  MergeResult
 		by   string // the file of the first record
+		pc   pairCheck
+		old  bool // some record has no settings
 	)
 	for _, f := range s.Files {
 		if err := ctx.Err(); err != nil {
@@ -62,8 +74,16 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		for _, r := range rs {
 			if res.Run == "" {
 				res.Run, by = r.Run, f
-			} else if r.Run != res.Run {
+			}
+			old = old || r.Settings == nil
+			if r.Run != res.Run && old {
 				return nil, &OtherFileRunError{File: f, First: by, Run: r.Run, FirstRun: res.Run}
+			}
+			if !slices.Contains(res.Runs, r.Run) {
+				res.Runs = append(res.Runs, r.Run)
+			}
+			if err := pc.add(&r, f); err != nil {
+				return nil, err
 			}
 			if !slices.Contains(res.Datasets, r.Dataset) {
 				res.Datasets = append(res.Datasets, r.Dataset)
@@ -71,9 +91,14 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		}
 		sets = append(sets, rs)
 	}
-	all, err := Merge(sets...)
-	if err != nil {
-		return nil, err
+	var all []Record
+	if len(res.Runs) > 1 {
+		all = mergeRuns(sets)
+	} else {
+		var err error
+		if all, err = Merge(sets...); err != nil {
+			return nil, err
+		}
 	}
 	if len(all) == 0 {
 		return nil, ErrNoRecords

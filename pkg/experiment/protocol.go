@@ -162,6 +162,9 @@ type Config struct {
 	// ...) that enter the run fingerprint beside Seed, Normalize, Base and
 	// the entries' settings.
 	Describe map[string]string
+	// Provenance, when set, is written into every record of a dataset
+	// (Record.Provenance), by dataset name; it is not a setting of the run.
+	Provenance map[string]*Provenance
 }
 
 func (c *Config) normalize() string { return normalizeKind(c.Normalize) }
@@ -297,7 +300,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	rec := Record{
 		Dataset: j.Source.Name(), Entry: j.Entry.String(), Method: j.Entry.Method,
 		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
-		Grid: c.Grid, Settings: c.Settings,
+		Grid: c.Grid, Settings: c.Settings, Provenance: c.Provenance[j.Source.Name()],
 	}
 	start := time.Now()
 	fail := func(stage string, err error) Record {

@@ -78,6 +78,10 @@ type Record struct {
 	// (Config.RunSettings: sorted keys, defaults left out), so that a
 	// resume with other settings can say which differ.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Provenance says where the record's data came from and what made the
+	// run (version, command line or study file); records written before
+	// it was recorded have none.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Grid is the (dataset × partition × entry) grid a run planned, in the order

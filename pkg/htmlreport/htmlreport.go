@@ -39,11 +39,20 @@ type Page struct {
 	// else: an incomplete run, a baseline chosen on test data.
 	Warnings []string
 	Settings []KV // the run's settings and fingerprint
-	Sections []Section
+	// SettingsGroups follow Settings in its section, each under its own
+	// heading (e.g. each dataset's provenance).
+	SettingsGroups []KVGroup
+	Sections       []Section
 }
 
 // KV is one line of a settings list.
 type KV struct{ Key, Value string }
+
+// KVGroup is a headed settings list.
+type KVGroup struct {
+	Title string
+	Items []KV
+}
 
 // Section is a headed part of the page: tables, then figures, then notes.
 type Section struct {

@@ -25,6 +25,10 @@ type CrossData struct {
 	// Excluded are the datasets left out of the ranking because some entry
 	// has no successful run there.
 	Excluded []ExcludedDataset `json:"excluded,omitempty"`
+	// NotRun are the entries left out of the ranking because they were not
+	// run on some dataset (merged runs of different methods, a shard left
+	// out), with the datasets where they have no record.
+	NotRun []NotRunEntry `json:"not_run,omitempty"`
 	// WinTieLoss[j] counts, over the ranked datasets, where Methods[j] has a
 	// significantly higher mean test accuracy than the baseline (two-sided
 	// paired Wilcoxon p < WinTieLossAlpha, the table's P), a significantly
@@ -37,6 +41,13 @@ type CrossData struct {
 type ExcludedDataset struct {
 	Dataset string   `json:"dataset"`
 	Missing []string `json:"missing"`
+}
+
+// NotRunEntry is an entry left out of the cross-dataset ranking and the
+// datasets where it was not run.
+type NotRunEntry struct {
+	Entry    string   `json:"entry"`
+	Datasets []string `json:"datasets"`
 }
 
 // ErrTooFewDatasets is returned by CrossDataset when fewer than two
@@ -55,10 +66,16 @@ const accTieScale = 1e9
 // differences, and Holm's test and win/tie/loss counts against the baseline
 // (the first table's).
 //
-// The Friedman test needs every entry's result on every dataset. A dataset
-// where some entry has no successful run (or was not run) is left out of the
-// ranking and listed in Excluded with the missing entries; the alternative,
-// dropping the entry, would silently remove a method from the comparison.
+// The Friedman test needs every entry's result on every dataset. An entry
+// that was not run on some dataset (no record there, failed or not: the
+// merged runs of a study's parts with different methods, a shard left out)
+// is left out of the ranking and listed in NotRun with those datasets, so
+// that the methods run everywhere are ranked over every dataset (the
+// baseline is kept: the datasets without it are left out instead). Then a
+// dataset where some entry has no successful run (its jobs failed) is left
+// out of the ranking and listed in Excluded with those entries; the
+// alternative, dropping the entry, would remove a method from the
+// comparison because of a few failures.
 //
 // It returns nil and no error when there is nothing to compare (fewer than
 // two datasets or two entries in the tables), and an error wrapping
@@ -89,8 +106,12 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 			break
 		}
 	}
-	control := slices.Index(entries, baseline)
 	cd := &CrossData{}
+	entries = cd.dropNotRun(tables, entries, baseline)
+	if len(entries) < 2 {
+		return nil, fmt.Errorf("%w; not run on every dataset: %s", ErrTooFewEntries, cd.notRunText())
+	}
+	control := slices.Index(entries, baseline)
 	var scores [][]float64
 	var deltas, pvals [][]float64 // [entry][dataset]: mean − baseline mean, Wilcoxon p
 	deltas, pvals = make([][]float64, len(entries)), make([][]float64, len(entries))
@@ -125,7 +146,11 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 		for _, e := range cd.Excluded {
 			ex = append(ex, fmt.Sprintf("%s (no results for %s)", e.Dataset, strings.Join(e.Missing, ", ")))
 		}
-		return nil, fmt.Errorf("%w; excluded: %s", ErrTooFewDatasets, strings.Join(ex, "; "))
+		more := ""
+		if len(cd.NotRun) > 0 {
+			more = "; not run on every dataset: " + cd.notRunText()
+		}
+		return nil, fmt.Errorf("%w; excluded: %s%s", ErrTooFewDatasets, strings.Join(ex, "; "), more)
 	}
 	a, err := stats.Analyze(entries, scores, control)
 	if err != nil {
@@ -141,4 +166,38 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 		cd.WinTieLoss = append(cd.WinTieLoss, &w)
 	}
 	return cd, nil
+}
+
+// ErrTooFewEntries is returned by CrossDataset when fewer than two entries
+// were run on every dataset.
+var ErrTooFewEntries = errors.New("fewer than 2 methods were run on every dataset")
+
+// dropNotRun returns entries without those that have no record on some
+// table's dataset (the baseline stays), and lists them in cd.NotRun.
+func (cd *CrossData) dropNotRun(tables []DatasetTable, entries []string, baseline string) []string {
+	var keep []string
+	for _, e := range entries {
+		var where []string
+		for _, t := range tables {
+			i := slices.IndexFunc(t.Rows, func(r EntryRow) bool { return r.Entry == e })
+			if i < 0 || t.Rows[i].Runs+t.Rows[i].Failures == 0 {
+				where = append(where, t.Dataset)
+			}
+		}
+		if len(where) == 0 || e == baseline {
+			keep = append(keep, e)
+			continue
+		}
+		cd.NotRun = append(cd.NotRun, NotRunEntry{Entry: e, Datasets: where})
+	}
+	return keep
+}
+
+// notRunText lists NotRun as "spd (not on diabetes); gi (not on a, b)".
+func (cd *CrossData) notRunText() string {
+	var parts []string
+	for _, n := range cd.NotRun {
+		parts = append(parts, fmt.Sprintf("%s (not on %s)", n.Entry, strings.Join(n.Datasets, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -86,11 +86,17 @@ func TestCrossDatasetRanksExcludesAndCounts(t *testing.T) {
 func TestCrossDatasetNeedsTwoCompleteDatasets(t *testing.T) {
 	acc := map[string]map[string][]float64{
 		"d1": {"svm": {0.8, 0.9}, "b": {0.7, 0.6}},
-		"d2": {"svm": {0.8, 0.9}},
+		"d2": {"svm": {0.8, 0.9}, "b": {math.NaN(), math.NaN()}}, // b failed on d2
 	}
 	tables := Summarize(crossRecords(acc), []string{"svm", "b"}, "")
 	_, err := CrossDataset(tables)
 	if !errors.Is(err, ErrTooFewDatasets) || err.Error() != "fewer than 2 datasets have results for every method; excluded: d2 (no results for b)" {
+		t.Errorf("error %v", err)
+	}
+	// b not run on d2 at all: it is not ranked, which leaves one method.
+	delete(acc["d2"], "b")
+	_, err = CrossDataset(Summarize(crossRecords(acc), []string{"svm", "b"}, ""))
+	if !errors.Is(err, ErrTooFewEntries) || err.Error() != "fewer than 2 methods were run on every dataset; not run on every dataset: b (not on d2)" {
 		t.Errorf("error %v", err)
 	}
 	// One dataset, or one entry: nothing to compare, and no error.
@@ -133,5 +139,26 @@ func TestCrossDatasetBaselineFromACompleteTable(t *testing.T) {
 	// d: svm 1, b 2, c 3; e: b 1, c 2, svm 3.
 	if !slices.Equal(cd.AvgRanks, []float64{2, 1.5, 2.5}) {
 		t.Errorf("average ranks %v, want [2 1.5 2.5]", cd.AvgRanks)
+	}
+}
+
+// A method not run on some dataset (merged runs of a study's parts with
+// different methods) is not ranked, and listed with where it is missing:
+// the methods run everywhere are ranked over every dataset.
+func TestCrossDatasetRanksTheMethodsRunEverywhere(t *testing.T) {
+	acc := map[string]map[string][]float64{
+		"d1": {"svm": {0.8, 0.9}, "b": {0.7, 0.8}, "c": {0.9, 0.9}},
+		"d2": {"svm": {0.6, 0.7}, "b": {0.7, 0.8}, "c": {0.9, 0.9}},
+		"d3": {"svm": {0.8, 0.9}, "b": {0.9, 0.9}},
+		"d4": {"svm": {0.8, 0.9}, "b": {0.7, 0.8}},
+	}
+	cd, err := CrossDataset(Summarize(crossRecords(acc), []string{"svm", "b", "c"}, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// d1: svm 1, b 2; d2: b 1, svm 2; d3: b 1, svm 2; d4: svm 1, b 2.
+	if !slices.Equal(cd.Methods, []string{"svm", "b"}) || len(cd.DatasetNames) != 4 || !slices.Equal(cd.AvgRanks, []float64{1.5, 1.5}) ||
+		len(cd.NotRun) != 1 || cd.NotRun[0].Entry != "c" || !slices.Equal(cd.NotRun[0].Datasets, []string{"d3", "d4"}) || len(cd.Excluded) != 0 {
+		t.Errorf("methods %v, datasets %v, ranks %v, not run %+v, excluded %+v", cd.Methods, cd.DatasetNames, cd.AvgRanks, cd.NotRun, cd.Excluded)
 	}
 }

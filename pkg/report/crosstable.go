@@ -57,6 +57,9 @@ func CrossTables(cd *CrossData) []*Table {
 	for _, e := range cd.Excluded {
 		ranks.Notes = append(ranks.Notes, fmt.Sprintf("left out: %s (no successful run of %s; the Friedman test needs every method on every dataset)", e.Dataset, strings.Join(e.Missing, ", ")))
 	}
+	for _, e := range cd.NotRun {
+		ranks.Notes = append(ranks.Notes, fmt.Sprintf("not ranked: %s, not run on %s (the Friedman test needs every method on every dataset)", e.Entry, strings.Join(e.Datasets, ", ")))
+	}
 
 	f := cd.Friedman
 	friedman := &Table{

@@ -58,6 +58,7 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		p.Warnings = append(p.Warnings, fmt.Sprintf("%d job(s) failed: see Failures at the end; the means are over the runs that finished.", len(failed)))
 	}
 	p.Settings = runSettings(sum, recs)
+	p.SettingsGroups = provenanceGroups(sum)
 
 	order := []string{}
 	if len(sum.Tables) > 0 {
@@ -140,6 +141,9 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 // and the settings its records carry.
 func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 	kv := []htmlreport.KV{{Key: "run fingerprint", Value: sum.Run}}
+	if len(sum.Runs) > 1 {
+		kv[0] = htmlreport.KV{Key: "run fingerprints", Value: strings.Join(sum.Runs, ", ") + " (runs merged: no dataset and method was run with other settings)"}
+	}
 	if len(recs) > 0 {
 		r := recs[0]
 		kv = append(kv, htmlreport.KV{Key: "seed", Value: fmt.Sprint(r.Seed)})
@@ -192,4 +196,34 @@ func figureCaption(nf NamedFigure) string {
 		return nf.Entry + " on " + nf.Dataset + ": the learned full metric Q (mean over partitions): off-diagonal entries as a heat map centred at 0, the diagonal as bars."
 	}
 	return nf.Name
+}
+
+// provenanceGroups lists, per dataset, where its data came from and what
+// made its records (DatasetTable.Provenance).
+func provenanceGroups(sum Summary) []htmlreport.KVGroup {
+	var gs []htmlreport.KVGroup
+	for _, t := range sum.Tables {
+		p := t.Provenance
+		if p == nil {
+			continue
+		}
+		g := htmlreport.KVGroup{Title: "Dataset " + t.Dataset}
+		add := func(k, v string) {
+			if v != "" {
+				g.Items = append(g.Items, htmlreport.KV{Key: k, Value: v})
+			}
+		}
+		if p.Data != nil {
+			for _, kv := range p.Data.Description() {
+				add(kv[0], kv[1])
+			}
+		}
+		if p.Study != "" {
+			add("study", fmt.Sprintf("%s (sha256 %s)", p.Study, p.StudySHA256))
+		}
+		add("command", p.Command)
+		add("kerneltune", p.Version)
+		gs = append(gs, g)
+	}
+	return gs
 }

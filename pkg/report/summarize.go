@@ -49,6 +49,9 @@ type DatasetTable struct {
 	Complete    bool       `json:"complete"` // every planned job has a record
 	Baseline    string     `json:"baseline"`
 	Rows        []EntryRow `json:"rows"`
+	// Provenance says where the dataset came from and what made its
+	// records (the first record's; nil for records older than it).
+	Provenance *experiment.Provenance `json:"provenance,omitempty"`
 }
 
 // Summary is the averaged result of a run, or of the records of a run at
@@ -70,6 +73,9 @@ type Summary struct {
 	// (--select laanaya).
 	BaselineOnTest bool           `json:"baseline_selected_on_test_data"`
 	Tables         []DatasetTable `json:"tables"`
+	// Runs are the runs of the records when more than one was merged
+	// (experiment.MergeFiles); Run is then the first.
+	Runs []string `json:"runs,omitempty"`
 }
 
 // Incomplete returns the tables with missing jobs.
@@ -203,6 +209,14 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 	if len(records) > 0 {
 		sum.Run = records[0].Run
 	}
+	for _, r := range records {
+		if !slices.Contains(sum.Runs, r.Run) {
+			sum.Runs = append(sum.Runs, r.Run)
+		}
+	}
+	if len(sum.Runs) < 2 {
+		sum.Runs = nil
+	}
 	byData := map[string]map[string][]experiment.Record{}
 	var seenData []string
 	maxPart := map[string]int{}
@@ -249,7 +263,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 		if base == "" && len(entries) > 0 {
 			base = entries[0]
 		}
-		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries)}
+		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups)}
 		baseAcc := successes(groups[base])
 		bestAcc := math.Inf(-1)
 		for _, e := range entries {
@@ -378,4 +392,22 @@ func meanStd(x []float64) (mean, std float64) {
 		std += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(std / float64(len(x)-1))
+}
+
+// firstProvenance is the provenance of a dataset's records: the first
+// that has one, in entry and partition order.
+func firstProvenance(groups map[string][]experiment.Record) *experiment.Provenance {
+	var first *experiment.Record
+	for _, rs := range groups {
+		for i := range rs {
+			r := &rs[i]
+			if r.Provenance != nil && (first == nil || r.Entry < first.Entry || r.Entry == first.Entry && r.Partition < first.Partition) {
+				first = r
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return first.Provenance
 }

@@ -1,0 +1,223 @@
+package experiment
+
+// Merging the records of different runs: allowed when no (dataset, method)
+// pair was run with different settings.
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// PairSettings returns the settings of r's run that bear on its (dataset,
+// entry) pair: the shared ones (seed, normalisation, the methods' shared
+// settings, the protocol), its entry's own settings ("entry", "entry.Rho",
+// ...) and its dataset's ("source": name, partitions and SHA-256 of the
+// data; "dataset": the read options and partition sizes of a study's
+// dataset; "read": the read options the provenance records), but not the
+// other datasets and entries of the run, nor the data files' paths: a
+// dataset is identified by its content and how it was read. It returns nil
+// for a record without settings (written before they were recorded).
+func PairSettings(r *Record) map[string]string {
+	if r.Settings == nil {
+		return nil
+	}
+	out := map[string]string{}
+	index := func(k, prefix string) (int, string, bool) {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			return 0, "", false
+		}
+		num, field, _ := strings.Cut(rest, ".")
+		i, err := strconv.Atoi(num)
+		return i, field, err == nil
+	}
+	for k, v := range r.Settings {
+		if i, field, ok := index(k, "entry."); ok {
+			if r.Grid != nil && i < len(r.Grid.Entries) && r.Grid.Entries[i] == r.Entry {
+				out[strings.TrimSuffix("entry."+field, ".")] = v
+			}
+			continue
+		}
+		if i, _, ok := index(k, "source."); ok {
+			if r.Grid != nil && i < len(r.Grid.Datasets) && r.Grid.Datasets[i].Name == r.Dataset {
+				out["source"] = v
+			}
+			continue
+		}
+		if i, _, ok := index(k, "describe.dataset."); ok {
+			if r.Grid != nil && i < len(r.Grid.Datasets) && r.Grid.Datasets[i].Name == r.Dataset {
+				out["dataset"] = v
+			}
+			continue
+		}
+		if k == "describe.data" || strings.HasPrefix(k, "describe.baseline:") && k != "describe.baseline:"+r.Dataset {
+			continue // the paths of the files; other datasets' baselines
+		}
+		out[k] = v
+	}
+	if r.Provenance != nil && r.Provenance.Data != nil {
+		read := r.Provenance.Data.Read
+		out["read"] = cmp.Or(joinKV(read), "(defaults)")
+		if ds, ok := plainDataset(out); ok {
+			// A run of DATA files with the flags: its partition settings
+			// in a study dataset's form, so that it merges with a study.
+			delete(out, "describe.partitions")
+			delete(out, "describe.test")
+			delete(out, "describe.name")
+			out["dataset"] = ds.keyWith(read)
+		}
+	}
+	return out
+}
+
+// plainDataset reads the partition settings of a run without a study
+// (describe.partitions "random/K/TRAIN/TEST/FRACTION/STRATIFIED",
+// describe.test "PATH/PARTITIONS-GIVEN/TRAIN-SIZE-GIVEN") as a study
+// dataset's.
+func plainDataset(kv map[string]string) (DatasetSettings, bool) {
+	var (
+		d      DatasetSettings
+		splits string
+	)
+	p, ok := kv["describe.partitions"]
+	if !ok {
+		return d, false
+	}
+	f := strings.Split(p, "/")
+	if len(f) != 6 {
+		return d, false
+	}
+	splits = f[0]
+	_, err := fmt.Sscan(strings.Join(f[1:], " "), &d.Partitions, &d.TrainSize, &d.TestSize, &d.TrainFraction, &d.Stratified)
+	if err != nil || splits != "random" {
+		return d, false
+	}
+	if t, ok := kv["describe.test"]; ok {
+		f := strings.Split(t, "/")
+		if len(f) < 3 {
+			return d, false
+		}
+		d.Test = "given"
+		d.PartitionsGiven, d.TrainSizeGiven = f[len(f)-2] == "true", f[len(f)-1] == "true"
+		d.TrainFraction = 0
+	}
+	return d, true
+}
+
+// SettingsConflictError is a (dataset, entry) pair whose records in two
+// results files were made with different settings.
+type SettingsConflictError struct {
+	Dataset, Entry string
+	File, First    string // the file of the record, and of the first record of the pair
+	// Diff are the settings that differ, "name first-value vs value".
+	Diff []string
+}
+
+func (e *SettingsConflictError) Error() string {
+	return fmt.Sprintf("%s/%s was run with other settings in %s than in %s: %s; merge only runs that agree on every (dataset, method) pair they share",
+		e.Dataset, e.Entry, e.File, e.First, strings.Join(e.Diff, "; "))
+}
+
+func (e *SettingsConflictError) Unwrap() error { return ErrMixedRuns }
+
+// diffPair lists the settings that differ between two pairs' settings, by
+// the names a user knows (the flag's field without "base." or "describe.").
+func diffPair(a, b map[string]string) []string {
+	var out []string
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		va, oka := a[k]
+		vb, okb := b[k]
+		if oka && okb && va == vb {
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(k, "base."), "describe.")
+		out = append(out, fmt.Sprintf("%s %s vs %s", name, orDefault(va, oka), orDefault(vb, okb)))
+	}
+	return out
+}
+
+// pairCheck remembers the settings of each (dataset, entry) pair met while
+// merging the records of several runs.
+type pairCheck struct {
+	seen map[[2]string]pairSeen
+}
+
+type pairSeen struct {
+	settings map[string]string
+	file     string
+}
+
+// add checks r (from file) against the records of its pair met before.
+func (c *pairCheck) add(r *Record, file string) error {
+	if c.seen == nil {
+		c.seen = map[[2]string]pairSeen{}
+	}
+	key := [2]string{r.Dataset, r.Entry}
+	ps := PairSettings(r)
+	first, ok := c.seen[key]
+	if !ok {
+		c.seen[key] = pairSeen{ps, file}
+		return nil
+	}
+	if d := diffPair(first.settings, ps); len(d) > 0 {
+		return &SettingsConflictError{Dataset: r.Dataset, Entry: r.Entry, File: file, First: first.file, Diff: d}
+	}
+	return nil
+}
+
+// unionGrid is the grid of several runs: their datasets and entries, each
+// once, in order of first appearance.
+func unionGrid(rs []Record) *Grid {
+	g := &Grid{}
+	for _, r := range rs {
+		if r.Grid == nil {
+			continue
+		}
+		for _, d := range r.Grid.Datasets {
+			if !slices.ContainsFunc(g.Datasets, func(e GridDataset) bool { return e.Name == d.Name }) {
+				g.Datasets = append(g.Datasets, d)
+			}
+		}
+		for _, e := range r.Grid.Entries {
+			if !slices.Contains(g.Entries, e) {
+				g.Entries = append(g.Entries, e)
+			}
+		}
+	}
+	return g
+}
+
+// mergeRuns merges the records of several runs (checked by pairCheck): a
+// job recorded twice counts once, and every record gets the union of the
+// runs' grids, so that the report counts the jobs of all of them.
+func mergeRuns(sets [][]Record) []Record {
+	seen := map[Key]bool{}
+	var out []Record
+	for _, set := range sets {
+		for _, r := range set {
+			if !seen[r.Key()] {
+				seen[r.Key()] = true
+				out = append(out, r)
+			}
+		}
+	}
+	g := unionGrid(out)
+	for i := range out {
+		out[i].Grid = g
+	}
+	SortRecords(out)
+	return out
+}

@@ -1,0 +1,122 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
+)
+
+// runTo runs s into a new results file and returns its path.
+func runTo(t *testing.T, s CompareSettings) string {
+	t.Helper()
+	s.Out = filepath.Join(t.TempDir(), "r.jsonl")
+	if s.Entries == nil {
+		s.Entries = mustEntries(t, "svm")
+	}
+	if s.Base.Folds == 0 {
+		s.Base = methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10}
+	}
+	if _, err := Compare(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Out
+}
+
+func ds(path, name string) DatasetSettings {
+	return DatasetSettings{Path: path, Name: name, Partitions: 2, TrainSize: 40, TestSize: 40}
+}
+
+// Runs over different datasets merge, each record keeping its run, under
+// the union of their grids; a plain run of one file merges with a study's
+// run of the same data and settings, and its records equal the study's.
+func TestMergeFilesOfDifferentRuns(t *testing.T) {
+	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
+	b := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "pima")}})
+	plain := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, b, plain}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 3 || len(res.Records) != 4 {
+		t.Fatalf("runs %v, %d records; want 3 runs, 4 records (the plain run's two are the study's)", res.Runs, len(res.Records))
+	}
+	g := res.Records[0].Grid
+	if g == nil || len(g.Datasets) != 2 || g.Datasets[0].Name != "heart" || g.Datasets[1].Name != "pima" || g.Jobs() != 4 {
+		t.Errorf("grid %+v", g)
+	}
+	plainRecs, _ := ReadRecordsFile(plain)
+	studyRecs, _ := ReadRecordsFile(a)
+	for i := range plainRecs {
+		if plainRecs[i].TestAccuracy != studyRecs[i].TestAccuracy || plainRecs[i].NSV != studyRecs[i].NSV || plainRecs[i].Run == studyRecs[i].Run {
+			t.Errorf("partition %d: plain %v/%d run %s, study %v/%d run %s", i, plainRecs[i].TestAccuracy, plainRecs[i].NSV, plainRecs[i].Run,
+				studyRecs[i].TestAccuracy, studyRecs[i].NSV, studyRecs[i].Run)
+		}
+	}
+}
+
+// A pair run with other settings is an error naming the pair and every
+// setting that differs; so is a dataset of the same name with other
+// content or other read options.
+func TestMergeFilesConflicts(t *testing.T) {
+	heart := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+		want []string
+	}{
+		{"C", CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}, Base: methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10, C: 2}},
+			[]string{"heart/svm", "C (default) vs 2"}},
+		{"seed and sizes", CompareSettings{Seed: 5, Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 30, TestSize: 40}}},
+			[]string{"seed 0 vs 5", "dataset partitions=2 test-size=40 train-size=40 vs partitions=2 test-size=40 train-size=30"}},
+		{"content", CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}},
+			[]string{"heart/svm", "source heart/2/" + mustSHA(t, "builtin:heart") + " vs heart/2/" + mustSHA(t, "builtin:diabetes")}},
+		{"read", CompareSettings{Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}}}},
+			[]string{"read (defaults) vs positive=-1"}},
+	} {
+		other := runTo(t, c.s)
+		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{heart, other}})
+		var ce *SettingsConflictError
+		if !errors.As(err, &ce) || !errors.Is(err, ErrMixedRuns) {
+			t.Errorf("%s: %v, want a SettingsConflictError", c.name, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+func mustSHA(t *testing.T, path string) string {
+	d, err := dataio.LoadArg(path, nil, dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.SHA256
+}
+
+// Every record carries the provenance of its dataset.
+func TestRecordsCarryProvenance(t *testing.T) {
+	f := runTo(t, CompareSettings{Provenance: Provenance{Version: "v9", Command: "kerneltune compare x"},
+		Datasets: []DatasetSettings{{Path: "../../testdata/arff/breast-cancer.arff", Partitions: 1, TrainSize: 40, TestSize: 40,
+			Read: dataio.ReadOptions{Categorical: "codes", Missing: "drop"}}}})
+	rs, err := ReadRecordsFile(f)
+	if err != nil || len(rs) != 1 || rs[0].Provenance == nil || rs[0].Provenance.Data == nil {
+		t.Fatalf("%v: %+v", err, rs)
+	}
+	p := rs[0].Provenance
+	d := p.Data
+	if p.Version != "v9" || p.Command != "kerneltune compare x" || d.Format != "arff" || d.RowsRead != 286 || d.RowsUsed != 277 ||
+		!slices.Equal(d.Dropped, []dataio.DroppedRows{{Rows: 9, Why: "missing values"}}) || d.FeaturesRead != 9 || d.Features != 41 ||
+		d.Read["categorical"] != "onehot" || d.Read["missing"] != "drop" || d.Labels.Positive != "recurrence-events" ||
+		len(d.Classes) != 2 || d.Classes[0].Rows+d.Classes[1].Rows != 277 || d.TrainSize != 40 || d.TestSize != 40 || len(d.SHA256) != 64 {
+		t.Errorf("provenance %+v, data %+v", p, d)
+	}
+}

@@ -1,0 +1,316 @@
+package experiment
+
+// Datasets each read and partitioned its own way (a study), what every
+// record says about where its data came from (Provenance), and the plan a
+// dry run shows.
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// DatasetSettings are one dataset of CompareSettings.Datasets: its file,
+// display name, reading and partitions, each as the compare flag of the
+// same name means for a run of that one file.
+type DatasetSettings struct {
+	// Path is the data file (or "builtin:NAME"); Test, when set, is its
+	// test file (--test).
+	Path, Test string
+	// Name is the display name in tables, figures and records; "" keeps
+	// the name the reader gives (the file's base name).
+	Name string
+	// Where says where the dataset was given (a study file's "FILE:LINE"),
+	// for errors; "" for none.
+	Where string
+	Read  dataio.ReadOptions
+	// Partitions, TrainSize, TestSize, TrainFraction, Stratified,
+	// PartitionsGiven and TrainSizeGiven are CompareSettings' fields of
+	// the same names, for this dataset.
+	Partitions, TrainSize, TestSize int
+	TrainFraction                   float64
+	Stratified                      bool
+	PartitionsGiven, TrainSizeGiven bool
+}
+
+// key is the dataset's settings as the run fingerprint holds them: all
+// but its path, since a dataset is identified by its content (the source's
+// SHA-256) and how it was read, not by where the file lies.
+func (d DatasetSettings) key() string { return d.keyWith(ReadFlags(d.Read)) }
+
+// keyWith is key with the read options kv (ReadFlags).
+func (d DatasetSettings) keyWith(read map[string]string) string {
+	kv := maps.Clone(read)
+	if kv == nil {
+		kv = map[string]string{}
+	}
+	kv["partitions"] = strconv.Itoa(d.Partitions)
+	if d.TrainFraction > 0 {
+		kv["train-fraction"] = fmt.Sprint(d.TrainFraction)
+	} else {
+		kv["train-size"], kv["test-size"] = strconv.Itoa(d.TrainSize), strconv.Itoa(d.TestSize)
+	}
+	if d.Stratified {
+		kv["stratified"] = "true"
+	}
+	if d.Test != "" {
+		kv["test"] = fmt.Sprintf("given/%v/%v", d.PartitionsGiven, d.TrainSizeGiven)
+	}
+	return joinKV(kv)
+}
+
+func joinKV(kv map[string]string) string {
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + kv[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// ReadFlags returns the read options that differ from the defaults, by the
+// name of the compare flag (and study key) that sets them: "label-col",
+// "positive", "classes", "categorical" ("onehot"), "missing", "features",
+// "header", "input-format".
+func ReadFlags(o dataio.ReadOptions) map[string]string {
+	kv := map[string]string{}
+	set := func(k, v string) {
+		if v != "" {
+			kv[k] = v
+		}
+	}
+	set("input-format", o.Format)
+	set("header", o.Header)
+	set("label-col", o.LabelCol)
+	set("positive", o.Positive)
+	set("classes", strings.Join(o.Classes, ","))
+	if o.Categorical == "codes" {
+		kv["categorical"] = "onehot"
+	}
+	if o.Missing != "" && o.Missing != "error" {
+		kv["missing"] = o.Missing
+	}
+	if o.Delimiter != "" {
+		kv["delimiter"] = o.Delimiter
+	}
+	if o.Features > 0 {
+		kv["features"] = strconv.Itoa(o.Features)
+	}
+	return kv
+}
+
+// DuplicateNameError is a display name that two datasets share.
+type DuplicateNameError struct {
+	Name         string
+	Where, First string // where each was given ("" when not known)
+}
+
+func (e *DuplicateNameError) Error() string {
+	return fmt.Sprintf("%s: dataset name %q is also the name of the dataset at %s: give one of them another name", e.Where, e.Name, e.First)
+}
+
+// datasetSources reads s.Datasets, each with its own settings, and draws
+// their partitions; it describes each for the fingerprint.
+func (s *CompareSettings) datasetSources(describe map[string]string) ([]Source, []DatasetSettings, error) {
+	var (
+		sources []Source
+		seen    = map[string]string{}
+		sets    []DatasetSettings
+	)
+	for i, ds := range s.Datasets {
+		if ds.Partitions == 0 {
+			ds.Partitions = DefaultPartitions
+		}
+		t := *s
+		t.Datasets, t.Load, t.LoadTrainTest, t.Read, t.TestFile = nil, nil, nil, ds.Read, ds.Test
+		t.TrainSize, t.TestSize, t.TrainFraction, t.Stratified = ds.TrainSize, ds.TestSize, ds.TrainFraction, ds.Stratified
+		t.PartitionsGiven, t.TrainSizeGiven = ds.PartitionsGiven, ds.TrainSizeGiven
+		src, err := t.source(ds.Path, ds.Partitions)
+		if err != nil {
+			at := ds.Path
+			if ds.Where != "" {
+				at = fmt.Sprintf("%s (%s)", ds.Path, ds.Where)
+			}
+			var se *SourceError
+			if errors.As(err, &se) {
+				err = se.Err
+			}
+			return nil, nil, &SourceError{Path: at, Err: err}
+		}
+		if ss, ok := splitSource(src); ok && ds.Name != "" {
+			d := *ss.Data
+			d.Name = ds.Name
+			ss.Data = &d
+		}
+		name := src.Name()
+		if first, dup := seen[name]; dup {
+			return nil, nil, &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
+		}
+		seen[name] = cmp.Or(ds.Where, ds.Path)
+		describe[fmt.Sprintf("dataset.%d", i)] = ds.key()
+		sources = append(sources, src)
+		sets = append(sets, ds)
+	}
+	return sources, sets, nil
+}
+
+// Provenance says where a record's data came from and what made it: the
+// kerneltune version, the command line or study file, and the dataset as
+// read.
+type Provenance struct {
+	Version string `json:"version,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Study is the study file, StudySHA256 the SHA-256 of its bytes.
+	Study       string          `json:"study,omitempty"`
+	StudySHA256 string          `json:"study_sha256,omitempty"`
+	StudyName   string          `json:"study_name,omitempty"`
+	Data        *DataProvenance `json:"data,omitempty"`
+}
+
+// DataProvenance is one dataset as the run read and partitioned it.
+type DataProvenance struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Format string `json:"format"`
+	// Read are the read options other than the defaults, by flag name
+	// (ReadFlags).
+	Read map[string]string `json:"read,omitempty"`
+	// Test and TestSHA256 are the given test file (--test), TestRows its
+	// rows.
+	Test       string `json:"test,omitempty"`
+	TestSHA256 string `json:"test_sha256,omitempty"`
+	TestRows   int    `json:"test_rows,omitempty"`
+	// RowsRead = RowsUsed + the rows of Dropped.
+	RowsRead int                  `json:"rows_read"`
+	Dropped  []dataio.DroppedRows `json:"dropped,omitempty"`
+	RowsUsed int                  `json:"rows_used"`
+	// FeaturesRead are the file's feature columns; Features those the
+	// methods see (after one-hot encoding nominal columns, fitted on all
+	// rows: a training part may lack a category).
+	FeaturesRead int                 `json:"features_read"`
+	Features     int                 `json:"features"`
+	Classes      []dataio.ClassCount `json:"classes,omitempty"`
+	Labels       dataio.LabelMap     `json:"labels"`
+	// Partitions, TrainSize and TestSize are the partitions drawn and the
+	// sizes of the first.
+	Partitions int `json:"partitions"`
+	TrainSize  int `json:"train_size"`
+	TestSize   int `json:"test_size"`
+}
+
+// Description is the provenance as one line per item, for reports.
+func (p *DataProvenance) Description() [][2]string {
+	var kv [][2]string
+	add := func(k, v string) { kv = append(kv, [2]string{k, v}) }
+	add("path", p.Path)
+	add("sha256", p.SHA256)
+	add("format", p.Format)
+	if len(p.Read) > 0 {
+		add("read options", joinKV(p.Read))
+	} else {
+		add("read options", "(defaults)")
+	}
+	if p.Test != "" {
+		add("test file", fmt.Sprintf("%s (%d rows, sha256 %s)", p.Test, p.TestRows, p.TestSHA256))
+	}
+	rows := fmt.Sprintf("%d read, %d used", p.RowsRead, p.RowsUsed)
+	for _, d := range p.Dropped {
+		rows += fmt.Sprintf(", %d dropped (%s)", d.Rows, d.Why)
+	}
+	add("rows", rows)
+	feat := strconv.Itoa(p.Features)
+	if p.Features != p.FeaturesRead {
+		feat = fmt.Sprintf("%d (%d columns read, nominal ones one-hot encoded)", p.Features, p.FeaturesRead)
+	}
+	add("features", feat)
+	var cl []string
+	for _, c := range p.Classes {
+		cl = append(cl, fmt.Sprintf("%s: %d", c.Label, c.Rows))
+	}
+	if len(cl) > 0 {
+		add("classes", strings.Join(cl, ", "))
+	}
+	add("labels", fmt.Sprintf("+1 = %s, -1 = %s", p.Labels.Positive, p.Labels.Negative))
+	add("partitions", fmt.Sprintf("%d × %d training + %d test rows", p.Partitions, p.TrainSize, p.TestSize))
+	return kv
+}
+
+// dataProvenance describes a source read from path with read.
+func dataProvenance(src Source, path string, read dataio.ReadOptions) *DataProvenance {
+	ss, ok := splitSource(src)
+	if !ok {
+		return nil
+	}
+	d := ss.Data
+	p := &DataProvenance{
+		Name: src.Name(), Path: path, SHA256: d.SHA256, Format: d.Format, Read: ReadFlags(read),
+		RowsUsed: d.Len(), Dropped: d.Dropped, FeaturesRead: d.Dim(), Features: d.Dim(),
+		Classes: d.Classes, Labels: d.Labels, Partitions: src.Len(),
+	}
+	if len(p.Read) == 0 {
+		p.Read = nil
+	}
+	p.RowsRead = p.RowsUsed
+	for _, r := range d.Dropped {
+		p.RowsRead += r.Rows
+	}
+	if enc, err := dataio.FitOneHot(d); err == nil && enc != nil {
+		p.Features = enc.Dim()
+	}
+	if ss.Test != nil {
+		p.Test, p.TestSHA256, p.TestRows = ss.Test.Source, ss.Test.SHA256, ss.Test.Len()
+	}
+	if len(ss.Splits) > 0 {
+		p.TrainSize, p.TestSize = len(ss.Splits[0].Train), len(ss.Splits[0].Test)
+		if ss.Test != nil {
+			p.TestSize = ss.Test.Len()
+		}
+	}
+	return p
+}
+
+// Plan is what a run would do (CompareSettings.DryRun): its datasets as
+// read and partitioned, its entries and its jobs.
+type Plan struct {
+	Datasets []*DataProvenance `json:"datasets"`
+	Entries  []string          `json:"methods"`
+	// Jobs are the whole run's; ShardJobs those of this shard (Shard of
+	// Shards, 0 of 0 for the whole run).
+	Jobs, ShardJobs int
+	Shard, Shards   int
+	Run             string `json:"run"`
+}
+
+// provenance describes every source of the run (those read from files),
+// by name: s.Provenance with the dataset's DataProvenance.
+func (s *CompareSettings) provenance(sources []Source, sets []DatasetSettings) map[string]*Provenance {
+	out := map[string]*Provenance{}
+	paths := s.Data
+	if len(paths) == 0 {
+		paths = DefaultData
+	}
+	for i, src := range sources {
+		p := s.Provenance
+		switch {
+		case sets != nil:
+			p.Data = dataProvenance(src, sets[i].Path, sets[i].Read)
+		case s.Sources == nil && s.Preset == "" && i < len(paths):
+			p.Data = dataProvenance(src, paths[i], s.Read)
+		}
+		if p != (Provenance{}) {
+			out[src.Name()] = &p
+		}
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package study
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// flags is a small stand-in for compare's flag set, with each kind of flag.
+func flags() *pflag.FlagSet {
+	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
+	fs.String("methods", "all", "")
+	fs.Int("partitions", 30, "")
+	fs.Int("train-size", 100, "")
+	fs.Float64("train-fraction", 0, "")
+	fs.Uint64("seed", 1, "")
+	fs.Bool("stratified", false, "")
+	fs.String("label-col", "", "")
+	fs.StringSlice("classes", nil, "")
+	fs.String("study", "", "")
+	return fs
+}
+
+func write(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Every error names the file, the line and the key.
+func TestErrorsNameFileLineKey(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"seed: 1\nfolds: 3\ndatasets: [{path: a}]\n", ":2: folds: unknown key"},
+		{"partitions: many\ndatasets: [{path: a}]\n", `:1: partitions: want an integer, got "many"`},
+		{"seed: 1\npartitions: [1, 2]\ndatasets: [{path: a}]\n", ":2: partitions: want an integer, got a list"},
+		{"stratified: yes please\ndatasets: [{path: a}]\n", `:1: stratified: want true or false, got "yes please"`},
+		{"datasets:\n  - path: a\n    label-colum: 7\n", ":3: label-colum: unknown key of a dataset"},
+		{"datasets:\n  - path: a\n    features: 1.5\n", `:3: features: want an integer, got "1.5"`},
+		{"datasets:\n  - path: a\n    missing: skip\n", `:3: missing: want one of error, drop, got "skip"`},
+		{"datasets:\n  - path: a\n    train-fraction: 1.5\n", ":3: train-fraction: want a fraction in (0, 1), got 1.5"},
+		{"datasets:\n  - path: x/heart.dat\n  - path: y/heart.csv\n", `:3: name: dataset name "heart" is also the name of the dataset at line 2`},
+		{"datasets:\n  - path: a\n    name: h\n  - path: b\n    name: h\n", `:4: name: dataset name "h" is also the name of the dataset at line 2`},
+		{"datasets:\n  - name: h\n", ":2: path: a dataset needs a path"},
+		{"datasets:\n  - path: a\n    test: b\n    test-size: 5\n", ":2: test: a given test file is the whole test part"},
+		{"datasets:\n  - path: a\n    classes: [x, y]\n    positive: z\n", `:2: positive: "z" is not one of classes x,y`},
+		{"seed: 1\n", ":1: datasets: want a list of datasets"},
+		{"study: other.yaml\ndatasets: [{path: a}]\n", ":1: study: is a flag of the command line"},
+		{"seed: 1\nseed: 2\ndatasets: [{path: a}]\n", ":2: seed: given twice (first at line 1)"},
+		{"seed: [1\n", ":1: not valid YAML"},
+	}
+	for _, c := range cases {
+		p := write(t, c.text)
+		_, err := Load(p, flags())
+		var se *Error
+		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), p+":") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %s%s…", c.text, err, p, c.want)
+		}
+	}
+}
+
+// The top level sets the flags the command line did not give; each dataset
+// overrides them, with paths relative to the study file.
+func TestTopLevelAndOverrides(t *testing.T) {
+	p := write(t, `name: two
+seed: 7
+partitions: 4
+train-size: 50
+train-fraction: 0.3
+label-col: "1"
+methods: [svm, gi]
+datasets:
+  - path: data/a.csv
+    name: first
+    train-size: 20
+    test-size: 30
+  - path: /abs/b.csv
+    label-col: "2"
+    classes: [x, "y"]
+    categorical: onehot
+    missing: drop
+  - path: builtin:heart
+    test: t.txt
+`)
+	fs := flags()
+	if err := fs.Parse([]string{"--partitions", "9"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Load(p, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _ := fs.GetUint64("seed")
+	parts, _ := fs.GetInt("partitions")
+	methods, _ := fs.GetString("methods")
+	if seed != 7 || parts != 9 || methods != "svm,gi" || st.Name != "two" || len(st.SHA256) != 64 {
+		t.Errorf("seed %d partitions %d (the flag's 9 wins) methods %q name %q", seed, parts, methods, st.Name)
+	}
+	s := experiment.CompareSettings{Read: dataio.ReadOptions{LabelCol: "1"}, Partitions: 9, TrainSize: 50, TestSize: 100, TrainFraction: 0.3}
+	Configure(&s, st)
+	ds := s.Datasets
+	if len(ds) != 3 {
+		t.Fatalf("%d datasets", len(ds))
+	}
+	dir := filepath.Dir(p)
+	if ds[0].Path != filepath.Join(dir, "data/a.csv") || ds[0].Name != "first" || ds[0].TrainSize != 20 || ds[0].TestSize != 30 || ds[0].TrainFraction != 0 || ds[0].Read.LabelCol != "1" || ds[0].Partitions != 9 {
+		t.Errorf("dataset 1: %+v", ds[0])
+	}
+	if ds[1].Path != "/abs/b.csv" || ds[1].Read.LabelCol != "2" || strings.Join(ds[1].Read.Classes, ",") != "x,y" || ds[1].Read.Categorical != "codes" || ds[1].Read.Missing != "drop" || ds[1].TrainFraction != 0.3 {
+		t.Errorf("dataset 2: %+v", ds[1])
+	}
+	if ds[2].Path != "builtin:heart" || ds[2].Test != filepath.Join(dir, "t.txt") || ds[2].TrainFraction != 0 {
+		t.Errorf("dataset 3: %+v", ds[2])
+	}
+	if s.Provenance.Study != p || s.Provenance.StudySHA256 != st.SHA256 || s.Provenance.StudyName != "two" {
+		t.Errorf("provenance %+v", s.Provenance)
+	}
+	if ds[0].Where != p+":9" {
+		t.Errorf("where %q", ds[0].Where)
+	}
+}
