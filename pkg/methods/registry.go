@@ -2,6 +2,7 @@ package methods
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -119,10 +120,16 @@ func (e Entry) String() string {
 func (e Entry) Spec() (Spec, error) { return New(e.Method, e.Param, e.Mode) }
 
 // ParseEntry reads "method[:param][@mode]" and checks it against the
-// registry.
+// registry. "method@x" where x is no mode of the method but one of its
+// parameterisations means "method:x" (the form "spd@diag" that users write;
+// no method has a name that is both).
 func ParseEntry(s string) (Entry, error) {
 	item, mode, _ := strings.Cut(strings.TrimSpace(s), "@")
 	name, param, _ := strings.Cut(item, ":")
+	if in, err := Lookup(name); err == nil && param == "" && mode != "" &&
+		!slices.Contains(in.Modes, mode) && slices.Contains(in.Params, mode) {
+		param, mode = mode, ""
+	}
 	e := Entry{Method: name, Param: param, Mode: mode}
 	if _, err := e.Spec(); err != nil {
 		return Entry{}, err

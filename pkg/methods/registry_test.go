@@ -207,3 +207,29 @@ func TestSummaryOfEveryMethod(t *testing.T) {
 		t.Errorf(`Summary("nosuch") = %q, want "(no description)"`, s)
 	}
 }
+
+// TestParseEntryParamAfterAt: "spd@diag" (a parameterisation written after
+// @, as in a study file) is spd:diag; a mode stays a mode, and an "@x" that
+// is neither is refused as a mode.
+func TestParseEntryParamAfterAt(t *testing.T) {
+	for in, want := range map[string]Entry{
+		"spd@diag":      {Method: "spd", Param: "diag"},
+		"spd@lbfgs":     {Method: "spd", Mode: "lbfgs"},
+		"rcsc@diag":     {Method: "rcsc", Param: "diag"},
+		"rcsc@paper":    {Method: "rcsc", Mode: "paper"},
+		"gi@D":          {Method: "gi", Param: "D"},
+		"spd:full@diag": {},
+	} {
+		got, err := ParseEntry(in)
+		if want == (Entry{}) {
+			var oe *OptionError
+			if !errors.As(err, &oe) || oe.Option != "mode" {
+				t.Errorf("ParseEntry(%q) = %+v, %v; want a mode error", in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("ParseEntry(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+}
