@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -209,7 +210,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 	}
 	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
-	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildVersion(), Command: o.command}
+	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
 	study.Configure(&s, o.study)
 	defer sysmem.LimitGC(o.MemMB)()
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)

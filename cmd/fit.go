@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,25 +43,6 @@ func checkOutputDirs(files ...[2]string) error {
 		}
 	}
 	return nil
-}
-
-// buildVersion is the kerneltune version from the build information: the
-// module version, or "(devel)" plus the VCS revision in a source build.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v
 }
 
 // usageIf returns a usage error (exit code 2) when bad, nil otherwise: one

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/htmlreport"
 	"github.com/kerneltune/kerneltune/pkg/report"
@@ -34,7 +35,7 @@ func checkHTMLPath(path string) error {
 func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum report.Summary, recs []experiment.Record) error {
 	page, err := report.HTMLPage(sum, recs, crossDataset(g, sum.Tables), report.PageSettings{
 		Command: o.command,
-		Version: buildVersion(),
+		Version: buildinfo.Version(),
 		Plot:    report.PlotOptions{SortWeights: o.PlotSort},
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/ctxio"
 	"github.com/spf13/cobra"
 )
@@ -81,7 +82,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		Short:         "Tune Gaussian-kernel SVM hyperparameters with five published methods",
 		Long:          help("root"),
 		Example:       help("root-examples"),
-		Version:       buildVersion(),
+		Version:       buildinfo.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/spf13/cobra"
 )
 
@@ -145,7 +146,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 // it) and exits 0.
 func TestVersion(t *testing.T) {
 	out, errOut, code := runCLI(t, "--version")
-	if code != ExitOK || out != "kerneltune version "+buildVersion()+"\n" {
+	if code != ExitOK || out != "kerneltune version "+buildinfo.Version()+"\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
@@ -57,19 +58,9 @@ func (o *summaryOptions) setCommand(c *cobra.Command, args []string) {
 			parts = append(parts, "--"+f.Name)
 			return
 		}
-		parts = append(parts, "--"+f.Name, shellQuote(f.Value.String()))
+		parts = append(parts, "--"+f.Name, buildinfo.ShellQuote(f.Value.String()))
 	})
 	o.command = strings.Join(parts, " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,@=+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // write prints the averaged tables of sum and, with --plot, writes the

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
@@ -166,7 +167,7 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Kernel: ks, Margin: o.margin, C: o.C, WeightPos: o.WeightPos, WeightNeg: o.WeightNeg,
 		Eps: o.Eps, MaxIter: o.MaxIter, CacheMB: o.CacheMB,
-		Seed: o.Seed, Version: buildVersion(), Command: o.command,
+		Seed: o.Seed, Version: buildinfo.Version(), Command: o.command,
 	})
 	var pe *model.ParamError
 	switch {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
@@ -162,7 +163,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Spec: spec, MemBytes: bound,
-		Version: buildVersion(), Command: o.command,
+		Version: buildinfo.Version(), Command: o.command,
 	})
 	prog.Finish()
 	if err != nil {

@@ -1,0 +1,40 @@
+// Package buildinfo says which kerneltune wrote a result, and how it was
+// called: the version from the build information and a shell-quoted command
+// line, both recorded in models, records and reports. It is a package of
+// its own, not a part of cmd, because it knows nothing of the commands and
+// keeps cmd to flags, one call and rendering.
+package buildinfo
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// Version is the kerneltune version from the build information: the module
+// version, or "(devel)" plus the VCS revision in a source build.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,@=+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
