@@ -92,3 +92,15 @@ func TestCostPanelsAndRanks(t *testing.T) {
 		}
 	}
 }
+
+// The HTML page captions the cost figures in words, not by file name.
+func TestCostFigureCaptions(t *testing.T) {
+	for name, want := range map[string]string{
+		"accuracy-cost": "Mean test accuracy against cost: each method's mean SVM solves (log scale)",
+		"rank-cost":     "Average rank of mean test accuracy (1 = best) against the mean SVM solves",
+	} {
+		if got := figureCaption(NamedFigure{Name: name}); !strings.HasPrefix(got, want) {
+			t.Errorf("caption of %s: %q", name, got)
+		}
+	}
+}
