@@ -58,7 +58,7 @@ func TestComparePlotFeatureNames(t *testing.T) {
 		t.Error("--plot-sort drew the same chart")
 	}
 	// Accuracy against cost: each entry labelled, on a log axis of solves.
-	for _, x := range []string{"Mean test accuracy against cost", "> svm<", "> spd<", "mean SVM solves (log scale)"} {
+	for _, x := range []string{"Mean test accuracy against cost", ">svm<", ">spd<", "mean SVM solves (log scale)"} {
 		if c := read(filepath.Join(figs, "accuracy-cost.svg")); !strings.Contains(c, x) {
 			t.Errorf("accuracy-cost.svg: no %q", x)
 		}

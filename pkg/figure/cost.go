@@ -1,9 +1,11 @@
 package figure
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -128,7 +130,7 @@ func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 		}
 		into.add(q.Cost, cmin, cmax, q.Acc, q.Acc-sd, q.Acc+sd)
 		labels.XYs = append(labels.XYs, plotter.XY{X: q.Cost, Y: q.Acc})
-		labels.Labels = append(labels.Labels, " "+q.Name)
+		labels.Labels = append(labels.Labels, q.Name)
 		lo, hi = min(lo, cmin), max(hi, cmax)
 	}
 	if len(labels.XYs) == 0 {
@@ -159,22 +161,77 @@ func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 		s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
 		p.Add(xe, ye, s)
 	}
-	lab, err := plotter.NewLabels(labels)
-	if err != nil {
-		return nil, fmt.Errorf("draw accuracy-cost figure: %w", err)
-	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].Font.Size = tickSize
-		lab.TextStyle[i].YAlign = draw.YBottom
-	}
-	lab.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(4)}
-	p.Add(lab)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	// Room for the labels to the right of the costliest point and above.
 	p.X.Min, p.X.Max = lo/1.6, hi*2.5
 	p.Y.Max += 0.08 * (p.Y.Max - p.Y.Min + 1)
+	if err := placeLabels(p, labels, width); err != nil {
+		return nil, fmt.Errorf("draw accuracy-cost figure: %w", err)
+	}
 	return p, nil
+}
+
+// placeLabels adds each point's label beside it: above right if that
+// space is free, else below right, above left, below left, then further
+// up or down on the right. Free means clear of the labels placed before
+// (the points in order of decreasing y) and of every point's mark: methods
+// of about equal cost and accuracy otherwise print their names over each
+// other. The plot's area is estimated from the panel's size, which is
+// close enough for labels a line high.
+func placeLabels(p *plot.Plot, labels plotter.XYLabels, width vg.Length) error {
+	sty := textStyle(tickSize)
+	xSc := float64(width-vg.Points(70)) / (math.Log10(p.X.Max) - math.Log10(p.X.Min))
+	ySc := float64(3.6*vg.Inch-vg.Points(75)) / (p.Y.Max - p.Y.Min)
+	line := float64(sty.Height("Mg"))
+	at := func(xy plotter.XY) (float64, float64) { return math.Log10(xy.X) * xSc, xy.Y * ySc }
+	type box struct{ x0, y0, x1, y1 float64 }
+	var taken []box
+	for _, xy := range labels.XYs { // the marks
+		x, y := at(xy)
+		taken = append(taken, box{x - 3.5, y - 3.5, x + 3.5, y + 3.5})
+	}
+	free := func(b box) bool {
+		for _, q := range taken {
+			if b.x0 < q.x1 && q.x0 < b.x1 && b.y0 < q.y1 && q.y0 < b.y1 {
+				return false
+			}
+		}
+		return true
+	}
+	order := make([]int, len(labels.XYs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(labels.XYs[b].Y, labels.XYs[a].Y) })
+	for _, i := range order {
+		x, y := at(labels.XYs[i])
+		w := float64(sty.Width(labels.Labels[i]))
+		// Offsets of the label's lower left corner from the point.
+		// (A label starts 5 points right or left of its point: clear of
+		// its own mark.)
+		tries := [][2]float64{{5, 1}, {5, -line - 1}, {-w - 5, 1}, {-w - 5, -line - 1}}
+		for k := 1; k <= 4; k++ {
+			tries = append(tries, [2]float64{5, 1 + float64(k)*line}, [2]float64{5, -line - 1 - float64(k)*line})
+		}
+		off := tries[0]
+		for _, t := range tries {
+			if free(box{x + t[0], y + t[1], x + t[0] + w, y + t[1] + line}) {
+				off = t
+				break
+			}
+		}
+		taken = append(taken, box{x + off[0], y + off[1], x + off[0] + w, y + off[1] + line})
+		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: []plotter.XY{labels.XYs[i]}, Labels: []string{labels.Labels[i]}})
+		if err != nil {
+			return err
+		}
+		lab.TextStyle[0].Font.Size = tickSize
+		lab.TextStyle[0].YAlign = draw.YBottom
+		lab.Offset = vg.Point{X: vg.Length(off[0]), Y: vg.Length(off[1])}
+		p.Add(lab)
+	}
+	return nil
 }
 
 // costLegend explains the marks of AccuracyCost.
