@@ -58,7 +58,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Methods, "methods", "all", "comma-separated method entries: method[:param][@mode] ("+strings.Join(methods.Names(), ", ")+")")
+	f.StringVar(&o.Methods, "methods", "default", "comma-separated method entries: method[:param][@mode] ("+strings.Join(methods.Names(), ", ")+"); default: "+strings.Join(methods.Defaults(), ", ")+"; all: every one")
 	f.IntVar(&o.Partitions, "partitions", 30, "number of random train/test partitions")
 	f.IntVar(&o.TrainSize, "train-size", 100, "training points per partition")
 	f.IntVar(&o.TestSize, "test-size", 100, "test points per partition")
@@ -83,6 +83,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
 	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
 	f.IntVar(&o.m.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
+	f.IntVar(&o.m.Budget, "budget", 0, "CV evaluations of random and bo (0 = 60 and 30)")
 	o.m.fs = f
 	o.data.addReadFlags(f)
 	f.StringVar(&o.data.Normalize, "normalize", "zscore", "normaliser fitted on each training part: zscore, minmax01, minmax11 or none")
@@ -136,7 +137,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 			return m.optionError(err)
 		}
 	}
-	if o.Methods != "all" { // else every method, or the preset's entries
+	if o.Methods != "default" { // else the default list, or the preset's entries
 		o.s.Entries = entries
 	}
 	return nil

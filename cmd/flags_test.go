@@ -117,6 +117,10 @@ func TestTuneFlagsBuildSpec(t *testing.T) {
 			methods.LCCPSettings{Common: tuneBase, Param: "single", Margin: "l2", MaxIter: 4, Tol: 1e-6}},
 		{[]string{"--method", "twolevel", "--param", "diag", "--mode", "paper", "--max-iter", "5"},
 			methods.TwoLevelSettings{Common: tuneBase, Param: "diag", Mode: "paper", MaxIter: 5}},
+		// --budget is the CV evaluations of random and bo; halving has none.
+		{[]string{"--method", "random", "--budget", "12"}, methods.RandomSettings{Common: tuneBase, Budget: 12}},
+		{[]string{"--method", "bo", "--param", "ard", "--budget", "20", "--C", "2"}, methods.BOSettings{Common: c2, Param: "ard", Budget: 20}},
+		{[]string{"--method", "halving", "--folds", "3"}, methods.HalvingSettings{Common: withBase(func(c *methods.Common) { c.Folds = 3 })}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			o, err := parseTune(t, append([]string{"no-such-data.csv"}, tc.args...)...)
@@ -188,6 +192,9 @@ func TestTuneFlagErrors(t *testing.T) {
 		{[]string{"DATA", "--method", "lccp", "--max-iter", "-1"}, "--max-iter -1: lccp: want a number ≥ 0 (0 for the default)"},
 		{[]string{"DATA", "--method", "gi", "--tol", "NaN"}, "--tol NaN: gi: want a finite number"},
 		{[]string{"DATA", "--method", "spd", "--tol", "-1"}, "--tol -1: spd: want a number ≥ 0 (0 for the default)"},
+		{[]string{"DATA", "--method", "random", "--budget", "-1"}, "--budget -1: random: want a number of CV evaluations ≥ 1 (0 for the default 60)"},
+		{[]string{"DATA", "--method", "bo", "--budget", "5"}, "--budget 5: bo: want at least 6: 5 initial points and one chosen by expected improvement (0 for the default 30)"},
+		{[]string{"DATA", "--method", "bo", "--param", "full"}, `--param "full": bo: want iso, ard`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			o, err := parseTune(t, tc.args...)
@@ -234,6 +241,14 @@ func TestCompareFlagsBuildSpecs(t *testing.T) {
 		// compare's --workers is concurrent jobs, not a method's setting.
 		{[]string{"DATA", "--methods", "svm", "--workers", "3"}, compareBase, []methods.Spec{methods.SVMSettings{Common: compareBase}}},
 		{[]string{"--preset", "gi-chessboard", "--max-iter", "2"}, compareBase, nil},
+		// "default" names the default list (Entries nil), "all" every method.
+		{[]string{"DATA", "--methods", "default"}, compareBase, nil},
+		{[]string{"DATA", "--methods", "all", "--budget", "7"}, compareBase, []methods.Spec{
+			methods.SVMSettings{Common: compareBase}, methods.SPDSettings{Common: compareBase}, methods.GISettings{Common: compareBase},
+			methods.LCCPSettings{Common: compareBase}, methods.RCSCSettings{Common: compareBase}, methods.TwoLevelSettings{Common: compareBase},
+			methods.RandomSettings{Common: compareBase, Budget: 7}, methods.HalvingSettings{Common: compareBase},
+			methods.BOSettings{Common: compareBase, Budget: 7},
+		}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			o, err := parseCompare(t, tc.args...)

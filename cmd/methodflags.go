@@ -24,6 +24,7 @@ type methodFlags struct {
 	Eps      float64
 	CacheMB  int
 	Workers  int
+	Budget   int
 
 	fs *pflag.FlagSet
 }
@@ -36,7 +37,7 @@ func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 
 // apply returns spec with its own fields set from the flags: --margin where
 // the method offers a choice (elsewhere only its own margin is accepted),
-// --max-iter (gi's steps), --tol, and spd's --rho and --init. A flag left at
+// --max-iter (gi's steps), --tol, spd's --rho and --init, and --budget. A flag left at
 // its default leaves the field at its default. It refuses a --margin the method does
 // not train with; Check refuses the rest.
 func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
@@ -62,6 +63,12 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 		return s, nil
 	case methods.TwoLevelSettings:
 		s.MaxIter, s.Tol = f.MaxIter, f.Tol
+		return s, nil
+	case methods.RandomSettings:
+		s.Budget = f.Budget
+		return s, nil
+	case methods.BOSettings:
+		s.Budget = f.Budget
 		return s, nil
 	}
 	return spec, nil

@@ -32,7 +32,7 @@ func TestComparePlotFeatureNames(t *testing.T) {
 		}
 		return ns
 	}
-	want := []string{"accuracy.svg", "w-spd-trace.svg", "w-spd-weights.svg"}
+	want := []string{"accuracy-cost.svg", "accuracy.svg", "w-spd-trace.svg", "w-spd-weights.svg"}
 	for _, d := range []string{figs, sorted} {
 		if got := list(d); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %v, want %v", d, got, want)
@@ -56,6 +56,12 @@ func TestComparePlotFeatureNames(t *testing.T) {
 	}
 	if plain == byWeight {
 		t.Error("--plot-sort drew the same chart")
+	}
+	// Accuracy against cost: each entry labelled, on a log axis of solves.
+	for _, x := range []string{"Mean test accuracy against cost", ">svm<", ">spd<", "mean SVM solves (log scale)"} {
+		if c := read(filepath.Join(figs, "accuracy-cost.svg")); !strings.Contains(c, x) {
+			t.Errorf("accuracy-cost.svg: no %q", x)
+		}
 	}
 	acc := read(filepath.Join(figs, "accuracy.svg"))
 	for _, s := range []string{">w</text>", ">svm</text>", ">spd</text>", "median of svm"} {

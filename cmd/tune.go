@@ -88,6 +88,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 	f.StringVar(&o.m.Init, "init", "", "spd: start point heuristic, cv or sigma=S (default heuristic)")
 	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
 	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
+	f.IntVar(&o.m.Budget, "budget", 0, "random, bo: CV evaluations (0 = 60 and 30)")
 	f.IntVar(&o.m.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
 	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
 	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")

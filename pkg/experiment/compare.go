@@ -278,7 +278,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	if entries == nil {
 		var err error
-		if entries, err = ParseEntries("all"); err != nil {
+		if entries, err = ParseEntries("default"); err != nil {
 			return nil, err
 		}
 	}

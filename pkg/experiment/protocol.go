@@ -34,13 +34,18 @@ func NewEntry(e methods.Entry) (Entry, error) {
 }
 
 // ParseEntries parses a comma-separated list of "method[:param][@mode]",
-// each with its method's default settings. "" and "all" mean every
-// registered method with its default parameter.
+// each with its method's default settings. "" and "default" mean the
+// default list (methods.Defaults: svm and the five papers' methods); "all"
+// every registered method, the opt-in baselines (random, halving, bo)
+// included; each with its default parameter.
 func ParseEntries(list string) ([]Entry, error) {
 	list = strings.TrimSpace(list)
-	if list == "" || list == "all" {
+	if names := methods.Defaults(); list == "" || list == "default" || list == "all" {
+		if list == "all" {
+			names = methods.Names()
+		}
 		var out []Entry
-		for _, name := range methods.Names() {
+		for _, name := range names {
 			e, err := NewEntry(methods.Entry{Method: name})
 			if err != nil {
 				return nil, err

@@ -84,6 +84,17 @@ func checkCases() []checkCase {
 		{TwoLevelSettings{MaxIter: -1}, "max-iter", "-1"},
 		{TwoLevelSettings{Tol: -1}, "tol", "-1"},
 		{TwoLevelSettings{Common: Common{Folds: 1}, MaxIter: 2}, "folds", "1"}, // no cross-validation, still no number of folds
+
+		{RandomSettings{Budget: -1}, "budget", "-1"},
+		{RandomSettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{RandomSettings{Common: Common{C: 2}, Budget: 3}, "", ""},
+		{HalvingSettings{Common: Common{C: -1}}, "C", "-1"},
+		{HalvingSettings{Common: Common{Folds: 1}}, "folds", "1"},
+		{BOSettings{Budget: -1}, "budget", "-1"},
+		{BOSettings{Budget: 5}, "budget", "5"}, // fewer than the initial points and one more
+		{BOSettings{Param: "full"}, "param", `"full"`},
+		{BOSettings{Common: Common{Eps: -1}}, "eps", "-1"},
+		{BOSettings{Budget: 6}, "", ""},
 	}
 }
 

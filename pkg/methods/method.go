@@ -8,6 +8,13 @@
 //	rcsc      Yang, Xiong & Yang 2010 (regularised class-separability criterion)
 //	twolevel  Schittkowski (validation error minimised by SQP over an L2-SVM)
 //
+// and three baselines a practitioner runs today, opt-in (Info.OptIn: not in
+// compare's default list, Defaults), each scored by svm's k-fold CV:
+//
+//	random    random search over grid.py's box (Bergstra & Bengio 2012)
+//	halving   successive halving over the grid (scikit-learn's HalvingGridSearchCV)
+//	bo        Bayesian optimisation: GP (Matérn 5/2) and expected improvement; bo:ard one γ per feature
+//
 // A method learns a kernel and the SVM parameters to train with it; the final
 // SVM is then trained on the whole training part by the caller (pkg/model), so
 // every method's model is built, saved and evaluated the same way.

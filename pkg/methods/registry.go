@@ -23,6 +23,10 @@ type Info struct {
 	// (their settings' Margin), and marginWhy says why the others do not.
 	Margins   []string
 	marginWhy string
+	// OptIn marks the practitioners' baselines (random, halving, bo): they
+	// are not in compare's default list (Defaults), only in "all" or a
+	// list that names them.
+	OptIn bool
 	// build returns the method's settings with param and mode set and
 	// every other field at its default.
 	build func(param, mode string) Spec
@@ -31,7 +35,20 @@ type Info struct {
 // All lists every registered method, in the order tables print them (the
 // baseline first). `tune` and `compare` both range over it. Each method's
 // entry is defined in its own file, beside its settings type.
-var All = []Info{svmInfo, spdInfo, giInfo, lccpInfo, rcscInfo, twoLevelInfo}
+var All = []Info{svmInfo, spdInfo, giInfo, lccpInfo, rcscInfo, twoLevelInfo, randomInfo, halvingInfo, boInfo}
+
+// Defaults returns the IDs of the methods compare runs when no list is
+// given: every registered method but the opt-in baselines (the seeds'
+// baseline svm and the five papers' methods), in registry order.
+func Defaults() []string {
+	var out []string
+	for _, in := range All {
+		if !in.OptIn {
+			out = append(out, in.Name)
+		}
+	}
+	return out
+}
 
 // CheckMargin refuses a margin the method does not train with ("" is its
 // default): an *OptionError naming "margin".

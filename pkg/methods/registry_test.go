@@ -13,7 +13,7 @@ func TestRegistry(t *testing.T) {
 	if len(names) == 0 || names[0] != "svm" {
 		t.Fatalf("Names() = %v, want the baseline svm first", names)
 	}
-	ids := []string{"svm", "spd", "gi", "lccp", "rcsc", "twolevel"}
+	ids := []string{"svm", "spd", "gi", "lccp", "rcsc", "twolevel", "random", "halving", "bo"}
 	seen := map[string]bool{}
 	for _, n := range names {
 		if !slices.Contains(ids, n) {

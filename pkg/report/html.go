@@ -188,6 +188,10 @@ func figureCaption(nf NamedFigure) string {
 		return "Test accuracy per partition: boxes (median, quartiles), the mean as a diamond, the baseline's median as a dashed line."
 	case nf.Name == "critical-difference":
 		return "Critical-difference diagram (Demšar 2006): average ranks, 1 = best; methods joined by a bar are not significantly different (Nemenyi, α = 0.05)."
+	case nf.Name == "accuracy-cost":
+		return "Mean test accuracy against cost: each method's mean SVM solves (log scale), the bars its accuracy ± 1 s.d. and its fewest to most solves; the baseline in orange."
+	case nf.Name == "rank-cost":
+		return "Average rank of mean test accuracy (1 = best) against the mean SVM solves over the datasets, with the Friedman test and the Nemenyi critical difference."
 	case kind == "trace":
 		return nf.Entry + " on " + nf.Dataset + ": the criterion per iteration, each partition thin, their median bold."
 	case kind == "weights":

@@ -39,6 +39,8 @@ type NamedFigure struct {
 //	critical-difference   Demšar's diagram of the statistics across datasets (CrossDataset):
 //	                      average ranks, Nemenyi CD at α = 0.05 and its groups; only when
 //	                      two or more datasets have results for every entry
+//	accuracy-cost         mean test accuracy against mean SVM solves, one panel per dataset
+//	rank-cost             average rank against cost across datasets, as critical-difference
 //	DATASET-ENTRY-trace   the criterion per iteration: every partition, and their median
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
@@ -104,6 +106,11 @@ func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]N
 		}
 		first = append(first, NamedFigure{Name: "critical-difference", Figure: f})
 	}
+	cost, err := costFigures(tables, records)
+	if err != nil {
+		return nil, err
+	}
+	first = append(first, cost...)
 	return append(first, out...), nil
 }
 

@@ -1,0 +1,263 @@
+package methods
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/status"
+)
+
+// BOSettings configure Bayesian optimisation of the svm baseline's k-fold
+// CV accuracy (the same folds from the same seed, the same solver
+// settings) over grid.py's box, log2 C ∈ [-5, 15] and log2 γ ∈ [-15, 3]
+// (Snoek, Larochelle & Adams, "Practical Bayesian Optimization of Machine
+// Learning Algorithms", NIPS 2012): a Gaussian process with the Matérn 5/2
+// covariance (one length scale per dimension, signal and noise variance by
+// maximum marginal likelihood, refitted after every evaluation) models the
+// CV error; the next point maximises expected improvement over the box.
+// The first points are a Latin hypercube; all random choices draw from
+// Seed. The best evaluated point is returned, ties as the grid breaks them.
+// gp.go holds the GP.
+//   - Param "iso" (the default): the isotropic Gaussian exp(-γ‖x-z‖²),
+//     over (log2 C, log2 γ), 5 initial points.
+//   - Param "ard": one γ_j per feature, exp(-Σ γ_j (x_j-z_j)²), over
+//     (log2 C, log2 γ_1..d), each log2 γ_j on the box's γ range, d + 2
+//     initial points (at most half the budget) — the competitor of spd:diag,
+//     gi and lccp. It refuses more than BOARDMaxFeatures features.
+//   - Budget: the number of CV evaluations, the initial points included;
+//     0 means 30.
+//   - C > 0 fixes C: the search is over the kernel only.
+//   - On more than GridRows rows (default 5,000) the CV runs on a
+//     stratified subset of that many rows, as svm's grid does first.
+type BOSettings struct {
+	Common
+	Param  string
+	Budget int
+}
+
+const (
+	defaultBOBudget = 30
+	boInitISO       = 5
+	// boStream is the PCG stream of bo's random choices ("bo").
+	boStream = 0x626f
+)
+
+// BOARDMaxFeatures is the most features bo:ard takes. Its GP models
+// 1 + d dimensions with a length scale each; a GP's expected improvement
+// is known to work on fewer than about 20 dimensions (Frazier, "A Tutorial
+// on Bayesian Optimization", 2018, §1), and with the default 30
+// evaluations more dimensions leave fewer points than length scales to
+// learn.
+const BOARDMaxFeatures = 19
+
+// Name returns "bo".
+func (BOSettings) Name() string { return "bo" }
+
+// Check refuses an unknown parameterisation, a negative budget, a budget
+// smaller than the initial points, and shared settings out of range.
+func (s BOSettings) Check() error {
+	if err := s.Common.check("bo"); err != nil {
+		return err
+	}
+	if err := checkChoice("bo", "param", s.Param, boInfo.Params, ""); err != nil {
+		return err
+	}
+	if err := checkBudget("bo", s.Budget, defaultBOBudget); err != nil {
+		return err
+	}
+	if s.Budget != 0 && s.Budget < boInitISO+1 {
+		return optErr("bo", "budget", s.Budget, fmt.Sprintf("at least %d: %d initial points and one chosen by expected improvement (0 for the default %d)", boInitISO+1, boInitISO, defaultBOBudget))
+	}
+	return nil
+}
+
+// WithBase returns s with the shared settings c.
+func (s BOSettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// boInfo is bo's entry in the registry (All).
+var boInfo = Info{
+	Name: "bo", Summary: "Bayesian optimisation: GP (Matérn 5/2) and expected improvement over grid.py's box, --budget k-fold CV evaluations",
+	Params: []string{"iso", "ard"}, Margins: []string{"l1"}, marginWhy: "a baseline of the L1 soft margin, as svm",
+	OptIn: true,
+	build: func(p, _ string) Spec { return BOSettings{Param: p} },
+}
+
+// PeakBytes: one evaluation at a time (bo:ard's with its own squared
+// distances) on at most GridRows rows; then the final fit's cache. The GP
+// is small (budget² numbers).
+func (s BOSettings) PeakBytes(n, d int) int64 {
+	return peak(n, d, newMemModel(s.Common).points(n, s.Common))
+}
+
+func (s BOSettings) budget() int {
+	if s.Budget == 0 {
+		return defaultBOBudget
+	}
+	return s.Budget
+}
+
+func (s BOSettings) param() string {
+	if s.Param == "" {
+		return "iso"
+	}
+	return s.Param
+}
+
+// boDimError is bo:ard's refusal of too many features.
+func boDimError(d int) error {
+	return fmt.Errorf("bo:ard refuses %d features, more than %d: its Gaussian process models C and one gamma per feature, %d dimensions, and expected improvement on a GP is known to work below about 20 (Frazier 2018); use bo (one gamma) or fewer features",
+		d, BOARDMaxFeatures, d+1)
+}
+
+// Tune runs Bayesian optimisation on the (already normalised) training
+// part: the initial design is iteration 0, then one point chosen by
+// expected improvement per iteration; the trace's objective is the best CV
+// accuracy so far. The run ends Converged when the budget is spent.
+func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	start := time.Now()
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if err := checkTrain("bo", train); err != nil {
+		return nil, err
+	}
+	ard := s.param() == "ard"
+	d := train.Dim()
+	if ard && d > BOARDMaxFeatures {
+		return nil, boDimError(d)
+	}
+	cvRows, note := cvTrain(train, s.Common)
+	ev, err := newIsoEval(cvRows, s.Common)
+	if err != nil {
+		return nil, fmt.Errorf("bo: %w", err)
+	}
+	if ard {
+		ev.X = cvRows.X
+	}
+	fixedC := s.C > 0
+	nk := 1
+	if ard {
+		nk = d
+	}
+	dim := nk
+	if !fixedC {
+		dim++
+	}
+	budget := s.budget()
+	nInit := boInitISO
+	if ard {
+		nInit = max(boInitISO, min(dim+1, budget/2))
+	}
+	b := &bayes{dim: dim, rng: rand.New(rand.NewPCG(s.Seed, boStream))}
+	// toPoint maps a point of the unit box to (log2 C, log2 γ...).
+	toPoint := func(u []float64) (float64, []float64) {
+		lc, k := math.Log2(s.C), u
+		if !fixedC {
+			lc, k = boxLog2CMin+(boxLog2CMax-boxLog2CMin)*u[0], u[1:]
+		}
+		lg := make([]float64, len(k))
+		for j, v := range k {
+			lg[j] = boxLog2GammaMin + (boxLog2GammaMax-boxLog2GammaMin)*v
+		}
+		return lc, lg
+	}
+	var best, first cvPoint
+	evalAt := func(ctx context.Context, u []float64) error {
+		lc, lg := toPoint(u)
+		var p cvPoint
+		var err error
+		if ard {
+			p, err = ev.evalARD(ctx, lc, lg)
+		} else {
+			p, err = ev.eval(ctx, lc, lg[0])
+		}
+		if err != nil {
+			return err
+		}
+		if len(b.X) == 0 {
+			first, best = p, p
+		} else if p.better(best, ev.log2GammaH) {
+			best = p
+		}
+		b.add(u, 1-p.Accuracy()) // the GP models the CV error
+		return nil
+	}
+	var trace []Step
+	dr := driver{
+		method: "bo", stop: stopRule{MaxIter: budget - nInit},
+		record: tracer(start, &trace, s.Recorder),
+		init: func(ctx context.Context) (Step, error) {
+			for _, u := range b.latinHypercube(nInit) {
+				if err := evalAt(ctx, u); err != nil {
+					return Step{}, err
+				}
+			}
+			return Step{Objective: best.Accuracy()}, nil
+		},
+		iterate: func(ctx context.Context, _ int) (move, error) {
+			u, err := b.propose()
+			if err == nil {
+				err = evalAt(ctx, u)
+			}
+			return move{Step: Step{Objective: best.Accuracy()}}, err
+		},
+	}
+	out, err := dr.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status == status.IterationLimit {
+		out.Status = status.Converged
+	}
+	what := "(log2 C, log2 gamma)"
+	switch {
+	case ard && fixedC:
+		what = fmt.Sprintf("log2 gamma_1..%d (C = %g fixed)", d, s.C)
+	case ard:
+		what = fmt.Sprintf("(log2 C, log2 gamma_1..%d)", d)
+	case fixedC:
+		what = fmt.Sprintf("log2 gamma (C = %g fixed)", s.C)
+	}
+	init := fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on grid.py's box, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
+		what, nInit, ev.evals-nInit, s.Seed, ev.plan.k(), note)
+	res := searchResult("bo", best, first, ev, out, trace, start, init)
+	if ard {
+		res.Param = "ard"
+		q := make([]float64, d)
+		for j, l := range best.Log2Gamma {
+			q[j] = 2 * math.Exp2(l) // exp(-½ Σ q_j Δ²) = exp(-Σ γ_j Δ²)
+		}
+		res.Kernel = kernel.Spec{Kind: kernel.KindGaussian, Diag: q}
+		res.Figures[2] = Figure{Name: "mean log2 gamma", Value: meanOf(best.Log2Gamma)}
+	}
+	return res, nil
+}
+
+// evalARD returns the CV point at log2 C with one log2 γ_j per feature:
+// the kernel exp(-Σ γ_j (x_j-z_j)²) is exp(-‖x'-z'‖²) of the rows scaled by
+// √γ_j.
+func (e *isoEval) evalARD(ctx context.Context, log2C float64, log2Gamma []float64) (cvPoint, error) {
+	n, d := e.X.Dims()
+	xs := mat.NewDense(n, d, nil)
+	for j := range d {
+		s := math.Sqrt(math.Exp2(log2Gamma[j]))
+		for i := range n {
+			xs.Set(i, j, e.X.At(i, j)*s)
+		}
+	}
+	D := kernel.SquaredDistances(xs)
+	cnt, ns, err := groupCounts(ctx, []cvGroup{{D: D, Gamma: 1, Cs: []float64{math.Exp2(log2C)}}}, e.y, e.plan, e.cm)
+	e.solves += ns
+	e.evals++
+	if err != nil {
+		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g: %w", log2C, err)
+	}
+	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, Correct: cnt[0][0], Total: len(e.y)}, nil
+}

@@ -1,0 +1,208 @@
+package methods
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
+)
+
+// RandomSettings configure random search (Bergstra & Bengio, "Random
+// Search for Hyper-Parameter Optimization", JMLR 2012): Budget points
+// (log2 C, log2 γ) drawn uniformly from LIBSVM grid.py's box, log2 C ∈
+// [-5, 15] and log2 γ ∈ [-15, 3], each scored by the svm baseline's k-fold
+// CV accuracy (the same folds from the same seed, the same solver
+// settings); the best is returned, ties broken as the grid breaks them
+// (the γ nearest the median heuristic, then the smaller C, then the
+// earlier draw). The isotropic Gaussian and the L1 soft margin, as svm.
+//   - Budget: the number of CV evaluations; 0 means 60, Bergstra &
+//     Bengio's figure: 60 draws hold a point of the best 5% of the box
+//     with probability 95%.
+//   - C > 0 fixes C and draws γ only.
+//   - On more than GridRows rows (default 5,000) the CV runs on a
+//     stratified subset of that many rows, as svm's grid does first.
+type RandomSettings struct {
+	Common
+	Budget int
+}
+
+// Grid.py's box, the domain of random search and bo.
+const (
+	boxLog2CMin, boxLog2CMax         = -5.0, 15.0
+	boxLog2GammaMin, boxLog2GammaMax = -15.0, 3.0
+)
+
+const (
+	defaultRandomBudget = 60
+	// randomStream is the PCG stream of random search's draws ("rand").
+	randomStream = 0x72616e64
+)
+
+// Name returns "random".
+func (RandomSettings) Name() string { return "random" }
+
+// Check refuses a negative budget and shared settings out of range.
+func (s RandomSettings) Check() error {
+	if err := s.Common.check("random"); err != nil {
+		return err
+	}
+	return checkBudget("random", s.Budget, defaultRandomBudget)
+}
+
+// checkBudget refuses a budget below 0 (0 is the default def).
+func checkBudget(method string, b, def int) error {
+	if b < 0 {
+		return optErr(method, "budget", b, fmt.Sprintf("a number of CV evaluations ≥ 1 (0 for the default %d)", def))
+	}
+	return nil
+}
+
+// WithBase returns s with the shared settings c.
+func (s RandomSettings) WithBase(c Common) Spec { s.Common = c; return s }
+
+// randomInfo is random's entry in the registry (All).
+var randomInfo = Info{
+	Name: "random", Summary: "random search (Bergstra & Bengio 2012): --budget (C, γ) draws from grid.py's box, the best by k-fold CV",
+	Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "a baseline of the L1 soft margin, as svm",
+	OptIn: true,
+	build: func(string, string) Spec { return RandomSettings{} },
+}
+
+// PeakBytes: one evaluation at a time on at most GridRows rows; then the
+// final fit's cache.
+func (s RandomSettings) PeakBytes(n, d int) int64 {
+	return peak(n, d, newMemModel(s.Common).points(n, s.Common))
+}
+
+// points returns the peak of the point-by-point CV of random and bo: the
+// squared distances of the rows the CV runs on (at most GridRows) and one
+// fold job per worker, or the final fit's cache on all n rows.
+func (m memModel) points(n int, c Common) int64 {
+	k := n
+	if r := c.gridRows(); r > 0 && n > r {
+		k = r
+	}
+	return max(sq(k)+int64(min(m.workers, m.folds))*m.foldJob(k), m.cacheOf(n))
+}
+
+func (s RandomSettings) budget() int {
+	if s.Budget == 0 {
+		return defaultRandomBudget
+	}
+	return s.Budget
+}
+
+// randomDraws returns the budget points (log2 C, log2 γ) random search
+// evaluates, drawn from seed (PCG stream randomStream): each log2 C then
+// log2 γ uniform on the box; with C > 0 given, log2 C is fixed and only
+// log2 γ is drawn.
+func randomDraws(seed uint64, budget int, C float64) [][2]float64 {
+	rng := rand.New(rand.NewPCG(seed, randomStream))
+	out := make([][2]float64, budget)
+	for i := range out {
+		lc := math.Log2(C)
+		if C == 0 {
+			lc = boxLog2CMin + (boxLog2CMax-boxLog2CMin)*rng.Float64()
+		}
+		out[i] = [2]float64{lc, boxLog2GammaMin + (boxLog2GammaMax-boxLog2GammaMin)*rng.Float64()}
+	}
+	return out
+}
+
+// cvTrain returns the rows a point-by-point CV runs on: all of train, or a
+// stratified subset of GridRows rows (drawn as the grid's), and the note
+// an Init says of it.
+func cvTrain(train *dataio.Dataset, cm Common) (*dataio.Dataset, string) {
+	if m := cm.gridRows(); m > 0 && train.Len() > m {
+		return train.Subset(stratifiedSubset(train.Y, m, cm.Seed)), cm.subsetNote(train.Len())
+	}
+	return train, ""
+}
+
+// Tune runs random search on the (already normalised) training part: one
+// CV evaluation per iteration, the trace's objective the best CV accuracy
+// so far. The run ends Converged when the budget is spent (the budget is
+// its stopping rule).
+func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	start := time.Now()
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if err := checkTrain("random", train); err != nil {
+		return nil, err
+	}
+	cvRows, note := cvTrain(train, s.Common)
+	ev, err := newIsoEval(cvRows, s.Common)
+	if err != nil {
+		return nil, fmt.Errorf("random: %w", err)
+	}
+	draws := randomDraws(s.Seed, s.budget(), s.C)
+	var best, first cvPoint
+	var trace []Step
+	eval := func(ctx context.Context, i int) (Step, error) {
+		p, err := ev.eval(ctx, draws[i][0], draws[i][1])
+		if err != nil {
+			return Step{}, err
+		}
+		if i == 0 {
+			first, best = p, p
+		} else if p.better(best, ev.log2GammaH) {
+			best = p
+		}
+		return Step{Objective: best.Accuracy()}, nil
+	}
+	d := driver{
+		method: "random", stop: stopRule{MaxIter: len(draws) - 1},
+		record: tracer(start, &trace, s.Recorder),
+		init:   func(ctx context.Context) (Step, error) { return eval(ctx, 0) },
+		iterate: func(ctx context.Context, it int) (move, error) {
+			st, err := eval(ctx, it)
+			return move{Step: st}, err
+		},
+	}
+	out, err := d.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status == status.IterationLimit {
+		out.Status = status.Converged
+	}
+	return searchResult("random", best, first, ev, out, trace, start,
+		fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on [-5, 15] × [-15, 3] (grid.py's box), seed %d; the best by %d-fold CV%s", len(draws), s.Seed, ev.plan.k(), note)), nil
+}
+
+// k returns the number of folds of the plan.
+func (p cvPlan) k() int { return len(p.test) }
+
+// searchResult is the Result of a point-by-point search (random, bo) that
+// chose best, its first point first.
+func searchResult(method string, best, first cvPoint, ev *isoEval, out outcome, trace []Step, start time.Time, init string) *Result {
+	gamma := math.Exp2(best.Log2Gamma[0])
+	return &Result{
+		Method: method, Param: "iso",
+		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: gamma},
+		Margin:         solver.L1,
+		C:              math.Exp2(best.Log2C),
+		Status:         out.Status,
+		Iter:           ev.evals,
+		Solves:         ev.solves,
+		Criterion:      fmt.Sprintf("%d-fold CV accuracy", ev.plan.k()),
+		CriterionStart: first.Accuracy(),
+		CriterionEnd:   best.Accuracy(),
+		Init:           init,
+		Figures: []Figure{
+			{Name: "cv accuracy", Value: best.Accuracy()},
+			{Name: "log2 C", Value: best.Log2C},
+			{Name: "log2 gamma", Value: best.Log2Gamma[0]},
+			{Name: "cv evaluations", Value: float64(ev.evals)},
+		},
+		Trace:   trace,
+		Elapsed: time.Since(start),
+	}
+}
