@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -360,30 +359,24 @@ func openSink(out string, resume bool, run, legacy string, settings map[string]s
 	if out == "" {
 		return &MemorySink{}, nil, func() {}, nil
 	}
-	var prior []Record
-	if st, err := os.Stat(out); err == nil && !resume && st.Size() > 0 {
-		return nil, nil, nil, &ResultsExistError{out}
-	} else if err == nil && resume {
-		if prior, err = ReadRecordsFile(out); err != nil {
-			return nil, nil, nil, err
-		}
-		want := run
-		if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
-			want = legacy
-		}
-		for _, r := range prior {
-			if r.Run != want {
-				e := &OtherRunError{Path: out, Run: r.Run, Want: run}
-				if r.Settings != nil {
-					e.Diff = DiffSettings(r.Settings, settings)
-				}
-				return nil, nil, nil, e
-			}
-		}
-	}
 	fs, err := OpenFileSink(out, resume)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	prior := fs.Records()
+	want := run
+	if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
+		want = legacy
+	}
+	for _, r := range prior {
+		if r.Run != want {
+			fs.Close()
+			e := &OtherRunError{Path: out, Run: r.Run, Want: run}
+			if r.Settings != nil {
+				e.Diff = DiffSettings(r.Settings, settings)
+			}
+			return nil, nil, nil, e
+		}
 	}
 	return fs, prior, func() { fs.Close() }, nil
 }

@@ -139,55 +139,124 @@ type Sink interface {
 	Write(r *Record) error
 }
 
-// FileSink appends records to a JSONL file, one line each, synced to disk
-// after every record so that Ctrl-C or a crash loses nothing already written.
+// FileSink appends records to a JSONL file, one line each. The file is
+// opened in append mode and locked (an advisory flock, held until Close, so
+// that a second run on the same file is refused at once), every record is
+// one write, and the file is synced after every record (the end of a job),
+// so that Ctrl-C, kill -9 or a crash loses nothing already written and
+// leaves at most one torn last line.
 type FileSink struct {
-	mu sync.Mutex
-	f  *os.File
+	mu      sync.Mutex
+	f       *os.File
+	regular bool     // a regular file (synced); not /dev/null or a pipe
+	prior   []Record // the records the file held when opened
 }
 
-// OpenFileSink opens path for appending records. With resume false the file
-// is truncated. With resume true, a torn last line (a crash in mid-write) is
-// cut off first so that the file stays valid JSONL.
-func OpenFileSink(path string, resume bool) (*FileSink, error) {
-	flag := os.O_CREATE | os.O_WRONLY
-	if !resume {
-		flag |= os.O_TRUNC
+// LockedError is a results file that another process is writing: its lock
+// is held. PID is the holder's process id, 0 when it cannot be told.
+type LockedError struct {
+	Path string
+	PID  int
+}
+
+func (e *LockedError) Error() string {
+	who := "another kerneltune run"
+	if e.PID > 0 {
+		who = fmt.Sprintf("another kerneltune run (pid %d)", e.PID)
 	}
-	f, err := os.OpenFile(path, flag, 0o644)
+	return fmt.Sprintf("%s is being written by %s: wait for it to end, or choose another file", e.Path, who)
+}
+
+// DirectoryError is a results file path that names a directory.
+type DirectoryError struct{ Path string }
+
+func (e *DirectoryError) Error() string {
+	return fmt.Sprintf("%s is a directory, not a results file", e.Path)
+}
+
+// OpenFileSink opens path for appending records and locks it (a
+// *LockedError when another process holds it). With resume false the file
+// must be new or empty (a *ResultsExistError otherwise). With resume true
+// its records are read (Records) after its last line is repaired: a last
+// line without its newline (a crash between the record and its newline) is
+// completed when it is a whole record, so that the record read as done
+// stays in the file, and cut off when it is torn, so that its job runs
+// again.
+func OpenFileSink(path string, resume bool) (*FileSink, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &DirectoryError{path}
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open results file: %w", err)
 	}
-	if resume {
-		if err := cutTornLine(f, path); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+	s := &FileSink{f: f}
+	if err := s.open(path, resume); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	return &FileSink{f: f}, nil
+	return s, nil
 }
 
-// cutTornLine truncates the file after its last newline.
-func cutTornLine(f *os.File, path string) error {
-	data, err := os.ReadFile(path)
+func (s *FileSink) open(path string, resume bool) error {
+	if err := lockFile(s.f, path); err != nil {
+		return err
+	}
+	st, err := s.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s.regular = st.Mode().IsRegular()
+	if !s.regular {
+		return nil // /dev/null, a pipe: nothing to read back
+	}
+	if st.Size() > 0 && !resume {
+		return &ResultsExistError{path}
+	}
+	data, err := io.ReadAll(io.NewSectionReader(s.f, 0, st.Size()))
 	if err != nil {
 		return fmt.Errorf("read results file: %w", err)
 	}
-	keep := bytes.LastIndexByte(data, '\n') + 1
-	if keep == len(data) {
-		return nil
+	if data, err = s.repairTail(path, data); err != nil {
+		return err
 	}
-	if err := f.Truncate(int64(keep)); err != nil {
-		return fmt.Errorf("%s: cut torn last line: %w", path, err)
-	}
-	return nil
+	s.prior, err = ReadRecords(bytes.NewReader(data), path)
+	return err
 }
 
-// Write appends one record and syncs the file.
+// repairTail completes a newline-less last line that is a whole record and
+// cuts off one that is torn; it returns the file's content after.
+func (s *FileSink) repairTail(path string, data []byte) ([]byte, error) {
+	keep := bytes.LastIndexByte(data, '\n') + 1
+	if keep == len(data) {
+		return data, nil
+	}
+	if t := bytes.TrimSpace(data[keep:]); len(t) == 0 || wholeRecord(t) {
+		if _, err := s.f.Write([]byte("\n")); err != nil {
+			return nil, fmt.Errorf("%s: complete the last line: %w", path, err)
+		}
+		if err := s.f.Sync(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return append(data, '\n'), nil
+	}
+	if err := s.f.Truncate(int64(keep)); err != nil {
+		return nil, fmt.Errorf("%s: cut torn last line: %w", path, err)
+	}
+	return data[:keep], nil
+}
+
+// wholeRecord reports whether b, a last line without its newline, is a
+// whole record (ReadRecords counts it) rather than a torn one (skipped).
+func wholeRecord(b []byte) bool {
+	_, err := parseRecord(b)
+	return err == nil
+}
+
+// Records returns the records the file held when it was opened.
+func (s *FileSink) Records() []Record { return s.prior }
+
+// Write appends one record, in one write, and syncs the file.
 func (s *FileSink) Write(r *Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -198,6 +267,9 @@ func (s *FileSink) Write(r *Record) error {
 	defer s.mu.Unlock()
 	if _, err := s.f.Write(b); err != nil {
 		return fmt.Errorf("write record: %w", err)
+	}
+	if !s.regular {
+		return nil
 	}
 	return s.f.Sync()
 }

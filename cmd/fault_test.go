@@ -1,0 +1,264 @@
+package cmd
+
+// The fault-injection suite (issue 25): kerneltune killed with SIGKILL at
+// random points of a compare, records torn at every byte, concurrent writers
+// of one results file, and tables of damaged records and models, each run
+// as a user would: through the command line, in a child process where a
+// process must die.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// childArgsEnv, set in a child's environment, makes the test binary run
+// kerneltune with those arguments (JSON) instead of the tests.
+const childArgsEnv = "KERNELTUNE_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if js := os.Getenv(childArgsEnv); js != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(js), &args); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// child returns a command that runs kerneltune with args in a new process
+// (this test binary, re-executed), in dir.
+func child(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	js, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(exe)
+	c.Dir = dir
+	c.Env = append(os.Environ(), childArgsEnv+"="+string(js))
+	return c
+}
+
+// faultCompare is the run the kill tests interrupt: 24 jobs of about 20 ms.
+var faultCompare = []string{"compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", "svm,rcsc,spd",
+	"--partitions", "4", "--train-size", "60", "--test-size", "60", "--workers", "2", "-q"}
+
+const faultJobs = 2 * 3 * 4
+
+// readMasked reads a results file and returns its records sorted, wall
+// times masked, and its number of lines.
+func readMasked(t *testing.T, path string) ([]experiment.Record, int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := experiment.ReadRecordsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	experiment.SortRecords(recs)
+	for i := range recs {
+		recs[i].Seconds = 0
+	}
+	return recs, bytes.Count(data, []byte("\n"))
+}
+
+// TestKillNineAnywhereResumesToTheSameRecords kills compare with SIGKILL at
+// random times (seeded: the same points every run), resumes it, and checks
+// that the results file then holds each job once, with the records of an
+// uninterrupted run.
+func TestKillNineAnywhereResumesToTheSameRecords(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	if out, err := child(t, dir, append(faultCompare, "--out", "ref.jsonl")...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	whole := time.Since(start)
+	ref, lines := readMasked(t, filepath.Join(dir, "ref.jsonl"))
+	if len(ref) != faultJobs || lines != faultJobs {
+		t.Fatalf("uninterrupted run: %d records on %d lines, want %d", len(ref), lines, faultJobs)
+	}
+	points := 12
+	if testing.Short() {
+		points = 6
+	}
+	rng := rand.New(rand.NewPCG(25, 9))
+	killed := 0
+	for i := range points {
+		out := fmt.Sprintf("k%d.jsonl", i)
+		args := append(faultCompare, "--out", out)
+		// One to three kills in a row at random points, then a resume to
+		// the end.
+		for k := range 1 + rng.IntN(3) {
+			a := args
+			if k > 0 {
+				a = append(a, "--resume")
+			}
+			c := child(t, dir, a...)
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(rng.Int64N(int64(whole))))
+			c.Process.Kill() // SIGKILL
+			if err := c.Wait(); err == nil {
+				continue // it had finished
+			}
+			killed++
+			if _, err := os.Stat(filepath.Join(dir, out)); err != nil {
+				args = args[:len(faultCompare)+2] // killed before --out was made
+			}
+		}
+		c := child(t, dir, append(args, "--resume")...)
+		if msg, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("point %d: resume: %v\n%s", i, err, msg)
+		}
+		got, lines := readMasked(t, filepath.Join(dir, out))
+		if lines != faultJobs {
+			t.Errorf("point %d: %d lines after resume, want %d (one per job)", i, lines, faultJobs)
+		}
+		if !reflect.DeepEqual(got, ref) {
+			t.Errorf("point %d: records after kill -9 and resume differ from the uninterrupted run's", i)
+		}
+	}
+	t.Logf("%d kill -9s at %d points; every resumed file equals the uninterrupted run's %d records", killed, points, faultJobs)
+	if killed == 0 {
+		t.Fatal("no run was killed: the points all fell after the end")
+	}
+}
+
+// TestTornRecordAtEveryByte cuts the results file inside its last record at
+// every byte, and with only its newline missing (issue 25's reproducer), and
+// resumes: the record is completed or its job run again, never counted and
+// then cut.
+func TestTornRecordAtEveryByte(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50",
+		"--test-size", "50", "--format", "json", "-q"}
+	full := filepath.Join(dir, "full.jsonl")
+	mustRun(t, append(args, "--out", full)...)
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := readMasked(t, full)
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+	// Every byte of the record's start and end, and 24 points between.
+	var cuts []int
+	for cut := last; cut < len(data); cut++ {
+		if cut < last+8 || cut > len(data)-8 || (cut-last)%max(1, (len(data)-last)/24) == 0 {
+			cuts = append(cuts, cut)
+		}
+	}
+	for _, cut := range cuts {
+		path := filepath.Join(dir, "torn.jsonl")
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errOut, code := runCLI(t, append(args, "--out", path, "--resume")...); code != 0 {
+			t.Fatalf("cut at byte %d: exit %d\n%s", cut, code, errOut)
+		}
+		got, lines := readMasked(t, path)
+		if lines != 3 || !reflect.DeepEqual(got, ref) {
+			t.Fatalf("cut at byte %d of %d: %d lines, records equal: %v", cut, len(data), lines, reflect.DeepEqual(got, ref))
+		}
+	}
+}
+
+// TestConcurrentWritersRefused starts a second writer of a results file
+// while the first runs: two compares, two resumes, and two shards given the
+// same --out. The second is refused at once naming the first's pid; the
+// first finishes, and its file is whole.
+func TestConcurrentWritersRefused(t *testing.T) {
+	base := append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "8")
+	for _, tc := range []struct {
+		name        string
+		first, then []string
+		jobs        int
+	}{
+		{"two compares", nil, nil, 48},
+		{"two resumes", []string{"--resume"}, []string{"--resume"}, 48},
+		{"two shards", []string{"--shard", "1/2"}, []string{"--shard", "2/2"}, 24},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "r.jsonl")
+			if tc.first != nil && tc.first[0] == "--resume" {
+				// A run stopped after two records.
+				full := child(t, dir, append(base, "--out", "full.jsonl")...)
+				if msg, err := full.CombinedOutput(); err != nil {
+					t.Fatalf("%v\n%s", err, msg)
+				}
+				data, _ := os.ReadFile(filepath.Join(dir, "full.jsonl"))
+				lines := bytes.SplitAfter(data, []byte("\n"))
+				os.WriteFile(path, bytes.Join(lines[:2], nil), 0o644)
+			}
+			first := child(t, dir, append(append(base, "--out", "r.jsonl"), tc.first...)...)
+			var firstErr bytes.Buffer
+			first.Stderr = &firstErr
+			if err := first.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the first holds the lock (it has written a record).
+			for n := 0; ; n++ {
+				if recs, _ := experiment.ReadRecordsFile(path); len(recs) > 2 {
+					break
+				}
+				if n > 2000 {
+					first.Process.Kill()
+					t.Fatal("the first run wrote no record in 20 s")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			second := child(t, dir, append(append(base, "--out", "r.jsonl"), tc.then...)...)
+			msg, err := second.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != ExitError {
+				t.Errorf("second writer: %v, want exit %d\n%s", err, ExitError, msg)
+			}
+			want := fmt.Sprintf("kerneltune: compare: --out r.jsonl is being written by another kerneltune run (pid %d): wait for it to end, or choose another file\n", first.Process.Pid)
+			if string(msg) != want {
+				t.Errorf("second writer says\n%s\nwant\n%s", msg, want)
+			}
+			if err := first.Wait(); err != nil {
+				t.Fatalf("first writer: %v\n%s", err, firstErr.String())
+			}
+			recs, lines := readMasked(t, path)
+			if len(recs) != tc.jobs || lines != tc.jobs {
+				t.Errorf("%d records on %d lines, want %d", len(recs), lines, tc.jobs)
+			}
+		})
+	}
+}
+
+// TestOutNotAFile: --out a directory is named as one, and --out /dev/null
+// runs (throwing the records away) instead of failing to sync it.
+func TestOutNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "50", "--test-size", "50", "-q", "--format", "json"}
+	_, errOut, code := runCLI(t, append(args, "--out", dir)...)
+	if want := "kerneltune: compare: --out " + dir + " is a directory, not a results file\n"; code != ExitError || errOut != want {
+		t.Errorf("--out DIR: exit %d, %q; want %d, %q", code, errOut, ExitError, want)
+	}
+	out, errOut, code := runCLI(t, append(args, "--out", os.DevNull)...)
+	if code != 0 || errOut != "" || !strings.Contains(out, `"jobs_present": 2`) {
+		t.Errorf("--out /dev/null: exit %d, stderr %q, stdout %.200q", code, errOut, out)
+	}
+}
