@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -297,9 +298,16 @@ var ErrMixedRuns = errors.New("records come from runs with different settings")
 // ReadRecords reads a JSONL results file. A torn last line (a crash in
 // mid-write: the file does not end in a newline) is skipped; any other line
 // that is not a record written by compare is an error naming it, so that a
-// file from another tool is never summarised as an empty run.
+// file from another tool is never summarised as an empty run. Each record
+// is checked (CheckRecord), and a job recorded twice must be recorded with
+// the same values (wall time aside): a second record that differs is an
+// error naming both lines; one that does not is dropped.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	var out []Record
+	var (
+		out   []Record
+		lines []int           // the line of each of out
+		seen  = map[Key]int{} // index in out
+	)
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -315,13 +323,102 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 				}
 				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
 			}
-			out = append(out, rec)
+			if err := CheckRecord(&rec); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if i, dup := seen[rec.Key()]; !dup {
+				seen[rec.Key()] = len(out)
+				out, lines = append(out, rec), append(lines, line)
+			} else if !sameJob(&out[i], &rec) {
+				return nil, &DuplicateJobError{Key: rec.Key(),
+					First: fmt.Sprintf("%s:%d", name, lines[i]), Then: fmt.Sprintf("%s:%d", name, line)}
+			}
 		}
 		if torn {
 			break
 		}
 	}
 	return out, nil
+}
+
+// DuplicateJobError is a job recorded twice with different values. First
+// and Then say where each record is: "file:line" from ReadRecords; from
+// Merge, the 1-based number of each set, which MergeFiles turns into the
+// files' names.
+type DuplicateJobError struct {
+	Key               Key
+	First, Then       string
+	FirstSet, ThenSet int
+}
+
+func (e *DuplicateJobError) Error() string {
+	job := fmt.Sprintf("job (dataset %s, entry %s, partition %d) is recorded twice with different values", e.Key.Dataset, e.Key.Entry, e.Key.Partition)
+	if e.First == "" {
+		return fmt.Sprintf("%s: in record sets %d and %d", job, e.FirstSet, e.ThenSet)
+	}
+	if e.FirstSet == 0 {
+		return fmt.Sprintf("%s: %s: at %s and %s", e.Then, job, e.First, e.Then)
+	}
+	return fmt.Sprintf("%s: in %s and %s", job, e.First, e.Then)
+}
+
+// sameJob reports whether two records of one job hold the same values, wall
+// time aside (a job run again gives the same record).
+func sameJob(a, b *Record) bool {
+	x, y := *a, *b
+	x.Seconds, y.Seconds = 0, 0
+	bx, errx := json.Marshal(&x)
+	by, erry := json.Marshal(&y)
+	return errx == nil && erry == nil && bytes.Equal(bx, by)
+}
+
+// CheckRecord checks that a record's numbers are in range: accuracies in
+// [0, 1], counts, sizes and times not negative, and a partition, dataset and
+// entry within the record's grid when it has one. ReadRecords calls it.
+func CheckRecord(r *Record) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"test_accuracy", r.TestAccuracy}, {"train_accuracy", r.TrainAccuracy}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return fmt.Errorf("%s %v is not in [0, 1]", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"partition", r.Partition}, {"nsv", r.NSV}, {"train_size", r.TrainSize}, {"test_size", r.TestSize},
+		{"iterations", r.Iter}, {"svm_solves", r.Solves}} {
+		if f.v < 0 {
+			return fmt.Errorf("%s %d < 0", f.name, f.v)
+		}
+	}
+	if !(r.Seconds >= 0) || math.IsInf(r.Seconds, 0) {
+		return fmt.Errorf("seconds %v is not a wall time", r.Seconds)
+	}
+	if r.NSV > r.TrainSize && r.TrainSize > 0 {
+		return fmt.Errorf("nsv %d > train_size %d", r.NSV, r.TrainSize)
+	}
+	g := r.Grid
+	if g == nil {
+		return nil
+	}
+	if !slices.Contains(g.Entries, r.Entry) {
+		return fmt.Errorf("entry %q is not in the run's grid (%s)", r.Entry, strings.Join(g.Entries, ", "))
+	}
+	for _, d := range g.Datasets {
+		if d.Partitions < 0 {
+			return fmt.Errorf("grid: dataset %s has %d partitions", d.Name, d.Partitions)
+		}
+		if d.Name == r.Dataset {
+			if r.Partition >= d.Partitions {
+				return fmt.Errorf("partition %d is outside the run's grid (%s has %d partitions: 0 to %d)",
+					r.Partition, d.Name, d.Partitions, d.Partitions-1)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("dataset %q is not in the run's grid", r.Dataset)
 }
 
 // parseRecord decodes one line and checks that it identifies a job.
@@ -341,9 +438,6 @@ func parseRecord(b []byte) (Record, error) {
 	if len(missing) > 0 {
 		return rec, fmt.Errorf("no %s", strings.Join(missing, ", "))
 	}
-	if rec.Partition < 0 {
-		return rec, fmt.Errorf("partition %d < 0", rec.Partition)
-	}
 	return rec, nil
 }
 
@@ -361,22 +455,28 @@ func ReadRecordsFile(path string) ([]Record, error) {
 }
 
 // Merge combines the records of several files (the shards of one run): the
-// runs must match, and a job present twice keeps its first record.
+// runs must match, and a job present twice keeps its first record when the
+// two hold the same values (wall time aside); otherwise the error is a
+// *DuplicateJobError naming both.
 func Merge(sets ...[]Record) ([]Record, error) {
-	seen := map[Key]bool{}
+	seen := map[Key]int{}  // index in out
+	setOf := map[Key]int{} // 1-based set of each
 	run := ""
 	var out []Record
-	for _, set := range sets {
+	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
 				run = r.Run
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
-			if seen[r.Key()] {
+			if i, dup := seen[r.Key()]; dup {
+				if !sameJob(&out[i], &r) {
+					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
+				}
 				continue
 			}
-			seen[r.Key()] = true
+			seen[r.Key()], setOf[r.Key()] = len(out), k+1
 			out = append(out, r)
 		}
 	}
