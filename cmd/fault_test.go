@@ -262,3 +262,92 @@ func TestOutNotAFile(t *testing.T) {
 		t.Errorf("--out /dev/null: exit %d, stderr %q, stdout %.200q", code, errOut, out)
 	}
 }
+
+// TestDamagedModels is the table of damaged model files: each is refused
+// naming what is wrong, or read with a warning (an edit that leaves a
+// consistent model: only its checksum tells), refused with --strict.
+func TestDamagedModels(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "heart.json")
+	mustRun(t, "train", heartScale, "-o", good, "-q")
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		refused = iota
+		warned
+		fine
+	)
+	for _, tc := range []struct {
+		name    string
+		mutate  func(m map[string]any)
+		outcome int
+		msg     string
+	}{
+		{"re-encoded, unchanged", func(map[string]any) {}, fine, ""},
+		{"normalizer removed", func(m map[string]any) { delete(m, "normalizer") }, refused, "invalid model: no field normalizer (every model file has one)"},
+		{"bias removed", func(m map[string]any) { delete(m, "bias") }, refused, "invalid model: no field bias (every model file has one)"},
+		{"support_vectors removed", func(m map[string]any) { delete(m, "support_vectors") }, refused, "invalid model: no field support_vectors (every model file has one)"},
+		{"one coef removed", func(m map[string]any) { sv(m, 3)["coef"] = nil; delete(sv(m, 3), "coef") }, refused, "invalid model: no field support_vectors[3].coef (every model file has one)"},
+		{"one support vector removed", func(m map[string]any) { m["support_vectors"] = m["support_vectors"].([]any)[1:] }, refused, "invalid model: training.n_sv = 150, but the model has 149 support_vectors"},
+		{"training removed", func(m map[string]any) { delete(m, "training") }, refused, "invalid model: no field training (every model file has one)"},
+		{"training.rho removed", func(m map[string]any) { delete(m["training"].(map[string]any), "rho") }, refused, "invalid model: no field training.rho (every model file has one)"},
+		{"labels.negative removed", func(m map[string]any) { delete(m["labels"].(map[string]any), "negative") }, refused, "invalid model: no field labels.negative (every model file has one)"},
+		{"normalizer.kind unknown", func(m map[string]any) { m["normalizer"].(map[string]any)["kind"] = "whatever" }, refused, `invalid model: check normaliser: unknown kind "whatever" (want zscore, minmax01, minmax11 or none)`},
+		{"margin unknown", func(m map[string]any) { m["margin"] = "soft" }, refused, `invalid model`},
+		{"kernel kind unknown", func(m map[string]any) { m["kernel"].(map[string]any)["kind"] = "poly" }, refused, `invalid model: unknown kernel kind "poly" (this kerneltune knows gaussian, l1, linear)`},
+		{"format_version 2 without encoder", func(m map[string]any) { m["format_version"] = 2 }, refused, "invalid model: format_version 2 without an encoder (a model without one is version 1)"},
+		{"format_version 3", func(m map[string]any) { m["format_version"] = 3 }, refused, "unsupported format_version 3 (this kerneltune reads 1 and 2)"},
+		{"a support vector one feature short", func(m map[string]any) { x := sv(m, 0)["x"].([]any); sv(m, 0)["x"] = x[1:] }, refused, "invalid model: support vector 1 has 12 features, want 13"},
+		{"normalizer one feature short", func(m map[string]any) {
+			n := m["normalizer"].(map[string]any)
+			n["shift"], n["scale"] = n["shift"].([]any)[1:], n["scale"].([]any)[1:]
+		}, refused, "invalid model: normaliser has 12 features, want 13"},
+		{"bias edited", func(m map[string]any) { m["bias"] = m["bias"].(float64) + 0.5 }, refused, "invalid model: bias = "},
+		{"bias and rho edited together", func(m map[string]any) {
+			m["bias"] = m["bias"].(float64) + 0.5
+			m["training"].(map[string]any)["rho"] = -m["bias"].(float64)
+		}, warned, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
+		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, warned, "the model's content does not match its checksum"},
+		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.mutate(m)
+			b, _ := json.MarshalIndent(m, "", "  ")
+			path := filepath.Join(dir, "m.json")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, "predict", path, heartScale, "--format", "json")
+			_, strictErr, strictCode := runCLI(t, "predict", "--strict", path, heartScale, "--format", "json")
+			switch tc.outcome {
+			case fine:
+				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) {
+					t.Errorf("exit %d, %q; --strict: exit %d, %q", code, errOut, strictCode, strictErr)
+				}
+			case refused:
+				want := "kerneltune: read model " + path + ": "
+				if code != ExitError || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, tc.msg) || out != "" {
+					t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, ExitError, want+tc.msg)
+				}
+			case warned:
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) {
+					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
+				}
+				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
+					t.Errorf("--strict: exit %d, stderr %q; want exit %d and %q", strictCode, strictErr, ExitError, want)
+				}
+			}
+		})
+	}
+}
+
+// sv returns support vector i of a decoded model file.
+func sv(m map[string]any, i int) map[string]any {
+	return m["support_vectors"].([]any)[i].(map[string]any)
+}
