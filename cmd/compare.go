@@ -94,7 +94,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
 	if err := cmp.Or(
 		usageIf(o.Partitions < 1 || o.Partitions > maxPartitions, "--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions),
-		usageIf(s.TrainFraction < 0 || s.TrainFraction >= 1, "--train-fraction must be in (0, 1)"),
+		usageIf(!(s.TrainFraction >= 0 && s.TrainFraction < 1), "--train-fraction must be in (0, 1), got %v", s.TrainFraction),
 		usageIf(o.Splits != "random" && o.Splits != "predefined", "--splits: want random or predefined, got %q", o.Splits),
 		usageIf(o.Select != "cv" && o.Select != "laanaya", "--select: want cv or laanaya, got %q", o.Select),
 		usageIf(s.Resume && s.Out == "", "--resume needs --out FILE"),

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -350,4 +351,18 @@ func TestDamagedModels(t *testing.T) {
 // sv returns support vector i of a decoded model file.
 func sv(m map[string]any, i int) map[string]any {
 	return m["support_vectors"].([]any)[i].(map[string]any)
+}
+
+// TestTrainEpsTooLargeSaysSo: a tolerance the starting point already meets
+// ends the solve at once, with no support vector; train says so instead of
+// only "converged".
+func TestTrainEpsTooLargeSaysSo(t *testing.T) {
+	r := trainJSON(t, heartScale, "--eps", "1e300")
+	want := "the solver stopped before its first step: --eps 1e+300 is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"
+	if r.NSV != 0 || r.Iter != 0 || r.Status != "converged" || !slices.Contains(r.Notes, want) {
+		t.Errorf("n_sv %d, iterations %d, status %s, notes %q; want 0, 0, converged and %q", r.NSV, r.Iter, r.Status, r.Notes, want)
+	}
+	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
+		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)
+	}
 }

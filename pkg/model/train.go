@@ -225,6 +225,9 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 	if !f.Converged() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise --max-iter or --eps)", fit.Status, fit.Iter))
 	}
+	if pos, neg := s.Train.ClassCounts(); r.NSV == 0 && fit.Iter == 0 && pos > 0 && neg > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped before its first step: --eps %g is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)", m.Training.Eps))
+	}
 	if s.Margin == L2 {
 		r.Notes = append(r.Notes, "l2 margin: trained with K + I/C; objective with K + I/C, margin 1/‖w‖ with K")
 	}
