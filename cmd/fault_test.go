@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -364,5 +365,76 @@ func TestTrainEpsTooLargeSaysSo(t *testing.T) {
 	}
 	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
 		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)
+	}
+}
+
+// TestDamagedRecords is the table of damaged results files, each read by
+// report as a user would: refused naming the file and line, or handled
+// (the same tables as the intact file, or a partial run said to be one).
+func TestDamagedRecords(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "r.jsonl")
+	mustRun(t, "compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50", "--test-size", "50", "--out", good, "-q")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	intact := mustRun(t, "report", good)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	edit := func(i int, old, new string) string {
+		l := slices.Clone(lines)
+		if !regexp.MustCompile(old).MatchString(l[i]) {
+			t.Fatalf("line %d has no %s", i+1, old)
+		}
+		l[i] = regexp.MustCompile(old).ReplaceAllString(l[i], new)
+		return strings.Join(l, "") + "\n"
+	}
+	const (
+		refused = iota
+		same    // the intact file's tables, exit 0
+		partial // exit 1, INCOMPLETE
+	)
+	for _, tc := range []struct {
+		name, text string
+		outcome    int
+		msg        string // refused: after "kerneltune: FILE"
+	}{
+		{"intact", string(data), same, ""},
+		{"last newline missing", strings.TrimSuffix(string(data), "\n"), same, ""},
+		{"a job twice, the same values", string(data) + lines[1], same, ""},
+		{"a job twice, other wall time", string(data) + regexp.MustCompile(`"seconds":[0-9.e-]+`).ReplaceAllString(lines[1], `"seconds":99`), same, ""},
+		{"last record torn", strings.Join(lines[:2], "") + lines[2][:60], partial, ""},
+		{"a record lost", strings.Join(lines[:2], ""), partial, ""},
+		{"a job twice, other values", string(data) + regexp.MustCompile(`"test_accuracy":[0-9.]+`).ReplaceAllString(lines[1], `"test_accuracy":0.5`), refused,
+			":4: job (dataset heart, entry svm, partition " + regexp.MustCompile(`"partition":([0-9]+)`).FindStringSubmatch(lines[1])[1] + ") is recorded twice with different values: at FILE:2 and FILE:4"},
+		{"test_accuracy 1.7", edit(0, `"test_accuracy":[0-9.]+`, `"test_accuracy":1.7`), refused, ":1: test_accuracy 1.7 is not in [0, 1]"},
+		{"partition 999", edit(1, `"partition":[0-9]+`, `"partition":999`), refused, ":2: partition 999 is outside the run's grid (heart has 3 partitions: 0 to 2)"},
+		{"dataset not in the grid", edit(2, `"dataset":"heart"`, `"dataset":"iris"`), refused, `:3: dataset "iris" is not in the run's grid`},
+		{"negative nsv", edit(2, `"nsv":[0-9]+`, `"nsv":-3`), refused, ":3: nsv -3 < 0"},
+		{"a line of garbage", lines[0] + "{oops\n" + strings.Join(lines[1:], ""), refused, ":2: not a result record of 'kerneltune compare --out': invalid character 'o' looking for beginning of object key string"},
+		{"no run", edit(0, `"run":"[0-9a-f]+",`, ``), refused, ":1: not a result record of 'kerneltune compare --out': no run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "m.jsonl")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, "report", path)
+			switch tc.outcome {
+			case same:
+				if code != 0 || out != intact {
+					t.Errorf("exit %d, stderr %q; tables equal the intact file's: %v", code, errOut, out == intact)
+				}
+			case partial:
+				if code != ExitError || !strings.Contains(errOut, "INCOMPLETE: 2 of 3 jobs present") {
+					t.Errorf("exit %d, stderr %q; want exit %d, INCOMPLETE: 2 of 3", code, errOut, ExitError)
+				}
+			case refused:
+				want := "kerneltune: " + path + strings.ReplaceAll(tc.msg, "FILE", path) + "\n"
+				if code != ExitError || errOut != want || out != "" {
+					t.Errorf("exit %d, stderr\n%q\nwant exit %d and\n%q", code, errOut, ExitError, want)
+				}
+			}
+		})
 	}
 }
