@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -61,5 +62,29 @@ func TestFileSinkRepairsTheLastLine(t *testing.T) {
 				t.Errorf("file after opening:\n%q\nwant\n%q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestCompareRefusesALockedOutBeforeWork: a results file another writer
+// holds is refused before any work, Laanaya's selection of the baseline
+// (which tunes SVMs on the data) included.
+func TestCompareRefusesALockedOutBeforeWork(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	held, err := OpenFileSink(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	entries, err := ParseEntries("svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []Notice
+	_, err = Compare(context.Background(), CompareSettings{
+		Entries: entries, Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 50, TestSize: 50,
+		LaanayaSelect: true, Out: path, Notify: func(n Notice) { notices = append(notices, n) },
+	})
+	if le := (*LockedError)(nil); !errors.As(err, &le) || len(notices) != 0 {
+		t.Fatalf("err = %v, %d notices; want a *LockedError before the baseline is chosen", err, len(notices))
 	}
 }
