@@ -54,6 +54,7 @@ fuzz:
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadUnlabeled$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/dataio -run '^$$' -fuzz '^FuzzReadARFF$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./pkg/model -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./pkg/experiment -run '^$$' -fuzz '^FuzzReadRecords$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

@@ -105,7 +105,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
 	if err := cmp.Or(
 		usageIf(o.Partitions < 1 || o.Partitions > maxPartitions, "--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions),
-		usageIf(s.TrainFraction < 0 || s.TrainFraction >= 1, "--train-fraction must be in (0, 1)"),
+		usageIf(!(s.TrainFraction >= 0 && s.TrainFraction < 1), "--train-fraction must be in (0, 1), got %v", s.TrainFraction),
 		usageIf(o.Splits != "random" && o.Splits != "predefined", "--splits: want random or predefined, got %q", o.Splits),
 		usageIf(o.Select != "cv" && o.Select != "laanaya", "--select: want cv or laanaya, got %q", o.Select),
 		usageIf(s.Resume && s.Out == "", "--resume needs --out FILE"),
@@ -262,6 +262,8 @@ func compareError(memMB int, err error) error {
 		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
 	case errors.As(err, &src):
 		return fmt.Errorf("compare: %s: %w", src.Path, flagHint(src.Err))
+	case errors.As(err, new(*experiment.LockedError)), errors.As(err, new(*experiment.DirectoryError)):
+		return fmt.Errorf("compare: --out %w", err)
 	case errors.As(err, &exist):
 		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)
 	case errors.As(err, &other):

@@ -336,6 +336,7 @@ func TestCompareFlagErrors(t *testing.T) {
 		{[]string{"DATA", "--methods", "svm", "--partitions", "100000000000"}, "--partitions must be between 1 and"},
 		{[]string{"--preset", "laanaya-weston", "--train-size", "100000000000"}, "--preset laanaya-weston draws --train-size + --test-size points per partition: at most"},
 		{[]string{"DATA", "--train-fraction", "1"}, "--train-fraction must be in (0, 1)"},
+		{[]string{"DATA", "--train-fraction", "NaN"}, "--train-fraction must be in (0, 1), got NaN"},
 		{[]string{"DATA", "--splits", "nope"}, "--splits: want random or predefined"},
 		{[]string{"DATA", "--select", "nope"}, "--select: want cv or laanaya"},
 		{[]string{"--shard", "3/2"}, "--shard: want i/N"},

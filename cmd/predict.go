@@ -23,6 +23,7 @@ type predictOptions struct {
 	Format   string
 	NoLabels bool
 	PerPoint bool
+	Strict   bool
 	// Features is --features: "" (DATA must have the model's features),
 	// "pad", "truncate", or a number N (read a LIBSVM file as N features;
 	// N must be the model's).
@@ -55,6 +56,7 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
 	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
+	f.BoolVar(&o.Strict, "strict", false, "refuse a model whose content does not match its checksum (edited by hand), or that has none")
 	f.BoolVar(&o.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
 	// The shared read flags, but --features: predict's says what to do with
 	// a number of features other than the model's.
@@ -96,7 +98,11 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 
 func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
 	m, err := model.LoadFile(modelPath)
-	if err != nil {
+	if err == nil && m.Verify() != nil && o.Strict {
+		return fmt.Errorf("predict: %s: %v (--strict)", modelPath, m.Verify())
+	} else if err == nil && m.Verify() != nil && !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, m.Verify())
+	} else if err != nil {
 		return err
 	}
 	if o.data.Features > 0 && o.data.Features != m.NumFeatures {

@@ -39,7 +39,7 @@ func TestTrainHeartLIBSVM(t *testing.T) {
 		t.Errorf("test accuracy %v without a test part", *r.TestAccuracy)
 	}
 	// The printed margin is 1/‖w‖ with ‖w‖² = coefᵀK coef.
-	if math.Abs(1/(r.Geo*r.Geo)-r.W2) > 1e-9*r.W2 || !(r.W2 > 0) {
+	if geo := float64(r.Geo); math.Abs(1/(geo*geo)-r.W2) > 1e-9*r.W2 || !(r.W2 > 0) {
 		t.Errorf("margin %v and w2 %v disagree", r.Geo, r.W2)
 	}
 }

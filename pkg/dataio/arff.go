@@ -346,9 +346,12 @@ nextRow:
 			k := featureOf[j]
 			if k < 0 {
 				if j == labelCol {
+					if a.kind == arffNominal && !given[j] && len(a.levels) > 0 {
+						v = a.levels[0] // sparse row: omitted means the first category, as in Weka
+					}
 					if a.kind == arffNominal {
 						if _, ok := a.index[v]; !ok {
-							return nil, perr(name, l.num, j+1, fmt.Errorf("class %q is not one of the declared values {%s} of attribute %q", v, strings.Join(a.levels, ","), a.name))
+							return nil, perr(name, l.num, j+1, errf(ErrUnknownLabel, "class %q is not one of the declared values {%s} of attribute %q", v, strings.Join(a.levels, ","), a.name))
 						}
 					}
 					label = v

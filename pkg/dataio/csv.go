@@ -175,10 +175,23 @@ func isMissing(s string) bool {
 	return false
 }
 
+// ParseFloat is strconv.ParseFloat for data files: decimal numbers only.
+// Go's syntax also reads digits separated by underscores (1_000) and
+// hexadecimal floats (0x1p3), which no data format writes: such a text is
+// not a number here (a *strconv.NumError with ErrSyntax), as it is not for
+// LIBSVM, Weka or a spreadsheet.
+func ParseFloat(s string, bitSize int) (float64, error) {
+	t := strings.TrimLeft(s, "+-")
+	if strings.ContainsRune(s, '_') || len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
+		return 0, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrSyntax}
+	}
+	return strconv.ParseFloat(s, bitSize)
+}
+
 // parseValue parses a feature value: a finite float64. Underflow to zero is
 // accepted; overflow is an error like ±Inf.
 func parseValue(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := ParseFloat(s, 64)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && ne.Err == strconv.ErrRange && !math.IsInf(v, 0) {
@@ -339,7 +352,7 @@ func detectDelimiter(lines []textLine) byte {
 func looksLikeHeader(fields []string) bool {
 	text := false
 	for _, f := range fields {
-		if _, err := strconv.ParseFloat(f, 64); err == nil {
+		if _, err := ParseFloat(f, 64); err == nil {
 			return false
 		}
 		if !isMissing(f) {
@@ -618,7 +631,7 @@ func isHeader(rows [][]string) bool {
 			if isMissing(r[j]) {
 				continue
 			}
-			if _, err := strconv.ParseFloat(r[j], 64); err != nil {
+			if _, err := ParseFloat(r[j], 64); err != nil {
 				numeric = false
 				break
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Readers wrap them in a *ParseError (or return them wrapped
@@ -72,7 +74,56 @@ func (e *valueError) Unwrap() error { return e.err }
 
 // errf builds an error with a formatted message that wraps sentinel.
 func errf(sentinel error, format string, a ...any) error {
-	return &valueError{msg: fmt.Sprintf(format, a...), err: sentinel}
+	return &valueError{msg: fmt.Sprintf(format, shortArgs(format, a)...), err: sentinel}
+}
+
+// maxQuoted bounds the bytes of a value that a message quotes (%q): a
+// malformed token of megabytes is cut, not echoed whole.
+const maxQuoted = 80
+
+// shortArgs returns a with every string that format quotes (%q) and that
+// is longer than maxQuoted cut to it (on a UTF-8 boundary), marked with
+// "…" and its length.
+func shortArgs(format string, a []any) []any {
+	var out []any
+	arg := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.", format[j]) >= 0 {
+			j++
+		}
+		if j == len(format) || format[j] == '%' {
+			i = j
+			continue
+		}
+		if s, ok := argString(a, arg); ok && format[j] == 'q' && len(s) > maxQuoted {
+			if out == nil {
+				out = append([]any(nil), a...)
+			}
+			cut := maxQuoted
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			out[arg] = fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+		}
+		arg++
+		i = j
+	}
+	if out == nil {
+		return a
+	}
+	return out
+}
+
+func argString(a []any, i int) (string, bool) {
+	if i >= len(a) {
+		return "", false
+	}
+	s, ok := a[i].(string)
+	return s, ok
 }
 
 func perr(file string, line, col int, err error) *ParseError {

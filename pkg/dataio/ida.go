@@ -177,7 +177,7 @@ func readIndexLines(file string, data []byte, n int) ([]indexLine, error) {
 			v, err := strconv.Atoi(s)
 			if err != nil {
 				// Tolerate "12.0"-style integers written by numeric tools.
-				fv, ferr := strconv.ParseFloat(s, 64)
+				fv, ferr := ParseFloat(s, 64)
 				if ferr != nil || fv != float64(int(fv)) {
 					return nil, perr(file, l.num, c+1, errf(ErrIndex, "row number %q is not an integer", s))
 				}

@@ -24,7 +24,7 @@ func (r *rawLabels) add(text string, line int) {
 // same class is recognised however a file spells it; other labels are kept
 // as they are. ok is false for NaN and ±Inf.
 func canonicalLabel(s string) (canon string, numeric, ok bool) {
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := ParseFloat(s, 64)
 	if err != nil {
 		return s, false, true
 	}
@@ -204,8 +204,8 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 	} else {
 		posName, negName = a, b
 		if allNumeric {
-			va, _ := strconv.ParseFloat(a, 64)
-			vb, _ := strconv.ParseFloat(b, 64)
+			va, _ := ParseFloat(a, 64)
+			vb, _ := ParseFloat(b, 64)
 			if vb > va {
 				posName, negName = b, a
 			}

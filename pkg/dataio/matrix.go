@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -33,7 +32,7 @@ func ReadMatrix(r io.Reader, name string) ([][]float64, error) {
 		})
 		row := make([]float64, len(fields))
 		for k, fv := range fields {
-			v, err := strconv.ParseFloat(fv, 64)
+			v, err := ParseFloat(fv, 64)
 			if err != nil {
 				return nil, perr(name, line, k+1, errf(ErrNotNumber, "%q is not a number", fv))
 			}

@@ -212,6 +212,16 @@ func (nz *Normalizer) Dim() int { return len(nz.Shift) }
 
 // Validate checks a normaliser read back from a file.
 func (nz *Normalizer) Validate() error {
+	switch nz.Kind {
+	case ZScore, MinMax01, MinMax11, NoScale:
+	default:
+		return fmt.Errorf("check normaliser: unknown kind %q (want zscore, minmax01, minmax11 or none)", nz.Kind)
+	}
+	for _, j := range nz.Constant {
+		if j < 0 || j >= len(nz.Shift) {
+			return fmt.Errorf("check normaliser: constant feature index %d outside 0 to %d", j, len(nz.Shift)-1)
+		}
+	}
 	if len(nz.Shift) != len(nz.Scale) {
 		return fmt.Errorf("check normaliser: %d shifts but %d scales", len(nz.Shift), len(nz.Scale))
 	}

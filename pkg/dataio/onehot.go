@@ -253,7 +253,7 @@ func nominalList(cols []NominalFeature, fieldOf func(NominalFeature) int) string
 		typo := ""
 		nums := 0
 		for _, l := range c.Levels {
-			if _, err := strconv.ParseFloat(l, 64); err == nil {
+			if _, err := ParseFloat(l, 64); err == nil {
 				nums++
 			}
 		}

@@ -54,7 +54,7 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		if j < len(d.FeatureNames) {
 			name = strings.NewReplacer("\r", " ", "\n", " ").Replace(d.FeatureNames[j])
 		}
-		if _, err := strconv.ParseFloat(strings.TrimSpace(name), 64); err == nil || isMissing(strings.TrimSpace(name)) {
+		if _, err := ParseFloat(strings.TrimSpace(name), 64); err == nil || isMissing(strings.TrimSpace(name)) {
 			name = "f" + strconv.Itoa(j+1)
 		}
 		if j > 0 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -345,6 +344,18 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		}
 		return res, nil
 	}
+	if s.BeforeRun != nil {
+		if err := s.BeforeRun(); err != nil {
+			return nil, err
+		}
+	}
+	// Out is opened and locked before any work (Laanaya's selection
+	// included), so that a second writer is refused at once.
+	sink, prior, closeSink, err := openSink(s.Out, s.Resume)
+	if err != nil {
+		return nil, err
+	}
+	defer closeSink()
 	if s.LaanayaSelect {
 		if err := s.laanaya(ctx, &cfg, sources, entries, res); err != nil {
 			return nil, err
@@ -356,13 +367,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid
 	res.Jobs = len(jobs)
-	if s.BeforeRun != nil {
-		if err := s.BeforeRun(); err != nil {
-			return nil, err
-		}
-	}
-	sink, prior, closeSink, err := openSink(s.Out, s.Resume, res.Run, legacy, settings)
-	if err != nil {
+	if err := checkPrior(s.Out, prior, res.Run, legacy, settings); err != nil {
 		return nil, err
 	}
 	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
@@ -371,7 +376,6 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		res.Run, settings = legacy, nil
 	}
 	cfg.Settings = settings
-	defer closeSink()
 	done := map[Key]bool{}
 	for _, r := range prior {
 		done[r.Key()] = true
@@ -388,41 +392,38 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	return res, nil
 }
 
-// openSink opens the results file out (a MemorySink when out is ""), with
-// the records it already holds when resuming: they must all be of run, or
-// all of legacy (the same settings' identifier in the flat-options version,
-// "" for none); otherwise the error names the settings that differ from
-// settings, where the records carry theirs.
-func openSink(out string, resume bool, run, legacy string, settings map[string]string) (Sink, []Record, func(), error) {
+// openSink opens the results file out (a MemorySink when out is ""), locked
+// for the run, with the records it already holds when resuming.
+func openSink(out string, resume bool) (Sink, []Record, func(), error) {
 	if out == "" {
 		return &MemorySink{}, nil, func() {}, nil
-	}
-	var prior []Record
-	if st, err := os.Stat(out); err == nil && !resume && st.Size() > 0 {
-		return nil, nil, nil, &ResultsExistError{out}
-	} else if err == nil && resume {
-		if prior, err = ReadRecordsFile(out); err != nil {
-			return nil, nil, nil, err
-		}
-		want := run
-		if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
-			want = legacy
-		}
-		for _, r := range prior {
-			if r.Run != want {
-				e := &OtherRunError{Path: out, Run: r.Run, Want: run}
-				if r.Settings != nil {
-					e.Diff = DiffSettings(r.Settings, settings)
-				}
-				return nil, nil, nil, e
-			}
-		}
 	}
 	fs, err := OpenFileSink(out, resume)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return fs, prior, func() { fs.Close() }, nil
+	return fs, fs.Records(), func() { fs.Close() }, nil
+}
+
+// checkPrior checks that the records of out being resumed are all of run,
+// or all of legacy (the same settings' identifier in the flat-options
+// version, "" for none); otherwise the error names the settings that
+// differ from settings, where the records carry theirs.
+func checkPrior(out string, prior []Record, run, legacy string, settings map[string]string) error {
+	want := run
+	if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
+		want = legacy
+	}
+	for _, r := range prior {
+		if r.Run != want {
+			e := &OtherRunError{Path: out, Run: r.Run, Want: run}
+			if r.Settings != nil {
+				e.Diff = DiffSettings(r.Settings, settings)
+			}
+			return e
+		}
+	}
+	return nil
 }
 
 // checkEntryOptions refuses, before any data is read or any job runs, an

@@ -96,7 +96,11 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		all = mergeRuns(sets)
 	} else {
 		var err error
-		if all, err = Merge(sets...); err != nil {
+		all, err = Merge(sets...)
+		if de := (*DuplicateJobError)(nil); errors.As(err, &de) && de.FirstSet > 0 {
+			de.First, de.Then = s.Files[de.FirstSet-1], s.Files[de.ThenSet-1]
+		}
+		if err != nil {
 			return nil, err
 		}
 	}

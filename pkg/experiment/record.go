@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -143,55 +144,124 @@ type Sink interface {
 	Write(r *Record) error
 }
 
-// FileSink appends records to a JSONL file, one line each, synced to disk
-// after every record so that Ctrl-C or a crash loses nothing already written.
+// FileSink appends records to a JSONL file, one line each. The file is
+// opened in append mode and locked (an advisory flock, held until Close, so
+// that a second run on the same file is refused at once), every record is
+// one write, and the file is synced after every record (the end of a job),
+// so that Ctrl-C, kill -9 or a crash loses nothing already written and
+// leaves at most one torn last line.
 type FileSink struct {
-	mu sync.Mutex
-	f  *os.File
+	mu      sync.Mutex
+	f       *os.File
+	regular bool     // a regular file (synced); not /dev/null or a pipe
+	prior   []Record // the records the file held when opened
 }
 
-// OpenFileSink opens path for appending records. With resume false the file
-// is truncated. With resume true, a torn last line (a crash in mid-write) is
-// cut off first so that the file stays valid JSONL.
-func OpenFileSink(path string, resume bool) (*FileSink, error) {
-	flag := os.O_CREATE | os.O_WRONLY
-	if !resume {
-		flag |= os.O_TRUNC
+// LockedError is a results file that another process is writing: its lock
+// is held. PID is the holder's process id, 0 when it cannot be told.
+type LockedError struct {
+	Path string
+	PID  int
+}
+
+func (e *LockedError) Error() string {
+	who := "another kerneltune run"
+	if e.PID > 0 {
+		who = fmt.Sprintf("another kerneltune run (pid %d)", e.PID)
 	}
-	f, err := os.OpenFile(path, flag, 0o644)
+	return fmt.Sprintf("%s is being written by %s: wait for it to end, or choose another file", e.Path, who)
+}
+
+// DirectoryError is a results file path that names a directory.
+type DirectoryError struct{ Path string }
+
+func (e *DirectoryError) Error() string {
+	return fmt.Sprintf("%s is a directory, not a results file", e.Path)
+}
+
+// OpenFileSink opens path for appending records and locks it (a
+// *LockedError when another process holds it). With resume false the file
+// must be new or empty (a *ResultsExistError otherwise). With resume true
+// its records are read (Records) after its last line is repaired: a last
+// line without its newline (a crash between the record and its newline) is
+// completed when it is a whole record, so that the record read as done
+// stays in the file, and cut off when it is torn, so that its job runs
+// again.
+func OpenFileSink(path string, resume bool) (*FileSink, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &DirectoryError{path}
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open results file: %w", err)
 	}
-	if resume {
-		if err := cutTornLine(f, path); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+	s := &FileSink{f: f}
+	if err := s.open(path, resume); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	return &FileSink{f: f}, nil
+	return s, nil
 }
 
-// cutTornLine truncates the file after its last newline.
-func cutTornLine(f *os.File, path string) error {
-	data, err := os.ReadFile(path)
+func (s *FileSink) open(path string, resume bool) error {
+	if err := lockFile(s.f, path); err != nil {
+		return err
+	}
+	st, err := s.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s.regular = st.Mode().IsRegular()
+	if !s.regular {
+		return nil // /dev/null, a pipe: nothing to read back
+	}
+	if st.Size() > 0 && !resume {
+		return &ResultsExistError{path}
+	}
+	data, err := io.ReadAll(io.NewSectionReader(s.f, 0, st.Size()))
 	if err != nil {
 		return fmt.Errorf("read results file: %w", err)
 	}
-	keep := bytes.LastIndexByte(data, '\n') + 1
-	if keep == len(data) {
-		return nil
+	if data, err = s.repairTail(path, data); err != nil {
+		return err
 	}
-	if err := f.Truncate(int64(keep)); err != nil {
-		return fmt.Errorf("%s: cut torn last line: %w", path, err)
-	}
-	return nil
+	s.prior, err = ReadRecords(bytes.NewReader(data), path)
+	return err
 }
 
-// Write appends one record and syncs the file.
+// repairTail completes a newline-less last line that is a whole record and
+// cuts off one that is torn; it returns the file's content after.
+func (s *FileSink) repairTail(path string, data []byte) ([]byte, error) {
+	keep := bytes.LastIndexByte(data, '\n') + 1
+	if keep == len(data) {
+		return data, nil
+	}
+	if t := bytes.TrimSpace(data[keep:]); len(t) == 0 || wholeRecord(t) {
+		if _, err := s.f.Write([]byte("\n")); err != nil {
+			return nil, fmt.Errorf("%s: complete the last line: %w", path, err)
+		}
+		if err := s.f.Sync(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return append(data, '\n'), nil
+	}
+	if err := s.f.Truncate(int64(keep)); err != nil {
+		return nil, fmt.Errorf("%s: cut torn last line: %w", path, err)
+	}
+	return data[:keep], nil
+}
+
+// wholeRecord reports whether b, a last line without its newline, is a
+// whole record (ReadRecords counts it) rather than a torn one (skipped).
+func wholeRecord(b []byte) bool {
+	_, err := parseRecord(b)
+	return err == nil
+}
+
+// Records returns the records the file held when it was opened.
+func (s *FileSink) Records() []Record { return s.prior }
+
+// Write appends one record, in one write, and syncs the file.
 func (s *FileSink) Write(r *Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -202,6 +272,9 @@ func (s *FileSink) Write(r *Record) error {
 	defer s.mu.Unlock()
 	if _, err := s.f.Write(b); err != nil {
 		return fmt.Errorf("write record: %w", err)
+	}
+	if !s.regular {
+		return nil
 	}
 	return s.f.Sync()
 }
@@ -229,9 +302,16 @@ var ErrMixedRuns = errors.New("records come from runs with different settings")
 // ReadRecords reads a JSONL results file. A torn last line (a crash in
 // mid-write: the file does not end in a newline) is skipped; any other line
 // that is not a record written by compare is an error naming it, so that a
-// file from another tool is never summarised as an empty run.
+// file from another tool is never summarised as an empty run. Each record
+// is checked (CheckRecord), and a job recorded twice must be recorded with
+// the same values (wall time aside): a second record that differs is an
+// error naming both lines; one that does not is dropped.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	var out []Record
+	var (
+		out   []Record
+		lines []int           // the line of each of out
+		seen  = map[Key]int{} // index in out
+	)
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
@@ -247,13 +327,102 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 				}
 				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
 			}
-			out = append(out, rec)
+			if err := CheckRecord(&rec); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if i, dup := seen[rec.Key()]; !dup {
+				seen[rec.Key()] = len(out)
+				out, lines = append(out, rec), append(lines, line)
+			} else if !sameJob(&out[i], &rec) {
+				return nil, &DuplicateJobError{Key: rec.Key(),
+					First: fmt.Sprintf("%s:%d", name, lines[i]), Then: fmt.Sprintf("%s:%d", name, line)}
+			}
 		}
 		if torn {
 			break
 		}
 	}
 	return out, nil
+}
+
+// DuplicateJobError is a job recorded twice with different values. First
+// and Then say where each record is: "file:line" from ReadRecords; from
+// Merge, the 1-based number of each set, which MergeFiles turns into the
+// files' names.
+type DuplicateJobError struct {
+	Key               Key
+	First, Then       string
+	FirstSet, ThenSet int
+}
+
+func (e *DuplicateJobError) Error() string {
+	job := fmt.Sprintf("job (dataset %s, entry %s, partition %d) is recorded twice with different values", e.Key.Dataset, e.Key.Entry, e.Key.Partition)
+	if e.First == "" {
+		return fmt.Sprintf("%s: in record sets %d and %d", job, e.FirstSet, e.ThenSet)
+	}
+	if e.FirstSet == 0 {
+		return fmt.Sprintf("%s: %s: at %s and %s", e.Then, job, e.First, e.Then)
+	}
+	return fmt.Sprintf("%s: in %s and %s", job, e.First, e.Then)
+}
+
+// sameJob reports whether two records of one job hold the same values, wall
+// time aside (a job run again gives the same record).
+func sameJob(a, b *Record) bool {
+	x, y := *a, *b
+	x.Seconds, y.Seconds = 0, 0
+	bx, errx := json.Marshal(&x)
+	by, erry := json.Marshal(&y)
+	return errx == nil && erry == nil && bytes.Equal(bx, by)
+}
+
+// CheckRecord checks that a record's numbers are in range: accuracies in
+// [0, 1], counts, sizes and times not negative, and a partition, dataset and
+// entry within the record's grid when it has one. ReadRecords calls it.
+func CheckRecord(r *Record) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"test_accuracy", r.TestAccuracy}, {"train_accuracy", r.TrainAccuracy}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return fmt.Errorf("%s %v is not in [0, 1]", f.name, f.v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"partition", r.Partition}, {"nsv", r.NSV}, {"train_size", r.TrainSize}, {"test_size", r.TestSize},
+		{"iterations", r.Iter}, {"svm_solves", r.Solves}} {
+		if f.v < 0 {
+			return fmt.Errorf("%s %d < 0", f.name, f.v)
+		}
+	}
+	if !(r.Seconds >= 0) || math.IsInf(r.Seconds, 0) {
+		return fmt.Errorf("seconds %v is not a wall time", r.Seconds)
+	}
+	if r.NSV > r.TrainSize && r.TrainSize > 0 {
+		return fmt.Errorf("nsv %d > train_size %d", r.NSV, r.TrainSize)
+	}
+	g := r.Grid
+	if g == nil {
+		return nil
+	}
+	if !slices.Contains(g.Entries, r.Entry) {
+		return fmt.Errorf("entry %q is not in the run's grid (%s)", r.Entry, strings.Join(g.Entries, ", "))
+	}
+	for _, d := range g.Datasets {
+		if d.Partitions < 0 {
+			return fmt.Errorf("grid: dataset %s has %d partitions", d.Name, d.Partitions)
+		}
+		if d.Name == r.Dataset {
+			if r.Partition >= d.Partitions {
+				return fmt.Errorf("partition %d is outside the run's grid (%s has %d partitions: 0 to %d)",
+					r.Partition, d.Name, d.Partitions, d.Partitions-1)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("dataset %q is not in the run's grid", r.Dataset)
 }
 
 // parseRecord decodes one line and checks that it identifies a job.
@@ -273,9 +442,6 @@ func parseRecord(b []byte) (Record, error) {
 	if len(missing) > 0 {
 		return rec, fmt.Errorf("no %s", strings.Join(missing, ", "))
 	}
-	if rec.Partition < 0 {
-		return rec, fmt.Errorf("partition %d < 0", rec.Partition)
-	}
 	return rec, nil
 }
 
@@ -293,22 +459,28 @@ func ReadRecordsFile(path string) ([]Record, error) {
 }
 
 // Merge combines the records of several files (the shards of one run): the
-// runs must match, and a job present twice keeps its first record.
+// runs must match, and a job present twice keeps its first record when the
+// two hold the same values (wall time aside); otherwise the error is a
+// *DuplicateJobError naming both.
 func Merge(sets ...[]Record) ([]Record, error) {
-	seen := map[Key]bool{}
+	seen := map[Key]int{}  // index in out
+	setOf := map[Key]int{} // 1-based set of each
 	run := ""
 	var out []Record
-	for _, set := range sets {
+	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
 				run = r.Run
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
-			if seen[r.Key()] {
+			if i, dup := seen[r.Key()]; dup {
+				if !sameJob(&out[i], &r) {
+					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
+				}
 				continue
 			}
-			seen[r.Key()] = true
+			seen[r.Key()], setOf[r.Key()] = len(out), k+1
 			out = append(out, r)
 		}
 	}

@@ -1,11 +1,14 @@
 package experiment
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+const gridJSON = `"grid":{"datasets":[{"name":"heart","partitions":24}],"entries":["svm","rcsc"]}`
 
 const goodLine = `{"dataset":"heart","entry":"svm","method":"svm","partition":2,"run":"abc","status":"converged","test_accuracy":0.8}`
 
@@ -16,7 +19,22 @@ func TestReadRecords(t *testing.T) {
 		err        string // substring of the error
 	}{
 		{"one record", goodLine + "\n", 1, ""},
-		{"blank lines", "\n" + goodLine + "\n\n" + goodLine + "\n", 2, ""},
+		{"blank lines, a job twice with the same values", "\n" + goodLine + "\n\n" + goodLine + "\n", 1, ""},
+		{"a job twice, wall times aside", goodLine + "\n" + strings.Replace(goodLine, `}`, `,"seconds":3}`, 1) + "\n", 1, ""},
+		{"a job twice with different values", goodLine + "\n\n" + strings.Replace(goodLine, "0.8", "0.9", 1) + "\n", 0,
+			"x.jsonl:3: job (dataset heart, entry svm, partition 2) is recorded twice with different values: at x.jsonl:1 and x.jsonl:3"},
+		{"accuracy above 1", strings.Replace(goodLine, "0.8", "1.7", 1) + "\n", 0, "x.jsonl:1: test_accuracy 1.7 is not in [0, 1]"},
+		{"negative accuracy", strings.Replace(goodLine, "}", `,"train_accuracy":-0.1}`, 1) + "\n", 0, "x.jsonl:1: train_accuracy -0.1 is not in [0, 1]"},
+		{"negative nsv", goodLine + "\n" + strings.Replace(goodLine, "}", `,"partition":3,"nsv":-4}`, 1) + "\n", 0, "x.jsonl:2: nsv -4 < 0"},
+		{"more SVs than points", strings.Replace(goodLine, "}", `,"nsv":70,"train_size":60}`, 1) + "\n", 0, "x.jsonl:1: nsv 70 > train_size 60"},
+		{"negative time", strings.Replace(goodLine, "}", `,"seconds":-1}`, 1) + "\n", 0, "x.jsonl:1: seconds -1 is not a wall time"},
+		{"partition outside the grid", strings.Replace(goodLine, "}", `,"partition":999,`+gridJSON+`}`, 1) + "\n", 0,
+			"x.jsonl:1: partition 999 is outside the run's grid (heart has 24 partitions: 0 to 23)"},
+		{"partition within the grid", strings.Replace(goodLine, "}", `,`+gridJSON+`}`, 1) + "\n", 1, ""},
+		{"dataset outside the grid", strings.Replace(strings.Replace(goodLine, "}", `,`+gridJSON+`}`, 1), `"heart"`, `"iris"`, 1) + "\n", 0,
+			`x.jsonl:1: dataset "iris" is not in the run's grid`},
+		{"entry outside the grid", strings.Replace(strings.Replace(goodLine, "}", `,`+gridJSON+`}`, 1), `"entry":"svm"`, `"entry":"gi"`, 1) + "\n", 0,
+			`x.jsonl:1: entry "gi" is not in the run's grid (svm, rcsc)`},
 		{"no final newline", goodLine, 1, ""},
 		{"torn last line", goodLine + "\n" + `{"dataset":"heart","en`, 1, ""},
 		{"empty", "", 0, ""},
@@ -24,7 +42,7 @@ func TestReadRecords(t *testing.T) {
 		{"complete bad last line", goodLine + "\n" + "[1,2]\n", 0, "x.jsonl:2: not a result record"},
 		{"another tool's JSON", `{"foo": 1}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
 		{"no run", `{"dataset":"d","entry":"svm","method":"svm","status":"converged"}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no run"},
-		{"negative partition", strings.Replace(goodLine, `"partition":2`, `"partition":-1`, 1) + "\n", 0, "partition -1 < 0"},
+		{"negative partition", strings.Replace(goodLine, `"partition":2`, `"partition":-1`, 1) + "\n", 0, "x.jsonl:1: partition -1 < 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, err := ReadRecords(strings.NewReader(tc.text), "x.jsonl")
@@ -62,5 +80,26 @@ func TestReadRecordsFileDirectory(t *testing.T) {
 	recs, err := ReadRecordsFile(path)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("%d records, err %v", len(recs), err)
+	}
+}
+
+// TestMergeRefusesConflictingRecords: the same job in two files with other
+// values is an error naming both files; with the same values it counts once.
+func TestMergeRefusesConflictingRecords(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	b := filepath.Join(dir, "b.jsonl")
+	c := filepath.Join(dir, "c.jsonl")
+	os.WriteFile(a, []byte(goodLine+"\n"), 0o644)
+	os.WriteFile(b, []byte(goodLine+"\n"), 0o644)
+	os.WriteFile(c, []byte(strings.Replace(goodLine, "0.8", "0.75", 1)+"\n"), 0o644)
+	res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, b}})
+	if err != nil || len(res.Records) != 1 {
+		t.Fatalf("same values: %v", err)
+	}
+	_, err = MergeFiles(context.Background(), MergeSettings{Files: []string{a, b, c}})
+	want := "job (dataset heart, entry svm, partition 2) is recorded twice with different values: in " + a + " and " + c
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
 	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -51,6 +52,9 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("error %q does not start with \"read model: \"", err)
 			}
 			return
+		}
+		if err := m.Verify(); err != nil && !errors.As(err, new(*ChecksumError)) {
+			t.Fatalf("Verify: %v, want nil or a *ChecksumError", err)
 		}
 		if m.NumFeatures > 1<<10 {
 			return // a valid file for very wide data: too big to predict on here

@@ -33,6 +33,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -121,7 +122,7 @@ func ReadPrecomputed(r io.Reader, name string) (*mat.Dense, []float64, error) {
 		errf := func(format string, a ...any) error {
 			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
 		}
-		lab, err := strconv.ParseFloat(f[0], 64)
+		lab, err := dataio.ParseFloat(f[0], 64)
 		if err != nil {
 			return nil, nil, errf("label %q is not a number", f[0])
 		}
@@ -138,7 +139,7 @@ func ReadPrecomputed(r io.Reader, name string) (*mat.Dense, []float64, error) {
 			if !ok || idx != strconv.Itoa(j+1) {
 				return nil, nil, errf("token %q: want index %d (every kernel value, in order)", tok, j+1)
 			}
-			v, err := strconv.ParseFloat(val, 64)
+			v, err := dataio.ParseFloat(val, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, nil, errf("token %q: %q is not a finite number", tok, val)
 			}

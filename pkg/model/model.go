@@ -21,6 +21,8 @@ package model
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,8 +89,9 @@ type Model struct {
 	// NumFeatures is then its output dimension.
 	Encoder *dataio.OneHot `json:"encoder,omitempty"`
 	// Normalizer maps raw inputs to the space the support vectors live in;
-	// nil means none.
-	Normalizer *dataio.Normalizer `json:"normalizer,omitempty"`
+	// nil means none (written "normalizer": null: the field is always
+	// written, so that a file that lost it is refused, not read as none).
+	Normalizer *dataio.Normalizer `json:"normalizer"`
 	// Labels are the original label texts of the classes +1 and -1.
 	Labels dataio.LabelMap `json:"labels"`
 	// NumFeatures is the input dimension d; FeatureNames has length d.
@@ -107,6 +110,11 @@ type Model struct {
 	Provenance Provenance `json:"provenance"`
 	// Tuning is the tuning method's result, when `tune` made the model.
 	Tuning json.RawMessage `json:"tuning,omitempty"`
+
+	// Checksum is "sha256:" and the SHA-256 of the model's content (its
+	// compact JSON with Checksum empty), written by Save; Verify tells an
+	// edited file by it.
+	Checksum string `json:"checksum,omitempty"`
 
 	kern kernel.Kernel // built from Kernel
 	sv   *mat.Dense    // nsv×d support vectors
@@ -358,6 +366,9 @@ func (m *Model) validate() error {
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	if m.Encoder == nil && m.FormatVersion != 1 {
+		return bad("format_version %d without an encoder (a model without one is version 1)", m.FormatVersion)
+	}
 	if m.Encoder != nil {
 		if m.FormatVersion < 2 {
 			return bad("an encoder in a format_version %d file (encoders need 2)", m.FormatVersion)
@@ -380,6 +391,9 @@ func (m *Model) validate() error {
 	if !finite(m.Bias) {
 		return bad("bias is %g", m.Bias)
 	}
+	if err := m.checkTraining(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	for i, sv := range m.SupportVectors {
 		if len(sv.X) != d {
 			return bad("support vector %d has %d features, want %d", i+1, len(sv.X), d)
@@ -396,6 +410,22 @@ func (m *Model) validate() error {
 	return nil
 }
 
+// checkTraining checks that the training summary agrees with the model, as
+// the writer makes it: a support vector or the bias lost or edited shows.
+func (m *Model) checkTraining() error {
+	t := m.Training
+	switch {
+	case t.NSV != len(m.SupportVectors):
+		return fmt.Errorf("training.n_sv = %d, but the model has %d support_vectors", t.NSV, len(m.SupportVectors))
+	case t.N < t.NSV || t.NPos < 0 || t.NPos > t.N || t.NBSV < 0 || t.NBSV > t.NSV:
+		return fmt.Errorf("training: n = %d, n_pos = %d, n_sv = %d, n_bsv = %d do not agree", t.N, t.NPos, t.NSV, t.NBSV)
+	case t.Rho != -m.Bias:
+		return fmt.Errorf("bias = %g, but training.rho = %g (bias is -rho)", m.Bias, t.Rho)
+	case !(t.Eps > 0) || math.IsInf(t.Eps, 0):
+		return fmt.Errorf("training.eps = %g, want a finite tolerance > 0", t.Eps)
+	}
+	return nil
+}
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // checkKernelDim checks that a kernel with a per-feature parameter has d of
@@ -573,11 +603,17 @@ func (m *Model) Save(w io.Writer) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
+	c := *m
+	sum, err := contentSum(m)
+	if err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
+	c.Checksum = sum
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
+	if err := enc.Encode(&c); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
 	if _, err := w.Write(compactNumberArrays(buf.Bytes())); err != nil {
@@ -709,10 +745,110 @@ func load(r io.Reader) (*Model, error) {
 	if err := json.Unmarshal(raw, m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonErr(err))
 	}
+	if err := requireFields(raw); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	if err := m.prepare(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// requireFields checks that a model file has every field the writer always
+// writes, so that a lost one is refused rather than read as zero (a bias of
+// 0, no support vectors). "normalizer" (null for none) is required of the
+// files that carry a checksum: older writers left it out for none.
+func requireFields(raw []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return err
+	}
+	need := []string{"kernel", "margin", "C", "labels", "num_features", "bias", "support_vectors", "training", "provenance"}
+	if _, ok := top["checksum"]; ok {
+		need = append(need, "normalizer")
+	}
+	if err := hasKeys(top, "", need...); err != nil {
+		return err
+	}
+	sub := []struct {
+		field string
+		keys  []string
+	}{
+		{"labels", []string{"positive", "negative"}},
+		{"training", []string{"n", "n_pos", "n_sv", "n_bsv", "obj", "rho", "w2", "iter", "status", "eps"}},
+		{"kernel", []string{"kind"}},
+	}
+	for _, f := range sub {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(top[f.field], &obj); err != nil || obj == nil {
+			return fmt.Errorf("field %s is not an object", f.field)
+		}
+		if err := hasKeys(obj, f.field+".", f.keys...); err != nil {
+			return err
+		}
+	}
+	var svs []map[string]json.RawMessage
+	if err := json.Unmarshal(top["support_vectors"], &svs); err != nil || svs == nil {
+		return errors.New("field support_vectors is not a list")
+	}
+	for i, sv := range svs {
+		if err := hasKeys(sv, fmt.Sprintf("support_vectors[%d].", i), "coef", "x"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasKeys returns an error naming the first of keys that obj lacks.
+func hasKeys(obj map[string]json.RawMessage, prefix string, keys ...string) error {
+	for _, k := range keys {
+		if _, ok := obj[k]; !ok {
+			return fmt.Errorf("no field %s%s (every model file has one)", prefix, k)
+		}
+	}
+	return nil
+}
+
+// ChecksumError is a model whose content does not match its checksum (the
+// file was edited after kerneltune wrote it), or that has none.
+type ChecksumError struct{ Missing bool }
+
+func (e *ChecksumError) Error() string {
+	if e.Missing {
+		return "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"
+	}
+	return "the model's content does not match its checksum: the file was edited after kerneltune wrote it"
+}
+
+// Verify checks the model's content against its checksum (Checksum, written
+// by Save): nil when they match, a *ChecksumError when they do not or the
+// model has none. A model that passes Validate but fails Verify is
+// consistent, but not what kerneltune wrote.
+func (m *Model) Verify() error {
+	if m.Checksum == "" {
+		return &ChecksumError{Missing: true}
+	}
+	sum, err := contentSum(m)
+	if err != nil {
+		return err
+	}
+	if sum != m.Checksum {
+		return &ChecksumError{}
+	}
+	return nil
+}
+
+// contentSum returns "sha256:" and the hex SHA-256 of m's compact JSON with
+// Checksum empty.
+func contentSum(m *Model) (string, error) {
+	c := *m
+	c.Checksum = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:]), nil
 }
 
 // jsonErr makes encoding/json's errors read as "field X: ..." where it can.

@@ -248,6 +248,16 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			m2.NumFeatures != 13 || len(m2.FeatureNames) != 13 || m2.Training != m.Training {
 			t.Errorf("%v: fields changed in the round trip:\n%+v\n%+v", margin, m, m2)
 		}
+		// The checksum survives the indented file and the round trip, and
+		// tells a changed number.
+		if !strings.HasPrefix(m2.Checksum, "sha256:") || len(m2.Checksum) != 7+64 || m2.Verify() != nil {
+			t.Errorf("%v: checksum %q, Verify: %v", margin, m2.Checksum, m2.Verify())
+		}
+		m2.SupportVectors[0].Coef *= 1 + 1e-15
+		if ce := (*ChecksumError)(nil); !errors.As(m2.Verify(), &ce) || ce.Missing {
+			t.Errorf("%v: Verify after an edit: %v, want a *ChecksumError", margin, m2.Verify())
+		}
+		m2.SupportVectors[0].Coef = m.SupportVectors[0].Coef
 		var tun map[string]any
 		if err := json.Unmarshal(m2.Tuning, &tun); err != nil || tun["iterations"] != 3.0 {
 			t.Errorf("tuning field: %s (%v)", m2.Tuning, err)

@@ -5,8 +5,10 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -165,15 +167,15 @@ type TrainResult struct {
 
 	Accuracies
 
-	NSV    int     `json:"n_sv"`
-	NBSV   int     `json:"n_bsv"`
-	Obj    float64 `json:"obj"`
-	W2     float64 `json:"w2"`
-	Geo    float64 `json:"geometric_margin"`
-	Rho    float64 `json:"rho"`
-	Iter   int     `json:"iterations"`
-	Status string  `json:"status"`
-	Eps    float64 `json:"eps"`
+	NSV    int       `json:"n_sv"`
+	NBSV   int       `json:"n_bsv"`
+	Obj    float64   `json:"obj"`
+	W2     float64   `json:"w2"`
+	Geo    InfNumber `json:"geometric_margin"` // +Inf (null) when w = 0
+	Rho    float64   `json:"rho"`
+	Iter   int       `json:"iterations"`
+	Status string    `json:"status"`
+	Eps    float64   `json:"eps"`
 	// Seconds is the wall time of the SVM training.
 	Seconds float64 `json:"time_s"`
 
@@ -213,7 +215,7 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
 		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Accuracies: f.Accuracies,
-		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: margin(m.Training.W2),
+		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: InfNumber(margin(m.Training.W2)),
 		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: m.Training.Eps,
 		Seconds: f.Elapsed.Seconds(), Model: m,
 	}
@@ -225,10 +227,38 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 	if !f.Converged() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise --max-iter or --eps)", fit.Status, fit.Iter))
 	}
+	if pos, neg := s.Train.ClassCounts(); r.NSV == 0 && fit.Iter == 0 && pos > 0 && neg > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped before its first step: --eps %g is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)", m.Training.Eps))
+	}
 	if s.Margin == L2 {
 		r.Notes = append(r.Notes, "l2 margin: trained with K + I/C; objective with K + I/C, margin 1/‖w‖ with K")
 	}
 	return r, nil
+}
+
+// InfNumber is a number that may be infinite (the geometric margin of a
+// model without support vectors): JSON has no infinity, so ±Inf is written
+// null, and null reads back as +Inf.
+type InfNumber float64
+
+// MarshalJSON writes v as a JSON number, or null when it is infinite.
+func (v InfNumber) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(v), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
+}
+
+// UnmarshalJSON reads a number, or null as +Inf.
+func (v *InfNumber) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = InfNumber(math.Inf(1))
+		return nil
+	}
+	var f float64
+	err := json.Unmarshal(b, &f)
+	*v = InfNumber(f)
+	return err
 }
 
 // SetProvenance records the run that made m: the seed, the data as the user

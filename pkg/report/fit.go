@@ -28,7 +28,7 @@ func TrainTable(r *model.TrainResult) *Table {
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	t.Add("#BSV", strconv.Itoa(r.NBSV))
 	t.Add("dual objective", Sig(r.Obj, 8))
-	t.Add("margin 1/‖w‖", Sig(r.Geo, 6))
+	t.Add("margin 1/‖w‖", Sig(float64(r.Geo), 6))
 	t.Add("rho", Sig(r.Rho, 6))
 	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)

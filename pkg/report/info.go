@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
@@ -55,7 +56,11 @@ func DataTable(s dataio.Summary) *Table {
 			if len(lv) > 12 {
 				lv, more = lv[:12], fmt.Sprintf(", … (%d)", len(nf.Levels))
 			}
-			t.Add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(lv, ", ")+more+"}")
+			short := make([]string, len(lv))
+			for i, l := range lv {
+				short[i] = clipText(l)
+			}
+			t.Add(fmt.Sprintf("  %d %s", nf.Index+1, nf.Name), "{"+strings.Join(short, ", ")+more+"}")
 		}
 	}
 	multi := len(s.Classes) > 2
@@ -97,10 +102,10 @@ func DataTable(s dataio.Summary) *Table {
 	for _, nf := range s.Nominal {
 		var nums, words []string
 		for _, l := range nf.Levels {
-			if _, err := strconv.ParseFloat(l, 64); err == nil {
+			if _, err := dataio.ParseFloat(l, 64); err == nil {
 				nums = append(nums, l)
 			} else {
-				words = append(words, strconv.Quote(l))
+				words = append(words, strconv.Quote(clipText(l)))
 			}
 		}
 		if len(nums) > len(words) {
@@ -199,4 +204,18 @@ func WriteInfo(w io.Writer, format string, sums []dataio.Summary, s InfoSettings
 		}
 	}
 	return Render(w, format, ts...)
+}
+
+// clipText cuts a text from the data (a nominal level) longer than 40
+// bytes, on a UTF-8 boundary, so that a malformed megabyte token does not
+// widen every row of the table.
+func clipText(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }

@@ -1,0 +1,447 @@
+package cmd
+
+// The fault-injection suite (issue 25): kerneltune killed with SIGKILL at
+// random points of a compare, records torn at every byte, concurrent writers
+// of one results file, and tables of damaged records and models, each run
+// as a user would: through the command line, in a child process where a
+// process must die.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// childArgsEnv, set in a child's environment, makes the test binary run
+// kerneltune with those arguments (JSON) instead of the tests.
+const childArgsEnv = "KERNELTUNE_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if js := os.Getenv(childArgsEnv); js != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(js), &args); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// child returns a command that runs kerneltune with args in a new process
+// (this test binary, re-executed), in dir.
+func child(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	js, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(exe)
+	c.Dir = dir
+	c.Env = append(os.Environ(), childArgsEnv+"="+string(js))
+	return c
+}
+
+// faultCompare is the run the kill tests interrupt: 18 jobs of about 20 ms.
+var faultCompare = []string{"compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", "svm,rcsc,spd",
+	"--partitions", "3", "--train-size", "60", "--test-size", "60", "--workers", "2", "-q"}
+
+const faultJobs = 2 * 3 * 3
+
+// readMasked reads a results file and returns its records sorted, wall
+// times masked, and its number of lines.
+func readMasked(t *testing.T, path string) ([]experiment.Record, int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := experiment.ReadRecordsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	experiment.SortRecords(recs)
+	for i := range recs {
+		recs[i].Seconds = 0
+		// The command line that wrote a record is its provenance: a resumed
+		// job's says --resume.
+		if p := recs[i].Provenance; p != nil {
+			q := *p
+			q.Command = ""
+			recs[i].Provenance = &q
+		}
+	}
+	return recs, bytes.Count(data, []byte("\n"))
+}
+
+// TestKillNineAnywhereResumesToTheSameRecords kills compare with SIGKILL at
+// random times (seeded: the same points every run), resumes it, and checks
+// that the results file then holds each job once, with the records of an
+// uninterrupted run.
+func TestKillNineAnywhereResumesToTheSameRecords(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Now()
+	if out, err := child(t, dir, append(faultCompare, "--out", "ref.jsonl")...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	whole := time.Since(start)
+	ref, lines := readMasked(t, filepath.Join(dir, "ref.jsonl"))
+	if len(ref) != faultJobs || lines != faultJobs {
+		t.Fatalf("uninterrupted run: %d records on %d lines, want %d", len(ref), lines, faultJobs)
+	}
+	points := 10
+	if testing.Short() || raceBuild {
+		points = 4
+	}
+	rng := rand.New(rand.NewPCG(25, 9))
+	killed := 0
+	for i := range points {
+		out := fmt.Sprintf("k%d.jsonl", i)
+		args := append(faultCompare, "--out", out)
+		// One to three kills in a row at random points, then a resume to
+		// the end.
+		for k := range 1 + rng.IntN(3) {
+			a := args
+			if k > 0 {
+				a = append(a, "--resume")
+			}
+			c := child(t, dir, a...)
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(rng.Int64N(int64(whole))))
+			c.Process.Kill() // SIGKILL
+			if err := c.Wait(); err == nil {
+				continue // it had finished
+			}
+			killed++
+			if _, err := os.Stat(filepath.Join(dir, out)); err != nil {
+				args = args[:len(faultCompare)+2] // killed before --out was made
+			}
+		}
+		c := child(t, dir, append(args, "--resume")...)
+		if msg, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("point %d: resume: %v\n%s", i, err, msg)
+		}
+		got, lines := readMasked(t, filepath.Join(dir, out))
+		if lines != faultJobs {
+			t.Errorf("point %d: %d lines after resume, want %d (one per job)", i, lines, faultJobs)
+		}
+		if !reflect.DeepEqual(got, ref) {
+			t.Errorf("point %d: records after kill -9 and resume differ from the uninterrupted run's", i)
+		}
+	}
+	t.Logf("%d kill -9s at %d points; every resumed file equals the uninterrupted run's %d records", killed, points, faultJobs)
+	if killed == 0 {
+		t.Fatal("no run was killed: the points all fell after the end")
+	}
+}
+
+// TestTornRecordAtEveryByte cuts the results file inside its last record at
+// every byte, and with only its newline missing (issue 25's reproducer), and
+// resumes: the record is completed or its job run again, never counted and
+// then cut.
+func TestTornRecordAtEveryByte(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50",
+		"--test-size", "50", "--format", "json", "-q"}
+	full := filepath.Join(dir, "full.jsonl")
+	mustRun(t, append(args, "--out", full)...)
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := readMasked(t, full)
+	last := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+	// Every byte of the record's start and end, and 12 points between.
+	var cuts []int
+	for cut := last; cut < len(data); cut++ {
+		if cut < last+6 || cut > len(data)-6 || (cut-last)%max(1, (len(data)-last)/12) == 0 {
+			cuts = append(cuts, cut)
+		}
+	}
+	for _, cut := range cuts {
+		path := filepath.Join(dir, "torn.jsonl")
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errOut, code := runCLI(t, append(args, "--out", path, "--resume")...); code != 0 {
+			t.Fatalf("cut at byte %d: exit %d\n%s", cut, code, errOut)
+		}
+		got, lines := readMasked(t, path)
+		if lines != 3 || !reflect.DeepEqual(got, ref) {
+			t.Fatalf("cut at byte %d of %d: %d lines, records equal: %v", cut, len(data), lines, reflect.DeepEqual(got, ref))
+		}
+	}
+}
+
+// TestConcurrentWritersRefused starts a second writer of a results file
+// while the first runs: two compares, two resumes, and two shards given the
+// same --out. The second is refused at once naming the first's pid; the
+// first finishes, and its file is whole.
+func TestConcurrentWritersRefused(t *testing.T) {
+	base := append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "6")
+	for _, tc := range []struct {
+		name        string
+		first, then []string
+		jobs        int
+	}{
+		{"two compares", nil, nil, 36},
+		{"two resumes", []string{"--resume"}, []string{"--resume"}, 36},
+		{"two shards", []string{"--shard", "1/2"}, []string{"--shard", "2/2"}, 18},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "r.jsonl")
+			if tc.first != nil && tc.first[0] == "--resume" {
+				// A run stopped after two records.
+				full := child(t, dir, append(base, "--out", "full.jsonl")...)
+				if msg, err := full.CombinedOutput(); err != nil {
+					t.Fatalf("%v\n%s", err, msg)
+				}
+				data, _ := os.ReadFile(filepath.Join(dir, "full.jsonl"))
+				lines := bytes.SplitAfter(data, []byte("\n"))
+				os.WriteFile(path, bytes.Join(lines[:2], nil), 0o644)
+			}
+			first := child(t, dir, append(append(base, "--out", "r.jsonl"), tc.first...)...)
+			var firstErr bytes.Buffer
+			first.Stderr = &firstErr
+			if err := first.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the first holds the lock (it has written a record).
+			for n := 0; ; n++ {
+				if recs, _ := experiment.ReadRecordsFile(path); len(recs) > 2 {
+					break
+				}
+				if n > 2000 {
+					first.Process.Kill()
+					t.Fatal("the first run wrote no record in 20 s")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			second := child(t, dir, append(append(base, "--out", "r.jsonl"), tc.then...)...)
+			msg, err := second.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != ExitError {
+				t.Errorf("second writer: %v, want exit %d\n%s", err, ExitError, msg)
+			}
+			want := fmt.Sprintf("kerneltune: compare: --out r.jsonl is being written by another kerneltune run (pid %d): wait for it to end, or choose another file\n", first.Process.Pid)
+			if string(msg) != want {
+				t.Errorf("second writer says\n%s\nwant\n%s", msg, want)
+			}
+			if err := first.Wait(); err != nil {
+				t.Fatalf("first writer: %v\n%s", err, firstErr.String())
+			}
+			recs, lines := readMasked(t, path)
+			if len(recs) != tc.jobs || lines != tc.jobs {
+				t.Errorf("%d records on %d lines, want %d", len(recs), lines, tc.jobs)
+			}
+		})
+	}
+}
+
+// TestOutNotAFile: --out a directory is named as one, and --out /dev/null
+// runs (throwing the records away) instead of failing to sync it.
+func TestOutNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "50", "--test-size", "50", "-q", "--format", "json"}
+	_, errOut, code := runCLI(t, append(args, "--out", dir)...)
+	if want := "kerneltune: compare: --out " + dir + " is a directory, not a results file\n"; code != ExitError || errOut != want {
+		t.Errorf("--out DIR: exit %d, %q; want %d, %q", code, errOut, ExitError, want)
+	}
+	out, errOut, code := runCLI(t, append(args, "--out", os.DevNull)...)
+	if code != 0 || errOut != "" || !strings.Contains(out, `"jobs_present": 2`) {
+		t.Errorf("--out /dev/null: exit %d, stderr %q, stdout %.200q", code, errOut, out)
+	}
+}
+
+// TestDamagedModels is the table of damaged model files: each is refused
+// naming what is wrong, or read with a warning (an edit that leaves a
+// consistent model: only its checksum tells), refused with --strict.
+func TestDamagedModels(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "heart.json")
+	mustRun(t, "train", heartScale, "-o", good, "-q")
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		refused = iota
+		warned
+		fine
+	)
+	for _, tc := range []struct {
+		name    string
+		mutate  func(m map[string]any)
+		outcome int
+		msg     string
+	}{
+		{"re-encoded, unchanged", func(map[string]any) {}, fine, ""},
+		{"normalizer removed", func(m map[string]any) { delete(m, "normalizer") }, refused, "invalid model: no field normalizer (every model file has one)"},
+		{"bias removed", func(m map[string]any) { delete(m, "bias") }, refused, "invalid model: no field bias (every model file has one)"},
+		{"support_vectors removed", func(m map[string]any) { delete(m, "support_vectors") }, refused, "invalid model: no field support_vectors (every model file has one)"},
+		{"one coef removed", func(m map[string]any) { sv(m, 3)["coef"] = nil; delete(sv(m, 3), "coef") }, refused, "invalid model: no field support_vectors[3].coef (every model file has one)"},
+		{"one support vector removed", func(m map[string]any) { m["support_vectors"] = m["support_vectors"].([]any)[1:] }, refused, "invalid model: training.n_sv = 150, but the model has 149 support_vectors"},
+		{"training removed", func(m map[string]any) { delete(m, "training") }, refused, "invalid model: no field training (every model file has one)"},
+		{"training.rho removed", func(m map[string]any) { delete(m["training"].(map[string]any), "rho") }, refused, "invalid model: no field training.rho (every model file has one)"},
+		{"labels.negative removed", func(m map[string]any) { delete(m["labels"].(map[string]any), "negative") }, refused, "invalid model: no field labels.negative (every model file has one)"},
+		{"normalizer.kind unknown", func(m map[string]any) { m["normalizer"].(map[string]any)["kind"] = "whatever" }, refused, `invalid model: check normaliser: unknown kind "whatever" (want zscore, minmax01, minmax11 or none)`},
+		{"margin unknown", func(m map[string]any) { m["margin"] = "soft" }, refused, `invalid model`},
+		{"kernel kind unknown", func(m map[string]any) { m["kernel"].(map[string]any)["kind"] = "poly" }, refused, `invalid model: unknown kernel kind "poly" (this kerneltune knows gaussian, l1, linear)`},
+		{"format_version 2 without encoder", func(m map[string]any) { m["format_version"] = 2 }, refused, "invalid model: format_version 2 without an encoder (a model without one is version 1)"},
+		{"format_version 3", func(m map[string]any) { m["format_version"] = 3 }, refused, "unsupported format_version 3 (this kerneltune reads 1 and 2)"},
+		{"a support vector one feature short", func(m map[string]any) { x := sv(m, 0)["x"].([]any); sv(m, 0)["x"] = x[1:] }, refused, "invalid model: support vector 1 has 12 features, want 13"},
+		{"normalizer one feature short", func(m map[string]any) {
+			n := m["normalizer"].(map[string]any)
+			n["shift"], n["scale"] = n["shift"].([]any)[1:], n["scale"].([]any)[1:]
+		}, refused, "invalid model: normaliser has 12 features, want 13"},
+		{"bias edited", func(m map[string]any) { m["bias"] = m["bias"].(float64) + 0.5 }, refused, "invalid model: bias = "},
+		{"bias and rho edited together", func(m map[string]any) {
+			m["bias"] = m["bias"].(float64) + 0.5
+			m["training"].(map[string]any)["rho"] = -m["bias"].(float64)
+		}, warned, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
+		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, warned, "the model's content does not match its checksum"},
+		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.mutate(m)
+			b, _ := json.MarshalIndent(m, "", "  ")
+			path := filepath.Join(dir, "m.json")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, "predict", path, heartScale, "--format", "json")
+			_, strictErr, strictCode := runCLI(t, "predict", "--strict", path, heartScale, "--format", "json")
+			switch tc.outcome {
+			case fine:
+				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) {
+					t.Errorf("exit %d, %q; --strict: exit %d, %q", code, errOut, strictCode, strictErr)
+				}
+			case refused:
+				want := "kerneltune: read model " + path + ": "
+				if code != ExitError || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, tc.msg) || out != "" {
+					t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, ExitError, want+tc.msg)
+				}
+			case warned:
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) {
+					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
+				}
+				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
+					t.Errorf("--strict: exit %d, stderr %q; want exit %d and %q", strictCode, strictErr, ExitError, want)
+				}
+			}
+		})
+	}
+}
+
+// sv returns support vector i of a decoded model file.
+func sv(m map[string]any, i int) map[string]any {
+	return m["support_vectors"].([]any)[i].(map[string]any)
+}
+
+// TestTrainEpsTooLargeSaysSo: a tolerance the starting point already meets
+// ends the solve at once, with no support vector; train says so instead of
+// only "converged".
+func TestTrainEpsTooLargeSaysSo(t *testing.T) {
+	r := trainJSON(t, heartScale, "--eps", "1e300")
+	want := "the solver stopped before its first step: --eps 1e+300 is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"
+	if r.NSV != 0 || r.Iter != 0 || r.Status != "converged" || !slices.Contains(r.Notes, want) {
+		t.Errorf("n_sv %d, iterations %d, status %s, notes %q; want 0, 0, converged and %q", r.NSV, r.Iter, r.Status, r.Notes, want)
+	}
+	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
+		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)
+	}
+}
+
+// TestDamagedRecords is the table of damaged results files, each read by
+// report as a user would: refused naming the file and line, or handled
+// (the same tables as the intact file, or a partial run said to be one).
+func TestDamagedRecords(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "r.jsonl")
+	mustRun(t, "compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50", "--test-size", "50", "--out", good, "-q")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	intact := mustRun(t, "report", good)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	edit := func(i int, old, new string) string {
+		l := slices.Clone(lines)
+		if !regexp.MustCompile(old).MatchString(l[i]) {
+			t.Fatalf("line %d has no %s", i+1, old)
+		}
+		l[i] = regexp.MustCompile(old).ReplaceAllString(l[i], new)
+		return strings.Join(l, "") + "\n"
+	}
+	const (
+		refused = iota
+		same    // the intact file's tables, exit 0
+		partial // exit 1, INCOMPLETE
+	)
+	for _, tc := range []struct {
+		name, text string
+		outcome    int
+		msg        string // refused: after "kerneltune: FILE"
+	}{
+		{"intact", string(data), same, ""},
+		{"last newline missing", strings.TrimSuffix(string(data), "\n"), same, ""},
+		{"a job twice, the same values", string(data) + lines[1], same, ""},
+		{"a job twice, other wall time", string(data) + regexp.MustCompile(`"seconds":[0-9.e-]+`).ReplaceAllString(lines[1], `"seconds":99`), same, ""},
+		{"last record torn", strings.Join(lines[:2], "") + lines[2][:60], partial, ""},
+		{"a record lost", strings.Join(lines[:2], ""), partial, ""},
+		{"a job twice, other values", string(data) + regexp.MustCompile(`"test_accuracy":[0-9.]+`).ReplaceAllString(lines[1], `"test_accuracy":0.5`), refused,
+			":4: job (dataset heart, entry svm, partition " + regexp.MustCompile(`"partition":([0-9]+)`).FindStringSubmatch(lines[1])[1] + ") is recorded twice with different values: at FILE:2 and FILE:4"},
+		{"test_accuracy 1.7", edit(0, `"test_accuracy":[0-9.]+`, `"test_accuracy":1.7`), refused, ":1: test_accuracy 1.7 is not in [0, 1]"},
+		{"partition 999", edit(1, `"partition":[0-9]+`, `"partition":999`), refused, ":2: partition 999 is outside the run's grid (heart has 3 partitions: 0 to 2)"},
+		{"dataset not in the grid", edit(2, `"dataset":"heart"`, `"dataset":"iris"`), refused, `:3: dataset "iris" is not in the run's grid`},
+		{"negative nsv", edit(2, `"nsv":[0-9]+`, `"nsv":-3`), refused, ":3: nsv -3 < 0"},
+		{"a line of garbage", lines[0] + "{oops\n" + strings.Join(lines[1:], ""), refused, ":2: not a result record of 'kerneltune compare --out': invalid character 'o' looking for beginning of object key string"},
+		{"no run", edit(0, `"run":"[0-9a-f]+",`, ``), refused, ":1: not a result record of 'kerneltune compare --out': no run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "m.jsonl")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCLI(t, "report", path)
+			switch tc.outcome {
+			case same:
+				if code != 0 || out != intact {
+					t.Errorf("exit %d, stderr %q; tables equal the intact file's: %v", code, errOut, out == intact)
+				}
+			case partial:
+				if code != ExitError || !strings.Contains(errOut, "INCOMPLETE: 2 of 3 jobs present") {
+					t.Errorf("exit %d, stderr %q; want exit %d, INCOMPLETE: 2 of 3", code, errOut, ExitError)
+				}
+			case refused:
+				want := "kerneltune: " + path + strings.ReplaceAll(tc.msg, "FILE", path) + "\n"
+				if code != ExitError || errOut != want || out != "" {
+					t.Errorf("exit %d, stderr\n%q\nwant exit %d and\n%q", code, errOut, ExitError, want)
+				}
+			}
+		})
+	}
+}
