@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
@@ -265,18 +266,55 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 		if len(runs) > 0 && (len(w) != len(runs[0]) || q != quantity) {
 			continue
 		}
+		// A feature constant on the partition's training part has no
+		// effect on the kernel: its weight was not learned.
+		for _, j := range r.Constant {
+			if j >= 1 && j <= len(w) {
+				w[j-1] = math.NaN()
+			}
+		}
 		runs, quantity = append(runs, w), q
 	}
 	if len(runs) == 0 || len(runs[0]) < 2 {
 		return nil
 	}
-	return &fig.Weights{
+	names := featureNames(rs, len(runs[0]))
+	// Features without a learned weight in any run are left out and named.
+	var keep []int
+	var dropped []string
+	for k, n := range names {
+		learned := false
+		for _, w := range runs {
+			learned = learned || !math.IsNaN(w[k])
+		}
+		if learned {
+			keep = append(keep, k)
+		} else {
+			dropped = append(dropped, n)
+		}
+	}
+	if len(keep) < 2 {
+		return nil
+	}
+	w := &fig.Weights{
 		Title:    fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs)),
 		Quantity: quantity,
-		Names:    featureNames(rs, len(runs[0])),
-		Runs:     runs,
 		Sorted:   sorted,
 	}
+	for _, k := range keep {
+		w.Names = append(w.Names, names[k])
+	}
+	for _, r := range runs {
+		row := make([]float64, len(keep))
+		for i, k := range keep {
+			row[i] = r[k]
+		}
+		w.Runs = append(w.Runs, row)
+	}
+	if len(dropped) > 0 {
+		w.Title += fmt.Sprintf("; not shown, constant on every training part: feature %s", strings.Join(dropped, ", "))
+	}
+	return w
 }
 
 // meanQ is the mean of the full metrics Q of an entry's records; nil when
