@@ -178,7 +178,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		}
 		t.Add(cells...)
 	}
-	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished (normal approximation)")
+	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if n := degenerateNote(*s, recs); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
@@ -192,6 +192,35 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
 	}
 	return t
+}
+
+// pMethodNote says how the table's p-values were computed: exact (the
+// null distribution of the statistic, for at most stats.ExactMaxN pairs
+// without ties or zero differences, as scipy's default) or the normal
+// approximation with tie and continuity corrections; naming the entries of
+// each kind when the table has both.
+func pMethodNote(rows []EntryRow) string {
+	const exact = "exact distribution"
+	approx := fmt.Sprintf("normal approximation with tie and continuity corrections, as the differences tie, are zero or number over %d", stats.ExactMaxN)
+	var ex, ap []string
+	for _, r := range rows {
+		switch {
+		case math.IsNaN(float64(r.P)):
+		case r.PExact:
+			ex = append(ex, r.Entry)
+		default:
+			ap = append(ap, r.Entry)
+		}
+	}
+	switch {
+	case len(ap) == 0 && len(ex) == 0:
+		return fmt.Sprintf("exact for at most %d pairs without ties or zero differences, else the normal approximation", stats.ExactMaxN)
+	case len(ap) == 0:
+		return exact
+	case len(ex) == 0:
+		return approx
+	}
+	return exact + " for " + strings.Join(ex, ", ") + "; " + approx + " for " + strings.Join(ap, ", ")
 }
 
 // dash is "—" for Fixed's "-" (no number), as the accuracy column.
