@@ -21,7 +21,13 @@ type PlotOptions struct {
 	// SortWeights lists the features of per-feature weight charts by mean
 	// weight, largest first, instead of in their order in the data.
 	SortWeights bool
+	// DPI is the resolution of PNG files in dots per inch; 0 means
+	// figure.DefaultDPI (300, for print).
+	DPI int
 }
+
+// DefaultDPI is the resolution of PNG figures when PlotOptions.DPI is 0.
+const DefaultDPI = fig.DefaultDPI
 
 // NamedFigure is a figure and the base name of its file (no extension).
 type NamedFigure struct {
@@ -135,7 +141,7 @@ func WritePlotsWith(dir string, records []experiment.Record, order []string, opt
 	var files []string
 	for _, nf := range figs {
 		path := filepath.Join(dir, safeName(nf.Name)+"."+format)
-		if err := nf.Figure.Save(path); err != nil {
+		if err := nf.Figure.SaveDPI(path, opts.DPI); err != nil {
 			return files, fmt.Errorf("write plot %s: %w", path, err)
 		}
 		files = append(files, path)
