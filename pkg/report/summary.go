@@ -25,7 +25,8 @@ type SummaryJSON struct {
 // WriteSummary writes the averaged tables of sum, a summary of the records
 // recs, in format. csv is one table with a row per (dataset, method) and one
 // number per column, without cross; json is SummaryJSON; the other formats
-// are SummaryTables.
+// are SummaryTables, and latex ends with the datasets × methods table of a
+// paper (best in bold, significance against the baseline marked).
 func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Record, cross *CrossData) error {
 	switch format {
 	case FormatCSV:
@@ -33,7 +34,14 @@ func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Rec
 	case FormatJSON:
 		return RenderJSON(w, SummaryJSON{sum, cross})
 	}
-	return Render(w, format, SummaryTables(sum, recs, cross)...)
+	if err := Render(w, format, SummaryTables(sum, recs, cross)...); err != nil {
+		return err
+	}
+	if format == FormatLaTeX {
+		// Beside the per-dataset tables, a paper's datasets × methods table.
+		return writeLaTeXPaperTable(w, sum)
+	}
+	return nil
 }
 
 // SummaryTables are the human form of sum (text, markdown, latex): a table
