@@ -40,10 +40,9 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	t.Add("criterion at start", Sig(r.CriterionStart, 8))
 	t.Add("criterion at end", Sig(r.CriterionEnd, 8))
 	for _, f := range r.Figures {
-		if len(r.Relevance) > 0 && strings.HasPrefix(f.Name, "theta[") {
-			continue // per-feature θ_k: in the relevance table
+		if name, value, ok := figureRow(r, f.Name, f.Value); ok {
+			t.Add(name, value)
 		}
-		t.Add(f.Name, Sig(f.Value, 6))
 	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
@@ -97,6 +96,33 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 		ts = append(ts, et)
 	}
 	return ts
+}
+
+// figureRow is how a method's figure reads in tune's table, ok false for
+// one the table shows elsewhere: per-feature θ_k (the relevance table), the
+// #SV of the last iterate when it is the final SVM's, the criterion at start
+// and end under another name (rcsc's J0 and J). A fraction of the CV
+// accuracy reads as a percentage, like the other accuracies; lccp's count of
+// its own SVM solves is told apart from the run's total.
+func figureRow(r *experiment.TuneResult, name string, v float64) (string, string, bool) {
+	same := func(a, b float64) bool { return Sig(a, 6) == Sig(b, 6) }
+	switch {
+	case len(r.Relevance) > 0 && strings.HasPrefix(name, "theta["):
+		return "", "", false
+	case name == "nsv" && int(v) == r.NSV:
+		return "", "", false
+	case name == "J0" && same(v, r.CriterionStart), name == "J" && same(v, r.CriterionEnd):
+		return "", "", false
+	case name == "cv_accuracy" || name == "cv accuracy":
+		if v >= 0 && v <= 1 {
+			return "cv accuracy", Fixed(100*v, 2) + "%", true
+		}
+	case name == "svm_solves":
+		return "SVM solves of the descent", Sig(v, 6), true
+	case name == "nsv":
+		return "#SV of the last iterate", Sig(v, 6), true
+	}
+	return name, Sig(v, 6), true
 }
 
 // relevanceTable ranks the features of a per-feature kernel by weight,
