@@ -44,11 +44,8 @@ func (o *summaryOptions) check() error {
 	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
 		return err
 	}
-	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
-		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
-	}
-	if o.DPI < 10 || o.DPI > 2400 {
-		return usageErrorf("--dpi: want 10 to 2400 dots per inch, got %d", o.DPI)
+	if err := report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}); err != nil {
+		return usageErrorf("%v", err)
 	}
 	return checkHTMLPath(o.HTML)
 }

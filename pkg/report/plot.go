@@ -29,6 +29,19 @@ type PlotOptions struct {
 // DefaultDPI is the resolution of PNG figures when PlotOptions.DPI is 0.
 const DefaultDPI = fig.DefaultDPI
 
+// CheckPlotOptions says what is wrong with the command line's figure
+// options, in its words: a format other than svg, png or pdf, a resolution
+// out of 10–2400 dpi.
+func CheckPlotOptions(o PlotOptions) error {
+	if o.Format != "svg" && o.Format != "png" && o.Format != "pdf" {
+		return fmt.Errorf("--plot-format: want svg, png or pdf, got %q", o.Format)
+	}
+	if o.DPI < 10 || o.DPI > 2400 {
+		return fmt.Errorf("--dpi: want 10 to 2400 dots per inch, got %d", o.DPI)
+	}
+	return nil
+}
+
 // NamedFigure is a figure and the base name of its file (no extension).
 type NamedFigure struct {
 	Name string // e.g. "accuracy", "heart-spd-trace"

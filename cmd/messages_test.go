@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUnknownFlagSuggests: an unknown flag within two edits of a known one
+// is named, as cobra does for commands; exit code 2.
+func TestUnknownFlagSuggests(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "builtin:heart", "--methods", "svm"}, "kerneltune: unknown flag: --methods; did you mean --method?\nRun 'kerneltune tune --help' for usage.\n"},
+		{[]string{"compare", "--partitons", "3"}, "kerneltune: unknown flag: --partitons; did you mean --partitions?\nRun 'kerneltune compare --help' for usage.\n"},
+		{[]string{"train", "builtin:heart", "--sede", "3"}, "kerneltune: unknown flag: --sede; did you mean --seed?\n"}, // a global flag
+		{[]string{"tune", "--zzz"}, "kerneltune: unknown flag: --zzz\nRun 'kerneltune tune --help' for usage.\n"},
+	} {
+		_, errOut, code := runCLI(t, c.args...)
+		if code != ExitUsage || !strings.HasPrefix(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestCompareInterruptedOnce: a compare with --out stopped by Ctrl-C says
+// once that it was interrupted, with where the finished jobs are (it said
+// "kerneltune: interrupted" a second time).
+func TestCompareInterruptedOnce(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, errOut, code := runCLIContext(ctx, t, "", "compare", "builtin:heart", "--methods", "svm,gi", "--partitions", "30", "--out", out, "--workers", "1")
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %s", code, ExitInterrupted, errOut)
+	}
+	if n := strings.Count(errOut, "interrupted"); n != 1 {
+		t.Errorf("%q says interrupted %d times, want once", errOut, n)
+	}
+	if !strings.Contains(errOut, "kerneltune: interrupted; the finished jobs are in "+out+", rerun with --resume to continue\n") {
+		t.Errorf("no resume hint: %q", errOut)
+	}
+}
