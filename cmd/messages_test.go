@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -43,5 +44,23 @@ func TestCompareInterruptedOnce(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "kerneltune: interrupted; the finished jobs are in "+out+", rerun with --resume to continue\n") {
 		t.Errorf("no resume hint: %q", errOut)
+	}
+}
+
+// TestGenerateHelpCountsProblems: generate's help says how many problems it
+// has, and lists that many (it said "the two" and listed three).
+func TestGenerateHelpCountsProblems(t *testing.T) {
+	out := mustRun(t, "generate", "--help")
+	intro, _, _ := strings.Cut(out, "Usage:")
+	listed := regexp.MustCompile(`(?m)^  ([a-z]+) {2,}\S`).FindAllStringSubmatch(intro, -1)
+	var names []string
+	for _, m := range listed {
+		names = append(names, m[1])
+	}
+	if strings.Join(names, ",") != "weston,chessboard,sparse" {
+		t.Fatalf("listed problems %v", names)
+	}
+	if !strings.HasPrefix(out, "generate writes one of three synthetic problems") {
+		t.Errorf("help does not say three:\n%.200s", out)
 	}
 }
