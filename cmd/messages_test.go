@@ -64,3 +64,40 @@ func TestGenerateHelpCountsProblems(t *testing.T) {
 		t.Errorf("help does not say three:\n%.200s", out)
 	}
 }
+
+// TestInfoDecimalComma: a file written with decimal commas and ';' between
+// fields is said to be so, not advised to one-hot encode the "text" it
+// reads; with or without a header line. A plain comma CSV gets no such note.
+func TestInfoDecimalComma(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"plain.csv":  "1,5;2,3;1\n2,5;1,0;-1\n0,5;2,5;1\n",
+		"header.csv": "a;b;y\n1,5;2,3;1\n2,5;1,0;-1\n0,5;2,5;1\n",
+	} {
+		out := mustRun(t, "info", writeFile(t, dir, name, text))
+		if !strings.Contains(out, "note: the numbers look like decimal commas with ';' between fields") ||
+			!strings.Contains(out, "convert the commas to points") {
+			t.Errorf("%s: no decimal-comma note:\n%s", name, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "note:") && (strings.Contains(l, "--categorical onehot") || strings.Contains(l, "--positive")) {
+				t.Errorf("%s: advice that follows from the misreading: %s", name, l)
+			}
+		}
+	}
+	out := mustRun(t, "info", writeFile(t, dir, "points.csv", "1.5,2.3,1\n2.5,1.0,-1\n0.5,2.5,1\n"))
+	if strings.Contains(out, "decimal comma") {
+		t.Errorf("a note on a file with decimal points:\n%s", out)
+	}
+}
+
+// TestInfoARFFNominalNoTypo: an attribute the ARFF header declares nominal
+// with numeric-looking values (breast-cancer's deg-malig {'1','2','3'}) is
+// nominal on purpose: no "a typo in a numeric column?" note (it said so,
+// naming a blank value).
+func TestInfoARFFNominalNoTypo(t *testing.T) {
+	out := mustRun(t, "info", cmdTestdata+"/arff/breast-cancer.arff", "--missing", "drop")
+	if strings.Contains(out, "typo") || !strings.Contains(out, "note: 9 rows with missing values were dropped") {
+		t.Errorf("notes:\n%s", out[strings.Index(out, "note:"):])
+	}
+}
