@@ -106,8 +106,12 @@ func TestCompareConstantFeatureNotDrawn(t *testing.T) {
 	}
 	s := string(svg)
 	// The title is wrapped: join its lines.
-	title := strings.Join(regexp.MustCompile(`>([^<]*)</text>`).FindAllString(s, 3), " ")
-	if !strings.Contains(title, "not shown, constant on every") || !strings.Contains(title, "training part: feature 14") {
+	var texts []string
+	for _, m := range regexp.MustCompile(`>([^<]*)</text>`).FindAllStringSubmatch(s, 3) {
+		texts = append(texts, m[1])
+	}
+	title := strings.Join(texts, " ")
+	if !strings.Contains(title, "; not shown, constant on every training part: feature 14") {
 		t.Errorf("the weights figure's title does not name the constant feature: %s", title)
 	}
 	if strings.Contains(s, ">14</text>") {
