@@ -16,7 +16,7 @@ func TestTuneRandomBudget(t *testing.T) {
 	for _, want := range []string{
 		"│ cv evaluations     │ 10 ",
 		"│ C                  │ 0.952672 ",
-		"│ cv accuracy        │ 0.862434 ",
+		"│ cv accuracy        │ 86.24% ",
 		"│ test accuracy      │ 86.42% (70/81) ",
 		"│ SVM solves         │ 51 ", // 10 evaluations × 5 folds, and the final fit
 		"start: 10 draws of (log2 C, log2 gamma) uniform on [-5, 15] × [-15, 3] (grid.py's box), seed 1; the best by 5-fold CV",

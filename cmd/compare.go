@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
+	"github.com/kerneltune/kerneltune/internal/ctxio"
 	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -222,7 +223,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	prog.Finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) && o.s.Out != "" && !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "kerneltune: interrupted; the finished jobs are in %s, rerun with --resume to continue\n", o.s.Out)
+			return &ctxio.Interrupted{Hint: fmt.Sprintf("the finished jobs are in %s, rerun with --resume to continue", o.s.Out)}
 		}
 		return compareError(o.MemMB, err)
 	}

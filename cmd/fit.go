@@ -1,7 +1,6 @@
 package cmd
 
-// What train and tune share: the command line and the version for the
-// model's provenance, and the check of their output files.
+// What train and tune share: the command line and the output files' check.
 
 import (
 	"fmt"

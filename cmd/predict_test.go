@@ -215,7 +215,8 @@ func TestPredictCSVModel(t *testing.T) {
 		t.Fatalf("labels %+v, %d/40 correct", r.Labels, r.TrainCorrect)
 	}
 	p, _ := predictJSON(t, modelPath, data)
-	if p.Correct != 40 || p.Predictions[0].Predicted != "small" || p.Predictions[39].Predicted != "large" || len(p.Notes) != 0 {
+	if p.Correct != 40 || p.Predictions[0].Predicted != "small" || p.Predictions[39].Predicted != "large" ||
+		len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "all 40 rows of "+data+" were training rows of the model") {
 		t.Errorf("predict: %d/40, first %q, last %q, notes %v", p.Correct, p.Predictions[0].Predicted, p.Predictions[39].Predicted, p.Notes)
 	}
 	swapped := writeFile(t, dir, "swapped.csv", strings.Replace(shapes, "width,height", "height,width", 1))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/ctxio"
+	"github.com/kerneltune/kerneltune/internal/suggest"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +89,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	}
 	root.PersistentFlags().Uint64Var(&g.Seed, "seed", 1, "seed of every random choice (partitions, start points, generated data)")
 	root.PersistentFlags().BoolVarP(&g.Quiet, "quiet", "q", false, "print no progress or notes on stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{suggest.Flag(c.Flags(), err)} })
 	root.SetIn(g.In)
 	root.SetOut(g.Out)
 	root.SetErr(g.ErrOut)
@@ -131,8 +132,12 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	var (
 		fe *flagError
 		re *runError
+		ie *ctxio.Interrupted
 	)
 	switch {
+	case errors.As(err, &ie): // the command's own word on the interruption, once
+		fmt.Fprintf(errOut, "kerneltune: %v\n", ie)
+		return ExitInterrupted
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintln(errOut, "kerneltune: interrupted")
 		return ExitInterrupted

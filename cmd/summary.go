@@ -22,6 +22,7 @@ type summaryOptions struct {
 	Plot     string
 	PlotAs   string
 	PlotSort bool
+	DPI      int
 	HTML     string // --html: write the run as one self-contained page
 	command  string // the command line, for the page's header
 }
@@ -33,6 +34,7 @@ func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex (latex needs \\usepackage{booktabs})")
 	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, critical-difference diagram, criterion traces, per-feature weights, full-Q heat maps)")
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
+	f.IntVar(&o.DPI, "dpi", report.DefaultDPI, "resolution of --plot-format png figures, in dots per inch (300 suits print; 96 the screen)")
 	f.StringVar(&o.HTML, "html", "", "also write the run as one self-contained HTML page (tables, statistics, figures, failures; no network needed to view it)")
 	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
@@ -43,8 +45,8 @@ func (o *summaryOptions) check() error {
 	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
 		return err
 	}
-	if o.PlotAs != "svg" && o.PlotAs != "png" && o.PlotAs != "pdf" {
-		return usageErrorf("--plot-format: want svg, png or pdf, got %q", o.PlotAs)
+	if err := report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}); err != nil {
+		return usageErrorf("%v", err)
 	}
 	return checkHTMLPath(o.HTML)
 }
@@ -76,7 +78,7 @@ func (o *summaryOptions) write(g *globalOptions, sum report.Summary, recs []expe
 				order = append(order, r.Entry)
 			}
 		}
-		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort}); err != nil {
+		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort, DPI: o.DPI}); err != nil {
 			return err
 		}
 	}

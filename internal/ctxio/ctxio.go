@@ -38,3 +38,13 @@ func (c *Reader) Read(p []byte) (int, error) {
 		return 0, c.Ctx.Err()
 	}
 }
+
+// Interrupted is a cancelled command's word on what it leaves behind (what
+// is saved, how to go on); it is context.Canceled, and the command line
+// prints "interrupted; " and the hint once, instead of its plain line.
+type Interrupted struct{ Hint string }
+
+func (e *Interrupted) Error() string { return "interrupted; " + e.Hint }
+
+// Unwrap makes an Interrupted a context.Canceled.
+func (e *Interrupted) Unwrap() error { return context.Canceled }

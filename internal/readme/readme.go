@@ -50,11 +50,15 @@ type Block struct {
 	// opens on the next line and closes on line Close.
 	MarkerLine, Close int
 	Commands          []*Command
+	// Indent is the spaces before the marker, the fences and every line of
+	// a block inside a list item; the block's lines are read without it.
+	Indent string
 }
 
 // Command is one "$ " line of a block and its output.
 type Command struct {
 	Line    int    // 0-based line of the "$ " line
+	Indent  string // its block's Indent, put back before new output lines
 	Text    string // the command as written after "$ ", comment included
 	Args    []string
 	Filters []Filter
@@ -91,8 +95,12 @@ func Parse(text string) (*Doc, error) {
 		return fmt.Errorf("README.md:%d: %s", i+1, fmt.Sprintf(format, a...))
 	}
 	marked := -1 // line of a marker whose block comes next
+	indentOf := func(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " "))] }
 	for i := 0; i < len(d.Lines); i++ {
-		l := d.Lines[i]
+		// A block inside a list item is indented: its marker, fences and
+		// lines all by the marker's (or the fence's) indentation.
+		ind := indentOf(d.Lines[i])
+		l := d.Lines[i][len(ind):]
 		if anyMarker.MatchString(l) {
 			m := markerRE.FindStringSubmatch(l)
 			if m == nil {
@@ -103,8 +111,8 @@ func Parse(text string) (*Doc, error) {
 					return nil, errf(i, "marker date %q is not a date YYYY-MM-DD", m[2])
 				}
 			}
-			if i+1 >= len(d.Lines) || !strings.HasPrefix(d.Lines[i+1], "```") {
-				return nil, errf(i, "a readme marker must be followed by a fenced code block")
+			if i+1 >= len(d.Lines) || !strings.HasPrefix(d.Lines[i+1], ind+"```") {
+				return nil, errf(i, "a readme marker must be followed by a fenced code block at its indentation")
 			}
 			marked = i
 			continue
@@ -114,25 +122,29 @@ func Parse(text string) (*Doc, error) {
 		}
 		// A fence opens on line i.
 		end := i + 1
-		for end < len(d.Lines) && !strings.HasPrefix(d.Lines[end], "```") {
+		for end < len(d.Lines) && !strings.HasPrefix(d.Lines[end], ind+"```") {
 			end++
 		}
 		if end == len(d.Lines) {
 			return nil, errf(i, "code block is not closed")
 		}
 		if marked == i-1 && marked >= 0 {
-			b := &Block{Kind: Run, MarkerLine: marked, Close: end}
-			if m := markerRE.FindStringSubmatch(d.Lines[marked]); m[2] != "" {
+			b := &Block{Kind: Run, MarkerLine: marked, Close: end, Indent: ind}
+			if m := markerRE.FindStringSubmatch(d.Lines[marked][len(ind):]); m[2] != "" {
 				b.Kind, b.Date = Measured, m[2]
 			}
 			var cur *Command
 			for j := i + 1; j < end; j++ {
-				if t, ok := strings.CutPrefix(d.Lines[j], "$ "); ok {
+				line, ok := strings.CutPrefix(d.Lines[j], ind)
+				if !ok && strings.TrimSpace(d.Lines[j]) != "" {
+					return nil, errf(j, "a line of a block indented by %d spaces has less", len(ind))
+				}
+				if t, ok := strings.CutPrefix(line, "$ "); ok {
 					c, err := parseCommand(t)
 					if err != nil {
 						return nil, errf(j, "%v", err)
 					}
-					c.Line = j
+					c.Line, c.Indent = j, ind
 					b.Commands = append(b.Commands, c)
 					cur = c
 					continue
@@ -140,7 +152,7 @@ func Parse(text string) (*Doc, error) {
 				if cur == nil {
 					return nil, errf(j, "output before the first \"$ kerneltune …\" line of a readme block")
 				}
-				cur.Output = append(cur.Output, d.Lines[j])
+				cur.Output = append(cur.Output, line)
 			}
 			if len(b.Commands) == 0 {
 				return nil, errf(marked, "readme block without a \"$ kerneltune …\" line")
@@ -149,7 +161,7 @@ func Parse(text string) (*Doc, error) {
 		} else {
 			// Unmarked: command listings are fine, pasted output is not.
 			for j := i + 1; j < end; j++ {
-				if strings.HasPrefix(d.Lines[j], "$ kerneltune") && j+1 < end && !strings.HasPrefix(d.Lines[j+1], "$ ") {
+				if l := strings.TrimLeft(d.Lines[j], " "); strings.HasPrefix(l, "$ kerneltune") && j+1 < end && !strings.HasPrefix(strings.TrimLeft(d.Lines[j+1], " "), "$ ") {
 					return nil, errf(j, "output pasted after %q in a block without a readme marker: mark it <!-- readme: run --> (or measured YYYY-MM-DD) so the check reruns it", d.Lines[j])
 				}
 			}
@@ -365,14 +377,18 @@ func (d *Doc) SetOutput(c *Command, out string) {
 	if out != "" {
 		lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	}
-	d.Lines = append(d.Lines[:start:start], append(lines, d.Lines[end:]...)...)
+	indented := make([]string, len(lines))
+	for k, l := range lines {
+		indented[k] = c.Indent + l
+	}
+	d.Lines = append(d.Lines[:start:start], append(indented, d.Lines[end:]...)...)
 	c.Output = lines
 }
 
 // SetDate rewrites the date of a measured block's marker.
 func (d *Doc) SetDate(b *Block, date string) {
 	b.Date = date
-	d.Lines[b.MarkerLine] = "<!-- readme: measured " + date + " -->"
+	d.Lines[b.MarkerLine] = b.Indent + "<!-- readme: measured " + date + " -->"
 }
 
 // String joins the lines back.

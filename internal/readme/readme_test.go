@@ -165,3 +165,29 @@ func TestDatedClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestIndentedBlocks: a block inside a list item (marker and fences indented)
+// is checked like any other, its output read without the indentation and
+// written back with it; an unmarked indented block with pasted output is an
+// error, as at the margin (both were skipped).
+func TestIndentedBlocks(t *testing.T) {
+	text := "- item:\n\n  <!-- readme: run -->\n  ```\n  $ kerneltune info x   # exit 1\n  old line\n  ```\n"
+	d, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Blocks) != 1 || len(d.Blocks[0].Commands) != 1 {
+		t.Fatalf("blocks %+v", d.Blocks)
+	}
+	c := d.Blocks[0].Commands[0]
+	if c.Exit != 1 || len(c.Output) != 1 || c.Output[0] != "old line" {
+		t.Fatalf("command %+v", c)
+	}
+	d.SetOutput(c, "new 1\nnew 2\n")
+	if want := "- item:\n\n  <!-- readme: run -->\n  ```\n  $ kerneltune info x   # exit 1\n  new 1\n  new 2\n  ```\n"; d.String() != want {
+		t.Errorf("updated:\n%s\nwant:\n%s", d.String(), want)
+	}
+	if _, err := Parse("- item:\n  ```\n  $ kerneltune info x\n  pasted\n  ```\n"); err == nil || !strings.Contains(err.Error(), "output pasted") {
+		t.Errorf("unmarked indented block with output: %v", err)
+	}
+}

@@ -535,7 +535,43 @@ nextRow:
 			labels.add(label, l.num)
 		}
 	}
-	return finishDataset(name, "csv", x, n, d, names, nominal, &labels, dropped, unlabeled, opts)
+	ds, err := finishDataset(name, "csv", x, n, d, names, nominal, &labels, dropped, unlabeled, opts)
+	if err == nil && (delim == ',' || delim == ';') && decimalCommas(lines) {
+		ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
+			"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)
+	}
+	return ds, err
+}
+
+// DecimalCommaNote begins the note on a CSV file that looks written with
+// decimal commas; what the columns then seem to be (nominal, many classes)
+// is an artefact of it.
+const DecimalCommaNote = "the numbers look like decimal commas with ';' between fields"
+
+// decimalCommas reports whether the sampled lines read as numbers with a
+// decimal comma and ';' between fields (1,5;2,3;1): every line splits at ';'
+// into the same number (≥ 2) of fields, each a number once its comma is a
+// point (the first line may be a header), and some field has a comma.
+func decimalCommas(lines []textLine) bool {
+	n, comma := -1, false
+	for i, l := range lines[:min(len(lines), 21)] {
+		f := strings.Split(l.text, ";")
+		if len(f) < 2 || (n >= 0 && len(f) != n) {
+			return false
+		}
+		n = len(f)
+		for _, v := range f {
+			v = strings.TrimSpace(v)
+			if _, err := strconv.ParseFloat(strings.Replace(v, ",", ".", 1), 64); err != nil {
+				if i == 0 {
+					break // a header line
+				}
+				return false
+			}
+			comma = comma || strings.Contains(v, ",")
+		}
+	}
+	return comma
 }
 
 // csvNominalColumns finds the nominal feature columns: those with a value

@@ -338,6 +338,9 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	if !dataio.DefaultFeatureNames(t.Train.FeatureNames) {
 		rec.Features = t.Train.FeatureNames
 	}
+	for _, j := range t.Norm.Constant {
+		rec.Constant = append(rec.Constant, j+1)
+	}
 	rec.Criterion, rec.CriterionStart, rec.CriterionEnd = res.Criterion, res.CriterionStart, res.CriterionEnd
 	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, res.Notes
 	for _, s := range res.Trace {

@@ -47,8 +47,12 @@ type Record struct {
 	// weights with them); set only when the data names them (a CSV header),
 	// not for the f1, …, fd that readers make up.
 	Features []string `json:"features,omitempty"`
-	Margin   string   `json:"margin,omitempty"`
-	C        float64  `json:"C,omitempty"`
+	// Constant lists the 1-based features with one value on the partition's
+	// training part: their kernel weights were not learned, and the figures
+	// do not show them as relevance.
+	Constant []int   `json:"constant_features,omitempty"`
+	Margin   string  `json:"margin,omitempty"`
+	C        float64 `json:"C,omitempty"`
 
 	// Degenerate classifies the learned kernel and the final SVM on the
 	// training part (methods.ClassifyDegenerate): "diagonal", "constant",

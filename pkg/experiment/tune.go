@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -47,13 +48,21 @@ type TuneSettings struct {
 	Version, Command string
 }
 
-// FeatureWeight is one feature's entry of a diagonal metric Q.
+// FeatureWeight is one feature's weight in a per-feature kernel: q_k of a
+// diagonal metric Q, or 1/θ_k of the L1 kernel -Σ_k |x_k-z_k|/θ_k (Theta
+// then holds θ_k).
 type FeatureWeight struct {
 	Feature string  `json:"feature"`
 	Index   int     `json:"index"` // 1-based
 	Q       float64 `json:"q"`
-	// Relative is q / max q.
+	Theta   float64 `json:"theta,omitempty"`
+	// Relative is q / max q over the features that are not constant.
 	Relative float64 `json:"relative"`
+	// Constant marks a feature with one value on the training part: it has
+	// no effect on the kernel, so its weight was not learned (it keeps its
+	// start value or drifts with a regulariser) and says nothing about
+	// relevance. Relative is 0 for it.
+	Constant bool `json:"constant,omitempty"`
 }
 
 // TuneResult is what tune reports: the data, the learned kernel and C, the
@@ -68,8 +77,12 @@ type TuneResult struct {
 	Kernel kernel.Spec `json:"kernel"`
 	// Gamma is LIBSVM's γ of an isotropic Gaussian kernel (0 otherwise).
 	Gamma float64 `json:"gamma,omitempty"`
-	// Relevance is diag(Q) by feature, in feature order (diagonal Q).
+	// Relevance is the per-feature weight by feature, in feature order
+	// (diagonal Q, or an L1 kernel with a θ per feature).
 	Relevance []FeatureWeight `json:"relevance,omitempty"`
+	// Constant lists the 1-based features with one value on the training
+	// part: no kernel can use them, so their weights are not learned.
+	Constant []int `json:"constant_features,omitempty"`
 	// Eigenvalues of a full Q, ascending.
 	Eigenvalues []float64 `json:"eigenvalues,omitempty"`
 	// B is Glasmachers–Igel's matrix (Q = B²), gi only.
@@ -154,12 +167,10 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m,
 	}
-	if q := res.Kernel.Diag; len(q) > 0 {
-		mx := slices.Max(q)
-		for k, v := range q {
-			r.Relevance = append(r.Relevance, FeatureWeight{Feature: model.FeatureName(train.FeatureNames, k), Index: k + 1, Q: v, Relative: v / mx})
-		}
+	for _, j := range t.Norm.Constant {
+		r.Constant = append(r.Constant, j+1)
 	}
+	r.Relevance = featureWeights(res.Kernel, train.FeatureNames, r.Constant)
 	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
 		if r.Eigenvalues, err = g.Eigenvalues(train.Dim()); err != nil {
 			return nil, fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
@@ -175,6 +186,42 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", f.SVC.Status, f.SVC.Iter))
 	}
 	return r, nil
+}
+
+// featureWeights are the per-feature weights of a diagonal Gaussian (q_k) or
+// an L1 kernel with a θ per feature (1/θ_k), nil for other kernels; constant lists the 1-based
+// features constant on the training part, which are marked and left out of
+// the maximum that Relative divides by.
+func featureWeights(k kernel.Spec, names []string, constant []int) []FeatureWeight {
+	var ws []FeatureWeight
+	switch {
+	case len(k.Diag) > 0:
+		for _, v := range k.Diag {
+			ws = append(ws, FeatureWeight{Q: v})
+		}
+	case len(k.Theta) > 1 && slices.Min(k.Theta) < slices.Max(k.Theta):
+		// One θ shared by every feature (lccp --param single) is not a
+		// per-feature weight.
+		for _, th := range k.Theta {
+			ws = append(ws, FeatureWeight{Q: 1 / th, Theta: th})
+		}
+	default:
+		return nil
+	}
+	mx := math.Inf(-1)
+	for j := range ws {
+		ws[j].Feature, ws[j].Index = model.FeatureName(names, j), j+1
+		ws[j].Constant = slices.Contains(constant, j+1)
+		if !ws[j].Constant {
+			mx = max(mx, ws[j].Q)
+		}
+	}
+	for j := range ws {
+		if !ws[j].Constant {
+			ws[j].Relative = ws[j].Q / mx
+		}
+	}
+	return ws
 }
 
 // DegenerateWarning is the warning about a degenerate kernel, "" when the

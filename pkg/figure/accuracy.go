@@ -153,6 +153,10 @@ func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(pn.Boxes))-0.5
+	// Headroom: whisker caps, box edges and outliers keep off the frame, and
+	// the top tick label stays inside the panel (where it would push the
+	// panel's title up into the figure's).
+	headroom(&p.Y, 0.06)
 	// Rotate the method names when the widest does not fit its slot.
 	slot := (width - 0.9*vg.Inch) / vg.Length(max(1, len(names)))
 	if maxWidth(p.X.Tick.Label, names) > 0.92*slot {
@@ -160,6 +164,17 @@ func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 	}
 	return p, nil
+}
+
+// headroom widens the axis range by frac of its span on both sides (by
+// frac of the value, or 1, when the span is 0).
+func headroom(a *plot.Axis, frac float64) {
+	span := a.Max - a.Min
+	if span <= 0 {
+		span = math.Max(math.Abs(a.Max), 1)
+	}
+	a.Min -= frac * span
+	a.Max += frac * span
 }
 
 // accuracyLegend lists the marks of the box plots.

@@ -10,6 +10,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
+// cdLegendText explains the thick bars of a critical-difference diagram.
+const cdLegendText = "joins methods whose average ranks differ by less than the CD: not significantly different"
+
 // CD is the input of a critical-difference diagram (Demšar 2006, §3.2.2 and
 // Fig. 1): the methods' average ranks over the datasets (1 = best) and the
 // critical difference of the post-hoc test (Nemenyi: CD = q_α √(k(k+1)/6N),
@@ -135,6 +138,8 @@ func CriticalDifference(d CD) (*Figure, error) {
 	rightW := maxWidth(nameSty, right) + gap + lead
 	axisW := max(3*vg.Inch, vg.Length(hi-1)*0.7*vg.Inch)
 	width := margin + leftW + axisW + rightW + margin
+	// Wide enough for the legend's one line, which is never cut short.
+	width = max(width, textStyle(noteSize).Width(cdLegendText)+vg.Points(legendMarkW+4+20))
 
 	const (
 		rowH    = 17 // points between method rows
@@ -148,7 +153,7 @@ func CriticalDifference(d CD) (*Figure, error) {
 	axisLabelH := textStyle(labelSize).Height(axisLabel) + vg.Points(12)
 	legend := newLegend([]legendItem{{func(c draw.Canvas, pt vg.Point) {
 		c.StrokeLine2(draw.LineStyle{Color: colAccent, Width: vg.Points(4)}, pt.X, pt.Y, pt.X+vg.Points(legendMarkW), pt.Y)
-	}, "joins methods whose average ranks differ by less than the CD (not significantly different)"}}, width)
+	}, cdLegendText}}, width)
 	f := &Figure{Width: width}
 	f.Height = titleHeight(title, width) + cdH + tickH + cliqueSpace + methodsH + axisLabelH + legend.height()
 

@@ -300,7 +300,7 @@ func svgTexts(t *testing.T, b []byte) ([]placed, float64, float64) {
 	var out []placed
 	var w, h float64
 	face := func(size float64) font.Face {
-		fnt := plot.DefaultFont
+		fnt := textFont
 		fnt.Size = vg.Points(size)
 		return plot.DefaultTextHandler.Cache().Lookup(fnt, fnt.Size)
 	}

@@ -120,6 +120,7 @@ func FeatureWeights(w Weights) (*Figure, error) {
 	p.Y.Tick.Marker = rowTicks{labels: labels, step: labelStep(d, rowH, fontSize)}
 	p.Y.Padding, p.X.Padding = 0, vg.Points(2)
 	p.X.Min = math.Min(0, p.X.Min)
+	p.X.Max += 0.04 * (p.X.Max - p.X.Min) // the largest dot keeps off the frame
 
 	legend := newLegend([]legendItem{
 		{func(c draw.Canvas, pt vg.Point) {
@@ -155,11 +156,12 @@ func rowLayout(d int) (vg.Length, vg.Length) {
 	fit := func(size vg.Length) vg.Length { return textStyle(size).Height("Mg") + vg.Points(1.5) }
 	switch {
 	case d <= 40:
-		return max(0.16*vg.Inch, fit(9)), 9
+		return max(0.16*vg.Inch, fit(tickSize)), tickSize
 	case d <= 80:
-		return fit(8), 8
+		return fit(9), 9
 	default:
-		return max(0.06*vg.Inch, 12*vg.Inch/vg.Length(d)), 7
+		// Every labelStep-th row labelled, at a size that still prints.
+		return max(0.06*vg.Inch, 12*vg.Inch/vg.Length(d)), 8
 	}
 }
 
@@ -320,6 +322,7 @@ func Metric(m Matrix) (*Figure, error) {
 	bp.Y.Tick.Marker = rowTicks{labels: make([]string, d), step: 1}
 	bp.X.Label.Text = "Q_kk"
 	bp.X.Min = math.Min(0, bp.X.Min)
+	bp.X.Max += 0.05 * (bp.X.Max - bp.X.Min) // the longest bar keeps off the frame
 
 	// Layout: [heat map | bars] above [colour bar | empty], with the data
 	// areas of heat map and bars on the same rows, and of heat map and
@@ -330,7 +333,10 @@ func Metric(m Matrix) (*Figure, error) {
 	top := max(ht, bt)
 	bottom := max(hb, bb)
 	left := max(hl, cl)
-	cbH := 0.25*vg.Inch + cbb + cbt
+	// cbGap keeps the colour bar clear of the heat map's "feature j", which
+	// would otherwise sit on the bar and read as its title.
+	cbGap := vg.Points(22)
+	cbH := cbGap + 0.25*vg.Inch + cbb + cbt
 	pad := vg.Points(10)
 	gap := vg.Points(14)
 	title := m.Title
@@ -354,7 +360,7 @@ func Metric(m Matrix) (*Figure, error) {
 		place(heat, x0, y0, x0+side, y1)
 		bx0 := x0 + side + max(hr, cr) + gap + bl
 		place(bp, bx0, y0, bx0+barW, y1)
-		cy1 := y0 - bottom - cbt
+		cy1 := y0 - bottom - cbGap - cbt
 		place(cb, x0, cy1-0.25*vg.Inch, x0+side, cy1)
 	}
 	return f, nil

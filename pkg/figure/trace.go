@@ -118,7 +118,9 @@ func Traces(ts TraceSet) (*Figure, error) {
 		title += "\ncriterion: " + ts.Criterion
 	}
 	logY := UseLog(runs)
-	p := newPlot(title, width)
+	// The title is the figure's (drawTitle, as the other figures): a
+	// two-line title of gonum/plot's own sits on the data area.
+	p := newPlot("", width)
 	p.X.Label.Text = "iteration"
 	p.Y.Label.Text = ShortLabel(ts.Criterion)
 	if logY {
@@ -141,6 +143,9 @@ func Traces(ts TraceSet) (*Figure, error) {
 	p.Add(ml)
 	p.X.Min = 0
 	p.X.Tick.Marker = intTicks{}
+	if !logY {
+		headroom(&p.Y, 0.04)
+	}
 	legend := newLegend([]legendItem{
 		{func(c draw.Canvas, pt vg.Point) {
 			c.StrokeLine2(draw.LineStyle{Color: colDataLight, Width: vg.Points(0.8)}, pt.X, pt.Y, pt.X+vg.Points(legendMarkW), pt.Y)
@@ -149,8 +154,10 @@ func Traces(ts TraceSet) (*Figure, error) {
 			c.StrokeLine2(draw.LineStyle{Color: colData, Width: vg.Points(2.4)}, pt.X, pt.Y, pt.X+vg.Points(legendMarkW), pt.Y)
 		}, "median over runs (a finished run counts with its last value)"},
 	}, width)
-	f := &Figure{Width: width, Height: height + legend.height()}
+	th := titleHeight(title, width)
+	f := &Figure{Width: width, Height: th + height + legend.height()}
 	f.draw = func(c draw.Canvas) {
+		c = drawTitle(c, title, titleSize)
 		strip := c
 		strip.Max.Y = strip.Min.Y + legend.height()
 		c.Min.Y += legend.height()

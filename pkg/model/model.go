@@ -110,6 +110,13 @@ type Model struct {
 	Provenance Provenance `json:"provenance"`
 	// Tuning is the tuning method's result, when `tune` made the model.
 	Tuning json.RawMessage `json:"tuning,omitempty"`
+	// TrainingRows holds one hash per training row, in training order, so
+	// that predict can tell which rows of its input the model was trained
+	// on: the 64-bit FNV-1a hash (16 hex digits) of the row's features,
+	// normalised as the model normalises, each written with 10 significant
+	// digits ('g') followed by a comma. It stores no data values. Empty in
+	// models written before it was recorded.
+	TrainingRows RowHashes `json:"training_row_hashes,omitempty"`
 
 	// Checksum is "sha256:" and the SHA-256 of the model's content (its
 	// compact JSON with Checksum empty), written by Save; Verify tells an
@@ -205,6 +212,7 @@ func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer,
 		NumFeatures:  d,
 		FeatureNames: append([]string(nil), train.FeatureNames...),
 		Bias:         -res.Rho,
+		TrainingRows: trainingRowHashes(train.X),
 		Provenance: Provenance{
 			Data:       train.Source,
 			DataSHA256: train.SHA256,

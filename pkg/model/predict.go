@@ -78,6 +78,8 @@ type Prediction struct {
 	Decision  float64 `json:"decision"`
 	Predicted string  `json:"predicted"`
 	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
+	// Training is true for a row the model was trained on.
+	Training bool `json:"training_row,omitempty"`
 }
 
 // Scores compare the predictions with the labels of the data; Predictions
@@ -89,6 +91,13 @@ type Scores struct {
 	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
 	// predicted -1, and so on.
 	Confusion
+}
+
+// OtherScores are the scores on the N rows of the data that were not
+// training rows of the model.
+type OtherScores struct {
+	N int `json:"n"`
+	Scores
 }
 
 // Predictions are the model's decision values and labels on data, and
@@ -111,10 +120,17 @@ type Predictions struct {
 	Labeled bool `json:"labeled"`
 	*Scores
 	// PredictedPos and PredictedNeg count the rows predicted +1 and -1.
-	PredictedPos int          `json:"predicted_pos"`
-	PredictedNeg int          `json:"predicted_neg"`
-	Notes        []string     `json:"notes,omitempty"`
-	Predictions  []Prediction `json:"predictions"`
+	PredictedPos int `json:"predicted_pos"`
+	PredictedNeg int `json:"predicted_neg"`
+	// TrainingRows counts the rows the model was trained on (by
+	// Model.TrainingRows); nil when the model does not record them.
+	TrainingRows *int `json:"training_rows,omitempty"`
+	// Others are the scores on the rows that were not training rows: the
+	// honest accuracy when some were (labelled data with training rows and
+	// other rows only).
+	Others      *OtherScores `json:"others,omitempty"`
+	Notes       []string     `json:"notes,omitempty"`
+	Predictions []Prediction `json:"predictions"`
 }
 
 // Predict applies m to the raw rows of d (read by ReadData): it encodes
@@ -179,12 +195,45 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		// Accuracy 0, not NaN (which JSON cannot hold), for no rows.
 		r.Scores = &Scores{Confusion: c, Correct: c.Correct(), Accuracy: float64(c.Correct()) / float64(max(r.N, 1))}
 	}
+	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), f, d.Y, name)...)
 	r.Notes = notes
 	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
 			j+1, d.FeatureNames[j], m.FeatureNames[j]))
 	}
 	return r, nil
+}
+
+// markTrainingRows marks the rows that were training rows (inTrain, nil
+// when the model does not record them), counts them and scores the other
+// rows; the note says how many there were and which accuracy to believe.
+func (r *Predictions) markTrainingRows(inTrain []bool, f, y []float64, name string) []string {
+	if inTrain == nil {
+		return nil
+	}
+	var of, oy []float64
+	k := 0
+	for i, t := range inTrain {
+		r.Predictions[i].Training = t
+		if t {
+			k++
+		} else if r.Labeled {
+			of, oy = append(of, f[i]), append(oy, y[i])
+		}
+	}
+	r.TrainingRows = &k
+	switch {
+	case k == 0:
+		return nil
+	case !r.Labeled:
+		return []string{fmt.Sprintf("note: %d of the %d rows of %s were training rows of the model", k, r.N, name)}
+	case k == r.N:
+		return []string{fmt.Sprintf("note: all %d rows of %s were training rows of the model: the accuracy is a training accuracy, not one on new data", r.N, name)}
+	}
+	c := ConfusionOf(of, oy)
+	r.Others = &OtherScores{N: len(of), Scores: Scores{Confusion: c, Correct: c.Correct(), Accuracy: c.Accuracy()}}
+	return []string{fmt.Sprintf("note: %d of the %d rows of %s were training rows of the model (it records a hash of each): the accuracy on the %d others, %.2f%%, is the one that says how it does on new data",
+		k, r.N, name, len(of), 100*c.Accuracy())}
 }
 
 // fitWidth handles data (named name) whose number of features d.Dim() is

@@ -49,9 +49,9 @@ func ExampleWriteSummary() {
 	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm |
 	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|
 	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        — |
-	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |    0.371 |
+	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |      0.5 |
 	//
-	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (normal approximation)
+	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (exact distribution)
 }
 
 // What info prints about a small CSV data set.

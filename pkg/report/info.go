@@ -95,20 +95,28 @@ func DataTable(s dataio.Summary) *Table {
 	}
 	for _, n := range s.Notes {
 		t.Notes = append(t.Notes, "note: "+n)
+		if strings.HasPrefix(n, dataio.DecimalCommaNote) {
+			// Its nominal columns and classes are the misreading's: no
+			// advice on them.
+			return t
+		}
 	}
 	if multi && s.Unlabeled {
 		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)", len(s.Classes)))
 	}
 	for _, nf := range s.Nominal {
+		if s.Format != "csv" {
+			break // an ARFF header declares its nominal attributes: no typo
+		}
 		var nums, words []string
 		for _, l := range nf.Levels {
 			if _, err := dataio.ParseFloat(l, 64); err == nil {
 				nums = append(nums, l)
-			} else {
+			} else if l != "" {
 				words = append(words, strconv.Quote(clipText(l)))
 			}
 		}
-		if len(nums) > len(words) {
+		if len(words) > 0 && len(nums) > len(words) {
 			t.Notes = append(t.Notes, fmt.Sprintf("note: feature %d %s is nominal because of %s among %d numbers: a typo in a numeric column?", nf.Index+1, nf.Name, strings.Join(words, ", "), len(nums)))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
@@ -20,6 +21,25 @@ type PlotOptions struct {
 	// SortWeights lists the features of per-feature weight charts by mean
 	// weight, largest first, instead of in their order in the data.
 	SortWeights bool
+	// DPI is the resolution of PNG files in dots per inch; 0 means
+	// figure.DefaultDPI (300, for print).
+	DPI int
+}
+
+// DefaultDPI is the resolution of PNG figures when PlotOptions.DPI is 0.
+const DefaultDPI = fig.DefaultDPI
+
+// CheckPlotOptions says what is wrong with the command line's figure
+// options, in its words: a format other than svg, png or pdf, a resolution
+// out of 10–2400 dpi.
+func CheckPlotOptions(o PlotOptions) error {
+	if o.Format != "svg" && o.Format != "png" && o.Format != "pdf" {
+		return fmt.Errorf("--plot-format: want svg, png or pdf, got %q", o.Format)
+	}
+	if o.DPI < 10 || o.DPI > 2400 {
+		return fmt.Errorf("--dpi: want 10 to 2400 dots per inch, got %d", o.DPI)
+	}
+	return nil
 }
 
 // NamedFigure is a figure and the base name of its file (no extension).
@@ -141,7 +161,7 @@ func WritePlotsWith(dir string, records []experiment.Record, order []string, opt
 	var files []string
 	for _, nf := range figs {
 		path := filepath.Join(dir, safeName(nf.Name)+"."+format)
-		if err := nf.Figure.Save(path); err != nil {
+		if err := nf.Figure.SaveDPI(path, opts.DPI); err != nil {
 			return files, fmt.Errorf("write plot %s: %w", path, err)
 		}
 		files = append(files, path)
@@ -272,18 +292,55 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 		if len(runs) > 0 && (len(w) != len(runs[0]) || q != quantity) {
 			continue
 		}
+		// A feature constant on the partition's training part has no
+		// effect on the kernel: its weight was not learned.
+		for _, j := range r.Constant {
+			if j >= 1 && j <= len(w) {
+				w[j-1] = math.NaN()
+			}
+		}
 		runs, quantity = append(runs, w), q
 	}
 	if len(runs) == 0 || len(runs[0]) < 2 {
 		return nil
 	}
-	return &fig.Weights{
+	names := featureNames(rs, len(runs[0]))
+	// Features without a learned weight in any run are left out and named.
+	var keep []int
+	var dropped []string
+	for k, n := range names {
+		learned := false
+		for _, w := range runs {
+			learned = learned || !math.IsNaN(w[k])
+		}
+		if learned {
+			keep = append(keep, k)
+		} else {
+			dropped = append(dropped, n)
+		}
+	}
+	if len(keep) < 2 {
+		return nil
+	}
+	w := &fig.Weights{
 		Title:    fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs)),
 		Quantity: quantity,
-		Names:    featureNames(rs, len(runs[0])),
-		Runs:     runs,
 		Sorted:   sorted,
 	}
+	for _, k := range keep {
+		w.Names = append(w.Names, names[k])
+	}
+	for _, r := range runs {
+		row := make([]float64, len(keep))
+		for i, k := range keep {
+			row[i] = r[k]
+		}
+		w.Runs = append(w.Runs, row)
+	}
+	if len(dropped) > 0 {
+		w.Title += fmt.Sprintf("; not shown, constant on every training part: feature %s", strings.Join(dropped, ", "))
+	}
+	return w
 }
 
 // meanQ is the mean of the full metrics Q of an entry's records; nil when

@@ -169,3 +169,45 @@ func TestCliquesAgreeWithStatsGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightsLeaveOutConstantFeatures: a feature constant on a partition's
+// training part has no learned weight there: its value is left out of the
+// mean, and a feature constant on every training part is not drawn at all
+// but named in the title (lccp leaves θ at its start 1, which would draw as
+// the largest weight).
+func TestWeightsLeaveOutConstantFeatures(t *testing.T) {
+	rec := func(theta []float64, constant ...int) experiment.Record {
+		return experiment.Record{Kernel: kernel.Spec{Kind: "l1", Theta: theta}, Constant: constant,
+			Features: []string{"a", "b", "c"}}
+	}
+	rs := []experiment.Record{
+		rec([]float64{2, 1, 4}, 2),
+		rec([]float64{4, 1, 8}, 2, 3),
+		rec([]float64{8, 1, 2}, 2),
+	}
+	w := weights("d", "lccp", rs, false)
+	if w == nil {
+		t.Fatal("no weights")
+	}
+	if !reflect.DeepEqual(w.Names, []string{"a", "c"}) {
+		t.Fatalf("names %v, want [a c]", w.Names)
+	}
+	if !strings.Contains(w.Title, "not shown, constant on every training part: feature b") {
+		t.Errorf("title %q does not name the constant feature", w.Title)
+	}
+	want := [][]float64{{0.5, 0.25}, {0.25, math.NaN()}, {0.125, 0.5}}
+	for i, r := range w.Runs {
+		for k, v := range r {
+			if !(v == want[i][k] || math.IsNaN(v) && math.IsNaN(want[i][k])) {
+				t.Errorf("run %d feature %s: %v, want %v", i, w.Names[k], v, want[i][k])
+			}
+		}
+	}
+	// Constant on no training part: every feature is drawn.
+	for i := range rs {
+		rs[i].Constant = nil
+	}
+	if w := weights("d", "lccp", rs, false); len(w.Names) != 3 || strings.Contains(w.Title, "not shown") {
+		t.Errorf("without constant features: names %v, title %q", w.Names, w.Title)
+	}
+}

@@ -29,6 +29,12 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 		Header: []string{"rows", "correct", "accuracy"},
 		Rows:   [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.Correct), Fixed(100*r.Accuracy, 2) + "%"}},
 	}
+	if o := r.Others; o != nil {
+		// The rows the model was trained on, and the others.
+		k := r.N - o.N
+		acc.Add(fmt.Sprintf("%d not training rows", o.N), strconv.Itoa(o.Correct), Fixed(100*o.Accuracy, 2)+"%")
+		acc.Add(fmt.Sprintf("%d training rows", k), strconv.Itoa(r.Correct-o.Correct), Fixed(100*float64(r.Correct-o.Correct)/float64(k), 2)+"%")
+	}
 	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
 	conf := &Table{
 		Header: []string{"label \\ predicted", pos, neg, "rows"},

@@ -33,9 +33,13 @@ type EntryRow struct {
 	// accuracies against the baseline over the partitions where both
 	// finished (Pairs of them); NaN for the baseline itself or when no pair
 	// differs.
-	P     stats.Float `json:"p_value"`
-	Pairs int         `json:"pairs"` // partitions paired with the baseline
-	Best  bool        `json:"best"`  // highest mean test accuracy of the table (all of a tie)
+	P stats.Float `json:"p_value"`
+	// PExact is true when P is from the exact null distribution (at most
+	// stats.ExactMaxN pairs, no ties, no zero difference, as scipy's
+	// default), false for the normal approximation.
+	PExact bool `json:"p_exact,omitempty"`
+	Pairs  int  `json:"pairs"` // partitions paired with the baseline
+	Best   bool `json:"best"`  // highest mean test accuracy of the table (all of a tie)
 }
 
 // DatasetTable is the summary of one dataset.
@@ -284,7 +288,8 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 				}
 				row.Pairs = len(x)
 				if len(x) > 0 {
-					row.P = stats.Float(stats.WilcoxonSignedRank(x, y).P)
+					w := stats.WilcoxonSignedRank(x, y)
+					row.P, row.PExact = stats.Float(w.P), w.Exact
 				}
 			}
 			if row.Runs > 0 {

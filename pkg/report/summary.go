@@ -25,7 +25,8 @@ type SummaryJSON struct {
 // WriteSummary writes the averaged tables of sum, a summary of the records
 // recs, in format. csv is one table with a row per (dataset, method) and one
 // number per column, without cross; json is SummaryJSON; the other formats
-// are SummaryTables.
+// are SummaryTables, and latex ends with the datasets × methods table of a
+// paper (best in bold, significance against the baseline marked).
 func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Record, cross *CrossData) error {
 	switch format {
 	case FormatCSV:
@@ -33,7 +34,14 @@ func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Rec
 	case FormatJSON:
 		return RenderJSON(w, SummaryJSON{sum, cross})
 	}
-	return Render(w, format, SummaryTables(sum, recs, cross)...)
+	if err := Render(w, format, SummaryTables(sum, recs, cross)...); err != nil {
+		return err
+	}
+	if format == FormatLaTeX {
+		// Beside the per-dataset tables, a paper's datasets × methods table.
+		return writeLaTeXPaperTable(w, sum)
+	}
+	return nil
 }
 
 // SummaryTables are the human form of sum (text, markdown, latex): a table
@@ -178,7 +186,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		}
 		t.Add(cells...)
 	}
-	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished (normal approximation)")
+	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if n := degenerateNote(*s, recs); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
@@ -192,6 +200,35 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
 	}
 	return t
+}
+
+// pMethodNote says how the table's p-values were computed: exact (the
+// null distribution of the statistic, for at most stats.ExactMaxN pairs
+// without ties or zero differences, as scipy's default) or the normal
+// approximation with tie and continuity corrections; naming the entries of
+// each kind when the table has both.
+func pMethodNote(rows []EntryRow) string {
+	const exact = "exact distribution"
+	approx := fmt.Sprintf("normal approximation with tie and continuity corrections, as the differences tie, are zero or number over %d", stats.ExactMaxN)
+	var ex, ap []string
+	for _, r := range rows {
+		switch {
+		case math.IsNaN(float64(r.P)):
+		case r.PExact:
+			ex = append(ex, r.Entry)
+		default:
+			ap = append(ap, r.Entry)
+		}
+	}
+	switch {
+	case len(ap) == 0 && len(ex) == 0:
+		return fmt.Sprintf("exact for at most %d pairs without ties or zero differences, else the normal approximation", stats.ExactMaxN)
+	case len(ap) == 0:
+		return exact
+	case len(ex) == 0:
+		return approx
+	}
+	return exact + " for " + strings.Join(ex, ", ") + "; " + approx + " for " + strings.Join(ap, ", ")
 }
 
 // dash is "—" for Fixed's "-" (no number), as the accuracy column.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/model"
@@ -39,7 +40,9 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	t.Add("criterion at start", Sig(r.CriterionStart, 8))
 	t.Add("criterion at end", Sig(r.CriterionEnd, 8))
 	for _, f := range r.Figures {
-		t.Add(f.Name, Sig(f.Value, 6))
+		if name, value, ok := figureRow(r, f.Name, f.Value); ok {
+			t.Add(name, value)
+		}
 	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
@@ -61,22 +64,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	ts := []*Table{t}
 
 	if len(r.Relevance) > 0 {
-		rel := &Table{
-			Title:  "per-feature relevance: diag(Q), exp(-½ Σ_k q_k (x_k-z_k)²), largest first",
-			Header: []string{"rank", "feature", "q_k", "q_k / max q"},
-		}
-		order := make([]experiment.FeatureWeight, len(r.Relevance))
-		copy(order, r.Relevance)
-		sort.SliceStable(order, func(a, b int) bool { return order[a].Q > order[b].Q })
-		const show = 30
-		for i, fw := range order {
-			if i == show && len(order) > show+5 {
-				rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below q = %s (all in --format json)", len(order)-show, Sig(fw.Q, 4)))
-				break
-			}
-			rel.Add(strconv.Itoa(i+1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index), Sig(fw.Q, 4), Fixed(fw.Relative, 4))
-		}
-		ts = append(ts, rel)
+		ts = append(ts, relevanceTable(r))
 	}
 	if len(r.Kernel.Q) > 0 {
 		d := len(r.Kernel.Q)
@@ -102,7 +90,92 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 		if !showMatrix {
 			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
 		}
+		if c := constantNames(r.Relevance, r.FeatureNames, r.Constant); c != "" {
+			et.Notes = append(et.Notes, "constant on the training part, so without effect on the kernel: the row and column of Q for "+c+" were not learned")
+		}
 		ts = append(ts, et)
 	}
 	return ts
+}
+
+// figureRow is how a method's figure reads in tune's table, ok false for
+// one the table shows elsewhere: per-feature θ_k (the relevance table), the
+// #SV of the last iterate when it is the final SVM's, the criterion at start
+// and end under another name (rcsc's J0 and J). A fraction of the CV
+// accuracy reads as a percentage, like the other accuracies; lccp's count of
+// its own SVM solves is told apart from the run's total.
+func figureRow(r *experiment.TuneResult, name string, v float64) (string, string, bool) {
+	same := func(a, b float64) bool { return Sig(a, 6) == Sig(b, 6) }
+	switch {
+	case len(r.Relevance) > 0 && strings.HasPrefix(name, "theta["):
+		return "", "", false
+	case name == "nsv" && int(v) == r.NSV:
+		return "", "", false
+	case name == "J0" && same(v, r.CriterionStart), name == "J" && same(v, r.CriterionEnd):
+		return "", "", false
+	case name == "cv_accuracy" || name == "cv accuracy":
+		if v >= 0 && v <= 1 {
+			return "cv accuracy", Fixed(100*v, 2) + "%", true
+		}
+	case name == "svm_solves":
+		return "SVM solves of the descent", Sig(v, 6), true
+	case name == "nsv":
+		return "#SV of the last iterate", Sig(v, 6), true
+	}
+	return name, Sig(v, 6), true
+}
+
+// relevanceTable ranks the features of a per-feature kernel by weight,
+// largest first; features constant on the training part are not ranked (a
+// weight that cannot affect the kernel was not learned) but named in a note.
+func relevanceTable(r *experiment.TuneResult) *Table {
+	rel := &Table{
+		Title:  "per-feature relevance: diag(Q), exp(-½ Σ_k q_k (x_k-z_k)²), largest first",
+		Header: []string{"rank", "feature", "q_k", "q_k / max q"},
+	}
+	l1 := r.Relevance[0].Theta != 0
+	if l1 {
+		rel.Title = "per-feature relevance: 1/θ_k, the weight of |x_k-z_k| in -Σ_k |x_k-z_k|/θ_k, largest first"
+		rel.Header = []string{"rank", "feature", "θ_k", "1/θ_k", "relative"}
+	}
+	var order []experiment.FeatureWeight
+	for _, fw := range r.Relevance {
+		if !fw.Constant {
+			order = append(order, fw)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return order[a].Q > order[b].Q })
+	const show = 30
+	for i, fw := range order {
+		if i == show && len(order) > show+5 {
+			rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below %s (all in --format json)", len(order)-show, Sig(fw.Q, 4)))
+			break
+		}
+		cells := []string{strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index)}
+		if l1 {
+			cells = append(cells, Sig(fw.Theta, 4))
+		}
+		rel.Add(append(cells, Sig(fw.Q, 4), Fixed(fw.Relative, 4))...)
+	}
+	if c := constantNames(r.Relevance, nil, nil); c != "" {
+		rel.Notes = append(rel.Notes, "not ranked: "+c+", constant on the training part: a constant feature has no effect on the kernel, so its weight was not learned (it keeps its start value or drifts with a regulariser)")
+	}
+	return rel
+}
+
+// constantNames lists the features marked constant in ws, or, when ws is
+// empty, the 1-based features in constant named from names; "" for none.
+func constantNames(ws []experiment.FeatureWeight, names []string, constant []int) string {
+	var out []string
+	for _, fw := range ws {
+		if fw.Constant {
+			out = append(out, fmt.Sprintf("%s (%d)", fw.Feature, fw.Index))
+		}
+	}
+	if len(ws) == 0 {
+		for _, j := range constant {
+			out = append(out, fmt.Sprintf("%s (%d)", model.FeatureName(names, j-1), j))
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -11,7 +11,15 @@ type Wilcoxon struct {
 	Statistic float64 // min(W+, W−), as scipy reports it
 	Z         float64 // normal-approximation z score (tie and continuity corrected)
 	P         float64 // two-sided p-value; NaN when N == 0
+	// Exact is true when P is from the exact null distribution of the
+	// statistic, false when it is the normal approximation.
+	Exact bool
 }
+
+// ExactMaxN is the largest number of pairs for which WilcoxonSignedRank
+// uses the exact distribution (without ties or zero differences), as
+// scipy.stats.wilcoxon's default method="auto".
+const ExactMaxN = 50
 
 // tieTol is the relative tolerance under which two absolute differences are
 // one tied value: accuracies are ratios k/m, and x−y computed in floating point
@@ -19,12 +27,62 @@ type Wilcoxon struct {
 const tieTol = 1e-9
 
 // WilcoxonSignedRank runs the paired, two-sided Wilcoxon signed-rank test of x
-// against y: zero differences dropped ("wilcox"), mid-ranks for ties, normal
-// approximation with the tie correction of the variance and the continuity
-// correction. It reproduces scipy.stats.wilcoxon(x, y, zero_method="wilcox",
-// correction=True, method="approx") (reference values in
-// testdata/wilcoxon/reference.json). It panics if len(x) != len(y).
+// against y, choosing the p-value as scipy.stats.wilcoxon's default
+// method="auto" does: the exact null distribution of the statistic (every
+// one of the 2ⁿ sign assignments equally likely) when there are at most
+// ExactMaxN pairs, no zero difference and no tied absolute differences;
+// otherwise WilcoxonApprox's normal approximation. The exact p is
+// min(1, 2·P(T ≤ t)), e.g. 2/32 = 0.0625 for five pairs all of one sign, the
+// smallest p five pairs can give. It panics if len(x) != len(y).
 func WilcoxonSignedRank(x, y []float64) Wilcoxon {
+	w, ties, zeros := wilcoxon(x, y)
+	if w.N == 0 || w.N > ExactMaxN || ties || zeros {
+		return w
+	}
+	w.P = math.Min(1, 2*signedRankCDF(w.N, int(w.Statistic)))
+	w.Exact = true
+	return w
+}
+
+// WilcoxonApprox runs the paired, two-sided Wilcoxon signed-rank test of x
+// against y with the normal approximation: zero differences dropped
+// ("wilcox"), mid-ranks for ties, the tie correction of the variance and the
+// continuity correction. It reproduces scipy.stats.wilcoxon(x, y,
+// zero_method="wilcox", correction=True, method="approx") (reference values
+// in testdata/wilcoxon/reference.json). It panics if len(x) != len(y).
+func WilcoxonApprox(x, y []float64) Wilcoxon {
+	w, _, _ := wilcoxon(x, y)
+	return w
+}
+
+// signedRankCDF is P(W ≤ t) for the signed-rank statistic W of n pairs
+// without ties under the null hypothesis: the number of subsets of
+// {1, …, n} with sum ≤ t over 2ⁿ, counted by the recursion over the largest
+// rank (c_n(s) = c_{n−1}(s) + c_{n−1}(s−n)). Counts stay below 2⁵³ for
+// n ≤ ExactMaxN, so float64 holds them exactly.
+func signedRankCDF(n, t int) float64 {
+	if t < 0 {
+		return 0
+	}
+	maxSum := n * (n + 1) / 2
+	c := make([]float64, maxSum+1)
+	c[0] = 1
+	for k := 1; k <= n; k++ {
+		for s := k * (k + 1) / 2; s >= k; s-- {
+			c[s] += c[s-k]
+		}
+	}
+	var below float64
+	for s := 0; s <= min(t, maxSum); s++ {
+		below += c[s]
+	}
+	return below / math.Exp2(float64(n))
+}
+
+// wilcoxon computes the statistic and the normal approximation, and reports
+// whether the absolute differences have ties and whether any difference
+// was zero.
+func wilcoxon(x, y []float64) (w Wilcoxon, ties, zeros bool) {
 	if len(x) != len(y) {
 		panic("stats: WilcoxonSignedRank: length mismatch")
 	}
@@ -32,11 +90,13 @@ func WilcoxonSignedRank(x, y []float64) Wilcoxon {
 	for i := range x {
 		if diff := x[i] - y[i]; !isZeroDiff(diff, x[i], y[i]) {
 			d = append(d, diff)
+		} else {
+			zeros = true
 		}
 	}
 	n := len(d)
 	if n == 0 {
-		return Wilcoxon{P: math.NaN(), Z: math.NaN()}
+		return Wilcoxon{P: math.NaN(), Z: math.NaN()}, false, zeros
 	}
 	sort.Slice(d, func(i, j int) bool { return math.Abs(d[i]) < math.Abs(d[j]) })
 	var wPlus, wMinus, tieSum float64
@@ -55,6 +115,7 @@ func WilcoxonSignedRank(x, y []float64) Wilcoxon {
 		}
 		t := float64(j - i)
 		tieSum += t*t*t - t
+		ties = ties || j-i > 1
 		i = j
 	}
 	nf := float64(n)
@@ -62,12 +123,12 @@ func WilcoxonSignedRank(x, y []float64) Wilcoxon {
 	variance := nf*(nf+1)*(2*nf+1)/24 - tieSum/48
 	T := math.Min(wPlus, wMinus)
 	if variance <= 0 {
-		return Wilcoxon{N: n, Statistic: T, P: 1, Z: 0}
+		return Wilcoxon{N: n, Statistic: T, P: 1, Z: 0}, ties, zeros
 	}
 	corr := 0.5 * sign(T-mean)
 	z := (T - mean - corr) / math.Sqrt(variance)
 	p := math.Min(1, math.Erfc(math.Abs(z)/math.Sqrt2))
-	return Wilcoxon{N: n, Statistic: T, Z: z, P: p}
+	return Wilcoxon{N: n, Statistic: T, Z: z, P: p}, ties, zeros
 }
 
 // isZeroDiff reports whether d = x−y is zero up to rounding.

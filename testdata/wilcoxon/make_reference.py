@@ -3,6 +3,9 @@
 # Debian's python3-scipy (1.10.1):  /usr/bin/python3 testdata/wilcoxon/make_reference.py
 # scipy.stats.wilcoxon(x, y, zero_method='wilcox', correction=True,
 #                      alternative='two-sided', method='approx')
+# Every case has ties or zero differences, where scipy's default method='auto' also
+# uses the approximation; the exact p (no ties, no zeros, n <= 50) is checked against
+# an enumeration of the sign assignments in pkg/stats/wilcoxon_exact_test.go.
 # Inputs are integers (e.g. percent correct) so that every difference is exact in
 # floating point and ties are ties in both implementations.
 import json

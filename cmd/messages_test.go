@@ -1,0 +1,103 @@
+package cmd
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUnknownFlagSuggests: an unknown flag within two edits of a known one
+// is named, as cobra does for commands; exit code 2.
+func TestUnknownFlagSuggests(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "builtin:heart", "--methods", "svm"}, "kerneltune: unknown flag: --methods; did you mean --method?\nRun 'kerneltune tune --help' for usage.\n"},
+		{[]string{"compare", "--partitons", "3"}, "kerneltune: unknown flag: --partitons; did you mean --partitions?\nRun 'kerneltune compare --help' for usage.\n"},
+		{[]string{"train", "builtin:heart", "--sede", "3"}, "kerneltune: unknown flag: --sede; did you mean --seed?\n"}, // a global flag
+		{[]string{"tune", "--zzz"}, "kerneltune: unknown flag: --zzz\nRun 'kerneltune tune --help' for usage.\n"},
+	} {
+		_, errOut, code := runCLI(t, c.args...)
+		if code != ExitUsage || !strings.HasPrefix(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestCompareInterruptedOnce: a compare with --out stopped by Ctrl-C says
+// once that it was interrupted, with where the finished jobs are (it said
+// "kerneltune: interrupted" a second time).
+func TestCompareInterruptedOnce(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, errOut, code := runCLIContext(ctx, t, "", "compare", "builtin:heart", "--methods", "svm,gi", "--partitions", "30", "--out", out, "--workers", "1")
+	if code != ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %s", code, ExitInterrupted, errOut)
+	}
+	if n := strings.Count(errOut, "interrupted"); n != 1 {
+		t.Errorf("%q says interrupted %d times, want once", errOut, n)
+	}
+	if !strings.Contains(errOut, "kerneltune: interrupted; the finished jobs are in "+out+", rerun with --resume to continue\n") {
+		t.Errorf("no resume hint: %q", errOut)
+	}
+}
+
+// TestGenerateHelpCountsProblems: generate's help says how many problems it
+// has, and lists that many (it said "the two" and listed three).
+func TestGenerateHelpCountsProblems(t *testing.T) {
+	out := mustRun(t, "generate", "--help")
+	intro, _, _ := strings.Cut(out, "Usage:")
+	listed := regexp.MustCompile(`(?m)^  ([a-z]+) {2,}\S`).FindAllStringSubmatch(intro, -1)
+	var names []string
+	for _, m := range listed {
+		names = append(names, m[1])
+	}
+	if strings.Join(names, ",") != "weston,chessboard,sparse" {
+		t.Fatalf("listed problems %v", names)
+	}
+	if !strings.HasPrefix(out, "generate writes one of three synthetic problems") {
+		t.Errorf("help does not say three:\n%.200s", out)
+	}
+}
+
+// TestInfoDecimalComma: a file written with decimal commas and ';' between
+// fields is said to be so, not advised to one-hot encode the "text" it
+// reads; with or without a header line. A plain comma CSV gets no such note.
+func TestInfoDecimalComma(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"plain.csv":  "1,5;2,3;1\n2,5;1,0;-1\n0,5;2,5;1\n",
+		"header.csv": "a;b;y\n1,5;2,3;1\n2,5;1,0;-1\n0,5;2,5;1\n",
+	} {
+		out := mustRun(t, "info", writeFile(t, dir, name, text))
+		if !strings.Contains(out, "note: the numbers look like decimal commas with ';' between fields") ||
+			!strings.Contains(out, "convert the commas to points") {
+			t.Errorf("%s: no decimal-comma note:\n%s", name, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "note:") && (strings.Contains(l, "--categorical onehot") || strings.Contains(l, "--positive")) {
+				t.Errorf("%s: advice that follows from the misreading: %s", name, l)
+			}
+		}
+	}
+	out := mustRun(t, "info", writeFile(t, dir, "points.csv", "1.5,2.3,1\n2.5,1.0,-1\n0.5,2.5,1\n"))
+	if strings.Contains(out, "decimal comma") {
+		t.Errorf("a note on a file with decimal points:\n%s", out)
+	}
+}
+
+// TestInfoARFFNominalNoTypo: an attribute the ARFF header declares nominal
+// with numeric-looking values (breast-cancer's deg-malig {'1','2','3'}) is
+// nominal on purpose: no "a typo in a numeric column?" note (it said so,
+// naming a blank value).
+func TestInfoARFFNominalNoTypo(t *testing.T) {
+	out := mustRun(t, "info", cmdTestdata+"/arff/breast-cancer.arff", "--missing", "drop")
+	if strings.Contains(out, "typo") || !strings.Contains(out, "note: 9 rows with missing values were dropped") {
+		t.Errorf("notes:\n%s", out[strings.Index(out, "note:"):])
+	}
+}

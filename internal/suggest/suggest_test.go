@@ -1,0 +1,44 @@
+package suggest
+
+import "testing"
+
+func TestClosest(t *testing.T) {
+	names := []string{"method", "param", "partitions", "plot", "plot-format", "seed", "test-fraction"}
+	for _, c := range []struct{ typed, want string }{
+		{"methods", "method"},       // one insertion
+		{"metod", "method"},         // one deletion
+		{"partition", "partitions"}, // what was typed is a prefix
+		{"plot-fromat", "plot-format"},
+		{"sede", "seed"},
+		{"features", ""}, // nothing near
+		{"x", ""},
+	} {
+		if got := Closest(c.typed, names, 2); got != c.want {
+			t.Errorf("Closest(%q) = %q, want %q", c.typed, got, c.want)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"γ", "g", 1}} {
+		if got := distance(c.a, c.b); got != c.d {
+			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestUnknownFlag(t *testing.T) {
+	for msg, want := range map[string]string{
+		"unknown flag: --methods":           "methods",
+		"unknown flag: --methods=svm":       "methods",
+		"unknown shorthand flag: 'x' in -x": "",
+		"invalid argument":                  "",
+	} {
+		if got := UnknownFlag(msg); got != want {
+			t.Errorf("UnknownFlag(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
