@@ -166,7 +166,7 @@ func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 	// Room for the labels to the right of the costliest point and above.
 	p.X.Min, p.X.Max = lo/1.6, hi*2.5
 	p.Y.Max += 0.08 * (p.Y.Max - p.Y.Min + 1)
-	if err := placeLabels(p, labels, width); err != nil {
+	if err := placeLabels(p, labels, width, 3.6*vg.Inch, false); err != nil {
 		return nil, fmt.Errorf("draw accuracy-cost figure: %w", err)
 	}
 	return p, nil
@@ -179,10 +179,13 @@ func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 // of about equal cost and accuracy otherwise print their names over each
 // other. The plot's area is estimated from the panel's size, which is
 // close enough for labels a line high.
-func placeLabels(p *plot.Plot, labels plotter.XYLabels, width vg.Length) error {
+func placeLabels(p *plot.Plot, labels plotter.XYLabels, width, height vg.Length, invertY bool) error {
 	sty := textStyle(tickSize)
 	xSc := float64(width-vg.Points(70)) / (math.Log10(p.X.Max) - math.Log10(p.X.Min))
-	ySc := float64(3.6*vg.Inch-vg.Points(75)) / (p.Y.Max - p.Y.Min)
+	ySc := float64(height-vg.Points(75)) / (p.Y.Max - p.Y.Min)
+	if invertY { // a rank axis, best at the top
+		ySc = -ySc
+	}
 	line := float64(sty.Height("Mg"))
 	at := func(xy plotter.XY) (float64, float64) { return math.Log10(xy.X) * xSc, xy.Y * ySc }
 	type box struct{ x0, y0, x1, y1 float64 }
@@ -226,7 +229,7 @@ func placeLabels(p *plot.Plot, labels plotter.XYLabels, width vg.Length) error {
 		if err != nil {
 			return err
 		}
-		lab.TextStyle[0].Font.Size = tickSize
+		lab.TextStyle[0] = sty // the figures' one family (textStyle), not plotter's default
 		lab.TextStyle[0].YAlign = draw.YBottom
 		lab.Offset = vg.Point{X: vg.Length(off[0]), Y: vg.Length(off[1])}
 		p.Add(lab)
@@ -282,7 +285,7 @@ func RankCost(title, note string, pts []RankCostPoint) (*Figure, error) {
 			}
 			xy = append(xy, plotter.XY{X: q.Cost, Y: q.Rank})
 			labels.XYs = append(labels.XYs, plotter.XY{X: q.Cost, Y: q.Rank})
-			labels.Labels = append(labels.Labels, " "+q.Name)
+			labels.Labels = append(labels.Labels, q.Name)
 			lo, hi = min(lo, q.Cost), max(hi, q.Cost)
 		}
 		if len(xy) == 0 {
@@ -302,16 +305,6 @@ func RankCost(title, note string, pts []RankCostPoint) (*Figure, error) {
 	if len(labels.XYs) == 0 {
 		return nil, errors.New("draw rank-cost figure: no method with a cost")
 	}
-	lab, err := plotter.NewLabels(labels)
-	if err != nil {
-		return nil, fmt.Errorf("draw rank-cost figure: %w", err)
-	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].Font.Size = tickSize
-		lab.TextStyle[i].YAlign = draw.YCenter
-	}
-	lab.Offset = vg.Point{X: vg.Points(4)}
-	p.Add(lab)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.X.Min, p.X.Max = lo/1.6, hi*4
@@ -319,6 +312,12 @@ func RankCost(title, note string, pts []RankCostPoint) (*Figure, error) {
 	p.Y.Min, p.Y.Max = 1, float64(len(pts))
 	p.Y.Min -= 0.3
 	p.Y.Max += 0.3
+	plotH := 3.8 * vg.Inch
+	// Labels beside their points without overlaps, as in AccuracyCost
+	// (methods of equal rank and close cost share a row).
+	if err := placeLabels(p, labels, width, plotH, true); err != nil {
+		return nil, fmt.Errorf("draw rank-cost figure: %w", err)
+	}
 	sty := textStyle(noteSize)
 	sty.XAlign = draw.XLeft
 	note = wrap(note, sty, width-vg.Points(20))
@@ -326,7 +325,6 @@ func RankCost(title, note string, pts []RankCostPoint) (*Figure, error) {
 	if note == "" {
 		noteH = 0
 	}
-	plotH := 3.8 * vg.Inch
 	f := &Figure{Width: width, Height: plotH + noteH + titleHeight(title, width)}
 	f.draw = func(c draw.Canvas) {
 		c = drawTitle(c, title, titleSize)

@@ -168,6 +168,20 @@ func allFigures(t *testing.T) map[string]*Figure {
 	add("metric-52-long", f, err)
 	f, err = Metric(sampleMatrix(2, false))
 	add("metric-2", f, err)
+	// The accuracy-against-cost figures (issue 24): labels beside points
+	// are texts too, in the one family.
+	f, err = AccuracyCost("mean test accuracy against cost", []CostPanel{
+		{Dataset: "heart", Points: []CostPoint{
+			{Name: "svm", Acc: 81.9, AccSD: 3.6, Cost: 383, CostMin: 350, CostMax: 420, Reference: true},
+			{Name: "random", Acc: 82.2, AccSD: 4.3, Cost: 301, CostMin: 301, CostMax: 301},
+			{Name: "spd", Acc: 81.3, AccSD: 3.5, Cost: 17, CostMin: 12, CostMax: 25}}},
+		{Dataset: "diabetes", Points: []CostPoint{
+			{Name: "svm", Acc: 74.0, AccSD: 5.5, Cost: 421, CostMin: 400, CostMax: 450, Reference: true},
+			{Name: "lccp", Acc: 75.2, AccSD: 4.4, Cost: 792, CostMin: 500, CostMax: 1200}}}})
+	add("cost-accuracy", f, err)
+	f, err = RankCost("average rank against cost", "Friedman p = 0.01; Nemenyi CD = 1.2",
+		[]RankCostPoint{{Name: "svm", Rank: 1.5, Cost: 400, Reference: true}, {Name: "spd", Rank: 2.5, Cost: 20}, {Name: "lccp", Rank: 2, Cost: 900}})
+	add("cost-rank", f, err)
 	return figs
 }
 

@@ -79,7 +79,7 @@ func TestCostPanelsAndRanks(t *testing.T) {
 	}
 	for file, texts := range map[string][]string{
 		"accuracy-cost.svg": {"Mean test accuracy against cost", ">d1<", ">d3<", ">random<", "mean SVM solves (log scale)", "fewest to most solves"},
-		"rank-cost.svg":     {"on 3 datasets against cost", "> bo<", "average rank (1 = best)", "Friedman"},
+		"rank-cost.svg":     {"on 3 datasets against cost", ">bo<", "average rank (1 = best)", "Friedman"},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
