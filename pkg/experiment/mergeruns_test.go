@@ -52,6 +52,12 @@ func TestMergeFilesOfDifferentRuns(t *testing.T) {
 	}
 	plainRecs, _ := ReadRecordsFile(plain)
 	studyRecs, _ := ReadRecordsFile(a)
+	// A file holds the records in the order the jobs finished.
+	SortRecords(plainRecs)
+	SortRecords(studyRecs)
+	if len(plainRecs) != 2 || len(studyRecs) != 2 {
+		t.Fatalf("%d and %d records, want 2 and 2", len(plainRecs), len(studyRecs))
+	}
 	for i := range plainRecs {
 		if plainRecs[i].TestAccuracy != studyRecs[i].TestAccuracy || plainRecs[i].NSV != studyRecs[i].NSV || plainRecs[i].Run == studyRecs[i].Run {
 			t.Errorf("partition %d: plain %v/%d run %s, study %v/%d run %s", i, plainRecs[i].TestAccuracy, plainRecs[i].NSV, plainRecs[i].Run,
