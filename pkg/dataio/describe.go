@@ -40,6 +40,9 @@ type Summary struct {
 	// selection; for a file with more than two classes read without a
 	// choice of them (ReadOptions.AnyClasses), the only class counts.
 	Classes []ClassCount `json:"classes,omitempty"`
+	// Missing counts the rows with missing values, per column, that the
+	// description leaves out (nil when none).
+	Missing *MissingValues `json:"missing_values,omitempty"`
 	// Splits are the sizes of the predefined train/test realisations.
 	Splits []SplitSize   `json:"splits,omitempty"`
 	Notes  []string      `json:"notes,omitempty"`
@@ -71,7 +74,7 @@ func Describe(d *Dataset) Summary {
 		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
 		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
 		Constant: []int{}, Notes: d.Notes, Unlabeled: !d.Labeled(),
-		Nominal: d.Nominal, Classes: d.Classes,
+		Nominal: d.Nominal, Classes: d.Classes, Missing: d.Missing,
 	}
 	if len(d.Nominal) > 0 {
 		s.OneHotFeatures = dim
