@@ -185,3 +185,24 @@ func TestInfoCountsMissingValues(t *testing.T) {
 		t.Errorf("rows %d, missing %+v; want 2 and %+v", s.Rows, s.Missing, want)
 	}
 }
+
+// info's one-hot count is the one train builds from the same rows (the
+// categories that occur: 41 for breast-cancer.arff), with the count of every
+// declared ARFF category beside it when it differs (51).
+func TestInfoOneHotCountMatchesTrain(t *testing.T) {
+	arff := filepath.Join(cmdTestdata, "arff/breast-cancer.arff")
+	out, errOut, code := runCLI(t, "info", arff)
+	want := "│ nominal features            │ 9 of 9 (41 features one-hot, with --categorical onehot; 51 with every declared category) │"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d %s: output lacks %q:\n%s", code, errOut, want, out)
+	}
+	out, errOut, code = runCLI(t, "train", "--categorical", "onehot", "--missing", "drop", arff)
+	if code != 0 || !strings.Contains(out+errOut, "277 training rows, 41 features") {
+		t.Errorf("train: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = runCLI(t, "info", "--format", "json", arff)
+	var s dataio.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || s.OneHotFeatures != 41 || s.OneHotDeclared != 51 {
+		t.Errorf("%v: onehot %d, declared %d; want 41 and 51", err, s.OneHotFeatures, s.OneHotDeclared)
+	}
+}

@@ -33,9 +33,13 @@ type Summary struct {
 	// categories (read with ReadOptions.Categorical "codes"); their Stats
 	// are of the category codes 0, 1, ….
 	Nominal []NominalFeature `json:"nominal_features,omitempty"`
-	// OneHotFeatures is the number of features after one-hot encoding every
-	// category (0 without nominal features).
+	// OneHotFeatures is the number of features after one-hot encoding the
+	// categories that occur in the rows described, as train, tune and
+	// compare encode them (FitOneHot; 0 without nominal features).
 	OneHotFeatures int `json:"onehot_features,omitempty"`
+	// OneHotDeclared is the number with every declared category (an ARFF
+	// header may declare categories no row has); set only when it differs.
+	OneHotDeclared int `json:"onehot_declared_features,omitempty"`
 	// Classes are every class of the file with its rows, before any
 	// selection; for a file with more than two classes read without a
 	// choice of them (ReadOptions.AnyClasses), the only class counts.
@@ -77,9 +81,16 @@ func Describe(d *Dataset) Summary {
 		Nominal: d.Nominal, Classes: d.Classes, Missing: d.Missing,
 	}
 	if len(d.Nominal) > 0 {
-		s.OneHotFeatures = dim
+		declared := dim
 		for _, nf := range d.Nominal {
-			s.OneHotFeatures += len(nf.Levels) - 1
+			declared += len(nf.Levels) - 1
+		}
+		s.OneHotFeatures = declared
+		if enc, err := FitOneHot(d); err == nil && enc != nil {
+			s.OneHotFeatures = enc.Dim()
+		}
+		if declared != s.OneHotFeatures {
+			s.OneHotDeclared = declared
 		}
 	}
 	for _, sp := range d.Splits {

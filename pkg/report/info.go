@@ -45,7 +45,11 @@ func DataTable(s dataio.Summary) *Table {
 	t.Add("rows", strconv.Itoa(s.Rows))
 	t.Add("features", strconv.Itoa(s.Features))
 	if len(s.Nominal) > 0 {
-		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
+		declared := ""
+		if s.OneHotDeclared > 0 {
+			declared = fmt.Sprintf("; %d with every declared category", s.OneHotDeclared)
+		}
+		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot%s)", len(s.Nominal), s.Features, s.OneHotFeatures, declared))
 		for i, nf := range s.Nominal {
 			if i == 30 {
 				t.Add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
