@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,7 +84,7 @@ func TestInfoErrors(t *testing.T) {
 	}{
 		{[]string{filepath.Join(bad, "unsorted.libsvm")}, 1, "unsorted.libsvm:2:4: feature index 2 after 3"},
 		{[]string{"--classes", "a,b", filepath.Join(bad, "three_classes.csv"), filepath.Join(bad, "text_in_numeric.csv")}, 1, `text_in_numeric.csv: class "a" is not in the file`},
-		{[]string{filepath.Join(bad, "missing_question.csv")}, 1, `missing_question.csv:2:2: missing value "?"`},
+		{[]string{filepath.Join(bad, "missing_question.csv")}, 1, `missing_question.csv: only one class: "1" (1 row)`}, // its other row has a "?"
 		{[]string{"no/such/file.csv"}, 1, "no such file"},
 		{[]string{"builtin:nope"}, 1, "known: breast-wisconsin, diabetes, heart"},
 		{[]string{filepath.Join(cmdTestdata, "ida")}, 1, "is a directory; give a file or an IDA set in it: ../testdata/ida/banana, ../testdata/ida/breast-cancer"},
@@ -146,5 +147,62 @@ func TestInfoGolden(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
 		}
 		golden(t, c.name, out)
+	}
+}
+
+// info describes a file with missing values without --missing drop: it counts
+// them per column (breast-cancer.arff: node-caps "?" on 8 rows, breast-quad
+// on 1, as awk counts them) and leaves those rows out; the other commands
+// still refuse them.
+func TestInfoCountsMissingValues(t *testing.T) {
+	arff := filepath.Join(cmdTestdata, "arff/breast-cancer.arff")
+	out, errOut, code := runCLI(t, "info", arff)
+	for _, w := range []string{
+		"│ rows                        │ 277 ",
+		"│ missing values              │ 9 rows: node-caps 8, breast-quad 1 ",
+		"note: the 9 rows with missing values are left out of the description above; train, tune and compare refuse them unless --missing drop",
+	} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("exit %d %s: output lacks %q:\n%s", code, errOut, w, out)
+		}
+	}
+	out, _, code = runCLI(t, "info", "--missing", "drop", arff)
+	if code != 0 || !strings.Contains(out, "9 rows: node-caps 8, breast-quad 1") || !strings.Contains(out, "note: 9 rows with missing values were dropped") || strings.Contains(out, "left out of the description") {
+		t.Errorf("--missing drop: exit %d\n%s", code, out)
+	}
+	_, errOut, code = runCLI(t, "tune", "--method", "svm", "--categorical", "onehot", arff)
+	if code != 1 || !strings.Contains(errOut, `missing value "?" of attribute "node-caps"`) {
+		t.Errorf("tune without --missing drop: exit %d, stderr %q", code, errOut)
+	}
+	// CSV: "?", "NA" and empty fields, per column with the header's names.
+	out, errOut, code = runCLIStdin(t, "a,b,y\n1,?,x\n2,3,y\n4,NA,x\n?,5,y\n6,7,x\n,8,y\n", "info", "--format", "json", "-")
+	var s dataio.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+		t.Fatalf("exit %d %s %v\n%s", code, errOut, err, out)
+	}
+	want := dataio.MissingValues{Rows: 4, Columns: []dataio.MissingColumn{{Column: 1, Name: "a", Rows: 2}, {Column: 2, Name: "b", Rows: 2}}}
+	if s.Rows != 2 || s.Missing == nil || fmt.Sprint(*s.Missing) != fmt.Sprint(want) {
+		t.Errorf("rows %d, missing %+v; want 2 and %+v", s.Rows, s.Missing, want)
+	}
+}
+
+// info's one-hot count is the one train builds from the same rows (the
+// categories that occur: 41 for breast-cancer.arff), with the count of every
+// declared ARFF category beside it when it differs (51).
+func TestInfoOneHotCountMatchesTrain(t *testing.T) {
+	arff := filepath.Join(cmdTestdata, "arff/breast-cancer.arff")
+	out, errOut, code := runCLI(t, "info", arff)
+	want := "│ nominal features            │ 9 of 9 (41 features one-hot, with --categorical onehot; 51 with every declared category) │"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d %s: output lacks %q:\n%s", code, errOut, want, out)
+	}
+	out, errOut, code = runCLI(t, "train", "--categorical", "onehot", "--missing", "drop", arff)
+	if code != 0 || !strings.Contains(out+errOut, "277 training rows, 41 features") {
+		t.Errorf("train: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = runCLI(t, "info", "--format", "json", arff)
+	var s dataio.Summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil || s.OneHotFeatures != 41 || s.OneHotDeclared != 51 {
+		t.Errorf("%v: onehot %d, declared %d; want 41 and 51", err, s.OneHotFeatures, s.OneHotDeclared)
 	}
 }

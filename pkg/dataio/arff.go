@@ -317,15 +317,15 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), d, opts.maxCells()))
 	}
 
-	drop := opts.Missing == "drop"
+	drop := opts.dropsMissing()
+	missing := newMissingTally(len(attrs), func(j int) string { return attrs[j].name })
 	x := make([]float64, 0, len(rows)*d)
 	row := make([]float64, d)
 	var labels rawLabels
-	n, dropped := 0, 0
+	n := 0
 	values := make([]string, len(attrs))
 	quoted := make([]bool, len(attrs))
 	given := make([]bool, len(attrs))
-nextRow:
 	for _, l := range rows {
 		if kw, _ := arffKeyword(l.text); kw != "" {
 			return nil, perr(name, l.num, 0, fmt.Errorf("%s after @data", kw))
@@ -333,14 +333,13 @@ nextRow:
 		if err := arffRow(l.text, attrs, values, quoted, given); err != nil {
 			return nil, perr(name, l.num, 0, err)
 		}
+		if drop && missing.row(func(j int) bool { return !quoted[j] && values[j] == "?" }) {
+			continue
+		}
 		label := ""
 		for j, a := range attrs {
 			v := values[j]
 			if !quoted[j] && v == "?" {
-				if drop {
-					dropped++
-					continue nextRow
-				}
 				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value \"?\" of attribute %q (rows with missing values can be dropped: missing=drop)", a.name))
 			}
 			k := featureOf[j]
@@ -387,7 +386,7 @@ nextRow:
 			labels.add(label, l.num)
 		}
 	}
-	return finishDataset(name, "arff", x, n, d, featNames, nominal, &labels, dropped, unlabeled, opts)
+	return finishDataset(name, "arff", x, n, d, featNames, nominal, &labels, missing, unlabeled, opts)
 }
 
 // arffRow reads one data line into values (one per attribute), quoted and

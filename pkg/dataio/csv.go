@@ -56,6 +56,9 @@ type ReadOptions struct {
 	// Missing is "" or "error" (a missing-value marker "?", "NA", "N/A" or an
 	// empty CSV field is an error) or "drop" (such rows are dropped and
 	// counted in the Notes).
+	// A description (DescribeFiles) reads with "count": such rows are left
+	// out as with "drop" and counted per column (Dataset.Missing), with no
+	// note that they were dropped.
 	Missing string
 	// Features fixes the number of features of a LIBSVM file (a1a declares
 	// 123 but its highest index is 119); 0 uses the highest index present.
@@ -114,7 +117,7 @@ func (o ReadOptions) check() error {
 		}
 	}
 	switch o.Missing {
-	case "", "error", "drop":
+	case "", "error", "drop", "count":
 	default:
 		return fmt.Errorf("unknown missing-value policy %q (want error or drop)", o.Missing)
 	}
@@ -451,7 +454,7 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if len(lines) > opts.maxCells()/d {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(lines), d, opts.maxCells()))
 	}
-	drop := opts.Missing == "drop"
+	drop := opts.dropsMissing()
 	// featureOf[j] is the feature index of column j (-1 for the label).
 	featureOf := make([]int, ncol)
 	for j, k := 0, 0; j < ncol; j++ {
@@ -495,20 +498,27 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			}
 		}
 	}
+	missing := newMissingTally(ncol, func(j int) string {
+		switch {
+		case header && first[j] != "":
+			return first[j]
+		case j == labelCol:
+			return "label"
+		}
+		return names[featureOf[j]]
+	})
 	x := make([]float64, 0, len(lines)*d)
 	var labels rawLabels
-	n, dropped := 0, 0
+	n := 0
 	row := make([]float64, d)
-nextRow:
 	for i, fields := range rows {
 		l := lines[i]
+		if drop && missing.row(func(j int) bool { return isMissing(fields[j]) }) {
+			continue
+		}
 		label := ""
 		for j, f := range fields {
 			if isMissing(f) {
-				if drop {
-					dropped++
-					continue nextRow
-				}
 				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
 			}
 			k := featureOf[j]
@@ -535,7 +545,7 @@ nextRow:
 			labels.add(label, l.num)
 		}
 	}
-	ds, err := finishDataset(name, "csv", x, n, d, names, nominal, &labels, dropped, unlabeled, opts)
+	ds, err := finishDataset(name, "csv", x, n, d, names, nominal, &labels, missing, unlabeled, opts)
 	if err == nil && (delim == ',' || delim == ';') && decimalCommas(lines) {
 		ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
 			"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)

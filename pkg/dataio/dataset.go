@@ -44,6 +44,10 @@ type Dataset struct {
 	// missing values under ReadOptions.Missing "drop", rows of the classes
 	// ReadOptions.Classes does not keep); nil when none was.
 	Dropped []DroppedRows
+	// Missing counts the rows with missing values per column when the
+	// reader left them out (ReadOptions.Missing "drop" or "count"); nil
+	// when there were none.
+	Missing *MissingValues
 
 	// Splits are predefined train/test realisations (the IDA sets); nil
 	// when the file defines none.
@@ -73,6 +77,72 @@ type DroppedRows struct {
 	Rows int    `json:"rows"`
 	Why  string `json:"why"` // "missing values" or "other classes"
 }
+
+// MissingValues are the rows with missing values a text reader left out.
+type MissingValues struct {
+	// Rows is the number of rows with a missing value.
+	Rows int `json:"rows"`
+	// Columns are the file's columns with missing values, in file order.
+	Columns []MissingColumn `json:"columns"`
+	// Dropped is false when they were only counted, for a description
+	// (ReadOptions.Missing "count"): the other commands refuse them unless
+	// told to drop them.
+	Dropped bool `json:"dropped"`
+}
+
+// MissingColumn is one column with missing values: its 1-based column (ARFF
+// attribute) number, its name and the number of rows missing it.
+type MissingColumn struct {
+	Column int    `json:"column"`
+	Name   string `json:"name"`
+	Rows   int    `json:"rows"`
+}
+
+// missingTally counts rows with missing values per column as a text reader
+// leaves them out.
+type missingTally struct {
+	rows   int
+	counts []int
+	name   func(j int) string
+}
+
+func newMissingTally(ncol int, name func(j int) string) *missingTally {
+	return &missingTally{counts: make([]int, ncol), name: name}
+}
+
+// row counts the columns j < ncol for which missing(j) is true and reports
+// whether there was one (the row is then left out).
+func (m *missingTally) row(missing func(j int) bool) bool {
+	found := false
+	for j := range m.counts {
+		if missing(j) {
+			m.counts[j]++
+			found = true
+		}
+	}
+	if found {
+		m.rows++
+	}
+	return found
+}
+
+// values is the tally as Dataset.Missing (nil without missing values).
+func (m *missingTally) values(dropped bool) *MissingValues {
+	if m.rows == 0 {
+		return nil
+	}
+	mv := &MissingValues{Rows: m.rows, Dropped: dropped}
+	for j, c := range m.counts {
+		if c > 0 {
+			mv.Columns = append(mv.Columns, MissingColumn{Column: j + 1, Name: m.name(j), Rows: c})
+		}
+	}
+	return mv
+}
+
+// dropsMissing reports whether rows with missing values are left out
+// (Missing "drop" or "count") rather than an error.
+func (o ReadOptions) dropsMissing() bool { return o.Missing == "drop" || o.Missing == "count" }
 
 // NominalFeature is a nominal feature column: its 0-based feature index, its
 // name and its categories (an ARFF file's declared order; in CSV the
@@ -139,6 +209,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
 		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes, Dropped: d.Dropped,
+		Missing: d.Missing,
 	}
 }
 
@@ -174,7 +245,8 @@ func (d *Dataset) ClassCounts() (pos, neg int) {
 // is read without them), says how many rows missing=drop dropped, and keeps
 // only the classes --positive/--classes select.
 func finishDataset(name, format string, x []float64, n, d int, featureNames []string, nominal []NominalFeature,
-	labels *rawLabels, dropped int, unlabeled bool, opts ReadOptions) (*Dataset, error) {
+	labels *rawLabels, missing *missingTally, unlabeled bool, opts ReadOptions) (*Dataset, error) {
+	dropped := missing.rows
 	if n == 0 {
 		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
 	}
@@ -198,7 +270,9 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 		X: xm, Y: y, FeatureNames: featureNames, Labels: lm,
 		Nominal: nominal, Classes: classes,
 	}
+	ds.Missing = missing.values(opts.Missing == "drop")
 	switch {
+	case opts.Missing == "count":
 	case dropped == 1:
 		ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
 	case dropped > 1:

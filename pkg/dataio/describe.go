@@ -33,13 +33,20 @@ type Summary struct {
 	// categories (read with ReadOptions.Categorical "codes"); their Stats
 	// are of the category codes 0, 1, ….
 	Nominal []NominalFeature `json:"nominal_features,omitempty"`
-	// OneHotFeatures is the number of features after one-hot encoding every
-	// category (0 without nominal features).
+	// OneHotFeatures is the number of features after one-hot encoding the
+	// categories that occur in the rows described, as train, tune and
+	// compare encode them (FitOneHot; 0 without nominal features).
 	OneHotFeatures int `json:"onehot_features,omitempty"`
+	// OneHotDeclared is the number with every declared category (an ARFF
+	// header may declare categories no row has); set only when it differs.
+	OneHotDeclared int `json:"onehot_declared_features,omitempty"`
 	// Classes are every class of the file with its rows, before any
 	// selection; for a file with more than two classes read without a
 	// choice of them (ReadOptions.AnyClasses), the only class counts.
 	Classes []ClassCount `json:"classes,omitempty"`
+	// Missing counts the rows with missing values, per column, that the
+	// description leaves out (nil when none).
+	Missing *MissingValues `json:"missing_values,omitempty"`
 	// Splits are the sizes of the predefined train/test realisations.
 	Splits []SplitSize   `json:"splits,omitempty"`
 	Notes  []string      `json:"notes,omitempty"`
@@ -71,12 +78,19 @@ func Describe(d *Dataset) Summary {
 		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
 		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
 		Constant: []int{}, Notes: d.Notes, Unlabeled: !d.Labeled(),
-		Nominal: d.Nominal, Classes: d.Classes,
+		Nominal: d.Nominal, Classes: d.Classes, Missing: d.Missing,
 	}
 	if len(d.Nominal) > 0 {
-		s.OneHotFeatures = dim
+		declared := dim
 		for _, nf := range d.Nominal {
-			s.OneHotFeatures += len(nf.Levels) - 1
+			declared += len(nf.Levels) - 1
+		}
+		s.OneHotFeatures = declared
+		if enc, err := FitOneHot(d); err == nil && enc != nil {
+			s.OneHotFeatures = enc.Dim()
+		}
+		if declared != s.OneHotFeatures {
+			s.OneHotDeclared = declared
 		}
 	}
 	for _, sp := range d.Splits {

@@ -10,7 +10,8 @@ type DescribeSettings struct {
 	// Read says how to read each data set. DescribeFiles reads nominal
 	// features as category codes and a file with more than two classes
 	// without a choice of two (Categorical "codes", AnyClasses), so both
-	// can be described.
+	// can be described, and rows with missing values are counted per
+	// column and left out (Missing "count") unless Missing is "drop".
 	Read ReadOptions
 	// Stdin is read for the path "-".
 	Stdin io.Reader
@@ -31,6 +32,9 @@ type Descriptions struct {
 func DescribeFiles(ctx context.Context, paths []string, s DescribeSettings) (*Descriptions, error) {
 	ro := s.Read
 	ro.Categorical, ro.AnyClasses = "codes", true
+	if ro.Missing != "drop" {
+		ro.Missing = "count"
+	}
 	var out Descriptions
 	for _, path := range paths {
 		if err := ctx.Err(); err != nil {

@@ -45,7 +45,11 @@ func DataTable(s dataio.Summary) *Table {
 	t.Add("rows", strconv.Itoa(s.Rows))
 	t.Add("features", strconv.Itoa(s.Features))
 	if len(s.Nominal) > 0 {
-		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot)", len(s.Nominal), s.Features, s.OneHotFeatures))
+		declared := ""
+		if s.OneHotDeclared > 0 {
+			declared = fmt.Sprintf("; %d with every declared category", s.OneHotDeclared)
+		}
+		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot%s)", len(s.Nominal), s.Features, s.OneHotFeatures, declared))
 		for i, nf := range s.Nominal {
 			if i == 30 {
 				t.Add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
@@ -84,6 +88,13 @@ func DataTable(s dataio.Summary) *Table {
 		}
 	}
 	t.Add("value range", fmt.Sprintf("[%s, %s]", Sig(lo, 6), Sig(hi, 6)))
+	if m := s.Missing; m != nil {
+		cols := make([]string, len(m.Columns))
+		for i, c := range m.Columns {
+			cols[i] = fmt.Sprintf("%s %d", c.Name, c.Rows)
+		}
+		t.Add("missing values", fmt.Sprintf("%d row%s: %s", m.Rows, plural(m.Rows), strings.Join(cols, ", ")))
+	}
 	t.Add("constant features", infoConstantList(s))
 	t.Add("duplicate rows", strconv.Itoa(s.DuplicateRows)+" (same features as an earlier row)")
 	t.Add("both labels", fmt.Sprintf("%d feature vectors on %d rows", s.ConflictingVectors, s.ConflictingRows))
@@ -100,6 +111,13 @@ func DataTable(s dataio.Summary) *Table {
 			// advice on them.
 			return t
 		}
+	}
+	if m := s.Missing; m != nil && !m.Dropped {
+		what := fmt.Sprintf("the %d rows with missing values are", m.Rows)
+		if m.Rows == 1 {
+			what = "the row with missing values is"
+		}
+		t.Notes = append(t.Notes, "note: "+what+" left out of the description above; train, tune and compare refuse them unless --missing drop")
 	}
 	if multi && s.Unlabeled {
 		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)", len(s.Classes)))

@@ -345,10 +345,13 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 
 // meanQ is the mean of the full metrics Q of an entry's records; nil when
 // none has a full Q (records whose Q has another size than the first's are
-// left out).
+// left out). A feature constant on every training part (no effect on the
+// kernel: its row and column of Q were not learned) is labelled
+// "NAME (constant)".
 func meanQ(dataset, entry string, rs []experiment.Record) *fig.Matrix {
 	var sum [][]float64
 	n := 0
+	constant := map[int]int{} // feature (1-based) → records it is constant in
 	for _, r := range rs {
 		q := r.Kernel.Q
 		if len(q) == 0 || (sum != nil && len(q) != len(sum)) {
@@ -373,6 +376,9 @@ func meanQ(dataset, entry string, rs []experiment.Record) *fig.Matrix {
 				sum[i][j] += v
 			}
 		}
+		for _, j := range slices.Compact(slices.Sorted(slices.Values(r.Constant))) {
+			constant[j]++
+		}
 		n++
 	}
 	if n == 0 || len(sum) < 2 {
@@ -383,9 +389,15 @@ func meanQ(dataset, entry string, rs []experiment.Record) *fig.Matrix {
 			row[j] /= float64(n)
 		}
 	}
+	names := slices.Clone(featureNames(rs, len(sum)))
+	for j, c := range constant {
+		if c == n && j >= 1 && j <= len(names) {
+			names[j-1] += " (constant)"
+		}
+	}
 	return &fig.Matrix{
 		Title: fmt.Sprintf("%s, %s: mean learned Q over %d partitions", dataset, entry, n),
-		Names: featureNames(rs, len(sum)),
+		Names: names,
 		Q:     sum,
 	}
 }

@@ -211,3 +211,27 @@ func TestWeightsLeaveOutConstantFeatures(t *testing.T) {
 		t.Errorf("without constant features: names %v, title %q", w.Names, w.Title)
 	}
 }
+
+// TestMeanQMarksConstantFeatures: the full-Q heat map labels a feature
+// constant on every training part "NAME (constant)" (its row and column of
+// Q were not learned); one constant on some parts only is labelled as usual.
+func TestMeanQMarksConstantFeatures(t *testing.T) {
+	rec := func(constant ...int) experiment.Record {
+		return experiment.Record{Kernel: kernel.Spec{Kind: "gaussian", Q: [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}},
+			Constant: constant, Features: []string{"a", "b", "c"}}
+	}
+	rs := []experiment.Record{rec(2, 3), rec(2), rec(2, 2)}
+	m := meanQ("d", "spd:full", rs)
+	if m == nil || !reflect.DeepEqual(m.Names, []string{"a", "b (constant)", "c"}) {
+		t.Fatalf("names %+v, want [a \"b (constant)\" c]", m)
+	}
+	if !reflect.DeepEqual(rs[0].Features, []string{"a", "b", "c"}) {
+		t.Errorf("the records' feature names were changed: %v", rs[0].Features)
+	}
+	for i := range rs {
+		rs[i].Constant = nil
+	}
+	if m := meanQ("d", "spd:full", rs); !reflect.DeepEqual(m.Names, []string{"a", "b", "c"}) {
+		t.Errorf("without constant features: names %v", m.Names)
+	}
+}
