@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 
 	"github.com/spf13/pflag"
@@ -35,11 +36,9 @@ func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 		CacheMB: f.CacheMB, GridRows: f.GridRows, Recorder: rec}
 }
 
-// apply returns spec with its own fields set from the flags: --margin where
-// the method offers a choice (elsewhere only its own margin is accepted),
-// --max-iter (gi's steps), --tol, spd's --rho and --init, and --budget. A flag left at
-// its default leaves the field at its default. It refuses a --margin the method does
-// not train with; Check refuses the rest.
+// apply sets spec's own fields from the flags given (--margin, --max-iter,
+// --tol, --rho, --init, --budget); a flag left at its default keeps the
+// spec's value (a preset's hard margin for gi). Check refuses bad values.
 func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	in, err := methods.Lookup(spec.Name())
 	if err != nil {
@@ -50,25 +49,25 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	}
 	switch s := spec.(type) {
 	case methods.SPDSettings:
-		s.MaxIter, s.Tol, s.Rho, s.Init = f.MaxIter, f.Tol, f.Rho, f.Init
+		s.MaxIter, s.Tol, s.Rho, s.Init = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Rho, s.Rho), cmp.Or(f.Init, s.Init)
 		return s, nil
 	case methods.GISettings:
-		s.Steps, s.Tol, s.Margin = f.MaxIter, f.Tol, f.Margin
+		s.Steps, s.Tol, s.Margin = cmp.Or(f.MaxIter, s.Steps), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Margin, s.Margin)
 		return s, nil
 	case methods.LCCPSettings:
-		s.MaxIter, s.Tol, s.Margin = f.MaxIter, f.Tol, f.Margin
+		s.MaxIter, s.Tol, s.Margin = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Margin, s.Margin)
 		return s, nil
 	case methods.RCSCSettings:
-		s.MaxIter, s.Tol = f.MaxIter, f.Tol
+		s.MaxIter, s.Tol = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol)
 		return s, nil
 	case methods.TwoLevelSettings:
-		s.MaxIter, s.Tol = f.MaxIter, f.Tol
+		s.MaxIter, s.Tol = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol)
 		return s, nil
 	case methods.RandomSettings:
-		s.Budget = f.Budget
+		s.Budget = cmp.Or(f.Budget, s.Budget)
 		return s, nil
 	case methods.BOSettings:
-		s.Budget = f.Budget
+		s.Budget = cmp.Or(f.Budget, s.Budget)
 		return s, nil
 	}
 	return spec, nil

@@ -40,3 +40,27 @@ func TestPresetHelp(t *testing.T) {
 		}
 	}
 }
+
+// gi-chessboard runs gi with the paper's hard margin, whatever --methods
+// names and with compare's other flags at their defaults: --max-iter and the
+// other method flags must not reset the preset's margin (they did once, and
+// gi then chose C by the grid search: 579 SVM solves a partition instead of
+// about 35, and other accuracies). --max-iter given still reaches gi.
+func TestPresetChessboardKeepsTheHardMargin(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--max-iter", "3"}} {
+		out := filepath.Join(t.TempDir(), "gi.jsonl")
+		args := append([]string{"compare", "--preset", "gi-chessboard", "--methods", "gi:A", "--partitions", "1", "-q", "--out", out}, extra...)
+		mustRun(t, args...)
+		recs, err := experiment.ReadRecordsFile(out)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%v: %d records, %v", extra, len(recs), err)
+		}
+		r := recs[0]
+		if r.Margin != "hard" || r.Solves > 100 || r.C != 0 {
+			t.Errorf("%v: margin %q, C %g, %d SVM solves; want the hard margin (no C), no grid search", extra, r.Margin, r.C, r.Solves)
+		}
+		if extra != nil && r.Iter > 3 {
+			t.Errorf("--max-iter 3: %d iterations", r.Iter)
+		}
+	}
+}
