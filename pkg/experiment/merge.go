@@ -91,18 +91,20 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		}
 		sets = append(sets, rs)
 	}
-	var all []Record
+	var (
+		all []Record
+		err error
+	)
 	if len(res.Runs) > 1 {
-		all = mergeRuns(sets)
+		all, err = mergeRuns(sets)
 	} else {
-		var err error
 		all, err = Merge(sets...)
-		if de := (*DuplicateJobError)(nil); errors.As(err, &de) && de.FirstSet > 0 {
-			de.First, de.Then = s.Files[de.FirstSet-1], s.Files[de.ThenSet-1]
-		}
-		if err != nil {
-			return nil, err
-		}
+	}
+	if de := (*DuplicateJobError)(nil); errors.As(err, &de) && de.FirstSet > 0 {
+		de.First, de.Then = s.Files[de.FirstSet-1], s.Files[de.ThenSet-1]
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(all) == 0 {
 		return nil, ErrNoRecords

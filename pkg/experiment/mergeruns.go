@@ -203,15 +203,22 @@ func unionGrid(rs []Record) *Grid {
 // mergeRuns merges the records of several runs (checked by pairCheck): a
 // job recorded twice counts once, and every record gets the union of the
 // runs' grids, so that the report counts the jobs of all of them.
-func mergeRuns(sets [][]Record) []Record {
-	seen := map[Key]bool{}
+func mergeRuns(sets [][]Record) ([]Record, error) {
+	seen := map[Key]int{}  // index in out
+	setOf := map[Key]int{} // 1-based set of each
 	var out []Record
-	for _, set := range sets {
+	for k, set := range sets {
 		for _, r := range set {
-			if !seen[r.Key()] {
-				seen[r.Key()] = true
-				out = append(out, r)
+			if i, dup := seen[r.Key()]; dup {
+				// The same job in two runs of the same settings: the same
+				// result, or one of the files was edited.
+				if !sameResult(&out[i], &r) {
+					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
+				}
+				continue
 			}
+			seen[r.Key()], setOf[r.Key()] = len(out), k+1
+			out = append(out, r)
 		}
 	}
 	g := unionGrid(out)
@@ -219,5 +226,16 @@ func mergeRuns(sets [][]Record) []Record {
 		out[i].Grid = g
 	}
 	SortRecords(out)
-	return out
+	return out, nil
+}
+
+// sameResult reports whether two records of one job from different runs
+// hold the same result: what identifies the run (its id, settings,
+// provenance and grid) and the wall time aside.
+func sameResult(a, b *Record) bool {
+	x, y := *a, *b
+	for _, r := range []*Record{&x, &y} {
+		r.Run, r.Settings, r.Provenance, r.Grid = "", nil, nil, nil
+	}
+	return sameJob(&x, &y)
 }

@@ -1,8 +1,11 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,5 +127,38 @@ func TestRecordsCarryProvenance(t *testing.T) {
 		d.Read["categorical"] != "onehot" || d.Read["missing"] != "drop" || d.Labels.Positive != "recurrence-events" ||
 		len(d.Classes) != 2 || d.Classes[0].Rows+d.Classes[1].Rows != 277 || d.TrainSize != 40 || d.TestSize != 40 || len(d.SHA256) != 64 {
 		t.Errorf("provenance %+v, data %+v", p, d)
+	}
+}
+
+// A job present in two runs of the same settings must hold the same result
+// in both: a plain run of heart and a study run of it merge, but not after
+// one of the plain run's records was edited (its first record kept
+// silently before), and the error names both files.
+func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
+	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
+	plain := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	if _, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, plain}}); err != nil {
+		t.Fatalf("the unedited runs: %v", err)
+	}
+	recs, err := ReadRecordsFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs[0].TestAccuracy = 0.5 // not an accuracy of 40 test rows heart gives here
+	var b bytes.Buffer
+	for i := range recs {
+		line, err := json.Marshal(&recs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	if err := os.WriteFile(plain, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = MergeFiles(context.Background(), MergeSettings{Files: []string{a, plain}})
+	var de *DuplicateJobError
+	if !errors.As(err, &de) || de.First != a || de.Then != plain || de.Key != recs[0].Key() {
+		t.Fatalf("err = %v, want a *DuplicateJobError naming %s and %s", err, a, plain)
 	}
 }
