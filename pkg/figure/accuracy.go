@@ -73,37 +73,7 @@ func Accuracy(title string, panels []AccuracyPanel) (*Figure, error) {
 	}
 	width := vg.Length(cols) * panelW
 	legend := newLegend(accuracyLegend(refNames), width)
-	legendH := legend.height()
-	f := &Figure{
-		Width:  width,
-		Height: vg.Length(rows)*panelH + legendH + titleHeight(title, width),
-	}
-	f.draw = func(c draw.Canvas) {
-		c = drawTitle(c, title, titleSize)
-		strip := c
-		strip.Max.Y = strip.Min.Y + legendH
-		c.Min.Y += legendH
-		grid := make([][]*plot.Plot, rows)
-		for r := range grid {
-			grid[r] = make([]*plot.Plot, cols)
-			for k := range cols {
-				if i := r*cols + k; i < len(plots) {
-					grid[r][k] = plots[i]
-				}
-			}
-		}
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(10)}
-		canvases := plot.Align(grid, tiles, draw.Crop(c, inset, -inset, 0, 0))
-		for r := range grid {
-			for k, p := range grid[r] {
-				if p != nil {
-					p.Draw(canvases[r][k])
-				}
-			}
-		}
-		legend.draw(strip)
-	}
-	return f, nil
+	return panelGrid(title, plots, rows, cols, panelH, width, legend), nil
 }
 
 func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
