@@ -16,6 +16,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // Record is the outcome of one (dataset, method entry, partition) job: one line
@@ -41,6 +42,14 @@ type Record struct {
 	NSV           int     `json:"nsv"`
 	TrainSize     int     `json:"train_size"`
 	TestSize      int     `json:"test_size"`
+	// TestConfusion is the test part's confusion matrix (rows the true
+	// class, columns the predicted, with the class labels), from which
+	// report recomputes any metric (pkg/metrics); TestAUC is the test
+	// part's AUC of the decision values, for a binary problem whose test
+	// part holds both classes. Records written before they were kept have
+	// neither: report gives their accuracy only.
+	TestConfusion *metrics.Confusion `json:"test_confusion,omitempty"`
+	TestAUC       *float64           `json:"test_auc,omitempty"`
 
 	Kernel kernel.Spec `json:"kernel"`
 	// Features names the kernel's features (the figures label per-feature
@@ -406,6 +415,17 @@ func CheckRecord(r *Record) error {
 	}
 	if r.NSV > r.TrainSize && r.TrainSize > 0 {
 		return fmt.Errorf("nsv %d > train_size %d", r.NSV, r.TrainSize)
+	}
+	if c := r.TestConfusion; c != nil {
+		if err := c.Check(); err != nil {
+			return fmt.Errorf("test_confusion: %w", err)
+		}
+		if n := c.Total(); n != r.TestSize {
+			return fmt.Errorf("test_confusion counts %d rows, test_size is %d", n, r.TestSize)
+		}
+	}
+	if a := r.TestAUC; a != nil && !(*a >= 0 && *a <= 1) {
+		return fmt.Errorf("test_auc %v is not in [0, 1]", *a)
 	}
 	g := r.Grid
 	if g == nil {
