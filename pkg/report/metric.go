@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -67,12 +68,7 @@ func CheckMetric(recs []experiment.Record, m metrics.Metric) error {
 	finished := 0
 	add := func(l *lack, run string) {
 		l.n++
-		if len(l.runs) == 0 || l.runs[len(l.runs)-1] != run {
-			for _, r := range l.runs {
-				if r == run {
-					return
-				}
-			}
+		if !slices.Contains(l.runs, run) {
 			l.runs = append(l.runs, run)
 		}
 	}
