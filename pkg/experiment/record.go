@@ -349,6 +349,8 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 			} else if !sameJob(&out[i], &rec) {
 				return nil, &DuplicateJobError{Key: rec.Key(),
 					First: fmt.Sprintf("%s:%d", name, lines[i]), Then: fmt.Sprintf("%s:%d", name, line)}
+			} else if out[i].TestConfusion == nil {
+				out[i] = rec // the one that keeps the test metrics
 			}
 		}
 		if torn {
@@ -380,10 +382,15 @@ func (e *DuplicateJobError) Error() string {
 }
 
 // sameJob reports whether two records of one job hold the same values, wall
-// time aside (a job run again gives the same record).
+// time aside (a job run again gives the same record), and the test
+// confusion matrix and AUC aside when one of them lacks them (written
+// before they were kept).
 func sameJob(a, b *Record) bool {
 	x, y := *a, *b
 	x.Seconds, y.Seconds = 0, 0
+	if x.TestConfusion == nil || y.TestConfusion == nil {
+		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
+	}
 	bx, errx := json.Marshal(&x)
 	by, erry := json.Marshal(&y)
 	return errx == nil && erry == nil && bytes.Equal(bx, by)
@@ -501,6 +508,9 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			if i, dup := seen[r.Key()]; dup {
 				if !sameJob(&out[i], &r) {
 					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
+				}
+				if out[i].TestConfusion == nil {
+					out[i] = r // the one that keeps the test metrics
 				}
 				continue
 			}

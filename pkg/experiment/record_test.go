@@ -48,6 +48,9 @@ func TestReadRecords(t *testing.T) {
 			"x.jsonl:1: test_confusion counts 5 rows, test_size is 6"},
 		{"a confusion matrix not square", strings.Replace(goodLine, "}", `,"test_size":3,"test_confusion":{"labels":["a","b"],"counts":[[2,1]]}}`, 1) + "\n", 0,
 			"x.jsonl:1: test_confusion: confusion matrix has 1 rows for 2 classes"},
+		{"a job twice, once with the test metrics", goodLine + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 1, ""},
+		{"a job twice, the test metrics differ", strings.Replace(goodLine, "}", `,"test_auc":0.25,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]}}`, 1) + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 0,
+			"is recorded twice with different values"},
 		{"AUC above 1", strings.Replace(goodLine, "}", `,"test_auc":1.5}`, 1) + "\n", 0, "x.jsonl:1: test_auc 1.5 is not in [0, 1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,6 +70,9 @@ func TestReadRecords(t *testing.T) {
 			for _, r := range recs {
 				if r.Key() != (Key{"heart", "svm", 2}) || r.TestAccuracy != 0.8 {
 					t.Errorf("record %+v", r)
+				}
+				if strings.Contains(tc.name, "once with the test metrics") && (r.TestAUC == nil || *r.TestAUC != 0.5) {
+					t.Errorf("the record kept is not the one with the test metrics: %+v", r)
 				}
 			}
 		})
