@@ -65,6 +65,7 @@ t5 = np.array([0, 0, 0, 1, 1, 3, 3, 3, 3, 0])
 p5 = np.array([0, 0, 1, 1, 1, 0, 1, 0, 1, 0])
 cases.append(case("absent-class", ["a", "b", "c", "d"], t5, p5))
 
-with open("sklearn.json", "w") as f:
-    json.dump({"sklearn": sklearn.__version__, "cases": cases}, f, indent=1)
-    f.write("\n")
+with open("sklearn.json", "w") as f:  # a case a line
+    f.write('{"sklearn": %s, "cases": [\n' % json.dumps(sklearn.__version__))
+    f.write(",\n".join(json.dumps(c) for c in cases))
+    f.write("\n]}\n")
