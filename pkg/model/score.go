@@ -92,6 +92,19 @@ func BinaryConfusion(f, y []float64, lm dataio.LabelMap) *metrics.Confusion {
 	return m
 }
 
+// ScoreClasses returns the metrics of predicted classes against true ones,
+// both indices into labels (the problem's classes in its class order), for
+// any number of classes; AUC is left nil (ScoreBinary gives it from the
+// decision values of a binary model). It fails when the lengths differ or
+// an index is out of range.
+func ScoreClasses(labels []string, truth, pred []int) (*TestScores, error) {
+	c, err := metrics.ConfusionOf(labels, truth, pred)
+	if err != nil {
+		return nil, err
+	}
+	return &TestScores{BalancedAccuracy: c.BalancedAccuracy(), MacroF1: c.MacroF1(), Confusion: c}, nil
+}
+
 // ScoreBinary returns the metrics of decision values f against labels y
 // (±1) of the classes lm; nil for no rows.
 func ScoreBinary(f, y []float64, lm dataio.LabelMap) *TestScores {

@@ -60,3 +60,22 @@ func TestScoreBinary(t *testing.T) {
 		t.Error("no rows: want nil")
 	}
 }
+
+// TestScoreClasses: three classes from class indices, as a multi-class
+// model's votes give them; no AUC.
+func TestScoreClasses(t *testing.T) {
+	s, err := ScoreClasses([]string{"a", "b", "c"}, []int{0, 0, 1, 1, 2, 2}, []int{0, 1, 1, 1, 2, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// recalls 1/2, 1, 1/2; F1 2/4, 4/5, 2/3
+	if math.Abs(s.BalancedAccuracy-2.0/3) > 1e-15 || math.Abs(s.MacroF1-(0.5+0.8+2.0/3)/3) > 1e-15 || s.AUC != nil {
+		t.Errorf("balanced accuracy %v, macro-F1 %v, AUC %v", s.BalancedAccuracy, s.MacroF1, s.AUC)
+	}
+	if !slices.Equal(s.Confusion.Counts[2], []int{1, 0, 1}) {
+		t.Errorf("confusion %v", s.Confusion.Counts)
+	}
+	if _, err := ScoreClasses([]string{"a", "b"}, []int{0, 3}, []int{0, 1}); err == nil {
+		t.Error("class index 3 of 2 classes: no error")
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
+	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 // metricRecord is a finished binary record of a test part with the
@@ -114,5 +115,31 @@ func TestCheckMetric(t *testing.T) {
 	// test part of one class and for more than two classes.
 	if err := CheckMetric([]experiment.Record{oneClass, multi}, metrics.BalancedAccuracy); err != nil {
 		t.Errorf("balanced accuracy: %v", err)
+	}
+}
+
+// TestTuneTableScores: tune's table gives the test part's balanced
+// accuracy, macro-F1 and, for two classes, AUC; for more classes no AUC row.
+func TestTuneTableScores(t *testing.T) {
+	rows := func(s *model.TestScores) map[string]string {
+		r := &experiment.TuneResult{Method: "svm"}
+		acc := 0.75
+		r.TestAccuracy, r.TestCorrect, r.NTest, r.TestScores = &acc, 3, 4, s
+		out := map[string]string{}
+		for _, row := range TuneTables(r)[0].Rows {
+			out[row[0]] = row[1]
+		}
+		return out
+	}
+	auc := 0.8125
+	two := rows(&model.TestScores{BalancedAccuracy: 0.5, MacroF1: 1.0 / 3, AUC: &auc,
+		Confusion: &metrics.Confusion{Labels: []string{"+1", "-1"}, Counts: [][]int{{1, 1}, {0, 2}}}})
+	if two["test balanced acc."] != "50.00%" || two["test macro-F1"] != "33.33%" || two["test AUC"] != "0.8125" {
+		t.Errorf("binary rows %v", two)
+	}
+	three := rows(&model.TestScores{BalancedAccuracy: 2.0 / 3, MacroF1: 0.5,
+		Confusion: &metrics.Confusion{Labels: []string{"a", "b", "c"}, Counts: [][]int{{1, 0, 0}, {0, 1, 0}, {1, 0, 1}}}})
+	if _, ok := three["test AUC"]; ok || three["test balanced acc."] != "66.67%" {
+		t.Errorf("3-class rows %v", three)
 	}
 }

@@ -49,11 +49,12 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	if s := r.TestScores; s != nil {
 		t.Add("test balanced acc.", Fixed(100*s.BalancedAccuracy, 2)+"%")
 		t.Add("test macro-F1", Fixed(100*s.MacroF1, 2)+"%")
-		auc := "- (the test part holds one class)"
-		if s.AUC != nil {
-			auc = Fixed(*s.AUC, 4)
+		switch {
+		case s.AUC != nil:
+			t.Add("test AUC", Fixed(*s.AUC, 4))
+		case s.Confusion != nil && len(s.Confusion.Labels) == 2:
+			t.Add("test AUC", "- (the test part holds one class)")
 		}
-		t.Add("test AUC", auc)
 	}
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
