@@ -13,11 +13,11 @@
 package metrics
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -263,7 +263,7 @@ func BinaryAUC(scores []float64, positive []bool) (float64, error) {
 		}
 		idx[i] = i
 	}
-	sort.Slice(idx, func(a, b int) bool { return scores[idx[a]] < scores[idx[b]] })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(scores[a], scores[b]) })
 	// The sum of the positives' mid-ranks (1-based, ties sharing their
 	// mean rank) gives U = R₊ − n₊(n₊+1)/2.
 	var rankSum float64
