@@ -73,6 +73,10 @@ type NamedFigure struct {
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
 //
+// With opts.Metric other than accuracy, the box plots, the cost figures and
+// the ranks are of that test score, and the first and third figures are
+// named after it (ScoreFigureName: balanced_accuracy, balanced_accuracy-cost).
+//
 // order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
 func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
