@@ -25,15 +25,16 @@ var allowedImports = map[string][]string{
 	"pkg/status":     {},
 	"pkg/solver/sqp": {"pkg/status"},
 	"pkg/stats":      {},
+	"pkg/metrics":    {},
 	"pkg/figure":     {},
 	"pkg/sysmem":     {},
 	"pkg/solver":     {"pkg/kernel", "pkg/status"},
-	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status"},
+	"pkg/model":      {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status", "pkg/metrics"},
 	"pkg/methods":    {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold", "pkg/status"},
-	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status"},
+	"pkg/experiment": {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics"},
 	"pkg/htmlreport": {},
-	"pkg/study":      {"pkg/dataio", "pkg/experiment"},
-	"pkg/report":     {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel"},
+	"pkg/study":      {"pkg/dataio", "pkg/experiment", "pkg/metrics"},
+	"pkg/report":     {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics"},
 }
 
 // forbidden reports whether pkg.name is something a library package must not

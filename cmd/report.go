@@ -57,7 +57,7 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
-	sum := report.SummarizeMerge(res)
+	sum := report.SummarizeMergeBy(res, o.metric)
 	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
 		return err
 	}

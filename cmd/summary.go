@@ -4,6 +4,7 @@ package cmd
 // from one report.Summary.
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -24,6 +26,8 @@ type summaryOptions struct {
 	PlotSort bool
 	DPI      int
 	HTML     string // --html: write the run as one self-contained page
+	Metric   string // --metric, parsed by check into metric
+	metric   metrics.Metric
 	command  string // the command line, for the page's header
 }
 
@@ -36,19 +40,25 @@ func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 	f.IntVar(&o.DPI, "dpi", report.DefaultDPI, "resolution of --plot-format png figures, in dots per inch (300 suits print; 96 the screen)")
 	f.StringVar(&o.HTML, "html", "", "also write the run as one self-contained HTML page (tables, statistics, figures, failures; no network needed to view it)")
+	f.StringVar(&o.Metric, "metric", "accuracy", "test score of the tables, p-values, ranks and figures: "+strings.Join(metrics.Names(), ", "))
 	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
 
-// check returns a usage error (exit code 2) for a --format or a
-// --plot-format compare and report cannot write, before any work is done.
+// check returns a usage error (exit code 2) for a --format, --metric,
+// --plot-format or --html compare and report cannot write, before any work
+// is done.
 func (o *summaryOptions) check() error {
 	if err := checkFormat(o.Format, formatTable, formatMarkdown, formatCSV, formatJSON, formatLaTeX); err != nil {
 		return err
 	}
-	if err := report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}); err != nil {
+	m, err := metrics.Parse(o.Metric)
+	if o.metric = m; err != nil {
+		return usageErrorf("--metric: %v", err)
+	}
+	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML)); err != nil {
 		return usageErrorf("%v", err)
 	}
-	return checkHTMLPath(o.HTML)
+	return nil
 }
 
 // setCommand records the command line for the HTML page's header: the
@@ -68,6 +78,9 @@ func (o *summaryOptions) setCommand(c *cobra.Command, args []string) {
 // write prints the averaged tables of sum and, with --plot, writes the
 // figures of recs.
 func (o *summaryOptions) write(g *globalOptions, sum report.Summary, recs []experiment.Record) error {
+	if err := report.CheckMetric(recs, o.metric); err != nil {
+		return err
+	}
 	if err := writeSummary(g, o.Format, sum, recs); err != nil {
 		return err
 	}
@@ -78,7 +91,7 @@ func (o *summaryOptions) write(g *globalOptions, sum report.Summary, recs []expe
 				order = append(order, r.Entry)
 			}
 		}
-		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort, DPI: o.DPI}); err != nil {
+		if _, err := report.WritePlotsWith(o.Plot, recs, order, report.PlotOptions{Format: o.PlotAs, SortWeights: o.PlotSort, DPI: o.DPI, Metric: o.metric}); err != nil {
 			return err
 		}
 	}

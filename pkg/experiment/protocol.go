@@ -354,6 +354,12 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	if fit.TestAccuracy != nil {
 		rec.TestAccuracy = *fit.TestAccuracy
 	}
+	if sc := fit.TestScores; sc != nil {
+		rec.TestConfusion, rec.TestAUC = sc.Confusion, sc.AUC
+		if sc.AUC == nil {
+			rec.Notes = append(rec.Notes, "no test AUC: the test part holds one class")
+		}
+	}
 	rec.Seconds = time.Since(start).Seconds()
 	sanitize(&rec)
 	return rec

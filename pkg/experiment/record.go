@@ -16,6 +16,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // Record is the outcome of one (dataset, method entry, partition) job: one line
@@ -41,6 +42,14 @@ type Record struct {
 	NSV           int     `json:"nsv"`
 	TrainSize     int     `json:"train_size"`
 	TestSize      int     `json:"test_size"`
+	// TestConfusion is the test part's confusion matrix (rows the true
+	// class, columns the predicted, with the class labels), from which
+	// report recomputes any metric (pkg/metrics); TestAUC is the test
+	// part's AUC of the decision values, for a binary problem whose test
+	// part holds both classes. Records written before they were kept have
+	// neither: report gives their accuracy only.
+	TestConfusion *metrics.Confusion `json:"test_confusion,omitempty"`
+	TestAUC       *float64           `json:"test_auc,omitempty"`
 
 	Kernel kernel.Spec `json:"kernel"`
 	// Features names the kernel's features (the figures label per-feature
@@ -340,6 +349,8 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 			} else if !sameJob(&out[i], &rec) {
 				return nil, &DuplicateJobError{Key: rec.Key(),
 					First: fmt.Sprintf("%s:%d", name, lines[i]), Then: fmt.Sprintf("%s:%d", name, line)}
+			} else if out[i].TestConfusion == nil {
+				out[i] = rec // the one that keeps the test metrics
 			}
 		}
 		if torn {
@@ -371,10 +382,15 @@ func (e *DuplicateJobError) Error() string {
 }
 
 // sameJob reports whether two records of one job hold the same values, wall
-// time aside (a job run again gives the same record).
+// time aside (a job run again gives the same record), and the test
+// confusion matrix and AUC aside when one of them lacks them (written
+// before they were kept).
 func sameJob(a, b *Record) bool {
 	x, y := *a, *b
 	x.Seconds, y.Seconds = 0, 0
+	if x.TestConfusion == nil || y.TestConfusion == nil {
+		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
+	}
 	bx, errx := json.Marshal(&x)
 	by, erry := json.Marshal(&y)
 	return errx == nil && erry == nil && bytes.Equal(bx, by)
@@ -406,6 +422,17 @@ func CheckRecord(r *Record) error {
 	}
 	if r.NSV > r.TrainSize && r.TrainSize > 0 {
 		return fmt.Errorf("nsv %d > train_size %d", r.NSV, r.TrainSize)
+	}
+	if c := r.TestConfusion; c != nil {
+		if err := c.Check(); err != nil {
+			return fmt.Errorf("test_confusion: %w", err)
+		}
+		if n := c.Total(); n != r.TestSize {
+			return fmt.Errorf("test_confusion counts %d rows, test_size is %d", n, r.TestSize)
+		}
+	}
+	if a := r.TestAUC; a != nil && !(*a >= 0 && *a <= 1) {
+		return fmt.Errorf("test_auc %v is not in [0, 1]", *a)
 	}
 	g := r.Grid
 	if g == nil {
@@ -481,6 +508,9 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			if i, dup := seen[r.Key()]; dup {
 				if !sameJob(&out[i], &r) {
 					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
+				}
+				if out[i].TestConfusion == nil {
+					out[i] = r // the one that keeps the test metrics
 				}
 				continue
 			}

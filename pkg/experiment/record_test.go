@@ -43,6 +43,15 @@ func TestReadRecords(t *testing.T) {
 		{"another tool's JSON", `{"foo": 1}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
 		{"no run", `{"dataset":"d","entry":"svm","method":"svm","status":"converged"}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no run"},
 		{"negative partition", strings.Replace(goodLine, `"partition":2`, `"partition":-1`, 1) + "\n", 0, "x.jsonl:1: partition -1 < 0"},
+		{"a confusion matrix", strings.Replace(goodLine, "}", `,"test_size":5,"test_confusion":{"labels":["a","b"],"counts":[[2,1],[0,2]]},"test_auc":0.75}`, 1) + "\n", 1, ""},
+		{"a confusion matrix of other rows", strings.Replace(goodLine, "}", `,"test_size":6,"test_confusion":{"labels":["a","b"],"counts":[[2,1],[0,2]]}}`, 1) + "\n", 0,
+			"x.jsonl:1: test_confusion counts 5 rows, test_size is 6"},
+		{"a confusion matrix not square", strings.Replace(goodLine, "}", `,"test_size":3,"test_confusion":{"labels":["a","b"],"counts":[[2,1]]}}`, 1) + "\n", 0,
+			"x.jsonl:1: test_confusion: confusion matrix has 1 rows for 2 classes"},
+		{"a job twice, once with the test metrics", goodLine + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 1, ""},
+		{"a job twice, the test metrics differ", strings.Replace(goodLine, "}", `,"test_auc":0.25,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]}}`, 1) + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 0,
+			"is recorded twice with different values"},
+		{"AUC above 1", strings.Replace(goodLine, "}", `,"test_auc":1.5}`, 1) + "\n", 0, "x.jsonl:1: test_auc 1.5 is not in [0, 1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, err := ReadRecords(strings.NewReader(tc.text), "x.jsonl")
@@ -61,6 +70,9 @@ func TestReadRecords(t *testing.T) {
 			for _, r := range recs {
 				if r.Key() != (Key{"heart", "svm", 2}) || r.TestAccuracy != 0.8 {
 					t.Errorf("record %+v", r)
+				}
+				if strings.Contains(tc.name, "once with the test metrics") && (r.TestAUC == nil || *r.TestAUC != 0.5) {
+					t.Errorf("the record kept is not the one with the test metrics: %+v", r)
 				}
 			}
 		})

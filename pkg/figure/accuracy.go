@@ -13,7 +13,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Box is one method's test accuracies (in %), one per partition.
+// Box is one method's test accuracies (or the panel's Metric, in %), one
+// per partition.
 type Box struct {
 	Name   string
 	Values []float64
@@ -27,6 +28,17 @@ type AccuracyPanel struct {
 	// ReferenceName, e.g. the baseline's median accuracy; NaN for none.
 	Reference     float64
 	ReferenceName string
+	// Metric names the score of the boxes in the axis label ("balanced
+	// accuracy"); "" is accuracy.
+	Metric string
+}
+
+// metricName is metric, or "accuracy" when it is "".
+func metricName(metric string) string {
+	if metric == "" {
+		return "accuracy"
+	}
+	return metric
 }
 
 // Accuracy draws one box plot per method and panel (dataset), panels side by
@@ -78,7 +90,7 @@ func Accuracy(title string, panels []AccuracyPanel) (*Figure, error) {
 
 func accuracyPanel(pn AccuracyPanel, width vg.Length) (*plot.Plot, error) {
 	p := newPlot(pn.Dataset, width)
-	p.Y.Label.Text = "test accuracy (%)"
+	p.Y.Label.Text = "test " + metricName(pn.Metric) + " (%)"
 	p.X.Label.Text = "method"
 	var names []string
 	var means plotter.XYs

@@ -27,6 +27,9 @@ type CostPoint struct {
 type CostPanel struct {
 	Dataset string
 	Points  []CostPoint
+	// Metric names the score of the points (Acc) in the axis label and
+	// the legend ("balanced accuracy"); "" is accuracy.
+	Metric string
 }
 
 // AccuracyCost draws mean test accuracy against mean SVM solves, one panel
@@ -52,7 +55,7 @@ func AccuracyCost(title string, panels []CostPanel) (*Figure, error) {
 		plots = append(plots, p)
 	}
 	width := vg.Length(cols) * panelW
-	legend := newLegend(costLegend(), width)
+	legend := newLegend(costLegend(metricName(panels[0].Metric)), width)
 	return panelGrid(title, plots, rows, cols, panelH, width, legend), nil
 }
 
@@ -77,7 +80,7 @@ func (c *costXYs) add(x, xlo, xhi, y, ylo, yhi float64) {
 // costPanel is one dataset's plot.
 func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 	p := newPlot(pn.Dataset, width)
-	p.Y.Label.Text = "mean test accuracy (%)"
+	p.Y.Label.Text = "mean test " + metricName(pn.Metric) + " (%)"
 	p.X.Label.Text = "mean SVM solves (log scale)"
 	var pts, ref costXYs
 	var labels plotter.XYLabels
@@ -211,7 +214,7 @@ func placeLabels(p *plot.Plot, labels plotter.XYLabels, width, height vg.Length,
 }
 
 // costLegend explains the marks of AccuracyCost.
-func costLegend() []legendItem {
+func costLegend(metric string) []legendItem {
 	return []legendItem{
 		{func(c draw.Canvas, pt vg.Point) {
 			c.DrawGlyph(draw.GlyphStyle{Color: colData, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}, vg.Point{X: pt.X + vg.Points(6), Y: pt.Y})
@@ -221,7 +224,7 @@ func costLegend() []legendItem {
 		}, "the baseline"},
 		{func(c draw.Canvas, pt vg.Point) {
 			c.StrokeLine2(draw.LineStyle{Color: colData, Width: vg.Points(1)}, pt.X+vg.Points(6), pt.Y-vg.Points(5), pt.X+vg.Points(6), pt.Y+vg.Points(5))
-		}, "accuracy ± 1 s.d."},
+		}, metric + " ± 1 s.d."},
 		{func(c draw.Canvas, pt vg.Point) {
 			c.StrokeLine2(draw.LineStyle{Color: colData, Width: vg.Points(1)}, pt.X, pt.Y, pt.X+vg.Points(12), pt.Y)
 		}, "fewest to most solves"},

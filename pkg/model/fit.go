@@ -82,6 +82,9 @@ type Accuracies struct {
 	TrainCorrect  int      `json:"train_correct"`
 	TestAccuracy  *float64 `json:"test_accuracy,omitempty"`
 	TestCorrect   int      `json:"test_correct,omitempty"`
+	// TestScores are the test part's metrics beyond accuracy and its
+	// confusion matrix; nil without a test part.
+	*TestScores
 }
 
 // FitResult is the fitted SVM, the solver's result and the accuracies.
@@ -120,9 +123,11 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 	c := ConfusionOf(trainDecision(m, s.Train, res), s.Train.Y)
 	r.TrainCorrect, r.TrainAccuracy = c.Correct(), c.Accuracy()
 	if s.Test != nil && s.Test.Len() > 0 {
-		c := ConfusionOf(m.DecisionNormalized(s.Test.X), s.Test.Y)
+		f := m.DecisionNormalized(s.Test.X)
+		c := ConfusionOf(f, s.Test.Y)
 		acc := c.Accuracy()
 		r.TestCorrect, r.TestAccuracy = c.Correct(), &acc
+		r.TestScores = ScoreBinary(f, s.Test.Y, s.Train.Labels)
 	}
 	return r, nil
 }

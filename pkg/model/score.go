@@ -1,6 +1,11 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
+)
 
 // Confusion counts decision values against labels ±1, a class predicted +1
 // iff f > 0 (LIBSVM's rule): TruePos = label +1 predicted +1, FalseNeg =
@@ -48,4 +53,72 @@ func (c Confusion) Accuracy() float64 {
 		return math.NaN()
 	}
 	return float64(c.Correct()) / float64(c.Total())
+}
+
+// TestScores are a binary model's metrics on a test part beyond accuracy
+// (pkg/metrics): balanced accuracy, macro-F1 and the AUC of the decision
+// values, with the confusion matrix they come from.
+type TestScores struct {
+	BalancedAccuracy float64 `json:"test_balanced_accuracy"`
+	MacroF1          float64 `json:"test_macro_f1"`
+	// AUC is nil when the test part holds rows of one class only: the
+	// ROC curve needs both.
+	AUC *float64 `json:"test_auc,omitempty"`
+	// Confusion is the 2×2 matrix, rows the true class, columns the
+	// predicted one, class 0 the +1 class (BinaryLabels).
+	Confusion *metrics.Confusion `json:"test_confusion"`
+}
+
+// BinaryLabels are the class labels of a binary problem in the order of
+// its confusion matrix: the +1 class first, then the -1 class, by their
+// labels in the data ("+1" and "-1" when the data names none).
+func BinaryLabels(lm dataio.LabelMap) []string {
+	pos, neg := lm.Positive, lm.Negative
+	if pos == "" && neg == "" {
+		pos, neg = "+1", "-1"
+	}
+	return []string{pos, neg}
+}
+
+// BinaryConfusion counts decision values f against labels y (±1) into a
+// 2×2 confusion matrix of the classes BinaryLabels(lm): class 0 is +1,
+// predicted iff f > 0 (LIBSVM's rule, as ConfusionOf). It panics if the
+// lengths differ.
+func BinaryConfusion(f, y []float64, lm dataio.LabelMap) *metrics.Confusion {
+	c := ConfusionOf(f, y)
+	m := metrics.NewConfusion(BinaryLabels(lm))
+	m.Counts[0][0], m.Counts[0][1] = c.TruePos, c.FalseNeg
+	m.Counts[1][0], m.Counts[1][1] = c.FalsePos, c.TrueNeg
+	return m
+}
+
+// ScoreClasses returns the metrics of predicted classes against true ones,
+// both indices into labels (the problem's classes in its class order), for
+// any number of classes; AUC is left nil (ScoreBinary gives it from the
+// decision values of a binary model). It fails when the lengths differ or
+// an index is out of range.
+func ScoreClasses(labels []string, truth, pred []int) (*TestScores, error) {
+	c, err := metrics.ConfusionOf(labels, truth, pred)
+	if err != nil {
+		return nil, err
+	}
+	return &TestScores{BalancedAccuracy: c.BalancedAccuracy(), MacroF1: c.MacroF1(), Confusion: c}, nil
+}
+
+// ScoreBinary returns the metrics of decision values f against labels y
+// (±1) of the classes lm; nil for no rows.
+func ScoreBinary(f, y []float64, lm dataio.LabelMap) *TestScores {
+	if len(y) == 0 {
+		return nil
+	}
+	c := BinaryConfusion(f, y, lm)
+	s := &TestScores{BalancedAccuracy: c.BalancedAccuracy(), MacroF1: c.MacroF1(), Confusion: c}
+	pos := make([]bool, len(y))
+	for i, v := range y {
+		pos[i] = v > 0
+	}
+	if auc, err := metrics.BinaryAUC(f, pos); err == nil {
+		s.AUC = &auc
+	}
+	return s
 }

@@ -26,11 +26,12 @@ func costFigures(tables []DatasetTable, records []experiment.Record) ([]NamedFig
 	if len(panels) == 0 {
 		return nil, nil
 	}
-	f, err := fig.AccuracyCost("Mean test accuracy against cost (SVM solves per partition)", panels)
+	m := tables[0].Metric
+	f, err := fig.AccuracyCost("Mean test "+m.Title()+" against cost (SVM solves per partition)", panels)
 	if err != nil {
 		return nil, fmt.Errorf("draw figures: %w", err)
 	}
-	out := []NamedFigure{{Name: "accuracy-cost", Figure: f}}
+	out := []NamedFigure{{Name: ScoreFigureName(m) + "-cost", Figure: f}}
 	cross, err := CrossDataset(tables)
 	if err != nil || cross == nil {
 		return out, nil
@@ -39,7 +40,7 @@ func costFigures(tables []DatasetTable, records []experiment.Record) ([]NamedFig
 	if !slices.ContainsFunc(pts, func(p fig.RankCostPoint) bool { return p.Cost > 0 }) {
 		return out, nil
 	}
-	rf, err := fig.RankCost(fmt.Sprintf("Average rank of mean test accuracy on %d datasets against cost", cross.Datasets), note, pts)
+	rf, err := fig.RankCost(fmt.Sprintf("Average rank of mean test %s on %d datasets against cost", m.Title(), cross.Datasets), note, pts)
 	if err != nil {
 		return nil, fmt.Errorf("draw figures: %w", err)
 	}
@@ -54,7 +55,7 @@ func costFigures(tables []DatasetTable, records []experiment.Record) ([]NamedFig
 func costPanels(tables []DatasetTable, records []experiment.Record) []fig.CostPanel {
 	var panels []fig.CostPanel
 	for _, t := range tables {
-		pn := fig.CostPanel{Dataset: t.Dataset}
+		pn := fig.CostPanel{Dataset: t.Dataset, Metric: t.Metric.Title()}
 		for _, row := range t.Rows {
 			if row.Runs == 0 || !(row.MeanSolves > 0) { // records without a count of solves
 				continue

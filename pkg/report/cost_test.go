@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // costRecords: three datasets, three partitions each, svm (accuracy
@@ -99,7 +100,7 @@ func TestCostFigureCaptions(t *testing.T) {
 		"accuracy-cost": "Mean test accuracy against cost: each method's mean SVM solves (log scale)",
 		"rank-cost":     "Average rank of mean test accuracy (1 = best) against the mean SVM solves",
 	} {
-		if got := figureCaption(NamedFigure{Name: name}); !strings.HasPrefix(got, want) {
+		if got := figureCaption(NamedFigure{Name: name}, metrics.Accuracy); !strings.HasPrefix(got, want) {
 			t.Errorf("caption of %s: %q", name, got)
 		}
 	}

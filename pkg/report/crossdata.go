@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -34,6 +35,9 @@ type CrossData struct {
 	// paired Wilcoxon p < WinTieLossAlpha, the table's P), a significantly
 	// lower one, or neither; nil (JSON null) for the baseline itself.
 	WinTieLoss []*stats.WinTieLoss `json:"win_tie_loss"`
+	// Metric is the test score ranked (the tables'); left out of the JSON
+	// for accuracy.
+	Metric metrics.Metric `json:"metric,omitzero"`
 }
 
 // ExcludedDataset names a dataset left out of the cross-dataset ranking and
@@ -106,7 +110,7 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 			break
 		}
 	}
-	cd := &CrossData{}
+	cd := &CrossData{Metric: tables[0].Metric}
 	entries = cd.dropNotRun(tables, entries, baseline)
 	if len(entries) < 2 {
 		return nil, fmt.Errorf("%w; not run on every dataset: %s", ErrTooFewEntries, cd.notRunText())

@@ -40,7 +40,7 @@ func CrossTables(cd *CrossData) []*Table {
 	})
 
 	ranks := &Table{
-		Title:  fmt.Sprintf("across %d datasets: average rank of the mean test accuracy (1 = best; Demšar 2006)", n),
+		Title:  fmt.Sprintf("across %d datasets: average rank of the mean test %s (1 = best; Demšar 2006)", n, cd.Metric.Title()),
 		Header: []string{"method", "average rank", "wins vs " + base, "ties", "losses"},
 	}
 	for _, j := range order {
@@ -53,7 +53,7 @@ func CrossTables(cd *CrossData) []*Table {
 	}
 	ranks.Notes = append(ranks.Notes,
 		"datasets: "+strings.Join(cd.DatasetNames, ", "),
-		fmt.Sprintf("wins/ties/losses: datasets where the mean test accuracy is significantly higher/not significantly different/lower than %s's (two-sided paired Wilcoxon p < %g)", base, WinTieLossAlpha))
+		fmt.Sprintf("wins/ties/losses: datasets where the mean test %s is significantly higher/not significantly different/lower than %s's (two-sided paired Wilcoxon p < %g)", cd.Metric.Title(), base, WinTieLossAlpha))
 	for _, e := range cd.Excluded {
 		ranks.Notes = append(ranks.Notes, fmt.Sprintf("left out: %s (no successful run of %s; the Friedman test needs every method on every dataset)", e.Dataset, strings.Join(e.Missing, ", ")))
 	}

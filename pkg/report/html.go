@@ -7,11 +7,14 @@ package report
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/htmlreport"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // PageSettings are what HTMLPage shows besides the records.
@@ -66,7 +69,10 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 			order = append(order, r.Entry)
 		}
 	}
-	figs, err := Figures(recs, order, s.Plot)
+	m := sum.Metric
+	plot := s.Plot
+	plot.Metric = m
+	figs, err := Figures(recs, order, plot)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +81,11 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		if err != nil {
 			return htmlreport.Figure{}, fmt.Errorf("--html: figure %s: %w", nf.Name, err)
 		}
-		return htmlreport.Figure{Caption: figureCaption(nf), SVG: svg}, nil
+		return htmlreport.Figure{Caption: figureCaption(nf, m), SVG: svg}, nil
 	}
 
-	// The accuracy of every method on every dataset first: the overview.
-	overview := htmlreport.Section{Heading: "Test accuracy per partition"}
+	// The score of every method on every dataset first: the overview.
+	overview := htmlreport.Section{Heading: "Test " + m.Title() + " per partition"}
 	var cdFigs []htmlreport.Figure
 	for _, nf := range figs {
 		if nf.Dataset != "" {
@@ -166,6 +172,9 @@ func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 		}
 	}
 	kv = append(kv, htmlreport.KV{Key: "jobs", Value: fmt.Sprintf("%d of %d present", sum.JobsPresent, sum.JobsPlanned)})
+	if sum.Metric != metrics.Accuracy {
+		kv = append(kv, htmlreport.KV{Key: "metric", Value: sum.Metric.Title() + " of the test parts (tables, p-values, ranks and figures)"})
+	}
 	return kv
 }
 
@@ -180,18 +189,36 @@ func htmlTable(t *Table) htmlreport.Table {
 	return h
 }
 
-// figureCaption says what a figure of Figures shows.
-func figureCaption(nf NamedFigure) string {
+// CheckHTMLPath refuses, before any work, an --html file whose directory
+// does not exist or that names a directory ("" is no page: nil).
+func CheckHTMLPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("--html %s is a directory: give a file name, e.g. %s", path, filepath.Join(path, "report.html"))
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--html %s: directory %s does not exist", path, dir)
+	}
+	return nil
+}
+
+// figureCaption says what a figure of Figures, drawn for the test metric
+// m, shows.
+func figureCaption(nf NamedFigure, m metrics.Metric) string {
 	kind := nf.Name[strings.LastIndex(nf.Name, "-")+1:]
+	score := m.Title()
 	switch {
-	case nf.Name == "accuracy":
-		return "Test accuracy per partition: boxes (median, quartiles), the mean as a diamond, the baseline's median as a dashed line."
+	case nf.Name == ScoreFigureName(m):
+		return "Test " + score + " per partition: boxes (median, quartiles), the mean as a diamond, the baseline's median as a dashed line."
 	case nf.Name == "critical-difference":
 		return "Critical-difference diagram (Demšar 2006): average ranks, 1 = best; methods joined by a bar are not significantly different (Nemenyi, α = 0.05)."
-	case nf.Name == "accuracy-cost":
-		return "Mean test accuracy against cost: each method's mean SVM solves (log scale), the bars its accuracy ± 1 s.d. and its fewest to most solves; the baseline in orange."
+	case nf.Name == ScoreFigureName(m)+"-cost":
+		return "Mean test " + score + " against cost: each method's mean SVM solves (log scale), the bars its " + score + " ± 1 s.d. and its fewest to most solves; the baseline in orange."
 	case nf.Name == "rank-cost":
-		return "Average rank of mean test accuracy (1 = best) against the mean SVM solves over the datasets, with the Friedman test and the Nemenyi critical difference."
+		return "Average rank of mean test " + score + " (1 = best) against the mean SVM solves over the datasets, with the Friedman test and the Nemenyi critical difference."
 	case kind == "trace":
 		return nf.Entry + " on " + nf.Dataset + ": the criterion per iteration, each partition thin, their median bold."
 	case kind == "weights":

@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // A best row ("name *") is marked and keeps its star; the preface comes
@@ -33,7 +35,7 @@ func TestFigureCaption(t *testing.T) {
 		{NamedFigure{Name: "heart-spd-trace", Dataset: "heart", Entry: "spd"}, "spd on heart: the criterion per iteration, each partition thin, their median bold."},
 		{NamedFigure{Name: "other"}, "other"},
 	} {
-		if got := figureCaption(tc.nf); got != tc.want {
+		if got := figureCaption(tc.nf, metrics.Accuracy); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.nf.Name, got, tc.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // PlotOptions are the settings of Figures and WritePlots.
@@ -24,7 +25,14 @@ type PlotOptions struct {
 	// DPI is the resolution of PNG files in dots per inch; 0 means
 	// figure.DefaultDPI (300, for print).
 	DPI int
+	// Metric is the test score the box plots, the critical-difference
+	// diagram and the cost figures show (the zero value: accuracy).
+	Metric metrics.Metric
 }
+
+// ScoreFigureName is the base name of the box plots of the test score m
+// ("accuracy", "balanced_accuracy", …); its cost figure adds "-cost".
+func ScoreFigureName(m metrics.Metric) string { return m.String() }
 
 // DefaultDPI is the resolution of PNG figures when PlotOptions.DPI is 0.
 const DefaultDPI = fig.DefaultDPI
@@ -65,12 +73,16 @@ type NamedFigure struct {
 //	DATASET-ENTRY-weights per-feature weights (diagonal Q, or 1/θ of the L1 kernel) as bars
 //	DATASET-ENTRY-Q       a full Q (mean over partitions): off-diagonal heat map, diagonal bars
 //
+// With opts.Metric other than accuracy, the box plots, the cost figures and
+// the ranks are of that test score, and the first and third figures are
+// named after it (ScoreFigureName: balanced_accuracy, balanced_accuracy-cost).
+//
 // order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
 func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
 	var out []NamedFigure
 	var panels []fig.AccuracyPanel
-	tables := Summarize(records, order, "")
+	tables := summarizeBy(records, order, "", opts.Metric)
 	for _, t := range tables {
 		byEntry := map[string][]experiment.Record{}
 		for _, r := range records {
@@ -78,7 +90,7 @@ func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]N
 				byEntry[r.Entry] = append(byEntry[r.Entry], r)
 			}
 		}
-		panel := accuracyPanel(t, byEntry)
+		panel := accuracyPanel(t, byEntry, opts.Metric)
 		panels = append(panels, panel)
 		for _, row := range t.Rows {
 			rs := byEntry[row.Entry]
@@ -113,11 +125,11 @@ func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]N
 	}
 	var first []NamedFigure
 	if len(panels) > 0 {
-		f, err := fig.Accuracy("Test accuracy per partition", panels)
+		f, err := fig.Accuracy("Test "+opts.Metric.Title()+" per partition", panels)
 		if err != nil {
 			return nil, fmt.Errorf("draw figures: %w", err)
 		}
-		first = append(first, NamedFigure{Name: "accuracy", Figure: f})
+		first = append(first, NamedFigure{Name: ScoreFigureName(opts.Metric), Figure: f})
 	}
 	if d := cdDiagram(tables); d != nil {
 		f, err := fig.CriticalDifference(*d)
@@ -199,7 +211,7 @@ func cdDiagram(tables []DatasetTable) *fig.CD {
 		return nil
 	}
 	d := &fig.CD{
-		Title: fmt.Sprintf("Critical difference diagram: ranks of mean test accuracy on %d datasets", cross.Datasets),
+		Title: fmt.Sprintf("Critical difference diagram: ranks of mean test %s on %d datasets", cross.Metric.Title(), cross.Datasets),
 		Names: cross.Methods, Ranks: cross.AvgRanks, CD: nem.CD,
 		CDLabel: fmt.Sprintf("CD = %.3g (Nemenyi, α = %g)", nem.CD, cdAlpha),
 		Cliques: [][]int{}, // the statistics' groups, even when there are none
@@ -214,14 +226,14 @@ func cdDiagram(tables []DatasetTable) *fig.CD {
 	return d
 }
 
-// accuracyPanel is a dataset's test accuracies (%) per entry, and the
-// median of the baseline's as the reference line.
-func accuracyPanel(t DatasetTable, byEntry map[string][]experiment.Record) fig.AccuracyPanel {
-	panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN()}
+// accuracyPanel is a dataset's test scores by metric m (%) per entry, and
+// the median of the baseline's as the reference line.
+func accuracyPanel(t DatasetTable, byEntry map[string][]experiment.Record, m metrics.Metric) fig.AccuracyPanel {
+	panel := fig.AccuracyPanel{Dataset: t.Dataset, Reference: math.NaN(), Metric: m.Title()}
 	for _, row := range t.Rows {
 		b := fig.Box{Name: row.Entry}
-		for _, r := range byEntry[row.Entry] {
-			b.Values = append(b.Values, 100*r.TestAccuracy)
+		for i := range byEntry[row.Entry] {
+			b.Values = append(b.Values, 100*recordScore(&byEntry[row.Entry][i], m))
 		}
 		panel.Boxes = append(panel.Boxes, b)
 		if row.Entry == t.Baseline && len(b.Values) > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -91,7 +92,7 @@ func TestFigureData(t *testing.T) {
 		}
 	}
 	tables := Summarize(rs, []string{"svm", "spd:full", "spd:diag", "lccp", "twolevel"}, "")
-	p := accuracyPanel(tables[0], byEntry)
+	p := accuracyPanel(tables[0], byEntry, metrics.Accuracy)
 	if p.Reference != 77.5 || p.ReferenceName != "svm" || len(p.Boxes) != 5 || len(p.Boxes[2].Values) != 0 {
 		t.Errorf("accuracy panel: reference %v (%s), %d boxes, spd:diag %v; want 77.5 (svm), 5, none",
 			p.Reference, p.ReferenceName, len(p.Boxes), p.Boxes[2].Values)

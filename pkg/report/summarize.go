@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -22,15 +25,19 @@ type EntryRow struct {
 	Failures   int    `json:"failures"`   // partitions whose method failed
 	// Missing counts the planned partitions with no record at all (a shard
 	// left out, a run stopped early).
-	Missing    int         `json:"missing"`
-	Degenerate int         `json:"degenerate"`
+	Missing    int `json:"missing"`
+	Degenerate int `json:"degenerate"`
+	// MeanAcc and StdAcc are the mean and the sample std (n−1; NaN, JSON
+	// null, below 2 runs) of the summary's metric on the test parts:
+	// accuracy unless SummaryOptions.Metric says otherwise, when their
+	// JSON keys name it (mean_test_balanced_accuracy, …).
 	MeanAcc    stats.Float `json:"mean_test_accuracy"`
-	StdAcc     stats.Float `json:"std_test_accuracy"` // sample std (n−1); NaN (null) below 2 runs
+	StdAcc     stats.Float `json:"std_test_accuracy"`
 	MeanSV     stats.Float `json:"mean_nsv"`
 	MeanSecs   stats.Float `json:"mean_seconds"`
 	MeanSolves stats.Float `json:"mean_svm_solves"`
 	// P is the two-sided paired Wilcoxon signed-rank p-value of the test
-	// accuracies against the baseline over the partitions where both
+	// scores (the summary's metric) against the baseline over the partitions where both
 	// finished (Pairs of them); NaN for the baseline itself or when no pair
 	// differs.
 	P stats.Float `json:"p_value"`
@@ -39,7 +46,23 @@ type EntryRow struct {
 	// default), false for the normal approximation.
 	PExact bool `json:"p_exact,omitempty"`
 	Pairs  int  `json:"pairs"` // partitions paired with the baseline
-	Best   bool `json:"best"`  // highest mean test accuracy of the table (all of a tie)
+	Best   bool `json:"best"`  // highest mean test score of the table (all of a tie)
+
+	metric metrics.Metric // the metric of MeanAcc, StdAcc and P: their JSON keys
+}
+
+// MarshalJSON names the metric in the keys of the mean and the std
+// (mean_test_accuracy, mean_test_auc, …).
+func (r EntryRow) MarshalJSON() ([]byte, error) {
+	type row EntryRow
+	b, err := json.Marshal(row(r))
+	if err != nil || r.metric == metrics.Accuracy {
+		return b, err
+	}
+	for _, k := range []string{"mean", "std"} {
+		b = bytes.Replace(b, []byte(`"`+k+`_test_accuracy":`), []byte(`"`+k+`_test_`+r.metric.String()+`":`), 1)
+	}
+	return b, nil
 }
 
 // DatasetTable is the summary of one dataset.
@@ -56,6 +79,8 @@ type DatasetTable struct {
 	// Provenance says where the dataset came from and what made its
 	// records (the first record's; nil for records older than it).
 	Provenance *experiment.Provenance `json:"provenance,omitempty"`
+	// Metric is the metric of the rows' scores (Summary.Metric).
+	Metric metrics.Metric `json:"-"`
 }
 
 // Summary is the averaged result of a run, or of the records of a run at
@@ -75,8 +100,11 @@ type Summary struct {
 	Warning string `json:"warning,omitempty"`
 	// BaselineOnTest: the svm baseline was chosen by test accuracy
 	// (--select laanaya).
-	BaselineOnTest bool           `json:"baseline_selected_on_test_data"`
-	Tables         []DatasetTable `json:"tables"`
+	BaselineOnTest bool `json:"baseline_selected_on_test_data"`
+	// Metric is the metric the tables, p-values and best marks are of
+	// (SummaryOptions.Metric); left out of the JSON for accuracy.
+	Metric metrics.Metric `json:"metric,omitzero"`
+	Tables []DatasetTable `json:"tables"`
 	// Runs are the runs of the records when more than one was merged
 	// (experiment.MergeFiles); Run is then the first.
 	Runs []string `json:"runs,omitempty"`
@@ -107,6 +135,10 @@ type SummaryOptions struct {
 	// Baseline is the entry the Wilcoxon test compares against; "" means
 	// the first entry.
 	Baseline string
+	// Metric is the test score the tables average, compare and rank by
+	// (the zero value: accuracy). Records that lack what it needs give NaN
+	// scores: check them first with CheckMetric.
+	Metric metrics.Metric
 }
 
 // EntryOrder lists the distinct entries of records ("method[:param][@mode]")
@@ -153,6 +185,11 @@ func EntryOrder(records []experiment.Record, methodNames []string) []string {
 // order); baseline is the entry the Wilcoxon test compares against ("" =
 // the first entry).
 func Summarize(records []experiment.Record, order []string, baseline string) []DatasetTable {
+	return summarizeBy(records, order, baseline, metrics.Accuracy)
+}
+
+// summarizeBy is Summarize by the test metric m.
+func summarizeBy(records []experiment.Record, order []string, baseline string, m metrics.Metric) []DatasetTable {
 	// Without a grid, datasets in name order, as before the grid.
 	var names []string
 	for _, r := range records {
@@ -162,7 +199,7 @@ func Summarize(records []experiment.Record, order []string, baseline string) []D
 	}
 	slices.Sort(names)
 	var out []DatasetTable
-	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names}).Tables {
+	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names, Metric: m}).Tables {
 		if t.JobsPresent == 0 {
 			continue
 		}
@@ -176,11 +213,17 @@ func Summarize(records []experiment.Record, order []string, baseline string) []D
 // entries in the order of res.Entries: the tables compare prints. The
 // summary of one shard says it is incomplete.
 func SummarizeCompare(res *experiment.CompareResult) Summary {
+	return SummarizeCompareBy(res, metrics.Accuracy)
+}
+
+// SummarizeCompareBy is SummarizeCompare by the test metric m
+// (SummaryOptions.Metric).
+func SummarizeCompareBy(res *experiment.CompareResult, m metrics.Metric) Summary {
 	order := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
 		order[i] = e.String()
 	}
-	return SummarizeRun(res.Records, SummaryOptions{Entries: order})
+	return SummarizeRun(res.Records, SummaryOptions{Entries: order, Metric: m})
 }
 
 // SummarizeMerge is the summary of the merged records of results files
@@ -189,7 +232,13 @@ func SummarizeCompare(res *experiment.CompareResult) Summary {
 // appearance in the files. An incomplete run is not an error: see
 // Summary.Complete and Summary.Warning.
 func SummarizeMerge(res *experiment.MergeResult) Summary {
-	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets})
+	return SummarizeMergeBy(res, metrics.Accuracy)
+}
+
+// SummarizeMergeBy is SummarizeMerge by the test metric m
+// (SummaryOptions.Metric).
+func SummarizeMergeBy(res *experiment.MergeResult, m metrics.Metric) Summary {
+	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: m})
 }
 
 // bestTol is the relative tolerance under which two mean accuracies are a
@@ -209,7 +258,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 			break
 		}
 	}
-	sum := Summary{GridKnown: grid != nil}
+	sum := Summary{GridKnown: grid != nil, Metric: o.Metric}
 	if len(records) > 0 {
 		sum.Run = records[0].Run
 	}
@@ -267,17 +316,17 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 		if base == "" && len(entries) > 0 {
 			base = entries[0]
 		}
-		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups)}
-		baseAcc := successes(groups[base])
+		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups), Metric: o.Metric}
+		baseAcc := successes(groups[base], o.Metric)
 		bestAcc := math.Inf(-1)
 		for _, e := range entries {
-			row := summarizeEntry(e, groups[e])
+			row := summarizeEntry(e, groups[e], o.Metric)
 			row.Partitions = parts
 			row.Missing = max(0, parts-row.Runs-row.Failures)
 			t.JobsPresent += row.Runs + row.Failures
 			row.P = stats.Float(math.NaN())
 			if e != base {
-				mine := successes(groups[e])
+				mine := successes(groups[e], o.Metric)
 				var x, y []float64
 				for k := 0; k < parts; k++ {
 					a, ok1 := mine[k]
@@ -341,19 +390,20 @@ func appendMissing(dst, add []string) []string {
 	return dst
 }
 
-// successes maps partition → test accuracy of the non-failed records.
-func successes(rs []experiment.Record) map[int]float64 {
+// successes maps partition → test score by metric of the non-failed
+// records.
+func successes(rs []experiment.Record, metric metrics.Metric) map[int]float64 {
 	m := map[int]float64{}
-	for _, r := range rs {
-		if !r.Failed() {
-			m[r.Partition] = r.TestAccuracy
+	for i := range rs {
+		if !rs[i].Failed() {
+			m[rs[i].Partition] = recordScore(&rs[i], metric)
 		}
 	}
 	return m
 }
 
-func summarizeEntry(e string, rs []experiment.Record) EntryRow {
-	row := EntryRow{Entry: e}
+func summarizeEntry(e string, rs []experiment.Record, metric metrics.Metric) EntryRow {
+	row := EntryRow{Entry: e, metric: metric}
 	var acc []float64
 	var sv, secs, solves float64
 	for _, r := range rs {
@@ -361,7 +411,7 @@ func summarizeEntry(e string, rs []experiment.Record) EntryRow {
 			row.Failures++
 			continue
 		}
-		acc = append(acc, r.TestAccuracy)
+		acc = append(acc, recordScore(&r, metric))
 		if r.Degenerate != "" {
 			row.Degenerate++
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -111,6 +112,9 @@ func writeSummaryCSV(w io.Writer, sum Summary) error {
 	header := make([]string, len(summaryColumns))
 	for j, c := range summaryColumns {
 		header[j] = c.name
+		if sum.Metric != metrics.Accuracy {
+			header[j] = strings.Replace(c.name, "_test_accuracy", "_test_"+sum.Metric.String(), 1)
+		}
 	}
 	if err := cw.Write(header); err != nil {
 		return err
@@ -149,7 +153,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	}
 	t := &Table{
 		Title:  title,
-		Header: []string{"method", "test acc. % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
+		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
 	}
 	if !s.Complete {
 		t.Header = append(t.Header, "missing")
@@ -186,7 +190,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		}
 		t.Add(cells...)
 	}
-	t.Notes = append(t.Notes, "* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
+	t.Notes = append(t.Notes, "* best mean test "+s.Metric.Title()+" (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if n := degenerateNote(*s, recs); n != "" {
 		t.Notes = append(t.Notes, n)
 	}

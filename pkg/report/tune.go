@@ -46,6 +46,16 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
+	if s := r.TestScores; s != nil {
+		t.Add("test balanced acc.", Fixed(100*s.BalancedAccuracy, 2)+"%")
+		t.Add("test macro-F1", Fixed(100*s.MacroF1, 2)+"%")
+		switch {
+		case s.AUC != nil:
+			t.Add("test AUC", Fixed(*s.AUC, 4))
+		case s.Confusion != nil && len(s.Confusion.Labels) == 2:
+			t.Add("test AUC", "- (the test part holds one class)")
+		}
+	}
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)

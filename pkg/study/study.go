@@ -7,6 +7,7 @@
 //	seed: 1
 //	partitions: 30
 //	methods: [svm, spd@diag, gi]
+//	metric: balanced_accuracy   # what the tables rank by (report's --metric)
 //	datasets:
 //	  - path: data/bupa.data
 //	    label-col: 7
@@ -32,6 +33,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // Error is a study file's error at a line and key.
@@ -243,6 +245,7 @@ func (st *Study) checkValue(key, val string, n *yaml.Node) error {
 	choices := map[string][]string{
 		"categorical": {"error", "onehot"}, "missing": {"error", "drop"},
 		"header": {"auto", "yes", "no"}, "input-format": {"auto", "csv", "arff", "libsvm", "ida"},
+		"metric": metrics.Names(),
 	}[key]
 	switch {
 	case choices != nil && !slices.Contains(choices, val):

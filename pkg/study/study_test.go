@@ -25,6 +25,7 @@ func flags() *pflag.FlagSet {
 	fs.String("label-col", "", "")
 	fs.StringSlice("classes", nil, "")
 	fs.String("study", "", "")
+	fs.String("metric", "accuracy", "")
 	return fs
 }
 
@@ -57,6 +58,7 @@ func TestErrorsNameFileLineKey(t *testing.T) {
 		{"study: other.yaml\ndatasets: [{path: a}]\n", ":1: study: is a flag of the command line"},
 		{"seed: 1\nseed: 2\ndatasets: [{path: a}]\n", ":2: seed: given twice (first at line 1)"},
 		{"seed: [1\n", ":1: not valid YAML"},
+		{"seed: 1\nmetric: f1\ndatasets: [{path: a}]\n", `:2: metric: want one of accuracy, balanced_accuracy, macro_f1, auc, got "f1"`},
 	}
 	for _, c := range cases {
 		p := write(t, c.text)
