@@ -1,0 +1,82 @@
+package dataio
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// The LIBSVM multi-class sets read as multi-class with no option: their rows,
+// classes in LIBSVM's label order (first appearance in the file) and the
+// rows of each class, as the data's PROVENANCE.md lists them.
+func TestReadMultiClassSets(t *testing.T) {
+	cases := []struct {
+		file    string
+		rows, d int
+		labels  []string
+		sizes   []int
+	}{
+		{"iris.scale", 150, 4, []string{"1", "2", "3"}, []int{50, 50, 50}},
+		{"wine.scale", 178, 13, []string{"1", "2", "3"}, []int{59, 71, 48}},
+		{"svmguide2", 391, 20, []string{"1", "2", "3"}, []int{221, 117, 53}},
+		{"dna.scale", 2000, 180, []string{"3", "1", "2"}, []int{1051, 464, 485}},
+		{"three_classes.csv", 4, 2, []string{"a", "b", "c"}, []int{2, 1, 1}},
+		{"three_classes.libsvm", 4, 2, []string{"1", "2", "3"}, []int{2, 1, 1}},
+		{"arff_three_classes.arff", 3, 1, []string{"a", "b", "c"}, []int{1, 1, 1}},
+	}
+	for _, c := range cases {
+		d, err := Load(filepath.Join(td, "multiclass", c.file), ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Len() != c.rows || d.Dim() != c.d || !d.MultiClass() || !d.Labeled() || d.NumClasses() != len(c.labels) ||
+			!slices.Equal(d.ClassLabels, c.labels) || !slices.Equal(d.ClassSizes(), c.sizes) || d.Y != nil {
+			t.Errorf("%s: %d×%d, classes %q, sizes %v, want %d×%d %q %v", c.file, d.Len(), d.Dim(), d.ClassLabels, d.ClassSizes(), c.rows, c.d, c.labels, c.sizes)
+		}
+	}
+}
+
+// A test file keeps the training file's class order (dna.scale.t shows 3, 2,
+// 1 first; dna.scale 3, 1, 2), and the one-vs-one pair of classes a, b is
+// class a's rows then class b's, a = +1.
+func TestMultiClassTestFileAndPair(t *testing.T) {
+	tt, err := LoadSplit(context.Background(), filepath.Join(td, "multiclass", "dna.scale"), SplitSettings{
+		Test: filepath.Join(td, "multiclass", "dna.scale.t"), Normalize: NoScale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tt.Test.ClassLabels, []string{"3", "1", "2"}) || !slices.Equal(tt.Test.ClassSizes(), []int{603, 303, 280}) || tt.Test.Len() != 1186 {
+		t.Errorf("test part: classes %q sizes %v rows %d", tt.Test.ClassLabels, tt.Test.ClassSizes(), tt.Test.Len())
+	}
+	p := tt.Train.Pair(1, 2) // classes "1" (464 rows) and "2" (485)
+	pos, neg := p.ClassCounts()
+	if p.Len() != 949 || pos != 464 || neg != 485 || p.MultiClass() || p.Labels != (LabelMap{Positive: "1", Negative: "2"}) {
+		t.Errorf("pair: %d rows, %d/%d, labels %+v", p.Len(), pos, neg, p.Labels)
+	}
+	rows := tt.Train.PairRows(1, 2)
+	if tt.Train.Class[rows[0]] != 1 || tt.Train.Class[rows[463]] != 1 || tt.Train.Class[rows[464]] != 2 || !slices.IsSorted(rows[:464]) || !slices.IsSorted(rows[464:]) {
+		t.Errorf("pair rows not class 1 then class 2 in file order")
+	}
+	for k, i := range rows {
+		if !slices.Equal(p.X.RawRowView(k), tt.Train.X.RawRowView(i)) {
+			t.Fatalf("pair row %d is not data row %d", k, i)
+		}
+	}
+	// A held-out fraction of multi-class data keeps the class of each row.
+	tf, err := LoadSplit(context.Background(), filepath.Join(td, "multiclass", "iris.scale"), SplitSettings{TestFraction: 0.3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tf.Train.Len() != 105 || tf.Test.Len() != 45 || !tf.Test.MultiClass() || sum(tf.Train.ClassSizes())+sum(tf.Test.ClassSizes()) != 150 {
+		t.Errorf("test fraction: %d + %d rows", tf.Train.Len(), tf.Test.Len())
+	}
+}
+
+func sum(v []int) int {
+	s := 0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
