@@ -19,12 +19,12 @@ import (
 // (info, train, tune, compare, predict).
 type dataOptions struct {
 	InputFormat, LabelCol, Positive, Missing, Normalize, Multiclass string
-	Header                                              string   // --header auto|yes|no
-	Classes                                             []string // --classes A,B
-	Categorical                                         string   // --categorical error|onehot
-	Features                                            int
-	Test                                                string  // --test FILE
-	TestFraction                                        float64 // --test-fraction F
+	Header                                                          string   // --header auto|yes|no
+	Classes                                                         []string // --classes A,B
+	Categorical                                                     string   // --categorical error|onehot
+	Features                                                        int
+	Test                                                            string  // --test FILE
+	TestFraction                                                    float64 // --test-fraction F
 
 	// stdin is read for the path "-" (os.Stdin when nil); the commands set
 	// it to globalOptions.In, so tests can feed data.
