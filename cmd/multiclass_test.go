@@ -204,3 +204,117 @@ func TestTrainPredictMultiClassOutput(t *testing.T) {
 		t.Errorf("unknown class: exit %d %q", code, errOut)
 	}
 }
+
+// tune on wine (3 classes) with rcsc: one tuning per pair, a row per pair
+// with its classes, rows, parameters, criterion, #SV and degenerate check,
+// and the test part's confusion matrix; the JSON carries the same.
+func TestTuneMultiClassPairs(t *testing.T) {
+	wine := filepath.Join(mcDir, "wine.scale")
+	out := mustRun(t, "tune", wine, "--method", "rcsc", "--test-fraction", "0.3")
+	for _, want := range []string{
+		`tune ` + wine + ` --method rcsc --param iso: 125 training rows, 13 features; 3 classes "1", "2", "3": one-vs-one, 3 pairs`,
+		"│ kernel and C       │ one per pair of classes (3 tunings, below) ",
+		"│ #SV                │ 87 (LIBSVM's total_sv) ",
+		"│ test accuracy      │ 100.00% (53/53) ",
+		"one-vs-one: 3 classes, 3 tunings, one per pair of classes on its training rows (our extension: the paper is binary)",
+		"│ classes    │ rows │ parameters             │ criterion │ #SV │ degenerate │",
+		`│ "1" vs "2" │   93 │ γ = 0.177, C = 2       │    3304.4 │  52 │ no         │`,
+		`│ "1" vs "3" │   72 │ γ = 0.09137, C = 0.125 │   7717.36 │  52 │ no         │`,
+		`│ "2" vs "3" │   85 │ γ = 0.1577, C = 0.5    │   3078.78 │  56 │ no         │`,
+		"confusion matrix on the test part",
+		`│ "2"               │   0 │  18 │   0 │   18 │`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tune output lacks %q:\n%s", want, out)
+		}
+	}
+	r := tuneJSON(t, wine, "--method", "rcsc", "--test-fraction", "0.3")
+	if len(r.Pairs) != 3 || r.Pairs[1].Positive != "1" || r.Pairs[1].Negative != "3" || r.Pairs[1].Rows != 72 || r.Pairs[1].Criterion == nil ||
+		r.Pairs[1].Degenerate != nil || r.NSV != 87 || len(r.Confusion) != 3 || r.Confusion[1][1] != 18 {
+		t.Errorf("tune JSON: %+v, #SV %d, confusion %v", r.Pairs, r.NSV, r.Confusion)
+	}
+	// The svm baseline: one (C, γ) for every pair, its multi-class CV
+	// accuracy the criterion; the model saved predicts by vote.
+	m := filepath.Join(t.TempDir(), "svm.json")
+	r = tuneJSON(t, wine, "--method", "svm", "--test-fraction", "0.3", "-o", m)
+	if r.Criterion != "5-fold CV accuracy (one-vs-one vote)" || r.Pairs[0].Kernel.Gamma != r.Pairs[2].Kernel.Gamma || r.Pairs[0].C != r.Pairs[2].C || r.Pairs[0].Criterion != nil {
+		t.Errorf("svm: %q, pairs %+v", r.Criterion, r.Pairs)
+	}
+	p, _ := runJSON[model.Predictions](t, "predict", m, wine)
+	if p.N != 178 || p.Others == nil || p.Others.N != 53 || p.Others.Correct != r.TestCorrect {
+		t.Errorf("predict on wine: %d rows, others %+v; tune's test part %d correct", p.N, p.Others, r.TestCorrect)
+	}
+}
+
+// info lists every class of a multi-class file with its rows, and says how
+// the commands learn them; one class is still an error.
+func TestInfoMultiClass(t *testing.T) {
+	out := mustRun(t, "info", filepath.Join(mcDir, "svmguide2"))
+	for _, want := range []string{
+		"│ classes           │ 3 ",
+		`│ "1"               │ 221 (56.5%) `,
+		`│ "2"               │ 117 (29.9%) `,
+		`│ "3"               │ 53 (13.6%) `,
+		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	one := writeFile(t, t.TempDir(), "one.libsvm", "2 1:0.5\n2 1:1\n")
+	_, errOut, code := runCLI(t, "train", one)
+	if code != ExitError || !strings.Contains(errOut, `only one class: "2" (2 rows)`) {
+		t.Errorf("one class: exit %d %q", code, errOut)
+	}
+}
+
+// compare on a multi-class set: every method runs (one-vs-one), the records
+// hold accuracies and the provenance names the classes.
+func TestCompareMultiClass(t *testing.T) {
+	res := filepath.Join(t.TempDir(), "run.jsonl")
+	mustRun(t, "compare", filepath.Join(mcDir, "iris.scale"), "--train-fraction", "0.5", "--partitions", "2",
+		"--methods", "svm,rcsc", "-o", res)
+	raw, err := os.ReadFile(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d records, want 4", len(lines))
+	}
+	for _, l := range lines {
+		var rec struct {
+			Status       string  `json:"status"`
+			TestAccuracy float64 `json:"test_accuracy"`
+			TrainSize    int     `json:"train_size"`
+			NSV          int     `json:"nsv"`
+			Provenance   struct {
+				Data struct {
+					OneVsOne []string `json:"one_vs_one"`
+				} `json:"data"`
+			} `json:"provenance"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status != "converged" || rec.TestAccuracy < 0.85 || rec.TrainSize != 75 || rec.NSV == 0 || !slices.Equal(rec.Provenance.Data.OneVsOne, []string{"1", "2", "3"}) {
+			t.Errorf("record %s", l)
+		}
+	}
+}
+
+// A study file takes multi-class data with no option: one-vs-one.
+func TestStudyMultiClass(t *testing.T) {
+	dir := t.TempDir()
+	wine, err := filepath.Abs(filepath.Join(mcDir, "wine.scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := writeFile(t, dir, "s.yaml", "name: mc\nseed: 1\npartitions: 2\nmethods: [svm, rcsc]\ndatasets:\n  - path: "+wine+"\n    name: wine\n    train-fraction: 0.5\n")
+	out := mustRun(t, "compare", "--study", study, "-o", filepath.Join(dir, "r.jsonl"))
+	for _, want := range []string{"wine (2 partitions)", "│ svm *  │             96.07 ± 0.79 │ 52.0 │", "│ rcsc   │             94.38 ± 0.00 │ 70.5 │"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("study output lacks %q:\n%s", want, out)
+		}
+	}
+}
