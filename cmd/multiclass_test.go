@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -315,6 +316,102 @@ func TestStudyMultiClass(t *testing.T) {
 	for _, want := range []string{"wine (2 partitions)", "│ svm *  │             96.07 ± 0.79 │ 52.0 │", "│ rcsc   │             94.38 ± 0.00 │ 70.5 │"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("study output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// runReadme runs the svm-train and svm-predict commands of dir's README.txt.
+func runReadme(t *testing.T, dir string) {
+	t.Helper()
+	cmds := readmeCommands(t, dir)
+	if len(cmds) < 2 {
+		t.Fatalf("%s/README.txt has %d commands", dir, len(cmds))
+	}
+	for _, line := range cmds {
+		c := exec.Command("sh", "-c", line)
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+	}
+}
+
+// readLines returns the lines of a file.
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(raw))
+}
+
+// --export-libsvm of a multi-class model, with LIBSVM's own tools: the svm
+// baseline (one kernel for all pairs) is one multi-class LIBSVM data set,
+// whose svm-predict labels are predict's, row by row; rcsc (a kernel per
+// pair) is a directory per pair, and LIBSVM's vote over the pairs'
+// svm-predict labels, as the README says, is predict's too.
+func TestTuneExportMultiClassLibsvmTools(t *testing.T) {
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
+		}
+	}
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr, te []string
+	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if i%2 == 0 {
+			tr = append(tr, l)
+		} else {
+			te = append(te, l)
+		}
+	}
+	train := writeFile(t, dir, "tr.libsvm", strings.Join(tr, "\n")+"\n")
+	test := writeFile(t, dir, "te.libsvm", strings.Join(te, "\n")+"\n")
+	for _, method := range []string{"svm", "rcsc"} {
+		ex, m := filepath.Join(dir, method), filepath.Join(dir, method+".json")
+		r := tuneJSON(t, train, "--test", test, "--method", method, "-o", m, "--export-libsvm", ex)
+		want := strings.Fields(mustRun(t, "predict", m, test, "--format", "labels"))
+		var got []string
+		switch method {
+		case "svm":
+			if r.ExportKind != model.ExportRBF {
+				t.Fatalf("svm: export %q", r.ExportKind)
+			}
+			runReadme(t, ex)
+			got = readLines(t, filepath.Join(ex, "test.predictions"))
+		default:
+			if r.ExportKind != model.ExportPairs {
+				t.Fatalf("rcsc: export %q", r.ExportKind)
+			}
+			classes := r.FitData.Classes
+			votes := make([][]int, len(want))
+			for i := range votes {
+				votes[i] = make([]int, len(classes))
+			}
+			for _, ij := range model.PairIndex(len(classes)) {
+				sub := filepath.Join(ex, fmt.Sprintf("pair-%d-%d", ij[0]+1, ij[1]+1))
+				runReadme(t, sub)
+				for i, l := range readLines(t, filepath.Join(sub, "test.predictions")) {
+					votes[i][slices.Index(classes, l)]++
+				}
+			}
+			for _, v := range votes {
+				best := 0
+				for c := range v {
+					if v[c] > v[best] {
+						best = c
+					}
+				}
+				got = append(got, classes[best])
+			}
+		}
+		if len(got) != 75 || !slices.Equal(got, want) {
+			t.Errorf("%s: LIBSVM's predictions differ from predict's in %d of %d rows", method, differ(strings.Join(got, ""), strings.Join(want, "")), len(want))
 		}
 	}
 }
