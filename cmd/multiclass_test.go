@@ -415,3 +415,20 @@ func TestTuneExportMultiClassLibsvmTools(t *testing.T) {
 		}
 	}
 }
+
+// generate blobs writes a k-class set that the other commands read as
+// multi-class; bad --classes is a usage error.
+func TestGenerateBlobsCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b6.libsvm")
+	mustRun(t, "generate", "blobs", "--classes", "6", "--n", "300", "-o", path)
+	out := mustRun(t, "info", path)
+	for _, want := range []string{"│ rows              │ 300 ", "│ classes           │ 6 ", `│ "6"               │ 50 (16.7%) `} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	_, errOut, code := runCLI(t, "generate", "blobs", "--classes", "1")
+	if code != ExitUsage || !strings.Contains(errOut, "--classes must be 2 to 100") {
+		t.Errorf("--classes 1: exit %d %q", code, errOut)
+	}
+}

@@ -1,6 +1,7 @@
 package dataio
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"slices"
@@ -79,4 +80,35 @@ func sum(v []int) int {
 		s += x
 	}
 	return s
+}
+
+// Blobs: k classes in turn (row i is class i mod k), labels 1..k, the same
+// data from the same seed and other data from another.
+func TestGenerateBlobs(t *testing.T) {
+	g, err := Generate(context.Background(), GenerateSettings{Kind: GenBlobs, N: 602, Classes: 6, Dim: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := g.Data
+	if d.Len() != 602 || d.Dim() != 3 || !slices.Equal(d.ClassLabels, []string{"1", "2", "3", "4", "5", "6"}) ||
+		!slices.Equal(d.ClassSizes(), []int{101, 101, 100, 100, 100, 100}) || d.Class[7] != 1 || d.Classes[0].Rows != 101 {
+		t.Errorf("blobs: %d×%d, classes %q, sizes %v", d.Len(), d.Dim(), d.ClassLabels, d.ClassSizes())
+	}
+	again, _ := Generate(context.Background(), GenerateSettings{Kind: GenBlobs, N: 602, Classes: 6, Dim: 3, Seed: 7})
+	other, _ := Generate(context.Background(), GenerateSettings{Kind: GenBlobs, N: 602, Classes: 6, Dim: 3, Seed: 8})
+	if !slices.Equal(d.X.RawMatrix().Data, again.Data.X.RawMatrix().Data) || slices.Equal(d.X.RawMatrix().Data, other.Data.X.RawMatrix().Data) {
+		t.Error("blobs are not a function of the seed")
+	}
+	// Written and read back as LIBSVM: multi-class with the same classes.
+	var buf bytes.Buffer
+	if err := WriteLIBSVM(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	back, err := parseLIBSVM(buf.Bytes(), "b", ReadOptions{})
+	if err != nil || !slices.Equal(back.Class, d.Class) || !slices.Equal(back.ClassLabels, d.ClassLabels) {
+		t.Errorf("round trip: %v", err)
+	}
+	if _, err := Generate(context.Background(), GenerateSettings{Kind: GenBlobs, N: 3, Classes: 4}); err == nil {
+		t.Error("3 rows of 4 classes: no error")
+	}
 }
