@@ -207,6 +207,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	}
 	if m.IsMultiClass() {
 		r.NSV = m.Training.NSV
+		r.Solves += len(m.Pairs) - 1 // the final fit solves every pair
 		if f.TestTrue != nil {
 			r.Confusion = model.ConfusionMatrix(f.TestTrue, f.TestPred, len(f.Classes))
 		}
