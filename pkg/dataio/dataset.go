@@ -386,3 +386,57 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 	}
 	return ds, nil
 }
+
+// InLIBSVMOrder returns multi-class data d, and other (a test part with d's
+// classes, or nil), with the classes in the order d's rows first show them
+// (LIBSVM's svm_group_classes on the training data it is given), classes
+// without a row of d last in their old order: a training part drawn from a
+// file may show them in another order than the whole file. Both are
+// returned as they are when the order is already that, or d is not
+// multi-class; otherwise as copies with Class renumbered and ClassLabels
+// reordered.
+func InLIBSVMOrder(d, other *Dataset) (*Dataset, *Dataset) {
+	if !d.MultiClass() {
+		return d, other
+	}
+	k := len(d.ClassLabels)
+	seen := make([]bool, k)
+	var order []int // order[new] = old
+	for _, c := range d.Class {
+		if !seen[c] {
+			seen[c] = true
+			order = append(order, c)
+		}
+	}
+	for c := range k {
+		if !seen[c] {
+			order = append(order, c)
+		}
+	}
+	same := true
+	for i, c := range order {
+		same = same && i == c
+	}
+	if same {
+		return d, other
+	}
+	newOf := make([]int, k)
+	labels := make([]string, k)
+	for i, c := range order {
+		newOf[c] = i
+		labels[i] = d.ClassLabels[c]
+	}
+	remap := func(x *Dataset) *Dataset {
+		if x == nil || !x.MultiClass() {
+			return x
+		}
+		c := *x
+		c.ClassLabels = labels
+		c.Class = make([]int, len(x.Class))
+		for i, v := range x.Class {
+			c.Class[i] = newOf[v]
+		}
+		return &c
+	}
+	return remap(d), remap(other)
+}

@@ -112,3 +112,24 @@ func TestGenerateBlobs(t *testing.T) {
 		t.Error("3 rows of 4 classes: no error")
 	}
 }
+
+// InLIBSVMOrder: the classes in the order the training part first shows
+// them, the test part renumbered alike; already in that order, nothing is
+// copied.
+func TestInLIBSVMOrder(t *testing.T) {
+	d := &Dataset{Class: []int{2, 0, 2, 1}, ClassLabels: []string{"a", "b", "c"}}
+	te := &Dataset{Class: []int{0, 1, 2}, ClassLabels: []string{"a", "b", "c"}}
+	d2, te2 := InLIBSVMOrder(d, te)
+	if !slices.Equal(d2.ClassLabels, []string{"c", "a", "b"}) || !slices.Equal(d2.Class, []int{0, 1, 0, 2}) || !slices.Equal(te2.Class, []int{1, 2, 0}) ||
+		!slices.Equal(d.Class, []int{2, 0, 2, 1}) || !slices.Equal(d.ClassLabels, []string{"a", "b", "c"}) {
+		t.Errorf("reordered: %q %v, test %v; the original %q %v", d2.ClassLabels, d2.Class, te2.Class, d.ClassLabels, d.Class)
+	}
+	if d3, te3 := InLIBSVMOrder(d2, te2); d3 != d2 || te3 != te2 {
+		t.Error("data already in order were copied")
+	}
+	// A class without a training row goes last.
+	d4, _ := InLIBSVMOrder(&Dataset{Class: []int{1, 1}, ClassLabels: []string{"a", "b", "c"}}, nil)
+	if !slices.Equal(d4.ClassLabels, []string{"b", "a", "c"}) || !slices.Equal(d4.Class, []int{0, 0}) {
+		t.Errorf("missing class: %q %v", d4.ClassLabels, d4.Class)
+	}
+}

@@ -85,6 +85,9 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 			t.Test = norm.ApplyDataset(in.Test)
 		}
 	}
+	// Multi-class: the classes in the order the training part shows them,
+	// as LIBSVM would see it (the whole file's order may differ).
+	t.Train, t.Test = dataio.InLIBSVMOrder(t.Train, t.Test)
 	spec := in.Spec
 	base := spec.Base()
 	if in.Fixed != nil {

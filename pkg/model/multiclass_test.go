@@ -94,3 +94,36 @@ func TestMultiClassSaveLoad(t *testing.T) {
 		}
 	}
 }
+
+// Train takes LIBSVM's label order from the training part it is given: a
+// part of iris whose first row is of class "3" has the classes 3, 1, 2, as
+// svm-train on that part would, and its test part is renumbered alike.
+func TestTrainClassOrderOfTheTrainingPart(t *testing.T) {
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "iris.scale"), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr, te []int
+	for i := range d.Len() {
+		if i%2 == 0 {
+			tr = append(tr, i)
+		} else {
+			te = append(te, i)
+		}
+	}
+	tr = append([]int{149}, tr...) // a class-"3" row first
+	norm, _ := dataio.FitNormalizer(dataio.NoScale, d.X)
+	r, err := Train(context.Background(), TrainSettings{Train: d.Subset(tr), Test: d.Subset(te), Norm: norm, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := r.Model
+	if !slices.Equal(m.Classes, []string{"3", "1", "2"}) || !slices.Equal(r.FitData.Classes, m.Classes) || m.Pairs[0].Labels.Positive != "3" {
+		t.Fatalf("classes %q (fit data %q), first pair +1 = %q", m.Classes, r.FitData.Classes, m.Pairs[0].Labels.Positive)
+	}
+	// The test part's confusion matrix is in that order: its row "3" holds
+	// the 25 test rows of class 3.
+	if n := r.Confusion[0][0] + r.Confusion[0][1] + r.Confusion[0][2]; n != 25 || *r.TestAccuracy < 0.9 {
+		t.Errorf("confusion %v, test accuracy %v", r.Confusion, *r.TestAccuracy)
+	}
+}

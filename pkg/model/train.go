@@ -201,6 +201,9 @@ type TrainResult struct {
 // data's own notes, features constant on the training part, a solve that
 // did not converge, what the L2 margin's figures mean.
 func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
+	// Multi-class: the classes in the order the training part shows them,
+	// as LIBSVM would see it (the whole file's order may differ).
+	s.Train, s.Test = dataio.InLIBSVMOrder(s.Train, s.Test)
 	spec, err := s.Kernel.Spec(s.Train.Dim())
 	if err != nil {
 		return nil, err
