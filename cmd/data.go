@@ -18,13 +18,13 @@ import (
 // dataOptions are the data flags every data-reading command shares
 // (info, train, tune, compare, predict).
 type dataOptions struct {
-	InputFormat, LabelCol, Positive, Missing, Normalize string
-	Header                                              string   // --header auto|yes|no
-	Classes                                             []string // --classes A,B
-	Categorical                                         string   // --categorical error|onehot
-	Features                                            int
-	Test                                                string  // --test FILE
-	TestFraction                                        float64 // --test-fraction F
+	InputFormat, LabelCol, Positive, Missing, Normalize, Multiclass string
+	Header                                                          string   // --header auto|yes|no
+	Classes                                                         []string // --classes A,B
+	Categorical                                                     string   // --categorical error|onehot
+	Features                                                        int
+	Test                                                            string  // --test FILE
+	TestFraction                                                    float64 // --test-fraction F
 
 	// stdin is read for the path "-" (os.Stdin when nil); the commands set
 	// it to globalOptions.In, so tests can feed data.
@@ -52,6 +52,7 @@ func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Categorical, "categorical", "error", "nominal (text) features: error, or onehot (one 0/1 feature per category, fitted on the training part)")
 	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")
 	fs.StringVar(&o.Missing, "missing", "error", `rows with missing values ("?", "NA", empty): error or drop`)
+	fs.StringVar(&o.Multiclass, "multiclass", "ovo", "more than two classes: ovo (one-vs-one, LIBSVM's vote); ovr (one-vs-rest) is not implemented yet")
 }
 
 // addSplitFlags adds the flags that choose the test part and the
@@ -72,6 +73,7 @@ func (o *dataOptions) check() error {
 		usageIf(len(o.Classes) == 2 && o.Positive != "" && !slices.Contains(o.Classes, o.Positive), "--positive %s is not one of --classes %s", o.Positive, cl),
 		oneOf("header", "setting", o.Header, "auto", "yes", "no"),
 		oneOf("missing", "policy", o.Missing, "error", "drop"),
+		oneOf("multiclass", "setting", o.Multiclass, "ovo", "ovr"),
 		oneOf("normalize", "kind", o.Normalize, dataio.NormalizerKinds...),
 		usageIf(o.Features < 0, "--features: must be ≥ 0, got %d", o.Features),
 		usageIf(o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1), "--test-fraction: must be in (0, 1), got %v", o.TestFraction),
@@ -97,7 +99,7 @@ func (o *dataOptions) readOptions() dataio.ReadOptions {
 	}
 	return dataio.ReadOptions{
 		Format: f, Header: h, LabelCol: o.LabelCol, Positive: o.Positive,
-		Missing: o.Missing, Features: o.Features, Classes: o.Classes,
+		Missing: o.Missing, Features: o.Features, Classes: o.Classes, Multiclass: o.Multiclass,
 		Categorical: cat,
 	}
 }
@@ -118,7 +120,7 @@ func flagHint(err error) error {
 }
 
 var flagWords = strings.NewReplacer(
-	"missing=drop", "--missing drop",
+	"missing=drop", "--missing drop", "multiclass=ovr", "--multiclass ovr", "use ovo", "use --multiclass ovo",
 	"categorical=onehot", "--categorical onehot",
 	"positive=CLASS", "--positive CLASS",
 	"classes=A,B", "--classes A,B",

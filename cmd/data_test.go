@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestHeaderFlag(t *testing.T) {
 	dir := t.TempDir()
 	// Years as column names: data unless --header yes.
 	years := writeFile(t, dir, "years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
-	if _, err := parseDataFlags(t).load(years); !errors.Is(err, dataio.ErrTooManyClasses) {
+	if d, err := parseDataFlags(t).load(years); err != nil || !slices.Equal(d.ClassLabels, []string{"label", "a", "b"}) {
 		t.Errorf("auto: %v, want three classes (label, a, b)", err)
 	}
 	d, err := parseDataFlags(t, "--header", "yes").load(years)

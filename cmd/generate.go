@@ -19,7 +19,7 @@ type generateOptions struct {
 	Kind           string // "weston", "chessboard" or "sparse"
 	N              int
 	NoiseStd       float64
-	Dim            int
+	Dim, Classes   int
 	Stretch        float64
 	Format         string
 	Output         string
@@ -30,12 +30,12 @@ func init() { subcommands = append(subcommands, newGenerateCmd) }
 
 func newGenerateCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "generate weston|chessboard|sparse",
+		Use:   "generate weston|chessboard|sparse|blobs",
 		Short: "Write the toy data sets of the papers (Weston et al. 2000, chessboard) and an a1a-like benchmark set",
 		Long:  help("generate"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("generate needs a data set: weston, chessboard or sparse")
+			return usageErrorf("generate needs a data set: weston, chessboard, sparse or blobs")
 		},
 	}
 	c.AddCommand(
@@ -63,7 +63,13 @@ func newGenerateCmd(g *globalOptions) *cobra.Command {
 			Example: help("sparse-examples"),
 		}, func(f *pflag.FlagSet, o *generateOptions) {
 			f.IntVar(&o.N, "n", 5000, "number of points")
-		}))
+		}),
+		newGenerateKindCmd(g, dataio.GenBlobs, &cobra.Command{Short: "k Gaussian classes (multi-class): labels 1..k, overlapping blobs"},
+			func(f *pflag.FlagSet, o *generateOptions) {
+				f.IntVar(&o.N, "n", 600, "number of points (row i is of class i mod k)")
+				f.IntVar(&o.Classes, "classes", 4, "number of classes k (2 to 100)")
+				f.IntVar(&o.Dim, "dim", 4, "dimension (1 to 1000)")
+			}))
 	return c
 }
 
@@ -92,7 +98,9 @@ const maxGenerateValues = dataio.MaxGenerateValues
 // flags, then --format.
 func (o *generateOptions) check() error {
 	chess, limit := o.Kind == dataio.GenChessboard, maxGenerateValues
-	if err := usageIf(chess && (o.Dim < 2 || o.Dim > 1000), "--dim must be between 2 and 1000, got %d", o.Dim); err != nil {
+	blobs := o.Kind == dataio.GenBlobs
+	if err := cmp.Or(usageIf(chess && (o.Dim < 2 || o.Dim > 1000), "--dim must be between 2 and 1000, got %d", o.Dim),
+		usageIf(blobs && (o.Dim < 1 || o.Dim > 1000 || o.Classes < 2 || o.Classes > 100 || o.N < o.Classes), "--classes must be 2 to 100, --dim 1 to 1000 and --n at least --classes, got %d, %d, %d", o.Classes, o.Dim, o.N)); err != nil {
 		return err
 	}
 	d, err := o.settings().Features()
@@ -105,7 +113,7 @@ func (o *generateOptions) check() error {
 }
 
 func (o *generateOptions) settings() dataio.GenerateSettings {
-	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Seed: o.Seed}
+	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
 }
 
 // checkFormat validates --format; without it the format follows the -o

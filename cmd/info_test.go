@@ -83,7 +83,7 @@ func TestInfoErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{filepath.Join(bad, "unsorted.libsvm")}, 1, "unsorted.libsvm:2:4: feature index 2 after 3"},
-		{[]string{"--classes", "a,b", filepath.Join(bad, "three_classes.csv"), filepath.Join(bad, "text_in_numeric.csv")}, 1, `text_in_numeric.csv: class "a" is not in the file`},
+		{[]string{"--classes", "a,b", filepath.Join(bad, "..", "multiclass", "three_classes.csv"), filepath.Join(bad, "text_in_numeric.csv")}, 1, `text_in_numeric.csv: class "a" is not in the file`},
 		{[]string{filepath.Join(bad, "missing_question.csv")}, 1, `missing_question.csv: only one class: "1" (1 row)`}, // its other row has a "?"
 		{[]string{"no/such/file.csv"}, 1, "no such file"},
 		{[]string{"builtin:nope"}, 1, "known: breast-wisconsin, diabetes, heart"},

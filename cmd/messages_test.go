@@ -57,11 +57,11 @@ func TestGenerateHelpCountsProblems(t *testing.T) {
 	for _, m := range listed {
 		names = append(names, m[1])
 	}
-	if strings.Join(names, ",") != "weston,chessboard,sparse" {
+	if strings.Join(names, ",") != "weston,chessboard,sparse,blobs" {
 		t.Fatalf("listed problems %v", names)
 	}
-	if !strings.HasPrefix(out, "generate writes one of three synthetic problems") {
-		t.Errorf("help does not say three:\n%.200s", out)
+	if !strings.HasPrefix(out, "generate writes one of four synthetic problems") {
+		t.Errorf("help does not say four:\n%.200s", out)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestInfoARFFNominal(t *testing.T) {
 	for _, want := range []string{
 		"│ classes           │ 3 ",
 		`│ "Iris-versicolor" │ 50 (33.3%) `,
-		"note: 3 classes: train, tune and compare need --positive CLASS (one against the rest) or --classes A,B (two of them)",
+		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote); --positive CLASS makes one against the rest, --classes A,B keeps two",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info iris lacks %q:\n%s", want, out)
@@ -65,13 +66,18 @@ func TestInfoARFFNominal(t *testing.T) {
 	}
 }
 
-// tune on iris: without a choice of classes an error that names them with
-// their counts and both flags; --positive makes X against the rest;
-// --classes keeps two.
+// tune on iris: without a choice of classes one-vs-one over the three
+// (--multiclass ovr is refused: not implemented); --positive makes X
+// against the rest; --classes keeps two.
 func TestTuneMultiClass(t *testing.T) {
 	iris := arffDir + "/iris.arff"
-	_, errOut, code := runCLI(t, "tune", iris, "--method", "svm")
-	want := `iris.arff:173: 3 classes found: "Iris-setosa" (50 rows), "Iris-versicolor" (50 rows), "Iris-virginica" (50 rows); binary classification needs exactly two: choose one class against all the others with --positive CLASS, or keep two with --classes A,B`
+	mc := tuneJSON(t, iris, "--method", "svm", "--test-fraction", "0.3")
+	if !slices.Equal(mc.FitData.Classes, []string{"Iris-setosa", "Iris-versicolor", "Iris-virginica"}) || len(mc.Pairs) != 3 ||
+		mc.NTrain != 105 || mc.NTest != 45 || len(mc.Confusion) != 3 || mc.TestAccuracy == nil {
+		t.Errorf("one-vs-one: classes %q, %d pairs, %d/%d rows, confusion %v", mc.FitData.Classes, len(mc.Pairs), mc.NTrain, mc.NTest, mc.Confusion)
+	}
+	_, errOut, code := runCLI(t, "tune", iris, "--method", "svm", "--multiclass", "ovr")
+	want := `--multiclass ovr: one-vs-rest over every class is not implemented yet; use --multiclass ovo (the default, LIBSVM's one-vs-one) or --positive CLASS (one class against all the others)`
 	if code != ExitError || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}

@@ -191,7 +191,7 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if o.Format == formatJSON {
 		return renderJSON(o.Out, r)
 	}
-	return renderTables(o.Out, formatTable, report.TrainTable(r))
+	return renderTables(o.Out, formatTable, report.TrainTables(r)...)
 }
 
 // kernelSettings are the kernel flags: --kernel, --gamma, --sigma, --Q (the

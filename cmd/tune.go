@@ -40,18 +40,6 @@ type tuneOptions struct {
 
 func init() { subcommands = append(subcommands, newTuneCmd) }
 
-// methodList is the help's table of registered methods and their params.
-func methodList() string {
-	var b strings.Builder
-	for _, m := range methods.All {
-		fmt.Fprintf(&b, "  %-9s %s\n", m.Name, m.Summary)
-		if p := m.Params; len(p) > 1 {
-			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
-		}
-	}
-	return b.String()
-}
-
 func newTuneCmd(g *globalOptions) *cobra.Command {
 	return newTuneCmdWith(g, runTune)
 }
@@ -75,7 +63,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 			return runF(cmd.Context(), o, args[0])
 		},
 	}
-	c.Long = strings.Replace(c.Long, "METHODS\n", methodList(), 1)
+	c.Long = strings.Replace(c.Long, "METHODS\n", methods.List(), 1)
 	f := c.Flags()
 	f.StringVar(&o.Method, "method", "", "tuning method: "+strings.Join(methods.Names(), ", "))
 	f.StringVar(&o.Param, "param", "", "the method's parameterisation (see above; default its first)")

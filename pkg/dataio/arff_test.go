@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -344,9 +345,12 @@ func TestMultiClass(t *testing.T) {
 	if err != nil || d.Labels.Positive != "a" || d.Y[0] != 1 {
 		t.Errorf("classes with positive: %v %+v", err, d)
 	}
-	_, err = readBytes([]byte(src), "m.csv", ReadOptions{})
-	if want := `m.csv:3: 3 classes found: "a" (2 rows), "b" (1 row), "c" (3 rows); binary classification needs exactly two: choose one class against all the others with positive=CLASS, or keep two with classes=A,B`; err == nil || err.Error() != want {
-		t.Errorf("error\n%v\nwant\n%s", err, want)
+	// Neither Positive nor Classes: multi-class, the classes in the order
+	// the file first shows them.
+	d, err = readBytes([]byte(src), "m.csv", ReadOptions{})
+	if err != nil || !d.MultiClass() || d.Y != nil || !slices.Equal(d.ClassLabels, []string{"a", "b", "c"}) ||
+		!slices.Equal(d.Class, []int{0, 1, 2, 0, 2, 2}) || !slices.Equal(d.ClassSizes(), []int{2, 1, 3}) {
+		t.Errorf("multi-class: %v %+v", err, d)
 	}
 	_, err = readBytes([]byte(src), "m.csv", ReadOptions{Positive: "z"})
 	if err == nil || !strings.Contains(err.Error(), `positive class "z" is not one of the 3 classes "a" (2 rows), "b" (1 row), "c" (3 rows)`) {

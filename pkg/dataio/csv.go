@@ -42,6 +42,15 @@ type ReadOptions struct {
 	// Classes, if set, are the two classes to keep (e.g. two of iris's
 	// three); rows of any other class are dropped and counted in the Notes.
 	Classes []string
+	// Multiclass is how data with more than two classes (and neither
+	// Positive nor Classes) is learnt: "" or "ovo", one-vs-one with
+	// LIBSVM's vote (the data is read with a class per row, Dataset.Class).
+	// "ovr" (one-vs-rest for every class) is refused: not implemented yet.
+	Multiclass string
+	// ClassLabels, if non-nil, are the classes of multi-class training data
+	// in its order (Dataset.ClassLabels): a test file is read with them,
+	// and any other label is an error.
+	ClassLabels []string
 	// AnyClasses reads a file with more than two classes (and neither
 	// Positive nor Classes) without failing: the Dataset then has no labels
 	// (Y nil) but Classes lists them with their counts (for info).
@@ -115,6 +124,13 @@ func (o ReadOptions) check() error {
 		if o.Positive != "" && o.Positive != o.Classes[0] && o.Positive != o.Classes[1] {
 			return fmt.Errorf("positive class %q is not one of the classes %q and %q", o.Positive, o.Classes[0], o.Classes[1])
 		}
+	}
+	switch o.Multiclass {
+	case "", "ovo":
+	case "ovr":
+		return fmt.Errorf("multiclass=ovr: one-vs-rest over every class is not implemented yet; use ovo (the default, LIBSVM's one-vs-one) or positive=CLASS (one class against all the others)")
+	default:
+		return fmt.Errorf("unknown multiclass setting %q (want ovo or ovr)", o.Multiclass)
 	}
 	switch o.Missing {
 	case "", "error", "drop", "count":

@@ -12,7 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Dataset is a binary classification data set with labels mapped to ±1.
+// Dataset is a classification data set: binary, with labels mapped to ±1
+// (Y), or multi-class, with a class index per row (Class, ClassLabels).
 type Dataset struct {
 	Name   string // short display name, e.g. "heart" or "diabetes_scale"
 	Source string // the path or "builtin:NAME" it was read from
@@ -21,10 +22,21 @@ type Dataset struct {
 
 	X *mat.Dense // n×d features, row i is x_i
 	// Y holds the labels, each -1 or +1; nil for data without labels
-	// (ReadOptions.Unlabeled), which Labeled reports.
+	// (ReadOptions.Unlabeled), which Labeled reports, and for multi-class
+	// data (Class).
 	Y            []float64
 	FeatureNames []string // length d; "f1".."fd" when the file has none
 	Labels       LabelMap // which original label became +1 and which -1; zero without labels
+	// Class holds, for multi-class data (more than two classes, read with
+	// neither ReadOptions.Positive nor Classes), each row's class as an
+	// index into ClassLabels; Y is then nil and Labels zero. nil for binary
+	// data and data without labels.
+	Class []int
+	// ClassLabels are the classes of multi-class data in LIBSVM's label
+	// order (svm_group_classes: the order in which the training file first
+	// shows them); a test file read with them (ReadOptions.ClassLabels)
+	// keeps the training file's order.
+	ClassLabels []string
 
 	// Nominal lists the nominal (categorical) feature columns, read with
 	// ReadOptions.Categorical "codes": X holds each such column's category
@@ -163,6 +175,9 @@ type Split struct {
 // Len returns the number of rows: len(Y), or the rows of X for data without
 // labels.
 func (d *Dataset) Len() int {
+	if d.Class != nil {
+		return len(d.Class)
+	}
 	if d.Y != nil || d.X == nil {
 		return len(d.Y)
 	}
@@ -170,10 +185,86 @@ func (d *Dataset) Len() int {
 	return r
 }
 
-// Labeled reports whether the rows carry labels (Y is not nil). Data read
-// with ReadOptions.Unlabeled have none: Y is nil, Labels zero, ClassCounts
-// zero.
-func (d *Dataset) Labeled() bool { return d.Y != nil }
+// Labeled reports whether the rows carry labels (Y or, for multi-class data,
+// Class is not nil). Data read with ReadOptions.Unlabeled have none: Y is
+// nil, Labels zero, ClassCounts zero.
+func (d *Dataset) Labeled() bool { return d.Y != nil || d.Class != nil }
+
+// MultiClass reports whether d is multi-class data (Class, ClassLabels).
+func (d *Dataset) MultiClass() bool { return d.Class != nil }
+
+// NumClasses returns the number of classes: len(ClassLabels) for
+// multi-class data, 2 for binary data, 0 without labels.
+func (d *Dataset) NumClasses() int {
+	switch {
+	case d.Class != nil:
+		return len(d.ClassLabels)
+	case d.Y != nil:
+		return 2
+	}
+	return 0
+}
+
+// ClassSizes returns the rows of each class of multi-class data, in
+// ClassLabels' order (nil for binary data).
+func (d *Dataset) ClassSizes() []int {
+	if d.Class == nil {
+		return nil
+	}
+	n := make([]int, len(d.ClassLabels))
+	for _, c := range d.Class {
+		n[c]++
+	}
+	return n
+}
+
+// Strata returns one number per row that tells the classes apart, for
+// stratified partitions and folds: Y for binary data, the class index for
+// multi-class data.
+func (d *Dataset) Strata() []float64 {
+	if d.Class == nil {
+		return d.Y
+	}
+	s := make([]float64, len(d.Class))
+	for i, c := range d.Class {
+		s[i] = float64(c)
+	}
+	return s
+}
+
+// PairRows returns the rows of classes a and b of multi-class data as
+// LIBSVM's one-vs-one training orders them (svm_train): the rows of class a
+// in file order, then those of class b.
+func (d *Dataset) PairRows(a, b int) []int {
+	var ra, rb []int
+	for i, c := range d.Class {
+		switch c {
+		case a:
+			ra = append(ra, i)
+		case b:
+			rb = append(rb, i)
+		}
+	}
+	return append(ra, rb...)
+}
+
+// Pair returns the binary problem of classes a and b of multi-class data
+// (a copy of the rows PairRows returns): class a is +1 and class b is -1,
+// as in LIBSVM's one-vs-one, and Labels names them.
+func (d *Dataset) Pair(a, b int) *Dataset {
+	rows := d.PairRows(a, b)
+	p := d.Subset(rows)
+	p.Class, p.ClassLabels = nil, nil
+	p.Y = make([]float64, len(rows))
+	for k, i := range rows {
+		p.Y[k] = -1
+		if d.Class[i] == a {
+			p.Y[k] = 1
+		}
+	}
+	p.Labels = LabelMap{Positive: d.ClassLabels[a], Negative: d.ClassLabels[b]}
+	return p
+}
 
 // Dim returns the number of features.
 func (d *Dataset) Dim() int {
@@ -193,9 +284,15 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	if len(idx) == 0 || dim == 0 {
 		x = &mat.Dense{}
 	}
-	var y []float64
-	if d.Labeled() {
+	var (
+		y     []float64
+		class []int
+	)
+	if d.Y != nil {
 		y = make([]float64, len(idx))
+	}
+	if d.Class != nil {
+		class = make([]int, len(idx))
 	}
 	for k, i := range idx {
 		if dim > 0 {
@@ -204,10 +301,14 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 		if y != nil {
 			y[k] = d.Y[i]
 		}
+		if class != nil {
+			class[k] = d.Class[i]
+		}
 	}
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
+		Class: class, ClassLabels: d.ClassLabels,
 		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes, Dropped: d.Dropped,
 		Missing: d.Missing,
 	}
@@ -228,7 +329,8 @@ func (d *Dataset) SplitAt(n int) (head, tail *Dataset) {
 	return d.Subset(idx[:n]), d.Subset(idx[n:])
 }
 
-// ClassCounts returns the number of +1 and -1 labels (0, 0 without labels).
+// ClassCounts returns the number of +1 and -1 labels (0, 0 without labels
+// and for multi-class data).
 func (d *Dataset) ClassCounts() (pos, neg int) {
 	for _, v := range d.Y {
 		if v > 0 {
@@ -251,13 +353,11 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 		return nil, perr(name, 0, 0, errf(ErrEmpty, "no data rows left after dropping %d rows with missing values", dropped))
 	}
 	var (
-		y       []float64
-		lm      LabelMap
-		classes []ClassCount
-		err     error
+		lab labeling
+		err error
 	)
 	if !unlabeled {
-		if y, lm, classes, err = mapLabels(name, labels, opts); err != nil {
+		if lab, err = mapLabels(name, labels, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -267,8 +367,8 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: format,
-		X: xm, Y: y, FeatureNames: featureNames, Labels: lm,
-		Nominal: nominal, Classes: classes,
+		X: xm, Y: lab.y, FeatureNames: featureNames, Labels: lab.lm,
+		Nominal: nominal, Classes: lab.counts, Class: lab.class, ClassLabels: lab.names,
 	}
 	ds.Missing = missing.values(opts.Missing == "drop")
 	switch {
@@ -285,4 +385,58 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 		return nil, err
 	}
 	return ds, nil
+}
+
+// InLIBSVMOrder returns multi-class data d, and other (a test part with d's
+// classes, or nil), with the classes in the order d's rows first show them
+// (LIBSVM's svm_group_classes on the training data it is given), classes
+// without a row of d last in their old order: a training part drawn from a
+// file may show them in another order than the whole file. Both are
+// returned as they are when the order is already that, or d is not
+// multi-class; otherwise as copies with Class renumbered and ClassLabels
+// reordered.
+func InLIBSVMOrder(d, other *Dataset) (*Dataset, *Dataset) {
+	if !d.MultiClass() {
+		return d, other
+	}
+	k := len(d.ClassLabels)
+	seen := make([]bool, k)
+	var order []int // order[new] = old
+	for _, c := range d.Class {
+		if !seen[c] {
+			seen[c] = true
+			order = append(order, c)
+		}
+	}
+	for c := range k {
+		if !seen[c] {
+			order = append(order, c)
+		}
+	}
+	same := true
+	for i, c := range order {
+		same = same && i == c
+	}
+	if same {
+		return d, other
+	}
+	newOf := make([]int, k)
+	labels := make([]string, k)
+	for i, c := range order {
+		newOf[c] = i
+		labels[i] = d.ClassLabels[c]
+	}
+	remap := func(x *Dataset) *Dataset {
+		if x == nil || !x.MultiClass() {
+			return x
+		}
+		c := *x
+		c.ClassLabels = labels
+		c.Class = make([]int, len(x.Class))
+		for i, v := range x.Class {
+			c.Class[i] = newOf[v]
+		}
+		return &c
+	}
+	return remap(d), remap(other)
 }

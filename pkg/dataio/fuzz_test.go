@@ -94,6 +94,17 @@ func checkDataset(t *testing.T, d *Dataset) {
 			t.Fatalf("label %v", v)
 		}
 	}
+	if d.MultiClass() {
+		if len(d.ClassLabels) < 3 || len(d.Class) != n || d.Y != nil {
+			t.Fatalf("multi-class: %d classes, %d class indices for %d rows, Y %v", len(d.ClassLabels), len(d.Class), n, d.Y != nil)
+		}
+		for _, c := range d.Class {
+			if c < 0 || c >= len(d.ClassLabels) {
+				t.Fatalf("class index %d of %d", c, len(d.ClassLabels))
+			}
+		}
+		return
+	}
 	if d.Labels.Positive == d.Labels.Negative {
 		t.Fatalf("label map %+v", d.Labels)
 	}

@@ -17,6 +17,7 @@ const (
 	GenWeston     = "weston"     // Weston et al. 2000 (Weston)
 	GenChessboard = "chessboard" // Glasmachers & Igel 2005 (Chessboard)
 	GenSparse     = "sparse"     // a1a-like (SparseBinary)
+	GenBlobs      = "blobs"      // k Gaussian classes (Blobs), multi-class
 )
 
 // GenerateStream is the PCG stream Generate draws from: the data depend only
@@ -42,6 +43,9 @@ type GenerateSettings struct {
 	// Stretch is the chessboard's s in B̃ = Dᵀdiag(s, 1/s, 1, …)D, finite
 	// and > 0; 0 means 3.
 	Stretch float64
+	// Classes is the blobs' number of classes, 2 to 100; 0 means 4. Dim
+	// is their dimension too (0 means 4).
+	Classes int
 	// Seed seeds the stream (Seed, GenerateStream).
 	Seed uint64
 }
@@ -64,8 +68,10 @@ func (s GenerateSettings) Features() (int, error) {
 		return orDefault(s.Dim, 2), nil
 	case GenSparse:
 		return SparseFeatures, nil
+	case GenBlobs:
+		return orDefault(s.Dim, 4), nil
 	}
-	return 0, fmt.Errorf("generate: unknown data set %q (want weston, chessboard or sparse)", s.Kind)
+	return 0, fmt.Errorf("generate: unknown data set %q (want weston, chessboard, sparse or blobs)", s.Kind)
 }
 
 // orDefault returns v, or def when v is 0.
@@ -94,6 +100,8 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 		return nil, fmt.Errorf("generate: noise std %v is not a finite number ≥ 0", s.NoiseStd)
 	case s.Kind == GenChessboard && (dim < 2 || dim > 1000 || !(stretch > 0) || math.IsInf(stretch, 0)):
 		return nil, fmt.Errorf("generate: chessboard dimension %d and stretch %v: want 2 to 1000 and a finite number > 0", dim, stretch)
+	case s.Kind == GenBlobs && (d < 1 || d > 1000 || orDefault(s.Classes, 4) < 2 || orDefault(s.Classes, 4) > 100 || s.N < orDefault(s.Classes, 4)):
+		return nil, fmt.Errorf("generate: blobs of %d classes in %d dimensions, %d rows: want 2 to 100 classes, 1 to 1000 dimensions and a row per class at least", orDefault(s.Classes, 4), d, s.N)
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, GenerateStream))
 	g := &Generated{}
@@ -102,6 +110,8 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 		g.Data = Weston(s.N, s.NoiseStd, rng)
 	case GenChessboard:
 		g.Data, g.Transform = Chessboard(s.N, dim, stretch, rng)
+	case GenBlobs:
+		g.Data = Blobs(s.N, orDefault(s.Classes, 4), d, rng)
 	default:
 		g.Data = SparseBinary(s.N, rng)
 	}

@@ -112,11 +112,11 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 	if len(labels.text) != n {
 		return nil, perr(files[1], 0, 0, fmt.Errorf("%d labels for %d data rows in %s", len(labels.text), n, files[0]))
 	}
-	y, lm, classes, err := mapLabels(files[1], &labels, opts)
+	lab, err := mapLabels(files[1], &labels, opts)
 	if err != nil {
 		return nil, err
 	}
-	for _, v := range y {
+	for _, v := range lab.y {
 		if v == 0 {
 			return nil, fmt.Errorf("read %s: an IDA set is used whole (its realisations index its rows): classes cannot drop rows", prefix)
 		}
@@ -129,7 +129,8 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 	ds := &Dataset{
 		Name: baseName(prefix), Source: prefix, Format: "ida",
 		SHA256: hex.EncodeToString(h.Sum(nil)),
-		X:      mat.NewDense(n, d, x), Y: y, FeatureNames: names, Labels: lm, Classes: classes,
+		X:      mat.NewDense(n, d, x), Y: lab.y, FeatureNames: names, Labels: lab.lm, Classes: lab.counts,
+		Class: lab.class, ClassLabels: lab.names,
 	}
 	if raw[2] == nil {
 		return ds, nil

@@ -58,8 +58,25 @@ func listClasses(cs []classInfo) string {
 	return strings.Join(parts, ", ")
 }
 
+// labeling is what mapLabels makes of a file's labels: ±1 labels y and
+// their map lm (binary data), or a class index per row and the class
+// labels in LIBSVM's order (multi-class data), and the file's classes with
+// their counts.
+type labeling struct {
+	y      []float64
+	lm     LabelMap
+	counts []ClassCount
+	class  []int
+	names  []string
+}
+
 // mapLabels maps the raw labels to ±1, with the options' Positive, Classes,
 // Labels and AnyClasses, and returns the file's classes with their counts.
+// A file with more than two classes and none of those options is
+// multi-class: each row keeps its class index, the classes in the order the
+// file first shows them (LIBSVM's svm_group_classes); with ClassLabels (a
+// test file read with the training file's classes) that order is kept and
+// any other label is an error.
 // A row of a class that Classes does not keep gets y = 0 (dropUnselected
 // removes it).
 //
@@ -72,11 +89,16 @@ func listClasses(cs []classInfo) string {
 // when both labels are numbers the larger is +1 (LIBSVM's +1/-1 stay, 1/2
 // gives +1 = "2"), and for text labels the one later in byte order is +1
 // ("yes" over "no", "M" over "B").
-func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelMap, []ClassCount, error) {
+func mapLabels(file string, raw *rawLabels, opts ReadOptions) (labeling, error) {
+	y, lm, counts, class, names, err := mapLabelsK(file, raw, opts)
+	return labeling{y: y, lm: lm, counts: counts, class: class, names: names}, err
+}
+
+func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelMap, []ClassCount, []int, []string, error) {
 	positive, fixed := opts.Positive, opts.Labels
 	n := len(raw.text)
 	if n == 0 {
-		return nil, LabelMap{}, nil, perr(file, 0, 0, ErrEmpty)
+		return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, ErrEmpty)
 	}
 	canon := make([]string, n)
 	allNumeric := true
@@ -90,7 +112,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 		if !hit {
 			t, num, ok := canonicalLabel(s)
 			if !ok {
-				return nil, LabelMap{}, nil, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
+				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
 			}
 			c = canonical{t, num}
 			seen[s] = c
@@ -127,6 +149,25 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 	}
 	known := func(s string) bool { _, ok := index[user(s)]; return ok }
 
+	if opts.ClassLabels != nil {
+		at := map[string]int{}
+		for k, l := range opts.ClassLabels {
+			at[l] = k
+			if c := canonOf(l); allNumeric {
+				at[c] = k
+			}
+		}
+		class := make([]int, n)
+		for i, c := range canon {
+			k, ok := at[c]
+			if !ok {
+				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0,
+					errf(ErrUnknownLabel, "label %q is not one of the training classes %s", raw.text[i], quoteList(opts.ClassLabels)))
+			}
+			class[i] = k
+		}
+		return nil, LabelMap{}, counts, class, opts.ClassLabels, nil
+	}
 	if fixed != nil {
 		pos := canonOf(fixed.Positive)
 		neg := canonOf(fixed.Negative)
@@ -144,21 +185,18 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 			case fixed.OneVsRest || c == neg || c == fixed.Negative:
 				y[i] = -1
 			default:
-				return nil, LabelMap{}, nil, perr(file, raw.lines[i], 0,
+				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0,
 					errf(ErrUnknownLabel, "label %q is neither of the training labels %q (+1) and %q (-1)", raw.text[i], fixed.Positive, fixed.Negative))
 			}
 		}
-		return y, *fixed, counts, nil
+		return y, *fixed, counts, nil, nil, nil
 	}
 
-	choose := func() string {
-		return "choose one class against all the others with positive=CLASS, or keep two with classes=A,B"
-	}
 	var keep map[string]bool
 	if len(opts.Classes) == 2 {
 		for _, c := range opts.Classes {
 			if !known(c) {
-				return nil, LabelMap{}, nil, perr(file, 0, 0, errf(ErrUnknownLabel, "class %q is not in the file; its classes: %s", c, listClasses(classes)))
+				return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, errf(ErrUnknownLabel, "class %q is not in the file; its classes: %s", c, listClasses(classes)))
 			}
 		}
 		a, b := user(opts.Classes[0]), user(opts.Classes[1])
@@ -167,12 +205,12 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 	}
 	switch {
 	case len(classes) == 1:
-		return nil, LabelMap{}, nil, perr(file, 0, 0, errf(ErrOneClass,
+		return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, errf(ErrOneClass,
 			"only one class: %s; binary classification needs two", listClasses(classes)))
 	case len(classes) > 2 && positive != "":
 		p := user(positive)
 		if !known(positive) {
-			return nil, LabelMap{}, nil, fmt.Errorf("read %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
+			return nil, LabelMap{}, nil, nil, nil, fmt.Errorf("read %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
 		}
 		y := make([]float64, n)
 		for i, c := range canon {
@@ -181,14 +219,21 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 				y[i] = 1
 			}
 		}
-		return y, LabelMap{Positive: p, Negative: "not " + p, OneVsRest: true}, counts, nil
+		return y, LabelMap{Positive: p, Negative: "not " + p, OneVsRest: true}, counts, nil, nil, nil
 	case len(classes) > 2 && opts.AnyClasses:
-		return nil, LabelMap{}, counts, nil
-	case len(classes) > 2:
-		// Count every class so the message lists them all; point at the
-		// first row of the third class.
-		return nil, LabelMap{}, nil, perr(file, classes[2].line, 0, errf(ErrTooManyClasses,
-			"%d classes found: %s; binary classification needs exactly two: %s", len(classes), listClasses(classes), choose()))
+		return nil, LabelMap{}, counts, nil, nil, nil
+	case len(classes) > 2 && keep == nil:
+		// Multi-class: each row's class index, the classes in the order
+		// the file first shows them.
+		names := make([]string, len(classes))
+		for k, c := range classes {
+			names[k] = c.name
+		}
+		class := make([]int, n)
+		for i, c := range canon {
+			class[i] = index[c]
+		}
+		return nil, LabelMap{}, counts, class, names, nil
 	}
 	a, b := classes[0].name, classes[1].name
 	var posName, negName string
@@ -199,7 +244,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 		case b:
 			posName, negName = b, a
 		default:
-			return nil, LabelMap{}, nil, fmt.Errorf("read %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
+			return nil, LabelMap{}, nil, nil, nil, fmt.Errorf("read %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
 		}
 	} else {
 		posName, negName = a, b
@@ -223,7 +268,7 @@ func mapLabels(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelM
 			y[i] = -1
 		}
 	}
-	return y, LabelMap{Positive: posName, Negative: negName}, counts, nil
+	return y, LabelMap{Positive: posName, Negative: negName}, counts, nil, nil, nil
 }
 
 // dropUnselected removes the rows whose label mapLabels set to 0 (a class
@@ -249,6 +294,15 @@ func dropUnselected(ds *Dataset) error {
 	sub.Dropped = append(append([]DroppedRows(nil), ds.Dropped...), DroppedRows{Rows: dropped, Why: "other classes"})
 	*ds = *sub
 	return nil
+}
+
+// quoteList writes labels quoted and comma-separated.
+func quoteList(labels []string) string {
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = strconv.Quote(l)
+	}
+	return strings.Join(q, ", ")
 }
 
 // canonOf returns the canonical form of a label given by a user or a saved

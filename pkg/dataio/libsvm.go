@@ -133,14 +133,10 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if n > opts.maxCells()/d {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", n, d, opts.maxCells()))
 	}
-	var (
-		y       []float64
-		lm      LabelMap
-		classes []ClassCount
-	)
+	var lab labeling
 	if !unlabeled {
 		var err error
-		if y, lm, classes, err = mapLabels(name, &labels, opts); err != nil {
+		if lab, err = mapLabels(name, &labels, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +154,8 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: "libsvm",
-		X: x, Y: y, FeatureNames: names, Labels: lm, Classes: classes,
+		X: x, Y: lab.y, FeatureNames: names, Labels: lab.lm, Classes: lab.counts,
+		Class: lab.class, ClassLabels: lab.names,
 	}
 	if err := dropUnselected(ds); err != nil {
 		return nil, err

@@ -108,6 +108,7 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 		ro := s.Read
 		lm := full.Labels
 		ro.Labels, ro.Positive = &lm, ""
+		ro.ClassLabels = full.ClassLabels
 		if full.Format == "libsvm" && ro.Features == 0 {
 			ro.Features = full.Dim()
 		}
@@ -121,7 +122,7 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 			return nil, fmt.Errorf("test data %s has %d features, training data %s has %d", s.Test, test.Dim(), path, full.Dim())
 		}
 	case s.TestFraction > 0:
-		sp, err := Partitions(full.Y, PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)
+		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("test-fraction=%v on %s: %w", s.TestFraction, path, err)
 		}

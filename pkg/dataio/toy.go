@@ -152,3 +152,47 @@ func haarOrthogonal(d int, rng *rand.Rand) *mat.Dense {
 	}
 	return &q
 }
+
+// Blobs draws n points of k classes (labels "1" … "k", multi-class) in dim
+// dimensions: row i is of class i mod k (so the classes first appear in the
+// order 1 … k, and differ in size by one at most), at its class's centre
+// plus N(0, I) noise; the k centres are drawn once from N(0, σ²I), σ = 1.5,
+// so neighbouring classes overlap and no kernel separates every pair. k < 2
+// or n < k panics (callers validate flags).
+func Blobs(n, k, dim int, rng *rand.Rand) *Dataset {
+	if k < 2 || n < k || dim < 1 {
+		panic(fmt.Sprintf("dataio: Blobs needs k ≥ 2, n ≥ k and dim ≥ 1, got %d, %d, %d", k, n, dim))
+	}
+	const sigma = 1.5
+	centre := make([]float64, k*dim)
+	for i := range centre {
+		centre[i] = sigma * rng.NormFloat64()
+	}
+	x := make([]float64, n*dim)
+	class := make([]int, n)
+	for i := 0; i < n; i++ {
+		c := i % k
+		class[i] = c
+		for j := 0; j < dim; j++ {
+			x[i*dim+j] = centre[c*dim+j] + rng.NormFloat64()
+		}
+	}
+	names := make([]string, dim)
+	for j := range names {
+		names[j] = "x" + strconv.Itoa(j+1)
+	}
+	labels := make([]string, k)
+	counts := make([]ClassCount, k)
+	for c := range labels {
+		labels[c] = strconv.Itoa(c + 1)
+		counts[c] = ClassCount{Label: labels[c], Rows: n / k}
+		if c < n%k {
+			counts[c].Rows++
+		}
+	}
+	return &Dataset{
+		Name: "blobs", Source: fmt.Sprintf("generated:blobs n=%d classes=%d dim=%d", n, k, dim), Format: "generated",
+		X: mat.NewDense(n, dim, x), Class: class, ClassLabels: labels, Classes: counts, FeatureNames: names,
+		Notes: []string{fmt.Sprintf("%d Gaussian blobs: class centres from N(0, %g²I), points at their centre plus N(0, I)", k, sigma)},
+	}
+}

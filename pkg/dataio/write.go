@@ -8,14 +8,20 @@ import (
 	"strings"
 )
 
-// labelText returns the text written for label y: the original label from
-// the mapping when there is one (and, if numeric is set, when it is a
-// number), otherwise "1" or "-1".
-func labelText(d *Dataset, y float64, numeric bool) string {
-	s := d.Labels.Negative
-	def := "-1"
-	if y > 0 {
+// labelText returns the text written for row i's label: the original label
+// from the mapping (or the class labels) when there is one (and, if numeric
+// is set, when it is a number), otherwise "1" or "-1" (a class's number).
+func labelText(d *Dataset, i int, numeric bool) string {
+	var s, def string
+	switch {
+	case d.Class != nil:
+		// Multi-class: the class's label, or its number 1, 2, … in
+		// LIBSVM's order where the label cannot be written.
+		s, def = d.ClassLabels[d.Class[i]], strconv.Itoa(d.Class[i]+1)
+	case d.Y[i] > 0:
 		s, def = d.Labels.Positive, "1"
+	default:
+		s, def = d.Labels.Negative, "-1"
 	}
 	if s == "" || isMissing(s) || strings.ContainsAny(s, "\n") {
 		return def
@@ -81,7 +87,7 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			if dim > 0 {
 				bw.WriteByte(',')
 			}
-			bw.WriteString(csvField(labelText(d, d.Y[i], false)))
+			bw.WriteString(csvField(labelText(d, i, false)))
 		}
 		bw.WriteByte('\n')
 	}
@@ -105,7 +111,7 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 	for i := 0; i < d.Len(); i++ {
 		sep := false // a token was written on this line
 		if labeled {
-			bw.WriteString(labelText(d, d.Y[i], true))
+			bw.WriteString(labelText(d, i, true))
 			sep = true
 		}
 		for j := 0; j < dim; j++ {

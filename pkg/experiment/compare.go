@@ -511,7 +511,7 @@ func (s *CompareSettings) source(path string, k int) (Source, error) {
 		po.TrainSize, po.TestSize = 0, 0
 		po.TrainFraction = s.TrainFraction
 	}
-	splits, err := dataio.Partitions(d.Y, po, s.Seed)
+	splits, err := dataio.Partitions(d.Strata(), po, s.Seed)
 	if err != nil && s.TrainFraction == 0 && s.TrainSize+s.TestSize > d.Len() {
 		// Small data (iris, wine): say which settings fit it.
 		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (train-fraction 0.5: half of the rows train, the rest test) or a train-size and test-size that fit", err, d.Name, d.Len())
@@ -550,7 +550,7 @@ func (s *CompareSettings) trainTestSource(path string, k int) (Source, error) {
 	var splits []dataio.Split
 	if (s.PartitionsGiven || s.TrainSizeGiven) && s.TrainSize < n {
 		po := dataio.PartitionOptions{K: k, TrainSize: s.TrainSize, Stratified: s.Stratified}
-		if splits, err = dataio.Partitions(train.Y, po, s.Seed); err != nil {
+		if splits, err = dataio.Partitions(train.Strata(), po, s.Seed); err != nil {
 			return nil, &SourceError{Path: path, Err: err}
 		}
 	} else {

@@ -58,6 +58,9 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 		for _, e := range entries {
 			spec := e.Spec.WithBase(inner)
 			job := spec.PeakBytes(n, d)
+			if sz := shapes[k].classes; sz != nil { // one-vs-one: the pairs
+				job = methods.PeakBytesOneVsOne(spec, sz, d)
+			}
 			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d,
 				Spec: spec, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
 		}
@@ -66,8 +69,12 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 }
 
 // shape is a source's largest training part as the methods see it: n rows
-// of d features (trainShape).
-type shape struct{ n, d int }
+// of d features (trainShape); for multi-class data, classes are its class
+// sizes (the whole data's, scaled to n rows, rounded up).
+type shape struct {
+	n, d    int
+	classes []int
+}
 
 // trainShapes returns trainShape of every source, in order: Compare's size
 // and memory checks share them (a preset's shape draws its partition 0).
@@ -78,7 +85,13 @@ func trainShapes(sources []Source) ([]shape, error) {
 		if err != nil {
 			return nil, err
 		}
-		shapes[k] = shape{n, d}
+		shapes[k] = shape{n: n, d: d}
+		if ss, ok := splitSource(src); ok && ss.Data.MultiClass() {
+			all := ss.Data.Len()
+			for _, c := range ss.Data.ClassSizes() {
+				shapes[k].classes = append(shapes[k].classes, (c*n+all-1)/all)
+			}
+		}
 	}
 	return shapes, nil
 }

@@ -37,12 +37,20 @@ type PipelineInput struct {
 // Tuned is what the pipeline produced: the normalised parts, the method's
 // result, the final SVM on the whole training part and its degenerate-kernel
 // check.
+//
+// On multi-class data (one-vs-one) the method ran per pair of classes
+// (methods.TuneOneVsOne; the svm baseline once for all pairs), Fit holds
+// the voting model with the test part's true and predicted classes
+// (FitResult.TestTrue, TestPred, Classes), PairDegeneracy the check of
+// every pair's SVM on its training rows, and Degeneracy the first
+// degenerate pair's (zero when none is).
 type Tuned struct {
-	Train, Test *dataio.Dataset
-	Norm        *dataio.Normalizer
-	Result      *methods.Result
-	Fit         *model.FitResult
-	Degeneracy  methods.Degeneracy
+	Train, Test    *dataio.Dataset
+	Norm           *dataio.Normalizer
+	Result         *methods.Result
+	Fit            *model.FitResult
+	Degeneracy     methods.Degeneracy
+	PairDegeneracy []methods.Degeneracy
 }
 
 // StageError is a failure of one stage of the pipeline: "normalise",
@@ -77,12 +85,19 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 			t.Test = norm.ApplyDataset(in.Test)
 		}
 	}
+	// Multi-class: the classes in the order the training part shows them,
+	// as LIBSVM would see it (the whole file's order may differ).
+	t.Train, t.Test = dataio.InLIBSVMOrder(t.Train, t.Test)
 	spec := in.Spec
 	base := spec.Base()
 	if in.Fixed != nil {
 		t.Result = in.Fixed
 	} else {
-		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); err != nil {
+		multi := t.Train.MultiClass()
+		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); !multi && err != nil {
+			return nil, err
+		}
+		if err := methods.CheckMemoryOneVsOne(spec, t.Train.ClassSizes(), t.Train.Dim(), in.MemBytes); multi && err != nil {
 			return nil, err
 		}
 		res, err := tuneSafely(ctx, spec, t.Train)
@@ -95,16 +110,32 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		t.Result = res
 	}
 	res := t.Result
-	fit, err := model.Fit(ctx, model.FitSettings{
+	fs := model.FitSettings{
 		Train: t.Train, Test: t.Test, Norm: t.Norm, Kernel: res.Kernel, Margin: res.Margin, C: res.C,
 		Eps: base.Eps, CacheMB: base.CacheMB, Workers: min(base.Workers, 2), // 1 when jobs run in parallel
-	})
+	}
+	for _, p := range res.Pairs {
+		fs.Pairs = append(fs.Pairs, model.PairSVM{Kernel: p.Result.Kernel, Margin: p.Result.Margin, C: p.Result.C})
+	}
+	fit, err := model.Fit(ctx, fs)
 	if err != nil {
 		return nil, &StageError{"final model", err}
 	}
 	t.Fit = fit
 	m := fit.Model
-	t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
+	if !m.IsMultiClass() {
+		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
+		return t, nil
+	}
+	for p, ij := range model.PairIndex(len(m.Classes)) {
+		pm, sub := m.Pairs[p], t.Train.Pair(ij[0], ij[1])
+		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.X, pm.C, pm.DecisionNormalized(sub.X))
+		t.PairDegeneracy = append(t.PairDegeneracy, dg)
+		if dg.Kind != "" && t.Degeneracy.Kind == "" {
+			t.Degeneracy = dg
+			t.Degeneracy.Reason = fmt.Sprintf("classes %q and %q: %s", pm.Labels.Positive, pm.Labels.Negative, dg.Reason)
+		}
+	}
 	return t, nil
 }
 
@@ -123,7 +154,11 @@ func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (res
 			err = fmt.Errorf("%s: internal error: %v", s.Name(), p)
 		}
 	}()
-	res, err = s.Tune(ctx, train)
+	if train.MultiClass() {
+		res, err = methods.TuneOneVsOne(ctx, s, train)
+	} else {
+		res, err = s.Tune(ctx, train)
+	}
 	if err == nil && res == nil {
 		err = fmt.Errorf("%s: returned no result", s.Name())
 	}

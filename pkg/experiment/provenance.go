@@ -202,6 +202,9 @@ type DataProvenance struct {
 	Features     int                 `json:"features"`
 	Classes      []dataio.ClassCount `json:"classes,omitempty"`
 	Labels       dataio.LabelMap     `json:"labels"`
+	// OneVsOne are multi-class data's classes in LIBSVM's order, learnt
+	// one-vs-one (nil for binary data).
+	OneVsOne []string `json:"one_vs_one,omitempty"`
 	// Partitions, TrainSize and TestSize are the partitions drawn and the
 	// sizes of the first.
 	Partitions int `json:"partitions"`
@@ -241,7 +244,11 @@ func (p *DataProvenance) Description() [][2]string {
 	if len(cl) > 0 {
 		add("classes", strings.Join(cl, ", "))
 	}
-	add("labels", fmt.Sprintf("+1 = %s, -1 = %s", p.Labels.Positive, p.Labels.Negative))
+	if p.OneVsOne != nil {
+		add("labels", fmt.Sprintf("%d classes, one-vs-one (LIBSVM's vote) in the order %s", len(p.OneVsOne), strings.Join(p.OneVsOne, ", ")))
+	} else {
+		add("labels", fmt.Sprintf("+1 = %s, -1 = %s", p.Labels.Positive, p.Labels.Negative))
+	}
 	add("partitions", fmt.Sprintf("%d × %d training + %d test rows", p.Partitions, p.TrainSize, p.TestSize))
 	return kv
 }
@@ -256,7 +263,7 @@ func dataProvenance(src Source, path string, read dataio.ReadOptions) *DataProve
 	p := &DataProvenance{
 		Name: src.Name(), Path: path, SHA256: d.SHA256, Format: d.Format, Read: ReadFlags(read),
 		RowsUsed: d.Len(), Dropped: d.Dropped, FeaturesRead: d.Dim(), Features: d.Dim(),
-		Classes: d.Classes, Labels: d.Labels, Partitions: src.Len(),
+		Classes: d.Classes, Labels: d.Labels, OneVsOne: d.ClassLabels, Partitions: src.Len(),
 	}
 	if len(p.Read) == 0 {
 		p.Read = nil

@@ -113,6 +113,16 @@ type TuneResult struct {
 	Degenerate      *string            `json:"degenerate"`
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
+	// Pairs, for multi-class data, are the one-vs-one pairs of classes in
+	// LIBSVM's order (TunePair), and Confusion the test part's k×k
+	// confusion matrix (row: true class, column: predicted, in
+	// FitData.Classes' order; nil without a test part). The fields above
+	// then describe the whole: NSV is LIBSVM's total_sv, Kernel, Margin
+	// and C the first pair's (every pair's for the svm baseline),
+	// CriterionStart and End the pairs' means.
+	Pairs     []TunePair `json:"pairs,omitempty"`
+	Confusion [][]int    `json:"confusion_matrix,omitempty"`
+
 	// The files the caller wrote, "" for none: the model, the trace and the
 	// LIBSVM export (ExportKind model.ExportRBF or model.ExportPrecomputed).
 	ModelFile  string `json:"model_file,omitempty"`
@@ -127,6 +137,25 @@ type TuneResult struct {
 	Tuning *methods.Result `json:"-"`
 	// Model is the final SVM, with its provenance and the tuning result.
 	Model *model.Model `json:"-"`
+}
+
+// TunePair is one pair of classes of a multi-class tune: its classes
+// (Positive is +1), its training rows, the kernel and SVM chosen for it, the
+// method's criterion at the end (omitted for the svm baseline, which chose
+// one kernel for all pairs by the multi-class CV accuracy), the final SVM's
+// #SV and the degenerate-kernel check on the pair's training rows.
+type TunePair struct {
+	Positive        string             `json:"class_pos"`
+	Negative        string             `json:"class_neg"`
+	Rows            int                `json:"rows"`
+	Kernel          kernel.Spec        `json:"kernel"`
+	Margin          string             `json:"margin"`
+	C               float64            `json:"C"`
+	Criterion       *float64           `json:"criterion,omitempty"`
+	Status          string             `json:"status,omitempty"`
+	NSV             int                `json:"n_sv"`
+	Degenerate      *string            `json:"degenerate"`
+	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 }
 
 // Tune runs a method on the normalised training part, fits the final SVM
@@ -171,9 +200,32 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Constant = append(r.Constant, j+1)
 	}
 	r.Relevance = featureWeights(res.Kernel, train.FeatureNames, r.Constant)
-	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 {
+	if g, ok := m.KernelFunc().(*kernel.Gaussian); ok && len(res.Kernel.Q) > 0 && res.Pairs == nil {
 		if r.Eigenvalues, err = g.Eigenvalues(train.Dim()); err != nil {
 			return nil, fmt.Errorf("tune: eigenvalues of the learned Q: %w", err)
+		}
+	}
+	if m.IsMultiClass() {
+		r.NSV = m.Training.NSV
+		r.Solves += len(m.Pairs) - 1 // the final fit solves every pair
+		if f.TestTrue != nil {
+			r.Confusion = model.ConfusionMatrix(f.TestTrue, f.TestPred, len(f.Classes))
+		}
+		for p, ps := range m.PairSummaries() {
+			tp := TunePair{Positive: ps.Positive, Negative: ps.Negative, Rows: ps.N, Kernel: ps.Kernel, Margin: ps.Margin, C: ps.C,
+				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p]}
+			if res.Pairs != nil {
+				pr := res.Pairs[p].Result
+				v := pr.CriterionEnd
+				tp.Criterion, tp.Status = &v, pr.Status.String()
+			}
+			if k := tp.DegenerateCheck.Kind; k != "" {
+				tp.Degenerate = &k
+			}
+			r.Pairs = append(r.Pairs, tp)
+		}
+		if res.Pairs != nil {
+			r.Relevance = nil // each pair has its kernel
 		}
 	}
 	r.DegenerateCheck = t.Degeneracy
@@ -182,7 +234,9 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)
 	}
 	r.Notes = append(r.Notes, train.Notes...)
-	if !f.Converged() {
+	if !f.Converged() && m.IsMultiClass() {
+		r.Notes = append(r.Notes, fmt.Sprintf("a final SVM solve stopped with status %s", f.SVC.Status))
+	} else if !f.Converged() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", f.SVC.Status, f.SVC.Iter))
 	}
 	return r, nil

@@ -61,7 +61,7 @@ func checkChosen(t *testing.T, res *Result, n int) {
 		t.Fatal(err)
 	}
 	got := res.CriterionEnd * float64(n)
-	grid, _, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, []float64{res.Kernel.Gamma}, []float64{res.C}, cm)
+	grid, _, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, []float64{res.Kernel.Gamma}, []float64{res.C}, cm)
 	if err != nil {
 		t.Fatal(err)
 	}

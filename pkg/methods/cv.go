@@ -262,7 +262,7 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common) (gridRe
 	if m := cm.gridRows(); m > 0 && n > m {
 		return gridSearchLarge(ctx, train, cm, m)
 	}
-	plan, err := newCVPlan(train.Y, cm)
+	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return gridResult{}, err
 	}
@@ -281,7 +281,7 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common) (gridRe
 		gammas[i] = math.Exp2(l)
 	}
 
-	correct, solves, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, cm)
+	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, err
 	}
@@ -316,7 +316,7 @@ const gridSubsetStream = 0x67726964
 // half step is our choice. Ties as in gridSearchCV (γ_h from all rows).
 // The accuracy returned is the refinement's, on all rows.
 func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m int) (gridResult, error) {
-	sub := train.Subset(stratifiedSubset(train.Y, m, cm.Seed))
+	sub := train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
 	coarse, err := gridSearchCV(ctx, sub, cm)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on a subset of %d rows: %w", m, err)
@@ -327,13 +327,13 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 		Cs = []float64{cm.C}
 	}
 	gammas := []float64{math.Exp2(lg + 1), coarse.Gamma, math.Exp2(lg - 1)}
-	plan, err := newCVPlan(train.Y, cm)
+	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return gridResult{}, err
 	}
 	D := kernel.SquaredDistances(train.X)
 	gammaH := moderateGamma(D)
-	correct, solves, err := gridCounts(ctx, D, train.Y, plan, gammas, Cs, cm)
+	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on all rows: %w", err)
 	}
@@ -344,6 +344,50 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 		Solves:   coarse.Solves + solves,
 		Subset:   m, Coarse: &coarse,
 	}, nil
+}
+
+// newCVPlanOf is newCVPlan for a data set: binary data by its labels,
+// multi-class data stratified by class (every class at least 2 rows).
+func newCVPlanOf(train *dataio.Dataset, cm Common) (cvPlan, error) {
+	if !train.MultiClass() {
+		return newCVPlan(train.Y, cm)
+	}
+	k := cm.Folds
+	if k == 0 {
+		k = defaultFolds
+	}
+	if n := train.Len(); n < k {
+		return cvPlan{}, fmt.Errorf("%d-fold cross-validation needs at least %d rows, got %d", k, k, n)
+	}
+	folds := dataio.StratifiedKFold(train.Strata(), k, cm.Seed, cvStream)
+	p := cvPlan{train: make([][]int, len(folds)), test: make([][]int, len(folds))}
+	for f, fo := range folds {
+		p.train[f], p.test[f] = fo.Train, fo.Test
+	}
+	return p, nil
+}
+
+// pickInt returns v[idx].
+func pickInt(v []int, idx []int) []int {
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+// stratifiedSubsetOf is stratifiedSubset for a data set: for multi-class
+// data, each class's share kept by dataio.Partitions' stratification (the
+// same seed and stream).
+func stratifiedSubsetOf(train *dataio.Dataset, m int, seed uint64) []int {
+	if !train.MultiClass() {
+		return stratifiedSubset(train.Y, m, seed)
+	}
+	sp, err := dataio.Partitions(train.Strata(), dataio.PartitionOptions{TrainSize: m, TestSize: train.Len() - m, Stratified: true}, seed^gridSubsetStream)
+	if err != nil {
+		return stratifiedSubset(train.Strata(), m, seed) // unreachable: m < n
+	}
+	return sp[0].Train
 }
 
 // classRows returns the rows labelled positive and the others, ascending.
@@ -405,7 +449,8 @@ func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int
 // over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
 // ascending), D the squared distances of the rows, and the number of SVM
 // solves.
-func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
+func gridCounts(ctx context.Context, D *mat.SymDense, train *dataio.Dataset, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
+	y, class, k := train.Y, train.Class, train.NumClasses()
 	nf := len(plan.test)
 	// correct[g][c] sums the correct predictions over the folds.
 	correct = make([][]int, len(gammas))
@@ -448,8 +493,17 @@ func gridCounts(ctx context.Context, D *mat.SymDense, y []float64, plan cvPlan, 
 				tr, te := plan.train[jb.f], plan.test[jb.f]
 				var Ktr, Kte *mat.Dense
 				Ktr, Kte, ktr, kte = foldKernels(D, tr, te, gamma, ktr, kte)
-				cnt, ns, err := foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
-					pick(y, tr), pick(y, te), Cs, solver.L1, s)
+				var (
+					cnt []int
+					ns  int
+					err error
+				)
+				if class != nil { // multi-class: every pair, LIBSVM's vote
+					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(class, tr), pickInt(class, te), k, Cs, s)
+				} else {
+					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
+						pick(y, tr), pick(y, te), Cs, solver.L1, s)
+				}
 				mu.Lock()
 				solves += ns
 				if err != nil {

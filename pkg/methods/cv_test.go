@@ -72,7 +72,7 @@ func TestGridCountsMatchColdSolves(t *testing.T) {
 	}
 	gammas := []float64{math.Exp2(-1), math.Exp2(-5), math.Exp2(-9)}
 	Cs := []float64{math.Exp2(-3), 1, math.Exp2(5)}
-	got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, gammas, Cs, opts)
+	got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, gammas, Cs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

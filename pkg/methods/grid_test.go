@@ -105,7 +105,7 @@ func TestGridSearchMatchesPlainGrid(t *testing.T) {
 				gammas[i] = math.Exp2(l)
 			}
 			want := plainGridCounts(t, d, plan, gammas, Cs, opts.settings())
-			got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d.Y, plan, gammas, Cs, opts)
+			got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, gammas, Cs, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,6 +73,11 @@ type Result struct {
 	// the order they should be printed.
 	Figures []Figure `json:"figures,omitempty"`
 	Trace   []Step   `json:"trace,omitempty"`
+	// Pairs, for multi-class data tuned one-vs-one (TuneOneVsOne), are the
+	// result of every pair of classes; the fields above then summarise
+	// them. nil for binary data and the svm baseline (one kernel for all
+	// pairs).
+	Pairs []PairResult `json:"pairs,omitempty"`
 }
 
 // Figure is one named number of a method's own output.

@@ -65,6 +65,20 @@ func Names() []string {
 	return out
 }
 
+// List is the help's table of registered methods and their params: a line
+// per method with its summary, and a line of its --param choices when it has
+// several (the first is the default).
+func List() string {
+	var b strings.Builder
+	for _, m := range All {
+		fmt.Fprintf(&b, "  %-9s %s\n", m.Name, m.Summary)
+		if p := m.Params; len(p) > 1 {
+			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
+		}
+	}
+	return b.String()
+}
+
 // UnknownMethodError is a method ID the registry does not know.
 type UnknownMethodError struct{ Name string }
 

@@ -165,6 +165,14 @@ func checkTrain(method string, train *dataio.Dataset) error {
 	if train == nil || train.X == nil || train.Len() == 0 || train.Dim() == 0 {
 		return fmt.Errorf("%s: the training part is empty", method)
 	}
+	if train.MultiClass() {
+		for c, n := range train.ClassSizes() {
+			if n == 0 {
+				return fmt.Errorf("%s: class %q has no training rows", method, train.ClassLabels[c])
+			}
+		}
+		return nil
+	}
 	if pos, neg := train.ClassCounts(); pos == 0 || neg == 0 {
 		return fmt.Errorf("%s: the training part needs both classes (%d positive, %d negative)", method, pos, neg)
 	}

@@ -71,7 +71,15 @@ func (e *ExportError) Unwrap() error { return e.Err }
 // test.kernel (test rows against the training points) and, for the L2
 // margin, train-eval.kernel (the training rows with K, to score them). It
 // returns the kind.
+//
+// A multi-class model whose pairs share one kernel that LIBSVM's RBF kernel
+// reproduces (the svm baseline, train) is exported as one multi-class data
+// set: svm-train's own one-vs-one is then the model. Otherwise each pair is
+// exported into its own directory (ExportPairs; see exportPairs).
 func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	if m.IsMultiClass() && !m.sharedRBF() {
+		return exportPairs(dir, m, train, test, s)
+	}
 	kind := exportKind(m.KernelFunc(), m.MarginKind)
 	hasTest := test != nil && test.Len() > 0
 	create := func(name string, write func(w io.Writer) error) error {
@@ -171,7 +179,11 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		}
 		trainCmd = fmt.Sprintf("svm-train -s 0 -t 4 -c %s -e %s %s tuned.model", g(m.HardC()), g(s.Eps), trainFile)
 	}
-	fmt.Fprintf(&b, "\nReproduce the tuned SVM (its #SV: %d):\n  %s\n", m.NSV(), trainCmd)
+	if m.IsMultiClass() {
+		fmt.Fprintf(&b, "\nThe data has %d classes (%s); every pair of classes shares this kernel and C,\n", len(m.Classes), strings.Join(m.Classes, ", "))
+		fmt.Fprintf(&b, "so svm-train's own one-vs-one on these files is the tuned model, and svm-predict its vote.\n")
+	}
+	fmt.Fprintf(&b, "\nReproduce the tuned SVM (its #SV: %d):\n  %s\n", m.Training.NSV, trainCmd)
 	fmt.Fprintf(&b, "  svm-predict %s tuned.model train.predictions\n", evalFile)
 	if hasTest {
 		fmt.Fprintf(&b, "  svm-predict %s tuned.model test.predictions\n", testFile)

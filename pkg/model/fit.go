@@ -43,8 +43,15 @@ var (
 )
 
 // FitSettings are the data, the kernel and the SVM parameters of Fit. The
-// zero value of a solver field means its default.
+// zero value of a solver field means its default. Multi-class training
+// data (dataio.Dataset.MultiClass) is fitted one-vs-one: a binary SVM per
+// pair of classes, all with Kernel, Margin and C, or with Pairs.
 type FitSettings struct {
+	// Pairs, for multi-class data, are the kernel and SVM of each pair of
+	// classes in PairIndex's order (a method tuned each pair); nil: all
+	// pairs use Kernel, Margin and C.
+	Pairs []PairSVM
+
 	// Train is the training part, already normalised by Norm.
 	Train *dataio.Dataset
 	// Test, when not nil and not empty, is scored by the model; it is
@@ -91,8 +98,16 @@ type Accuracies struct {
 type FitResult struct {
 	Model *Model
 	// SVC is the solver's result: α, ρ, the dual objective, #SV, #BSV, the
-	// iterations and the status.
+	// iterations and the status. Zero for a multi-class model, except the
+	// worst status of its pairs.
 	SVC solver.SVCResult
+	// Classes, TestTrue and TestPred are set for a multi-class model: its
+	// classes in LIBSVM's order, and the true and the predicted class (an
+	// index into Classes) of each row of the test part (nil without one),
+	// from which a k×k confusion matrix is ConfusionMatrix(TestTrue,
+	// TestPred, len(Classes)).
+	Classes            []string
+	TestTrue, TestPred []int
 	// Elapsed is the wall time of the fit (not of the scoring).
 	Elapsed time.Duration
 	Accuracies
@@ -115,6 +130,23 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 	}
 	st := solver.Settings{Eps: s.Eps, MaxIter: s.MaxIter, CacheBytes: s.CacheMB << 20, Workers: s.Workers}
 	start := time.Now()
+	if s.Train != nil && s.Train.MultiClass() {
+		m, worst, err := fitMulti(ctx, s, s.Pairs, st)
+		if err != nil {
+			return nil, err
+		}
+		r := &FitResult{Model: m, Elapsed: time.Since(start), Classes: m.Classes}
+		r.SVC.Status = worst
+		r.TrainCorrect = correct(s.Train.Class, m.PredictClassesNormalized(s.Train.X))
+		r.TrainAccuracy = float64(r.TrainCorrect) / float64(s.Train.Len())
+		if s.Test != nil && s.Test.Len() > 0 {
+			r.TestTrue, r.TestPred = slices.Clone(s.Test.Class), m.PredictClassesNormalized(s.Test.X)
+			r.TestCorrect = correct(r.TestTrue, r.TestPred)
+			acc := float64(r.TestCorrect) / float64(s.Test.Len())
+			r.TestAccuracy = &acc
+		}
+		return r, nil
+	}
 	m, res, err := fitSVM(ctx, s.Train, s.Norm, s.Kernel, p, st)
 	if err != nil {
 		return nil, err
@@ -141,7 +173,10 @@ type FitData struct {
 	NTest    int             `json:"n_test,omitempty"`
 	Features int             `json:"features"`
 	Labels   dataio.LabelMap `json:"labels"`
-	Seed     uint64          `json:"seed"`
+	// Classes are multi-class data's classes in LIBSVM's order (nil for
+	// binary data).
+	Classes []string `json:"classes,omitempty"`
+	Seed    uint64   `json:"seed"`
 
 	Normalize string `json:"normalize"`
 }
@@ -152,7 +187,7 @@ type FitData struct {
 func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) FitData {
 	d := FitData{
 		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
-		Normalize: norm.Kind,
+		Normalize: norm.Kind, Classes: train.ClassLabels,
 	}
 	if test != nil && test.Len() > 0 {
 		d.NTest = test.Len()

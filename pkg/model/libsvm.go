@@ -46,6 +46,13 @@ func (m *Model) HardC() float64 {
 	if m.MarginKind != solver.L2 && m.MarginKind != solver.Hard {
 		return m.C
 	}
+	if m.IsMultiClass() { // the largest over the pairs
+		c := 0.0
+		for _, pm := range m.Pairs {
+			c = math.Max(c, pm.HardC())
+		}
+		return c
+	}
 	amax := 0.0
 	for _, sv := range m.SupportVectors {
 		amax = math.Max(amax, math.Abs(sv.Coef))

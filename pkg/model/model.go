@@ -41,20 +41,24 @@ import (
 // reads. Version 2 adds "encoder", the one-hot encoding of nominal features
 // (dataio.OneHot); a model without one is written as version 1, the format
 // older kerneltunes read, and a version-2 file is refused by them with
-// their version error rather than misread.
-const FormatVersion = 2
+// their version error rather than misread. Version 3 adds the one-vs-one
+// multi-class model ("classes", "pairs"); binary models keep version 1 or 2.
+const FormatVersion = 3
 
 // formatVersionOf is the version a model is written with: the oldest that
 // holds it.
 func formatVersionOf(m *Model) int {
-	if m.Encoder != nil {
+	switch {
+	case m.IsMultiClass():
+		return 3
+	case m.Encoder != nil:
 		return 2
 	}
 	return 1
 }
 
 // readsVersions says which versions this package reads, for messages.
-const readsVersions = "1 and 2"
+const readsVersions = "1, 2 and 3"
 
 // Errors a loaded file can fail with (wrapped with the file name).
 var (
@@ -64,9 +68,12 @@ var (
 	ErrInvalid = errors.New("invalid model")
 )
 
-// Model is a trained binary SVM. Build one with Fit or Load; the exported
-// fields are its JSON form (read them freely, but call Validate after changing
-// them by hand).
+// Model is a trained SVM: binary, or one-vs-one multi-class (Classes and
+// Pairs, format version 3: a binary SVM per pair of classes, LIBSVM's vote;
+// the top-level kernel, margin and C are then the first pair's, and the
+// support vectors and bias live in the pairs). Build one with Fit or Load;
+// the exported fields are its JSON form (read them freely, but call
+// Validate after changing them by hand).
 type Model struct {
 	FormatVersion int `json:"format_version"`
 
@@ -92,8 +99,16 @@ type Model struct {
 	// nil means none (written "normalizer": null: the field is always
 	// written, so that a file that lost it is refused, not read as none).
 	Normalizer *dataio.Normalizer `json:"normalizer"`
-	// Labels are the original label texts of the classes +1 and -1.
+	// Labels are the original label texts of the classes +1 and -1 (zero
+	// for a multi-class model).
 	Labels dataio.LabelMap `json:"labels"`
+	// Classes are a multi-class model's class labels in LIBSVM's order
+	// (dataio.Dataset.ClassLabels); nil for a binary model.
+	Classes []string `json:"classes,omitempty"`
+	// Pairs are a multi-class model's binary SVMs, pair (i, j) of
+	// PairIndex's order with class i as +1, each in the normalised space
+	// (no normaliser or encoder of its own); nil for a binary model.
+	Pairs []*Model `json:"pairs,omitempty"`
 	// NumFeatures is the input dimension d; FeatureNames has length d.
 	NumFeatures  int      `json:"num_features"`
 	FeatureNames []string `json:"feature_names,omitempty"`
@@ -374,7 +389,11 @@ func (m *Model) validate() error {
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	if m.Encoder == nil && m.FormatVersion != 1 {
+	if m.IsMultiClass() || m.Pairs != nil {
+		if m.FormatVersion != 3 {
+			return bad("a multi-class model in a format_version %d file (multi-class models need 3)", m.FormatVersion)
+		}
+	} else if m.Encoder == nil && m.FormatVersion != 1 {
 		return bad("format_version %d without an encoder (a model without one is version 1)", m.FormatVersion)
 	}
 	if m.Encoder != nil {
@@ -392,6 +411,9 @@ func (m *Model) validate() error {
 		if err := checkNormalizer(m.Normalizer, d); err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
+	}
+	if m.IsMultiClass() || m.Pairs != nil {
+		return m.validateMulti()
 	}
 	if m.Labels.Positive == m.Labels.Negative {
 		return bad("labels: positive and negative class are both %q", m.Labels.Positive)
@@ -492,6 +514,9 @@ func (m *Model) DecisionNormalized(X mat.Matrix) []float64 {
 
 func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 	m.mustReady()
+	if m.IsMultiClass() {
+		panic("model: Decision of a multi-class model (use PairDecisions or PredictClasses)")
+	}
 	n, d := X.Dims()
 	if d != m.NumFeatures {
 		panic(fmt.Sprintf("model: decision on %d features, the model has %d", d, m.NumFeatures))
@@ -567,6 +592,15 @@ func (m *Model) Label(y float64) string {
 func (m *Model) Accuracy(d *dataio.Dataset, normalized bool) float64 {
 	if d.Len() == 0 {
 		return math.NaN()
+	}
+	if m.IsMultiClass() {
+		var pred []int
+		if normalized {
+			pred = m.PredictClassesNormalized(d.X)
+		} else {
+			pred = m.PredictClasses(d.X)
+		}
+		return float64(correct(d.Class, pred)) / float64(d.Len())
 	}
 	var f []float64
 	if normalized {
@@ -774,6 +808,9 @@ func requireFields(raw []byte) error {
 	need := []string{"kernel", "margin", "C", "labels", "num_features", "bias", "support_vectors", "training", "provenance"}
 	if _, ok := top["checksum"]; ok {
 		need = append(need, "normalizer")
+	}
+	if _, ok := top["classes"]; ok {
+		need = append(need, "pairs")
 	}
 	if err := hasKeys(top, "", need...); err != nil {
 		return err

@@ -37,6 +37,9 @@ func ReadData(path string, r io.Reader, m *Model, ro dataio.ReadOptions, noLabel
 		lm := m.Labels
 		ro.Labels = &lm
 		ro.AutoUnlabeled = m.NumFeatures
+		if m.IsMultiClass() {
+			ro.Labels, ro.ClassLabels, ro.Classes = nil, m.Classes, nil
+		}
 	}
 	if m.Encoder != nil {
 		// Nominal features are read as categories and encoded as in training.
@@ -80,6 +83,11 @@ type Prediction struct {
 	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
 	// Training is true for a row the model was trained on.
 	Training bool `json:"training_row,omitempty"`
+	// Votes (multi-class models) are the votes of the predicted class and
+	// PairDecisions every pair's decision value, in model.PairIndex's
+	// order; Decision is then 0.
+	Votes         int       `json:"votes,omitempty"`
+	PairDecisions []float64 `json:"pair_decisions,omitempty"`
 }
 
 // Scores compare the predictions with the labels of the data; Predictions
@@ -89,8 +97,12 @@ type Scores struct {
 	Accuracy float64 `json:"accuracy"`
 	Correct  int     `json:"correct"`
 	// Confusion counts: TruePos = label +1 predicted +1, FalseNeg = label +1
-	// predicted -1, and so on.
+	// predicted -1, and so on (zero for a multi-class model).
 	Confusion
+	// ConfusionMatrix is a multi-class model's k×k confusion matrix: row
+	// the true class, column the predicted one, in Predictions.Classes'
+	// order.
+	ConfusionMatrix [][]int `json:"confusion_matrix,omitempty"`
 }
 
 // OtherScores are the scores on the N rows of the data that were not
@@ -122,6 +134,11 @@ type Predictions struct {
 	// PredictedPos and PredictedNeg count the rows predicted +1 and -1.
 	PredictedPos int `json:"predicted_pos"`
 	PredictedNeg int `json:"predicted_neg"`
+	// Classes are a multi-class model's classes in LIBSVM's order and
+	// Predicted the rows predicted in each (PredictedPos and PredictedNeg
+	// are then 0).
+	Classes   []string `json:"classes,omitempty"`
+	Predicted []int    `json:"predicted_counts,omitempty"`
 	// TrainingRows counts the rows the model was trained on (by
 	// Model.TrainingRows); nil when the model does not record them.
 	TrainingRows *int `json:"training_rows,omitempty"`
@@ -169,6 +186,9 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if m.IsMultiClass() {
+		return predictMulti(m, d, s, name, notes), nil
+	}
 	f := m.Decision(d.X)
 	r := &Predictions{
 		Model: s.ModelFile, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
@@ -195,30 +215,97 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		// Accuracy 0, not NaN (which JSON cannot hold), for no rows.
 		r.Scores = &Scores{Confusion: c, Correct: c.Correct(), Accuracy: float64(c.Correct()) / float64(max(r.N, 1))}
 	}
-	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), f, d.Y, name)...)
+	score := func(rows []int) Scores {
+		of, oy := make([]float64, len(rows)), make([]float64, len(rows))
+		for k, i := range rows {
+			of[k], oy[k] = f[i], d.Y[i]
+		}
+		c := ConfusionOf(of, oy)
+		return Scores{Confusion: c, Correct: c.Correct(), Accuracy: c.Accuracy()}
+	}
+	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), score, name)...)
+	r.finishNotes(m, d, notes)
+	return r, nil
+}
+
+// finishNotes sets r's notes: notes, then one when the data's feature names
+// differ from the model's.
+func (r *Predictions) finishNotes(m *Model, d *dataio.Dataset, notes []string) {
 	r.Notes = notes
 	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
 			j+1, d.FeatureNames[j], m.FeatureNames[j]))
 	}
-	return r, nil
+}
+
+// predictMulti is Predict for a multi-class model: every pair's decision
+// value, LIBSVM's vote, and for labelled data the accuracy and the k×k
+// confusion matrix.
+func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, notes []string) *Predictions {
+	k := len(m.Classes)
+	dec := m.PairDecisions(d.X)
+	pred := Vote(dec, k)
+	r := &Predictions{
+		Model: s.ModelFile, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.Training.NSV,
+		Normalize: "none", Provenance: m.Provenance,
+		Data: s.Data, N: d.Len(), Labeled: d.Labeled(), Classes: m.Classes, Predicted: make([]int, k),
+	}
+	if m.Normalizer != nil {
+		r.Normalize = m.Normalizer.Kind
+	}
+	idx := PairIndex(k)
+	r.Predictions = make([]Prediction, d.Len())
+	for i, c := range pred {
+		r.Predicted[c]++
+		p := Prediction{Row: i + 1, Predicted: m.Classes[c], PairDecisions: make([]float64, len(dec))}
+		for q, ij := range idx {
+			p.PairDecisions[q] = dec[q][i]
+			if v := dec[q][i]; v > 0 && ij[0] == c || v <= 0 && ij[1] == c {
+				p.Votes++
+			}
+		}
+		if r.Labeled {
+			p.Label = m.Classes[d.Class[i]]
+		}
+		r.Predictions[i] = p
+	}
+	score := func(rows []int) Scores {
+		truth, guess := make([]int, len(rows)), make([]int, len(rows))
+		for q, i := range rows {
+			truth[q], guess[q] = d.Class[i], pred[i]
+		}
+		c := correct(truth, guess)
+		return Scores{Correct: c, Accuracy: float64(c) / float64(max(len(rows), 1)), ConfusionMatrix: ConfusionMatrix(truth, guess, k)}
+	}
+	if r.Labeled {
+		all := make([]int, d.Len())
+		for i := range all {
+			all[i] = i
+		}
+		sc := score(all)
+		r.Scores = &sc
+	}
+	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), score, name)...)
+	r.finishNotes(m, d, notes)
+	return r
 }
 
 // markTrainingRows marks the rows that were training rows (inTrain, nil
 // when the model does not record them), counts them and scores the other
-// rows; the note says how many there were and which accuracy to believe.
-func (r *Predictions) markTrainingRows(inTrain []bool, f, y []float64, name string) []string {
+// rows (score, given their indices); the note says how many there were and
+// which accuracy to believe.
+func (r *Predictions) markTrainingRows(inTrain []bool, score func(rows []int) Scores, name string) []string {
 	if inTrain == nil {
 		return nil
 	}
-	var of, oy []float64
+	var others []int
 	k := 0
 	for i, t := range inTrain {
 		r.Predictions[i].Training = t
 		if t {
 			k++
 		} else if r.Labeled {
-			of, oy = append(of, f[i]), append(oy, y[i])
+			others = append(others, i)
 		}
 	}
 	r.TrainingRows = &k
@@ -230,10 +317,10 @@ func (r *Predictions) markTrainingRows(inTrain []bool, f, y []float64, name stri
 	case k == r.N:
 		return []string{fmt.Sprintf("note: all %d rows of %s were training rows of the model: the accuracy is a training accuracy, not one on new data", r.N, name)}
 	}
-	c := ConfusionOf(of, oy)
-	r.Others = &OtherScores{N: len(of), Scores: Scores{Confusion: c, Correct: c.Correct(), Accuracy: c.Accuracy()}}
+	sc := score(others)
+	r.Others = &OtherScores{N: len(others), Scores: sc}
 	return []string{fmt.Sprintf("note: %d of the %d rows of %s were training rows of the model (it records a hash of each): the accuracy on the %d others, %.2f%%, is the one that says how it does on new data",
-		k, r.N, name, len(of), 100*c.Accuracy())}
+		k, r.N, name, len(others), 100*sc.Accuracy)}
 }
 
 // fitWidth handles data (named name) whose number of features d.Dim() is

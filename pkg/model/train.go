@@ -179,6 +179,15 @@ type TrainResult struct {
 	// Seconds is the wall time of the SVM training.
 	Seconds float64 `json:"time_s"`
 
+	// ClassRows, for multi-class data, are the classes in LIBSVM's order with
+	// their training rows, Pairs the one-vs-one SVMs (NSV is then LIBSVM's
+	// total_sv, NBSV and Iter the pairs' sums, Obj, W2 and Rho zero), and
+	// Confusion the test part's k×k confusion matrix (row: true class,
+	// column: predicted; nil without a test part).
+	ClassRows []dataio.ClassCount `json:"class_rows,omitempty"`
+	Pairs     []PairSummary       `json:"pairs,omitempty"`
+	Confusion [][]int             `json:"confusion_matrix,omitempty"`
+
 	// ModelFile is where the caller saved the model ("" for nowhere).
 	ModelFile string   `json:"model_file,omitempty"`
 	Notes     []string `json:"notes,omitempty"`
@@ -192,6 +201,9 @@ type TrainResult struct {
 // data's own notes, features constant on the training part, a solve that
 // did not converge, what the L2 margin's figures mean.
 func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
+	// Multi-class: the classes in the order the training part shows them,
+	// as LIBSVM would see it (the whole file's order may differ).
+	s.Train, s.Test = dataio.InLIBSVMOrder(s.Train, s.Test)
 	spec, err := s.Kernel.Spec(s.Train.Dim())
 	if err != nil {
 		return nil, err
@@ -215,9 +227,19 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		Kernel:  m.Kernel, Gamma: m.Kernel.Gamma, Margin: m.MarginKind.String(), C: m.C,
 		WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Accuracies: f.Accuracies,
-		NSV:        m.NSV(), NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: InfNumber(margin(m.Training.W2)),
-		Rho: fit.Rho, Iter: fit.Iter, Status: fit.Status.String(), Eps: m.Training.Eps,
+		NSV:        m.Training.NSV, NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: InfNumber(margin(m.Training.W2)),
+		Rho: fit.Rho, Iter: m.Training.Iter, Status: fit.Status.String(), Eps: m.Training.Eps,
 		Seconds: f.Elapsed.Seconds(), Model: m,
+	}
+	if m.IsMultiClass() {
+		r.Pairs = m.PairSummaries()
+		for c, n := range s.Train.ClassSizes() {
+			r.ClassRows = append(r.ClassRows, dataio.ClassCount{Label: m.Classes[c], Rows: n})
+		}
+		if f.TestTrue != nil {
+			r.Confusion = ConfusionMatrix(f.TestTrue, f.TestPred, len(m.Classes))
+		}
+		r.Obj, r.W2, r.Rho, r.Geo = 0, 0, 0, InfNumber(math.Inf(1))
 	}
 	r.Notes = append(r.Notes, s.Train.Notes...)
 	if len(s.Norm.Constant) > 0 {
@@ -227,7 +249,7 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 	if !f.Converged() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise --max-iter or --eps)", fit.Status, fit.Iter))
 	}
-	if pos, neg := s.Train.ClassCounts(); r.NSV == 0 && fit.Iter == 0 && pos > 0 && neg > 0 {
+	if pos, neg := s.Train.ClassCounts(); r.NSV == 0 && fit.Iter == 0 && pos > 0 && neg > 0 && !m.IsMultiClass() {
 		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped before its first step: --eps %g is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)", m.Training.Eps))
 	}
 	if s.Margin == L2 {

@@ -5,13 +5,46 @@ package report
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 // TrainTable lays out what `kerneltune train` reports.
-func TrainTable(r *model.TrainResult) *Table {
+func TrainTable(r *model.TrainResult) *Table { return TrainTables(r)[0] }
+
+// TrainTables are train's output: TrainTable, and for multi-class data a
+// table of the one-vs-one pairs (as svm-train prints them) and the test
+// part's confusion matrix.
+func TrainTables(r *model.TrainResult) []*Table {
+	t := trainTable(r)
+	if r.Pairs == nil {
+		return []*Table{t}
+	}
+	out := []*Table{t, PairTable(r.Pairs)}
+	if r.Confusion != nil {
+		c := ConfusionTable(r.FitData.Classes, r.Confusion)
+		c.Title = "confusion matrix on the test part"
+		out = append(out, c)
+	}
+	out[len(out)-1].Notes, t.Notes = t.Notes, nil
+	return out
+}
+
+// PairTable lists the one-vs-one SVMs of a multi-class model: the classes
+// (+1 first), their training rows, #SV, #BSV, the dual objective, ρ, the
+// iterations and the solver's status, as svm-train prints them.
+func PairTable(pairs []model.PairSummary) *Table {
+	t := &Table{Header: []string{"classes", "rows", "#SV", "#BSV", "obj", "rho", "iterations", "status"}}
+	for _, p := range pairs {
+		t.Add(fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.N), strconv.Itoa(p.NSV), strconv.Itoa(p.NBSV),
+			Sig(p.Obj, 8), Sig(p.Rho, 6), strconv.Itoa(p.Iter), p.Status)
+	}
+	return t
+}
+
+func trainTable(r *model.TrainResult) *Table {
 	t := &Table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
 	kernelRows(t, r.Kernel, r.Margin, r.C)
 	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
@@ -25,6 +58,18 @@ func TrainTable(r *model.TrainResult) *Table {
 	}
 	t.Add("normalize", r.Normalize)
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
+	if r.Pairs != nil {
+		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some pair: LIBSVM's total_sv)")
+		t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the pairs)")
+		t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the pairs)")
+		t.Add("status", r.Status)
+		t.Add("time", Fixed(r.Seconds, 3)+" s")
+		if r.ModelFile != "" {
+			t.Add("model file", r.ModelFile)
+		}
+		t.Notes = r.Notes
+		return t
+	}
 	t.Add("#SV", strconv.Itoa(r.NSV))
 	t.Add("#BSV", strconv.Itoa(r.NBSV))
 	t.Add("dual objective", Sig(r.Obj, 8))
@@ -43,6 +88,15 @@ func TrainTable(r *model.TrainResult) *Table {
 // fitTitle is the line above a train or tune table: what ran, on how much
 // data, and the label mapping.
 func fitTitle(d *model.FitData, what string) string {
+	if d.Classes != nil {
+		q := make([]string, len(d.Classes))
+		for i, c := range d.Classes {
+			q[i] = strconv.Quote(c)
+		}
+		k := len(d.Classes)
+		return fmt.Sprintf("%s: %d training rows, %d features; %d classes %s: one-vs-one, %d pairs",
+			what, d.NTrain, d.Features, k, strings.Join(q, ", "), k*(k-1)/2)
+	}
 	return fmt.Sprintf("%s: %d training rows, %d features; +1 = %q, -1 = %q",
 		what, d.NTrain, d.Features, d.Labels.Positive, d.Labels.Negative)
 }

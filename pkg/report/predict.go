@@ -15,6 +15,15 @@ import (
 // PredictSummaryTables give the accuracy and the confusion counts, or for
 // data without labels the number of rows predicted in each class.
 func PredictSummaryTables(r *model.Predictions) []*Table {
+	if r.Classes != nil && !r.Labeled {
+		t := &Table{Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model), Header: []string{"rows"},
+			Rows: [][]string{{strconv.Itoa(r.N)}}, Notes: r.Notes}
+		for c, l := range r.Classes {
+			t.Header = append(t.Header, fmt.Sprintf("predicted %q", l))
+			t.Rows[0] = append(t.Rows[0], strconv.Itoa(r.Predicted[c]))
+		}
+		return []*Table{t}
+	}
 	if !r.Labeled {
 		return []*Table{{
 			Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model),
@@ -35,6 +44,11 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 		acc.Add(fmt.Sprintf("%d not training rows", o.N), strconv.Itoa(o.Correct), Fixed(100*o.Accuracy, 2)+"%")
 		acc.Add(fmt.Sprintf("%d training rows", k), strconv.Itoa(r.Correct-o.Correct), Fixed(100*float64(r.Correct-o.Correct)/float64(k), 2)+"%")
 	}
+	if r.Classes != nil {
+		conf := ConfusionTable(r.Classes, r.ConfusionMatrix)
+		conf.Notes = r.Notes
+		return []*Table{acc, conf}
+	}
 	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
 	conf := &Table{
 		Header: []string{"label \\ predicted", pos, neg, "rows"},
@@ -48,11 +62,41 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 	return []*Table{acc, conf}
 }
 
+// ConfusionTable is a k×k confusion matrix m of the classes (row: the true
+// class, column: the predicted one) with the rows' and columns' sums.
+func ConfusionTable(classes []string, m [][]int) *Table {
+	t := &Table{Header: []string{"label \\ predicted"}}
+	sums := make([]int, len(classes))
+	total := 0
+	for i, l := range classes {
+		t.Header = append(t.Header, strconv.Quote(l))
+		row, n := []string{strconv.Quote(l)}, 0
+		for j, v := range m[i] {
+			row = append(row, strconv.Itoa(v))
+			n += v
+			sums[j] += v
+		}
+		total += n
+		t.Rows = append(t.Rows, append(row, strconv.Itoa(n)))
+	}
+	t.Header = append(t.Header, "rows")
+	last := []string{"rows"}
+	for _, v := range sums {
+		last = append(last, strconv.Itoa(v))
+	}
+	t.Rows = append(t.Rows, append(last, strconv.Itoa(total)))
+	return t
+}
+
 // PredictionsTable lists the rows; full gives decision values with every
 // digit (csv), otherwise 6 significant digits and a column marking the
-// wrong predictions.
+// wrong predictions. For a multi-class model the second column is the
+// predicted class's votes.
 func PredictionsTable(r *model.Predictions, full bool) *Table {
 	t := &Table{Header: []string{"row", "decision", "predicted"}}
+	if r.Classes != nil {
+		t.Header[1] = "votes"
+	}
 	if r.Labeled {
 		t.Header = append(t.Header, "label")
 		if !full {
@@ -64,6 +108,9 @@ func PredictionsTable(r *model.Predictions, full bool) *Table {
 		dv := Sig(p.Decision, 6)
 		if full {
 			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
+		}
+		if r.Classes != nil {
+			dv = strconv.Itoa(p.Votes)
 		}
 		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}
 		if r.Labeled {

@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,18 +34,30 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 		title += " --param " + r.Param
 	}
 	t := &Table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
-	kernelRows(t, r.Kernel, r.Margin, r.C)
+	perPair := r.Tuning != nil && r.Tuning.Pairs != nil
+	if perPair {
+		t.Add("kernel and C", fmt.Sprintf("one per pair of classes (%d tunings, below)", len(r.Pairs)))
+	} else {
+		kernelRows(t, r.Kernel, r.Margin, r.C)
+	}
 	if r.Criterion != "" {
 		t.Add("criterion", r.Criterion)
 	}
 	t.Add("criterion at start", Sig(r.CriterionStart, 8))
 	t.Add("criterion at end", Sig(r.CriterionEnd, 8))
 	for _, f := range r.Figures {
+		if perPair {
+			break
+		}
 		if name, value, ok := figureRow(r, f.Name, f.Value); ok {
 			t.Add(name, value)
 		}
 	}
-	t.Add("#SV", strconv.Itoa(r.NSV))
+	if r.Pairs != nil {
+		t.Add("#SV", strconv.Itoa(r.NSV)+" (LIBSVM's total_sv)")
+	} else {
+		t.Add("#SV", strconv.Itoa(r.NSV))
+	}
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
 	if s := r.TestScores; s != nil {
 		t.Add("test balanced acc.", Fixed(100*s.BalancedAccuracy, 2)+"%")
@@ -72,6 +85,17 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	}
 	t.Notes = append(t.Notes, r.Notes...)
 	ts := []*Table{t}
+	if r.Pairs != nil {
+		ts = append(ts, tunePairTable(r))
+		if r.Confusion != nil {
+			c := ConfusionTable(r.FitData.Classes, r.Confusion)
+			c.Title = "confusion matrix on the test part"
+			ts = append(ts, c)
+		}
+		if perPair {
+			return ts
+		}
+	}
 
 	if len(r.Relevance) > 0 {
 		ts = append(ts, relevanceTable(r))
@@ -188,4 +212,54 @@ func constantNames(ws []experiment.FeatureWeight, names []string, constant []int
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// tunePairTable is a multi-class tune's row per pair of classes: the
+// classes, their training rows, the kernel parameters and C chosen, the
+// method's criterion at the end, #SV and the degenerate-kernel check.
+func tunePairTable(r *experiment.TuneResult) *Table {
+	t := &Table{Header: []string{"classes", "rows", "parameters", "criterion", "#SV", "degenerate"}}
+	for _, p := range r.Pairs {
+		crit := "-"
+		if p.Criterion != nil {
+			crit = Sig(*p.Criterion, 6)
+			if p.Status != "" && p.Status != "converged" {
+				crit += " (" + p.Status + ")"
+			}
+		}
+		deg := "no"
+		if p.Degenerate != nil {
+			deg = *p.Degenerate
+		}
+		t.Add(fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.Rows), pairParams(p), crit, strconv.Itoa(p.NSV), deg)
+	}
+	return t
+}
+
+// pairParams is a pair's kernel parameters and C in a few words: γ, the
+// range of a diagonal Q or of θ, a full Q's size.
+func pairParams(p experiment.TunePair) string {
+	k := p.Kernel
+	var s string
+	switch {
+	case k.Gamma != 0:
+		s = "γ = " + Sig(k.Gamma, 4)
+	case k.Diag != nil:
+		s = fmt.Sprintf("diag Q %s … %s", Sig(slices.Min(k.Diag), 3), Sig(slices.Max(k.Diag), 3))
+	case k.Q != nil:
+		s = fmt.Sprintf("full %d×%d Q", len(k.Q), len(k.Q))
+	case k.Theta != nil && slices.Min(k.Theta) == slices.Max(k.Theta):
+		s = "θ = " + Sig(k.Theta[0], 4)
+	case k.Theta != nil:
+		s = fmt.Sprintf("θ %s … %s", Sig(slices.Min(k.Theta), 3), Sig(slices.Max(k.Theta), 3))
+	default:
+		s = k.Kind
+	}
+	switch p.Margin {
+	case "hard":
+		return s + ", hard margin"
+	case "l2":
+		return s + ", l2 C = " + Sig(p.C, 4)
+	}
+	return s + ", C = " + Sig(p.C, 4)
 }

@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 """Make golden.json from LIBSVM's svm-train / svm-predict (run once, by hand).
 
-Usage: python3 testdata/libsvm-golden/generate.py   (from the repository root;
+Usage: python3 testdata/libsvm-golden/generate.py [multiclass]
+(from the repository root; "multiclass" makes only golden-multiclass.json;
 needs svm-train and svm-predict on PATH, e.g. Debian's libsvm-tools 3.24).
+
+It also makes golden-multiclass.json: LIBSVM's one-vs-one runs on the
+multi-class sets of testdata/multiclass (MULTI below): per pair, in
+svm-train's order (0,1), (0,2), ..., (1,2), ..., its #iter, obj, rho, nSV and
+nBSV as printed, the total nSV, and svm-predict's labels on the training file
+and, where there is one, the test file, with the accuracies it printed.
 
 Only numbers and command lines are stored, never LIBSVM itself. Per run: the
 exact svm-train command, what it printed (#iter, obj, rho, nSV, nBSV), the
@@ -47,7 +54,57 @@ def same(a, b):
     return a.keys() == b.keys() and all(abs(a[k] - b[k]) <= 1e-7 for k in a)
 
 
+# Multi-class sets (one-vs-one): file, test file or None, and (C, gamma) runs.
+MULTI = [("iris.scale", None, [("1", "0.5"), ("8", "0.125"), ("64", "2")]),
+         ("wine.scale", None, [("1", "0.5"), ("8", "0.03125")]),
+         ("svmguide2", None, [("1", "0.5"), ("64", "2"), ("1024", "8")]),
+         ("dna.scale", "dna.scale.t", [("1", "0.03125"), ("8", "0.0078125")])]
+
+
+def multiclass(tmp):
+    runs = []
+    for name, test, settings in MULTI:
+        path = os.path.join("testdata", "multiclass", name)
+        for c, g in settings:
+            model = os.path.join(tmp, "model")
+            pred = os.path.join(tmp, "pred")
+            cmd = ["svm-train", "-s", "0", "-t", "2", "-c", c, "-g", g, "-e", EPS, path, model]
+            so = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            pairs = []
+            for m in re.finditer(r"#iter = (\d+)\n.*\nobj = (\S+), rho = (\S+)\nnSV = (\d+), nBSV = (\d+)", so):
+                pairs.append({"iter": int(m.group(1)), "obj": float(m.group(2)), "rho": float(m.group(3)),
+                              "nsv": int(m.group(4)), "nbsv": int(m.group(5))})
+            total = int(re.search(r"Total nSV = (\d+)", so).group(1))
+            hdr = {}
+            for line in open(model):
+                if line.startswith("SV"):
+                    break
+                parts = line.split()
+                hdr[parts[0]] = parts[1:]
+            run = {"file": name, "C": float(c), "gamma": float(g), "eps": float(EPS),
+                   "cmd": " ".join(cmd[:-2] + ["testdata/multiclass/" + name, "model"]),
+                   "labels": hdr["label"], "pairs": pairs, "total_sv": total}
+            for key, f in (("train", name), ("test", test)):
+                if f is None:
+                    continue
+                fp = os.path.join("testdata", "multiclass", f)
+                po = subprocess.run(["svm-predict", fp, model, pred], capture_output=True, text=True, check=True).stdout
+                acc = re.search(r"\((\d+)/(\d+)\)", po)
+                run[key + "_file"] = f
+                run[key + "_pred"] = "".join(open(pred).read().split())  # one digit per row
+                run[key + "_correct"] = int(acc.group(1))
+            runs.append(run)
+            print(name, c, g, total, run.get("train_correct"), run.get("test_correct"), file=sys.stderr)
+    with open(os.path.join("testdata", "libsvm-golden", "golden-multiclass.json"), "w") as f:
+        f.write('{"runs": [\n')
+        f.write(",\n".join(json.dumps(r) for r in runs))
+        f.write("\n]}\n")
+
+
 def main():
+    if sys.argv[1:] == ["multiclass"]:
+        multiclass(tempfile.mkdtemp())
+        return
     data_dir = os.path.join("testdata", "libsvm")
     out = {"libsvm": subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsvm-tools"],
                                      capture_output=True, text=True).stdout or "unknown",
@@ -124,6 +181,7 @@ def main():
         f.write('{"libsvm": %s, "runs": [\n' % json.dumps(out["libsvm"]))
         f.write(",\n".join(json.dumps(r) for r in out["runs"]))
         f.write("\n]}\n")
+    multiclass(tmp)
 
 
 if __name__ == "__main__":

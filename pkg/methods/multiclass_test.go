@@ -1,0 +1,144 @@
+package methods
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/model"
+)
+
+// mcData reads a multi-class set of testdata/multiclass, z-scored.
+func mcData(t *testing.T, name string) *dataio.Dataset {
+	t.Helper()
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", name), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm, err := dataio.FitNormalizer(dataio.ZScore, d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return norm.ApplyDataset(d)
+}
+
+// The svm baseline's multi-class CV accuracy at a grid point is what a plain
+// k-fold CV of the one-vs-one model gives on the same folds: each fold's
+// training rows fitted by model.Fit (a binary SVM per pair, the kernel
+// package's Gram) and its test rows predicted by LIBSVM's vote.
+func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
+	for _, name := range []string{"iris.scale", "wine.scale"} {
+		d := mcData(t, name)
+		cm := Common{Seed: 5}
+		plan, err := newCVPlanOf(d, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gammas, Cs := []float64{0.5, 0.03125}, []float64{0.25, 4, 64}
+		got, solves, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, gammas, Cs, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if solves == 0 || solves > len(gammas)*len(Cs)*len(plan.test)*3 {
+			t.Errorf("%s: %d solves", name, solves)
+		}
+		for g, gamma := range gammas {
+			for c, C := range Cs {
+				want := 0
+				for f := range plan.test {
+					tr, te := d.Subset(plan.train[f]), d.Subset(plan.test[f])
+					fit, err := model.Fit(context.Background(), model.FitSettings{Train: tr, Test: te,
+						Kernel: kernel.Spec{Kind: kernel.KindGaussian, Gamma: gamma}, Margin: model.L1, C: C})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want += fit.TestCorrect
+				}
+				if d := got[g][c] - want; d < -1 || d > 1 {
+					t.Errorf("%s γ = %g, C = %g: grid counts %d correct, plain voted CV %d", name, gamma, C, got[g][c], want)
+				}
+			}
+		}
+	}
+}
+
+// The svm baseline on wine: one (C, γ) for all pairs, its CV accuracy the
+// grid's at that point over all rows, and the criterion says it is voted.
+func TestSVMMultiClass(t *testing.T) {
+	d := mcData(t, "wine.scale")
+	res, err := SVMSettings{Common{Seed: 1}}.Tune(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pairs != nil || res.Criterion != "5-fold CV accuracy (one-vs-one vote)" || res.CriterionEnd < 0.95 || res.CriterionEnd > 1 {
+		t.Errorf("svm on wine: pairs %v, %q = %v", res.Pairs != nil, res.Criterion, res.CriterionEnd)
+	}
+	plan, _ := newCVPlanOf(d, Common{Seed: 1})
+	got, _, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, []float64{res.Kernel.Gamma}, []float64{res.C}, Common{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if float64(got[0][0])/178 != res.CriterionEnd {
+		t.Errorf("accuracy %v, the grid's at (C, γ) = (%g, %g) %d/178", res.CriterionEnd, res.C, res.Kernel.Gamma, got[0][0])
+	}
+}
+
+// TuneOneVsOne runs the method once per pair of classes on that pair's rows:
+// each pair's result is the method's on dataio.Dataset.Pair, whatever the
+// number of workers (pairs run at once); the summary sums the work and
+// averages the criterion.
+func TestTuneOneVsOne(t *testing.T) {
+	d := mcData(t, "iris.scale")
+	for _, s := range []Spec{RCSCSettings{}, SPDSettings{}} {
+		var first *Result
+		for _, workers := range []int{1, 3} {
+			spec := s.WithBase(Common{Seed: 2, Workers: workers})
+			res, err := TuneOneVsOne(context.Background(), spec, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Pairs) != 3 || res.Method != s.Name() {
+				t.Fatalf("%s: %d pairs", s.Name(), len(res.Pairs))
+			}
+			iter, mean := 0, 0.0
+			for p, ij := range [][2]int{{0, 1}, {0, 2}, {1, 2}} {
+				pr := res.Pairs[p]
+				if pr.Positive != d.ClassLabels[ij[0]] || pr.Negative != d.ClassLabels[ij[1]] || pr.Rows != 100 {
+					t.Errorf("%s pair %d: %q vs %q, %d rows", s.Name(), p, pr.Positive, pr.Negative, pr.Rows)
+				}
+				iter += pr.Result.Iter
+				mean += pr.Result.CriterionEnd / 3
+			}
+			if res.Iter != iter || res.CriterionEnd != mean || res.Kernel.Kind != res.Pairs[0].Result.Kernel.Kind {
+				t.Errorf("%s: summary iter %d (pairs %d), criterion %v (mean %v)", s.Name(), res.Iter, iter, res.CriterionEnd, mean)
+			}
+			if first == nil {
+				first = res
+				// The pair (1, 2) alone, with one worker.
+				alone, err := s.WithBase(Common{Seed: 2, Workers: 1}).Tune(context.Background(), d.Pair(1, 2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if alone.CriterionEnd != res.Pairs[2].Result.CriterionEnd || !slices.Equal(alone.Kernel.Diag, res.Pairs[2].Result.Kernel.Diag) || alone.Kernel.Gamma != res.Pairs[2].Result.Kernel.Gamma {
+					t.Errorf("%s: pair 3 criterion %v, the method on the pair's rows %v", s.Name(), res.Pairs[2].Result.CriterionEnd, alone.CriterionEnd)
+				}
+				continue
+			}
+			for p := range res.Pairs {
+				if res.Pairs[p].Result.CriterionEnd != first.Pairs[p].Result.CriterionEnd {
+					t.Errorf("%s pair %d: criterion %v with 3 workers, %v with 1", s.Name(), p, res.Pairs[p].Result.CriterionEnd, first.Pairs[p].Result.CriterionEnd)
+				}
+			}
+		}
+	}
+	// The memory estimate counts the pairs: rcsc's work on two 100-row
+	// pairs at once is more than on one, less than on all 150 rows twice.
+	s := RCSCSettings{}.WithBase(Common{Workers: 2})
+	one := s.PeakBytes(100, 4) - RuntimeBytes
+	if got := PeakBytesOneVsOne(s, []int{50, 50, 50}, 4); got != RuntimeBytes+2*one {
+		t.Errorf("PeakBytesOneVsOne = %d, want the runtime + 2 pairs' work = %d", got, RuntimeBytes+2*one)
+	}
+}

@@ -1,0 +1,129 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
+
+// LIBSVM's vote: f > 0 votes for the pair's first class; the most votes
+// win; a tie goes to the class first in the label order.
+func TestVote(t *testing.T) {
+	if got := PairIndex(4); !slices.Equal(got, [][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}) {
+		t.Errorf("PairIndex(4) = %v", got)
+	}
+	// Three classes, pairs (0,1), (0,2), (1,2); one row per column.
+	dec := [][]float64{
+		{1, -1, 1, -1, 0},  // (0,1)
+		{1, 1, -1, -1, 0},  // (0,2)
+		{1, 1, 1, -1, 0.5}, // (1,2)
+	}
+	// Row 1: 0,0,1 → 0. Row 2: 1,0,1 → 1 (two votes). Row 3: 0,2,1 →
+	// a three-way tie → 0. Row 4: 1,2,2 → 2. Row 5: f = 0 votes for the
+	// second class (LIBSVM: dec_value > 0), 1,2,1 → 1.
+	if got, want := Vote(dec, 3), []int{0, 1, 0, 2, 1}; !slices.Equal(got, want) {
+		t.Errorf("Vote = %v, want %v", got, want)
+	}
+	if got := ConfusionMatrix([]int{0, 1, 1, 2}, []int{0, 1, 2, 2}, 3); !slices.Equal(got[1], []int{0, 1, 1}) || got[2][2] != 1 || got[0][0] != 1 {
+		t.Errorf("ConfusionMatrix = %v", got)
+	}
+}
+
+func wineModel(t *testing.T) (*Model, *dataio.Dataset) {
+	t.Helper()
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "wine.scale"), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm, _ := dataio.FitNormalizer(dataio.ZScore, d.X)
+	tr := norm.ApplyDataset(d)
+	f, err := Fit(context.Background(), FitSettings{Train: tr, Norm: norm, Kernel: kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.1}, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Model, d
+}
+
+// A multi-class model saves as format version 3 with every pair and loads
+// back predicting the same; a file claiming a later version, pairs in the
+// wrong order or a pair lost are refused.
+func TestMultiClassSaveLoad(t *testing.T) {
+	m, d := wineModel(t)
+	if m.FormatVersion != 3 || len(m.Pairs) != 3 || m.Training.N != 178 || m.Training.NSV == 0 {
+		t.Fatalf("model: version %d, %d pairs, n %d, #SV %d", m.FormatVersion, len(m.Pairs), m.Training.N, m.Training.NSV)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Verify(); err != nil {
+		t.Error(err)
+	}
+	want := m.PredictClasses(d.X)
+	if got := back.PredictClasses(d.X); !slices.Equal(got, want) {
+		t.Error("the loaded model predicts differently")
+	}
+	if acc := back.Accuracy(d, false); acc < 0.95 {
+		t.Errorf("accuracy %v", acc)
+	}
+	for _, c := range []struct{ name, old, new, want string }{
+		{"future version", `"format_version": 3`, `"format_version": 4`, "unsupported format_version 4"},
+		{"old version", `"format_version": 3`, `"format_version": 2`, "multi-class models need 3"},
+		{"pair order", `"positive": "1",` + "\n" + `    "negative": "2"`, `"positive": "2",` + "\n" + `    "negative": "1"`, `pair 1 has classes "2" and "1", want "1" and "2"`},
+		{"class twice", `"classes": [` + "\n" + `  "1",` + "\n" + `  "2",`, `"classes": [` + "\n" + `  "1",` + "\n" + `  "1",`, `class "1" listed twice`},
+	} {
+		s := strings.Replace(buf.String(), c.old, c.new, 1)
+		if s == buf.String() {
+			t.Fatalf("%s: %q not in the file", c.name, c.old)
+		}
+		if _, err := Load(strings.NewReader(s)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		} else if c.name == "future version" && !errors.Is(err, ErrVersion) {
+			t.Errorf("%s: %v is not ErrVersion", c.name, err)
+		}
+	}
+}
+
+// Train takes LIBSVM's label order from the training part it is given: a
+// part of iris whose first row is of class "3" has the classes 3, 1, 2, as
+// svm-train on that part would, and its test part is renumbered alike.
+func TestTrainClassOrderOfTheTrainingPart(t *testing.T) {
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "iris.scale"), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr, te []int
+	for i := range d.Len() {
+		if i%2 == 0 {
+			tr = append(tr, i)
+		} else {
+			te = append(te, i)
+		}
+	}
+	tr = append([]int{149}, tr...) // a class-"3" row first
+	norm, _ := dataio.FitNormalizer(dataio.NoScale, d.X)
+	r, err := Train(context.Background(), TrainSettings{Train: d.Subset(tr), Test: d.Subset(te), Norm: norm, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := r.Model
+	if !slices.Equal(m.Classes, []string{"3", "1", "2"}) || !slices.Equal(r.FitData.Classes, m.Classes) || m.Pairs[0].Labels.Positive != "3" {
+		t.Fatalf("classes %q (fit data %q), first pair +1 = %q", m.Classes, r.FitData.Classes, m.Pairs[0].Labels.Positive)
+	}
+	// The test part's confusion matrix is in that order: its row "3" holds
+	// the 25 test rows of class 3.
+	if n := r.Confusion[0][0] + r.Confusion[0][1] + r.Confusion[0][2]; n != 25 || *r.TestAccuracy < 0.9 {
+		t.Errorf("confusion %v, test accuracy %v", r.Confusion, *r.TestAccuracy)
+	}
+}
