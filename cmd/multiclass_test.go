@@ -231,7 +231,7 @@ func TestTuneMultiClassPairs(t *testing.T) {
 	}
 	r := tuneJSON(t, wine, "--method", "rcsc", "--test-fraction", "0.3")
 	if len(r.Pairs) != 3 || r.Pairs[1].Positive != "1" || r.Pairs[1].Negative != "3" || r.Pairs[1].Rows != 72 || r.Pairs[1].Criterion == nil ||
-		r.Pairs[1].Degenerate != nil || r.NSV != 87 || len(r.Confusion) != 3 || r.Confusion[1][1] != 18 {
+		r.Pairs[1].Degenerate != nil || r.NSV != 87 || len(r.Confusion.Counts) != 3 || r.Confusion.Counts[1][1] != 18 {
 		t.Errorf("tune JSON: %+v, #SV %d, confusion %v", r.Pairs, r.NSV, r.Confusion)
 	}
 	// The svm baseline: one (C, γ) for every pair, its multi-class CV

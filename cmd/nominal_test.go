@@ -73,7 +73,7 @@ func TestTuneMultiClass(t *testing.T) {
 	iris := arffDir + "/iris.arff"
 	mc := tuneJSON(t, iris, "--method", "svm", "--test-fraction", "0.3")
 	if !slices.Equal(mc.FitData.Classes, []string{"Iris-setosa", "Iris-versicolor", "Iris-virginica"}) || len(mc.Pairs) != 3 ||
-		mc.NTrain != 105 || mc.NTest != 45 || len(mc.Confusion) != 3 || mc.TestAccuracy == nil {
+		mc.NTrain != 105 || mc.NTest != 45 || mc.TestScores == nil || len(mc.Confusion.Counts) != 3 || mc.TestAccuracy == nil {
 		t.Errorf("one-vs-one: classes %q, %d pairs, %d/%d rows, confusion %v", mc.FitData.Classes, len(mc.Pairs), mc.NTrain, mc.NTest, mc.Confusion)
 	}
 	_, errOut, code := runCLI(t, "tune", iris, "--method", "svm", "--multiclass", "ovr")

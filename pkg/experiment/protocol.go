@@ -366,7 +366,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	}
 	if sc := fit.TestScores; sc != nil {
 		rec.TestConfusion, rec.TestAUC = sc.Confusion, sc.AUC
-		if sc.AUC == nil {
+		if sc.AUC == nil && !fit.Model.IsMultiClass() {
 			rec.Notes = append(rec.Notes, "no test AUC: the test part holds one class")
 		}
 	}

@@ -114,14 +114,13 @@ type TuneResult struct {
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
 	// Pairs, for multi-class data, are the one-vs-one pairs of classes in
-	// LIBSVM's order (TunePair), and Confusion the test part's k×k
-	// confusion matrix (row: true class, column: predicted, in
+	// LIBSVM's order (TunePair); the test part's k×k confusion matrix is
+	// TestScores.Confusion (row: true class, column: predicted, in
 	// FitData.Classes' order; nil without a test part). The fields above
 	// then describe the whole: NSV is LIBSVM's total_sv, Kernel, Margin
 	// and C the first pair's (every pair's for the svm baseline),
 	// CriterionStart and End the pairs' means.
-	Pairs     []TunePair `json:"pairs,omitempty"`
-	Confusion [][]int    `json:"confusion_matrix,omitempty"`
+	Pairs []TunePair `json:"pairs,omitempty"`
 
 	// The files the caller wrote, "" for none: the model, the trace and the
 	// LIBSVM export (ExportKind model.ExportRBF or model.ExportPrecomputed).
@@ -208,9 +207,6 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	if m.IsMultiClass() {
 		r.NSV = m.Training.NSV
 		r.Solves += len(m.Pairs) - 1 // the final fit solves every pair
-		if f.TestTrue != nil {
-			r.Confusion = model.ConfusionMatrix(f.TestTrue, f.TestPred, len(f.Classes))
-		}
 		for p, ps := range m.PairSummaries() {
 			tp := TunePair{Positive: ps.Positive, Negative: ps.Negative, Rows: ps.N, Kernel: ps.Kernel, Margin: ps.Margin, C: ps.C,
 				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p]}

@@ -6,6 +6,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -104,8 +105,8 @@ type FitResult struct {
 	// Classes, TestTrue and TestPred are set for a multi-class model: its
 	// classes in LIBSVM's order, and the true and the predicted class (an
 	// index into Classes) of each row of the test part (nil without one),
-	// from which a k×k confusion matrix is ConfusionMatrix(TestTrue,
-	// TestPred, len(Classes)).
+	// from which TestScores (balanced accuracy, macro-F1 and the k×k
+	// confusion matrix) are computed.
 	Classes            []string
 	TestTrue, TestPred []int
 	// Elapsed is the wall time of the fit (not of the scoring).
@@ -144,6 +145,9 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 			r.TestCorrect = correct(r.TestTrue, r.TestPred)
 			acc := float64(r.TestCorrect) / float64(s.Test.Len())
 			r.TestAccuracy = &acc
+			if r.TestScores, err = ScoreClasses(m.Classes, r.TestTrue, r.TestPred); err != nil {
+				return nil, fmt.Errorf("score the test part: %w", err)
+			}
 		}
 		return r, nil
 	}

@@ -123,7 +123,7 @@ func TestTrainClassOrderOfTheTrainingPart(t *testing.T) {
 	}
 	// The test part's confusion matrix is in that order: its row "3" holds
 	// the 25 test rows of class 3.
-	if n := r.Confusion[0][0] + r.Confusion[0][1] + r.Confusion[0][2]; n != 25 || *r.TestAccuracy < 0.9 {
+	if n := r.Confusion.Counts[0][0] + r.Confusion.Counts[0][1] + r.Confusion.Counts[0][2]; n != 25 || *r.TestAccuracy < 0.9 {
 		t.Errorf("confusion %v, test accuracy %v", r.Confusion, *r.TestAccuracy)
 	}
 }

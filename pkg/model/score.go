@@ -55,17 +55,18 @@ func (c Confusion) Accuracy() float64 {
 	return float64(c.Correct()) / float64(c.Total())
 }
 
-// TestScores are a binary model's metrics on a test part beyond accuracy
-// (pkg/metrics): balanced accuracy, macro-F1 and the AUC of the decision
-// values, with the confusion matrix they come from.
+// TestScores are a model's metrics on a test part beyond accuracy
+// (pkg/metrics): balanced accuracy, macro-F1 and, for a binary model, the
+// AUC of the decision values, with the confusion matrix they come from.
 type TestScores struct {
 	BalancedAccuracy float64 `json:"test_balanced_accuracy"`
 	MacroF1          float64 `json:"test_macro_f1"`
-	// AUC is nil when the test part holds rows of one class only: the
-	// ROC curve needs both.
+	// AUC is nil when the test part holds rows of one class only (the
+	// ROC curve needs both) and for a multi-class model.
 	AUC *float64 `json:"test_auc,omitempty"`
-	// Confusion is the 2×2 matrix, rows the true class, columns the
-	// predicted one, class 0 the +1 class (BinaryLabels).
+	// Confusion is the k×k matrix, rows the true class, columns the
+	// predicted one; for a binary model class 0 is the +1 class
+	// (BinaryLabels), for a multi-class one the order is LIBSVM's.
 	Confusion *metrics.Confusion `json:"test_confusion"`
 }
 

@@ -181,12 +181,11 @@ type TrainResult struct {
 
 	// ClassRows, for multi-class data, are the classes in LIBSVM's order with
 	// their training rows, Pairs the one-vs-one SVMs (NSV is then LIBSVM's
-	// total_sv, NBSV and Iter the pairs' sums, Obj, W2 and Rho zero), and
-	// Confusion the test part's k×k confusion matrix (row: true class,
-	// column: predicted; nil without a test part).
+	// total_sv, NBSV and Iter the pairs' sums, Obj, W2 and Rho zero); the
+	// test part's k×k confusion matrix is TestScores.Confusion (row: true
+	// class, column: predicted; nil without a test part).
 	ClassRows []dataio.ClassCount `json:"class_rows,omitempty"`
 	Pairs     []PairSummary       `json:"pairs,omitempty"`
-	Confusion [][]int             `json:"confusion_matrix,omitempty"`
 
 	// ModelFile is where the caller saved the model ("" for nowhere).
 	ModelFile string   `json:"model_file,omitempty"`
@@ -235,9 +234,6 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		r.Pairs = m.PairSummaries()
 		for c, n := range s.Train.ClassSizes() {
 			r.ClassRows = append(r.ClassRows, dataio.ClassCount{Label: m.Classes[c], Rows: n})
-		}
-		if f.TestTrue != nil {
-			r.Confusion = ConfusionMatrix(f.TestTrue, f.TestPred, len(m.Classes))
 		}
 		r.Obj, r.W2, r.Rho, r.Geo = 0, 0, 0, InfNumber(math.Inf(1))
 	}

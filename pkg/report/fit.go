@@ -23,8 +23,8 @@ func TrainTables(r *model.TrainResult) []*Table {
 		return []*Table{t}
 	}
 	out := []*Table{t, PairTable(r.Pairs)}
-	if r.Confusion != nil {
-		c := ConfusionTable(r.FitData.Classes, r.Confusion)
+	if r.TestScores != nil {
+		c := ConfusionTable(r.TestScores.Confusion.Labels, r.TestScores.Confusion.Counts)
 		c.Title = "confusion matrix on the test part"
 		out = append(out, c)
 	}

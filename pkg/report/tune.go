@@ -87,8 +87,8 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	ts := []*Table{t}
 	if r.Pairs != nil {
 		ts = append(ts, tunePairTable(r))
-		if r.Confusion != nil {
-			c := ConfusionTable(r.FitData.Classes, r.Confusion)
+		if r.TestScores != nil {
+			c := ConfusionTable(r.TestScores.Confusion.Labels, r.TestScores.Confusion.Counts)
 			c.Title = "confusion matrix on the test part"
 			ts = append(ts, c)
 		}
