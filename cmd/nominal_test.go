@@ -77,7 +77,7 @@ func TestTuneMultiClass(t *testing.T) {
 		t.Errorf("one-vs-one: classes %q, %d pairs, %d/%d rows, confusion %v", mc.FitData.Classes, len(mc.Pairs), mc.NTrain, mc.NTest, mc.Confusion)
 	}
 	_, errOut, code := runCLI(t, "tune", iris, "--method", "svm", "--multiclass", "ovr")
-	want := `--multiclass ovr: one-vs-rest over every class is not implemented yet; use --multiclass ovo (the default, LIBSVM's one-vs-one) or --positive CLASS (one class against all the others)`
+	want := `svm: one-vs-rest tuning (--multiclass ovr) is not implemented yet`
 	if code != ExitError || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}

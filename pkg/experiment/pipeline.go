@@ -90,6 +90,9 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t.Train, t.Test = dataio.InLIBSVMOrder(t.Train, t.Test)
 	spec := in.Spec
 	base := spec.Base()
+	if t.Train.Multiclass == dataio.OneVsRest && in.Fixed == nil {
+		return nil, &StageError{"tune", fmt.Errorf("%s: one-vs-rest tuning (--multiclass ovr) is not implemented yet; train takes it, tune and compare use --multiclass ovo", spec.Name())}
+	}
 	if in.Fixed != nil {
 		t.Result = in.Fixed
 	} else {
@@ -127,13 +130,13 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
 		return t, nil
 	}
-	for p, ij := range model.PairIndex(len(m.Classes)) {
-		pm, sub := m.Pairs[p], t.Train.Pair(ij[0], ij[1])
+	for p, sp := range m.Subproblems() {
+		pm, sub := m.Pairs[p], t.Train.Sub(sp)
 		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.X, pm.C, pm.DecisionNormalized(sub.X))
 		t.PairDegeneracy = append(t.PairDegeneracy, dg)
 		if dg.Kind != "" && t.Degeneracy.Kind == "" {
 			t.Degeneracy = dg
-			t.Degeneracy.Reason = fmt.Sprintf("classes %q and %q: %s", pm.Labels.Positive, pm.Labels.Negative, dg.Reason)
+			t.Degeneracy.Reason = fmt.Sprintf("%s: %s", dataio.SubName(m.Classes, sp), dg.Reason)
 		}
 	}
 	return t, nil

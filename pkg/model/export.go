@@ -4,6 +4,7 @@ package model
 // svm-train reproduces it.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,6 +78,9 @@ func (e *ExportError) Unwrap() error { return e.Err }
 // set: svm-train's own one-vs-one is then the model. Otherwise each pair is
 // exported into its own directory (ExportPairs; see exportPairs).
 func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	if m.Multiclass == dataio.OneVsRest {
+		return "", &ExportError{Path: dir, Err: errors.New("a one-vs-rest model's export is not implemented yet")}
+	}
 	if m.IsMultiClass() && !m.sharedRBF() {
 		return exportPairs(dir, m, train, test, s)
 	}
