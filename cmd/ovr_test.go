@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,5 +100,118 @@ func TestMulticlassFlagErrors(t *testing.T) {
 	plain := trainJSON(t, filepath.Join(cmdTestdata, "libsvm", "heart_scale"), "-c", "1", "-g", "0.5")
 	if bin.Pairs != nil || bin.FitData.Multiclass != "" || bin.NSV != plain.NSV || bin.TrainCorrect != plain.TrainCorrect || !slices.Equal(bin.FitData.Classes, plain.FitData.Classes) {
 		t.Errorf("heart with --multiclass ovr: %d SVMs, scheme %q, #SV %d (plain %d)", len(bin.Pairs), bin.FitData.Multiclass, bin.NSV, plain.NSV)
+	}
+}
+
+// tune --multiclass ovr on wine: rcsc tunes each class against the rest on
+// all 125 training rows (a table row per class); the svm baseline chooses
+// one (C, γ) by the CV accuracy of the largest decision value. A class's
+// SVM that puts every row on the rest's side (the baseline's small C) is
+// not marked degenerate: the argmax uses its values.
+func TestTuneOneVsRest(t *testing.T) {
+	wine := filepath.Join(mcDir, "wine.scale")
+	out := mustRun(t, "tune", wine, "--method", "rcsc", "--test-fraction", "0.3", "--multiclass", "ovr")
+	for _, want := range []string{
+		`tune ` + wine + ` --method rcsc --param iso: 125 training rows, 13 features; 3 classes "1", "2", "3": one-vs-rest, 3 classes against the rest`,
+		"│ kernel and C       │ one per class against the rest (3 tunings, below) ",
+		"│ #SV                │ 85 (training rows that are an SV of some class's SVM) ",
+		"│ test accuracy      │ 100.00% (53/53) ",
+		"one-vs-rest: 3 classes, 3 tunings, one per class against the rest on all training rows (our extension: the paper is binary); prediction by the largest decision value",
+		`│ "1" vs "not 1" │  125 │ γ = 0.1716, C = 2   │   2790.82 │  68 │ no         │`,
+		`│ "2" vs "not 2" │  125 │ γ = 0.1882, C = 2   │   1923.08 │  78 │ no         │`,
+		`│ "3" vs "not 3" │  125 │ γ = 0.1536, C = 0.5 │   2372.98 │  70 │ no         │`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tune output lacks %q:\n%s", want, out)
+		}
+	}
+	m := filepath.Join(t.TempDir(), "svm.json")
+	r := tuneJSON(t, wine, "--method", "svm", "--test-fraction", "0.3", "--multiclass", "ovr", "-o", m)
+	if r.Criterion != "5-fold CV accuracy (one-vs-rest, the largest decision value)" || r.FitData.Multiclass != "ovr" || len(r.Pairs) != 3 ||
+		r.Pairs[0].Kernel.Gamma != 0.03125 || r.Pairs[2].C != 8 || r.CriterionEnd != 0.984 || r.TestCorrect != 53 || r.Pairs[1].Rows != 125 {
+		t.Errorf("svm: %q (%q), %d SVMs, criterion %v, test %d correct, pairs %+v", r.Criterion, r.FitData.Multiclass, len(r.Pairs), r.CriterionEnd, r.TestCorrect, r.Pairs)
+	}
+	p, _ := runJSON[model.Predictions](t, "predict", m, wine)
+	if p.Multiclass != "ovr" || p.Others == nil || p.Others.N != 53 || p.Others.Correct != r.TestCorrect {
+		t.Errorf("predict on wine: scheme %q, others %+v; tune's test part %d correct", p.Multiclass, p.Others, r.TestCorrect)
+	}
+}
+
+// compare --multiclass ovr: records say one-vs-rest (provenance, read
+// options, notes) and the run's id differs from one-vs-one's, whose
+// settings do not mention the scheme (ovo runs keep their ids); a study
+// file takes "multiclass: ovr" per dataset, into the dataset's key.
+func TestCompareOneVsRest(t *testing.T) {
+	dir := t.TempDir()
+	iris := filepath.Join(mcDir, "iris.scale")
+	type record struct {
+		Run          string            `json:"run"`
+		Entry        string            `json:"entry"`
+		TestAccuracy float64           `json:"test_accuracy"`
+		Notes        []string          `json:"notes"`
+		Settings     map[string]string `json:"settings"`
+		Provenance   struct {
+			Data struct {
+				Read      map[string]string `json:"read"`
+				OneVsOne  []string          `json:"one_vs_one"`
+				OneVsRest []string          `json:"one_vs_rest"`
+			} `json:"data"`
+		} `json:"provenance"`
+	}
+	records := func(path string) []record {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []record
+		for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var r record
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	args := []string{"compare", iris, "--train-fraction", "0.5", "--partitions", "2", "--methods", "svm,rcsc"}
+	mustRun(t, append(args, "--multiclass", "ovr", "-o", filepath.Join(dir, "ovr.jsonl"))...)
+	mustRun(t, append(args, "-o", filepath.Join(dir, "ovo.jsonl"))...)
+	ovr, ovo := records(filepath.Join(dir, "ovr.jsonl")), records(filepath.Join(dir, "ovo.jsonl"))
+	if len(ovr) != 4 || len(ovo) != 4 || ovr[0].Run == ovo[0].Run {
+		t.Fatalf("%d and %d records, runs %s and %s", len(ovr), len(ovo), ovr[0].Run, ovo[0].Run)
+	}
+	for _, r := range ovr {
+		d := r.Provenance.Data
+		if r.Settings["describe.multiclass"] != "ovr" || d.Read["multiclass"] != "ovr" || d.OneVsOne != nil || !slices.Equal(d.OneVsRest, []string{"1", "2", "3"}) || r.TestAccuracy < 0.9 {
+			t.Errorf("ovr record %s: settings %v, data %+v, accuracy %v", r.Entry, r.Settings, d, r.TestAccuracy)
+		}
+		if r.Entry == "rcsc" && !slices.Contains(r.Notes, `one-vs-rest over 3 classes: 3 tunings; kernel and C are the first class's ("1" vs "not 1")`) {
+			t.Errorf("rcsc notes %q", r.Notes)
+		}
+	}
+	for _, r := range ovo {
+		if _, ok := r.Settings["describe.multiclass"]; ok || r.Provenance.Data.Read != nil || r.Provenance.Data.OneVsRest != nil {
+			t.Errorf("ovo record mentions the scheme: %v %+v", r.Settings, r.Provenance.Data)
+		}
+	}
+
+	wine, err := filepath.Abs(filepath.Join(mcDir, "wine.scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := writeFile(t, dir, "s.yaml", "name: mc\nseed: 1\npartitions: 2\nmethods: [svm, rcsc]\ndatasets:\n  - path: "+wine+"\n    name: wine\n    train-fraction: 0.5\n    multiclass: ovr\n")
+	out := mustRun(t, "compare", "--study", study, "-o", filepath.Join(dir, "s.jsonl"))
+	for _, want := range []string{"wine (2 partitions)", "│ svm *  │             97.19 ± 0.79 │ 89.0 │", "│ rcsc   │             96.63 ± 0.00 │ 63.0 │"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("study output lacks %q:\n%s", want, out)
+		}
+	}
+	if s := records(filepath.Join(dir, "s.jsonl")); s[0].Settings["describe.dataset.0"] != "multiclass=ovr partitions=2 train-fraction=0.5" {
+		t.Errorf("study dataset key %q", s[0].Settings["describe.dataset.0"])
+	}
+	bad := writeFile(t, dir, "bad.yaml", "name: mc\nmethods: [svm]\ndatasets:\n  - path: "+wine+"\n    multiclass: ova\n")
+	_, errOut, code := runCLI(t, "compare", "--study", bad)
+	if code == 0 || !strings.Contains(errOut, `want one of ovo, ovr, got "ova"`) {
+		t.Errorf("study multiclass: ova: exit %d, %q", code, errOut)
 	}
 }

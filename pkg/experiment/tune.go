@@ -114,7 +114,8 @@ type TuneResult struct {
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
 	// Pairs, for multi-class data, are the one-vs-one pairs of classes in
-	// LIBSVM's order (TunePair); the test part's k×k confusion matrix is
+	// LIBSVM's order, or one-vs-rest the classes against the rest
+	// (FitData.Multiclass "ovr"; TunePair); the test part's k×k confusion matrix is
 	// TestScores.Confusion (row: true class, column: predicted, in
 	// FitData.Classes' order; nil without a test part). The fields above
 	// then describe the whole: NSV is LIBSVM's total_sv, Kernel, Margin
