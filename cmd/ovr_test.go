@@ -3,7 +3,10 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -214,4 +217,169 @@ func TestCompareOneVsRest(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, `want one of ovo, ovr, got "ova"`) {
 		t.Errorf("study multiclass: ova: exit %d, %q", code, errOut)
 	}
+}
+
+// --export-libsvm of a one-vs-rest model, with LIBSVM's own tools: a
+// directory per class, whose svm-train model's decision values (computed
+// from tuned.model's support vectors, coefficients and rho, as
+// svm_predict_values does), signed as the README says for that class's
+// label line, give predict's labels on the test part by the largest value,
+// row by row, for the svm baseline (one kernel) and rcsc (one per class).
+func TestTuneExportOneVsRestLibsvmTools(t *testing.T) {
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
+		}
+	}
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr, te []string
+	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if i%2 == 0 {
+			tr = append(tr, l)
+		} else {
+			te = append(te, l)
+		}
+	}
+	train := writeFile(t, dir, "tr.libsvm", strings.Join(tr, "\n")+"\n")
+	test := writeFile(t, dir, "te.libsvm", strings.Join(te, "\n")+"\n")
+	for _, method := range []string{"svm", "rcsc"} {
+		ex, m := filepath.Join(dir, method), filepath.Join(dir, method+".json")
+		r := tuneJSON(t, train, "--test", test, "--method", method, "--multiclass", "ovr", "-o", m, "--export-libsvm", ex)
+		if r.ExportKind != model.ExportOneVsRest {
+			t.Fatalf("%s: export %q", method, r.ExportKind)
+		}
+		want := strings.Fields(mustRun(t, "predict", m, test, "--format", "labels"))
+		readme, err := os.ReadFile(filepath.Join(ex, "README.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(readme), "Predict the class with the largest decision value") {
+			t.Errorf("%s: README.txt does not say how to combine the classes:\n%s", method, readme)
+		}
+		classes := r.FitData.Classes
+		dec := make([][]float64, len(classes))
+		for c := range classes {
+			sub := filepath.Join(ex, fmt.Sprintf("class-%d", c+1))
+			runReadme(t, sub)
+			f, labels := libsvmDecisions(t, filepath.Join(sub, "tuned.model"), filepath.Join(sub, "test.libsvm"))
+			if line := fmt.Sprintf("class-%d   class %s (1) against the rest (-1)\n", c+1, classes[c]); !strings.Contains(string(readme), line) {
+				t.Fatalf("%s: README.txt lacks %q", method, line)
+			}
+			if labels != "1 -1" {
+				t.Errorf("%s class %d: LIBSVM's label line %q, the README says \"1 -1\"", method, c+1, labels)
+			}
+			if labels == "-1 1" {
+				for i := range f {
+					f[i] = -f[i]
+				}
+			}
+			dec[c] = f
+		}
+		var got []string
+		for i := range want {
+			best := 0
+			for c := range classes {
+				if dec[c][i] > dec[best][i] {
+					best = c
+				}
+			}
+			got = append(got, classes[best])
+		}
+		if len(got) != 75 || !slices.Equal(got, want) {
+			t.Errorf("%s: the largest LIBSVM decision value differs from predict in %d of %d rows", method, differ(strings.Join(got, ""), strings.Join(want, "")), len(want))
+		}
+	}
+}
+
+// libsvmDecisions computes, as LIBSVM's svm_predict_values, the decision
+// values of an RBF model file (svm-train -t 2) on the rows of a LIBSVM data
+// file: f(x) = Σ coef_i exp(-γ‖sv_i - x‖²) - rho, positive for the model's
+// first label; it returns them and the model's label line. (Both methods
+// here export RBF: the svm baseline's γ, rcsc's isotropic kernel.)
+func libsvmDecisions(t *testing.T, modelFile, dataFile string) ([]float64, string) {
+	t.Helper()
+	parse := func(fields []string) map[int]float64 {
+		x := map[int]float64{}
+		for _, f := range fields {
+			k, v, ok := strings.Cut(f, ":")
+			if !ok {
+				t.Fatalf("%s: bad token %q", dataFile, f)
+			}
+			var i int
+			var val float64
+			if _, err := fmt.Sscan(k, &i); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fmt.Sscan(v, &val); err != nil {
+				t.Fatal(err)
+			}
+			x[i] = val
+		}
+		return x
+	}
+	var (
+		gamma, rho float64
+		labels     string
+		coef       []float64
+		svs        []map[int]float64
+		inSV       bool
+	)
+	for _, l := range readFileLines(t, modelFile) {
+		f := strings.Fields(l)
+		switch {
+		case inSV:
+			var c float64
+			fmt.Sscan(f[0], &c)
+			coef, svs = append(coef, c), append(svs, parse(f[1:]))
+		case f[0] == "kernel_type" && f[1] != "rbf":
+			t.Fatalf("%s: kernel %s, want rbf", modelFile, f[1])
+		case f[0] == "gamma":
+			fmt.Sscan(f[1], &gamma)
+		case f[0] == "rho":
+			fmt.Sscan(f[1], &rho)
+		case f[0] == "label":
+			labels = strings.Join(f[1:], " ")
+		case f[0] == "SV":
+			inSV = true
+		}
+	}
+	var out []float64
+	for _, l := range readFileLines(t, dataFile) {
+		x := parse(strings.Fields(l)[1:])
+		s := -rho
+		for i, sv := range svs {
+			d := 0.0
+			for k, v := range sv {
+				d += (v - x[k]) * (v - x[k])
+			}
+			for k, v := range x {
+				if _, ok := sv[k]; !ok {
+					d += v * v
+				}
+			}
+			s += coef[i] * math.Exp(-gamma*d)
+		}
+		out = append(out, s)
+	}
+	return out, labels
+}
+
+// readFileLines returns the non-empty lines of a file.
+func readFileLines(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -124,7 +124,8 @@ type TuneResult struct {
 	Pairs []TunePair `json:"pairs,omitempty"`
 
 	// The files the caller wrote, "" for none: the model, the trace and the
-	// LIBSVM export (ExportKind model.ExportRBF or model.ExportPrecomputed).
+	// LIBSVM export (ExportKind model.ExportRBF, ExportPrecomputed, or for
+	// multi-class models ExportPairs or ExportOneVsRest).
 	ModelFile  string `json:"model_file,omitempty"`
 	TraceFile  string `json:"trace_file,omitempty"`
 	ExportDir  string `json:"export_dir,omitempty"`

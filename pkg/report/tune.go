@@ -22,6 +22,10 @@ func exportText(dir, kind string) string {
 		return dir + " (RBF kernel on mapped data, -t 2; commands in README.txt)"
 	case model.ExportPrecomputed:
 		return dir + " (precomputed kernel, -t 4; commands in README.txt)"
+	case model.ExportPairs:
+		return dir + " (a binary export per pair of classes; how to vote in README.txt)"
+	case model.ExportOneVsRest:
+		return dir + " (a binary export per class against the rest; predict the class of the largest decision value, README.txt)"
 	}
 	return dir
 }
