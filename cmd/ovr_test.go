@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -382,4 +383,53 @@ func readFileLines(t *testing.T, path string) []string {
 		}
 	}
 	return out
+}
+
+// With LIBSVM installed: train --multiclass ovr's SVM of class c is
+// svm-train's on the file relabelled c = 1, the others -1 (same C, γ and
+// eps, no scaling): #BSV equal, #SV within 2, obj to 1e-4 relative and rho
+// to 1e-3, on iris and wine.
+func TestTrainOneVsRestMatchesLibsvmBinary(t *testing.T) {
+	if _, err := exec.LookPath("svm-train"); err != nil {
+		t.Skip("svm-train is not installed (apt-get install libsvm-tools)")
+	}
+	dir := t.TempDir()
+	re := regexp.MustCompile(`obj = (\S+), rho = (\S+)\nnSV = (\d+), nBSV = (\d+)`)
+	for _, c := range []struct{ file, C, gamma string }{{"iris.scale", "1", "0.5"}, {"wine.scale", "8", "0.125"}} {
+		data := filepath.Join(mcDir, c.file)
+		r := trainJSON(t, data, "--normalize", "none", "-c", c.C, "-g", c.gamma, "--eps", "1e-5", "--multiclass", "ovr")
+		lines := readFileLines(t, data)
+		for k, cls := range r.FitData.Classes {
+			var b strings.Builder
+			for _, l := range lines {
+				label, rest, _ := strings.Cut(l, " ")
+				y := "-1"
+				if label == cls {
+					y = "1"
+				}
+				b.WriteString(y + " " + rest + "\n")
+			}
+			f := writeFile(t, dir, "rel", b.String())
+			out, err := exec.Command("svm-train", "-s", "0", "-t", "2", "-c", c.C, "-g", c.gamma, "-e", "1e-5", f, filepath.Join(dir, "m")).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := re.FindStringSubmatch(string(out))
+			if m == nil {
+				t.Fatalf("svm-train output: %s", out)
+			}
+			var obj, rho float64
+			var nsv, nbsv int
+			fmt.Sscan(m[1], &obj)
+			fmt.Sscan(m[2], &rho)
+			fmt.Sscan(m[3], &nsv)
+			fmt.Sscan(m[4], &nbsv)
+			p := r.Pairs[k]
+			if p.Positive != cls || p.N != len(lines) || abs(p.NSV-nsv) > 2 || p.NBSV != nbsv ||
+				math.Abs(p.Obj-obj) > 1e-4*math.Abs(obj)+1e-6 || math.Abs(p.Rho-rho) > 1e-3*max(1, math.Abs(rho)) {
+				t.Errorf("%s class %s: %d rows, #SV %d, #BSV %d, obj %.9g, rho %.9g; svm-train %d, %d, %g, %g",
+					c.file, cls, p.N, p.NSV, p.NBSV, p.Obj, p.Rho, nsv, nbsv, obj, rho)
+			}
+		}
+	}
 }
