@@ -50,7 +50,7 @@ func TestInfoARFFNominal(t *testing.T) {
 	for _, want := range []string{
 		"│ classes           │ 3 ",
 		`│ "Iris-versicolor" │ 50 (33.3%) `,
-		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote); --positive CLASS makes one against the rest, --classes A,B keeps two",
+		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote), or with --multiclass ovr one-vs-rest (a binary SVM per class, the largest decision value); --positive CLASS makes one against the rest, --classes A,B keeps two",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info iris lacks %q:\n%s", want, out)
