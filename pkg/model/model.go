@@ -43,6 +43,10 @@ import (
 // older kerneltunes read, and a version-2 file is refused by them with
 // their version error rather than misread. Version 3 adds the one-vs-one
 // multi-class model ("classes", "pairs"); binary models keep version 1 or 2.
+// A one-vs-rest model is version 3 with "multiclass": "ovr" (absent:
+// one-vs-one); a kerneltune from before it refuses such a file, whose SVMs'
+// labels ("1" against "not 1") are not the pairs it expects, rather than
+// misreading it.
 const FormatVersion = 3
 
 // formatVersionOf is the version a model is written with: the oldest that
