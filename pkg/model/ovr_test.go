@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,5 +82,49 @@ func TestOneVsRestModel(t *testing.T) {
 	b.Multiclass = dataio.OneVsRest
 	if err := b.Validate(); err == nil || !strings.Contains(err.Error(), `multiclass "ovr" in a binary model`) {
 		t.Errorf("binary model with a scheme: %v", err)
+	}
+}
+
+// The export of a one-vs-rest model (no LIBSVM needed; cmd tests run
+// svm-train on it): a class-C directory per class whose training file is
+// every row labelled 1 for class C and -1 for the others (wine's class "2":
+// 71 of 178), and a README that says how to combine them.
+func TestExportOneVsRest(t *testing.T) {
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "wine.scale"), dataio.ReadOptions{Multiclass: dataio.OneVsRest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm, _ := dataio.FitNormalizer(dataio.ZScore, d.X)
+	tr := norm.ApplyDataset(d)
+	spec := kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.1}
+	f, err := Fit(context.Background(), FitSettings{Train: tr, Norm: norm, Kernel: spec, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	kind, err := ExportLIBSVM(dir, f.Model, tr, nil, ExportSettings{Method: "svm", Kernel: spec, Eps: 1e-3, Command: "test"})
+	if err != nil || kind != ExportOneVsRest {
+		t.Fatalf("export: %q, %v", kind, err)
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Predict the class with the largest decision value", "class-2   class 2 (1) against the rest (-1)"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.txt lacks %q:\n%s", want, readme)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "class-2", "train.libsvm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		label, _, _ := strings.Cut(l, " ")
+		counts[label]++
+	}
+	if len(counts) != 2 || counts["1"] != 71 || counts["-1"] != 107 {
+		t.Errorf("class-2/train.libsvm labels %v, want 71 × 1 and 107 × -1", counts)
 	}
 }
