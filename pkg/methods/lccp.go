@@ -230,32 +230,6 @@ func (p *lccpProblem) weightedL1(dst, v []float64) {
 	}
 }
 
-// kmul sets dst = K_θ v, (K_θ v)_i = -Σ_k Σ_j v_j|x_ik - x_jk|/θ_k, at
-// θ = p.theta, in O(n) per feature over the presorted values instead of the
-// O(n²d) of n kernel columns: for sorted x_(1) ≤ … ≤ x_(n) and prefix sums
-// S_b = Σ_{a≤b} v_(a), T_b = Σ_{a≤b} v_(a)x_(a) (S, T the totals),
-// Σ_a v_(a)|x_(b) - x_(a)| = x_(b)(2S_b - S) + T - 2T_b (tied values add 0
-// on either side). It is the radius QP's initial gradient at a warm start.
-func (p *lccpProblem) kmul(dst, v []float64) {
-	clear(dst)
-	for k := 0; k < p.d; k++ {
-		ord, xs := p.order[k], p.xs[k]
-		var S, T float64
-		for b, r := range ord {
-			S += v[r]
-			T += v[r] * xs[b]
-		}
-		inv := 1 / p.theta[k]
-		var sb, tb float64
-		for b, r := range ord {
-			vb := v[r]
-			sb += vb
-			tb += vb * xs[b]
-			dst[r] -= inv * (xs[b]*(2*sb-S) + T - 2*tb)
-		}
-	}
-}
-
 // thetaOf expands φ to θ.
 func (p *lccpProblem) thetaOf(phi []float64) []float64 {
 	for k, g := range p.group {
@@ -287,12 +261,7 @@ func (p *lccpProblem) envelopeGrad(grad, v []float64) {
 // radius solves the radius QP with the kernel matrix K, warm-started from
 // beta0, and returns R², the solution β and, when grad is non-nil, ∂R²/∂φ.
 func (p *lccpProblem) radius(ctx context.Context, K kernel.Matrix, beta0, grad []float64) (float64, []float64, error) {
-	var kb []float64
-	if beta0 != nil {
-		kb = make([]float64, p.n)
-		p.kmul(kb, beta0)
-	}
-	r, err := solver.RadiusFrom(ctx, K, p.nu, p.set, beta0, kb)
+	r, err := solver.Radius(ctx, K, p.nu, p.set, beta0)
 	p.radiusSolves++
 	if err != nil {
 		return math.NaN(), nil, fmt.Errorf("radius QP: %w", err)

@@ -2,63 +2,13 @@ package methods
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/solver"
 )
-
-// TestLCCPKMul checks the O(nd) product K_θv over presorted features
-// against the dense Gram matrix, on data with tied values (binary and
-// rounded features, as LIBSVM's one-hot sets have) and on a1a.
-func TestLCCPKMul(t *testing.T) {
-	X, y := lccpToy(150, 6, 0.5, 3)
-	for i := 0; i < 150; i++ { // ties: two binary and one rounded feature
-		X.Set(i, 0, float64(i%2))
-		X.Set(i, 1, float64((i/3)%2))
-		X.Set(i, 2, math.Round(X.At(i, 2)))
-	}
-	a1a, err := dataio.Load("../../testdata/libsvm/a1a", dataio.ReadOptions{Features: 123})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a1a = a1a.Subset(seq(300))
-	for _, tc := range []struct {
-		name string
-		ds   *dataio.Dataset
-	}{{"toy", &dataio.Dataset{X: X, Y: y}}, {"a1a", a1a}} {
-		n, d := tc.ds.X.Dims()
-		p := newLCCPProblem(tc.ds.X, tc.ds.Y, false, solver.L2, 1, solver.Settings{})
-		phi := make([]float64, d)
-		for k := range phi {
-			phi[k] = 0.5 + float64(k%5)*0.7
-		}
-		K, err := p.gram(phi) // sets p.theta
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = float64((i*7)%11) / 11
-		}
-		got := make([]float64, n)
-		p.kmul(got, v)
-		var worst, scale float64
-		for i := range n {
-			var want float64
-			for j := range n {
-				want += K.At(i, j) * v[j]
-			}
-			worst = math.Max(worst, math.Abs(got[i]-want))
-			scale = math.Max(scale, math.Abs(want))
-		}
-		if worst > 1e-12*scale {
-			t.Errorf("%s: max |K_θv - Gram·v| = %.3g (scale %.3g)", tc.name, worst, scale)
-		}
-	}
-}
 
 // lccpHeartPartition is partition k of `kerneltune compare builtin:heart`,
 // normalised as compare does.
@@ -129,6 +79,22 @@ func TestLCCPInexactInner(t *testing.T) {
 			}
 			if k1, k2 := exact.Kernel.Kind, inexact.Kernel.Kind; k1 != kernel.KindL1 || k2 != kernel.KindL1 {
 				t.Errorf("kernels %v, %v", k1, k2)
+			}
+		})
+	}
+}
+
+// BenchmarkLCCPHeart times a whole lccp run (C by CV, as compare runs it)
+// on the first heart partition of the default compare, with the inner
+// problems solved exactly (to 1e-6) and inexactly (the default).
+func BenchmarkLCCPHeart(b *testing.B) {
+	heart, seed := lccpHeartPartition(b, 0)
+	for _, rel := range []float64{0, lccpInnerRelTol} {
+		b.Run(fmt.Sprintf("innerRelTol=%g", rel), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := (LCCPSettings{Common: Common{Seed: seed}}).tune(context.Background(), heart, rel); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -34,7 +34,6 @@ type smo struct {
 	g      []float64 // ∇f = Pα + p
 	gbar   []float64 // Ḡ_i = Σ_{j at upper bound} C_j P_ij
 	p      []float64
-	qa0    []float64 // Problem.QAlpha0, read by initGradient only
 	c      []float64
 	qd     []float64 // P_ii = Q_ii
 	status []uint8
@@ -60,7 +59,6 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace)
 		y: make([]float64, n), alpha: make([]float64, n), g: make([]float64, n),
 		gbar: make([]float64, n), p: make([]float64, n), c: make([]float64, n),
 		qd: make([]float64, n), status: make([]uint8, n), perm: make([]int, n),
-		qa0: pr.QAlpha0,
 	}
 	pmax := math.Abs(pr.Delta)
 	for i := range n {
@@ -190,15 +188,9 @@ func (m *smo) initGradient(ctx context.Context) error {
 	n := m.n
 	copy(m.g, m.p)
 	clear(m.gbar)
-	if m.qa0 != nil {
-		// The caller's product (positions are still unpermuted here).
-		for i, v := range m.qa0 {
-			m.g[i] += v
-		}
-	}
 	cnt := 0
 	for i := range n {
-		if m.status[i] == atLower || (m.qa0 != nil && m.status[i] != atUpper) {
+		if m.status[i] == atLower {
 			continue
 		}
 		if cnt++; cnt%1000 == 0 {
@@ -207,9 +199,7 @@ func (m *smo) initGradient(ctx context.Context) error {
 			}
 		}
 		qi := m.cache.get(i, n)
-		if m.qa0 == nil {
-			axpy(m.alpha[i], qi, m.g)
-		}
+		axpy(m.alpha[i], qi, m.g)
 		if m.status[i] == atUpper {
 			axpy(m.c[i], qi, m.gbar)
 		}

@@ -83,13 +83,6 @@ type Problem struct {
 	// Alpha0 is an optional feasible warm start; nil starts from α = 0 (or,
 	// when Δ ≠ 0, from a feasible point spreading Δ evenly).
 	Alpha0 []float64
-	// QAlpha0, given with Alpha0, is the product diag(y)·Q·diag(y)·Alpha0
-	// (Q·Alpha0 when Y is nil), for a caller
-	// that computes it faster than Solve does from Q's columns (one per
-	// non-zero α_i; e.g. the L1 kernel's products in O(nd) over presorted
-	// features). nil computes it from the columns. Solve then reads only
-	// the columns of the variables at their upper bound (for Ḡ).
-	QAlpha0 []float64
 }
 
 // Settings control Solve. The zero value of every field means its default.
@@ -187,10 +180,6 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	checkLen("P", p.P)
 	checkLen("C", p.C)
 	checkLen("Alpha0", p.Alpha0)
-	checkLen("QAlpha0", p.QAlpha0)
-	if p.QAlpha0 != nil && p.Alpha0 == nil {
-		panic("solver: QAlpha0 without Alpha0")
-	}
 	if n == 0 {
 		return Result{}, errors.New("solve QP: empty problem (n = 0)")
 	}

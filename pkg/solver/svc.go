@@ -279,13 +279,6 @@ type RadiusResult struct {
 // objective is -R²/2, and Eps applies to the halved gradient. beta0, when not
 // nil, is a feasible warm start; otherwise β starts at the first point.
 func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 []float64) (RadiusResult, error) {
-	return RadiusFrom(ctx, K, nu, s, beta0, nil)
-}
-
-// RadiusFrom is Radius with kbeta0 = K·beta0 (K without the ν shift),
-// given by a caller that computes it faster than from K's columns (the
-// warm start's initial gradient); nil is Radius.
-func RadiusFrom(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0, kbeta0 []float64) (RadiusResult, error) {
 	n := K.Len()
 	if !(nu >= 0) || math.IsInf(nu, 0) {
 		return RadiusResult{}, fmt.Errorf("compute radius: ν = %g, want ≥ 0", nu)
@@ -295,17 +288,7 @@ func RadiusFrom(ctx context.Context, K kernel.Matrix, nu float64, s Settings, be
 	for i := range p {
 		p[i] = -q.Diag(i) / 2
 	}
-	var qb []float64
-	if kbeta0 != nil {
-		if beta0 == nil || len(kbeta0) != n {
-			return RadiusResult{}, fmt.Errorf("compute radius: K·β0 of length %d without a warm start β0 of length %d", len(kbeta0), n)
-		}
-		qb = make([]float64, n)
-		for i, v := range kbeta0 {
-			qb[i] = v + nu*beta0[i]
-		}
-	}
-	r, err := Solve(ctx, Problem{Q: q, P: p, Delta: 1, Cp: math.Inf(1), Alpha0: beta0, QAlpha0: qb}, s)
+	r, err := Solve(ctx, Problem{Q: q, P: p, Delta: 1, Cp: math.Inf(1), Alpha0: beta0}, s)
 	if r.Alpha == nil {
 		return RadiusResult{}, err
 	}
