@@ -142,7 +142,7 @@ const (
 	// keeps Theorem 1's decrease: log J ≤ F + const with equality at θ_p
 	// (concavity of log‖w‖²), and the line search only accepts
 	// F(θ_{p+1}) < F(θ_p). On the default compare it halves the radius
-	// solves (907 → 440 per heart partition) for the same accuracies.
+	// solves (907 → 439 per heart partition) for the same accuracies.
 	lccpInnerRelTol = 0.1
 	lccpLBFGSMem    = 8
 	lccpLogThetaMax = 30 // |log θ_k − log θ0| is kept below this
