@@ -279,6 +279,12 @@ feed:
 // cores" is GOMAXPROCS, as the methods count them: it follows a container's
 // CPU limit, where NumCPU counts the host's cores (64 jobs at once, and 64
 // times the memory, in a 2-CPU container on a 64-core host).
+//
+// Workers, when set, is the cores the whole run may use: a job that runs
+// alone (Workers 1, or one job) gets at most Workers goroutines inside it
+// (the grid search's folds, the solver's column helpers), so that
+// --workers 1 keeps to one core; with Workers 0 a lone job may use all
+// cores.
 func (c *Config) jobWorkers(n int) (int, methods.Common) {
 	workers := c.Workers
 	if workers <= 0 {
@@ -286,8 +292,11 @@ func (c *Config) jobWorkers(n int) (int, methods.Common) {
 	}
 	workers = min(workers, max(n, 1))
 	inner := c.Base
-	if workers > 1 {
+	switch {
+	case workers > 1:
 		inner.Workers = 1
+	case c.Workers > 0 && (inner.Workers <= 0 || inner.Workers > c.Workers):
+		inner.Workers = c.Workers
 	}
 	return workers, inner
 }
