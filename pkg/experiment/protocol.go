@@ -206,7 +206,9 @@ func (c *Config) Plan(sources []Source, entries []Entry) []Job {
 type Progress func(done, total int, last *Record)
 
 // Run runs the jobs not already in done, writes each record to sink as soon
-// as it is produced, and returns the new records. A method that fails on one
+// as it is produced, and returns the new records. With more than one
+// worker the jobs start longest first (longestFirst), alone in the order
+// of jobs. A method that fails on one
 // partition is recorded with status "failure" and the run goes on;
 // cancellation stops the run (records already written stay) and returns the
 // context's error. The records of a run do not depend on Workers.
@@ -218,6 +220,11 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 		}
 	}
 	workers, inner := c.jobWorkers(len(todo))
+	if workers > 1 {
+		// Longest first, so that the run does not end with one long job
+		// on one core (schedule.go); alone, a job runs in the plan's order.
+		todo = longestFirst(todo)
+	}
 
 	var (
 		mu       sync.Mutex
