@@ -8,8 +8,12 @@
 # use, on average). Then, from the per-job times of the --workers 1 run
 # (bench/makespan), the speed-up the schedule itself allows on 1..16 cores
 # (sum of job times / makespan of the pool) with the jobs in the plan's
-# order and longest first, and the bound max(sum/W, longest job): what
-# limits scaling apart from the cores (memory bandwidth, a shared machine).
+# order, in compare's (longest expected first, experiment.JobCost) and
+# longest first by the measured times, and the bound sum / max(sum/W,
+# longest job). Where the measured speed-up falls short of the schedule's,
+# the cores are what limits it (memory bandwidth, SMT siblings, a shared
+# machine), plus the serial start and tables (wall of --workers 1 minus
+# the sum of its job times).
 # Run from anywhere:
 #
 #   bench/scaling.sh
@@ -50,4 +54,6 @@ done
 first=$(set -- $WORKERS; echo "$1")
 echo
 echo "the schedule's own limit, from the per-job times of --workers $first:"
-"$tmp/makespan" -w 1,2,4,8,16 "$OUT/w$first.jsonl"
+"$tmp/makespan" -w 1,2,4,8,16 "$OUT/w$first.jsonl" | tee "$tmp/ms"
+sed -n 's/.*sum of job times \([0-9.]*\) s.*/\1/p' "$tmp/ms" |
+  awk -v w1="$wall1" '{ printf "outside the jobs (start, reading, tables) with --workers %s: %.2f s of %.2f s wall\n", "'"$first"'", w1 - $1, w1 }'

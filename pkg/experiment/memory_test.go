@@ -158,4 +158,11 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 	if w, inner := c.jobWorkers(1); w != 1 || inner.Workers != 3 {
 		t.Errorf("Workers 3, 1 job: %d at once (inner workers %d), want 1 (3)", w, inner.Workers)
 	}
+	// Fewer jobs than cores: each job gets its share of them.
+	c.Workers = 8
+	for _, tc := range []struct{ jobs, at, inner int }{{3, 3, 2}, {6, 6, 1}, {2, 2, 4}, {20, 8, 1}} {
+		if w, inner := c.jobWorkers(tc.jobs); w != tc.at || inner.Workers != tc.inner {
+			t.Errorf("Workers 8, %d jobs: %d at once (inner workers %d), want %d (%d)", tc.jobs, w, inner.Workers, tc.at, tc.inner)
+		}
+	}
 }

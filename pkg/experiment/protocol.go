@@ -291,17 +291,20 @@ feed:
 // alone (Workers 1, or one job) gets at most Workers goroutines inside it
 // (the grid search's folds, the solver's column helpers), so that
 // --workers 1 keeps to one core; with Workers 0 a lone job may use all
-// cores.
+// cores. With fewer jobs than cores (compare --test: one job per method),
+// each job gets its share of the cores left over, cores/n (the grid's and
+// the cross-validations' folds run on them; the results do not depend on
+// it), not one core each and the rest idle.
 func (c *Config) jobWorkers(n int) (int, methods.Common) {
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	cores := c.Workers
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, max(n, 1))
+	workers := min(cores, max(n, 1))
 	inner := c.Base
 	switch {
 	case workers > 1:
-		inner.Workers = 1
+		inner.Workers = cores / workers
 	case c.Workers > 0 && (inner.Workers <= 0 || inner.Workers > c.Workers):
 		inner.Workers = c.Workers
 	}

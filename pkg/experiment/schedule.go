@@ -28,15 +28,16 @@ var methodCost = map[string]float64{
 	"random": 0.1, "bo": 0.1, "halving": 0.05,
 }
 
-// jobCost is the expected cost of a job of method on a training part of n
-// rows and d features, in methodCost's seconds. Every method's solves work
+// JobCost is the expected cost of a job of method on a training part of n
+// rows and d features, in methodCost's seconds: Run starts the jobs of a
+// comparison in decreasing order of it. Every method's solves work
 // on the n×n kernel matrix, so the cost grows like n² (more SMO iterations
 // on more rows make it steeper; n² is enough to order the datasets of a
 // study). lccp learns one kernel parameter per feature, and its iterations
 // and solves grow with them: 0.2 s per partition at d = 8..13, 3.4 s at
 // ionosphere's d = 34 (issue 26), about d²; its cost is scaled by
 // (d/10)².
-func jobCost(method string, n, d int) float64 {
+func JobCost(method string, n, d int) float64 {
 	c, ok := methodCost[method]
 	if !ok {
 		c = methodCost["svm"]
@@ -50,7 +51,7 @@ func jobCost(method string, n, d int) float64 {
 	return c
 }
 
-// longestFirst returns the jobs ordered by jobCost, the most expensive
+// longestFirst returns the jobs ordered by JobCost, the most expensive
 // first; jobs of equal cost keep their order (the plan's). A source whose
 // shape cannot be read (trainShape) counts as 100 rows of 10 features: its
 // jobs fail in runJob with the error, wherever they come.
@@ -68,7 +69,7 @@ func longestFirst(jobs []Job) []Job {
 			sh = shape{n, d}
 			shapes[name] = sh
 		}
-		cost[i] = jobCost(j.Entry.Method, sh.n, sh.d)
+		cost[i] = JobCost(j.Entry.Method, sh.n, sh.d)
 	}
 	idx := make([]int, len(jobs))
 	for i := range idx {

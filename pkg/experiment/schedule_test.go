@@ -57,10 +57,10 @@ func TestLongestFirstOrder(t *testing.T) {
 		t.Errorf("order\n got %v\nwant %v", got, want)
 	}
 	// lccp's cost grows with the features (one kernel parameter each).
-	if a, b := jobCost("lccp", 100, 34), jobCost("lccp", 100, 10); math.Abs(a/b-34.0*34/100) > 1e-9 {
+	if a, b := JobCost("lccp", 100, 34), JobCost("lccp", 100, 10); math.Abs(a/b-34.0*34/100) > 1e-9 {
 		t.Errorf("lccp at d = 34 costs %g × d = 10's, want 11.56", a/b)
 	}
-	if a, b := jobCost("svm", 200, 5), jobCost("svm", 100, 50); math.Abs(a/b-4) > 1e-9 {
+	if a, b := JobCost("svm", 200, 5), JobCost("svm", 100, 50); math.Abs(a/b-4) > 1e-9 {
 		t.Errorf("svm at n = 200 costs %g × n = 100's, want 4 (n², not d)", a/b)
 	}
 }
@@ -104,5 +104,32 @@ func TestOrderOfJobsChangesNoNumber(t *testing.T) {
 	// Not vacuous: the methods chose different kernels on the partitions.
 	if inOrder[0].C == inOrder[1].C && inOrder[0].TestAccuracy == inOrder[1].TestAccuracy && inOrder[0].Kernel.Gamma == inOrder[1].Kernel.Gamma {
 		t.Errorf("the first two records agree in C, γ and test accuracy: the comparison shows nothing")
+	}
+}
+
+// TestCoresPerJobChangeNoNumber: with fewer jobs than cores each job gets
+// its share of them (jobWorkers); every default method gives the same
+// record on one core as with two goroutines inside the job.
+func TestCoresPerJobChangeNoNumber(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every default method")
+	}
+	src := []Source{heartSource(t, 1, 7)}
+	entries := mustEntries(t, "default")
+	one := Config{Seed: 7, Workers: 1}
+	shared := Config{Seed: 7, Workers: 2 * len(entries)}
+	if w, inner := shared.jobWorkers(len(entries)); w != len(entries) || inner.Workers != 2 {
+		t.Fatalf("%d jobs on %d cores: %d at once with %d inside each, want %d with 2", len(entries), shared.Workers, w, inner.Workers, len(entries))
+	}
+	a, b := runAll(t, one, src, entries), runAll(t, shared, src, entries)
+	if len(a) != len(entries) || CountFailures(a) != 0 {
+		t.Fatalf("%d records, %d failures; want %d, 0", len(a), CountFailures(a), len(entries))
+	}
+	if !reflect.DeepEqual(masked(a), masked(b)) {
+		for i := range a {
+			if x, y := masked(a[i : i+1])[0], masked(b[i : i+1])[0]; !reflect.DeepEqual(x, y) {
+				t.Errorf("%s: one core C %g γ %g test %g; two C %g γ %g test %g", x.Entry, x.C, x.Kernel.Gamma, x.TestAccuracy, y.C, y.Kernel.Gamma, y.TestAccuracy)
+			}
+		}
 	}
 }
