@@ -207,9 +207,9 @@ type Progress func(done, total int, last *Record)
 
 // Run runs the jobs not already in done, writes each record to sink as soon
 // as it is produced, and returns the new records. With more than one
-// worker the jobs start longest first (longestFirst), alone in the order
-// of jobs. A method that fails on one
-// partition is recorded with status "failure" and the run goes on;
+// worker the jobs start longest first (longestFirst), with one in the
+// order of jobs. A method that fails on one partition is recorded with
+// status "failure" and the run goes on;
 // cancellation stops the run (records already written stay) and returns the
 // context's error. The records of a run do not depend on Workers.
 func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]bool, sink Sink, progress Progress) ([]Record, error) {
@@ -281,9 +281,9 @@ feed:
 }
 
 // jobWorkers returns how many of n jobs Run runs at once (Workers, 0: all
-// cores, at most n) and the shared settings every job gets: with more than one at
-// once, parallel across jobs, not inside them (Options.Workers 1). "All
-// cores" is GOMAXPROCS, as the methods count them: it follows a container's
+// cores, at most n) and the shared settings every job gets: with as many
+// jobs as cores, parallel across jobs, not inside them (Common.Workers 1).
+// "All cores" is GOMAXPROCS, as the methods count them: it follows a container's
 // CPU limit, where NumCPU counts the host's cores (64 jobs at once, and 64
 // times the memory, in a 2-CPU container on a 64-core host).
 //
