@@ -19,6 +19,7 @@
 #   bench/scaling.sh
 #   WORKERS="1 2" bench/scaling.sh
 #   KT=/tmp/kerneltune-main bench/scaling.sh    # time another build
+#   STUDY=testdata/study/uci-eight.yaml bench/scaling.sh   # another study
 #
 # The records are written to a temporary directory (OUT=DIR keeps them).
 set -euo pipefail
@@ -31,6 +32,7 @@ WORKERS=${WORKERS:-$(for w in 1 2 4 8; do [ "$w" -le "$cores" ] && echo "$w"; do
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 OUT=${OUT:-$tmp}
+STUDY=$(realpath "${STUDY:-$root/bench/scaling.yaml}")
 mkdir -p "$OUT"
 (cd "$root" && go build -o "$tmp/makespan" ./bench/makespan)
 KT=${KT:-}
@@ -39,12 +41,12 @@ if [ -z "$KT" ]; then
   KT=$tmp/kerneltune
 fi
 
-echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); study bench/scaling.yaml"
+echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); study $STUDY"
 printf "%7s | %8s %8s | %8s | %10s\n" workers wall-s cpu-s speed-up idle-cores
 wall1=
 for w in $WORKERS; do
   rm -f "$OUT/w$w.jsonl"
-  "$TIME" -f '%e %U %S' -o "$tmp/t" "$KT" compare --study "$root/bench/scaling.yaml" \
+  "$TIME" -f '%e %U %S' -o "$tmp/t" "$KT" compare --study "$STUDY" \
     --workers "$w" -o "$OUT/w$w.jsonl" -q > "$OUT/w$w.txt"
   read -r wall user sys < "$tmp/t"
   [ -n "$wall1" ] || wall1=$wall
