@@ -220,6 +220,9 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 		}
 	}
 	workers, inner := c.jobWorkers(len(todo))
+	// The svm baseline and gi's choice of C search the same grid on the
+	// same partition: one search per partition (methods.GridMemo).
+	inner.Grids = methods.NewGridMemo()
 	if workers > 1 {
 		// Longest first, so that the run does not end with one long job
 		// on one core (schedule.go); alone, a job runs in the plan's order.
@@ -389,7 +392,10 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 			rec.Notes = append(rec.Notes, "no test AUC: the test part holds one class")
 		}
 	}
-	rec.Seconds = time.Since(start).Seconds()
+	// A grid search read from the run's memo counts as this job's work
+	// (methods.Result.Credit), so a method's time does not depend on the
+	// order the jobs of a partition ran in.
+	rec.Seconds = (time.Since(start) + res.Credit).Seconds()
 	sanitize(&rec)
 	return rec
 }

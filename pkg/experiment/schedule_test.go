@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -130,6 +131,37 @@ func TestCoresPerJobChangeNoNumber(t *testing.T) {
 			if x, y := masked(a[i : i+1])[0], masked(b[i : i+1])[0]; !reflect.DeepEqual(x, y) {
 				t.Errorf("%s: one core C %g γ %g test %g; two C %g γ %g test %g", x.Entry, x.C, x.Kernel.Gamma, x.TestAccuracy, y.C, y.Kernel.Gamma, y.TestAccuracy)
 			}
+		}
+	}
+}
+
+// The svm baseline and gi share their grid search in a run
+// (methods.GridMemo): gi's and svm's records are those each writes when it
+// runs alone, and each is charged the search's time.
+func TestSharedGridChangesNoNumber(t *testing.T) {
+	src := []Source{heartSource(t, 2, 7)}
+	both := mustEntries(t, "svm,gi")
+	c := Config{Seed: 7, Workers: 1}
+	together := runAll(t, c, src, both)
+	alone := append(runAll(t, c, src, both[:1]), runAll(t, c, src, both[1:])...)
+	if len(together) != 4 || len(alone) != 4 || CountFailures(together) != 0 {
+		t.Fatalf("%d and %d records, %d failures; want 4, 4, 0", len(together), len(alone), CountFailures(together))
+	}
+	key := func(r Record) string { return fmt.Sprintf("%s/%d", r.Entry, r.Partition) }
+	byKey := map[string]Record{}
+	for _, r := range alone {
+		byKey[key(r)] = r
+	}
+	for _, r := range together {
+		a := byKey[key(r)]
+		if r.Seconds <= 0 {
+			t.Errorf("%s: time %g", key(r), r.Seconds)
+		}
+		r.Seconds, a.Seconds = 0, 0
+		r.Run, a.Run, r.Settings, a.Settings = "", "", nil, nil
+		if !reflect.DeepEqual(r, a) {
+			t.Errorf("%s with a shared grid: C %g γ %g test %g solves %d; alone: C %g γ %g test %g solves %d",
+				key(r), r.C, r.Kernel.Gamma, r.TestAccuracy, r.Solves, a.C, a.Kernel.Gamma, a.TestAccuracy, a.Solves)
 		}
 	}
 }
