@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 var (
 	readmeUpdate = flag.Bool("readme-update", false, "paste the output of README.md's run blocks anew (make readme)")
 	readmeAll    = flag.Bool("readme-all", false, "with -readme-update: rerun the measured blocks too and date them today (make readme-all)")
+	readmeOnly   = flag.String("readme-only", "", "with -readme-all: rerun only the measured blocks with a command written exactly so (\"kerneltune compare\")")
 )
 
 // TestREADME reruns every command of README.md's <!-- readme: run --> blocks
@@ -43,6 +45,15 @@ func TestREADME(t *testing.T) {
 	doc, err := readme.Parse(string(raw))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if *readmeOnly != "" {
+		keep := doc.Blocks[:0]
+		for _, b := range doc.Blocks {
+			if b.Kind != readme.Measured || slices.ContainsFunc(b.Commands, func(c *readme.Command) bool { return c.Text == *readmeOnly }) {
+				keep = append(keep, b)
+			}
+		}
+		doc.Blocks = keep
 	}
 	if _, err := readme.DatedClaims(string(raw), time.Now()); err != nil {
 		t.Fatal(err)

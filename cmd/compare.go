@@ -67,7 +67,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.StringVar(&o.Splits, "splits", "random", "random, or predefined (the dataset's own realisations, e.g. IDA)")
 	f.BoolVar(&o.s.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
-	f.IntVar(&o.s.Workers, "workers", 0, "concurrent jobs (0 = all cores); results do not depend on it")
+	f.IntVar(&o.s.Workers, "workers", 0, "concurrent jobs, the cores the run uses: 1 runs everything on one core (0 = all cores); results do not depend on it")
 	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the estimated peak memory of the jobs at once (--workers of them, each as large as the largest)", "a run that would need more"))
 	f.StringVarP(&o.s.Out, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
 	f.BoolVar(&o.s.Resume, "resume", false, "skip the jobs already recorded in --out")

@@ -56,6 +56,7 @@ func LaanayaSelect(ctx context.Context, c Config, src Source) (FixedSVM, error) 
 				fit, err := model.Fit(ctx, model.FitSettings{
 					Train: p.train, Kernel: spec, Margin: model.L1, C: C,
 					Eps: c.Base.Eps, CacheMB: c.Base.CacheMB,
+					Workers: min(c.Workers, 2), // --workers 1: one core (0: the solver's default, 2)
 				})
 				if err != nil {
 					return FixedSVM{}, fmt.Errorf("laanaya selection on %s at C=2^%g, γ=2^%g: %w", src.Name(), lc, lg, err)

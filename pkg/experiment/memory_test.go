@@ -60,13 +60,16 @@ func TestEstimateMemory(t *testing.T) {
 		t.Errorf("gi estimate %+v, want Job %d", est[1], want)
 	}
 
-	// One job at a time (Workers 1, or one job to do) keeps the methods'
-	// own workers (0: all cores), as Run does.
+	// One job at a time keeps the cores Workers gives the run, as Run
+	// does: Workers 1 is one goroutine inside the job, Workers 2 with one
+	// job to do two (0, all cores, would keep the methods' own: GOMAXPROCS).
 	for _, tc := range []struct{ workers, jobs int }{{1, 4}, {2, 1}} {
 		c.Workers = tc.workers
 		est, err := EstimateMemory(c, []Source{src}, entries[:1], tc.jobs)
-		whole := methods.SVMSettings{Common: opts}.PeakBytes(200, 13)
-		if err != nil || est[0].Jobs != 1 || est[0].Spec.Base().Workers != 0 || est[0].Bytes != whole {
+		inner := opts
+		inner.Workers = tc.workers
+		whole := methods.SVMSettings{Common: inner}.PeakBytes(200, 13)
+		if err != nil || est[0].Jobs != 1 || est[0].Spec.Base().Workers != tc.workers || est[0].Bytes != whole {
 			t.Errorf("workers %d, %d jobs: %+v, %v; want one job of %d bytes", tc.workers, tc.jobs, est, err, whole)
 		}
 	}
@@ -144,5 +147,22 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 	c.Workers = 5
 	if w, _ := c.jobWorkers(10); w != 5 {
 		t.Errorf("Workers 5: %d at once", w)
+	}
+	// A lone job keeps to the cores Workers gives the run: --workers 1 is
+	// one core, not one job with a grid search on all of them.
+	c.Workers = 1
+	if w, inner := c.jobWorkers(10); w != 1 || inner.Workers != 1 {
+		t.Errorf("Workers 1: %d at once (inner workers %d), want 1 (1)", w, inner.Workers)
+	}
+	c.Workers = 3
+	if w, inner := c.jobWorkers(1); w != 1 || inner.Workers != 3 {
+		t.Errorf("Workers 3, 1 job: %d at once (inner workers %d), want 1 (3)", w, inner.Workers)
+	}
+	// Fewer jobs than cores: each job gets its share of them.
+	c.Workers = 8
+	for _, tc := range []struct{ jobs, at, inner int }{{3, 3, 2}, {6, 6, 1}, {2, 2, 4}, {20, 8, 1}} {
+		if w, inner := c.jobWorkers(tc.jobs); w != tc.at || inner.Workers != tc.inner {
+			t.Errorf("Workers 8, %d jobs: %d at once (inner workers %d), want %d (%d)", tc.jobs, w, inner.Workers, tc.at, tc.inner)
+		}
 	}
 }

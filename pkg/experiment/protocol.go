@@ -206,8 +206,10 @@ func (c *Config) Plan(sources []Source, entries []Entry) []Job {
 type Progress func(done, total int, last *Record)
 
 // Run runs the jobs not already in done, writes each record to sink as soon
-// as it is produced, and returns the new records. A method that fails on one
-// partition is recorded with status "failure" and the run goes on;
+// as it is produced, and returns the new records. With more than one
+// worker the jobs start longest first (longestFirst), with one in the
+// order of jobs. A method that fails on one partition is recorded with
+// status "failure" and the run goes on;
 // cancellation stops the run (records already written stay) and returns the
 // context's error. The records of a run do not depend on Workers.
 func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]bool, sink Sink, progress Progress) ([]Record, error) {
@@ -218,6 +220,14 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 		}
 	}
 	workers, inner := c.jobWorkers(len(todo))
+	// The svm baseline and gi's choice of C search the same grid on the
+	// same partition: one search per partition (methods.GridMemo).
+	inner.Grids = methods.NewGridMemo()
+	if workers > 1 {
+		// Longest first, so that the run does not end with one long job
+		// on one core (schedule.go); alone, a job runs in the plan's order.
+		todo = longestFirst(todo)
+	}
 
 	var (
 		mu       sync.Mutex
@@ -274,20 +284,32 @@ feed:
 }
 
 // jobWorkers returns how many of n jobs Run runs at once (Workers, 0: all
-// cores, at most n) and the shared settings every job gets: with more than one at
-// once, parallel across jobs, not inside them (Options.Workers 1). "All
-// cores" is GOMAXPROCS, as the methods count them: it follows a container's
+// cores, at most n) and the shared settings every job gets: with as many
+// jobs as cores, parallel across jobs, not inside them (Common.Workers 1).
+// "All cores" is GOMAXPROCS, as the methods count them: it follows a container's
 // CPU limit, where NumCPU counts the host's cores (64 jobs at once, and 64
 // times the memory, in a 2-CPU container on a 64-core host).
+//
+// Workers, when set, is the cores the whole run may use: a job that runs
+// alone (Workers 1, or one job) gets at most Workers goroutines inside it
+// (the grid search's folds, the solver's column helpers), so that
+// --workers 1 keeps to one core; with Workers 0 a lone job may use all
+// cores. With fewer jobs than cores (compare --test: one job per method),
+// each job gets its share of the cores left over, cores/n (the grid's and
+// the cross-validations' folds run on them; the results do not depend on
+// it), not one core each and the rest idle.
 func (c *Config) jobWorkers(n int) (int, methods.Common) {
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	cores := c.Workers
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, max(n, 1))
+	workers := min(cores, max(n, 1))
 	inner := c.Base
-	if workers > 1 {
-		inner.Workers = 1
+	switch {
+	case workers > 1:
+		inner.Workers = cores / workers
+	case c.Workers > 0 && (inner.Workers <= 0 || inner.Workers > c.Workers):
+		inner.Workers = c.Workers
 	}
 	return workers, inner
 }
@@ -375,7 +397,10 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 			rec.Notes = append(rec.Notes, "no test AUC: the test part holds one class")
 		}
 	}
-	rec.Seconds = time.Since(start).Seconds()
+	// A grid search read from the run's memo counts as this job's work
+	// (methods.Result.Credit), so a method's time does not depend on the
+	// order the jobs of a partition ran in.
+	rec.Seconds = (time.Since(start) + res.Credit).Seconds()
 	sanitize(&rec)
 	return rec
 }

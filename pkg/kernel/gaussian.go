@@ -295,6 +295,9 @@ func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile)
 func (g *Gaussian) Gram(X mat.Matrix) *mat.SymDense {
 	x, n, d := rowMajor(X)
 	g.checkDim(d)
+	if r := g.twoValued(x, n, d); r != nil {
+		return r.gram()
+	}
 	xt, p := g.transform(x, n, d, colMeans(x, n, d))
 	h := rowNorms2Half(xt, n, p)
 	return innerGram(xt, n, p, expFinish(h, h, true))
@@ -326,8 +329,25 @@ func (g *Gaussian) Rows(X mat.Matrix) Matrix {
 			return r
 		}
 	}
+	if r := g.twoValued(x, n, d); r != nil {
+		return r
+	}
 	xt, p := g.transform(x, n, d, colMeans(x, n, d))
 	return &gaussRows{xt: xt, n: n, p: p, h: rowNorms2Half(xt, n, p)}
+}
+
+// twoValued returns the two-valued route (twovalued.go) of a diagonal
+// metric on one-hot-like rows, or nil (other metrics, or data where the
+// route does not pay: gaussTwoValuedMaxCost).
+func (g *Gaussian) twoValued(x []float64, n, d int) *twoValued {
+	if g.kind != gaussDiag {
+		return nil
+	}
+	scale := make([]float64, d)
+	for c, k := range g.cols {
+		scale[k] = g.scale[c]
+	}
+	return newTwoValued(x, n, d, scale, true, gaussTwoValuedMaxCost)
 }
 
 // gaussRows is a Gaussian kernel matrix computed column by column.

@@ -63,7 +63,22 @@ func GaussianGradQ(dst *mat.SymDense, X mat.Matrix, K, C mat.Symmetric) {
 // product. (Schittkowski's exp(-Σ p_k Δ_k²) has q = 2p, so ∂F/∂p_k = 2 G_kk;
 // LIBSVM's isotropic exp(-γ‖x-z‖²) has Q = 2γI, so ∂F/∂γ = 2 Σ_k G_kk.)
 // len(dst) must be d.
+//
+// On one-hot-like rows (most features taking two values, few rows off each
+// feature's majority value) it takes the two-valued route (twovalued.go),
+// O(n² + Σ_k nnz_k²), with the same values up to rounding.
 func GaussianGradDiag(dst []float64, X mat.Matrix, K, C mat.Symmetric) {
+	if n, d := X.Dims(); len(dst) == d && K.SymmetricDim() == n && C.SymmetricDim() == n {
+		x, _, _ := rowMajor(X)
+		ones := make([]float64, d)
+		for k := range ones {
+			ones[k] = 1
+		}
+		if r := newTwoValued(x, n, d, ones, true, gaussTwoValuedMaxCost); r != nil {
+			r.gradDiag(dst, x, d, upperRaw(K), upperRaw(C))
+			return
+		}
+	}
 	xc, m, n, d := laplacianTimes(X, K, C)
 	if len(dst) != d {
 		panic(fmt.Sprintf("kernel: GaussianGradDiag: len(dst) = %d, want %d", len(dst), d))

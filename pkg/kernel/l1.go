@@ -99,8 +99,12 @@ func l1dist(a, b []float64) float64 {
 
 // Gram returns K_ij = -Σ_k |x_ik-x_jk|/θ_k (K_ii = 0), both triangles filled.
 func (k *L1) Gram(X mat.Matrix) *mat.SymDense {
+	x, n, d := rowMajor(X)
+	k.checkDim(d)
+	if r := k.sparseRows(x, n, d); r != nil {
+		return r.gram()
+	}
 	xs, n := k.scaled(X)
-	d := len(k.theta)
 	if n == 0 {
 		return &mat.SymDense{}
 	}
@@ -146,6 +150,11 @@ func (k *L1) Cross(A, B mat.Matrix) *mat.Dense {
 // Rows prepares X/θ for column evaluation. The Matrix is read-only and safe
 // for concurrent use.
 func (k *L1) Rows(X mat.Matrix) Matrix {
+	x, n, d := rowMajor(X)
+	k.checkDim(d)
+	if r := k.sparseRows(x, n, d); r != nil {
+		return r
+	}
 	xs, n := k.scaled(X)
 	return &l1Rows{xs: xs, n: n, d: len(k.theta)}
 }

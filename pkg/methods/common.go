@@ -39,6 +39,10 @@ type Common struct {
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)
+	// Grids, if non-nil, shares the grid search (svm; gi's C) between the jobs of a run that search the same training part
+	// with the same settings (GridMemo); it changes no result. A run sets
+	// it per job, like Recorder; it is not a setting of the run.
+	Grids *GridMemo
 }
 
 // gridRows returns the most rows the full grid runs on, 0 for no limit.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -45,6 +46,9 @@ type gridResult struct {
 	// is that run's choice, refined on all rows (see gridSearchLarge).
 	Subset int
 	Coarse *gridResult
+	// credit is the time another job spent on this search when it was
+	// read from a GridMemo (less this job's wait for it), 0 otherwise.
+	credit time.Duration
 }
 
 // note returns what a method's Init says about a large-data grid search,
@@ -258,6 +262,14 @@ func l2WarmStart(dst, alpha []float64, w2, C0, C float64) []float64 {
 // choice away from the degenerate corners K ≈ 11ᵀ and K ≈ I, from which a
 // kernel-learning method cannot move (DESIGN.md, spd).
 func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common) (gridResult, error) {
+	if cm.Grids != nil {
+		return cm.Grids.search(train, cm, func() (gridResult, error) { return gridSearch(ctx, train, cm) })
+	}
+	return gridSearch(ctx, train, cm)
+}
+
+// gridSearch is gridSearchCV without the memo.
+func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common) (gridResult, error) {
 	n := train.Len()
 	if m := cm.gridRows(); m > 0 && n > m {
 		return gridSearchLarge(ctx, train, cm, m)
@@ -317,7 +329,7 @@ const gridSubsetStream = 0x67726964
 // The accuracy returned is the refinement's, on all rows.
 func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m int) (gridResult, error) {
 	sub := train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
-	coarse, err := gridSearchCV(ctx, sub, cm)
+	coarse, err := gridSearch(ctx, sub, cm)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on a subset of %d rows: %w", m, err)
 	}

@@ -526,6 +526,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		pr.C = g.C
 		res.Margin, res.C = solver.L2, g.C
 		res.Solves += g.Solves
+		res.Credit += g.credit
 		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
 	}
 	res.Init = init

@@ -38,7 +38,9 @@ import (
 // decreases J monotonically without a step size. The inner problem is convex
 // in θ (and in log θ); it is solved here by gonum's L-BFGS in log θ (so θ
 // stays positive), each evaluation solving the radius QP warm-started from
-// the β of the last accepted point. The
+// the β of the last accepted point, and only as far as a tenth of its
+// starting gradient while that is large (any decrease of the inner
+// objective keeps the monotone decrease of J; lccpInnerRelTol). The
 // outer loop stops when |log J_{p+1} - log J_p| < Tol (default 1e-5, the
 // paper's ε is not given) or after MaxIter steps (default 100; LCCPSettings).
 //
@@ -133,8 +135,17 @@ const (
 	lccpEps          = 1e-6 // loosest SMO tolerance of the radius and SVM QPs inside the method
 	lccpInnerMaxIter = 200
 	lccpInnerTol     = 1e-6 // ‖∇ in log θ‖_∞ of the inner convex problem
-	lccpLBFGSMem     = 8
-	lccpLogThetaMax  = 30 // |log θ_k − log θ0| is kept below this
+	// lccpInnerRelTol ends an inner problem, after at least one step, once
+	// ‖∂F/∂s‖_∞ < lccpInnerRelTol·‖∂F/∂s‖_∞ at its start. At the start s_p,
+	// ∂F/∂s = φ ⊙ ∇log J(θ_p), so the tolerance tightens as the LCCP
+	// converges (an inexact Newton-like forcing term), and any accepted step
+	// keeps Theorem 1's decrease: log J ≤ F + const with equality at θ_p
+	// (concavity of log‖w‖²), and the line search only accepts
+	// F(θ_{p+1}) < F(θ_p). On the default compare it halves the radius
+	// solves (907 → 439 per heart partition) for the same accuracies.
+	lccpInnerRelTol = 0.1
+	lccpLBFGSMem    = 8
+	lccpLogThetaMax = 30 // |log θ_k − log θ0| is kept below this
 )
 
 // lccpProblem holds the data of one run and evaluates R², ‖w‖² and their
@@ -156,6 +167,9 @@ type lccpProblem struct {
 	theta []float64
 	alpha []float64 // warm start of the SVM
 	beta  []float64 // warm start of the radius QP: β at the last accepted point
+
+	// innerRelTol ends an inner problem early (lccpInnerRelTol).
+	innerRelTol float64
 
 	svmSolves, radiusSolves int
 }
@@ -325,7 +339,8 @@ func (p *lccpProblem) surrogate(ctx context.Context, s, g, grad []float64) (floa
 // (memory 8) with Moré–Thuente steps (strong Wolfe, c1 = 1e-4, c2 = 0.9:
 // 15% fewer radius solves than Armijo backtracking on IDA breast-cancer and
 // banana, and sᵀy > 0, which gonum's L-BFGS does not check) stops when
-// ‖∂F/∂s‖_∞ < lccpInnerTol, F falls by less than 1e-13(1 + |F|) in a step,
+// ‖∂F/∂s‖_∞ < lccpInnerTol or, after a step, below p.innerRelTol times its
+// value at the start (lccpInnerRelTol), F falls by less than 1e-13(1 + |F|) in a step,
 // the line search finds no decrease, or after lccpInnerMaxIter steps. F
 // never rises, so neither does J (Theorem 1). Each evaluation warm-starts
 // the radius QP from the last accepted β. It returns the steps taken.
@@ -351,7 +366,7 @@ func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters 
 		return f, grad, beta, err
 	}
 	var x []float64 // the last accepted s
-	run := lbfgsRun[[]float64]{Eval: eval, GradTol: lccpInnerTol,
+	run := lbfgsRun[[]float64]{Eval: eval, GradTol: lccpInnerTol, RelGradTol: p.innerRelTol,
 		Accept: func(it int, s []float64, _ float64, beta []float64) { x, p.beta, iters = s, beta, it },
 		Method: optimize.LBFGS{Store: lccpLBFGSMem, Linesearcher: &optimize.MoreThuente{DecreaseFactor: 1e-4}},
 		Settings: optimize.Settings{
@@ -370,6 +385,12 @@ func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters 
 
 // Tune runs the LCCP on the (already normalised) training part.
 func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	return s.tune(ctx, train, lccpInnerRelTol)
+}
+
+// tune is Tune with the inner problem's relative gradient tolerance (0:
+// every inner problem solved to lccpInnerTol, as before the inexact steps).
+func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelTol float64) (*Result, error) {
 	start := time.Now()
 	if err := s.Check(); err != nil {
 		return nil, err
@@ -439,6 +460,7 @@ func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		}
 	}
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
+	prob.innerRelTol = innerRelTol
 	phi := make([]float64, prob.np)
 	for j := range phi {
 		phi[j] = 1

@@ -58,6 +58,11 @@ type Result struct {
 	Iter    int           `json:"iterations"`
 	Solves  int           `json:"svm_solves"`
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Credit is work another job did for this one and that belongs to this
+	// method's cost: the time of a grid search read from Common.Grids (its
+	// solves are in Solves), less the time spent waiting for it. A
+	// comparison adds it to the job's time.
+	Credit time.Duration `json:"-"`
 
 	// Criterion names the quantity the method optimised; Start and End are its
 	// values at the start point and at the end.

@@ -156,6 +156,7 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 		}
 		r.Iter += pr.Iter
 		r.Solves += pr.Solves
+		r.Credit += pr.Credit
 		r.CriterionStart += pr.CriterionStart / float64(len(pairs))
 		r.CriterionEnd += pr.CriterionEnd / float64(len(pairs))
 		for _, n := range pr.Notes {

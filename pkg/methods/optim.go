@@ -31,6 +31,10 @@ type lbfgsRun[P any] struct {
 	// included, where ‖∇f‖_∞ < GradTol. (gonum's Settings.GradientThreshold
 	// would hide that point from Accept, and does not check the start.)
 	GradTol float64
+	// RelGradTol > 0 also ends the run at an accepted point after the start
+	// where ‖∇f‖_∞ < RelGradTol·‖∇f(x0)‖_∞ (an inexact solve: the forcing
+	// term of an outer loop that only needs a decrease).
+	RelGradTol float64
 	// Method and Settings go to optimize.Minimize; Settings.Converger must
 	// be set.
 	Method   optimize.LBFGS
@@ -51,6 +55,7 @@ func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st status.Stat
 	var last *point // the last point evaluated
 	var evalErr error
 	it := -1
+	var g0 float64 // ‖∇f(x0)‖_∞
 	at := func(x []float64) *point {
 		if last == nil || !floats.Equal(x, last.x) {
 			f, g, pt, err := r.Eval(x)
@@ -68,7 +73,11 @@ func (r lbfgsRun[P]) minimize(ctx context.Context, x0 []float64) (st status.Stat
 		p := at(loc.X)
 		it++
 		r.Accept(it, p.x, p.f, p.pt)
-		return floats.Norm(p.grad, math.Inf(1)) < r.GradTol
+		gn := floats.Norm(p.grad, math.Inf(1))
+		if it == 0 {
+			g0 = gn
+		}
+		return gn < r.GradTol || (it > 0 && gn < r.RelGradTol*g0)
 	}}
 	prob := optimize.Problem{
 		Func: func(x []float64) float64 { return at(x).f },

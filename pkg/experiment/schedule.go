@@ -1,0 +1,141 @@
+package experiment
+
+// The order in which Run starts the jobs of a comparison (issue 26). The
+// jobs are uneven: one lccp partition costs up to 20 times an svm one, and
+// a rcsc one a tenth of it. Started in the plan's order (dataset,
+// partition, entry), a long job that comes last keeps the other cores idle
+// while it runs; started longest first (LPT, Graham 1969), the run ends
+// with the short ones, which fill the cores evenly. The order changes no
+// number: each job's partition, seed and settings are its own (JobSeed),
+// its record is keyed by (dataset, entry, partition) and the records are
+// sorted before anything reads them.
+
+import (
+	"cmp"
+	"container/heap"
+	"slices"
+)
+
+// methodCost is the expected seconds of one job of a method on 100
+// training rows of about 10 features, from the default compare's tables
+// (heart, breast-wisconsin, diabetes, 30 partitions of 100 rows; main at
+// d4a4e9a, 2 cores): svm 0.04-0.21 s, gi 0.06-0.24, lccp 0.19-0.25,
+// twolevel 0.03-0.06, spd 0.02-0.05, rcsc 0.01. random and bo (60 and 30
+// CV evaluations of 5 folds) and halving are put at the grid's order.
+// Only the order of the numbers matters; an unknown method gets svm's.
+var methodCost = map[string]float64{
+	"svm": 0.12, "gi": 0.14, "lccp": 0.22, "twolevel": 0.045, "spd": 0.035, "rcsc": 0.01,
+	"random": 0.1, "bo": 0.1, "halving": 0.05,
+}
+
+// JobCost is the expected cost of a job of method on a training part of n
+// rows and d features, in methodCost's seconds: Run starts the jobs of a
+// comparison in decreasing order of it. Every method's solves work
+// on the n×n kernel matrix, so the cost grows like n² (more SMO iterations
+// on more rows make it steeper; n² is enough to order the datasets of a
+// study). lccp learns one kernel parameter per feature, and its iterations
+// and solves grow with them: 0.2 s per partition at d = 8..13, 3.4 s at
+// ionosphere's d = 34 (issue 26), about d²; its cost is scaled by
+// (d/10)².
+func JobCost(method string, n, d int) float64 {
+	c, ok := methodCost[method]
+	if !ok {
+		c = methodCost["svm"]
+	}
+	r := float64(n) / 100
+	c *= r * r
+	if method == "lccp" {
+		q := float64(max(d, 1)) / 10
+		c *= q * q
+	}
+	return c
+}
+
+// longestFirst returns the jobs ordered by JobCost, the most expensive
+// first; jobs of equal cost keep their order (the plan's). A source whose
+// shape cannot be read (trainShape) counts as 100 rows of 10 features: its
+// jobs fail in runJob with the error, wherever they come.
+func longestFirst(jobs []Job) []Job {
+	shapes := map[string]shape{}
+	cost := make([]float64, len(jobs))
+	for i, j := range jobs {
+		name := j.Source.Name()
+		sh, ok := shapes[name]
+		if !ok {
+			if ss, err := trainShapes([]Source{j.Source}); err == nil && ss[0].n > 0 {
+				sh = ss[0]
+			} else {
+				sh = shape{n: 100, d: 10}
+			}
+			shapes[name] = sh
+		}
+		cost[i] = shapeCost(j.Entry.Method, sh)
+	}
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	out := make([]Job, len(jobs))
+	for k, i := range idx {
+		out[k] = jobs[i]
+	}
+	return out
+}
+
+// Makespan returns the time at which workers cores finish jobs of the given
+// durations started in the given order, each on the first core that is
+// free (Run's pool): the wall time of a run whose jobs take these times,
+// without the time to start and to write the tables.
+func Makespan(durations []float64, workers int) float64 {
+	if workers < 1 {
+		workers = 1
+	}
+	free := make(minHeap, min(workers, max(len(durations), 1)))
+	end := 0.0
+	for _, d := range durations {
+		t := free[0] + d
+		free[0] = t
+		heap.Fix(&free, 0)
+		end = max(end, t)
+	}
+	return end
+}
+
+// LongestFirst returns durations sorted longest first: the order Run gives
+// jobs of these expected times (with Makespan, the run's wall time if the
+// expectation were exact).
+func LongestFirst(durations []float64) []float64 {
+	out := slices.Clone(durations)
+	slices.SortStableFunc(out, func(a, b float64) int { return cmp.Compare(b, a) })
+	return out
+}
+
+// minHeap is a min-heap of the cores' free times.
+type minHeap []float64
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// shapeCost is JobCost of a job on data of shape sh: for multi-class data
+// the sum over its one-vs-one pairs, each on its two classes' rows.
+func shapeCost(method string, sh shape) float64 {
+	if len(sh.classes) < 3 {
+		return JobCost(method, sh.n, sh.d)
+	}
+	var c float64
+	for a := range sh.classes {
+		for b := a + 1; b < len(sh.classes); b++ {
+			c += JobCost(method, sh.classes[a]+sh.classes[b], sh.d)
+		}
+	}
+	return c
+}
