@@ -52,7 +52,7 @@ func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Categorical, "categorical", "error", "nominal (text) features: error, or onehot (one 0/1 feature per category, fitted on the training part)")
 	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")
 	fs.StringVar(&o.Missing, "missing", "error", `rows with missing values ("?", "NA", empty): error or drop`)
-	fs.StringVar(&o.Multiclass, "multiclass", "ovo", "more than two classes: ovo (one-vs-one, LIBSVM's vote); ovr (one-vs-rest) is not implemented yet")
+	fs.StringVar(&o.Multiclass, "multiclass", "ovo", "more than two classes: ovo (one-vs-one, LIBSVM's vote) or ovr (each class against the rest, the largest decision value)")
 }
 
 // addSplitFlags adds the flags that choose the test part and the
@@ -120,7 +120,7 @@ func flagHint(err error) error {
 }
 
 var flagWords = strings.NewReplacer(
-	"missing=drop", "--missing drop", "multiclass=ovr", "--multiclass ovr", "use ovo", "use --multiclass ovo",
+	"missing=drop", "--missing drop",
 	"categorical=onehot", "--categorical onehot",
 	"positive=CLASS", "--positive CLASS",
 	"classes=A,B", "--classes A,B",

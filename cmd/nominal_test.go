@@ -50,7 +50,7 @@ func TestInfoARFFNominal(t *testing.T) {
 	for _, want := range []string{
 		"│ classes           │ 3 ",
 		`│ "Iris-versicolor" │ 50 (33.3%) `,
-		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote); --positive CLASS makes one against the rest, --classes A,B keeps two",
+		"note: 3 classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote), or with --multiclass ovr one-vs-rest (a binary SVM per class, the largest decision value); --positive CLASS makes one against the rest, --classes A,B keeps two",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("info iris lacks %q:\n%s", want, out)
@@ -67,8 +67,8 @@ func TestInfoARFFNominal(t *testing.T) {
 }
 
 // tune on iris: without a choice of classes one-vs-one over the three
-// (--multiclass ovr is refused: not implemented); --positive makes X
-// against the rest; --classes keeps two.
+// (--multiclass ovr: each against the rest); --positive makes X against the
+// rest; --classes keeps two.
 func TestTuneMultiClass(t *testing.T) {
 	iris := arffDir + "/iris.arff"
 	mc := tuneJSON(t, iris, "--method", "svm", "--test-fraction", "0.3")
@@ -76,10 +76,10 @@ func TestTuneMultiClass(t *testing.T) {
 		mc.NTrain != 105 || mc.NTest != 45 || mc.TestScores == nil || len(mc.Confusion.Counts) != 3 || mc.TestAccuracy == nil {
 		t.Errorf("one-vs-one: classes %q, %d pairs, %d/%d rows, confusion %v", mc.FitData.Classes, len(mc.Pairs), mc.NTrain, mc.NTest, mc.Confusion)
 	}
-	_, errOut, code := runCLI(t, "tune", iris, "--method", "svm", "--multiclass", "ovr")
-	want := `--multiclass ovr: one-vs-rest over every class is not implemented yet; use --multiclass ovo (the default, LIBSVM's one-vs-one) or --positive CLASS (one class against all the others)`
-	if code != ExitError || !strings.Contains(errOut, want) {
-		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
+	// --multiclass ovr: one SVM per class against the rest.
+	ovr := tuneJSON(t, iris, "--method", "svm", "--test-fraction", "0.3", "--multiclass", "ovr")
+	if ovr.FitData.Multiclass != "ovr" || len(ovr.Pairs) != 3 || ovr.Pairs[0].Negative != "not Iris-setosa" || ovr.Pairs[0].Rows != 105 {
+		t.Errorf("one-vs-rest: scheme %q, %d SVMs %+v", ovr.FitData.Multiclass, len(ovr.Pairs), ovr.Pairs)
 	}
 
 	r := tuneJSON(t, iris, "--positive", "Iris-setosa", "--method", "svm", "--test-fraction", "0.3")

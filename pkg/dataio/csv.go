@@ -44,8 +44,10 @@ type ReadOptions struct {
 	Classes []string
 	// Multiclass is how data with more than two classes (and neither
 	// Positive nor Classes) is learnt: "" or "ovo", one-vs-one with
-	// LIBSVM's vote (the data is read with a class per row, Dataset.Class).
-	// "ovr" (one-vs-rest for every class) is refused: not implemented yet.
+	// LIBSVM's vote (the data is read with a class per row, Dataset.Class);
+	// "ovr", one-vs-rest: every class against all the others, the class of
+	// the largest decision value (Dataset.Multiclass). Binary data ignores
+	// it.
 	Multiclass string
 	// ClassLabels, if non-nil, are the classes of multi-class training data
 	// in its order (Dataset.ClassLabels): a test file is read with them,
@@ -126,9 +128,7 @@ func (o ReadOptions) check() error {
 		}
 	}
 	switch o.Multiclass {
-	case "", "ovo":
-	case "ovr":
-		return fmt.Errorf("multiclass=ovr: one-vs-rest over every class is not implemented yet; use ovo (the default, LIBSVM's one-vs-one) or positive=CLASS (one class against all the others)")
+	case "", OneVsOne, OneVsRest:
 	default:
 		return fmt.Errorf("unknown multiclass setting %q (want ovo or ovr)", o.Multiclass)
 	}

@@ -37,6 +37,10 @@ type Dataset struct {
 	// shows them); a test file read with them (ReadOptions.ClassLabels)
 	// keeps the training file's order.
 	ClassLabels []string
+	// Multiclass is how multi-class data is learnt: "" (one-vs-one, LIBSVM's)
+	// or OneVsRest (ReadOptions.Multiclass "ovr"). Subproblems lists the
+	// binary problems it makes.
+	Multiclass string
 
 	// Nominal lists the nominal (categorical) feature columns, read with
 	// ReadOptions.Categorical "codes": X holds each such column's category
@@ -254,7 +258,7 @@ func (d *Dataset) PairRows(a, b int) []int {
 func (d *Dataset) Pair(a, b int) *Dataset {
 	rows := d.PairRows(a, b)
 	p := d.Subset(rows)
-	p.Class, p.ClassLabels = nil, nil
+	p.Class, p.ClassLabels, p.Multiclass = nil, nil, ""
 	p.Y = make([]float64, len(rows))
 	for k, i := range rows {
 		p.Y[k] = -1
@@ -308,7 +312,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
 		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
-		Class: class, ClassLabels: d.ClassLabels,
+		Class: class, ClassLabels: d.ClassLabels, Multiclass: d.Multiclass,
 		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes, Dropped: d.Dropped,
 		Missing: d.Missing,
 	}

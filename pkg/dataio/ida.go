@@ -132,6 +132,7 @@ func ReadIDA(path string, opts ReadOptions) (*Dataset, error) {
 		X:      mat.NewDense(n, d, x), Y: lab.y, FeatureNames: names, Labels: lab.lm, Classes: lab.counts,
 		Class: lab.class, ClassLabels: lab.names,
 	}
+	setScheme(ds, opts)
 	if raw[2] == nil {
 		return ds, nil
 	}

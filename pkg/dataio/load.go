@@ -99,7 +99,16 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 	sum := sha256.Sum256(data)
 	d.SHA256 = hex.EncodeToString(sum[:])
 	d.Source = path
+	setScheme(d, opts)
 	return d, nil
+}
+
+// setScheme records opts.Multiclass in multi-class data d (Multiclass):
+// one-vs-one is the zero value.
+func setScheme(d *Dataset, opts ReadOptions) {
+	if d.MultiClass() && opts.Multiclass == OneVsRest {
+		d.Multiclass = OneVsRest
+	}
 }
 
 // checkText recognises bytes that no reader can take line by line, so the

@@ -134,7 +134,7 @@ func TestLabelErrors(t *testing.T) {
 		msg      string
 	}{
 		{"one class", "1,2,0\n3,4,0\n", ReadOptions{}, ErrOneClass, `only one class: "0" (2 rows)`},
-		{"multiclass ovr", "1,2,a\n3,4,b\n5,6,c\n7,8,a\n", ReadOptions{Multiclass: "ovr"}, nil, `multiclass=ovr: one-vs-rest over every class is not implemented yet`},
+		{"multiclass unknown", "1,2,a\n3,4,b\n5,6,c\n7,8,a\n", ReadOptions{Multiclass: "ova"}, nil, `unknown multiclass setting "ova" (want ovo or ovr)`},
 		{"test class unknown", "1,2,a\n3,4,d\n", ReadOptions{ClassLabels: []string{"a", "b", "c"}}, ErrUnknownLabel, `x.csv:2: label "d" is not one of the training classes "a", "b", "c"`},
 		{"positive missing", "1,2,a\n3,4,b\n", ReadOptions{Positive: "z"}, nil, `positive class "z" is not one of the labels "a" and "b"`},
 		{"fixed map unknown", "1,2,3\n3,4,1\n", ReadOptions{Labels: &LabelMap{Positive: "2", Negative: "1"}}, ErrUnknownLabel, `x.csv:1: label "3" is neither`},

@@ -472,6 +472,9 @@ func (s *CompareSettings) sources(describe map[string]string) ([]Source, error) 
 		splits = "predefined"
 	}
 	describe["data"] = strings.Join(paths, ",")
+	if s.Read.Multiclass == dataio.OneVsRest { // one-vs-one runs keep their ids
+		describe["multiclass"] = dataio.OneVsRest
+	}
 	describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", splits, k, s.TrainSize, s.TestSize, s.TrainFraction, s.Stratified)
 	if s.TestFile != "" {
 		describe["test"] = fmt.Sprintf("%s/%v/%v", s.TestFile, s.PartitionsGiven, s.TrainSizeGiven)

@@ -58,8 +58,8 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 		for _, e := range entries {
 			spec := e.Spec.WithBase(inner)
 			job := spec.PeakBytes(n, d)
-			if sz := shapes[k].classes; sz != nil { // one-vs-one: the pairs
-				job = methods.PeakBytesOneVsOne(spec, sz, d)
+			if sz := shapes[k].classes; sz != nil { // multi-class: the subproblems
+				job = methods.PeakBytesMultiClass(spec, sz, d, shapes[k].scheme)
 			}
 			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d,
 				Spec: spec, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
@@ -70,10 +70,12 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 
 // shape is a source's largest training part as the methods see it: n rows
 // of d features (trainShape); for multi-class data, classes are its class
-// sizes (the whole data's, scaled to n rows, rounded up).
+// sizes (the whole data's, scaled to n rows, rounded up) and scheme its
+// Multiclass.
 type shape struct {
 	n, d    int
 	classes []int
+	scheme  string
 }
 
 // trainShapes returns trainShape of every source, in order: Compare's size
@@ -87,6 +89,7 @@ func trainShapes(sources []Source) ([]shape, error) {
 		}
 		shapes[k] = shape{n: n, d: d}
 		if ss, ok := splitSource(src); ok && ss.Data.MultiClass() {
+			shapes[k].scheme = ss.Data.Multiclass
 			all := ss.Data.Len()
 			for _, c := range ss.Data.ClassSizes() {
 				shapes[k].classes = append(shapes[k].classes, (c*n+all-1)/all)

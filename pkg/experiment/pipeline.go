@@ -8,6 +8,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
@@ -38,12 +39,13 @@ type PipelineInput struct {
 // result, the final SVM on the whole training part and its degenerate-kernel
 // check.
 //
-// On multi-class data (one-vs-one) the method ran per pair of classes
-// (methods.TuneOneVsOne; the svm baseline once for all pairs), Fit holds
-// the voting model with the test part's true and predicted classes
+// On multi-class data the method ran per binary subproblem, a pair of
+// classes one-vs-one or a class against the rest one-vs-rest
+// (methods.TuneMultiClass; the svm baseline once for all), Fit holds the
+// multi-class model with the test part's true and predicted classes
 // (FitResult.TestTrue, TestPred, Classes), PairDegeneracy the check of
-// every pair's SVM on its training rows, and Degeneracy the first
-// degenerate pair's (zero when none is).
+// every binary SVM on its training rows, and Degeneracy the first
+// degenerate one's (zero when none is).
 type Tuned struct {
 	Train, Test    *dataio.Dataset
 	Norm           *dataio.Normalizer
@@ -97,7 +99,7 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); !multi && err != nil {
 			return nil, err
 		}
-		if err := methods.CheckMemoryOneVsOne(spec, t.Train.ClassSizes(), t.Train.Dim(), in.MemBytes); multi && err != nil {
+		if err := methods.CheckMemoryMultiClass(spec, t.Train.ClassSizes(), t.Train.Dim(), t.Train.Multiclass, in.MemBytes); multi && err != nil {
 			return nil, err
 		}
 		res, err := tuneSafely(ctx, spec, t.Train)
@@ -127,13 +129,28 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
 		return t, nil
 	}
-	for p, ij := range model.PairIndex(len(m.Classes)) {
-		pm, sub := m.Pairs[p], t.Train.Pair(ij[0], ij[1])
+	ovr := m.Multiclass == dataio.OneVsRest
+	for p, sp := range m.Subproblems() {
+		pm, sub := m.Pairs[p], t.Train.Sub(sp)
 		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.X, pm.C, pm.DecisionNormalized(sub.X))
+		if ovr && dg.Kind == methods.DegenerateOneClass {
+			// A class's SVM that puts every row on the rest's side is
+			// no failure one-vs-rest (small C on a minority class does
+			// it): the largest decision value uses its values, not its
+			// sign. The one-class test applies to the whole model below.
+			dg.Kind, dg.Reason = "", ""
+		}
 		t.PairDegeneracy = append(t.PairDegeneracy, dg)
 		if dg.Kind != "" && t.Degeneracy.Kind == "" {
 			t.Degeneracy = dg
-			t.Degeneracy.Reason = fmt.Sprintf("classes %q and %q: %s", pm.Labels.Positive, pm.Labels.Negative, dg.Reason)
+			t.Degeneracy.Reason = fmt.Sprintf("%s: %s", dataio.SubName(m.Classes, sp), dg.Reason)
+		}
+	}
+	if ovr && t.Degeneracy.Kind == "" {
+		pred := m.PredictClassesNormalized(t.Train.X)
+		if len(pred) > 0 && !slices.ContainsFunc(pred, func(c int) bool { return c != pred[0] }) {
+			t.Degeneracy = methods.Degeneracy{Kind: methods.DegenerateOneClass,
+				Reason: fmt.Sprintf("the one-vs-rest model predicts class %q for all %d training points", m.Classes[pred[0]], len(pred))}
 		}
 	}
 	return t, nil
@@ -155,7 +172,7 @@ func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (res
 		}
 	}()
 	if train.MultiClass() {
-		res, err = methods.TuneOneVsOne(ctx, s, train)
+		res, err = methods.TuneMultiClass(ctx, s, train)
 	} else {
 		res, err = s.Tune(ctx, train)
 	}

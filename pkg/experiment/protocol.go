@@ -371,11 +371,16 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	rec.Solves++
 	rec.NSV = fit.SVC.NSV
 	if fit.Model.IsMultiClass() {
-		// One-vs-one: LIBSVM's total_sv. fit.Classes, fit.TestTrue and
-		// fit.TestPred hold the test part's true and predicted classes.
+		// The training rows that are an SV of some binary SVM (one-vs-one:
+		// LIBSVM's total_sv). fit.Classes, fit.TestTrue and fit.TestPred
+		// hold the test part's true and predicted classes.
 		rec.NSV = fit.Model.Training.NSV
 		rec.Solves += len(fit.Model.Pairs) - 1
-		if res.Pairs != nil {
+		switch {
+		case res.Pairs != nil && fit.Model.Multiclass == dataio.OneVsRest:
+			rec.Notes = append(rec.Notes, fmt.Sprintf("one-vs-rest over %d classes: %d tunings; kernel and C are the first class's (%q vs %q)",
+				len(fit.Classes), len(res.Pairs), res.Pairs[0].Positive, res.Pairs[0].Negative))
+		case res.Pairs != nil:
 			rec.Notes = append(rec.Notes, fmt.Sprintf("one-vs-one over %d classes: %d tunings; kernel and C are the first pair's (%q vs %q)",
 				len(fit.Classes), len(res.Pairs), res.Pairs[0].Positive, res.Pairs[0].Negative))
 		}

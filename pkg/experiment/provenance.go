@@ -81,7 +81,7 @@ func joinKV(kv map[string]string) string {
 // ReadFlags returns the read options that differ from the defaults, by the
 // name of the compare flag (and study key) that sets them: "label-col",
 // "positive", "classes", "categorical" ("onehot"), "missing", "features",
-// "header", "input-format".
+// "header", "input-format", "multiclass" ("ovr" only).
 func ReadFlags(o dataio.ReadOptions) map[string]string {
 	kv := map[string]string{}
 	set := func(k, v string) {
@@ -105,6 +105,9 @@ func ReadFlags(o dataio.ReadOptions) map[string]string {
 	}
 	if o.Features > 0 {
 		kv["features"] = strconv.Itoa(o.Features)
+	}
+	if o.Multiclass == dataio.OneVsRest { // one-vs-one, the default, keeps its runs' ids
+		kv["multiclass"] = o.Multiclass
 	}
 	return kv
 }
@@ -205,6 +208,9 @@ type DataProvenance struct {
 	// OneVsOne are multi-class data's classes in LIBSVM's order, learnt
 	// one-vs-one (nil for binary data).
 	OneVsOne []string `json:"one_vs_one,omitempty"`
+	// OneVsRest are the classes, in the same order, of multi-class data
+	// learnt one-vs-rest (--multiclass ovr; OneVsOne is then nil).
+	OneVsRest []string `json:"one_vs_rest,omitempty"`
 	// Partitions, TrainSize and TestSize are the partitions drawn and the
 	// sizes of the first.
 	Partitions int `json:"partitions"`
@@ -244,7 +250,9 @@ func (p *DataProvenance) Description() [][2]string {
 	if len(cl) > 0 {
 		add("classes", strings.Join(cl, ", "))
 	}
-	if p.OneVsOne != nil {
+	if p.OneVsRest != nil {
+		add("labels", fmt.Sprintf("%d classes, one-vs-rest (the largest decision value) in the order %s", len(p.OneVsRest), strings.Join(p.OneVsRest, ", ")))
+	} else if p.OneVsOne != nil {
 		add("labels", fmt.Sprintf("%d classes, one-vs-one (LIBSVM's vote) in the order %s", len(p.OneVsOne), strings.Join(p.OneVsOne, ", ")))
 	} else {
 		add("labels", fmt.Sprintf("+1 = %s, -1 = %s", p.Labels.Positive, p.Labels.Negative))
@@ -264,6 +272,9 @@ func dataProvenance(src Source, path string, read dataio.ReadOptions) *DataProve
 		Name: src.Name(), Path: path, SHA256: d.SHA256, Format: d.Format, Read: ReadFlags(read),
 		RowsUsed: d.Len(), Dropped: d.Dropped, FeaturesRead: d.Dim(), Features: d.Dim(),
 		Classes: d.Classes, Labels: d.Labels, OneVsOne: d.ClassLabels, Partitions: src.Len(),
+	}
+	if d.Multiclass == dataio.OneVsRest {
+		p.OneVsOne, p.OneVsRest = nil, d.ClassLabels
 	}
 	if len(p.Read) == 0 {
 		p.Read = nil

@@ -14,6 +14,8 @@ import (
 	"cmp"
 	"container/heap"
 	"slices"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // methodCost is the expected seconds of one job of a method on 100
@@ -126,16 +128,19 @@ func (h *minHeap) Pop() any {
 }
 
 // shapeCost is JobCost of a job on data of shape sh: for multi-class data
-// the sum over its one-vs-one pairs, each on its two classes' rows.
+// the sum over its binary subproblems, a one-vs-one pair on its two
+// classes' rows, or one-vs-rest a class against the rest on all n.
 func shapeCost(method string, sh shape) float64 {
 	if len(sh.classes) < 3 {
 		return JobCost(method, sh.n, sh.d)
 	}
 	var c float64
-	for a := range sh.classes {
-		for b := a + 1; b < len(sh.classes); b++ {
-			c += JobCost(method, sh.classes[a]+sh.classes[b], sh.d)
+	for _, sp := range dataio.Subproblems(len(sh.classes), sh.scheme) {
+		rows := sh.n
+		if sp.Neg != dataio.Rest {
+			rows = sh.classes[sp.Pos] + sh.classes[sp.Neg]
 		}
+		c += JobCost(method, rows, sh.d)
 	}
 	return c
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // TestMakespan: list scheduling on the first free core, checked by hand.
@@ -163,5 +165,18 @@ func TestSharedGridChangesNoNumber(t *testing.T) {
 			t.Errorf("%s with a shared grid: C %g γ %g test %g solves %d; alone: C %g γ %g test %g solves %d",
 				key(r), r.C, r.Kernel.Gamma, r.TestAccuracy, r.Solves, a.C, a.Kernel.Gamma, a.TestAccuracy, a.Solves)
 		}
+	}
+}
+
+// A multi-class job costs the sum of its subproblems: one-vs-one's pairs on
+// their two classes' rows, one-vs-rest's k classes on all n rows.
+func TestShapeCostScheme(t *testing.T) {
+	sh := shape{n: 300, d: 4, classes: []int{100, 100, 100}}
+	if got, want := shapeCost("rcsc", sh), 3*JobCost("rcsc", 200, 4); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("one-vs-one: %v, want %v", got, want)
+	}
+	sh.scheme = dataio.OneVsRest
+	if got, want := shapeCost("rcsc", sh), 3*JobCost("rcsc", 300, 4); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("one-vs-rest: %v, want %v", got, want)
 	}
 }

@@ -114,7 +114,8 @@ type TuneResult struct {
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
 
 	// Pairs, for multi-class data, are the one-vs-one pairs of classes in
-	// LIBSVM's order (TunePair); the test part's k×k confusion matrix is
+	// LIBSVM's order, or one-vs-rest the classes against the rest
+	// (FitData.Multiclass "ovr"; TunePair); the test part's k×k confusion matrix is
 	// TestScores.Confusion (row: true class, column: predicted, in
 	// FitData.Classes' order; nil without a test part). The fields above
 	// then describe the whole: NSV is LIBSVM's total_sv, Kernel, Margin
@@ -123,7 +124,8 @@ type TuneResult struct {
 	Pairs []TunePair `json:"pairs,omitempty"`
 
 	// The files the caller wrote, "" for none: the model, the trace and the
-	// LIBSVM export (ExportKind model.ExportRBF or model.ExportPrecomputed).
+	// LIBSVM export (ExportKind model.ExportRBF, ExportPrecomputed, or for
+	// multi-class models ExportPairs or ExportOneVsRest).
 	ModelFile  string `json:"model_file,omitempty"`
 	TraceFile  string `json:"trace_file,omitempty"`
 	ExportDir  string `json:"export_dir,omitempty"`

@@ -510,8 +510,8 @@ func gridCounts(ctx context.Context, D *mat.SymDense, train *dataio.Dataset, pla
 					ns  int
 					err error
 				)
-				if class != nil { // multi-class: every pair, LIBSVM's vote
-					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(class, tr), pickInt(class, te), k, Cs, s)
+				if class != nil { // multi-class: every subproblem, combined as the final model
+					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(class, tr), pickInt(class, te), k, train.Multiclass, Cs, s)
 				} else {
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
 						pick(y, tr), pick(y, te), Cs, solver.L1, s)

@@ -19,7 +19,8 @@ import (
 // again, which is about a quarter of the default `compare`'s CPU time.
 //
 // The key is the search's whole input: the training rows and labels (a
-// SHA-256 of their bits) and the settings the outcome depends on (Seed,
+// SHA-256 of their bits; for multi-class data the classes and the scheme,
+// Dataset.Multiclass) and the settings the outcome depends on (Seed,
 // Folds, C, Eps, GridRows), so two searches share an outcome only when
 // they would compute the same one. The outcome is deterministic whatever
 // the number of goroutines (TestCoresPerJobChangeNoNumber), so which job
@@ -64,6 +65,9 @@ func gridKey(train *dataio.Dataset, cm Common) [32]byte {
 	for _, k := range train.Class {
 		putInts(h, k)
 	}
+	// A multi-class search's folds predict by the data's scheme: one-vs-one
+	// and one-vs-rest on the same rows are two searches.
+	h.Write([]byte(train.Multiclass))
 	putFloat(h, cm.C)
 	putFloat(h, cm.Eps)
 	var b [8]byte

@@ -120,3 +120,21 @@ func TestGridMemoChangesNoResult(t *testing.T) {
 		t.Errorf("gi with a shared grid differs from gi alone:\n%+v\n%+v", shared, alone)
 	}
 }
+
+// A multi-class search's key names the scheme: one-vs-one and one-vs-rest
+// on the same rows are two searches (their folds predict differently),
+// while one-vs-one data keep the key they had before one-vs-rest existed
+// (the empty scheme adds no bytes).
+func TestGridKeyScheme(t *testing.T) {
+	d := mcData(t, "iris.scale")
+	ovo := gridKey(d, Common{Seed: 1})
+	r := *d
+	r.Multiclass = dataio.OneVsRest
+	if gridKey(&r, Common{Seed: 1}) == ovo {
+		t.Error("one-vs-rest and one-vs-one share a grid-search key")
+	}
+	r.Multiclass = ""
+	if gridKey(&r, Common{Seed: 1}) != ovo {
+		t.Error("the key of the same one-vs-one data changed")
+	}
+}

@@ -78,10 +78,10 @@ type Result struct {
 	// the order they should be printed.
 	Figures []Figure `json:"figures,omitempty"`
 	Trace   []Step   `json:"trace,omitempty"`
-	// Pairs, for multi-class data tuned one-vs-one (TuneOneVsOne), are the
-	// result of every pair of classes; the fields above then summarise
-	// them. nil for binary data and the svm baseline (one kernel for all
-	// pairs).
+	// Pairs, for multi-class data tuned per subproblem (TuneMultiClass),
+	// are the result of every pair of classes (one-vs-one) or of every
+	// class against the rest (one-vs-rest); the fields above then summarise
+	// them. nil for binary data and the svm baseline (one kernel for all).
 	Pairs []PairResult `json:"pairs,omitempty"`
 }
 

@@ -1,11 +1,13 @@
 package methods
 
 // More than two classes (our extension: the five papers are binary). The
-// svm baseline chooses one (C, γ) for all pairs of classes by multi-class
-// cross-validation accuracy, each fold voting one-vs-one as LIBSVM predicts
-// (grid.py on multi-class data); every other method tunes one kernel per
-// pair of classes on that pair's training rows (TuneOneVsOne), and the final
-// model votes.
+// svm baseline chooses one (C, γ) for all the binary SVMs by multi-class
+// cross-validation accuracy, each fold predicting as the final model will
+// (one-vs-one: LIBSVM's vote, as grid.py on multi-class data; one-vs-rest:
+// the largest decision value); every other method tunes one kernel per
+// binary subproblem on its training rows (TuneMultiClass: a pair's two
+// classes one-vs-one, every row one-vs-rest), and the final model combines
+// them.
 
 import (
 	"context"
@@ -23,9 +25,10 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
-// PairResult is one pair's tuning in a one-vs-one multi-class run: its two
-// classes (Positive is +1, LIBSVM's first), its training rows and the
-// method's result on them.
+// PairResult is one binary subproblem's tuning in a multi-class run: its
+// two sides (Positive is +1: a pair's first class in LIBSVM's order, or the
+// class against the rest, Negative then "not CLASS"), its training rows and
+// the method's result on them.
 type PairResult struct {
 	Positive string  `json:"class_pos"`
 	Negative string  `json:"class_neg"`
@@ -33,28 +36,19 @@ type PairResult struct {
 	Result   *Result `json:"result"`
 }
 
-// pairIndex lists the pairs of k classes in LIBSVM's order (model.PairIndex).
-func pairIndex(k int) [][2]int {
-	var p [][2]int
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			p = append(p, [2]int{i, j})
-		}
-	}
-	return p
-}
-
-// TuneOneVsOne tunes s on multi-class training data (already normalised).
-// The svm baseline runs once on all rows (SVMSettings.Tune: one (C, γ) by
-// multi-class CV accuracy). Every other method runs once per pair of
-// classes (i, j), i < j in LIBSVM's label order, on that pair's rows
-// (dataio.Dataset.Pair: class i = +1), up to Workers pairs at once, each
-// with its share of the workers (results do not depend on them). The
-// result's Pairs hold every pair's result; its own fields summarise them:
-// the first pair's kernel, margin and C, the worst status, the summed
-// iterations and solves, the mean criterion, the wall time. A pair whose
-// method fails fails the whole: the error names the pair.
-func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, error) {
+// TuneMultiClass tunes s on multi-class training data (already normalised)
+// under its scheme (dataio.Dataset.Multiclass). The svm baseline runs once
+// on all rows (SVMSettings.Tune: one (C, γ) by multi-class CV accuracy).
+// Every other method runs once per binary subproblem (dataio.Dataset.
+// Subproblems: the pairs (i, j), i < j in LIBSVM's label order, on that
+// pair's rows, one-vs-one; each class against the rest on every row,
+// one-vs-rest; Sub gives the data, its first side = +1), up to Workers at
+// once, each with its share of the workers (results do not depend on
+// them). The result's Pairs hold every subproblem's result; its own fields
+// summarise them: the first one's kernel, margin and C, the worst status,
+// the summed iterations and solves, the mean criterion, the wall time. A
+// subproblem whose method fails fails the whole: the error names it.
+func TuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, error) {
 	if !train.MultiClass() {
 		return s.Tune(ctx, train)
 	}
@@ -68,12 +62,12 @@ func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, 
 			return nil, fmt.Errorf("%s: class %q has no training rows", s.Name(), train.ClassLabels[c])
 		}
 	}
-	idx := pairIndex(k)
+	idx := train.Subproblems()
 	base := s.Base()
 	conc := min(base.workers(), len(idx))
 	per := base
 	per.Workers = max(1, base.workers()/conc)
-	per.Recorder = nil // the pairs' steps interleave; progress is per pair
+	per.Recorder = nil // the subproblems' steps interleave; progress is per subproblem
 	ps := s.WithBase(per)
 	out := make([]PairResult, len(idx))
 	errs := make([]error, len(idx))
@@ -83,7 +77,7 @@ func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, 
 	defer cancel()
 	var mu sync.Mutex
 	done := 0
-	for p, ij := range idx {
+	for p, sp := range idx {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -94,17 +88,17 @@ func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, 
 				return
 			}
 			defer func() { <-sem }()
-			sub := train.Pair(ij[0], ij[1])
+			sub := train.Sub(sp)
 			res, err := tunePairSafely(ctx, ps, sub)
 			if err == nil {
 				err = res.Status.Err()
 			}
 			if err != nil {
-				errs[p] = fmt.Errorf("classes %q and %q: %w", train.ClassLabels[ij[0]], train.ClassLabels[ij[1]], err)
+				errs[p] = fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, sp), err)
 				cancel()
 				return
 			}
-			out[p] = PairResult{Positive: train.ClassLabels[ij[0]], Negative: train.ClassLabels[ij[1]], Rows: sub.Len(), Result: res}
+			out[p] = PairResult{Positive: sub.Labels.Positive, Negative: sub.Labels.Negative, Rows: sub.Len(), Result: res}
 			mu.Lock()
 			done++
 			base.record(Step{Iter: done, Objective: res.CriterionEnd, Elapsed: time.Since(start)})
@@ -112,8 +106,8 @@ func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, 
 		}()
 	}
 	wg.Wait()
-	// The first failure in pair order that is not a cancellation (which
-	// another pair's failure causes), else the cancellation.
+	// The first failure in subproblem order that is not a cancellation
+	// (which another subproblem's failure causes), else the cancellation.
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return nil, err
@@ -124,7 +118,7 @@ func TuneOneVsOne(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, 
 			return nil, err
 		}
 	}
-	return combinePairs(s.Name(), k, out, time.Since(start)), nil
+	return combinePairs(s.Name(), k, train.Multiclass, out, time.Since(start)), nil
 }
 
 // tunePairSafely runs a method on one pair and turns a panic into an error.
@@ -141,14 +135,19 @@ func tunePairSafely(ctx context.Context, s Spec, train *dataio.Dataset) (res *Re
 	return res, err
 }
 
-// combinePairs summarises the pairs' results into one Result (see
-// TuneOneVsOne).
-func combinePairs(method string, k int, pairs []PairResult, elapsed time.Duration) *Result {
+// combinePairs summarises the subproblems' results into one Result (see
+// TuneMultiClass).
+func combinePairs(method string, k int, scheme string, pairs []PairResult, elapsed time.Duration) *Result {
 	first := pairs[0].Result
 	r := &Result{
 		Method: method, Param: first.Param, Kernel: first.Kernel, Margin: first.Margin, C: first.C,
 		Status: status.Converged, Elapsed: elapsed, Criterion: first.Criterion, Pairs: pairs,
 		Init: fmt.Sprintf("one-vs-one: %d classes, %d tunings, one per pair of classes on its training rows (our extension: the paper is binary); prediction by LIBSVM's vote", k, len(pairs)),
+	}
+	over := "the pairs"
+	if scheme == dataio.OneVsRest {
+		r.Init = fmt.Sprintf("one-vs-rest: %d classes, %d tunings, one per class against the rest on all training rows (our extension: the paper is binary); prediction by the largest decision value", k, len(pairs))
+		over = "the classes"
 	}
 	for _, p := range pairs {
 		pr := p.Result
@@ -165,17 +164,18 @@ func combinePairs(method string, k int, pairs []PairResult, elapsed time.Duratio
 		}
 	}
 	if r.Criterion != "" {
-		r.Criterion = "mean over the pairs of " + r.Criterion
+		r.Criterion = "mean over " + over + " of " + r.Criterion
 	}
 	return r
 }
 
-// PeakBytesOneVsOne estimates the peak memory of TuneOneVsOne with s on
-// multi-class data of d features whose classes have sizes rows: the svm
-// baseline's on all rows; for the other methods the runtime once plus, for
-// the Workers largest pairs (as many run at once), each pair's work on its
-// rows.
-func PeakBytesOneVsOne(s Spec, sizes []int, d int) int64 {
+// PeakBytesMultiClass estimates the peak memory of TuneMultiClass with s
+// on multi-class data of d features whose classes have sizes rows, learnt
+// by scheme: the svm baseline's on all rows; for the other methods the
+// runtime once plus, for the Workers largest subproblems (as many run at
+// once), each one's work on its rows (a pair's two classes, or all rows
+// one-vs-rest).
+func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 	n := 0
 	for _, v := range sizes {
 		n += v
@@ -184,8 +184,12 @@ func PeakBytesOneVsOne(s Spec, sizes []int, d int) int64 {
 		return s.PeakBytes(n, d)
 	}
 	var each []int64
-	for _, ij := range pairIndex(len(sizes)) {
-		each = append(each, s.PeakBytes(sizes[ij[0]]+sizes[ij[1]], d)-RuntimeBytes)
+	for _, sp := range dataio.Subproblems(len(sizes), scheme) {
+		rows := n
+		if sp.Neg != dataio.Rest {
+			rows = sizes[sp.Pos] + sizes[sp.Neg]
+		}
+		each = append(each, s.PeakBytes(rows, d)-RuntimeBytes)
 	}
 	slices.Sort(each)
 	slices.Reverse(each)
@@ -197,9 +201,9 @@ func PeakBytesOneVsOne(s Spec, sizes []int, d int) int64 {
 	return total
 }
 
-// CheckMemoryOneVsOne is CheckMemory for TuneOneVsOne on multi-class data
-// (PeakBytesOneVsOne); the refusal's MaxN is for the binary problem.
-func CheckMemoryOneVsOne(s Spec, sizes []int, d int, limit int64) error {
+// CheckMemoryMultiClass is CheckMemory for TuneMultiClass on multi-class
+// data (PeakBytesMultiClass); the refusal's MaxN is for the binary problem.
+func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int64) error {
 	if limit <= 0 {
 		return nil
 	}
@@ -207,7 +211,7 @@ func CheckMemoryOneVsOne(s Spec, sizes []int, d int, limit int64) error {
 	for _, v := range sizes {
 		n += v
 	}
-	need := PeakBytesOneVsOne(s, sizes, d)
+	need := PeakBytesMultiClass(s, sizes, d, scheme)
 	if need <= limit {
 		return nil
 	}
@@ -216,28 +220,38 @@ func CheckMemoryOneVsOne(s Spec, sizes []int, d int, limit int64) error {
 }
 
 // foldSweepMulti is foldSweep for multi-class data: on one fold, for every
-// pair of classes (i, j) it trains on the fold's training rows of the two
-// classes (class i = +1; i's rows, then j's, as LIBSVM orders them) for
-// every C of Cs in turn, warm-started as foldSweep does, and predicts the
-// fold's test rows by LIBSVM's vote; it returns the correct predictions per
-// C and the solves. Ktr is the fold's training Gram (ctr its rows' classes),
-// Kte its test-by-training matrix (cte the test rows' classes). A pair of
-// which the fold's training part holds one class only predicts that class;
-// with neither, the second (as f = 0 does).
-func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k int, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
-	idx := pairIndex(k)
+// binary subproblem of scheme (dataio.Subproblems: a pair (i, j) trained on
+// the fold's training rows of the two classes, class i = +1, i's rows then
+// j's as LIBSVM orders them; or class c = +1 against the rest on all of
+// them) it trains for every C of Cs in turn, warm-started as foldSweep
+// does, and predicts the fold's test rows as the final model will
+// (dataio.Combine: LIBSVM's vote, or the largest decision value); it
+// returns the correct predictions per C and the solves. Ktr is the fold's
+// training Gram (ctr its rows' classes), Kte its test-by-training matrix
+// (cte the test rows' classes). A subproblem of which the fold's training
+// part holds one side only predicts that side (f = ±1 everywhere); with
+// neither, the second (as f = 0 does).
+func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+	idx := dataio.Subproblems(k, scheme)
 	nte := len(cte)
-	// dec[c][p] are pair p's decision values on the test rows at Cs[c].
+	// dec[c][p] are subproblem p's decision values on the test rows at Cs[c].
 	dec := make([][][]float64, len(Cs))
 	for c := range dec {
 		dec[c] = make([][]float64, len(idx))
 	}
-	for p, ij := range idx {
+	for p, sp := range idx {
 		var rows []int
-		for _, cl := range ij {
-			for r, v := range ctr {
-				if v == cl {
-					rows = append(rows, r)
+		if sp.Neg == dataio.Rest {
+			rows = make([]int, len(ctr))
+			for r := range rows {
+				rows[r] = r
+			}
+		} else {
+			for _, cl := range []int{sp.Pos, sp.Neg} {
+				for r, v := range ctr {
+					if v == cl {
+						rows = append(rows, r)
+					}
 				}
 			}
 		}
@@ -245,7 +259,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 		npos := 0
 		for q, r := range rows {
 			ytr[q] = -1
-			if ctr[r] == ij[0] {
+			if ctr[r] == sp.Pos {
 				ytr[q] = 1
 				npos++
 			}
@@ -260,14 +274,17 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 			}
 			continue
 		}
-		Kp := mat.NewDense(len(rows), len(rows), nil)
-		Ktep := mat.NewDense(max(nte, 1), len(rows), nil)
-		for a, ra := range rows {
-			for b, rb := range rows {
-				Kp.Set(a, b, Ktr.At(ra, rb))
-			}
-			for t := 0; t < nte; t++ {
-				Ktep.Set(t, a, Kte.At(t, ra))
+		Kp, Ktep := Ktr, Kte
+		if len(rows) != len(ctr) { // a pair: its rows of the fold's matrices
+			Kp = mat.NewDense(len(rows), len(rows), nil)
+			Ktep = mat.NewDense(max(nte, 1), len(rows), nil)
+			for a, ra := range rows {
+				for b, rb := range rows {
+					Kp.Set(a, b, Ktr.At(ra, rb))
+				}
+				for t := 0; t < nte; t++ {
+					Ktep.Set(t, a, Kte.At(t, ra))
+				}
 			}
 		}
 		var alpha []float64
@@ -292,24 +309,9 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 		}
 	}
 	correct = make([]int, len(Cs))
-	votes := make([]int, k)
 	for c := range Cs {
-		for t := 0; t < nte; t++ {
-			clear(votes)
-			for p, ij := range idx {
-				if dec[c][p][t] > 0 {
-					votes[ij[0]]++
-				} else {
-					votes[ij[1]]++
-				}
-			}
-			best := 0
-			for q := 1; q < k; q++ {
-				if votes[q] > votes[best] {
-					best = q
-				}
-			}
-			if best == cte[t] {
+		for t, pred := range dataio.Combine(dec[c], k, scheme) {
+			if pred == cte[t] {
 				correct[c]++
 			}
 		}

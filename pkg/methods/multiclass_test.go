@@ -26,12 +26,15 @@ func mcData(t *testing.T, name string) *dataio.Dataset {
 }
 
 // The svm baseline's multi-class CV accuracy at a grid point is what a plain
-// k-fold CV of the one-vs-one model gives on the same folds: each fold's
-// training rows fitted by model.Fit (a binary SVM per pair, the kernel
-// package's Gram) and its test rows predicted by LIBSVM's vote.
+// k-fold CV of the final model's kind gives on the same folds: each fold's
+// training rows fitted by model.Fit (a binary SVM per pair, or per class
+// against the rest, with the kernel package's Gram) and its test rows
+// predicted by LIBSVM's vote, or by the largest decision value.
 func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
-	for _, name := range []string{"iris.scale", "wine.scale"} {
-		d := mcData(t, name)
+	for _, c := range []struct{ name, scheme string }{{"iris.scale", ""}, {"wine.scale", ""}, {"iris.scale", dataio.OneVsRest}, {"wine.scale", dataio.OneVsRest}} {
+		name := c.name + " " + c.scheme
+		d := mcData(t, c.name)
+		d.Multiclass = c.scheme
 		cm := Common{Seed: 5}
 		plan, err := newCVPlanOf(d, cm)
 		if err != nil {
@@ -86,17 +89,30 @@ func TestSVMMultiClass(t *testing.T) {
 	}
 }
 
-// TuneOneVsOne runs the method once per pair of classes on that pair's rows:
-// each pair's result is the method's on dataio.Dataset.Pair, whatever the
-// number of workers (pairs run at once); the summary sums the work and
-// averages the criterion.
-func TestTuneOneVsOne(t *testing.T) {
+// TuneMultiClass runs the method once per subproblem on its rows (one-vs-
+// one: a pair of classes, 100 rows of iris; one-vs-rest: a class against
+// the rest, all 150): each result is the method's on dataio.Dataset.Sub,
+// whatever the number of workers (subproblems run at once); the summary
+// sums the work and averages the criterion.
+func TestTuneMultiClass(t *testing.T) {
+	for _, scheme := range []string{"", dataio.OneVsRest} {
+		testTuneMultiClass(t, scheme)
+	}
+}
+
+func testTuneMultiClass(t *testing.T, scheme string) {
 	d := mcData(t, "iris.scale")
+	d.Multiclass = scheme
+	subs := []dataio.Subproblem{{Pos: 0, Neg: 1}, {Pos: 0, Neg: 2}, {Pos: 1, Neg: 2}}
+	rows := 100
+	if scheme == dataio.OneVsRest {
+		subs, rows = []dataio.Subproblem{{Pos: 0, Neg: dataio.Rest}, {Pos: 1, Neg: dataio.Rest}, {Pos: 2, Neg: dataio.Rest}}, 150
+	}
 	for _, s := range []Spec{RCSCSettings{}, SPDSettings{}} {
 		var first *Result
 		for _, workers := range []int{1, 3} {
 			spec := s.WithBase(Common{Seed: 2, Workers: workers})
-			res, err := TuneOneVsOne(context.Background(), spec, d)
+			res, err := TuneMultiClass(context.Background(), spec, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,10 +120,10 @@ func TestTuneOneVsOne(t *testing.T) {
 				t.Fatalf("%s: %d pairs", s.Name(), len(res.Pairs))
 			}
 			iter, mean := 0, 0.0
-			for p, ij := range [][2]int{{0, 1}, {0, 2}, {1, 2}} {
+			for p, sp := range subs {
 				pr := res.Pairs[p]
-				if pr.Positive != d.ClassLabels[ij[0]] || pr.Negative != d.ClassLabels[ij[1]] || pr.Rows != 100 {
-					t.Errorf("%s pair %d: %q vs %q, %d rows", s.Name(), p, pr.Positive, pr.Negative, pr.Rows)
+				if want := dataio.SubLabels(d.ClassLabels, sp); pr.Positive != want.Positive || pr.Negative != want.Negative || pr.Rows != rows {
+					t.Errorf("%s %s subproblem %d: %q vs %q, %d rows", s.Name(), scheme, p, pr.Positive, pr.Negative, pr.Rows)
 				}
 				iter += pr.Result.Iter
 				mean += pr.Result.CriterionEnd / 3
@@ -117,8 +133,8 @@ func TestTuneOneVsOne(t *testing.T) {
 			}
 			if first == nil {
 				first = res
-				// The pair (1, 2) alone, with one worker.
-				alone, err := s.WithBase(Common{Seed: 2, Workers: 1}).Tune(context.Background(), d.Pair(1, 2))
+				// The third subproblem alone, with one worker.
+				alone, err := s.WithBase(Common{Seed: 2, Workers: 1}).Tune(context.Background(), d.Sub(subs[2]))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,11 +150,11 @@ func TestTuneOneVsOne(t *testing.T) {
 			}
 		}
 	}
-	// The memory estimate counts the pairs: rcsc's work on two 100-row
-	// pairs at once is more than on one, less than on all 150 rows twice.
+	// The memory estimate counts the subproblems: rcsc's work on two at
+	// once (100-row pairs, or 150-row classes against the rest).
 	s := RCSCSettings{}.WithBase(Common{Workers: 2})
-	one := s.PeakBytes(100, 4) - RuntimeBytes
-	if got := PeakBytesOneVsOne(s, []int{50, 50, 50}, 4); got != RuntimeBytes+2*one {
-		t.Errorf("PeakBytesOneVsOne = %d, want the runtime + 2 pairs' work = %d", got, RuntimeBytes+2*one)
+	one := s.PeakBytes(rows, 4) - RuntimeBytes
+	if got := PeakBytesMultiClass(s, []int{50, 50, 50}, 4, scheme); got != RuntimeBytes+2*one {
+		t.Errorf("PeakBytesMultiClass %s = %d, want the runtime + 2 subproblems' work = %d", scheme, got, RuntimeBytes+2*one)
 	}
 }

@@ -91,7 +91,11 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over LIBSVM grid.py's grid (log2 C = -5..15, log2 gamma = 3..-15, step 2); ties go to the gamma nearest the median heuristic, then the smaller C", folds)
 	}
 	res.Init += g.note(train.Len())
-	if train.MultiClass() {
+	if train.MultiClass() && train.Multiclass == dataio.OneVsRest {
+		k := train.NumClasses()
+		res.Criterion += " (one-vs-rest, the largest decision value)"
+		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d class-against-the-rest SVMs, each fold predicted by the largest decision value", k, k)
+	} else if train.MultiClass() {
 		k := train.NumClasses()
 		res.Criterion += " (one-vs-one vote)"
 		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d pairs, each fold predicted by LIBSVM's one-vs-one vote (grid.py on multi-class data)", k, k*(k-1)/2)

@@ -75,8 +75,13 @@ func (e *ExportError) Unwrap() error { return e.Err }
 // A multi-class model whose pairs share one kernel that LIBSVM's RBF kernel
 // reproduces (the svm baseline, train) is exported as one multi-class data
 // set: svm-train's own one-vs-one is then the model. Otherwise each pair is
-// exported into its own directory (ExportPairs; see exportPairs).
+// exported into its own directory (ExportPairs; see exportPairs). A
+// one-vs-rest model, which LIBSVM's one-vs-one cannot express, is always
+// exported class by class (ExportOneVsRest; see exportOneVsRest).
 func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	if m.Multiclass == dataio.OneVsRest {
+		return exportOneVsRest(dir, m, train, test, s)
+	}
 	if m.IsMultiClass() && !m.sharedRBF() {
 		return exportPairs(dir, m, train, test, s)
 	}

@@ -116,3 +116,65 @@ func pairLabelled(d *dataio.Dataset, a, b int) *dataio.Dataset {
 	c.Labels = dataio.LabelMap{Positive: d.ClassLabels[a], Negative: d.ClassLabels[b]}
 	return &c
 }
+
+// ExportOneVsRest is ExportLIBSVM's kind for a one-vs-rest model, exported
+// class by class (class-C directories, each an ExportRBF or
+// ExportPrecomputed).
+const ExportOneVsRest = "one-vs-rest"
+
+// exportOneVsRest writes, for every class c of a one-vs-rest model, the
+// binary export of its SVM (ExportLIBSVM) into dir/class-C (1-based class
+// numbers in LIBSVM's order): its training file holds every training row,
+// class c labelled +1 and the others -1, its test file every row of the
+// test part labelled alike; and a README.txt in dir says how to combine
+// them: the class with the largest decision value, which svm-predict does
+// not print (LIBSVM's svm_predict_values does: Python's svm_predict
+// returns them), positive for class c (LIBSVM orders two-class ±1 data
+// "1 -1").
+func exportOneVsRest(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	hasTest := test != nil && test.Len() > 0
+	var b strings.Builder
+	fmt.Fprintf(&b, "Exported by: %s\n\n", s.Command)
+	k := len(m.Classes)
+	fmt.Fprintf(&b, "A one-vs-rest model of %d classes, in LIBSVM's label order:\n", k)
+	for c, l := range m.Classes {
+		fmt.Fprintf(&b, "  %d: %s\n", c+1, l)
+	}
+	fmt.Fprintf(&b, "Each class C has a binary SVM of its own (class C = 1 against all the others = -1,\n")
+	fmt.Fprintf(&b, "on every training row), which LIBSVM's one-vs-one cannot hold: each class-C directory is\n")
+	fmt.Fprintf(&b, "the binary export of class C's SVM, with its own README.txt and commands. Its training\n")
+	fmt.Fprintf(&b, "file holds every training row, its test file every row of the test part, in order.\n\n")
+	fmt.Fprintf(&b, "Predict the class with the largest decision value: for each test row, compute every\n")
+	fmt.Fprintf(&b, "class's decision value f_C(x) = sum_i coef_i K(x_i, x) - rho of class-C/tuned.model and\n")
+	fmt.Fprintf(&b, "take the class C of the largest (a tie goes to the class with the smaller number above).\n")
+	fmt.Fprintf(&b, "svm-predict prints only the sign; LIBSVM's svm_predict_values gives f (Python:\n")
+	fmt.Fprintf(&b, "  p_label, p_acc, p_val = svmutil.svm_predict(y, x, svmutil.svm_load_model(\"tuned.model\"))\n")
+	fmt.Fprintf(&b, "returns it as p_val[i][0]). The files label class C 1 and the others -1; LIBSVM's f is\n")
+	fmt.Fprintf(&b, "positive for the first label of tuned.model's \"label\" line, which LIBSVM writes as\n")
+	fmt.Fprintf(&b, "\"label 1 -1\" for such data (it puts +1 first): f_C is f. Were it \"label -1 1\", f_C = -f.\n\n")
+	fmt.Fprintf(&b, "In each directory below, run the svm-train and svm-predict commands of its README.txt:\n")
+	for c, sp := range m.Subproblems() {
+		name := fmt.Sprintf("class-%d", c+1)
+		sub := filepath.Join(dir, name)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return "", &ExportError{Err: err}
+		}
+		// The files say 1 and -1, not the class's own label (WriteLIBSVM
+		// writes a numeric label as it is: class "-1" would be both sides).
+		var ct *dataio.Dataset
+		if hasTest {
+			ct = test.Sub(sp)
+			ct.Labels = dataio.LabelMap{}
+		}
+		tr := train.Sub(sp)
+		tr.Labels = dataio.LabelMap{}
+		if _, err := ExportLIBSVM(sub, m.Pairs[c], tr, ct, s); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "  %s   class %s (1) against the rest (-1)\n", name, m.Classes[c])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
+		return "", &ExportError{Err: err}
+	}
+	return ExportOneVsRest, nil
+}

@@ -180,7 +180,9 @@ type FitData struct {
 	// Classes are multi-class data's classes in LIBSVM's order (nil for
 	// binary data).
 	Classes []string `json:"classes,omitempty"`
-	Seed    uint64   `json:"seed"`
+	// Multiclass is multi-class data's scheme: "" (one-vs-one) or "ovr".
+	Multiclass string `json:"multiclass,omitempty"`
+	Seed       uint64 `json:"seed"`
 
 	Normalize string `json:"normalize"`
 }
@@ -191,7 +193,7 @@ type FitData struct {
 func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) FitData {
 	d := FitData{
 		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
-		Normalize: norm.Kind, Classes: train.ClassLabels,
+		Normalize: norm.Kind, Classes: train.ClassLabels, Multiclass: train.Multiclass,
 	}
 	if test != nil && test.Len() > 0 {
 		d.NTest = test.Len()

@@ -43,6 +43,10 @@ import (
 // older kerneltunes read, and a version-2 file is refused by them with
 // their version error rather than misread. Version 3 adds the one-vs-one
 // multi-class model ("classes", "pairs"); binary models keep version 1 or 2.
+// A one-vs-rest model is version 3 with "multiclass": "ovr" (absent:
+// one-vs-one); a kerneltune from before it refuses such a file, whose SVMs'
+// labels ("1" against "not 1") are not the pairs it expects, rather than
+// misreading it.
 const FormatVersion = 3
 
 // formatVersionOf is the version a model is written with: the oldest that
@@ -68,9 +72,10 @@ var (
 	ErrInvalid = errors.New("invalid model")
 )
 
-// Model is a trained SVM: binary, or one-vs-one multi-class (Classes and
-// Pairs, format version 3: a binary SVM per pair of classes, LIBSVM's vote;
-// the top-level kernel, margin and C are then the first pair's, and the
+// Model is a trained SVM: binary, or multi-class (Classes and Pairs, format
+// version 3): one-vs-one, a binary SVM per pair of classes and LIBSVM's
+// vote, or one-vs-rest (Multiclass "ovr"), a binary SVM per class against
+// the others and the largest decision value; the top-level kernel, margin and C are then the first pair's, and the
 // support vectors and bias live in the pairs). Build one with Fit or Load;
 // the exported fields are its JSON form (read them freely, but call
 // Validate after changing them by hand).
@@ -105,9 +110,14 @@ type Model struct {
 	// Classes are a multi-class model's class labels in LIBSVM's order
 	// (dataio.Dataset.ClassLabels); nil for a binary model.
 	Classes []string `json:"classes,omitempty"`
-	// Pairs are a multi-class model's binary SVMs, pair (i, j) of
-	// PairIndex's order with class i as +1, each in the normalised space
-	// (no normaliser or encoder of its own); nil for a binary model.
+	// Multiclass is a multi-class model's scheme: "" (absent in the file:
+	// one-vs-one, as every version-3 file before one-vs-rest) or "ovr".
+	Multiclass string `json:"multiclass,omitempty"`
+	// Pairs are a multi-class model's binary SVMs, one per subproblem of
+	// dataio.Subproblems in its order: one-vs-one, pair (i, j) with class i
+	// as +1; one-vs-rest, class c (+1) against the rest. Each lives in the
+	// normalised space (no normaliser or encoder of its own); nil for a
+	// binary model.
 	Pairs []*Model `json:"pairs,omitempty"`
 	// NumFeatures is the input dimension d; FeatureNames has length d.
 	NumFeatures  int      `json:"num_features"`
@@ -411,6 +421,9 @@ func (m *Model) validate() error {
 		if err := checkNormalizer(m.Normalizer, d); err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
+	}
+	if m.Multiclass != "" && !m.IsMultiClass() {
+		return bad("multiclass %q in a binary model (no classes)", m.Multiclass)
 	}
 	if m.IsMultiClass() || m.Pairs != nil {
 		return m.validateMulti()

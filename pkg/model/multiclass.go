@@ -41,21 +41,23 @@ type PairSVM struct {
 	C      float64
 }
 
-// IsMultiClass reports whether m is a one-vs-one multi-class model
-// (Classes and Pairs set).
+// IsMultiClass reports whether m is a multi-class model (Classes and Pairs
+// set), one-vs-one or one-vs-rest (Multiclass).
 func (m *Model) IsMultiClass() bool { return len(m.Classes) > 0 }
 
-// fitMulti fits the one-vs-one SVMs of the multi-class training part
-// s.Train: pair p of PairIndex with pairs[p] (all with s.Kernel, s.Margin,
-// s.C when pairs is nil), each on its two classes' rows in LIBSVM's order
-// (dataio.Dataset.Pair). The model's top-level kernel, margin and C are the
+// fitMulti fits the binary SVMs of the multi-class training part s.Train,
+// one per subproblem of its scheme (dataio.Dataset.Subproblems: the pairs
+// of classes one-vs-one, each class against the rest one-vs-rest):
+// subproblem p with pairs[p] (all with s.Kernel, s.Margin, s.C when pairs
+// is nil), each on its rows (dataio.Dataset.Sub: a pair's two classes in
+// LIBSVM's order, or every row). The model's top-level kernel, margin and C are the
 // first pair's (every pair's when they share them); Training sums the
 // pairs' work, with N the training rows and NSV LIBSVM's total_sv, the
 // training rows that are a support vector of some pair.
 func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Settings) (*Model, status.Status, error) {
 	train := s.Train
 	k := train.NumClasses()
-	idx := PairIndex(k)
+	idx := train.Subproblems()
 	if pairs == nil {
 		pairs = make([]PairSVM, len(idx))
 		for p := range pairs {
@@ -63,7 +65,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 	}
 	if len(pairs) != len(idx) {
-		return nil, 0, fmt.Errorf("fit SVM: %d pair settings for %d classes (want %d)", len(pairs), k, len(idx))
+		return nil, 0, fmt.Errorf("fit SVM: %d subproblem settings for %d classes (want %d)", len(pairs), k, len(idx))
 	}
 	if s.WeightPos != 0 && s.WeightPos != 1 || s.WeightNeg != 0 && s.WeightNeg != 1 {
 		return nil, 0, errors.New("fit SVM: class weights (weight-pos, weight-neg) are for two classes; this data has " + fmt.Sprint(k))
@@ -77,7 +79,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	m := &Model{
 		Encoder: train.Encoder, Normalizer: s.Norm, NumFeatures: d,
 		FeatureNames: append([]string(nil), train.FeatureNames...),
-		Classes:      slices.Clone(train.ClassLabels),
+		Classes:      slices.Clone(train.ClassLabels), Multiclass: train.Multiclass,
 		TrainingRows: trainingRowHashes(train.X),
 		Provenance:   Provenance{Data: train.Source, DataSHA256: train.SHA256},
 		Bias:         0, SupportVectors: []SupportVector{},
@@ -88,7 +90,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		sub := train.Pair(ij[0], ij[1])
+		sub := train.Sub(ij)
 		ps := pairs[p]
 		par := solver.SVCParams{Margin: ps.Margin, C: ps.C}
 		if ps.Margin == Hard {
@@ -96,11 +98,11 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 		pm, res, err := fitSVM(ctx, sub, nil, ps.Kernel, par, st)
 		if err != nil {
-			return nil, 0, fmt.Errorf("classes %q and %q: %w", train.ClassLabels[ij[0]], train.ClassLabels[ij[1]], err)
+			return nil, 0, fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, ij), err)
 		}
 		pm.Encoder, pm.FeatureNames, pm.TrainingRows, pm.Provenance = nil, nil, nil, Provenance{}
 		pm.FormatVersion = 1
-		rows := train.PairRows(ij[0], ij[1])
+		rows := train.SubRows(ij)
 		for r, a := range res.Alpha {
 			if a > 0 {
 				isSV[rows[r]] = true
@@ -129,8 +131,10 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 }
 
 // validateMulti checks what a multi-class model adds to the shared checks:
-// at least three distinct classes, k(k-1)/2 valid binary pairs in LIBSVM's
-// order, each labelled with its two classes and with the model's features.
+// a known scheme, at least three distinct classes, a valid binary SVM per
+// subproblem in its order (k(k-1)/2 pairs in LIBSVM's order, or k classes
+// against the rest), each labelled with its classes and with the model's
+// features.
 func (m *Model) validateMulti() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
@@ -142,6 +146,9 @@ func (m *Model) validateMulti() error {
 	if k < 3 {
 		return bad("%d classes, a multi-class model has at least 3", k)
 	}
+	if m.Multiclass != "" && m.Multiclass != dataio.OneVsRest {
+		return bad("multiclass %q (want absent for one-vs-one, or %q)", m.Multiclass, dataio.OneVsRest)
+	}
 	seen := map[string]bool{}
 	for _, c := range m.Classes {
 		if seen[c] {
@@ -149,18 +156,18 @@ func (m *Model) validateMulti() error {
 		}
 		seen[c] = true
 	}
-	idx := PairIndex(k)
+	idx := dataio.Subproblems(k, m.Multiclass)
 	if len(m.Pairs) != len(idx) {
-		return bad("%d pairs for %d classes, want %d", len(m.Pairs), k, len(idx))
+		return bad("%d binary SVMs for %d classes %s, want %d", len(m.Pairs), k, m.schemeWords(), len(idx))
 	}
 	nsv := 0
 	for p, pm := range m.Pairs {
 		if pm == nil {
 			return bad("pair %d is empty", p+1)
 		}
-		want := dataio.LabelMap{Positive: m.Classes[idx[p][0]], Negative: m.Classes[idx[p][1]]}
+		want := dataio.SubLabels(m.Classes, idx[p])
 		if pm.Labels != want {
-			return bad("pair %d has classes %q and %q, want %q and %q (LIBSVM's order)", p+1, pm.Labels.Positive, pm.Labels.Negative, want.Positive, want.Negative)
+			return bad("pair %d has classes %q and %q, want %q and %q (%s)", p+1, pm.Labels.Positive, pm.Labels.Negative, want.Positive, want.Negative, m.schemeWords())
 		}
 		if pm.NumFeatures != m.NumFeatures {
 			return bad("pair %d has %d features, the model %d", p+1, pm.NumFeatures, m.NumFeatures)
@@ -179,9 +186,26 @@ func (m *Model) validateMulti() error {
 	return nil
 }
 
+// schemeWords names m's scheme in messages.
+func (m *Model) schemeWords() string {
+	if m.Multiclass == dataio.OneVsRest {
+		return "one-vs-rest"
+	}
+	return "one-vs-one, LIBSVM's order"
+}
+
+// Subproblems lists the binary problems of a multi-class model's SVMs
+// (Pairs), in their order (nil for a binary model).
+func (m *Model) Subproblems() []dataio.Subproblem {
+	if !m.IsMultiClass() {
+		return nil
+	}
+	return dataio.Subproblems(len(m.Classes), m.Multiclass)
+}
+
 // PairDecisions returns, for the raw rows of X (the model's normaliser is
-// applied first), the decision value of every pair: out[p][i] is pair p's
-// f(x_i), pairs in PairIndex's order. It panics for a binary model.
+// applied first), the decision value of every binary SVM: out[p][i] is
+// Pairs[p]'s f(x_i), in Subproblems' order. It panics for a binary model.
 func (m *Model) PairDecisions(X mat.Matrix) [][]float64 {
 	return m.pairDecisions(X, m.Normalizer)
 }
@@ -224,45 +248,19 @@ func (m *Model) pairDecisions(X mat.Matrix, norm *dataio.Normalizer) [][]float64
 // the pair's first class, otherwise for its second; the most votes win, and
 // a tie goes to the class first in the label order (svm_predict_values).
 func Vote(dec [][]float64, k int) []int {
-	idx := PairIndex(k)
-	if len(dec) != len(idx) {
-		panic(fmt.Sprintf("model: Vote: %d pairs for %d classes", len(dec), k))
-	}
-	n := 0
-	if len(dec) > 0 {
-		n = len(dec[0])
-	}
-	out := make([]int, n)
-	votes := make([]int, k)
-	for i := range out {
-		clear(votes)
-		for p, ij := range idx {
-			if dec[p][i] > 0 {
-				votes[ij[0]]++
-			} else {
-				votes[ij[1]]++
-			}
-		}
-		best := 0
-		for c := 1; c < k; c++ {
-			if votes[c] > votes[best] {
-				best = c
-			}
-		}
-		out[i] = best
-	}
-	return out
+	return dataio.Combine(dec, k, dataio.OneVsOne)
 }
 
 // PredictClasses returns the class index (into Classes) of each raw row of X
-// by the vote of the pairs.
+// by the model's scheme (dataio.Combine): the vote of the pairs one-vs-one,
+// the largest decision value one-vs-rest.
 func (m *Model) PredictClasses(X mat.Matrix) []int {
-	return Vote(m.PairDecisions(X), len(m.Classes))
+	return dataio.Combine(m.PairDecisions(X), len(m.Classes), m.Multiclass)
 }
 
 // PredictClassesNormalized is PredictClasses on rows already normalised.
 func (m *Model) PredictClassesNormalized(X mat.Matrix) []int {
-	return Vote(m.PairDecisionsNormalized(X), len(m.Classes))
+	return dataio.Combine(m.PairDecisionsNormalized(X), len(m.Classes), m.Multiclass)
 }
 
 // ConfusionMatrix counts rows by true class (row) and predicted class

@@ -83,9 +83,10 @@ type Prediction struct {
 	Label     string  `json:"label,omitempty"` // the row's own label; "" without labels
 	// Training is true for a row the model was trained on.
 	Training bool `json:"training_row,omitempty"`
-	// Votes (multi-class models) are the votes of the predicted class and
-	// PairDecisions every pair's decision value, in model.PairIndex's
-	// order; Decision is then 0.
+	// Votes (one-vs-one multi-class models) are the votes of the predicted
+	// class, PairDecisions every binary SVM's decision value, in
+	// Model.Subproblems' order, and Decision is 0. One-vs-rest, Votes is 0
+	// and Decision the predicted class's (the largest) decision value.
 	Votes         int       `json:"votes,omitempty"`
 	PairDecisions []float64 `json:"pair_decisions,omitempty"`
 }
@@ -137,8 +138,10 @@ type Predictions struct {
 	// Classes are a multi-class model's classes in LIBSVM's order and
 	// Predicted the rows predicted in each (PredictedPos and PredictedNeg
 	// are then 0).
-	Classes   []string `json:"classes,omitempty"`
-	Predicted []int    `json:"predicted_counts,omitempty"`
+	Classes []string `json:"classes,omitempty"`
+	// Multiclass is a multi-class model's scheme: "" (one-vs-one) or "ovr".
+	Multiclass string `json:"multiclass,omitempty"`
+	Predicted  []int  `json:"predicted_counts,omitempty"`
 	// TrainingRows counts the rows the model was trained on (by
 	// Model.TrainingRows); nil when the model does not record them.
 	TrainingRows *int `json:"training_rows,omitempty"`
@@ -244,8 +247,9 @@ func (r *Predictions) finishNotes(m *Model, d *dataio.Dataset, notes []string) {
 func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, notes []string) *Predictions {
 	k := len(m.Classes)
 	dec := m.PairDecisions(d.X)
-	pred := Vote(dec, k)
-	r := &Predictions{
+	pred := dataio.Combine(dec, k, m.Multiclass)
+	ovr := m.Multiclass == dataio.OneVsRest
+	r := &Predictions{Multiclass: m.Multiclass,
 		Model: s.ModelFile, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.Training.NSV,
 		Normalize: "none", Provenance: m.Provenance,
 		Data: s.Data, N: d.Len(), Labeled: d.Labeled(), Classes: m.Classes, Predicted: make([]int, k),
@@ -253,16 +257,19 @@ func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, n
 	if m.Normalizer != nil {
 		r.Normalize = m.Normalizer.Kind
 	}
-	idx := PairIndex(k)
+	idx := m.Subproblems()
 	r.Predictions = make([]Prediction, d.Len())
 	for i, c := range pred {
 		r.Predicted[c]++
 		p := Prediction{Row: i + 1, Predicted: m.Classes[c], PairDecisions: make([]float64, len(dec))}
 		for q, ij := range idx {
 			p.PairDecisions[q] = dec[q][i]
-			if v := dec[q][i]; v > 0 && ij[0] == c || v <= 0 && ij[1] == c {
+			if v := dec[q][i]; !ovr && (v > 0 && ij.Pos == c || v <= 0 && ij.Neg == c) {
 				p.Votes++
 			}
+		}
+		if ovr {
+			p.Decision = dec[c][i]
 		}
 		if r.Labeled {
 			p.Label = m.Classes[d.Class[i]]

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
@@ -59,9 +60,15 @@ func trainTable(r *model.TrainResult) *Table {
 	t.Add("normalize", r.Normalize)
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
 	if r.Pairs != nil {
-		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some pair: LIBSVM's total_sv)")
-		t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the pairs)")
-		t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the pairs)")
+		if r.Multiclass == dataio.OneVsRest {
+			t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some class's SVM)")
+			t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the classes' SVMs)")
+			t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the classes' SVMs)")
+		} else {
+			t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some pair: LIBSVM's total_sv)")
+			t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the pairs)")
+			t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the pairs)")
+		}
 		t.Add("status", r.Status)
 		t.Add("time", Fixed(r.Seconds, 3)+" s")
 		if r.ModelFile != "" {
@@ -94,6 +101,10 @@ func fitTitle(d *model.FitData, what string) string {
 			q[i] = strconv.Quote(c)
 		}
 		k := len(d.Classes)
+		if d.Multiclass == dataio.OneVsRest {
+			return fmt.Sprintf("%s: %d training rows, %d features; %d classes %s: one-vs-rest, %d classes against the rest",
+				what, d.NTrain, d.Features, k, strings.Join(q, ", "), k)
+		}
 		return fmt.Sprintf("%s: %d training rows, %d features; %d classes %s: one-vs-one, %d pairs",
 			what, d.NTrain, d.Features, k, strings.Join(q, ", "), k*(k-1)/2)
 	}

@@ -120,7 +120,7 @@ func DataTable(s dataio.Summary) *Table {
 		t.Notes = append(t.Notes, "note: "+what+" left out of the description above; train, tune and compare refuse them unless --missing drop")
 	}
 	if multi && s.Unlabeled {
-		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote); --positive CLASS makes one against the rest, --classes A,B keeps two", len(s.Classes)))
+		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote), or with --multiclass ovr one-vs-rest (a binary SVM per class, the largest decision value); --positive CLASS makes one against the rest, --classes A,B keeps two", len(s.Classes)))
 	}
 	for _, nf := range s.Nominal {
 		if s.Format != "csv" {

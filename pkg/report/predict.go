@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
@@ -90,11 +91,13 @@ func ConfusionTable(classes []string, m [][]int) *Table {
 
 // PredictionsTable lists the rows; full gives decision values with every
 // digit (csv), otherwise 6 significant digits and a column marking the
-// wrong predictions. For a multi-class model the second column is the
-// predicted class's votes.
+// wrong predictions. For a one-vs-one multi-class model the second column
+// is the predicted class's votes (one-vs-rest: its decision value, the
+// largest).
 func PredictionsTable(r *model.Predictions, full bool) *Table {
 	t := &Table{Header: []string{"row", "decision", "predicted"}}
-	if r.Classes != nil {
+	votes := r.Classes != nil && r.Multiclass != dataio.OneVsRest
+	if votes {
 		t.Header[1] = "votes"
 	}
 	if r.Labeled {
@@ -109,7 +112,7 @@ func PredictionsTable(r *model.Predictions, full bool) *Table {
 		if full {
 			dv = strconv.FormatFloat(p.Decision, 'g', -1, 64)
 		}
-		if r.Classes != nil {
+		if votes {
 			dv = strconv.Itoa(p.Votes)
 		}
 		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}

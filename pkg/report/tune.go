@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
@@ -21,6 +22,10 @@ func exportText(dir, kind string) string {
 		return dir + " (RBF kernel on mapped data, -t 2; commands in README.txt)"
 	case model.ExportPrecomputed:
 		return dir + " (precomputed kernel, -t 4; commands in README.txt)"
+	case model.ExportPairs:
+		return dir + " (a binary export per pair of classes; how to vote in README.txt)"
+	case model.ExportOneVsRest:
+		return dir + " (a binary export per class against the rest; predict the class of the largest decision value, README.txt)"
 	}
 	return dir
 }
@@ -35,9 +40,13 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	}
 	t := &Table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
 	perPair := r.Tuning != nil && r.Tuning.Pairs != nil
-	if perPair {
+	ovr := r.Multiclass == dataio.OneVsRest
+	switch {
+	case perPair && ovr:
+		t.Add("kernel and C", fmt.Sprintf("one per class against the rest (%d tunings, below)", len(r.Pairs)))
+	case perPair:
 		t.Add("kernel and C", fmt.Sprintf("one per pair of classes (%d tunings, below)", len(r.Pairs)))
-	} else {
+	default:
 		kernelRows(t, r.Kernel, r.Margin, r.C)
 	}
 	if r.Criterion != "" {
@@ -53,9 +62,12 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 			t.Add(name, value)
 		}
 	}
-	if r.Pairs != nil {
+	switch {
+	case r.Pairs != nil && ovr:
+		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some class's SVM)")
+	case r.Pairs != nil:
 		t.Add("#SV", strconv.Itoa(r.NSV)+" (LIBSVM's total_sv)")
-	} else {
+	default:
 		t.Add("#SV", strconv.Itoa(r.NSV))
 	}
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")

@@ -102,7 +102,7 @@ var perDataset = map[string]string{
 	"path": "string", "test": "string", "name": "string",
 	"label-col": "string", "positive": "string", "classes": "list",
 	"categorical": "string", "missing": "string", "features": "integer",
-	"header": "string", "input-format": "string",
+	"header": "string", "input-format": "string", "multiclass": "string",
 	"partitions": "integer", "train-size": "integer", "test-size": "integer",
 	"train-fraction": "number", "stratified": "bool",
 }
@@ -245,7 +245,8 @@ func (st *Study) checkValue(key, val string, n *yaml.Node) error {
 	choices := map[string][]string{
 		"categorical": {"error", "onehot"}, "missing": {"error", "drop"},
 		"header": {"auto", "yes", "no"}, "input-format": {"auto", "csv", "arff", "libsvm", "ida"},
-		"metric": metrics.Names(),
+		"multiclass": {"ovo", "ovr"},
+		"metric":     metrics.Names(),
 	}[key]
 	switch {
 	case choices != nil && !slices.Contains(choices, val):
@@ -411,6 +412,8 @@ func (st *Study) Settings(base experiment.DatasetSettings) []experiment.DatasetS
 				ds.Read.Categorical = map[string]string{"onehot": "codes", "error": ""}[v]
 			case "missing":
 				ds.Read.Missing = v
+			case "multiclass":
+				ds.Read.Multiclass = strings.TrimPrefix(v, "ovo") // ovo is the default: "" keeps the run's id
 			case "header":
 				ds.Read.Header = strings.TrimPrefix(v, "auto")
 			case "input-format":
