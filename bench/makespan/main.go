@@ -69,10 +69,13 @@ func table(recs []experiment.Record, workers []int) string {
 	sortPlan(plan, dsOrder, enOrder)
 	times := make([]float64, len(plan))
 	sum, longest := 0.0, 0.0
+	// A job's own time: a grid search shared with another job of the run
+	// (Record.SharedSeconds) ran once, in that job.
+	own := func(r experiment.Record) float64 { return r.Seconds - r.SharedSeconds }
 	for i, r := range plan {
-		times[i] = r.Seconds
-		sum += r.Seconds
-		longest = max(longest, r.Seconds)
+		times[i] = own(r)
+		sum += times[i]
+		longest = max(longest, times[i])
 	}
 	lpt := experiment.LongestFirst(times)
 	// Run's order: longest expected first (experiment.JobCost of the
@@ -82,7 +85,7 @@ func table(recs []experiment.Record, workers []int) string {
 	slices.SortStableFunc(run, func(a, b experiment.Record) int { return cmp.Compare(expected(b), expected(a)) })
 	runTimes := make([]float64, len(run))
 	for i, r := range run {
-		runTimes[i] = r.Seconds
+		runTimes[i] = own(r)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d jobs, sum of job times %.2f s, longest job %.3f s\n", len(times), sum, longest)

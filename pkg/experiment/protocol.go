@@ -401,6 +401,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	// (methods.Result.Credit), so a method's time does not depend on the
 	// order the jobs of a partition ran in.
 	rec.Seconds = (time.Since(start) + res.Credit).Seconds()
+	rec.SharedSeconds = res.Credit.Seconds()
 	sanitize(&rec)
 	return rec
 }

@@ -115,7 +115,7 @@ func runAll(t *testing.T, c Config, src []Source, entries []Entry) []Record {
 func masked(rs []Record) []Record {
 	out := append([]Record(nil), rs...)
 	for i := range out {
-		out[i].Seconds = 0
+		out[i].Seconds, out[i].SharedSeconds = 0, 0
 	}
 	return out
 }

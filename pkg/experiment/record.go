@@ -74,13 +74,18 @@ type Record struct {
 	CriterionStart float64 `json:"criterion_start,omitempty"`
 	CriterionEnd   float64 `json:"criterion_end,omitempty"`
 	// Trace holds the criterion per iteration (for the trace plots).
-	Trace   []float64         `json:"trace,omitempty"`
-	Figures []methods.Figure  `json:"figures,omitempty"`
-	Iter    int               `json:"iterations"`
-	Solves  int               `json:"svm_solves"`
-	Seconds float64           `json:"seconds"` // tuning + final training wall time
-	Notes   []string          `json:"notes,omitempty"`
-	Extra   map[string]string `json:"extra,omitempty"`
+	Trace   []float64        `json:"trace,omitempty"`
+	Figures []methods.Figure `json:"figures,omitempty"`
+	Iter    int              `json:"iterations"`
+	Solves  int              `json:"svm_solves"`
+	Seconds float64          `json:"seconds"` // tuning + final training wall time
+	// SharedSeconds is the part of Seconds that another job of the run
+	// spent for this one: a grid search read from the run's memo
+	// (methods.GridMemo), charged to every method that uses it. The job's
+	// own wall time is Seconds - SharedSeconds.
+	SharedSeconds float64           `json:"shared_seconds,omitempty"`
+	Notes         []string          `json:"notes,omitempty"`
+	Extra         map[string]string `json:"extra,omitempty"`
 
 	// Grid is what the whole run planned (every dataset with its partition
 	// count, every entry), the same in every record of a run, so that any
@@ -387,7 +392,7 @@ func (e *DuplicateJobError) Error() string {
 // before they were kept).
 func sameJob(a, b *Record) bool {
 	x, y := *a, *b
-	x.Seconds, y.Seconds = 0, 0
+	x.Seconds, y.Seconds, x.SharedSeconds, y.SharedSeconds = 0, 0, 0, 0
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
 	}

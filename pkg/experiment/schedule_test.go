@@ -154,17 +154,25 @@ func TestSharedGridChangesNoNumber(t *testing.T) {
 	for _, r := range alone {
 		byKey[key(r)] = r
 	}
+	shared := map[int]int{}
 	for _, r := range together {
 		a := byKey[key(r)]
-		if r.Seconds <= 0 {
-			t.Errorf("%s: time %g", key(r), r.Seconds)
+		if r.Seconds <= 0 || r.SharedSeconds < 0 || r.SharedSeconds > r.Seconds || a.SharedSeconds != 0 {
+			t.Errorf("%s: time %g, shared %g (alone %g)", key(r), r.Seconds, r.SharedSeconds, a.SharedSeconds)
 		}
-		r.Seconds, a.Seconds = 0, 0
+		if r.SharedSeconds > 0 {
+			shared[r.Partition]++
+		}
+		r.Seconds, a.Seconds, r.SharedSeconds = 0, 0, 0
 		r.Run, a.Run, r.Settings, a.Settings = "", "", nil, nil
 		if !reflect.DeepEqual(r, a) {
 			t.Errorf("%s with a shared grid: C %g γ %g test %g solves %d; alone: C %g γ %g test %g solves %d",
 				key(r), r.C, r.Kernel.Gamma, r.TestAccuracy, r.Solves, a.C, a.Kernel.Gamma, a.TestAccuracy, a.Solves)
 		}
+	}
+	// One search per partition, read by the other method.
+	if shared[0] != 1 || shared[1] != 1 {
+		t.Errorf("jobs that read a shared grid, by partition: %v; want one in each", shared)
 	}
 }
 
