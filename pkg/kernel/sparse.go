@@ -203,10 +203,15 @@ func (r *sparseRows) Column(i int, idx []int, dst []float64) {
 }
 
 // buffer returns a zeroed scratch buffer of length m.
-func (r *sparseRows) buffer(m int) *[]float64 {
-	b, _ := r.scratch.Get().(*[]float64)
+func (r *sparseRows) buffer(m int) *[]float64 { return zeroedBuffer(&r.scratch, m, r.n) }
+
+// zeroedBuffer returns a zeroed buffer of length m from pool (the sparse
+// and the two-valued routes' scratch for columns asked through idx), made
+// with room for n when the pool has none large enough.
+func zeroedBuffer(pool *sync.Pool, m, n int) *[]float64 {
+	b, _ := pool.Get().(*[]float64)
 	if b == nil || cap(*b) < m {
-		s := make([]float64, m, max(m, r.n))
+		s := make([]float64, m, max(m, n))
 		return &s
 	}
 	*b = (*b)[:m]

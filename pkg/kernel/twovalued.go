@@ -232,16 +232,7 @@ func (r *twoValued) entry(i, j int, c float64) float64 {
 }
 
 // buffer returns a zeroed scratch buffer of length m.
-func (r *twoValued) buffer(m int) *[]float64 {
-	b, _ := r.scratch.Get().(*[]float64)
-	if b == nil || cap(*b) < m {
-		s := make([]float64, m, max(m, r.n))
-		return &s
-	}
-	*b = (*b)[:m]
-	clear(*b)
-	return b
-}
+func (r *twoValued) buffer(m int) *[]float64 { return zeroedBuffer(&r.scratch, m, r.n) }
 
 // scatter adds w_k to dst[j-lo] for every feature k marked in rows i and j,
 // lo ≤ j < lo+len(dst), in ascending feature order.

@@ -65,12 +65,7 @@ func sameSpec(a, b kernel.Spec) bool {
 func exportPairs(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
 	hasTest := test != nil && test.Len() > 0
 	var b strings.Builder
-	fmt.Fprintf(&b, "Exported by: %s\n\n", s.Command)
-	k := len(m.Classes)
-	fmt.Fprintf(&b, "A one-vs-one model of %d classes, in LIBSVM's label order:\n", k)
-	for c, l := range m.Classes {
-		fmt.Fprintf(&b, "  %d: %s\n", c+1, l)
-	}
+	k := exportHeader(&b, "one-vs-one", m, s)
 	fmt.Fprintf(&b, "Its %d pairs have kernels of their own (%s tuned each pair), which one LIBSVM model\n", len(m.Pairs), s.Method)
 	fmt.Fprintf(&b, "cannot hold: each pair-I-J directory is the binary export of pair (I, J), class I = +1,\n")
 	fmt.Fprintf(&b, "with its own README.txt and commands. Its training file holds the pair's training rows;\n")
@@ -134,12 +129,7 @@ const ExportOneVsRest = "one-vs-rest"
 func exportOneVsRest(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
 	hasTest := test != nil && test.Len() > 0
 	var b strings.Builder
-	fmt.Fprintf(&b, "Exported by: %s\n\n", s.Command)
-	k := len(m.Classes)
-	fmt.Fprintf(&b, "A one-vs-rest model of %d classes, in LIBSVM's label order:\n", k)
-	for c, l := range m.Classes {
-		fmt.Fprintf(&b, "  %d: %s\n", c+1, l)
-	}
+	exportHeader(&b, "one-vs-rest", m, s)
 	fmt.Fprintf(&b, "Each class C has a binary SVM of its own (class C = 1 against all the others = -1,\n")
 	fmt.Fprintf(&b, "on every training row), which LIBSVM's one-vs-one cannot hold: each class-C directory is\n")
 	fmt.Fprintf(&b, "the binary export of class C's SVM, with its own README.txt and commands. Its training\n")
@@ -177,4 +167,16 @@ func exportOneVsRest(dir string, m *Model, train, test *dataio.Dataset, s Export
 		return "", &ExportError{Err: err}
 	}
 	return ExportOneVsRest, nil
+}
+
+// exportHeader writes the first lines of a multi-class export's README:
+// who exported it, the scheme and the classes numbered in LIBSVM's label
+// order; it returns the number of classes.
+func exportHeader(b *strings.Builder, scheme string, m *Model, s ExportSettings) int {
+	fmt.Fprintf(b, "Exported by: %s\n\n", s.Command)
+	fmt.Fprintf(b, "A %s model of %d classes, in LIBSVM's label order:\n", scheme, len(m.Classes))
+	for c, l := range m.Classes {
+		fmt.Fprintf(b, "  %d: %s\n", c+1, l)
+	}
+	return len(m.Classes)
 }
