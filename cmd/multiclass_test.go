@@ -352,26 +352,7 @@ func readLines(t *testing.T, path string) []string {
 // pair) is a directory per pair, and LIBSVM's vote over the pairs'
 // svm-predict labels, as the README says, is predict's too.
 func TestTuneExportMultiClassLibsvmTools(t *testing.T) {
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
-		}
-	}
-	dir := t.TempDir()
-	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tr, te []string
-	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if i%2 == 0 {
-			tr = append(tr, l)
-		} else {
-			te = append(te, l)
-		}
-	}
-	train := writeFile(t, dir, "tr.libsvm", strings.Join(tr, "\n")+"\n")
-	test := writeFile(t, dir, "te.libsvm", strings.Join(te, "\n")+"\n")
+	dir, train, test := irisHalvesForLIBSVM(t)
 	for _, method := range []string{"svm", "rcsc"} {
 		ex, m := filepath.Join(dir, method), filepath.Join(dir, method+".json")
 		r := tuneJSON(t, train, "--test", test, "--method", method, "-o", m, "--export-libsvm", ex)
@@ -431,4 +412,30 @@ func TestGenerateBlobsCommand(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errOut, "--classes must be 2 to 100") {
 		t.Errorf("--classes 1: exit %d %q", code, errOut)
 	}
+}
+
+// irisHalvesForLIBSVM skips the test unless svm-train and svm-predict are
+// installed, and writes iris.scale's even rows (training) and odd rows
+// (test) into a new temporary directory.
+func irisHalvesForLIBSVM(t *testing.T) (dir, train, test string) {
+	t.Helper()
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
+		}
+	}
+	dir = t.TempDir()
+	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr, te []string
+	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if i%2 == 0 {
+			tr = append(tr, l)
+		} else {
+			te = append(te, l)
+		}
+	}
+	return dir, writeFile(t, dir, "tr.libsvm", strings.Join(tr, "\n")+"\n"), writeFile(t, dir, "te.libsvm", strings.Join(te, "\n")+"\n")
 }

@@ -227,26 +227,7 @@ func TestCompareOneVsRest(t *testing.T) {
 // label line, give predict's labels on the test part by the largest value,
 // row by row, for the svm baseline (one kernel) and rcsc (one per class).
 func TestTuneExportOneVsRestLibsvmTools(t *testing.T) {
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
-		}
-	}
-	dir := t.TempDir()
-	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tr, te []string
-	for i, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if i%2 == 0 {
-			tr = append(tr, l)
-		} else {
-			te = append(te, l)
-		}
-	}
-	train := writeFile(t, dir, "tr.libsvm", strings.Join(tr, "\n")+"\n")
-	test := writeFile(t, dir, "te.libsvm", strings.Join(te, "\n")+"\n")
+	dir, train, test := irisHalvesForLIBSVM(t)
 	for _, method := range []string{"svm", "rcsc"} {
 		ex, m := filepath.Join(dir, method), filepath.Join(dir, method+".json")
 		r := tuneJSON(t, train, "--test", test, "--method", method, "--multiclass", "ovr", "-o", m, "--export-libsvm", ex)

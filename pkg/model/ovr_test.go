@@ -21,17 +21,7 @@ import (
 // one-vs-rest SVMs' labels then contradict; an unknown scheme, or one on a
 // binary model, is refused.
 func TestOneVsRestModel(t *testing.T) {
-	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "wine.scale"), dataio.ReadOptions{Multiclass: dataio.OneVsRest})
-	if err != nil {
-		t.Fatal(err)
-	}
-	norm, _ := dataio.FitNormalizer(dataio.ZScore, d.X)
-	tr := norm.ApplyDataset(d)
-	spec := kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.1}
-	f, err := Fit(context.Background(), FitSettings{Train: tr, Norm: norm, Kernel: spec, Margin: L1, C: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, tr, _, spec, f := wineOneVsRest(t)
 	m := f.Model
 	if m.Multiclass != dataio.OneVsRest || len(m.Pairs) != 3 || m.Training.N != 178 || f.TrainCorrect != 178 {
 		t.Fatalf("model: scheme %q, %d SVMs, n %d, %d training rows right", m.Multiclass, len(m.Pairs), m.Training.N, f.TrainCorrect)
@@ -90,17 +80,7 @@ func TestOneVsRestModel(t *testing.T) {
 // every row labelled 1 for class C and -1 for the others (wine's class "2":
 // 71 of 178), and a README that says how to combine them.
 func TestExportOneVsRest(t *testing.T) {
-	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "wine.scale"), dataio.ReadOptions{Multiclass: dataio.OneVsRest})
-	if err != nil {
-		t.Fatal(err)
-	}
-	norm, _ := dataio.FitNormalizer(dataio.ZScore, d.X)
-	tr := norm.ApplyDataset(d)
-	spec := kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.1}
-	f, err := Fit(context.Background(), FitSettings{Train: tr, Norm: norm, Kernel: spec, Margin: L1, C: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tr, _, spec, f := wineOneVsRest(t)
 	dir := t.TempDir()
 	kind, err := ExportLIBSVM(dir, f.Model, tr, nil, ExportSettings{Method: "svm", Kernel: spec, Eps: 1e-3, Command: "test"})
 	if err != nil || kind != ExportOneVsRest {
@@ -127,4 +107,23 @@ func TestExportOneVsRest(t *testing.T) {
 	if len(counts) != 2 || counts["1"] != 71 || counts["-1"] != 107 {
 		t.Errorf("class-2/train.libsvm labels %v, want 71 × 1 and 107 × -1", counts)
 	}
+}
+
+// wineOneVsRest fits wine.scale one-vs-rest, z-scored, with γ = 0.1 and
+// C = 1: the data, its normalised copy, the normaliser, the kernel and the
+// fit.
+func wineOneVsRest(t *testing.T) (d, tr *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, f *FitResult) {
+	t.Helper()
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "wine.scale"), dataio.ReadOptions{Multiclass: dataio.OneVsRest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm, _ = dataio.FitNormalizer(dataio.ZScore, d.X)
+	tr = norm.ApplyDataset(d)
+	spec = kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.1}
+	f, err = Fit(context.Background(), FitSettings{Train: tr, Norm: norm, Kernel: spec, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, tr, norm, spec, f
 }

@@ -59,30 +59,23 @@ func trainTable(r *model.TrainResult) *Table {
 	}
 	t.Add("normalize", r.Normalize)
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
-	if r.Pairs != nil {
-		if r.Multiclass == dataio.OneVsRest {
-			t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some class's SVM)")
-			t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the classes' SVMs)")
-			t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the classes' SVMs)")
-		} else {
-			t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some pair: LIBSVM's total_sv)")
-			t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the pairs)")
-			t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the pairs)")
-		}
-		t.Add("status", r.Status)
-		t.Add("time", Fixed(r.Seconds, 3)+" s")
-		if r.ModelFile != "" {
-			t.Add("model file", r.ModelFile)
-		}
-		t.Notes = r.Notes
-		return t
+	switch {
+	case r.Pairs != nil && r.Multiclass == dataio.OneVsRest:
+		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some class's SVM)")
+		t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the classes' SVMs)")
+		t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the classes' SVMs)")
+	case r.Pairs != nil:
+		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some pair: LIBSVM's total_sv)")
+		t.Add("#BSV", strconv.Itoa(r.NBSV)+" (sum over the pairs)")
+		t.Add("iterations", strconv.Itoa(r.Iter)+" (sum over the pairs)")
+	default:
+		t.Add("#SV", strconv.Itoa(r.NSV))
+		t.Add("#BSV", strconv.Itoa(r.NBSV))
+		t.Add("dual objective", Sig(r.Obj, 8))
+		t.Add("margin 1/‖w‖", Sig(float64(r.Geo), 6))
+		t.Add("rho", Sig(r.Rho, 6))
+		t.Add("iterations", strconv.Itoa(r.Iter))
 	}
-	t.Add("#SV", strconv.Itoa(r.NSV))
-	t.Add("#BSV", strconv.Itoa(r.NBSV))
-	t.Add("dual objective", Sig(r.Obj, 8))
-	t.Add("margin 1/‖w‖", Sig(float64(r.Geo), 6))
-	t.Add("rho", Sig(r.Rho, 6))
-	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)
 	t.Add("time", Fixed(r.Seconds, 3)+" s")
 	if r.ModelFile != "" {
