@@ -285,10 +285,20 @@ func featureNames(rs []experiment.Record, d int) []string {
 func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.Weights {
 	var runs [][]float64
 	quantity := ""
+	// A multi-class record keeps one kernel, its first binary SVM's, and the
+	// first pair follows each partition's label order: only the records of
+	// the first record's pair are averaged.
+	multi := len(rs) > 0 && rs[0].TestConfusion != nil && len(rs[0].TestConfusion.Labels) > 2
+	first := ""
+	if multi {
+		first = firstSubproblem(rs[0].Notes)
+	}
 	for _, r := range rs {
 		var w []float64
 		var q string
 		switch {
+		case multi && firstSubproblem(r.Notes) != first:
+			continue
 		case len(r.Kernel.Diag) > 0:
 			w = slices.Clone(r.Kernel.Diag)
 			q = "q_k, the diagonal of Q in exp(-½ Σ q_k (x_k - z_k)²)"
@@ -334,8 +344,12 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 	if len(keep) < 2 {
 		return nil
 	}
+	title := fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs))
+	if multi {
+		title = fmt.Sprintf("%s, %s: learned weights of the %s SVM over the %d partitions where it comes first", dataset, entry, first, len(runs))
+	}
 	w := &fig.Weights{
-		Title:    fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs)),
+		Title:    title,
 		Quantity: quantity,
 		Sorted:   sorted,
 	}
@@ -412,4 +426,18 @@ func meanQ(dataset, entry string, rs []experiment.Record) *fig.Matrix {
 		Names: names,
 		Q:     sum,
 	}
+}
+
+// firstSubproblem names the binary SVM whose kernel a multi-class record
+// keeps, from its note ("… the first pair's ("1" vs "2")"): `"1" vs "2"`,
+// or "first pair" when the note is not there.
+func firstSubproblem(notes []string) string {
+	for _, n := range notes {
+		if i := strings.Index(n, "are the first "); i >= 0 {
+			if j := strings.Index(n[i:], "("); j >= 0 && strings.HasSuffix(n, ")") {
+				return n[i+j+1 : len(n)-1]
+			}
+		}
+	}
+	return "first pair"
 }

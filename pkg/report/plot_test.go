@@ -236,3 +236,26 @@ func TestMeanQMarksConstantFeatures(t *testing.T) {
 		t.Errorf("without constant features: names %v", m.Names)
 	}
 }
+
+// A multi-class record keeps its first binary SVM's kernel, and which pair
+// comes first depends on the partition: the weights figure averages only
+// the partitions whose first pair is the first record's, and says which.
+func TestWeightsOfMultiClassRecords(t *testing.T) {
+	conf := &metrics.Confusion{Labels: []string{"1", "2", "3"}, Counts: [][]int{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}
+	rec := func(first string, q ...float64) experiment.Record {
+		return experiment.Record{Dataset: "m", Entry: "spd", Method: "spd", TestConfusion: conf,
+			Kernel: kernel.Spec{Kind: kernel.KindGaussian, Diag: q},
+			Notes:  []string{"one-vs-one over 3 classes: 3 tunings; kernel and C are the first pair's (" + first + ")"}}
+	}
+	rs := []experiment.Record{rec(`"1" vs "2"`, 1, 3), rec(`"2" vs "1"`, 100, 100), rec(`"1" vs "2"`, 3, 5)}
+	w := weights("m", "spd", rs, false)
+	if w == nil || len(w.Runs) != 2 || w.Runs[0][0] != 1 || w.Runs[1][1] != 5 {
+		t.Fatalf("weights %+v: want the runs of the first and third records only", w)
+	}
+	if !strings.Contains(w.Title, `the "1" vs "2" SVM over the 2 partitions`) {
+		t.Errorf("title %q does not name the pair and its partitions", w.Title)
+	}
+	if got := firstSubproblem(nil); got != "first pair" {
+		t.Errorf("firstSubproblem without a note: %q", got)
+	}
+}
