@@ -39,6 +39,12 @@ type smo struct {
 	status []uint8
 	perm   []int // position → original index
 
+	// up[t] = -y_t when t is in I_up (y_tα_t can grow), low[t] = y_t when t
+	// is in I_low (it can shrink), NaN otherwise: -y_t G_t is up[t]·G_t
+	// exactly (a sign flip), and NaN fails every comparison, so the WSS
+	// sweeps test set membership and sign with no branch on y or status.
+	up, low []float64
+
 	cache *cache
 	iter  int
 
@@ -59,6 +65,7 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace)
 		y: make([]float64, n), alpha: make([]float64, n), g: make([]float64, n),
 		gbar: make([]float64, n), p: make([]float64, n), c: make([]float64, n),
 		qd: make([]float64, n), status: make([]uint8, n), perm: make([]int, n),
+		up: make([]float64, n), low: make([]float64, n),
 	}
 	pmax := math.Abs(pr.Delta)
 	for i := range n {
@@ -177,6 +184,14 @@ func (m *smo) updateStatus(i int) {
 	default:
 		m.status[i] = free
 	}
+	nan := math.NaN()
+	m.up[i], m.low[i] = -m.y[i], m.y[i]
+	switch {
+	case m.status[i] == atUpper && m.y[i] > 0, m.status[i] == atLower && m.y[i] < 0:
+		m.up[i] = nan
+	case m.status[i] == atLower && m.y[i] > 0, m.status[i] == atUpper && m.y[i] < 0:
+		m.low[i] = nan
+	}
 }
 
 // initGradient computes G = Pα + p and Ḡ from the columns of the non-zero α.
@@ -234,12 +249,12 @@ func (m *smo) solve(ctx context.Context, maxIter int) (status.Status, error) {
 				m.doShrinking()
 			}
 		}
-		i, j, ok := m.selectWorkingSet()
+		i, j, qi, ok := m.selectWorkingSet()
 		if !ok {
 			// Optimal on the active set: reconstruct the whole gradient and
 			// check again on all variables.
 			m.unshrinkAll()
-			i, j, ok = m.selectWorkingSet()
+			i, j, qi, ok = m.selectWorkingSet()
 			if !ok {
 				st = status.Converged
 				break
@@ -247,7 +262,7 @@ func (m *smo) solve(ctx context.Context, maxIter int) (status.Status, error) {
 			counter = 1 // shrink at the next iteration
 		}
 		m.iter++
-		if err := m.update(i, j); err != nil {
+		if err := m.update(i, j, qi); err != nil {
 			m.unshrinkAll()
 			return status.Failure, err
 		}
@@ -276,80 +291,70 @@ func (m *smo) unshrinkAll() {
 // Solver::select_working_set): i maximises -y_i∇f_i over I_up, j minimises the
 // second-order decrease -b²/a over I_low with b > 0, a = K_ii+K_jj-2K_ij
 // (τ when a ≤ 0). ok is false when the maximal violation m(α)-M(α) < eps.
-func (m *smo) selectWorkingSet() (outI, outJ int, ok bool) {
+// qi is column i's active part, for update.
+func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
 	act := m.active
-	y, g, st := m.y[:act], m.g[:act], m.status[:act]
+	g, up, low := m.g[:act], m.up[:act], m.low[:act]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
 	objDiffMin := math.Inf(1)
 	if m.nextValid {
 		gmax, gmaxIdx = m.nextGmax, m.nextI
 	} else {
-		for t := range act {
-			if y[t] > 0 {
-				if st[t] != atUpper && -g[t] >= gmax {
-					gmax, gmaxIdx = -g[t], t
-				}
-			} else if st[t] != atLower && g[t] >= gmax {
-				gmax, gmaxIdx = g[t], t
+		for t, u := range up {
+			if v := u * g[t]; v >= gmax {
+				gmax, gmaxIdx = v, t
 			}
 		}
 	}
 	i := gmaxIdx
 	if i != -1 {
-		qi := m.cache.get(i, act)
-		qdi, yi := m.qd[i], y[i]
+		qi = m.cache.get(i, act)
+		qdi, yi2 := m.qd[i], 2*m.y[i]
 		qd := m.qd[:act]
 		qi = qi[:act]
-		for j := range act {
-			if y[j] > 0 {
-				if st[j] == atLower {
+		g = g[:len(low)]
+		bound := 0.0 // (1-1e-9)·(-objDiffMin) once finite
+		for j, l := range low {
+			// For y_j = +1: G_j and K_ii+K_jj-2y_iP_ij; for y_j = -1:
+			// -G_j and K_ii+K_jj+2y_iP_ij (LIBSVM's two branches, the
+			// same roundings).
+			gj := l * g[j]
+			if gj >= gmax2 {
+				gmax2 = gj
+			}
+			if diff := gmax + gj; diff > 0 {
+				quad := qdi + qd[j] - yi2*l*qi[j]
+				if quad <= 0 {
+					quad = tau
+				}
+				// od = -diff²/quad > objDiffMin for sure when diff² is
+				// below (1-1e-9)·(-objDiffMin)·quad: skip the division.
+				dd := diff * diff
+				if dd < bound*quad {
 					continue
 				}
-				gj := g[j]
-				if gj >= gmax2 {
-					gmax2 = gj
-				}
-				if diff := gmax + gj; diff > 0 {
-					quad := qdi + qd[j] - 2*yi*qi[j]
-					if quad <= 0 {
-						quad = tau
-					}
-					if od := -diff * diff / quad; od <= objDiffMin {
-						gminIdx, objDiffMin = j, od
-					}
-				}
-			} else {
-				if st[j] == atUpper {
-					continue
-				}
-				gj := -g[j]
-				if gj >= gmax2 {
-					gmax2 = gj
-				}
-				if diff := gmax + gj; diff > 0 {
-					quad := qdi + qd[j] + 2*yi*qi[j]
-					if quad <= 0 {
-						quad = tau
-					}
-					if od := -diff * diff / quad; od <= objDiffMin {
-						gminIdx, objDiffMin = j, od
+				if od := -diff * diff / quad; od <= objDiffMin {
+					gminIdx, objDiffMin = j, od
+					if -od > 1e-280 { // keep bound·quad a normal number
+						bound = -od * (1 - 1e-9)
 					}
 				}
 			}
 		}
 	}
 	if gmax+gmax2 < m.eps || gminIdx == -1 {
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
-	return gmaxIdx, gminIdx, true
+	return gmaxIdx, gminIdx, qi, true
 }
 
 // update solves the two-variable subproblem on (i, j) analytically with
 // clipping to the box (LIBSVM's Solver::Solve loop body) and updates G and Ḡ.
-func (m *smo) update(i, j int) error {
+// qi is column i's active part, as selectWorkingSet returned it: the cache's
+// most recent column, so the get of column j leaves it in place.
+func (m *smo) update(i, j int, qi []float64) error {
 	act := m.active
-	qi := m.cache.get(i, act)
 	qj := m.cache.get(j, act)
 	a := m.alpha
 	ci, cj := m.c[i], m.c[j]
@@ -425,17 +430,13 @@ func (m *smo) update(i, j int) error {
 	// next WSS3: argmax of -y_t G_t over I_up (ties to the last, as LIBSVM).
 	g := m.g[:act]
 	qi, qj = qi[:act], qj[:act]
-	y, st := m.y[:act], m.status[:act]
+	up := m.up[:act]
 	gmax, gmaxIdx := math.Inf(-1), -1
 	for k := range g {
 		gk := g[k] + (qi[k]*dai + qj[k]*daj) // LIBSVM's rounding
 		g[k] = gk
-		if y[k] > 0 {
-			if st[k] != atUpper && -gk >= gmax {
-				gmax, gmaxIdx = -gk, k
-			}
-		} else if st[k] != atLower && gk >= gmax {
-			gmax, gmaxIdx = gk, k
+		if v := up[k] * gk; v >= gmax {
+			gmax, gmaxIdx = v, k
 		}
 	}
 	m.nextGmax, m.nextI, m.nextValid = gmax, gmaxIdx, true
@@ -528,6 +529,8 @@ func (m *smo) swap(i, j int) {
 	m.c[i], m.c[j] = m.c[j], m.c[i]
 	m.qd[i], m.qd[j] = m.qd[j], m.qd[i]
 	m.status[i], m.status[j] = m.status[j], m.status[i]
+	m.up[i], m.up[j] = m.up[j], m.up[i]
+	m.low[i], m.low[j] = m.low[j], m.low[i]
 	m.perm[i], m.perm[j] = m.perm[j], m.perm[i]
 }
 
