@@ -297,7 +297,6 @@ func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
 	g, up, low := m.g[:act], m.up[:act], m.low[:act]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gmaxIdx, gminIdx := -1, -1
-	objDiffMin := math.Inf(1)
 	if m.nextValid {
 		gmax, gmaxIdx = m.nextGmax, m.nextI
 	} else {
@@ -310,38 +309,7 @@ func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
 	i := gmaxIdx
 	if i != -1 {
 		qi = m.cache.get(i, act)
-		qdi, yi2 := m.qd[i], 2*m.y[i]
-		qd := m.qd[:act]
-		qi = qi[:act]
-		g = g[:len(low)]
-		bound := 0.0 // (1-1e-9)·(-objDiffMin) once finite
-		for j, l := range low {
-			// For y_j = +1: G_j and K_ii+K_jj-2y_iP_ij; for y_j = -1:
-			// -G_j and K_ii+K_jj+2y_iP_ij (LIBSVM's two branches, the
-			// same roundings).
-			gj := l * g[j]
-			if gj >= gmax2 {
-				gmax2 = gj
-			}
-			if diff := gmax + gj; diff > 0 {
-				quad := qdi + qd[j] - yi2*l*qi[j]
-				if quad <= 0 {
-					quad = tau
-				}
-				// od = -diff²/quad > objDiffMin for sure when diff² is
-				// below (1-1e-9)·(-objDiffMin)·quad: skip the division.
-				dd := diff * diff
-				if dd < bound*quad {
-					continue
-				}
-				if od := -diff * diff / quad; od <= objDiffMin {
-					gminIdx, objDiffMin = j, od
-					if -od > 1e-280 { // keep bound·quad a normal number
-						bound = -od * (1 - 1e-9)
-					}
-				}
-			}
-		}
+		gmax2, gminIdx = lowPass(g, low, m.qd[:act], qi[:act], gmax, m.qd[i], 2*m.y[i])
 	}
 	if gmax+gmax2 < m.eps || gminIdx == -1 {
 		return 0, 0, nil, false
@@ -428,17 +396,7 @@ func (m *smo) update(i, j int, qi []float64) error {
 
 	// G += P_i Δα_i + P_j Δα_j, and in the same sweep the first half of the
 	// next WSS3: argmax of -y_t G_t over I_up (ties to the last, as LIBSVM).
-	g := m.g[:act]
-	qi, qj = qi[:act], qj[:act]
-	up := m.up[:act]
-	gmax, gmaxIdx := math.Inf(-1), -1
-	for k := range g {
-		gk := g[k] + (qi[k]*dai + qj[k]*daj) // LIBSVM's rounding
-		g[k] = gk
-		if v := up[k] * gk; v >= gmax {
-			gmax, gmaxIdx = v, k
-		}
-	}
+	gmax, gmaxIdx := gradPass(m.g[:act], qi[:act], qj[:act], m.up[:act], dai, daj)
 	m.nextGmax, m.nextI, m.nextValid = gmax, gmaxIdx, true
 
 	m.updateGbar(i, ui)

@@ -1,0 +1,117 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Constants: -Inf, +Inf and the sign bit (broadcast), lane indices 0..3 and
+// the step 4 (int64).
+DATA negInf<>+0(SB)/8, $0xfff0000000000000
+GLOBL negInf<>(SB), RODATA|NOPTR, $8
+DATA posInf<>+0(SB)/8, $0x7ff0000000000000
+GLOBL posInf<>(SB), RODATA|NOPTR, $8
+DATA signBit<>+0(SB)/8, $0x8000000000000000
+GLOBL signBit<>(SB), RODATA|NOPTR, $8
+DATA tauConst<>+0(SB)/8, $0x3d719799812dea11 // 1e-12, tau
+GLOBL tauConst<>(SB), RODATA|NOPTR, $8
+DATA iota4<>+0(SB)/8, $0
+DATA iota4<>+8(SB)/8, $1
+DATA iota4<>+16(SB)/8, $2
+DATA iota4<>+24(SB)/8, $3
+GLOBL iota4<>(SB), RODATA|NOPTR, $32
+DATA four<>+0(SB)/8, $4
+GLOBL four<>(SB), RODATA|NOPTR, $8
+
+// func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64, ln *gradLanes)
+//
+// Per entry k: gk = g[k] + (qi[k]*dai + qj[k]*daj); g[k] = gk;
+// v = up[k]*gk; if v >= lane max { lane max, lane idx = v, k }.
+TEXT ·gradPassAVX2(SB), NOSPLIT, $0-64
+	MOVQ grad+0(FP), DI
+	MOVQ qi+8(FP), SI
+	MOVQ qj+16(FP), DX
+	MOVQ up+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD dai+40(FP), Y0
+	VBROADCASTSD daj+48(FP), Y1
+	MOVQ ln+56(FP), R9
+	VBROADCASTSD negInf<>(SB), Y2 // lane max
+	VPCMPEQQ Y3, Y3, Y3           // lane idx = -1
+	VMOVDQU iota4<>(SB), Y4       // indices of the current four entries
+	VPBROADCASTQ four<>(SB), Y5
+	XORQ AX, AX
+
+gradloop:
+	VMULPD (SI)(AX*8), Y0, Y6 // qi*dai
+	VMULPD (DX)(AX*8), Y1, Y7 // qj*daj
+	VADDPD Y7, Y6, Y6         // qi*dai + qj*daj
+	VADDPD (DI)(AX*8), Y6, Y6 // g + (...)
+	VMOVUPD Y6, (DI)(AX*8)
+	VMULPD (R8)(AX*8), Y6, Y7 // v = up*gk
+	VCMPPD $0x1d, Y2, Y7, Y8  // v >= lane max (GE_OQ: false for NaN)
+	VBLENDVPD Y8, Y7, Y2, Y2
+	VBLENDVPD Y8, Y4, Y3, Y3
+	VPADDQ Y5, Y4, Y4
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT gradloop
+
+	VMOVUPD Y2, 0(R9)
+	VMOVDQU Y3, 32(R9)
+	VZEROUPPER
+	RET
+
+// func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64, ln *lowLanes)
+//
+// Per entry j: gj = low[j]*g[j]; if gj >= lane gmax2 { lane gmax2 = gj };
+// diff = gmax + gj; quad = (qdi + qd[j]) - (yi2*low[j])*qi[j], τ when
+// quad <= 0; od = ((-diff)*diff)/quad; if diff > 0 && od <= lane od
+// { lane od, lane idx = od, j }.
+TEXT ·lowPassAVX2(SB), NOSPLIT, $0-72
+	MOVQ grad+0(FP), DI
+	MOVQ low+8(FP), SI
+	MOVQ qd+16(FP), DX
+	MOVQ qi+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD gmax+40(FP), Y0
+	VBROADCASTSD qdi+48(FP), Y1
+	VBROADCASTSD yi2+56(FP), Y2
+	MOVQ ln+64(FP), R9
+	VBROADCASTSD tauConst<>(SB), Y3
+	VXORPD Y4, Y4, Y4              // 0
+	VBROADCASTSD signBit<>(SB), Y5
+	VBROADCASTSD negInf<>(SB), Y10 // lane gmax2
+	VBROADCASTSD posInf<>(SB), Y11 // lane od
+	VPCMPEQQ Y12, Y12, Y12         // lane idx = -1
+	VMOVDQU iota4<>(SB), Y13
+	VPBROADCASTQ four<>(SB), Y14
+	XORQ AX, AX
+
+lowloop:
+	VMOVUPD (SI)(AX*8), Y6      // l
+	VMULPD (DI)(AX*8), Y6, Y7   // gj = l*g
+	VCMPPD $0x1d, Y10, Y7, Y8   // gj >= lane gmax2
+	VBLENDVPD Y8, Y7, Y10, Y10
+	VADDPD Y7, Y0, Y8           // diff = gmax + gj
+	VMULPD Y6, Y2, Y9           // yi2*l
+	VMULPD (R8)(AX*8), Y9, Y9   // (yi2*l)*qi
+	VADDPD (DX)(AX*8), Y1, Y15  // qdi + qd
+	VSUBPD Y9, Y15, Y15         // quad = (qdi + qd) - (yi2*l)*qi
+	VCMPPD $0x12, Y4, Y15, Y9   // quad <= 0 (LE_OQ)
+	VBLENDVPD Y9, Y3, Y15, Y15  // τ there
+	VXORPD Y5, Y8, Y9           // -diff
+	VMULPD Y8, Y9, Y9           // (-diff)*diff
+	VDIVPD Y15, Y9, Y9          // od = (-diff*diff)/quad
+	VCMPPD $0x1e, Y4, Y8, Y6    // diff > 0 (GT_OQ)
+	VCMPPD $0x12, Y11, Y9, Y7   // od <= lane od (LE_OQ)
+	VANDPD Y6, Y7, Y7
+	VBLENDVPD Y7, Y9, Y11, Y11
+	VBLENDVPD Y7, Y13, Y12, Y12
+	VPADDQ Y14, Y13, Y13
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT lowloop
+
+	VMOVUPD Y10, 0(R9)
+	VMOVUPD Y11, 32(R9)
+	VMOVDQU Y12, 64(R9)
+	VZEROUPPER
+	RET

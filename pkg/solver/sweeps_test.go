@@ -1,0 +1,96 @@
+package solver
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSweepsAgree: the AVX2 sweeps (where this machine has them) give the
+// Go sweeps' results bit for bit: the same gradient entries, the same
+// argmax/argmin index with ties to the last, the same maxima, on lengths
+// 0-37 (every remainder mod 4), with NaN masks, repeated values (ties across
+// and within lanes), zero gradients and quad ≤ 0 (τ).
+func TestSweepsAgree(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine: only the Go sweeps run")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(vals []float64) float64 { return vals[rng.IntN(len(vals))] }
+	for trial := range 4000 {
+		n := trial % 38
+		g, qi, qj, qd, up, low := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		few := trial%3 == 0 // few distinct values: many exact ties
+		for k := range n {
+			if few {
+				g[k] = pick([]float64{-1, -0.5, 0, 0.5, 1})
+				qi[k] = pick([]float64{0, 0.25, 1, 2})
+			} else {
+				g[k] = rng.NormFloat64()
+				qi[k] = rng.Float64()*2 - 0.5
+			}
+			qj[k], qd[k] = rng.Float64(), pick([]float64{1, rng.Float64(), 0})
+			y := pick([]float64{1, -1})
+			up[k], low[k] = -y, y
+			switch rng.IntN(3) {
+			case 0:
+				up[k] = math.NaN()
+			case 1:
+				low[k] = math.NaN()
+			}
+		}
+		gmax, qdi, yi2 := pick([]float64{0, 0.3, 1, 3}), pick([]float64{1, 0, 0.5}), pick([]float64{2, -2})
+
+		useAVX2 = false
+		wantG2, wantJ := lowPass(g, low, qd, qi, gmax, qdi, yi2)
+		useAVX2 = true
+		gotG2, gotJ := lowPass(g, low, qd, qi, gmax, qdi, yi2)
+		if gotJ != wantJ || gotG2 != wantG2 {
+			t.Fatalf("trial %d (n %d): lowPass AVX2 (%g, %d), Go (%g, %d)", trial, n, gotG2, gotJ, wantG2, wantJ)
+		}
+
+		dai, daj := rng.NormFloat64(), pick([]float64{0, rng.NormFloat64()})
+		g1, g2 := slices.Clone(g), slices.Clone(g)
+		useAVX2 = false
+		wantMax, wantK := gradPass(g1, qi, qj, up, dai, daj)
+		useAVX2 = true
+		gotMax, gotK := gradPass(g2, qi, qj, up, dai, daj)
+		if gotK != wantK || math.Float64bits(gotMax) != math.Float64bits(wantMax) {
+			t.Fatalf("trial %d (n %d): gradPass AVX2 (%g, %d), Go (%g, %d)", trial, n, gotMax, gotK, wantMax, wantK)
+		}
+		for k := range g1 {
+			if math.Float64bits(g1[k]) != math.Float64bits(g2[k]) {
+				t.Fatalf("trial %d: g[%d] AVX2 %v, Go %v", trial, k, g2[k], g1[k])
+			}
+		}
+	}
+}
+
+// TestSolveSameWithoutAVX2: whole solves (shrinking, warm starts, the radius
+// QP) take the same iterations to the same α with the Go sweeps.
+func TestSolveSameWithoutAVX2(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine: only the Go sweeps run")
+	}
+	defer func() { useAVX2 = true }()
+	x, y := mixture(300, 6, 1, 11)
+	q := gram(x, rbf(0.2))
+	for _, c := range []float64{0.5, 30, 2000} {
+		var res [2]Result
+		for k, avx := range []bool{false, true} {
+			useAVX2 = avx
+			r, err := Solve(t.Context(), Problem{Q: q, Y: y, Cp: c, Cn: c}, Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res[k] = r
+		}
+		if res[0].Iter != res[1].Iter || !slices.Equal(res[0].Alpha, res[1].Alpha) || res[0].Rho != res[1].Rho {
+			t.Errorf("C %g: Go sweeps %d iterations, ρ %v; AVX2 %d, ρ %v (α equal: %v)", c, res[0].Iter, res[0].Rho, res[1].Iter, res[1].Rho, slices.Equal(res[0].Alpha, res[1].Alpha))
+		}
+		if res[1].Iter < 50 {
+			t.Errorf("C %g: only %d iterations", c, res[1].Iter)
+		}
+	}
+}
