@@ -284,8 +284,9 @@ func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile)
 				if v > 0 {
 					v = 0
 				}
-				row[j] = expNonPos(v)
+				row[j] = v
 			}
+			expNonPosSlice(row[j0:t.j1])
 		}
 	}
 }
@@ -384,8 +385,9 @@ func gaussColumn(i int, idx []int, dst, h []float64) {
 	if idx == nil {
 		h := h[:len(dst)]
 		for j, v := range dst {
-			dst[j] = gaussEntry(v, hi, h[j])
+			dst[j] = gaussArg(v, hi, h[j])
 		}
+		expNonPosSlice(dst)
 		if i < len(dst) {
 			dst[i] = 1
 		}
@@ -402,10 +404,13 @@ func gaussColumn(i int, idx []int, dst, h []float64) {
 
 // gaussEntry returns exp(min(0, x̃_i·x̃_j - (h_i + h_j))), the kernel value
 // from a dot product of mapped rows and their halved squared norms.
-func gaussEntry(dot, hi, hj float64) float64 {
+func gaussEntry(dot, hi, hj float64) float64 { return expNonPos(gaussArg(dot, hi, hj)) }
+
+// gaussArg is gaussEntry's exponent.
+func gaussArg(dot, hi, hj float64) float64 {
 	v := dot - (hi + hj)
 	if v > 0 {
 		v = 0 // a squared distance made negative by rounding
 	}
-	return expNonPos(v)
+	return v
 }

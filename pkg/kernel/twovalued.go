@@ -190,8 +190,9 @@ func (r *twoValued) Column(i int, idx []int, dst []float64) {
 		clear(dst)
 		r.scatter(i, 0, dst)
 		for j := range dst {
-			dst[j] = r.entry(i, j, dst[j])
+			dst[j] = r.arg(i, j, dst[j])
 		}
+		r.finish(dst)
 		return
 	}
 	if len(idx) == 0 {
@@ -211,6 +212,15 @@ func (r *twoValued) Column(i int, idx []int, dst []float64) {
 
 // entry returns K_ij from c_ij.
 func (r *twoValued) entry(i, j int, c float64) float64 {
+	if r.gauss {
+		return expNonPos(r.arg(i, j, c))
+	}
+	return r.arg(i, j, c)
+}
+
+// arg returns K_ij from c_ij for the L1 kernel and log K_ij for the
+// Gaussian, whose rows take their exp in one pass (expNonPosSlice).
+func (r *twoValued) arg(i, j int, c float64) float64 {
 	m := len(r.dense)
 	var dd float64
 	if m > 0 {
@@ -226,9 +236,16 @@ func (r *twoValued) entry(i, j int, c float64) float64 {
 	}
 	dist := dd + math.Max(0, (r.s[i]+r.s[j])-2*c)
 	if r.gauss {
-		return expNonPos(-dist / 2)
+		return -dist / 2
 	}
 	return -dist
+}
+
+// finish sets a row of args (arg's values) to the kernel's values.
+func (r *twoValued) finish(row []float64) {
+	if r.gauss {
+		expNonPosSlice(row)
+	}
 }
 
 // buffer returns a zeroed scratch buffer of length m.
@@ -267,8 +284,9 @@ func (r *twoValued) gram() *mat.SymDense {
 			row := c[i*n+i : (i+1)*n]
 			r.scatter(i, i, row)
 			for k := range row {
-				row[k] = r.entry(i, i+k, row[k])
+				row[k] = r.arg(i, i+k, row[k])
 			}
+			r.finish(row)
 		}
 	})
 	for i := 0; i < n; i++ {

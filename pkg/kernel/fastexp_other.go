@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// useAVX2 is false off amd64 (or with the purego tag): expNonPos runs.
+var useAVX2 = false
+
+func expAVX2(x *float64, n int, tab *[64]float64) (left bool) {
+	panic("kernel: expAVX2 without AVX2")
+}
