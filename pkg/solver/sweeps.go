@@ -22,19 +22,14 @@ import "math"
 func lowPass(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2 float64, j int) {
 	if useAVX2 && len(low) >= 4 {
 		n4 := len(low) &^ 3
-		var ln lowLanes
-		lowPassAVX2(&g[0], &low[0], &qd[0], &qi[0], n4, gmax, qdi, yi2, &ln)
-		gmax2, od, j := lowPassGo(g[n4:], low[n4:], qd[n4:], qi[n4:], gmax, qdi, yi2)
-		if j >= 0 {
-			j += n4
+		gmax2, od, j := lowPassAVX2(&g[0], &low[0], &qd[0], &qi[0], n4, gmax, qdi, yi2)
+		// The tail's entries come last: a tie goes to them.
+		g2, odt, jt := lowPassGo(g[n4:], low[n4:], qd[n4:], qi[n4:], gmax, qdi, yi2)
+		if g2 > gmax2 {
+			gmax2 = g2
 		}
-		for k := range 4 {
-			if ln.gmax2[k] > gmax2 {
-				gmax2 = ln.gmax2[k]
-			}
-			if ix := int(ln.idx[k]); ix >= 0 && (ln.od[k] < od || (ln.od[k] == od && ix > j)) {
-				od, j = ln.od[k], ix
-			}
+		if jt >= 0 && odt <= od {
+			j = n4 + jt
 		}
 		return gmax2, j
 	}
@@ -79,16 +74,10 @@ func lowPassGo(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2, objDiff
 func gradPass(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx int) {
 	if useAVX2 && len(g) >= 4 {
 		n4 := len(g) &^ 3
-		var ln gradLanes
-		gradPassAVX2(&g[0], &qi[0], &qj[0], &up[0], n4, dai, daj, &ln)
-		gmax, idx = gradPassGo(g[n4:], qi[n4:], qj[n4:], up[n4:], dai, daj)
-		if idx >= 0 {
-			idx += n4
-		}
-		for k := range 4 {
-			if ix := int(ln.idx[k]); ix >= 0 && (ln.gmax[k] > gmax || (ln.gmax[k] == gmax && ix > idx)) {
-				gmax, idx = ln.gmax[k], ix
-			}
+		gmax, idx = gradPassAVX2(&g[0], &qi[0], &qj[0], &up[0], n4, dai, daj)
+		// The tail's entries come last: a tie goes to them.
+		if gt, it := gradPassGo(g[n4:], qi[n4:], qj[n4:], up[n4:], dai, daj); it >= 0 && gt >= gmax {
+			gmax, idx = gt, n4+it
 		}
 		return gmax, idx
 	}
@@ -106,17 +95,4 @@ func gradPassGo(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx in
 		}
 	}
 	return gmax, idx
-}
-
-// lowLanes and gradLanes hold the four lanes' partial results of the AVX2
-// sweeps: lane k saw the entries k, k+4, k+8, ...; idx is -1 where it found
-// no candidate.
-type lowLanes struct {
-	gmax2, od [4]float64
-	idx       [4]int64
-}
-
-type gradLanes struct {
-	gmax [4]float64
-	idx  [4]int64
 }

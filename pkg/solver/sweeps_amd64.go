@@ -8,14 +8,14 @@ import "golang.org/x/sys/cpu"
 // after start-up except in tests, which switch it to compare the two forms.
 var useAVX2 = cpu.X86.HasAVX2
 
-// lowPassAVX2 is lowPass's loop over the first n entries (n a multiple of
-// 4, at least 4), lane by lane, into ln.
+// lowPassAVX2 is lowPassGo over the first n entries (n a multiple of 4, at
+// least 4), four lanes at a time, the lanes merged at the end.
 //
 //go:noescape
-func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64, ln *lowLanes)
+func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
 
-// gradPassAVX2 is gradPass's loop over the first n entries (n a multiple of
-// 4, at least 4), lane by lane, into ln.
+// gradPassAVX2 is gradPassGo over the first n entries (n a multiple of 4, at
+// least 4), four lanes at a time, the lanes merged at the end.
 //
 //go:noescape
-func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64, ln *gradLanes)
+func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int)

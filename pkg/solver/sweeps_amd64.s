@@ -20,11 +20,12 @@ GLOBL iota4<>(SB), RODATA|NOPTR, $32
 DATA four<>+0(SB)/8, $4
 GLOBL four<>(SB), RODATA|NOPTR, $8
 
-// func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64, ln *gradLanes)
+// func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int)
 //
 // Per entry k: gk = g[k] + (qi[k]*dai + qj[k]*daj); g[k] = gk;
-// v = up[k]*gk; if v >= lane max { lane max, lane idx = v, k }.
-TEXT ·gradPassAVX2(SB), NOSPLIT, $0-64
+// v = up[k]*gk; if v >= lane max { lane max, lane idx = v, k }. Then the
+// lanes are merged: the larger max, on a tie the larger index.
+TEXT ·gradPassAVX2(SB), NOSPLIT, $0-72
 	MOVQ grad+0(FP), DI
 	MOVQ qi+8(FP), SI
 	MOVQ qj+16(FP), DX
@@ -32,7 +33,6 @@ TEXT ·gradPassAVX2(SB), NOSPLIT, $0-64
 	MOVQ n+32(FP), CX
 	VBROADCASTSD dai+40(FP), Y0
 	VBROADCASTSD daj+48(FP), Y1
-	MOVQ ln+56(FP), R9
 	VBROADCASTSD negInf<>(SB), Y2 // lane max
 	VPCMPEQQ Y3, Y3, Y3           // lane idx = -1
 	VMOVDQU iota4<>(SB), Y4       // indices of the current four entries
@@ -54,18 +54,40 @@ gradloop:
 	CMPQ AX, CX
 	JLT gradloop
 
-	VMOVUPD Y2, 0(R9)
-	VMOVDQU Y3, 32(R9)
+	// Merge lanes 2,3 into 0,1, then lane 1 into 0: B replaces A where
+	// B > A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y2, X6
+	VEXTRACTF128 $1, Y3, X7
+	VCMPPD $0x1e, X2, X6, X8 // B > A (GT_OQ)
+	VCMPPD $0x00, X2, X6, X9 // B == A (EQ_OQ)
+	VPCMPGTQ X3, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X2, X2
+	VBLENDVPD X8, X7, X3, X3
+	VPERMILPD $1, X2, X6
+	VPSHUFD $0x4e, X3, X7
+	VCMPPD $0x1e, X2, X6, X8
+	VCMPPD $0x00, X2, X6, X9
+	VPCMPGTQ X3, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X2, X2
+	VBLENDVPD X8, X7, X3, X3
+	VMOVSD X2, gmax+56(FP)
+	VMOVQ X3, idx+64(FP)
 	VZEROUPPER
 	RET
 
-// func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64, ln *lowLanes)
+// func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
 //
 // Per entry j: gj = low[j]*g[j]; if gj >= lane gmax2 { lane gmax2 = gj };
 // diff = gmax + gj; quad = (qdi + qd[j]) - (yi2*low[j])*qi[j], τ when
 // quad <= 0; od = ((-diff)*diff)/quad; if diff > 0 && od <= lane od
-// { lane od, lane idx = od, j }.
-TEXT ·lowPassAVX2(SB), NOSPLIT, $0-72
+// { lane od, lane idx = od, j }. Then the lanes are merged: the largest
+// gmax2, and the least od, on a tie the larger index (a lane without a
+// candidate holds +Inf and -1; a candidate's od is ≤ 0).
+TEXT ·lowPassAVX2(SB), NOSPLIT, $0-88
 	MOVQ grad+0(FP), DI
 	MOVQ low+8(FP), SI
 	MOVQ qd+16(FP), DX
@@ -74,7 +96,6 @@ TEXT ·lowPassAVX2(SB), NOSPLIT, $0-72
 	VBROADCASTSD gmax+40(FP), Y0
 	VBROADCASTSD qdi+48(FP), Y1
 	VBROADCASTSD yi2+56(FP), Y2
-	MOVQ ln+64(FP), R9
 	VBROADCASTSD tauConst<>(SB), Y3
 	VXORPD Y4, Y4, Y4              // 0
 	VBROADCASTSD signBit<>(SB), Y5
@@ -110,8 +131,32 @@ lowloop:
 	CMPQ AX, CX
 	JLT lowloop
 
-	VMOVUPD Y10, 0(R9)
-	VMOVUPD Y11, 32(R9)
-	VMOVDQU Y12, 64(R9)
+	VEXTRACTF128 $1, Y10, X6
+	VMAXPD X6, X10, X10
+	VPERMILPD $1, X10, X6
+	VMAXPD X6, X10, X10
+	VMOVSD X10, gmax2+64(FP)
+
+	// B replaces A where B < A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y11, X6
+	VEXTRACTF128 $1, Y12, X7
+	VCMPPD $0x11, X11, X6, X8 // B < A (LT_OQ)
+	VCMPPD $0x00, X11, X6, X9 // B == A
+	VPCMPGTQ X12, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VPERMILPD $1, X11, X6
+	VPSHUFD $0x4e, X12, X7
+	VCMPPD $0x11, X11, X6, X8
+	VCMPPD $0x00, X11, X6, X9
+	VPCMPGTQ X12, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VMOVSD X11, od+72(FP)
+	VMOVQ X12, idx+80(FP)
 	VZEROUPPER
 	RET

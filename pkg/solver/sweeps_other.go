@@ -5,10 +5,10 @@ package solver
 // useAVX2 is false off amd64 (or with the purego tag): the Go sweeps run.
 var useAVX2 = false
 
-func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64, ln *lowLanes) {
+func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
 	panic("solver: lowPassAVX2 without AVX2")
 }
 
-func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64, ln *gradLanes) {
+func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int) {
 	panic("solver: gradPassAVX2 without AVX2")
 }
