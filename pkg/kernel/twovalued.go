@@ -189,9 +189,7 @@ func (r *twoValued) Column(i int, idx []int, dst []float64) {
 	if idx == nil {
 		clear(dst)
 		r.scatter(i, 0, dst)
-		for j := range dst {
-			dst[j] = r.arg(i, j, dst[j])
-		}
+		r.args(i, 0, dst)
 		r.finish(dst)
 		return
 	}
@@ -234,11 +232,45 @@ func (r *twoValued) arg(i, j int, c float64) float64 {
 			dd = l1dist(a, b)
 		}
 	}
-	dist := dd + math.Max(0, (r.s[i]+r.s[j])-2*c)
+	v := (r.s[i] + r.s[j]) - 2*c
+	if v < 0 { // math.Max(0, v), which keeps a NaN; -0 becomes +0 below
+		v = 0
+	}
+	dist := dd + v
 	if r.gauss {
 		return -dist / 2
 	}
 	return -dist
+}
+
+// args sets row[k] = arg(i, j0+k, row[k]) for every k, without a call per
+// entry when every feature is two-valued (dd = 0).
+func (r *twoValued) args(i, j0 int, row []float64) {
+	if len(r.dense) > 0 {
+		for k := range row {
+			row[k] = r.arg(i, j0+k, row[k])
+		}
+		return
+	}
+	si, s := r.s[i], r.s[j0:j0+len(row)]
+	var dd float64 // +0, as arg's: dd + v turns a -0 into +0
+	if r.gauss {
+		for k, c := range row {
+			v := (si + s[k]) - 2*c
+			if v < 0 {
+				v = 0
+			}
+			row[k] = -(dd + v) / 2
+		}
+		return
+	}
+	for k, c := range row {
+		v := (si + s[k]) - 2*c
+		if v < 0 {
+			v = 0
+		}
+		row[k] = -(dd + v)
+	}
 }
 
 // finish sets a row of args (arg's values) to the kernel's values.
@@ -283,9 +315,7 @@ func (r *twoValued) gram() *mat.SymDense {
 		for i := t * rowsPerTask; i < min(n, (t+1)*rowsPerTask); i++ {
 			row := c[i*n+i : (i+1)*n]
 			r.scatter(i, i, row)
-			for k := range row {
-				row[k] = r.arg(i, i+k, row[k])
-			}
+			r.args(i, i, row)
 			r.finish(row)
 		}
 	})
