@@ -14,3 +14,9 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func expAVX2(x *float64, n int, tab *[64]float64) (left bool)
+
+// l1RowAVX2 sets dst[k] = -l1dist(xi, row j) for k < n, row j at
+// xs + j·d, j = idx[k] (idx non-nil) or k; d ≥ 1.
+//
+//go:noescape
+func l1RowAVX2(dst, xi, xs *float64, d int, idx *int, n int)

@@ -8,3 +8,7 @@ var useAVX2 = false
 func expAVX2(x *float64, n int, tab *[64]float64) (left bool) {
 	panic("kernel: expAVX2 without AVX2")
 }
+
+func l1RowAVX2(dst, xi, xs *float64, d int, idx *int, n int) {
+	panic("kernel: l1RowAVX2 without AVX2")
+}

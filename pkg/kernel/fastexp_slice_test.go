@@ -73,3 +73,61 @@ func BenchmarkExpNonPosSlice(b *testing.B) {
 		})
 	}
 }
+
+// TestL1RowAgrees: l1Row gives -l1dist's bits in the AVX2 form (where the
+// machine has it) and the Go one, for d = 1-19 (every remainder mod 4),
+// prefix rows from an offset and gathered rows, with ±0 and repeated values.
+func TestL1RowAgrees(t *testing.T) {
+	avx := useAVX2
+	defer func() { useAVX2 = avx }()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for d := 1; d < 20; d++ {
+		n := 23
+		xs := make([]float64, n*d)
+		for k := range xs {
+			switch rng.IntN(4) {
+			case 0:
+				xs[k] = 0
+			case 1:
+				xs[k] = math.Copysign(0, -1)
+			case 2:
+				xs[k] = float64(rng.IntN(3)) / 3
+			default:
+				xs[k] = rng.NormFloat64() * 100
+			}
+		}
+		idx := make([]int, 9)
+		for k := range idx {
+			idx[k] = rng.IntN(n)
+		}
+		for i := range n {
+			xi := xs[i*d : (i+1)*d]
+			for j0 := range 4 {
+				want := make([]float64, n-j0)
+				for k := range want {
+					want[k] = -l1dist(xi, xs[(j0+k)*d:(j0+k+1)*d])
+				}
+				for _, form := range []bool{false, true} {
+					if form && !avx {
+						continue
+					}
+					useAVX2 = form
+					got := make([]float64, n-j0)
+					l1Row(got, xi, xs, d, j0, nil)
+					gotIdx := make([]float64, len(idx))
+					l1Row(gotIdx, xi, xs, d, 0, idx)
+					for k := range got {
+						if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+							t.Fatalf("AVX2 %v, d %d, row %d, j %d: %v, l1dist %v", form, d, i, j0+k, got[k], want[k])
+						}
+					}
+					for k, j := range idx {
+						if w := -l1dist(xi, xs[j*d:(j+1)*d]); math.Float64bits(gotIdx[k]) != math.Float64bits(w) {
+							t.Fatalf("AVX2 %v, d %d, row %d, idx %d: %v, l1dist %v", form, d, i, j, gotIdx[k], w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

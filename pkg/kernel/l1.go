@@ -80,6 +80,43 @@ func (k *L1) scaled(X mat.Matrix) ([]float64, int) {
 	return out, n
 }
 
+// l1Row sets dst[k] = -l1dist(xi, xs[j*d:(j+1)*d]) for j = idx[k], or
+// j = j0+k when idx is nil: on amd64 with AVX2 in assembly (l1_amd64.s,
+// l1dist's four sums as the lanes of one register, the same additions in
+// the same order, so the same bits: TestL1RowAgrees).
+func l1Row(dst, xi, xs []float64, d, j0 int, idx []int) {
+	if len(dst) == 0 {
+		return
+	}
+	if useAVX2 && d > 0 {
+		xi = xi[:d]
+		if idx == nil {
+			base := xs[j0*d : (j0+len(dst))*d]
+			l1RowAVX2(&dst[0], &xi[0], &base[0], d, nil, len(dst))
+			return
+		}
+		idx = idx[:len(dst)]
+		rows := len(xs) / d
+		for _, j := range idx {
+			if uint(j) >= uint(rows) {
+				panic("kernel: L1 column: index out of range")
+			}
+		}
+		l1RowAVX2(&dst[0], &xi[0], &xs[0], d, &idx[0], len(dst))
+		return
+	}
+	if idx == nil {
+		for k := range dst {
+			j := j0 + k
+			dst[k] = -l1dist(xi, xs[j*d:(j+1)*d])
+		}
+		return
+	}
+	for k, j := range idx[:len(dst)] {
+		dst[k] = -l1dist(xi, xs[j*d:(j+1)*d])
+	}
+}
+
 // l1dist returns Σ_k |a_k - b_k| for equal-length slices.
 func l1dist(a, b []float64) float64 {
 	b = b[:len(a)]
@@ -113,10 +150,8 @@ func (k *L1) Gram(X mat.Matrix) *mat.SymDense {
 	parallelFor(len(ts), workers(n*n/2*max(1, d/8)), func(t int) {
 		tl := ts[t]
 		for i := tl.i0; i < tl.i1; i++ {
-			xi := xs[i*d : (i+1)*d]
-			row := c[i*n:]
-			for j := max(tl.j0, i+1); j < tl.j1; j++ {
-				row[j] = -l1dist(xi, xs[j*d:(j+1)*d])
+			if j0 := max(tl.j0, i+1); j0 < tl.j1 {
+				l1Row(c[i*n+j0:i*n+tl.j1], xs[i*d:(i+1)*d], xs, d, j0, nil)
 			}
 		}
 		mirrorTile(c, n, tl)
@@ -137,11 +172,7 @@ func (k *L1) Cross(A, B mat.Matrix) *mat.Dense {
 	parallelFor(len(ts), workers(m*n*max(1, d/8)), func(t int) {
 		tl := ts[t]
 		for i := tl.i0; i < tl.i1; i++ {
-			ai := as[i*d : (i+1)*d]
-			row := c[i*n:]
-			for j := tl.j0; j < tl.j1; j++ {
-				row[j] = -l1dist(ai, bs[j*d:(j+1)*d])
-			}
+			l1Row(c[i*n+tl.j0:i*n+tl.j1], as[i*d:(i+1)*d], bs, d, tl.j0, nil)
 		}
 	})
 	return mat.NewDense(m, n, c)
@@ -180,12 +211,8 @@ func (r *l1Rows) Column(i int, idx []int, dst []float64) {
 	xi := r.xs[i*d : (i+1)*d]
 	checkColumn(r.n, idx, dst)
 	if idx == nil {
-		for j := range dst {
-			dst[j] = -l1dist(xi, r.xs[j*d:(j+1)*d])
-		}
+		l1Row(dst, xi, r.xs, d, 0, nil)
 		return
 	}
-	for k, j := range idx {
-		dst[k] = -l1dist(xi, r.xs[j*d:(j+1)*d])
-	}
+	l1Row(dst[:len(idx)], xi, r.xs, d, 0, idx)
 }
