@@ -19,15 +19,17 @@ import (
 )
 
 // methodCost is the expected seconds of one job of a method on 100
-// training rows of about 10 features, from the default compare's tables
-// (heart, breast-wisconsin, diabetes, 30 partitions of 100 rows; main at
-// d4a4e9a, 2 cores): svm 0.04-0.21 s, gi 0.06-0.24, lccp 0.19-0.25,
-// twolevel 0.03-0.06, spd 0.02-0.05, rcsc 0.01. random and bo (60 and 30
-// CV evaluations of 5 folds) and halving are put at the grid's order.
-// Only the order of the numbers matters; an unknown method gets svm's.
+// training rows of about 10 features, from the default compare's records
+// (heart, breast-wisconsin, diabetes, 30 partitions of 100 rows, 2 cores;
+// after the AVX2 loops of issue 26, 2026-11-27): svm 0.03-0.10 s, gi
+// 0.04-0.12 (both charged the one grid search they share), lccp
+// 0.055-0.064, twolevel 0.034-0.051, spd 0.018-0.047, rcsc 0.013. random and
+// bo (60 and 30 CV evaluations of 5 folds) and halving are put at the
+// grid's order. Only the order of the numbers matters; an unknown method
+// gets svm's.
 var methodCost = map[string]float64{
-	"svm": 0.12, "gi": 0.14, "lccp": 0.22, "twolevel": 0.045, "spd": 0.035, "rcsc": 0.01,
-	"random": 0.1, "bo": 0.1, "halving": 0.05,
+	"svm": 0.06, "gi": 0.08, "lccp": 0.06, "twolevel": 0.045, "spd": 0.03, "rcsc": 0.013,
+	"random": 0.05, "bo": 0.05, "halving": 0.025,
 }
 
 // JobCost is the expected cost of a job of method on a training part of n
@@ -37,8 +39,8 @@ var methodCost = map[string]float64{
 // on more rows make it steeper; n² is enough to order the datasets of a
 // study). lccp learns one kernel parameter per feature, and its iterations
 // and solves grow with them: 0.2 s per partition at d = 8..13, 3.4 s at
-// ionosphere's d = 34 (issue 26), about d²; its cost is scaled by
-// (d/10)².
+// ionosphere's d = 34 (measured for issue 26 before its speed-ups), about
+// d²; its cost is scaled by (d/10)².
 func JobCost(method string, n, d int) float64 {
 	c, ok := methodCost[method]
 	if !ok {

@@ -13,7 +13,7 @@ import "math"
 // So either form gives bit-identical iterations; TestSweepsAgree checks it.
 
 // lowPass is the second pass of WSS3 over I_low, given i (LIBSVM's
-// Solver::select_working_set): gmax2 = max over I_low of -y_jG_j... written
+// Solver::select_working_set): gmax2 = max over I_low of y_jG_j, written
 // with the masks of smo.low, low[j] = y_j on I_low and NaN off it, so gj =
 // low[j]·G_j is G_j for y_j = +1 and -G_j for y_j = -1 (LIBSVM's two
 // branches) and NaN, failing every comparison, off I_low. j minimises
