@@ -191,6 +191,18 @@ func givens(a, b float64) (c, s, h float64) {
 // rotRows applies [c s; -s c] to the pair of rows (x, y).
 func rotRows(x, y []float64, c, s float64) {
 	y = y[:len(x)]
+	n4 := 0
+	if useAVX2 && len(x) >= 4 {
+		// Four entries at a time (rot_amd64.s): the same products and
+		// sums, so the same bits (TestRotRowsAgrees).
+		n4 = len(x) &^ 3
+		rotRowsAVX2(&x[0], &y[0], n4, c, s)
+	}
+	rotRowsGo(x[n4:], y[n4:], c, s)
+}
+
+func rotRowsGo(x, y []float64, c, s float64) {
+	y = y[:len(x)]
 	for i, xi := range x {
 		yi := y[i]
 		x[i] = c*xi + s*yi
