@@ -14,13 +14,13 @@ build:
 # (with Debian's chromium installed first, when it can be, so that the HTML
 # report is checked in a real browser), then the README check (readme_test.go,
 # built without -race: it reruns the README's quick commands and compares
-# their output). The solver and kernel packages are tested once more with
+# their output). The solver, sqp and kernel packages are tested once more with
 # -tags purego: their Go loops instead of the AVX2 assembly, what machines
 # without AVX2 and other architectures run (the LIBSVM goldens included).
 test: fmt-check vet browser
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
-	$(GO) vet -tags purego ./pkg/solver ./pkg/kernel
-	$(GO) test -count=1 -tags purego ./pkg/solver ./pkg/kernel
+	$(GO) vet -tags purego ./pkg/solver/... ./pkg/kernel
+	$(GO) test -count=1 -tags purego ./pkg/solver/... ./pkg/kernel
 	$(GO) test -count=1 -run '^TestREADME$$' .
 
 # Paste the output of README.md's <!-- readme: run --> blocks anew (seconds);
