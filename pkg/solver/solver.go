@@ -32,6 +32,11 @@
 //     every entry exactly as serially, so results are deterministic and do
 //     not depend on the number of workers. Callers that parallelise over
 //     folds, partitions and grid points set Workers to 1.
+//   - WSS3 and the gradient update run without branches on the label or the
+//     bound status (NaN-masked signs), and on amd64 with AVX2 four entries
+//     at a time in assembly (sweeps.go, sweeps_amd64.s; -tags purego for
+//     the Go form). Every entry gets LIBSVM's operations in its order and
+//     ties go to the last index, so the path is LIBSVM's, bit for bit.
 package solver
 
 import (
