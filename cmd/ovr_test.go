@@ -199,19 +199,13 @@ func TestCompareOneVsRest(t *testing.T) {
 		}
 	}
 
+	wineStudy(t, dir, "    multiclass: ovr\n", "s.jsonl", "│ svm *  │             97.19 ± 0.79 │ 89.0 │", "│ rcsc   │             96.63 ± 0.00 │ 63.0 │")
+	if s := records(filepath.Join(dir, "s.jsonl")); s[0].Settings["describe.dataset.0"] != "multiclass=ovr partitions=2 train-fraction=0.5" {
+		t.Errorf("study dataset key %q", s[0].Settings["describe.dataset.0"])
+	}
 	wine, err := filepath.Abs(filepath.Join(mcDir, "wine.scale"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	study := writeFile(t, dir, "s.yaml", "name: mc\nseed: 1\npartitions: 2\nmethods: [svm, rcsc]\ndatasets:\n  - path: "+wine+"\n    name: wine\n    train-fraction: 0.5\n    multiclass: ovr\n")
-	out := mustRun(t, "compare", "--study", study, "-o", filepath.Join(dir, "s.jsonl"))
-	for _, want := range []string{"wine (2 partitions)", "│ svm *  │             97.19 ± 0.79 │ 89.0 │", "│ rcsc   │             96.63 ± 0.00 │ 63.0 │"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("study output lacks %q:\n%s", want, out)
-		}
-	}
-	if s := records(filepath.Join(dir, "s.jsonl")); s[0].Settings["describe.dataset.0"] != "multiclass=ovr partitions=2 train-fraction=0.5" {
-		t.Errorf("study dataset key %q", s[0].Settings["describe.dataset.0"])
 	}
 	bad := writeFile(t, dir, "bad.yaml", "name: mc\nmethods: [svm]\ndatasets:\n  - path: "+wine+"\n    multiclass: ova\n")
 	_, errOut, code := runCLI(t, "compare", "--study", bad)
