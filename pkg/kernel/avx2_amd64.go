@@ -4,8 +4,9 @@ package kernel
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects expNonPosSlice's four-lane form (fastexp_amd64.s). It is
-// read-only after start-up except in tests, which switch it to compare.
+// useAVX2 selects the four-lane forms of expNonPosSlice (fastexp_amd64.s)
+// and l1Row (l1_amd64.s). It is read-only after start-up except in tests,
+// which switch it to compare the two forms.
 var useAVX2 = cpu.X86.HasAVX2
 
 // expAVX2 replaces x[0:n] (n a multiple of 4, at least 4) by expNonPos of

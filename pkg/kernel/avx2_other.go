@@ -2,7 +2,7 @@
 
 package kernel
 
-// useAVX2 is false off amd64 (or with the purego tag): expNonPos runs.
+// useAVX2 is false off amd64 (or with the purego tag): the Go loops run.
 var useAVX2 = false
 
 func expAVX2(x *float64, n int, tab *[64]float64) (left bool) {
