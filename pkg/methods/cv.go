@@ -158,7 +158,7 @@ func countPositive(y []float64) int {
 // number of SVM solves. A training part with one class only (possible when a
 // class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
-func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))
 	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
 		same := 0
@@ -204,7 +204,7 @@ func foldSweep(ctx context.Context, km kernel.Matrix, Kte *mat.Dense, ytr, yte, 
 		case solver.L2:
 			alpha, w2 = res.Alpha, res.W2
 		}
-		solver.Decision(dec, Kte, res.Coef, res.Bias)
+		decide(dec, res.Coef, res.Bias)
 		for i, v := range dec {
 			if (v > 0) == (yte[i] > 0) {
 				correct[c]++
@@ -343,8 +343,17 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 	if err != nil {
 		return gridResult{}, err
 	}
-	D := kernel.SquaredDistances(train.X)
-	gammaH := moderateGamma(D)
+	var D *mat.SymDense
+	var gammaH float64
+	if train.Len() <= denseCVRows || train.MultiClass() {
+		D = kernel.SquaredDistances(train.X)
+		gammaH = moderateGamma(D)
+	} else {
+		// The bounded-memory route (cvGroup): no n×n matrix; the tie
+		// rule's γ_h from the subset's distances (the median of a
+		// random sample of the pairs, not of all of them).
+		gammaH = moderateGamma(kernel.SquaredDistances(sub.X))
+	}
 	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on all rows: %w", err)
@@ -460,98 +469,31 @@ func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int
 // gridCounts returns correct[g][c], the number of rows predicted correctly
 // over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
 // ascending), D the squared distances of the rows, and the number of SVM
-// solves.
+// solves. With D nil the kernel is computed from the rows of train column
+// by column (the bounded-memory route, cvGroup); that route is for binary
+// data only.
 func gridCounts(ctx context.Context, D *mat.SymDense, train *dataio.Dataset, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
-	y, class, k := train.Y, train.Class, train.NumClasses()
-	nf := len(plan.test)
-	// correct[g][c] sums the correct predictions over the folds.
-	correct = make([][]int, len(gammas))
-	for g := range correct {
-		correct[g] = make([]int, len(Cs))
-	}
-	type job struct{ g, f int }
-	jobs := make(chan job)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s := cm.settings()
-	s.Workers = 1 // the grid's solves run in parallel, each on one core
-	maxTrain, maxTest := 0, 0
-	for f := range nf {
-		maxTrain = max(maxTrain, len(plan.train[f]))
-		maxTest = max(maxTest, len(plan.test[f]))
-	}
-	for w := 0; w < min(cm.workers(), len(gammas)*nf); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// One workspace per worker: the column buffers of a solve
-			// serve the next one instead of 100 MB being allocated and
-			// zeroed per solve at n = 5,000.
-			// So are the fold matrices' buffers: at n = 20,000 each
-			// job's are 2.5 GB, and fresh ones per job left the old
-			// ones for the collector, which let the heap (and the
-			// RSS) run 4.6 GB above the live data, over --mem-mb.
-			s := s
-			s.Workspace = new(solver.Workspace)
-			ktr := make([]float64, 0, maxTrain*maxTrain)
-			kte := make([]float64, 0, maxTest*maxTrain)
-			for jb := range jobs {
-				gamma := gammas[jb.g]
-				tr, te := plan.train[jb.f], plan.test[jb.f]
-				var Ktr, Kte *mat.Dense
-				Ktr, Kte, ktr, kte = foldKernels(D, tr, te, gamma, ktr, kte)
-				var (
-					cnt []int
-					ns  int
-					err error
-				)
-				if class != nil { // multi-class: every subproblem, combined as the final model
-					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(class, tr), pickInt(class, te), k, train.Multiclass, Cs, s)
-				} else {
-					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
-						pick(y, tr), pick(y, te), Cs, solver.L1, s)
-				}
-				mu.Lock()
-				solves += ns
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("gamma = 2^%g, fold %d: %w", math.Log2(gamma), jb.f+1, err)
-						cancel()
-					}
-				} else {
-					for c, v := range cnt {
-						correct[jb.g][c] += v
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	// The small γ go first: their solves take the most SMO iterations at
-	// large C, and a long job left for the end would keep one core idle.
-	// The counts are sums of integers, so the order changes nothing else.
-feed:
-	for g := len(gammas) - 1; g >= 0; g-- {
-		for f := 0; f < nf; f++ {
-			select {
-			case jobs <- job{g, f}:
-			case <-ctx.Done():
-				break feed
-			}
+	groups := make([]cvGroup, len(gammas))
+	order := make([]int, len(gammas))
+	for g, gamma := range gammas {
+		groups[g] = cvGroup{D: D, Gamma: gamma, Cs: Cs}
+		if D == nil {
+			groups[g].X = train.X
 		}
+		// The small γ go first: their solves take the most SMO
+		// iterations at large C, and a long job left for the end would
+		// keep one core idle. The counts are sums of integers, so the
+		// order changes nothing else.
+		order[g] = len(gammas) - 1 - g
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
+	cs := cvSet{y: train.Y}
+	if train.MultiClass() {
+		cs = cvSet{class: train.Class, k: train.NumClasses(), scheme: train.Multiclass}
 	}
-	if firstErr != nil {
-		return nil, solves, fmt.Errorf("grid search: %w", firstErr)
+	correct, solves, err = cvCounts(ctx, groups, order, cs, plan, cm,
+		func(g int) string { return fmt.Sprintf("gamma = 2^%g, ", math.Log2(gammas[g])) })
+	if err != nil {
+		return nil, solves, fmt.Errorf("grid search: %w", err)
 	}
 	return correct, solves, nil
 }
@@ -719,7 +661,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			s := s
 			s.Workspace = new(solver.Workspace)
 			Ktr, Kte := foldSub(K, tr, te)
-			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
+			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
 				pick(y, tr), pick(y, te), sorted, margin, s)
 		}()
 	}

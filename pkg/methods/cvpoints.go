@@ -2,12 +2,14 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -22,25 +24,68 @@ import (
 // point: the same folds from the same seed, the same solver settings, the
 // same count of correct predictions.
 
-// cvGroup is one kernel and the Cs evaluated with it: exp(-γ D), D a
-// matrix of squared distances of the rows (for bo:ard, of the rows scaled
-// per feature, with γ = 1). Cs ascend (foldSweep warm-starts up them).
+// cvGroup is one kernel and the Cs evaluated with it. With D set, the
+// kernel is exp(-γ D), D a matrix of squared distances of the rows (for
+// bo:ard, of the rows scaled per feature, with γ = 1), and each fold's
+// matrices are cut from it (foldKernels). With D nil it is the isotropic
+// Gaussian exp(-γ‖x-z‖²) on the rows X, computed column by column through
+// the solver's bounded cache (the bounded-memory route of large data, see
+// denseCVRows): no n×n or fold-sized matrix is ever held. Cs ascend
+// (foldSweep warm-starts up them).
 type cvGroup struct {
 	D     *mat.SymDense
+	X     mat.Matrix
 	Gamma float64
 	Cs    []float64
 }
 
+// denseCVRows is the most training rows whose cross-validation holds the
+// n×n squared distances and each fold's Gram matrix (the dense route, as
+// fast as it gets: one exp pass per fold and γ). On more rows the searches
+// take the bounded-memory route (cvGroup with X): each fold's solves read
+// kernel columns from the rows through the solver's cache (LIBSVM's -m),
+// and each test row's decision value is one column over the support
+// vectors. At 8,000 rows the dense route's matrices are 0.5 GB; at 32,561
+// (Adult's size) they would be 8.5 GB.
+const denseCVRows = 8_000
+
+// cvSet is what the folds are scored on: binary labels y, or, for
+// multi-class data, the classes (0..k-1) and the scheme (dataio.OneVsOne or
+// OneVsRest) by which the final model combines its SVMs.
+type cvSet struct {
+	y      []float64
+	class  []int
+	k      int
+	scheme string
+}
+
 // groupCounts returns correct[g][c], the number of test rows predicted
 // correctly over the folds of plan by group g's kernel and its c-th C, and
-// the number of SVM solves. Jobs (one group, one fold) run on cm.Workers
-// goroutines; the counts are sums of integers, so the result does not
-// depend on the order they finish in.
+// the number of SVM solves (binary labels y).
 func groupCounts(ctx context.Context, groups []cvGroup, y []float64, plan cvPlan, cm Common) (correct [][]int, solves int, err error) {
+	order := make([]int, len(groups))
+	for g := range order {
+		order[g] = g
+	}
+	return cvCounts(ctx, groups, order, cvSet{y: y}, plan, cm, func(int) string { return "" })
+}
+
+// cvCounts is the one worker pool of every cross-validated search (svm's
+// grid, random, halving, bo): it returns correct[g][c], the number of test
+// rows predicted correctly over the folds of plan by group g's kernel and
+// its c-th C, and the number of SVM solves. Jobs (one group, one fold) are
+// fed groups in the given order and run on cm.Workers goroutines; the
+// counts are sums of integers, so the result does not depend on the order
+// they finish in. The first error cancels the rest; it is prefixed with
+// label(g) and the fold.
+func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan cvPlan, cm Common, label func(g int) string) (correct [][]int, solves int, err error) {
 	nf := len(plan.test)
 	correct = make([][]int, len(groups))
 	for g := range groups {
 		correct[g] = make([]int, len(groups[g].Cs))
+		if groups[g].D == nil && cs.class != nil {
+			return nil, 0, errors.New("internal error: the bounded-memory cross-validation is for binary data")
+		}
 	}
 	type job struct{ g, f int }
 	jobs := make(chan job)
@@ -52,26 +97,61 @@ func groupCounts(ctx context.Context, groups []cvGroup, y []float64, plan cvPlan
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := cm.settings()
-	s.Workers = 1
+	s.Workers = 1 // the jobs run in parallel, each on one core
+	maxTrain, maxTest := 0, 0
+	for f := range nf {
+		maxTrain = max(maxTrain, len(plan.train[f]))
+		maxTest = max(maxTest, len(plan.test[f]))
+	}
+	dense := false
+	for _, gr := range groups {
+		dense = dense || gr.D != nil
+	}
 	for w := 0; w < min(cm.workers(), len(groups)*nf); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One workspace per worker: the column buffers of a solve
+			// serve the next one instead of 100 MB being allocated and
+			// zeroed per solve at n = 5,000.
+			// So are the fold matrices' buffers: at n = 20,000 each
+			// job's are 2.5 GB, and fresh ones per job left the old
+			// ones for the collector, which let the heap (and the
+			// RSS) run 4.6 GB above the live data, over --mem-mb.
 			s := s
 			s.Workspace = new(solver.Workspace)
 			var ktr, kte []float64
+			if dense {
+				ktr = make([]float64, 0, maxTrain*maxTrain)
+				kte = make([]float64, 0, maxTest*maxTrain)
+			}
 			for jb := range jobs {
 				gr := groups[jb.g]
 				tr, te := plan.train[jb.f], plan.test[jb.f]
-				var Ktr, Kte *mat.Dense
-				Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
-				cnt, ns, err := foldSweep(ctx, kernel.PrecomputedSquare(Ktr), Kte,
-					pick(y, tr), pick(y, te), gr.Cs, solver.L1, s)
+				var (
+					cnt []int
+					ns  int
+					err error
+				)
+				switch {
+				case gr.D == nil: // bounded memory: columns from the rows
+					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
+					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, s)
+				case cs.class != nil: // multi-class: every subproblem, combined as the final model
+					var Ktr, Kte *mat.Dense
+					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
+					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, gr.Cs, s)
+				default:
+					var Ktr, Kte *mat.Dense
+					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
+					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, s)
+				}
 				mu.Lock()
 				solves += ns
 				if err != nil {
 					if firstErr == nil {
-						firstErr = fmt.Errorf("fold %d: %w", jb.f+1, err)
+						firstErr = fmt.Errorf("%sfold %d: %w", label(jb.g), jb.f+1, err)
 						cancel()
 					}
 				} else {
@@ -84,7 +164,7 @@ func groupCounts(ctx context.Context, groups []cvGroup, y []float64, plan cvPlan
 		}()
 	}
 feed:
-	for g := range groups {
+	for _, g := range order {
 		for f := 0; f < nf; f++ {
 			select {
 			case jobs <- job{g, f}:
@@ -102,6 +182,50 @@ feed:
 		return nil, solves, firstErr
 	}
 	return correct, solves, nil
+}
+
+// decider sets dst to a fold's decision values on its test rows for the
+// coefficients coef (y_j α_j, by the fold's training rows) and the bias.
+type decider func(dst, coef []float64, bias float64)
+
+// denseDecider decides from the fold's test-by-training kernel matrix.
+func denseDecider(Kte *mat.Dense) decider {
+	return func(dst, coef []float64, bias float64) { solver.Decision(dst, Kte, coef, bias) }
+}
+
+// rowsFold returns one fold's kernel matrix and decider on the
+// bounded-memory route: the isotropic Gaussian exp(-γ‖x-z‖²) prepared once
+// on all rows of X (kernel.Rows: the sparse route on sparse data), the
+// fold's training rows tr read through kernel.Sub, and each test row's
+// decision value computed as one kernel column over the support vectors
+// (Σ_j coef_j K(x_t, x_j) + b). Nothing of size n×n, or fold-sized, is
+// held: the solver's cache bounds the memory.
+func rowsFold(X mat.Matrix, gamma float64, tr, te []int) (kernel.Matrix, decider) {
+	g, err := kernel.NewGaussianIso(gamma)
+	if err != nil { // γ > 0 and finite on every grid and box
+		panic(fmt.Sprintf("methods: rowsFold: %v", err))
+	}
+	all := g.Rows(X)
+	decide := func(dst, coef []float64, bias float64) {
+		var sv []int
+		var c []float64
+		for j, v := range coef {
+			if v != 0 {
+				sv = append(sv, tr[j])
+				c = append(c, v)
+			}
+		}
+		col := make([]float64, len(sv))
+		for t, i := range te {
+			if len(sv) == 0 {
+				dst[t] = bias
+				continue
+			}
+			all.Column(i, sv, col)
+			dst[t] = floats.Dot(col, c) + bias
+		}
+	}
+	return kernel.Sub(all, tr), decide
 }
 
 // cvPoint is one evaluated point of a search: log2 C, the log2 γ of each

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -103,8 +105,20 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	if err != nil {
 		return nil, fmt.Errorf("halving: %w", err)
 	}
-	D := kernel.SquaredDistances(train.X)
-	lgH := math.Log2(moderateGamma(D))
+	// Up to denseCVRows rows, the n×n squared distances once; on more, the
+	// bounded-memory route (cvGroup with X) and γ_h, the tie rule's
+	// moderate kernel, from a stratified subset of GridRows rows.
+	var D *mat.SymDense
+	var X mat.Matrix
+	var lgH float64
+	if n := train.Len(); n <= denseCVRows {
+		D = kernel.SquaredDistances(train.X)
+		lgH = math.Log2(moderateGamma(D))
+	} else {
+		X = train.X
+		sub := train.Subset(stratifiedSubset(train.Y, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
+		lgH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.X)))
+	}
 	lCs := gridLog2C
 	if s.C > 0 {
 		lCs = []float64{math.Log2(s.C)}
@@ -134,7 +148,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		for gi, c := range cands {
 			lg := c.Log2Gamma[0]
 			if len(groups) == 0 || groups[len(groups)-1].Gamma != math.Exp2(lg) {
-				groups = append(groups, cvGroup{D: D, Gamma: math.Exp2(lg)})
+				groups = append(groups, cvGroup{D: D, X: X, Gamma: math.Exp2(lg)})
 				idx = append(idx, nil)
 			}
 			g := len(groups) - 1

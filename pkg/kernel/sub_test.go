@@ -1,0 +1,70 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestSubReadsTheRowsAskedFor checks kernel.Sub's entries, whole columns,
+// prefixes and index lists, against the full matrix's entries at the mapped
+// rows, on the dense and the sparse routes.
+func TestSubReadsTheRowsAskedFor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, d := 40, 12
+	dense := mat.NewDense(n, d, nil)
+	sparse := mat.NewDense(n, d, nil)
+	for i := range n {
+		for k := range d {
+			dense.Set(i, k, rng.NormFloat64())
+			if rng.Float64() < 0.15 {
+				sparse.Set(i, k, 1)
+			}
+		}
+	}
+	g, err := NewGaussianIso(0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{3, 7, 8, 15, 22, 23, 30, 39}
+	for name, X := range map[string]*mat.Dense{"dense": dense, "sparse": sparse} {
+		full := g.Rows(X)
+		s := Sub(full, idx)
+		if s.Len() != len(idx) {
+			t.Fatalf("%s: Len %d, want %d", name, s.Len(), len(idx))
+		}
+		if _, ok := s.(Splittable); !ok {
+			t.Errorf("%s: Sub of a Splittable matrix is not Splittable", name)
+		}
+		want := make([]float64, n)
+		got := make([]float64, len(idx))
+		for a, i := range idx {
+			full.Column(i, nil, want)
+			s.Column(a, nil, got)
+			for b, j := range idx {
+				if got[b] != want[j] {
+					t.Errorf("%s: Sub(%d, %d) = %v, full (%d, %d) = %v", name, a, b, got[b], i, j, want[j])
+				}
+			}
+			if s.Diag(a) != full.Diag(i) {
+				t.Errorf("%s: Diag(%d) = %v, want %v", name, a, s.Diag(a), full.Diag(i))
+			}
+			pre := got[:3]
+			s.Column(a, nil, pre)
+			for b := range pre {
+				if pre[b] != want[idx[b]] {
+					t.Errorf("%s: prefix (%d, %d) = %v, want %v", name, a, b, pre[b], want[idx[b]])
+				}
+			}
+			some := []int{5, 0, 2}
+			part := make([]float64, len(some))
+			s.Column(a, some, part)
+			for b, j := range some {
+				if part[b] != want[idx[j]] {
+					t.Errorf("%s: idx (%d, %d) = %v, want %v", name, a, j, part[b], want[idx[j]])
+				}
+			}
+		}
+	}
+}
