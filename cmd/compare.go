@@ -81,6 +81,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.Float64Var(&o.m.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
 	f.IntVar(&o.m.Folds, "folds", 5, "cross-validation folds inside each training part")
 	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
+	f.IntVar(&o.m.KernelRows, "kernel-rows", 0, help("flag-kernel-rows"))
 	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SVM solver stopping tolerance")
 	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
 	f.IntVar(&o.m.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")

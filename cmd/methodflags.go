@@ -15,17 +15,18 @@ import (
 // which is the one place that checks it (methods.Spec.Check); a refusal
 // names the flag (optionError).
 type methodFlags struct {
-	C        float64
-	Margin   string
-	MaxIter  int
-	Tol, Rho float64
-	Init     string
-	Folds    int
-	GridRows int
-	Eps      float64
-	CacheMB  int
-	Workers  int
-	Budget   int
+	C          float64
+	Margin     string
+	MaxIter    int
+	Tol, Rho   float64
+	Init       string
+	Folds      int
+	GridRows   int
+	KernelRows int
+	Eps        float64
+	CacheMB    int
+	Workers    int
+	Budget     int
 
 	fs *pflag.FlagSet
 }
@@ -33,7 +34,7 @@ type methodFlags struct {
 // base returns the settings every method shares, with seed and rec.
 func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 	return methods.Common{Seed: seed, C: f.C, Folds: f.Folds, Workers: f.Workers, Eps: f.Eps,
-		CacheMB: f.CacheMB, GridRows: f.GridRows, Recorder: rec}
+		CacheMB: f.CacheMB, GridRows: f.GridRows, KernelRows: f.KernelRows, Recorder: rec}
 }
 
 // apply sets spec's own fields from the flags given (--margin, --max-iter,

@@ -79,6 +79,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 	f.IntVar(&o.m.Budget, "budget", 0, "random, bo: CV evaluations (0 = 60 and 30)")
 	f.IntVar(&o.m.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
 	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
+	f.IntVar(&o.m.KernelRows, "kernel-rows", 0, help("flag-kernel-rows"))
 	f.Float64Var(&o.m.Eps, "eps", 1e-3, "SMO stopping tolerance (LIBSVM's -e) of every SVM solve")
 	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.m.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")

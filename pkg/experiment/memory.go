@@ -57,7 +57,7 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 		n, d := shapes[k].n, shapes[k].d
 		for _, e := range entries {
 			spec := e.Spec.WithBase(inner)
-			job := spec.PeakBytes(n, d)
+			job := methods.PeakBytes(spec, n, d)
 			if sz := shapes[k].classes; sz != nil { // multi-class: the subproblems
 				job = methods.PeakBytesMultiClass(spec, sz, d, shapes[k].scheme)
 			}

@@ -164,20 +164,8 @@ func normalizeKind(kind string) string {
 	return kind
 }
 
-// tuneSafely runs a method and turns a panic inside it into an error.
-func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (res *methods.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error: %v", s.Name(), p)
-		}
-	}()
-	if train.MultiClass() {
-		res, err = methods.TuneMultiClass(ctx, s, train)
-	} else {
-		res, err = s.Tune(ctx, train)
-	}
-	if err == nil && res == nil {
-		err = fmt.Errorf("%s: returned no result", s.Name())
-	}
-	return res, err
+// tuneSafely runs a method through its one entry (methods.Tune: panic
+// recovery, multi-class dispatch, the large-data subset).
+func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (*methods.Result, error) {
+	return methods.Tune(ctx, s, train)
 }

@@ -36,6 +36,12 @@ type Common struct {
 	// on all rows (gridSearchLarge). 0 means 5,000; -1 the full grid on
 	// all rows whatever their number.
 	GridRows int
+	// KernelRows is the most training rows a kernel-learning method (spd,
+	// gi, lccp, rcsc, twolevel) learns its kernel and C on: on more, it
+	// runs on a stratified subset of KernelRows rows and the final SVM is
+	// trained on all rows (tuneBinary). 0 means 5,000; -1 all rows
+	// whatever their number (dense n×n matrices: mind --mem-mb).
+	KernelRows int
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)

@@ -128,7 +128,7 @@ func (s GISettings) PeakBytes(n, d int) int64 {
 	m := newMemModel(s.Common)
 	work := 4*sq(n) + 2*m.cacheOf(n)
 	if s.C == 0 && s.Margin != "hard" {
-		work = max(work, m.grid(n))
+		work = max(work, m.grid(n, d, s.Common))
 	}
 	return peak(n, d, work)
 }

@@ -60,10 +60,15 @@ var halvingInfo = Info{
 
 // PeakBytes: the squared distances of all n rows and one fold job per
 // worker on them (the last round may use all rows), or the final fit's
-// cache.
+// cache; above denseCVRows, the bounded-memory route's jobs and the squared
+// distances of the subset that gives γ_h.
 func (s HalvingSettings) PeakBytes(n, d int) int64 {
 	m := newMemModel(s.Common)
-	return peak(n, d, max(m.grid(n), m.cacheOf(n)))
+	if n <= denseCVRows {
+		return peak(n, d, max(m.denseGrid(n), m.cacheOf(n)))
+	}
+	sub := min(n, max(defaultGridRows, s.gridRows()))
+	return peak(n, d, max(sq(sub)+m.rowsJobs(n, d, len(gridLog2Gamma)), m.finalFit(n, d)))
 }
 
 // halvingSchedule returns scikit-learn's schedule for nCand candidates on

@@ -70,9 +70,62 @@ func (m memModel) foldJob(n int) int64 {
 }
 
 // grid returns gridSearchCV's peak: the n×n squared distances and one fold
-// job per worker (10 γ × folds jobs).
-func (m memModel) grid(n int) int64 {
+// job per worker (10 γ × folds jobs). Above denseCVRows the full grid runs
+// on a subset of GridRows rows and the refinement on all n takes the
+// bounded-memory route (rowsJobs).
+func (m memModel) grid(n, d int, c Common) int64 {
+	if n <= denseCVRows {
+		return m.denseGrid(n)
+	}
+	sub := n
+	if r := c.gridRows(); r > 0 {
+		sub = min(n, r)
+	}
+	// The subset's dense grid, unless it is itself above denseCVRows
+	// (--grid-rows large or -1): then every job takes the rows route.
+	dense := int64(0)
+	if sub <= denseCVRows {
+		dense = m.denseGrid(sub)
+	}
+	return max(dense, m.rowsJobs(n, d, len(gridLog2Gamma)))
+}
+
+// denseGrid is the dense route's grid on n rows.
+func (m memModel) denseGrid(n int) int64 {
 	return sq(n) + int64(min(m.workers, len(gridLog2Gamma)*m.folds))*m.foldJob(n)
+}
+
+// rowsJobs returns the peak of the bounded-memory CV (cvGroup with X) on n
+// rows of d features with groups kernels: per worker, the solver's cache of
+// a fold's training part, the kernel's prepared rows (at most a copy of
+// the data and, on the sparse route, its CSR and CSC forms: 3 n×d) and the
+// solve's O(n) vectors and workspace (16 n).
+func (m memModel) rowsJobs(n, d, groups int) int64 {
+	k := n - (n+m.folds-1)/m.folds
+	job := m.cacheOf(k) + 3*fl*int64(n)*int64(d) + 16*fl*int64(n)
+	return int64(min(m.workers, groups*m.folds)) * job
+}
+
+// finalFit returns the final SVM's peak on n rows of d features (pkg/model,
+// after the method): the solver's cache, the support vectors (at most a
+// copy of the rows) and O(n) vectors.
+func (m memModel) finalFit(n, d int) int64 {
+	return m.cacheOf(n) + fl*int64(n)*int64(d) + 16*fl*int64(n)
+}
+
+// PeakBytes is the one memory estimate of the one entry (Tune) of s on n
+// rows of d features: the method's own PeakBytes where it runs on all rows;
+// for a kernel-learning method on more than KernelRows rows (tuneBinary),
+// its PeakBytes on the subset, the data's copies at n and the subset's copy,
+// or the final fit on all n rows, whichever is larger.
+func PeakBytes(s Spec, n, d int) int64 {
+	m := learnRows(s, n)
+	if m == n {
+		return s.PeakBytes(n, d)
+	}
+	mm := newMemModel(s.Base())
+	learn := s.PeakBytes(m, d) + 3*fl*int64(n-m)*int64(d) + fl*int64(m)*int64(d)
+	return max(learn, peak(n, d, mm.finalFit(n, d)))
 }
 
 // selectC returns selectC's peak: the caller's n×n kernel matrix and one
@@ -84,7 +137,7 @@ func (m memModel) selectC(n int) int64 {
 // MaxRows returns the largest number of rows (at most 10⁷) on which s
 // stays within limit bytes by its PeakBytes, 0 when not even one row does.
 func MaxRows(s Spec, d int, limit int64) int {
-	fits := func(n int) bool { return s.PeakBytes(n, d) <= limit }
+	fits := func(n int) bool { return PeakBytes(s, n, d) <= limit }
 	if !fits(1) {
 		return 0
 	}
@@ -129,7 +182,7 @@ func CheckMemory(s Spec, n, d int, limit int64) error {
 	if limit <= 0 {
 		return nil
 	}
-	need := s.PeakBytes(n, d)
+	need := PeakBytes(s, n, d)
 	if need <= limit {
 		return nil
 	}

@@ -41,21 +41,28 @@ func TestMaxRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			s = s.WithBase(c)
-			// Every method holds at least one n×n float64 matrix, random
-			// and bo one of the GridRows rows they cross-validate on.
-			k := int64(20000)
+			// Up to denseCVRows every method holds at least one n×n
+			// float64 matrix, random and bo one of the GridRows rows they
+			// cross-validate on; at 20,000 rows none holds an n×n matrix
+			// (the searches' bounded-memory route, the five methods'
+			// subset of KernelRows rows), but each one of the 5,000 rows
+			// of its subset, and less than a 20,000² matrix.
+			k := int64(denseCVRows)
 			if name == "random" || name == "bo" {
 				k = defaultGridRows
 			}
-			if a := s.PeakBytes(20000, 20); a < 8*k*k {
-				t.Errorf("peak %d at n = 20,000: less than one %d×%d matrix", a, k, k)
+			if a := PeakBytes(s, denseCVRows, 20); a < 8*k*k {
+				t.Errorf("peak %d at n = %d: less than one %d×%d matrix", a, denseCVRows, k, k)
+			}
+			if a := PeakBytes(s, 20000, 20); a < 8*defaultGridRows*defaultGridRows || a >= 8*20000*20000 {
+				t.Errorf("peak %d at n = 20,000: want at least a 5,000² and less than a 20,000² matrix", a)
 			}
 			for _, limit := range []int64{33 << 20, 300 << 20, 4 << 30} {
 				n := MaxRows(s, 20, limit)
 				if n < 1 {
 					t.Fatalf("limit %d: n = %d", limit, n)
 				}
-				at, above := s.PeakBytes(n, 20), s.PeakBytes(n+1, 20)
+				at, above := PeakBytes(s, n, 20), PeakBytes(s, n+1, 20)
 				if at > limit || above <= limit {
 					t.Errorf("limit %d: MaxRows %d, peak %d there and %d at n+1", limit, n, at, above)
 				}
@@ -116,7 +123,11 @@ func TestPeakBytesEveryMethod(t *testing.T) {
 		{5000, 123, LCCPSettings{Common: Common{Workers: 2}}, 1048314432},
 		{5000, 123, RCSCSettings{Common: Common{Workers: 2}}, 824314432},
 		{5000, 123, TwoLevelSettings{Common: Common{Workers: 2}}, 803812216},
-		{20000, 20, SVMSettings{Common: Common{Workers: 2}}, 8782584832},
+		// Above denseCVRows (issue 32): the full grid's dense matrices on
+		// the 5,000-row subset (5,000² distances, two fold jobs of a
+		// 4,000² Gram, 1,000 × 4,000 test matrix and 128 MB cache), not
+		// the 20,000² ones (8782584832 before).
+		{20000, 20, SVMSettings{Common: Common{Workers: 2}}, 819154432},
 		{20000, 20, SPDSettings{Common: Common{Workers: 2}}, 16252869632},
 		{20000, 20, SPDSettings{Common: Common{Workers: 2}, Init: "cv"}, 16252869632},
 		{20000, 20, GISettings{Common: Common{Workers: 2}}, 13262584832},

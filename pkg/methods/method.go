@@ -83,6 +83,10 @@ type Result struct {
 	// class against the rest (one-vs-rest); the fields above then summarise
 	// them. nil for binary data and the svm baseline (one kernel for all).
 	Pairs []PairResult `json:"pairs,omitempty"`
+	// LearnedOn is the number of training rows the kernel and C were
+	// learned on when it is fewer than the training part's (large data,
+	// Common.KernelRows: a stratified subset); 0 when all of them.
+	LearnedOn int `json:"learned_on_rows,omitempty"`
 }
 
 // Figure is one named number of a method's own output.

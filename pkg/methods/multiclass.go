@@ -128,7 +128,7 @@ func tunePairSafely(ctx context.Context, s Spec, train *dataio.Dataset) (res *Re
 			err = fmt.Errorf("%s: internal error: %v", s.Name(), p)
 		}
 	}()
-	res, err = s.Tune(ctx, train)
+	res, err = tuneBinary(ctx, s, train)
 	if err == nil && res == nil {
 		err = fmt.Errorf("%s: returned no result", s.Name())
 	}
@@ -181,7 +181,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 		n += v
 	}
 	if _, ok := s.(SVMSettings); ok || len(sizes) < 3 {
-		return s.PeakBytes(n, d)
+		return PeakBytes(s, n, d)
 	}
 	var each []int64
 	for _, sp := range dataio.Subproblems(len(sizes), scheme) {
@@ -189,7 +189,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 		if sp.Neg != dataio.Rest {
 			rows = sizes[sp.Pos] + sizes[sp.Neg]
 		}
-		each = append(each, s.PeakBytes(rows, d)-RuntimeBytes)
+		each = append(each, PeakBytes(s, rows, d)-RuntimeBytes)
 	}
 	slices.Sort(each)
 	slices.Reverse(each)

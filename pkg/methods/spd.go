@@ -137,7 +137,7 @@ func (s SPDSettings) PeakBytes(n, d int) int64 {
 	m := newMemModel(s.Common)
 	work := 5*sq(n) + m.cacheOf(n)
 	if s.Init == "cv" {
-		work = max(work, m.grid(n))
+		work = max(work, m.grid(n, d, s.Common))
 	}
 	return peak(n, d, work)
 }

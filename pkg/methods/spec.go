@@ -51,7 +51,7 @@ type sizeLimiter interface {
 // OptionError is a setting a method refuses whatever the data. Option is
 // the setting's name in the command line's words, which are the flags'
 // names ("C", "param", "mode", "margin", "max-iter", "steps", "tol", "rho",
-// "init", "folds", "eps", "cache-mb", "grid-rows", "workers"), so that the
+// "init", "folds", "eps", "cache-mb", "grid-rows", "kernel-rows", "workers"), so that the
 // command line maps it to its flag by type, not by reading the words. Every
 // method words one condition the same way: "<method>: <option> <value>:
 // want <what is accepted>".
@@ -146,6 +146,9 @@ func (c Common) check(method string) error {
 	}
 	if c.GridRows < -1 || c.GridRows > 0 && c.GridRows < MinGridRows {
 		return optErr(method, "grid-rows", c.GridRows, fmt.Sprintf("-1 (no limit), 0 (the default 5,000) or at least %d", MinGridRows))
+	}
+	if c.KernelRows < -1 || c.KernelRows > 0 && c.KernelRows < MinGridRows {
+		return optErr(method, "kernel-rows", c.KernelRows, fmt.Sprintf("-1 (no limit), 0 (the default 5,000) or at least %d", MinGridRows))
 	}
 	if c.Folds != 0 && c.Folds < 2 {
 		return optErr(method, "folds", c.Folds, "at least 2 (0 for the default 5)")

@@ -45,7 +45,7 @@ var svmInfo = Info{
 // PeakBytes: the grid search; the final fit afterwards needs only a cache.
 func (s SVMSettings) PeakBytes(n, d int) int64 {
 	m := newMemModel(s.Common)
-	return peak(n, d, max(m.grid(n), m.cacheOf(n)))
+	return peak(n, d, max(m.grid(n, d, s.Common), m.finalFit(n, d)))
 }
 
 // Tune runs the baseline's grid search (see SVM) on the (already

@@ -1,0 +1,103 @@
+package methods
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// Tune is the one entry to a method for a caller that has a training part:
+// it turns a panic inside the method into an error naming it, dispatches
+// multi-class data (TuneMultiClass: one tuning per subproblem, or the
+// method's own multi-class protocol for svm), and on large binary data
+// (more than Common.KernelRows rows, default 5,000) runs a kernel-learning
+// method on a stratified subset (see tuneBinary). The final SVM is then
+// trained on every row by the caller (pkg/model), whatever rows the kernel
+// was learned on.
+func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("%s: internal error: %v", s.Name(), p)
+		}
+	}()
+	if train.MultiClass() {
+		res, err = TuneMultiClass(ctx, s, train)
+	} else {
+		res, err = tuneBinary(ctx, s, train)
+	}
+	if err == nil && res == nil {
+		err = fmt.Errorf("%s: returned no result", s.Name())
+	}
+	return res, err
+}
+
+// largeData is implemented by the methods that handle any number of rows
+// themselves: the cross-validated searches (svm, random, halving, bo), whose
+// grid or points run on a subset of Common.GridRows rows and whose CV on
+// all rows takes the bounded-memory route (cvGroup).
+type largeData interface {
+	handlesLargeData()
+}
+
+func (SVMSettings) handlesLargeData()     {}
+func (RandomSettings) handlesLargeData()  {}
+func (HalvingSettings) handlesLargeData() {}
+func (BOSettings) handlesLargeData()      {}
+
+// defaultKernelRows is Common.KernelRows's default.
+const defaultKernelRows = 5_000
+
+// kernelRows returns the most rows a kernel-learning method learns its
+// kernel on, 0 for no limit.
+func (c Common) kernelRows() int {
+	switch {
+	case c.KernelRows < 0:
+		return 0
+	case c.KernelRows == 0:
+		return defaultKernelRows
+	}
+	return c.KernelRows
+}
+
+// learnRows returns the rows a method learns its kernel on out of n
+// training rows: n, or the subset's size on large data.
+func learnRows(s Spec, n int) int {
+	if _, ok := s.(largeData); ok {
+		return n
+	}
+	if m := s.Base().kernelRows(); m > 0 && n > m {
+		return m
+	}
+	return n
+}
+
+// tuneBinary runs s on binary data. The five kernel-learning methods (spd,
+// gi, lccp, rcsc, twolevel) hold dense n×n matrices of the training part
+// (their criteria and gradients need all pairs: the margin's and the
+// radius's QPs, spd's ‖K - K′‖²_F, rcsc's class separability), which at
+// 32,561 rows would be 8.5 GB each, and their iterations cost O(n²) to
+// O(n³). On more than Common.KernelRows rows (default 5,000) the method
+// therefore learns its kernel and C on a stratified random subset of that
+// many rows (drawn from the seed as svm's grid draws its subset, so with
+// KernelRows = GridRows every method of a job sees the same rows), exactly as it would on a training part of that size; the caller
+// then trains the final SVM with that kernel and C on every row through the
+// solver's bounded cache. This is the "stratified subsample for the kernel,
+// then the final SVM on every row" approximation; the Result says so
+// (LearnedOn, Init, Notes), and at n ≤ KernelRows nothing changes.
+func tuneBinary(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, error) {
+	n := train.Len()
+	m := learnRows(s, n)
+	if m == n {
+		return s.Tune(ctx, train)
+	}
+	rows := stratifiedSubset(train.Y, m, s.Base().Seed)
+	res, err := s.Tune(ctx, train.Subset(rows))
+	if err != nil || res == nil {
+		return res, err
+	}
+	res.LearnedOn = m
+	note := fmt.Sprintf("large data: the kernel and C were learned on a stratified random subset of %d of the %d training rows (--kernel-rows), the final SVM trained on all %d", m, n, n)
+	res.Notes = append(res.Notes, note)
+	return res, nil
+}
