@@ -24,6 +24,10 @@ type generateOptions struct {
 	Format         string
 	Output         string
 	PrintTransform bool
+	// TestN and TestOutput draw a test file of TestN more rows from the
+	// same distribution (the rows after the first N of one draw).
+	TestN      int
+	TestOutput string
 }
 
 func init() { subcommands = append(subcommands, newGenerateCmd) }
@@ -88,6 +92,8 @@ func newGenerateKindCmd(g *globalOptions, kind string, c *cobra.Command, flags f
 	flags(f, o)
 	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
 	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
+	f.IntVar(&o.TestN, "test-n", 0, "also draw this many test rows from the same distribution (after the --n rows of one draw: the training rows stay as without it) into --test-output")
+	f.StringVar(&o.TestOutput, "test-output", "", "file for the --test-n test rows (same format)")
 	return c
 }
 
@@ -106,6 +112,8 @@ func (o *generateOptions) check() error {
 	d, err := o.settings().Features()
 	return cmp.Or(err,
 		usageIf(o.N < 1, "--n must be at least 1, got %d", o.N),
+		usageIf(o.TestN < 0 || (o.TestN > 0) != (o.TestOutput != ""), "--test-n and --test-output go together (--test-n ≥ 1), got %d and %q", o.TestN, o.TestOutput),
+		usageIf(o.TestN > limit/(d+1)-o.N, "--n %d plus --test-n %d × %d features is more than %d values", o.N, o.TestN, d, limit),
 		usageIf(o.N > limit/(d+1), "--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)", o.N, d, limit, limit/(d+1)),
 		usageIf(o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150), "--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd),
 		usageIf(chess && (!(o.Stretch > 0) || o.Stretch > 1e150), "--stretch must be a finite number > 0, got %v", o.Stretch),
@@ -113,7 +121,7 @@ func (o *generateOptions) check() error {
 }
 
 func (o *generateOptions) settings() dataio.GenerateSettings {
-	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
+	return dataio.GenerateSettings{Kind: o.Kind, N: o.N + o.TestN, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
 }
 
 // checkFormat validates --format; without it the format follows the -o
@@ -131,6 +139,16 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 	g, err := dataio.Generate(ctx, o.settings())
 	if err != nil {
 		return err
+	}
+	if o.TestN > 0 {
+		test := g.Data.Subset(seq(o.N, o.N+o.TestN))
+		g.Data = g.Data.Subset(seq(0, o.N))
+		if err := writeGeneratedFile(o.TestOutput, o.Format, test); err != nil {
+			return err
+		}
+		if !o.Quiet {
+			fmt.Fprintf(o.ErrOut, "wrote %d test rows × %d features (%s, seed %d, the same distribution) to %s\n", test.Len(), test.Dim(), o.Kind, o.Seed, o.TestOutput)
+		}
 	}
 	if g.Transform != nil && o.PrintTransform {
 		fmt.Fprintf(o.ErrOut, "# chessboard transform B̃ = Dᵀ diag(%g, 1/%g, 1, …) D, seed %d; x = B̃ x̃\n", o.Stretch, o.Stretch, o.Seed)
@@ -157,4 +175,29 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 		fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", g.Data.Len(), g.Data.Dim(), o.Kind, o.Seed, o.Output)
 	}
 	return nil
+}
+
+// seq returns lo, lo+1, …, hi-1.
+func seq(lo, hi int) []int {
+	out := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// writeGeneratedFile writes d to path in format, removing a partial file.
+func writeGeneratedFile(path, format string, d *dataio.Dataset) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	err = dataio.Write(f, format, d)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("generate: %w", cerr)
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }

@@ -180,3 +180,39 @@ func TestGenerateSparse(t *testing.T) {
 		t.Errorf("--n 0: exit %d, %q", code, errOut)
 	}
 }
+
+// TestGenerateTestFile: --test-n draws test rows from the training rows'
+// distribution (the rows after them in one draw); the training file is the
+// same as without it, and the usage errors name both flags.
+func TestGenerateTestFile(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "a.csv"), filepath.Join(dir, "a.t.csv")
+	_, errOut, code := runCLI(t, "generate", "sparse", "--n", "50", "--test-n", "20", "-o", train, "--test-output", test, "--seed", "4")
+	if code != 0 || !strings.Contains(errOut, "wrote 20 test rows × 123 features") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	alone, _, _ := runCLI(t, "generate", "sparse", "--n", "50", "--seed", "4")
+	both, _, _ := runCLI(t, "generate", "sparse", "--n", "70", "--seed", "4")
+	b, err := os.ReadFile(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != alone {
+		t.Error("the training file differs from the same --n without --test-n")
+	}
+	tb, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CSV: each file has the header line, then its rows.
+	_, testRows, _ := strings.Cut(string(tb), "\n")
+	if string(b)+testRows != both {
+		t.Error("training and test rows are not the 70 rows of one draw")
+	}
+	for _, args := range [][]string{{"--test-n", "5"}, {"--test-output", test}, {"--test-n", "-1", "--test-output", test}} {
+		_, errOut, code := runCLI(t, append([]string{"generate", "sparse", "--n", "10", "-o", train}, args...)...)
+		if code != 2 || !strings.Contains(errOut, "--test-n and --test-output go together") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
