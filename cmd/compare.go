@@ -88,7 +88,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.IntVar(&o.m.Budget, "budget", 0, "CV evaluations of random and bo (0 = 60 and 30)")
 	o.m.fs = f
 	o.data.addReadFlags(f)
-	f.StringVar(&o.data.Normalize, "normalize", "zscore", "normaliser fitted on each training part: zscore, minmax01, minmax11 or none")
+	f.StringVar(&o.data.Normalize, "normalize", "auto", "normaliser fitted on each training part: auto (maxabs on sparse data, at least half the entries 0; zscore otherwise), zscore, minmax01, minmax11, maxabs or none")
 	return c
 }
 

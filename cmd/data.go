@@ -60,7 +60,7 @@ func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 func (o *dataOptions) addSplitFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Test, "test", "", "test data FILE, read with the training file's options and label mapping")
 	fs.Float64Var(&o.TestFraction, "test-fraction", 0, "hold out this fraction of DATA as the test part, drawn from --seed")
-	fs.StringVar(&o.Normalize, "normalize", dataio.ZScore, "feature scaling fitted on the training part: zscore, minmax01, minmax11 or none")
+	fs.StringVar(&o.Normalize, "normalize", dataio.Auto, "feature scaling fitted on the training part: auto (maxabs on sparse data, at least half the entries 0; zscore otherwise), zscore, minmax01, minmax11, maxabs or none")
 }
 
 // check validates the flag values (usage errors, exit code 2).

@@ -306,7 +306,7 @@ func TestDamagedModels(t *testing.T) {
 		{"training removed", func(m map[string]any) { delete(m, "training") }, refused, "invalid model: no field training (every model file has one)"},
 		{"training.rho removed", func(m map[string]any) { delete(m["training"].(map[string]any), "rho") }, refused, "invalid model: no field training.rho (every model file has one)"},
 		{"labels.negative removed", func(m map[string]any) { delete(m["labels"].(map[string]any), "negative") }, refused, "invalid model: no field labels.negative (every model file has one)"},
-		{"normalizer.kind unknown", func(m map[string]any) { m["normalizer"].(map[string]any)["kind"] = "whatever" }, refused, `invalid model: check normaliser: unknown kind "whatever" (want zscore, minmax01, minmax11 or none)`},
+		{"normalizer.kind unknown", func(m map[string]any) { m["normalizer"].(map[string]any)["kind"] = "whatever" }, refused, `invalid model: check normaliser: unknown kind "whatever" (want zscore, minmax01, minmax11, maxabs or none)`},
 		{"margin unknown", func(m map[string]any) { m["margin"] = "soft" }, refused, `invalid model`},
 		{"kernel kind unknown", func(m map[string]any) { m["kernel"].(map[string]any)["kind"] = "poly" }, refused, `invalid model: unknown kernel kind "poly" (this kerneltune knows gaussian, l1, linear)`},
 		{"format_version 2 without encoder", func(m map[string]any) { m["format_version"] = 2 }, refused, "invalid model: format_version 2 without an encoder (a model without one is version 1)"},

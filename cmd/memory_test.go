@@ -162,13 +162,15 @@ func TestTwoLevelSizeRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	reason := "twolevel refuses 10001 training rows, more than 10000: its SQP has a variable and a constraint per validation row (6667 of them here) and works on dense matrices of that size; a step took about 4 s at n = 5,000"
-	out, errOut, code := runCLI(t, "tune", data, "--method", "twolevel")
-	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: tune: "+reason) || !strings.Contains(errOut, "use fewer rows, or set an iteration limit to run that many steps anyway (--max-iter)") {
+	reason := "twolevel refuses to learn on 10001 training rows, more than 10000: its SQP has a variable and a constraint per validation row (6667 of them here) and works on dense matrices of that size; a step took about 4 s at n = 5,000"
+	// By default it learns on a subset of --kernel-rows rows (5,000):
+	// the refusal is for --kernel-rows -1, all rows.
+	out, errOut, code := runCLI(t, "tune", data, "--method", "twolevel", "--kernel-rows", "-1")
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: tune: "+reason) || !strings.Contains(errOut, "use fewer rows (a --kernel-rows subset), or set an iteration limit to run that many steps anyway (--max-iter)") {
 		t.Errorf("tune: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	res := filepath.Join(dir, "res.jsonl")
-	out, errOut, code = runCLI(t, "compare", data, "--test", data, "--methods", "svm,twolevel", "--out", res)
+	out, errOut, code = runCLI(t, "compare", data, "--test", data, "--methods", "svm,twolevel", "--kernel-rows", "-1", "--out", res)
 	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: compare: twolevel on big: "+reason) {
 		t.Errorf("compare: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -177,7 +179,7 @@ func TestTwoLevelSizeRefused(t *testing.T) {
 	}
 	// With an iteration limit the check passes (the run itself is not
 	// waited for: --mem-mb 1 refuses it next, before any work).
-	_, errOut, code = runCLI(t, "tune", data, "--method", "twolevel", "--max-iter", "1", "--mem-mb", "1")
+	_, errOut, code = runCLI(t, "tune", data, "--method", "twolevel", "--kernel-rows", "-1", "--max-iter", "1", "--mem-mb", "1")
 	if code != ExitUsage || !strings.Contains(errOut, "tune: twolevel needs about") {
 		t.Errorf("tune --max-iter 1 --mem-mb 1: exit %d, stderr %q", code, errOut)
 	}

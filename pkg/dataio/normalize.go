@@ -13,10 +13,73 @@ const (
 	MinMax01 = "minmax01" // training range to [0, 1]
 	MinMax11 = "minmax11" // training range to [-1, 1], as LIBSVM's svm-scale
 	NoScale  = "none"     // identity: reproduces LIBSVM on a file already scaled by svm-scale
+	MaxAbs   = "maxabs"   // x / max|x|, no shift: zeros stay zeros (scikit-learn's MaxAbsScaler, for sparse data)
+	// Auto is the default: MaxAbs on sparse data (SparseData), ZScore
+	// otherwise. A fitted Normalizer holds the kind it resolved to.
+	Auto = "auto"
 )
 
 // NormalizerKinds lists the accepted kinds; the first is the default.
-var NormalizerKinds = []string{ZScore, MinMax01, MinMax11, NoScale}
+var NormalizerKinds = []string{Auto, ZScore, MinMax01, MinMax11, MaxAbs, NoScale}
+
+// SparseZeroShare is the share of zero entries from which the default
+// normalisation (Auto) treats data as sparse.
+const SparseZeroShare = 0.5
+
+// SparseData reports whether at least SparseZeroShare of X's entries are
+// zero: data in LIBSVM's sparse habit (a1a 88% zeros, w8a 96%), not the
+// dense UCI sets (heart_scale 4%).
+//
+// Why the default keeps such data sparse (issue 32): a z-score centres
+// every 0/1 feature, so no entry stays zero, and divides each by its
+// standard deviation, so that a category set in 1% of the rows weighs 10
+// times a common one in every distance. The Gaussian kernel only sees
+// differences, so the centring costs nothing by itself (the sparse route
+// stores each column less its majority value); the scaling is another
+// problem: on 32,561 Adult-like rows at C = 1, γ = 2⁻⁵ it took 33,578 SMO
+// iterations and 22,851 support vectors against 12,188 and 11,441
+// unscaled, 5 times the time. MaxAbs leaves 0/1 data as it is, as LIBSVM
+// users train it, and maps other sparse data into [-1, 1] without moving a
+// zero.
+func SparseData(X mat.Matrix) bool {
+	if X == nil || isEmptyDense(X) {
+		return false
+	}
+	n, d := X.Dims()
+	zeros := 0
+	if m, ok := X.(*mat.Dense); ok {
+		raw := m.RawMatrix()
+		for i := 0; i < n; i++ {
+			for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
+				if v == 0 {
+					zeros++
+				}
+			}
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			for j := 0; j < d; j++ {
+				if X.At(i, j) == 0 {
+					zeros++
+				}
+			}
+		}
+	}
+	return float64(zeros) >= SparseZeroShare*float64(n)*float64(d)
+}
+
+// ResolveNormalizer returns the kind FitNormalizer fits for kind on X:
+// "" and Auto become MaxAbs on sparse data and ZScore otherwise; any other
+// kind is itself.
+func ResolveNormalizer(kind string, X mat.Matrix) string {
+	if kind != "" && kind != Auto {
+		return kind
+	}
+	if SparseData(X) {
+		return MaxAbs
+	}
+	return ZScore
+}
 
 // Normalizer is a per-feature affine map fitted on a training part and applied
 // unchanged to any other data:
@@ -41,14 +104,12 @@ type Normalizer struct {
 // value, or a feature whose spread (max - min) exceeds float64, which no
 // (x - shift)/scale can bring into range.
 func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
-	if kind == "" {
-		kind = ZScore
-	}
 	switch kind {
-	case ZScore, MinMax01, MinMax11, NoScale:
+	case "", Auto, ZScore, MinMax01, MinMax11, MaxAbs, NoScale:
 	default:
-		return nil, fmt.Errorf("unknown normalisation %q (want zscore, minmax01, minmax11 or none)", kind)
+		return nil, fmt.Errorf("unknown normalisation %q (want auto, zscore, minmax01, minmax11, maxabs or none)", kind)
 	}
+	kind = ResolveNormalizer(kind, X)
 	n, d := 0, 0
 	if X != nil && !isEmptyDense(X) {
 		n, d = X.Dims()
@@ -87,6 +148,8 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			shift, scale = lo, hi-lo
 		case MinMax11:
 			shift, scale = lo+(hi-lo)/2, (hi-lo)/2
+		case MaxAbs:
+			scale = max(math.Abs(lo), math.Abs(hi))
 		}
 		constant := hi == lo
 		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0)) {
@@ -95,7 +158,8 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			return nil, fmt.Errorf("fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
 		}
 		if constant || scale == 0 {
-			// Zero spread: shift only.
+			// Zero spread: shift only (MaxAbs: a constant column of
+			// zeros stays as it is, another becomes 0).
 			if kind != NoScale {
 				shift = lo
 			}
@@ -213,9 +277,9 @@ func (nz *Normalizer) Dim() int { return len(nz.Shift) }
 // Validate checks a normaliser read back from a file.
 func (nz *Normalizer) Validate() error {
 	switch nz.Kind {
-	case ZScore, MinMax01, MinMax11, NoScale:
+	case ZScore, MinMax01, MinMax11, MaxAbs, NoScale:
 	default:
-		return fmt.Errorf("check normaliser: unknown kind %q (want zscore, minmax01, minmax11 or none)", nz.Kind)
+		return fmt.Errorf("check normaliser: unknown kind %q (want zscore, minmax01, minmax11, maxabs or none)", nz.Kind)
 	}
 	for _, j := range nz.Constant {
 		if j < 0 || j >= len(nz.Shift) {

@@ -215,3 +215,49 @@ func TestFitNormalizerDenseStats(t *testing.T) {
 		t.Errorf("non-finite entries: dense %v, column loop %v", errA, errB)
 	}
 }
+
+// TestMaxAbsAndAuto: maxabs divides by max|x| without a shift (zeros stay
+// zeros, 0/1 features unchanged, a column of zeros constant), and auto fits
+// maxabs on data with at least half its entries zero and zscore on the rest.
+func TestMaxAbsAndAuto(t *testing.T) {
+	X := mat.NewDense(4, 3, []float64{
+		0, 1, -4,
+		0, 0, 0,
+		0, 1, 2,
+		0, 0, 0,
+	})
+	nz, err := FitNormalizer(MaxAbs, X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(nz.Shift, []float64{0, 0, 0}) || !slices.Equal(nz.Scale, []float64{1, 1, 4}) || !slices.Equal(nz.Constant, []int{0}) {
+		t.Errorf("maxabs: shift %v scale %v constant %v", nz.Shift, nz.Scale, nz.Constant)
+	}
+	got := nz.Apply(X)
+	want := mat.NewDense(4, 3, []float64{0, 1, -1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0})
+	if !mat.Equal(got, want) {
+		t.Errorf("maxabs applied:\n%v", mat.Formatted(got))
+	}
+	// 7 of 12 entries are zero: sparse, auto fits maxabs.
+	if !SparseData(X) {
+		t.Error("7 of 12 zeros: not sparse")
+	}
+	auto, err := FitNormalizer(Auto, X)
+	if err != nil || auto.Kind != MaxAbs {
+		t.Errorf("auto on sparse data: %v %v", auto, err)
+	}
+	if def, _ := FitNormalizer("", X); def.Kind != MaxAbs {
+		t.Errorf("the default on sparse data is %s", def.Kind)
+	}
+	// 5 of 12 zeros: dense, auto fits a z-score.
+	D := mat.NewDense(4, 3, []float64{1, 1, -4, 0, 2, 1, 0, 1, 2, 3, 0, 0})
+	if SparseData(D) {
+		t.Error("5 of 12 zeros: sparse")
+	}
+	if a, _ := FitNormalizer(Auto, D); a.Kind != ZScore {
+		t.Errorf("auto on dense data: %s", a.Kind)
+	}
+	if err := (&Normalizer{Kind: MaxAbs, Shift: []float64{0}, Scale: []float64{2}}).Validate(); err != nil {
+		t.Errorf("a maxabs normaliser read back: %v", err)
+	}
+}

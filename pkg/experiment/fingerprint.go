@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -29,7 +30,7 @@ import (
 func (c *Config) RunSettings(entries []Entry, sources []Source) map[string]string {
 	kv := map[string]string{
 		"seed":      strconv.FormatUint(c.Seed, 10),
-		"normalize": c.normalize(),
+		"normalize": c.fingerprintNormalize(sources),
 	}
 	for k, v := range c.Describe {
 		kv["describe."+k] = v
@@ -233,7 +234,25 @@ func (c *Config) legacyFingerprint(entries []Entry, sources []Source) (string, b
 		ms = margins
 	}
 	b := fmt.Appendf(nil, "seed=%d normalize=%s options=%s margins=%v describe=%q sources=%q entries=%q",
-		c.Seed, c.normalize(), opts, ms, desc, names, ents)
+		c.Seed, c.fingerprintNormalize(sources), opts, ms, desc, names, ents)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6]), true
+}
+
+// fingerprintNormalize is the normalisation as the fingerprint names it:
+// the default (auto) on sources none of which is sparse fits a z-score on
+// every training part, as every run did before auto existed, and is named
+// zscore, so that those runs' fingerprints still match; on sparse data it
+// is named auto (it fits maxabs there: another experiment).
+func (c *Config) fingerprintNormalize(sources []Source) string {
+	kind := c.normalize()
+	if kind != dataio.Auto {
+		return kind
+	}
+	for _, s := range sources {
+		if ss, ok := splitSource(s); ok && dataio.SparseData(ss.Data.X) {
+			return kind
+		}
+	}
+	return dataio.ZScore
 }

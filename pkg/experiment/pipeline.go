@@ -156,10 +156,11 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	return t, nil
 }
 
-// normalizeKind is the normaliser's kind: zscore by default.
+// normalizeKind is the normaliser's kind: auto (dataio.Auto: zscore, or
+// maxabs on sparse data) by default.
 func normalizeKind(kind string) string {
 	if kind == "" {
-		return "zscore"
+		return dataio.Auto
 	}
 	return kind
 }

@@ -184,9 +184,13 @@ func checkTrain(method string, train *dataio.Dataset) error {
 
 // CheckSize returns a *SizeError when s refuses n training rows (twolevel
 // above TwoLevelMaxRows without an iteration limit), nil otherwise.
+//
+// It judges the rows the method learns on (learnRows): on large data the
+// kernel-learning methods see a subset of KernelRows rows, so twolevel is
+// refused only when --kernel-rows asks it to learn on more than its limit.
 func CheckSize(s Spec, n int) error {
 	if l, ok := s.(sizeLimiter); ok {
-		return l.checkSize(n)
+		return l.checkSize(learnRows(s, n))
 	}
 	return nil
 }
@@ -206,6 +210,6 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("%s refuses %d training rows, more than %d: %s; use fewer rows, or set an iteration limit to run that many steps anyway",
+	return fmt.Sprintf("%s refuses to learn on %d training rows, more than %d: %s; use fewer rows (a --kernel-rows subset), or set an iteration limit to run that many steps anyway",
 		e.Method, e.N, e.Max, e.Reason)
 }
