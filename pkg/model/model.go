@@ -155,6 +155,10 @@ type Model struct {
 	svData []float64
 	coef   *mat.VecDense // nsv coefficients
 	ready  bool
+	// shared is a multi-class model's support vectors shared by its pairs
+	// (sharedSVs), built by prepare; nil for a binary model, or when the
+	// pairs' kernels differ.
+	shared *sharedSVs
 }
 
 // SupportVector is one support vector: Coef = y_iα_i and the point X (in
@@ -202,6 +206,13 @@ type Provenance struct {
 // predicts with K. A hard margin on data the kernel cannot separate returns an
 // error wrapping solver.ErrNotSeparable. Fit is its exported form.
 func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings) (*Model, solver.SVCResult, error) {
+	return fitSVMRows(ctx, train, norm, spec, p, s, true)
+}
+
+// fitSVMRows is fitSVM; hashRows says whether the model records its
+// training rows' hashes (a multi-class model's pairs do not: the model does
+// once, for all of them).
+func fitSVMRows(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings, hashRows bool) (*Model, solver.SVCResult, error) {
 	if train == nil || train.Len() == 0 {
 		return nil, solver.SVCResult{}, errors.New("fit SVM: no training data")
 	}
@@ -237,11 +248,13 @@ func fitSVM(ctx context.Context, train *dataio.Dataset, norm *dataio.Normalizer,
 		NumFeatures:  d,
 		FeatureNames: append([]string(nil), train.FeatureNames...),
 		Bias:         -res.Rho,
-		TrainingRows: trainingRowHashes(train.X),
 		Provenance: Provenance{
 			Data:       train.Source,
 			DataSHA256: train.SHA256,
 		},
+	}
+	if hashRows {
+		m.TrainingRows = trainingRowHashes(train.X)
 	}
 	m.FormatVersion = formatVersionOf(m)
 	if p.Margin != solver.Hard {
@@ -309,6 +322,10 @@ func dataName(d *dataio.Dataset) string {
 func (m *Model) prepare() error {
 	if err := m.validate(); err != nil {
 		return err
+	}
+	m.shared = nil
+	if m.IsMultiClass() {
+		m.shared = newSharedSVs(m)
 	}
 	k, err := kernel.FromSpec(m.Kernel)
 	if err != nil {
