@@ -449,3 +449,47 @@ func TestDamagedRecords(t *testing.T) {
 		})
 	}
 }
+
+// Issue 34, item 1: two runs that share no (dataset, method) pair but give
+// the name heart to other data (or the same data drawn otherwise) are
+// refused by report naming what differs, or shown as two datasets with
+// --split-identities; records of before the identity (testdata/legacy-run)
+// still read.
+func TestFaultReportOneNameTwoDatasets(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
+	sizes := []string{"--partitions", "3", "--train-size", "60", "--test-size", "60", "-q"}
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "svm", "--out", a}, sizes...)...)
+	mustRun(t, append([]string{"compare", "builtin:diabetes", "--name", "heart", "--methods", "spd", "--out", b}, sizes...)...)
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "spd", "--seed", "7", "--out", c}, sizes...)...)
+	for _, tc := range []struct{ file, diff string }{{b, "data sha256 "}, {c, "seed 1 vs 7"}} {
+		out, errOut, code := runCLI(t, "report", a, tc.file)
+		want := "kerneltune: dataset heart in " + tc.file + " is not the dataset heart in " + a + ": " + tc.diff
+		if code != ExitError || out != "" || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "--split-identities") {
+			t.Errorf("report a %s: exit %d, stdout %.100q, stderr %q; want exit 1 and %q", tc.file, code, out, errOut, want)
+		}
+		out, errOut, code = runCLI(t, "report", "--split-identities", "--allow-partial", a, tc.file)
+		if code != 0 || !strings.Contains(out, "heart#2 (3 partitions)") || !strings.Contains(errOut, "heart#2 is dataset heart of "+tc.file) {
+			t.Errorf("--split-identities: exit %d, stderr %q, stdout %.300q", code, errOut, out)
+		}
+	}
+	if _, errOut, code := runCLI(t, "report", "--allow-partial", filepath.Join(cmdTestdata, "legacy-run/v1-default.jsonl")); code != 0 {
+		t.Errorf("legacy file: exit %d, %s", code, errOut)
+	}
+}
+
+// Issue 34, item 8: the same job run twice, written with another --out,
+// --workers or --shard, is the same record: report merges the files
+// (compared on what the job computed, not on the command line that ran it).
+func TestFaultReportSameJobOtherInvocation(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
+	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
+	mustRun(t, append(args, "--out", a)...)
+	mustRun(t, append(args, "--out", b, "--workers", "1")...)
+	mustRun(t, append(args, "--out", c, "--shard", "2/2")...)
+	one := mustRun(t, "report", a)
+	if out, errOut, code := runCLI(t, "report", a, b, c); code != 0 || out != one {
+		t.Errorf("report a b c: exit %d, %s; tables equal a's: %v", code, errOut, out == one)
+	}
+}

@@ -387,12 +387,21 @@ func (e *DuplicateJobError) Error() string {
 }
 
 // sameJob reports whether two records of one job hold the same values, wall
-// time aside (a job run again gives the same record), and the test
+// time aside (a job run again gives the same record), how the run was
+// invoked aside (the provenance's command line and version: other --out,
+// --shard, --workers or --resume compute the same job), and the test
 // confusion matrix and AUC aside when one of them lacks them (written
 // before they were kept).
 func sameJob(a, b *Record) bool {
 	x, y := *a, *b
 	x.Seconds, y.Seconds, x.SharedSeconds, y.SharedSeconds = 0, 0, 0, 0
+	for _, r := range []*Record{&x, &y} {
+		if r.Provenance != nil {
+			p := *r.Provenance
+			p.Command, p.Version = "", ""
+			r.Provenance = &p
+		}
+	}
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
 	}
