@@ -345,6 +345,9 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 				}
 				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
 			}
+			if err := checkRequired(t); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
 			if err := CheckRecord(&rec); err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
@@ -444,6 +447,11 @@ func CheckRecord(r *Record) error {
 		if n := c.Total(); n != r.TestSize {
 			return fmt.Errorf("test_confusion counts %d rows, test_size is %d", n, r.TestSize)
 		}
+		// The accuracy is the confusion matrix's (methods compute one from
+		// the other): a record whose two disagree was edited.
+		if n := c.Total(); n > 0 && math.Abs(c.Accuracy()-r.TestAccuracy) > 1e-9 {
+			return fmt.Errorf("test_accuracy %v contradicts test_confusion (%d of %d test rows right: %v)", r.TestAccuracy, c.Correct(), n, c.Accuracy())
+		}
 	}
 	if a := r.TestAUC; a != nil && !(*a >= 0 && *a <= 1) {
 		return fmt.Errorf("test_auc %v is not in [0, 1]", *a)
@@ -468,6 +476,38 @@ func CheckRecord(r *Record) error {
 		}
 	}
 	return fmt.Errorf("dataset %q is not in the run's grid", r.Dataset)
+}
+
+// RequiredFields are the fields of a record that a table or a statistic
+// uses, which every record compare writes holds (those of version 1 too):
+// ReadRecords refuses a record that lacks one or holds null (as pandas
+// writes a NaN), since it would be read as 0.
+var RequiredFields = []string{"partition", "test_accuracy", "nsv", "train_size", "test_size", "iterations", "svm_solves", "seconds"}
+
+// checkRequired checks that the record b holds every field of
+// RequiredFields, not null.
+func checkRequired(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	var missing, null []string
+	for _, k := range RequiredFields {
+		v, ok := m[k]
+		switch {
+		case !ok:
+			missing = append(missing, k)
+		case string(bytes.TrimSpace(v)) == "null":
+			null = append(null, k)
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		return fmt.Errorf("no field %s (every record compare writes has one; it would be read as 0)", strings.Join(missing, ", "))
+	case len(null) > 0:
+		return fmt.Errorf("field %s is null, not a number (every record compare writes has one; it would be read as 0)", strings.Join(null, ", "))
+	}
+	return nil
 }
 
 // parseRecord decodes one line and checks that it identifies a job.
