@@ -505,3 +505,96 @@ func TestFaultReportSameJobOtherInvocation(t *testing.T) {
 		t.Errorf("report a b c: exit %d, %s; tables equal a's: %v", code, errOut, out == one)
 	}
 }
+
+// devFull opens /dev/full (every write fails with ENOSPC, a full disk), or
+// skips when this machine has none.
+func devFull(t *testing.T) *os.File {
+	t.Helper()
+	st, err := os.Stat("/dev/full")
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/full character device here")
+	}
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// Issue 34, item 3: a write that fails (a full disk: /dev/full) exits 1
+// naming the file, in every output format, to -o FILE and to standard
+// output (the table renderer dropped its writer's errors: predict -o FILE
+// on a full disk exited 0).
+func TestFaultWritesToAFullDisk(t *testing.T) {
+	full := devFull(t)
+	dir := t.TempDir()
+	heartScale, err := filepath.Abs(heartScale) // the children run in dir
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "m.json")
+	mustRun(t, "train", heartScale, "-o", m, "-q")
+	run := []string{"--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
+	res := filepath.Join(dir, "r.jsonl")
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "svm", "--out", res}, run...)...)
+	for _, args := range [][]string{
+		{"predict", m, heartScale, "-o", "/dev/full"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "csv"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "labels"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "json"},
+		{"train", heartScale, "-o", "/dev/full", "-q"},
+		{"generate", "weston", "-o", "/dev/full"},
+		{"report", res, "--html", "/dev/full"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != ExitError || !strings.Contains(errOut, "/dev/full: no space left on device") {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming /dev/full", args, code, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"predict", m, heartScale},
+		{"predict", m, heartScale, "--per-point", "-q"},
+		{"predict", m, heartScale, "--format", "csv", "-q"},
+		{"info", heartScale},
+		{"info", heartScale, "--format", "json"},
+		{"info", heartScale, "--format", "markdown"},
+		{"tune", heartScale, "--method", "svm", "-q"},
+		{"tune", heartScale, "--method", "svm", "-q", "--format", "json"},
+		{"train", heartScale, "-q"},
+		{"generate", "weston"},
+		{"report", res},
+		{"report", res, "--format", "latex"},
+		{"report", res, "--format", "csv"},
+		{"compare", "builtin:heart", "--methods", "svm", "--dry-run"},
+		append([]string{"compare", "builtin:heart", "--methods", "svm", "--format", "markdown"}, run...),
+	} {
+		c := child(t, dir, args...)
+		c.Stdout = full
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		err := c.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != ExitError || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: %v, %q; want exit 1 and the failed write", args, err, stderr.String())
+		}
+	}
+	// A failed generate removed its partial file: /dev/full itself, as root.
+	if st, err := os.Stat("/dev/full"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("/dev/full is no longer a device: %v, %v", st.Mode(), err)
+	}
+}
+
+// Issue 34, item 10: generate -o - writes to standard output, as "-" means
+// for DATA, not to a file named "-".
+func TestFaultGenerateDashIsStdout(t *testing.T) {
+	dir := t.TempDir()
+	c := child(t, dir, "generate", "weston", "--n", "5", "-o", "-")
+	out, err := c.Output()
+	if err != nil || !strings.HasPrefix(string(out), "x1,") {
+		t.Errorf("generate -o -: %v, stdout %.80q", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error("generate -o - wrote a file named -")
+	}
+}

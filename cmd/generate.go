@@ -87,7 +87,7 @@ func newGenerateKindCmd(g *globalOptions, kind string, c *cobra.Command, flags f
 	f := c.Flags()
 	flags(f, o)
 	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
-	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout (\"-\": stdout)")
 	return c
 }
 
@@ -138,19 +138,25 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 			return err
 		}
 	}
-	if o.Output == "" {
+	if o.Output == "" || o.Output == "-" { // "-": standard output, as for DATA
 		return dataio.Write(o.Out, o.Format, g.Data)
 	}
 	f, err := os.Create(o.Output)
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
+	// A partial file is removed after a failed write, but only a regular
+	// file: never a device (/dev/full) or a FIFO given as -o.
+	st, serr := f.Stat()
+	regular := serr == nil && st.Mode().IsRegular()
 	err = dataio.Write(f, o.Format, g.Data)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("generate: %w", cerr)
 	}
 	if err != nil {
-		os.Remove(o.Output)
+		if regular {
+			os.Remove(o.Output)
+		}
 		return err
 	}
 	if !o.Quiet {
