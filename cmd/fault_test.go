@@ -288,7 +288,8 @@ func TestDamagedModels(t *testing.T) {
 	}
 	const (
 		refused = iota
-		warned
+		warned  // no checksum: applied with a warning, refused with --strict
+		edited  // a checksum that does not match: refused unless --ignore-checksum
 		fine
 	)
 	for _, tc := range []struct {
@@ -321,8 +322,12 @@ func TestDamagedModels(t *testing.T) {
 		{"bias and rho edited together", func(m map[string]any) {
 			m["bias"] = m["bias"].(float64) + 0.5
 			m["training"].(map[string]any)["rho"] = -m["bias"].(float64)
-		}, warned, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
-		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, warned, "the model's content does not match its checksum"},
+		}, edited, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
+		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, edited, "the model's content does not match its checksum"},
+		{"kernel gamma ×10 (issue 34)", func(m map[string]any) {
+			k := m["kernel"].(map[string]any)
+			k["gamma"] = 10 * k["gamma"].(float64)
+		}, edited, "the model's content does not match its checksum"},
 		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -340,7 +345,7 @@ func TestDamagedModels(t *testing.T) {
 			_, strictErr, strictCode := runCLI(t, "predict", "--strict", path, heartScale, "--format", "json")
 			switch tc.outcome {
 			case fine:
-				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) {
+				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) || !strings.Contains(out, `"checksum": "ok"`) {
 					t.Errorf("exit %d, %q; --strict: exit %d, %q", code, errOut, strictCode, strictErr)
 				}
 			case refused:
@@ -348,8 +353,25 @@ func TestDamagedModels(t *testing.T) {
 				if code != ExitError || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, tc.msg) || out != "" {
 					t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, ExitError, want+tc.msg)
 				}
+			case edited:
+				// Issue 34, item 4: refused, -q or not, naming the flag that
+				// applies it; with the flag, a warning, and JSON says so.
+				want := "kerneltune: predict: " + path + ": " + tc.msg
+				_, qErr, qCode := runCLI(t, "predict", "-q", path, heartScale, "--format", "json")
+				for _, got := range []struct {
+					code   int
+					stderr string
+				}{{code, errOut}, {qCode, qErr}} {
+					if got.code != ExitError || !strings.HasPrefix(got.stderr, want) || !strings.HasSuffix(got.stderr, "; pass --ignore-checksum to apply it anyway\n") {
+						t.Errorf("exit %d, stderr %q; want exit %d and %q … --ignore-checksum", got.code, got.stderr, ExitError, want)
+					}
+				}
+				out, errOut, code := runCLI(t, "predict", "--ignore-checksum", path, heartScale, "--format", "json")
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "mismatch"`) {
+					t.Errorf("--ignore-checksum: exit %d, stderr %q, checksum in JSON: %v", code, errOut, strings.Contains(out, `"checksum": "mismatch"`))
+				}
 			case warned:
-				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) {
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) {
 					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
 				}
 				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
@@ -596,5 +618,55 @@ func TestFaultGenerateDashIsStdout(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
 		t.Error("generate -o - wrote a file named -")
+	}
+}
+
+// Issue 34, item 5: a multi-class model's pairs are checked field by field
+// as a binary model is: a pair's lost bias and rho are refused (they were
+// read as 0, and changed the predictions), checksum or not.
+func TestFaultMulticlassModelPairFields(t *testing.T) {
+	dir := t.TempDir()
+	iris := filepath.Join(cmdTestdata, "multiclass/iris.scale")
+	good := filepath.Join(dir, "iris.json")
+	mustRun(t, "train", iris, "-o", good, "-q")
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		mutate func(m map[string]any)
+		msg    string
+	}{
+		{"pair bias and rho removed, checksum too", func(m map[string]any) {
+			p := m["pairs"].([]any)[1].(map[string]any)
+			delete(p, "bias")
+			delete(p["training"].(map[string]any), "rho")
+			delete(m, "checksum")
+		}, "invalid model: no field pairs[1].bias (every model file has one)"},
+		{"pair rho removed", func(m map[string]any) {
+			delete(m["pairs"].([]any)[2].(map[string]any)["training"].(map[string]any), "rho")
+		}, "invalid model: no field pairs[2].training.rho (every model file has one)"},
+		{"pair support vector coef removed", func(m map[string]any) {
+			delete(m["pairs"].([]any)[0].(map[string]any)["support_vectors"].([]any)[0].(map[string]any), "coef")
+		}, "invalid model: no field pairs[0].support_vectors[0].coef (every model file has one)"},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		tc.mutate(m)
+		b, _ := json.Marshal(m)
+		path := filepath.Join(dir, "m.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"predict", "-q", path, iris}, {"predict", "--ignore-checksum", path, iris}} {
+			out, errOut, code := runCLI(t, args...)
+			want := "kerneltune: read model " + path + ": " + tc.msg + "\n"
+			if code != ExitError || errOut != want || out != "" {
+				t.Errorf("%s: %v: exit %d, %q; want exit 1 and %q", tc.name, args, code, errOut, want)
+			}
+		}
 	}
 }
