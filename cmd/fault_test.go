@@ -21,7 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/study"
 )
 
 // childArgsEnv, set in a child's environment, makes the test binary run
@@ -667,6 +670,51 @@ func TestFaultMulticlassModelPairFields(t *testing.T) {
 			if code != ExitError || errOut != want || out != "" {
 				t.Errorf("%s: %v: exit %d, %q; want exit 1 and %q", tc.name, args, code, errOut, want)
 			}
+		}
+	}
+}
+
+// Issue 34, item 6: sizes near MaxInt, a study's partitions out of bounds,
+// and inputs without end (/dev/zero) are refused with a clear error, never
+// a panic or a read until the memory runs out. The input limits are
+// lowered here, so that /dev/zero reaches them at once.
+func TestFaultUnboundedInputs(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	defer func(d, m, s int64, r int) {
+		dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes = d, m, s, r
+	}(dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes)
+	dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes = 1<<20, 1<<20, 1<<20, 1<<20
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	mustRun(t, "train", heartScale, "-o", m, "-q")
+	studyFile := func(partitions string) string {
+		p := filepath.Join(dir, "s"+partitions+".yaml")
+		os.WriteFile(p, []byte("seed: 1\npartitions: "+partitions+"\nmethods: [svm]\ndatasets:\n  - path: builtin:heart\n"), 0o644)
+		return p
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compare", "builtin:heart", "--methods", "svm", "--train-size", "9223372036854775807", "-q"}, 1,
+			"kerneltune: compare: builtin:heart: draw partitions: 9223372036854775807 training + 100 test rows do not fit in 270 rows"},
+		{[]string{"compare", "builtin:heart", "--methods", "svm", "--train-size", "50", "--test-size", "9223372036854775807", "-q"}, 1,
+			"draw partitions: 50 training + 9223372036854775807 test rows do not fit in 270 rows"},
+		{[]string{"compare", "--study", studyFile("0"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 0"},
+		{[]string{"compare", "--study", studyFile("9223372036854775807"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 9223372036854775807"},
+		{[]string{"compare", "--study", studyFile("100000000"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 100000000"},
+		{[]string{"compare", "--study", "/dev/zero", "-q"}, 2, "/dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"info", "/dev/zero"}, 1, "kerneltune: read data: /dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"predict", m, "/dev/zero"}, 1, "/dev/zero is larger than 1 MiB"},
+		{[]string{"predict", "/dev/zero", heartScale}, 1, "kerneltune: read model /dev/zero: the model is larger than 1 MiB"},
+		{[]string{"report", "/dev/zero"}, 1, "kerneltune: /dev/zero:1: a line longer than 1 MiB is not a result record"},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
@@ -128,7 +129,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		if in = o.In; in == nil {
 			in = os.Stdin
 		}
-		raw, err := io.ReadAll(in)
+		raw, err := dataio.ReadAllLimited(in, "standard input", dataio.MaxInputBytes)
 		if err != nil {
 			return fmt.Errorf("predict: read standard input: %w", err)
 		}

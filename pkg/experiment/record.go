@@ -332,7 +332,10 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	)
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, MaxRecordBytes)
+		if errors.Is(err, errLongLine) {
+			return nil, fmt.Errorf("%s:%d: a line longer than %d MiB is not a result record (is it the right file?)", name, line, MaxRecordBytes>>20)
+		}
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
@@ -366,6 +369,29 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 		}
 	}
 	return out, nil
+}
+
+// MaxRecordBytes bounds one line of a results file: a record with its
+// trace and figures is some KiB; /dev/zero given as a results file was read
+// until the memory ran out.
+var MaxRecordBytes = 64 << 20
+
+var errLongLine = errors.New("line too long")
+
+// readLine is bufio.Reader.ReadBytes('\n') that gives up with errLongLine
+// once the line is longer than limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var out []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		out = append(out, b...)
+		if len(out) > limit {
+			return nil, errLongLine
+		}
+		if err != bufio.ErrBufferFull {
+			return out, err
+		}
+	}
 }
 
 // DuplicateJobError is a job recorded twice with different values. First

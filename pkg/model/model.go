@@ -763,6 +763,11 @@ func Load(r io.Reader) (*Model, error) {
 	return m, nil
 }
 
+// MaxFileBytes bounds what LoadFile reads: a model of 100,000 support
+// vectors of 100 features is some 100 MB; /dev/zero given as a model was
+// read until the memory ran out. Tests lower it.
+var MaxFileBytes int64 = 256 << 20
+
 // LoadFile reads the model file at path; errors name the file.
 func LoadFile(path string) (*Model, error) {
 	f, err := os.Open(path)
@@ -770,6 +775,9 @@ func LoadFile(path string) (*Model, error) {
 		return nil, fmt.Errorf("read model: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("read model %s: %w", path, &dataio.TooLargeError{Name: path, Limit: MaxFileBytes})
+	}
 	m, err := load(f)
 	if err != nil {
 		return nil, fmt.Errorf("read model %s: %w", path, err)
@@ -778,7 +786,7 @@ func LoadFile(path string) (*Model, error) {
 }
 
 func load(r io.Reader) (*Model, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := dataio.ReadAllLimited(r, "the model", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
