@@ -24,6 +24,8 @@ const (
 	ExitError       = 1
 	ExitUsage       = 2
 	ExitInterrupted = 130
+	// ExitHangup is the exit code after SIGHUP (128 + 1).
+	ExitHangup = 129
 )
 
 // globalOptions are the flags every subcommand shares.
@@ -108,17 +110,52 @@ var subcommands []func(*globalOptions) *cobra.Command
 
 // Main runs kerneltune with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// The first Ctrl-C cancels ctx and the command winds down (exit 130);
-	// the signals' default action is then restored, so that a second
-	// Ctrl-C ends a command that is slow to notice at once (a torn last
-	// line of --out is cut by --resume).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// The first Ctrl-C (SIGTERM, or SIGHUP: the terminal closed) cancels
+	// ctx and the command winds down (exit 130; 129 for SIGHUP), saying
+	// which signal; the signals' default action is then restored, so that
+	// a second one ends a command that is slow to notice at once (a torn
+	// last line of --out is cut by --resume).
 	go func() {
-		<-ctx.Done()
-		stop()
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(&signalError{s})
+		case <-ctx.Done():
+		}
 	}()
 	return run(ctx, args, in, out, errOut)
+}
+
+// signalError is the cause of a run's cancellation by a signal.
+type signalError struct{ sig os.Signal }
+
+func (e *signalError) Error() string {
+	if e.sig == syscall.SIGHUP {
+		return "SIGHUP (the terminal was closed, or the session ended)"
+	}
+	if e.sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
+
+// interruptedBy says which signal interrupted ctx ("" for none known), and
+// the exit code: 129 for SIGHUP (128 + 1, what the shell reports for a
+// process it ended), ExitInterrupted otherwise.
+func interruptedBy(ctx context.Context) (string, int) {
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		if se.sig == syscall.SIGHUP {
+			return se.Error(), ExitHangup
+		}
+		return se.Error(), ExitInterrupted
+	}
+	return "", ExitInterrupted
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
@@ -136,11 +173,21 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	)
 	switch {
 	case errors.As(err, &ie): // the command's own word on the interruption, once
-		fmt.Fprintf(errOut, "kerneltune: %v\n", ie)
-		return ExitInterrupted
+		by, code := interruptedBy(ctx)
+		if by != "" {
+			fmt.Fprintf(errOut, "kerneltune: interrupted by %s; %s\n", by, ie.Hint)
+		} else {
+			fmt.Fprintf(errOut, "kerneltune: %v\n", ie)
+		}
+		return code
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintln(errOut, "kerneltune: interrupted")
-		return ExitInterrupted
+		by, code := interruptedBy(ctx)
+		if by != "" {
+			fmt.Fprintf(errOut, "kerneltune: interrupted by %s: run the command again to finish (a compare with --out: add --resume to keep the jobs that finished)\n", by)
+		} else {
+			fmt.Fprintln(errOut, "kerneltune: interrupted")
+		}
+		return code
 	case errors.As(err, &fe) || !errors.As(err, &re):
 		// A flagError, or cobra's own: unknown command or flag, wrong
 		// number of arguments.

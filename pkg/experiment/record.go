@@ -197,6 +197,27 @@ func (e *DirectoryError) Error() string {
 	return fmt.Sprintf("%s is a directory, not a results file", e.Path)
 }
 
+// NotRegularError is a results file path that names a FIFO, a socket or a
+// device: records are appended, synced and read back, which only a regular
+// file allows.
+type NotRegularError struct {
+	Path string
+	Mode os.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case e.Mode&os.ModeSocket != 0:
+		what = "a socket"
+	case e.Mode&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by --resume)", e.Path, what)
+}
+
 // OpenFileSink opens path for appending records and locks it (a
 // *LockedError when another process holds it). With resume false the file
 // must be new or empty (a *ResultsExistError otherwise). With resume true
@@ -208,6 +229,11 @@ func (e *DirectoryError) Error() string {
 func OpenFileSink(path string, resume bool) (*FileSink, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, &DirectoryError{path}
+	} else if err == nil && !st.Mode().IsRegular() && path != os.DevNull {
+		// A FIFO (or >(cmd)) whose reader is gone blocked the run forever
+		// in a write; a device is no results file either. /dev/null, which
+		// throws the records away, is allowed.
+		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
