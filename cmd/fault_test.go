@@ -718,3 +718,27 @@ func TestFaultUnboundedInputs(t *testing.T) {
 		}
 	}
 }
+
+// Issue 34, item 9 (in part): a dry run says when the partitions are too
+// few for any paired test to reach p < 0.05, and data too small for the
+// default sizes is refused naming the flags that fit it.
+func TestFaultDryRunSaysWhatItSees(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "h120")
+	os.WriteFile(small, bytes.Join(bytes.SplitAfter(data, []byte("\n"))[:120], nil), 0o644)
+	out, errOut, code := runCLI(t, "compare", small, "--methods", "svm,spd", "--partitions", "3", "--train-size", "50", "--test-size", "50", "--dry-run")
+	if want := "note: h120: with 3 partitions no paired Wilcoxon test against the reference can reach p < 0.05 (the smallest possible p is 0.25): give --partitions 6 or more\n"; code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("exit %d, %s, stdout %q; want the note %q", code, errOut, out, want)
+	}
+	if out, _, _ := runCLI(t, "compare", small, "--methods", "svm,spd", "--partitions", "6", "--train-size", "50", "--test-size", "50", "--dry-run"); strings.Contains(out, "note:") {
+		t.Errorf("6 partitions: %q", out)
+	}
+	_, errOut, code = runCLI(t, "compare", small, "--methods", "svm", "--dry-run")
+	if want := "120 rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit\n"; code != ExitError || !strings.HasSuffix(errOut, want) {
+		t.Errorf("default sizes on 120 rows: exit %d, %q; want %q", code, errOut, want)
+	}
+}
