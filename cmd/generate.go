@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -141,23 +140,8 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 	if o.Output == "" || o.Output == "-" { // "-": standard output, as for DATA
 		return dataio.Write(o.Out, o.Format, g.Data)
 	}
-	f, err := os.Create(o.Output)
-	if err != nil {
+	if err := dataio.WriteFile(o.Output, o.Format, g.Data); err != nil {
 		return fmt.Errorf("generate: %w", err)
-	}
-	// A partial file is removed after a failed write, but only a regular
-	// file: never a device (/dev/full) or a FIFO given as -o.
-	st, serr := f.Stat()
-	regular := serr == nil && st.Mode().IsRegular()
-	err = dataio.Write(f, o.Format, g.Data)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("generate: %w", cerr)
-	}
-	if err != nil {
-		if regular {
-			os.Remove(o.Output)
-		}
-		return err
 	}
 	if !o.Quiet {
 		fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", g.Data.Len(), g.Data.Dim(), o.Kind, o.Seed, o.Output)

@@ -25,8 +25,7 @@ type predictOptions struct {
 	NoLabels bool
 	PerPoint bool
 	Strict   bool
-	// IgnoreChecksum applies a model whose content does not match its
-	// checksum.
+	// IgnoreChecksum applies an edited model (with a warning).
 	IgnoreChecksum bool
 	// Features is --features: "" (DATA must have the model's features),
 	// "pad", "truncate", or a number N (read a LIBSVM file as N features;
@@ -106,18 +105,11 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if err != nil {
 		return err
 	}
-	// A model whose content does not match its checksum was edited after
-	// kerneltune wrote it: refused unless the user says to apply it
-	// (--ignore-checksum), whatever -q says. One without a checksum (written
-	// before them) is applied with a warning, refused with --strict.
-	status := m.ChecksumStatus()
-	switch {
-	case status == "mismatch" && !o.IgnoreChecksum:
-		return fmt.Errorf("predict: %s: %v; pass --ignore-checksum to apply it anyway", modelPath, m.Verify())
-	case status != "ok" && o.Strict:
-		return fmt.Errorf("predict: %s: %v (--strict)", modelPath, m.Verify())
-	case status != "ok" && !o.Quiet:
-		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, m.Verify())
+	// An edited model is refused unless --ignore-checksum, -q or not.
+	if warn, err := m.CheckChecksum(o.IgnoreChecksum, o.Strict); err != nil {
+		return fmt.Errorf("predict: %s: %w", modelPath, err)
+	} else if warn != nil && !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, warn)
 	}
 	if o.data.Features > 0 && o.data.Features != m.NumFeatures {
 		return usageErrorf("--features %d: the model %s has %d features", o.data.Features, modelPath, m.NumFeatures)
@@ -148,7 +140,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if err != nil {
 		return err
 	}
-	r.Checksum = status
+	r.Checksum = m.ChecksumStatus()
 	if !o.PerPoint && o.Format == formatTable && o.Output == "" {
 		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
 	}

@@ -8,9 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/ctxio"
@@ -110,52 +107,12 @@ var subcommands []func(*globalOptions) *cobra.Command
 
 // Main runs kerneltune with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	// The first Ctrl-C (SIGTERM, or SIGHUP: the terminal closed) cancels
-	// ctx and the command winds down (exit 130; 129 for SIGHUP), saying
-	// which signal; the signals' default action is then restored, so that
-	// a second one ends a command that is slow to notice at once (a torn
-	// last line of --out is cut by --resume).
-	go func() {
-		select {
-		case s := <-sigs:
-			signal.Stop(sigs)
-			cancel(&signalError{s})
-		case <-ctx.Done():
-		}
-	}()
+	// The first Ctrl-C (SIGTERM, SIGHUP) cancels ctx and the command winds
+	// down (exit 130; 129 for SIGHUP), saying which signal; a second one
+	// ends it at once (a torn last line of --out is cut by --resume).
+	ctx, stop := ctxio.Notify(context.Background())
+	defer stop()
 	return run(ctx, args, in, out, errOut)
-}
-
-// signalError is the cause of a run's cancellation by a signal.
-type signalError struct{ sig os.Signal }
-
-func (e *signalError) Error() string {
-	if e.sig == syscall.SIGHUP {
-		return "SIGHUP (the terminal was closed, or the session ended)"
-	}
-	if e.sig == syscall.SIGTERM {
-		return "SIGTERM"
-	}
-	return "SIGINT"
-}
-
-// interruptedBy says which signal interrupted ctx ("" for none known), and
-// the exit code: 129 for SIGHUP (128 + 1, what the shell reports for a
-// process it ended), ExitInterrupted otherwise.
-func interruptedBy(ctx context.Context) (string, int) {
-	var se *signalError
-	if errors.As(context.Cause(ctx), &se) {
-		if se.sig == syscall.SIGHUP {
-			return se.Error(), ExitHangup
-		}
-		return se.Error(), ExitInterrupted
-	}
-	return "", ExitInterrupted
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
@@ -172,22 +129,15 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		ie *ctxio.Interrupted
 	)
 	switch {
-	case errors.As(err, &ie): // the command's own word on the interruption, once
-		by, code := interruptedBy(ctx)
-		if by != "" {
-			fmt.Fprintf(errOut, "kerneltune: interrupted by %s; %s\n", by, ie.Hint)
-		} else {
-			fmt.Fprintf(errOut, "kerneltune: %v\n", ie)
+	case errors.As(err, &ie) || errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		// The command's own word on the interruption (ie), once, and the
+		// signal that did it.
+		line, hangup := ctxio.Line(ctx, err)
+		fmt.Fprintf(errOut, "kerneltune: %s\n", line)
+		if hangup {
+			return ExitHangup
 		}
-		return code
-	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		by, code := interruptedBy(ctx)
-		if by != "" {
-			fmt.Fprintf(errOut, "kerneltune: interrupted by %s: run the command again to finish (a compare with --out: add --resume to keep the jobs that finished)\n", by)
-		} else {
-			fmt.Fprintln(errOut, "kerneltune: interrupted")
-		}
-		return code
+		return ExitInterrupted
 	case errors.As(err, &fe) || !errors.As(err, &re):
 		// A flagError, or cobra's own: unknown command or flag, wrong
 		// number of arguments.

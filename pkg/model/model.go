@@ -921,6 +921,22 @@ func (m *Model) ChecksumStatus() string {
 	return "mismatch"
 }
 
+// CheckChecksum applies the checksum policy of predict: a model whose
+// content does not match its checksum (edited after kerneltune wrote it) is
+// an error unless ignore, whatever else is asked; one without a checksum
+// (written before them) is an error with strict. What is not an error is
+// returned as warn (nil for a model that matches).
+func (m *Model) CheckChecksum(ignore, strict bool) (warn, err error) {
+	status, v := m.ChecksumStatus(), m.Verify()
+	switch {
+	case status == "mismatch" && !ignore:
+		return nil, fmt.Errorf("%w; pass --ignore-checksum to apply it anyway", v)
+	case status != "ok" && strict:
+		return nil, fmt.Errorf("%w (--strict)", v)
+	}
+	return v, nil
+}
+
 // Verify checks the model's content against its checksum (Checksum, written
 // by Save): nil when they match, a *ChecksumError when they do not or the
 // model has none. A model that passes Validate but fails Verify is
