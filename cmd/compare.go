@@ -264,7 +264,8 @@ func compareError(memMB int, err error) error {
 		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
 	case errors.As(err, &src):
 		return fmt.Errorf("compare: %s: %w", src.Path, flagHint(src.Err))
-	case errors.As(err, new(*experiment.LockedError)), errors.As(err, new(*experiment.DirectoryError)):
+	case errors.As(err, new(*experiment.LockedError)), errors.As(err, new(*experiment.DirectoryError)),
+		errors.As(err, new(*experiment.NotRegularError)):
 		return fmt.Errorf("compare: --out %w", err)
 	case errors.As(err, &exist):
 		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)

@@ -445,7 +445,8 @@ func TestReportPerfectAgreement(t *testing.T) {
 		for p := range 4 {
 			for e, acc := range map[string]float64{"svm": 0.9, "rcsc": 0.8} {
 				b.WriteString(`{"dataset":"` + d + `","entry":"` + e + `","method":"` + e + `","partition":` + strconv.Itoa(p) +
-					`,"run":"aaaaaaaaaaaa","status":"converged","test_accuracy":` + strconv.FormatFloat(acc-0.01*float64(p), 'g', -1, 64) + "}\n")
+					`,"run":"aaaaaaaaaaaa","status":"converged","test_accuracy":` + strconv.FormatFloat(acc-0.01*float64(p), 'g', -1, 64) +
+					`,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n")
 			}
 		}
 	}

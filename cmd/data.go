@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/internal/suggest"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
@@ -113,10 +114,7 @@ func flagHint(err error) error {
 	if lce := (*dataio.LabelColError)(nil); errors.As(err, &lce) {
 		return usageErrorf("--label-col %s: %s is a LIBSVM file, whose label comes first on each line; --label-col is for CSV", lce.LabelCol, lce.Source)
 	}
-	if err == nil || flagWords.Replace(err.Error()) == err.Error() {
-		return err
-	}
-	return &reworded{msg: flagWords.Replace(err.Error()), err: err}
+	return suggest.Reword(err, flagWords)
 }
 
 var flagWords = strings.NewReplacer(
@@ -131,14 +129,6 @@ var flagWords = strings.NewReplacer(
 
 // noteWords is flagWords for the notes of dataio.LoadSplit.
 var noteWords = strings.NewReplacer("(test-fraction=", "(--test-fraction ", ", seed=", ", --seed ")
-
-type reworded struct {
-	msg string
-	err error
-}
-
-func (e *reworded) Error() string { return e.msg }
-func (e *reworded) Unwrap() error { return e.err }
 
 // stdinReader is the reader of the path "-".
 func (o *dataOptions) stdinReader() io.Reader {

@@ -21,7 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/study"
 )
 
 // childArgsEnv, set in a child's environment, makes the test binary run
@@ -288,7 +291,8 @@ func TestDamagedModels(t *testing.T) {
 	}
 	const (
 		refused = iota
-		warned
+		warned  // no checksum: applied with a warning, refused with --strict
+		edited  // a checksum that does not match: refused unless --ignore-checksum
 		fine
 	)
 	for _, tc := range []struct {
@@ -321,8 +325,12 @@ func TestDamagedModels(t *testing.T) {
 		{"bias and rho edited together", func(m map[string]any) {
 			m["bias"] = m["bias"].(float64) + 0.5
 			m["training"].(map[string]any)["rho"] = -m["bias"].(float64)
-		}, warned, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
-		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, warned, "the model's content does not match its checksum"},
+		}, edited, "the model's content does not match its checksum: the file was edited after kerneltune wrote it"},
+		{"a coefficient edited", func(m map[string]any) { sv(m, 0)["coef"] = 2 * sv(m, 0)["coef"].(float64) }, edited, "the model's content does not match its checksum"},
+		{"kernel gamma ×10 (issue 34)", func(m map[string]any) {
+			k := m["kernel"].(map[string]any)
+			k["gamma"] = 10 * k["gamma"].(float64)
+		}, edited, "the model's content does not match its checksum"},
 		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -340,7 +348,7 @@ func TestDamagedModels(t *testing.T) {
 			_, strictErr, strictCode := runCLI(t, "predict", "--strict", path, heartScale, "--format", "json")
 			switch tc.outcome {
 			case fine:
-				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) {
+				if code != 0 || errOut != "" || strictCode != 0 || !strings.Contains(out, `"accuracy"`) || !strings.Contains(out, `"checksum": "ok"`) {
 					t.Errorf("exit %d, %q; --strict: exit %d, %q", code, errOut, strictCode, strictErr)
 				}
 			case refused:
@@ -348,8 +356,25 @@ func TestDamagedModels(t *testing.T) {
 				if code != ExitError || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, tc.msg) || out != "" {
 					t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, ExitError, want+tc.msg)
 				}
+			case edited:
+				// Issue 34, item 4: refused, -q or not, naming the flag that
+				// applies it; with the flag, a warning, and JSON says so.
+				want := "kerneltune: predict: " + path + ": " + tc.msg
+				_, qErr, qCode := runCLI(t, "predict", "-q", path, heartScale, "--format", "json")
+				for _, got := range []struct {
+					code   int
+					stderr string
+				}{{code, errOut}, {qCode, qErr}} {
+					if got.code != ExitError || !strings.HasPrefix(got.stderr, want) || !strings.HasSuffix(got.stderr, "; pass --ignore-checksum to apply it anyway\n") {
+						t.Errorf("exit %d, stderr %q; want exit %d and %q … --ignore-checksum", got.code, got.stderr, ExitError, want)
+					}
+				}
+				out, errOut, code := runCLI(t, "predict", "--ignore-checksum", path, heartScale, "--format", "json")
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "mismatch"`) {
+					t.Errorf("--ignore-checksum: exit %d, stderr %q, checksum in JSON: %v", code, errOut, strings.Contains(out, `"checksum": "mismatch"`))
+				}
 			case warned:
-				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) {
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) {
 					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
 				}
 				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
@@ -416,13 +441,21 @@ func TestDamagedRecords(t *testing.T) {
 		{"a job twice, other wall time", string(data) + regexp.MustCompile(`"seconds":[0-9.e-]+`).ReplaceAllString(lines[1], `"seconds":99`), same, ""},
 		{"last record torn", strings.Join(lines[:2], "") + lines[2][:60], partial, ""},
 		{"a record lost", strings.Join(lines[:2], ""), partial, ""},
-		{"a job twice, other values", string(data) + regexp.MustCompile(`"test_accuracy":[0-9.]+`).ReplaceAllString(lines[1], `"test_accuracy":0.5`), refused,
+		{"a job twice, other values", string(data) + regexp.MustCompile(`"nsv":[0-9]+`).ReplaceAllString(lines[1], `"nsv":1`), refused,
 			":4: job (dataset heart, entry svm, partition " + regexp.MustCompile(`"partition":([0-9]+)`).FindStringSubmatch(lines[1])[1] + ") is recorded twice with different values: at FILE:2 and FILE:4"},
 		{"test_accuracy 1.7", edit(0, `"test_accuracy":[0-9.]+`, `"test_accuracy":1.7`), refused, ":1: test_accuracy 1.7 is not in [0, 1]"},
 		{"partition 999", edit(1, `"partition":[0-9]+`, `"partition":999`), refused, ":2: partition 999 is outside the run's grid (heart has 3 partitions: 0 to 2)"},
 		{"dataset not in the grid", edit(2, `"dataset":"heart"`, `"dataset":"iris"`), refused, `:3: dataset "iris" is not in the run's grid`},
 		{"negative nsv", edit(2, `"nsv":[0-9]+`, `"nsv":-3`), refused, ":3: nsv -3 < 0"},
 		{"a line of garbage", lines[0] + "{oops\n" + strings.Join(lines[1:], ""), refused, ":2: not a result record of 'kerneltune compare --out': invalid character 'o' looking for beginning of object key string"},
+		// Issue 34, item 2: a field a table uses, missing or null, is not
+		// read as 0; an accuracy its own confusion matrix contradicts is
+		// refused.
+		{"test_accuracy removed", edit(1, `"test_accuracy":[0-9.]+,`, ``), refused, ":2: no field test_accuracy (every record compare writes has one; it would be read as 0)"},
+		{"test_accuracy null", edit(1, `"test_accuracy":[0-9.]+`, `"test_accuracy":null`), refused, ":2: field test_accuracy is null, not a number (every record compare writes has one; it would be read as 0)"},
+		{"nsv removed", edit(2, `"nsv":[0-9]+,`, ``), refused, ":3: no field nsv (every record compare writes has one; it would be read as 0)"},
+		{"seconds null", edit(0, `"seconds":[0-9.e-]+`, `"seconds":null`), refused, ":1: field seconds is null, not a number (every record compare writes has one; it would be read as 0)"},
+		{"test_accuracy contradicts test_confusion", edit(0, `"test_accuracy":[0-9.]+`, `"test_accuracy":0.99`), refused, ":1: test_accuracy 0.99 contradicts test_confusion ("},
 		{"no run", edit(0, `"run":"[0-9a-f]+",`, ``), refused, ":1: not a result record of 'kerneltune compare --out': no run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -442,10 +475,270 @@ func TestDamagedRecords(t *testing.T) {
 				}
 			case refused:
 				want := "kerneltune: " + path + strings.ReplaceAll(tc.msg, "FILE", path) + "\n"
-				if code != ExitError || errOut != want || out != "" {
+				match := errOut == want
+				if strings.HasSuffix(tc.msg, "(") { // the rest is the record's numbers
+					match = strings.HasPrefix(errOut, strings.TrimSuffix(want, "\n"))
+				}
+				if code != ExitError || !match || out != "" {
 					t.Errorf("exit %d, stderr\n%q\nwant exit %d and\n%q", code, errOut, ExitError, want)
 				}
 			}
 		})
+	}
+}
+
+// Issue 34, item 1: two runs that share no (dataset, method) pair but give
+// the name heart to other data (or the same data drawn otherwise) are
+// refused by report naming what differs, or shown as two datasets with
+// --split-identities; records of before the identity (testdata/legacy-run)
+// still read.
+func TestFaultReportOneNameTwoDatasets(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
+	sizes := []string{"--partitions", "3", "--train-size", "60", "--test-size", "60", "-q"}
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "svm", "--out", a}, sizes...)...)
+	mustRun(t, append([]string{"compare", "builtin:diabetes", "--name", "heart", "--methods", "spd", "--out", b}, sizes...)...)
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "spd", "--seed", "7", "--out", c}, sizes...)...)
+	for _, tc := range []struct{ file, diff string }{{b, "data sha256 "}, {c, "seed 1 vs 7"}} {
+		out, errOut, code := runCLI(t, "report", a, tc.file)
+		want := "kerneltune: dataset heart in " + tc.file + " is not the dataset heart in " + a + ": " + tc.diff
+		if code != ExitError || out != "" || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "--split-identities") {
+			t.Errorf("report a %s: exit %d, stdout %.100q, stderr %q; want exit 1 and %q", tc.file, code, out, errOut, want)
+		}
+		out, errOut, code = runCLI(t, "report", "--split-identities", "--allow-partial", a, tc.file)
+		if code != 0 || !strings.Contains(out, "heart#2 (3 partitions)") || !strings.Contains(errOut, "heart#2 is dataset heart of "+tc.file) {
+			t.Errorf("--split-identities: exit %d, stderr %q, stdout %.300q", code, errOut, out)
+		}
+	}
+	if _, errOut, code := runCLI(t, "report", "--allow-partial", filepath.Join(cmdTestdata, "legacy-run/v1-default.jsonl")); code != 0 {
+		t.Errorf("legacy file: exit %d, %s", code, errOut)
+	}
+}
+
+// Issue 34, item 8: the same job run twice, written with another --out,
+// --workers or --shard, is the same record: report merges the files
+// (compared on what the job computed, not on the command line that ran it).
+func TestFaultReportSameJobOtherInvocation(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
+	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
+	mustRun(t, append(args, "--out", a)...)
+	mustRun(t, append(args, "--out", b, "--workers", "1")...)
+	mustRun(t, append(args, "--out", c, "--shard", "2/2")...)
+	one := mustRun(t, "report", a)
+	if out, errOut, code := runCLI(t, "report", a, b, c); code != 0 || out != one {
+		t.Errorf("report a b c: exit %d, %s; tables equal a's: %v", code, errOut, out == one)
+	}
+}
+
+// devFull opens /dev/full (every write fails with ENOSPC, a full disk), or
+// skips when this machine has none.
+func devFull(t *testing.T) *os.File {
+	t.Helper()
+	st, err := os.Stat("/dev/full")
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/full character device here")
+	}
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// Issue 34, item 3: a write that fails (a full disk: /dev/full) exits 1
+// naming the file, in every output format, to -o FILE and to standard
+// output (the table renderer dropped its writer's errors: predict -o FILE
+// on a full disk exited 0).
+func TestFaultWritesToAFullDisk(t *testing.T) {
+	full := devFull(t)
+	dir := t.TempDir()
+	heartScale, err := filepath.Abs(heartScale) // the children run in dir
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "m.json")
+	mustRun(t, "train", heartScale, "-o", m, "-q")
+	run := []string{"--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
+	res := filepath.Join(dir, "r.jsonl")
+	mustRun(t, append([]string{"compare", "builtin:heart", "--methods", "svm", "--out", res}, run...)...)
+	for _, args := range [][]string{
+		{"predict", m, heartScale, "-o", "/dev/full"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "csv"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "labels"},
+		{"predict", m, heartScale, "-o", "/dev/full", "--format", "json"},
+		{"train", heartScale, "-o", "/dev/full", "-q"},
+		{"generate", "weston", "-o", "/dev/full"},
+		{"report", res, "--html", "/dev/full"},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code != ExitError || !strings.Contains(errOut, "/dev/full: no space left on device") {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming /dev/full", args, code, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"predict", m, heartScale},
+		{"predict", m, heartScale, "--per-point", "-q"},
+		{"predict", m, heartScale, "--format", "csv", "-q"},
+		{"info", heartScale},
+		{"info", heartScale, "--format", "json"},
+		{"info", heartScale, "--format", "markdown"},
+		{"tune", heartScale, "--method", "svm", "-q"},
+		{"tune", heartScale, "--method", "svm", "-q", "--format", "json"},
+		{"train", heartScale, "-q"},
+		{"generate", "weston"},
+		{"report", res},
+		{"report", res, "--format", "latex"},
+		{"report", res, "--format", "csv"},
+		{"compare", "builtin:heart", "--methods", "svm", "--dry-run"},
+		append([]string{"compare", "builtin:heart", "--methods", "svm", "--format", "markdown"}, run...),
+	} {
+		c := child(t, dir, args...)
+		c.Stdout = full
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		err := c.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != ExitError || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: %v, %q; want exit 1 and the failed write", args, err, stderr.String())
+		}
+	}
+	// A failed generate removed its partial file: /dev/full itself, as root.
+	if st, err := os.Stat("/dev/full"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("/dev/full is no longer a device: %v, %v", st.Mode(), err)
+	}
+}
+
+// Issue 34, item 10: generate -o - writes to standard output, as "-" means
+// for DATA, not to a file named "-".
+func TestFaultGenerateDashIsStdout(t *testing.T) {
+	dir := t.TempDir()
+	c := child(t, dir, "generate", "weston", "--n", "5", "-o", "-")
+	out, err := c.Output()
+	if err != nil || !strings.HasPrefix(string(out), "x1,") {
+		t.Errorf("generate -o -: %v, stdout %.80q", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error("generate -o - wrote a file named -")
+	}
+}
+
+// Issue 34, item 5: a multi-class model's pairs are checked field by field
+// as a binary model is: a pair's lost bias and rho are refused (they were
+// read as 0, and changed the predictions), checksum or not.
+func TestFaultMulticlassModelPairFields(t *testing.T) {
+	dir := t.TempDir()
+	iris := filepath.Join(cmdTestdata, "multiclass/iris.scale")
+	good := filepath.Join(dir, "iris.json")
+	mustRun(t, "train", iris, "-o", good, "-q")
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		mutate func(m map[string]any)
+		msg    string
+	}{
+		{"pair bias and rho removed, checksum too", func(m map[string]any) {
+			p := m["pairs"].([]any)[1].(map[string]any)
+			delete(p, "bias")
+			delete(p["training"].(map[string]any), "rho")
+			delete(m, "checksum")
+		}, "invalid model: no field pairs[1].bias (every model file has one)"},
+		{"pair rho removed", func(m map[string]any) {
+			delete(m["pairs"].([]any)[2].(map[string]any)["training"].(map[string]any), "rho")
+		}, "invalid model: no field pairs[2].training.rho (every model file has one)"},
+		{"pair support vector coef removed", func(m map[string]any) {
+			delete(m["pairs"].([]any)[0].(map[string]any)["support_vectors"].([]any)[0].(map[string]any), "coef")
+		}, "invalid model: no field pairs[0].support_vectors[0].coef (every model file has one)"},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		tc.mutate(m)
+		b, _ := json.Marshal(m)
+		path := filepath.Join(dir, "m.json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"predict", "-q", path, iris}, {"predict", "--ignore-checksum", path, iris}} {
+			out, errOut, code := runCLI(t, args...)
+			want := "kerneltune: read model " + path + ": " + tc.msg + "\n"
+			if code != ExitError || errOut != want || out != "" {
+				t.Errorf("%s: %v: exit %d, %q; want exit 1 and %q", tc.name, args, code, errOut, want)
+			}
+		}
+	}
+}
+
+// Issue 34, item 6: sizes near MaxInt, a study's partitions out of bounds,
+// and inputs without end (/dev/zero) are refused with a clear error, never
+// a panic or a read until the memory runs out. The input limits are
+// lowered here, so that /dev/zero reaches them at once.
+func TestFaultUnboundedInputs(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	defer func(d, m, s int64, r int) {
+		dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes = d, m, s, r
+	}(dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes)
+	dataio.MaxInputBytes, model.MaxFileBytes, study.MaxFileBytes, experiment.MaxRecordBytes = 1<<20, 1<<20, 1<<20, 1<<20
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	mustRun(t, "train", heartScale, "-o", m, "-q")
+	studyFile := func(partitions string) string {
+		p := filepath.Join(dir, "s"+partitions+".yaml")
+		os.WriteFile(p, []byte("seed: 1\npartitions: "+partitions+"\nmethods: [svm]\ndatasets:\n  - path: builtin:heart\n"), 0o644)
+		return p
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compare", "builtin:heart", "--methods", "svm", "--train-size", "9223372036854775807", "-q"}, 1,
+			"kerneltune: compare: builtin:heart: draw partitions: 9223372036854775807 training + 100 test rows do not fit in 270 rows"},
+		{[]string{"compare", "builtin:heart", "--methods", "svm", "--train-size", "50", "--test-size", "9223372036854775807", "-q"}, 1,
+			"draw partitions: 50 training + 9223372036854775807 test rows do not fit in 270 rows"},
+		{[]string{"compare", "--study", studyFile("0"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 0"},
+		{[]string{"compare", "--study", studyFile("9223372036854775807"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 9223372036854775807"},
+		{[]string{"compare", "--study", studyFile("100000000"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 100000000"},
+		{[]string{"compare", "--study", "/dev/zero", "-q"}, 2, "/dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"info", "/dev/zero"}, 1, "kerneltune: read data: /dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"predict", m, "/dev/zero"}, 1, "/dev/zero is larger than 1 MiB"},
+		{[]string{"predict", "/dev/zero", heartScale}, 1, "kerneltune: read model /dev/zero: the model is larger than 1 MiB"},
+		{[]string{"report", "/dev/zero"}, 1, "kerneltune: /dev/zero:1: a line longer than 1 MiB is not a result record"},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// Issue 34, item 9 (in part): a dry run says when the partitions are too
+// few for any paired test to reach p < 0.05, and data too small for the
+// default sizes is refused naming the flags that fit it.
+func TestFaultDryRunSaysWhatItSees(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "h120")
+	os.WriteFile(small, bytes.Join(bytes.SplitAfter(data, []byte("\n"))[:120], nil), 0o644)
+	out, errOut, code := runCLI(t, "compare", small, "--methods", "svm,spd", "--partitions", "3", "--train-size", "50", "--test-size", "50", "--dry-run")
+	if want := "note: h120: with 3 partitions no paired Wilcoxon test against the reference can reach p < 0.05 (the smallest possible p is 0.25): give --partitions 6 or more\n"; code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("exit %d, %s, stdout %q; want the note %q", code, errOut, out, want)
+	}
+	if out, _, _ := runCLI(t, "compare", small, "--methods", "svm,spd", "--partitions", "6", "--train-size", "50", "--test-size", "50", "--dry-run"); strings.Contains(out, "note:") {
+		t.Errorf("6 partitions: %q", out)
+	}
+	_, errOut, code = runCLI(t, "compare", small, "--methods", "svm", "--dry-run")
+	if want := "120 rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit\n"; code != ExitError || !strings.HasSuffix(errOut, want) {
+		t.Errorf("default sizes on 120 rows: exit %d, %q; want %q", code, errOut, want)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,10 +23,8 @@ type generateOptions struct {
 	Format         string
 	Output         string
 	PrintTransform bool
-	// TestN and TestOutput draw a test file of TestN more rows from the
-	// same distribution (the rows after the first N of one draw).
-	TestN      int
-	TestOutput string
+	TestN          int    // test rows of the same distribution (dataio.GenerateSettings)
+	TestOutput     string // their file
 }
 
 func init() { subcommands = append(subcommands, newGenerateCmd) }
@@ -91,7 +88,7 @@ func newGenerateKindCmd(g *globalOptions, kind string, c *cobra.Command, flags f
 	f := c.Flags()
 	flags(f, o)
 	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
-	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout (\"-\": stdout)")
 	f.IntVar(&o.TestN, "test-n", 0, "also draw this many test rows from the same distribution (after the --n rows of one draw: the training rows stay as without it) into --test-output")
 	f.StringVar(&o.TestOutput, "test-output", "", "file for the --test-n test rows (same format)")
 	return c
@@ -113,7 +110,6 @@ func (o *generateOptions) check() error {
 	return cmp.Or(err,
 		usageIf(o.N < 1, "--n must be at least 1, got %d", o.N),
 		usageIf(o.TestN < 0 || (o.TestN > 0) != (o.TestOutput != ""), "--test-n and --test-output go together (--test-n ≥ 1), got %d and %q", o.TestN, o.TestOutput),
-		usageIf(o.TestN > limit/(d+1)-o.N, "--n %d plus --test-n %d × %d features is more than %d values", o.N, o.TestN, d, limit),
 		usageIf(o.N > limit/(d+1), "--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)", o.N, d, limit, limit/(d+1)),
 		usageIf(o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150), "--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd),
 		usageIf(chess && (!(o.Stretch > 0) || o.Stretch > 1e150), "--stretch must be a finite number > 0, got %v", o.Stretch),
@@ -121,7 +117,7 @@ func (o *generateOptions) check() error {
 }
 
 func (o *generateOptions) settings() dataio.GenerateSettings {
-	return dataio.GenerateSettings{Kind: o.Kind, N: o.N + o.TestN, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
+	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, TestN: o.TestN, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
 }
 
 // checkFormat validates --format; without it the format follows the -o
@@ -140,14 +136,9 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.TestN > 0 {
-		test := g.Data.Subset(seq(o.N, o.N+o.TestN))
-		g.Data = g.Data.Subset(seq(0, o.N))
-		if err := writeGeneratedFile(o.TestOutput, o.Format, test); err != nil {
-			return err
-		}
-		if !o.Quiet {
-			fmt.Fprintf(o.ErrOut, "wrote %d test rows × %d features (%s, seed %d, the same distribution) to %s\n", test.Len(), test.Dim(), o.Kind, o.Seed, o.TestOutput)
+	if g.Test != nil {
+		if err := dataio.WriteFile(o.TestOutput, o.Format, g.Test); err != nil {
+			return fmt.Errorf("generate: %w", err)
 		}
 	}
 	if g.Transform != nil && o.PrintTransform {
@@ -156,48 +147,17 @@ func runGenerate(ctx context.Context, o *generateOptions) error {
 			return err
 		}
 	}
-	if o.Output == "" {
+	if o.Output == "" || o.Output == "-" { // "-": standard output, as for DATA
 		return dataio.Write(o.Out, o.Format, g.Data)
 	}
-	f, err := os.Create(o.Output)
-	if err != nil {
+	if err := dataio.WriteFile(o.Output, o.Format, g.Data); err != nil {
 		return fmt.Errorf("generate: %w", err)
-	}
-	err = dataio.Write(f, o.Format, g.Data)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("generate: %w", cerr)
-	}
-	if err != nil {
-		os.Remove(o.Output)
-		return err
 	}
 	if !o.Quiet {
 		fmt.Fprintf(o.ErrOut, "wrote %d rows × %d features (%s, seed %d) to %s\n", g.Data.Len(), g.Data.Dim(), o.Kind, o.Seed, o.Output)
+		if g.Test != nil {
+			fmt.Fprintf(o.ErrOut, "wrote %d test rows of the same distribution to %s\n", g.Test.Len(), o.TestOutput)
+		}
 	}
 	return nil
-}
-
-// seq returns lo, lo+1, …, hi-1.
-func seq(lo, hi int) []int {
-	out := make([]int, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
-// writeGeneratedFile writes d to path in format, removing a partial file.
-func writeGeneratedFile(path, format string, d *dataio.Dataset) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	err = dataio.Write(f, format, d)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("generate: %w", cerr)
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }

@@ -15,18 +15,17 @@ import (
 // which is the one place that checks it (methods.Spec.Check); a refusal
 // names the flag (optionError).
 type methodFlags struct {
-	C          float64
-	Margin     string
-	MaxIter    int
-	Tol, Rho   float64
-	Init       string
-	Folds      int
-	GridRows   int
-	KernelRows int
-	Eps        float64
-	CacheMB    int
-	Workers    int
-	Budget     int
+	C                    float64
+	Margin               string
+	MaxIter              int
+	Tol, Rho             float64
+	Init                 string
+	Folds                int
+	GridRows, KernelRows int
+	Eps                  float64
+	CacheMB              int
+	Workers              int
+	Budget               int
 
 	fs *pflag.FlagSet
 }

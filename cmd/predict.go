@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
@@ -24,6 +25,8 @@ type predictOptions struct {
 	NoLabels bool
 	PerPoint bool
 	Strict   bool
+	// IgnoreChecksum applies an edited model (with a warning).
+	IgnoreChecksum bool
 	// Features is --features: "" (DATA must have the model's features),
 	// "pad", "truncate", or a number N (read a LIBSVM file as N features;
 	// N must be the model's).
@@ -56,7 +59,8 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
 	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
 	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
-	f.BoolVar(&o.Strict, "strict", false, "refuse a model whose content does not match its checksum (edited by hand), or that has none")
+	f.BoolVar(&o.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
+	f.BoolVar(&o.IgnoreChecksum, "ignore-checksum", false, "apply a model whose content does not match its checksum (edited after kerneltune wrote it), with a warning; refused without it")
 	f.BoolVar(&o.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
 	// The shared read flags, but --features: predict's says what to do with
 	// a number of features other than the model's.
@@ -98,12 +102,14 @@ func (o *predictOptions) validate(fs *pflag.FlagSet) error {
 
 func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
 	m, err := model.LoadFile(modelPath)
-	if err == nil && m.Verify() != nil && o.Strict {
-		return fmt.Errorf("predict: %s: %v (--strict)", modelPath, m.Verify())
-	} else if err == nil && m.Verify() != nil && !o.Quiet {
-		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, m.Verify())
-	} else if err != nil {
+	if err != nil {
 		return err
+	}
+	// An edited model is refused unless --ignore-checksum, -q or not.
+	if warn, err := m.CheckChecksum(o.IgnoreChecksum, o.Strict); err != nil {
+		return fmt.Errorf("predict: %s: %w", modelPath, err)
+	} else if warn != nil && !o.Quiet {
+		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, warn)
 	}
 	if o.data.Features > 0 && o.data.Features != m.NumFeatures {
 		return usageErrorf("--features %d: the model %s has %d features", o.data.Features, modelPath, m.NumFeatures)
@@ -115,7 +121,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		if in = o.In; in == nil {
 			in = os.Stdin
 		}
-		raw, err := io.ReadAll(in)
+		raw, err := dataio.ReadAllLimited(in, "standard input", dataio.MaxInputBytes)
 		if err != nil {
 			return fmt.Errorf("predict: read standard input: %w", err)
 		}
@@ -134,6 +140,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	if err != nil {
 		return err
 	}
+	r.Checksum = m.ChecksumStatus()
 	if !o.PerPoint && o.Format == formatTable && o.Output == "" {
 		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
 	}

@@ -15,7 +15,8 @@ import (
 type reportOptions struct {
 	*globalOptions
 	summaryOptions
-	AllowPartial bool
+	AllowPartial    bool
+	SplitIdentities bool
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -43,11 +44,12 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	}
 	o.summaryOptions.addFlags(c.Flags())
 	c.Flags().BoolVar(&o.AllowPartial, "allow-partial", false, "accept records that lack some of the run's jobs (exit 0 with a warning, not 1)")
+	c.Flags().BoolVar(&o.SplitIdentities, "split-identities", false, "report records that give one dataset name to different data (or other reading, partitions, seed or normalisation) as two datasets, NAME and NAME#2, instead of refusing them")
 	return c
 }
 
 func runReport(ctx context.Context, o *reportOptions, files []string) error {
-	res, err := experiment.MergeFiles(ctx, experiment.MergeSettings{Files: files})
+	res, err := experiment.MergeFiles(ctx, experiment.MergeSettings{Files: files, SplitIdentities: o.SplitIdentities})
 	var other *experiment.OtherFileRunError
 	switch {
 	case errors.As(err, &other):
@@ -56,6 +58,9 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 		return fmt.Errorf("report: %s: no result records (write them with 'kerneltune compare --out FILE')", strings.Join(files, ", "))
 	case err != nil:
 		return err
+	}
+	for _, r := range res.Renamed {
+		fmt.Fprintf(o.ErrOut, "kerneltune: report: %s\n", r)
 	}
 	sum := report.SummarizeMergeBy(res, o.metric)
 	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {

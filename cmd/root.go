@@ -8,9 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/ctxio"
@@ -24,6 +21,8 @@ const (
 	ExitError       = 1
 	ExitUsage       = 2
 	ExitInterrupted = 130
+	// ExitHangup is the exit code after SIGHUP (128 + 1).
+	ExitHangup = 129
 )
 
 // globalOptions are the flags every subcommand shares.
@@ -108,16 +107,11 @@ var subcommands []func(*globalOptions) *cobra.Command
 
 // Main runs kerneltune with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C (SIGTERM, SIGHUP) cancels ctx and the command winds
+	// down (exit 130; 129 for SIGHUP), saying which signal; a second one
+	// ends it at once (a torn last line of --out is cut by --resume).
+	ctx, stop := ctxio.Notify(context.Background())
 	defer stop()
-	// The first Ctrl-C cancels ctx and the command winds down (exit 130);
-	// the signals' default action is then restored, so that a second
-	// Ctrl-C ends a command that is slow to notice at once (a torn last
-	// line of --out is cut by --resume).
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
 	return run(ctx, args, in, out, errOut)
 }
 
@@ -135,11 +129,14 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		ie *ctxio.Interrupted
 	)
 	switch {
-	case errors.As(err, &ie): // the command's own word on the interruption, once
-		fmt.Fprintf(errOut, "kerneltune: %v\n", ie)
-		return ExitInterrupted
-	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintln(errOut, "kerneltune: interrupted")
+	case errors.As(err, &ie) || errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		// The command's own word on the interruption (ie), once, and the
+		// signal that did it.
+		line, hangup := ctxio.Line(ctx, err)
+		fmt.Fprintf(errOut, "kerneltune: %s\n", line)
+		if hangup {
+			return ExitHangup
+		}
 		return ExitInterrupted
 	case errors.As(err, &fe) || !errors.As(err, &re):
 		// A flagError, or cobra's own: unknown command or flag, wrong

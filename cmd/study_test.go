@@ -130,7 +130,7 @@ func TestStudyErrors(t *testing.T) {
 		{[]string{"compare", "--study", studyFile, "builtin:heart"}, 2, "--study names its datasets (give no DATA and no --name)"},
 		{[]string{"compare", "--name", "h", "builtin:heart", "builtin:diabetes"}, 2, "--name is the display name of one DATA"},
 		{[]string{"compare", "--methods", "svm", filepath.Join(cmdTestdata, "arff/iris.arff"), "--classes", "Iris-versicolor,Iris-virginica"}, 1,
-			"100 training + 100 test rows do not fit in 100 rows (each part needs at least one row); iris has 100 rows: give a training fraction (train-fraction 0.5"},
+			"100 training + 100 test rows do not fit in 100 rows (each part needs at least one row); iris has 100 rows: give a training fraction (--train-fraction 0.5"},
 	} {
 		_, errOut, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {

@@ -1,6 +1,11 @@
 package suggest
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestClosest(t *testing.T) {
 	names := []string{"method", "param", "partitions", "plot", "plot-format", "seed", "test-fraction"}
@@ -40,5 +45,18 @@ func TestUnknownFlag(t *testing.T) {
 		if got := UnknownFlag(msg); got != want {
 			t.Errorf("UnknownFlag(%q) = %q, want %q", msg, got, want)
 		}
+	}
+}
+
+func TestReword(t *testing.T) {
+	base := errors.New("use missing=drop")
+	r := strings.NewReplacer("missing=drop", "--missing drop")
+	got := Reword(fmt.Errorf("read x: %w", base), r)
+	if got.Error() != "read x: use --missing drop" || !errors.Is(got, base) {
+		t.Errorf("%v (is base: %v)", got, errors.Is(got, base))
+	}
+	other := errors.New("nothing to change")
+	if Reword(other, r) != other || Reword(nil, r) != nil {
+		t.Error("an error without the words, or nil, was rewrapped")
 	}
 }

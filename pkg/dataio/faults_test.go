@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,35 @@ func TestHugeTokenCutInErrors(t *testing.T) {
 		if !errors.Is(err, ErrNotNumber) && !errors.Is(err, ErrIndex) {
 			t.Errorf("%s: %v is neither ErrNotNumber nor ErrIndex", tc.name, err)
 		}
+	}
+}
+
+// Issue 34, item 6: sizes near MaxInt are refused, not summed into a
+// negative number that passed the check and panicked in the slicing.
+func TestPartitionSizesOverflow(t *testing.T) {
+	y := make([]float64, 120)
+	for i := range y {
+		y[i] = float64(i%2*2 - 1)
+	}
+	for _, o := range []PartitionOptions{
+		{K: 2, TrainSize: math.MaxInt, TestSize: 100},
+		{K: 2, TrainSize: 100, TestSize: math.MaxInt},
+		{K: 2, TrainSize: math.MaxInt, TestSize: math.MaxInt},
+		{K: 2, TrainSize: math.MaxInt, TestSize: 100, Stratified: true},
+	} {
+		if _, err := Partitions(y, o, 1); err == nil || !strings.Contains(err.Error(), "do not fit in 120 rows") {
+			t.Errorf("%+v: %v, want a refusal", o, err)
+		}
+	}
+}
+
+// Issue 34, item 6: an input without end is read up to the limit, then
+// refused naming it.
+func TestReadLimited(t *testing.T) {
+	if _, err := ReadAllLimited(strings.NewReader(strings.Repeat("x", 11)), "in", 10); err == nil || err.Error() != "in is larger than 10 bytes, the most kerneltune reads of one input (is it the right file?)" {
+		t.Errorf("11 bytes, limit 10: %v", err)
+	}
+	if b, err := ReadAllLimited(strings.NewReader(strings.Repeat("x", 10)), "in", 10); err != nil || len(b) != 10 {
+		t.Errorf("10 bytes, limit 10: %d, %v", len(b), err)
 	}
 }

@@ -48,6 +48,11 @@ type GenerateSettings struct {
 	Classes int
 	// Seed seeds the stream (Seed, GenerateStream).
 	Seed uint64
+	// TestN, if positive, draws that many test rows from the same
+	// distribution into Generated.Test: the rows after the first N of one
+	// draw of N+TestN, so the N rows are those drawn without it. (Another
+	// Seed draws another distribution, not another sample of this one.)
+	TestN int
 }
 
 // Generated is a toy data set drawn by Generate.
@@ -56,6 +61,8 @@ type Generated struct {
 	Data *Dataset
 	// Transform is the chessboard's B̃ (x = B̃x̃), nil for the others.
 	Transform *mat.Dense
+	// Test are the TestN test rows, nil without them.
+	Test *Dataset
 }
 
 // Features returns the number of features of the data set s asks for, and
@@ -102,6 +109,23 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 		return nil, fmt.Errorf("generate: chessboard dimension %d and stretch %v: want 2 to 1000 and a finite number > 0", dim, stretch)
 	case s.Kind == GenBlobs && (d < 1 || d > 1000 || orDefault(s.Classes, 4) < 2 || orDefault(s.Classes, 4) > 100 || s.N < orDefault(s.Classes, 4)):
 		return nil, fmt.Errorf("generate: blobs of %d classes in %d dimensions, %d rows: want 2 to 100 classes, 1 to 1000 dimensions and a row per class at least", orDefault(s.Classes, 4), d, s.N)
+	}
+	if s.TestN < 0 || s.TestN > MaxGenerateValues/(d+1)-s.N {
+		return nil, fmt.Errorf("generate: %d rows and %d test rows of %d features: want at most %d in all", s.N, s.TestN, d, MaxGenerateValues/(d+1))
+	}
+	if s.TestN > 0 {
+		all := s
+		all.N, all.TestN = s.N+s.TestN, 0
+		g, err := Generate(ctx, all)
+		if err != nil {
+			return nil, err
+		}
+		idx := make([]int, all.N)
+		for i := range idx {
+			idx[i] = i
+		}
+		g.Data, g.Test = g.Data.Subset(idx[:s.N]), g.Data.Subset(idx[s.N:])
+		return g, nil
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, GenerateStream))
 	g := &Generated{}

@@ -32,7 +32,7 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, dirError(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, MaxInputBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read data: %w", err)
 	}
@@ -54,7 +54,7 @@ func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if opts.Format == "ida" {
 		return nil, fmt.Errorf("read %s: an IDA set is four files; give its path", name)
 	}
-	data, err := io.ReadAll(r)
+	data, err := ReadAllLimited(r, name, MaxInputBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}

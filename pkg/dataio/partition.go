@@ -70,7 +70,9 @@ func (o PartitionOptions) sizes(n int) (ntr, nte int, err error) {
 	default:
 		return 0, 0, fmt.Errorf("draw partitions: no training size or fraction given")
 	}
-	if ntr+nte > n || ntr < 1 || nte < 1 {
+	// ntr > n-nte, not ntr+nte > n: sizes near MaxInt overflowed the sum
+	// (--train-size 9223372036854775807 panicked).
+	if ntr < 1 || nte < 1 || ntr > n || nte > n-ntr {
 		return 0, 0, fmt.Errorf("draw partitions: %d training + %d test rows do not fit in %d rows (each part needs at least one row)", ntr, nte, n)
 	}
 	return ntr, nte, nil

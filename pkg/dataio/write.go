@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -136,4 +137,23 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 		return fmt.Errorf("write LIBSVM: %w", err)
 	}
 	return nil
+}
+
+// WriteFile writes d to the file at path in format (Write). After a failed
+// write the partial file is removed, but only a regular file: never a device
+// (/dev/full) or a FIFO given as the path.
+func WriteFile(path, format string, d *Dataset) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	st, serr := f.Stat()
+	err = Write(f, format, d)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil && serr == nil && st.Mode().IsRegular() {
+		os.Remove(path)
+	}
+	return err
 }

@@ -342,6 +342,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		for _, e := range entries {
 			res.Plan.Entries = append(res.Plan.Entries, e.String())
 		}
+		res.Plan.Notes = planNotes(sources, len(entries))
 		return res, nil
 	}
 	if s.BeforeRun != nil {
@@ -515,9 +516,10 @@ func (s *CompareSettings) source(path string, k int) (Source, error) {
 		po.TrainFraction = s.TrainFraction
 	}
 	splits, err := dataio.Partitions(d.Strata(), po, s.Seed)
-	if err != nil && s.TrainFraction == 0 && s.TrainSize+s.TestSize > d.Len() {
-		// Small data (iris, wine): say which settings fit it.
-		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (train-fraction 0.5: half of the rows train, the rest test) or a train-size and test-size that fit", err, d.Name, d.Len())
+	if err != nil && s.TrainFraction == 0 && (s.TrainSize > d.Len() || s.TestSize > d.Len()-s.TrainSize) {
+		// Small data (iris, wine): say which settings fit it, by the flags'
+		// names (a study's keys are the same without the dashes).
+		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, d.Name, d.Len())
 	}
 	if err != nil {
 		return nil, &SourceError{Path: path, Err: err}

@@ -12,6 +12,11 @@ type MergeSettings struct {
 	// Files are results files written by Compare (CompareSettings.Out),
 	// e.g. the files of every shard of a run.
 	Files []string
+	// SplitIdentities reports records that give one dataset name to
+	// different datasets (DatasetIdentity) as two datasets, the later
+	// "NAME#2" (MergeResult.Renamed says which), instead of refusing them
+	// (an *IdentityConflictError).
+	SplitIdentities bool
 }
 
 // MergeResult is the outcome of MergeFiles.
@@ -28,6 +33,9 @@ type MergeResult struct {
 	// pair with other settings were merged (each record's Grid is then
 	// the union of their grids).
 	Runs []string
+	// Renamed says, one line each, which records were given another
+	// dataset name by MergeSettings.SplitIdentities.
+	Renamed []string
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
@@ -61,6 +69,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		res  MergeResult
 		by   string // the file of the first record
 		pc   pairCheck
+		ic   = identityCheck{split: s.SplitIdentities}
 		old  bool // some record has no settings
 	)
 	for _, f := range s.Files {
@@ -71,6 +80,17 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		renames := map[string]string{}
+		for i := range rs {
+			name, err := ic.add(&rs[i], f)
+			if err != nil {
+				return nil, err
+			}
+			if name != rs[i].Dataset {
+				renames[rs[i].Dataset] = name
+			}
+		}
+		renameDatasets(rs, renames)
 		for _, r := range rs {
 			if res.Run == "" {
 				res.Run, by = r.Run, f
@@ -110,5 +130,6 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		return nil, ErrNoRecords
 	}
 	res.Records = all
+	res.Renamed = ic.renamed()
 	return &res, nil
 }

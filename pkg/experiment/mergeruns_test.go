@@ -81,18 +81,20 @@ func TestMergeFilesConflicts(t *testing.T) {
 	}{
 		{"C", CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}, Base: methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10, C: 2}},
 			[]string{"heart/svm", "C (default) vs 2"}},
+		// The dataset's identity differs: named as such (issue 34).
 		{"seed and sizes", CompareSettings{Seed: 5, Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 30, TestSize: 40}}},
-			[]string{"seed 0 vs 5", "dataset partitions=2 test-size=40 train-size=40 vs partitions=2 test-size=40 train-size=30"}},
+			[]string{"dataset heart in ", "seed 0 vs 5", "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"}},
 		{"content", CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}},
-			[]string{"heart/svm", "source heart/2/" + mustSHA(t, "builtin:heart") + " vs heart/2/" + mustSHA(t, "builtin:diabetes")}},
+			[]string{"dataset heart in ", "data sha256 " + mustSHA(t, "builtin:heart") + " vs " + mustSHA(t, "builtin:diabetes")}},
 		{"read", CompareSettings{Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}}}},
-			[]string{"read (defaults) vs positive=-1"}},
+			[]string{"read options (defaults) vs positive=-1"}},
 	} {
 		other := runTo(t, c.s)
 		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{heart, other}})
 		var ce *SettingsConflictError
-		if !errors.As(err, &ce) || !errors.Is(err, ErrMixedRuns) {
-			t.Errorf("%s: %v, want a SettingsConflictError", c.name, err)
+		var ie *IdentityConflictError
+		if !(errors.As(err, &ce) || errors.As(err, &ie)) || !errors.Is(err, ErrMixedRuns) {
+			t.Errorf("%s: %v, want a SettingsConflictError or IdentityConflictError", c.name, err)
 			continue
 		}
 		for _, w := range c.want {
@@ -145,6 +147,8 @@ func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs[0].TestAccuracy = 0.5 // not an accuracy of 40 test rows heart gives here
+	// Without the confusion matrix, which would contradict it.
+	recs[0].TestConfusion, recs[0].TestAUC = nil, nil
 	var b bytes.Buffer
 	for i := range recs {
 		line, err := json.Marshal(&recs[i])
@@ -160,5 +164,55 @@ func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
 	var de *DuplicateJobError
 	if !errors.As(err, &de) || de.First != a || de.Then != plain || de.Key != recs[0].Key() {
 		t.Fatalf("err = %v, want a *DuplicateJobError naming %s and %s", err, a, plain)
+	}
+}
+
+// Runs that share no (dataset, method) pair but give one name to different
+// data, seeds, sizes or normalisations are refused naming what differs; with
+// SplitIdentities they are two datasets, NAME and NAME#2, each under its own
+// grid; another number of partitions of the same identity merges (partition
+// k is drawn from the seed and k alone).
+func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
+	svm := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	spd := mustEntries(t, "spd")
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+		want string
+	}{
+		{"other data", CompareSettings{Data: []string{"builtin:diabetes"}, Name: "heart"}, "data sha256 "},
+		{"other seed", CompareSettings{Data: []string{"builtin:heart"}, Seed: 9}, "seed 0 vs 9"},
+		{"other sizes", CompareSettings{Data: []string{"builtin:heart"}, TrainSize: 30}, "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"},
+		{"stratified", CompareSettings{Data: []string{"builtin:heart"}, Stratified: true}, "vs stratified=true"},
+		{"normalize none", CompareSettings{Data: []string{"builtin:heart"}, Normalize: "none"}, "normalize zscore vs none"},
+	} {
+		s := c.s
+		s.Entries, s.Partitions, s.TestSize = spd, 2, 40
+		if s.TrainSize == 0 {
+			s.TrainSize = 40
+		}
+		other := runTo(t, s)
+		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, other}})
+		var ie *IdentityConflictError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--split-identities") {
+			t.Errorf("%s: %v; want an IdentityConflictError with %q", c.name, err, c.want)
+			continue
+		}
+		res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, other}, SplitIdentities: true})
+		if err != nil {
+			t.Fatalf("%s: split: %v", c.name, err)
+		}
+		if !slices.Equal(res.Datasets, []string{"heart", "heart#2"}) || len(res.Renamed) != 1 || !strings.HasPrefix(res.Renamed[0], "heart#2 is dataset heart of "+other) {
+			t.Errorf("%s: split: datasets %v, renamed %q", c.name, res.Datasets, res.Renamed)
+		}
+		for _, r := range res.Records {
+			if (r.Dataset == "heart") != (r.Entry == "svm") {
+				t.Errorf("%s: split: %s/%s", c.name, r.Dataset, r.Entry)
+			}
+		}
+	}
+	more := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 3, TrainSize: 40, TestSize: 40, Entries: spd})
+	if res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, more}}); err != nil || !slices.Equal(res.Datasets, []string{"heart"}) {
+		t.Errorf("3 partitions of the same identity: %v", err)
 	}
 }

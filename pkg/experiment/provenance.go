@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -308,6 +309,32 @@ type Plan struct {
 	Jobs, ShardJobs int
 	Shard, Shards   int
 	Run             string `json:"run"`
+	// Notes are what the plan shows will limit the run's results (too
+	// few partitions for a paired test to reach p < 0.05).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// planNotes are a dry run's warnings about the plan: a dataset whose
+// partitions are too few for any two-sided Wilcoxon signed-rank p to reach
+// 0.05 (the smallest, all n differences of one sign, is 2/2ⁿ: 0.25 for 3).
+func planNotes(sources []Source, entries int) []string {
+	var notes []string
+	if entries < 2 {
+		return nil
+	}
+	byCount := map[int][]string{} // the datasets of each count below 6
+	for _, s := range sources {
+		if n := s.Len(); n < 6 {
+			byCount[n] = append(byCount[n], s.Name())
+		}
+	}
+	for n := range 6 {
+		if names := byCount[n]; len(names) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: with %d partitions no paired Wilcoxon test against the reference can reach p < 0.05 (the smallest possible p is %g): give --partitions 6 or more",
+				strings.Join(names, ", "), n, 2/math.Pow(2, float64(n))))
+		}
+	}
+	return notes
 }
 
 // provenance describes every source of the run (those read from files),

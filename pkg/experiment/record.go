@@ -197,6 +197,27 @@ func (e *DirectoryError) Error() string {
 	return fmt.Sprintf("%s is a directory, not a results file", e.Path)
 }
 
+// NotRegularError is a results file path that names a FIFO, a socket or a
+// device: records are appended, synced and read back, which only a regular
+// file allows.
+type NotRegularError struct {
+	Path string
+	Mode os.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case e.Mode&os.ModeSocket != 0:
+		what = "a socket"
+	case e.Mode&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by --resume)", e.Path, what)
+}
+
 // OpenFileSink opens path for appending records and locks it (a
 // *LockedError when another process holds it). With resume false the file
 // must be new or empty (a *ResultsExistError otherwise). With resume true
@@ -208,6 +229,11 @@ func (e *DirectoryError) Error() string {
 func OpenFileSink(path string, resume bool) (*FileSink, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, &DirectoryError{path}
+	} else if err == nil && !st.Mode().IsRegular() && path != os.DevNull {
+		// A FIFO (or >(cmd)) whose reader is gone blocked the run forever
+		// in a write; a device is no results file either. /dev/null, which
+		// throws the records away, is allowed.
+		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
@@ -332,7 +358,10 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	)
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, MaxRecordBytes)
+		if errors.Is(err, errLongLine) {
+			return nil, fmt.Errorf("%s:%d: a line longer than %d MiB is not a result record (is it the right file?)", name, line, MaxRecordBytes>>20)
+		}
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
@@ -344,6 +373,9 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 					break
 				}
 				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+			}
+			if err := checkRequired(t); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 			if err := CheckRecord(&rec); err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -363,6 +395,29 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 		}
 	}
 	return out, nil
+}
+
+// MaxRecordBytes bounds one line of a results file: a record with its
+// trace and figures is some KiB; /dev/zero given as a results file was read
+// until the memory ran out.
+var MaxRecordBytes = 64 << 20
+
+var errLongLine = errors.New("line too long")
+
+// readLine is bufio.Reader.ReadBytes('\n') that gives up with errLongLine
+// once the line is longer than limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var out []byte
+	for {
+		b, err := br.ReadSlice('\n')
+		out = append(out, b...)
+		if len(out) > limit {
+			return nil, errLongLine
+		}
+		if err != bufio.ErrBufferFull {
+			return out, err
+		}
+	}
 }
 
 // DuplicateJobError is a job recorded twice with different values. First
@@ -387,12 +442,21 @@ func (e *DuplicateJobError) Error() string {
 }
 
 // sameJob reports whether two records of one job hold the same values, wall
-// time aside (a job run again gives the same record), and the test
+// time aside (a job run again gives the same record), how the run was
+// invoked aside (the provenance's command line and version: other --out,
+// --shard, --workers or --resume compute the same job), and the test
 // confusion matrix and AUC aside when one of them lacks them (written
 // before they were kept).
 func sameJob(a, b *Record) bool {
 	x, y := *a, *b
 	x.Seconds, y.Seconds, x.SharedSeconds, y.SharedSeconds = 0, 0, 0, 0
+	for _, r := range []*Record{&x, &y} {
+		if r.Provenance != nil {
+			p := *r.Provenance
+			p.Command, p.Version = "", ""
+			r.Provenance = &p
+		}
+	}
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
 	}
@@ -435,6 +499,11 @@ func CheckRecord(r *Record) error {
 		if n := c.Total(); n != r.TestSize {
 			return fmt.Errorf("test_confusion counts %d rows, test_size is %d", n, r.TestSize)
 		}
+		// The accuracy is the confusion matrix's (methods compute one from
+		// the other): a record whose two disagree was edited.
+		if n := c.Total(); n > 0 && math.Abs(c.Accuracy()-r.TestAccuracy) > 1e-9 {
+			return fmt.Errorf("test_accuracy %v contradicts test_confusion (%d of %d test rows right: %v)", r.TestAccuracy, c.Correct(), n, c.Accuracy())
+		}
 	}
 	if a := r.TestAUC; a != nil && !(*a >= 0 && *a <= 1) {
 		return fmt.Errorf("test_auc %v is not in [0, 1]", *a)
@@ -459,6 +528,38 @@ func CheckRecord(r *Record) error {
 		}
 	}
 	return fmt.Errorf("dataset %q is not in the run's grid", r.Dataset)
+}
+
+// RequiredFields are the fields of a record that a table or a statistic
+// uses, which every record compare writes holds (those of version 1 too):
+// ReadRecords refuses a record that lacks one or holds null (as pandas
+// writes a NaN), since it would be read as 0.
+var RequiredFields = []string{"partition", "test_accuracy", "nsv", "train_size", "test_size", "iterations", "svm_solves", "seconds"}
+
+// checkRequired checks that the record b holds every field of
+// RequiredFields, not null.
+func checkRequired(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	var missing, null []string
+	for _, k := range RequiredFields {
+		v, ok := m[k]
+		switch {
+		case !ok:
+			missing = append(missing, k)
+		case string(bytes.TrimSpace(v)) == "null":
+			null = append(null, k)
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		return fmt.Errorf("no field %s (every record compare writes has one; it would be read as 0)", strings.Join(missing, ", "))
+	case len(null) > 0:
+		return fmt.Errorf("field %s is null, not a number (every record compare writes has one; it would be read as 0)", strings.Join(null, ", "))
+	}
+	return nil
 }
 
 // parseRecord decodes one line and checks that it identifies a job.

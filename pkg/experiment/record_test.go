@@ -10,7 +10,7 @@ import (
 
 const gridJSON = `"grid":{"datasets":[{"name":"heart","partitions":24}],"entries":["svm","rcsc"]}`
 
-const goodLine = `{"dataset":"heart","entry":"svm","method":"svm","partition":2,"run":"abc","status":"converged","test_accuracy":0.8}`
+const goodLine = `{"dataset":"heart","entry":"svm","method":"svm","partition":2,"run":"abc","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}`
 
 func TestReadRecords(t *testing.T) {
 	for _, tc := range []struct {
@@ -48,9 +48,17 @@ func TestReadRecords(t *testing.T) {
 			"x.jsonl:1: test_confusion counts 5 rows, test_size is 6"},
 		{"a confusion matrix not square", strings.Replace(goodLine, "}", `,"test_size":3,"test_confusion":{"labels":["a","b"],"counts":[[2,1]]}}`, 1) + "\n", 0,
 			"x.jsonl:1: test_confusion: confusion matrix has 1 rows for 2 classes"},
-		{"a job twice, once with the test metrics", goodLine + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 1, ""},
-		{"a job twice, the test metrics differ", strings.Replace(goodLine, "}", `,"test_auc":0.25,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]}}`, 1) + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 0,
+		{"a job twice, once with the test metrics", goodLine + "\n" + strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[20,4],[4,12]]},"test_auc":0.5}`, 1) + "\n", 1, ""},
+		{"a job twice, the test metrics differ", strings.Replace(goodLine, "}", `,"test_size":0,"test_auc":0.25,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]}}`, 1) + "\n" + strings.Replace(goodLine, "}", `,"test_size":0,"test_confusion":{"labels":["a","b"],"counts":[[0,0],[0,0]]},"test_auc":0.5}`, 1) + "\n", 0,
 			"is recorded twice with different values"},
+		{"an accuracy the confusion matrix contradicts", strings.Replace(goodLine, "}", `,"test_size":5,"test_confusion":{"labels":["a","b"],"counts":[[2,1],[1,1]]}}`, 1) + "\n", 0,
+			"x.jsonl:1: test_accuracy 0.8 contradicts test_confusion (3 of 5 test rows right: 0.6)"},
+		{"test_accuracy missing", strings.Replace(goodLine, `"test_accuracy":0.8,`, ``, 1) + "\n", 0,
+			"x.jsonl:1: no field test_accuracy (every record compare writes has one; it would be read as 0)"},
+		{"test_accuracy null", strings.Replace(goodLine, `"test_accuracy":0.8`, `"test_accuracy":null`, 1) + "\n", 0,
+			"x.jsonl:1: field test_accuracy is null, not a number"},
+		{"nsv and seconds missing", strings.Replace(strings.Replace(goodLine, `"nsv":10,`, ``, 1), `,"seconds":0.1`, ``, 1) + "\n", 0,
+			"x.jsonl:1: no field nsv, seconds"},
 		{"AUC above 1", strings.Replace(goodLine, "}", `,"test_auc":1.5}`, 1) + "\n", 0, "x.jsonl:1: test_auc 1.5 is not in [0, 1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

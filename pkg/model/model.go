@@ -780,6 +780,11 @@ func Load(r io.Reader) (*Model, error) {
 	return m, nil
 }
 
+// MaxFileBytes bounds what LoadFile reads: a model of 100,000 support
+// vectors of 100 features is some 100 MB; /dev/zero given as a model was
+// read until the memory ran out. Tests lower it.
+var MaxFileBytes int64 = 256 << 20
+
 // LoadFile reads the model file at path; errors name the file.
 func LoadFile(path string) (*Model, error) {
 	f, err := os.Open(path)
@@ -787,6 +792,9 @@ func LoadFile(path string) (*Model, error) {
 		return nil, fmt.Errorf("read model: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("read model %s: %w", path, &dataio.TooLargeError{Name: path, Limit: MaxFileBytes})
+	}
 	m, err := load(f)
 	if err != nil {
 		return nil, fmt.Errorf("read model %s: %w", path, err)
@@ -795,7 +803,7 @@ func LoadFile(path string) (*Model, error) {
 }
 
 func load(r io.Reader) (*Model, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := dataio.ReadAllLimited(r, "the model", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -835,15 +843,37 @@ func requireFields(raw []byte) error {
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return err
 	}
+	_, checksum := top["checksum"]
+	return requireModelFields(top, "", checksum)
+}
+
+// requireModelFields checks the fields of one model (the file's, or one
+// pair or class of a multi-class model: "pairs[i]." its prefix), each pair
+// as a binary model (issue 34: a pair's lost bias and rho were read as 0).
+func requireModelFields(top map[string]json.RawMessage, prefix string, checksum bool) error {
 	need := []string{"kernel", "margin", "C", "labels", "num_features", "bias", "support_vectors", "training", "provenance"}
-	if _, ok := top["checksum"]; ok {
+	if checksum {
 		need = append(need, "normalizer")
 	}
 	if _, ok := top["classes"]; ok {
 		need = append(need, "pairs")
 	}
-	if err := hasKeys(top, "", need...); err != nil {
+	if err := hasKeys(top, prefix, need...); err != nil {
 		return err
+	}
+	if raw, ok := top["pairs"]; ok {
+		var pairs []map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &pairs); err != nil {
+			return fmt.Errorf("field %spairs is not a list of models", prefix)
+		}
+		for i, p := range pairs {
+			if p == nil {
+				return fmt.Errorf("field %spairs[%d] is not a model", prefix, i)
+			}
+			if err := requireModelFields(p, fmt.Sprintf("%spairs[%d].", prefix, i), checksum); err != nil {
+				return err
+			}
+		}
 	}
 	sub := []struct {
 		field string
@@ -856,18 +886,18 @@ func requireFields(raw []byte) error {
 	for _, f := range sub {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(top[f.field], &obj); err != nil || obj == nil {
-			return fmt.Errorf("field %s is not an object", f.field)
+			return fmt.Errorf("field %s%s is not an object", prefix, f.field)
 		}
-		if err := hasKeys(obj, f.field+".", f.keys...); err != nil {
+		if err := hasKeys(obj, prefix+f.field+".", f.keys...); err != nil {
 			return err
 		}
 	}
 	var svs []map[string]json.RawMessage
 	if err := json.Unmarshal(top["support_vectors"], &svs); err != nil || svs == nil {
-		return errors.New("field support_vectors is not a list")
+		return fmt.Errorf("field %ssupport_vectors is not a list", prefix)
 	}
 	for i, sv := range svs {
-		if err := hasKeys(sv, fmt.Sprintf("support_vectors[%d].", i), "coef", "x"); err != nil {
+		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), "coef", "x"); err != nil {
 			return err
 		}
 	}
@@ -893,6 +923,35 @@ func (e *ChecksumError) Error() string {
 		return "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"
 	}
 	return "the model's content does not match its checksum: the file was edited after kerneltune wrote it"
+}
+
+// ChecksumStatus is Verify's answer in one word, as predict's JSON output
+// gives it: "ok", "missing" or "mismatch".
+func (m *Model) ChecksumStatus() string {
+	var ce *ChecksumError
+	switch err := m.Verify(); {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &ce) && ce.Missing:
+		return "missing"
+	}
+	return "mismatch"
+}
+
+// CheckChecksum applies the checksum policy of predict: a model whose
+// content does not match its checksum (edited after kerneltune wrote it) is
+// an error unless ignore, whatever else is asked; one without a checksum
+// (written before them) is an error with strict. What is not an error is
+// returned as warn (nil for a model that matches).
+func (m *Model) CheckChecksum(ignore, strict bool) (warn, err error) {
+	status, v := m.ChecksumStatus(), m.Verify()
+	switch {
+	case status == "mismatch" && !ignore:
+		return nil, fmt.Errorf("%w; pass --ignore-checksum to apply it anyway", v)
+	case status != "ok" && strict:
+		return nil, fmt.Errorf("%w (--strict)", v)
+	}
+	return v, nil
 }
 
 // Verify checks the model's content against its checksum (Checksum, written

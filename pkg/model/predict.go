@@ -125,6 +125,11 @@ type Predictions struct {
 	NSV        int         `json:"n_sv"`
 	Normalize  string      `json:"normalize"`
 	Provenance Provenance  `json:"provenance"`
+	// Checksum is the model file's checksum status: "ok", "missing" (a
+	// model written before checksums) or "mismatch" (the file was edited:
+	// applied only when the user said so); set by the caller that read the
+	// file, "" when none did.
+	Checksum string `json:"checksum,omitempty"`
 
 	Data   string          `json:"data"`
 	N      int             `json:"n"`

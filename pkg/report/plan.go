@@ -28,6 +28,9 @@ func WritePlan(w io.Writer, format string, p *experiment.Plan) error {
 		fmt.Fprintf(&b, "; shard %d/%d runs %d of them", p.Shard, p.Shards, p.ShardJobs)
 	}
 	b.WriteString("\n")
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -208,7 +209,11 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	if markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
-	tb := tablewriter.NewTable(w, opts...)
+	// The table renderer drops its writer's errors (a full disk, a closed
+	// pipe): it renders into memory, and the one write of the whole table
+	// is checked.
+	var buf bytes.Buffer
+	tb := tablewriter.NewTable(&buf, opts...)
 	tb.Header(t.Header)
 	if len(t.Rows) > 0 {
 		if err := tb.Bulk(t.Rows); err != nil {
@@ -217,6 +222,9 @@ func renderText(w io.Writer, t *Table, markdown bool) error {
 	}
 	if err := tb.Render(); err != nil {
 		return fmt.Errorf("render: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return err
 	}
 	for _, n := range t.Notes {
 		line := n + "\n"

@@ -25,13 +25,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
@@ -107,10 +108,18 @@ var perDataset = map[string]string{
 	"train-fraction": "number", "stratified": "bool",
 }
 
+// MaxFileBytes bounds a study file: one of a few thousand datasets is some
+// hundred KiB; /dev/zero given as --study was read until the memory ran out.
+var MaxFileBytes int64 = 4 << 20
+
+// MaxPartitions bounds a study's partitions, as compare's --partitions is
+// bounded: every partition's row indices are drawn up front.
+const MaxPartitions = 100_000
+
 // Read reads and checks the study file's shape: its keys, their types and
 // the datasets' names.
 func Read(path string) (*Study, error) {
-	b, err := os.ReadFile(path)
+	b, err := dataio.ReadFileLimited(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +267,18 @@ func (st *Study) checkValue(key, val string, n *yaml.Node) error {
 		if _, err := fmt.Sscan(val, &f); err != nil || f <= 0 || f >= 1 {
 			return st.errorf(n, key, "want a fraction in (0, 1), got %s", val)
 		}
-	case (key == "partitions" || key == "train-size" || key == "test-size" || key == "features") && strings.HasPrefix(val, "-"):
+	case key == "partitions":
+		// As compare's --partitions: 0 is refused, not read as the default
+		// 30, and a huge number is refused before memory is spent on it.
+		if k, err := strconv.Atoi(val); err != nil || k < 1 || k > MaxPartitions {
+			return st.errorf(n, key, "want a number of partitions between 1 and %d, got %s", MaxPartitions, val)
+		}
+	case (key == "train-size" || key == "test-size" || key == "features") && strings.HasPrefix(val, "-"):
 		return st.errorf(n, key, "want a number ≥ 0, got %s", val)
+	case key == "train-size" || key == "test-size" || key == "features":
+		if _, err := strconv.Atoi(val); err != nil {
+			return st.errorf(n, key, "want a number of rows ≥ 0 that fits in an int, got %s", val)
+		}
 	}
 	return nil
 }

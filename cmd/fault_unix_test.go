@@ -1,0 +1,83 @@
+//go:build unix
+
+package cmd
+
+// The fault-injection cases that need Unix: a FIFO as --out, SIGHUP.
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+func TestFaultOutFIFO(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "50", "--test-size", "50", "-q", "--format", "json"}
+	// Issue 34, item 7: a FIFO whose reader is gone blocked the run forever
+	// in a write (SIGINT did not end it); a FIFO or a device is refused
+	// before any work, in a child with a deadline, so that a hang fails.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct{ path, what string }{{fifo, "a named pipe (FIFO)"}, {"/dev/zero", "a device"}} {
+		c := child(t, dir, append(args, "--out", tc.path)...)
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.Wait() }()
+		select {
+		case err := <-done:
+			want := "kerneltune: compare: --out " + tc.path + " is " + tc.what + ", not a results file: give a regular file"
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitError || !strings.HasPrefix(stderr.String(), want) {
+				t.Errorf("--out %s: %v, %q; want exit 1 and %q", tc.path, err, stderr.String(), want)
+			}
+		case <-time.After(30 * time.Second):
+			c.Process.Kill()
+			t.Errorf("--out %s: still running after 30 s", tc.path)
+		}
+	}
+}
+
+// Issue 34, item 10: SIGHUP (the terminal closed) ended a compare with exit
+// 129 and no word; it now winds down as SIGINT does, says so in one line
+// with how to resume, and exits 129.
+func TestFaultSIGHUPSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	c := child(t, dir, append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out)...)
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		if recs, _ := experiment.ReadRecordsFile(out); len(recs) > 0 {
+			break
+		}
+		if n > 2000 {
+			c.Process.Kill()
+			t.Fatal("no record in 20 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.Process.Signal(syscall.SIGHUP)
+	err := c.Wait()
+	ee, ok := err.(*exec.ExitError)
+	want := "kerneltune: interrupted by SIGHUP (the terminal was closed, or the session ended): run the command again to finish (a compare with --out: add --resume to keep the jobs that finished)\n"
+	if !ok || ee.ExitCode() != ExitHangup || !strings.HasSuffix(stderr.String(), want) {
+		t.Errorf("SIGHUP: %v, stderr %q; want exit %d and %q", err, stderr.String(), ExitHangup, want)
+	}
+	if _, errOut, code := runCLI(t, append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out, "--resume")...); code != 0 {
+		t.Errorf("--resume after SIGHUP: exit %d, %s", code, errOut)
+	}
+}

@@ -1,0 +1,275 @@
+package experiment
+
+// A dataset's identity: what it is (its data, how it was read, partitioned
+// and normalised), as opposed to its display name. report merges the
+// records of one name only when they are of one identity, so that a table
+// never averages, and a paired test never pairs, partitions of different
+// data (issue 34).
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Identity keys, as a user knows them (DatasetIdentity).
+const (
+	IDData       = "data sha256"
+	IDTest       = "test file sha256"
+	IDEncoding   = "encoding"
+	IDRead       = "read options"
+	IDPartitions = "partitions"
+	IDSeed       = "seed"
+	IDNormalize  = "normalize"
+	IDSource     = "source"
+	IDMulticlass = "multiclass"
+	IDPreset     = "preset"
+)
+
+// DatasetIdentity returns the identity of r's dataset, by the names of
+// what makes it (IDData, IDRead, IDPartitions, ...): the SHA-256 of its
+// data and test file, how it was read, how its partitions were drawn
+// (sizes or fractions, stratified, a given test file; not how many, since
+// partition k is drawn from the seed and k alone), the seed and the
+// normalisation. It is read from the record's settings and provenance and
+// is nil for a record without settings (written before they were
+// recorded: such files merge only within one run, OtherFileRunError).
+func DatasetIdentity(r *Record) map[string]string {
+	ps := PairSettings(r)
+	if ps == nil {
+		return nil
+	}
+	id := map[string]string{}
+	if v, ok := ps["seed"]; ok {
+		id[IDSeed] = v
+	}
+	if v, ok := ps["normalize"]; ok {
+		id[IDNormalize] = v
+	}
+	if v, ok := ps["source"]; ok {
+		hashed := false
+		for _, f := range strings.Split(v, "/") {
+			switch {
+			case isSHA256(f) && !hashed:
+				id[IDData], hashed = f, true
+			case strings.HasPrefix(f, "test="):
+				id[IDTest] = strings.TrimPrefix(f, "test=")
+			case f == "onehot":
+				id[IDEncoding] = "one-hot"
+			}
+		}
+		if !hashed {
+			// A source given in Go (no file, no hash): its name is all
+			// that identifies it.
+			name, _, _ := strings.Cut(v, "/")
+			id[IDSource] = name
+		}
+	}
+	if p := r.Provenance; p != nil && p.Data != nil {
+		if p.Data.SHA256 != "" {
+			id[IDData] = p.Data.SHA256
+		}
+		if p.Data.TestSHA256 != "" {
+			id[IDTest] = p.Data.TestSHA256
+		}
+	}
+	if v, ok := ps["read"]; ok {
+		id[IDRead] = v
+	}
+	if v, ok := ps["dataset"]; ok {
+		// A study dataset's key (DatasetSettings.keyWith): its read
+		// options and partition settings, "k=v" joined by spaces.
+		var part, read []string
+		for _, kv := range splitKV(v) {
+			k, _, _ := strings.Cut(kv, "=")
+			switch k {
+			case "partitions":
+			case "train-size", "test-size", "train-fraction", "stratified", "test":
+				part = append(part, kv)
+			default:
+				read = append(read, kv)
+			}
+		}
+		id[IDPartitions] = strings.Join(part, " ")
+		if _, ok := id[IDRead]; !ok {
+			id[IDRead] = strings.Join(read, " ")
+			if len(read) == 0 {
+				id[IDRead] = "(defaults)"
+			}
+		}
+	}
+	if v, ok := ps["describe.partitions"]; ok {
+		// "SPLITS/K/TRAIN/TEST/FRACTION/STRATIFIED" of a run that is not
+		// in a study's form (predefined splits): all but K.
+		f := strings.Split(v, "/")
+		if len(f) > 1 {
+			f = slices.Delete(f, 1, 2)
+		}
+		id[IDPartitions] = strings.Join(f, "/")
+	}
+	if v, ok := ps["describe.test"]; ok {
+		f := strings.Split(v, "/")
+		id[IDPartitions] += " test=given/" + strings.Join(f[max(0, len(f)-2):], "/")
+	}
+	if v, ok := ps["describe.multiclass"]; ok {
+		id[IDMulticlass] = v
+	}
+	if v, ok := ps["describe.preset"]; ok {
+		id[IDPreset] = v
+	}
+	return id
+}
+
+// splitKV splits joinKV's "k=v k=v" form; a space inside a value (a
+// delimiter " ") stays with its value.
+func splitKV(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, " ") {
+		if n := len(out); n > 0 && !strings.Contains(f, "=") {
+			out[n-1] += " " + f
+			continue
+		}
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// diffIdentity lists what differs between two identities, "key a vs b",
+// sorted; a key one of them lacks (an older record) is not compared.
+func diffIdentity(a, b map[string]string) []string {
+	var out []string
+	for k, va := range a {
+		if vb, ok := b[k]; ok && vb != va {
+			out = append(out, fmt.Sprintf("%s %s vs %s", k, orNone(va), orNone(vb)))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func orNone(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
+}
+
+// IdentityConflictError is a dataset name that two results files give to
+// different datasets (DatasetIdentity): report refuses to merge them unless
+// asked to show them as two datasets (MergeSettings.SplitIdentities).
+type IdentityConflictError struct {
+	Dataset     string
+	File, First string // the file of the record, and of the first record of the name
+	// Diff are what differs, "key first-value vs value".
+	Diff []string
+}
+
+func (e *IdentityConflictError) Error() string {
+	return fmt.Sprintf("dataset %s in %s is not the dataset %s in %s: %s; merge only records of the same data, read and partitioned the same way (give one of them another name with compare --name, or pass --split-identities to report them as two datasets)",
+		e.Dataset, e.File, e.Dataset, e.First, strings.Join(e.Diff, "; "))
+}
+
+func (e *IdentityConflictError) Unwrap() error { return ErrMixedRuns }
+
+// identityCheck remembers the identities met under each dataset name while
+// merging the records of several files.
+type identityCheck struct {
+	split bool
+	seen  map[string][]identitySeen // by the name in the files
+}
+
+type identitySeen struct {
+	id   map[string]string
+	file string
+	name string // the name given to the records of this identity
+}
+
+// add checks r (from file) against the identities of its name met before,
+// and returns the name its records are given: its own for the first
+// identity of a name, "NAME#2", "NAME#3", ... for others when split; an
+// *IdentityConflictError otherwise.
+func (c *identityCheck) add(r *Record, file string) (string, error) {
+	id := DatasetIdentity(r)
+	if id == nil {
+		return r.Dataset, nil
+	}
+	if c.seen == nil {
+		c.seen = map[string][]identitySeen{}
+	}
+	ids := c.seen[r.Dataset]
+	for _, s := range ids {
+		if len(diffIdentity(s.id, id)) == 0 {
+			return s.name, nil
+		}
+	}
+	if len(ids) > 0 && !c.split {
+		return "", &IdentityConflictError{Dataset: r.Dataset, File: file, First: ids[0].file, Diff: diffIdentity(ids[0].id, id)}
+	}
+	name := r.Dataset
+	if len(ids) > 0 {
+		name = fmt.Sprintf("%s#%d", r.Dataset, len(ids)+1)
+	}
+	c.seen[r.Dataset] = append(ids, identitySeen{id, file, name})
+	return name, nil
+}
+
+// renamed returns, for a dataset split by identity, a line per identity
+// after the first saying which file's records bear which name.
+func (c *identityCheck) renamed() []string {
+	var out []string
+	names := make([]string, 0, len(c.seen))
+	for n := range c.seen {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		ids := c.seen[n]
+		for _, s := range ids[1:] {
+			out = append(out, fmt.Sprintf("%s is dataset %s of %s (%s)", s.name, n, s.file, strings.Join(diffIdentity(ids[0].id, s.id), "; ")))
+		}
+	}
+	return out
+}
+
+// renameDatasets renames the datasets of rs by renames (old name → new),
+// in their grids too (copies).
+func renameDatasets(rs []Record, renames map[string]string) {
+	if len(renames) == 0 {
+		return
+	}
+	grids := map[*Grid]*Grid{}
+	for i := range rs {
+		r := &rs[i]
+		if n, ok := renames[r.Dataset]; ok {
+			r.Dataset = n
+		}
+		if r.Grid == nil {
+			continue
+		}
+		g, ok := grids[r.Grid]
+		if !ok {
+			g = &Grid{Entries: r.Grid.Entries, Datasets: slices.Clone(r.Grid.Datasets)}
+			for j := range g.Datasets {
+				if n, ok := renames[g.Datasets[j].Name]; ok {
+					g.Datasets[j].Name = n
+				}
+			}
+			grids[r.Grid] = g
+		}
+		r.Grid = g
+	}
+}
