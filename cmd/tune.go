@@ -141,9 +141,11 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 		return err
 	}
 	prog := progress.New(o.ErrOut, "tune "+o.Method, o.Quiet)
-	spec := o.spec.WithBase(o.m.base(o.Seed, func(st methods.Step) {
+	base := o.m.base(o.Seed, func(st methods.Step) {
 		prog.Update(st.Iter, max(o.m.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
-	}))
+	})
+	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
+	spec := o.spec.WithBase(base)
 	// The estimate counts live data; the garbage collector may let the heap
 	// grow to twice that between collections. Ask it to keep the whole heap
 	// within the bound, or 90% of the RAM without one (a soft limit: it

@@ -25,6 +25,7 @@ type Line struct {
 	start   time.Time
 	enabled bool
 	last    time.Time
+	stage   string
 }
 
 // New returns a line on w, enabled when w is a terminal and quiet is off.
@@ -56,6 +57,22 @@ func (p *Line) Update(done, total int, detail string) {
 		eta = rem.Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "\r\033[K%s %d/%d  ETA %s  %s", p.label, done, total, eta, detail)
+}
+
+// Stage is Update for a long step of work counted in parts (the grid
+// search's jobs): the stage's name is the detail, and the ETA counts from
+// the stage's first update, so that a second stage (the refinement on all
+// rows) is not estimated from the first one's pace.
+func (p *Line) Stage(stage string, done, total int) {
+	if p == nil || !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	if stage != p.stage {
+		p.stage, p.start, p.last = stage, time.Now(), time.Time{}
+	}
+	p.mu.Unlock()
+	p.Update(done, total, stage)
 }
 
 // Finish clears the line.

@@ -45,6 +45,13 @@ type Common struct {
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)
+	// Progress, if non-nil, is called as the parts of a long step of work
+	// finish: each (γ, fold) job of svm's grid search and of its
+	// refinement on all rows, named by stage. Like Recorder, a run sets
+	// it; it is not a setting.
+	Progress func(stage string, done, total int)
+	// stage names the cross-validation cvCounts runs, for Progress.
+	stage string
 	// Grids, if non-nil, shares the grid search (svm; gi's C) between the jobs of a run that search the same training part
 	// with the same settings (GridMemo); it changes no result. A run sets
 	// it per job, like Recorder; it is not a setting of the run.

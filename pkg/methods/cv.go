@@ -293,6 +293,7 @@ func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common) (gridResu
 		gammas[i] = math.Exp2(l)
 	}
 
+	cm.stage = fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), plan.k(), n)
 	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, err
@@ -354,6 +355,7 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 		// random sample of the pairs, not of all of them).
 		gammaH = moderateGamma(kernel.SquaredDistances(sub.X))
 	}
+	cm.stage = fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), train.Len())
 	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on all rows: %w", err)

@@ -93,6 +93,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
+		done     int
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -149,6 +150,10 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 				}
 				mu.Lock()
 				solves += ns
+				done++
+				if cm.Progress != nil && cm.stage != "" {
+					cm.Progress(cm.stage, done, len(groups)*nf)
+				}
 				if err != nil {
 					if firstErr == nil {
 						firstErr = fmt.Errorf("%sfold %d: %w", label(jb.g), jb.f+1, err)
