@@ -57,7 +57,7 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
-	sum := report.SummarizeMergeBy(res, o.metric)
+	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
 	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
 		return err
 	}
