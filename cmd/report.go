@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,9 @@ type reportOptions struct {
 	*globalOptions
 	summaryOptions
 	AllowPartial bool
+	PerJob       bool     // --per-job: one row per (dataset, method, partition)
+	Datasets     []string // --datasets: only these datasets' records
+	Methods      []string // --methods: only these methods' (or entries') records
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -37,12 +41,21 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 			if err := o.summaryOptions.check(); err != nil {
 				return err
 			}
+			if o.PerJob && o.Format == formatJSON {
+				return usageErrorf("--per-job: the results files are already one JSON record per job; give --format csv (or table, markdown, latex)")
+			}
+			if o.PerJob && (o.HTML != "" || o.Plot != "") {
+				return usageErrorf("--per-job prints the long table only: run report once more for --html or --plot")
+			}
 			o.summaryOptions.setCommand(cmd, args)
 			return runReport(cmd.Context(), o, args)
 		},
 	}
 	o.summaryOptions.addFlags(c.Flags())
 	c.Flags().BoolVar(&o.AllowPartial, "allow-partial", false, "accept records that lack some of the run's jobs (exit 0 with a warning, not 1)")
+	c.Flags().BoolVar(&o.PerJob, "per-job", false, "print one row per (dataset, method, partition) with every metric and cost (the long table R and pandas read; --format csv) instead of the averaged tables")
+	c.Flags().StringSliceVar(&o.Datasets, "datasets", nil, "only these datasets (comma-separated names as the tables print them)")
+	c.Flags().StringSliceVar(&o.Methods, "methods", nil, "only these methods (comma-separated: a method name keeps all its entries, e.g. spd keeps spd:diag and spd:full; an entry keeps itself); the baseline is the first of the run's methods kept")
 	return c
 }
 
@@ -57,8 +70,18 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
+	if res.Records, err = report.Filter(res.Records, o.Datasets, o.Methods); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if len(o.Datasets) > 0 {
+		res.Datasets = slices.DeleteFunc(res.Datasets, func(d string) bool { return !slices.Contains(o.Datasets, d) })
+	}
 	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
-	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
+	if o.PerJob {
+		if err := report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records)); err != nil {
+			return err
+		}
+	} else if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
 		return err
 	}
 	if !sum.Complete && !o.AllowPartial {
