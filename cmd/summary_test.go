@@ -118,7 +118,11 @@ func TestReportIncompleteRun(t *testing.T) {
 				}
 			}
 		default:
-			if !strings.Contains(out, warning) || !strings.Contains(out, "diabetes (2 partitions) — INCOMPLETE: no records (0 of 4 jobs present)") {
+			title := "diabetes (2 partitions) — INCOMPLETE: no records (0 of 4 jobs present)"
+			if format == "latex" {
+				title = `\caption{diabetes (2 partitions) --- INCOMPLETE: no records (0 of 4 jobs present)}`
+			}
+			if !strings.Contains(out, warning) || !strings.Contains(out, title) {
 				t.Errorf("%s output lacks the warning or the empty dataset:\n%s", format, out)
 			}
 		}
@@ -281,7 +285,7 @@ func TestSummaryMarkdownAndLaTeX(t *testing.T) {
 		t.Errorf("footnote not an escaped paragraph:\n%s", md)
 	}
 	tex := mustRun(t, append(compareArgs, "--format", "latex")...)
-	if !strings.HasPrefix(tex, `% kerneltune: booktabs tables; needs \usepackage{booktabs} in the preamble`) {
+	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars; needs \usepackage{booktabs} in the preamble`) {
 		t.Errorf("latex does not say it needs booktabs:\n%s", tex)
 	}
 	for _, c := range []string{"compare", "report"} {
