@@ -137,3 +137,19 @@ func TestReportFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestReportMergeConflictNamesTheFlag: merging two runs of random with
+// different --budget says "--budget 15 vs 10", the flag a user typed, not
+// the Go field "entry.Budget".
+func TestReportMergeConflictNamesTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	for _, r := range []struct{ out, budget string }{{a, "15"}, {b, "10"}} {
+		mustRun(t, "compare", "builtin:heart", "--methods", "random", "--budget", r.budget, "--partitions", "1",
+			"--train-size", "40", "--test-size", "40", "--out", r.out, "-q")
+	}
+	_, errOut, code := runCLI(t, "report", a, b)
+	if code != 1 || !strings.Contains(errOut, ": --budget 15 vs 10") || strings.Contains(errOut, "entry.") {
+		t.Errorf("report of two budgets: exit %d, want 1 naming --budget 15 vs 10:\n%s", code, errOut)
+	}
+}

@@ -29,7 +29,7 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "report FILE...",
 		Short:   "Re-render compare's tables from results files (merge shards)",
-		Long:    help("report") + summaryFormatHelp,
+		Long:    help("report") + "\n\n" + summaryFormatHelp,
 		Example: help("report-examples"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {

@@ -80,7 +80,7 @@ func TestMergeFilesConflicts(t *testing.T) {
 		want []string
 	}{
 		{"C", CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}, Base: methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10, C: 2}},
-			[]string{"heart/svm", "C (default) vs 2"}},
+			[]string{"heart/svm", "--C (default) vs 2"}},
 		{"seed and sizes", CompareSettings{Seed: 5, Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 30, TestSize: 40}}},
 			[]string{"seed 0 vs 5", "dataset partitions=2 test-size=40 train-size=40 vs partitions=2 test-size=40 train-size=30"}},
 		{"content", CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}},
