@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,8 +17,8 @@ type reportOptions struct {
 	summaryOptions
 	AllowPartial bool
 	PerJob       bool     // --per-job: one row per (dataset, method, partition)
-	Datasets     []string // --datasets: only these datasets' records
-	Methods      []string // --methods: only these methods' (or entries') records
+	Datasets     []string // --datasets, --methods: only these datasets' and methods' records
+	Methods      []string
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -41,11 +40,8 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 			if err := o.summaryOptions.check(); err != nil {
 				return err
 			}
-			if o.PerJob && o.Format == formatJSON {
-				return usageErrorf("--per-job: the results files are already one JSON record per job; give --format csv (or table, markdown, latex)")
-			}
-			if o.PerJob && (o.HTML != "" || o.Plot != "") {
-				return usageErrorf("--per-job prints the long table only: run report once more for --html or --plot")
+			if err := report.CheckPerJob(o.PerJob, o.Format, o.HTML != "" || o.Plot != ""); err != nil {
+				return usageErrorf("%v", err)
 			}
 			o.summaryOptions.setCommand(cmd, args)
 			return runReport(cmd.Context(), o, args)
@@ -70,18 +66,16 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
-	if res.Records, err = report.Filter(res.Records, o.Datasets, o.Methods); err != nil {
+	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {
 		return usageErrorf("%v", err)
-	}
-	if len(o.Datasets) > 0 {
-		res.Datasets = slices.DeleteFunc(res.Datasets, func(d string) bool { return !slices.Contains(o.Datasets, d) })
 	}
 	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
 	if o.PerJob {
-		if err := report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records)); err != nil {
-			return err
-		}
-	} else if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
+		err = report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records))
+	} else {
+		err = o.summaryOptions.write(o.globalOptions, sum, res.Records)
+	}
+	if err != nil {
 		return err
 	}
 	if !sum.Complete && !o.AllowPartial {

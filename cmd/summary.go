@@ -57,10 +57,7 @@ func (o *summaryOptions) check() error {
 	if o.metric = m; err != nil {
 		return usageErrorf("--metric: %v", err)
 	}
-	if !(o.Rope >= 0 && o.Rope < 100) {
-		return usageErrorf("--rope: %g points: want a number of points from 0 to below 100", o.Rope)
-	}
-	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML)); err != nil {
+	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML), report.CheckRope(o.Rope)); err != nil {
 		return usageErrorf("%v", err)
 	}
 	return nil

@@ -73,6 +73,20 @@ func Filter(recs []experiment.Record, datasets, methods []string) ([]experiment.
 	return out, nil
 }
 
+// FilterMerge is Filter on the records of res, and keeps only the datasets
+// given (nil: all) in res.Datasets.
+func FilterMerge(res *experiment.MergeResult, datasets, methods []string) error {
+	recs, err := Filter(res.Records, datasets, methods)
+	if err != nil {
+		return err
+	}
+	res.Records = recs
+	if len(datasets) > 0 {
+		res.Datasets = slices.DeleteFunc(res.Datasets, func(d string) bool { return !slices.Contains(datasets, d) })
+	}
+	return nil
+}
+
 // entryMatches reports whether the entry "method[:param][@mode]" is name or
 // is of the method name.
 func entryMatches(entry, name string) bool {

@@ -4,6 +4,7 @@ package report
 // partition) with every metric and cost, the form R and pandas read.
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -79,6 +80,21 @@ var perJobColumns = []perJobColumn{
 	{"seed", func(r *experiment.Record) string { return strconv.FormatUint(r.Seed, 10) }},
 	{"run", func(r *experiment.Record) string { return r.Run }},
 	{"error", func(r *experiment.Record) string { return r.Error }},
+}
+
+// CheckPerJob returns the usage error of --per-job (perJob) with a format
+// or other output it cannot have: json (the results file already is that),
+// --html or --plot (figures).
+func CheckPerJob(perJob bool, format string, figures bool) error {
+	switch {
+	case !perJob:
+		return nil
+	case format == FormatJSON:
+		return errors.New("--per-job: the results files are already one JSON record per job; give --format csv (or table, markdown, latex)")
+	case figures:
+		return errors.New("--per-job prints the long table only: run report once more for --html or --plot")
+	}
+	return nil
 }
 
 // PerJobTable is the long form of the records: one row per (dataset,

@@ -161,6 +161,14 @@ type SummaryOptions struct {
 	Rope float64
 }
 
+// CheckRope refuses a --rope that is not a number of points in [0, 100).
+func CheckRope(rope float64) error {
+	if !(rope >= 0 && rope < 100) {
+		return fmt.Errorf("--rope: %g points: want a number of points from 0 to below 100", rope)
+	}
+	return nil
+}
+
 // DefaultRope is the ROPE of report's and compare's Bayesian tests unless
 // --rope says otherwise: one point of accuracy (Benavoli et al. 2017 use
 // 1 % throughout).
