@@ -7,8 +7,12 @@ BIN     := kerneltune
 
 all: build
 
+# The version records, models and reports carry: the git description, set
+# through the linker (a plain go build says "(devel)").
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "-X github.com/kerneltune/kerneltune/internal/buildinfo.version=$(VERSION)" -o $(BIN) .
 
 # The README's test command; .ci/run calls it. gofmt check + vet + race tests
 # (with Debian's chromium installed first, when it can be, so that the HTML

@@ -160,7 +160,14 @@ var cmdForbidden = []string{"pkg/solver", "pkg/solver/sqp", "pkg/kernel", "pkg/m
 
 // cmdLineBudget is the most lines cmd/'s non-test files may have together; a
 // command that grows past it is carrying logic a Go user would want to call.
-const cmdLineBudget = 2000
+// 2000 until issue 35, whose report flags (--rope, --per-job, --datasets,
+// --methods) added 13 lines of flag parsing and calls after their logic
+// went into pkg/report (Filter, FilterMerge, PerJobTable, CheckPerJob,
+// CheckRope) and buildinfo (VersionTemplate); 2020 with the merge of
+// issue 34's --split-identities and issue 32's --kernel-rows, --test-n,
+// --test-output and the grid's progress stage (flag declarations: their
+// logic is in pkg/experiment, pkg/methods, pkg/dataio and internal/progress).
+const cmdLineBudget = 2020
 
 func TestCmdIsThin(t *testing.T) {
 	files, err := filepath.Glob("cmd/*.go")

@@ -75,11 +75,14 @@ func TestReportLaTeXPaperTable(t *testing.T) {
 	}
 	run := writeFile(t, t.TempDir(), "run.jsonl", b.String())
 	out := mustRun(t, "report", run, "--format", "latex")
-	i := strings.Index(out, "% Table 2 layout")
+	i := strings.Index(out, "\\begin{table}[htbp]\n\\centering\n\\caption{Test accuracy \\% (mean")
 	if i < 0 {
 		t.Fatalf("no paper table:\n%s", out)
 	}
-	want := `% Table 2 layout: test accuracy % (mean $\pm$ std over the partitions), datasets by methods; best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than svm (two-sided paired Wilcoxon p < 0.05)
+	want := `\begin{table}[htbp]
+\centering
+\caption{Test accuracy \% (mean $\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than svm (two-sided paired Wilcoxon $p < 0.05$)}
+\label{tab:kerneltune-summary}
 \begin{tabular}{lccc}
 \toprule
 dataset & svm & lccp & rcsc \\
@@ -88,12 +91,13 @@ heart & 80.00 $\pm$ 0.00 & \textbf{83.50 $\pm$ 1.87}$^{+}$ & 76.50 $\pm$ 1.87$^{
 sonar & 80.00 $\pm$ 0.00 & \textbf{80.50 $\pm$ 1.87} & 76.50 $\pm$ 1.87$^{-}$ \\
 \bottomrule
 \end{tabular}
+\end{table}
 `
 	if got := out[i:]; got != want {
 		t.Errorf("paper table:\n%s\nwant:\n%s", got, want)
 	}
 	// One dataset: the per-dataset table says it all.
-	if out := mustRun(t, "report", pairedRun(t, svm[:5], []int{81, 82, 83, 84, 85}), "--format", "latex"); strings.Contains(out, "Table 2 layout") {
+	if out := mustRun(t, "report", pairedRun(t, svm[:5], []int{81, 82, 83, 84, 85}), "--format", "latex"); strings.Contains(out, "tab:kerneltune-summary") {
 		t.Errorf("a paper table for one dataset:\n%s", out)
 	}
 }

@@ -17,6 +17,9 @@ type reportOptions struct {
 	summaryOptions
 	AllowPartial    bool
 	SplitIdentities bool
+	PerJob          bool     // --per-job: one row per (dataset, method, partition)
+	Datasets        []string // --datasets, --methods: only these datasets' and methods' records
+	Methods         []string
 }
 
 func init() { subcommands = append(subcommands, newReportCmd) }
@@ -26,7 +29,7 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "report FILE...",
 		Short:   "Re-render compare's tables from results files (merge shards)",
-		Long:    help("report") + summaryFormatHelp,
+		Long:    help("report") + "\n\n" + summaryFormatHelp,
 		Example: help("report-examples"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -38,6 +41,9 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 			if err := o.summaryOptions.check(); err != nil {
 				return err
 			}
+			if err := report.CheckPerJob(o.PerJob, o.Format, o.HTML != "" || o.Plot != ""); err != nil {
+				return usageErrorf("%v", err)
+			}
 			o.summaryOptions.setCommand(cmd, args)
 			return runReport(cmd.Context(), o, args)
 		},
@@ -45,6 +51,9 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	o.summaryOptions.addFlags(c.Flags())
 	c.Flags().BoolVar(&o.AllowPartial, "allow-partial", false, "accept records that lack some of the run's jobs (exit 0 with a warning, not 1)")
 	c.Flags().BoolVar(&o.SplitIdentities, "split-identities", false, "report records that give one dataset name to different data (or other reading, partitions, seed or normalisation) as two datasets, NAME and NAME#2, instead of refusing them")
+	c.Flags().BoolVar(&o.PerJob, "per-job", false, "print one row per (dataset, method, partition) with every metric and cost (the long table R and pandas read; --format csv) instead of the averaged tables")
+	c.Flags().StringSliceVar(&o.Datasets, "datasets", nil, "only these datasets (comma-separated names as the tables print them)")
+	c.Flags().StringSliceVar(&o.Methods, "methods", nil, "only these methods (comma-separated: a method name keeps all its entries, e.g. spd keeps spd:diag and spd:full; an entry keeps itself); the baseline is the first of the run's methods kept")
 	return c
 }
 
@@ -62,8 +71,16 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	for _, r := range res.Renamed {
 		fmt.Fprintf(o.ErrOut, "kerneltune: report: %s\n", r)
 	}
-	sum := report.SummarizeMergeBy(res, o.metric)
-	if err := o.summaryOptions.write(o.globalOptions, sum, res.Records); err != nil {
+	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {
+		return usageErrorf("%v", err)
+	}
+	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
+	if o.PerJob {
+		err = report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records))
+	} else {
+		err = o.summaryOptions.write(o.globalOptions, sum, res.Records)
+	}
+	if err != nil {
 		return err
 	}
 	if !sum.Complete && !o.AllowPartial {

@@ -143,10 +143,15 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 }
 
 // kerneltune --version prints the build's version (as the model files record
-// it) and exits 0.
+// it) and exits 0; a bare "(devel)" (no VCS stamp, no -X version: a test
+// binary) is followed by how to set one.
 func TestVersion(t *testing.T) {
 	out, errOut, code := runCLI(t, "--version")
-	if code != ExitOK || out != "kerneltune version "+buildinfo.Version()+"\n" {
+	want := "kerneltune version " + buildinfo.Version() + "\n"
+	if buildinfo.Version() == "(devel)" {
+		want += buildinfo.SetVersionHint + "\n"
+	}
+	if code != ExitOK || out != want {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -153,7 +153,7 @@ func TestReportConflictingRuns(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	_, errOut, code = runCLI(t, "report", a, b)
-	want := "Heart/svm was run with other settings in " + b + " than in " + a + ": C (default) vs 2"
+	want := "Heart/svm was run with other settings in " + b + " than in " + a + ": --C (default) vs 2"
 	if code != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, %q; want exit 1 and %q", code, errOut, want)
 	}

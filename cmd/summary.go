@@ -25,8 +25,9 @@ type summaryOptions struct {
 	PlotAs   string
 	PlotSort bool
 	DPI      int
-	HTML     string // --html: write the run as one self-contained page
-	Metric   string // --metric, parsed by check into metric
+	HTML     string  // --html: write the run as one self-contained page
+	Metric   string  // --metric, parsed by check into metric
+	Rope     float64 // --rope: the Bayesian tests' ROPE, in points
 	metric   metrics.Metric
 	command  string // the command line, for the page's header
 }
@@ -41,6 +42,7 @@ func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.DPI, "dpi", report.DefaultDPI, "resolution of --plot-format png figures, in dots per inch (300 suits print; 96 the screen)")
 	f.StringVar(&o.HTML, "html", "", "also write the run as one self-contained HTML page (tables, statistics, figures, failures; no network needed to view it)")
 	f.StringVar(&o.Metric, "metric", "accuracy", "test score of the tables, p-values, ranks and figures: "+strings.Join(metrics.Names(), ", "))
+	f.Float64Var(&o.Rope, "rope", report.DefaultRope, "region of practical equivalence of the Bayesian tests, in points of the metric (1 = ±1 percentage point of accuracy): P(worse/equiv/better) against the baseline")
 	f.BoolVar(&o.PlotSort, "plot-sort", false, "list features in the per-feature weight charts largest weight first, not in data order")
 }
 
@@ -55,7 +57,7 @@ func (o *summaryOptions) check() error {
 	if o.metric = m; err != nil {
 		return usageErrorf("--metric: %v", err)
 	}
-	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML)); err != nil {
+	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML), report.CheckRope(o.Rope)); err != nil {
 		return usageErrorf("%v", err)
 	}
 	return nil

@@ -118,7 +118,11 @@ func TestReportIncompleteRun(t *testing.T) {
 				}
 			}
 		default:
-			if !strings.Contains(out, warning) || !strings.Contains(out, "diabetes (2 partitions) — INCOMPLETE: no records (0 of 4 jobs present)") {
+			title := "diabetes (2 partitions) — INCOMPLETE: no records (0 of 4 jobs present)"
+			if format == "latex" {
+				title = `\caption{diabetes (2 partitions) --- INCOMPLETE: no records (0 of 4 jobs present)}`
+			}
+			if !strings.Contains(out, warning) || !strings.Contains(out, title) {
 				t.Errorf("%s output lacks the warning or the empty dataset:\n%s", format, out)
 			}
 		}
@@ -215,7 +219,8 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "mean_test_accuracy", "std_test_accuracy",
-		"mean_nsv", "mean_seconds", "mean_svm_solves", "baseline", "p_value", "pairs", "best", "complete"}
+		"mean_nsv", "mean_seconds", "mean_svm_solves", "baseline", "p_value", "pairs", "best", "complete",
+		"rope_points", "p_worse", "p_equivalent", "p_better"}
 	if !slices.Equal(rows[0], want) {
 		t.Fatalf("header %q, want %q", rows[0], want)
 	}
@@ -235,7 +240,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 				if _, err := strconv.ParseBool(cell); err != nil {
 					t.Errorf("row %d %s = %q, not a boolean", i+1, name, cell)
 				}
-			case "p_value":
+			case "p_value", "p_worse", "p_equivalent", "p_better":
 				if r[1] == "spd" { // the baseline's own p is the empty cell
 					if cell != "" {
 						t.Errorf("baseline's p_value %q, want empty", cell)
@@ -248,7 +253,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 				if err != nil {
 					t.Errorf("row %d %s = %q does not parse: %v", i+1, name, cell, err)
 				}
-				if (name == "mean_test_accuracy" || name == "p_value") && (v < 0 || v > 1) {
+				if (name == "mean_test_accuracy" || strings.HasPrefix(name, "p_")) && (v < 0 || v > 1) {
 					t.Errorf("row %d %s = %v outside [0, 1]", i+1, name, v)
 				}
 			}
@@ -280,7 +285,7 @@ func TestSummaryMarkdownAndLaTeX(t *testing.T) {
 		t.Errorf("footnote not an escaped paragraph:\n%s", md)
 	}
 	tex := mustRun(t, append(compareArgs, "--format", "latex")...)
-	if !strings.HasPrefix(tex, `% kerneltune: booktabs tables; needs \usepackage{booktabs} in the preamble`) {
+	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars; needs \usepackage{booktabs} in the preamble`) {
 		t.Errorf("latex does not say it needs booktabs:\n%s", tex)
 	}
 	for _, c := range []string{"compare", "report"} {

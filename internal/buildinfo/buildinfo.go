@@ -10,9 +10,32 @@ import (
 	"strings"
 )
 
-// Version is the kerneltune version from the build information: the module
-// version, or "(devel)" plus the VCS revision in a source build.
+// version is set by the linker: make build passes
+// -ldflags "-X github.com/kerneltune/kerneltune/internal/buildinfo.version=$(git describe --tags --always --dirty)".
+var version string
+
+// SetVersionHint says how to give a source build a version, for
+// --version when Version has only "(devel)".
+const SetVersionHint = "a source build without a version: build with 'make build' (the git description), or go build -ldflags \"-X github.com/kerneltune/kerneltune/internal/buildinfo.version=VERSION\"; 'go install github.com/kerneltune/kerneltune@VERSION' records the module version"
+
+// VersionTemplate is --version's cobra template: the version, and for a
+// bare "(devel)" SetVersionHint on a second line.
+func VersionTemplate() string {
+	if Version() == "(devel)" {
+		return "kerneltune version {{.Version}}\n" + SetVersionHint + "\n"
+	}
+	return "kerneltune version {{.Version}}\n"
+}
+
+// Version is the kerneltune version: the one the linker set (make build:
+// the git description), else from the build information the module version
+// (go install …@v1.2.3), or "(devel)" plus the VCS revision in a source
+// build, or "(devel)" alone when the build had no VCS stamping (see
+// SetVersionHint).
 func Version() string {
+	if version != "" {
+		return version
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"

@@ -143,10 +143,27 @@ func diffPair(a, b map[string]string) []string {
 		if oka && okb && va == vb {
 			continue
 		}
-		name := strings.TrimPrefix(strings.TrimPrefix(k, "base."), "describe.")
-		out = append(out, fmt.Sprintf("%s %s vs %s", name, orDefault(va, oka), orDefault(vb, okb)))
+		out = append(out, fmt.Sprintf("%s %s vs %s", settingName(k), orDefault(va, oka), orDefault(vb, okb)))
 	}
 	return out
+}
+
+// settingFlags are the command-line flags of the methods' settings the
+// fingerprint names by their Go field (methods.Common's, the entries' own).
+var settingFlags = map[string]string{
+	"C": "--C", "Folds": "--folds", "Eps": "--eps", "CacheMB": "--cache-mb", "GridRows": "--grid-rows",
+	"Budget": "--budget", "MaxIter": "--max-iter", "Workers": "--workers", "Seed": "--seed",
+}
+
+// settingName is the name a user knows of the setting key k: the flag for
+// a method setting that has one ("entry.Budget" and "base.Budget" are
+// --budget), else the key without "base." or "describe.".
+func settingName(k string) string {
+	field := strings.TrimPrefix(strings.TrimPrefix(k, "base."), "entry.")
+	if flag, ok := settingFlags[field]; ok && field != k {
+		return flag
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(k, "base."), "describe.")
 }
 
 // pairCheck remembers the settings of each (dataset, entry) pair met while

@@ -35,6 +35,6 @@ func ExampleBOSettings_Tune() {
 			res.Method, math.Log2(res.C), math.Log2(res.Kernel.Gamma), res.CriterionEnd, res.Iter, res.Solves)
 	}
 	// Output:
-	// bo     log2 C =  6.01, log2 gamma = -11.94: CV accuracy 0.8481 after 20 evaluations, 100 SVM solves
+	// bo     log2 C = 11.19, log2 gamma = -15.00: CV accuracy 0.8481 after 20 evaluations, 100 SVM solves
 	// random log2 C = -0.07, log2 gamma =  -6.34: CV accuracy 0.8481 after 20 evaluations, 100 SVM solves
 }

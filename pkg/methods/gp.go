@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -55,49 +54,110 @@ func matern52(x, z, invEll2 []float64, sf2 float64) (k, g float64) {
 }
 
 // gp is a GP regression fitted to points X (rows in the unit box) with
-// outputs y under fixed hyperparameters.
+// outputs y under fixed hyperparameters. Its linear algebra is done here on
+// n×n slices (n is at most the budget, 30 by default), not with gonum's
+// Cholesky: that one estimates the condition number at every
+// factorisation and allocates at every solve, which made bo's own work
+// cost several times its SVM solves on 100-row data (issue 35).
 type gp struct {
 	h       gpHyper
 	invEll2 []float64
 	sf2     float64
 	X       [][]float64
-	chol    mat.Cholesky
-	alpha   *mat.VecDense // K⁻¹y
-	ky      float64       // yᵀK⁻¹y
+	n       int
+	L       []float64 // the lower Cholesky factor of K + σn²I, row-major n×n
+	alpha   []float64 // K⁻¹y
+	ky      float64   // yᵀK⁻¹y
 	logDet  float64
+	ks, v   []float64 // predict's scratch: k(x, X), then L⁻¹k
 }
 
 // errNotPD is a covariance matrix whose Cholesky factorisation failed.
 var errNotPD = errors.New("the GP's covariance matrix is not positive definite")
 
+// cholesky overwrites the lower triangle of the symmetric n×n matrix a
+// (row-major) with its Cholesky factor L (a = LLᵀ), zeroing the upper
+// triangle; false when a is not positive definite.
+func cholesky(a []float64, n int) bool {
+	for j := range n {
+		rj := a[j*n : j*n+n]
+		d := rj[j]
+		for k := range j {
+			d -= rj[k] * rj[k]
+		}
+		if !(d > 0) {
+			return false
+		}
+		d = math.Sqrt(d)
+		rj[j] = d
+		for i := j + 1; i < n; i++ {
+			ri := a[i*n : i*n+n]
+			s := ri[j]
+			for k := range j {
+				s -= ri[k] * rj[k]
+			}
+			ri[j] = s / d
+		}
+		for k := j + 1; k < n; k++ {
+			rj[k] = 0
+		}
+	}
+	return true
+}
+
+// solveL solves L x = b in place (forward substitution).
+func (g *gp) solveL(b []float64) {
+	n := g.n
+	for i := range n {
+		ri := g.L[i*n : i*n+i]
+		s := b[i]
+		for k, l := range ri {
+			s -= l * b[k]
+		}
+		b[i] = s / g.L[i*n+i]
+	}
+}
+
+// solveLT solves Lᵀ x = b in place (back substitution).
+func (g *gp) solveLT(b []float64) {
+	n := g.n
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for k := i + 1; k < n; k++ {
+			s -= g.L[k*n+i] * b[k]
+		}
+		b[i] = s / g.L[i*n+i]
+	}
+}
+
 // newGP conditions the GP with hyperparameters h on (X, y).
 func newGP(X [][]float64, y []float64, h gpHyper) (*gp, error) {
-	g := &gp{h: h, X: X, sf2: math.Exp(h.LogSf2), invEll2: make([]float64, len(h.LogEll))}
+	n := len(X)
+	g := &gp{h: h, X: X, n: n, sf2: math.Exp(h.LogSf2), invEll2: make([]float64, len(h.LogEll)),
+		L: make([]float64, n*n), ks: make([]float64, n), v: make([]float64, n)}
 	for i, l := range h.LogEll {
 		g.invEll2[i] = math.Exp(-2 * l)
 	}
-	n := len(X)
-	K := mat.NewSymDense(n, nil)
 	sn2 := math.Exp(h.LogSn2)
 	for i := range n {
-		for j := i; j < n; j++ {
+		for j := 0; j <= i; j++ {
 			k, _ := matern52(X[i], X[j], g.invEll2, g.sf2)
 			if i == j {
 				k += sn2
 			}
-			K.SetSym(i, j, k)
+			g.L[i*n+j], g.L[j*n+i] = k, k
 		}
 	}
-	if !g.chol.Factorize(K) {
+	if !cholesky(g.L, n) {
 		return nil, errNotPD
 	}
-	g.alpha = mat.NewVecDense(n, nil)
-	yv := mat.NewVecDense(n, slices.Clone(y))
-	if err := g.chol.SolveVecTo(g.alpha, yv); err != nil {
-		return nil, err
+	g.alpha = slices.Clone(y)
+	g.solveL(g.alpha)
+	g.solveLT(g.alpha)
+	for i := range n {
+		g.ky += y[i] * g.alpha[i]
+		g.logDet += 2 * math.Log(g.L[i*n+i])
 	}
-	g.ky = mat.Dot(yv, g.alpha)
-	g.logDet = g.chol.LogDet()
 	return g, nil
 }
 
@@ -111,17 +171,20 @@ func (g *gp) logML() float64 {
 // logMLGrad returns the gradient of logML with respect to (log ℓ_1..m,
 // log σf², log σn²): ½ tr((ααᵀ - K⁻¹) ∂K/∂θ) (eq. 5.9).
 func (g *gp) logMLGrad() []float64 {
-	n, m := len(g.X), len(g.invEll2)
-	var Kinv mat.SymDense
-	if err := g.chol.InverseTo(&Kinv); err != nil {
-		return nil
+	n, m := g.n, len(g.invEll2)
+	Kinv := make([]float64, n*n) // column j of K⁻¹ in row j (K⁻¹ is symmetric)
+	for j := range n {
+		col := Kinv[j*n : j*n+n]
+		col[j] = 1
+		g.solveL(col)
+		g.solveLT(col)
 	}
 	grad := make([]float64, m+2)
-	a := g.alpha.RawVector().Data
+	a := g.alpha
 	sn2 := math.Exp(g.h.LogSn2)
 	for i := range n {
 		for j := i; j < n; j++ {
-			w := a[i]*a[j] - Kinv.At(i, j) // (ααᵀ - K⁻¹)_ij
+			w := a[i]*a[j] - Kinv[i*n+j] // (ααᵀ - K⁻¹)_ij
 			if i != j {
 				w *= 2 // the symmetric pair
 			}
@@ -140,35 +203,44 @@ func (g *gp) logMLGrad() []float64 {
 }
 
 // predict returns the posterior mean and variance of the latent function
-// at x (Rasmussen & Williams algorithm 2.1, without the noise term) and,
-// when dmu and dvar are not nil, their gradients with respect to x.
+// at x (Rasmussen & Williams algorithm 2.1, without the noise term:
+// v = L⁻¹k, variance σf² − vᵀv) and, when dmu and dvar are not nil, their
+// gradients with respect to x. It uses g's scratch space: one goroutine at
+// a time.
 func (g *gp) predict(x []float64, dmu, dvar []float64) (mu, v float64) {
-	n, m := len(g.X), len(x)
-	ks := mat.NewVecDense(n, nil)
-	gs := make([]float64, n)
+	n, m := g.n, len(x)
+	ks, w := g.ks, g.v
+	gs := make([]float64, 0)
+	if dmu != nil {
+		gs = make([]float64, n)
+	}
 	for i, xi := range g.X {
 		k, gg := matern52(x, xi, g.invEll2, g.sf2)
-		ks.SetVec(i, k)
-		gs[i] = gg
+		ks[i] = k
+		if dmu != nil {
+			gs[i] = gg
+		}
+		mu += k * g.alpha[i]
 	}
-	mu = mat.Dot(ks, g.alpha)
-	var kinvk mat.VecDense
-	if err := g.chol.SolveVecTo(&kinvk, ks); err != nil {
-		return mu, 0
+	copy(w, ks)
+	g.solveL(w)
+	vv := 0.0
+	for _, t := range w {
+		vv += t * t
 	}
-	v = max(g.sf2-mat.Dot(ks, &kinvk), 0)
+	v = max(g.sf2-vv, 0)
 	if dmu == nil {
 		return mu, v
 	}
-	// ∂k(x, x_i)/∂x_d = -g_i (x_d - x_id)/ℓ_d².
-	a := g.alpha.RawVector().Data
-	b := kinvk.RawVector().Data
+	// K⁻¹k = L⁻ᵀ(L⁻¹k); ∂k(x, x_i)/∂x_d = -g_i (x_d - x_id)/ℓ_d².
+	g.solveLT(w)
+	a := g.alpha
 	for d := range m {
 		dmu[d], dvar[d] = 0, 0
 		for i, xi := range g.X {
 			dk := -gs[i] * (x[d] - xi[d]) * g.invEll2[d]
 			dmu[d] += dk * a[i]
-			dvar[d] -= 2 * dk * b[i]
+			dvar[d] -= 2 * dk * w[i]
 		}
 	}
 	return mu, v
@@ -271,18 +343,30 @@ func (b *bayes) fit() (*gp, float64, error) {
 		}
 		return gpHyper{LogEll: th[:m], LogSf2: th[m], LogSn2: th[m+1]}, dth
 	}
+	// gonum's BFGS asks for the value and the gradient at the same point
+	// in separate calls: the GP of the last point serves both.
+	var lastU []float64
+	var lastG *gp
+	var lastErr error
+	gpAt := func(u []float64) (*gp, error) {
+		if lastU == nil || !slices.Equal(u, lastU) {
+			h, _ := hyper(u)
+			lastU = append(lastU[:0], u...)
+			lastG, lastErr = newGP(b.X, y, h)
+		}
+		return lastG, lastErr
+	}
 	p := optimize.Problem{
 		Func: func(u []float64) float64 {
-			h, _ := hyper(u)
-			g, err := newGP(b.X, y, h)
+			g, err := gpAt(u)
 			if err != nil {
 				return math.Inf(1)
 			}
 			return -g.logML()
 		},
 		Grad: func(grad, u []float64) {
-			h, dth := hyper(u)
-			g, err := newGP(b.X, y, h)
+			_, dth := hyper(u)
+			g, err := gpAt(u)
 			var gr []float64
 			if err == nil {
 				gr = g.logMLGrad()
@@ -305,7 +389,7 @@ func (b *bayes) fit() (*gp, float64, error) {
 		if f0 < bestF {
 			bestU, bestF = u0, f0
 		}
-		res, err := optimize.Minimize(p, u0, &optimize.Settings{MajorIterations: 100}, &optimize.BFGS{})
+		res, err := optimize.Minimize(p, u0, &optimize.Settings{MajorIterations: 100, GradientThreshold: 1e-3}, &optimize.BFGS{})
 		if res == nil || err != nil && res.F >= f0 {
 			continue
 		}
@@ -324,7 +408,7 @@ func (b *bayes) fit() (*gp, float64, error) {
 
 // bayesCandidates is the number of random points at which the next point's
 // search evaluates EI before it refines the best few by gradient ascent.
-const bayesCandidates = 2000
+const bayesCandidates = 500
 
 // propose returns the next point to evaluate: the maximiser of expected
 // improvement over the box, found by EI at bayesCandidates random points

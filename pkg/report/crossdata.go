@@ -35,6 +35,16 @@ type CrossData struct {
 	// paired Wilcoxon p < WinTieLossAlpha, the table's P), a significantly
 	// lower one, or neither; nil (JSON null) for the baseline itself.
 	WinTieLoss []*stats.WinTieLoss `json:"win_tie_loss"`
+	// BayesSignedRank[j] is the Bayesian signed-rank test
+	// (stats.BayesSignedRank, stats.SignedRankSamples draws with
+	// stats.SignedRankSeed) of the ranked datasets' mean test scores of
+	// Methods[j] minus the baseline's, with the ROPE of Rope points: the
+	// probabilities that Methods[j] is worse than, practically equivalent
+	// to or better than the baseline across datasets; nil for the baseline.
+	BayesSignedRank []*stats.BayesProbs `json:"bayes_signed_rank"`
+	// Rope is the half-width of the region of practical equivalence, in
+	// points of the metric (the tables' Rope).
+	Rope float64 `json:"rope_points"`
 	// Metric is the test score ranked (the tables'); left out of the JSON
 	// for accuracy.
 	Metric metrics.Metric `json:"metric,omitzero"`
@@ -110,7 +120,7 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 			break
 		}
 	}
-	cd := &CrossData{Metric: tables[0].Metric}
+	cd := &CrossData{Metric: tables[0].Metric, Rope: tables[0].Rope}
 	entries = cd.dropNotRun(tables, entries, baseline)
 	if len(entries) < 2 {
 		return nil, fmt.Errorf("%w; not run on every dataset: %s", ErrTooFewEntries, cd.notRunText())
@@ -168,6 +178,14 @@ func CrossDataset(tables []DatasetTable) (*CrossData, error) {
 		}
 		w := stats.CountWinTieLoss(deltas[j], pvals[j], WinTieLossAlpha)
 		cd.WinTieLoss = append(cd.WinTieLoss, &w)
+	}
+	for j := range entries {
+		if j == control {
+			cd.BayesSignedRank = append(cd.BayesSignedRank, nil)
+			continue
+		}
+		b := stats.BayesSignedRank(deltas[j], cd.Rope/100, stats.SignedRankSamples, stats.SignedRankSeed)
+		cd.BayesSignedRank = append(cd.BayesSignedRank, &b)
 	}
 	return cd, nil
 }

@@ -109,5 +109,21 @@ func CrossTables(cd *CrossData) []*Table {
 			Sig(float64(h.P), 3), Sig(float64(h.Alpha), 3), Sig(float64(h.Adjusted), 3), decision)
 	}
 	holm.Notes = append(holm.Notes, fmt.Sprintf("z = (R_i − R_%s) / sqrt(k(k+1)/(6N)), negative when the method ranks better; two-sided p; step i rejects while p ≤ α/(k−i), then retains the rest (Holm 1979; Demšar 2006, §3.2.2)", base))
-	return []*Table{ranks, friedman, nemenyi, holm}
+	out := []*Table{ranks, friedman, nemenyi, holm}
+	if len(cd.BayesSignedRank) == len(cd.Methods) {
+		bayes := &Table{
+			Title:  fmt.Sprintf("Bayesian signed-rank test against %s over the %d datasets (ROPE ±%s; Benavoli et al. 2017)", base, n, ropeText(cd.Rope, cd.Metric)),
+			Header: []string{"method", "P(worse)", "P(equivalent)", "P(better)"},
+		}
+		for _, j := range order {
+			b := cd.BayesSignedRank[j]
+			if b == nil {
+				continue
+			}
+			bayes.Add(cd.Methods[j], Fixed(float64(b.Worse), 3), Fixed(float64(b.Equivalent), 3), Fixed(float64(b.Better), 3))
+		}
+		bayes.Notes = append(bayes.Notes, fmt.Sprintf("the per-dataset differences of mean test %s from %s's, under a Dirichlet process posterior (prior strength %g at a difference of 0); each P is the share of %d Monte Carlo draws (seed %d) in which worse, equivalent or better is the most probable of the three", cd.Metric.Title(), base, stats.SignedRankPrior, stats.SignedRankSamples, stats.SignedRankSeed))
+		out = append(out, bayes)
+	}
+	return out
 }

@@ -1,6 +1,6 @@
 // Package report is kerneltune's presentation layer: the tables the
 // commands print, and the renderers that write them as box-drawn text,
-// markdown, CSV, a LaTeX booktabs tabular or JSON.
+// markdown, CSV, LaTeX table environments (booktabs) or JSON.
 //
 // A Table holds strings, not numbers: whoever builds it chooses each
 // number's precision (Fixed, Sig), so every format shows the same digits.

@@ -39,19 +39,21 @@ func ExampleRender() {
 // two partitions of one dataset.
 func ExampleWriteSummary() {
 	recs := exampleRecords()
-	sum := report.SummarizeRun(recs, report.SummaryOptions{})
+	sum := report.SummarizeRun(recs, report.SummaryOptions{Rope: report.DefaultRope})
 	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil); err != nil {
 		panic(err)
 	}
 	// Output:
 	// **heart (2 partitions)**
 	//
-	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm |
-	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|
-	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        — |
-	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |      0.5 |
+	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm | P(worse/equiv/better) |
+	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|----------------------:|
+	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        — |                     — |
+	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |      0.5 |        0.09/0.22/0.69 |
 	//
 	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (exact distribution)
+	//
+	// P(worse/equiv/better): Bayesian correlated t-test against svm over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than 1 point of test accuracy below svm's, within ± that (the ROPE, --rope), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = 0.37 (Nadeau–Bengio)
 }
 
 // What info prints about a small CSV data set.
@@ -88,8 +90,8 @@ func exampleRecords() []experiment.Record {
 	var recs []experiment.Record
 	for p, acc := range [][2]float64{{0.80, 0.82}, {0.84, 0.85}} {
 		recs = append(recs,
-			experiment.Record{Dataset: "heart", Entry: "svm", Method: "svm", Partition: p, Status: "converged", TestAccuracy: acc[0], NSV: 100, Grid: grid},
-			experiment.Record{Dataset: "heart", Entry: "spd", Method: "spd", Partition: p, Status: "converged", TestAccuracy: acc[1], NSV: 90, Grid: grid})
+			experiment.Record{Dataset: "heart", Entry: "svm", Method: "svm", Partition: p, Status: "converged", TestAccuracy: acc[0], NSV: 100, TrainSize: 170, TestSize: 100, Grid: grid},
+			experiment.Record{Dataset: "heart", Entry: "spd", Method: "spd", Partition: p, Status: "converged", TestAccuracy: acc[1], NSV: 90, TrainSize: 170, TestSize: 100, Grid: grid})
 	}
 	return recs
 }
@@ -113,4 +115,5 @@ func ExampleHTMLPage() {
 	// written by kerneltune v1.0.0
 	// Test accuracy per partition: 0 table(s), 1 figure(s)
 	// heart (2 partitions): 1 table(s), 0 figure(s)
+	// Bayesian comparisons: 0 table(s), 1 figure(s)
 }

@@ -120,8 +120,12 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		}
 		p.Sections = append(p.Sections, sec)
 	}
+	bayesFig := bayesSVG(bayesGroups(sum, cross))
 	if len(sum.Tables) >= 2 {
 		overall := htmlreport.Section{Heading: "Across datasets", Figures: cdFigs}
+		if bayesFig != nil {
+			overall.Figures = append(overall.Figures, htmlreport.Figure{Caption: bayesCaption(sum, cross), SVG: bayesFig})
+		}
 		for _, ct := range CrossTables(cross) {
 			ht := htmlTable(ct)
 			ht.Caption = ct.Title
@@ -131,6 +135,8 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 			overall.Intro = append(overall.Intro, "No statistics across datasets: they need at least two datasets on which every method has results.")
 		}
 		p.Sections = append(p.Sections, overall)
+	} else if bayesFig != nil {
+		p.Sections = append(p.Sections, htmlreport.Section{Heading: "Bayesian comparisons", Figures: []htmlreport.Figure{{Caption: bayesCaption(sum, cross), SVG: bayesFig}}})
 	}
 	if len(failed) > 0 {
 		ft := htmlreport.Table{Caption: fmt.Sprintf("%d failed job(s)", len(failed)), Header: []string{"dataset", "method", "partition", "error"}}

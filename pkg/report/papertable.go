@@ -28,8 +28,8 @@ func writeLaTeXPaperTable(w io.Writer, sum Summary) error {
 	}
 	var b strings.Builder
 	base := sum.Tables[0].Baseline
-	fmt.Fprintf(&b, "\n%% Table 2 layout: test %s %% (mean $\\pm$ std over the partitions), datasets by methods; best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than %s (two-sided paired Wilcoxon p < %g)\n",
-		sum.Metric.Title(), base, WinTieLossAlpha)
+	fmt.Fprintf(&b, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Test %s \\%% (mean $\\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than %s (two-sided paired Wilcoxon $p < %g$)}\n\\label{tab:kerneltune-summary}\n",
+		latexEscaper.Replace(sum.Metric.Title()), latexEscaper.Replace(base), WinTieLossAlpha)
 	fmt.Fprintf(&b, "\\begin{tabular}{l%s}\n\\toprule\n", strings.Repeat("c", len(entries)))
 	b.WriteString("dataset")
 	for _, e := range entries {
@@ -49,7 +49,7 @@ func writeLaTeXPaperTable(w io.Writer, sum Summary) error {
 		}
 		b.WriteString(" \\\\\n")
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	b.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

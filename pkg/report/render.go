@@ -23,7 +23,7 @@ const (
 	FormatJSON     = "json"     // the result as indented JSON (RenderJSON)
 	FormatCSV      = "csv"      // one CSV table per Table, without titles or notes
 	FormatMarkdown = "markdown" // a markdown table, title in bold, notes as paragraphs
-	FormatLaTeX    = "latex"    // a booktabs tabular, title and notes as % comments
+	FormatLaTeX    = "latex"    // a table environment (caption, label) around a booktabs tabular, notes as % comments
 )
 
 // Table is one titled table of a command's output. Cells are strings: the
@@ -83,12 +83,15 @@ func RenderJSON(w io.Writer, v any) error {
 }
 
 // Render writes the tables in format: "table" (box-drawn text, the
-// default), "markdown", "csv" or "latex" (a booktabs tabular). Tables are
-// separated by a blank line. Columns whose cells are all numbers are
-// right-aligned. In csv the titles and notes are left out, so that a single
-// table is a plain CSV file; in latex they become % comments, after one
-// saying that the tables need the booktabs package.
+// default), "markdown", "csv" or "latex" (a table environment around a
+// booktabs tabular). Tables are separated by a blank line. Columns whose
+// cells are all numbers are right-aligned. In csv the titles and notes are
+// left out, so that a single table is a plain CSV file; in latex the title
+// is the caption (with a label made from it, unique in the output) and the
+// notes % comments, after one saying that the tables need the booktabs
+// package.
 func Render(w io.Writer, format string, ts ...*Table) error {
+	labels := map[string]int{} // latex: the labels given, to keep them unique
 	if format == FormatLaTeX && len(ts) > 0 {
 		if _, err := io.WriteString(w, latexPreamble); err != nil {
 			return err
@@ -109,7 +112,7 @@ func Render(w io.Writer, format string, ts ...*Table) error {
 		case FormatCSV:
 			err = renderCSV(w, t)
 		case FormatLaTeX:
-			err = renderLaTeX(w, t)
+			err = renderLaTeX(w, t, labels)
 		default:
 			return fmt.Errorf("render: unknown table format %q", format)
 		}
@@ -164,7 +167,7 @@ func isNumericCell(s string) bool {
 
 // latexPreamble opens every latex output: \toprule, \midrule and
 // \bottomrule are the booktabs package's.
-const latexPreamble = "% kerneltune: booktabs tables; needs \\usepackage{booktabs} in the preamble\n"
+const latexPreamble = "% kerneltune: table environments with booktabs tabulars; needs \\usepackage{booktabs} in the preamble\n"
 
 // markdownLine escapes what would make a line of text a markdown list item
 // or heading ("* best ..." is a list), so that notes stay plain paragraphs.
@@ -251,22 +254,57 @@ func renderCSV(w io.Writer, t *Table) error {
 	return cw.Error()
 }
 
-// latexEscaper escapes LaTeX's special characters in text cells.
+// latexEscaper escapes LaTeX's special characters in text cells, and
+// writes the statistics' symbols in math mode: "χ²_F" is $\chi^2_F$, "q_α"
+// $q_\alpha$, "F_F" $F_F$ (the longer symbols come first: a Replacer tries
+// its pairs in argument order at each position). Anything else outside
+// ASCII that pdflatex's default input encoding does not know is written
+// as a command.
 var latexEscaper = strings.NewReplacer(
+	"χ²_F", `$\chi^2_F$`, "q_α", `$q_\alpha$`, "F_F", `$F_F$`, "α/(k−i)", `$\alpha/(k-i)$`,
 	`\`, `\textbackslash{}`, `&`, `\&`, `%`, `\%`, `$`, `\$`, `#`, `\#`,
 	`_`, `\_`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 	"±", `$\pm$`, "×", `$\times$`, "γ", `$\gamma$`, "σ", `$\sigma$`, "θ", `$\theta$`,
 	"‖", `$\|$`, "≤", `$\le$`, "≥", `$\ge$`, "—", `---`,
-	"α", `$\alpha$`, "χ²", `$\chi^2$`, "−", `$-$`, "–", `--`,
+	"α", `$\alpha$`, "χ²", `$\chi^2$`, "−", `$-$`, "–", `--`, "ρ", `$\rho$`, "λ", `$\lambda$`,
+	"š", `\v{s}`, "é", `\'{e}`, "·", `$\cdot$`, "√", `$\surd$`, "≈", `$\approx$`,
 )
 
-func renderLaTeX(w io.Writer, t *Table) error {
+// latexLabel is "tab:" and the title's words joined by "-", made unique
+// among used (a second "heart" is tab:heart-2).
+func latexLabel(title string, used map[string]int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	label := "tab:" + b.String()
+	if len(label) > 60 {
+		label = strings.TrimRight(label[:60], "-")
+	}
+	used[label]++
+	if n := used[label]; n > 1 {
+		label += "-" + strconv.Itoa(n)
+	}
+	return label
+}
+
+// renderLaTeX writes t as a table environment: its title as the caption
+// with a label from it (unique among used), a booktabs tabular, the preface
+// and the notes as % comments before and after. It compiles as it is in a
+// document that loads booktabs.
+func renderLaTeX(w io.Writer, t *Table, used map[string]int) error {
 	var b strings.Builder
 	for _, p := range t.Preface {
 		fmt.Fprintf(&b, "%% %s\n", p)
-	}
-	if t.Title != "" {
-		fmt.Fprintf(&b, "%% %s\n", t.Title)
 	}
 	al := columnAligns(t)
 	spec := make([]byte, len(al))
@@ -284,13 +322,17 @@ func renderLaTeX(w io.Writer, t *Table) error {
 		b.WriteString(strings.Join(esc, " & "))
 		b.WriteString(` \\` + "\n")
 	}
+	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
+	if t.Title != "" {
+		fmt.Fprintf(&b, "\\caption{%s}\n\\label{%s}\n", latexEscaper.Replace(t.Title), latexLabel(t.Title, used))
+	}
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", spec)
 	row(t.Header)
 	b.WriteString("\\midrule\n")
 	for _, r := range t.Rows {
 		row(r)
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	b.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "%% %s\n", n)
 	}

@@ -31,7 +31,7 @@ func TestRenderFormats(t *testing.T) {
 		{"table", []string{"heart (n=270, d=13)\n", "method", "accuracy", "#SV", "svm", "83.70 ± 2.10", "101", "spd_diag", "note: times in seconds\n"}},
 		{"markdown", []string{"**heart (n=270, d=13)**\n", "| method", "|:--", "--:|", "| svm", "83.70 ± 2.10 |", "note: times in seconds\n"}},
 		{"csv", []string{"method,accuracy,#SV\n", "svm,83.70 ± 2.10,101\n", "spd_diag,85.19,99\n", "a&b_c,-,7\n"}},
-		{"latex", []string{"% heart (n=270, d=13)\n", `\begin{tabular}{lrr}`, `\toprule`, `method & accuracy & \#SV \\`, `\midrule`, `svm & 83.70 $\pm$ 2.10 & 101 \\`, `a\&b\_c & - & 7 \\`, `\bottomrule`, `\end{tabular}`, "% note: times in seconds\n"}},
+		{"latex", []string{`\begin{table}[htbp]`, "\\caption{heart (n=270, d=13)}\n\\label{tab:heart-n-270-d-13}\n", `\begin{tabular}{lrr}`, `\toprule`, `method & accuracy & \#SV \\`, `\midrule`, `svm & 83.70 $\pm$ 2.10 & 101 \\`, `a\&b\_c & - & 7 \\`, `\bottomrule`, `\end{tabular}`, `\end{table}`, "% note: times in seconds\n"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {

@@ -46,7 +46,13 @@ type EntryRow struct {
 	// default), false for the normal approximation.
 	PExact bool `json:"p_exact,omitempty"`
 	Pairs  int  `json:"pairs"` // partitions paired with the baseline
-	Best   bool `json:"best"`  // highest mean test score of the table (all of a tie)
+	// Bayes is the Bayesian correlated t-test (stats.CorrelatedTTest) of
+	// the same pairs' differences (this entry − the baseline) with the
+	// table's Rho and the summary's ROPE: the posterior probabilities that
+	// the entry is worse than, practically equivalent to or better than
+	// the baseline; NaN (JSON null) for the baseline and below two pairs.
+	Bayes stats.BayesProbs `json:"bayes_correlated_t"`
+	Best  bool             `json:"best"` // highest mean test score of the table (all of a tie)
 
 	metric metrics.Metric // the metric of MeanAcc, StdAcc and P: their JSON keys
 }
@@ -79,8 +85,14 @@ type DatasetTable struct {
 	// Provenance says where the dataset came from and what made its
 	// records (the first record's; nil for records older than it).
 	Provenance *experiment.Provenance `json:"provenance,omitempty"`
+	// Rho is the correlation between the partitions' differences that the
+	// Bayesian correlated t-test assumes: Nadeau & Bengio's
+	// n_test/(n_test+n_train), from the baseline's first record.
+	Rho stats.Float `json:"nadeau_bengio_rho"`
 	// Metric is the metric of the rows' scores (Summary.Metric).
 	Metric metrics.Metric `json:"-"`
+	// Rope is the summary's ROPE (Summary.Rope), for CrossDataset.
+	Rope float64 `json:"-"`
 }
 
 // Summary is the averaged result of a run, or of the records of a run at
@@ -104,6 +116,10 @@ type Summary struct {
 	// Metric is the metric the tables, p-values and best marks are of
 	// (SummaryOptions.Metric); left out of the JSON for accuracy.
 	Metric metrics.Metric `json:"metric,omitzero"`
+	// Rope is the half-width of the region of practical equivalence of
+	// the Bayesian tests, in points of the metric (percentage points of
+	// accuracy): SummaryOptions.Rope.
+	Rope   float64        `json:"rope_points"`
 	Tables []DatasetTable `json:"tables"`
 	// Runs are the runs of the records when more than one was merged
 	// (experiment.MergeFiles); Run is then the first.
@@ -139,7 +155,24 @@ type SummaryOptions struct {
 	// (the zero value: accuracy). Records that lack what it needs give NaN
 	// scores: check them first with CheckMetric.
 	Metric metrics.Metric
+	// Rope is the half-width of the region of practical equivalence of the
+	// Bayesian tests, in points of the metric (1 = one percentage point of
+	// accuracy); 0 is no region. The command line's default is DefaultRope.
+	Rope float64
 }
+
+// CheckRope refuses a --rope that is not a number of points in [0, 100).
+func CheckRope(rope float64) error {
+	if !(rope >= 0 && rope < 100) {
+		return fmt.Errorf("--rope: %g points: want a number of points from 0 to below 100", rope)
+	}
+	return nil
+}
+
+// DefaultRope is the ROPE of report's and compare's Bayesian tests unless
+// --rope says otherwise: one point of accuracy (Benavoli et al. 2017 use
+// 1 % throughout).
+const DefaultRope = 1.0
 
 // EntryOrder lists the distinct entries of records ("method[:param][@mode]")
 // for Summarize's order when the entries were not given,
@@ -219,11 +252,17 @@ func SummarizeCompare(res *experiment.CompareResult) Summary {
 // SummarizeCompareBy is SummarizeCompare by the test metric m
 // (SummaryOptions.Metric).
 func SummarizeCompareBy(res *experiment.CompareResult, m metrics.Metric) Summary {
+	return SummarizeCompareWith(res, SummaryOptions{Metric: m, Rope: DefaultRope})
+}
+
+// SummarizeCompareWith is SummarizeCompare by o's Metric and Rope (its
+// other fields are set from res).
+func SummarizeCompareWith(res *experiment.CompareResult, o SummaryOptions) Summary {
 	order := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
 		order[i] = e.String()
 	}
-	return SummarizeRun(res.Records, SummaryOptions{Entries: order, Metric: m})
+	return SummarizeRun(res.Records, SummaryOptions{Entries: order, Metric: o.Metric, Rope: o.Rope})
 }
 
 // SummarizeMerge is the summary of the merged records of results files
@@ -238,7 +277,13 @@ func SummarizeMerge(res *experiment.MergeResult) Summary {
 // SummarizeMergeBy is SummarizeMerge by the test metric m
 // (SummaryOptions.Metric).
 func SummarizeMergeBy(res *experiment.MergeResult, m metrics.Metric) Summary {
-	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: m})
+	return SummarizeMergeWith(res, SummaryOptions{Metric: m, Rope: DefaultRope})
+}
+
+// SummarizeMergeWith is SummarizeMerge by o's Metric and Rope (its other
+// fields are set from res).
+func SummarizeMergeWith(res *experiment.MergeResult, o SummaryOptions) Summary {
+	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.Metric, Rope: o.Rope})
 }
 
 // bestTol is the relative tolerance under which two mean accuracies are a
@@ -258,7 +303,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 			break
 		}
 	}
-	sum := Summary{GridKnown: grid != nil, Metric: o.Metric}
+	sum := Summary{GridKnown: grid != nil, Metric: o.Metric, Rope: o.Rope}
 	if len(records) > 0 {
 		sum.Run = records[0].Run
 	}
@@ -316,8 +361,15 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 		if base == "" && len(entries) > 0 {
 			base = entries[0]
 		}
-		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups), Metric: o.Metric}
+		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups), Metric: o.Metric, Rope: o.Rope}
 		baseAcc := successes(groups[base], o.Metric)
+		t.Rho = stats.Float(math.NaN())
+		for _, r := range groups[base] {
+			if !r.Failed() {
+				t.Rho = stats.Float(stats.NadeauBengioRho(r.TrainSize, r.TestSize))
+				break
+			}
+		}
 		bestAcc := math.Inf(-1)
 		for _, e := range entries {
 			row := summarizeEntry(e, groups[e], o.Metric)
@@ -325,6 +377,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 			row.Missing = max(0, parts-row.Runs-row.Failures)
 			t.JobsPresent += row.Runs + row.Failures
 			row.P = stats.Float(math.NaN())
+			row.Bayes = stats.NaNProbs()
 			if e != base {
 				mine := successes(groups[e], o.Metric)
 				var x, y []float64
@@ -339,6 +392,11 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 				if len(x) > 0 {
 					w := stats.WilcoxonSignedRank(x, y)
 					row.P, row.PExact = stats.Float(w.P), w.Exact
+					diff := make([]float64, len(x))
+					for k := range x {
+						diff[k] = x[k] - y[k]
+					}
+					row.Bayes = stats.CorrelatedTTest(diff, float64(t.Rho), o.Rope/100)
 				}
 			}
 			if row.Runs > 0 {

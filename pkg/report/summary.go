@@ -93,6 +93,11 @@ var summaryColumns = []summaryColumn{
 	{"pairs", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Pairs) }},
 	{"best", func(t *DatasetTable, r *EntryRow) string { return strconv.FormatBool(r.Best) }},
 	{"complete", func(t *DatasetTable, r *EntryRow) string { return strconv.FormatBool(t.Complete) }},
+	// The Bayesian correlated t-test, after the columns of older versions.
+	{"rope_points", func(t *DatasetTable, r *EntryRow) string { return strconv.FormatFloat(t.Rope, 'g', -1, 64) }},
+	{"p_worse", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Worse) }},
+	{"p_equivalent", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Equivalent) }},
+	{"p_better", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Better) }},
 }
 
 // csvNumber writes v in full precision, or "" when it is not a number.
@@ -158,7 +163,13 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	if !s.Complete {
 		t.Header = append(t.Header, "missing")
 	}
+	// The Bayesian test beside the Wilcoxon p, when there is a method to
+	// compare with the baseline.
+	bayes := len(s.Rows) > 1
 	t.Header = append(t.Header, "p vs "+s.Baseline)
+	if bayes {
+		t.Header = append(t.Header, "P(worse/equiv/better)")
+	}
 	if showPairs {
 		t.Header = append(t.Header, "pairs")
 	}
@@ -181,6 +192,9 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 			cells = append(cells, strconv.Itoa(r.Missing))
 		}
 		cells = append(cells, p)
+		if bayes {
+			cells = append(cells, bayesCell(r.Bayes))
+		}
 		if showPairs {
 			pairs := "—"
 			if r.Entry != s.Baseline {
@@ -191,6 +205,9 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Add(cells...)
 	}
 	t.Notes = append(t.Notes, "* best mean test "+s.Metric.Title()+" (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
+	if bayes {
+		t.Notes = append(t.Notes, bayesNote(s))
+	}
 	if n := degenerateNote(*s, recs); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
@@ -233,6 +250,35 @@ func pMethodNote(rows []EntryRow) string {
 		return approx
 	}
 	return exact + " for " + strings.Join(ex, ", ") + "; " + approx + " for " + strings.Join(ap, ", ")
+}
+
+// bayesCell is "0.02/0.95/0.03": P(worse), P(equivalent), P(better) to
+// two decimals, or "—" when there are none.
+func bayesCell(b stats.BayesProbs) string {
+	if !b.Valid() {
+		return "—"
+	}
+	return Fixed(float64(b.Worse), 2) + "/" + Fixed(float64(b.Equivalent), 2) + "/" + Fixed(float64(b.Better), 2)
+}
+
+// ropeText is "1 point of test accuracy", the ROPE's half-width for the
+// notes.
+func ropeText(rope float64, m metrics.Metric) string {
+	unit := "points"
+	if rope == 1 {
+		unit = "point"
+	}
+	return fmt.Sprintf("%s %s of test %s", strconv.FormatFloat(rope, 'g', -1, 64), unit, m.Title())
+}
+
+// bayesNote says what the P(worse/equiv/better) column of table s holds.
+func bayesNote(s *DatasetTable) string {
+	rho := "unknown"
+	if !math.IsNaN(float64(s.Rho)) {
+		rho = Sig(float64(s.Rho), 3)
+	}
+	return fmt.Sprintf("P(worse/equiv/better): Bayesian correlated t-test against %s over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than %s below %s's, within ± that (the ROPE, --rope), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = %s (Nadeau–Bengio)",
+		s.Baseline, ropeText(s.Rope, s.Metric), s.Baseline, rho)
 }
 
 // dash is "—" for Fixed's "-" (no number), as the accuracy column.

@@ -1,0 +1,95 @@
+package report
+
+// report --datasets and --methods: the records of some datasets and
+// methods only, as if the run had planned only them.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
+)
+
+// Filter keeps the records of the datasets and method entries listed (nil
+// or empty: all). A method matches an entry by its whole name ("spd:diag")
+// or by its method ("spd" keeps every spd entry). The records' grid is cut
+// to the same datasets and entries (a new grid: the records' own are not
+// changed), so that the tables count only the jobs kept as planned. A name
+// that matches nothing is an error naming what the records hold.
+func Filter(recs []experiment.Record, datasets, methods []string) ([]experiment.Record, error) {
+	if len(datasets) == 0 && len(methods) == 0 {
+		return recs, nil
+	}
+	var haveDS, haveEntries []string
+	for _, r := range recs {
+		if !slices.Contains(haveDS, r.Dataset) {
+			haveDS = append(haveDS, r.Dataset)
+		}
+		if !slices.Contains(haveEntries, r.Entry) {
+			haveEntries = append(haveEntries, r.Entry)
+		}
+	}
+	keepDS := func(name string) bool { return len(datasets) == 0 || slices.Contains(datasets, name) }
+	keepEntry := func(entry string) bool {
+		return len(methods) == 0 || slices.ContainsFunc(methods, func(m string) bool { return entryMatches(entry, m) })
+	}
+	for _, d := range datasets {
+		if !slices.Contains(haveDS, d) {
+			return nil, fmt.Errorf("--datasets: no records of dataset %q (the records hold %s)", d, strings.Join(haveDS, ", "))
+		}
+	}
+	for _, m := range methods {
+		if !slices.ContainsFunc(haveEntries, func(e string) bool { return entryMatches(e, m) }) {
+			return nil, fmt.Errorf("--methods: no records of method %q (the records hold %s)", m, strings.Join(haveEntries, ", "))
+		}
+	}
+	grids := map[*experiment.Grid]*experiment.Grid{}
+	var out []experiment.Record
+	for _, r := range recs {
+		if !keepDS(r.Dataset) || !keepEntry(r.Entry) {
+			continue
+		}
+		if g := r.Grid; g != nil {
+			cut, ok := grids[g]
+			if !ok {
+				cut = &experiment.Grid{}
+				for _, d := range g.Datasets {
+					if keepDS(d.Name) {
+						cut.Datasets = append(cut.Datasets, d)
+					}
+				}
+				for _, e := range g.Entries {
+					if keepEntry(e) {
+						cut.Entries = append(cut.Entries, e)
+					}
+				}
+				grids[g] = cut
+			}
+			r.Grid = cut
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// FilterMerge is Filter on the records of res, and keeps only the datasets
+// given (nil: all) in res.Datasets.
+func FilterMerge(res *experiment.MergeResult, datasets, methods []string) error {
+	recs, err := Filter(res.Records, datasets, methods)
+	if err != nil {
+		return err
+	}
+	res.Records = recs
+	if len(datasets) > 0 {
+		res.Datasets = slices.DeleteFunc(res.Datasets, func(d string) bool { return !slices.Contains(datasets, d) })
+	}
+	return nil
+}
+
+// entryMatches reports whether the entry "method[:param][@mode]" is name or
+// is of the method name.
+func entryMatches(entry, name string) bool {
+	method, _, _ := strings.Cut(strings.SplitN(entry, "@", 2)[0], ":")
+	return entry == name || method == name
+}
