@@ -320,9 +320,16 @@ func TestCompareGivenTestFile(t *testing.T) {
 	// file, tested on the whole test file.
 	seed := strconv.FormatUint(experiment.JobSeed(1, 0), 10)
 	tuned := tuneJSON(t, train, "--test", test, "--method", "svm", "--seed", seed)
-	if recs[1].Entry != "svm" || tuned.TestAccuracy == nil || recs[1].TestAccuracy != *tuned.TestAccuracy || recs[1].NSV != tuned.NSV || recs[1].C != tuned.C {
+	// The records are in the order the jobs finished (two workers): find
+	// svm's by its entry, not its place.
+	k := slices.IndexFunc(recs, func(r experiment.Record) bool { return r.Entry == "svm" })
+	if k < 0 {
+		t.Fatal("no svm record")
+	}
+	sv := recs[k]
+	if tuned.TestAccuracy == nil || sv.TestAccuracy != *tuned.TestAccuracy || sv.NSV != tuned.NSV || sv.C != tuned.C {
 		t.Errorf("compare --test svm: accuracy %v, #SV %d, C %v; tune --test: %v, %d, %v",
-			recs[1].TestAccuracy, recs[1].NSV, recs[1].C, tuned.Accuracies, tuned.NSV, tuned.C)
+			sv.TestAccuracy, sv.NSV, sv.C, tuned.Accuracies, tuned.NSV, tuned.C)
 	}
 
 	many := filepath.Join(dir, "many.jsonl")
