@@ -365,6 +365,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	}
 	rec.Criterion, rec.CriterionStart, rec.CriterionEnd = res.Criterion, res.CriterionStart, res.CriterionEnd
 	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, res.Notes
+	rec.LearnedOn = res.LearnedOn
 	for _, s := range res.Trace {
 		rec.Trace = append(rec.Trace, s.Objective)
 	}

@@ -76,9 +76,13 @@ type Record struct {
 	// Trace holds the criterion per iteration (for the trace plots).
 	Trace   []float64        `json:"trace,omitempty"`
 	Figures []methods.Figure `json:"figures,omitempty"`
-	Iter    int              `json:"iterations"`
-	Solves  int              `json:"svm_solves"`
-	Seconds float64          `json:"seconds"` // tuning + final training wall time
+	// LearnedOn is the training rows the kernel and C were learned on when
+	// fewer than TrainSize (large data: a stratified subset of
+	// --kernel-rows rows, the final SVM on all); absent when all.
+	LearnedOn int     `json:"learned_on_rows,omitempty"`
+	Iter      int     `json:"iterations"`
+	Solves    int     `json:"svm_solves"`
+	Seconds   float64 `json:"seconds"` // tuning + final training wall time
 	// SharedSeconds is the part of Seconds that another job of the run
 	// spent for this one: a grid search read from the run's memo
 	// (methods.GridMemo), charged to every method that uses it. The job's

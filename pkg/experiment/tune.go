@@ -99,6 +99,10 @@ type TuneResult struct {
 	NSV int `json:"n_sv"`
 	model.Accuracies
 
+	// LearnedOn is the training rows the kernel and C were learned on
+	// when fewer than n_train (large data: methods.Common.KernelRows), 0
+	// when all of them.
+	LearnedOn   int     `json:"learned_on_rows,omitempty"`
 	Solves      int     `json:"svm_solves"`
 	Iter        int     `json:"iterations"`
 	Status      string  `json:"status"`
@@ -192,7 +196,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Margin: res.Margin.String(), C: res.C,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
-		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(),
+		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
 		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m,

@@ -81,6 +81,9 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 			t.Add("test AUC", "- (the test part holds one class)")
 		}
 	}
+	if r.LearnedOn > 0 {
+		t.Add("learned on", fmt.Sprintf("%d of the %d training rows (a stratified subset, --kernel-rows); the final SVM on all", r.LearnedOn, r.NTrain))
+	}
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
 	t.Add("status", r.Status)
