@@ -253,11 +253,11 @@ func (e *isoEval) evalARD(ctx context.Context, log2C float64, log2Gamma []float6
 		}
 	}
 	D := kernel.SquaredDistances(xs)
-	cnt, ns, err := groupCounts(ctx, []cvGroup{{D: D, Gamma: 1, Cs: []float64{math.Exp2(log2C)}}}, e.y, e.plan, e.cm)
+	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{math.Exp2(log2C)}})
 	e.solves += ns
 	e.evals++
 	if err != nil {
 		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g: %w", log2C, err)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, Correct: cnt[0][0], Total: len(e.y)}, nil
+	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, Correct: cnt[0][0], Total: e.cs.len()}, nil
 }

@@ -49,6 +49,30 @@ type cvGroup struct {
 // (Adult's size) they would be 8.5 GB.
 const denseCVRows = 8_000
 
+// counts is the CV of one group on the evaluator's rows and folds.
+func (e *isoEval) counts(ctx context.Context, g cvGroup) ([][]int, int, error) {
+	return cvCounts(ctx, []cvGroup{g}, []int{0}, e.cs, e.plan, e.cm, func(int) string { return "" })
+}
+
+// cvSetOf is the cvSet of a training part: its binary labels, or its
+// classes and scheme. Every search scores multi-class data as svm's grid
+// does, by the final model's multi-class prediction (LIBSVM's vote, or the
+// largest decision value one-vs-rest) with one (C, γ) for all its SVMs.
+func cvSetOf(train *dataio.Dataset) cvSet {
+	if train.MultiClass() {
+		return cvSet{class: train.Class, k: train.NumClasses(), scheme: train.Multiclass}
+	}
+	return cvSet{y: train.Y}
+}
+
+// len is the number of rows scored.
+func (c cvSet) len() int {
+	if c.class != nil {
+		return len(c.class)
+	}
+	return len(c.y)
+}
+
 // cvSet is what the folds are scored on: binary labels y, or, for
 // multi-class data, the classes (0..k-1) and the scheme (dataio.OneVsOne or
 // OneVsRest) by which the final model combines its SVMs.
@@ -274,7 +298,7 @@ func meanOf(v []float64) float64 {
 type isoEval struct {
 	D          *mat.SymDense
 	X          mat.Matrix // the rows, for bo:ard (nil otherwise)
-	y          []float64
+	cs         cvSet
 	plan       cvPlan
 	log2GammaH float64
 	cm         Common
@@ -283,23 +307,23 @@ type isoEval struct {
 }
 
 func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
-	plan, err := newCVPlan(train.Y, cm)
+	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return nil, err
 	}
 	D := kernel.SquaredDistances(train.X)
-	return &isoEval{D: D, y: train.Y, plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
+	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 
 // eval returns the CV point at (log2 C, log2 γ).
 func (e *isoEval) eval(ctx context.Context, log2C, log2Gamma float64) (cvPoint, error) {
-	cnt, ns, err := groupCounts(ctx, []cvGroup{{D: e.D, Gamma: math.Exp2(log2Gamma), Cs: []float64{math.Exp2(log2C)}}}, e.y, e.plan, e.cm)
+	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, Gamma: math.Exp2(log2Gamma), Cs: []float64{math.Exp2(log2C)}})
 	e.solves += ns
 	e.evals++
 	if err != nil {
 		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", log2C, log2Gamma, err)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: []float64{log2Gamma}, Correct: cnt[0][0], Total: len(e.y)}, nil
+	return cvPoint{Log2C: log2C, Log2Gamma: []float64{log2Gamma}, Correct: cnt[0][0], Total: e.cs.len()}, nil
 }
 
 // subsamplePlan returns plan with each fold's training and test rows

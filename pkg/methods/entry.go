@@ -32,18 +32,22 @@ func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err 
 	return res, err
 }
 
-// largeData is implemented by the methods that handle any number of rows
-// themselves: the cross-validated searches (svm, random, halving, bo), whose
-// grid or points run on a subset of Common.GridRows rows and whose CV on
-// all rows takes the bounded-memory route (cvGroup).
-type largeData interface {
-	handlesLargeData()
+// cvSearch is implemented by the cross-validated searches (svm, random,
+// halving, bo), which take any data themselves, through the one CV loop
+// (cvCounts): on large data their grid or points run on a subset of
+// Common.GridRows rows and their CV on all rows takes the bounded-memory
+// route; on multi-class data they choose one (C, γ) for all the final
+// model's SVMs, scored by its multi-class CV accuracy (LIBSVM's vote, or the
+// largest decision value one-vs-rest), as grid.py does — not one per pair,
+// so that a table compares like with like.
+type cvSearch interface {
+	crossValidatedSearch()
 }
 
-func (SVMSettings) handlesLargeData()     {}
-func (RandomSettings) handlesLargeData()  {}
-func (HalvingSettings) handlesLargeData() {}
-func (BOSettings) handlesLargeData()      {}
+func (SVMSettings) crossValidatedSearch()     {}
+func (RandomSettings) crossValidatedSearch()  {}
+func (HalvingSettings) crossValidatedSearch() {}
+func (BOSettings) crossValidatedSearch()      {}
 
 // defaultKernelRows is Common.KernelRows's default.
 const defaultKernelRows = 5_000
@@ -63,7 +67,7 @@ func (c Common) kernelRows() int {
 // learnRows returns the rows a method learns its kernel on out of n
 // training rows: n, or the subset's size on large data.
 func learnRows(s Spec, n int) int {
-	if _, ok := s.(largeData); ok {
+	if _, ok := s.(cvSearch); ok {
 		return n
 	}
 	if m := s.Base().kernelRows(); m > 0 && n > m {

@@ -106,7 +106,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	if err := checkTrain("halving", train); err != nil {
 		return nil, err
 	}
-	plan, err := newCVPlan(train.Y, s.Common)
+	plan, err := newCVPlanOf(train, s.Common)
 	if err != nil {
 		return nil, fmt.Errorf("halving: %w", err)
 	}
@@ -116,12 +116,12 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	var D *mat.SymDense
 	var X mat.Matrix
 	var lgH float64
-	if n := train.Len(); n <= denseCVRows {
+	if n := train.Len(); n <= denseCVRows || train.MultiClass() {
 		D = kernel.SquaredDistances(train.X)
 		lgH = math.Log2(moderateGamma(D))
 	} else {
 		X = train.X
-		sub := train.Subset(stratifiedSubset(train.Y, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
+		sub := train.Subset(stratifiedSubsetOf(train, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
 		lgH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.X)))
 	}
 	lCs := gridLog2C
@@ -160,7 +160,11 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 			groups[g].Cs = append(groups[g].Cs, math.Exp2(c.Log2C))
 			idx[g] = append(idx[g], gi)
 		}
-		correct, ns, err := groupCounts(ctx, groups, train.Y, p, s.Common)
+		order := make([]int, len(groups))
+		for g := range order {
+			order[g] = g
+		}
+		correct, ns, err := cvCounts(ctx, groups, order, cvSetOf(train), p, s.Common, func(int) string { return "" })
 		solves += ns
 		if err != nil {
 			return Step{}, fmt.Errorf("round %d on %d rows: %w", i+1, rows, err)
@@ -210,7 +214,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	if out.Status == status.IterationLimit {
 		out.Status = status.Converged
 	}
-	return &Result{
+	res := &Result{
 		Method: "halving", Param: "iso",
 		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: math.Exp2(best.Log2Gamma[0])},
 		Margin:         solver.L1,
@@ -232,5 +236,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		},
 		Trace:   trace,
 		Elapsed: time.Since(start),
-	}, nil
+	}
+	noteShared(res, cvSetOf(train))
+	return res, nil
 }

@@ -37,9 +37,10 @@ type PairResult struct {
 }
 
 // TuneMultiClass tunes s on multi-class training data (already normalised)
-// under its scheme (dataio.Dataset.Multiclass). The svm baseline runs once
-// on all rows (SVMSettings.Tune: one (C, γ) by multi-class CV accuracy).
-// Every other method runs once per binary subproblem (dataio.Dataset.
+// under its scheme (dataio.Dataset.Multiclass). The cross-validated
+// searches (svm, random, halving, bo: cvSearch) run once on all rows: one
+// (C, γ) by multi-class CV accuracy. Every other method runs once per
+// binary subproblem (dataio.Dataset.
 // Subproblems: the pairs (i, j), i < j in LIBSVM's label order, on that
 // pair's rows, one-vs-one; each class against the rest on every row,
 // one-vs-rest; Sub gives the data, its first side = +1), up to Workers at
@@ -52,7 +53,7 @@ func TuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result
 	if !train.MultiClass() {
 		return s.Tune(ctx, train)
 	}
-	if _, ok := s.(SVMSettings); ok {
+	if _, ok := s.(cvSearch); ok { // one (C, γ) for all, by multi-class CV
 		return s.Tune(ctx, train)
 	}
 	start := time.Now()
@@ -180,7 +181,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 	for _, v := range sizes {
 		n += v
 	}
-	if _, ok := s.(SVMSettings); ok || len(sizes) < 3 {
+	if _, ok := s.(cvSearch); ok || len(sizes) < 3 {
 		return PeakBytes(s, n, d)
 	}
 	var each []int64

@@ -120,7 +120,7 @@ func randomDraws(seed uint64, budget int, C float64) [][2]float64 {
 // an Init says of it.
 func cvTrain(train *dataio.Dataset, cm Common) (*dataio.Dataset, string) {
 	if m := cm.gridRows(); m > 0 && train.Len() > m {
-		return train.Subset(stratifiedSubset(train.Y, m, cm.Seed)), cm.subsetNote(train.Len())
+		return train.Subset(stratifiedSubsetOf(train, m, cm.Seed)), cm.subsetNote(train.Len())
 	}
 	return train, ""
 }
@@ -184,7 +184,7 @@ func (p cvPlan) k() int { return len(p.test) }
 // chose best, its first point first.
 func searchResult(method string, best, first cvPoint, ev *isoEval, out outcome, trace []Step, start time.Time, init string) *Result {
 	gamma := math.Exp2(best.Log2Gamma[0])
-	return &Result{
+	res := &Result{
 		Method: method, Param: "iso",
 		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: gamma},
 		Margin:         solver.L1,
@@ -205,4 +205,6 @@ func searchResult(method string, best, first cvPoint, ev *isoEval, out outcome, 
 		Trace:   trace,
 		Elapsed: time.Since(start),
 	}
+	noteShared(res, ev.cs)
+	return res
 }

@@ -10,19 +10,25 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
-// TestCheckSize: twolevel refuses more than TwoLevelMaxRows training rows
-// unless an iteration limit is given, before any work; no other method has
-// a size limit.
+// TestCheckSize: twolevel refuses to learn on more than TwoLevelMaxRows
+// training rows unless an iteration limit is given, before any work; by
+// default it learns on a subset of KernelRows rows, so only KernelRows -1
+// (all rows) or above the limit makes it refuse. No other method has a size
+// limit.
 func TestCheckSize(t *testing.T) {
-	if err := CheckSize(TwoLevelSettings{}, TwoLevelMaxRows); err != nil {
+	all := Common{KernelRows: -1}
+	if err := CheckSize(TwoLevelSettings{Common: all}, TwoLevelMaxRows); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
-	err := CheckSize(TwoLevelSettings{}, 20_000)
+	if err := CheckSize(TwoLevelSettings{}, 20_000); err != nil {
+		t.Errorf("20,000 rows, learning on the default 5,000: %v", err)
+	}
+	err := CheckSize(TwoLevelSettings{Common: all}, 20_000)
 	var se *SizeError
 	if !errors.As(err, &se) || se.N != 20_000 || se.Max != 10_000 || !strings.Contains(err.Error(), "(13333 of them here)") {
 		t.Fatalf("20,000 rows: %v", err)
 	}
-	if err := CheckSize(TwoLevelSettings{MaxIter: 2}, 20_000); err != nil {
+	if err := CheckSize(TwoLevelSettings{Common: all, MaxIter: 2}, 20_000); err != nil {
 		t.Errorf("with MaxIter: %v", err)
 	}
 	for _, s := range []Spec{SVMSettings{}, SPDSettings{}, GISettings{}, LCCPSettings{}, RCSCSettings{}} {

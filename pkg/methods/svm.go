@@ -91,15 +91,7 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over LIBSVM grid.py's grid (log2 C = -5..15, log2 gamma = 3..-15, step 2); ties go to the gamma nearest the median heuristic, then the smaller C", folds)
 	}
 	res.Init += g.note(train.Len())
-	if train.MultiClass() && train.Multiclass == dataio.OneVsRest {
-		k := train.NumClasses()
-		res.Criterion += " (one-vs-rest, the largest decision value)"
-		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d class-against-the-rest SVMs, each fold predicted by the largest decision value", k, k)
-	} else if train.MultiClass() {
-		k := train.NumClasses()
-		res.Criterion += " (one-vs-one vote)"
-		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d pairs, each fold predicted by LIBSVM's one-vs-one vote (grid.py on multi-class data)", k, k*(k-1)/2)
-	}
+	noteShared(res, cvSetOf(train))
 	// Whether the chosen kernel is degenerate is judged for every method
 	// after the final fit (ClassifyDegenerate), not here.
 	st := Step{Iter: 1, Objective: g.Accuracy, Elapsed: time.Since(start)}
@@ -115,4 +107,20 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 // their kernel values: close enough to flag a degenerate kernel).
 func medianKernel(d *dataio.Dataset, gamma float64) float64 {
 	return math.Exp(-gamma * medianOffDiag(kernel.SquaredDistances(d.X)))
+}
+
+// noteShared says in a search's Criterion and Init how it scored
+// multi-class data (cs): one (C, γ) for all the final model's SVMs, each
+// fold predicted as the final model predicts. Nothing for binary data.
+func noteShared(res *Result, cs cvSet) {
+	k := cs.k
+	switch {
+	case cs.class == nil:
+	case cs.scheme == dataio.OneVsRest:
+		res.Criterion += " (one-vs-rest, the largest decision value)"
+		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d class-against-the-rest SVMs, each fold predicted by the largest decision value", k, k)
+	default:
+		res.Criterion += " (one-vs-one vote)"
+		res.Init += fmt.Sprintf("; %d classes: one (C, gamma) for all %d pairs, each fold predicted by LIBSVM's one-vs-one vote (grid.py on multi-class data)", k, k*(k-1)/2)
+	}
 }
