@@ -59,7 +59,7 @@ for set in "${sets[@]}"; do
       est=-
     else
       args=(tune "$train" --test "$test" --method "$m" --format json -q $EXTRA)
-      est=$("$kt" tune "$train" --method "$m" --mem-mb 1 -q $EXTRA 2>&1 | sed -n 's/.*needs about \([0-9]*\) MB.*/\1/p')
+      est=$("$kt" tune "$train" --method "$m" --mem-mb 1 -q $EXTRA 2>&1 | sed -n 's/.*needs about \([0-9]*\) MB.*/\1/p' || true)
     fi
     set +e
     $TIME -f "%e %U %S %M" -o "$tm" timeout "$LIMIT" "$kt" "${args[@]}" >"$out" 2>"$err"

@@ -148,10 +148,10 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	spec := o.spec.WithBase(base)
 	// The estimate counts live data; the garbage collector may let the heap
 	// grow to twice that between collections. Ask it to keep the whole heap
-	// within the bound, or 90% of the RAM without one (a soft limit: it
-	// collects more often near it), and restore the previous limit when done.
+	// within the estimate (or the bound, or 90% of the RAM, if lower; a soft
+	// limit: it collects more often near it), and restore it when done.
 	bound := sysmem.Bound(o.MemMB)
-	defer sysmem.LimitGC(o.MemMB)()
+	defer sysmem.LimitGCTo(o.MemMB, experiment.TunePeakBytes(spec, train))()
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Spec: spec, MemBytes: bound,
