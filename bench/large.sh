@@ -12,6 +12,7 @@
 #   NS=32561 METHODS="svm random" bench/large.sh
 #   FILES="../shared/data/large/w8a:../shared/data/large/w8a.t" METHODS=train bench/large.sh
 #   KEEP=/tmp/large bench/large.sh                   # keep data, JSON and logs there
+#   PROFILE=1 NS=32561 METHODS=svm bench/large.sh    # and a CPU profile per run (top 12 printed)
 #
 # METHODS may hold "train" (C = 1, γ = 2⁻⁵, --normalize none, beside
 # svm-train -c 1 -g 0.03125 -m 200 on the same file: LIBSVM's libsvm-tools
@@ -61,8 +62,10 @@ for set in "${sets[@]}"; do
       args=(tune "$train" --test "$test" --method "$m" --format json -q $EXTRA)
       est=$("$kt" tune "$train" --method "$m" --mem-mb 1 -q $EXTRA 2>&1 | sed -n 's/.*needs about \([0-9]*\) MB.*/\1/p' || true)
     fi
+    prof=
+    [ -n "${PROFILE:-}" ] && prof=$tmp/$name.$m.prof
     set +e
-    $TIME -f "%e %U %S %M" -o "$tm" timeout "$LIMIT" "$kt" "${args[@]}" >"$out" 2>"$err"
+    KERNELTUNE_CPUPROFILE=$prof $TIME -f "%e %U %S %M" -o "$tm" timeout "$LIMIT" "$kt" "${args[@]}" >"$out" 2>"$err"
     rc=$?
     set -e
     read -r ew eu es em < <(tail -1 "$tm")
@@ -79,6 +82,9 @@ for set in "${sets[@]}"; do
     fi
     printf "%-14s %-9s | %8.1f %8s %7d %7s | %7s %9s %9s %7s | %s\n" "$name" "$m" "$ew" "$cpu" $((em / 1024)) "$est" "$acc" "$C" "$g" "$learn" "$load"
     printf "%s\t%s\t%s\t%s\t%s\n" "$name" "$n" "$m" "$ew" $((em / 1024)) >>"$results"
+    if [ -n "$prof" ] && [ -s "$prof" ]; then
+      go tool pprof -top -nodecount 12 "$kt" "$prof" 2>/dev/null | sed -n '6,18p' | sed 's/^/    /'
+    fi
     if [ "$m" = train ] && command -v svm-train >/dev/null; then
       $TIME -f "%e %U %S %M" -o "$tm.libsvm" svm-train -c 1 -g 0.03125 -m 200 "$train" "$tmp/$name.model" >/dev/null
       read -r lw lu ls lm < <(tail -1 "$tm.libsvm")

@@ -35,7 +35,7 @@ func TestTuneMemMBRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec = spec.WithBase(methods.Common{Workers: 2})
-			need := spec.PeakBytes(270, 13)
+			need := methods.PeakBytes(spec, 270, 13)
 			maxN := methods.MaxRows(spec, 13, 33<<20)
 			for _, want := range []string{
 				fmt.Sprintf("tune: %s needs about %d MB for 270 training rows × 13 features, more than --mem-mb 33", method, (need+(1<<20)-1)>>20),
@@ -94,7 +94,7 @@ func TestCompareMemMBRefuses(t *testing.T) {
 	// Every method on heart's 100-row training parts: spd is the largest,
 	// and 1 MB is below the runtime's own 32 MB.
 	out, errOut, code := runCLI(t, "compare", "builtin:heart", "--workers", "2", "--mem-mb", "1")
-	want := "kerneltune: compare: spd on heart needs about 33 MB for 2 jobs at once (--workers), 1 MB each for 100 training rows × 13 features besides the runtime's 32 MB, more than --mem-mb 1; no data fits within it (the runtime alone takes about 32 MB). Raise --mem-mb, or use fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave spd out of --methods\n" +
+	want := "kerneltune: compare: spd on heart needs about 34 MB for 2 jobs at once (--workers), 1 MB each for 100 training rows × 13 features besides the runtime's 32 MB, more than --mem-mb 1; no data fits within it (the runtime alone takes about 32 MB). Raise --mem-mb, or use fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave spd out of --methods\n" +
 		"Run 'kerneltune compare --help' for usage.\n"
 	if code != 2 || out != "" || errOut != want {
 		t.Errorf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errOut, want)

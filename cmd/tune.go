@@ -151,7 +151,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	// within the estimate (or the bound, or 90% of the RAM, if lower; a soft
 	// limit: it collects more often near it), and restore it when done.
 	bound := sysmem.Bound(o.MemMB)
-	defer sysmem.LimitGCTo(o.MemMB, experiment.TunePeakBytes(spec, train))()
+	defer sysmem.LimitGCTo(o.MemMB, methods.GCLimit(experiment.TunePeakBytes(spec, train)))()
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Spec: spec, MemBytes: bound,

@@ -311,7 +311,8 @@ func WriteTrace(w io.Writer, trace []methods.Step) error {
 // training part train (methods.PeakBytes; for multi-class data
 // methods.PeakBytesMultiClass): what CheckMemory compares with the bound,
 // and what a command gives the collector as its soft limit
-// (sysmem.LimitGCTo), so that the estimate bounds the resident set.
+// (sysmem.LimitGCTo with methods.GCLimit), so that the estimate bounds the
+// resident set.
 func TunePeakBytes(spec methods.Spec, train *dataio.Dataset) int64 {
 	if train.MultiClass() {
 		return methods.PeakBytesMultiClass(spec, train.ClassSizes(), train.Dim(), train.Multiclass)

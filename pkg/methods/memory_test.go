@@ -89,7 +89,7 @@ func TestCheckMemory(t *testing.T) {
 		t.Fatalf("rcsc at 5,000 in 500 MB: %v, want a MemoryError", err)
 	}
 	want := MaxRows(rcsc, 123, 500<<20)
-	if me.MaxN != want || me.N != 5000 || me.Method != "rcsc" || me.Need != rcsc.PeakBytes(5000, 123) || me.Need <= me.Max || !strings.Contains(err.Error(), "at most") {
+	if me.MaxN != want || me.N != 5000 || me.Method != "rcsc" || me.Need != PeakBytes(rcsc, 5000, 123) || me.Need != withHeadroom(rcsc.PeakBytes(5000, 123)) || me.Need <= me.Max || !strings.Contains(err.Error(), "at most") {
 		t.Errorf("%+v: %v", me, err)
 	}
 }

@@ -190,7 +190,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 		if sp.Neg != dataio.Rest {
 			rows = sizes[sp.Pos] + sizes[sp.Neg]
 		}
-		each = append(each, PeakBytes(s, rows, d)-RuntimeBytes)
+		each = append(each, liveBytes(s, rows, d)-RuntimeBytes)
 	}
 	slices.Sort(each)
 	slices.Reverse(each)
@@ -199,7 +199,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 	for _, b := range each[:conc] {
 		total += b
 	}
-	return total
+	return withHeadroom(total)
 }
 
 // CheckMemoryMultiClass is CheckMemory for TuneMultiClass on multi-class

@@ -75,18 +75,18 @@ func LimitGC(mb int) (restore func()) {
 	return func() { debug.SetMemoryLimit(prev) }
 }
 
-// LimitGCTo is LimitGC with the run's estimated peak need (bytes; 0 when
-// unknown): the soft limit is the estimate when it is below the bound, so
-// that the collector keeps the heap, and with it the resident set, within
-// what the estimate promised instead of letting it grow to twice the live
-// data between collections (svm at 32,561 rows: 1.5 GB resident for an
-// estimate of 864 MB). The limit is soft: were the live data to outgrow
-// the estimate, the collector would work harder (at most half the CPU, the
-// runtime's cap), not fail.
-func LimitGCTo(mb int, need int64) (restore func()) {
+// LimitGCTo is LimitGC with the run's own soft limit soft (bytes; 0 when
+// unknown: the live data its memory estimate counts, methods.GCLimit) when
+// that is below the bound, so that the collector keeps the heap, and with
+// it the resident set, within what the estimate promised instead of
+// letting it grow to twice the live data between collections (svm at 32,561
+// rows: 1.5 GB resident for an estimate of 864 MB of live data). The limit
+// is soft: were the live data to outgrow it, the collector would work
+// harder (at most half the CPU, the runtime's cap), not fail.
+func LimitGCTo(mb int, soft int64) (restore func()) {
 	lim := GCLimit(mb)
-	if need > 0 && (lim <= 0 || need < lim) {
-		lim = need
+	if soft > 0 && (lim <= 0 || soft < lim) {
+		lim = soft
 	}
 	if lim <= 0 {
 		return func() {}

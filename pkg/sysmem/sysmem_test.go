@@ -74,14 +74,14 @@ func TestLimitGC(t *testing.T) {
 // otherwise, and restores the previous limit.
 func TestLimitGCTo(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
-	restore := LimitGCTo(1000, 300<<20)
-	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
-		t.Errorf("estimate 300 MB under a 1000 MB bound: limit %d", got)
+	restore := LimitGCTo(1000, 800<<20)
+	if got := debug.SetMemoryLimit(-1); got != 800<<20 {
+		t.Errorf("800 MB under a 1000 MB bound: limit %d", got)
 	}
 	restore()
-	restore = LimitGCTo(100, 300<<20)
+	restore = LimitGCTo(100, 900<<20)
 	if got := debug.SetMemoryLimit(-1); got != Bound(100) {
-		t.Errorf("estimate 300 MB over a 100 MB bound: limit %d, want the bound %d", got, Bound(100))
+		t.Errorf("estimate 900 MB over a 100 MB bound: limit %d, want the bound %d", got, Bound(100))
 	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != before {
