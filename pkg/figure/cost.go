@@ -27,12 +27,16 @@ type CostPoint struct {
 type CostPanel struct {
 	Dataset string
 	Points  []CostPoint
+	// Unit names the cost on the axis and in the legend ("SVM solves",
+	// "seconds"); "" is SVM solves.
+	Unit string
 	// Metric names the score of the points (Acc) in the axis label and
 	// the legend ("balanced accuracy"); "" is accuracy.
 	Metric string
 }
 
-// AccuracyCost draws mean test accuracy against mean SVM solves, one panel
+// AccuracyCost draws mean test accuracy against mean cost (SVM solves, or
+// the panels' Unit), one panel
 // per dataset (at most three to a row): each method a point labelled with
 // its name, a vertical bar of ± one standard deviation of the accuracy
 // and a horizontal bar from its fewest to its most solves; the cost axis
@@ -55,7 +59,7 @@ func AccuracyCost(title string, panels []CostPanel) (*Figure, error) {
 		plots = append(plots, p)
 	}
 	width := vg.Length(cols) * panelW
-	legend := newLegend(costLegend(metricName(panels[0].Metric)), width)
+	legend := newLegend(costLegend(metricName(panels[0].Metric), costUnit(panels[0].Unit)), width)
 	return panelGrid(title, plots, rows, cols, panelH, width, legend), nil
 }
 
@@ -81,7 +85,7 @@ func (c *costXYs) add(x, xlo, xhi, y, ylo, yhi float64) {
 func costPanel(pn CostPanel, width vg.Length) (*plot.Plot, error) {
 	p := newPlot(pn.Dataset, width)
 	p.Y.Label.Text = "mean test " + metricName(pn.Metric) + " (%)"
-	p.X.Label.Text = "mean SVM solves (log scale)"
+	p.X.Label.Text = "mean " + costUnit(pn.Unit) + " (log scale)"
 	var pts, ref costXYs
 	var labels plotter.XYLabels
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -214,7 +218,19 @@ func placeLabels(p *plot.Plot, labels plotter.XYLabels, width, height vg.Length,
 }
 
 // costLegend explains the marks of AccuracyCost.
-func costLegend(metric string) []legendItem {
+// costUnit is a panel's cost unit, SVM solves by default.
+func costUnit(u string) string {
+	if u == "" {
+		return "SVM solves"
+	}
+	return u
+}
+
+func costLegend(metric, unit string) []legendItem {
+	spread := "fewest to most " + unit
+	if unit == "seconds" {
+		spread = "shortest to longest partition"
+	}
 	return []legendItem{
 		{func(c draw.Canvas, pt vg.Point) {
 			c.DrawGlyph(draw.GlyphStyle{Color: colData, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}, vg.Point{X: pt.X + vg.Points(6), Y: pt.Y})
@@ -227,7 +243,7 @@ func costLegend(metric string) []legendItem {
 		}, metric + " ± 1 s.d."},
 		{func(c draw.Canvas, pt vg.Point) {
 			c.StrokeLine2(draw.LineStyle{Color: colData, Width: vg.Points(1)}, pt.X, pt.Y, pt.X+vg.Points(12), pt.Y)
-		}, "fewest to most solves"},
+		}, spread},
 	}
 }
 

@@ -14,16 +14,18 @@ import (
 
 // costRecords: three datasets, three partitions each, svm (accuracy
 // 0.80/0.82/0.84 on d1, 10, 20, 30 solves), random and bo with their own
-// accuracies and costs; one failed bo job on d1 is left out.
+// accuracies and costs (bo's seconds 18 times its solves' share: its GP);
+// one failed bo job on d1 is left out.
 func costRecords() []experiment.Record {
 	var rs []experiment.Record
 	acc := map[string][3]float64{"d1": {0.8, 0.85, 0.75}, "d2": {0.8, 0.7, 0.9}, "d3": {0.7, 0.9, 0.8}}
 	solves := [3]int{10, 60, 30}
+	secs := [3]float64{1, 2, 18}
 	for _, ds := range []string{"d1", "d2", "d3"} {
 		for k := range 3 {
 			for j, e := range []string{"svm", "random", "bo"} {
 				rs = append(rs, experiment.Record{Dataset: ds, Entry: e, Method: e, Partition: k, Status: "converged",
-					TestAccuracy: acc[ds][j] + 0.02*float64(k), Solves: solves[j] * (k + 1)})
+					TestAccuracy: acc[ds][j] + 0.02*float64(k), Solves: solves[j] * (k + 1), Seconds: secs[j] * float64(k+1)})
 			}
 		}
 	}
@@ -38,6 +40,12 @@ func TestCostPanelsAndRanks(t *testing.T) {
 	panels := costPanels(tables, rs)
 	if len(panels) != 3 || panels[0].Dataset != "d1" || len(panels[0].Points) != 3 {
 		t.Fatalf("panels %+v", panels)
+	}
+	// The time panels: bo at 18, 36, 54 s (mean 36), costlier than
+	// random though it runs half random's solves.
+	tp := timePanels(tables, rs)
+	if q := tp[0].Points[2]; len(tp) != 3 || tp[0].Unit != "seconds" || q.Name != "bo" || q.Cost != 36 || q.CostMin != 18 || q.CostMax != 54 || tp[0].Points[1].Cost >= q.Cost {
+		t.Errorf("time panel of d1: %+v", tp[0])
 	}
 	// d1, svm: accuracies 80, 82, 84 % (mean 82, s.d. 2), solves 10, 20, 30.
 	p := panels[0].Points[0]
@@ -75,11 +83,12 @@ func TestCostPanelsAndRanks(t *testing.T) {
 	for _, f := range files {
 		names = append(names, filepath.Base(f))
 	}
-	if !slices.Contains(names, "accuracy-cost.svg") || !slices.Contains(names, "rank-cost.svg") {
+	if !slices.Contains(names, "accuracy-cost.svg") || !slices.Contains(names, "accuracy-time.svg") || !slices.Contains(names, "rank-cost.svg") {
 		t.Fatalf("wrote %v", names)
 	}
 	for file, texts := range map[string][]string{
-		"accuracy-cost.svg": {"Mean test accuracy against cost", ">d1<", ">d3<", ">random<", "mean SVM solves (log scale)", "fewest to most solves"},
+		"accuracy-cost.svg": {"Mean test accuracy against SVM solves", ">d1<", ">d3<", ">random<", "mean SVM solves (log scale)", "fewest to most SVM solves"},
+		"accuracy-time.svg": {"Mean test accuracy against time", ">d1<", ">random<", "mean seconds (log scale)", "shortest to longest partition"},
 		"rank-cost.svg":     {"on 3 datasets against cost", ">bo<", "average rank (1 = best)", "Friedman"},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, file))
@@ -98,6 +107,7 @@ func TestCostPanelsAndRanks(t *testing.T) {
 func TestCostFigureCaptions(t *testing.T) {
 	for name, want := range map[string]string{
 		"accuracy-cost": "Mean test accuracy against cost: each method's mean SVM solves (log scale)",
+		"accuracy-time": "Mean test accuracy against time: each method's mean wall-clock seconds",
 		"rank-cost":     "Average rank of mean test accuracy (1 = best) against the mean SVM solves",
 	} {
 		if got := figureCaption(NamedFigure{Name: name}, metrics.Accuracy); !strings.HasPrefix(got, want) {

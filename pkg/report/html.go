@@ -221,8 +221,10 @@ func figureCaption(nf NamedFigure, m metrics.Metric) string {
 		return "Test " + score + " per partition: boxes (median, quartiles), the mean as a diamond, the baseline's median as a dashed line."
 	case nf.Name == "critical-difference":
 		return "Critical-difference diagram (Demšar 2006): average ranks, 1 = best; methods joined by a bar are not significantly different (Nemenyi, α = 0.05)."
+	case nf.Name == ScoreFigureName(m)+"-time":
+		return "Mean test " + score + " against time: each method's mean wall-clock seconds per partition, tuning and final fit (log scale), the bars its " + score + " ± 1 s.d. and its fastest to slowest partition; the baseline in orange. Time, not solves, is what a user waits for: a solve costs what its method and size make it."
 	case nf.Name == ScoreFigureName(m)+"-cost":
-		return "Mean test " + score + " against cost: each method's mean SVM solves (log scale), the bars its " + score + " ± 1 s.d. and its fewest to most solves; the baseline in orange."
+		return "Mean test " + score + " against cost: each method's mean SVM solves (log scale), the bars its " + score + " ± 1 s.d. and its fewest to most solves; the baseline in orange. Solves do not weigh a method's other work (bo's Gaussian process, a criterion over all pairs): read it beside the time figure."
 	case nf.Name == "rank-cost":
 		return "Average rank of mean test " + score + " (1 = best) against the mean SVM solves over the datasets, with the Friedman test and the Nemenyi critical difference."
 	case kind == "trace":
