@@ -17,6 +17,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
+	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 type trainOptions struct {
@@ -163,6 +164,7 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	if err != nil {
 		return err
 	}
+	defer sysmem.LimitGCTo(0, model.FitGCLimit(train, test, o.CacheMB))() // the heap within the fit's live data
 	r, err := model.Train(ctx, model.TrainSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
 		Kernel: ks, Margin: o.margin, C: o.C, WeightPos: o.WeightPos, WeightNeg: o.WeightNeg,

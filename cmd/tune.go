@@ -146,10 +146,8 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	})
 	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
 	spec := o.spec.WithBase(base)
-	// The estimate counts live data; the garbage collector may let the heap
-	// grow to twice that between collections. Ask it to keep the whole heap
-	// within the estimate (or the bound, or 90% of the RAM, if lower; a soft
-	// limit: it collects more often near it), and restore it when done.
+	// The collector keeps the heap within the estimate's live data (or the
+	// bound if lower; a soft limit), not twice it (sysmem.LimitGCTo).
 	bound := sysmem.Bound(o.MemMB)
 	defer sysmem.LimitGCTo(o.MemMB, methods.GCLimit(experiment.TunePeakBytes(spec, train)))()
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{

@@ -231,3 +231,24 @@ func trainDecision(m *Model, train *dataio.Dataset, res solver.SVCResult) []floa
 	}
 	return f
 }
+
+// FitGCLimit is a soft memory limit for the collector (sysmem.LimitGCTo)
+// during Fit on train and test with a cacheMB kernel cache: the live data
+// of the fit — the solver's cache (at most n² entries), three copies of
+// the training rows (as read, normalised, the support vectors), two of the
+// test rows, one kernel block of the decision function against at most
+// every training row, and 32 MB for the runtime — so that the resident set
+// stays near it instead of twice it. At 32,561 × 123 rows with the
+// default 200 MB cache `train` peaked at 496 MB resident without it.
+func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
+	if train == nil {
+		return 0
+	}
+	n, d := int64(train.Len()), int64(train.Dim())
+	nt := int64(0)
+	if test != nil {
+		nt = int64(test.Len())
+	}
+	cache := min(int64(cacheMB)<<20, 8*n*n)
+	return 32<<20 + cache + 8*d*(3*n+2*nt) + 2*blockBytes
+}

@@ -75,3 +75,13 @@ func TestFitSVsStoredOnce(t *testing.T) {
 		t.Errorf("f(x_0) = %.15g after replacing SV 0, want %.15g", after, want)
 	}
 }
+
+// The decision function's kernel block stays within blockBytes however many
+// support vectors there are, with at least 64 rows.
+func TestBlockRowsFor(t *testing.T) {
+	for _, c := range []struct{ nsv, want int }{{1, 1024}, {2048, 1024}, {11_000, 190}, {1_000_000, 64}} {
+		if got := blockRowsFor(c.nsv); got != c.want {
+			t.Errorf("%d SVs: %d rows, want %d", c.nsv, got, c.want)
+		}
+	}
+}

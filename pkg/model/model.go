@@ -529,6 +529,17 @@ func (m *Model) KernelFunc() kernel.Kernel { m.mustReady(); return m.kern }
 // stays at blockRows × #SV values however many points are predicted.
 const blockRows = 1024
 
+// blockBytes bounds one kernel block of the decision function in bytes:
+// with many support vectors a block has fewer rows than blockRows (at
+// 11,000 SVs, 190), so that it is 16 MB, not 90, whatever the #SV.
+const blockBytes = 16 << 20
+
+// blockRowsFor is the rows of one kernel block against nsv support
+// vectors: blockRows, fewer when blockBytes asks, at least 64.
+func blockRowsFor(nsv int) int {
+	return max(64, min(blockRows, blockBytes/(8*max(nsv, 1))))
+}
+
 // Decision returns the decision values f(x) of the rows of X, raw inputs in
 // the original feature space: the model's normaliser is applied first. X
 // must have NumFeatures columns (it panics otherwise, as gonum does).
@@ -560,12 +571,13 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 	}
 	dense, isDense := X.(*mat.Dense)
 	direct := norm == nil && isDense // blocks are views of X, no copy
+	rows := blockRowsFor(len(m.SupportVectors))
 	var buf *mat.Dense
 	if !direct {
-		buf = mat.NewDense(min(blockRows, n), d, nil)
+		buf = mat.NewDense(min(rows, n), d, nil)
 	}
-	for r0 := 0; r0 < n; r0 += blockRows {
-		r1 := min(r0+blockRows, n)
+	for r0 := 0; r0 < n; r0 += rows {
+		r1 := min(r0+rows, n)
 		var block mat.Matrix
 		if direct {
 			block = dense.Slice(r0, r1, 0, d)

@@ -309,8 +309,10 @@ func (sh *sharedSVs) decisions(m *Model, X mat.Matrix) [][]float64 {
 		return out
 	}
 	dense, isDense := X.(*mat.Dense)
-	for r0 := 0; r0 < n; r0 += blockRows {
-		r1 := min(r0+blockRows, n)
+	rows, _ := sh.X.Dims()
+	rows = blockRowsFor(rows)
+	for r0 := 0; r0 < n; r0 += rows {
+		r1 := min(r0+rows, n)
 		var block mat.Matrix
 		if isDense {
 			block = dense.Slice(r0, r1, 0, d)
