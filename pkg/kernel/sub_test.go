@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -66,5 +67,55 @@ func TestSubReadsTheRowsAskedFor(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSparseCrossAgrees: the sparse blocks equal the dense Cross to 1e-12
+// (they differ only in rounding: shifted, uncentred rows against centred
+// ones) on one-hot rows, and refuse dense data and other metrics.
+func TestSparseCrossAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n, m, d := 60, 25, 40
+	B, A := mat.NewDense(n, d, nil), mat.NewDense(m, d, nil)
+	for _, X := range []*mat.Dense{B, A} {
+		r, _ := X.Dims()
+		for i := range r {
+			for k := range d {
+				if rng.Float64() < 0.1 {
+					X.Set(i, k, 1)
+				}
+			}
+		}
+	}
+	g, err := NewGaussianIso(0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := g.SparseCross(B)
+	if sc == nil {
+		t.Fatal("no sparse route on 10% dense rows")
+	}
+	got := mat.NewDense(m, n, nil)
+	sc.Block(A, got)
+	want := g.Cross(A, B)
+	for i := range m {
+		for j := range n {
+			if d := got.At(i, j) - want.At(i, j); d > 1e-12 || d < -1e-12 {
+				t.Fatalf("(%d, %d): sparse %v, dense %v", i, j, got.At(i, j), want.At(i, j))
+			}
+		}
+	}
+	dense := mat.NewDense(n, d, nil)
+	for i := range n {
+		for k := range d {
+			dense.Set(i, k, rng.NormFloat64())
+		}
+	}
+	if g.SparseCross(dense) != nil {
+		t.Error("a sparse route on dense rows")
+	}
+	diag, _ := NewGaussianDiag(slices.Repeat([]float64{0.5}, d))
+	if diag.SparseCross(B) != nil {
+		t.Error("a sparse route for a diagonal metric")
 	}
 }

@@ -155,6 +155,10 @@ type Model struct {
 	svData []float64
 	coef   *mat.VecDense // nsv coefficients
 	ready  bool
+	// sparse is the support vectors prepared for the sparse kernel blocks
+	// of an isotropic Gaussian on sparse data (kernel.SparseCross), nil
+	// otherwise.
+	sparse *kernel.SparseCross
 	// shared is a multi-class model's support vectors shared by its pairs
 	// (sharedSVs), built by prepare; nil for a binary model, or when the
 	// pairs' kernels differ.
@@ -350,6 +354,10 @@ func (m *Model) prepare() error {
 				m.sv.SetRow(i, sv.X)
 			}
 		}
+	}
+	m.sparse = nil
+	if g, ok := k.(*kernel.Gaussian); ok && m.sv != nil {
+		m.sparse = g.SparseCross(m.sv)
 	}
 	m.ready = true
 	return nil
@@ -596,7 +604,7 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 			}
 			block = b
 		}
-		kb := m.kern.Cross(block, m.sv) // (r1-r0)×nsv, one GEMM
+		kb := m.kernelBlock(block, m.sv, m.sparse) // (r1-r0)×nsv
 		f := mat.NewVecDense(r1-r0, out[r0:r1])
 		f.MulVec(kb, m.coef)
 		for i := r0; i < r1; i++ {
@@ -604,6 +612,21 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 		}
 	}
 	return out
+}
+
+// kernelBlock returns k(a_i, sv_j) for the rows of block: on the sparse
+// route when sparse is set (LIBSVM's own, a scatter over the support
+// vectors' nonzeros; on w8a's 300 binary features 20 times fewer
+// operations), else one GEMM (Kernel.Cross).
+func (m *Model) kernelBlock(block, sv mat.Matrix, sparse *kernel.SparseCross) *mat.Dense {
+	if sparse == nil {
+		return m.kern.Cross(block, sv)
+	}
+	r, _ := block.Dims()
+	c, _ := sv.Dims()
+	kb := mat.NewDense(r, c, nil)
+	sparse.Block(block, kb)
+	return kb
 }
 
 // Classes maps decision values to classes: +1 iff f > 0, else -1.

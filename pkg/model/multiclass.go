@@ -256,9 +256,10 @@ func (m *Model) pairDecisions(X mat.Matrix, norm *dataio.Normalizer) [][]float64
 // block per pair computed each row k-1 times (letter, 26 classes: 60% of
 // train's time went to predicting its training rows that way).
 type sharedSVs struct {
-	kern kernel.Kernel
-	X    *mat.Dense // the distinct support vectors, nsv×d
-	idx  [][]int    // idx[p][j]: pair p's j-th support vector's row of X
+	kern   kernel.Kernel
+	sparse *kernel.SparseCross // the sparse route, nil when it does not pay
+	X      *mat.Dense          // the distinct support vectors, nsv×d
+	idx    [][]int             // idx[p][j]: pair p's j-th support vector's row of X
 }
 
 // newSharedSVs returns the shared support vectors of m, or nil when its
@@ -293,6 +294,9 @@ func newSharedSVs(m *Model) *sharedSVs {
 		return nil
 	}
 	sh.X = mat.NewDense(len(at), d, rows)
+	if g, ok := sh.kern.(*kernel.Gaussian); ok {
+		sh.sparse = g.SparseCross(sh.X)
+	}
 	return sh
 }
 
@@ -323,7 +327,7 @@ func (sh *sharedSVs) decisions(m *Model, X mat.Matrix) [][]float64 {
 			}
 			block = b
 		}
-		kb := sh.kern.Cross(block, sh.X) // (r1-r0) × nsv
+		kb := m.kernelBlock(block, sh.X, sh.sparse) // (r1-r0) × nsv
 		for p, pm := range m.Pairs {
 			var coef []float64
 			if pm.coef != nil {
