@@ -52,6 +52,9 @@ type Common struct {
 	Progress func(stage string, done, total int)
 	// stage names the cross-validation cvCounts runs, for Progress.
 	stage string
+	// workers, if set, keeps cvCounts' worker buffers from one call to
+	// the next (a point search's evaluations, halving's rounds).
+	cvWorkers *cvPool
 	// Grids, if non-nil, shares the grid search (svm; gi's C) between the jobs of a run that search the same training part
 	// with the same settings (GridMemo); it changes no result. A run sets
 	// it per job, like Recorder; it is not a setting of the run.

@@ -107,6 +107,8 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		return nil, err
 	}
 	plan, err := newCVPlanOf(train, s.Common)
+	cm := s.Common
+	cm.cvWorkers = new(cvPool) // one set of buffers for every round
 	if err != nil {
 		return nil, fmt.Errorf("halving: %w", err)
 	}
@@ -164,7 +166,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		for g := range order {
 			order[g] = g
 		}
-		correct, ns, err := cvCounts(ctx, groups, order, cvSetOf(train), p, s.Common, func(int) string { return "" })
+		correct, ns, err := cvCounts(ctx, groups, order, cvSetOf(train), p, cm, func(int) string { return "" })
 		solves += ns
 		if err != nil {
 			return Step{}, fmt.Errorf("round %d on %d rows: %w", i+1, rows, err)
