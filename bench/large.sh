@@ -72,11 +72,10 @@ for set in "${sets[@]}"; do
     cpu=$(awk -v u="$eu" -v s="$es" 'BEGIN { printf "%.1f", u + s }')
     acc=- C=- g=- learn=-
     if [ $rc -eq 0 ]; then
-      acc=$(json x "round(100*d['test_accuracy'],2) if 'test_accuracy' in d else round(100*d['tuned']['test_accuracy'],2)" "$out")
       acc=$(json x "round(100*(d.get('test_accuracy') or d.get('accuracies',{}).get('test')),2)" "$out")
       C=$(json x "'%g' % d['C']" "$out")
-      g=$(json x "'%g' % (d.get('gamma') or d.get('tuning',{}).get('kernel',{}).get('gamma') or 0)" "$out")
-      learn=$(json x "d.get('tuning',{}).get('learned_on_rows') or $n" "$out")
+      g=$(json x "'%g' % (d.get('gamma') or 0)" "$out")
+      learn=$(json x "d.get('learned_on_rows') or $n" "$out")
     else
       acc="exit$rc"
     fi
