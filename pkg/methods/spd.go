@@ -683,7 +683,13 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 		return in, fmt.Errorf("spd: C must be positive, got %v", in.C)
 	}
 	if med := medianKernel(train, in.gamma0); med < 0.01 || med > 0.99 {
-		in.notes = append(in.notes, fmt.Sprintf("the start kernel is degenerate (median off-diagonal K = %.3g, outside [0.01, 0.99]): from K ≈ 11ᵀ or K ≈ I the descent barely moves; prefer --init heuristic", med))
+		advice := "prefer --init heuristic (the default: median K = e^-2)"
+		if init == "heuristic" {
+			// The heuristic aims at e⁻²: it misses only when most pairs
+			// of rows coincide or the distances are extreme.
+			advice = "the heuristic could not reach median K = e^-2 (most pairs of training rows coincide?): give --init sigma=S or --init cv"
+		}
+		in.notes = append(in.notes, fmt.Sprintf("the start kernel is degenerate (median off-diagonal K = %.3g, outside [0.01, 0.99]): from K ≈ 11ᵀ or K ≈ I the descent barely moves; %s", med, advice))
 	}
 	in.Q0 = mat.NewSymDense(d, nil)
 	for k := 0; k < d; k++ {

@@ -649,3 +649,25 @@ func BenchmarkSPDTune(b *testing.B) {
 		})
 	}
 }
+
+// A degenerate given start says so and advises the default start by name
+// (issue 35: it advised --init heuristic to users already on it).
+func TestSPDDegenerateStartNote(t *testing.T) {
+	d := heartHead(t, 60)
+	res, err := SPDSettings{Common: Common{Seed: 1, C: 1}, Init: "sigma=1000", MaxIter: 1}.Tune(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range res.Notes {
+		if strings.Contains(n, "the start kernel is degenerate") {
+			found = true
+			if !strings.Contains(n, "prefer --init heuristic (the default") {
+				t.Errorf("note %q does not name the default start", n)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no degenerate-start note for sigma = 1000: %q", res.Notes)
+	}
+}
