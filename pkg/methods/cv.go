@@ -346,7 +346,7 @@ func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m in
 	}
 	var D *mat.SymDense
 	var gammaH float64
-	if train.Len() <= denseCVRows || train.MultiClass() {
+	if train.Len() <= denseCVRows {
 		D = kernel.SquaredDistances(train.X)
 		gammaH = moderateGamma(D)
 	} else {
@@ -472,8 +472,7 @@ func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int
 // over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
 // ascending), D the squared distances of the rows, and the number of SVM
 // solves. With D nil the kernel is computed from the rows of train column
-// by column (the bounded-memory route, cvGroup); that route is for binary
-// data only.
+// by column (the bounded-memory route, cvGroup).
 func gridCounts(ctx context.Context, D *mat.SymDense, train *dataio.Dataset, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
 	groups := make([]cvGroup, len(gammas))
 	order := make([]int, len(gammas))

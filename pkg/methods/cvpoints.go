@@ -2,7 +2,6 @@ package methods
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -107,9 +106,6 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 	correct = make([][]int, len(groups))
 	for g := range groups {
 		correct[g] = make([]int, len(groups[g].Cs))
-		if groups[g].D == nil && cs.class != nil {
-			return nil, 0, errors.New("internal error: the bounded-memory cross-validation is for binary data")
-		}
 	}
 	type job struct{ g, f int }
 	jobs := make(chan job)
@@ -166,6 +162,8 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					err error
 				)
 				switch {
+				case gr.D == nil && cs.class != nil: // bounded memory, every subproblem
+					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
 					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
 					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, s)
@@ -237,11 +235,20 @@ func denseDecider(Kte *mat.Dense) decider {
 // (Σ_j coef_j K(x_t, x_j) + b). Nothing of size n×n, or fold-sized, is
 // held: the solver's cache bounds the memory.
 func rowsFold(X mat.Matrix, gamma float64, tr, te []int) (kernel.Matrix, decider) {
+	return rowsFoldOf(isoRows(X, gamma), tr, te)
+}
+
+// isoRows prepares the rows of X for the columns of exp(-γ‖x-z‖²).
+func isoRows(X mat.Matrix, gamma float64) kernel.Matrix {
 	g, err := kernel.NewGaussianIso(gamma)
 	if err != nil { // γ > 0 and finite on every grid and box
-		panic(fmt.Sprintf("methods: rowsFold: %v", err))
+		panic(fmt.Sprintf("methods: isoRows: %v", err))
 	}
-	all := g.Rows(X)
+	return g.Rows(X)
+}
+
+// rowsFoldOf is rowsFold on rows already prepared (isoRows).
+func rowsFoldOf(all kernel.Matrix, tr, te []int) (kernel.Matrix, decider) {
 	decide := func(dst, coef []float64, bias float64) {
 		var sv []int
 		var c []float64

@@ -118,7 +118,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	var D *mat.SymDense
 	var X mat.Matrix
 	var lgH float64
-	if n := train.Len(); n <= denseCVRows || train.MultiClass() {
+	if n := train.Len(); n <= denseCVRows {
 		D = kernel.SquaredDistances(train.X)
 		lgH = math.Log2(moderateGamma(D))
 	} else {

@@ -233,6 +233,51 @@ func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int6
 // part holds one side only predicts that side (f = ±1 everywhere); with
 // neither, the second (as f = 0 does).
 func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+	nte := len(cte)
+	sub := func(rows []int) (kernel.Matrix, decider) {
+		Kp, Ktep := Ktr, Kte
+		if len(rows) != len(ctr) { // a pair: its rows of the fold's matrices
+			Kp = mat.NewDense(len(rows), len(rows), nil)
+			Ktep = mat.NewDense(max(nte, 1), len(rows), nil)
+			for a, ra := range rows {
+				for b, rb := range rows {
+					Kp.Set(a, b, Ktr.At(ra, rb))
+				}
+				for t := 0; t < nte; t++ {
+					Ktep.Set(t, a, Kte.At(t, ra))
+				}
+			}
+		}
+		return kernel.PrecomputedSquare(Kp), func(dst, coef []float64, bias float64) {
+			if nte > 0 {
+				solver.Decision(dst, Ktep, coef, bias)
+			}
+		}
+	}
+	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, Cs, s)
+}
+
+// foldSweepMultiRows is foldSweepMulti on the bounded-memory route: the
+// fold's rows tr (classes ctr) and test rows te (classes cte) of the
+// isotropic Gaussian prepared on all rows of X, each subproblem's matrix
+// read through kernel.Sub and its test decisions one column over its
+// support vectors (rowsFold).
+func foldSweepMultiRows(ctx context.Context, X mat.Matrix, gamma float64, tr, te, ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+	all := isoRows(X, gamma)
+	sub := func(rows []int) (kernel.Matrix, decider) {
+		pr := make([]int, len(rows))
+		for a, r := range rows {
+			pr[a] = tr[r]
+		}
+		return rowsFoldOf(all, pr, te)
+	}
+	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, Cs, s)
+}
+
+// foldSweepSubproblems is foldSweepMulti's sweep with each subproblem's
+// kernel matrix and test decider from sub, given the subproblem's rows
+// (indices into the fold's training rows, LIBSVM's order).
+func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matrix, decider), ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
 	idx := dataio.Subproblems(k, scheme)
 	nte := len(cte)
 	// dec[c][p] are subproblem p's decision values on the test rows at Cs[c].
@@ -275,19 +320,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 			}
 			continue
 		}
-		Kp, Ktep := Ktr, Kte
-		if len(rows) != len(ctr) { // a pair: its rows of the fold's matrices
-			Kp = mat.NewDense(len(rows), len(rows), nil)
-			Ktep = mat.NewDense(max(nte, 1), len(rows), nil)
-			for a, ra := range rows {
-				for b, rb := range rows {
-					Kp.Set(a, b, Ktr.At(ra, rb))
-				}
-				for t := 0; t < nte; t++ {
-					Ktep.Set(t, a, Kte.At(t, ra))
-				}
-			}
-		}
+		km, decide := sub(rows)
 		var alpha []float64
 		unbounded := false
 		for c, C := range Cs {
@@ -295,7 +328,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 				dec[c][p] = dec[c-1][p]
 				continue
 			}
-			res, err := solver.TrainSVC(ctx, kernel.PrecomputedSquare(Kp), ytr, solver.SVCParams{Margin: solver.L1, C: C}, s, alpha)
+			res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: solver.L1, C: C}, s, alpha)
 			solves++
 			if err != nil {
 				return nil, solves, err
@@ -303,9 +336,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 			alpha = res.Alpha
 			unbounded = res.NBSV == 0 && res.Status == status.Converged
 			d := make([]float64, nte)
-			if nte > 0 {
-				solver.Decision(d, Ktep, res.Coef, res.Bias)
-			}
+			decide(d, res.Coef, res.Bias)
 			dec[c][p] = d
 		}
 	}

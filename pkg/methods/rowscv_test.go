@@ -71,12 +71,36 @@ func TestRowsRouteSparseData(t *testing.T) {
 	}
 }
 
-// TestRowsRouteRefusesMultiClass: the bounded-memory route is binary only,
-// and says so instead of scoring the wrong thing.
-func TestRowsRouteRefusesMultiClass(t *testing.T) {
-	groups := []cvGroup{{X: nil, Gamma: 1, Cs: []float64{1}}}
-	_, _, err := cvCounts(context.Background(), groups, []int{0}, cvSet{class: []int{0, 1, 2}, k: 3}, cvPlan{}, Common{}, func(int) string { return "" })
-	if err == nil {
-		t.Fatal("no error for multi-class data on the bounded-memory route")
+// TestRowsRouteMultiClass: on multi-class data the bounded-memory route
+// scores every fold as the dense route does (each subproblem read through
+// kernel.Sub, its test decisions over its support vectors), one-vs-one and
+// one-vs-rest.
+func TestRowsRouteMultiClass(t *testing.T) {
+	for _, scheme := range []string{dataio.OneVsOne, dataio.OneVsRest} {
+		d, err := dataio.Load("../../testdata/multiclass/wine.scale", dataio.ReadOptions{Multiclass: scheme})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := Common{Seed: 4, Eps: 1e-9, Workers: 2}
+		plan, err := newCVPlanOf(d, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gammas, Cs := []float64{math.Exp2(-3), math.Exp2(-7)}, []float64{math.Exp2(-1), math.Exp2(3)}
+		rows, _, err := gridCounts(context.Background(), nil, d, plan, gammas, Cs, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dense, _, err := gridCounts(context.Background(), kernel.SquaredDistances(d.X), d, plan, gammas, Cs, cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g := range gammas {
+			for c := range Cs {
+				if rows[g][c] != dense[g][c] || rows[g][c] < 50 {
+					t.Errorf("%s γ = %g, C = %g: rows route %d correct, dense route %d (of %d)", scheme, gammas[g], Cs[c], rows[g][c], dense[g][c], d.Len())
+				}
+			}
+		}
 	}
 }
