@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,5 +28,35 @@ func TestTuneLargeDataPath(t *testing.T) {
 	_, errOut, code := runCLI(t, "tune", data, "--method", "lccp", "--kernel-rows", "10")
 	if code != ExitUsage || !strings.Contains(errOut, "--kernel-rows 10: lccp: want -1 (no limit), 0 (the default 5,000) or at least 50") {
 		t.Errorf("--kernel-rows 10: exit %d, %q", code, errOut)
+	}
+}
+
+// TestDryRunSeesClassesAndFeatures (issue 34, item 9): a dry run says, for
+// every dataset, when partitions lack a class (with the flag that fixes
+// it), and a run with bo:ard on more than 19 features is refused before any
+// job, naming the entry, the dataset and its features.
+func TestDryRunSeesClassesAndFeatures(t *testing.T) {
+	out := mustRun(t, "compare", "../testdata/multiclass/svmguide2", "builtin:heart", "--train-size", "8", "--test-size", "60",
+		"--partitions", "10", "--methods", "svm,spd", "--dry-run")
+	if !strings.Contains(out, "note: svmguide2: in 5 of 10 partitions a class has no training rows") || !strings.Contains(out, "give --stratified") {
+		t.Errorf("dry run:\n%s", out)
+	}
+	if !strings.Contains(out, "note: heart: in 1 of 10 partitions a class has no training rows") {
+		t.Errorf("no note for heart, one of whose 8-row parts holds one class (every dataset is checked):\n%s", out)
+	}
+	if s := mustRun(t, "compare", "../testdata/multiclass/svmguide2", "--train-size", "8", "--test-size", "60", "--partitions", "10",
+		"--methods", "svm,spd", "--stratified", "--dry-run"); strings.Contains(s, "a class has no training rows") {
+		t.Errorf("--stratified still warned:\n%s", s)
+	}
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.csv")
+	mustRun(t, "generate", "weston", "--n", "100", "-o", w, "-q")
+	res := filepath.Join(dir, "r.jsonl")
+	_, errOut, code := runCLI(t, "compare", w, "builtin:heart", "--methods", "svm,bo:ard", "--partitions", "2", "--train-size", "40", "--test-size", "40", "--out", res)
+	if code != ExitError || !strings.Contains(errOut, "bo:ard on w (52 features): bo:ard refuses 52 features, more than 19") || strings.Contains(errOut, "on heart") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(res); err == nil {
+		t.Error("a refused run wrote its results file")
 	}
 }

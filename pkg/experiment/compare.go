@@ -330,6 +330,9 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	if err := checkMemory(cfg, sources, shapes, entries, len(jobs), s.MemBytes); err != nil {
 		return nil, err
 	}
+	if err := checkFeatures(sources, shapes, entries); err != nil {
+		return nil, err
+	}
 	res := &CompareResult{Entries: entries}
 	if s.DryRun {
 		res.Plan = &Plan{Run: cfg.Fingerprint(entries, sources), Jobs: NewGrid(sources, entries).Jobs(),
@@ -342,7 +345,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		for _, e := range entries {
 			res.Plan.Entries = append(res.Plan.Entries, e.String())
 		}
-		res.Plan.Notes = planNotes(sources, len(entries))
+		res.Plan.Notes = append(planNotes(sources, len(entries)), classNotes(sources)...)
 		return res, nil
 	}
 	if s.BeforeRun != nil {

@@ -7,6 +7,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
@@ -203,4 +204,57 @@ func checkSize(c Config, sources []Source, shapes []shape, entries []Entry) erro
 		}
 	}
 	return nil
+}
+
+// checkFeatures refuses, before any job runs, an entry that refuses a
+// dataset's number of features (methods.CheckFeatures: bo:ard on more than
+// 19), naming every such pair at once; otherwise every one of its jobs
+// would be recorded as failed.
+func checkFeatures(sources []Source, shapes []shape, entries []Entry) error {
+	var bad []string
+	for k, src := range sources {
+		for _, e := range entries {
+			if err := methods.CheckFeatures(e.Spec, shapes[k].d); err != nil {
+				bad = append(bad, fmt.Sprintf("%s on %s (%d features): %v", e, src.Name(), shapes[k].d, err))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s; leave it out of --methods for those datasets", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// classNotes are a dry run's warnings about partitions whose training part
+// lacks a class, for every dataset at once: such a job fails (a binary
+// method needs both classes; one-vs-one a pair without rows). Stratified
+// partitions (--stratified) keep each class's share in every partition.
+func classNotes(sources []Source) []string {
+	var notes []string
+	for _, src := range sources {
+		ss, ok := splitSource(src)
+		if !ok || len(ss.Splits) == 0 {
+			continue
+		}
+		strata := ss.Data.Strata()
+		all := map[float64]bool{}
+		for _, v := range strata {
+			all[v] = true
+		}
+		short := 0
+		for _, sp := range ss.Splits {
+			seen := map[float64]bool{}
+			for _, i := range sp.Train {
+				seen[strata[i]] = true
+			}
+			if len(seen) < len(all) {
+				short++
+			}
+		}
+		if short > 0 {
+			notes = append(notes, fmt.Sprintf("%s: in %d of %d partitions a class has no training rows, and those jobs will fail: give --stratified (each class's share in every partition) or a larger --train-size",
+				src.Name(), short, len(ss.Splits)))
+		}
+	}
+	return notes
 }

@@ -110,6 +110,15 @@ func (s BOSettings) param() string {
 	return s.Param
 }
 
+// checkFeatures refuses more than BOARDMaxFeatures features for bo:ard
+// (CheckFeatures).
+func (s BOSettings) checkFeatures(d int) error {
+	if s.param() == "ard" && d > BOARDMaxFeatures {
+		return boDimError(d)
+	}
+	return nil
+}
+
 // boDimError is bo:ard's refusal of too many features.
 func boDimError(d int) error {
 	return fmt.Errorf("bo:ard refuses %d features, more than %d: its Gaussian process models C and one gamma per feature, %d dimensions, and expected improvement on a GP is known to work below about 20 (Frazier 2018); use bo (one gamma) or fewer features",

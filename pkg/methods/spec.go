@@ -195,6 +195,22 @@ func CheckSize(s Spec, n int) error {
 	return nil
 }
 
+// featureLimiter is implemented by the specs that refuse a number of
+// features before any work (CheckFeatures).
+type featureLimiter interface {
+	checkFeatures(d int) error
+}
+
+// CheckFeatures returns the error Tune would return, before any work, for
+// d features (bo:ard above BOARDMaxFeatures), nil otherwise: compare
+// refuses such a run up front instead of recording every job as failed.
+func CheckFeatures(s Spec, d int) error {
+	if l, ok := s.(featureLimiter); ok {
+		return l.checkFeatures(d)
+	}
+	return nil
+}
+
 // Sizes a method refuses up front (issue 11: at n = 20,000 every method
 // either finishes within 30 minutes on 2 cores or says before any work why
 // it will not). Only twolevel has such a limit (TwoLevelMaxRows); the others
