@@ -49,8 +49,8 @@ func TestEstimateMemory(t *testing.T) {
 		t.Errorf("PeakBytes(svm, 200, 13) = %d, want 32 MiB + 843200", svm)
 	}
 	// The estimate of a job bounds its resident set: the live data and
-	// 1/8 for the runtime beyond its soft limit (methods.PeakBytes).
-	svm += (svm - 32<<20) / 8
+	// 1/5 for the runtime beyond its soft limit (methods.PeakBytes).
+	svm += (svm - 32<<20) / 5
 	e := est[0]
 	if e.Dataset != "heart" || e.Entry.String() != "svm" || e.N != 200 || e.D != 13 || e.Jobs != 2 || e.Spec.Base().Workers != 1 ||
 		e.Job != svm || e.Bytes != 32<<20+2*(svm-32<<20) {

@@ -154,8 +154,8 @@ func testTuneMultiClass(t *testing.T, scheme string) {
 	// once (100-row pairs, or 150-row classes against the rest).
 	s := RCSCSettings{}.WithBase(Common{Workers: 2})
 	one := s.PeakBytes(rows, 4) - RuntimeBytes
-	// (and 1/8 over the live data for the runtime beyond its soft limit).
+	// (and 1/5 over the live data for the runtime beyond its soft limit).
 	if got, want := PeakBytesMultiClass(s, []int{50, 50, 50}, 4, scheme), withHeadroom(RuntimeBytes+2*one); got != want {
-		t.Errorf("PeakBytesMultiClass %s = %d, want the runtime + 2 subproblems' work + 1/8 = %d", scheme, got, want)
+		t.Errorf("PeakBytesMultiClass %s = %d, want the runtime + 2 subproblems' work + 1/5 = %d", scheme, got, want)
 	}
 }
