@@ -8,6 +8,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -110,6 +111,13 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 			return nil, &StageError{"tune", fmt.Errorf("%s: %w", spec.Name(), err)}
 		}
 		t.Result = res
+		if t.Train.Len() > collectAbove {
+			// The method's matrices are garbage now; collect them before
+			// the final fit allocates its cache in one piece, so that the
+			// two do not stack up above the memory estimate (gi on 2,500
+			// of 5,000 rows peaked at 465 MB against 396 without this).
+			runtime.GC()
+		}
 	}
 	res := t.Result
 	fs := model.FitSettings{
@@ -155,6 +163,11 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	}
 	return t, nil
 }
+
+// collectAbove is the training rows above which Pipeline collects the
+// method's garbage before the final fit (a collection costs little: the
+// large matrices hold no pointers).
+const collectAbove = 2_000
 
 // normalizeKind is the normaliser's kind: auto (dataio.Auto: zscore, or
 // maxabs on sparse data) by default.
