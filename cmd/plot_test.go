@@ -32,7 +32,7 @@ func TestComparePlotFeatureNames(t *testing.T) {
 		}
 		return ns
 	}
-	want := []string{"accuracy-cost.svg", "accuracy.svg", "w-spd-trace.svg", "w-spd-weights.svg"}
+	want := []string{"accuracy-cost.svg", "accuracy-time.svg", "accuracy.svg", "w-spd-trace.svg", "w-spd-weights.svg"}
 	for _, d := range []string{figs, sorted} {
 		if got := list(d); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %v, want %v", d, got, want)
@@ -57,10 +57,16 @@ func TestComparePlotFeatureNames(t *testing.T) {
 	if plain == byWeight {
 		t.Error("--plot-sort drew the same chart")
 	}
-	// Accuracy against cost: each entry labelled, on a log axis of solves.
-	for _, x := range []string{"Mean test accuracy against cost", ">svm<", ">spd<", "mean SVM solves (log scale)"} {
+	// Accuracy against cost: each entry labelled, on a log axis of solves,
+	// and against time, on a log axis of seconds.
+	for _, x := range []string{"Mean test accuracy against SVM solves", ">svm<", ">spd<", "mean SVM solves (log scale)"} {
 		if c := read(filepath.Join(figs, "accuracy-cost.svg")); !strings.Contains(c, x) {
 			t.Errorf("accuracy-cost.svg: no %q", x)
+		}
+	}
+	for _, x := range []string{"Mean test accuracy against time", ">svm<", ">spd<", "mean seconds (log scale)"} {
+		if c := read(filepath.Join(figs, "accuracy-time.svg")); !strings.Contains(c, x) {
+			t.Errorf("accuracy-time.svg: no %q", x)
 		}
 	}
 	acc := read(filepath.Join(figs, "accuracy.svg"))
