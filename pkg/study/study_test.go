@@ -2,6 +2,7 @@ package study
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +129,22 @@ datasets:
 	}
 	if ds[0].Where != p+":9" {
 		t.Errorf("where %q", ds[0].Where)
+	}
+}
+
+// A study of more datasets than MaxDatasets is refused before any is read,
+// naming the file, the line and the count (issue 34, item 6).
+func TestTooManyDatasets(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("seed: 1\ndatasets:\n")
+	for i := range MaxDatasets + 1 {
+		fmt.Fprintf(&b, "  - path: d%d.csv\n", i)
+	}
+	p := write(t, b.String())
+	_, err := Load(p, flags())
+	var se *Error
+	want := fmt.Sprintf(":3: datasets: %d datasets, more than %d", MaxDatasets+1, MaxDatasets)
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want …%s", err, want)
 	}
 }
