@@ -115,3 +115,23 @@ func TestCostFigureCaptions(t *testing.T) {
 		}
 	}
 }
+
+// The settings box gives each dataset's own sizes (issue 35, item 5): once
+// when they agree, per dataset when they differ.
+func TestTrainTestSizes(t *testing.T) {
+	rec := func(ds string, tr, te int) experiment.Record {
+		return experiment.Record{Dataset: ds, TrainSize: tr, TestSize: te}
+	}
+	for _, c := range []struct {
+		recs []experiment.Record
+		want string
+	}{
+		{[]experiment.Record{rec("a", 80, 30), rec("a", 80, 30)}, "80 / 30"},
+		{[]experiment.Record{rec("a", 80, 30), rec("b", 80, 30)}, "80 / 30 (every dataset)"},
+		{[]experiment.Record{rec("heart", 80, 190), rec("a32", 32561, 16281), rec("heart", 80, 190)}, "heart 80 / 190; a32 32561 / 16281"},
+	} {
+		if got := trainTestSizes(c.recs); got != c.want {
+			t.Errorf("%v: %q, want %q", c.recs, got, c.want)
+		}
+	}
+}

@@ -167,7 +167,7 @@ func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 			kv = append(kv, htmlreport.KV{Key: "datasets", Value: strings.Join(ds, "; ")},
 				htmlreport.KV{Key: "methods", Value: strings.Join(r.Grid.Entries, ", ")})
 		}
-		kv = append(kv, htmlreport.KV{Key: "training / test size", Value: fmt.Sprintf("%d / %d (first record)", r.TrainSize, r.TestSize)})
+		kv = append(kv, htmlreport.KV{Key: "training / test size", Value: trainTestSizes(recs)})
 		keys := make([]string, 0, len(r.Extra))
 		for k := range r.Extra {
 			keys = append(keys, k)
@@ -182,6 +182,46 @@ func runSettings(sum Summary, recs []experiment.Record) []htmlreport.KV {
 		kv = append(kv, htmlreport.KV{Key: "metric", Value: sum.Metric.Title() + " of the test parts (tables, p-values, ranks and figures)"})
 	}
 	return kv
+}
+
+// trainTestSizes says each dataset's training and test sizes (those of
+// its first record: a dataset's partitions all have one size), once when
+// every dataset has the same ones (a study's datasets often do not).
+func trainTestSizes(recs []experiment.Record) string {
+	var order []string
+	size := map[string]string{}
+	for _, r := range recs {
+		if _, ok := size[r.Dataset]; !ok {
+			order = append(order, r.Dataset)
+			size[r.Dataset] = fmt.Sprintf("%d / %d", r.TrainSize, r.TestSize)
+		}
+	}
+	if g := recs[0].Grid; g != nil { // the run's order, not the order jobs finished in
+		var planned []string
+		for _, d := range g.Datasets {
+			if _, ok := size[d.Name]; ok {
+				planned = append(planned, d.Name)
+			}
+		}
+		if len(planned) == len(order) {
+			order = planned
+		}
+	}
+	same := true
+	for _, d := range order {
+		same = same && size[d] == size[order[0]]
+	}
+	if same {
+		if len(order) == 1 {
+			return size[order[0]]
+		}
+		return size[order[0]] + " (every dataset)"
+	}
+	parts := make([]string, len(order))
+	for i, d := range order {
+		parts[i] = d + " " + size[d]
+	}
+	return strings.Join(parts, "; ")
 }
 
 // htmlTable converts a text table; rows whose first cell ends in " *"
