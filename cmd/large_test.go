@@ -60,3 +60,29 @@ func TestDryRunSeesClassesAndFeatures(t *testing.T) {
 		t.Error("a refused run wrote its results file")
 	}
 }
+
+// The HTML report of a run with provenance leads with the summary table,
+// links each dataset's section to its provenance in the appendix, and gives
+// each dataset's own sizes (issue 35, items 5 and 5b).
+func TestHTMLLeadsWithSummary(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "r.html")
+	mustRun(t, "compare", "builtin:heart", "builtin:diabetes", "--methods", "svm,rcsc", "--partitions", "2",
+		"--train-size", "40", "--test-size", "60", "--html", page, "-q")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	summary, perPartition := strings.Index(html, `<h2 id="s-summary">Summary</h2>`), strings.Index(html, "Test accuracy per partition</h2>")
+	appendix := strings.Index(html, `<h2 id="s-provenance">Appendix: provenance</h2>`)
+	if summary < 0 || perPartition < summary || appendix < perPartition {
+		t.Errorf("summary at %d, per-partition figure at %d, provenance appendix at %d: want that order", summary, perPartition, appendix)
+	}
+	for _, want := range []string{`<a href="#s-dataset-heart">`, `<h3 class="settings" id="s-dataset-heart">Dataset heart</h3>`,
+		"<td>heart</td>", "40 / 60 (every dataset)"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

@@ -39,8 +39,9 @@ type Page struct {
 	// else: an incomplete run, a baseline chosen on test data.
 	Warnings []string
 	Settings []KV // the run's settings and fingerprint
-	// SettingsGroups follow Settings in its section, each under its own
-	// heading (e.g. each dataset's provenance).
+	// SettingsGroups are an appendix after the sections ("Appendix:
+	// provenance"), each under its own heading (e.g. each dataset's
+	// provenance): a reader comes for the results first.
 	SettingsGroups []KVGroup
 	Sections       []Section
 }
@@ -57,6 +58,9 @@ type KVGroup struct {
 // Section is a headed part of the page: tables, then figures, then notes.
 type Section struct {
 	Heading string
+	// Provenance, if set, is the Title of the SettingsGroups entry the
+	// section links to (its dataset's provenance in the appendix).
+	Provenance string
 	Intro   []string // paragraphs before the tables
 	Tables  []Table
 	Figures []Figure

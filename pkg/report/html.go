@@ -101,6 +101,15 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 			overview.Figures = append(overview.Figures, f)
 		}
 	}
+	// With two or more datasets the page leads with the papers' table
+	// (datasets as rows, methods as columns) and the critical-difference
+	// diagram, then the overview and each dataset.
+	if mt := summaryMatrix(sum); mt != nil {
+		lead := htmlreport.Section{Heading: "Summary", Tables: []htmlreport.Table{htmlTable(mt)}, Figures: cdFigs}
+		lead.Tables[0].Caption = mt.Title
+		p.Sections = append(p.Sections, lead)
+		cdFigs = nil
+	}
 	if len(overview.Figures) > 0 {
 		p.Sections = append(p.Sections, overview)
 	}
@@ -109,6 +118,9 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		tt := summaryTable(t, recs, false) // the test-data warning is at the top
 		ht := htmlTable(tt)
 		sec := htmlreport.Section{Heading: tt.Title, Tables: []htmlreport.Table{ht}}
+		if t.Provenance != nil {
+			sec.Provenance = "Dataset " + t.Dataset // provenanceGroups' title
+		}
 		for _, nf := range figs {
 			if nf.Dataset == t.Dataset {
 				f, err := svgOf(nf)

@@ -84,3 +84,67 @@ func paperCell(t DatasetTable, e string, baseMean float64) string {
 	}
 	return "---"
 }
+
+// summaryMatrix is the paper's table as text (writeLaTeXPaperTable's
+// layout, for the HTML report's lead): datasets as rows, method entries as
+// columns, each cell the mean ± std test score (%), "*" on the best of a
+// dataset (every entry of a tie) and "+"/"−" where an entry differs
+// significantly from the baseline. nil for fewer than two datasets.
+func summaryMatrix(sum Summary) *Table {
+	if len(sum.Tables) < 2 {
+		return nil
+	}
+	var entries []string
+	for _, t := range sum.Tables {
+		for _, r := range t.Rows {
+			entries = appendMissing(entries, []string{r.Entry})
+		}
+	}
+	base := sum.Tables[0].Baseline
+	t := &Table{Title: fmt.Sprintf("Test %s %% (mean ± std over the partitions) on %d datasets", sum.Metric.Title(), len(sum.Tables)),
+		Header: append([]string{"dataset"}, entries...)}
+	for _, dt := range sum.Tables {
+		baseMean := math.NaN()
+		for _, r := range dt.Rows {
+			if r.Entry == dt.Baseline && r.Runs > 0 {
+				baseMean = float64(r.MeanAcc)
+			}
+		}
+		row := []string{dt.Dataset}
+		for _, e := range entries {
+			row = append(row, matrixCell(dt, e, baseMean))
+		}
+		t.Add(row...)
+	}
+	t.Notes = []string{fmt.Sprintf("* the best of a dataset (ties all marked); +/− significantly higher/lower than %s (two-sided paired Wilcoxon p < %g); — no finished run", base, WinTieLossAlpha)}
+	return t
+}
+
+// matrixCell is paperCell in text.
+func matrixCell(t DatasetTable, e string, baseMean float64) string {
+	for _, r := range t.Rows {
+		if r.Entry != e {
+			continue
+		}
+		if r.Runs == 0 {
+			return "—"
+		}
+		cell := Fixed(100*float64(r.MeanAcc), 2)
+		if !math.IsNaN(float64(r.StdAcc)) {
+			cell += " ± " + Fixed(100*float64(r.StdAcc), 2)
+		}
+		if p := float64(r.P); p < WinTieLossAlpha && !math.IsNaN(baseMean) {
+			switch m := float64(r.MeanAcc); {
+			case m > baseMean:
+				cell += " +"
+			case m < baseMean:
+				cell += " −"
+			}
+		}
+		if r.Best {
+			cell += " *"
+		}
+		return cell
+	}
+	return "—"
+}
