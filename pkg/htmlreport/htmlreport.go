@@ -61,10 +61,10 @@ type Section struct {
 	// Provenance, if set, is the Title of the SettingsGroups entry the
 	// section links to (its dataset's provenance in the appendix).
 	Provenance string
-	Intro   []string // paragraphs before the tables
-	Tables  []Table
-	Figures []Figure
-	Notes   []string // paragraphs after the figures
+	Intro      []string // paragraphs before the tables
+	Tables     []Table
+	Figures    []Figure
+	Notes      []string // paragraphs after the figures
 }
 
 // Table is a table of text cells, shown as the text output shows it.
