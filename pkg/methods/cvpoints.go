@@ -82,17 +82,6 @@ type cvSet struct {
 	scheme string
 }
 
-// groupCounts returns correct[g][c], the number of test rows predicted
-// correctly over the folds of plan by group g's kernel and its c-th C, and
-// the number of SVM solves (binary labels y).
-func groupCounts(ctx context.Context, groups []cvGroup, y []float64, plan cvPlan, cm Common) (correct [][]int, solves int, err error) {
-	order := make([]int, len(groups))
-	for g := range order {
-		order[g] = g
-	}
-	return cvCounts(ctx, groups, order, cvSet{y: y}, plan, cm, func(int) string { return "" })
-}
-
 // cvCounts is the one worker pool of every cross-validated search (svm's
 // grid, random, halving, bo): it returns correct[g][c], the number of test
 // rows predicted correctly over the folds of plan by group g's kernel and

@@ -65,22 +65,36 @@ func costFigures(tables []DatasetTable, records []experiment.Record) ([]NamedFig
 // without a count of solves (0: records of a version that kept none) are
 // left out, and so is a dataset with none.
 func costPanels(tables []DatasetTable, records []experiment.Record) []fig.CostPanel {
+	return panelsOf(tables, records, "", func(row EntryRow) float64 { return float64(row.MeanSolves) },
+		func(r experiment.Record) float64 { return float64(r.Solves) })
+}
+
+// timePanels are costPanels with each job's wall-clock seconds (tuning and
+// final fit, Record.Seconds) as the cost.
+func timePanels(tables []DatasetTable, records []experiment.Record) []fig.CostPanel {
+	return panelsOf(tables, records, "seconds", func(row EntryRow) float64 { return float64(row.MeanSecs) },
+		func(r experiment.Record) float64 { return r.Seconds })
+}
+
+// panelsOf builds the panels of an accuracy-cost figure whose cost is mean
+// per entry row and cost per record, in unit.
+func panelsOf(tables []DatasetTable, records []experiment.Record, unit string, mean func(EntryRow) float64, cost func(experiment.Record) float64) []fig.CostPanel {
 	var panels []fig.CostPanel
 	for _, t := range tables {
-		pn := fig.CostPanel{Dataset: t.Dataset, Metric: t.Metric.Title()}
+		pn := fig.CostPanel{Dataset: t.Dataset, Metric: t.Metric.Title(), Unit: unit}
 		for _, row := range t.Rows {
-			if row.Runs == 0 || !(row.MeanSolves > 0) { // records without a count of solves
+			if row.Runs == 0 || !(mean(row) > 0) { // records without the count
 				continue
 			}
 			lo, hi := math.Inf(1), math.Inf(-1)
 			for _, r := range records {
 				if r.Dataset == t.Dataset && r.Entry == row.Entry && !r.Failed() {
-					lo, hi = min(lo, float64(r.Solves)), max(hi, float64(r.Solves))
+					lo, hi = min(lo, cost(r)), max(hi, cost(r))
 				}
 			}
 			pn.Points = append(pn.Points, fig.CostPoint{
 				Name: row.Entry, Acc: 100 * float64(row.MeanAcc), AccSD: 100 * float64(row.StdAcc),
-				Cost: float64(row.MeanSolves), CostMin: lo, CostMax: hi,
+				Cost: mean(row), CostMin: lo, CostMax: hi,
 				Reference: row.Entry == t.Baseline,
 			})
 		}
@@ -116,33 +130,4 @@ func rankCost(tables []DatasetTable, cross *CrossData) ([]fig.RankCostPoint, str
 		note += fmt.Sprintf("; Nemenyi critical difference %.3g (α = %g): ranks closer than that are not told apart", nem.CD, cdAlpha)
 	}
 	return pts, note
-}
-
-// timePanels are costPanels with each job's wall-clock seconds (tuning and
-// final fit, Record.Seconds) as the cost.
-func timePanels(tables []DatasetTable, records []experiment.Record) []fig.CostPanel {
-	var panels []fig.CostPanel
-	for _, t := range tables {
-		pn := fig.CostPanel{Dataset: t.Dataset, Metric: t.Metric.Title(), Unit: "seconds"}
-		for _, row := range t.Rows {
-			if row.Runs == 0 || !(row.MeanSecs > 0) {
-				continue
-			}
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, r := range records {
-				if r.Dataset == t.Dataset && r.Entry == row.Entry && !r.Failed() {
-					lo, hi = min(lo, r.Seconds), max(hi, r.Seconds)
-				}
-			}
-			pn.Points = append(pn.Points, fig.CostPoint{
-				Name: row.Entry, Acc: 100 * float64(row.MeanAcc), AccSD: 100 * float64(row.StdAcc),
-				Cost: float64(row.MeanSecs), CostMin: lo, CostMax: hi,
-				Reference: row.Entry == t.Baseline,
-			})
-		}
-		if len(pn.Points) > 0 {
-			panels = append(panels, pn)
-		}
-	}
-	return panels
 }

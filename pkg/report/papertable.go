@@ -57,32 +57,49 @@ func writeLaTeXPaperTable(w io.Writer, sum Summary) error {
 // paperCell is entry e's cell of dataset table t: mean ± std in percent,
 // bold when best, with the significance mark against the baseline's mean.
 func paperCell(t DatasetTable, e string, baseMean float64) string {
+	return tableCell(t, e, baseMean, cellStyle{none: "---", pm: " $\\pm$ ", noStd: " $\\pm$ ---",
+		best: func(c string) string { return "\\textbf{" + c + "}" }, higher: "$^{+}$", lower: "$^{-}$"})
+}
+
+// cellStyle is how a results cell is written (LaTeX or text).
+type cellStyle struct {
+	none, pm, noStd string              // no finished run; "±" between mean and std; a std of one run
+	best            func(string) string // marks the best of a dataset
+	higher, lower   string              // the significance marks against the baseline
+}
+
+// tableCell is entry e's cell of dataset table t in style st: the mean ±
+// std test score in percent, marked when best, with the significance mark
+// against the baseline's mean (the tables' paired Wilcoxon p <
+// WinTieLossAlpha).
+func tableCell(t DatasetTable, e string, baseMean float64, st cellStyle) string {
 	for _, r := range t.Rows {
 		if r.Entry != e {
 			continue
 		}
 		if r.Runs == 0 {
-			return "---"
+			return st.none
 		}
-		std := "---"
-		if !math.IsNaN(float64(r.StdAcc)) {
-			std = Fixed(100*float64(r.StdAcc), 2)
+		cell := Fixed(100*float64(r.MeanAcc), 2)
+		if math.IsNaN(float64(r.StdAcc)) {
+			cell += st.noStd
+		} else {
+			cell += st.pm + Fixed(100*float64(r.StdAcc), 2)
 		}
-		cell := Fixed(100*float64(r.MeanAcc), 2) + " $\\pm$ " + std
 		if r.Best {
-			cell = "\\textbf{" + cell + "}"
+			cell = st.best(cell)
 		}
 		if p := float64(r.P); p < WinTieLossAlpha && !math.IsNaN(baseMean) {
 			switch m := float64(r.MeanAcc); {
 			case m > baseMean:
-				cell += "$^{+}$"
+				cell += st.higher
 			case m < baseMean:
-				cell += "$^{-}$"
+				cell += st.lower
 			}
 		}
 		return cell
 	}
-	return "---"
+	return st.none
 }
 
 // summaryMatrix is the paper's table as text (writeLaTeXPaperTable's
@@ -120,31 +137,9 @@ func summaryMatrix(sum Summary) *Table {
 	return t
 }
 
-// matrixCell is paperCell in text.
+// matrixCell is paperCell in text: "*" after the best, " +"/" −" for the
+// significance marks.
 func matrixCell(t DatasetTable, e string, baseMean float64) string {
-	for _, r := range t.Rows {
-		if r.Entry != e {
-			continue
-		}
-		if r.Runs == 0 {
-			return "—"
-		}
-		cell := Fixed(100*float64(r.MeanAcc), 2)
-		if !math.IsNaN(float64(r.StdAcc)) {
-			cell += " ± " + Fixed(100*float64(r.StdAcc), 2)
-		}
-		if p := float64(r.P); p < WinTieLossAlpha && !math.IsNaN(baseMean) {
-			switch m := float64(r.MeanAcc); {
-			case m > baseMean:
-				cell += " +"
-			case m < baseMean:
-				cell += " −"
-			}
-		}
-		if r.Best {
-			cell += " *"
-		}
-		return cell
-	}
-	return "—"
+	return tableCell(t, e, baseMean, cellStyle{none: "—", pm: " ± ", noStd: "",
+		best: func(c string) string { return c + " *" }, higher: " +", lower: " −"})
 }
