@@ -212,10 +212,10 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 			return nil
 		}
 	}
-	// As tune: the bound (or 90% of the RAM) is the collector's soft limit.
+	// As tune: the estimate's live data, or the bound if lower, is the collector's soft limit.
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
 	study.Configure(&s, o.study)
-	defer sysmem.LimitGC(o.MemMB)()
+	s.LimitMemory = func(live int64) func() { return sysmem.LimitGCTo(o.MemMB, live) }
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	s.Progress = func(d, t int, r *experiment.Record) {
 		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))

@@ -123,6 +123,13 @@ type CompareSettings struct {
 	// jobs planned, before Out is opened and any job runs; its error ends
 	// Compare.
 	BeforeRun func() error
+	// LimitMemory, when set, is called before the jobs run with the live
+	// data of the run's memory estimate (methods.GCLimit of the jobs at once
+	// of its largest estimate); a command gives it to the collector as its
+	// soft limit (sysmem.LimitGCTo), so that the resident set stays under
+	// the estimate, and Compare calls the function it returns when the run
+	// ends.
+	LimitMemory func(live int64) (restore func())
 	// Progress, when set, is called after every finished job.
 	Progress Progress
 	// Notify, when set, is told what Compare found before the jobs run.
@@ -332,6 +339,11 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	if err := checkFeatures(sources, shapes, entries); err != nil {
 		return nil, err
+	}
+	if s.LimitMemory != nil && !s.DryRun {
+		if need, err := runNeed(cfg, sources, shapes, entries, len(jobs)); err == nil && need > 0 {
+			defer s.LimitMemory(methods.GCLimit(need))()
+		}
 	}
 	res := &CompareResult{Entries: entries}
 	if s.DryRun {

@@ -156,6 +156,20 @@ func ceilMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 }
 // checkMemory refuses with a *MemoryError a run of jobs jobs whose largest
 // estimate (EstimateMemory, on the sources' shapes) exceeds bound bytes;
 // bound ≤ 0 is no bound.
+// runNeed is the run's memory estimate: the largest of its estimates, every
+// job that runs at once counted (estimateMemory).
+func runNeed(c Config, sources []Source, shapes []shape, entries []Entry, jobs int) (int64, error) {
+	est, err := estimateMemory(c, sources, shapes, entries, jobs)
+	if err != nil {
+		return 0, err
+	}
+	var need int64
+	for _, e := range est {
+		need = max(need, e.Bytes)
+	}
+	return need, nil
+}
+
 func checkMemory(c Config, sources []Source, shapes []shape, entries []Entry, jobs int, bound int64) error {
 	if bound <= 0 {
 		return nil

@@ -169,3 +169,30 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// Compare gives LimitMemory the live data of its run's estimate (the jobs at
+// once of its largest entry) before the jobs run, and restores it after.
+func TestCompareLimitMemory(t *testing.T) {
+	var live int64
+	restored := false
+	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 60, TestSize: 60,
+		Workers: 2, Base: methods.Common{Folds: 3}, LimitMemory: func(l int64) func() {
+			live = l
+			return func() { restored = true }
+		}}
+	if _, err := Compare(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	// The same run under a bound of 1 byte is refused with its largest
+	// estimate.
+	s.MemBytes, s.LimitMemory = 1, nil
+	_, err := Compare(context.Background(), s)
+	var me *MemoryError
+	if !errors.As(err, &me) {
+		t.Fatalf("%v, want a *MemoryError", err)
+	}
+	need := me.Bytes
+	if live != methods.GCLimit(need) || live <= methods.RuntimeBytes || !restored {
+		t.Errorf("LimitMemory got %d (restored %v), want GCLimit(%d) = %d", live, restored, need, methods.GCLimit(need))
+	}
+}
