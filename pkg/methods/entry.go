@@ -10,12 +10,11 @@ import (
 // Tune is the one entry to a method for a caller that has a training part:
 // it turns a panic inside the method into an error naming it, dispatches
 // multi-class data (TuneMultiClass: one tuning per subproblem, or, for the
-// cross-validated searches, one shared (C, γ): cvSearch), and on large
-// binary data (and each large subproblem)
-// of more than Common.KernelRows rows, default 5,000, runs a
-// kernel-learning method on a stratified subset (see tuneBinary). The final SVM is then
-// trained on every row by the caller (pkg/model), whatever rows the kernel
-// was learned on.
+// cross-validated searches, one shared (C, γ): cvSearch), and on binary
+// data (and each subproblem) of more than Common.KernelRows rows, default
+// 5,000, runs a kernel-learning method on a stratified subset (see
+// tuneBinary). The final SVM is then trained on every row by the caller
+// (pkg/model), whatever rows the kernel was learned on.
 func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
