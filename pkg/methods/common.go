@@ -62,14 +62,18 @@ type Common struct {
 }
 
 // gridRows returns the most rows the full grid runs on, 0 for no limit.
-func (c Common) gridRows() int {
+func (c Common) gridRows() int { return rowLimit(c.GridRows, defaultGridRows) }
+
+// rowLimit reads a row-count setting: -1 (any negative) no limit (0), 0 its
+// default def, else itself.
+func rowLimit(v, def int) int {
 	switch {
-	case c.GridRows < 0:
+	case v < 0:
 		return 0
-	case c.GridRows == 0:
-		return defaultGridRows
+	case v == 0:
+		return def
 	}
-	return c.GridRows
+	return v
 }
 
 // subsetNote returns what an Init says of selectC's cross-validation on

@@ -54,15 +54,7 @@ const defaultKernelRows = 5_000
 
 // kernelRows returns the most rows a kernel-learning method learns its
 // kernel on, 0 for no limit.
-func (c Common) kernelRows() int {
-	switch {
-	case c.KernelRows < 0:
-		return 0
-	case c.KernelRows == 0:
-		return defaultKernelRows
-	}
-	return c.KernelRows
-}
+func (c Common) kernelRows() int { return rowLimit(c.KernelRows, defaultKernelRows) }
 
 // learnRows returns the rows a method learns its kernel on out of n
 // training rows: n, or the subset's size on large data.
