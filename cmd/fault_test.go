@@ -689,6 +689,10 @@ func TestFaultUnboundedInputs(t *testing.T) {
 	dir := t.TempDir()
 	m := filepath.Join(dir, "m.json")
 	mustRun(t, "train", heartScale, "-o", m, "-q")
+	big := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("1,2,a\n"), 200000), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	studyFile := func(partitions string) string {
 		p := filepath.Join(dir, "s"+partitions+".yaml")
 		os.WriteFile(p, []byte("seed: 1\npartitions: "+partitions+"\nmethods: [svm]\ndatasets:\n  - path: builtin:heart\n"), 0o644)
@@ -706,11 +710,16 @@ func TestFaultUnboundedInputs(t *testing.T) {
 		{[]string{"compare", "--study", studyFile("0"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 0"},
 		{[]string{"compare", "--study", studyFile("9223372036854775807"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 9223372036854775807"},
 		{[]string{"compare", "--study", studyFile("100000000"), "-q"}, 2, ":2: partitions: want a number of partitions between 1 and 100000, got 100000000"},
-		{[]string{"compare", "--study", "/dev/zero", "-q"}, 2, "/dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
-		{[]string{"info", "/dev/zero"}, 1, "kerneltune: read data: /dev/zero is larger than 1 MiB, the most kerneltune reads of one input"},
-		{[]string{"predict", m, "/dev/zero"}, 1, "/dev/zero is larger than 1 MiB"},
-		{[]string{"predict", "/dev/zero", heartScale}, 1, "kerneltune: read model /dev/zero: the model is larger than 1 MiB"},
+		// /dev/zero is refused at its first byte (it read 1 GiB before).
+		{[]string{"compare", "--study", "/dev/zero", "-q"}, 2, "/dev/zero:1: byte 1 is a NUL byte: kerneltune reads text files"},
+		{[]string{"info", "/dev/zero"}, 1, "kerneltune: read data: /dev/zero:1: byte 1 is a NUL byte: kerneltune reads text files (CSV, LIBSVM, ARFF, IDA, JSON, YAML), and this one is compressed, binary or UTF-16 (gunzip it, or save it as UTF-8 text)"},
+		{[]string{"predict", m, "/dev/zero"}, 1, "/dev/zero:1: byte 1 is a NUL byte"},
+		{[]string{"predict", "/dev/zero", heartScale}, 1, "kerneltune: read model /dev/zero: the model:1: byte 1 is a NUL byte"},
 		{[]string{"report", "/dev/zero"}, 1, "kerneltune: /dev/zero:1: a line longer than 1 MiB is not a result record"},
+		// Text past the limit, from a file and from standard input.
+		{[]string{"info", big}, 1, "kerneltune: read data: " + big + " is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"compare", "--study", big, "-q"}, 2, big + " is larger than 1 MiB, the most kerneltune reads of one input"},
+		{[]string{"predict", big, heartScale}, 1, "kerneltune: read model " + big + ": " + big + " is larger than 1 MiB"},
 	} {
 		_, errOut, code := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {

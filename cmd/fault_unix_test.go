@@ -6,6 +6,7 @@ package cmd
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,46 @@ func TestFaultSIGHUPSaysSo(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out, "--resume")...); code != 0 {
 		t.Errorf("--resume after SIGHUP: exit %d, %s", code, errOut)
+	}
+}
+
+// Issue 34, item 7: a command whose standard output is a pipe that nobody
+// reads blocked in write, and SIGINT did not end it (a second one did).
+// Standard output now gives up on a blocked write ctxio.WriteGrace after
+// the first signal, and the command exits 130 saying so.
+func TestFaultBlockedStdoutEndsOnOneSIGINT(t *testing.T) {
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// 40,000 rows of 10 features is about 8 MB, far past a pipe's buffer.
+	c := child(t, dir, "generate", "weston", "--n", "40000", "-o", "-", "-q")
+	c.Stdout = w
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	// The 8 MB are drawn in well under a second, then the child blocks on
+	// the full pipe. (Were it still drawing, SIGINT would end it too; a
+	// child blocked in write is what failed before the fix.)
+	time.Sleep(time.Second)
+	start := time.Now()
+	c.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != ExitInterrupted || !strings.Contains(stderr.String(), "interrupted by SIGINT") {
+			t.Errorf("one SIGINT on a blocked stdout: %v after %v, stderr %q; want exit %d and the signal named", err, time.Since(start), stderr.String(), ExitInterrupted)
+		}
+	case <-time.After(20 * time.Second):
+		c.Process.Kill()
+		<-done
+		t.Fatalf("one SIGINT did not end a command blocked writing stdout in 20 s (stderr %q)", stderr.String())
 	}
 }

@@ -110,14 +110,19 @@ var subcommands []func(*globalOptions) *cobra.Command
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	// The first Ctrl-C (SIGTERM, SIGHUP) cancels ctx and the command winds
 	// down (exit 130; 129 for SIGHUP), saying which signal; a second one
-	// ends it at once (a torn last line of --out is cut by --resume).
+	// ends it at once (a torn last line of --out is cut by --resume). A
+	// write to standard output blocked on a reader that stopped reading
+	// fails ctxio.WriteGrace after the first signal, so one is enough.
 	ctx, stop := ctxio.Notify(context.Background())
 	defer stop()
 	return run(ctx, args, in, out, errOut)
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: out, ErrOut: errOut}
+	// Standard output gives up on a blocked write shortly after the first
+	// signal (ctxio.Writer); standard error is left as it is, so that the
+	// progress display still sees a terminal.
+	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: &ctxio.Writer{Ctx: ctx, W: out}, ErrOut: errOut}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)

@@ -1,12 +1,14 @@
-// Package ctxio holds a reader that stops at a context's end. It is a
-// package of its own, not a part of cmd, because it is I/O plumbing that
-// knows nothing of the commands: cmd wraps standard input in it so that
-// Ctrl-C ends 'kerneltune info -' waiting on a terminal or a stalled pipe.
+// Package ctxio holds a reader and a writer that stop at a context's end. It
+// is a package of its own, not a part of cmd, because it is I/O plumbing
+// that knows nothing of the commands: cmd wraps standard input and output
+// in them so that Ctrl-C ends 'kerneltune info -' waiting on a terminal or
+// a stalled pipe, and 'kerneltune tune > fifo' whose reader stopped reading.
 package ctxio
 
 import (
 	"context"
 	"io"
+	"time"
 )
 
 // Reader reads from R until Ctx is done, then fails with Ctx's error at
@@ -48,3 +50,60 @@ func (e *Interrupted) Error() string { return "interrupted; " + e.Hint }
 
 // Unwrap makes an Interrupted a context.Canceled.
 func (e *Interrupted) Unwrap() error { return context.Canceled }
+
+// WriteGrace is how long a Writer still waits for a write that is under
+// way, or starts, after its context is done: long enough for a healthy
+// pipe or terminal to take a command's last lines (a partial table, what
+// was saved), short enough that one Ctrl-C ends a command whose reader has
+// stopped reading.
+const WriteGrace = 2 * time.Second
+
+// Writer writes to W until Ctx is done and Grace (WriteGrace when zero)
+// has passed; a Write that blocks past that (a stalled pipe or FIFO, a
+// terminal on hold) then fails with Ctx's error, so that the first
+// SIGINT/SIGTERM ends the command instead of a write the signal cannot
+// interrupt (issue 34, item 7). Writes stay in order: each waits for its
+// predecessor, and a write that timed out leaves the Writer failed.
+type Writer struct {
+	Ctx   context.Context
+	W     io.Writer
+	Grace time.Duration
+
+	stuck bool // a write timed out and may still be running
+}
+
+func (c *Writer) Write(p []byte) (int, error) {
+	if c.stuck {
+		return 0, context.Cause(c.Ctx)
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	// A copy: a write that times out may still finish after Write has
+	// returned, when the caller has reused p.
+	buf := append([]byte(nil), p...)
+	done := make(chan result, 1)
+	go func() {
+		n, err := c.W.Write(buf)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-c.Ctx.Done():
+	}
+	grace := c.Grace
+	if grace == 0 {
+		grace = WriteGrace
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-t.C:
+		c.stuck = true
+		return 0, context.Cause(c.Ctx)
+	}
+}

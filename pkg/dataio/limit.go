@@ -1,6 +1,7 @@
 package dataio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,10 +39,43 @@ func ByteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// BinaryError is an input that holds a NUL byte: every file kerneltune
+// reads (data, models, studies) is text, and a NUL is the mark of a
+// compressed, binary or UTF-16 file, or of /dev/zero, which was read to the
+// size limit (a GiB, seconds) before this check.
+type BinaryError struct {
+	Name string
+	Byte int64 // 1-based offset of the first NUL
+	Line int   // its line
+}
+
+func (e *BinaryError) Error() string {
+	return fmt.Sprintf("%s:%d: byte %d is a NUL byte: kerneltune reads text files (CSV, LIBSVM, ARFF, IDA, JSON, YAML), and this one is compressed, binary or UTF-16 (gunzip it, or save it as UTF-8 text)", e.Name, e.Line, e.Byte)
+}
+
+// textReader fails with a *BinaryError at the first NUL byte it passes on.
+type textReader struct {
+	r    io.Reader
+	name string
+	off  int64
+	line int
+}
+
+func (t *textReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if i := bytes.IndexByte(p[:n], 0); i >= 0 {
+		return 0, &BinaryError{Name: t.name, Byte: t.off + int64(i) + 1, Line: t.line + 1 + bytes.Count(p[:i], []byte{'\n'})}
+	}
+	t.off += int64(n)
+	t.line += bytes.Count(p[:n], []byte{'\n'})
+	return n, err
+}
+
 // ReadAllLimited reads r to its end, or fails with a *TooLargeError naming
-// name once it has given more than limit bytes.
+// name once it has given more than limit bytes, or with a *BinaryError at
+// its first NUL byte (every input kerneltune reads is text).
 func ReadAllLimited(r io.Reader, name string, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	b, err := io.ReadAll(&textReader{r: io.LimitReader(r, limit+1), name: name})
 	if err != nil {
 		return nil, err
 	}
@@ -64,8 +98,11 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Name: path, Limit: limit}
 	}
 	b, err := ReadAllLimited(f, path, limit)
-	var te *TooLargeError
-	if err != nil && !errors.As(err, &te) {
+	var (
+		te *TooLargeError
+		be *BinaryError
+	)
+	if err != nil && !errors.As(err, &te) && !errors.As(err, &be) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, err
