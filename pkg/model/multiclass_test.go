@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,5 +126,38 @@ func TestTrainClassOrderOfTheTrainingPart(t *testing.T) {
 	// the 25 test rows of class 3.
 	if n := r.Confusion.Counts[0][0] + r.Confusion.Counts[0][1] + r.Confusion.Counts[0][2]; n != 25 || *r.TestAccuracy < 0.9 {
 		t.Errorf("confusion %v, test accuracy %v", r.Confusion, *r.TestAccuracy)
+	}
+}
+
+// blockDecisions (rows outside, two at a time) gives every pair's decision
+// values bit for bit as the plain loop over one pair and one row does, for
+// every number of rows (odd ones included).
+func TestBlockDecisionsEqualsPairLoop(t *testing.T) {
+	m, d := wineModel(t)
+	m.PredictClasses(d.X) // prepares the shared support vectors
+	sh := m.shared
+	if sh == nil {
+		t.Fatal("no shared support vectors")
+	}
+	X := m.Normalizer.ApplyDataset(d).X
+	for _, rows := range []int{0, 1, 2, 3, 7, 178} {
+		kb := m.kernelBlock(X.Slice(0, rows, 0, m.NumFeatures), sh.X, sh.sparse)
+		out := make([][]float64, len(m.Pairs))
+		for p := range out {
+			out[p] = make([]float64, rows+3)
+		}
+		sh.blockDecisions(out, 3, kb, m)
+		for p, pm := range m.Pairs {
+			coef := pm.coef.RawVector().Data
+			for i := 0; i < rows; i++ {
+				f := 0.0
+				for j, u := range sh.idx[p] {
+					f += coef[j] * kb.At(i, u)
+				}
+				if want := f + pm.Bias; math.Float64bits(out[p][3+i]) != math.Float64bits(want) {
+					t.Fatalf("%d rows, pair %d, row %d: %v, the pair's loop %v", rows, p, i, out[p][3+i], want)
+				}
+			}
+		}
 	}
 }

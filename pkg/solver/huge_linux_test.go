@@ -65,3 +65,42 @@ func TestMappedArena(t *testing.T) {
 	}
 	c.release()
 }
+
+// In the Go heap, the arena comes in slabs: 20 columns of a 300-row cache
+// with slabs of 7 columns take 3 slabs (21 columns), not the whole 300×300;
+// every column is right and has a slot of its own.
+func TestHeapArenaSlabs(t *testing.T) {
+	oldMin, oldSlab := arenaMinBytes, arenaSlabBytes
+	t.Cleanup(func() { arenaMinBytes, arenaSlabBytes = oldMin, oldSlab })
+	arenaMinBytes, arenaSlabBytes = 0, 7*300*8
+	x, y := mixture(300, 5, 1, 3)
+	q := gram(x, rbf(0.2))
+	perm := make([]int, 300)
+	for i := range perm {
+		perm[i] = i
+	}
+	c := newCache(q, perm, y, defaultCacheBytes, new(Workspace)) // a workspace: never mapped
+	seen := map[*float64]bool{}
+	want := make([]float64, 300)
+	for i := 0; i < 20; i++ {
+		col := c.get(i, 300)
+		if cap(col) != 300 || seen[&col[0]] {
+			t.Fatalf("column %d: capacity %d, slot taken before: %v", i, cap(col), seen[&col[0]])
+		}
+		seen[&col[0]] = true
+		q.Column(i, nil, want)
+		for j, v := range col {
+			if v != want[j]*y[i]*y[j] {
+				t.Fatalf("column %d, entry %d = %g, want %g", i, j, v, want[j]*y[i]*y[j])
+			}
+		}
+	}
+	if c.arenaCols != 21 || len(c.arena) != 7*300 {
+		t.Errorf("20 columns took slabs of %d columns in all, the last of %d floats; want 21 and 2100", c.arenaCols, len(c.arena))
+	}
+	// Earlier columns are intact after later slabs were cut.
+	q.Column(0, nil, want)
+	if col := c.get(0, 300); col[5] != want[5]*y[0]*y[5] {
+		t.Errorf("column 0 changed after later slabs")
+	}
+}
