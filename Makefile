@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 BIN     := kerneltune
 
-.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm readme readme-all clean
+.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm readme readme-all docs clean
 
 all: build
 
@@ -37,6 +37,12 @@ readme:
 
 readme-all:
 	$(GO) test -count=1 -timeout 60m -run '^TestREADME$$' . -args -readme-update -readme-all
+
+# Generate the command reference from the commands (spf13/cobra/doc): one
+# Markdown page per command in docs/cli, one man page in docs/man. `go test
+# ./internal/gendocs` (part of make test) fails when they are stale.
+docs:
+	$(GO) run ./internal/gendocs -dir docs
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
