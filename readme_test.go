@@ -27,17 +27,6 @@ var (
 	readmeOnly   = flag.String("readme-only", "", "with -readme-all: rerun only the measured blocks with a command written exactly so (\"kerneltune compare\")")
 )
 
-// docFiles are the files whose command blocks TestREADME checks: README.md
-// and every page of docs/, in that order.
-func docFiles(t *testing.T) []string {
-	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(pages)
-	return append([]string{"README.md"}, pages...)
-}
-
 // TestREADME reruns every command of the <!-- readme: run --> blocks of
 // README.md and of each page of docs/, and fails when its output, wall times
 // masked, is not the pasted one; the measured blocks (expensive) and the
