@@ -132,7 +132,8 @@ func anchors(text string) map[string]bool {
 // TestDocLinks: every relative link of README.md and docs/ (the generated
 // command reference included) names a file of the tree and, after a #, a
 // heading of that file, so moving a section between pages cannot leave a
-// link behind.
+// link behind; and every page of docs/ is linked from the index
+// (docs/README.md) and from the README's "Where to go next".
 func TestDocLinks(t *testing.T) {
 	files := docFiles(t)
 	more, _ := filepath.Glob(filepath.Join("docs", "*", "*.md"))
@@ -168,6 +169,21 @@ func TestDocLinks(t *testing.T) {
 		}
 	}
 	if !slices.Contains(files, filepath.Join("docs", "README.md")) {
-		t.Error("docs/README.md, the index of the documentation pages, is missing")
+		t.Fatal("docs/README.md, the index of the documentation pages, is missing")
+	}
+	// The index and the README's "Where to go next" lead to every page.
+	index, _ := os.ReadFile(filepath.Join("docs", "README.md"))
+	top, _ := os.ReadFile("README.md")
+	for _, name := range docFiles(t)[1:] {
+		page := filepath.Base(name)
+		if page == "README.md" {
+			continue
+		}
+		if !strings.Contains(string(index), "]("+page+")") {
+			t.Errorf("docs/README.md does not link %s: add it to the index", name)
+		}
+		if !strings.Contains(string(top), "](docs/"+page+")") {
+			t.Errorf("README.md does not link %s: add it to \"Where to go next\"", name)
+		}
 	}
 }
