@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 BIN     := kerneltune
 
-.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm readme readme-all clean
+.PHONY: all build test fmt-check vet browser report-check fuzz bench bench-libsvm readme readme-all docs clean
 
 all: build
 
@@ -17,8 +17,8 @@ build:
 # The README's test command; .ci/run calls it. gofmt check + vet + race tests
 # (with Debian's chromium installed first, when it can be, so that the HTML
 # report is checked in a real browser), then the README check (readme_test.go,
-# built without -race: it reruns the README's quick commands and compares
-# their output). The solver, sqp and kernel packages are tested once more with
+# built without -race: it reruns the quick commands of README.md and docs/*.md
+# and compares their output). The solver, sqp and kernel packages are tested once more with
 # -tags purego: their Go loops instead of the AVX2 assembly, what machines
 # without AVX2 and other architectures run (the LIBSVM goldens included).
 test: fmt-check vet browser
@@ -27,15 +27,22 @@ test: fmt-check vet browser
 	$(GO) test -count=1 -tags purego ./pkg/solver/... ./pkg/kernel
 	$(GO) test -count=1 -run '^TestREADME$$' .
 
-# Paste the output of README.md's <!-- readme: run --> blocks anew (seconds);
-# readme-all also reruns the <!-- readme: measured DATE --> blocks (minutes)
-# and dates them today. Review the diff: only blocks whose output changed
-# beyond wall times are rewritten.
+# Paste the output of the <!-- readme: run --> blocks of README.md and of
+# every page of docs/ anew (seconds); readme-all also reruns the
+# <!-- readme: measured DATE --> blocks (minutes) and dates them today.
+# Review the diff: only blocks whose output changed beyond wall times are
+# rewritten.
 readme:
 	$(GO) test -count=1 -run '^TestREADME$$' . -args -readme-update
 
 readme-all:
 	$(GO) test -count=1 -timeout 60m -run '^TestREADME$$' . -args -readme-update -readme-all
+
+# Generate the command reference from the commands (spf13/cobra/doc): one
+# Markdown page per command in docs/cli, one man page in docs/man. `go test
+# ./internal/gendocs` (part of make test) fails when they are stale.
+docs:
+	$(GO) run ./internal/gendocs -dir docs
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

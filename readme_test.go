@@ -22,27 +22,38 @@ import (
 )
 
 var (
-	readmeUpdate = flag.Bool("readme-update", false, "paste the output of README.md's run blocks anew (make readme)")
+	readmeUpdate = flag.Bool("readme-update", false, "paste the output of the run blocks of README.md and docs/*.md anew (make readme)")
 	readmeAll    = flag.Bool("readme-all", false, "with -readme-update: rerun the measured blocks too and date them today (make readme-all)")
 	readmeOnly   = flag.String("readme-only", "", "with -readme-all: rerun only the measured blocks with a command written exactly so (\"kerneltune compare\")")
 )
 
-// TestREADME reruns every command of README.md's <!-- readme: run --> blocks
-// and fails when its output, wall times masked, is not the pasted one; the
-// measured blocks (expensive) and the prose's "(measured DATE with `cmd`)"
-// must carry a valid date. `make readme` pastes the run blocks anew, `make
-// readme-all` the measured ones too (see internal/readme).
+// TestREADME reruns every command of the <!-- readme: run --> blocks of
+// README.md and of each page of docs/, and fails when its output, wall times
+// masked, is not the pasted one; the measured blocks (expensive) and the
+// prose's "(measured DATE with `cmd`)" must carry a valid date. `make
+// readme` pastes the run blocks anew, `make readme-all` the measured ones
+// too (see internal/readme). Each file's commands run in a scratch
+// directory of their own, as a reader of that page alone would type them.
 func TestREADME(t *testing.T) {
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(root, "README.md")
+	for _, name := range docFiles(t) {
+		t.Run(name, func(t *testing.T) { checkDoc(t, root, name) })
+	}
+}
+
+// checkDoc checks (or with -readme-update rewrites) the blocks of the file
+// name, relative to the repository root.
+func checkDoc(t *testing.T, root, name string) {
+	name = filepath.ToSlash(name)
+	path := filepath.Join(root, name)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := readme.Parse(string(raw))
+	doc, err := readme.ParseFile(name, string(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,11 +66,14 @@ func TestREADME(t *testing.T) {
 		}
 		doc.Blocks = keep
 	}
-	if _, err := readme.DatedClaims(string(raw), time.Now()); err != nil {
+	if _, err := readme.DatedClaimsIn(name, string(raw), time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	if len(doc.Blocks) == 0 {
+		return
+	}
 	// The commands run in a scratch directory that sees the repository's
-	// testdata, in README order (a block may read a file an earlier one
+	// testdata, in the file's order (a block may read a file an earlier one
 	// wrote).
 	dir := t.TempDir()
 	if err := os.Symlink(filepath.Join(root, "testdata"), filepath.Join(dir, "testdata")); err != nil {
@@ -76,10 +90,10 @@ func TestREADME(t *testing.T) {
 	for _, r := range results {
 		switch {
 		case r.Code != r.Cmd.Exit:
-			t.Errorf("README.md:%d: `%s` exits with %d, want %d (a trailing \"# exit N\" says N):\n%s", r.Cmd.Line+1, r.Cmd.Text, r.Code, r.Cmd.Exit, r.Output)
+			t.Errorf("%s:%d: `%s` exits with %d, want %d (a trailing \"# exit N\" says N):\n%s", name, r.Cmd.Line+1, r.Cmd.Text, r.Code, r.Cmd.Exit, r.Output)
 		case r.Changed && !*readmeUpdate:
-			t.Errorf("README.md:%d: `%s` now prints (wall times masked) something else than README.md shows; run `make readme` and read the diff.\n%s",
-				r.Cmd.Line+1, r.Cmd.Text, firstDifference(strings.Join(r.Cmd.Output, "\n"), r.Output))
+			t.Errorf("%s:%d: `%s` now prints (wall times masked) something else than %s shows; run `make readme` and read the diff.\n%s",
+				name, r.Cmd.Line+1, r.Cmd.Text, name, firstDifference(strings.Join(r.Cmd.Output, "\n"), r.Output))
 		}
 	}
 	if !*readmeUpdate || t.Failed() {
@@ -89,7 +103,7 @@ func TestREADME(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("pasted the output of %d of %d commands anew in %s", n, len(results), path)
+	t.Logf("pasted the output of %d of %d commands anew in %s", n, len(results), name)
 }
 
 // firstDifference shows the first line where want and got differ, wall
@@ -106,7 +120,7 @@ func firstDifference(want, got string) string {
 			b = g[i]
 		}
 		if a != b {
-			return fmt.Sprintf("output line %d:\n  README: %q\n  now:    %q", i+1, a, b)
+			return fmt.Sprintf("output line %d:\n  pasted: %q\n  now:    %q", i+1, a, b)
 		}
 	}
 	return ""

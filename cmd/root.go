@@ -100,6 +100,11 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	return root
 }
 
+// NewRootCmd is the command tree, printing to out: internal/gendocs makes the command reference of docs/ from it.
+func NewRootCmd(out io.Writer) *cobra.Command {
+	return newRootCmd(&globalOptions{Out: out, ErrOut: out})
+}
+
 // subcommands lists the constructors of the registered subcommands; each
 // subcommand file appends to it in an init function of its own file, so adding
 // a command touches only its file. The order of the list is the order of init,

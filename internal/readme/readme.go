@@ -1,4 +1,4 @@
-// Package readme keeps the pasted output in README.md true: it finds the
+// Package readme keeps the pasted output in README.md and docs/*.md true: it finds the
 // blocks of commands and their output, reruns the commands, compares or
 // replaces the output, and checks the dates of numbers measured by hand.
 //
@@ -85,14 +85,18 @@ var (
 	datedRE = regexp.MustCompile("measured\\s+([0-9]{4}-[0-9-]+)\\s+with\\s+`([^`]+)`")
 )
 
-// Parse splits text into lines and finds its marked blocks. Errors name the
-// line: a marker without a fenced block after it, a block without commands,
-// a command it cannot parse, or pasted output after "$ kerneltune" in a
-// block without a marker.
-func Parse(text string) (*Doc, error) {
+// Parse is ParseFile of README.md.
+func Parse(text string) (*Doc, error) { return ParseFile("README.md", text) }
+
+// ParseFile splits text, the content of the file name (README.md or a page
+// of docs/), into lines and finds its marked blocks. Errors name the file
+// and line: a marker without a fenced block after it, a block without
+// commands, a command it cannot parse, or pasted output after
+// "$ kerneltune" in a block without a marker.
+func ParseFile(name, text string) (*Doc, error) {
 	d := &Doc{Lines: strings.Split(text, "\n")}
 	errf := func(i int, format string, a ...any) error {
-		return fmt.Errorf("README.md:%d: %s", i+1, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%s:%d: %s", name, i+1, fmt.Sprintf(format, a...))
 	}
 	marked := -1 // line of a marker whose block comes next
 	indentOf := func(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " "))] }
@@ -401,20 +405,26 @@ type DatedClaim struct {
 	Command string
 }
 
-// DatedClaims finds the dated claims of text, "measured YYYY-MM-DD with
-// `command`" (line breaks allowed between the words), and checks their
-// form: a real date, not after today.
+// DatedClaims is DatedClaimsIn of README.md.
 func DatedClaims(text string, today time.Time) ([]DatedClaim, error) {
+	return DatedClaimsIn("README.md", text, today)
+}
+
+// DatedClaimsIn finds the dated claims of text, the content of the file
+// name, "measured YYYY-MM-DD with `command`" (line breaks allowed between
+// the words), and checks their form: a real date, not after today. Errors
+// name the file and line.
+func DatedClaimsIn(name, text string, today time.Time) ([]DatedClaim, error) {
 	var out []DatedClaim
 	for _, m := range datedRE.FindAllStringSubmatchIndex(text, -1) {
 		line := 1 + strings.Count(text[:m[0]], "\n")
 		date, command := text[m[2]:m[3]], text[m[4]:m[5]]
 		day, err := time.Parse(time.DateOnly, date)
 		if err != nil {
-			return nil, fmt.Errorf("README.md:%d: measured %s: not a date YYYY-MM-DD", line, date)
+			return nil, fmt.Errorf("%s:%d: measured %s: not a date YYYY-MM-DD", name, line, date)
 		}
 		if day.After(today) {
-			return nil, fmt.Errorf("README.md:%d: measured %s is in the future", line, date)
+			return nil, fmt.Errorf("%s:%d: measured %s is in the future", name, line, date)
 		}
 		out = append(out, DatedClaim{Line: line, Date: date, Command: command})
 	}

@@ -191,3 +191,15 @@ func TestIndentedBlocks(t *testing.T) {
 		t.Errorf("unmarked indented block with output: %v", err)
 	}
 }
+
+// TestErrorsNameTheFile: the pages of docs/ are checked as the README is, and
+// an error names the page and line it is on.
+func TestErrorsNameTheFile(t *testing.T) {
+	if _, err := ParseFile("docs/methods.md", "text\n<!-- readme: run -->\ntext\n"); err == nil || !strings.HasPrefix(err.Error(), "docs/methods.md:2: ") {
+		t.Errorf("ParseFile: %v", err)
+	}
+	today := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	if _, err := DatedClaimsIn("docs/speed.md", "a\n(x, measured 2027-01-01 with `x`)", today); err == nil || !strings.HasPrefix(err.Error(), "docs/speed.md:2: ") {
+		t.Errorf("DatedClaimsIn: %v", err)
+	}
+}

@@ -33,8 +33,8 @@ const (
 
 // The thresholds of ClassifyDegenerate, from TestDegenerateThresholdEvidence
 // (isotropic kernels over γ = 2^-24 … 2^10 on seven real datasets, 10
-// partitions of 100/100 each, C by CV and C = 1; README, "Degenerate
-// kernels"):
+// partitions of 100/100 each, C by CV and C = 1; docs/protocol.md
+// "Degenerate kernels"):
 //
 //   - The median off-diagonal K, the statistic first proposed, does not say
 //     "diagonal" on its own: in low dimension neighbours are much closer

@@ -57,7 +57,7 @@ import (
 // holds the parameterisation, margin, step limit and tolerance. The iterate
 // with the smallest T is returned.
 //
-// Measured (BENCHMARKS.md, README): on the paper's chessboard the
+// Measured (BENCHMARKS.md, docs/methods.md): on the paper's chessboard the
 // parameterisations rank as in the paper (test error D 8%, E 10%, B 12%, C
 // 17%, A 21%, 20 trials). On seven real datasets (10 partitions of 100/100,
 // L2 margin) none beats the svm baseline, D is never the best gi where
@@ -141,11 +141,11 @@ func (s GISettings) PeakBytes(n, d int) int64 {
 var giParams = []string{"auto", "A", "B", "C", "D", "E", "iso", "diag-det", "diag", "full-det", "full"}
 
 // giAutoRatio: "auto" takes D when its d(d+1)/2 free parameters are at most
-// n/giAutoRatio, A otherwise (README, "gi on real data").
+// n/giAutoRatio, A otherwise (docs/methods.md "gi on real data").
 const giAutoRatio = 20
 
 // giAutoParam is the parameterisation "auto" chooses for n training points
-// in d dimensions, and why. Measured (README, gi on real data: 10 partitions
+// in d dimensions, and why. Measured (docs/methods.md "gi on real data": 10 partitions
 // of 100/100 on seven real datasets, L2 margin): D is never the best
 // parameterisation where d ≥ 6, its accuracy falling as the bound is
 // minimised (heart: 81.6% after 1 step, 75.7% at convergence), and A is the

@@ -47,7 +47,7 @@ import (
 // times γ0 depending on the data (DESIGN.md). That is why "robust" is the
 // default.
 //
-// The reading is settled (README, rcsc): this is the paper's method — eq. 12
+// The reading is settled (docs/methods.md "rcsc"): this is the paper's method — eq. 12
 // equals eq. 11 (Woodbury; J matches eq. 11 computed in input space to 1e-9
 // and eq. 12/16 to 1e-8, tested), it is maximised, and γ is an inverse
 // squared width (eq. 16's K' = -K∘D, γ0, the CV grid). An independent
