@@ -114,19 +114,14 @@ var subcommands []func(*globalOptions) *cobra.Command
 // Main runs kerneltune with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	// The first Ctrl-C (SIGTERM, SIGHUP) cancels ctx and the command winds
-	// down (exit 130; 129 for SIGHUP), saying which signal; a second one
-	// ends it at once (a torn last line of --out is cut by --resume). A
-	// write to standard output blocked on a reader that stopped reading
-	// fails ctxio.WriteGrace after the first signal, so one is enough.
+	// down (exit 130; 129 for SIGHUP), saying which signal, and a blocked
+	// write to stdout gives up (ctxio.Writer); a second one ends it at once.
 	ctx, stop := ctxio.Notify(context.Background())
 	defer stop()
 	return run(ctx, args, in, out, errOut)
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	// Standard output gives up on a blocked write shortly after the first
-	// signal (ctxio.Writer); standard error is left as it is, so that the
-	// progress display still sees a terminal.
 	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: &ctxio.Writer{Ctx: ctx, W: out}, ErrOut: errOut}
 	root := newRootCmd(g)
 	root.SetArgs(args)
