@@ -152,4 +152,5 @@ def main():
                       "sigmoid": sig, "couple": coup}, indent=1))
 
 
-main()
+if __name__ == "__main__":
+    main()
