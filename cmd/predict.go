@@ -20,11 +20,11 @@ type predictOptions struct {
 	*globalOptions
 	data dataOptions
 
-	Output   string
-	Format   string
-	NoLabels bool
-	PerPoint bool
-	Strict   bool
+	Output         string
+	Format         string
+	NoLabels       bool
+	PerPoint, Prob bool
+	Strict         bool
 	// IgnoreChecksum applies an edited model (with a warning).
 	IgnoreChecksum bool
 	// Features is --features: "" (DATA must have the model's features),
@@ -62,6 +62,7 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
 	f.BoolVar(&o.IgnoreChecksum, "ignore-checksum", false, "apply a model whose content does not match its checksum (edited after kerneltune wrote it), with a warning; refused without it")
 	f.BoolVar(&o.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
+	f.BoolVar(&o.Prob, "probability", false, "add each row's class probabilities and the log-loss and Brier score (a model trained with --probability)")
 	// The shared read flags, but --features: predict's says what to do with
 	// a number of features other than the model's.
 	read := pflag.NewFlagSet("read", pflag.ContinueOnError)
@@ -135,7 +136,7 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		return err
 	}
 	r, err := model.Predict(ctx, m, d, model.PredictSettings{
-		Features: o.Features, NoLabels: o.NoLabels, Data: dataPath, ModelFile: modelPath,
+		Features: o.Features, NoLabels: o.NoLabels, Data: dataPath, ModelFile: modelPath, Probability: o.Prob,
 	})
 	if err != nil {
 		return err

@@ -28,6 +28,7 @@ type tuneOptions struct {
 	Method, Param, Mode string
 	m                   methodFlags
 	MemMB               int
+	Prob                bool
 
 	// spec is the method with its settings, built from the flags by
 	// validate.
@@ -87,6 +88,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
 	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
 	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
+	f.BoolVar(&o.Prob, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
 	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
 	f.StringVar(&o.ExportLibsvm, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
 	o.data.addReadFlags(f)
@@ -152,7 +154,7 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 	defer sysmem.LimitGCTo(o.MemMB, methods.GCLimit(experiment.TunePeakBytes(spec, train)))()
 	r, err := experiment.Tune(ctx, experiment.TuneSettings{
 		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
-		Spec: spec, MemBytes: bound,
+		Spec: spec, MemBytes: bound, Probability: o.Prob,
 		Version: buildinfo.Version(), Command: o.command,
 	})
 	prog.Finish()

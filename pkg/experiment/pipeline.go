@@ -34,6 +34,9 @@ type PipelineInput struct {
 	// Fixed, when set, is the tuning result used instead of running the
 	// method (the svm baseline fixed by Laanaya's selection).
 	Fixed *methods.Result
+	// Probability fits the final model's probability estimates
+	// (model.FitSettings.Probability) from the method's seed.
+	Probability bool
 }
 
 // Tuned is what the pipeline produced: the normalised parts, the method's
@@ -123,6 +126,7 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	fs := model.FitSettings{
 		Train: t.Train, Test: t.Test, Norm: t.Norm, Kernel: res.Kernel, Margin: res.Margin, C: res.C,
 		Eps: base.Eps, CacheMB: base.CacheMB, Workers: min(base.Workers, 2), // 1 when jobs run in parallel
+		Probability: in.Probability, Seed: base.Seed,
 	}
 	for _, p := range res.Pairs {
 		fs.Pairs = append(fs.Pairs, model.PairSVM{Kernel: p.Result.Kernel, Margin: p.Result.Margin, C: p.Result.C})

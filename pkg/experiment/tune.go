@@ -18,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/probability"
 )
 
 // TuneSettings are the data, the method with its settings, the memory bound
@@ -42,6 +43,10 @@ type TuneSettings struct {
 	// method that would need more is refused with a *methods.MemoryError
 	// before it starts. 0 means no bound.
 	MemBytes int64
+	// Probability fits the final model's probability estimates
+	// (model.FitSettings.Probability, from the run's seed); with a test
+	// part, its log-loss and Brier score are among the test scores.
+	Probability bool
 
 	// Version and Command go into the model's provenance: the kerneltune
 	// version and the command line.
@@ -98,6 +103,9 @@ type TuneResult struct {
 
 	NSV int `json:"n_sv"`
 	model.Accuracies
+	// Probability is a binary model's sigmoid (TuneSettings.Probability;
+	// a multi-class model's are in Pairs); nil without probabilities.
+	Probability *probability.Sigmoid `json:"probability,omitempty"`
 
 	// LearnedOn is the training rows the kernel and C were learned on
 	// when fewer than n_train (large data: methods.Common.KernelRows), 0
@@ -161,6 +169,8 @@ type TunePair struct {
 	NSV             int                `json:"n_sv"`
 	Degenerate      *string            `json:"degenerate"`
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
+	// Probability is the pair's sigmoid, nil without probabilities.
+	Probability *probability.Sigmoid `json:"probability,omitempty"`
 }
 
 // Tune runs a method on the normalised training part, fits the final SVM
@@ -170,7 +180,7 @@ type TunePair struct {
 // limit is a status, not an error; a method that fails is.
 func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	seed := s.Spec.Base().Seed
-	t, err := Pipeline(ctx, PipelineInput{Spec: s.Spec, Train: s.Train, Test: s.Test, Norm: s.Norm, MemBytes: s.MemBytes})
+	t, err := Pipeline(ctx, PipelineInput{Spec: s.Spec, Train: s.Train, Test: s.Test, Norm: s.Norm, MemBytes: s.MemBytes, Probability: s.Probability})
 	var se *StageError
 	switch {
 	case errors.As(err, &se) && se.Stage == "final model":
@@ -199,7 +209,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
 		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
-		FeatureNames: train.FeatureNames, Tuning: res, Model: m,
+		FeatureNames: train.FeatureNames, Tuning: res, Model: m, Probability: m.Probability,
 	}
 	for _, j := range t.Norm.Constant {
 		r.Constant = append(r.Constant, j+1)
@@ -215,7 +225,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Solves += len(m.Pairs) - 1 // the final fit solves every pair
 		for p, ps := range m.PairSummaries() {
 			tp := TunePair{Positive: ps.Positive, Negative: ps.Negative, Rows: ps.N, Kernel: ps.Kernel, Margin: ps.Margin, C: ps.C,
-				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p]}
+				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p], Probability: ps.Probability}
 			if res.Pairs != nil {
 				pr := res.Pairs[p].Result
 				v := pr.CriterionEnd

@@ -188,10 +188,19 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		fmt.Fprintf(&b, "\nThe data has %d classes (%s); every pair of classes shares this kernel and C,\n", len(m.Classes), strings.Join(m.Classes, ", "))
 		fmt.Fprintf(&b, "so svm-train's own one-vs-one on these files is the tuned model, and svm-predict its vote.\n")
 	}
+	predict := "svm-predict"
+	if m.HasProbability() {
+		// The model has probability estimates: LIBSVM's -b 1 fits its own
+		// (on its own CV folds, so probA and probB differ a little).
+		trainCmd = strings.Replace(trainCmd, "svm-train ", "svm-train -b 1 ", 1)
+		predict = "svm-predict -b 1"
+		fmt.Fprintf(&b, "\nThe model has probability estimates (probA, probB per SVM): svm-train -b 1 fits\n")
+		fmt.Fprintf(&b, "LIBSVM's on its own 5 CV folds (unseeded rand()), so they differ a little from the model's.\n")
+	}
 	fmt.Fprintf(&b, "\nReproduce the tuned SVM (its #SV: %d):\n  %s\n", m.Training.NSV, trainCmd)
-	fmt.Fprintf(&b, "  svm-predict %s tuned.model train.predictions\n", evalFile)
+	fmt.Fprintf(&b, "  %s %s tuned.model train.predictions\n", predict, evalFile)
 	if hasTest {
-		fmt.Fprintf(&b, "  svm-predict %s tuned.model test.predictions\n", testFile)
+		fmt.Fprintf(&b, "  %s %s tuned.model test.predictions\n", predict, testFile)
 	}
 	if kind == ExportRBF {
 		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", g(m.HardC()), g(s.Eps))

@@ -81,6 +81,15 @@ type FitSettings struct {
 	// 0 means two while fewer solves than cores run, 1 serial. Callers that
 	// fit models in parallel set 1. Results do not depend on it.
 	Workers int
+
+	// Probability fits probability estimates as LIBSVM's -b 1 (Model.
+	// Probability; pkg/probability): Platt's sigmoid of each binary SVM on
+	// its 5-fold cross-validated decision values (five more SVM solves per
+	// SVM), the folds drawn from Seed. One-vs-rest data is refused
+	// (ErrProbabilityOneVsRest). With a test part, its TestScores gain the
+	// log-loss and the Brier score.
+	Probability bool
+	Seed        uint64
 }
 
 // Accuracies are a fitted SVM's accuracies on the training and the test
@@ -131,6 +140,9 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 	}
 	st := solver.Settings{Eps: s.Eps, MaxIter: s.MaxIter, CacheBytes: s.CacheMB << 20, Workers: s.Workers}
 	start := time.Now()
+	if s.Probability && s.Train != nil && s.Train.Multiclass == dataio.OneVsRest {
+		return nil, ErrProbabilityOneVsRest
+	}
 	if s.Train != nil && s.Train.MultiClass() {
 		m, worst, err := fitMulti(ctx, s, s.Pairs, st)
 		if err != nil {
@@ -148,12 +160,23 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 			if r.TestScores, err = ScoreClasses(m.Classes, r.TestTrue, r.TestPred); err != nil {
 				return nil, fmt.Errorf("score the test part: %w", err)
 			}
+			if s.Probability {
+				if err := scoreProbabilities(r.TestScores, m, s.Test); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return r, nil
 	}
 	m, res, err := fitSVM(ctx, s.Train, s.Norm, s.Kernel, p, st)
 	if err != nil {
 		return nil, err
+	}
+	if s.Probability {
+		if m.Probability, err = fitSigmoid(ctx, s.Train, s.Kernel, p, st, s.Seed, 0); err != nil {
+			return nil, err
+		}
+		m.FormatVersion = formatVersionOf(m)
 	}
 	r := &FitResult{Model: m, SVC: res, Elapsed: time.Since(start)}
 	c := ConfusionOf(trainDecision(m, s.Train, res), s.Train.Y)
@@ -164,6 +187,11 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 		acc := c.Accuracy()
 		r.TestCorrect, r.TestAccuracy = c.Correct(), &acc
 		r.TestScores = ScoreBinary(f, s.Test.Y, s.Train.Labels)
+		if s.Probability {
+			if err := scoreProbabilities(r.TestScores, m, s.Test); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return r, nil
 }

@@ -34,6 +34,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/probability"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
@@ -46,13 +47,20 @@ import (
 // A one-vs-rest model is version 3 with "multiclass": "ovr" (absent:
 // one-vs-one); a kerneltune from before it refuses such a file, whose SVMs'
 // labels ("1" against "not 1") are not the pairs it expects, rather than
-// misreading it.
-const FormatVersion = 3
+// misreading it. Version 4 adds probability estimates ("probability": Platt's
+// sigmoid, LIBSVM's probA and probB, of the binary model or of every
+// one-vs-one pair: train and tune --probability); a model without them keeps
+// its version, and a kerneltune from before them refuses such a file rather
+// than apply it without its probabilities (or call it edited, its checksum
+// not covering a field it does not know).
+const FormatVersion = 4
 
 // formatVersionOf is the version a model is written with: the oldest that
 // holds it.
 func formatVersionOf(m *Model) int {
 	switch {
+	case m.HasProbability():
+		return 4
 	case m.IsMultiClass():
 		return 3
 	case m.Encoder != nil:
@@ -62,7 +70,7 @@ func formatVersionOf(m *Model) int {
 }
 
 // readsVersions says which versions this package reads, for messages.
-const readsVersions = "1, 2 and 3"
+const readsVersions = "1, 2, 3 and 4"
 
 // Errors a loaded file can fail with (wrapped with the file name).
 var (
@@ -125,6 +133,12 @@ type Model struct {
 
 	// Bias is b = -ρ of the decision function f(x) = Σ coef_i k(sv_i, x) + b.
 	Bias float64 `json:"bias"`
+	// Probability is Platt's sigmoid P(+1 | f) = 1/(1+exp(A f + B)) of the
+	// decision value (LIBSVM's probA, probB), fitted on 5-fold
+	// cross-validated decision values of the training rows (format version
+	// 4; FitSettings.Probability). A multi-class model has one in each
+	// pair (one-vs-one only) and none at the top. nil: no probabilities.
+	Probability *probability.Sigmoid `json:"probability,omitempty"`
 	// SupportVectors are the training points with α_i > 0, in normalised
 	// space, each with its coefficient y_iα_i.
 	SupportVectors []SupportVector `json:"support_vectors"`
@@ -424,12 +438,21 @@ func (m *Model) validate() error {
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	if prob := m.HasProbability(); prob != (m.FormatVersion == 4) {
+		if prob {
+			return bad("probability estimates in a format_version %d file (they need 4)", m.FormatVersion)
+		}
+		return bad("format_version 4 without probability estimates (a model without them is version 1, 2 or 3)")
+	}
 	if m.IsMultiClass() || m.Pairs != nil {
-		if m.FormatVersion != 3 {
+		if m.FormatVersion != 3 && m.FormatVersion != 4 {
 			return bad("a multi-class model in a format_version %d file (multi-class models need 3)", m.FormatVersion)
 		}
-	} else if m.Encoder == nil && m.FormatVersion != 1 {
+	} else if m.Encoder == nil && m.FormatVersion != 1 && m.FormatVersion != 4 {
 		return bad("format_version %d without an encoder (a model without one is version 1)", m.FormatVersion)
+	}
+	if s := m.Probability; s != nil && (!finite(s.A) || !finite(s.B)) {
+		return bad("probability: prob_a = %g, prob_b = %g, want finite numbers", s.A, s.B)
 	}
 	if m.Encoder != nil {
 		if m.FormatVersion < 2 {
@@ -895,6 +918,15 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 	}
 	if err := hasKeys(top, prefix, need...); err != nil {
 		return err
+	}
+	if raw, ok := top["probability"]; ok {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			return fmt.Errorf("field %sprobability is not an object", prefix)
+		}
+		if err := hasKeys(obj, prefix+"probability.", "prob_a", "prob_b"); err != nil {
+			return err
+		}
 	}
 	if raw, ok := top["pairs"]; ok {
 		var pairs []map[string]json.RawMessage

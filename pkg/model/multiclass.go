@@ -21,6 +21,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/probability"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
 )
@@ -104,7 +105,14 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 			return nil, 0, fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, ij), err)
 		}
 		pm.Encoder, pm.FeatureNames, pm.TrainingRows, pm.Provenance = nil, nil, nil, Provenance{}
-		pm.FormatVersion = 1
+		if s.Probability {
+			// svm_train calls svm_binary_svc_probability on each pair's
+			// rows, with the pair's C, before the pair's SVM.
+			if pm.Probability, err = fitSigmoid(ctx, sub, ps.Kernel, par, st, s.Seed, p); err != nil {
+				return nil, 0, fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, ij), err)
+			}
+		}
+		pm.FormatVersion = formatVersionOf(pm)
 		rows := train.SubRows(ij)
 		for r, a := range res.Alpha {
 			if a > 0 {
@@ -148,6 +156,19 @@ func (m *Model) validateMulti() error {
 	}
 	if k < 3 {
 		return bad("%d classes, a multi-class model has at least 3", k)
+	}
+	if m.Probability != nil {
+		return bad("probability at the top of a multi-class model (each pair has its own)")
+	}
+	if m.HasProbability() {
+		if m.Multiclass == dataio.OneVsRest {
+			return bad("probability estimates in a one-vs-rest model (they are one-vs-one's, LIBSVM's -b 1)")
+		}
+		for p, pm := range m.Pairs {
+			if pm != nil && pm.Probability == nil {
+				return bad("pair %d has no probability, other pairs have one (every pair has one, or none)", p+1)
+			}
+		}
 	}
 	if m.Multiclass != "" && m.Multiclass != dataio.OneVsRest {
 		return bad("multiclass %q (want absent for one-vs-one, or %q)", m.Multiclass, dataio.OneVsRest)
@@ -439,6 +460,9 @@ type PairSummary struct {
 	Rho      float64     `json:"rho"`
 	Iter     int         `json:"iterations"`
 	Status   string      `json:"status"`
+	// Probability is the pair's sigmoid (LIBSVM's probA, probB), nil
+	// without probabilities.
+	Probability *probability.Sigmoid `json:"probability,omitempty"`
 }
 
 // PairSummaries describes the pairs of a multi-class model (nil for a binary
@@ -451,6 +475,7 @@ func (m *Model) PairSummaries() []PairSummary {
 			Positive: pm.Labels.Positive, Negative: pm.Labels.Negative, N: t.N,
 			Kernel: pm.Kernel, Margin: pm.MarginKind.String(), C: pm.C,
 			NSV: t.NSV, NBSV: t.NBSV, Obj: t.Obj, Rho: t.Rho, Iter: t.Iter, Status: t.Status,
+			Probability: pm.Probability,
 		})
 	}
 	return out

@@ -73,6 +73,10 @@ type PredictSettings struct {
 	// Data and ModelFile name the data ("-": standard input) and the model
 	// file, as the user did.
 	Data, ModelFile string
+	// Probability adds each row's class probabilities and, with labels,
+	// the log-loss and the Brier score (a model trained with them only:
+	// otherwise Predict fails with ErrNoProbability).
+	Probability bool
 }
 
 // Prediction is one row's prediction.
@@ -89,6 +93,11 @@ type Prediction struct {
 	// and Decision the predicted class's (the largest) decision value.
 	Votes         int       `json:"votes,omitempty"`
 	PairDecisions []float64 `json:"pair_decisions,omitempty"`
+	// Probabilities (PredictSettings.Probability) are the row's class
+	// probabilities, in Predictions.ProbabilityClasses' order. The
+	// predicted class stays the decision function's (LIBSVM's svm-predict
+	// -b 1 predicts the most probable class, which can differ).
+	Probabilities []float64 `json:"probabilities,omitempty"`
 }
 
 // Scores compare the predictions with the labels of the data; Predictions
@@ -104,6 +113,11 @@ type Scores struct {
 	// the true class, column the predicted one, in Predictions.Classes'
 	// order.
 	ConfusionMatrix [][]int `json:"confusion_matrix,omitempty"`
+	// LogLoss and Brier score the class probabilities
+	// (PredictSettings.Probability; metrics.LogLoss and metrics.Brier,
+	// lower is better); nil without them.
+	LogLoss *float64 `json:"log_loss,omitempty"`
+	Brier   *float64 `json:"brier,omitempty"`
 }
 
 // OtherScores are the scores on the N rows of the data that were not
@@ -153,9 +167,12 @@ type Predictions struct {
 	// Others are the scores on the rows that were not training rows: the
 	// honest accuracy when some were (labelled data with training rows and
 	// other rows only).
-	Others      *OtherScores `json:"others,omitempty"`
-	Notes       []string     `json:"notes,omitempty"`
-	Predictions []Prediction `json:"predictions"`
+	Others *OtherScores `json:"others,omitempty"`
+	// ProbabilityClasses are the classes of each row's Probabilities
+	// (Model.ProbabilityClasses); nil without PredictSettings.Probability.
+	ProbabilityClasses []string     `json:"probability_classes,omitempty"`
+	Notes              []string     `json:"notes,omitempty"`
+	Predictions        []Prediction `json:"predictions"`
 }
 
 // Predict applies m to the raw rows of d (read by ReadData): it encodes
@@ -168,6 +185,13 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 	name := s.Data
 	if name == "-" {
 		name = "standard input"
+	}
+	if s.Probability && !m.HasProbability() {
+		why := "it was trained without --probability: train or tune it again with --probability"
+		if m.Multiclass == dataio.OneVsRest {
+			why = "a one-vs-rest model has none (LIBSVM's -b 1 couples one-vs-one pairs)"
+		}
+		return nil, fmt.Errorf("predict --probability: %s: %w: %s", s.ModelFile, ErrNoProbability, why)
 	}
 	var err error
 	if m.Encoder != nil {
@@ -195,7 +219,11 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		return nil, err
 	}
 	if m.IsMultiClass() {
-		return predictMulti(m, d, s, name, notes), nil
+		r := predictMulti(m, d, s, name, notes)
+		if s.Probability {
+			return r, r.addProbabilities(m, d)
+		}
+		return r, nil
 	}
 	f := m.Decision(d.X)
 	r := &Predictions{
@@ -233,7 +261,56 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 	}
 	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), score, name)...)
 	r.finishNotes(m, d, notes)
+	if s.Probability {
+		return r, r.addProbabilities(m, d)
+	}
 	return r, nil
+}
+
+// addProbabilities sets each row's class probabilities and, for labelled
+// data, the log-loss and the Brier score of all rows and of the rows that
+// were not training rows (r.Others).
+func (r *Predictions) addProbabilities(m *Model, d *dataio.Dataset) error {
+	prob := m.Probabilities(d.X)
+	r.ProbabilityClasses = m.ProbabilityClasses()
+	for i := range r.Predictions {
+		r.Predictions[i].Probabilities = prob[i]
+	}
+	if !r.Labeled {
+		return nil
+	}
+	truth := d.Class
+	if !m.IsMultiClass() {
+		truth = binaryTruth(d.Y)
+	}
+	score := func(sc *Scores, rows []int) error {
+		p, t := make([][]float64, len(rows)), make([]int, len(rows))
+		for k, i := range rows {
+			p[k], t[k] = prob[i], truth[i]
+		}
+		ll, b, err := ProbabilityScores(p, t)
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 { // JSON has no NaN
+			sc.LogLoss, sc.Brier = &ll, &b
+		}
+		return nil
+	}
+	all, others := make([]int, len(truth)), []int{}
+	for i := range all {
+		all[i] = i
+		if !r.Predictions[i].Training {
+			others = append(others, i)
+		}
+	}
+	if err := score(r.Scores, all); err != nil {
+		return err
+	}
+	if r.Others != nil {
+		return score(&r.Others.Scores, others)
+	}
+	return nil
 }
 
 // finishNotes sets r's notes: notes, then one when the data's feature names

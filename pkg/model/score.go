@@ -64,6 +64,12 @@ type TestScores struct {
 	// AUC is nil when the test part holds rows of one class only (the
 	// ROC curve needs both) and for a multi-class model.
 	AUC *float64 `json:"test_auc,omitempty"`
+	// LogLoss and Brier are the log-loss and the Brier score of the
+	// test part's class probabilities (metrics.LogLoss, metrics.Brier:
+	// lower is better), for a model with probability estimates; nil
+	// otherwise.
+	LogLoss *float64 `json:"test_log_loss,omitempty"`
+	Brier   *float64 `json:"test_brier,omitempty"`
 	// Confusion is the k×k matrix, rows the true class, columns the
 	// predicted one; for a binary model class 0 is the +1 class
 	// (BinaryLabels), for a multi-class one the order is LIBSVM's.

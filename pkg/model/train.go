@@ -14,6 +14,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/probability"
 )
 
 // The kernel kinds of KernelSettings.
@@ -149,6 +150,10 @@ type TrainSettings struct {
 	Seed    uint64
 	Version string
 	Command string
+
+	// Probability fits probability estimates (FitSettings.Probability),
+	// the cross-validation folds drawn from Seed.
+	Probability bool
 }
 
 // TrainResult is what train reports: the data, the kernel and the SVM, its
@@ -166,6 +171,9 @@ type TrainResult struct {
 	WeightNeg float64 `json:"weight_neg,omitempty"`
 
 	Accuracies
+	// Probability is a binary model's sigmoid (TrainSettings.Probability;
+	// a multi-class model's are in Pairs); nil without probabilities.
+	Probability *probability.Sigmoid `json:"probability,omitempty"`
 
 	NSV    int       `json:"n_sv"`
 	NBSV   int       `json:"n_bsv"`
@@ -210,6 +218,7 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 	fs := FitSettings{
 		Train: s.Train, Test: s.Test, Norm: s.Norm, Kernel: spec, Margin: s.Margin, C: s.C,
 		Eps: s.Eps, MaxIter: s.MaxIter, CacheMB: s.CacheMB,
+		Probability: s.Probability, Seed: s.Seed,
 	}
 	if s.Margin == L1 {
 		fs.WeightPos, fs.WeightNeg = s.WeightPos, s.WeightNeg
@@ -228,7 +237,7 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		Accuracies: f.Accuracies,
 		NSV:        m.Training.NSV, NBSV: m.Training.NBSV, Obj: fit.Obj, W2: m.Training.W2, Geo: InfNumber(margin(m.Training.W2)),
 		Rho: fit.Rho, Iter: m.Training.Iter, Status: fit.Status.String(), Eps: m.Training.Eps,
-		Seconds: f.Elapsed.Seconds(), Model: m,
+		Seconds: f.Elapsed.Seconds(), Model: m, Probability: m.Probability,
 	}
 	if m.IsMultiClass() {
 		r.Pairs = m.PairSummaries()

@@ -10,6 +10,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/probability"
 )
 
 // TrainTable lays out what `kerneltune train` reports.
@@ -38,11 +39,35 @@ func TrainTables(r *model.TrainResult) []*Table {
 // iterations and the solver's status, as svm-train prints them.
 func PairTable(pairs []model.PairSummary) *Table {
 	t := &Table{Header: []string{"classes", "rows", "#SV", "#BSV", "obj", "rho", "iterations", "status"}}
+	prob := len(pairs) > 0 && pairs[0].Probability != nil
+	if prob {
+		t.Header = append(t.Header, "probA", "probB")
+	}
 	for _, p := range pairs {
-		t.Add(fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.N), strconv.Itoa(p.NSV), strconv.Itoa(p.NBSV),
-			Sig(p.Obj, 8), Sig(p.Rho, 6), strconv.Itoa(p.Iter), p.Status)
+		row := []string{fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.N), strconv.Itoa(p.NSV), strconv.Itoa(p.NBSV),
+			Sig(p.Obj, 8), Sig(p.Rho, 6), strconv.Itoa(p.Iter), p.Status}
+		if prob {
+			row = append(row, Sig(p.Probability.A, 6), Sig(p.Probability.B, 6))
+		}
+		t.Add(row...)
 	}
 	return t
+}
+
+// probabilityRows add a model's probability estimates to a train or tune
+// table: a binary model's sigmoid (sig), or where a multi-class model's
+// are (pairs), and the test part's log-loss and Brier score.
+func probabilityRows(t *Table, sig *probability.Sigmoid, pairs bool, s *model.TestScores) {
+	switch {
+	case sig != nil:
+		t.Add("probA, probB", fmt.Sprintf("%s, %s (P(+1|f) = 1/(1+exp(A f + B)), fitted on 5-fold CV decision values)", Sig(sig.A, 6), Sig(sig.B, 6)))
+	case pairs:
+		t.Add("probability", "a sigmoid per pair (probA, probB in the pairs' table) on 5-fold CV decision values, coupled as Wu, Lin & Weng (2004)")
+	}
+	if s != nil && s.LogLoss != nil {
+		t.Add("test log-loss", Fixed(*s.LogLoss, 4))
+		t.Add("test Brier", Fixed(*s.Brier, 4)+" (Σ over the classes)")
+	}
 }
 
 func trainTable(r *model.TrainResult) *Table {
@@ -59,6 +84,7 @@ func trainTable(r *model.TrainResult) *Table {
 	}
 	t.Add("normalize", r.Normalize)
 	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part)")
+	probabilityRows(t, r.Probability, len(r.Pairs) > 0 && r.Pairs[0].Probability != nil, r.TestScores)
 	switch {
 	case r.Pairs != nil && r.Multiclass == dataio.OneVsRest:
 		t.Add("#SV", strconv.Itoa(r.NSV)+" (training rows that are an SV of some class's SVM)")

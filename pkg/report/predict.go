@@ -45,6 +45,21 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 		acc.Add(fmt.Sprintf("%d not training rows", o.N), strconv.Itoa(o.Correct), Fixed(100*o.Accuracy, 2)+"%")
 		acc.Add(fmt.Sprintf("%d training rows", k), strconv.Itoa(r.Correct-o.Correct), Fixed(100*float64(r.Correct-o.Correct)/float64(k), 2)+"%")
 	}
+	if r.LogLoss != nil {
+		// Probabilities: their scores beside the accuracy (none for the
+		// training rows alone).
+		acc.Header = append(acc.Header, "log-loss", "Brier")
+		for i, sc := range []*model.Scores{r.Scores, othersScores(r)} {
+			if i < len(acc.Rows) {
+				acc.Rows[i] = append(acc.Rows[i], probScore(sc, true), probScore(sc, false))
+			}
+		}
+		if len(acc.Rows) == 3 {
+			acc.Rows[2] = append(acc.Rows[2], "", "")
+		}
+		acc.Notes = append(acc.Notes, fmt.Sprintf("probabilities of the classes %s (LIBSVM's -b 1); log-loss: mean -log p(true class); Brier: mean over the rows of Σ_k (p_k - [k is the true class])², summed over all classes (twice scikit-learn's brier_score_loss for two classes)",
+			strings.Join(quoteAll(r.ProbabilityClasses), ", ")))
+	}
 	if r.Classes != nil {
 		conf := ConfusionTable(r.Classes, r.ConfusionMatrix)
 		conf.Notes = r.Notes
@@ -61,6 +76,35 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 		Notes: r.Notes,
 	}
 	return []*Table{acc, conf}
+}
+
+// othersScores are the scores of the rows that were not training rows, nil
+// when predict did not tell them apart.
+func othersScores(r *model.Predictions) *model.Scores {
+	if r.Others == nil {
+		return nil
+	}
+	return &r.Others.Scores
+}
+
+// probScore is a scores' log-loss (or Brier score) with 4 decimals, "" when
+// there is none.
+func probScore(sc *model.Scores, logLoss bool) string {
+	if sc == nil || sc.LogLoss == nil {
+		return ""
+	}
+	if logLoss {
+		return Fixed(*sc.LogLoss, 4)
+	}
+	return Fixed(*sc.Brier, 4)
+}
+
+func quoteAll(s []string) []string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return q
 }
 
 // ConfusionTable is a k×k confusion matrix m of the classes (row: the true
@@ -100,6 +144,9 @@ func PredictionsTable(r *model.Predictions, full bool) *Table {
 	if votes {
 		t.Header[1] = "votes"
 	}
+	for _, c := range r.ProbabilityClasses {
+		t.Header = append(t.Header, "P("+c+")")
+	}
 	if r.Labeled {
 		t.Header = append(t.Header, "label")
 		if !full {
@@ -116,6 +163,13 @@ func PredictionsTable(r *model.Predictions, full bool) *Table {
 			dv = strconv.Itoa(p.Votes)
 		}
 		row := []string{strconv.Itoa(p.Row), dv, p.Predicted}
+		for _, v := range p.Probabilities {
+			if full {
+				row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+			} else {
+				row = append(row, Fixed(v, 4))
+			}
+		}
 		if r.Labeled {
 			row = append(row, p.Label)
 		}

@@ -81,6 +81,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 			t.Add("test AUC", "- (the test part holds one class)")
 		}
 	}
+	probabilityRows(t, r.Probability, len(r.Pairs) > 0 && r.Pairs[0].Probability != nil, r.TestScores)
 	if r.LearnedOn > 0 {
 		t.Add("learned on", fmt.Sprintf("%d of the %d training rows (a stratified subset, --kernel-rows); the final SVM on all", r.LearnedOn, r.NTrain))
 	}
@@ -234,6 +235,10 @@ func constantNames(ws []experiment.FeatureWeight, names []string, constant []int
 // method's criterion at the end, #SV and the degenerate-kernel check.
 func tunePairTable(r *experiment.TuneResult) *Table {
 	t := &Table{Header: []string{"classes", "rows", "parameters", "criterion", "#SV", "degenerate"}}
+	prob := len(r.Pairs) > 0 && r.Pairs[0].Probability != nil
+	if prob {
+		t.Header = append(t.Header, "probA", "probB")
+	}
 	for _, p := range r.Pairs {
 		crit := "-"
 		if p.Criterion != nil {
@@ -246,7 +251,11 @@ func tunePairTable(r *experiment.TuneResult) *Table {
 		if p.Degenerate != nil {
 			deg = *p.Degenerate
 		}
-		t.Add(fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.Rows), pairParams(p), crit, strconv.Itoa(p.NSV), deg)
+		row := []string{fmt.Sprintf("%q vs %q", p.Positive, p.Negative), strconv.Itoa(p.Rows), pairParams(p), crit, strconv.Itoa(p.NSV), deg}
+		if prob {
+			row = append(row, Sig(p.Probability.A, 6), Sig(p.Probability.B, 6))
+		}
+		t.Add(row...)
 	}
 	return t
 }
