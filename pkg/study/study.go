@@ -379,7 +379,7 @@ func (st *Study) Apply(fs Flags) error {
 			continue
 		}
 		if err := fs.Set(it.Key, val); err != nil {
-			return st.errorf(it.node, it.Key, "invalid value %q: %v", val, err)
+			return st.errorf(it.node, it.Key, "%v", err) // pflag names the value and the flag
 		}
 	}
 	return nil
