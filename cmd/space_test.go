@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,5 +224,83 @@ func TestCompareAndStudySpace(t *testing.T) {
 	_, errOut, code := runCLI(t, "compare", "--study", bad, "--dry-run")
 	if code != ExitUsage || !strings.Contains(errOut, "bad.yaml:1: log2c: invalid argument \"-1,3,0\" for \"--log2c\" flag: step 0") {
 		t.Errorf("a bad grid in a study: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCompareDegeneratePairs (issue 35, item 3): on multi-class data the
+// tables count degenerate binary SVMs, not runs with one of them ("2 of 30
+// pairs"); every record keeps each pair's kernel, C and check; records
+// without pairs (older ones) are still read and counted by runs; the
+// weights figure says which pair it shows.
+func TestCompareDegeneratePairs(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "blobs6.csv")
+	mustRun(t, "generate", "blobs", "--classes", "6", "--n", "300", "-o", data)
+	out := filepath.Join(dir, "b.jsonl")
+	table := mustRun(t, "compare", data, "--methods", "rcsc", "--partitions", "2", "--train-size", "150", "--test-size", "150", "--out", out, "-q")
+	recs := records(t, out)
+	deg, all := 0, 0
+	for _, r := range recs {
+		if len(r.Pairs) != 15 {
+			t.Fatalf("partition %d keeps %d pairs, want 15", r.Partition, len(r.Pairs))
+		}
+		n := 0
+		for _, p := range r.Pairs {
+			if p.Kernel.Kind == "" || p.C <= 0 || p.Positive == p.Negative {
+				t.Errorf("pair %+v: no kernel, C or classes", p)
+			}
+			if p.Degenerate != "" {
+				n++
+			}
+		}
+		if n != r.DegeneratePairs || (n > 0) != (r.Degenerate != "") {
+			t.Errorf("partition %d: degenerate_pairs %d, %d of its pairs, degenerate %q", r.Partition, r.DegeneratePairs, n, r.Degenerate)
+		}
+		deg, all = deg+n, all+len(r.Pairs)
+	}
+	cell := fmt.Sprintf("%d of %d pairs", deg, all)
+	if deg == 0 || !strings.Contains(table, "│ "+cell+" │") || !strings.Contains(table, "rcsc "+cell+": ") {
+		t.Errorf("want a degenerate pair and the cell and note %q:\n%s", cell, table)
+	}
+	// Older records, without pairs: the runs are counted.
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "pairs")
+		delete(m, "degenerate_pairs")
+		l, _ := json.Marshal(m)
+		old = append(old, string(l))
+	}
+	oldFile := writeFile(t, dir, "old.jsonl", strings.Join(old, "\n")+"\n")
+	runs := 0
+	for _, r := range recs {
+		if r.Degenerate != "" {
+			runs++
+		}
+	}
+	if text := mustRun(t, "report", oldFile); !strings.Contains(text, fmt.Sprintf(" %d/2 │", runs)) {
+		t.Errorf("older records: want %d/2 degenerate runs:\n%s", runs, text)
+	}
+	bad := writeFile(t, dir, "bad.jsonl", strings.Replace(string(b), `"degenerate_pairs":`, `"degenerate_pairs":1`, 1))
+	if _, errOut, code := runCLI(t, "report", bad); code != ExitError || !strings.Contains(errOut, "contradicts pairs") {
+		t.Errorf("a record whose degenerate_pairs contradicts its pairs: exit %d, %q", code, errOut)
+	}
+	// The weights figure names its pair.
+	wine := filepath.Join(cmdTestdata, "multiclass", "wine.scale")
+	w, plots := filepath.Join(dir, "w.jsonl"), filepath.Join(dir, "plots")
+	mustRun(t, "compare", wine, "--methods", "lccp", "--partitions", "2", "--train-fraction", "0.5", "--out", w, "--plot", plots, "-q")
+	svg, err := os.ReadFile(filepath.Join(plots, "wine.scale-lccp-weights.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "learned weights of the &#34;1&#34; vs &#34;2&#34; SVM (the first pair of 3;") {
+		t.Errorf("the weights figure does not say which pair it shows")
 	}
 }
