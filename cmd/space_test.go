@@ -220,6 +220,9 @@ func TestCompareAndStudySpace(t *testing.T) {
 	if a[0].Run == c[0].Run {
 		t.Errorf("the weighted run on the user's grid has the default run's id %s", a[0].Run)
 	}
+	if _, errOut, code := runCLI(t, "report", plain, flags); code != ExitError || !strings.Contains(errOut, "--class-weight (default) vs balanced; --log2c (default) vs -1,3,2; --log2g (default) vs -2,-6,-2") {
+		t.Errorf("report merged a weighted run on the user's grid with the default run: exit %d, %q", code, errOut)
+	}
 	bad := writeFile(t, dir, "bad.yaml", "log2c: -1,3,0\ndatasets:\n  - path: "+abs+"\n")
 	_, errOut, code := runCLI(t, "compare", "--study", bad, "--dry-run")
 	if code != ExitUsage || !strings.Contains(errOut, "bad.yaml:1: log2c: invalid argument \"-1,3,0\" for \"--log2c\" flag: step 0") {
