@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -180,6 +181,10 @@ func records(t *testing.T, path string) []experiment.Record {
 		}
 		out = append(out, r)
 	}
+	// Jobs finish in any order: by dataset, entry and partition.
+	slices.SortStableFunc(out, func(a, b experiment.Record) int {
+		return cmp.Or(strings.Compare(a.Dataset, b.Dataset), strings.Compare(a.Entry, b.Entry), cmp.Compare(a.Partition, b.Partition))
+	})
 	return out
 }
 
