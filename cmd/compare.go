@@ -86,6 +86,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "SVM kernel cache size in MB")
 	f.IntVar(&o.m.MaxIter, "max-iter", 0, "iteration limit of every method (0 = each method's default)")
 	f.IntVar(&o.m.Budget, "budget", 0, "CV evaluations of random and bo (0 = 60 and 30)")
+	o.m.addSpaceFlags(f)
 	o.m.fs = f
 	o.data.addReadFlags(f)
 	f.StringVar(&o.data.Normalize, "normalize", "auto", "normaliser fitted on each training part: auto (maxabs on sparse data, at least half the entries 0; zscore otherwise), zscore, minmax01, minmax11, maxabs or none")

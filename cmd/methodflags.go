@@ -26,6 +26,9 @@ type methodFlags struct {
 	CacheMB              int
 	Workers              int
 	Budget               int
+	methods.Space        // --log2c, --log2g
+	WeightPos, WeightNeg float64
+	ClassWeight          string
 
 	fs *pflag.FlagSet
 }
@@ -33,7 +36,8 @@ type methodFlags struct {
 // base returns the settings every method shares, with seed and rec.
 func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 	return methods.Common{Seed: seed, C: f.C, Folds: f.Folds, Workers: f.Workers, Eps: f.Eps,
-		CacheMB: f.CacheMB, GridRows: f.GridRows, KernelRows: f.KernelRows, Recorder: rec}
+		CacheMB: f.CacheMB, GridRows: f.GridRows, KernelRows: f.KernelRows, Recorder: rec,
+		WeightPos: f.WeightPos, WeightNeg: f.WeightNeg, ClassWeight: f.ClassWeight}
 }
 
 // apply sets spec's own fields from the flags given (--margin, --max-iter,
@@ -47,7 +51,7 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	if err := in.CheckMargin(f.Margin); err != nil {
 		return nil, err
 	}
-	switch s := spec.(type) {
+	switch s := methods.WithSpace(spec, f.Space).(type) {
 	case methods.SPDSettings:
 		s.MaxIter, s.Tol, s.Rho, s.Init = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Rho, s.Rho), cmp.Or(f.Init, s.Init)
 		return s, nil
@@ -70,7 +74,16 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 		s.Budget = cmp.Or(f.Budget, s.Budget)
 		return s, nil
 	}
-	return spec, nil
+	return methods.WithSpace(spec, f.Space), nil
+}
+
+// addSpaceFlags declares the search space's flags, tune's and compare's.
+func (f *methodFlags) addSpaceFlags(fs *pflag.FlagSet) {
+	fs.Var(&f.Log2C, "log2c", help("flag-log2c"))
+	fs.Var(&f.Log2Gamma, "log2g", help("flag-log2g"))
+	fs.Float64Var(&f.WeightPos, "weight-pos", 0, help("flag-weight-pos"))
+	fs.Float64Var(&f.WeightNeg, "weight-neg", 0, help("flag-weight-neg"))
+	fs.StringVar(&f.ClassWeight, "class-weight", "", help("flag-class-weight"))
 }
 
 // optionError words a method's refusal of a setting (*methods.OptionError)

@@ -78,6 +78,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 	f.StringVar(&o.Mode, "mode", "", "the method's algorithm variant (\"\" = its default)")
 	f.StringVar(&o.Mode, "schedule", "", "alias of --mode")
 	f.IntVar(&o.m.Budget, "budget", 0, "random, bo: CV evaluations (0 = 60 and 30)")
+	o.m.addSpaceFlags(f)
 	f.IntVar(&o.m.Folds, "folds", 0, "cross-validation folds where the method uses CV (0 = 5)")
 	f.IntVar(&o.m.GridRows, "grid-rows", 0, help("flag-grid-rows"))
 	f.IntVar(&o.m.KernelRows, "kernel-rows", 0, help("flag-kernel-rows"))

@@ -153,6 +153,8 @@ func diffPair(a, b map[string]string) []string {
 var settingFlags = map[string]string{
 	"C": "--C", "Folds": "--folds", "Eps": "--eps", "CacheMB": "--cache-mb", "GridRows": "--grid-rows",
 	"Budget": "--budget", "MaxIter": "--max-iter", "Workers": "--workers", "Seed": "--seed",
+	"Log2C": "--log2c", "Log2Gamma": "--log2g",
+	"WeightPos": "--weight-pos", "WeightNeg": "--weight-neg", "ClassWeight": "--class-weight",
 }
 
 // settingName is the name a user knows of the setting key k: the flag for

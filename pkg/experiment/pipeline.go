@@ -131,6 +131,25 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	for _, p := range res.Pairs {
 		fs.Pairs = append(fs.Pairs, model.PairSVM{Kernel: p.Result.Kernel, Margin: p.Result.Margin, C: p.Result.C})
 	}
+	// Class weights (svm, halving, random, bo): the final SVM's C per
+	// class, from the whole training part's counts when balanced.
+	w, err := methods.SubproblemWeights(base, t.Train)
+	switch {
+	case err != nil:
+		return nil, &StageError{"final model", err}
+	case w != nil && !t.Train.MultiClass():
+		fs.WeightPos, fs.WeightNeg = w[0][0], w[0][1]
+	case w != nil:
+		if fs.Pairs == nil {
+			fs.Pairs = make([]model.PairSVM, len(w))
+			for p := range fs.Pairs {
+				fs.Pairs[p] = model.PairSVM{Kernel: res.Kernel, Margin: res.Margin, C: res.C}
+			}
+		}
+		for p := range fs.Pairs {
+			fs.Pairs[p].WeightPos, fs.Pairs[p].WeightNeg = w[p][0], w[p][1]
+		}
+	}
 	fit, err := model.Fit(ctx, fs)
 	if err != nil {
 		return nil, &StageError{"final model", err}

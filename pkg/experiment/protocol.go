@@ -387,6 +387,15 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 		}
 	}
 	rec.Degenerate, rec.DegenerateReason = t.Degeneracy.Kind, t.Degeneracy.Reason
+	if m := fit.Model; m.IsMultiClass() {
+		for p, sp := range m.Subproblems() {
+			pm, lm := m.Pairs[p], dataio.SubLabels(m.Classes, sp)
+			dg := t.PairDegeneracy[p]
+			rec.Pairs = append(rec.Pairs, RecordPair{Positive: lm.Positive, Negative: lm.Negative, Rest: lm.OneVsRest,
+				Kernel: pm.Kernel, Margin: pm.MarginKind.String(), C: pm.C, Degenerate: dg.Kind, DegenerateReason: dg.Reason})
+		}
+		rec.DegeneratePairs = countDegenerate(rec.Pairs)
+	}
 	rec.TrainAccuracy = fit.TrainAccuracy
 	rec.TestAccuracy = math.NaN() // an empty test part, as Model.Accuracy
 	if fit.TestAccuracy != nil {

@@ -69,6 +69,15 @@ type Record struct {
 	// says what was measured.
 	Degenerate       string `json:"degenerate,omitempty"`
 	DegenerateReason string `json:"degenerate_reason,omitempty"`
+	// Pairs, for multi-class data, are the final model's binary SVMs in
+	// LIBSVM's order (the pairs of classes one-vs-one, each class against
+	// the rest one-vs-rest): each one's kernel, margin, C and degenerate
+	// check (Kernel, Margin and C above are the first one's, Degenerate
+	// the first degenerate one's). DegeneratePairs counts the degenerate
+	// ones, which the tables show ("3 of 15 pairs"). Records written
+	// before issue 35 have neither; report then counts degenerate runs.
+	Pairs           []RecordPair `json:"pairs,omitempty"`
+	DegeneratePairs int          `json:"degenerate_pairs,omitempty"`
 
 	Criterion      string  `json:"criterion,omitempty"`
 	CriterionStart float64 `json:"criterion_start,omitempty"`
@@ -105,6 +114,31 @@ type Record struct {
 	// run (version, command line or study file); records written before
 	// it was recorded have none.
 	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// RecordPair is one binary SVM of a multi-class record: class Positive
+// (+1) against class Negative, or, with Rest, against every other class
+// (Negative is then "not Positive").
+type RecordPair struct {
+	Positive         string      `json:"class_pos"`
+	Negative         string      `json:"class_neg"`
+	Rest             bool        `json:"rest,omitempty"`
+	Kernel           kernel.Spec `json:"kernel"`
+	Margin           string      `json:"margin,omitempty"`
+	C                float64     `json:"C,omitempty"`
+	Degenerate       string      `json:"degenerate,omitempty"`
+	DegenerateReason string      `json:"degenerate_reason,omitempty"`
+}
+
+// countDegenerate returns the number of degenerate pairs.
+func countDegenerate(pairs []RecordPair) int {
+	n := 0
+	for _, p := range pairs {
+		if p.Degenerate != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Grid is the (dataset × partition × entry) grid a run planned, in the order
@@ -511,6 +545,11 @@ func CheckRecord(r *Record) error {
 	}
 	if a := r.TestAUC; a != nil && !(*a >= 0 && *a <= 1) {
 		return fmt.Errorf("test_auc %v is not in [0, 1]", *a)
+	}
+	// degenerate_pairs is optional (older records have no pairs), but when
+	// given it is the pairs' own count.
+	if n := countDegenerate(r.Pairs); r.DegeneratePairs != n {
+		return fmt.Errorf("degenerate_pairs %d contradicts pairs (%d of %d degenerate)", r.DegeneratePairs, n, len(r.Pairs))
 	}
 	g := r.Grid
 	if g == nil {

@@ -95,6 +95,11 @@ type TuneResult struct {
 
 	Margin string  `json:"margin"`
 	C      float64 `json:"C"`
+	// WeightPos and WeightNeg are the class weights of the final binary SVM
+	// (C × WeightPos for +1, C × WeightNeg for -1; 0: none): the user's, or
+	// balanced from the class counts (methods.SubproblemWeights).
+	WeightPos float64 `json:"weight_pos,omitempty"`
+	WeightNeg float64 `json:"weight_neg,omitempty"`
 
 	Criterion      string           `json:"criterion,omitempty"`
 	CriterionStart float64          `json:"criterion_start"`
@@ -164,6 +169,8 @@ type TunePair struct {
 	Kernel          kernel.Spec        `json:"kernel"`
 	Margin          string             `json:"margin"`
 	C               float64            `json:"C"`
+	WeightPos       float64            `json:"weight_pos,omitempty"` // class weights: C × it for class_pos
+	WeightNeg       float64            `json:"weight_neg,omitempty"` // and for class_neg (0: none)
 	Criterion       *float64           `json:"criterion,omitempty"`
 	Status          string             `json:"status,omitempty"`
 	NSV             int                `json:"n_sv"`
@@ -203,7 +210,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		FitData: model.NewFitData(s.Data, s.TestFile, seed, train, test, t.Norm),
 		Method:  res.Method, Param: res.Param,
 		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
-		Margin: res.Margin.String(), C: res.C,
+		Margin: res.Margin.String(), C: res.C, WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
 		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
@@ -225,7 +232,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Solves += len(m.Pairs) - 1 // the final fit solves every pair
 		for p, ps := range m.PairSummaries() {
 			tp := TunePair{Positive: ps.Positive, Negative: ps.Negative, Rows: ps.N, Kernel: ps.Kernel, Margin: ps.Margin, C: ps.C,
-				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p], Probability: ps.Probability}
+				NSV: ps.NSV, DegenerateCheck: t.PairDegeneracy[p], Probability: ps.Probability, WeightPos: m.Pairs[p].WeightPos, WeightNeg: m.Pairs[p].WeightNeg}
 			if res.Pairs != nil {
 				pr := res.Pairs[p].Result
 				v := pr.CriterionEnd

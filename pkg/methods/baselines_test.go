@@ -19,7 +19,7 @@ import (
 // the same 60 points, another seed others; all lie in grid.py's box, and a
 // fixed C fixes log2 C.
 func TestRandomDrawsFromSeed(t *testing.T) {
-	a, b, c := randomDraws(7, 60, 0), randomDraws(7, 60, 0), randomDraws(8, 60, 0)
+	a, b, c := randomDraws(7, 60, 0, Space{}), randomDraws(7, 60, 0, Space{}), randomDraws(8, 60, 0, Space{})
 	if !slices.Equal(a, b) {
 		t.Fatal("seed 7 drew different points on two calls")
 	}
@@ -40,7 +40,7 @@ func TestRandomDrawsFromSeed(t *testing.T) {
 	if math.Abs(mean-5) > 3 {
 		t.Errorf("mean log2 C of 60 draws = %.3g, want about 5", mean)
 	}
-	for _, p := range randomDraws(7, 5, 4) {
+	for _, p := range randomDraws(7, 5, 4, Space{}) {
 		if p[0] != 2 {
 			t.Fatalf("C = 4 fixed: drew log2 C = %g, want 2", p[0])
 		}
@@ -84,7 +84,7 @@ func TestRandomTune(t *testing.T) {
 		t.Fatalf("budget 20: %d iterations, %d trace steps, %g evaluations", res.Iter, len(res.Trace), res.Figures[3].Value)
 	}
 	// The chosen point is a draw, and no draw scores more.
-	draws := randomDraws(3, 20, 0)
+	draws := randomDraws(3, 20, 0, Space{})
 	if !slices.ContainsFunc(draws, func(p [2]float64) bool { return p[0] == math.Log2(res.C) && p[1] == math.Log2(res.Kernel.Gamma) }) {
 		t.Fatalf("chosen (log2 C, log2 γ) = (%g, %g) is not one of the draws", math.Log2(res.C), math.Log2(res.Kernel.Gamma))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -36,8 +37,11 @@ import (
 //   - C > 0 fixes C: the search is over the kernel only.
 //   - On more than GridRows rows (default 5,000) the CV runs on a
 //     stratified subset of that many rows, as svm's grid does first.
+//   - Space: the user's box, log2 C and log2 γ between each grid's begin
+//     and end (its step is not used); grid.py's box where one is zero.
 type BOSettings struct {
 	Common
+	Space
 	Param  string
 	Budget int
 }
@@ -64,6 +68,9 @@ func (BOSettings) Name() string { return "bo" }
 // smaller than the initial points, and shared settings out of range.
 func (s BOSettings) Check() error {
 	if err := s.Common.check("bo"); err != nil {
+		return err
+	}
+	if err := s.Space.check("bo", s.C); err != nil {
 		return err
 	}
 	if err := checkChoice("bo", "param", s.Param, boInfo.Params, ""); err != nil {
@@ -165,15 +172,17 @@ func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, e
 		nInit = max(boInitISO, min(dim+1, budget/2))
 	}
 	b := &bayes{dim: dim, rng: rand.New(rand.NewPCG(s.Seed, boStream))}
-	// toPoint maps a point of the unit box to (log2 C, log2 γ...).
+	// toPoint maps a point of the unit box to (log2 C, log2 γ...) in the
+	// box (grid.py's or the user's).
+	cLo, cHi, gLo, gHi := s.box()
 	toPoint := func(u []float64) (float64, []float64) {
 		lc, k := math.Log2(s.C), u
 		if !fixedC {
-			lc, k = boxLog2CMin+(boxLog2CMax-boxLog2CMin)*u[0], u[1:]
+			lc, k = cLo+(cHi-cLo)*u[0], u[1:]
 		}
 		lg := make([]float64, len(k))
 		for j, v := range k {
-			lg[j] = boxLog2GammaMin + (boxLog2GammaMax-boxLog2GammaMin)*v
+			lg[j] = gLo + (gHi-gLo)*v
 		}
 		return lc, lg
 	}
@@ -234,8 +243,12 @@ func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, e
 	case fixedC:
 		what = fmt.Sprintf("log2 gamma (C = %g fixed)", s.C)
 	}
-	init := fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on grid.py's box, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
-		what, nInit, ev.evals-nInit, s.Seed, ev.plan.k(), note)
+	box := "grid.py's box"
+	if s.Log2C.IsSet() || s.Log2Gamma.IsSet() {
+		box = "the user's box " + strings.TrimSuffix(s.describeBox(), " (the user's box)")
+	}
+	init := fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on %s, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
+		what, box, nInit, ev.evals-nInit, s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
 	res := searchResult("bo", best, first, ev, out, trace, start, init)
 	if ard {
 		res.Param = "ard"

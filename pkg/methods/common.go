@@ -42,6 +42,15 @@ type Common struct {
 	// trained on all rows (tuneBinary). 0 means 5,000; -1 all rows
 	// whatever their number (dense n×n matrices: mind --mem-mb).
 	KernelRows int
+	// WeightPos and WeightNeg multiply C for the +1 and the -1 class in
+	// every SVM solve of the search and in the final SVM (LIBSVM's -w1 and
+	// -w-1; binary data only); 0 means 1. ClassWeight "balanced" (the one
+	// value besides "") sets them from the class counts instead, and per
+	// class on multi-class data (SubproblemWeights). Only the searches
+	// whose criterion is the CV accuracy of C-SVMs honour them (svm,
+	// halving, random, bo); the others refuse them (Check).
+	WeightPos, WeightNeg float64
+	ClassWeight          string
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)

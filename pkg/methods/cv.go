@@ -158,7 +158,9 @@ func countPositive(y []float64) int {
 // number of SVM solves. A training part with one class only (possible when a
 // class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
-func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, s solver.Settings) (correct []int, solves int, err error) {
+//
+// w multiplies C for the +1 and the -1 class (class weights; 0 means 1).
+func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, w [2]float64, s solver.Settings) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))
 	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
 		same := 0
@@ -192,7 +194,7 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 			start = l2WarmStart(start, alpha, w2, Cs[c-1], C)
 			alpha0 = start
 		}
-		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C}, s, alpha0)
+		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C, WeightPos: w[0], WeightNeg: w[1]}, s, alpha0)
 		solves++
 		if err != nil {
 			return nil, solves, err
@@ -248,7 +250,8 @@ func l2WarmStart(dst, alpha []float64, w2, C0, C float64) []float64 {
 // gridSearchCV is the baseline's model selection: an isotropic Gaussian
 // exp(-γ‖x-z‖²) with (C, γ) chosen by k-fold cross-validation (cm.Folds,
 // default 5) over LIBSVM grid.py's default grid (log2 C = -5..15 step 2,
-// log2 γ = 3..-15 step -2); with cm.C > 0 only γ is searched.
+// log2 γ = 3..-15 step -2), or the user's grid sp; with cm.C > 0 only γ
+// is searched.
 //
 // The squared-distance matrix is computed once; each (γ, fold) job builds its
 // fold's Gram sub-matrices by one exp pass and sweeps C upwards, warm-starting
@@ -261,18 +264,18 @@ func l2WarmStart(dst, alpha []float64, w2, C0, C float64) []float64 {
 // data where the CV surface is flat (Weston's toy problem) this keeps the
 // choice away from the degenerate corners K ≈ 11ᵀ and K ≈ I, from which a
 // kernel-learning method cannot move (DESIGN.md, spd).
-func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common) (gridResult, error) {
+func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common, sp Space) (gridResult, error) {
 	if cm.Grids != nil {
-		return cm.Grids.search(train, cm, func() (gridResult, error) { return gridSearch(ctx, train, cm) })
+		return cm.Grids.search(train, cm, sp, func() (gridResult, error) { return gridSearch(ctx, train, cm, sp) })
 	}
-	return gridSearch(ctx, train, cm)
+	return gridSearch(ctx, train, cm, sp)
 }
 
 // gridSearch is gridSearchCV without the memo.
-func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common) (gridResult, error) {
+func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common, sp Space) (gridResult, error) {
 	n := train.Len()
 	if m := cm.gridRows(); m > 0 && n > m {
-		return gridSearchLarge(ctx, train, cm, m)
+		return gridSearchLarge(ctx, train, cm, sp, m)
 	}
 	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
@@ -281,15 +284,18 @@ func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common) (gridResu
 	D := kernel.SquaredDistances(train.X)
 	gammaH := moderateGamma(D)
 
-	Cs := make([]float64, len(gridLog2C))
-	for i, l := range gridLog2C {
+	lCs := sp.log2Cs()
+	Cs := make([]float64, len(lCs))
+	for i, l := range lCs {
 		Cs[i] = math.Exp2(l)
 	}
+	slices.Sort(Cs) // ascending: foldSweep warm-starts up the Cs
 	if cm.C > 0 {
 		Cs = []float64{cm.C}
 	}
-	gammas := make([]float64, len(gridLog2Gamma))
-	for i, l := range gridLog2Gamma {
+	lgs := sp.log2Gammas()
+	gammas := make([]float64, len(lgs))
+	for i, l := range lgs {
 		gammas[i] = math.Exp2(l)
 	}
 
@@ -328,18 +334,24 @@ const gridSubsetStream = 0x67726964
 // grid.py's bounds. The guide does not fix the region; 3×3 at the grid's
 // half step is our choice. Ties as in gridSearchCV (γ_h from all rows).
 // The accuracy returned is the refinement's, on all rows.
-func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, m int) (gridResult, error) {
+//
+// With the user's grid (sp) the region is the 3×3 points at half the
+// user's step around the subset's choice, kept within the user's
+// [begin, end] on each axis it set (a point beyond it is left out): the
+// answer lies in the user's box, on the grid or half way between two of
+// its points. --grid-rows -1 runs the user's grid alone on all rows.
+func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, sp Space, m int) (gridResult, error) {
 	sub := train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
-	coarse, err := gridSearch(ctx, sub, cm)
+	coarse, err := gridSearch(ctx, sub, cm, sp)
 	if err != nil {
 		return gridResult{}, fmt.Errorf("on a subset of %d rows: %w", m, err)
 	}
 	lc, lg := math.Log2(coarse.C), math.Log2(coarse.Gamma)
-	Cs := []float64{math.Exp2(lc - 1), coarse.C, math.Exp2(lc + 1)}
+	Cs := sp.Log2C.refine(lc, 1, true)
 	if cm.C > 0 {
 		Cs = []float64{cm.C}
 	}
-	gammas := []float64{math.Exp2(lg + 1), coarse.Gamma, math.Exp2(lg - 1)}
+	gammas := sp.Log2Gamma.refine(lg, 1, false)
 	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return gridResult{}, err
@@ -663,7 +675,7 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			s.Workspace = new(solver.Workspace)
 			Ktr, Kte := foldSub(K, tr, te)
 			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-				pick(y, tr), pick(y, te), sorted, margin, s)
+				pick(y, tr), pick(y, te), sorted, margin, [2]float64{}, s)
 		}()
 	}
 	wg.Wait()

@@ -117,11 +117,11 @@ func TestPickGridTies(t *testing.T) {
 // the number of workers; the result is a grid point.
 func TestGridSearchDeterministic(t *testing.T) {
 	d := heartHead(t, 80)
-	a, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 1})
+	a, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 1}, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 3})
+	b, err := gridSearchCV(context.Background(), d, Common{Seed: 2, Workers: 3}, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestCVOneClassFold(t *testing.T) {
 	if oneClass != 1 {
 		t.Fatalf("%d one-class training folds, want 1", oneClass)
 	}
-	g, err := gridSearchCV(context.Background(), d, opts)
+	g, err := gridSearchCV(context.Background(), d, opts, Space{})
 	if err != nil {
 		t.Fatalf("a fold without the minority class failed the grid search: %v", err)
 	}
@@ -270,7 +270,7 @@ func BenchmarkGridSearchCV(b *testing.B) {
 	d := heartHead(b, 100)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := gridSearchCV(context.Background(), d, Common{Seed: 1}); err != nil {
+		if _, err := gridSearchCV(context.Background(), d, Common{Seed: 1}, Space{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -339,7 +339,7 @@ func TestFoldSweepL2WarmStart(t *testing.T) {
 		tr, te := plan.train[f], plan.test[f]
 		km, Kte := kernel.Precomputed(subSym(K, tr, nil)), subCross(K, te, tr, nil)
 		ytr, yte := pick(d.Y, tr), pick(d.Y, te)
-		got, solves, err := foldSweep(context.Background(), km, denseDecider(Kte), ytr, yte, Cs, solver.L2, s)
+		got, solves, err := foldSweep(context.Background(), km, denseDecider(Kte), ytr, yte, Cs, solver.L2, [2]float64{}, s)
 		if err != nil || solves != len(Cs) {
 			t.Fatalf("fold %d: %d solves, %v", f, solves, err)
 		}
@@ -445,13 +445,13 @@ func TestStratifiedSubset(t *testing.T) {
 func TestGridSearchLarge(t *testing.T) {
 	d := heartHead(t, 200)
 	cm := Common{Seed: 3, Workers: 2, Eps: 1e-9, GridRows: 120}
-	got, err := gridSearchCV(context.Background(), d, cm)
+	got, err := gridSearchCV(context.Background(), d, cm, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	full := cm
 	full.GridRows = -1
-	coarse, err := gridSearchCV(context.Background(), d.Subset(stratifiedSubset(d.Y, 120, 3)), full)
+	coarse, err := gridSearchCV(context.Background(), d.Subset(stratifiedSubset(d.Y, 120, 3)), full, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +478,7 @@ func TestGridSearchLarge(t *testing.T) {
 	if got.Solves <= coarse.Solves || got.Solves > coarse.Solves+45 {
 		t.Errorf("solves %d, want the subset's %d plus at most 45", got.Solves, coarse.Solves)
 	}
-	all, err := gridSearchCV(context.Background(), d, full)
+	all, err := gridSearchCV(context.Background(), d, full, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,6 +108,14 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 	defer cancel()
 	s := cm.settings()
 	s.Workers = 1 // the jobs run in parallel, each on one core
+	cw, err := cs.weights(cm)
+	if err != nil {
+		return nil, 0, err
+	}
+	var wb [2]float64 // binary data's weights (0: none)
+	if cw != nil && cs.class == nil {
+		wb = cw[0]
+	}
 	maxTrain, maxTest := 0, 0
 	for f := range nf {
 		maxTrain = max(maxTrain, len(plan.train[f]))
@@ -152,19 +160,19 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 				)
 				switch {
 				case gr.D == nil && cs.class != nil: // bounded memory, every subproblem
-					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, gr.Cs, s)
+					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
 					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
-					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, s)
+					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
 				case cs.class != nil: // multi-class: every subproblem, combined as the final model
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
-					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, gr.Cs, s)
+					cnt, ns, err = foldSweepMulti(ctx, Ktr, Kte, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				default:
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, s)
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
 				}
 				mu.Lock()
 				solves += ns

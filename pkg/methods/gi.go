@@ -519,7 +519,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		res.Margin, res.C = solver.L2, s.C
 		init += fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", s.C)
 	default:
-		g, err := gridSearchCV(ctx, train, s.Common)
+		g, err := gridSearchCV(ctx, train, s.Common, Space{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("gi: choosing C: %w", err)
 		}

@@ -525,7 +525,7 @@ func TestGIDefaultC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := gridSearchCV(context.Background(), ds, Common{})
+	g, err := gridSearchCV(context.Background(), ds, Common{}, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func BenchmarkGridSearchCVSparse(b *testing.B) {
 			d := sparseSet(b, n, 1)
 			b.ReportAllocs()
 			for b.Loop() {
-				g, err := gridSearchCV(context.Background(), d, Common{Seed: 1})
+				g, err := gridSearchCV(context.Background(), d, Common{Seed: 1}, Space{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -114,7 +114,7 @@ func TestGridSearchMatchesPlainGrid(t *testing.T) {
 					t.Errorf("log2 γ = %g: correct %v, plain grid %v", gridLog2Gamma[g], got[g], want[g])
 				}
 			}
-			res, err := gridSearchCV(context.Background(), d, opts)
+			res, err := gridSearchCV(context.Background(), d, opts, Space{})
 			if err != nil {
 				t.Fatal(err)
 			}

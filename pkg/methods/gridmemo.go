@@ -21,7 +21,7 @@ import (
 // The key is the search's whole input: the training rows and labels (a
 // SHA-256 of their bits; for multi-class data the classes and the scheme,
 // Dataset.Multiclass) and the settings the outcome depends on (Seed,
-// Folds, C, Eps, GridRows), so two searches share an outcome only when
+// Folds, C, Eps, GridRows, the user's grid and class weights), so two searches share an outcome only when
 // they would compute the same one. The outcome is deterministic whatever
 // the number of goroutines (TestCoresPerJobChangeNoNumber), so which job
 // computes it changes no number.
@@ -50,7 +50,7 @@ type gridEntry struct {
 func NewGridMemo() *GridMemo { return &GridMemo{m: map[[32]byte]*gridEntry{}} }
 
 // gridKey hashes what gridSearchCV's outcome depends on.
-func gridKey(train *dataio.Dataset, cm Common) [32]byte {
+func gridKey(train *dataio.Dataset, cm Common, sp Space) [32]byte {
 	h := sha256.New()
 	r, c := train.X.Dims()
 	putInts(h, r, c, len(train.Y), len(train.Class), cm.Folds, cm.GridRows)
@@ -70,6 +70,15 @@ func gridKey(train *dataio.Dataset, cm Common) [32]byte {
 	h.Write([]byte(train.Multiclass))
 	putFloat(h, cm.C)
 	putFloat(h, cm.Eps)
+	// The user's grid and class weights (svm's, not gi's C: two searches).
+	for _, g := range []Log2Grid{sp.Log2C, sp.Log2Gamma} {
+		putFloat(h, g.Begin)
+		putFloat(h, g.End)
+		putFloat(h, g.Step)
+	}
+	putFloat(h, cm.WeightPos)
+	putFloat(h, cm.WeightNeg)
+	h.Write([]byte(cm.ClassWeight + "\x00"))
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], cm.Seed)
 	h.Write(b[:])
@@ -95,8 +104,8 @@ func putFloat(h hash.Hash, v float64) {
 // search returns the grid search of train under cm, computing it with
 // compute unless another job has (or is): then the outcome is that job's,
 // with credit set to the search's time less this job's wait for it.
-func (g *GridMemo) search(train *dataio.Dataset, cm Common, compute func() (gridResult, error)) (gridResult, error) {
-	key := gridKey(train, cm)
+func (g *GridMemo) search(train *dataio.Dataset, cm Common, sp Space, compute func() (gridResult, error)) (gridResult, error) {
+	key := gridKey(train, cm, sp)
 	g.mu.Lock()
 	e, ok := g.m[key]
 	if !ok {

@@ -16,20 +16,20 @@ import (
 func TestGridMemoSharesOneSearch(t *testing.T) {
 	d := heartHead(t, 80)
 	cm := Common{Seed: 3}
-	want, err := gridSearch(context.Background(), d, cm)
+	want, err := gridSearch(context.Background(), d, cm, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	memo := NewGridMemo()
 	var calls atomic.Int32
 	compute := func(d2 *dataio.Dataset, cm2 Common) func() (gridResult, error) {
-		return func() (gridResult, error) { calls.Add(1); return gridSearch(context.Background(), d2, cm2) }
+		return func() (gridResult, error) { calls.Add(1); return gridSearch(context.Background(), d2, cm2, Space{}) }
 	}
-	first, err := memo.search(d, cm, compute(d, cm))
+	first, err := memo.search(d, cm, Space{}, compute(d, cm))
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := memo.search(d, cm, compute(d, cm))
+	second, err := memo.search(d, cm, Space{}, compute(d, cm))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,12 @@ func TestGridMemoSharesOneSearch(t *testing.T) {
 	// Another setting or another row is another search.
 	other := cm
 	other.Folds = 3
-	if _, err := memo.search(d, other, compute(d, other)); err != nil {
+	if _, err := memo.search(d, other, Space{}, compute(d, other)); err != nil {
 		t.Fatal(err)
 	}
 	e := d.Subset(seq(d.Len()))
 	e.X.Set(0, 0, e.X.At(0, 0)+1e-12)
-	if _, err := memo.search(e, cm, compute(e, cm)); err != nil {
+	if _, err := memo.search(e, cm, Space{}, compute(e, cm)); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() != 3 {
@@ -71,7 +71,7 @@ func TestGridMemoSharesOneSearch(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], _ = memo.search(d, cm, compute(d, cm))
+			got[i], _ = memo.search(d, cm, Space{}, compute(d, cm))
 			got[i].credit = 0
 		}()
 	}
@@ -127,14 +127,14 @@ func TestGridMemoChangesNoResult(t *testing.T) {
 // (the empty scheme adds no bytes).
 func TestGridKeyScheme(t *testing.T) {
 	d := mcData(t, "iris.scale")
-	ovo := gridKey(d, Common{Seed: 1})
+	ovo := gridKey(d, Common{Seed: 1}, Space{})
 	r := *d
 	r.Multiclass = dataio.OneVsRest
-	if gridKey(&r, Common{Seed: 1}) == ovo {
+	if gridKey(&r, Common{Seed: 1}, Space{}) == ovo {
 		t.Error("one-vs-rest and one-vs-one share a grid-search key")
 	}
 	r.Multiclass = ""
-	if gridKey(&r, Common{Seed: 1}) != ovo {
+	if gridKey(&r, Common{Seed: 1}, Space{}) != ovo {
 		t.Error("the key of the same one-vs-one data changed")
 	}
 }

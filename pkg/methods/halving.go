@@ -30,9 +30,12 @@ import (
 // the last round keeps several points and scores them on fewer than n
 // rows. The answer is the last round's best, ties as the grid breaks them.
 // The isotropic Gaussian and the L1 soft margin, as svm; C > 0 fixes C
-// and halves over the 10 γ.
+// and halves over the 10 γ. Space, the user's grid (grid.py's -log2c and
+// -log2g), replaces grid.py's 110 points; r_0 and the rounds follow from
+// the number of its points.
 type HalvingSettings struct {
 	Common
+	Space
 }
 
 const (
@@ -45,7 +48,12 @@ const (
 func (HalvingSettings) Name() string { return "halving" }
 
 // Check refuses shared settings out of range.
-func (s HalvingSettings) Check() error { return s.Common.check("halving") }
+func (s HalvingSettings) Check() error {
+	if err := s.Common.check("halving"); err != nil {
+		return err
+	}
+	return s.Space.check("halving", s.C)
+}
 
 // WithBase returns s with the shared settings c.
 func (s HalvingSettings) WithBase(c Common) Spec { s.Common = c; return s }
@@ -68,7 +76,15 @@ func (s HalvingSettings) PeakBytes(n, d int) int64 {
 		return peak(n, d, max(m.denseGrid(n), m.cacheOf(n)))
 	}
 	sub := min(n, max(defaultGridRows, s.gridRows()))
-	return peak(n, d, max(sq(sub)+m.rowsJobs(n, d, len(gridLog2Gamma)), m.finalFit(n, d)))
+	return peak(n, d, max(sq(sub)+m.rowsJobs(n, d, len(s.log2Gammas())), m.finalFit(n, d)))
+}
+
+// halvingGrid words the candidates' grid for the Init.
+func (s HalvingSettings) halvingGrid() string {
+	if !s.Log2C.IsSet() && !s.Log2Gamma.IsSet() {
+		return "grid.py's grid"
+	}
+	return s.describe()
 }
 
 // halvingSchedule returns scikit-learn's schedule for nCand candidates on
@@ -126,12 +142,13 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		sub := train.Subset(stratifiedSubsetOf(train, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
 		lgH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.X)))
 	}
-	lCs := gridLog2C
+	lCs := slices.Clone(s.log2Cs())
+	slices.Sort(lCs) // each γ's Cs ascend (warm starts)
 	if s.C > 0 {
 		lCs = []float64{math.Log2(s.C)}
 	}
 	var cands []cvPoint
-	for _, lg := range gridLog2Gamma {
+	for _, lg := range s.log2Gammas() {
 		for _, lc := range lCs {
 			cands = append(cands, cvPoint{Log2C: lc, Log2Gamma: []float64{lg}})
 		}
@@ -227,8 +244,8 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		Criterion:      fmt.Sprintf("%d-fold CV accuracy", plan.k()),
 		CriterionStart: first,
 		CriterionEnd:   best.Accuracy(),
-		Init: fmt.Sprintf("successive halving over grid.py's grid, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
-			rounds, r0, n, s.Seed, rows, plan.k()),
+		Init: fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
+			s.halvingGrid(), rounds, r0, n, s.Seed, rows, plan.k()) + weightsNote(s.Common),
 		Figures: []Figure{
 			{Name: "cv accuracy", Value: best.Accuracy()},
 			{Name: "log2 C", Value: best.Log2C},

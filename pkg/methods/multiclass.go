@@ -232,7 +232,7 @@ func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int6
 // (cte the test rows' classes). A subproblem of which the fold's training
 // part holds one side only predicts that side (f = ±1 everywhere); with
 // neither, the second (as f = 0 does).
-func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
 	nte := len(cte)
 	sub := func(rows []int) (kernel.Matrix, decider) {
 		Kp, Ktep := Ktr, Kte
@@ -254,7 +254,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 			}
 		}
 	}
-	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, Cs, s)
+	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, w, Cs, s)
 }
 
 // foldSweepMultiRows is foldSweepMulti on the bounded-memory route: the
@@ -262,7 +262,7 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 // isotropic Gaussian prepared on all rows of X, each subproblem's matrix
 // read through kernel.Sub and its test decisions one column over its
 // support vectors (rowsFold).
-func foldSweepMultiRows(ctx context.Context, X mat.Matrix, gamma float64, tr, te, ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweepMultiRows(ctx context.Context, X mat.Matrix, gamma float64, tr, te, ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
 	all := isoRows(X, gamma)
 	sub := func(rows []int) (kernel.Matrix, decider) {
 		pr := make([]int, len(rows))
@@ -271,13 +271,13 @@ func foldSweepMultiRows(ctx context.Context, X mat.Matrix, gamma float64, tr, te
 		}
 		return rowsFoldOf(all, pr, te)
 	}
-	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, Cs, s)
+	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, w, Cs, s)
 }
 
 // foldSweepSubproblems is foldSweepMulti's sweep with each subproblem's
 // kernel matrix and test decider from sub, given the subproblem's rows
 // (indices into the fold's training rows, LIBSVM's order).
-func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matrix, decider), ctr, cte []int, k int, scheme string, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matrix, decider), ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings) (correct []int, solves int, err error) {
 	idx := dataio.Subproblems(k, scheme)
 	nte := len(cte)
 	// dec[c][p] are subproblem p's decision values on the test rows at Cs[c].
@@ -328,7 +328,11 @@ func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matr
 				dec[c][p] = dec[c-1][p]
 				continue
 			}
-			res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: solver.L1, C: C}, s, alpha)
+			par := solver.SVCParams{Margin: solver.L1, C: C}
+			if w != nil { // class weights: subproblem p's (SubproblemWeights)
+				par.WeightPos, par.WeightNeg = w[p][0], w[p][1]
+			}
+			res, err := solver.TrainSVC(ctx, km, ytr, par, s, alpha)
 			solves++
 			if err != nil {
 				return nil, solves, err

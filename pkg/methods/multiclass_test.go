@@ -72,7 +72,7 @@ func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
 // grid's at that point over all rows, and the criterion says it is voted.
 func TestSVMMultiClass(t *testing.T) {
 	d := mcData(t, "wine.scale")
-	res, err := SVMSettings{Common{Seed: 1}}.Tune(context.Background(), d)
+	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

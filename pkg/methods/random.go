@@ -27,8 +27,11 @@ import (
 //   - C > 0 fixes C and draws γ only.
 //   - On more than GridRows rows (default 5,000) the CV runs on a
 //     stratified subset of that many rows, as svm's grid does first.
+//   - Space: the user's box, log2 C and log2 γ between each grid's begin
+//     and end (its step is not used); grid.py's box where one is zero.
 type RandomSettings struct {
 	Common
+	Space
 	Budget int
 }
 
@@ -50,6 +53,9 @@ func (RandomSettings) Name() string { return "random" }
 // Check refuses a negative budget and shared settings out of range.
 func (s RandomSettings) Check() error {
 	if err := s.Common.check("random"); err != nil {
+		return err
+	}
+	if err := s.Space.check("random", s.C); err != nil {
 		return err
 	}
 	return checkBudget("random", s.Budget, defaultRandomBudget)
@@ -101,16 +107,17 @@ func (s RandomSettings) budget() int {
 // randomDraws returns the budget points (log2 C, log2 γ) random search
 // evaluates, drawn from seed (PCG stream randomStream): each log2 C then
 // log2 γ uniform on the box; with C > 0 given, log2 C is fixed and only
-// log2 γ is drawn.
-func randomDraws(seed uint64, budget int, C float64) [][2]float64 {
+// log2 γ is drawn. The box is grid.py's, or the user's (sp).
+func randomDraws(seed uint64, budget int, C float64, sp Space) [][2]float64 {
 	rng := rand.New(rand.NewPCG(seed, randomStream))
+	cLo, cHi, gLo, gHi := sp.box()
 	out := make([][2]float64, budget)
 	for i := range out {
 		lc := math.Log2(C)
 		if C == 0 {
-			lc = boxLog2CMin + (boxLog2CMax-boxLog2CMin)*rng.Float64()
+			lc = cLo + (cHi-cLo)*rng.Float64()
 		}
-		out[i] = [2]float64{lc, boxLog2GammaMin + (boxLog2GammaMax-boxLog2GammaMin)*rng.Float64()}
+		out[i] = [2]float64{lc, gLo + (gHi-gLo)*rng.Float64()}
 	}
 	return out
 }
@@ -142,7 +149,7 @@ func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resul
 	if err != nil {
 		return nil, fmt.Errorf("random: %w", err)
 	}
-	draws := randomDraws(s.Seed, s.budget(), s.C)
+	draws := randomDraws(s.Seed, s.budget(), s.C, s.Space)
 	var best, first cvPoint
 	var trace []Step
 	eval := func(ctx context.Context, i int) (Step, error) {
@@ -174,7 +181,7 @@ func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resul
 		out.Status = status.Converged
 	}
 	return searchResult("random", best, first, ev, out, trace, start,
-		fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on [-5, 15] × [-15, 3] (grid.py's box), seed %d; the best by %d-fold CV%s", len(draws), s.Seed, ev.plan.k(), note)), nil
+		fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on %s, seed %d; the best by %d-fold CV%s", len(draws), s.describeBox(), s.Seed, ev.plan.k(), note)+weightsNote(s.Common)), nil
 }
 
 // k returns the number of folds of the plan.

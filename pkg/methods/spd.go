@@ -658,7 +658,7 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 		}
 		in.desc = fmt.Sprintf("heuristic: gamma0 = %.4g (LIBSVM convention) puts the median off-diagonal kernel value at e^-2; %s", in.gamma0, cSource)
 	case init == "cv":
-		g, err := gridSearch(ctx, train, cm) // not shared: spd's cv start is opt-in
+		g, err := gridSearch(ctx, train, cm, Space{}) // not shared: spd's cv start is opt-in
 		if err != nil {
 			return in, fmt.Errorf("spd: cv start: %w", err)
 		}

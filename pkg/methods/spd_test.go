@@ -593,7 +593,7 @@ func TestSPDInits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := gridSearchCV(ctx, tr, Common{Seed: 4})
+	g, _ := gridSearchCV(ctx, tr, Common{Seed: 4}, Space{})
 	if c.gamma0 != g.Gamma || c.C != g.C || c.solves != g.Solves || !strings.HasPrefix(c.desc, "cv") {
 		t.Errorf("cv start (%g, %g, %d) != grid search %+v", c.gamma0, c.C, c.solves, g)
 	}

@@ -51,7 +51,8 @@ type sizeLimiter interface {
 // OptionError is a setting a method refuses whatever the data. Option is
 // the setting's name in the command line's words, which are the flags'
 // names ("C", "param", "mode", "margin", "max-iter", "steps", "tol", "rho",
-// "init", "folds", "eps", "cache-mb", "grid-rows", "kernel-rows", "workers"), so that the
+// "init", "folds", "eps", "cache-mb", "grid-rows", "kernel-rows", "workers", "log2c", "log2g",
+// "weight-pos", "weight-neg", "class-weight"), so that the
 // command line maps it to its flag by type, not by reading the words. Every
 // method words one condition the same way: "<method>: <option> <value>:
 // want <what is accepted>".
@@ -153,8 +154,12 @@ func (c Common) check(method string) error {
 	if c.Folds != 0 && c.Folds < 2 {
 		return optErr(method, "folds", c.Folds, "at least 2 (0 for the default 5)")
 	}
-	return nil
+	return c.checkWeights(method, slices.Contains(weightedSearches, method))
 }
+
+// weightedSearches are the methods that honour class weights: their
+// criterion is the CV accuracy of C-SVMs, whose solves take a C per class.
+var weightedSearches = []string{"svm", "halving", "random", "bo"}
 
 // MinGridRows is Common.GridRows's smallest value other than 0 and -1.
 const MinGridRows = 50

@@ -21,8 +21,11 @@ import (
 //   - C: 0 (the default) searches (C, γ) over the whole grid; C > 0 fixes C
 //     and searches γ only.
 //   - Folds: the grid search's k (default 5), folds drawn from Seed.
+//   - Space: the user's grid of log2 C and log2 γ (grid.py's -log2c and
+//     -log2g), each zero for grid.py's.
 type SVMSettings struct {
 	Common
+	Space
 }
 
 // Name returns "svm".
@@ -30,7 +33,12 @@ func (SVMSettings) Name() string { return "svm" }
 
 // Check refuses shared settings out of range (Common.check; svm
 // cross-validates).
-func (s SVMSettings) Check() error { return s.Common.check("svm") }
+func (s SVMSettings) Check() error {
+	if err := s.Common.check("svm"); err != nil {
+		return err
+	}
+	return s.Space.check("svm", s.C)
+}
 
 // WithBase returns s with the shared settings c.
 func (s SVMSettings) WithBase(c Common) Spec { s.Common = c; return s }
@@ -58,7 +66,7 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	if err := checkTrain("svm", train); err != nil {
 		return nil, err
 	}
-	g, err := gridSearchCV(ctx, train, s.Common)
+	g, err := gridSearchCV(ctx, train, s.Common, s.Space)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
 	}
@@ -85,11 +93,15 @@ func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 			{Name: "log2 gamma", Value: math.Log2(g.Gamma)},
 		},
 	}
-	if s.C > 0 {
+	switch {
+	case s.C > 0 && !s.Log2Gamma.IsSet():
 		res.Init = fmt.Sprintf("C = %g fixed; gamma by %d-fold CV over log2 gamma = 3..-15 step -2", s.C, folds)
-	} else {
-		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over LIBSVM grid.py's grid (log2 C = -5..15, log2 gamma = 3..-15, step 2); ties go to the gamma nearest the median heuristic, then the smaller C", folds)
+	case s.C > 0:
+		res.Init = fmt.Sprintf("C = %g fixed; gamma by %d-fold CV over the user's log2 gamma = %g..%g step %g", s.C, folds, s.Log2Gamma.Begin, s.Log2Gamma.End, s.Log2Gamma.Step)
+	default:
+		res.Init = fmt.Sprintf("(C, gamma) by %d-fold CV over %s; ties go to the gamma nearest the median heuristic, then the smaller C", folds, s.describe())
 	}
+	res.Init += weightsNote(s.Common)
 	res.Init += g.note(train.Len())
 	noteShared(res, cvSetOf(train))
 	// Whether the chosen kernel is degenerate is judged for every method

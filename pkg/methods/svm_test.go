@@ -17,7 +17,7 @@ func TestSVMTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := gridSearchCV(context.Background(), d, Common{Seed: 1})
+	g, err := gridSearchCV(context.Background(), d, Common{Seed: 1}, Space{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,9 @@ type PairSVM struct {
 	Kernel kernel.Spec
 	Margin Margin
 	C      float64
+	// WeightPos and WeightNeg multiply C for the subproblem's +1 and -1
+	// side (class weights, L1 margin; 0 means 1).
+	WeightPos, WeightNeg float64
 }
 
 // IsMultiClass reports whether m is a multi-class model (Classes and Pairs
@@ -96,7 +99,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 		sub := train.Sub(ij)
 		ps := pairs[p]
-		par := solver.SVCParams{Margin: ps.Margin, C: ps.C}
+		par := solver.SVCParams{Margin: ps.Margin, C: ps.C, WeightPos: ps.WeightPos, WeightNeg: ps.WeightNeg}
 		if ps.Margin == Hard {
 			par.C = 0
 		}

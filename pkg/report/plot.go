@@ -288,16 +288,32 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 	// A multi-class record keeps one kernel, its first binary SVM's, and the
 	// first pair follows each partition's label order: only the records of
 	// the first record's pair are averaged.
+	// Records that keep every pair (issue 35) give the first record's first
+	// pair from every partition, found by its two classes.
 	multi := len(rs) > 0 && rs[0].TestConfusion != nil && len(rs[0].TestConfusion.Labels) > 2
-	first := ""
-	if multi {
+	first, pairs := "", len(rs) > 0 && len(rs[0].Pairs) > 0
+	var shown experiment.RecordPair
+	if pairs {
+		shown = rs[0].Pairs[0]
+		first = fmt.Sprintf("%q vs %q", shown.Positive, shown.Negative)
+	} else if multi {
 		first = firstSubproblem(rs[0].Notes)
 	}
 	for _, r := range rs {
 		var w []float64
 		var q string
+		if pairs {
+			i := slices.IndexFunc(r.Pairs, func(p experiment.RecordPair) bool {
+				return p.Positive == shown.Positive && p.Negative == shown.Negative ||
+					!shown.Rest && p.Positive == shown.Negative && p.Negative == shown.Positive
+			})
+			if i < 0 {
+				continue
+			}
+			r.Kernel = r.Pairs[i].Kernel
+		}
 		switch {
-		case multi && firstSubproblem(r.Notes) != first:
+		case multi && !pairs && firstSubproblem(r.Notes) != first:
 			continue
 		case len(r.Kernel.Diag) > 0:
 			w = slices.Clone(r.Kernel.Diag)
@@ -345,7 +361,15 @@ func weights(dataset, entry string, rs []experiment.Record, sorted bool) *fig.We
 		return nil
 	}
 	title := fmt.Sprintf("%s, %s: learned per-feature weights over %d partitions", dataset, entry, len(runs))
-	if multi {
+	switch {
+	case pairs:
+		what := "pair"
+		if shown.Rest {
+			what = "class against the rest"
+		}
+		title = fmt.Sprintf("%s, %s: learned weights of the %s SVM (the first %s of %d; every one's kernel is in the records' pairs) over %d partitions",
+			dataset, entry, first, what, len(rs[0].Pairs), len(runs))
+	case multi:
 		title = fmt.Sprintf("%s, %s: learned weights of the %s SVM over the %d partitions where it comes first", dataset, entry, first, len(runs))
 	}
 	w := &fig.Weights{

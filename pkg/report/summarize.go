@@ -27,6 +27,16 @@ type EntryRow struct {
 	// left out, a run stopped early).
 	Missing    int `json:"missing"`
 	Degenerate int `json:"degenerate"`
+	// SVMs and DegenerateSVMs count, over the runs of multi-class records
+	// that keep their binary SVMs (experiment.Record.Pairs), the SVMs and
+	// the degenerate ones: a run with one degenerate pair of 15 is 1 of
+	// 15, not a degenerate run. 0 for binary data and older records.
+	SVMs           int `json:"svms,omitempty"`
+	DegenerateSVMs int `json:"degenerate_svms,omitempty"`
+	// rest: the SVMs are classes against the rest (one-vs-rest);
+	// unpaired: some multi-class runs keep no pairs (older records), so
+	// the table counts runs.
+	rest, unpaired bool
 	// MeanAcc and StdAcc are the mean and the sample std (n−1; NaN, JSON
 	// null, below 2 runs) of the summary's metric on the test parts:
 	// accuracy unless SummaryOptions.Metric says otherwise, when their
@@ -473,11 +483,22 @@ func summarizeEntry(e string, rs []experiment.Record, metric metrics.Metric) Ent
 		if r.Degenerate != "" {
 			row.Degenerate++
 		}
+		switch {
+		case len(r.Pairs) > 0:
+			row.SVMs += len(r.Pairs)
+			row.DegenerateSVMs += r.DegeneratePairs
+			row.rest = r.Pairs[0].Rest
+		case r.TestConfusion != nil && len(r.TestConfusion.Labels) > 2:
+			row.unpaired = true
+		}
 		sv += float64(r.NSV)
 		secs += r.Seconds
 		solves += float64(r.Solves)
 	}
 	row.Runs = len(acc)
+	if row.unpaired {
+		row.SVMs, row.DegenerateSVMs = 0, 0
+	}
 	if row.Runs == 0 {
 		nan := stats.Float(math.NaN())
 		row.MeanAcc, row.StdAcc, row.MeanSV, row.MeanSecs, row.MeanSolves = nan, nan, nan, nan, nan
@@ -523,4 +544,17 @@ func firstProvenance(groups map[string][]experiment.Record) *experiment.Provenan
 		return nil
 	}
 	return first.Provenance
+}
+
+// degenerateCell is the table's degenerate cell: degenerate runs of runs
+// ("2/30"), or on multi-class data the degenerate binary SVMs of all runs
+// ("3 of 15 pairs", "1 of 3 classes" one-vs-rest).
+func (r *EntryRow) degenerateCell() string {
+	switch {
+	case r.SVMs == 0:
+		return fmt.Sprintf("%d/%d", r.Degenerate, r.Runs)
+	case r.rest:
+		return fmt.Sprintf("%d of %d classes", r.DegenerateSVMs, r.SVMs)
+	}
+	return fmt.Sprintf("%d of %d pairs", r.DegenerateSVMs, r.SVMs)
 }

@@ -187,7 +187,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 			p = Sig(float64(r.P), 3)
 		}
 		cells := []string{name, acc, dash(Fixed(float64(r.MeanSV), 1)), dash(Fixed(float64(r.MeanSecs), 2)),
-			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), fmt.Sprintf("%d/%d", r.Degenerate, r.Runs)}
+			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), r.degenerateCell()}
 		if !s.Complete {
 			cells = append(cells, strconv.Itoa(r.Missing))
 		}

@@ -4,6 +4,7 @@ package report
 // SVM; a diagonal Q's per-feature relevance; a full Q and its eigenvalues.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -48,6 +49,10 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 		t.Add("kernel and C", fmt.Sprintf("one per pair of classes (%d tunings, below)", len(r.Pairs)))
 	default:
 		kernelRows(t, r.Kernel, r.Margin, r.C)
+	}
+	if r.WeightPos != 0 || r.WeightNeg != 0 {
+		w := func(v float64) float64 { return cmp.Or(v, 1) }
+		t.Add("C per class", fmt.Sprintf("+1: %s (× %s), -1: %s (× %s)", Sig(r.C*w(r.WeightPos), 6), Sig(w(r.WeightPos), 6), Sig(r.C*w(r.WeightNeg), 6), Sig(w(r.WeightNeg), 6)))
 	}
 	if r.Criterion != "" {
 		t.Add("criterion", r.Criterion)

@@ -364,8 +364,8 @@ func (st *Study) Apply(fs Flags) error {
 		if kind == "" {
 			return st.errorf(it.node, it.Key, "unknown key: a study's keys are compare's flag names (see kerneltune compare --help), name and datasets")
 		}
-		if it.Key == "methods" {
-			kind = "list" // --methods svm,gi as methods: [svm, gi]
+		if it.Key == "methods" || it.Key == "log2c" || it.Key == "log2g" {
+			kind = "list" // --methods svm,gi as methods: [svm, gi]; log2c: [-5, 15, 2] or "-5,15,2"
 		}
 		val, err := st.value(it.Key, kind, it.node)
 		if err == nil {
@@ -379,7 +379,7 @@ func (st *Study) Apply(fs Flags) error {
 			continue
 		}
 		if err := fs.Set(it.Key, val); err != nil {
-			return st.errorf(it.node, it.Key, "invalid value %q", val)
+			return st.errorf(it.node, it.Key, "%v", err) // pflag names the value and the flag
 		}
 	}
 	return nil
