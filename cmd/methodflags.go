@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"errors"
 
 	"github.com/spf13/pflag"
@@ -51,30 +50,8 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	if err := in.CheckMargin(f.Margin); err != nil {
 		return nil, err
 	}
-	switch s := methods.WithSpace(spec, f.Space).(type) {
-	case methods.SPDSettings:
-		s.MaxIter, s.Tol, s.Rho, s.Init = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Rho, s.Rho), cmp.Or(f.Init, s.Init)
-		return s, nil
-	case methods.GISettings:
-		s.Steps, s.Tol, s.Margin = cmp.Or(f.MaxIter, s.Steps), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Margin, s.Margin)
-		return s, nil
-	case methods.LCCPSettings:
-		s.MaxIter, s.Tol, s.Margin = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol), cmp.Or(f.Margin, s.Margin)
-		return s, nil
-	case methods.RCSCSettings:
-		s.MaxIter, s.Tol = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol)
-		return s, nil
-	case methods.TwoLevelSettings:
-		s.MaxIter, s.Tol = cmp.Or(f.MaxIter, s.MaxIter), cmp.Or(f.Tol, s.Tol)
-		return s, nil
-	case methods.RandomSettings:
-		s.Budget = cmp.Or(f.Budget, s.Budget)
-		return s, nil
-	case methods.BOSettings:
-		s.Budget = cmp.Or(f.Budget, s.Budget)
-		return s, nil
-	}
-	return methods.WithSpace(spec, f.Space), nil
+	loop := methods.Loop{MaxIter: f.MaxIter, Tol: f.Tol, Rho: f.Rho, Init: f.Init, Margin: f.Margin, Budget: f.Budget}
+	return methods.WithLoop(methods.WithSpace(spec, f.Space), loop), nil
 }
 
 // addSpaceFlags declares the search space's flags, tune's and compare's.

@@ -1,0 +1,50 @@
+package methods
+
+import (
+	"reflect"
+	"testing"
+)
+
+// WithLoop sets each method's own loop fields from a Loop, and a zero field
+// keeps the method's value.
+func TestWithLoop(t *testing.T) {
+	l := Loop{MaxIter: 7, Tol: 0.5, Rho: 3, Init: "cv", Margin: "hard", Budget: 11}
+	for _, c := range []struct {
+		in, want Spec
+	}{
+		{SPDSettings{MaxIter: 1, Tol: 1, Rho: 1, Init: "heuristic"}, SPDSettings{MaxIter: 7, Tol: 0.5, Rho: 3, Init: "cv"}},
+		{GISettings{Steps: 1, Tol: 1, Margin: "l1"}, GISettings{Steps: 7, Tol: 0.5, Margin: "hard"}},
+		{LCCPSettings{MaxIter: 1, Tol: 1, Margin: "l2"}, LCCPSettings{MaxIter: 7, Tol: 0.5, Margin: "hard"}},
+		{RCSCSettings{MaxIter: 1, Tol: 1}, RCSCSettings{MaxIter: 7, Tol: 0.5}},
+		{TwoLevelSettings{MaxIter: 1, Tol: 1}, TwoLevelSettings{MaxIter: 7, Tol: 0.5}},
+		{RandomSettings{Budget: 1}, RandomSettings{Budget: 11}},
+		{BOSettings{Budget: 1}, BOSettings{Budget: 11}},
+		{SVMSettings{}, SVMSettings{}},
+	} {
+		if got := WithLoop(c.in, l); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("WithLoop(%T): %+v, want %+v", c.in, got, c.want)
+		}
+		if got := WithLoop(c.in, Loop{}); !reflect.DeepEqual(got, c.in) {
+			t.Errorf("WithLoop(%T, zero) changed it: %+v", c.in, got)
+		}
+	}
+}
+
+// Every registered method whose settings have a loop field a Loop names
+// takes it through withLoop: a new method with MaxIter, Tol or Budget that
+// forgot withLoop would silently ignore tune's --max-iter, --tol or --budget.
+func TestEveryLoopMethodTakesLoop(t *testing.T) {
+	for _, in := range All {
+		spec := in.build(in.Params[0], "")
+		typ := reflect.TypeOf(spec)
+		has := false
+		for _, f := range []string{"MaxIter", "Steps", "Tol", "Budget", "Rho", "Init"} {
+			if _, ok := typ.FieldByName(f); ok {
+				has = true
+			}
+		}
+		if _, ok := spec.(loopSetter); has && !ok {
+			t.Errorf("%s: %s has loop fields but no withLoop", in.Name, typ)
+		}
+	}
+}
