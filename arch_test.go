@@ -14,10 +14,10 @@ import (
 
 const module = "github.com/kerneltune/kerneltune/"
 
-// allowedImports is the import graph of STYLE.md: which packages of this
-// module each package may import. It keeps the graph acyclic and the
-// packages' purposes apart (manifold knows nothing of SVMs, dataio nothing of
-// kernels, the solver nothing of tuning).
+// allowedImports is the import graph of docs/architecture.md "Packages and
+// imports": which packages of this module each package may import. It keeps the
+// graph acyclic and the packages' purposes apart (manifold knows nothing of
+// SVMs, dataio nothing of kernels, the solver nothing of tuning).
 var allowedImports = map[string][]string{
 	"pkg/dataio":      {},
 	"pkg/kernel":      {},

@@ -6,6 +6,9 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,6 +187,126 @@ func TestDocLinks(t *testing.T) {
 		}
 		if !strings.Contains(string(top), "](docs/"+page+")") {
 			t.Errorf("README.md does not link %s: add it to \"Where to go next\"", name)
+		}
+	}
+}
+
+// TestArchitectureNamesExist: docs/architecture.md and docs/design.md, which
+// the next engineer trusts to find their way, name only what is in the tree:
+// every path under pkg/, cmd/ or internal/ exists, every Go name in
+// backquotes (`methods.Tune`, `Config.Plan`, `runJob`) and every TestX is
+// declared (a package-qualified name in that package), and the table of
+// "Packages and imports" is arch_test.go's allowedImports.
+func TestArchitectureNamesExist(t *testing.T) {
+	declared := map[string]map[string]bool{} // directory → names declared there
+	all := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if declared[dir] == nil {
+			declared[dir] = map[string]bool{}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var names []*ast.Ident
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				names = append(names, n.Name)
+			case *ast.TypeSpec:
+				names = append(names, n.Name)
+			case *ast.ValueSpec:
+				names = append(names, n.Names...)
+			case *ast.Field:
+				names = append(names, n.Names...)
+			}
+			for _, id := range names {
+				declared[dir][id.Name], all[id.Name] = true, true
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgDir := map[string]string{} // package name → directory
+	for dir := range allowedImports {
+		pkgDir[filepath.Base(dir)] = dir
+	}
+	var (
+		pathRE = regexp.MustCompile(`\b(?:pkg|cmd|internal)/[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+		codeRE = regexp.MustCompile("`\\*?([A-Za-z_][A-Za-z0-9_]*)(?:\\.([A-Za-z_][A-Za-z0-9_]*))?`")
+		testRE = regexp.MustCompile(`\bTest[A-Z][A-Za-z0-9]*`)
+		rowRE  = regexp.MustCompile("^\\| `(pkg/[a-z/]+)` \\|.*\\| ([^|]*) \\|$")
+	)
+	for _, name := range []string{"docs/architecture.md", "docs/design.md"} {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string]bool{}
+		for i, line := range strings.Split(string(raw), "\n") {
+			at := fmt.Sprintf("%s:%d", name, i+1)
+			for _, p := range pathRE.FindAllString(line, -1) {
+				if _, err := os.Stat(p); err != nil && !strings.Contains(p, "NAME") {
+					t.Errorf("%s: %s does not exist", at, p)
+				}
+			}
+			for _, m := range codeRE.FindAllStringSubmatch(line, -1) {
+				x, y := m[1], m[2]
+				if y == "go" { // a file at the root: main.go, arch_test.go
+					if _, err := os.Stat(x + ".go"); err != nil {
+						t.Errorf("%s: %s.go does not exist", at, x)
+					}
+					continue
+				}
+				if dir, ok := pkgDir[x]; ok && y != "" {
+					if !declared[dir][y] {
+						t.Errorf("%s: %s.%s is not declared in %s", at, x, y, dir)
+					}
+					continue
+				}
+				// A Go name: a dot, or a capital letter; not a command word.
+				if y == "" && strings.ToLower(x) == x {
+					continue
+				}
+				for _, id := range []string{x, y} {
+					if id != "" && !all[id] {
+						t.Errorf("%s: %s is not declared anywhere in the tree", at, m[0])
+					}
+				}
+			}
+			for _, id := range testRE.FindAllString(line, -1) {
+				if !all[id] {
+					t.Errorf("%s: %s is not a test of the tree", at, id)
+				}
+			}
+			if m := rowRE.FindStringSubmatch(line); m != nil && name == "docs/architecture.md" {
+				rows[m[1]] = true
+				got := regexp.MustCompile("`(pkg/[a-z/]+)`").FindAllStringSubmatch(m[2], -1)
+				var imports []string
+				for _, g := range got {
+					imports = append(imports, g[1])
+				}
+				want := slices.Clone(allowedImports[m[1]])
+				slices.Sort(imports)
+				slices.Sort(want)
+				if !slices.Equal(imports, want) {
+					t.Errorf("%s: %s may import %v by the page, %v by arch_test.go's allowedImports", at, m[1], imports, want)
+				}
+			}
+		}
+		if name == "docs/architecture.md" {
+			for dir := range allowedImports {
+				if !rows[dir] {
+					t.Errorf("%s: no row for %s in \"Packages and imports\"", name, dir)
+				}
+			}
 		}
 	}
 }

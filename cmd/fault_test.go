@@ -442,7 +442,7 @@ func TestDamagedRecords(t *testing.T) {
 		{"last record torn", strings.Join(lines[:2], "") + lines[2][:60], partial, ""},
 		{"a record lost", strings.Join(lines[:2], ""), partial, ""},
 		{"a job twice, other values", string(data) + regexp.MustCompile(`"nsv":[0-9]+`).ReplaceAllString(lines[1], `"nsv":1`), refused,
-			":4: job (dataset heart, entry svm, partition " + regexp.MustCompile(`"partition":([0-9]+)`).FindStringSubmatch(lines[1])[1] + ") is recorded twice with different values: at FILE:2 and FILE:4"},
+			":4: job (dataset heart, entry svm, partition " + regexp.MustCompile(`"partition":([0-9]+)`).FindStringSubmatch(lines[1])[1] + ") is recorded twice with different values: at FILE:2 and FILE:4 (nsv " + regexp.MustCompile(`"nsv":([0-9]+)`).FindStringSubmatch(lines[1])[1] + " vs 1)"},
 		{"test_accuracy 1.7", edit(0, `"test_accuracy":[0-9.]+`, `"test_accuracy":1.7`), refused, ":1: test_accuracy 1.7 is not in [0, 1]"},
 		{"partition 999", edit(1, `"partition":[0-9]+`, `"partition":999`), refused, ":2: partition 999 is outside the run's grid (heart has 3 partitions: 0 to 2)"},
 		{"dataset not in the grid", edit(2, `"dataset":"heart"`, `"dataset":"iris"`), refused, `:3: dataset "iris" is not in the run's grid`},

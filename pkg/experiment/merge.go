@@ -55,7 +55,9 @@ func (e *OtherFileRunError) Error() string {
 func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 
 // MergeFiles reads results files (the shards of one run, or one run's file),
-// checks that they are of one run and merges them (Merge). Records of
+// checks that they are of one run and merges them (mergeSets, the rules of
+// every merge; a job recorded twice with different results is a
+// *DuplicateJobError naming both files:lines and what differs). Records of
 // different runs are merged too when every record carries its settings and
 // no (dataset, method) pair was run with different ones (PairSettings):
 // otherwise the error is a *SettingsConflictError naming the pair and each
@@ -65,7 +67,7 @@ func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 // says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	var (
-		sets [][]Record
+		sets []recordSet
 		res  MergeResult
 		by   string // the file of the first record
 		pc   pairCheck
@@ -76,10 +78,11 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rs, err := ReadRecordsFile(f)
+		set, err := readRecordSetFile(f)
 		if err != nil {
 			return nil, err
 		}
+		rs := set.recs
 		renames := map[string]string{}
 		for i := range rs {
 			name, err := ic.add(&rs[i], f)
@@ -109,20 +112,9 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 				res.Datasets = append(res.Datasets, r.Dataset)
 			}
 		}
-		sets = append(sets, rs)
+		sets = append(sets, set)
 	}
-	var (
-		all []Record
-		err error
-	)
-	if len(res.Runs) > 1 {
-		all, err = mergeRuns(sets)
-	} else {
-		all, err = Merge(sets...)
-	}
-	if de := (*DuplicateJobError)(nil); errors.As(err, &de) && de.FirstSet > 0 {
-		de.First, de.Then = s.Files[de.FirstSet-1], s.Files[de.ThenSet-1]
-	}
+	all, err := mergeSets(sets)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 
 // Preset is a paper's own experiment on generated data (compare --preset):
 // its sources and method entries. Each partition draws a fresh sample
-// (DESIGN.md, Protocols), from the stream (seed, partition).
+// (docs/design.md "Protocols"), from the stream (seed, partition).
 type Preset struct {
 	// Name is the preset's ID, e.g. "laanaya-weston".
 	Name string

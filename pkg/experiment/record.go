@@ -3,6 +3,7 @@ package experiment
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -385,23 +386,27 @@ var ErrMixedRuns = errors.New("records come from runs with different settings")
 // mid-write: the file does not end in a newline) is skipped; any other line
 // that is not a record written by compare is an error naming it, so that a
 // file from another tool is never summarised as an empty run. Each record
-// is checked (CheckRecord), and a job recorded twice must be recorded with
-// the same values (wall time aside): a second record that differs is an
-// error naming both lines; one that does not is dropped.
+// is checked (CheckRecord), and a job recorded twice is counted once by
+// the rules of every merge (jobSet.add): the same result twice is kept
+// once, two different results are a *DuplicateJobError naming both lines
+// and what differs.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	var (
-		out   []Record
-		lines []int           // the line of each of out
-		seen  = map[Key]int{} // index in out
-	)
+	set, err := readRecordSet(r, name)
+	return set.recs, err
+}
+
+// readRecordSet is ReadRecords with the line of each record kept, for the
+// errors of a merge (mergeSets).
+func readRecordSet(r io.Reader, name string) (recordSet, error) {
+	var jobs jobSet
 	br := bufio.NewReader(r)
 	for line := 1; ; line++ {
 		b, err := readLine(br, MaxRecordBytes)
 		if errors.Is(err, errLongLine) {
-			return nil, fmt.Errorf("%s:%d: a line longer than %d MiB is not a result record (is it the right file?)", name, line, MaxRecordBytes>>20)
+			return recordSet{}, fmt.Errorf("%s:%d: a line longer than %d MiB is not a result record (is it the right file?)", name, line, MaxRecordBytes>>20)
 		}
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read %s: %w", name, err)
+			return recordSet{}, fmt.Errorf("read %s: %w", name, err)
 		}
 		torn := err == io.EOF // no newline: the last line, maybe cut short
 		if t := bytes.TrimSpace(b); len(t) > 0 {
@@ -410,29 +415,23 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 				if torn {
 					break
 				}
-				return nil, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+				return recordSet{}, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
 			}
 			if err := checkRequired(t); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+				return recordSet{}, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 			if err := CheckRecord(&rec); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+				return recordSet{}, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
-			if i, dup := seen[rec.Key()]; !dup {
-				seen[rec.Key()] = len(out)
-				out, lines = append(out, rec), append(lines, line)
-			} else if !sameJob(&out[i], &rec) {
-				return nil, &DuplicateJobError{Key: rec.Key(),
-					First: fmt.Sprintf("%s:%d", name, lines[i]), Then: fmt.Sprintf("%s:%d", name, line)}
-			} else if out[i].TestConfusion == nil {
-				out[i] = rec // the one that keeps the test metrics
+			if err := jobs.add(rec, RecordPos{name, line}); err != nil {
+				return recordSet{}, err
 			}
 		}
 		if torn {
 			break
 		}
 	}
-	return out, nil
+	return recordSet{name: name, recs: jobs.recs, at: jobs.at}, nil
 }
 
 // MaxRecordBytes bounds one line of a results file: a record with its
@@ -458,38 +457,88 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// DuplicateJobError is a job recorded twice with different values. First
-// and Then say where each record is: "file:line" from ReadRecords; from
-// Merge, the 1-based number of each set, which MergeFiles turns into the
-// files' names.
+// RecordPos is where a record was read: a results file and its 1-based
+// line, or (Line 0) a set of records given in Go ("record set 2" of Merge).
+type RecordPos struct {
+	File string
+	Line int
+}
+
+func (p RecordPos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// DuplicateJobError is a job recorded twice with different results: First
+// and Then say where each record is, Diff what differs.
 type DuplicateJobError struct {
-	Key               Key
-	First, Then       string
-	FirstSet, ThenSet int
+	Key Key
+	// First and Then are the files (or Merge's "record set K") of the two
+	// records, FirstLine and ThenLine their lines (0 outside a file).
+	First, Then         string
+	FirstLine, ThenLine int
+	// Diff are the record fields that differ, "field first-value vs
+	// value" (a long value by its field's name alone).
+	Diff []string
 }
 
 func (e *DuplicateJobError) Error() string {
-	job := fmt.Sprintf("job (dataset %s, entry %s, partition %d) is recorded twice with different values", e.Key.Dataset, e.Key.Entry, e.Key.Partition)
-	if e.First == "" {
-		return fmt.Sprintf("%s: in record sets %d and %d", job, e.FirstSet, e.ThenSet)
-	}
-	if e.FirstSet == 0 {
-		return fmt.Sprintf("%s: %s: at %s and %s", e.Then, job, e.First, e.Then)
-	}
-	return fmt.Sprintf("%s: in %s and %s", job, e.First, e.Then)
+	first, then := RecordPos{e.First, e.FirstLine}, RecordPos{e.Then, e.ThenLine}
+	return fmt.Sprintf("%s: job (dataset %s, entry %s, partition %d) is recorded twice with different values: at %s and %s (%s)",
+		then, e.Key.Dataset, e.Key.Entry, e.Key.Partition, first, then, strings.Join(e.Diff, "; "))
 }
 
-// sameJob reports whether two records of one job hold the same values, wall
-// time aside (a job run again gives the same record), how the run was
-// invoked aside (the provenance's command line and version: other --out,
-// --shard, --workers or --resume compute the same job), and the test
-// confusion matrix and AUC aside when one of them lacks them (written
-// before they were kept).
-func sameJob(a, b *Record) bool {
+// jobSet is the one record-deduplication helper: ReadRecords (the lines of
+// one file), Merge (the shards of a run) and MergeFiles (several runs) add
+// their records to one. A job is its Key (the dataset's name, made unique
+// per identity by MergeFiles, the entry and the partition). The same
+// result twice is kept once, the first record unless a later one adds the
+// test metrics it lacks; two different results (resultDiff) are a
+// *DuplicateJobError naming both places and what differs.
+type jobSet struct {
+	recs []Record
+	at   []RecordPos // where each of recs was read
+	seen map[Key]int // index in recs
+}
+
+func (s *jobSet) add(r Record, at RecordPos) error {
+	if s.seen == nil {
+		s.seen = map[Key]int{}
+	}
+	i, dup := s.seen[r.Key()]
+	if !dup {
+		s.seen[r.Key()] = len(s.recs)
+		s.recs, s.at = append(s.recs, r), append(s.at, at)
+		return nil
+	}
+	if d := resultDiff(&s.recs[i], &r); len(d) > 0 {
+		return &DuplicateJobError{Key: r.Key(), First: s.at[i].File, FirstLine: s.at[i].Line,
+			Then: at.File, ThenLine: at.Line, Diff: d}
+	}
+	if s.recs[i].TestConfusion == nil && r.TestConfusion != nil {
+		s.recs[i], s.at[i] = r, at // the one that keeps the test metrics
+	}
+	return nil
+}
+
+// resultDiff lists what differs between two records of one job, by their
+// JSON fields: none when they hold the same result. Aside are the wall
+// time (a job run again gives the same record), how the run was invoked
+// (the provenance's command line and version: other --out, --shard,
+// --workers or --resume compute the same job), the test confusion matrix
+// and AUC when one of them lacks them (written before they were kept),
+// and, for records of two different runs (which only MergeFiles merges,
+// after checking their settings pair by pair), what identifies the run:
+// its id, settings, provenance and grid.
+func resultDiff(a, b *Record) []string {
 	x, y := *a, *b
 	x.Seconds, y.Seconds, x.SharedSeconds, y.SharedSeconds = 0, 0, 0, 0
 	for _, r := range []*Record{&x, &y} {
-		if r.Provenance != nil {
+		if a.Run != b.Run {
+			r.Run, r.Settings, r.Provenance, r.Grid = "", nil, nil, nil
+		} else if r.Provenance != nil {
 			p := *r.Provenance
 			p.Command, p.Version = "", ""
 			r.Provenance = &p
@@ -498,9 +547,41 @@ func sameJob(a, b *Record) bool {
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
 	}
-	bx, errx := json.Marshal(&x)
-	by, erry := json.Marshal(&y)
-	return errx == nil && erry == nil && bytes.Equal(bx, by)
+	fields := func(r *Record) map[string]json.RawMessage {
+		var m map[string]json.RawMessage
+		b, err := json.Marshal(r)
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+		}
+		if err != nil {
+			return map[string]json.RawMessage{"(unencodable)": json.RawMessage(err.Error())}
+		}
+		return m
+	}
+	mx, my := fields(&x), fields(&y)
+	keys := make([]string, 0, len(mx)+len(my))
+	for k := range mx {
+		keys = append(keys, k)
+	}
+	for k := range my {
+		if _, ok := mx[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []string
+	for _, k := range keys {
+		vx, vy := mx[k], my[k]
+		if bytes.Equal(vx, vy) {
+			continue
+		}
+		if len(vx) > 40 || len(vy) > 40 {
+			out = append(out, k)
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s vs %s", k, cmp.Or(string(vx), "(none)"), cmp.Or(string(vy), "(none)")))
+	}
+	return out
 }
 
 // CheckRecord checks that a record's numbers are in range: accuracies in
@@ -627,26 +708,30 @@ func parseRecord(b []byte) (Record, error) {
 
 // ReadRecordsFile reads a results file by name.
 func ReadRecordsFile(path string) ([]Record, error) {
+	set, err := readRecordSetFile(path)
+	return set.recs, err
+}
+
+func readRecordSetFile(path string) (recordSet, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return recordSet{}, err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a results file", path)
+		return recordSet{}, fmt.Errorf("%s is a directory, not a results file", path)
 	}
-	return ReadRecords(f, path)
+	return readRecordSet(f, path)
 }
 
-// Merge combines the records of several files (the shards of one run): the
-// runs must match, and a job present twice keeps its first record when the
-// two hold the same values (wall time aside); otherwise the error is a
-// *DuplicateJobError naming both.
+// Merge combines sets of records of one run (the shards of a run, or a
+// resumed file's records and the new ones) by the rules of every merge
+// (mergeSets): the runs must match (ErrMixedRuns), a job present twice
+// counts once when the two hold the same result; otherwise the error is a
+// *DuplicateJobError naming both ("record set K").
 func Merge(sets ...[]Record) ([]Record, error) {
-	seen := map[Key]int{}  // index in out
-	setOf := map[Key]int{} // 1-based set of each
+	rs := make([]recordSet, len(sets))
 	run := ""
-	var out []Record
 	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
@@ -654,17 +739,50 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
-			if i, dup := seen[r.Key()]; dup {
-				if !sameJob(&out[i], &r) {
-					return nil, &DuplicateJobError{Key: r.Key(), FirstSet: setOf[r.Key()], ThenSet: k + 1}
-				}
-				if out[i].TestConfusion == nil {
-					out[i] = r // the one that keeps the test metrics
-				}
-				continue
+		}
+		rs[k] = recordSet{name: fmt.Sprintf("record set %d", k+1), recs: set}
+	}
+	return mergeSets(rs)
+}
+
+// recordSet is a set of records to merge and where each was read (at; nil
+// outside a file).
+type recordSet struct {
+	name string
+	recs []Record
+	at   []RecordPos
+}
+
+// mergeSets is the one merge path (Merge, MergeFiles): every record goes
+// through one jobSet, in order; when the records span several runs (which
+// MergeFiles checks pair by pair before) every record gets the union of
+// their grids (of every record read, a duplicate's too), so that the
+// report counts the jobs of all of them. The records are returned sorted
+// (SortRecords).
+func mergeSets(sets []recordSet) ([]Record, error) {
+	var (
+		jobs jobSet
+		all  []Record
+		runs = map[string]bool{}
+	)
+	for _, s := range sets {
+		for i, r := range s.recs {
+			at := RecordPos{File: s.name}
+			if s.at != nil {
+				at = s.at[i]
 			}
-			seen[r.Key()], setOf[r.Key()] = len(out), k+1
-			out = append(out, r)
+			if err := jobs.add(r, at); err != nil {
+				return nil, err
+			}
+			runs[r.Run] = true
+		}
+		all = append(all, s.recs...)
+	}
+	out := jobs.recs
+	if len(runs) > 1 {
+		g := unionGrid(all) // a duplicate's run planned its jobs too
+		for i := range out {
+			out[i].Grid = g
 		}
 	}
 	SortRecords(out)

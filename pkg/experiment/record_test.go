@@ -2,8 +2,10 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,7 +24,7 @@ func TestReadRecords(t *testing.T) {
 		{"blank lines, a job twice with the same values", "\n" + goodLine + "\n\n" + goodLine + "\n", 1, ""},
 		{"a job twice, wall times aside", goodLine + "\n" + strings.Replace(goodLine, `}`, `,"seconds":3}`, 1) + "\n", 1, ""},
 		{"a job twice with different values", goodLine + "\n\n" + strings.Replace(goodLine, "0.8", "0.9", 1) + "\n", 0,
-			"x.jsonl:3: job (dataset heart, entry svm, partition 2) is recorded twice with different values: at x.jsonl:1 and x.jsonl:3"},
+			"x.jsonl:3: job (dataset heart, entry svm, partition 2) is recorded twice with different values: at x.jsonl:1 and x.jsonl:3 (test_accuracy 0.8 vs 0.9)"},
 		{"accuracy above 1", strings.Replace(goodLine, "0.8", "1.7", 1) + "\n", 0, "x.jsonl:1: test_accuracy 1.7 is not in [0, 1]"},
 		{"negative accuracy", strings.Replace(goodLine, "}", `,"train_accuracy":-0.1}`, 1) + "\n", 0, "x.jsonl:1: train_accuracy -0.1 is not in [0, 1]"},
 		{"negative nsv", goodLine + "\n" + strings.Replace(goodLine, "}", `,"partition":3,"nsv":-4}`, 1) + "\n", 0, "x.jsonl:2: nsv -4 < 0"},
@@ -104,7 +106,8 @@ func TestReadRecordsFileDirectory(t *testing.T) {
 }
 
 // TestMergeRefusesConflictingRecords: the same job in two files with other
-// values is an error naming both files; with the same values it counts once.
+// values is an error naming both files:lines and what differs, as within
+// one file (one jobSet); with the same values it counts once.
 func TestMergeRefusesConflictingRecords(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
@@ -118,8 +121,62 @@ func TestMergeRefusesConflictingRecords(t *testing.T) {
 		t.Fatalf("same values: %v", err)
 	}
 	_, err = MergeFiles(context.Background(), MergeSettings{Files: []string{a, b, c}})
-	want := "job (dataset heart, entry svm, partition 2) is recorded twice with different values: in " + a + " and " + c
+	want := c + ":1: job (dataset heart, entry svm, partition 2) is recorded twice with different values: at " + a + ":1 and " + c + ":1 (test_accuracy 0.8 vs 0.75)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// TestOneMergePath: ReadRecords, Merge and MergeFiles share one jobSet, so
+// one set of rules: a job is its key; the same result twice is kept once
+// (the first record, unless a later one adds the test metrics); what
+// identifies the run is set aside only between records of two runs; two
+// results of one job are an error naming both places and what differs.
+func TestOneMergePath(t *testing.T) {
+	parse := func(line string) Record {
+		r, err := parseRecord([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	withMetrics := strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[20,4],[4,12]]},"test_auc":0.5}`, 1)
+	otherRun := strings.Replace(goodLine, `"run":"abc"`, `"run":"def","settings":{"seed":"2"},`+gridJSON, 1)
+	otherSettings := strings.Replace(goodLine, `"run":"abc"`, `"run":"abc","settings":{"seed":"2"}`, 1)
+	for _, tc := range []struct {
+		name        string
+		first, then string
+		err         string // "" when the two are one result
+		kept        string // the line kept
+	}{
+		{"the same record", goodLine, goodLine, "", goodLine},
+		{"the later adds the test metrics", goodLine, withMetrics, "", withMetrics},
+		{"the later lacks them", withMetrics, goodLine, "", withMetrics},
+		{"another run, the same result", goodLine, otherRun, "", goodLine},
+		{"one run, other settings", goodLine, otherSettings, `at a:1 and b:7 (settings (none) vs {"seed":"2"})`, ""},
+		{"another result", goodLine, strings.Replace(otherRun, `"nsv":10`, `"nsv":11`, 1), "at a:1 and b:7 (nsv 10 vs 11)", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := parse(tc.first), parse(tc.then)
+			got, err := mergeSets([]recordSet{{name: "a", recs: []Record{a}, at: []RecordPos{{"a", 1}}},
+				{name: "b", recs: []Record{b}, at: []RecordPos{{"b", 7}}}})
+			if tc.err != "" {
+				var de *DuplicateJobError
+				if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want a *DuplicateJobError with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(got) != 1 {
+				t.Fatalf("%d records, err %v", len(got), err)
+			}
+			want := parse(tc.kept)
+			if got[0].Run != want.Run || (got[0].TestConfusion == nil) != (want.TestConfusion == nil) {
+				t.Errorf("kept %+v, want %s", got[0], tc.kept)
+			}
+			if a.Run != b.Run && (got[0].Grid == nil || !slices.Equal(got[0].Grid.Entries, []string{"svm", "rcsc"})) {
+				t.Errorf("records of two runs: grid %+v, want the union of their grids", got[0].Grid)
+			}
+		})
 	}
 }

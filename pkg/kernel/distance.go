@@ -121,13 +121,14 @@ func selectK(a []float64, k int) float64 {
 	return a[k]
 }
 
-// GammaForMedian returns the isotropic γ (LIBSVM's exp(-γ‖x-z‖²)) at which
-// the median off-diagonal kernel value of the rows of X, as MedianOffDiag
-// computes it, equals target ∈ (0, 1). With an odd number of pairs that is
-// γ = -log(target)/median(‖x_i-x_j‖²); with an even number MedianOffDiag
-// averages the two middle values and γ solves ½(e^{-γa} + e^{-γb}) = target
-// (Newton from below, where the function is convex and decreasing). The spd
-// method's default start uses target = e⁻² (DESIGN.md, spd).
+// GammaForMedian returns the isotropic γ (LIBSVM's exp(-γ‖x-z‖²)) at which the
+// median off-diagonal kernel value of the rows of X, as MedianOffDiag computes
+// it, equals target ∈ (0, 1). With an odd number of pairs that is γ =
+// -log(target)/median(‖x_i-x_j‖²); with an even number MedianOffDiag averages
+// the two middle values and γ solves ½(e^{-γa} + e^{-γb}) = target (Newton from
+// below, where the function is convex and decreasing). The spd method's default
+// start uses target = e⁻² (docs/design.md "spd: the margin criterion and its
+// start").
 //
 // It returns +Inf when the target cannot be reached because too many points
 // coincide (the middle squared distances are 0), and NaN when X has fewer

@@ -25,7 +25,7 @@ const (
 // Bulk evaluation maps the rows once, X̃ = (X - 1μᵀ) L with Q = L Lᵀ
 // (Cholesky; for diagonal and isotropic Q a column scaling), so that
 // ½(x-z)ᵀQ(x-z) = ½‖x̃‖² + ½‖z̃‖² - x̃·z̃ and a Gram matrix is one SYRK and
-// one exp pass (DESIGN.md, "Fast kernel matrices"). Subtracting the column
+// one exp pass (docs/design.md "Fast kernel matrices"). Subtracting the column
 // mean μ does not change any distance but keeps the cancellation in that
 // identity small on data far from the origin.
 type Gaussian struct {

@@ -21,8 +21,8 @@ import (
 // and the cost falls from O(n²d) to O(|S|²d).
 
 // GaussianGradQ sets dst to G = ∂F/∂Q for the Gaussian kernel
-// K_ij = exp(-½ d_ijᵀ Q d_ij), d_ij = x_i - x_j (DESIGN.md, "Fast kernel
-// matrices and fast gradients"):
+// K_ij = exp(-½ d_ijᵀ Q d_ij), d_ij = x_i - x_j (docs/design.md "Fast
+// gradients through K"):
 //
 //	G = -½ Σ_ij W_ij d_ij d_ijᵀ = -Xᵀ (D - W) X,  W = C ∘ K,  D = diag(W 1).
 //

@@ -10,9 +10,10 @@
 // needs to evaluate the kernel on new points and to serialise it (Spec). Keeping
 // the kernels apart keeps the solver formulation-agnostic, as LIBSVM's Solver is.
 //
-// Conventions (../shared/DESIGN.md): every Gaussian kernel is stored canonically
-// as k_Q(x,z) = exp(-½ (x-z)ᵀ Q (x-z)), Q symmetric positive definite; LIBSVM's
-// exp(-γ‖x-z‖²) is Q = 2γI. The L1 kernel is k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k.
+// Conventions (docs/design.md "Notation and kernel conventions"): every
+// Gaussian kernel is stored canonically as k_Q(x,z) = exp(-½ (x-z)ᵀ Q (x-z)), Q
+// symmetric positive definite; LIBSVM's exp(-γ‖x-z‖²) is Q = 2γI. The L1 kernel
+// is k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k.
 //
 // The pieces:
 //

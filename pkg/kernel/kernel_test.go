@@ -461,8 +461,9 @@ func TestGramDeterministic(t *testing.T) {
 }
 
 // TestImports keeps the package's imports to the standard library and gonum
-// (STYLE.md import graph: kernel → gonum only), and golang.org/x/sys/cpu, the
-// Go team's CPU feature probe, which says whether the AVX2 exp may run.
+// (docs/architecture.md "Packages and imports": kernel → gonum only), and
+// golang.org/x/sys/cpu, the Go team's CPU feature probe, which says whether the
+// AVX2 exp may run.
 func TestImports(t *testing.T) {
 	pkg, err := build.ImportDir(".", 0)
 	if err != nil {

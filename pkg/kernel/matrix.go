@@ -195,7 +195,7 @@ func (p *precomputedSym) Column(i int, idx []int, dst []float64) {
 
 // Shifted returns the matrix K + νI of m: the L2 soft margin (ν = 1/C,
 // Chapelle et al. 2002; Schittkowski's ν) and the radius problem with that
-// margin use it (DESIGN.md, "One SVM solver, several duals"). ν = 0 returns
+// margin use it (docs/design.md "One SVM solver, several duals"). ν = 0 returns
 // m itself. Like m, the result is safe for concurrent use if m is.
 func Shifted(m Matrix, nu float64) Matrix {
 	if nu == 0 {
@@ -230,14 +230,14 @@ func (s *shifted) Column(i int, idx []int, dst []float64) {
 	}
 }
 
-// Centred returns the matrix k̃(x_i,x_j) = k(x_i,x_j) - k(x_i,x_r) -
-// k(x_j,x_r) + k(x_r,x_r), the kernel centred at the data point x_r
-// (DESIGN.md, Notation). For a conditionally positive definite kernel such as
-// L1 the result is positive semidefinite, and on the feasible set yᵀα = 0 of
-// an SVM dual (and Σβ = 1 of the radius problem) it gives the same objective
-// values as m: α, D* and R² are unchanged, but the SVM bias shifts by
-// Σ_j α_j y_j k(x_j, x_r). It computes column r of m once; like m, the
-// result is safe for concurrent use if m is.
+// Centred returns the matrix k̃(x_i,x_j) = k(x_i,x_j) - k(x_i,x_r) - k(x_j,x_r)
+// + k(x_r,x_r), the kernel centred at the data point x_r (docs/design.md
+// "Notation and kernel conventions"). For a conditionally positive definite
+// kernel such as L1 the result is positive semidefinite, and on the feasible
+// set yᵀα = 0 of an SVM dual (and Σβ = 1 of the radius problem) it gives the
+// same objective values as m: α, D* and R² are unchanged, but the SVM bias
+// shifts by Σ_j α_j y_j k(x_j, x_r). It computes column r of m once; like m,
+// the result is safe for concurrent use if m is.
 func Centred(m Matrix, r int) Matrix {
 	n := m.Len()
 	if r < 0 || r >= n {

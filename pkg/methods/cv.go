@@ -32,7 +32,8 @@ const (
 	// from the streams other consumers draw from the same seed.
 	cvStream = 0x6376 // "cv"
 	// heuristicMedianK is the median off-diagonal kernel value the moderate
-	// start aims at (DESIGN.md, spd): e⁻², about 1/d on z-scored data.
+	// start aims at (docs/design.md "spd: the margin criterion and its start"):
+	// e⁻², about 1/d on z-scored data.
 	heuristicMedianK = 0.1353352832366127 // math.Exp(-2)
 )
 
@@ -263,7 +264,8 @@ func l2WarmStart(dst, alpha []float64, w2, C0, C float64) []float64 {
 // which the median off-diagonal kernel value is e⁻², then the smaller C. On
 // data where the CV surface is flat (Weston's toy problem) this keeps the
 // choice away from the degenerate corners K ≈ 11ᵀ and K ≈ I, from which a
-// kernel-learning method cannot move (DESIGN.md, spd).
+// kernel-learning method cannot move (docs/design.md "spd: the margin criterion
+// and its start").
 func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common, sp Space) (gridResult, error) {
 	if cm.Grids != nil {
 		return cm.Grids.search(train, cm, sp, func() (gridResult, error) { return gridSearch(ctx, train, cm, sp) })

@@ -31,8 +31,9 @@ import (
 //
 //	∂T/∂K_ij = -‖w‖² β_iβ_j - R² α_iα_j y_iy_j
 //
-// (DESIGN.md), pushed through kernel.GaussianGradQ to G = ∂T/∂Q and then
-// into the exponential chart A ↦ e^A B e^A at A = 0 (their eqs. 2.1–2.3):
+// (docs/design.md "gi: the radius-margin gradient"), pushed through
+// kernel.GaussianGradQ to G = ∂T/∂Q and then into the exponential chart
+// A ↦ e^A B e^A at A = 0 (their eqs. 2.1–2.3):
 //
 //	ξ = ∂T/∂A = B²G + G B² + 2 B G B.
 //
@@ -45,10 +46,11 @@ import (
 //	D  full-det  det B fixed             ξ → ξ - (tr ξ/d) I
 //	E  full      none                    ξ → ξ
 //
-// and the step is B ← e^{-S} B e^{-S} with S from iRprop+ (Igel & Hüsken
-// 2003) individual step sizes on the entries of the projected ξ, S projected
-// again, so that for B and D tr S = 0 and det B stays fixed. The paper's
-// "constant trace" is tr A = 0, i.e. det B constant (DESIGN.md).
+// and the step is B ← e^{-S} B e^{-S} with S from iRprop+ (Igel & Hüsken 2003)
+// individual step sizes on the entries of the projected ξ, S projected again,
+// so that for B and D tr S = 0 and det B stays fixed. The paper's "constant
+// trace" is tr A = 0, i.e. det B constant (docs/design.md "gi: the
+// radius-margin gradient").
 //
 // The start is isotropic, B = I/σ with σ Jaakkola's heuristic: the median
 // over positive points of the distance to the nearest negative point (§3).
@@ -308,7 +310,8 @@ func (pr *giProblem) eval(ctx context.Context, B *mat.SymDense, prev *giState) (
 	return &giState{B: B, K: K, svm: svm, rad: rad, T: T}, nil
 }
 
-// weights returns C = ∂T/∂K at st (envelope theorem, DESIGN.md):
+// weights returns C = ∂T/∂K at st (docs/design.md "Envelope
+// derivatives"):
 // c_ij = -‖w‖² β_iβ_j - R² α_iα_j y_iy_j, restricted to the rows where α or
 // β is non-zero (idx), since c vanishes elsewhere.
 func (pr *giProblem) weights(st *giState) (idx []int, c *mat.SymDense) {

@@ -68,7 +68,8 @@ import (
 // different bias; using the plain kernel keeps the bias that of the final
 // model, which the caller trains with Result.Kernel = {l1, θ}.
 //
-// Derivatives (envelope theorem, DESIGN.md), with (A_k)_ij = |x_ik - x_jk|:
+// Derivatives (docs/design.md "lccp: the derivatives"), with (A_k)_ij = |x_ik -
+// x_jk|:
 //
 //	∂‖w‖²/∂θ_k = -(Yα)ᵀA_k(Yα)/θ_k²,   ∂R²/∂θ_k = -βᵀA_kβ/θ_k².
 //

@@ -20,8 +20,9 @@ import (
 //
 // RCSC is the rcsc method of Yang, Xiong & Yang (2010), "Optimal Gaussian
 // kernel parameter selection for SVM classifier", IEICE Trans. Inf. & Syst.
-// E93-D(12): the Gaussian kernel exp(-γ‖x-z‖²) (LIBSVM's γ, DESIGN.md Q = 2γI)
-// is chosen by maximising the regularised class-separability criterion
+// E93-D(12): the Gaussian kernel exp(-γ‖x-z‖²) (LIBSVM's γ, Q = 2γI in
+// docs/design.md "Notation and kernel conventions") is chosen by maximising the
+// regularised class-separability criterion
 //
 //	J(γ) = Tr((λI + S_w)⁻¹ S_b) = (1/λ) 1ᵀ((B - A) ∘ K) 1,
 //	A = W C⁻¹ W K B,  C = λI + WKW                                 (eq. 11, 12)
@@ -44,7 +45,8 @@ import (
 //
 // The paper's fixed absolute step η0 = 1e-4 is not scale-free: J grows like
 // 1/(nλ), so the same η0 moves γ by anything from a few percent to several
-// times γ0 depending on the data (DESIGN.md). That is why "robust" is the
+// times γ0 depending on the data (docs/design.md "rcsc: the sign, the
+// blocks and the step"). That is why "robust" is the
 // default.
 //
 // The reading is settled (docs/methods.md "rcsc"): this is the paper's method — eq. 12
@@ -250,7 +252,8 @@ func (p *rcscProblem) eval(gamma, grad []float64) (float64, error) {
 		grad[0] = -2 * p.crit.gw * s
 		return J, nil
 	}
-	// Per feature (DESIGN.md, Laplacian trick): ∂J/∂q_k = [∂J/∂Q]_kk and
+	// Per feature (docs/design.md "Fast gradients through K", the
+	// Laplacian trick): ∂J/∂q_k = [∂J/∂Q]_kk and
 	// γ_k = q_k/2, so ∂J/∂γ_k = 2 ∂J/∂q_k.
 	kernel.GaussianGradDiag(grad, p.X, K, G)
 	floats.Scale(2, grad)

@@ -30,24 +30,25 @@ import (
 //
 // with K′ = K^{Q0}. By the envelope theorem its gradient is the fixed-α one:
 // the kernel weights c_ij = ∂w/∂K_ij = -y_iy_jα_iα_j + 2ρ(K_ij - K′_ij) fed
-// through ∂w/∂Q = -Xᵀ(D - W)X, W = c∘K (DESIGN.md); this is eq. 21.
+// through ∂w/∂Q = -Xᵀ(D - W)X, W = c∘K (docs/design.md "spd: the margin
+// criterion and its start"); this is eq. 21.
 //
 // Each outer iteration takes one step along the curve of eq. 22,
 // Q(η) = Q^½ exp(-η Q^-½ G Q^-½) Q^½ with G the Euclidean gradient (the
 // paper's choice; the slope at η = 0 is -‖G‖²_F), η the minimiser of w along
 // that curve at fixed α: Algorithm 1's inner loop ("until w decreases", with
-// the step of eq. 23). Eq. 23 as printed is wrong (sign and a stray ½,
-// DESIGN.md): we minimise w itself along the curve, by bracketing and Brent's
-// method. Plain backtracking (mode "backtrack") stops far short of that
-// minimum: on Weston's data (10 partitions of 100/100, default ρ) it reached
-// 81.1 ± 8.2 % against 93.5 ± 3.1 % with the line minimisation. Then α is
-// re-solved (warm-started) and the loop repeats until Q stops moving
-// (‖ΔQ‖_F/‖Q‖_F < Tol). Algorithm 1's box ends the inner loop at the first
-// step that decreases w, while §2.3.2's text calls Q_{q+1} "the convergence
-// result" of the inner sequence: we take one (line-minimising) step per outer
-// iteration, as the box says; running the inner loop to convergence at fixed
-// α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01, and
-// features 1–2 found in 4/10 partitions against 5/10).
+// the step of eq. 23). Eq. 23 as printed is wrong (sign and a stray ½, docs/design.md "spd: the
+// margin criterion and its start"): we minimise w itself along the curve, by
+// bracketing and Brent's method. Plain backtracking (mode "backtrack") stops
+// far short of that minimum: on Weston's data (10 partitions of 100/100,
+// default ρ) it reached 81.1 ± 8.2 % against 93.5 ± 3.1 % with the line
+// minimisation. Then α is re-solved (warm-started) and the loop repeats until Q
+// stops moving (‖ΔQ‖_F/‖Q‖_F < Tol). Algorithm 1's box ends the inner loop at
+// the first step that decreases w, while §2.3.2's text calls Q_{q+1} "the
+// convergence result" of the inner sequence: we take one (line-minimising) step
+// per outer iteration, as the box says; running the inner loop to convergence
+// at fixed α measured worse on Weston's data (90.3 % against 91.3 %, ρ = 0.01,
+// and features 1–2 found in 4/10 partitions against 5/10).
 type SPDSettings struct {
 	// Common: C is the SVM's C, default 1 (or the grid search's with Init
 	// "cv"); Folds matter only to Init "cv".

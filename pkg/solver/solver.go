@@ -5,7 +5,7 @@
 // (second-order working-set selection, gradient maintenance with Ḡ, shrinking,
 // an LRU cache of kernel columns bounded in bytes, warm starts), and the
 // formulations that build problems for it: C-SVC, hard margin, L2 soft margin
-// (K + νI) and the radius of the smallest enclosing ball (../shared/DESIGN.md,
+// (K + νI) and the radius of the smallest enclosing ball (docs/design.md
 // "One SVM solver, several duals").
 //
 // The algorithm is LIBSVM's Solver (Chang & Lin, LIBSVM 3.x, svm.cpp:

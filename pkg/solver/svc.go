@@ -12,8 +12,8 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
-// Margin selects the SVM formulation (DESIGN.md, "One SVM solver, several
-// duals").
+// Margin selects the SVM formulation (docs/design.md "One SVM solver,
+// several duals").
 type Margin int
 
 const (
@@ -99,11 +99,11 @@ type SVCResult struct {
 // hardMaxIter is the default iteration limit of a hard-margin SVM.
 const hardMaxIter = 1_000_000
 
-// TrainSVC trains a two-class SVM on the kernel matrix K with labels y (±1)
-// as the C-SVC, the L2 soft margin or the hard margin (DESIGN.md's table).
-// alpha0, when not nil, is a feasible warm start (e.g. the α of a nearby
-// kernel). A hard margin on data that cannot be separated returns
-// ErrNotSeparable (wrapped) with the partial result (see solveHard).
+// TrainSVC trains a two-class SVM on the kernel matrix K with labels y (±1) as
+// the C-SVC, the L2 soft margin or the hard margin (docs/design.md "One SVM
+// solver, several duals"). alpha0, when not nil, is a feasible warm start (e.g.
+// the α of a nearby kernel). A hard margin on data that cannot be separated
+// returns ErrNotSeparable (wrapped) with the partial result (see solveHard).
 func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s Settings, alpha0 []float64) (SVCResult, error) {
 	n := K.Len()
 	if len(y) != n {
@@ -274,10 +274,11 @@ type RadiusResult struct {
 // when nu > 0, as the L2 soft margin of Chapelle et al. 2002 needs), the
 // squared radius of the smallest ball enclosing the points in feature space.
 //
-// The solver gets the equivalent problem min ½βᵀKβ - ½Σβ_iK_ii (DESIGN.md's
-// P = 2K, p = -diag K, halved so the kernel columns serve unscaled): its
-// objective is -R²/2, and Eps applies to the halved gradient. beta0, when not
-// nil, is a feasible warm start; otherwise β starts at the first point.
+// The solver gets the equivalent problem min ½βᵀKβ - ½Σβ_iK_ii (docs/design.md
+// "One SVM solver, several duals": P = 2K, p = -diag K, halved so the kernel
+// columns serve unscaled): its objective is -R²/2, and Eps applies to the
+// halved gradient. beta0, when not nil, is a feasible warm start; otherwise β
+// starts at the first point.
 func Radius(ctx context.Context, K kernel.Matrix, nu float64, s Settings, beta0 []float64) (RadiusResult, error) {
 	n := K.Len()
 	if !(nu >= 0) || math.IsInf(nu, 0) {
