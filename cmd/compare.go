@@ -25,8 +25,9 @@ type compareOptions struct {
 	*globalOptions
 	data dataOptions
 	summaryOptions
-	s experiment.CompareSettings // the flags that are settings as they are
-	m methodFlags                // the methods' shared settings and --max-iter
+	s    experiment.CompareSettings // the flags that are settings as they are
+	each experiment.DatasetSettings // the flags that read and partition every DATA
+	m    methodFlags                // the methods' shared settings and --max-iter
 
 	Methods, Splits, Select, Shard, Preset string
 	Partitions, TrainSize, TestSize, MemMB int
@@ -63,9 +64,9 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.IntVar(&o.Partitions, "partitions", 30, "number of random train/test partitions")
 	f.IntVar(&o.TrainSize, "train-size", 100, "training points per partition")
 	f.IntVar(&o.TestSize, "test-size", 100, "test points per partition")
-	f.Float64Var(&o.s.TrainFraction, "train-fraction", 0, "training fraction per partition (the rest is test); overrides the sizes")
+	f.Float64Var(&o.each.TrainFraction, "train-fraction", 0, "training fraction per partition (the rest is test); overrides the sizes")
 	f.StringVar(&o.Splits, "splits", "random", "random, or predefined (the dataset's own realisations, e.g. IDA)")
-	f.BoolVar(&o.s.Stratified, "stratified", false, "keep the class proportions in every partition")
+	f.BoolVar(&o.each.Stratified, "stratified", false, "keep the class proportions in every partition")
 	f.StringVar(&o.Select, "select", "cv", "baseline selection: cv (inside each training part) or laanaya (best test rate on the first five partitions: looks at test data)")
 	f.IntVar(&o.s.Workers, "workers", 0, "concurrent jobs, the cores the run uses: 1 runs everything on one core (0 = all cores); results do not depend on it")
 	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the estimated peak memory of the jobs at once (--workers of them, each as large as the largest)", "a run that would need more"))
@@ -75,7 +76,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.s.Provenance.Study, "study", "", "a study FILE.yaml: its datasets, each read its own way, and settings whose keys are these flags' names (the flags given override its top level)")
 	f.BoolVar(&o.s.DryRun, "dry-run", false, "read the data, draw the partitions, check the settings and print the plan; run no job")
-	f.StringVar(&o.s.Name, "name", "", "display name of the one DATA in tables, figures and records")
+	f.StringVar(&o.each.Name, "name", "", "display name of the one DATA in tables, figures and records")
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
 	f.Float64Var(&o.m.C, "C", 0, "fix C for every method that takes it (0 = each method's own choice; twolevel learns C and refuses it)")
@@ -108,7 +109,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	_, shards, shardErr := experiment.ParseShard(o.Shard)
 	if err := cmp.Or(
 		usageIf(o.Partitions < 1 || o.Partitions > maxPartitions, "--partitions must be between 1 and %d, got %d", maxPartitions, o.Partitions),
-		usageIf(!(s.TrainFraction >= 0 && s.TrainFraction < 1), "--train-fraction must be in (0, 1), got %v", s.TrainFraction),
+		usageIf(!(o.each.TrainFraction >= 0 && o.each.TrainFraction < 1), "--train-fraction must be in (0, 1), got %v", o.each.TrainFraction),
 		usageIf(o.Splits != "random" && o.Splits != "predefined", "--splits: want random or predefined, got %q", o.Splits),
 		usageIf(o.Select != "cv" && o.Select != "laanaya", "--select: want cv or laanaya, got %q", o.Select),
 		usageIf(s.Resume && s.Out == "", "--resume needs --out FILE"),
@@ -120,7 +121,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(m.CacheMB < 1, "--cache-mb must be at least 1, got %d", m.CacheMB),
 		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
 		checkMemMB(o.MemMB),
-		o.validateSources(cmd, args)); err != nil {
+		o.validateSources(cmd, args), o.data.check()); err != nil {
 		return err
 	}
 	entries, err := experiment.ParseEntries(o.Methods)
@@ -151,10 +152,10 @@ func (o *compareOptions) validateSources(cmd *cobra.Command, args []string) erro
 	test, preset := o.data.Test != "", o.Preset != ""
 	if err := cmp.Or(
 		usageIf(test && preset, "--test does not apply to --preset (it draws its own samples)"),
-		usageIf(o.s.Provenance.Study != "" && len(args)+len(o.s.Name) > 0 || o.s.Name != "" && len(args) != 1, "--study names its datasets (give no DATA and no --name); --name is the display name of one DATA"),
+		usageIf(o.s.Provenance.Study != "" && len(args)+len(o.each.Name) > 0 || o.each.Name != "" && len(args) != 1, "--study names its datasets (give no DATA and no --name); --name is the display name of one DATA"),
 		usageIf(test && len(args) != 1, "--test FILE is the test part of one training DATA: give exactly one DATA, got %d", len(args)),
 		usageIf(test && o.Splits != "random", "--test FILE is the test part of every partition: --splits predefined does not apply"),
-		usageIf(test && (cmd.Flags().Changed("test-size") || o.s.TrainFraction > 0), "--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)"),
+		usageIf(test && (cmd.Flags().Changed("test-size") || o.each.TrainFraction > 0), "--test FILE is the whole test part of every partition: --test-size and --train-fraction do not apply (--train-size subsamples the training file)"),
 	); err != nil || !preset {
 		return err
 	}
@@ -184,24 +185,19 @@ func (o *compareOptions) presetFlags(cmd *cobra.Command, weston bool) error {
 const maxPartitions = 100_000
 
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
-	s := o.s
-	s.Data, s.Load, s.Preset, s.Seed, s.Normalize = args, o.data.load, o.Preset, o.Seed, o.data.Normalize
-	s.Partitions, s.TrainSize, s.TestSize, s.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
-	s.TestFile, s.PartitionsGiven, s.TrainSizeGiven, s.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
-	s.LoadTrainTest = func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
-		raw := o.data
-		raw.Normalize = dataio.NoScale
-		train, test, _, err := raw.loadTrainTest(path, o.Seed)
-		return train, test, err
-	}
+	s, each := o.s, o.each
+	each.Partitions, each.TrainSize, each.TestSize, each.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
+	each.Test, each.PartitionsGiven, each.TrainSizeGiven, each.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
+	s.Datasets, s.Stdin, s.Seed, s.Normalize = experiment.FileSpecs(args, each), o.data.stdinReader(), o.Seed, o.data.Normalize
+	s.Preset = experiment.PresetRun{Name: o.Preset, Partitions: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize}
 	s.LaanayaSelect, s.Notify = o.Select == "laanaya", func(n experiment.Notice) {
 		if !o.Quiet {
 			fmt.Fprintln(o.ErrOut, report.Notice(n))
 		}
 	}
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
-	if o.Preset != "" && !o.partitionsSet {
-		s.Partitions = 0 // the preset's own
+	if !o.partitionsSet {
+		s.Preset.Partitions = 0 // the preset's own
 	}
 	if o.Plot != "" {
 		// The figures come at the end: find out before a long run that
@@ -215,7 +211,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	}
 	// As tune: the estimate's live data, or the bound if lower, is the collector's soft limit.
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
-	study.Configure(&s, o.study)
+	study.Configure(&s, o.study, each)
 	s.LimitMemory = func(live int64) func() { return sysmem.LimitGCTo(o.MemMB, live) }
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	s.Progress = func(d, t int, r *experiment.Record) {
@@ -273,5 +269,5 @@ func compareError(memMB int, err error) error {
 	case errors.As(err, &other):
 		return fmt.Errorf("compare: %v; use another --out or the same settings", other)
 	}
-	return err
+	return flagHint(err) // the data's errors, in the flags' words
 }

@@ -14,81 +14,38 @@ import (
 )
 
 // DefaultData are the embedded datasets Compare runs on when it is given
-// neither Data nor Sources: heart and breast-wisconsin (Laanaya et al. 2011,
+// no datasets (FileSpecs of no paths): heart and breast-wisconsin (Laanaya et al. 2011,
 // Table 2) and diabetes (Yang's Pima).
 var DefaultData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin:diabetes"}
 
 // DefaultPartitions is the number of partitions of a dataset when
-// CompareSettings.Partitions is 0 (Laanaya et al. 2011, §3).
+// DatasetSettings.Partitions is 0 (Laanaya et al. 2011, §3).
 const DefaultPartitions = 30
 
 // CompareSettings are the settings of a comparison (compare). The zero value
-// of a field means its default; the partition sizes have dataio's meaning
-// (dataio.PartitionOptions), so give TrainSize and TestSize or TrainFraction.
+// of a field means its default. What to run on is said one way, by
+// Datasets (or, for partitions the caller draws, Sources; or a Preset).
 type CompareSettings struct {
 	// Entries are the methods compared with their settings, in the tables'
 	// order; nil means every method with its default settings.
 	Entries []Entry
 
-	// Data are the datasets, in the tables' order, each read with Load;
-	// nil means DefaultData. Datasets that share a name (a/heart.dat and
-	// b/heart.dat) are named by their paths.
-	Data []string
-	// Name, when set, is the display name of the one dataset of Data in
-	// tables, figures and records (instead of its file's base name).
-	Name string
-	// Preset, when set, runs a paper's experiment on generated data
-	// (LookupPreset): its sources, its entries unless Entries is set, and
-	// its margins (the gi-chessboard preset's hard margin for gi). Partitions (0: the preset's own),
-	// TrainSize, TestSize and Seed are its PresetSettings; Data, Load, the
-	// other partition settings and TestFile are not used.
-	Preset string
-	// Sources, when set (without Preset), are the datasets with their
-	// partitions drawn by the caller; Data, Load, the partition settings
-	// and TestFile are then not used.
-	Sources []Source
-	// Datasets, when set (without Preset and Sources), are the datasets,
-	// each read and partitioned with its own settings (a study): Data,
-	// Read, Load, LoadTrainTest, the partition settings and TestFile are
-	// then not used. Their names must differ.
+	// Datasets are the datasets, in the tables' order, each read and
+	// partitioned with its own settings: FileSpecs for files that share
+	// their settings (the command line), a study's list (study.Configure).
+	// Without Datasets, Sources and Preset, Compare runs on
+	// FileSpecs(DefaultData, DatasetSettings{}).
 	Datasets []DatasetSettings
-
-	// Read says how to read each of Data and TestFile; Stdin is read for
-	// the path "-".
-	Read  dataio.ReadOptions
+	// Sources, when set (without Preset), are the datasets with their
+	// partitions drawn by the caller; Datasets is then not used.
+	Sources []Source
+	// Preset, when its Name is set, runs a paper's experiment on generated
+	// data (LookupPreset): its sources, its entries unless Entries is set,
+	// and its margins (the gi-chessboard preset's hard margin for gi).
+	// Datasets is then not used.
+	Preset PresetRun
+	// Stdin is read for a dataset whose path is "-".
 	Stdin io.Reader
-	// Load reads one of Data; nil means dataio.LoadArg(path, Stdin, Read).
-	// A dataset with nominal features (read as category codes) is one-hot
-	// encoded on each partition's training part (EncodeNominal).
-	Load func(path string) (*dataio.Dataset, error)
-
-	// Partitions is the number of random train/test partitions of every
-	// dataset, or with Predefined the most of its own realisations used;
-	// 0 means DefaultPartitions.
-	Partitions int
-	// TrainSize and TestSize are the points per partition; TrainFraction,
-	// when set, replaces them (the rest is test).
-	TrainSize, TestSize int
-	TrainFraction       float64
-	// Predefined uses the dataset's own realisations (IDA) instead of
-	// random partitions.
-	Predefined bool
-	// Stratified keeps the class proportions in every partition.
-	Stratified bool
-
-	// TestFile, when set, is the test part of every partition of the one
-	// dataset in Data (LIBSVM's a1a and a1a.t): one partition trains on the
-	// whole training file; with PartitionsGiven (Partitions of them) or
-	// TrainSizeGiven, each trains on TrainSize random rows of it (all rows
-	// when it has no more).
-	TestFile                        string
-	PartitionsGiven, TrainSizeGiven bool
-	// LoadTrainTest reads Data[0] and TestFile, un-normalised (each
-	// partition fits its own normaliser), the test file with the training
-	// file's label mapping and nominal features one-hot encoded on the
-	// training file; nil means dataio.LoadSplit with Read, Stdin, TestFile
-	// and dataio.NoScale.
-	LoadTrainTest func(path string) (train, test *dataio.Dataset, err error)
 
 	// Seed draws the partitions and seeds the methods; Normalize, Base
 	// and Workers are Config's (the results do not depend on Workers).
@@ -265,41 +222,6 @@ func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
 // settings, unreadable data, a results file of another run, cancellation:
 // the records already written to Out stay).
 func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
-	entries, sources := s.Entries, s.Sources
-	var margins map[string]string
-	if s.Preset != "" {
-		p, ok := LookupPreset(s.Preset)
-		if !ok {
-			return nil, fmt.Errorf("unknown preset %q", s.Preset)
-		}
-		src, pe, err := p.Build(PresetSettings{Partitions: s.Partitions, TrainSize: s.TrainSize, TestSize: s.TestSize, Seed: s.Seed})
-		if err != nil {
-			return nil, err
-		}
-		sources = src
-		if entries == nil {
-			entries = pe
-		}
-		margins = p.Margins
-	}
-	if entries == nil {
-		var err error
-		if entries, err = ParseEntries("default"); err != nil {
-			return nil, err
-		}
-	}
-	entries = withMargins(entries, margins)
-	if s.Configure != nil {
-		entries = slices.Clone(entries)
-		for i := range entries {
-			spec, err := s.Configure(entries[i].Spec)
-			if err != nil {
-				return nil, &EntryError{Entry: entries[i], Err: err}
-			}
-			entries[i].Spec = spec
-		}
-	}
-	var sets []DatasetSettings
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
 		Base: s.Base, Describe: map[string]string{"select": "cv"},
@@ -307,37 +229,25 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	if s.LaanayaSelect {
 		cfg.Describe["select"] = "laanaya"
 	}
-	if err := checkEntryOptions(cfg, entries); err != nil {
-		return nil, err
-	}
-	if sources != nil {
-		if s.Preset != "" {
-			cfg.Describe["preset"] = s.Preset
-		}
-	} else if s.Datasets != nil {
-		var err error
-		if sources, sets, err = s.datasetSources(cfg.Describe); err != nil {
-			return nil, err
-		}
-	} else {
-		var err error
-		if sources, err = s.sources(cfg.Describe); err != nil {
-			return nil, err
-		}
-	}
-	cfg.Provenance = s.provenance(sources, sets)
-	jobs := cfg.Plan(sources, entries)
-	shapes, err := trainShapes(sources)
+	entries, sources, err := s.entriesAndPreset(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSize(cfg, sources, shapes, entries); err != nil {
-		return nil, err
+	specs := s.Datasets
+	if sources != nil {
+		specs = nil
+	} else if specs == nil {
+		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
-	if err := checkMemory(cfg, sources, shapes, entries, len(jobs), s.MemBytes); err != nil {
-		return nil, err
+	if specs != nil {
+		if sources, err = s.datasetSources(specs, cfg.Describe); err != nil {
+			return nil, err
+		}
 	}
-	if err := checkFeatures(sources, shapes, entries); err != nil {
+	cfg.Provenance = s.provenance(sources, specs)
+	jobs := cfg.Plan(sources, entries)
+	shapes, err := s.checkRun(cfg, sources, entries, len(jobs))
+	if err != nil {
 		return nil, err
 	}
 	if s.LimitMemory != nil && !s.DryRun {
@@ -347,17 +257,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	res := &CompareResult{Entries: entries}
 	if s.DryRun {
-		res.Plan = &Plan{Run: cfg.Fingerprint(entries, sources), Jobs: NewGrid(sources, entries).Jobs(),
-			ShardJobs: len(jobs), Shard: s.Shard, Shards: s.Shards}
-		for _, src := range sources {
-			if p := cfg.Provenance[src.Name()]; p != nil {
-				res.Plan.Datasets = append(res.Plan.Datasets, p.Data)
-			}
-		}
-		for _, e := range entries {
-			res.Plan.Entries = append(res.Plan.Entries, e.String())
-		}
-		res.Plan.Notes = append(planNotes(sources, len(entries)), classNotes(sources)...)
+		res.Plan = s.plan(cfg, sources, entries, len(jobs))
 		return res, nil
 	}
 	if s.BeforeRun != nil {
@@ -377,21 +277,10 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 			return nil, err
 		}
 	}
-	res.Run = cfg.Fingerprint(entries, sources)
-	settings := cfg.RunSettings(entries, sources)
-	legacy, _ := cfg.legacyFingerprint(entries, sources)
-	cfg.Grid = NewGrid(sources, entries)
-	res.Grid = cfg.Grid
-	res.Jobs = len(jobs)
-	if err := checkPrior(s.Out, prior, res.Run, legacy, settings); err != nil {
+	if err := resumeRun(&cfg, res, s.Out, prior, sources, entries); err != nil {
 		return nil, err
 	}
-	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
-		// A run begun by the version of the flat options: it goes on
-		// under its own identifier, so that the file stays one run.
-		res.Run, settings = legacy, nil
-	}
-	cfg.Settings = settings
+	res.Jobs = len(jobs)
 	done := map[Key]bool{}
 	for _, r := range prior {
 		done[r.Key()] = true
@@ -406,6 +295,101 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	res.Resumed = len(prior)
 	res.Failures = CountFailures(res.Records)
 	return res, nil
+}
+
+// entriesAndPreset returns the run's entries (s.Entries, the preset's or
+// the default ones, with the preset's margins, configured and checked with
+// cfg's shared settings) and the preset's sources (nil without a preset).
+func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error) {
+	entries, sources := s.Entries, s.Sources
+	var margins map[string]string
+	if s.Preset.Name != "" {
+		p, ok := LookupPreset(s.Preset.Name)
+		if !ok {
+			return nil, nil, fmt.Errorf("unknown preset %q", s.Preset.Name)
+		}
+		pr := s.Preset
+		src, pe, err := p.Build(PresetSettings{Partitions: pr.Partitions, TrainSize: pr.TrainSize, TestSize: pr.TestSize, Seed: s.Seed})
+		if err != nil {
+			return nil, nil, err
+		}
+		sources, margins = src, p.Margins
+		if entries == nil {
+			entries = pe
+		}
+		cfg.Describe["preset"] = s.Preset.Name
+	}
+	if entries == nil {
+		var err error
+		if entries, err = ParseEntries("default"); err != nil {
+			return nil, nil, err
+		}
+	}
+	entries = withMargins(entries, margins)
+	if s.Configure != nil {
+		entries = slices.Clone(entries)
+		for i := range entries {
+			spec, err := s.Configure(entries[i].Spec)
+			if err != nil {
+				return nil, nil, &EntryError{Entry: entries[i], Err: err}
+			}
+			entries[i].Spec = spec
+		}
+	}
+	return entries, sources, checkEntryOptions(cfg, entries)
+}
+
+// checkRun refuses, once the datasets are read and before any job runs, a
+// run whose data do not fit its entries (sizes, memory, features); it
+// returns the training parts' shapes.
+func (s *CompareSettings) checkRun(cfg Config, sources []Source, entries []Entry, jobs int) ([]shape, error) {
+	shapes, err := trainShapes(sources)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSize(cfg, sources, shapes, entries); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(cfg, sources, shapes, entries, jobs, s.MemBytes); err != nil {
+		return nil, err
+	}
+	return shapes, checkFeatures(sources, shapes, entries)
+}
+
+// plan is the dry run's Plan.
+func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, shardJobs int) *Plan {
+	p := &Plan{Run: cfg.Fingerprint(entries, sources), Jobs: NewGrid(sources, entries).Jobs(),
+		ShardJobs: shardJobs, Shard: s.Shard, Shards: s.Shards}
+	for _, src := range sources {
+		if pv := cfg.Provenance[src.Name()]; pv != nil {
+			p.Datasets = append(p.Datasets, pv.Data)
+		}
+	}
+	for _, e := range entries {
+		p.Entries = append(p.Entries, e.String())
+	}
+	p.Notes = append(planNotes(sources, len(entries)), classNotes(sources)...)
+	return p
+}
+
+// resumeRun sets the run's identifier, settings and grid on cfg and res,
+// checking that the records of out being resumed (prior) are of the same
+// run: a run begun by the version of the flat options goes on under its own
+// identifier, so that the file stays one run.
+func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sources []Source, entries []Entry) error {
+	res.Run = cfg.Fingerprint(entries, sources)
+	settings := cfg.RunSettings(entries, sources)
+	legacy, _ := cfg.legacyFingerprint(entries, sources)
+	cfg.Grid = NewGrid(sources, entries)
+	res.Grid = cfg.Grid
+	if err := checkPrior(out, prior, res.Run, legacy, settings); err != nil {
+		return err
+	}
+	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
+		res.Run, settings = legacy, nil
+	}
+	cfg.Settings = settings
+	return nil
 }
 
 // openSink opens the results file out (a MemorySink when out is ""), locked
@@ -455,123 +439,67 @@ func checkEntryOptions(cfg Config, entries []Entry) error {
 	return nil
 }
 
-// sources reads the datasets of s.Data and draws their partitions, and
-// describes them for the fingerprint.
-func (s *CompareSettings) sources(describe map[string]string) ([]Source, error) {
-	paths := s.Data
-	if len(paths) == 0 {
-		paths = DefaultData
+// source reads the dataset d (the path "-" from stdin) and draws its k
+// partitions from seed; notify, when set, is told of a training file
+// smaller than the training size.
+func (d DatasetSettings) source(k int, seed uint64, stdin io.Reader, notify func(Notice)) (Source, error) {
+	if d.Test != "" {
+		return d.trainTestSource(k, seed, stdin, notify)
 	}
-	k := s.Partitions
-	if k == 0 {
-		k = DefaultPartitions
-	}
-	var sources []Source
-	for _, path := range paths {
-		src, err := s.source(path, k)
-		if err != nil {
-			return nil, err
-		}
-		sources = append(sources, src)
-	}
-	if err := uniqueNames(sources, paths); err != nil {
-		return nil, err
-	}
-	if ss, ok := splitSource(sources[0]); ok && s.Name != "" && len(sources) == 1 {
-		d := *ss.Data
-		d.Name = s.Name
-		ss.Data = &d
-		describe["name"] = s.Name
-	}
-	splits := "random"
-	if s.Predefined {
-		splits = "predefined"
-	}
-	describe["data"] = strings.Join(paths, ",")
-	if s.Read.Multiclass == dataio.OneVsRest { // one-vs-one runs keep their ids
-		describe["multiclass"] = dataio.OneVsRest
-	}
-	describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", splits, k, s.TrainSize, s.TestSize, s.TrainFraction, s.Stratified)
-	if s.TestFile != "" {
-		describe["test"] = fmt.Sprintf("%s/%v/%v", s.TestFile, s.PartitionsGiven, s.TrainSizeGiven)
-	}
-	return sources, nil
-}
-
-// source loads one dataset and draws its k partitions.
-func (s *CompareSettings) source(path string, k int) (Source, error) {
-	if s.TestFile != "" {
-		return s.trainTestSource(path, k)
-	}
-	var (
-		d   *dataio.Dataset
-		err error
-	)
-	if s.Load != nil {
-		d, err = s.Load(path)
-	} else {
-		d, err = dataio.LoadArg(path, s.Stdin, s.Read)
-	}
+	data, err := dataio.LoadArg(d.Path, stdin, d.Read)
 	if err != nil {
 		return nil, err
 	}
-	if s.Predefined {
-		if len(d.Splits) == 0 {
-			return nil, &SourceError{Path: path, Err: ErrNoRealisations}
+	if d.Predefined {
+		if len(data.Splits) == 0 {
+			return nil, &SourceError{Path: d.Path, Err: ErrNoRealisations}
 		}
-		splits := d.Splits
+		splits := data.Splits
 		if k < len(splits) {
 			splits = splits[:k]
 		}
-		return EncodeNominal(&SplitSource{Data: d, Splits: splits}, d), nil
+		return EncodeNominal(&SplitSource{Data: data, Splits: splits}, data), nil
 	}
-	po := dataio.PartitionOptions{K: k, TrainSize: s.TrainSize, TestSize: s.TestSize, Stratified: s.Stratified}
-	if s.TrainFraction > 0 {
+	po := dataio.PartitionOptions{K: k, TrainSize: d.TrainSize, TestSize: d.TestSize, Stratified: d.Stratified}
+	if d.TrainFraction > 0 {
 		po.TrainSize, po.TestSize = 0, 0
-		po.TrainFraction = s.TrainFraction
+		po.TrainFraction = d.TrainFraction
 	}
-	splits, err := dataio.Partitions(d.Strata(), po, s.Seed)
-	if err != nil && s.TrainFraction == 0 && (s.TrainSize > d.Len() || s.TestSize > d.Len()-s.TrainSize) {
+	splits, err := dataio.Partitions(data.Strata(), po, seed)
+	if err != nil && d.TrainFraction == 0 && (d.TrainSize > data.Len() || d.TestSize > data.Len()-d.TrainSize) {
 		// Small data (iris, wine): say which settings fit it, by the flags'
 		// names (a study's keys are the same without the dashes).
-		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, d.Name, d.Len())
+		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, data.Name, data.Len())
 	}
 	if err != nil {
-		return nil, &SourceError{Path: path, Err: err}
+		return nil, &SourceError{Path: d.Path, Err: err}
 	}
-	return EncodeNominal(&SplitSource{Data: d, Splits: splits}, d), nil
+	return EncodeNominal(&SplitSource{Data: data, Splits: splits}, data), nil
 }
 
-// trainTestSource reads the training data at path and TestFile
-// (LoadTrainTest) and draws the partitions: the whole training file once, or
-// with PartitionsGiven or TrainSizeGiven, K random subsamples of TrainSize
-// rows (all rows when the file is smaller), each tested on the whole test
-// file.
-func (s *CompareSettings) trainTestSource(path string, k int) (Source, error) {
-	load := s.LoadTrainTest
-	if load == nil {
-		load = func(path string) (*dataio.Dataset, *dataio.Dataset, error) {
-			tt, err := dataio.LoadSplit(context.Background(), path, dataio.SplitSettings{
-				Read: s.Read, Stdin: s.Stdin, Test: s.TestFile, Seed: s.Seed, Normalize: dataio.NoScale})
-			if err != nil {
-				return nil, nil, err
-			}
-			return tt.Train, tt.Test, nil
-		}
-	}
-	train, test, err := load(path)
+// trainTestSource reads the training data and its test file Test,
+// un-normalised (each partition fits its own normaliser), the test file
+// with the training file's label mapping and nominal features one-hot
+// encoded on the training file (dataio.LoadSplit), and draws the
+// partitions: the whole training file once, or with PartitionsGiven or
+// TrainSizeGiven, k random subsamples of TrainSize rows (all rows when the
+// file is smaller), each tested on the whole test file.
+func (d DatasetSettings) trainTestSource(k int, seed uint64, stdin io.Reader, notify func(Notice)) (Source, error) {
+	tt, err := dataio.LoadSplit(context.Background(), d.Path, dataio.SplitSettings{
+		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: seed, Normalize: dataio.NoScale})
 	if err != nil {
 		return nil, err
 	}
+	train, test := tt.Train, tt.Test
 	n := train.Len()
-	if !s.PartitionsGiven {
+	if !d.PartitionsGiven {
 		k = 1
 	}
 	var splits []dataio.Split
-	if (s.PartitionsGiven || s.TrainSizeGiven) && s.TrainSize < n {
-		po := dataio.PartitionOptions{K: k, TrainSize: s.TrainSize, Stratified: s.Stratified}
-		if splits, err = dataio.Partitions(train.Strata(), po, s.Seed); err != nil {
-			return nil, &SourceError{Path: path, Err: err}
+	if (d.PartitionsGiven || d.TrainSizeGiven) && d.TrainSize < n {
+		po := dataio.PartitionOptions{K: k, TrainSize: d.TrainSize, Stratified: d.Stratified}
+		if splits, err = dataio.Partitions(train.Strata(), po, seed); err != nil {
+			return nil, &SourceError{Path: d.Path, Err: err}
 		}
 	} else {
 		all := make([]int, n)
@@ -581,8 +509,8 @@ func (s *CompareSettings) trainTestSource(path string, k int) (Source, error) {
 		for range k {
 			splits = append(splits, dataio.Split{Train: all})
 		}
-		if k > 1 && s.Notify != nil {
-			s.Notify(Notice{Kind: NoticeWholeFile, Dataset: path, Rows: n, TrainSize: s.TrainSize, Partitions: k})
+		if k > 1 && notify != nil {
+			notify(Notice{Kind: NoticeWholeFile, Dataset: d.Path, Rows: n, TrainSize: d.TrainSize, Partitions: k})
 		}
 	}
 	return &SplitSource{Data: train, Splits: splits, Test: test}, nil

@@ -49,20 +49,20 @@ func TestCompareSettingsErrors(t *testing.T) {
 		s    CompareSettings
 		ok   func(error) bool
 	}{
-		{"twice", CompareSettings{Entries: svm, Data: []string{"builtin:heart", "builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50},
+		{"twice", CompareSettings{Entries: svm, Datasets: FileSpecs([]string{"builtin:heart", "builtin:heart"}, DatasetSettings{Partitions: 1, TrainSize: 50, TestSize: 50})},
 			func(err error) bool {
 				var e *DuplicateDataError
 				return errors.As(err, &e) && e.Path == "builtin:heart"
 			}},
 		{"entry", CompareSettings{Entries: svm, Base: methods.Common{C: -1}},
 			func(err error) bool { var e *EntryError; return errors.As(err, &e) && e.Entry.Method == "svm" }},
-		{"laanaya", CompareSettings{Entries: mustEntries(t, "rcsc"), Data: []string{"builtin:heart"}, Partitions: 1, TrainSize: 50, TestSize: 50, LaanayaSelect: true},
+		{"laanaya", CompareSettings{Entries: mustEntries(t, "rcsc"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 1, TrainSize: 50, TestSize: 50}), LaanayaSelect: true},
 			func(err error) bool { return errors.Is(err, ErrNoSVM) }},
-		{"predefined", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, Predefined: true},
+		{"predefined", CompareSettings{Entries: svm, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Predefined: true})},
 			func(err error) bool { return errors.Is(err, ErrNoRealisations) }},
-		{"sizes", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, TrainSize: 500, TestSize: 50},
+		{"sizes", CompareSettings{Entries: svm, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{TrainSize: 500, TestSize: 50})},
 			func(err error) bool { var e *SourceError; return errors.As(err, &e) && e.Path == "builtin:heart" }},
-		{"test file", CompareSettings{Entries: svm, Data: []string{"builtin:heart"}, TestFile: filepath.Join(dir, "t.csv")},
+		{"test file", CompareSettings{Entries: svm, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Test: filepath.Join(dir, "t.csv")})},
 			func(err error) bool { return err != nil && strings.Contains(err.Error(), "t.csv") }},
 	} {
 		_, err := Compare(context.Background(), c.s)
@@ -77,8 +77,8 @@ func TestCompareSettingsErrors(t *testing.T) {
 func TestCompareTestFileWholeFile(t *testing.T) {
 	var notices []Notice
 	res, err := Compare(context.Background(), CompareSettings{
-		Entries: mustEntries(t, "probe1"), Data: []string{"builtin:heart"}, TestFile: "../../testdata/libsvm/heart_scale",
-		Partitions: 2, PartitionsGiven: true, TrainSize: 500, Seed: 1,
+		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
+			Test: "../../testdata/libsvm/heart_scale", Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
 		Notify: func(n Notice) { notices = append(notices, n) },
 	})
 	if err != nil {
@@ -96,8 +96,8 @@ func TestCompareTestFileWholeFile(t *testing.T) {
 // A resumed run skips the recorded jobs and refuses a file of other settings.
 func TestCompareResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
-	s := CompareSettings{Entries: mustEntries(t, "probe1,probe2"), Data: []string{"builtin:heart"},
-		Partitions: 2, TrainSize: 60, TestSize: 60, Seed: 1, Out: out, Shard: 1, Shards: 2}
+	s := CompareSettings{Entries: mustEntries(t, "probe1,probe2"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
+		Partitions: 2, TrainSize: 60, TestSize: 60}), Seed: 1, Out: out, Shard: 1, Shards: 2}
 	first, err := Compare(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -128,14 +128,14 @@ func TestCompareResume(t *testing.T) {
 // own partition count unless Partitions is set.
 func TestComparePreset(t *testing.T) {
 	res, err := Compare(context.Background(), CompareSettings{
-		Preset: "laanaya-weston", Entries: mustEntries(t, "probe1"), Partitions: 2, TrainSize: 20, TestSize: 10, Seed: 1})
+		Preset: PresetRun{Name: "laanaya-weston", Partitions: 2, TrainSize: 20, TestSize: 10}, Entries: mustEntries(t, "probe1"), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Records) != 2 || res.Records[0].Dataset != "weston" || res.Records[0].TrainSize != 20 || res.Records[0].TestSize != 10 {
 		t.Errorf("records %+v", res.Records)
 	}
-	if _, err := Compare(context.Background(), CompareSettings{Preset: "nosuch"}); err == nil {
+	if _, err := Compare(context.Background(), CompareSettings{Preset: PresetRun{Name: "nosuch"}}); err == nil {
 		t.Error("an unknown preset ran")
 	}
 }
@@ -160,7 +160,7 @@ func TestCompareSameNames(t *testing.T) {
 		}
 	}
 	res, err := Compare(context.Background(), CompareSettings{
-		Entries: mustEntries(t, "probe1"), Data: paths, Partitions: 1, TrainSize: 50, TestSize: 50, Seed: 1})
+		Entries: mustEntries(t, "probe1"), Datasets: FileSpecs(paths, DatasetSettings{Partitions: 1, TrainSize: 50, TestSize: 50}), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,8 +210,8 @@ func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
 			}
 			settings := func() CompareSettings {
 				return CompareSettings{
-					Entries: mustEntries(t, tc.methods), Data: []string{"builtin:heart"},
-					Partitions: 2, TrainSize: 100, TestSize: 100, Seed: 1, Normalize: "zscore",
+					Entries: mustEntries(t, tc.methods), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
+						Partitions: 2, TrainSize: 100, TestSize: 100}), Seed: 1, Normalize: "zscore",
 					Base: tc.base, Workers: 1, Out: out, Resume: true,
 					Configure: func(s methods.Spec) (methods.Spec, error) {
 						switch v := s.(type) {
@@ -264,7 +264,7 @@ func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
 // run's settings, so a resume with another setting names it.
 func TestResumeNamesTheSettingThatDiffers(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
-	s := CompareSettings{Entries: mustEntries(t, "probe1"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 50, TestSize: 50,
+	s := CompareSettings{Entries: mustEntries(t, "probe1"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 50, TestSize: 50}),
 		Seed: 1, Base: methods.Common{Folds: 5}, Out: out}
 	if _, err := Compare(context.Background(), s); err != nil {
 		t.Fatal(err)

@@ -21,9 +21,11 @@ func ExampleCompare() {
 		log.Fatal(err)
 	}
 	res, err := experiment.Compare(context.Background(), experiment.CompareSettings{
-		Entries:    entries,
-		Data:       []string{"builtin:heart"},
-		Partitions: 2, TrainSize: 100, TestSize: 100,
+		Entries: entries,
+		// The files and how each is read and partitioned: FileSpecs, as the
+		// command line gives them; a study's datasets are the same list.
+		Datasets: experiment.FileSpecs([]string{"builtin:heart"},
+			experiment.DatasetSettings{Partitions: 2, TrainSize: 100, TestSize: 100}),
 		Seed: 1,
 	})
 	if err != nil {
@@ -57,9 +59,9 @@ func ExampleMergeFiles() {
 	var files []string
 	for shard := 1; shard <= 2; shard++ {
 		s := experiment.CompareSettings{
-			Entries: svm, Data: []string{"builtin:heart"},
-			Partitions: 3, TrainSize: 60, TestSize: 60, Seed: 1,
-			Shard: shard, Shards: 2, Out: filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", shard)),
+			Entries: svm, Seed: 1,
+			Datasets: experiment.FileSpecs([]string{"builtin:heart"}, experiment.DatasetSettings{Partitions: 3, TrainSize: 60, TestSize: 60}),
+			Shard:    shard, Shards: 2, Out: filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", shard)),
 		}
 		if _, err := experiment.Compare(context.Background(), s); err != nil {
 			log.Fatal(err)

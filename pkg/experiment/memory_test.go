@@ -97,7 +97,7 @@ func TestEstimateMemoryOneHot(t *testing.T) {
 // rows a job can have within the bound; that many rows pass, one more not.
 func TestCompareMemoryRefused(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
-	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 200, TestSize: 70,
+	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 200, TestSize: 70}),
 		Workers: 2, Base: methods.Common{Folds: 5, CacheMB: 200, Eps: 1e-3}, Out: out, MemBytes: 34 << 20}
 	_, err := Compare(context.Background(), s)
 	var me *MemoryError
@@ -175,7 +175,7 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 func TestCompareLimitMemory(t *testing.T) {
 	var live int64
 	restored := false
-	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 60, TestSize: 60,
+	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 60, TestSize: 60}),
 		Workers: 2, Base: methods.Common{Folds: 3}, LimitMemory: func(l int64) func() {
 			live = l
 			return func() { restored = true }

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,7 +42,7 @@ func ds(path, name string) DatasetSettings {
 func TestMergeFilesOfDifferentRuns(t *testing.T) {
 	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
 	b := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "pima")}})
-	plain := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	plain := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
 	res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, b, plain}})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestRecordsCarryProvenance(t *testing.T) {
 // silently before), and the error names both files.
 func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
 	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
-	plain := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	plain := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
 	if _, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, plain}}); err != nil {
 		t.Fatalf("the unedited runs: %v", err)
 	}
@@ -173,24 +174,26 @@ func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
 // grid; another number of partitions of the same identity merges (partition
 // k is drawn from the seed and k alone).
 func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
-	svm := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 40, TestSize: 40})
+	svm := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
 	spd := mustEntries(t, "spd")
 	for _, c := range []struct {
 		name string
 		s    CompareSettings
+		d    DatasetSettings
 		want string
 	}{
-		{"other data", CompareSettings{Data: []string{"builtin:diabetes"}, Name: "heart"}, "data sha256 "},
-		{"other seed", CompareSettings{Data: []string{"builtin:heart"}, Seed: 9}, "seed 0 vs 9"},
-		{"other sizes", CompareSettings{Data: []string{"builtin:heart"}, TrainSize: 30}, "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"},
-		{"stratified", CompareSettings{Data: []string{"builtin:heart"}, Stratified: true}, "vs stratified=true"},
-		{"normalize none", CompareSettings{Data: []string{"builtin:heart"}, Normalize: "none"}, "normalize zscore vs none"},
+		{"other data", CompareSettings{}, DatasetSettings{Path: "builtin:diabetes", Name: "heart"}, "data sha256 "},
+		{"other seed", CompareSettings{Seed: 9}, DatasetSettings{}, "seed 0 vs 9"},
+		{"other sizes", CompareSettings{}, DatasetSettings{TrainSize: 30}, "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"},
+		{"stratified", CompareSettings{}, DatasetSettings{Stratified: true}, "vs stratified=true"},
+		{"normalize none", CompareSettings{Normalize: "none"}, DatasetSettings{}, "normalize zscore vs none"},
 	} {
-		s := c.s
-		s.Entries, s.Partitions, s.TestSize = spd, 2, 40
-		if s.TrainSize == 0 {
-			s.TrainSize = 40
+		s, d := c.s, c.d
+		d.Partitions, d.TestSize = 2, 40
+		if d.TrainSize == 0 {
+			d.TrainSize = 40
 		}
+		s.Entries, s.Datasets = spd, FileSpecs([]string{cmp.Or(d.Path, "builtin:heart")}, d)
 		other := runTo(t, s)
 		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, other}})
 		var ie *IdentityConflictError
@@ -211,7 +214,7 @@ func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
 			}
 		}
 	}
-	more := runTo(t, CompareSettings{Data: []string{"builtin:heart"}, Partitions: 3, TrainSize: 40, TestSize: 40, Entries: spd})
+	more := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 3, TrainSize: 40, TestSize: 40}), Entries: spd})
 	if res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, more}}); err != nil || !slices.Equal(res.Datasets, []string{"heart"}) {
 		t.Errorf("3 partitions of the same identity: %v", err)
 	}

@@ -17,12 +17,14 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
-// DatasetSettings are one dataset of CompareSettings.Datasets: its file,
-// display name, reading and partitions, each as the compare flag of the
-// same name means for a run of that one file.
+// DatasetSettings are one dataset of CompareSettings.Datasets (a study's
+// entry): its file, display name, reading and partitions, each as the
+// compare flag of the same name means for a run of that one file.
 type DatasetSettings struct {
 	// Path is the data file (or "builtin:NAME"); Test, when set, is its
-	// test file (--test).
+	// test file (--test): one partition trains on the whole training file;
+	// with PartitionsGiven (Partitions of them) or TrainSizeGiven, each
+	// trains on TrainSize random rows of it (all rows when it has no more).
 	Path, Test string
 	// Name is the display name in tables, figures and records; "" keeps
 	// the name the reader gives (the file's base name).
@@ -30,14 +32,52 @@ type DatasetSettings struct {
 	// Where says where the dataset was given (a study file's "FILE:LINE"),
 	// for errors; "" for none.
 	Where string
-	Read  dataio.ReadOptions
-	// Partitions, TrainSize, TestSize, TrainFraction, Stratified,
-	// PartitionsGiven and TrainSizeGiven are CompareSettings' fields of
-	// the same names, for this dataset.
+	// Read says how to read Path and Test. A dataset with nominal features
+	// (read as category codes) is one-hot encoded on each partition's
+	// training part (EncodeNominal).
+	Read dataio.ReadOptions
+	// Partitions is the number of random train/test partitions, or with
+	// Predefined the most of the dataset's own realisations (IDA) used; 0
+	// means DefaultPartitions. TrainSize and TestSize are the points per
+	// partition (dataio.PartitionOptions); TrainFraction, when set,
+	// replaces them (the rest is test). Stratified keeps the class
+	// proportions in every partition.
 	Partitions, TrainSize, TestSize int
 	TrainFraction                   float64
-	Stratified                      bool
+	Predefined, Stratified          bool
 	PartitionsGiven, TrainSizeGiven bool
+
+	// files marks the datasets of FileSpecs: the run describes them, in its
+	// fingerprint, as a list of files with shared settings.
+	files bool
+}
+
+// FileSpecs returns the datasets at paths (nil: DefaultData), each read and
+// partitioned with the settings of each (its Path is not used; its Name
+// only for one path), as the command line gives them. Datasets that share
+// a name (a/heart.dat and b/heart.dat) are named by their paths; the same
+// path given twice is a *DuplicateDataError.
+func FileSpecs(paths []string, each DatasetSettings) []DatasetSettings {
+	if len(paths) == 0 {
+		paths = DefaultData
+	}
+	if len(paths) != 1 {
+		each.Name = ""
+	}
+	out := make([]DatasetSettings, len(paths))
+	for i, p := range paths {
+		out[i] = each
+		out[i].Path, out[i].files = p, true
+	}
+	return out
+}
+
+// PresetRun is a preset as Compare runs it (CompareSettings.Preset): its
+// name (LookupPreset) and the choices it leaves to the caller, as
+// PresetSettings (Compare's Seed draws the samples).
+type PresetRun struct {
+	Name                            string
+	Partitions, TrainSize, TestSize int
 }
 
 // key is the dataset's settings as the run fingerprint holds them: all
@@ -123,23 +163,23 @@ func (e *DuplicateNameError) Error() string {
 	return fmt.Sprintf("%s: dataset name %q is also the name of the dataset at %s: give one of them another name", e.Where, e.Name, e.First)
 }
 
-// datasetSources reads s.Datasets, each with its own settings, and draws
-// their partitions; it describes each for the fingerprint.
-func (s *CompareSettings) datasetSources(describe map[string]string) ([]Source, []DatasetSettings, error) {
+// datasetSources reads the datasets specs, each with its own settings,
+// and draws their partitions; it describes them for the fingerprint, as
+// the run's fingerprint always described them: FileSpecs' datasets as one
+// list of files, a study's each by its settings.
+func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[string]string) ([]Source, error) {
+	if specs[0].files {
+		return s.fileSources(specs, describe)
+	}
 	var (
 		sources []Source
 		seen    = map[string]string{}
-		sets    []DatasetSettings
 	)
-	for i, ds := range s.Datasets {
+	for i, ds := range specs {
 		if ds.Partitions == 0 {
 			ds.Partitions = DefaultPartitions
 		}
-		t := *s
-		t.Datasets, t.Load, t.LoadTrainTest, t.Read, t.TestFile = nil, nil, nil, ds.Read, ds.Test
-		t.TrainSize, t.TestSize, t.TrainFraction, t.Stratified = ds.TrainSize, ds.TestSize, ds.TrainFraction, ds.Stratified
-		t.PartitionsGiven, t.TrainSizeGiven = ds.PartitionsGiven, ds.TrainSizeGiven
-		src, err := t.source(ds.Path, ds.Partitions)
+		src, err := ds.source(ds.Partitions, s.Seed, s.Stdin, s.Notify)
 		if err != nil {
 			at := ds.Path
 			if ds.Where != "" {
@@ -149,23 +189,66 @@ func (s *CompareSettings) datasetSources(describe map[string]string) ([]Source, 
 			if errors.As(err, &se) {
 				err = se.Err
 			}
-			return nil, nil, &SourceError{Path: at, Err: err}
+			return nil, &SourceError{Path: at, Err: err}
 		}
-		if ss, ok := splitSource(src); ok && ds.Name != "" {
-			d := *ss.Data
-			d.Name = ds.Name
-			ss.Data = &d
-		}
+		named(src, ds.Name)
 		name := src.Name()
 		if first, dup := seen[name]; dup {
-			return nil, nil, &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
+			return nil, &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
 		}
 		seen[name] = cmp.Or(ds.Where, ds.Path)
 		describe[fmt.Sprintf("dataset.%d", i)] = ds.key()
 		sources = append(sources, src)
-		sets = append(sets, ds)
 	}
-	return sources, sets, nil
+	return sources, nil
+}
+
+// fileSources reads the datasets of FileSpecs and draws their partitions,
+// and describes them for the fingerprint.
+func (s *CompareSettings) fileSources(specs []DatasetSettings, describe map[string]string) ([]Source, error) {
+	d := specs[0] // the settings every one shares
+	k := cmp.Or(d.Partitions, DefaultPartitions)
+	var (
+		sources []Source
+		paths   []string
+	)
+	for _, ds := range specs {
+		src, err := ds.source(k, s.Seed, s.Stdin, s.Notify)
+		if err != nil {
+			return nil, err
+		}
+		sources, paths = append(sources, src), append(paths, ds.Path)
+	}
+	if err := uniqueNames(sources, paths); err != nil {
+		return nil, err
+	}
+	if _, ok := splitSource(sources[0]); ok && d.Name != "" && len(sources) == 1 {
+		named(sources[0], d.Name)
+		describe["name"] = d.Name
+	}
+	splits := "random"
+	if d.Predefined {
+		splits = "predefined"
+	}
+	describe["data"] = strings.Join(paths, ",")
+	if d.Read.Multiclass == dataio.OneVsRest { // one-vs-one runs keep their ids
+		describe["multiclass"] = dataio.OneVsRest
+	}
+	describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", splits, k, d.TrainSize, d.TestSize, d.TrainFraction, d.Stratified)
+	if d.Test != "" {
+		describe["test"] = fmt.Sprintf("%s/%v/%v", d.Test, d.PartitionsGiven, d.TrainSizeGiven)
+	}
+	return sources, nil
+}
+
+// named gives the dataset of src the display name name ("": it keeps its
+// own).
+func named(src Source, name string) {
+	if ss, ok := splitSource(src); ok && name != "" {
+		d := *ss.Data
+		d.Name = name
+		ss.Data = &d
+	}
 }
 
 // Provenance says where a record's data came from and what made it: the
@@ -337,21 +420,14 @@ func planNotes(sources []Source, entries int) []string {
 	return notes
 }
 
-// provenance describes every source of the run (those read from files),
+// provenance describes every source of the run read from a file (specs),
 // by name: s.Provenance with the dataset's DataProvenance.
-func (s *CompareSettings) provenance(sources []Source, sets []DatasetSettings) map[string]*Provenance {
+func (s *CompareSettings) provenance(sources []Source, specs []DatasetSettings) map[string]*Provenance {
 	out := map[string]*Provenance{}
-	paths := s.Data
-	if len(paths) == 0 {
-		paths = DefaultData
-	}
 	for i, src := range sources {
 		p := s.Provenance
-		switch {
-		case sets != nil:
-			p.Data = dataProvenance(src, sets[i].Path, sets[i].Read)
-		case s.Sources == nil && s.Preset == "" && i < len(paths):
-			p.Data = dataProvenance(src, paths[i], s.Read)
+		if i < len(specs) {
+			p.Data = dataProvenance(src, specs[i].Path, specs[i].Read)
 		}
 		if p != (Provenance{}) {
 			out[src.Name()] = &p

@@ -81,7 +81,7 @@ func TestCompareRefusesALockedOutBeforeWork(t *testing.T) {
 	}
 	var notices []Notice
 	_, err = Compare(context.Background(), CompareSettings{
-		Entries: entries, Data: []string{"builtin:heart"}, Partitions: 2, TrainSize: 50, TestSize: 50,
+		Entries: entries, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 50, TestSize: 50}),
 		LaanayaSelect: true, Out: path, Notify: func(n Notice) { notices = append(notices, n) },
 	})
 	if le := (*LockedError)(nil); !errors.As(err, &le) || len(notices) != 0 {

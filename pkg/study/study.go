@@ -496,17 +496,14 @@ func Load(path string, fs Flags) (*Study, error) {
 }
 
 // Configure sets the datasets of s (CompareSettings.Datasets) from the
-// study st (nil: none, s stays as it is). Each dataset starts from s's
-// reading and partition settings (the flags and the study's top level); the
-// study file, its SHA-256 and its name go into s.Provenance.
-func Configure(s *experiment.CompareSettings, st *Study) {
+// study st (nil: none, s stays as it is). Each dataset starts from each,
+// the reading and partition settings of the flags and the study's top
+// level; the study file, its SHA-256 and its name go into s.Provenance.
+func Configure(s *experiment.CompareSettings, st *Study, each experiment.DatasetSettings) {
 	if st == nil {
 		return
 	}
-	base := experiment.DatasetSettings{
-		Read: s.Read, Partitions: s.Partitions, TrainSize: s.TrainSize, TestSize: s.TestSize,
-		TrainFraction: s.TrainFraction, Stratified: s.Stratified, PartitionsGiven: s.PartitionsGiven, TrainSizeGiven: s.TrainSizeGiven,
-	}
-	s.Datasets = st.Settings(base)
+	each.Path, each.Test, each.Name, each.Where = "", "", "", ""
+	s.Datasets = st.Settings(each)
 	s.Provenance.Study, s.Provenance.StudySHA256, s.Provenance.StudyName = st.File, st.SHA256, st.Name
 }

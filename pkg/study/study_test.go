@@ -108,8 +108,8 @@ datasets:
 	if seed != 7 || parts != 9 || methods != "svm,gi" || st.Name != "two" || len(st.SHA256) != 64 {
 		t.Errorf("seed %d partitions %d (the flag's 9 wins) methods %q name %q", seed, parts, methods, st.Name)
 	}
-	s := experiment.CompareSettings{Read: dataio.ReadOptions{LabelCol: "1"}, Partitions: 9, TrainSize: 50, TestSize: 100, TrainFraction: 0.3}
-	Configure(&s, st)
+	var s experiment.CompareSettings
+	Configure(&s, st, experiment.DatasetSettings{Read: dataio.ReadOptions{LabelCol: "1"}, Partitions: 9, TrainSize: 50, TestSize: 100, TrainFraction: 0.3})
 	ds := s.Datasets
 	if len(ds) != 3 {
 		t.Fatalf("%d datasets", len(ds))
