@@ -3,12 +3,14 @@ package cmd
 import (
 	"bufio"
 	"cmp"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -269,6 +271,17 @@ func TestCompareDegeneratePairs(t *testing.T) {
 	cell := fmt.Sprintf("%d of %d pairs", deg, all)
 	if deg == 0 || !strings.Contains(table, "│ "+cell+" │") || !strings.Contains(table, "rcsc "+cell+": ") {
 		t.Errorf("want a degenerate pair and the cell and note %q:\n%s", cell, table)
+	}
+	// The long table counts each job's SVMs and degenerate ones.
+	rows, err := csv.NewReader(strings.NewReader(mustRun(t, "report", out, "--per-job", "--format", "csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svms, degSVMs := slices.Index(rows[0], "svms"), slices.Index(rows[0], "degenerate_svms")
+	for i, r := range recs {
+		if svms < 0 || degSVMs < 0 || rows[1+i][svms] != "15" || rows[1+i][degSVMs] != strconv.Itoa(r.DegeneratePairs) {
+			t.Errorf("--per-job row %d: %q; want svms 15 and degenerate_svms %d", i, rows[1+i], r.DegeneratePairs)
+		}
 	}
 	// Older records, without pairs: the runs are counted.
 	b, err := os.ReadFile(out)

@@ -77,9 +77,21 @@ var perJobColumns = []perJobColumn{
 		return perJobNumber(r.Kernel.Gamma)
 	})},
 	{"degenerate", func(r *experiment.Record) string { return r.Degenerate }},
+	// A multi-class record's binary SVMs and how many of them are
+	// degenerate ("3 of 15 pairs"); empty for a binary record.
+	{"svms", func(r *experiment.Record) string { return countIf(len(r.Pairs) > 0, len(r.Pairs)) }},
+	{"degenerate_svms", func(r *experiment.Record) string { return countIf(len(r.Pairs) > 0, r.DegeneratePairs) }},
 	{"seed", func(r *experiment.Record) string { return strconv.FormatUint(r.Seed, 10) }},
 	{"run", func(r *experiment.Record) string { return r.Run }},
 	{"error", func(r *experiment.Record) string { return r.Error }},
+}
+
+// countIf is n as a cell, or "" when !ok.
+func countIf(ok bool, n int) string {
+	if !ok {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // CheckPerJob returns the usage error of --per-job (perJob) with a format
