@@ -3,7 +3,7 @@
 # once, in order, and the minimum and median wall time of each are printed
 # in ms (bash's fork and exec included, the same for every command). For
 # runs of 0.1 s, where /usr/bin/time's hundredths are too coarse and a busy
-# second makes one-off timings useless (BENCHMARKS.md, `train` on a1a).
+# second makes one-off timings useless (git show 7e296e7:BENCHMARKS.md, "`train` on a1a").
 #
 #   bench/alternate.sh 30 "svm-train -c 1 -g 0.03125 a1a /tmp/m" \
 #       "kerneltune train a1a --normalize none -g 0.03125 -c 1 -q"

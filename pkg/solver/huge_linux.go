@@ -41,7 +41,7 @@ func adviseHugePages(b []float64) {
 // faults. On a1a (1,605 rows, a 20 MB arena) that happened in about 40% of
 // `train` runs, at random with the collector's timing: 7,300 page faults
 // instead of 2,500, and the solve at 100-115 ms instead of 35-60 ms
-// (BENCHMARKS.md, "train on a1a").
+// (BENCHMARKS.md, "Small problems"; the measurement in its history, git show 7e296e7:BENCHMARKS.md, "train on a1a").
 func mapArena(n int) ([]float64, func()) {
 	if n <= 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return nil, nil

@@ -23,7 +23,7 @@ import (
 // in the middle of its chunk (a machine busy with other work) delays the
 // column by up to that chunk.
 
-// Tuning, measured on the 2-core bench VM (BENCHMARKS.md, "Two cores"): a
+// Tuning, measured on the 2-core bench VM (BENCHMARKS.md, "Small problems"): a
 // column is split when its length times the Matrix's EntryCost reaches
 // splitMinWork (≈ 5 µs of work serially), in one chunk per worker: every
 // chunk costs about 1 µs of cache-line traffic between the cores, so a
