@@ -132,6 +132,10 @@ func TestProbabilityTune(t *testing.T) {
 	if r.Probability == nil || r.TestScores == nil || r.TestScores.LogLoss == nil || r.TestScores.Brier == nil {
 		t.Fatalf("tune JSON: probability %+v, test scores %+v", r.Probability, r.TestScores)
 	}
+	// The sigmoid's five CV solves count among the run's SVM solves.
+	if plain := tuneJSON(t, "builtin:heart", "--method", "spd", "--test-fraction", "0.3"); r.Solves != plain.Solves+5 {
+		t.Errorf("SVM solves with --probability %d, without %d: want 5 more (the sigmoid's CV)", r.Solves, plain.Solves)
+	}
 	p, _ := predictJSON(t, modelPath, "builtin:heart", "--probability")
 	if p.Others == nil || p.Others.LogLoss == nil || math.Abs(*p.Others.LogLoss-*r.TestScores.LogLoss) > 1e-12 {
 		t.Errorf("predict's log-loss on the rows tune held out %v, tune's test log-loss %v", p.Others, *r.TestScores.LogLoss)

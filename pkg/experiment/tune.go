@@ -213,7 +213,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Margin: res.Margin.String(), C: res.C, WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
-		Solves: res.Solves + 1, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
+		Solves: res.Solves + 1 + f.ProbabilitySolves, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
 		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m, Probability: m.Probability,

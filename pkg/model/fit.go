@@ -120,6 +120,9 @@ type FitResult struct {
 	TestTrue, TestPred []int
 	// Elapsed is the wall time of the fit (not of the scoring).
 	Elapsed time.Duration
+	// ProbabilitySolves are the SVMs the probability estimates trained
+	// (FitSettings.Probability: 5-fold CV per binary SVM), 0 without.
+	ProbabilitySolves int
 	Accuracies
 }
 
@@ -144,11 +147,12 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 		return nil, ErrProbabilityOneVsRest
 	}
 	if s.Train != nil && s.Train.MultiClass() {
-		m, worst, err := fitMulti(ctx, s, s.Pairs, st)
+		var probSolves int
+		m, worst, err := fitMulti(ctx, s, s.Pairs, st, &probSolves)
 		if err != nil {
 			return nil, err
 		}
-		r := &FitResult{Model: m, Elapsed: time.Since(start), Classes: m.Classes}
+		r := &FitResult{Model: m, Elapsed: time.Since(start), Classes: m.Classes, ProbabilitySolves: probSolves}
 		r.SVC.Status = worst
 		r.TrainCorrect = correct(s.Train.Class, m.PredictClassesNormalized(s.Train.X))
 		r.TrainAccuracy = float64(r.TrainCorrect) / float64(s.Train.Len())
@@ -172,13 +176,14 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	var probSolves int
 	if s.Probability {
-		if m.Probability, err = fitSigmoid(ctx, s.Train, s.Kernel, p, st, s.Seed, 0); err != nil {
+		if m.Probability, err = fitSigmoid(ctx, s.Train, s.Kernel, p, st, s.Seed, 0, &probSolves); err != nil {
 			return nil, err
 		}
 		m.FormatVersion = formatVersionOf(m)
 	}
-	r := &FitResult{Model: m, SVC: res, Elapsed: time.Since(start)}
+	r := &FitResult{Model: m, SVC: res, Elapsed: time.Since(start), ProbabilitySolves: probSolves}
 	c := ConfusionOf(trainDecision(m, s.Train, res), s.Train.Y)
 	r.TrainCorrect, r.TrainAccuracy = c.Correct(), c.Accuracy()
 	if s.Test != nil && s.Test.Len() > 0 {

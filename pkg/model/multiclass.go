@@ -61,7 +61,7 @@ func (m *Model) IsMultiClass() bool { return len(m.Classes) > 0 }
 // first pair's (every pair's when they share them); Training sums the
 // pairs' work, with N the training rows and NSV LIBSVM's total_sv, the
 // training rows that are a support vector of some pair.
-func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Settings) (*Model, status.Status, error) {
+func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Settings, probSolves *int) (*Model, status.Status, error) {
 	train := s.Train
 	k := train.NumClasses()
 	idx := train.Subproblems()
@@ -111,7 +111,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		if s.Probability {
 			// svm_train calls svm_binary_svc_probability on each pair's
 			// rows, with the pair's C, before the pair's SVM.
-			if pm.Probability, err = fitSigmoid(ctx, sub, ps.Kernel, par, st, s.Seed, p); err != nil {
+			if pm.Probability, err = fitSigmoid(ctx, sub, ps.Kernel, par, st, s.Seed, p, probSolves); err != nil {
 				return nil, 0, fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, ij), err)
 			}
 		}

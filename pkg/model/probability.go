@@ -38,10 +38,11 @@ var ErrProbabilityOneVsRest = errors.New("probability estimates are one-vs-one's
 // normalised train (labels ±1) to its 5-fold cross-validated decision
 // values, as svm_binary_svc_probability: each fold's SVM has the same
 // kernel, margin, C and class weights as the final one (LIBSVM: C = 1 with
-// weights Cp, Cn, the same box).
-func fitSigmoid(ctx context.Context, train *dataio.Dataset, spec kernel.Spec, p solver.SVCParams, st solver.Settings, seed uint64, sub int) (*probability.Sigmoid, error) {
+// weights Cp, Cn, the same box). It adds the SVMs it trains to solves.
+func fitSigmoid(ctx context.Context, train *dataio.Dataset, spec kernel.Spec, p solver.SVCParams, st solver.Settings, seed uint64, sub int, solves *int) (*probability.Sigmoid, error) {
 	rng := rand.New(rand.NewPCG(seed, probabilityStream+uint64(sub)))
 	dec, err := probability.CV(ctx, train.Y, rng, func(ctx context.Context, rows, held []int) ([]float64, error) {
+		*solves++
 		m, _, err := fitSVMRows(ctx, train.Subset(rows), nil, spec, p, st, false)
 		if err != nil {
 			return nil, err
