@@ -94,7 +94,7 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{"--input-format", "arff", "builtin:heart"}, 1, "builtin heart is a LIBSVM file, not arff"},
 		{[]string{"--categorical", "ordinal", "builtin:heart"}, 2, `--categorical: unknown setting "ordinal"`},
 		{[]string{"--classes", "a", "builtin:heart"}, 2, `--classes: want two different classes A,B, got "a"`},
-		{[]string{"--classes", "a,b", "--positive", "c", "builtin:heart"}, 2, "--positive c is not one of --classes a,b"},
+		{[]string{"--classes", "a,b", "--positive", "c", "builtin:heart"}, 2, `--positive: "c" is not one of the classes a,b`},
 		{[]string{"--missing", "impute", "builtin:heart"}, 2, "--missing"},
 		{[]string{"--features", "-3", "builtin:heart"}, 2, "--features"},
 		{[]string{"--bogus"}, 2, "unknown flag"},

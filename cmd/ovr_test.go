@@ -209,7 +209,7 @@ func TestCompareOneVsRest(t *testing.T) {
 	}
 	bad := writeFile(t, dir, "bad.yaml", "name: mc\nmethods: [svm]\ndatasets:\n  - path: "+wine+"\n    multiclass: ova\n")
 	_, errOut, code := runCLI(t, "compare", "--study", bad)
-	if code == 0 || !strings.Contains(errOut, `want one of ovo, ovr, got "ova"`) {
+	if code == 0 || !strings.Contains(errOut, `bad.yaml:5: multiclass: unknown setting "ova" (want ovo or ovr)`) {
 		t.Errorf("study multiclass: ova: exit %d, %q", code, errOut)
 	}
 }
