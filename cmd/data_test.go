@@ -29,6 +29,7 @@ func parseDataFlags(t *testing.T, args ...string) *dataOptions {
 // loadTrainTest is dataio.LoadSplit (its tests are in pkg/dataio) with the
 // notes and errors in the flags' words.
 func TestLoadTrainTestFlagWords(t *testing.T) {
+	t.Parallel()
 	train, test, _, err := parseDataFlags(t, "--test-fraction", "0.25").loadTrainTest("builtin:heart", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 }
 
 func TestDataFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--test", "x", "--test-fraction", "0.3"},
 		{"--test-fraction", "1.5"},
@@ -71,6 +73,7 @@ func TestDataFlagErrors(t *testing.T) {
 // TestHeaderFlag: --header overrides the detection, which takes a first row
 // of numbers for data and a first row without numbers for names.
 func TestHeaderFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Years as column names: data unless --header yes.
 	years := writeFile(t, dir, "years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
