@@ -27,12 +27,21 @@ func (e *ReadKeyError) Error() string { return e.Key + ": " + e.Reason }
 // default; the categorical setting "onehot" reads nominal features as
 // "codes"; the multiclass setting "ovo", the default, is "" (a one-vs-one
 // run keeps its id). It is the one parser of read options of the command
-// line and study files; a bad value is a *ReadKeyError.
+// line and study files; a bad value is a *ReadKeyError, and is left in o as
+// given (a bad number of features as -1), so that reading with o anyway is
+// refused too.
 func (o *ReadOptions) SetKey(key, value string) error {
 	bad := func(format string, a ...any) error {
 		return &ReadKeyError{Key: key, Value: value, Reason: fmt.Sprintf(format, a...)}
 	}
-	oneOf := func(noun string, allowed ...string) error {
+	// oneOf sets *field to value, or to what value stands for (as); a
+	// refused value is set as given, which ReadOptions' own check refuses
+	// should a caller read with it anyway.
+	oneOf := func(field *string, noun string, allowed []string, as map[string]string) error {
+		*field = value
+		if v, ok := as[value]; ok {
+			*field = v
+		}
 		if value == "" || slices.Contains(allowed, value) {
 			return nil
 		}
@@ -41,9 +50,9 @@ func (o *ReadOptions) SetKey(key, value string) error {
 	var err error
 	switch key {
 	case "input-format":
-		err, o.Format = oneOf("format", "auto", "csv", "arff", "libsvm", "ida"), strings.TrimPrefix(value, "auto")
+		err = oneOf(&o.Format, "format", []string{"auto", "csv", "arff", "libsvm", "ida"}, map[string]string{"auto": ""})
 	case "header":
-		err, o.Header = oneOf("setting", "auto", "yes", "no"), strings.TrimPrefix(value, "auto")
+		err = oneOf(&o.Header, "setting", []string{"auto", "yes", "no"}, map[string]string{"auto": ""})
 	case "label-col":
 		o.LabelCol = value
 	case "positive":
@@ -57,17 +66,17 @@ func (o *ReadOptions) SetKey(key, value string) error {
 			err = bad("want two different classes A,B, got %q", value)
 		}
 	case "categorical":
-		err, o.Categorical = oneOf("setting", "error", "onehot"), map[string]string{"onehot": "codes"}[value]
+		err = oneOf(&o.Categorical, "setting", []string{"error", "onehot"}, map[string]string{"error": "", "onehot": "codes"})
 	case "features":
 		n, e := strconv.Atoi(cmp.Or(value, "0"))
 		if e != nil || n < 0 {
-			err = bad("want a number ≥ 0, got %s", value)
+			n, err = -1, bad("want a number ≥ 0, got %s", value)
 		}
 		o.Features = n
 	case "missing":
-		err, o.Missing = oneOf("policy", "error", "drop"), value
+		err = oneOf(&o.Missing, "policy", []string{"error", "drop"}, nil)
 	case "multiclass":
-		err, o.Multiclass = oneOf("setting", OneVsOne, OneVsRest), strings.TrimPrefix(value, OneVsOne)
+		err = oneOf(&o.Multiclass, "setting", []string{OneVsOne, OneVsRest}, map[string]string{OneVsOne: ""})
 	default:
 		err = bad("unknown read option (want one of %s)", strings.Join(ReadKeys, ", "))
 	}

@@ -62,6 +62,9 @@ func TestSetKey(t *testing.T) {
 		if !errors.As(err, &ke) || ke.Key != c.key || ke.Value != c.value || ke.Reason != c.want || err.Error() != c.key+": "+c.want {
 			t.Errorf("SetKey(%s, %q): %v, want %s: %s", c.key, c.value, err, c.key, c.want)
 		}
+		if c.key != "delimiter" && o.check() == nil {
+			t.Errorf("SetKey(%s, %q) refused the value but left options dataio reads with: %+v", c.key, c.value, o)
+		}
 	}
 }
 
