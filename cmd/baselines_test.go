@@ -12,6 +12,7 @@ import (
 // reaches random search, its numbers are a function of the seed, and
 // compare's table puts each entry's SVM solves beside its accuracy.
 func TestTuneRandomBudget(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "tune", "builtin:heart", "--method", "random", "--budget", "10", "--test-fraction", "0.3")
 	for _, want := range []string{
 		"│ cv evaluations     │ 10 ",
@@ -28,6 +29,7 @@ func TestTuneRandomBudget(t *testing.T) {
 }
 
 func TestCompareBaselinesCost(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "compare", "builtin:heart", "--methods", "svm,random,halving,bo", "--partitions", "2", "--budget", "12", "-q")
 	// accuracy, then solves: random and bo spend 12 evaluations × 5 folds
 	// and the final fit; halving 110, then 37 points on 20 and 60 rows.
@@ -46,6 +48,7 @@ func TestCompareBaselinesCost(t *testing.T) {
 // bo:ard refuses more features than its GP can model, before any work,
 // saying how many and why, in words without Go's package names.
 func TestBOARDRefusesWideData(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(strings.Repeat("f,", 20) + "y\n")
 	for i := range 12 {

@@ -37,6 +37,7 @@ const signedRankTol = 0.01
 // correlated t-test per dataset to 1e-6 and of the signed-rank test across
 // the five datasets to the Monte Carlo tolerance, against the reference.
 func TestReportBayesianComparisonsMatchIndependentReference(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(cmdTestdata + "/crossdata/bayes_reference.json")
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +120,7 @@ func TestReportBayesianComparisonsMatchIndependentReference(t *testing.T) {
 // per-dataset column beside the Wilcoxon p, its note with ρ, and the
 // signed-rank table after Holm's.
 func TestReportPrintsBayesianBesideFrequentist(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "report", crossRun)
 	for _, want := range []string{
 		"│ p vs svm │ P(worse/equiv/better) │",
@@ -154,6 +156,7 @@ func TestReportPrintsBayesianBesideFrequentist(t *testing.T) {
 // TestReportCSVHasBayesianColumns checks the csv columns of the per-dataset
 // test.
 func TestReportCSVHasBayesianColumns(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "report", crossRun, "--format", "csv")
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], ",complete,rope_points,p_worse,p_equivalent,p_better") {
@@ -171,6 +174,7 @@ func TestReportCSVHasBayesianColumns(t *testing.T) {
 // correlated t-test's probabilities written in it, and a framed bar per
 // method across the five datasets with the signed-rank test's.
 func TestReportHTMLDrawsBayesianComparisons(t *testing.T) {
+	t.Parallel()
 	page := filepath.Join(t.TempDir(), "report.html")
 	mustRun(t, "report", crossRun, "-q", "--html", page)
 	b, err := os.ReadFile(page)

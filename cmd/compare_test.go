@@ -17,6 +17,7 @@ import (
 var compareArgs = []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "60", "--test-size", "60", "--workers", "2"}
 
 func TestCompareGoldenFormats(t *testing.T) {
+	t.Parallel()
 	for _, format := range []string{"table", "markdown", "csv", "json", "latex"} {
 		t.Run(format, func(t *testing.T) {
 			out, errOut, code := runCLI(t, append(compareArgs, "--format", format)...)
@@ -29,6 +30,7 @@ func TestCompareGoldenFormats(t *testing.T) {
 }
 
 func TestCompareResumeAndReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "res.jsonl")
 	first, errOut, code := runCLI(t, append(compareArgs, "--out", out)...)
@@ -67,6 +69,7 @@ func TestCompareResumeAndReport(t *testing.T) {
 }
 
 func TestCompareShardsReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files []string
 	for _, s := range []string{"1/2", "2/2"} {
@@ -90,6 +93,7 @@ func TestCompareShardsReport(t *testing.T) {
 // exit 2 and a missing file exit 1. Every flag check of compare is in
 // TestCompareFlagErrors, which stops before compare runs.
 func TestCompareUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"compare", "--methods", "nosuch"},
 		{"report"},
@@ -109,6 +113,7 @@ func TestCompareUsageErrors(t *testing.T) {
 // compare does, with exit code 2 and before it reads a file or prints a
 // table (it used to print the tables, then fail with exit 1 at the figures).
 func TestPlotFormatUsageError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	res := filepath.Join(dir, "res.jsonl")
 	if _, errOut, code := runCLI(t, append(compareArgs, "--out", res, "--partitions", "1")...); code != 0 {
@@ -144,6 +149,7 @@ func TestPlotFormatUsageError(t *testing.T) {
 // A rerun without --resume must not truncate the results of an earlier run:
 // it is refused before any work, and the file is left as it was.
 func TestCompareOutKeepsEarlierResults(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "res.jsonl")
 	mustRun(t, append(compareArgs, "--out", out, "--partitions", "1")...)
 	before, err := os.ReadFile(out)
@@ -168,6 +174,7 @@ func TestCompareOutKeepsEarlierResults(t *testing.T) {
 // Failed jobs are explained on stderr, each distinct error once with the
 // first job that hit it, not only counted in the table.
 func TestCompareExplainsFailures(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "4", "--test-size", "4", "--stratified")
 	if code != ExitError {
 		t.Fatalf("exit %d, want 1: %s", code, errOut)
@@ -186,6 +193,7 @@ func TestCompareExplainsFailures(t *testing.T) {
 // datasets used to come out as two unlabelled blocks. A single partition
 // has no spread: its std is an empty cell, not 0.
 func TestCompareCSVNamesDatasets(t *testing.T) {
+	t.Parallel()
 	grid := &experiment.Grid{Datasets: []experiment.GridDataset{{Name: "heart", Partitions: 1}, {Name: "bupa", Partitions: 1}}, Entries: []string{"svm"}}
 	rs := []experiment.Record{
 		{Dataset: "heart", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.8, Degenerate: "diagonal", Grid: grid},
@@ -215,6 +223,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 // A --plot directory that cannot be made fails before any job runs, not
 // after a long run.
 func TestComparePlotDirCheckedFirst(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -229,6 +238,7 @@ func TestComparePlotDirCheckedFirst(t *testing.T) {
 // the data set's name, and the second file's results used to replace the
 // first's silently (one table instead of two).
 func TestCompareSameNamedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	heart, err := os.ReadFile(cmdTestdata + "/uci/heart.dat")
 	if err != nil {
@@ -263,6 +273,7 @@ func TestCompareSameNamedFiles(t *testing.T) {
 // the entries that refuse it (twolevel learns C); the other shared flags
 // are refused by compare's flag check (TestCompareFlagErrors).
 func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -299,6 +310,7 @@ func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 // the whole test file; with --partitions K, K subsamples of --train-size
 // rows of the training file, each against the whole test file.
 func TestCompareGivenTestFile(t *testing.T) {
+	t.Parallel()
 	train, test := splitHeart(t) // 200 and 70 rows
 	dir := t.TempDir()
 	one := filepath.Join(dir, "one.jsonl")
@@ -364,6 +376,7 @@ func TestCompareGivenTestFile(t *testing.T) {
 // Without DATA, compare runs on every embedded dataset, in the order its
 // --help names them.
 func TestCompareDefaultData(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "compare", "--methods", "svm", "--partitions", "1", "--train-size", "30", "--test-size", "30", "--format", "csv", "-q")
 	var ds []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {

@@ -32,6 +32,7 @@ func heartConstant(t *testing.T) string {
 // out of the relevance ranking (and of the maximum that "relative" divides
 // by) and names it in a note, for every per-feature kernel.
 func TestTuneConstantFeatureNotRanked(t *testing.T) {
+	t.Parallel()
 	data := heartConstant(t)
 	for _, method := range []string{"spd", "lccp", "rcsc:diag"} {
 		t.Run(method, func(t *testing.T) {
@@ -83,6 +84,7 @@ func TestTuneConstantFeatureNotRanked(t *testing.T) {
 // feature out (lccp keeps its θ at the start value 1, which would draw as
 // the largest weight) and names it in its title.
 func TestCompareConstantFeatureNotDrawn(t *testing.T) {
+	t.Parallel()
 	data := heartConstant(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.jsonl")

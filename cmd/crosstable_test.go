@@ -177,6 +177,7 @@ func boxTable(t *testing.T, out, title string) [][]string {
 // number is checked against scipy (reference.json) and against a
 // recomputation from the raw records here.
 func TestReportPrintsStatisticsAcrossDatasets(t *testing.T) {
+	t.Parallel()
 	ref := readCrossReference(t)
 	datasets, avg, chi, ff, z := independentCross(t, crossRun, ref.Methods)
 	if !slices.Equal(datasets, ref.Datasets) {
@@ -326,6 +327,7 @@ type crossJSON struct {
 // ranking, and the report says which and why; with fewer than two complete
 // datasets there are no statistics, and a note says why.
 func TestReportLeavesOutIncompleteDatasets(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(crossRun)
 	if err != nil {
 		t.Fatal(err)
@@ -380,6 +382,7 @@ func TestReportLeavesOutIncompleteDatasets(t *testing.T) {
 // The other formats carry the same tables; csv stays one loadable table of
 // the per-dataset rows, without the statistics across datasets.
 func TestCrossTablesInEveryFormat(t *testing.T) {
+	t.Parallel()
 	md := mustRun(t, "report", crossRun, "--format", "markdown")
 	if !strings.Contains(md, "**Friedman test: are the 4 methods equivalent over the 5 datasets?**") ||
 		!strings.Contains(md, "| Iman–Davenport F_F | 2.061 | 3, 12 | 0.159 |") {
@@ -408,6 +411,7 @@ func TestCrossTablesInEveryFormat(t *testing.T) {
 // compare prints the same statistics after its per-dataset tables, from the
 // records it has just written.
 func TestComparePrintsStatisticsAcrossDatasets(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "run.jsonl")
 	methods := []string{"svm", "rcsc", "twolevel"}
 	out := mustRun(t, "compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", strings.Join(methods, ","),
@@ -440,6 +444,7 @@ func TestComparePrintsStatisticsAcrossDatasets(t *testing.T) {
 // Iman–Davenport F_F is infinite; the table says so rather than print a
 // bare p = 0.
 func TestReportPerfectAgreement(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for _, d := range []string{"d1", "d2", "d3"} {
 		for p := range 4 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -66,43 +67,29 @@ func (o *dataOptions) addSplitFlags(fs *pflag.FlagSet) {
 
 // check validates the flag values (usage errors, exit code 2).
 func (o *dataOptions) check() error {
-	cl := strings.Join(o.Classes, ",")
-	return cmp.Or(
-		oneOf("input-format", "format", o.InputFormat, "auto", "csv", "arff", "libsvm", "ida"),
-		oneOf("categorical", "setting", o.Categorical, "error", "onehot"),
-		usageIf(len(o.Classes) > 0 && (len(o.Classes) != 2 || o.Classes[0] == o.Classes[1]), "--classes: want two different classes A,B, got %q", cl),
-		usageIf(len(o.Classes) == 2 && o.Positive != "" && !slices.Contains(o.Classes, o.Positive), "--positive %s is not one of --classes %s", o.Positive, cl),
-		oneOf("header", "setting", o.Header, "auto", "yes", "no"),
-		oneOf("missing", "policy", o.Missing, "error", "drop"),
-		oneOf("multiclass", "setting", o.Multiclass, "ovo", "ovr"),
-		oneOf("normalize", "kind", o.Normalize, dataio.NormalizerKinds...),
-		usageIf(o.Features < 0, "--features: must be ≥ 0, got %d", o.Features),
+	_, err := o.parseRead()
+	return cmp.Or(err,
+		usageIf(o.Normalize != "" && !slices.Contains(dataio.NormalizerKinds, o.Normalize), "--normalize: unknown kind %q (want auto, zscore, minmax01, minmax11, maxabs or none)", o.Normalize),
 		usageIf(o.TestFraction != 0 && !(o.TestFraction > 0 && o.TestFraction < 1), "--test-fraction: must be in (0, 1), got %v", o.TestFraction),
 		usageIf(o.Test != "" && o.TestFraction != 0, "give --test or --test-fraction, not both"))
 }
 
-// oneOf returns a usage error unless value is empty or one of allowed.
-func oneOf(flag, noun, value string, allowed ...string) error {
-	want := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
-	return usageIf(value != "" && !slices.Contains(allowed, value), "--%s: unknown %s %q (want %s)", flag, noun, value, want)
+// parseRead reads the read flags with dataio's parser of read options (a
+// study file's too), its refusal worded as the flag's.
+func (o *dataOptions) parseRead() (r dataio.ReadOptions, err error) {
+	err = cmp.Or(r.SetKey("input-format", o.InputFormat), r.SetKey("header", o.Header), r.SetKey("label-col", o.LabelCol),
+		r.SetKey("positive", o.Positive), r.SetKey("classes", strings.Join(o.Classes, ",")), r.SetKey("categorical", o.Categorical),
+		r.SetKey("features", strconv.Itoa(o.Features)), r.SetKey("missing", o.Missing), r.SetKey("multiclass", o.Multiclass), r.CheckKeys())
+	if ke := (*dataio.ReadKeyError)(nil); errors.As(err, &ke) {
+		err = usageErrorf("--%s: %s", ke.Key, ke.Reason)
+	}
+	return r, err
 }
 
+// readOptions are the read flags' options (check reports a bad value).
 func (o *dataOptions) readOptions() dataio.ReadOptions {
-	f, h, cat := o.InputFormat, o.Header, ""
-	if f == "auto" {
-		f = ""
-	}
-	if h == "auto" {
-		h = ""
-	}
-	if o.Categorical == "onehot" {
-		cat = "codes"
-	}
-	return dataio.ReadOptions{
-		Format: f, Header: h, LabelCol: o.LabelCol, Positive: o.Positive,
-		Missing: o.Missing, Features: o.Features, Classes: o.Classes, Multiclass: o.Multiclass,
-		Categorical: cat,
-	}
+	r, _ := o.parseRead()
+	return r
 }
 
 // flagHint rewrites a data error in the words the user types: dataio names

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,7 @@ func parseDataFlags(t *testing.T, args ...string) *dataOptions {
 // loadTrainTest is dataio.LoadSplit (its tests are in pkg/dataio) with the
 // notes and errors in the flags' words.
 func TestLoadTrainTestFlagWords(t *testing.T) {
+	t.Parallel()
 	train, test, _, err := parseDataFlags(t, "--test-fraction", "0.25").loadTrainTest("builtin:heart", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +51,7 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 }
 
 func TestDataFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--test", "x", "--test-fraction", "0.3"},
 		{"--test-fraction", "1.5"},
@@ -70,6 +73,7 @@ func TestDataFlagErrors(t *testing.T) {
 // TestHeaderFlag: --header overrides the detection, which takes a first row
 // of numbers for data and a first row without numbers for names.
 func TestHeaderFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Years as column names: data unless --header yes.
 	years := writeFile(t, dir, "years.csv", "1990,2000,label\n1,2,a\n3,4,b\n5,6,a\n")
@@ -100,5 +104,40 @@ func TestHeaderFlag(t *testing.T) {
 	}
 	if ro := parseDataFlags(t, "--header", "no").readOptions(); ro.Header != "no" {
 		t.Errorf("--header no → ReadOptions.Header %q", ro.Header)
+	}
+}
+
+// The read flags are dataio.ReadKeys, parsed by dataio's parser as a study
+// file's keys are: the same text gives the same options and the same
+// reason, which the command line words as the flag's.
+func TestReadFlagsAreReadKeys(t *testing.T) {
+	t.Parallel()
+	var flags []string
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	new(dataOptions).addReadFlags(fs)
+	fs.VisitAll(func(f *pflag.Flag) { flags = append(flags, f.Name) })
+	if !slices.Equal(flags, slices.Sorted(slices.Values(dataio.ReadKeys))) {
+		t.Errorf("read flags %v, dataio.ReadKeys %v", flags, dataio.ReadKeys)
+	}
+	args := []string{"--input-format", "csv", "--header", "no", "--label-col", "2", "--positive", "b", "--classes", "a,b", "--categorical", "onehot", "--features", "7", "--missing", "drop", "--multiclass", "ovr"}
+	var want dataio.ReadOptions
+	for i := 0; i < len(args); i += 2 {
+		if err := want.SetKey(strings.TrimPrefix(args[i], "--"), args[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := parseDataFlags(t, args...).readOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("flags %+v, keys %+v", got, want)
+	}
+	for _, kv := range [][2]string{{"input-format", "xml"}, {"header", "1"}, {"classes", "a"}, {"categorical", "x"}, {"features", "-2"}, {"missing", "skip"}, {"multiclass", "ova"}} {
+		err := new(dataio.ReadOptions).SetKey(kv[0], kv[1])
+		var ke *dataio.ReadKeyError
+		if !errors.As(err, &ke) {
+			t.Fatalf("%s %q: %v", kv[0], kv[1], err)
+		}
+		got := parseDataFlags(t, "--"+kv[0], kv[1]).check()
+		if fe := (*flagError)(nil); !errors.As(got, &fe) || got.Error() != "--"+kv[0]+": "+ke.Reason {
+			t.Errorf("--%s %s: %v, want a usage error --%s: %s", kv[0], kv[1], got, kv[0], ke.Reason)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 // svm baseline forced to C = 10⁻⁴ (a moderate kernel, every training point
 // predicted -1). The default spd run on heart is not degenerate.
 func TestTuneDegenerate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		kind string
@@ -68,6 +69,7 @@ func TestTuneDegenerate(t *testing.T) {
 // note names the kind, the JSON rows count 2, every record of --out says
 // "one-class", and the means are still over both runs.
 func TestCompareDegenerate(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	table := mustRun(t, "compare", "builtin:heart", "--methods", "svm,rcsc", "--C", "1e-4", "--partitions", "2", "--out", out)
 	for _, want := range []string{

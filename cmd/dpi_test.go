@@ -12,6 +12,7 @@ import (
 // default and --dpi's otherwise; a resolution out of range is a usage error
 // (exit 2) before anything is written.
 func TestReportPlotDPI(t *testing.T) {
+	t.Parallel()
 	run := pairedRun(t, []int{80, 80, 80, 80, 80}, []int{81, 82, 83, 84, 85})
 	width := func(dir string) int {
 		t.Helper()

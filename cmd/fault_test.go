@@ -164,6 +164,7 @@ func TestKillNineAnywhereResumesToTheSameRecords(t *testing.T) {
 // resumes: the record is completed or its job run again, never counted and
 // then cut.
 func TestTornRecordAtEveryByte(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50",
 		"--test-size", "50", "--format", "json", "-q"}
@@ -266,6 +267,7 @@ func TestConcurrentWritersRefused(t *testing.T) {
 // TestOutNotAFile: --out a directory is named as one, and --out /dev/null
 // runs (throwing the records away) instead of failing to sync it.
 func TestOutNotAFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "50", "--test-size", "50", "-q", "--format", "json"}
 	_, errOut, code := runCLI(t, append(args, "--out", dir)...)
@@ -282,6 +284,7 @@ func TestOutNotAFile(t *testing.T) {
 // naming what is wrong, or read with a warning (an edit that leaves a
 // consistent model: only its checksum tells), refused with --strict.
 func TestDamagedModels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "heart.json")
 	mustRun(t, "train", heartScale, "-o", good, "-q")
@@ -394,6 +397,7 @@ func sv(m map[string]any, i int) map[string]any {
 // ends the solve at once, with no support vector; train says so instead of
 // only "converged".
 func TestTrainEpsTooLargeSaysSo(t *testing.T) {
+	t.Parallel()
 	r := trainJSON(t, heartScale, "--eps", "1e300")
 	want := "the solver stopped before its first step: --eps 1e+300 is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"
 	if r.NSV != 0 || r.Iter != 0 || r.Status != "converged" || !slices.Contains(r.Notes, want) {
@@ -408,6 +412,7 @@ func TestTrainEpsTooLargeSaysSo(t *testing.T) {
 // report as a user would: refused naming the file and line, or handled
 // (the same tables as the intact file, or a partial run said to be one).
 func TestDamagedRecords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "r.jsonl")
 	mustRun(t, "compare", "builtin:heart", "--methods", "svm", "--partitions", "3", "--train-size", "50", "--test-size", "50", "--out", good, "-q")
@@ -493,6 +498,7 @@ func TestDamagedRecords(t *testing.T) {
 // --split-identities; records of before the identity (testdata/legacy-run)
 // still read.
 func TestFaultReportOneNameTwoDatasets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
 	sizes := []string{"--partitions", "3", "--train-size", "60", "--test-size", "60", "-q"}
@@ -519,6 +525,7 @@ func TestFaultReportOneNameTwoDatasets(t *testing.T) {
 // --workers or --shard, is the same record: report merges the files
 // (compared on what the job computed, not on the command line that ran it).
 func TestFaultReportSameJobOtherInvocation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
 	a, b, c := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl")
@@ -628,6 +635,7 @@ func TestFaultGenerateDashIsStdout(t *testing.T) {
 // as a binary model is: a pair's lost bias and rho are refused (they were
 // read as 0, and changed the predictions), checksum or not.
 func TestFaultMulticlassModelPairFields(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	iris := filepath.Join(cmdTestdata, "multiclass/iris.scale")
 	good := filepath.Join(dir, "iris.json")
@@ -732,6 +740,7 @@ func TestFaultUnboundedInputs(t *testing.T) {
 // few for any paired test to reach p < 0.05, and data too small for the
 // default sizes is refused naming the flags that fit it.
 func TestFaultDryRunSaysWhatItSees(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, err := os.ReadFile(heartScale)
 	if err != nil {

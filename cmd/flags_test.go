@@ -90,6 +90,7 @@ func withBase(set func(*methods.Common)) methods.Common {
 // TestTuneFlagsBuildSpec: each flag lands in its method's own field of the
 // typed settings, and nothing else changes.
 func TestTuneFlagsBuildSpec(t *testing.T) {
+	t.Parallel()
 	c2 := withBase(func(c *methods.Common) { c.C = 2 })
 	for _, tc := range []struct {
 		args []string
@@ -145,6 +146,7 @@ func TestTuneFlagsBuildSpec(t *testing.T) {
 // stops there: runF is never called. (These used to run through the whole
 // command, and `--method spd --folds 1` ran a whole tuning.)
 func TestTuneFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -216,6 +218,7 @@ var compareBase = methods.Common{Folds: 5, Eps: 1e-3, CacheMB: 200}
 // parameterisation and mode; the shared flags are the Base every job runs
 // with, and --max-iter goes to each entry's own limit field (Configure).
 func TestCompareFlagsBuildSpecs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		base methods.Common
@@ -287,6 +290,7 @@ func TestCompareFlagsBuildSpecs(t *testing.T) {
 // a preset's own number of trials unless --partitions is given, even as 30
 // (TestPresetChessboardPartitions runs it).
 func TestComparePartitionsFlagGiven(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args  []string
 		given bool
@@ -314,6 +318,7 @@ func withCompareBase(set func(*methods.Common)) methods.Common {
 // TestCompareFlagErrors: as TestTuneFlagErrors for compare; a method's
 // refusal names the flag and the first entry that refuses it.
 func TestCompareFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -17,6 +17,7 @@ import (
 )
 
 func TestGenerateWeston(t *testing.T) {
+	t.Parallel()
 	out, _, code := runCLI(t, "generate", "weston", "--n", "40", "--seed", "3")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -48,6 +49,7 @@ func TestGenerateWeston(t *testing.T) {
 }
 
 func TestGenerateToFileLIBSVM(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "w.libsvm")
 	out, errOut, code := runCLI(t, "generate", "weston", "--n", "30", "--noise-std", "5", "-o", path)
 	if code != 0 || out != "" {
@@ -75,6 +77,7 @@ func TestGenerateToFileLIBSVM(t *testing.T) {
 }
 
 func TestGenerateChessboardTransform(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "generate", "chessboard", "--n", "300", "--dim", "3", "--stretch", "4", "--print-transform", "--seed", "5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -117,6 +120,7 @@ func TestGenerateChessboardTransform(t *testing.T) {
 }
 
 func TestGenerateUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"generate"},
 		{"generate", "weston", "--n", "0"},
@@ -152,6 +156,7 @@ func genTestRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(s
 // the svm baseline finds its classes overlapping (CV accuracy between the
 // 74% majority and 90%, 83% at this seed).
 func TestGenerateSparse(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.libsvm")
 	_, errOut, code := runCLI(t, "generate", "sparse", "--n", "300", "--seed", "4", "-o", path)
 	if code != 0 || !strings.Contains(errOut, "wrote 300 rows × 123 features (sparse, seed 4)") {
@@ -185,6 +190,7 @@ func TestGenerateSparse(t *testing.T) {
 // distribution (the rows after them in one draw); the training file is the
 // same as without it, and the usage errors name both flags.
 func TestGenerateTestFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	train, test := filepath.Join(dir, "a.csv"), filepath.Join(dir, "a.t.csv")
 	_, errOut, code := runCLI(t, "generate", "sparse", "--n", "50", "--test-n", "20", "-o", train, "--test-output", test, "--seed", "4")

@@ -12,6 +12,7 @@ import (
 // separated and say that different runs merge; train's LIBSVM claim says
 // what is tested; a "(devel)" version says how to set one.
 func TestHelpTexts(t *testing.T) {
+	t.Parallel()
 	root := mustRun(t, "--help")
 	for _, m := range methods.Names() {
 		if !strings.Contains(root, "\n  "+m+" ") {

@@ -15,6 +15,7 @@ import (
 // datasets, one figure per trace the records carry plus the accuracy and
 // critical-difference figures, the fingerprint, and nothing to fetch.
 func TestReportHTML(t *testing.T) {
+	t.Parallel()
 	page := filepath.Join(t.TempDir(), "report.html")
 	text := mustRun(t, "report", crossRun, "-q")
 	mustRun(t, "report", crossRun, "-q", "--html", page)
@@ -88,6 +89,7 @@ func TestReportHTML(t *testing.T) {
 // An incomplete run and a failed job are shown at the top of the page,
 // before any table, and the failure's error (escaped) in its own section.
 func TestReportHTMLIncompleteAndFailures(t *testing.T) {
+	t.Parallel()
 	full := filepath.Join(t.TempDir(), "full.jsonl")
 	mustRun(t, append(twoSetArgs, "--out", full)...)
 	partial := stoppedEarly(t, full, func(r map[string]any) bool {
@@ -141,6 +143,7 @@ func TestReportHTMLIncompleteAndFailures(t *testing.T) {
 }
 
 func TestHTMLFlagUsageErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"report", crossRun, "--html", filepath.Join(dir, "no", "such", "r.html")},

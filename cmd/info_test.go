@@ -11,6 +11,7 @@ import (
 )
 
 func TestInfoTable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want []string
@@ -38,6 +39,7 @@ func TestInfoTable(t *testing.T) {
 }
 
 func TestInfoJSON(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "info", "--format", "json", filepath.Join(cmdTestdata, "ida/breast-cancer_labels.asc"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -59,6 +61,7 @@ func TestInfoJSON(t *testing.T) {
 
 // Every supplied data file reads with info.
 func TestInfoEverySuppliedFile(t *testing.T) {
+	t.Parallel()
 	paths, _ := filepath.Glob(filepath.Join(cmdTestdata, "libsvm", "*"))
 	uci, _ := filepath.Glob(filepath.Join(cmdTestdata, "uci", "*"))
 	paths = append(paths, uci...)
@@ -76,6 +79,7 @@ func TestInfoEverySuppliedFile(t *testing.T) {
 }
 
 func TestInfoErrors(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(cmdTestdata, "bad")
 	cases := []struct {
 		args []string
@@ -94,7 +98,7 @@ func TestInfoErrors(t *testing.T) {
 		{[]string{"--input-format", "arff", "builtin:heart"}, 1, "builtin heart is a LIBSVM file, not arff"},
 		{[]string{"--categorical", "ordinal", "builtin:heart"}, 2, `--categorical: unknown setting "ordinal"`},
 		{[]string{"--classes", "a", "builtin:heart"}, 2, `--classes: want two different classes A,B, got "a"`},
-		{[]string{"--classes", "a,b", "--positive", "c", "builtin:heart"}, 2, "--positive c is not one of --classes a,b"},
+		{[]string{"--classes", "a,b", "--positive", "c", "builtin:heart"}, 2, `--positive: "c" is not one of the classes a,b`},
 		{[]string{"--missing", "impute", "builtin:heart"}, 2, "--missing"},
 		{[]string{"--features", "-3", "builtin:heart"}, 2, "--features"},
 		{[]string{"--bogus"}, 2, "unknown flag"},
@@ -116,6 +120,7 @@ func TestInfoErrors(t *testing.T) {
 }
 
 func TestInfoStdinAndList(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLIStdin(t, "a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n", "info", "-")
 	if code != 0 || !strings.Contains(out, `+1 = "yes"`) || !strings.Contains(out, "2 (66.7%)") {
 		t.Errorf("exit %d %s\n%s", code, errOut, out)
@@ -132,6 +137,7 @@ func TestInfoStdinAndList(t *testing.T) {
 }
 
 func TestInfoGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		args []string
@@ -155,6 +161,7 @@ func TestInfoGolden(t *testing.T) {
 // on 1, as awk counts them) and leaves those rows out; the other commands
 // still refuse them.
 func TestInfoCountsMissingValues(t *testing.T) {
+	t.Parallel()
 	arff := filepath.Join(cmdTestdata, "arff/breast-cancer.arff")
 	out, errOut, code := runCLI(t, "info", arff)
 	for _, w := range []string{
@@ -190,6 +197,7 @@ func TestInfoCountsMissingValues(t *testing.T) {
 // categories that occur: 41 for breast-cancer.arff), with the count of every
 // declared ARFF category beside it when it differs (51).
 func TestInfoOneHotCountMatchesTrain(t *testing.T) {
+	t.Parallel()
 	arff := filepath.Join(cmdTestdata, "arff/breast-cancer.arff")
 	out, errOut, code := runCLI(t, "info", arff)
 	want := "│ nominal features            │ 9 of 9 (41 features one-hot, with --categorical onehot; 51 with every declared category) │"

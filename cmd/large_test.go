@@ -11,6 +11,7 @@ import (
 // in its table and JSON that it learned on a subset and trained the final
 // SVM on every row; --kernel-rows is checked like --grid-rows.
 func TestTuneLargeDataPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "s.libsvm")
 	mustRun(t, "generate", "sparse", "--n", "500", "-o", data, "-q")
@@ -36,6 +37,7 @@ func TestTuneLargeDataPath(t *testing.T) {
 // it), and a run with bo:ard on more than 19 features is refused before any
 // job, naming the entry, the dataset and its features.
 func TestDryRunSeesClassesAndFeatures(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "compare", "../testdata/multiclass/svmguide2", "builtin:heart", "--train-size", "8", "--test-size", "60",
 		"--partitions", "10", "--methods", "svm,spd", "--dry-run")
 	if !strings.Contains(out, "note: svmguide2: in 5 of 10 partitions a class has no training rows") || !strings.Contains(out, "give --stratified") {
@@ -65,6 +67,7 @@ func TestDryRunSeesClassesAndFeatures(t *testing.T) {
 // links each dataset's section to its provenance in the appendix, and gives
 // each dataset's own sizes (issue 35, items 5 and 5b).
 func TestHTMLLeadsWithSummary(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	page := filepath.Join(dir, "r.html")
 	mustRun(t, "compare", "builtin:heart", "builtin:diabetes", "--methods", "svm,rcsc", "--partitions", "2",

@@ -107,6 +107,7 @@ func checkLaTeX(t *testing.T, tex string) {
 // "F\_F"), every table in a table environment with a caption and a label,
 // and passes the strict check.
 func TestReportLaTeXEscapesAndTables(t *testing.T) {
+	t.Parallel()
 	tex := mustRun(t, "report", crossRun, "--format", "latex", "-q")
 	checkLaTeX(t, tex)
 	for _, want := range []string{
@@ -134,6 +135,7 @@ func TestReportLaTeXEscapesAndTables(t *testing.T) {
 // installed (apt-get install texlive-latex-base). texlive-latex-base has no
 // booktabs: a stand-in defining its three rules is written then.
 func TestReportLaTeXCompiles(t *testing.T) {
+	t.Parallel()
 	pdflatex, err := exec.LookPath("pdflatex")
 	if err != nil {
 		t.Skip("pdflatex not installed (apt-get install texlive-latex-base): the strict check of TestReportLaTeXEscapesAndTables still runs")

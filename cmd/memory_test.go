@@ -18,6 +18,7 @@ import (
 // and the largest n within it; that n is methods.MaxRows's, and a run on that
 // many rows passes the check.
 func TestTuneMemMBRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.json")
 	for _, method := range []string{"svm", "rcsc", "spd"} {
@@ -71,6 +72,7 @@ func TestTuneMemMBRefuses(t *testing.T) {
 // TestTuneMemMBTooSmall: a bound below the runtime's own share fits no data,
 // and the message says so instead of "at most 0 training rows".
 func TestTuneMemMBTooSmall(t *testing.T) {
+	t.Parallel()
 	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "1")
 	if code != 2 || !strings.Contains(errOut, "more than --mem-mb 1; no data fits within it") {
 		t.Errorf("exit %d, %q", code, errOut)
@@ -80,6 +82,7 @@ func TestTuneMemMBTooSmall(t *testing.T) {
 // TestTuneMemMBFlag: -1 lifts the bound (sysmem's TestBound: the default
 // reads MemTotal); values below -1 are usage errors (TestTuneFlagErrors).
 func TestTuneMemMBFlag(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--mem-mb", "-1", "--test-fraction", "0.5", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"method": "svm"`) {
 		t.Errorf("--mem-mb -1: exit %d, %s", code, errOut)
@@ -91,6 +94,7 @@ func TestTuneMemMBFlag(t *testing.T) {
 // (exit 2, nothing on stdout), naming the dataset, the largest entry, the
 // need, the bound and the most training rows a job can have within it.
 func TestCompareMemMBRefuses(t *testing.T) {
+	t.Parallel()
 	// Every method on heart's 100-row training parts: spd is the largest,
 	// and 1 MB is below the runtime's own 32 MB.
 	out, errOut, code := runCLI(t, "compare", "builtin:heart", "--workers", "2", "--mem-mb", "1")
@@ -126,6 +130,7 @@ func TestCompareMemMBRefuses(t *testing.T) {
 // the same way, before the results file is touched (values below -1 are
 // usage errors: TestCompareFlagErrors).
 func TestCompareMemMBResumeAndFlag(t *testing.T) {
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "run.jsonl")
 	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "1", "--train-size", "40", "--test-size", "40", "--workers", "2", "--out", res}
 	if _, errOut, code := runCLI(t, append(args, "--mem-mb", "-1")...); code != 0 {
@@ -151,6 +156,7 @@ func TestCompareMemMBResumeAndFlag(t *testing.T) {
 // 10,000 rows before any work, with exit 2 and the reason, in tune and in
 // compare (naming the entry and the data); --max-iter lets it run.
 func TestTwoLevelSizeRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "big.libsvm")
 	d := dataio.Weston(methods.TwoLevelMaxRows+1, 20, rand.New(rand.NewPCG(3, 4)))

@@ -12,6 +12,7 @@ import (
 // TestUnknownFlagSuggests: an unknown flag within two edits of a known one
 // is named, as cobra does for commands; exit code 2.
 func TestUnknownFlagSuggests(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -50,6 +51,7 @@ func TestCompareInterruptedOnce(t *testing.T) {
 // TestGenerateHelpCountsProblems: generate's help says how many problems it
 // has, and lists that many (it said "the two" and listed three).
 func TestGenerateHelpCountsProblems(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "generate", "--help")
 	intro, _, _ := strings.Cut(out, "Usage:")
 	listed := regexp.MustCompile(`(?m)^  ([a-z]+) {2,}\S`).FindAllStringSubmatch(intro, -1)
@@ -69,6 +71,7 @@ func TestGenerateHelpCountsProblems(t *testing.T) {
 // fields is said to be so, not advised to one-hot encode the "text" it
 // reads; with or without a header line. A plain comma CSV gets no such note.
 func TestInfoDecimalComma(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"plain.csv":  "1,5;2,3;1\n2,5;1,0;-1\n0,5;2,5;1\n",
@@ -96,6 +99,7 @@ func TestInfoDecimalComma(t *testing.T) {
 // nominal on purpose: no "a typo in a numeric column?" note (it said so,
 // naming a blank value).
 func TestInfoARFFNominalNoTypo(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "info", cmdTestdata+"/arff/breast-cancer.arff", "--missing", "drop")
 	if strings.Contains(out, "typo") || !strings.Contains(out, "note: 9 rows with missing values were dropped") {
 		t.Errorf("notes:\n%s", out[strings.Index(out, "note:"):])

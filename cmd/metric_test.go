@@ -31,6 +31,7 @@ func metricRun(t *testing.T) (file string, args []string) {
 // tables of every metric (report and compare), the figures and page of one,
 // and the refusal of AUC on records that lack it.
 func TestReportMetric(t *testing.T) {
+	t.Parallel()
 	file, args := metricRun(t)
 	t.Run("tables", func(t *testing.T) { testMetricTables(t, file, args) })
 	t.Run("figures and page", func(t *testing.T) { testMetricFiguresAndPage(t, file) })
@@ -161,6 +162,7 @@ func testMetricFiguresAndPage(t *testing.T, file string) {
 // TestMetricUsageErrors: an unknown metric is a usage error of both
 // commands, naming the flag and the valid names, before any work.
 func TestMetricUsageErrors(t *testing.T) {
+	t.Parallel()
 	want := `--metric: unknown metric "f1" (valid: accuracy, balanced_accuracy, macro_f1, auc)`
 	for _, args := range [][]string{
 		{"report", "no-such-file.jsonl", "--metric", "f1"},
@@ -177,6 +179,7 @@ func TestMetricUsageErrors(t *testing.T) {
 // kept report their accuracy as before, and another metric is refused
 // with exit 1, naming how many records of which run need a rerun.
 func TestMetricOldRecords(t *testing.T) {
+	t.Parallel()
 	old := cmdTestdata + "/legacy-run/v1-default.jsonl"
 	if out := mustRun(t, "report", old); !strings.Contains(out, "test acc. % (mean ± std)") {
 		t.Errorf("report of old records:\n%s", out)
@@ -219,6 +222,7 @@ func testMetricNoAUC(t *testing.T, file string) {
 // the command line overrides it; it is no setting of the run (the records
 // and their run id do not depend on it).
 func TestStudyMetric(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	study := filepath.Join(dir, "s.yaml")
 	heart, err := filepath.Abs(heartScale)

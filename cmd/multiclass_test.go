@@ -58,6 +58,7 @@ func predictLabels(t *testing.T, modelPath, data string) string {
 // within 2 (dna: 701 against LIBSVM's 703 in one pair, at the tolerance's
 // edge).
 func TestTrainPredictReproduceLIBSVMMultiClass(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join(cmdTestdata, "libsvm-golden", "golden-multiclass.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +131,7 @@ func differ(a, b string) int {
 // predict on wine.scale and svmguide2 at settings the golden file does not
 // hold give svm-predict's labels, row by row.
 func TestTrainPredictAgainstLIBSVMMultiClass(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"svm-train", "svm-predict"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed (Debian: libsvm-tools)", tool)
@@ -159,6 +161,7 @@ func TestTrainPredictAgainstLIBSVMMultiClass(t *testing.T) {
 // pair and the test part's confusion matrix; the model predicts by vote, and
 // predict's table shows the 3×3 confusion matrix.
 func TestTrainPredictMultiClassOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	m := filepath.Join(dir, "iris.json")
 	out := mustRun(t, "train", filepath.Join(mcDir, "iris.scale"), "--test-fraction", "0.3", "-o", m)
@@ -210,6 +213,7 @@ func TestTrainPredictMultiClassOutput(t *testing.T) {
 // with its classes, rows, parameters, criterion, #SV and degenerate check,
 // and the test part's confusion matrix; the JSON carries the same.
 func TestTuneMultiClassPairs(t *testing.T) {
+	t.Parallel()
 	wine := filepath.Join(mcDir, "wine.scale")
 	out := mustRun(t, "tune", wine, "--method", "rcsc", "--test-fraction", "0.3")
 	for _, want := range []string{
@@ -250,6 +254,7 @@ func TestTuneMultiClassPairs(t *testing.T) {
 // info lists every class of a multi-class file with its rows, and says how
 // the commands learn them; one class is still an error.
 func TestInfoMultiClass(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "info", filepath.Join(mcDir, "svmguide2"))
 	for _, want := range []string{
 		"│ classes           │ 3 ",
@@ -272,6 +277,7 @@ func TestInfoMultiClass(t *testing.T) {
 // compare on a multi-class set: every method runs (one-vs-one), the records
 // hold accuracies and the provenance names the classes.
 func TestCompareMultiClass(t *testing.T) {
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "run.jsonl")
 	mustRun(t, "compare", filepath.Join(mcDir, "iris.scale"), "--train-fraction", "0.5", "--partitions", "2",
 		"--methods", "svm,rcsc", "-o", res)
@@ -306,6 +312,7 @@ func TestCompareMultiClass(t *testing.T) {
 
 // A study file takes multi-class data with no option: one-vs-one.
 func TestStudyMultiClass(t *testing.T) {
+	t.Parallel()
 	wineStudy(t, t.TempDir(), "", "r.jsonl", "│ svm *  │             96.07 ± 0.79 │ 52.0 │", "│ rcsc   │             94.38 ± 0.00 │ 70.5 │")
 }
 
@@ -359,6 +366,7 @@ func readLines(t *testing.T, path string) []string {
 // pair) is a directory per pair, and LIBSVM's vote over the pairs'
 // svm-predict labels, as the README says, is predict's too.
 func TestTuneExportMultiClassLibsvmTools(t *testing.T) {
+	t.Parallel()
 	dir, train, test := irisHalvesForLIBSVM(t)
 	for _, method := range []string{"svm", "rcsc"} {
 		ex, m := filepath.Join(dir, method), filepath.Join(dir, method+".json")
@@ -407,6 +415,7 @@ func TestTuneExportMultiClassLibsvmTools(t *testing.T) {
 // generate blobs writes a k-class set that the other commands read as
 // multi-class; bad --classes is a usage error.
 func TestGenerateBlobsCommand(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "b6.libsvm")
 	mustRun(t, "generate", "blobs", "--classes", "6", "--n", "300", "-o", path)
 	out := mustRun(t, "info", path)

@@ -23,6 +23,7 @@ const (
 // nominal features with their categories and the one-hot width; on iris it
 // lists the three classes with their counts instead of failing.
 func TestInfoARFFNominal(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "info", arffDir+"/weather.nominal.arff")
 	for _, want := range []string{
 		"weather.nominal — ../testdata/arff/weather.nominal.arff",
@@ -70,6 +71,7 @@ func TestInfoARFFNominal(t *testing.T) {
 // (--multiclass ovr: each against the rest); --positive makes X against the
 // rest; --classes keeps two.
 func TestTuneMultiClass(t *testing.T) {
+	t.Parallel()
 	iris := arffDir + "/iris.arff"
 	mc := tuneJSON(t, iris, "--method", "svm", "--test-fraction", "0.3")
 	if !slices.Equal(mc.FitData.Classes, []string{"Iris-setosa", "Iris-versicolor", "Iris-virginica"}) || len(mc.Pairs) != 3 ||
@@ -109,6 +111,7 @@ func TestTuneMultiClass(t *testing.T) {
 // --categorical onehot it trains, and the model predicts the same data in
 // ARFF form (another file format, the same attributes) identically.
 func TestNominalTrainPredict(t *testing.T) {
+	t.Parallel()
 	votes := nominalDir + "/votes.data"
 	_, errOut, code := runCLI(t, "train", votes, "--label-col", "1", "--missing", "drop")
 	want := `votes.data:1:2: "n" is not a number; 16 nominal (text) columns: 2 (f1) {n,y}; 3 (f2) {n,y}`
@@ -177,6 +180,7 @@ func TestNominalTrainPredict(t *testing.T) {
 // --test FILE with nominal features: the encoder is fitted on the training
 // file, and a category only the test file has counts as all zeros.
 func TestNominalTestFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	train := writeFile(t, dir, "train.csv", "colour,size,y\nred,1,a\ngreen,2,b\nred,3,a\ngreen,4,b\nred,1.5,a\ngreen,3.5,b\n")
 	test := writeFile(t, dir, "test.csv", "colour,size,y\nred,1,a\nblue,2,b\n")
@@ -189,6 +193,7 @@ func TestNominalTestFile(t *testing.T) {
 // compare with --categorical onehot encodes each partition with the
 // categories of its training part (the source wraps the partitions).
 func TestCompareNominal(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "compare", nominalDir+"/breast-cancer.csv", "--categorical", "onehot", "--missing", "drop",
 		"--methods", "svm,rcsc", "--partitions", "2")
 	if code != 0 {

@@ -28,6 +28,7 @@ func perJobRun(t *testing.T) string {
 // accuracy, balanced accuracy and AUC of each row are those of the results
 // file, and the mean of a (dataset, method)'s rows is the averaged table's.
 func TestReportPerJobCSV(t *testing.T) {
+	t.Parallel()
 	file := perJobRun(t)
 	out := mustRun(t, "report", file, "--per-job", "--format", "csv")
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
@@ -108,6 +109,7 @@ func TestReportPerJobCSV(t *testing.T) {
 // not "2 of 4 jobs"), the statistics across datasets and --per-job; a name
 // that matches nothing is a usage error naming what the records hold.
 func TestReportFilters(t *testing.T) {
+	t.Parallel()
 	file := perJobRun(t)
 	sum, _ := runJSON[report.SummaryJSON](t, "report", file, "--datasets", "diabetes")
 	if len(sum.Tables) != 1 || sum.Tables[0].Dataset != "diabetes" || !sum.Complete || sum.JobsPlanned != 4 || sum.Cross != nil {
@@ -142,6 +144,7 @@ func TestReportFilters(t *testing.T) {
 // different --budget says "--budget 15 vs 10", the flag a user typed, not
 // the Go field "entry.Budget".
 func TestReportMergeConflictNamesTheFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, r := range []struct{ out, budget string }{{a, "15"}, {b, "10"}} {

@@ -13,6 +13,7 @@ import (
 // a weight chart labelled with the file's feature names; --plot-sort lists
 // them by weight; report --plot draws the same files from the results file.
 func TestComparePlotFeatureNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "w.csv")
 	mustRun(t, "generate", "weston", "--n", "200", "-o", data)
@@ -80,6 +81,7 @@ func TestComparePlotFeatureNames(t *testing.T) {
 // With two datasets, --plot also draws the critical-difference diagram of
 // the statistics across datasets, labelled with the methods' average ranks.
 func TestComparePlotCriticalDifference(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mustRun(t, "compare", "builtin:heart", "builtin:breast-wisconsin", "--methods", "svm,rcsc", "--partitions", "2",
 		"--train-size", "50", "--test-size", "50", "--workers", "2", "--plot", dir)

@@ -42,6 +42,7 @@ func heartModel(t *testing.T) (modelPath, testFile string) {
 }
 
 func TestPredictFormats(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	ref, _ := predictJSON(t, modelPath, testFile)
 	if ref.N != 70 || len(ref.Predictions) != 70 || ref.Labels.Positive != "1" || ref.Labels.Negative != "-1" {
@@ -134,6 +135,7 @@ func TestPredictFormats(t *testing.T) {
 }
 
 func TestPredictErrors(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	dir := t.TempDir()
 	raw, err := os.ReadFile(modelPath)
@@ -206,6 +208,7 @@ func shapesCSV() (labelled, unlabelled string) {
 // TestPredictCSVModel: a CSV with text labels and a header; predict prints
 // the original label texts and notes columns that changed names.
 func TestPredictCSVModel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	shapes, _ := shapesCSV()
 	data := writeFile(t, dir, "shapes.csv", shapes)
@@ -230,6 +233,7 @@ func TestPredictCSVModel(t *testing.T) {
 // (raw rows through the saved normaliser) reproduces train's training
 // accuracy, and the decision values are finite.
 func TestPredictDecisionMatchesTrain(t *testing.T) {
+	t.Parallel()
 	modelPath := filepath.Join(t.TempDir(), "m.json")
 	r := trainJSON(t, "builtin:diabetes", "--margin", "l2", "-c", "0.5", "-o", modelPath)
 	p, _ := predictJSON(t, modelPath, "builtin:diabetes")
@@ -245,6 +249,7 @@ func TestPredictDecisionMatchesTrain(t *testing.T) {
 
 // TestPredictGolden pins the csv layout and the summary.
 func TestPredictGolden(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	recs, errOut := predictCSV(t, modelPath, testFile)
 	// Decision values rounded to 8 digits: the last bits depend on the BLAS
@@ -275,6 +280,7 @@ func TestPredictGolden(t *testing.T) {
 // file as N features; each gives the decision values of the padded or cut
 // file itself.
 func TestPredictFeatureCount(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	dir := t.TempDir()
 	short := writeFile(t, dir, "short.libsvm", "+1 1:0.5 2:1\n-1 1:-0.5 3:1\n")
@@ -366,6 +372,7 @@ func writeFeatures(t *testing.T, d *dataio.Dataset, dir, name, format string, he
 // standard input, give the labelled run's decision values and labels in
 // every format, and no accuracy.
 func TestPredictUnlabeled(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	ref, rawRef := predictJSON(t, modelPath, testFile)
 	if !ref.Labeled || ref.Scores == nil || rawRef["accuracy"] == nil || ref.Correct < 50 {
@@ -512,6 +519,7 @@ func TestPredictUnlabeled(t *testing.T) {
 // unlabelled rows with a header; forcing --no-labels on a labelled file, or
 // a width that fits neither reading, is an error that says why.
 func TestPredictUnlabeledText(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lab, unl := shapesCSV()
 	labFile, unlFile := writeFile(t, dir, "shapes.csv", lab), writeFile(t, dir, "new.csv", unl)

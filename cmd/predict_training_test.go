@@ -14,6 +14,7 @@ import (
 // others are exactly tune's test part: 68 of 81 correct, 83.95%, where the
 // whole file gives the flattering 85.56%.
 func TestPredictCountsTrainingRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mf := filepath.Join(dir, "heart-svm.json")
 	tr := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.3", "-o", mf)

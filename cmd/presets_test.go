@@ -13,6 +13,7 @@ import (
 // for "not given"). The last shard runs only the last partition, so each case
 // costs one cheap rcsc job.
 func TestPresetChessboardPartitions(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs compare")
 	}
@@ -33,6 +34,7 @@ func TestPresetChessboardPartitions(t *testing.T) {
 
 // Every preset is described in compare's --help.
 func TestPresetHelp(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "compare", "--help")
 	for _, p := range experiment.Presets() {
 		if !strings.Contains(out, "  "+p.Name+"\n      "+strings.SplitN(p.About, "\n", 2)[0]) {
@@ -47,6 +49,7 @@ func TestPresetHelp(t *testing.T) {
 // gi then chose C by the grid search: 579 SVM solves a partition instead of
 // about 35, and other accuracies). --max-iter given still reaches gi.
 func TestPresetChessboardKeepsTheHardMargin(t *testing.T) {
+	t.Parallel()
 	for _, extra := range [][]string{nil, {"--max-iter", "3"}} {
 		out := filepath.Join(t.TempDir(), "gi.jsonl")
 		args := append([]string{"compare", "--preset", "gi-chessboard", "--methods", "gi:A", "--partitions", "1", "-q", "--out", out}, extra...)

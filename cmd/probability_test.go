@@ -14,6 +14,7 @@ import (
 // it exits with 1, naming the flag and what to do, and prints nothing on
 // standard output.
 func TestProbabilityRefused(t *testing.T) {
+	t.Parallel()
 	modelPath, testFile := heartModel(t)
 	out, errOut, code := runCLI(t, "predict", modelPath, testFile, "--probability")
 	if code != ExitError || out != "" {
@@ -37,6 +38,7 @@ func TestProbabilityRefused(t *testing.T) {
 // the Brier score, in the table, CSV and JSON; the predicted labels are the
 // decision function's, as without --probability.
 func TestProbabilityRoundTrip(t *testing.T) {
+	t.Parallel()
 	trainFile, testFile := splitHeart(t)
 	modelPath := filepath.Join(t.TempDir(), "heart.json")
 	tr := trainJSON(t, trainFile, "-g", "0.05", "--probability", "-o", modelPath)
@@ -90,6 +92,7 @@ func TestProbabilityRoundTrip(t *testing.T) {
 // (testdata/libsvm-prob/golden.json): the held-in log-loss within 5% of
 // LIBSVM's (the CV folds are ours, drawn from --seed, not LIBSVM's rand()).
 func TestProbabilityLIBSVMCLI(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join(cmdTestdata, "libsvm-prob", "golden.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +130,7 @@ func TestProbabilityLIBSVMCLI(t *testing.T) {
 // and scores the test part's probabilities; the saved model gives them to
 // predict.
 func TestProbabilityTune(t *testing.T) {
+	t.Parallel()
 	modelPath := filepath.Join(t.TempDir(), "tuned.json")
 	r := tuneJSON(t, "builtin:heart", "--method", "spd", "--test-fraction", "0.3", "--probability", "-o", modelPath)
 	if r.Probability == nil || r.TestScores == nil || r.TestScores.LogLoss == nil || r.TestScores.Brier == nil {

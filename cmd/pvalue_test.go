@@ -29,6 +29,7 @@ func pairedRun(t *testing.T, svm, lccp []int) string {
 // says so; with a tied difference it stays the corrected approximation, and
 // the footnote says that.
 func TestReportExactWilcoxonForFewPartitions(t *testing.T) {
+	t.Parallel()
 	svm := []int{80, 80, 80, 80, 80}
 	out := mustRun(t, "report", pairedRun(t, svm, []int{81, 82, 83, 84, 85}))
 	if !strings.Contains(out, " 0.0625 │") {
@@ -57,6 +58,7 @@ func TestReportExactWilcoxonForFewPartitions(t *testing.T) {
 // is significantly higher/lower than the baseline. Six partitions all won
 // give the exact p = 2/2⁶ = 0.03125 < 0.05; all lost likewise.
 func TestReportLaTeXPaperTable(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	svm := []int{80, 80, 80, 80, 80, 80}
 	for _, ds := range []string{"heart", "sonar"} {

@@ -8,6 +8,7 @@ import (
 // The renderers' tests are pkg/report's; cmd's part is that an unknown
 // format is a usage error (exit code 2) with report's message.
 func TestCheckFormat(t *testing.T) {
+	t.Parallel()
 	if err := checkFormat("json", "table", "json"); err != nil {
 		t.Errorf("json rejected: %v", err)
 	}

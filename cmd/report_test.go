@@ -10,6 +10,7 @@ import (
 // report must refuse what compare did not write, rather than print a table of
 // zeros (a foreign JSON line) or nothing at all (an empty file) with exit 0.
 func TestReportRejectsForeignFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -37,6 +38,7 @@ func TestReportRejectsForeignFiles(t *testing.T) {
 // Files of two different runs are refused with the names of the files, not
 // only two fingerprints.
 func TestReportNamesMixedRunFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec := func(run string) string {
 		return `{"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n"

@@ -17,6 +17,7 @@ import (
 // came from, never by its words: a data value quoted in a parse error must not
 // turn a bad file into a usage error. The usage hint names the subcommand.
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	words := filepath.Join(dir, "words.csv")
 	if err := os.WriteFile(words, []byte("a,b,label\n1,2,1\n3,invalid argument,-1\n5,accepts x,1\n"), 0o644); err != nil {
@@ -61,6 +62,7 @@ func TestExitCodes(t *testing.T) {
 // "(default …)": generate's --format said "(default from the -o extension
 // .libsvm/.svm, else csv) (default "csv")", which contradicts itself.
 func TestHelpDefaultsSaidOnce(t *testing.T) {
+	t.Parallel()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, line := range strings.Split(c.LocalFlags().FlagUsages(), "\n") {
@@ -79,6 +81,7 @@ func TestHelpDefaultsSaidOnce(t *testing.T) {
 // of the files they name (lines with a pipe, or files the repository does not
 // have, such as data.csv, are skipped).
 func TestHelpExamplesRun(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"data/heart.dat":  cmdTestdata + "/uci/heart.dat",
 		"data/bupa.data":  cmdTestdata + "/uci/bupa.data",
@@ -146,6 +149,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 // it) and exits 0; a bare "(devel)" (no VCS stamp, no -X version: a test
 // binary) is followed by how to set one.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "--version")
 	want := "kerneltune version " + buildinfo.Version() + "\n"
 	if buildinfo.Version() == "(devel)" {

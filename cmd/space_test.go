@@ -26,6 +26,7 @@ var heartFile = filepath.Join(cmdTestdata, "libsvm", "heart_scale")
 // TestGridFlagErrors: a bad grid is a usage error (exit 2) that names the
 // flag and says what is wrong, before any work.
 func TestGridFlagErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -59,6 +60,7 @@ func TestGridFlagErrors(t *testing.T) {
 // (no warm-start shortcut) its solves are the points × folds, plus the
 // final fit.
 func TestTuneSVMUsersGrid(t *testing.T) {
+	t.Parallel()
 	r := tuneJSON(t, heartFile, "--method", "svm", "--log2c", "-1,3,2", "--log2g", "-3,-7,-2")
 	lc, lg := math.Log2(r.C), math.Log2(r.Gamma)
 	if !slices.Contains([]float64{-1, 1, 3}, lc) || !slices.Contains([]float64{-3, -5, -7}, lg) {
@@ -76,6 +78,7 @@ func TestTuneSVMUsersGrid(t *testing.T) {
 // TestTuneBaselinesInUsersSpace: halving picks a point of the user's grid,
 // random and bo stay in its box.
 func TestTuneBaselinesInUsersSpace(t *testing.T) {
+	t.Parallel()
 	space := []string{"--log2c", "3,-1,-2", "--log2g", "-2,-6,-2"}
 	r := tuneJSON(t, append([]string{heartFile, "--method", "halving"}, space...)...)
 	if lc, lg := math.Log2(r.C), math.Log2(r.Gamma); !slices.Contains([]float64{-1, 1, 3}, lc) || !slices.Contains([]float64{-2, -4, -6}, lg) {
@@ -117,6 +120,7 @@ func imbalancedHeart(t *testing.T) string {
 // imbalanced set (20 against 150): the final SVM's C per class, the saved
 // model's, and the search's solves use them (another choice than without).
 func TestTuneClassWeightBalanced(t *testing.T) {
+	t.Parallel()
 	data := imbalancedHeart(t)
 	model := filepath.Join(t.TempDir(), "m.json")
 	plain := tuneJSON(t, data, "--method", "svm")
@@ -147,6 +151,7 @@ func TestTuneClassWeightBalanced(t *testing.T) {
 // TestTuneClassWeightMultiClass: balanced weights per pair of classes
 // (LIBSVM's -wi); --weight-pos is for two classes.
 func TestTuneClassWeightMultiClass(t *testing.T) {
+	t.Parallel()
 	wine := filepath.Join(cmdTestdata, "multiclass", "wine.scale")
 	r := tuneJSON(t, wine, "--method", "svm", "--class-weight", "balanced")
 	// wine: 59, 71, 48 rows of "1", "2", "3"; w_c = 178 / (3 n_c).
@@ -195,6 +200,7 @@ func records(t *testing.T, path string) []experiment.Record {
 // the grid and the weights, and an unweighted run of the default grid is
 // another run.
 func TestCompareAndStudySpace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	common := []string{"--methods", "svm", "--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
 	flags := filepath.Join(dir, "flags.jsonl")
@@ -243,6 +249,7 @@ func TestCompareAndStudySpace(t *testing.T) {
 // without pairs (older ones) are still read and counted by runs; the
 // weights figure says which pair it shows.
 func TestCompareDegeneratePairs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "blobs6.csv")
 	mustRun(t, "generate", "blobs", "--classes", "6", "--n", "300", "-o", data)

@@ -26,6 +26,7 @@ var (
 // (two study files, two runs) merged by report give the same report,
 // timings aside; the tables are the golden file's.
 func TestStudyWholeShardsHalvesSameReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
 	run := func(study, file string, extra ...string) {
@@ -100,6 +101,7 @@ func TestStudyWholeShardsHalvesSameReport(t *testing.T) {
 
 // --dry-run prints the plan, runs no job and writes no results file.
 func TestStudyDryRun(t *testing.T) {
+	t.Parallel()
 	res := filepath.Join(t.TempDir(), "r.jsonl")
 	out, errOut, code := runCLI(t, "compare", "--study", studyFile, "--dry-run", "--out", res)
 	if code != 0 {
@@ -116,6 +118,7 @@ func TestStudyDryRun(t *testing.T) {
 
 // A study file's errors name the file, line and key, and exit 2.
 func TestStudyErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("seed: 1\ndatasets:\n  - path: x.csv\n    label-colum: 7\n"), 0o644); err != nil {
@@ -142,6 +145,7 @@ func TestStudyErrors(t *testing.T) {
 // report refuses runs whose shared (dataset, method) pair differs, naming
 // the pair and the setting; --name names the dataset in tables.
 func TestReportConflictingRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	common := []string{"compare", filepath.Join(cmdTestdata, "libsvm/heart_scale"), "--name", "Heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}

@@ -46,6 +46,7 @@ func stoppedEarly(t *testing.T, src string, keep func(rec map[string]any) bool) 
 // runs and missing partitions, pairs the Wilcoxon test on the partitions
 // both finished, and exits 1 unless --allow-partial.
 func TestReportIncompleteRun(t *testing.T) {
+	t.Parallel()
 	full := filepath.Join(t.TempDir(), "full.jsonl")
 	mustRun(t, append(twoSetArgs, "--out", full)...)
 	// Stopped during heart: diabetes has no record, and spd lacks heart's
@@ -138,6 +139,7 @@ func TestReportIncompleteRun(t *testing.T) {
 // Records written before the grid was recorded: report infers the grid,
 // says so, and orders the datasets by first appearance in the files.
 func TestReportOldRecordsWithoutGrid(t *testing.T) {
+	t.Parallel()
 	full := filepath.Join(t.TempDir(), "full.jsonl")
 	mustRun(t, append(twoSetArgs, "--out", full)...)
 	data, err := os.ReadFile(full)
@@ -174,6 +176,7 @@ func mustReadFile(t *testing.T, path string) []byte {
 // A shard prints what it ran and where its records are, and no averaged
 // table; the shards merged by report are the whole run.
 func TestCompareShardPrintsNoTable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files []string
 	for i, s := range []string{"1/3", "2/3", "3/3"} {
@@ -210,6 +213,7 @@ func TestCompareShardPrintsNoTable(t *testing.T) {
 // csv and json put one number in each column; a test reads the CSV as
 // pandas or R would, and every numeric cell must parse.
 func TestCompareCSVIsNumbers(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, append(twoSetArgs, "--format", "csv")...)
 	if strings.ContainsAny(out, "±—*") {
 		t.Errorf("csv holds ±, — or *:\n%s", out)
@@ -275,6 +279,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 // Markdown notes are paragraphs, not list items; latex says it needs
 // booktabs in the output and in --help.
 func TestSummaryMarkdownAndLaTeX(t *testing.T) {
+	t.Parallel()
 	md := mustRun(t, append(compareArgs, "--format", "markdown")...)
 	for _, line := range strings.Split(md, "\n") {
 		if regexp.MustCompile(`^\s*([*+-]|[0-9]+[.)])\s`).MatchString(line) {

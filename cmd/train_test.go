@@ -22,6 +22,7 @@ import (
 //	svm-train -c 1 -g 0.5 -e 1e-5 heart_scale → obj = -90.017945, rho = 0.001048, nSV = 193, nBSV = 69
 //	svm-predict heart_scale heart_scale.model → Accuracy = 92.963% (251/270)
 func TestTrainHeartLIBSVM(t *testing.T) {
+	t.Parallel()
 	r := trainJSON(t, heartScale, "--normalize", "none", "-c", "1", "-g", "0.5", "--eps", "1e-5")
 	if r.NSV != 193 || r.NBSV != 69 || r.TrainCorrect != 251 || r.NTrain != 270 {
 		t.Errorf("nSV %d nBSV %d correct %d/%d; LIBSVM 193 69 251/270", r.NSV, r.NBSV, r.TrainCorrect, r.NTrain)
@@ -105,6 +106,7 @@ func libsvmObjective(t *testing.T, file string, gamma float64, sv []int, coef []
 // that rounding. (The solver's own test checks the exact path with float32
 // columns.)
 func TestTrainPredictReproduceLIBSVM(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join(cmdTestdata, "libsvm-golden", "golden.json"))
 	if err != nil {
 		t.Skipf("no LIBSVM golden values: %v", err)
@@ -182,6 +184,7 @@ func absInt(a int) int {
 // TestTrainStdin: DATA "-" is the command's standard input (here the
 // test's, not the process's), read like the file itself.
 func TestTrainStdin(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(heartScale)
 	if err != nil {
 		t.Fatal(err)
@@ -205,6 +208,7 @@ func TestTrainStdin(t *testing.T) {
 // γ = 1/d, C = 1) on the embedded heart data with a 30% test part drawn from
 // seed 1.
 func TestTrainBuiltinHeart(t *testing.T) {
+	t.Parallel()
 	r := trainJSON(t, "builtin:heart", "--test-fraction", "0.3")
 	if r.NTrain != 189 || r.NTest != 81 || r.Features != 13 {
 		t.Fatalf("sizes %d/%d/%d, want 189/81/13", r.NTrain, r.NTest, r.Features)
@@ -244,6 +248,7 @@ func sameJSON(t *testing.T, a, b any) bool {
 // reproduces train's test accuracy, through the model's own normaliser on the
 // raw test rows, for each normaliser and margin.
 func TestTrainThenPredict(t *testing.T) {
+	t.Parallel()
 	trainFile, testFile := splitHeart(t)
 	for _, tc := range []struct{ normalize, margin string }{
 		{"zscore", "l1"}, {"minmax01", "l2"}, {"minmax11", "l1"}, {"none", "l2"},
@@ -273,6 +278,7 @@ func TestTrainThenPredict(t *testing.T) {
 }
 
 func TestTrainKernels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ref := trainJSON(t, heartScale, "-g", "0.1")
 
@@ -348,6 +354,7 @@ func TestTrainKernels(t *testing.T) {
 }
 
 func TestTrainHardMargin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// The same point with both labels cannot be separated by any kernel.
 	bad := writeFile(t, dir, "dup.txt", "+1 1:1 2:1\n-1 1:1 2:1\n-1 1:0 2:0\n+1 1:2 2:2\n")
@@ -363,6 +370,7 @@ func TestTrainHardMargin(t *testing.T) {
 }
 
 func TestTrainUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"train"},
 		{"train", heartScale, heartScale},
@@ -406,6 +414,7 @@ func TestTrainUsageErrors(t *testing.T) {
 }
 
 func TestTrainModelFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "m.json")
 	mustRun(t, "train", "builtin:heart", "-g", "0.05", "-c", "4", "--seed", "7", "--test-fraction", "0.25", "-o", path, "-q")
 	raw, err := os.ReadFile(path)
@@ -435,6 +444,7 @@ func TestTrainModelFile(t *testing.T) {
 
 // TestTrainGolden pins the table and JSON layout (timing masked).
 func TestTrainGolden(t *testing.T) {
+	t.Parallel()
 	args := []string{"train", heartScale, "--normalize", "none", "-c", "1", "-g", "0.5"}
 	out := mustRun(t, args...)
 	golden(t, "train_heart_table.golden", maskTrainTiming(out))
@@ -444,6 +454,7 @@ func TestTrainGolden(t *testing.T) {
 
 // TestTrainCanceled: a cancelled context stops train with exit code 130.
 func TestTrainCanceled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, errOut, code := runCLIContext(ctx, t, "", "train", "builtin:diabetes", "-c", "64", "-g", "2")
@@ -457,6 +468,7 @@ func TestTrainCanceled(t *testing.T) {
 //	svm-train -c 1 -g 0.125 -w1 2 -w-1 0.5 -e 1e-5 heart_scale
 //	  obj = -92.435932, rho = -0.461763, nSV = 160, nBSV = 124; svm-predict 219/270
 func TestTrainClassWeights(t *testing.T) {
+	t.Parallel()
 	r := trainJSON(t, heartScale, "--normalize", "none", "-c", "1", "-g", "0.125", "--weight-pos", "2", "--weight-neg", "0.5", "--eps", "1e-5")
 	if r.NSV != 160 || r.NBSV != 124 || r.TrainCorrect != 219 {
 		t.Errorf("nSV %d nBSV %d correct %d; LIBSVM 160 124 219", r.NSV, r.NBSV, r.TrainCorrect)
@@ -476,6 +488,7 @@ func TestTrainClassWeights(t *testing.T) {
 // An output file in a directory that does not exist fails before training
 // or tuning, naming the flag, not when the result is saved.
 func TestOutputDirCheckedFirst(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "no", "m.json")
 	for _, args := range [][]string{
 		{"train", heartScale, "-o", missing},
@@ -493,6 +506,7 @@ func TestOutputDirCheckedFirst(t *testing.T) {
 // --label-col on a LIBSVM file (label first on every line) is a usage error
 // in predict too, not silently ignored.
 func TestPredictLabelColLIBSVM(t *testing.T) {
+	t.Parallel()
 	m := filepath.Join(t.TempDir(), "m.json")
 	mustRun(t, "train", heartScale, "-o", m, "-q")
 	_, errOut, code := runCLI(t, "predict", m, heartScale, "--label-col", "1")
@@ -504,6 +518,7 @@ func TestPredictLabelColLIBSVM(t *testing.T) {
 // TestTrainExtremeGamma: a γ whose scaled distances overflow is an error
 // that names the knob to turn, not a bare solver message.
 func TestTrainExtremeGamma(t *testing.T) {
+	t.Parallel()
 	_, errOut, code := runCLI(t, "train", "builtin:heart", "--gamma", "1e308")
 	if code != ExitError || !strings.Contains(errOut, "non-finite") || !strings.Contains(errOut, "--gamma") {
 		t.Errorf("exit %d, stderr %q; want exit 1 naming --gamma", code, errOut)

@@ -13,6 +13,7 @@ import (
 // records the chosen A in every record of the default gi entry; the
 // gi-chessboard preset still runs the paper's D as an explicit entry.
 func TestGIAutoThroughCLI(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "tune", "builtin:heart", "--method", "gi", "--C", "1", "--steps", "3", "--test-fraction", "0.5")
 	for _, want := range []string{
 		"tune builtin:heart --method gi --param A: 135 training rows",

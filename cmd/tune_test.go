@@ -47,6 +47,7 @@ func westonFiles(t *testing.T, ntr, nte int) (train, test string) {
 // flag checks of tune, exit 2, are in TestTuneFlagErrors, which stops before
 // tune runs.
 func TestTuneMissingData(t *testing.T) {
+	t.Parallel()
 	_, errOut, code := runCLI(t, "tune", "no-such-file.csv", "--method", "svm")
 	if code != ExitError || !strings.Contains(errOut, "no-such-file.csv") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
@@ -54,6 +55,7 @@ func TestTuneMissingData(t *testing.T) {
 }
 
 func TestTuneHelpListsMethods(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "tune", "--help")
 	for _, name := range methods.Names() {
 		if !regexp.MustCompile(`(?m)^  ` + name + ` +\S`).MatchString(out) {
@@ -68,6 +70,7 @@ func TestTuneHelpListsMethods(t *testing.T) {
 // TestTuneSVM: the baseline through the CLI matches the method called
 // directly, and the saved model predicts the printed test accuracy.
 func TestTuneSVM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	modelPath := filepath.Join(dir, "m.json")
 	r := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "-o", modelPath)
@@ -106,6 +109,7 @@ func TestTuneSVM(t *testing.T) {
 // one log2 step of it. Below the limit (the default 5,000 here) the result
 // is the full grid's, as with --grid-rows -1.
 func TestTuneSVMGridRows(t *testing.T) {
+	t.Parallel()
 	r := tuneJSON(t, "builtin:heart", "--method", "svm", "--test-fraction", "0.4", "--grid-rows", "100")
 	m := regexp.MustCompile(`large data: the grid on a stratified subset of 100 of the 162 rows chose C = 2\^(-?\d+), gamma = 2\^(-?\d+); then the 3×3 region around it, log2 step 1, on all rows`).FindStringSubmatch(r.Init)
 	if m == nil {
@@ -127,6 +131,7 @@ func TestTuneSVMGridRows(t *testing.T) {
 // classifies far above chance; the trace has one line per iteration; the
 // table shows the relevance.
 func TestTuneSPDWeston(t *testing.T) {
+	t.Parallel()
 	train, test := westonFiles(t, 100, 300)
 	tracePath := filepath.Join(t.TempDir(), "trace.csv")
 	r := tuneJSON(t, train, "--method", "spd", "--test", test, "--trace", tracePath)
@@ -180,6 +185,7 @@ func TestTuneSPDWeston(t *testing.T) {
 // exported data (here with kerneltune's own train, which matches svm-train)
 // gives the tuned model's accuracies and #SV, for a full Q.
 func TestTuneExportLibsvm(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := tuneJSON(t, "builtin:heart", "--method", "spd", "--param", "full", "--test-fraction", "0.5", "--max-iter", "5", "--export-libsvm", dir)
 	if len(r.Kernel.Q) != 13 || len(r.Eigenvalues) != 13 || r.Eigenvalues[0] <= 0 {
@@ -205,6 +211,7 @@ func TestTuneExportLibsvm(t *testing.T) {
 
 // TestTuneDeterministic: the same seed gives the same JSON apart from times.
 func TestTuneDeterministic(t *testing.T) {
+	t.Parallel()
 	args := []string{"tune", "builtin:breast-wisconsin", "--method", "spd", "--test-fraction", "0.8", "--seed", "3", "--format", "json", "--max-iter", "10"}
 	a := maskTuneTiming(mustRun(t, args...))
 	b := maskTuneTiming(mustRun(t, args...))
@@ -216,6 +223,7 @@ func TestTuneDeterministic(t *testing.T) {
 // TestTuneGolden pins the table and JSON output of tune (svm and spd) in
 // testdata/golden/tune_*.golden; refresh with go test ./cmd -run TestTuneGolden -update.
 func TestTuneGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -233,6 +241,7 @@ func TestTuneGolden(t *testing.T) {
 // TestTuneQuietAndCanceled: no progress on a non-terminal stderr, and a
 // cancelled run exits with 130.
 func TestTuneQuietAndCanceled(t *testing.T) {
+	t.Parallel()
 	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3")
 	if code != 0 || errOut != "" {
 		t.Errorf("exit %d, stderr %q: want 0 and nothing on a non-terminal stderr", code, errOut)
@@ -247,6 +256,7 @@ func TestTuneQuietAndCanceled(t *testing.T) {
 // The export README reads right with one file ("train.libsvm hold …"
 // before).
 func TestTuneExportReadmeWording(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mustRun(t, "tune", "builtin:heart", "--method", "svm", "--export-libsvm", dir, "-q")
 	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
@@ -314,6 +324,7 @@ func readKernelFile(t *testing.T, path string) (*mat.Dense, []float64) {
 // train-eval.kernel, its test and training accuracy; its bias and decision
 // values agree with the model's.
 func TestTuneExportPrecomputed(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -402,6 +413,7 @@ func TestTuneExportPrecomputed(t *testing.T) {
 // mapped data for LIBSVM's RBF kernel with a C no dual variable reaches;
 // the C-SVC on it (our train, which matches svm-train) is the tuned model.
 func TestTuneExportHardMargin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := tuneJSON(t, "builtin:heart", "--method", "gi", "--margin", "hard", "--param", "A", "--steps", "5", "--test-fraction", "0.3", "--export-libsvm", dir)
 	if r.Margin != "hard" || r.ExportKind != "rbf" {
@@ -431,6 +443,7 @@ var libsvmAccuracy = regexp.MustCompile(`Accuracy = [0-9.]+% \(([0-9]+)/([0-9]+)
 // svm-predict's accuracies on the training and the test rows are the tuned
 // model's.
 func TestTuneExportLibsvmTools(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"svm-train", "svm-predict"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed (apt-get install libsvm-tools): LIBSVM not checked; TestTuneExportPrecomputed and TestTuneExportHardMargin check the exports with our own solver", tool)
@@ -487,6 +500,7 @@ func TestTuneExportLibsvmTools(t *testing.T) {
 // An --export-libsvm path that cannot be a directory fails before the
 // tuning, naming the flag and the path.
 func TestTuneExportDirCheckedFirst(t *testing.T) {
+	t.Parallel()
 	file := writeFile(t, t.TempDir(), "taken", "x")
 	out, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "lccp", "--export-libsvm", file)
 	if code != ExitError || out != "" || !strings.Contains(errOut, "--export-libsvm "+file) {

@@ -42,6 +42,7 @@ func TestCountFailures(t *testing.T) {
 // Compare refuses bad settings before any job runs, with errors a caller
 // can tell apart.
 func TestCompareSettingsErrors(t *testing.T) {
+	t.Parallel()
 	svm := mustEntries(t, "svm")
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -95,6 +96,7 @@ func TestCompareTestFileWholeFile(t *testing.T) {
 
 // A resumed run skips the recorded jobs and refuses a file of other settings.
 func TestCompareResume(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	s := CompareSettings{Entries: mustEntries(t, "probe1,probe2"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
 		Partitions: 2, TrainSize: 60, TestSize: 60}), Seed: 1, Out: out, Shard: 1, Shards: 2}
@@ -144,6 +146,7 @@ func TestComparePreset(t *testing.T) {
 // by their paths, so that the second one's records do not replace the
 // first's.
 func TestCompareSameNames(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../testdata/libsvm/heart_scale")
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +189,7 @@ func TestCompareSameNames(t *testing.T) {
 // run under its old id. A file of that version with other settings is
 // refused, naming that its records do not say what their settings were.
 func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file, methods string
 		base          methods.Common

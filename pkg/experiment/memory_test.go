@@ -173,6 +173,7 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 // Compare gives LimitMemory the live data of its run's estimate (the jobs at
 // once of its largest entry) before the jobs run, and restores it after.
 func TestCompareLimitMemory(t *testing.T) {
+	t.Parallel()
 	var live int64
 	restored := false
 	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 60, TestSize: 60}),

@@ -40,6 +40,7 @@ func ds(path, name string) DatasetSettings {
 // the union of their grids; a plain run of one file merges with a study's
 // run of the same data and settings, and its records equal the study's.
 func TestMergeFilesOfDifferentRuns(t *testing.T) {
+	t.Parallel()
 	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
 	b := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "pima")}})
 	plain := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
@@ -74,6 +75,7 @@ func TestMergeFilesOfDifferentRuns(t *testing.T) {
 // setting that differs; so is a dataset of the same name with other
 // content or other read options.
 func TestMergeFilesConflicts(t *testing.T) {
+	t.Parallel()
 	heart := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
 	for _, c := range []struct {
 		name string
@@ -138,6 +140,7 @@ func TestRecordsCarryProvenance(t *testing.T) {
 // one of the plain run's records was edited (its first record kept
 // silently before), and the error names both files.
 func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
+	t.Parallel()
 	a := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
 	plain := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
 	if _, err := MergeFiles(context.Background(), MergeSettings{Files: []string{a, plain}}); err != nil {
@@ -174,6 +177,7 @@ func TestMergeFilesOfDifferentRunsRefusesAnEditedDuplicate(t *testing.T) {
 // grid; another number of partitions of the same identity merges (partition
 // k is drawn from the seed and k alone).
 func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
+	t.Parallel()
 	svm := runTo(t, CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40})})
 	spd := mustEntries(t, "spd")
 	for _, c := range []struct {

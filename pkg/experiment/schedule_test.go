@@ -73,6 +73,7 @@ func TestLongestFirstOrder(t *testing.T) {
 // them longest first) give the same records, to the last bit, timings
 // aside: each job's partition and seed are its own.
 func TestOrderOfJobsChangesNoNumber(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs real methods")
 	}
@@ -114,6 +115,7 @@ func TestOrderOfJobsChangesNoNumber(t *testing.T) {
 // its share of them (jobWorkers); every default method gives the same
 // record on one core as with two goroutines inside the job.
 func TestCoresPerJobChangeNoNumber(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every default method")
 	}
@@ -141,6 +143,7 @@ func TestCoresPerJobChangeNoNumber(t *testing.T) {
 // (methods.GridMemo): gi's and svm's records are those each writes when it
 // runs alone, and each is charged the search's time.
 func TestSharedGridChangesNoNumber(t *testing.T) {
+	t.Parallel()
 	src := []Source{heartSource(t, 2, 7)}
 	both := mustEntries(t, "svm,gi")
 	c := Config{Seed: 7, Workers: 1}

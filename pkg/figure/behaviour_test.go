@@ -230,6 +230,7 @@ func TestMetricPaletteCentred(t *testing.T) {
 }
 
 func TestSave(t *testing.T) {
+	t.Parallel()
 	f, err := CriticalDifference(demsar)
 	if err != nil {
 		t.Fatal(err)

@@ -192,6 +192,7 @@ func allFigures(t *testing.T) map[string]*Figure {
 // [0, width] × [0, height]. With KERNELTUNE_FIGDIR set the SVGs are also
 // written there (to look at them).
 func TestTextInsideCanvas(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("KERNELTUNE_FIGDIR")
 	for name, f := range allFigures(t) {
 		t.Run(name, func(t *testing.T) {

@@ -22,6 +22,7 @@ var styleRE = regexp.MustCompile(`font-family:([^;]*);[^"]*font-size:([0-9.]+)px
 // the HTML page's small text) — 8 pt only for the row labels of figures of
 // more than 40 features.
 func TestOneSansFamilyReadableSizes(t *testing.T) {
+	t.Parallel()
 	for name, f := range allFigures(t) {
 		b, err := f.SVG()
 		if err != nil {
@@ -51,6 +52,7 @@ func TestOneSansFamilyReadableSizes(t *testing.T) {
 // plots had its overall title on the second panel's title), in the kinds
 // with free text placement.
 func TestTextsDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	for name, f := range allFigures(t) {
 		if strings.HasPrefix(name, "metric-52") || strings.HasPrefix(name, "weights-123") || strings.HasPrefix(name, "weights-52") {
 			continue // label steps are tested by the row layout
@@ -122,6 +124,7 @@ func TestMetricColourBarApart(t *testing.T) {
 // TestPNGResolution: a PNG is the figure's size in inches times the
 // resolution, 300 dpi unless given.
 func TestPNGResolution(t *testing.T) {
+	t.Parallel()
 	f, err := FeatureWeights(sampleWeights(13, false, false))
 	if err != nil {
 		t.Fatal(err)

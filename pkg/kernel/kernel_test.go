@@ -100,6 +100,7 @@ func closeTo(a, b, tol float64) bool {
 }
 
 func TestGramCrossRowsMatchEval(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	// n = 150 spans several tiles (64) with a ragged edge; offset data far
 	// from the origin checks the centring.

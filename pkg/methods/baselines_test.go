@@ -146,6 +146,7 @@ func TestHalvingTune(t *testing.T) {
 }
 
 func TestBOTune(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 100)
 	s := BOSettings{Common: Common{Seed: 3}, Budget: 15}
 	res, err := s.Tune(context.Background(), d)

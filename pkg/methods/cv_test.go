@@ -319,6 +319,7 @@ func TestL2WarmStart(t *testing.T) {
 // on heart with the L1 kernel at θ = 1 (lccp's choice of C), both to a tight
 // tolerance so that no decision value is within it of 0.
 func TestFoldSweepL2WarmStart(t *testing.T) {
+	t.Parallel()
 	d := loadHeart(t)
 	theta := make([]float64, d.Dim())
 	for k := range theta {
@@ -443,6 +444,7 @@ func TestStratifiedSubset(t *testing.T) {
 // the 3×3 region around the subset's choice (cold solves agree on every
 // point of it); with GridRows -1 it is the full grid on all rows.
 func TestGridSearchLarge(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 200)
 	cm := Common{Seed: 3, Workers: 2, Eps: 1e-9, GridRows: 120}
 	got, err := gridSearchCV(context.Background(), d, cm, Space{})

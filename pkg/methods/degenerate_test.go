@@ -28,6 +28,7 @@ func degenerateFit(t *testing.T, d *dataio.Dataset, k kernel.Kernel, C float64) 
 // majority class with a moderate kernel. The same tiny γ with a large C is
 // a nearly linear SVM, not degenerate, and so is the svm baseline's choice.
 func TestClassifyDegenerate(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 100)
 	exact := func(g float64) (med, near float64) {
 		k, _ := kernel.NewGaussianIso(g)
@@ -144,6 +145,7 @@ func TestClassifyDegenerateBoth(t *testing.T) {
 // rows (244,650 pairs): 20,000 fixed pairs, the same on every call, and the
 // sample median between the exact 48th and 52nd percentiles of all pairs.
 func TestClassifyDegenerateSampled(t *testing.T) {
+	t.Parallel()
 	full := spdLoadBuiltin(t, "diabetes")
 	idx := make([]int, 700)
 	for i := range idx {

@@ -15,6 +15,7 @@ import (
 // (LearnedOn, a note); at or below KernelRows, and for the searches, the
 // entry is the method itself.
 func TestTuneLargeDataSubset(t *testing.T) {
+	t.Parallel()
 	g, err := dataio.Generate(context.Background(), dataio.GenerateSettings{Kind: dataio.GenSparse, N: 400, Seed: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -330,6 +330,7 @@ func TestIRpropPlus(t *testing.T) {
 // the result carries: the criterion decreases, det B is fixed for B and D,
 // the kernel spec matches Q = B², the trace is complete.
 func TestGITune(t *testing.T) {
+	t.Parallel()
 	ds := giHeart(t, 100)
 	d := ds.Dim()
 	sigma, _ := jaakkolaSigma(ds.X, ds.Y)

@@ -83,6 +83,7 @@ func plainGridCounts(t *testing.T, d *dataio.Dataset, plan cvPlan, gammas, Cs []
 // CV accuracy, on the a1a-like set (where the large γ leave no α at the
 // bound and most of their solves are skipped) and on heart.
 func TestGridSearchMatchesPlainGrid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		d    *dataio.Dataset

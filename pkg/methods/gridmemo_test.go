@@ -14,6 +14,7 @@ import (
 // outcome, the first caller's with no credit and the others' credited with
 // the search's time.
 func TestGridMemoSharesOneSearch(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 80)
 	cm := Common{Seed: 3}
 	want, err := gridSearch(context.Background(), d, cm, Space{})
@@ -89,6 +90,7 @@ func TestGridMemoSharesOneSearch(t *testing.T) {
 // svm and gi sharing a memo choose what they choose alone, and gi's C is
 // the svm baseline's.
 func TestGridMemoChangesNoResult(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 80)
 	cm := Common{Seed: 5}
 	alone, err := GISettings{Common: cm}.Tune(context.Background(), d)

@@ -25,6 +25,7 @@ func lccpHeartPartition(t testing.TB, k int) (*dataio.Dataset, uint64) {
 // every step of both runs, that the two reach the same J (1e-4 relative) and
 // C, and that the inexact run needs at most 60% of the radius solves.
 func TestLCCPInexactInner(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two full LCCP runs on a1a rows")
 	}

@@ -289,6 +289,7 @@ func loadIDA(t testing.TB, name string, realisation int) (train, test *dataio.Da
 // realisations and checks that J never increases (CCCP, Theorem 1) and that
 // the run is reported as it went.
 func TestLCCPMonotone(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, param string

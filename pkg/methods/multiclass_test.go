@@ -31,6 +31,7 @@ func mcData(t *testing.T, name string) *dataio.Dataset {
 // against the rest, with the kernel package's Gram) and its test rows
 // predicted by LIBSVM's vote, or by the largest decision value.
 func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, scheme string }{{"iris.scale", ""}, {"wine.scale", ""}, {"iris.scale", dataio.OneVsRest}, {"wine.scale", dataio.OneVsRest}} {
 		name := c.name + " " + c.scheme
 		d := mcData(t, c.name)
@@ -71,6 +72,7 @@ func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
 // The svm baseline on wine: one (C, γ) for all pairs, its CV accuracy the
 // grid's at that point over all rows, and the criterion says it is voted.
 func TestSVMMultiClass(t *testing.T) {
+	t.Parallel()
 	d := mcData(t, "wine.scale")
 	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
 	if err != nil {
@@ -95,6 +97,7 @@ func TestSVMMultiClass(t *testing.T) {
 // whatever the number of workers (subproblems run at once); the summary
 // sums the work and averages the criterion.
 func TestTuneMultiClass(t *testing.T) {
+	t.Parallel()
 	for _, scheme := range []string{"", dataio.OneVsRest} {
 		testTuneMultiClass(t, scheme)
 	}

@@ -451,6 +451,7 @@ func TestRCSCCriterionLimits(t *testing.T) {
 // previous one's solution (the ascent's warm start); and the ascent on heart
 // to the same iterations and γ.
 func TestRCSCSolversAgree(t *testing.T) {
+	t.Parallel()
 	heart := loadHeart(t)
 	X, y := heart.X, heart.Y
 	for _, diag := range []bool{false, true} {
@@ -529,6 +530,7 @@ func loadHeart(t testing.TB) *dataio.Dataset {
 // checks that the robust ascent increases J monotonically and that the
 // paper's schedule takes exactly its N steps with η(t) = η0(1 - t/N).
 func TestRCSCAscent(t *testing.T) {
+	t.Parallel()
 	heart := loadHeart(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ param, mode string }{{"iso", "robust"}, {"diag", "robust"}, {"iso", "paper"}} {
@@ -577,6 +579,7 @@ func TestRCSCAscent(t *testing.T) {
 // TestRCSCTuneChoosesC runs the whole method (C by cross-validation) and
 // checks the chosen C is on the grid and the result is well formed.
 func TestRCSCTuneChoosesC(t *testing.T) {
+	t.Parallel()
 	heart := loadHeart(t)
 	res, err := RCSCSettings{Common: Common{Seed: 1}}.Tune(context.Background(), heart)
 	if err != nil {

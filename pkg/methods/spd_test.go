@@ -264,6 +264,7 @@ func TestLineMinimize(t *testing.T) {
 // checks that diag(Q) ranks features 1 and 2 first and the test accuracy is
 // far above the baseline's chance level.
 func TestSPDWestonRanksRelevantFeatures(t *testing.T) {
+	t.Parallel()
 	tr, te := westonSplit(t, 100, 500, 1)
 	res, err := SPDSettings{Common: Common{Seed: 1}}.Tune(context.Background(), tr)
 	if err != nil {
@@ -450,6 +451,7 @@ func sampleMeanStd(v []float64) (float64, float64) {
 // log-Cholesky) and its pull-back of eq. 21 against finite differences of
 // the true criterion in θ (α re-solved to 1e-10).
 func TestSPDChartGradient(t *testing.T) {
+	t.Parallel()
 	for _, diag := range []bool{true, false} {
 		name := map[bool]string{true: "diag", false: "full"}[diag]
 		t.Run(name, func(t *testing.T) {
@@ -491,6 +493,7 @@ func TestSPDChartGradient(t *testing.T) {
 // TestSPDModesDecreaseCriterion: every mode ends with a lower w(Q) than it
 // started with, reports a status, and lbfgs records a decreasing trace.
 func TestSPDModesDecreaseCriterion(t *testing.T) {
+	t.Parallel()
 	tr := heartHead(t, 80)
 	for _, param := range []string{"diag", "full"} {
 		for _, mode := range spdModes {
@@ -523,6 +526,7 @@ func TestSPDModesDecreaseCriterion(t *testing.T) {
 // steps then IterationLimit, a trace that matches the result, the end of
 // the line search as Converged, and a cancellation that stops the run.
 func TestSPDLBFGSRun(t *testing.T) {
+	t.Parallel()
 	tr := heartHead(t, 80)
 	res, err := SPDSettings{Param: "full", Mode: spdModeLBFGS, MaxIter: 3, Tol: 1e-12}.Tune(context.Background(), tr)
 	if err != nil {
@@ -573,6 +577,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 
 // TestSPDInits checks the three starts and the degenerate-start warning.
 func TestSPDInits(t *testing.T) {
+	t.Parallel()
 	tr := heartHead(t, 60)
 	ctx := context.Background()
 	h, err := chooseInit(ctx, tr, "", Common{})

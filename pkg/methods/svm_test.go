@@ -12,6 +12,7 @@ import (
 )
 
 func TestSVMTune(t *testing.T) {
+	t.Parallel()
 	d := heartHead(t, 100)
 	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
 	if err != nil {

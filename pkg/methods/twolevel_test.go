@@ -277,6 +277,7 @@ func tlBananaNoise(t *testing.T) *dataio.Dataset {
 // criterion and the validation error, report the paper's figures, be
 // deterministic, and (diag) switch the noise features (nearly) off.
 func TestTwoLevelTune(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	banana, _ := tlLoadBanana(t, 0)
 	for _, tc := range []struct {
@@ -438,6 +439,7 @@ func TestTwoLevelChoose(t *testing.T) {
 // mode returns iterate 2 (18 errors, the fewest; test error 30%), never more
 // validation errors than the start.
 func TestTwoLevelHeartPartition21(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	train, _, seed := tlHeartPartition(t, 21)
 	fig := func(res *Result) map[string]float64 {

@@ -283,6 +283,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	d := loadHeart(t)
 	m, _, err := fitSVM(context.Background(), d.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), nil, iso(0.5),
 		solver.SVCParams{C: 1}, solver.Settings{})

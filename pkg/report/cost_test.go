@@ -34,6 +34,7 @@ func costRecords() []experiment.Record {
 }
 
 func TestCostPanelsAndRanks(t *testing.T) {
+	t.Parallel()
 	rs := costRecords()
 	order := []string{"svm", "random", "bo"}
 	tables := Summarize(rs, order, "")

@@ -35,6 +35,7 @@ func plotRecords() []experiment.Record {
 }
 
 func TestWritePlots(t *testing.T) {
+	t.Parallel()
 	rs := plotRecords()
 	dir := filepath.Join(t.TempDir(), "figs")
 	files, err := WritePlots(dir, "svg", rs, []string{"svm", "spd:full", "spd:diag", "lccp", "twolevel"})
@@ -117,6 +118,7 @@ func TestFigureData(t *testing.T) {
 // With two or more datasets, the figures include Demšar's diagram of the
 // statistics across datasets: their average ranks, CD and groups.
 func TestCriticalDifferenceFigure(t *testing.T) {
+	t.Parallel()
 	var rs []experiment.Record
 	acc := map[string][]float64{ // mean accuracy per dataset: svm, lccp, twolevel
 		"d1": {0.8, 0.9, 0.7}, "d2": {0.8, 0.85, 0.75}, "d3": {0.7, 0.9, 0.8},

@@ -45,6 +45,7 @@ const testdataDir = "../../testdata"
 // svm-predict's labels on the training file (see checkGolden for the
 // tolerances of each variant).
 func TestLIBSVMGolden(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(testdataDir, "libsvm-golden", "golden.json"))
 	if err != nil {
 		t.Fatal(err)

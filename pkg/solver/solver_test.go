@@ -730,6 +730,7 @@ func TestTinyProblems(t *testing.T) {
 // optimum; with an explicit MaxIter the same certificate makes it an
 // IterationLimit, not ErrNotSeparable.
 func TestHardMarginSlowButSeparable(t *testing.T) {
+	t.Parallel()
 	x, y := readLIBSVM(t, filepath.Join(testdataDir, "libsvm", "diabetes_scale"))
 	q := gram(x, rbf(2))
 	inf := math.Inf(1)

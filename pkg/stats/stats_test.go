@@ -204,6 +204,7 @@ var rangeTableInf = map[float64][]float64{
 }
 
 func TestNemenyiQAgainstPublishedTables(t *testing.T) {
+	t.Parallel()
 	ref := readReference(t)
 	for _, alpha := range Alphas {
 		for i, want := range rangeTableInf[alpha] {

@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -52,9 +53,9 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
 }
 
-// Flags is the command's flag set, which the study's top level sets
-// (*pflag.FlagSet is one): a flag's kind is found by which getter accepts
-// it.
+// Flags is the command's flag set, which the study's top level sets, but for
+// the read options (*pflag.FlagSet is one): a flag's kind is found by which
+// getter accepts it.
 type Flags interface {
 	Set(name, value string) error
 	Changed(name string) bool
@@ -77,6 +78,10 @@ type Study struct {
 	Top []Item
 	// Datasets are the entries of "datasets", their keys in file order.
 	Datasets []Dataset
+	// read are the top-level read options (dataio.ReadKeys) that the
+	// command line did not give: Apply keeps them off the flags, and
+	// Configure sets them.
+	read []Item
 }
 
 // Item is one key and its value, at its line. A list's items are joined by
@@ -226,6 +231,7 @@ func (d Dataset) has(key string) bool {
 // dataset checks one entry of "datasets".
 func (st *Study) dataset(n *yaml.Node) (Dataset, error) {
 	d := Dataset{Line: n.Line}
+	var read dataio.ReadOptions
 	if n.Kind != yaml.MappingNode {
 		return d, st.errorf(n, "datasets", "want a dataset (path: FILE, and its own keys), got %s", kindOf(n))
 	}
@@ -245,6 +251,9 @@ func (st *Study) dataset(n *yaml.Node) (Dataset, error) {
 		if err := st.checkValue(k.Value, val, v); err != nil {
 			return d, err
 		}
+		if slices.Contains(dataio.ReadKeys, k.Value) {
+			_ = read.SetKey(k.Value, val) // checked by checkValue
+		}
 		d.Items = append(d.Items, Item{Key: k.Value, Value: val, Line: k.Line, node: v})
 	}
 	if d.get("path") == "" {
@@ -253,25 +262,23 @@ func (st *Study) dataset(n *yaml.Node) (Dataset, error) {
 	if d.has("test") && (d.has("test-size") || d.has("train-fraction")) {
 		return d, st.errorf(n, "test", "a given test file is the whole test part of every partition: test-size and train-fraction do not apply (train-size subsamples the training file)")
 	}
-	if cl, pos := d.get("classes"), d.get("positive"); cl != "" && pos != "" && !slices.Contains(strings.Split(cl, ","), pos) {
-		return d, st.errorf(n, "positive", "%q is not one of classes %s", pos, cl)
+	if ke := (*dataio.ReadKeyError)(nil); errors.As(read.CheckKeys(), &ke) {
+		return d, st.errorf(n, ke.Key, "%s", ke.Reason)
 	}
 	return d, nil
 }
 
-// checkValue refuses a value outside a key's choices.
+// checkValue refuses a value outside a key's choices; a read option's
+// (dataio.ReadKeys) is parsed by dataio's parser, the command line's too.
 func (st *Study) checkValue(key, val string, n *yaml.Node) error {
-	choices := map[string][]string{
-		"categorical": {"error", "onehot"}, "missing": {"error", "drop"},
-		"header": {"auto", "yes", "no"}, "input-format": {"auto", "csv", "arff", "libsvm", "ida"},
-		"multiclass": {"ovo", "ovr"},
-		"metric":     metrics.Names(),
-	}[key]
+	var ke *dataio.ReadKeyError
 	switch {
-	case choices != nil && !slices.Contains(choices, val):
-		return st.errorf(n, key, "want one of %s, got %q", strings.Join(choices, ", "), val)
-	case key == "classes" && len(strings.Split(val, ",")) != 2:
-		return st.errorf(n, key, "want two classes [A, B], got %q", val)
+	case slices.Contains(dataio.ReadKeys, key):
+		if errors.As(new(dataio.ReadOptions).SetKey(key, val), &ke) {
+			return st.errorf(n, key, "%s", ke.Reason)
+		}
+	case key == "metric" && !slices.Contains(metrics.Names(), val):
+		return st.errorf(n, key, "want one of %s, got %q", strings.Join(metrics.Names(), ", "), val)
 	case key == "train-fraction":
 		var f float64
 		if _, err := fmt.Sscan(val, &f); err != nil || f <= 0 || f >= 1 {
@@ -283,9 +290,9 @@ func (st *Study) checkValue(key, val string, n *yaml.Node) error {
 		if k, err := strconv.Atoi(val); err != nil || k < 1 || k > MaxPartitions {
 			return st.errorf(n, key, "want a number of partitions between 1 and %d, got %s", MaxPartitions, val)
 		}
-	case (key == "train-size" || key == "test-size" || key == "features") && strings.HasPrefix(val, "-"):
+	case (key == "train-size" || key == "test-size") && strings.HasPrefix(val, "-"):
 		return st.errorf(n, key, "want a number ≥ 0, got %s", val)
-	case key == "train-size" || key == "test-size" || key == "features":
+	case key == "train-size" || key == "test-size":
 		if _, err := strconv.Atoi(val); err != nil {
 			return st.errorf(n, key, "want a number of rows ≥ 0 that fits in an int, got %s", val)
 		}
@@ -356,11 +363,16 @@ func (st *Study) yamlError(err error) error {
 }
 
 // Apply sets the flags from the study's top level, except those given on
-// the command line (fs.Changed), which override the file. A key that is no
-// flag, or a value of the wrong type, is an *Error.
+// the command line (fs.Changed), which override the file; the read options
+// (dataio.ReadKeys) it keeps for Configure. A key that is no flag, or a
+// value of the wrong type, is an *Error.
 func (st *Study) Apply(fs Flags) error {
+	st.read = nil
 	for i, it := range st.Top {
-		kind := flagKind(fs, it.Key)
+		kind, read := flagKind(fs, it.Key), slices.Contains(dataio.ReadKeys, it.Key)
+		if read {
+			kind = perDataset[it.Key]
+		}
 		if kind == "" {
 			return st.errorf(it.node, it.Key, "unknown key: a study's keys are compare's flag names (see kerneltune compare --help), name and datasets")
 		}
@@ -376,6 +388,10 @@ func (st *Study) Apply(fs Flags) error {
 		}
 		st.Top[i].Value = val
 		if fs.Changed(it.Key) {
+			continue
+		}
+		if read {
+			st.read = append(st.read, st.Top[i])
 			continue
 		}
 		if err := fs.Set(it.Key, val); err != nil {
@@ -431,24 +447,6 @@ func (st *Study) Settings(base experiment.DatasetSettings) []experiment.DatasetS
 				ds.Test = resolve(dir, v)
 			case "name":
 				ds.Name = v
-			case "label-col":
-				ds.Read.LabelCol = v
-			case "positive":
-				ds.Read.Positive = v
-			case "classes":
-				ds.Read.Classes = strings.Split(v, ",")
-			case "categorical":
-				ds.Read.Categorical = map[string]string{"onehot": "codes", "error": ""}[v]
-			case "missing":
-				ds.Read.Missing = v
-			case "multiclass":
-				ds.Read.Multiclass = strings.TrimPrefix(v, "ovo") // ovo is the default: "" keeps the run's id
-			case "header":
-				ds.Read.Header = strings.TrimPrefix(v, "auto")
-			case "input-format":
-				ds.Read.Format = strings.TrimPrefix(v, "auto")
-			case "features":
-				fmt.Sscan(v, &ds.Read.Features)
 			case "partitions":
 				fmt.Sscan(v, &ds.Partitions)
 				ds.PartitionsGiven = true
@@ -462,6 +460,8 @@ func (st *Study) Settings(base experiment.DatasetSettings) []experiment.DatasetS
 				fmt.Sscan(v, &ds.TrainFraction)
 			case "stratified":
 				ds.Stratified = v == "true"
+			default:
+				_ = ds.Read.SetKey(it.Key, v) // a read option (dataio.ReadKeys), checked by Read
 			}
 		}
 		if sized && !d.has("train-fraction") {
@@ -498,10 +498,15 @@ func Load(path string, fs Flags) (*Study, error) {
 // Configure sets the datasets of s (CompareSettings.Datasets) from the
 // study st (nil: none, s stays as it is). Each dataset starts from each,
 // the reading and partition settings of the flags and the study's top
-// level; the study file, its SHA-256 and its name go into s.Provenance.
+// level: each's read options take the top level's read keys that the
+// command line did not give (as Apply found them); the study file, its
+// SHA-256 and its name go into s.Provenance.
 func Configure(s *experiment.CompareSettings, st *Study, each experiment.DatasetSettings) {
 	if st == nil {
 		return
+	}
+	for _, it := range st.read {
+		_ = each.Read.SetKey(it.Key, it.Value) // checked by Apply
 	}
 	each.Path, each.Test, each.Name, each.Where = "", "", "", ""
 	s.Datasets = st.Settings(each)

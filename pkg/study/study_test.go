@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -48,13 +49,13 @@ func TestErrorsNameFileLineKey(t *testing.T) {
 		{"stratified: yes please\ndatasets: [{path: a}]\n", `:1: stratified: want true or false, got "yes please"`},
 		{"datasets:\n  - path: a\n    label-colum: 7\n", ":3: label-colum: unknown key of a dataset"},
 		{"datasets:\n  - path: a\n    features: 1.5\n", `:3: features: want an integer, got "1.5"`},
-		{"datasets:\n  - path: a\n    missing: skip\n", `:3: missing: want one of error, drop, got "skip"`},
+		{"datasets:\n  - path: a\n    missing: skip\n", `:3: missing: unknown policy "skip" (want error or drop)`},
 		{"datasets:\n  - path: a\n    train-fraction: 1.5\n", ":3: train-fraction: want a fraction in (0, 1), got 1.5"},
 		{"datasets:\n  - path: x/heart.dat\n  - path: y/heart.csv\n", `:3: name: dataset name "heart" is also the name of the dataset at line 2`},
 		{"datasets:\n  - path: a\n    name: h\n  - path: b\n    name: h\n", `:4: name: dataset name "h" is also the name of the dataset at line 2`},
 		{"datasets:\n  - name: h\n", ":2: path: a dataset needs a path"},
 		{"datasets:\n  - path: a\n    test: b\n    test-size: 5\n", ":2: test: a given test file is the whole test part"},
-		{"datasets:\n  - path: a\n    classes: [x, y]\n    positive: z\n", `:2: positive: "z" is not one of classes x,y`},
+		{"datasets:\n  - path: a\n    classes: [x, y]\n    positive: z\n", `:2: positive: "z" is not one of the classes x,y`},
 		{"seed: 1\n", ":1: datasets: want a list of datasets"},
 		{"study: other.yaml\ndatasets: [{path: a}]\n", ":1: study: is a flag of the command line"},
 		{"seed: 1\nseed: 2\ndatasets: [{path: a}]\n", ":2: seed: given twice (first at line 1)"},
@@ -146,5 +147,38 @@ func TestTooManyDatasets(t *testing.T) {
 	want := fmt.Sprintf(":3: datasets: %d datasets, more than %d", MaxDatasets+1, MaxDatasets)
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want …%s", err, want)
+	}
+}
+
+// The top level's read options are parsed by dataio's parser, as the
+// command line's, and reach the settings through Configure, not through the
+// flag set; a read flag given on the command line still overrides the
+// file.
+func TestTopLevelReadOptions(t *testing.T) {
+	t.Parallel()
+	p := write(t, "label-col: \"3\"\nmissing: drop\nclasses: [x, y]\nmulticlass: ovr\ndatasets:\n  - path: a.csv\n  - path: b.csv\n    label-col: \"2\"\n")
+	fs := flags()
+	if err := fs.Parse([]string{"--classes", "p,q"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Load(p, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc, _ := fs.GetString("label-col"); lc != "" || fs.Changed("label-col") {
+		t.Errorf("the study wrote label-col %q into the flags", lc)
+	}
+	var s experiment.CompareSettings
+	Configure(&s, st, experiment.DatasetSettings{Read: dataio.ReadOptions{Classes: []string{"p", "q"}}})
+	want := dataio.ReadOptions{LabelCol: "3", Missing: "drop", Classes: []string{"p", "q"}, Multiclass: dataio.OneVsRest}
+	if !reflect.DeepEqual(s.Datasets[0].Read, want) {
+		t.Errorf("dataset 1 %+v; want %+v", s.Datasets[0].Read, want)
+	}
+	if want.LabelCol = "2"; !reflect.DeepEqual(s.Datasets[1].Read, want) {
+		t.Errorf("dataset 2 %+v, want %+v", s.Datasets[1].Read, want)
+	}
+	bad := write(t, "header: sometimes\ndatasets: [{path: a}]\n")
+	if _, err := Load(bad, flags()); err == nil || err.Error() != bad+`:1: header: unknown setting "sometimes" (want auto, yes or no)` {
+		t.Errorf("header: sometimes: %v", err)
 	}
 }

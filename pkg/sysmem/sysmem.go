@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MemInfoPath is where Bound reads the total RAM (Linux).
@@ -67,12 +68,7 @@ func gcLimitOfRAM(total int64) int64 { return total / 10 * 9 }
 //
 //	defer sysmem.LimitGC(mb)()
 func LimitGC(mb int) (restore func()) {
-	lim := GCLimit(mb)
-	if lim <= 0 {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(lim)
-	return func() { debug.SetMemoryLimit(prev) }
+	return limitGC(GCLimit(mb))
 }
 
 // LimitGCTo is LimitGC with the run's own soft limit soft (bytes; 0 when
@@ -88,11 +84,42 @@ func LimitGCTo(mb int, soft int64) (restore func()) {
 	if soft > 0 && (lim <= 0 || soft < lim) {
 		lim = soft
 	}
+	return limitGC(lim)
+}
+
+// runs are the limits of the runs under way in this process: a Go program
+// (or cmd's tests) may run several at once, and their restores need not
+// come in the reverse order of their limits.
+var runs struct {
+	sync.Mutex
+	n         int   // runs under way
+	sum, prev int64 // their limits' sum; the limit before the first
+}
+
+// limitGC sets the runtime's limit to the sum of the limits of the runs
+// under way, lim (when positive) among them, and returns the function that
+// ends this run's share: the limit before the first run once none is left.
+func limitGC(lim int64) (restore func()) {
 	if lim <= 0 {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(lim)
-	return func() { debug.SetMemoryLimit(prev) }
+	runs.Lock()
+	defer runs.Unlock()
+	if runs.n == 0 {
+		runs.prev = debug.SetMemoryLimit(-1)
+	}
+	runs.n, runs.sum = runs.n+1, runs.sum+lim
+	debug.SetMemoryLimit(runs.sum)
+	return sync.OnceFunc(func() {
+		runs.Lock()
+		defer runs.Unlock()
+		runs.n, runs.sum = runs.n-1, runs.sum-lim
+		if runs.n == 0 {
+			debug.SetMemoryLimit(runs.prev)
+		} else {
+			debug.SetMemoryLimit(runs.sum)
+		}
+	})
 }
 
 // memTotal returns MemTotal of a /proc/meminfo file in bytes.

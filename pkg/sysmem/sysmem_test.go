@@ -88,3 +88,25 @@ func TestLimitGCTo(t *testing.T) {
 		t.Errorf("not restored: %d, was %d", got, before)
 	}
 }
+
+// Runs under way at once in one process (a Go program's, cmd's parallel
+// tests) share the limit, their sum, and restores in any order leave the
+// limit before the first: a restore never leaves another run's limit, nor
+// its own, in place.
+func TestLimitGCOverlappingRuns(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	a := LimitGCTo(0, 100<<20)
+	b := LimitGCTo(0, 200<<20)
+	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
+		t.Errorf("two runs at once: limit %d, want their sum %d", got, 300<<20)
+	}
+	a()
+	a() // a second call changes nothing
+	if got := debug.SetMemoryLimit(-1); got != 200<<20 {
+		t.Errorf("the first run ended: limit %d, want the second's %d", got, 200<<20)
+	}
+	b()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("both ended: limit %d, want the one before %d", got, before)
+	}
+}

@@ -98,6 +98,7 @@ func (sp *slackProblem) problem() Problem {
 // with the same slack structure and checks optimality: converged status, tight
 // slacks, and no better reduced objective on a grid around the solution.
 func TestSlackStructureScale(t *testing.T) {
+	t.Parallel()
 	nt := 800
 	if testing.Short() || raceEnabled {
 		nt = 300
