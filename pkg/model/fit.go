@@ -147,14 +147,20 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 		return nil, ErrProbabilityOneVsRest
 	}
 	if s.Train != nil && s.Train.MultiClass() {
-		var probSolves int
-		m, worst, err := fitMulti(ctx, s, s.Pairs, st, &probSolves)
+		var (
+			probSolves int
+			votes      *trainVotes
+		)
+		if s.Train.Multiclass != dataio.OneVsRest {
+			votes = newTrainVotes(s.Train.Len())
+		}
+		m, worst, err := fitMulti(ctx, s, s.Pairs, st, &probSolves, votes)
 		if err != nil {
 			return nil, err
 		}
 		r := &FitResult{Model: m, Elapsed: time.Since(start), Classes: m.Classes, ProbabilitySolves: probSolves}
 		r.SVC.Status = worst
-		r.TrainCorrect = correct(s.Train.Class, m.PredictClassesNormalized(s.Train.X))
+		r.TrainCorrect = trainCorrect(m, s.Train, votes)
 		r.TrainAccuracy = float64(r.TrainCorrect) / float64(s.Train.Len())
 		if s.Test != nil && s.Test.Len() > 0 {
 			r.TestTrue, r.TestPred = slices.Clone(s.Test.Class), m.PredictClassesNormalized(s.Test.X)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // LIBSVM's vote: f > 0 votes for the pair's first class; the most votes
@@ -157,6 +158,41 @@ func TestBlockDecisionsEqualsPairLoop(t *testing.T) {
 				if want := f + pm.Bias; math.Float64bits(out[p][3+i]) != math.Float64bits(want) {
 					t.Fatalf("%d rows, pair %d, row %d: %v, the pair's loop %v", rows, p, i, out[p][3+i], want)
 				}
+			}
+		}
+	}
+}
+
+// The training accuracy of a one-vs-one model from the pairs' own decision
+// values (trainVotes) equals the model's prediction of every training row,
+// on every multi-class set in testdata and at several C and γ (rows won by
+// every pair of their class are settled; the others are predicted), and
+// the votes do settle most rows, so that the shortcut is what ran.
+func TestTrainCorrectFromVotes(t *testing.T) {
+	for _, file := range []string{"iris.scale", "wine.scale", "svmguide2", "dna.scale"} {
+		d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", file), dataio.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ C, gamma float64 }{{0.1, 0.05}, {1, 0.5}, {100, 2}} {
+			s := FitSettings{Train: d, Kernel: kernel.Spec{Kind: kernel.KindGaussian, Gamma: c.gamma}, Margin: L1, C: c.C}
+			votes := newTrainVotes(d.Len())
+			m, _, err := fitMulti(context.Background(), s, nil, solver.Settings{}, new(int), votes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := correct(d.Class, m.PredictClassesNormalized(d.X))
+			settled := 0
+			for i := range d.Class {
+				if !votes.doubt[i] && votes.own[i] == len(m.Classes)-1 {
+					settled++
+				}
+			}
+			if got := trainCorrect(m, d, votes); got != want {
+				t.Errorf("%s, C %g, γ %g: %d correct from the votes, %d from the prediction (%d rows settled)", file, c.C, c.gamma, got, want, settled)
+			}
+			if settled == 0 || settled > want {
+				t.Errorf("%s, C %g, γ %g: %d rows settled of %d correct", file, c.C, c.gamma, settled, want)
 			}
 		}
 	}

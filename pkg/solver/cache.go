@@ -57,7 +57,7 @@ var arenaMinBytes = 8 << 20
 
 // arenaSlabBytes is the size of one slab of an arena in the Go heap (a
 // variable for the tests).
-var arenaSlabBytes = 4 << 20
+var arenaSlabBytes = 1 << 20
 
 type swapPair struct{ i, j int } // i < j
 
