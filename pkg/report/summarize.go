@@ -37,6 +37,10 @@ type EntryRow struct {
 	// unpaired: some multi-class runs keep no pairs (older records), so
 	// the table counts runs.
 	rest, unpaired bool
+	// wholeOnly counts the degenerate multi-class runs none of whose SVMs
+	// is: the model as a whole predicts one class (one-vs-rest can, when
+	// every class's SVM leans to "rest" on the same rows).
+	wholeOnly int
 	// MeanAcc and StdAcc are the mean and the sample std (n−1; NaN, JSON
 	// null, below 2 runs) of the summary's metric on the test parts:
 	// accuracy unless SummaryOptions.Metric says otherwise, when their
@@ -488,6 +492,9 @@ func summarizeEntry(e string, rs []experiment.Record, metric metrics.Metric) Ent
 			row.SVMs += len(r.Pairs)
 			row.DegenerateSVMs += r.DegeneratePairs
 			row.rest = r.Pairs[0].Rest
+			if r.Degenerate != "" && r.DegeneratePairs == 0 {
+				row.wholeOnly++
+			}
 		case r.TestConfusion != nil && len(r.TestConfusion.Labels) > 2:
 			row.unpaired = true
 		}
@@ -548,13 +555,21 @@ func firstProvenance(groups map[string][]experiment.Record) *experiment.Provenan
 
 // degenerateCell is the table's degenerate cell: degenerate runs of runs
 // ("2/30"), or on multi-class data the degenerate binary SVMs of all runs
-// ("3 of 15 pairs", "1 of 3 classes" one-vs-rest).
+// ("3 of 15 pairs", "1 of 3 classes" one-vs-rest), and the runs whose model
+// as a whole is degenerate with no degenerate SVM ("0 of 6 classes; 1/2
+// runs one-class").
 func (r *EntryRow) degenerateCell() string {
+	var cell string
 	switch {
 	case r.SVMs == 0:
 		return fmt.Sprintf("%d/%d", r.Degenerate, r.Runs)
 	case r.rest:
-		return fmt.Sprintf("%d of %d classes", r.DegenerateSVMs, r.SVMs)
+		cell = fmt.Sprintf("%d of %d classes", r.DegenerateSVMs, r.SVMs)
+	default:
+		cell = fmt.Sprintf("%d of %d pairs", r.DegenerateSVMs, r.SVMs)
 	}
-	return fmt.Sprintf("%d of %d pairs", r.DegenerateSVMs, r.SVMs)
+	if r.wholeOnly > 0 {
+		cell += fmt.Sprintf("; %d/%d runs one-class", r.wholeOnly, r.Runs)
+	}
+	return cell
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
 
@@ -178,5 +179,37 @@ func TestSummarizeNumbers(t *testing.T) {
 	}
 	if !math.IsNaN(float64(svm.P)) {
 		t.Errorf("baseline p = %v, want NaN", svm.P)
+	}
+}
+
+// The degenerate cell of multi-class runs counts SVMs, and names the runs
+// whose model as a whole is degenerate with no degenerate SVM (one-vs-rest
+// predicting one class): before, such a run showed "0 of 6 classes" while
+// the record said degenerate.
+func TestDegenerateCellWholeModel(t *testing.T) {
+	rest := func(deg string, degClass bool) experiment.Record {
+		pairs := make([]experiment.RecordPair, 3)
+		for i := range pairs {
+			pairs[i] = experiment.RecordPair{Positive: string(rune('a' + i)), Rest: true}
+		}
+		n := 0
+		if degClass {
+			pairs[0].Degenerate, n = "diagonal", 1
+		}
+		return experiment.Record{Dataset: "d", Entry: "rcsc", Method: "rcsc", Status: "converged", Degenerate: deg, Pairs: pairs, DegeneratePairs: n, TestAccuracy: 0.5}
+	}
+	for _, c := range []struct {
+		recs []experiment.Record
+		want string
+	}{
+		{[]experiment.Record{rest("", false), rest("", false)}, "0 of 6 classes"},
+		{[]experiment.Record{rest("one-class", false), rest("", false)}, "0 of 6 classes; 1/2 runs one-class"},
+		{[]experiment.Record{rest("diagonal", true), rest("one-class", false)}, "1 of 6 classes; 1/2 runs one-class"},
+		{[]experiment.Record{rest("diagonal", true), rest("", false)}, "1 of 6 classes"},
+	} {
+		row := summarizeEntry("rcsc", c.recs, metrics.Accuracy)
+		if got := row.degenerateCell(); got != c.want {
+			t.Errorf("%v: %q, want %q", c.recs, got, c.want)
+		}
 	}
 }
