@@ -40,6 +40,13 @@ func (c *Config) RunSettings(entries []Entry, sources []Source) map[string]strin
 	}
 	base := c.Base
 	base.Seed, base.Workers, base.Recorder = 0, 0, nil
+	// A class weight of 1 is no weight (C × 1): the same run as none.
+	if base.WeightPos == 1 {
+		base.WeightPos = 0
+	}
+	if base.WeightNeg == 1 {
+		base.WeightNeg = 0
+	}
 	canonical(kv, "base.", reflect.ValueOf(base))
 	for i, e := range entries {
 		p := fmt.Sprintf("entry.%d", i)
