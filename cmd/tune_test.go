@@ -511,3 +511,67 @@ func TestTuneExportDirCheckedFirst(t *testing.T) {
 		t.Error("help does not say which export is used when")
 	}
 }
+
+// TestTuneExportProbability: a model with probability estimates exports
+// LIBSVM's -b 1 commands; run with svm-train and svm-predict, they give a
+// model with probA and probB near the tuned model's (LIBSVM draws its own
+// CV folds) and predictions with a probability per class, the labels
+// header first, and the tuned model's accuracy.
+func TestTuneExportProbability(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
+		}
+	}
+	dir := t.TempDir()
+	r := tuneJSON(t, "builtin:heart", "--test-fraction", "0.3", "--method", "spd", "--max-iter", "5", "--probability", "--export-libsvm", dir)
+	if r.Probability == nil {
+		t.Fatal("no probability estimates in the tuned model")
+	}
+	cmds := readmeCommands(t, dir)
+	if len(cmds) != 3 || !strings.HasPrefix(cmds[0], "svm-train -b 1 ") || !strings.HasPrefix(cmds[1], "svm-predict -b 1 ") || !strings.HasPrefix(cmds[2], "svm-predict -b 1 ") {
+		t.Fatalf("README.txt commands %q, want svm-train -b 1 and two svm-predict -b 1", cmds)
+	}
+	var correct []int
+	for _, line := range cmds {
+		c := exec.Command("sh", "-c", line)
+		c.Dir = dir
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		if m := libsvmAccuracy.FindStringSubmatch(string(out)); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			correct = append(correct, k)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "tuned.model"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := regexp.MustCompile(`(?m)^probA (\S+)$`).FindStringSubmatch(string(raw))
+	pb := regexp.MustCompile(`(?m)^probB (\S+)$`).FindStringSubmatch(string(raw))
+	if pa == nil || pb == nil {
+		t.Fatalf("LIBSVM's model has no probA/probB:\n%.400s", raw)
+	}
+	a, _ := strconv.ParseFloat(pa[1], 64)
+	b, _ := strconv.ParseFloat(pb[1], 64)
+	if math.Abs(a-r.Probability.A) > 0.5 || math.Abs(b-r.Probability.B) > 0.5 {
+		t.Errorf("LIBSVM's probA %v, probB %v; the tuned model's %v, %v", a, b, r.Probability.A, r.Probability.B)
+	}
+	t.Logf("LIBSVM probA %v probB %v, ours %v %v; correct %v vs %d %d", a, b, r.Probability.A, r.Probability.B, correct, r.TrainCorrect, r.TestCorrect)
+	pred, err := os.ReadFile(filepath.Join(dir, "test.predictions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(pred), "\n"); !strings.HasPrefix(first, "labels ") {
+		t.Errorf("svm-predict -b 1's first line %q, want the labels header", first)
+	}
+	// svm-predict -b 1 predicts the most probable class, which can differ
+	// from the decision function's on a row or two.
+	if len(correct) != 2 || abs(correct[0]-r.TrainCorrect) > 3 || abs(correct[1]-r.TestCorrect) > 3 {
+		t.Errorf("svm-predict -b 1: %v correct on train, test; tuned model %d, %d", correct, r.TrainCorrect, r.TestCorrect)
+	}
+}
+
