@@ -574,4 +574,3 @@ func TestTuneExportProbability(t *testing.T) {
 		t.Errorf("svm-predict -b 1: %v correct on train, test; tuned model %d, %d", correct, r.TrainCorrect, r.TestCorrect)
 	}
 }
-
