@@ -184,7 +184,10 @@ func (o *compareOptions) presetFlags(cmd *cobra.Command, weston bool) error {
 // up front, and a typo such as 1e11 ended in an out-of-memory crash.
 const maxPartitions = 100_000
 
-func runCompare(ctx context.Context, o *compareOptions, args []string) error {
+// settings are the complete settings of the run the flags and DATA args
+// describe (validated by validate; nothing read, nothing run): runCompare
+// runs them, and flag tests check them whole.
+func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 	s, each := o.s, o.each
 	each.Partitions, each.TrainSize, each.TestSize, each.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
 	each.Test, each.PartitionsGiven, each.TrainSizeGiven, each.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
@@ -213,6 +216,11 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
 	study.Configure(&s, o.study, each)
 	s.LimitMemory = func(live int64) func() { return sysmem.LimitGCTo(o.MemMB, live) }
+	return s
+}
+
+func runCompare(ctx context.Context, o *compareOptions, args []string) error {
+	s := o.settings(args)
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	s.Progress = func(d, t int, r *experiment.Record) {
 		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))

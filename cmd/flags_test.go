@@ -11,11 +11,14 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -373,5 +376,65 @@ func TestCompareFlagErrors(t *testing.T) {
 				t.Error("runF was called")
 			}
 		})
+	}
+}
+
+// compareSettings runs `kerneltune compare args...` up to where compare
+// would start its work and returns the complete settings it would run
+// (compareOptions.settings): nothing is read and no job runs.
+func compareSettings(t *testing.T, args ...string) experiment.CompareSettings {
+	t.Helper()
+	var s experiment.CompareSettings
+	called := false
+	err := executeHooked(t, func(g *globalOptions) *cobra.Command {
+		return newCompareCmdWith(g, func(_ context.Context, o *compareOptions, data []string) error {
+			s, called = o.settings(data), true
+			return nil
+		})
+	}, append([]string{"compare"}, args...)...)
+	if err != nil || !called {
+		t.Fatalf("compare %v: %v (runF called: %v)", args, err, called)
+	}
+	return s
+}
+
+// TestCompareFlagsBuildSettings (issue 31): the flags and DATA become the
+// whole settings of the run — every dataset's reading and partitions, the
+// seed, the normalisation, the shard, the preset, the results file and
+// the entries — checked here without reading or running anything.
+func TestCompareFlagsBuildSettings(t *testing.T) {
+	t.Parallel()
+	s := compareSettings(t, "a.csv", "b.libsvm", "--partitions", "4", "--train-size", "50", "--test-size", "60", "--stratified",
+		"--seed", "9", "--normalize", "minmax01", "--label-col", "3", "--methods", "svm,rcsc", "--shard", "2/3", "--out", "x.jsonl", "--folds", "4")
+	each := experiment.DatasetSettings{Partitions: 4, TrainSize: 50, TestSize: 60, Stratified: true, PartitionsGiven: true, TrainSizeGiven: true}
+	got := slices.Clone(s.Datasets)
+	for i, d := range got {
+		if r := d.Read; r.LabelCol != "3" || r.Missing != "error" || r.Format != "" || len(r.Classes) != 0 || r.Categorical != "" {
+			t.Errorf("dataset %d read with %+v, want label column 3 and the defaults", i, r)
+		}
+		got[i].Read = dataio.ReadOptions{}
+	}
+	if want := experiment.FileSpecs([]string{"a.csv", "b.libsvm"}, each); !reflect.DeepEqual(got, want) {
+		t.Errorf("datasets %+v\nwant %+v", got, want)
+	}
+	if s.Seed != 9 || s.Normalize != "minmax01" || s.Shard != 2 || s.Shards != 3 || s.Out != "x.jsonl" || s.Preset.Name != "" {
+		t.Errorf("seed %d, normalize %q, shard %d/%d, out %q, preset %+v", s.Seed, s.Normalize, s.Shard, s.Shards, s.Out, s.Preset)
+	}
+	if len(s.Entries) != 2 || s.Entries[0].String() != "svm" || s.Entries[1].String() != "rcsc" || s.Base.Folds != 4 {
+		t.Errorf("entries %v, base %+v", s.Entries, s.Base)
+	}
+
+	s = compareSettings(t, "tr.csv", "--test", "te.csv", "--train-size", "80")
+	if len(s.Datasets) != 1 || s.Datasets[0].Path != "tr.csv" || s.Datasets[0].Test != "te.csv" || s.Datasets[0].TrainSize != 80 || !s.Datasets[0].TrainSizeGiven || s.Datasets[0].PartitionsGiven {
+		t.Errorf("--test: datasets %+v", s.Datasets)
+	}
+
+	s = compareSettings(t, "--preset", "laanaya-weston", "--train-size", "30", "--test-size", "40")
+	if s.Preset != (experiment.PresetRun{Name: "laanaya-weston", TrainSize: 30, TestSize: 40}) {
+		t.Errorf("--preset laanaya-weston: %+v (partitions 0: the preset's own)", s.Preset)
+	}
+	s = compareSettings(t, "--preset", "laanaya-weston", "--partitions", "5")
+	if s.Preset.Partitions != 5 {
+		t.Errorf("--preset with --partitions 5: %+v", s.Preset)
 	}
 }
