@@ -145,3 +145,14 @@ func TestProbabilityTune(t *testing.T) {
 		t.Errorf("predict's log-loss on the rows tune held out %v, tune's test log-loss %v", p.Others, *r.TestScores.LogLoss)
 	}
 }
+
+// A training part smaller than the 5 CV folds (3 rows here; a pair of two
+// tiny classes alike) trains with --probability: the empty folds train
+// nothing. It panicked on an empty prediction before.
+func TestProbabilityFewerRowsThanFolds(t *testing.T) {
+	t.Parallel()
+	data := writeFile(t, t.TempDir(), "three.csv", "x1,label\n1,a\n2,a\n3,b\n")
+	if _, errOut, code := runCLI(t, "train", data, "--probability", "-q"); code != ExitOK {
+		t.Errorf("train --probability on 3 rows: exit %d, %s", code, errOut)
+	}
+}

@@ -315,6 +315,11 @@ func CV(ctx context.Context, y []float64, rng *rand.Rand, train TrainFunc) ([]fl
 			fill = -1
 		}
 		held := perm[begin:end]
+		if len(held) == 0 {
+			// Fewer rows than folds: LIBSVM trains this fold's SVM and
+			// predicts nothing with it; there is nothing to predict.
+			continue
+		}
 		if !math.IsNaN(fill) {
 			for _, i := range held {
 				dec[i] = fill

@@ -213,6 +213,24 @@ func TestCV(t *testing.T) {
 	}
 }
 
+// TestCVFewerRowsThanFolds: with fewer rows than folds some folds hold no
+// row; they train nothing (a 3-row set panicked on an empty prediction),
+// and every row still gets its value.
+func TestCVFewerRowsThanFolds(t *testing.T) {
+	y := []float64{1, 1, -1}
+	calls := 0
+	dec, err := CV(context.Background(), y, rand.New(rand.NewPCG(1, 2)), func(_ context.Context, train, test []int) ([]float64, error) {
+		if len(test) == 0 {
+			t.Fatal("train called for an empty fold")
+		}
+		calls++
+		return make([]float64, len(test)), nil
+	})
+	if err != nil || len(dec) != 3 || calls > 3 {
+		t.Fatalf("dec %v, %d SVMs, %v", dec, calls, err)
+	}
+}
+
 // TestFitLIBSVMDecisionValues: on the decision values svm-train -b 1 (LIBSVM
 // 3.24) fitted its sigmoids to — heart_scale, and every pair of iris and
 // wine, reconstructed by testdata/libsvm-prob/reconstruct.py, which replays
