@@ -156,3 +156,36 @@ func TestProbabilityFewerRowsThanFolds(t *testing.T) {
 		t.Errorf("train --probability on 3 rows: exit %d, %s", code, errOut)
 	}
 }
+
+// predict --probability --format labels writes svm-predict -b 1's output
+// file: the "labels" line in the model's class order, then each row's label
+// and one probability per class, summing to 1.
+func TestProbabilityLabelsFormat(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	m := filepath.Join(dir, "iris.json")
+	iris := filepath.Join(mcDir, "iris.scale")
+	mustRun(t, "train", iris, "--probability", "-o", m, "-q")
+	out := mustRun(t, "predict", m, iris, "--probability", "--format", "labels", "-q")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 151 || lines[0] != "labels 1 2 3" {
+		t.Fatalf("%d lines, first %q; want 151 and \"labels 1 2 3\"", len(lines), lines[0])
+	}
+	for i, l := range lines[1:] {
+		f := strings.Fields(l)
+		sum := 0.0
+		for _, v := range f[1:] {
+			p, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += p
+		}
+		if len(f) != 4 || math.Abs(sum-1) > 1e-5 {
+			t.Errorf("row %d: %q: want a label and 3 probabilities summing to 1", i+1, l)
+		}
+	}
+	if plain := mustRun(t, "predict", m, iris, "--format", "labels", "-q"); strings.HasPrefix(plain, "labels") || strings.Count(plain, "\n") != 150 {
+		t.Errorf("without --probability: %.40q…, want one label per line", plain)
+	}
+}

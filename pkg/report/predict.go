@@ -205,11 +205,20 @@ func WritePredictions(w io.Writer, format string, r *model.Predictions) error {
 }
 
 // writeLabels writes one predicted label per line, like svm-predict's
-// output file.
+// output file; with probabilities, as svm-predict -b 1's: a "labels" line
+// naming the classes, then each row's label and its class probabilities in
+// that order (%g, as LIBSVM prints them; the label is the decision's, where
+// svm-predict -b 1 takes the most probable class).
 func writeLabels(w io.Writer, r *model.Predictions) error {
 	var b strings.Builder
+	if r.ProbabilityClasses != nil {
+		b.WriteString("labels " + strings.Join(r.ProbabilityClasses, " ") + "\n")
+	}
 	for _, p := range r.Predictions {
 		b.WriteString(p.Predicted)
+		for _, v := range p.Probabilities {
+			b.WriteString(" " + strconv.FormatFloat(v, 'g', 6, 64))
+		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
