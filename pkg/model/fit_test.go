@@ -4,6 +4,10 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // The training accuracy and ‖w‖² come from the solver's decision values
@@ -83,5 +87,20 @@ func TestBlockRowsFor(t *testing.T) {
 		if got := blockRowsFor(c.nsv); got != c.want {
 			t.Errorf("%d SVs: %d rows, want %d", c.nsv, got, c.want)
 		}
+	}
+}
+
+// FitGCLimit counts the solver's cache or the decision blocks, whichever is
+// larger (the blocks are live only after the solve), with the rows and the
+// runtime's 32 MB.
+func TestFitGCLimit(t *testing.T) {
+	rows := func(n, d int) *dataio.Dataset {
+		return &dataio.Dataset{X: mat.NewDense(n, d, nil), Y: make([]float64, n)}
+	}
+	if got, want := FitGCLimit(rows(8000, 123), nil, 200), int64(32<<20+200<<20+8*123*3*8000); got != want {
+		t.Errorf("8,000 × 123, 200 MB cache: %d, want %d (the cache, not the blocks too)", got, want)
+	}
+	if got, want := FitGCLimit(rows(500, 10), rows(100, 10), 200), int64(32<<20+2*blockBytes+8*10*(3*500+2*100)); got != want {
+		t.Errorf("500 rows: %d, want %d (the blocks, larger than the 2 MB matrix)", got, want)
 	}
 }
