@@ -176,7 +176,7 @@ var cmdForbidden = []string{"pkg/solver", "pkg/solver/sqp", "pkg/kernel", "pkg/m
 // 2045 with issue 35's search space (--log2c, --log2g, --weight-pos,
 // --weight-neg, --class-weight in tune and compare: one addSpaceFlags of
 // five declarations, their fields and the calls; the grids parse
-// themselves as flag values and methods.WithSpace places them).
+// themselves as flag values and methods.WithLoop places them).
 // 2005 after issue 31 moved logic out of cmd: one read-options parser
 // (dataio.ReadOptions.SetKey), the datasets as specs (experiment.FileSpecs)
 // and each method taking its loop flags (methods.WithLoop); 2013 with

@@ -50,8 +50,8 @@ func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
 	if err := in.CheckMargin(f.Margin); err != nil {
 		return nil, err
 	}
-	loop := methods.Loop{MaxIter: f.MaxIter, Tol: f.Tol, Rho: f.Rho, Init: f.Init, Margin: f.Margin, Budget: f.Budget}
-	return methods.WithLoop(methods.WithSpace(spec, f.Space), loop), nil
+	loop := methods.Loop{MaxIter: f.MaxIter, Tol: f.Tol, Rho: f.Rho, Init: f.Init, Margin: f.Margin, Budget: f.Budget, Space: f.Space}
+	return methods.WithLoop(spec, loop), nil
 }
 
 // addSpaceFlags declares the search space's flags, tune's and compare's.

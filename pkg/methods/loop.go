@@ -4,10 +4,11 @@ import "cmp"
 
 // Loop holds the settings of a method's own loop that a command line gives
 // every method alike (tune's --max-iter, --tol, --rho, --init, --margin and
-// --budget). Each settings type takes the ones it has (WithLoop), so that a
-// command needs no switch over the methods: a new method adds its own
-// withLoop, and cmd is not edited. A zero field keeps the settings' own
-// value (a preset's hard margin for gi, say).
+// --budget, and tune's and compare's --log2c and --log2g). Each settings
+// type takes the ones it has (WithLoop), so that a command needs no switch
+// over the methods: a new method adds its own withLoop, and cmd is not
+// edited. A zero field keeps the settings' own value (a preset's hard
+// margin for gi, say).
 type Loop struct {
 	MaxIter int     // iterations (gi: iRprop+ steps); random's and bo's budget is Budget
 	Tol     float64 // stopping tolerance
@@ -15,6 +16,10 @@ type Loop struct {
 	Init    string  // spd's start
 	Margin  string  // gi's and lccp's margin
 	Budget  int     // random's and bo's evaluated points
+	// Space is the user's search space: svm's and halving's grid, random's
+	// and bo's box (the other methods have none); a grid left zero keeps
+	// the method's own.
+	Space Space
 }
 
 // loopSetter is a Spec that takes Loop settings.
@@ -22,8 +27,7 @@ type loopSetter interface {
 	withLoop(Loop) Spec
 }
 
-// WithLoop returns spec with the loop settings of l that it has; a method
-// without a loop of its own (svm, halving) is returned as it is.
+// WithLoop returns spec with the loop settings of l that it has.
 func WithLoop(spec Spec, l Loop) Spec {
 	if s, ok := spec.(loopSetter); ok {
 		return s.withLoop(l)
@@ -57,11 +61,21 @@ func (s TwoLevelSettings) withLoop(l Loop) Spec {
 }
 
 func (s RandomSettings) withLoop(l Loop) Spec {
-	s.Budget = cmp.Or(l.Budget, s.Budget)
+	s.Budget, s.Space = cmp.Or(l.Budget, s.Budget), l.Space.over(s.Space)
 	return s
 }
 
 func (s BOSettings) withLoop(l Loop) Spec {
-	s.Budget = cmp.Or(l.Budget, s.Budget)
+	s.Budget, s.Space = cmp.Or(l.Budget, s.Budget), l.Space.over(s.Space)
+	return s
+}
+
+func (s SVMSettings) withLoop(l Loop) Spec {
+	s.Space = l.Space.over(s.Space)
+	return s
+}
+
+func (s HalvingSettings) withLoop(l Loop) Spec {
+	s.Space = l.Space.over(s.Space)
 	return s
 }

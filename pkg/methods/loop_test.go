@@ -19,7 +19,6 @@ func TestWithLoop(t *testing.T) {
 		{TwoLevelSettings{MaxIter: 1, Tol: 1}, TwoLevelSettings{MaxIter: 7, Tol: 0.5}},
 		{RandomSettings{Budget: 1}, RandomSettings{Budget: 11}},
 		{BOSettings{Budget: 1}, BOSettings{Budget: 11}},
-		{SVMSettings{}, SVMSettings{}},
 	} {
 		if got := WithLoop(c.in, l); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("WithLoop(%T): %+v, want %+v", c.in, got, c.want)
@@ -27,6 +26,31 @@ func TestWithLoop(t *testing.T) {
 		if got := WithLoop(c.in, Loop{}); !reflect.DeepEqual(got, c.in) {
 			t.Errorf("WithLoop(%T, zero) changed it: %+v", c.in, got)
 		}
+	}
+}
+
+// The user's search space goes to the methods that search one (svm's and
+// halving's grid, random's and bo's box), a grid the Loop leaves zero
+// keeping the method's own, and to no other method.
+func TestWithLoopSpace(t *testing.T) {
+	var c, g Log2Grid
+	if err := c.Set("-1,3,2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Set("0,-4,-2"); err != nil {
+		t.Fatal(err)
+	}
+	own := Space{Log2Gamma: g}
+	l := Loop{Space: Space{Log2C: c}}
+	want := Space{Log2C: c, Log2Gamma: g}
+	for _, spec := range []Spec{SVMSettings{Space: own}, HalvingSettings{Space: own}, RandomSettings{Space: own}, BOSettings{Space: own}} {
+		got := reflect.ValueOf(WithLoop(spec, l)).FieldByName("Space").Interface()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: space %+v, want %+v", spec, got, want)
+		}
+	}
+	if got := WithLoop(SPDSettings{Rho: 2}, l); !reflect.DeepEqual(got, SPDSettings{Rho: 2}) {
+		t.Errorf("spd took a search space: %+v", got)
 	}
 }
 
@@ -38,7 +62,7 @@ func TestEveryLoopMethodTakesLoop(t *testing.T) {
 		spec := in.build(in.Params[0], "")
 		typ := reflect.TypeOf(spec)
 		has := false
-		for _, f := range []string{"MaxIter", "Steps", "Tol", "Budget", "Rho", "Init"} {
+		for _, f := range []string{"MaxIter", "Steps", "Tol", "Budget", "Rho", "Init", "Space"} {
 			if _, ok := typ.FieldByName(f); ok {
 				has = true
 			}

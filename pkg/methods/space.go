@@ -305,33 +305,14 @@ func weightsNote(c Common) string {
 	return ""
 }
 
-// WithSpace returns spec with the user's search space sp where the method
-// searches one (svm and halving its grid, random and bo its box), each of
-// sp's grids left zero keeping spec's own; every other method is returned
-// as it is (the space is the grid baselines').
-func WithSpace(spec Spec, sp Space) Spec {
-	or := func(own Space) Space {
-		if sp.Log2C.IsSet() {
-			own.Log2C = sp.Log2C
-		}
-		if sp.Log2Gamma.IsSet() {
-			own.Log2Gamma = sp.Log2Gamma
-		}
-		return own
+// over returns own with sp's grids where sp sets them: a grid sp leaves
+// zero keeps own's (Loop.Space).
+func (sp Space) over(own Space) Space {
+	if sp.Log2C.IsSet() {
+		own.Log2C = sp.Log2C
 	}
-	switch s := spec.(type) {
-	case SVMSettings:
-		s.Space = or(s.Space)
-		return s
-	case HalvingSettings:
-		s.Space = or(s.Space)
-		return s
-	case RandomSettings:
-		s.Space = or(s.Space)
-		return s
-	case BOSettings:
-		s.Space = or(s.Space)
-		return s
+	if sp.Log2Gamma.IsSet() {
+		own.Log2Gamma = sp.Log2Gamma
 	}
-	return spec
+	return own
 }
