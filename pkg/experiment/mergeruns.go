@@ -127,17 +127,7 @@ func (e *SettingsConflictError) Unwrap() error { return ErrMixedRuns }
 // the names a user knows (the flag's field without "base." or "describe.").
 func diffPair(a, b map[string]string) []string {
 	var out []string
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range keysOfBoth(a, b) {
 		va, oka := a[k]
 		vb, okb := b[k]
 		if oka && okb && va == vb {

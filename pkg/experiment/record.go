@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -559,18 +560,8 @@ func resultDiff(a, b *Record) []string {
 		return m
 	}
 	mx, my := fields(&x), fields(&y)
-	keys := make([]string, 0, len(mx)+len(my))
-	for k := range mx {
-		keys = append(keys, k)
-	}
-	for k := range my {
-		if _, ok := mx[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
 	var out []string
-	for _, k := range keys {
+	for _, k := range keysOfBoth(mx, my) {
 		vx, vy := mx[k], my[k]
 		if bytes.Equal(vx, vy) {
 			continue
@@ -802,4 +793,16 @@ func SortRecords(rs []Record) {
 		}
 		return a.Partition < b.Partition
 	})
+}
+
+// keysOfBoth returns the keys of a and b, each once, sorted.
+func keysOfBoth[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
