@@ -23,17 +23,9 @@ const LogClip = 1e-15
 // normalize=True), with p clipped below at LogClip. It is NaN for no rows,
 // and fails when the lengths differ or a class index is out of range.
 func LogLoss(prob [][]float64, truth []int) (float64, error) {
-	if err := checkProb(prob, truth); err != nil {
-		return 0, err
-	}
-	if len(truth) == 0 {
-		return math.NaN(), nil
-	}
-	s := 0.0
-	for i, c := range truth {
-		s -= math.Log(max(prob[i][c], LogClip))
-	}
-	return s / float64(len(truth)), nil
+	return meanOfRows(prob, truth, func(s float64, p []float64, c int) float64 {
+		return s - math.Log(max(p[c], LogClip))
+	})
 }
 
 // Brier returns Brier's (1950) score, the mean over the rows of the
@@ -44,6 +36,21 @@ func LogLoss(prob [][]float64, truth []int) (float64, error) {
 // the sum over the classes is the one definition for any number of
 // classes. NaN for no rows; it fails as LogLoss does.
 func Brier(prob [][]float64, truth []int) (float64, error) {
+	return meanOfRows(prob, truth, func(s float64, p []float64, c int) float64 {
+		for k, v := range p {
+			if k == c {
+				v -= 1
+			}
+			s += v * v
+		}
+		return s
+	})
+}
+
+// meanOfRows checks prob and truth (checkProb) and returns the sum that add
+// accumulates over the rows (row i's probabilities and true class), divided
+// by the rows; NaN for none.
+func meanOfRows(prob [][]float64, truth []int, add func(s float64, p []float64, c int) float64) (float64, error) {
 	if err := checkProb(prob, truth); err != nil {
 		return 0, err
 	}
@@ -52,12 +59,7 @@ func Brier(prob [][]float64, truth []int) (float64, error) {
 	}
 	s := 0.0
 	for i, c := range truth {
-		for k, p := range prob[i] {
-			if k == c {
-				p -= 1
-			}
-			s += p * p
-		}
+		s = add(s, prob[i], c)
 	}
 	return s / float64(len(truth)), nil
 }
