@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -232,4 +233,18 @@ func splitHeart(t *testing.T) (train, test string) {
 	dir := t.TempDir()
 	return writeFile(t, dir, "heart_train", strings.Join(lines[:200], "")),
 		writeFile(t, dir, "heart_test", strings.Join(lines[200:], ""))
+}
+
+// needLIBSVMTools skips t unless LIBSVM's svm-train and svm-predict are
+// installed (Debian's libsvm-tools), saying what is left unchecked (why).
+func needLIBSVMTools(t *testing.T, why string) {
+	t.Helper()
+	for _, tool := range []string{"svm-train", "svm-predict"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if why != "" {
+				why = ": " + why
+			}
+			t.Skipf("%s is not installed (apt-get install libsvm-tools)%s", tool, why)
+		}
+	}
 }

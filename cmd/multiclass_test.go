@@ -132,11 +132,7 @@ func differ(a, b string) int {
 // hold give svm-predict's labels, row by row.
 func TestTrainPredictAgainstLIBSVMMultiClass(t *testing.T) {
 	t.Parallel()
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (Debian: libsvm-tools)", tool)
-		}
-	}
+	needLIBSVMTools(t, "")
 	dir := t.TempDir()
 	for _, c := range []struct{ file, C, gamma string }{{"wine.scale", "2", "0.25"}, {"svmguide2", "16", "4"}, {"iris.scale", "0.5", "1"}} {
 		data := filepath.Join(mcDir, c.file)
@@ -435,11 +431,7 @@ func TestGenerateBlobsCommand(t *testing.T) {
 // (test) into a new temporary directory.
 func irisHalvesForLIBSVM(t *testing.T) (dir, train, test string) {
 	t.Helper()
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
-		}
-	}
+	needLIBSVMTools(t, "")
 	dir = t.TempDir()
 	raw, err := os.ReadFile(filepath.Join(mcDir, "iris.scale"))
 	if err != nil {

@@ -444,11 +444,7 @@ var libsvmAccuracy = regexp.MustCompile(`Accuracy = [0-9.]+% \(([0-9]+)/([0-9]+)
 // model's.
 func TestTuneExportLibsvmTools(t *testing.T) {
 	t.Parallel()
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install libsvm-tools): LIBSVM not checked; TestTuneExportPrecomputed and TestTuneExportHardMargin check the exports with our own solver", tool)
-		}
-	}
+	needLIBSVMTools(t, "LIBSVM not checked; TestTuneExportPrecomputed and TestTuneExportHardMargin check the exports with our own solver")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -519,11 +515,7 @@ func TestTuneExportDirCheckedFirst(t *testing.T) {
 // header first, and the tuned model's accuracy.
 func TestTuneExportProbability(t *testing.T) {
 	t.Parallel()
-	for _, tool := range []string{"svm-train", "svm-predict"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (apt-get install libsvm-tools)", tool)
-		}
-	}
+	needLIBSVMTools(t, "")
 	dir := t.TempDir()
 	r := tuneJSON(t, "builtin:heart", "--test-fraction", "0.3", "--method", "spd", "--max-iter", "5", "--probability", "--export-libsvm", dir)
 	if r.Probability == nil {
