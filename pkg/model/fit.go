@@ -281,7 +281,8 @@ func trainDecision(m *Model, train *dataio.Dataset, res solver.SVCResult) []floa
 // stays near it instead of twice it. At 32,561 × 123 rows with the
 // default 200 MB cache `train` peaked at 496 MB resident without it; at
 // 8,000 rows, counting cache and blocks both, at 266-286 MB, and at 259-265
-// MB with the larger of the two.
+// MB with the larger of the two; since the cache stores float32 above
+// 5,000 rows (solver.SingleAbove), at 166-182 MB (svm-train: 113-124 MB).
 func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
 	if train == nil {
 		return 0

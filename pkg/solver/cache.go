@@ -6,8 +6,9 @@ import "github.com/kerneltune/kerneltune/pkg/kernel"
 // in bytes (LIBSVM's Cache + SVC_Q::get_Q). Columns are indexed by solver
 // position and stored in position order; a column holds a prefix [0, len) of
 // its entries and is extended on demand, so while variables are shrunk only
-// the active part is computed. Columns are float64 (LIBSVM stores float32):
-// the tuning methods differentiate optimal values and need the accuracy.
+// the active part is computed. Columns are float64 up to SingleAbove
+// variables (LIBSVM stores float32): the tuning methods differentiate
+// optimal values and need the accuracy; above, float32 (see below).
 //
 // Swaps of positions (shrinking) are logged and applied to a column only when
 // it is next used, instead of to every cached column at once as LIBSVM's
@@ -15,18 +16,32 @@ import "github.com/kerneltune/kerneltune/pkg/kernel"
 // are never read again before the final unshrink, and a column that holds
 // only the first of two swapped positions is cut to the valid prefix rather
 // than dropped. The memory bound counts capacities, so it is a true bound.
+//
+// In single precision (Settings.Precision; by default above singleAbove
+// variables) the columns are stored as float32, as LIBSVM's Qfloat: each
+// entry computed in float64, signed, then rounded, the diagonal kept in
+// float64 (QD). A column then costs half the bytes, so a budget holds twice
+// the entries, and the solver sees svm-train's numbers, so it follows
+// svm-train's path to the same support vectors (TestSinglePrecisionIsLIBSVM).
+// get converts the requested entries into one of two float64 buffers, in
+// turn, which keeps get's promise (valid until the next get but one) and
+// the sweeps' float64 form.
 type cache struct {
 	q    kernel.Matrix
 	perm []int     // shared with smo: position → original index
 	y    []float64 // shared with smo
 	sign bool      // some y_i = -1: columns need signing
 
-	cols       [][]float64 // by position; nil when not cached
-	ver        []int       // swaps in log already applied to cols[i]
+	cols       [][]float64  // by position; nil when not cached (double precision)
+	cols32     [][]float32  // the same in single precision; nil in double
+	out        [2][]float64 // single: get's result buffers, used in turn
+	turn       int
+	part       []float64 // single: a column part computed in float64
+	ver        []int     // swaps in log already applied to cols[i]
 	log        []swapPair
 	prev, next []int      // LRU list over positions, sentinel at index n
-	budget     int        // in float64s
-	used       int        // Σ cap(cols[i])
+	budget     int        // in entries (float64s, or float32s when single)
+	used       int        // Σ cap(cols[i]) (or cols32)
 	identity   bool       // perm is still the identity (no swap yet)
 	nonFinite  bool       // a kernel entry was NaN or ±Inf
 	ws         *Workspace // buffers to take before allocating; nil: none
@@ -62,10 +77,15 @@ var arenaSlabBytes = 1 << 20
 type swapPair struct{ i, j int } // i < j
 
 func newCache(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspace) *cache {
+	return newCacheOf(q, perm, y, bytes, ws, false)
+}
+
+// newCacheOf is newCache, in single precision when single is set.
+func newCacheOf(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspace, single bool) *cache {
 	n := len(perm)
 	c := &cache{
 		q: q, perm: perm, y: y,
-		cols:     make([][]float64, n),
+		cols:     make([][]float64, n), // len(cols) is n in either precision
 		ver:      make([]int, n),
 		prev:     make([]int, n+1),
 		next:     make([]int, n+1),
@@ -80,6 +100,13 @@ func newCache(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspace
 		}
 	}
 	c.prev[n], c.next[n] = n, n
+	if single {
+		c.cols32 = make([][]float32, n)
+		c.part = make([]float64, n)
+		c.budget = max(bytes/4, 2*n)
+		c.whole = n*n <= c.budget // columns at full capacity, no arena
+		return c
+	}
 	c.whole = n*n <= c.budget && n*n*8 >= arenaMinBytes
 	c.arenaOK = c.whole && (ws == nil || len(ws.free) == 0)
 	return c
@@ -143,8 +170,18 @@ func (c *cache) link(i int) {
 
 // catchUp applies the logged swaps that column i has not seen.
 func (c *cache) catchUp(i int) {
-	col := c.cols[i]
-	for _, s := range c.log[c.ver[i]:] {
+	if c.cols32 != nil {
+		c.cols32[i] = catchUpCol(c.cols32[i], c.log[c.ver[i]:])
+	} else {
+		c.cols[i] = catchUpCol(c.cols[i], c.log[c.ver[i]:])
+	}
+	c.ver[i] = len(c.log)
+}
+
+// catchUpCol applies the swaps of log to col and returns it, cut to its
+// valid prefix.
+func catchUpCol[E float32 | float64](col []E, log []swapPair) []E {
+	for _, s := range log {
 		switch {
 		case len(col) > s.j:
 			col[s.i], col[s.j] = col[s.j], col[s.i]
@@ -152,8 +189,7 @@ func (c *cache) catchUp(i int) {
 			col = col[:s.i] // position s.i now holds another variable
 		}
 	}
-	c.cols[i] = col
-	c.ver[i] = len(c.log)
+	return col
 }
 
 // evict drops the least recently used column and returns its buffer.
@@ -167,6 +203,25 @@ func (c *cache) evict() []float64 {
 	return buf
 }
 
+// evict32 is evict in single precision.
+func (c *cache) evict32() []float32 {
+	h := len(c.cols)
+	k := c.next[h]
+	c.unlink(k)
+	buf := c.cols32[k]
+	c.cols32[k] = nil
+	c.used -= cap(buf)
+	return buf
+}
+
+// has reports whether column i is cached.
+func (c *cache) has(i int) bool {
+	if c.cols32 != nil {
+		return c.cols32[i] != nil
+	}
+	return c.cols[i] != nil
+}
+
 // get returns entries [0, length) of column i (P_ij for positions j).
 //
 // The returned slice stays valid until the next get but one: a buffer is
@@ -175,6 +230,9 @@ func (c *cache) evict() []float64 {
 // returned column is never evicted by the next get. update relies on this to
 // hold columns i and j at once.
 func (c *cache) get(i, length int) []float64 {
+	if c.cols32 != nil {
+		return c.get32(i, length)
+	}
 	col := c.cols[i]
 	if col != nil {
 		c.unlink(i)
@@ -232,6 +290,74 @@ func (c *cache) get(i, length int) []float64 {
 	return col[:length]
 }
 
+// get32 is get in single precision: the column is kept in float32 and its
+// entries [0, length) returned in float64 in one of the two buffers out.
+func (c *cache) get32(i, length int) []float64 {
+	col := c.cols32[i]
+	if col != nil {
+		c.unlink(i)
+		if c.ver[i] < len(c.log) {
+			c.catchUp(i)
+			col = c.cols32[i]
+		}
+	}
+	if have := len(col); have < length {
+		if cap(col) < length {
+			// A new buffer (at full capacity when the whole matrix fits):
+			// evict until it fits, reusing an evicted buffer that is large
+			// enough.
+			c.used -= cap(col)
+			var spare []float32
+			h := len(c.cols)
+			for c.used+length > c.budget && c.next[h] != h {
+				if b := c.evict32(); spare == nil && cap(b) >= length {
+					spare = b
+				}
+			}
+			var nc []float32
+			switch {
+			case spare != nil:
+				nc = spare[:length]
+			case c.whole:
+				nc = c.fromWorkspace32(h)[:length]
+			default:
+				nc = c.fromWorkspace32(length)
+			}
+			copy(nc, col)
+			c.used += cap(nc)
+			col = nc
+		}
+		col = col[:length]
+		part := c.part[:length-have]
+		var bad bool
+		if c.pool.use(len(part)) {
+			bad = c.pool.fill(i, have, part)
+		} else {
+			bad = c.fill(i, have, 0, part)
+		}
+		if bad {
+			c.nonFinite = true
+		}
+		for k, v := range part {
+			col[have+k] = float32(v) // LIBSVM's (Qfloat)(y_i y_j K_ij)
+		}
+		c.cols32[i] = col
+		c.ver[i] = len(c.log)
+	}
+	c.link(i)
+	out := c.out[c.turn]
+	if cap(out) < length {
+		out = make([]float64, length, len(c.cols))
+		c.out[c.turn] = out
+	}
+	out = out[:length]
+	for k, v := range col[:length] {
+		out[k] = float64(v)
+	}
+	c.turn ^= 1
+	return out
+}
+
 // fill computes dst = P_ij for the positions j = have+lo, have+lo+1, ... of
 // column i (a part of the entries [have, length) that get computes), and
 // reports whether an entry was NaN or ±Inf. It reads the cache's matrix,
@@ -278,6 +404,22 @@ func (c *cache) fromWorkspace(length int) []float64 {
 	return nil
 }
 
+// fromWorkspace32 returns a float32 buffer of length length, from the
+// workspace when it holds one large enough.
+func (c *cache) fromWorkspace32(length int) []float32 {
+	if c.ws != nil {
+		for k := len(c.ws.free32) - 1; k >= 0; k-- {
+			b := c.ws.free32[k]
+			c.ws.free32[k] = nil
+			c.ws.free32 = c.ws.free32[:k]
+			if cap(b) >= length {
+				return b[:length]
+			}
+		}
+	}
+	return make([]float32, length)
+}
+
 // release hands the cached column buffers to the workspace (when there is
 // one) at the end of a solve, or unmaps a mapped arena; the cache is empty
 // afterwards.
@@ -290,6 +432,12 @@ func (c *cache) release() {
 	}
 	if c.ws == nil {
 		return
+	}
+	for i, col := range c.cols32 {
+		if col != nil {
+			c.ws.free32 = append(c.ws.free32, col[:0])
+			c.cols32[i] = nil
+		}
 	}
 	for i, col := range c.cols {
 		if col != nil {
@@ -310,19 +458,22 @@ func (c *cache) swap(i, j int) {
 	if i > j {
 		i, j = j, i
 	}
-	ci, cj := c.cols[i], c.cols[j]
-	if ci != nil {
+	hi, hj := c.has(i), c.has(j)
+	if hi {
 		c.unlink(i)
 	}
-	if cj != nil {
+	if hj {
 		c.unlink(j)
 	}
-	c.cols[i], c.cols[j] = cj, ci
+	c.cols[i], c.cols[j] = c.cols[j], c.cols[i]
+	if c.cols32 != nil {
+		c.cols32[i], c.cols32[j] = c.cols32[j], c.cols32[i]
+	}
 	c.ver[i], c.ver[j] = c.ver[j], c.ver[i]
-	if cj != nil {
+	if hj {
 		c.link(i)
 	}
-	if ci != nil {
+	if hi {
 		c.link(j)
 	}
 	c.log = append(c.log, swapPair{i, j})

@@ -58,7 +58,7 @@ type smo struct {
 	blowup float64 // bound on an unbounded α_i before ErrUnbounded
 }
 
-func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace) (*smo, error) {
+func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace, single bool) (*smo, error) {
 	n := pr.Q.Len()
 	m := &smo{
 		n: n, active: n, eps: eps, shrink: shrink,
@@ -112,7 +112,7 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace)
 	if err := m.initAlpha(pr); err != nil {
 		return nil, err
 	}
-	m.cache = newCache(pr.Q, m.perm, m.y, cacheBytes, ws)
+	m.cache = newCacheOf(pr.Q, m.perm, m.y, cacheBytes, ws, single)
 
 	// Scale for the blow-up test: an unbounded α_i beyond
 	// blowupFactor·max(|p|,|Δ|)/scale means the objective has no minimum.

@@ -17,9 +17,9 @@
 // with LIBSVM's float32 kernel cache emulated, the same iteration count).
 //
 // Choices where LIBSVM and this package differ:
-//   - Kernel columns are cached as float64 (LIBSVM: float32), because the
-//     tuning methods differentiate optimal values; a 200 MB cache so holds
-//     half as many entries.
+//   - Kernel columns are cached as float64 (LIBSVM: float32) up to 5,000
+//     variables, because the tuning methods differentiate optimal values;
+//     above, as float32, LIBSVM's own rounding (Settings.Precision).
 //   - Shrinking permutes variables as LIBSVM does, but the cache applies the
 //     swaps to a column lazily, when it is next read; and the argmax half of
 //     WSS3 is computed inside the gradient-update sweep. Neither changes the
@@ -119,6 +119,35 @@ type Settings struct {
 	// precomputed Gram) are split, and only long columns. Callers that run
 	// solves in parallel should set 1.
 	Workers int
+	// Precision is how the cache stores kernel columns: Auto (the zero
+	// value) is float64 up to SingleAbove variables and float32 above, as
+	// LIBSVM always stores them (half the bytes per entry, and svm-train's
+	// rounding: the same path and support vectors as svm-train); Double
+	// and Single force one. Up to SingleAbove variables every result is the
+	// float64 one the tuning methods' derivatives were tested with.
+	Precision Precision
+}
+
+// Precision of the kernel-column cache (Settings.Precision).
+type Precision uint8
+
+// The cache precisions.
+const (
+	Auto Precision = iota
+	Double
+	Single
+)
+
+// SingleAbove is the problem size above which Auto caches columns in
+// float32: kerneltune's results up to 5,000 training rows (the default
+// compare, the methods' learning subsets) stay those of float64 columns,
+// and larger problems, where the cache is what bounds memory and speed,
+// get LIBSVM's float32 cache.
+const SingleAbove = 5000
+
+// single resolves the precision for a problem of n variables.
+func (p Precision) single(n int) bool {
+	return p == Single || (p == Auto && n > SingleAbove)
 }
 
 // Workspace holds memory that consecutive solves reuse (Settings.Workspace):
@@ -126,7 +155,8 @@ type Settings struct {
 // It is not safe for concurrent use: give each goroutine its own. The zero
 // value is ready to use.
 type Workspace struct {
-	free [][]float64 // buffers of length 0, any capacity
+	free   [][]float64 // buffers of length 0, any capacity
+	free32 [][]float32 // the same for single-precision columns
 }
 
 // Result is the outcome of Solve.
@@ -213,7 +243,10 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 		cacheBytes = defaultCacheBytes
 	}
 
-	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes, s.Workspace)
+	if s.Precision > Single {
+		return Result{}, fmt.Errorf("solve QP: Precision = %d, want Auto, Double or Single", s.Precision)
+	}
+	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes, s.Workspace, s.Precision.single(n))
 	if err != nil {
 		return Result{}, err
 	}

@@ -105,7 +105,7 @@ func TestWSSMatchesLIBSVMForm(t *testing.T) {
 // selections, and returns the iterations and the "optimal" answers compared.
 func stepCompareWSS(t *testing.T, pr Problem) (iters, stops int) {
 	t.Helper()
-	m, err := newSMO(pr, 1e-3, true, 1<<20, nil)
+	m, err := newSMO(pr, 1e-3, true, 1<<20, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

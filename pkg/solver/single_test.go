@@ -1,0 +1,77 @@
+package solver
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestSingleIsFloat32Columns: the single-precision cache gives, bit for
+// bit, the solve of float64 columns rounded to float32 (LIBSVM's Qfloat,
+// which TestGolden's "single" variant holds to svm-train's own α and
+// iterations): with a cache holding the whole matrix, with one too small
+// for it (evictions, shrinking swaps applied to evicted and reused
+// buffers), on two cores, and for a warm-started sweep of C sharing a
+// Workspace, whose buffers the next solve reuses.
+func TestSingleIsFloat32Columns(t *testing.T) {
+	x, y := mixture(400, 5, 0.7, 11)
+	q := gram(x, rbf(0.3))
+	Cs := []float64{0.25, 4, 64}
+	sweep := func(m kernelMatrix, s Settings) []SVCResult {
+		var out []SVCResult
+		var alpha []float64
+		for _, C := range Cs {
+			r, err := TrainSVC(context.Background(), m, y, SVCParams{C: C}, s, alpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alpha = r.Alpha
+			out = append(out, r)
+		}
+		return out
+	}
+	want := sweep(float32Cols{q}, Settings{Precision: Double})
+	if d := sweep(q, Settings{Precision: Double}); slices.Equal(d[1].Alpha, want[1].Alpha) {
+		t.Fatal("float64 and float32 columns give the same α: the test cannot tell the precisions apart")
+	}
+	ws := new(Workspace)
+	for name, s := range map[string]Settings{
+		"whole matrix":        {Precision: Single},
+		"30 columns":          {Precision: Single, CacheBytes: 30 * 400 * 4},
+		"30 columns, 2 cores": {Precision: Single, CacheBytes: 30 * 400 * 4, Workers: 2},
+		"workspace":           {Precision: Single, Workspace: ws},
+		"workspace, small":    {Precision: Single, Workspace: ws, CacheBytes: 30 * 400 * 4},
+	} {
+		got := sweep(q, s)
+		for k := range got {
+			a, b := want[k], got[k]
+			if !slices.Equal(a.Alpha, b.Alpha) || a.Rho != b.Rho || a.Iter != b.Iter || a.Obj != b.Obj {
+				t.Errorf("%s, C = %g: α/ρ/iter/obj differ from float32 columns (iter %d vs %d, ρ %v vs %v)", name, Cs[k], b.Iter, a.Iter, b.Rho, a.Rho)
+			}
+		}
+	}
+	if len(ws.free32) == 0 {
+		t.Error("the workspace holds no float32 buffers after the sweeps")
+	}
+}
+
+// TestPrecisionAuto: Auto is float64 up to SingleAbove variables and
+// float32 above; an unknown precision is an error.
+func TestPrecisionAuto(t *testing.T) {
+	for _, c := range []struct {
+		p    Precision
+		n    int
+		want bool
+	}{
+		{Auto, SingleAbove, false}, {Auto, SingleAbove + 1, true},
+		{Double, 1 << 20, false}, {Single, 10, true},
+	} {
+		if got := c.p.single(c.n); got != c.want {
+			t.Errorf("Precision %d, n = %d: single = %v, want %v", c.p, c.n, got, c.want)
+		}
+	}
+	x, y := mixture(20, 2, 1, 1)
+	if _, err := TrainSVC(context.Background(), gram(x, rbf(1)), y, SVCParams{C: 1}, Settings{Precision: 9}, nil); err == nil {
+		t.Error("Precision 9 accepted")
+	}
+}
