@@ -81,3 +81,32 @@ func BenchmarkRadius(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrecision times the same solve with float64 and float32 columns
+// (Settings.Precision) on 8,000 mixture rows with a 100 MB cache: the
+// matrix does not fit in either, so the float32 cache holds twice the
+// columns and computes fewer; the conversion of each column read to float64
+// is the price.
+func BenchmarkPrecision(b *testing.B) {
+	x, y := mixture(8000, 20, 2, 4)
+	g, err := kernel.NewGaussianIso(1.0 / 16)
+	if err != nil {
+		b.Fatal(err)
+	}
+	X := toDense(x)
+	for _, p := range []struct {
+		name string
+		p    Precision
+	}{{"double", Double}, {"single", Single}} {
+		b.Run(p.name, func(b *testing.B) {
+			var r SVCResult
+			for b.Loop() {
+				r, err = TrainSVC(context.Background(), g.Rows(X), y, SVCParams{C: 1}, Settings{Workers: 1, CacheBytes: 100 << 20, Precision: p.p}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Iter), "iter")
+		})
+	}
+}
