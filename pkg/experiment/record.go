@@ -24,12 +24,17 @@ import (
 // Record is the outcome of one (dataset, method entry, partition) job: one line
 // of a results file.
 type Record struct {
-	Dataset   string `json:"dataset"`
-	Entry     string `json:"entry"` // "method[:param][@mode]"
-	Method    string `json:"method"`
-	Param     string `json:"param,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	Partition int    `json:"partition"` // 0-based
+	// Dataset is the dataset's display name; Identity what it is (its
+	// data, how it was read, partitioned and normalised): a job is keyed
+	// by both (Key). Records written before identities were recorded have
+	// none (RecordIdentity derives it).
+	Dataset   string   `json:"dataset"`
+	Identity  Identity `json:"identity,omitempty"`
+	Entry     string   `json:"entry"` // "method[:param][@mode]"
+	Method    string   `json:"method"`
+	Param     string   `json:"param,omitempty"`
+	Mode      string   `json:"mode,omitempty"`
+	Partition int      `json:"partition"` // 0-based
 
 	// Run is the fingerprint of the settings that produced the record; a
 	// results file only resumes or merges with records of the same run.
@@ -182,14 +187,18 @@ func (g *Grid) equal(h *Grid) bool {
 	return slices.Equal(g.Datasets, h.Datasets) && slices.Equal(g.Entries, h.Entries)
 }
 
-// Key identifies a job.
+// Key identifies a job: its dataset (display name and identity), entry and
+// partition. Two datasets of one name but different identities are two
+// datasets: their jobs are never one job.
 type Key struct {
-	Dataset, Entry string
-	Partition      int
+	Dataset   string
+	Identity  Identity
+	Entry     string
+	Partition int
 }
 
 // Key returns the job key of the record.
-func (r *Record) Key() Key { return Key{r.Dataset, r.Entry, r.Partition} }
+func (r *Record) Key() Key { return Key{r.Dataset, r.Identity, r.Entry, r.Partition} }
 
 // Failed reports whether the job failed.
 func (r *Record) Failed() bool { return r.Status == StatusFailure }
@@ -493,8 +502,9 @@ func (e *DuplicateJobError) Error() string {
 
 // jobSet is the one record-deduplication helper: ReadRecords (the lines of
 // one file), Merge (the shards of a run) and MergeFiles (several runs) add
-// their records to one. A job is its Key (the dataset's name, made unique
-// per identity by MergeFiles, the entry and the partition). The same
+// their records to one. A job is its Key (the dataset's name and identity,
+// MergeFiles giving each identity of a name its own name, the entry and
+// the partition). The same
 // result twice is kept once, the first record unless a later one adds the
 // test metrics it lacks; two different results (resultDiff) are a
 // *DuplicateJobError naming both places and what differs.
