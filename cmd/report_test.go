@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,65 @@ func TestReportNamesMixedRunFiles(t *testing.T) {
 	want := "kerneltune: report: " + b + " holds records of another run than " + a + " (settings fingerprint bbbbbbbbbbbb, not aaaaaaaaaaaa)"
 	if code != ExitError || !strings.HasPrefix(errOut, want) {
 		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
+	}
+}
+
+// Issue 31, item 2: a dataset is its identity, not its name. Two runs that
+// give the name heart to different data (heart and diabetes), each with
+// svm and spd, are never one row: report refuses them, and with
+// --split-identities shows each under its own name with its own means and
+// paired tests (Wilcoxon, Bayesian) — those of its file alone — from two
+// files or from one file that holds both runs.
+func TestReportKeysDatasetsByIdentity(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b, both := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "both.jsonl")
+	args := []string{"--methods", "svm,spd", "--partitions", "3", "--train-size", "60", "--test-size", "60", "-q"}
+	mustRun(t, append([]string{"compare", "builtin:heart", "--out", a}, args...)...)
+	mustRun(t, append([]string{"compare", "builtin:diabetes", "--name", "heart", "--out", b}, args...)...)
+	var cat []byte
+	for _, f := range []string{a, b} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat = append(cat, data...)
+	}
+	if err := os.WriteFile(both, cat, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Entry string          `json:"entry"`
+		Mean  float64         `json:"mean_test_accuracy"`
+		P     json.RawMessage `json:"p_value"`
+		Bayes json.RawMessage `json:"bayes_correlated_t"`
+	}
+	type summary struct {
+		Tables []struct {
+			Dataset string `json:"dataset"`
+			Rows    []row  `json:"rows"`
+		} `json:"tables"`
+	}
+	tables := func(s summary) map[string][]row {
+		out := map[string][]row{}
+		for _, t := range s.Tables {
+			out[t.Dataset] = t.Rows
+		}
+		return out
+	}
+	alone := map[string][]row{}
+	for name, f := range map[string]string{"heart": a, "heart#2": b} {
+		s, _ := runJSON[summary](t, "report", f)
+		alone[name] = tables(s)["heart"]
+	}
+	for _, files := range [][]string{{a, b}, {both}} {
+		if _, errOut, code := runCLI(t, append([]string{"report"}, files...)...); code != ExitError || !strings.Contains(errOut, "is not the dataset heart") {
+			t.Errorf("report %v: exit %d, %s; want refused", files, code, errOut)
+		}
+		s, _ := runJSON[summary](t, "report", append([]string{"--split-identities"}, files...)...)
+		got := tables(s)
+		if len(got) != 2 || !reflect.DeepEqual(got["heart"], alone["heart"]) || !reflect.DeepEqual(got["heart#2"], alone["heart#2"]) {
+			t.Errorf("report --split-identities %v: %+v; want heart %+v and heart#2 %+v", files, got, alone["heart"], alone["heart#2"])
+		}
 	}
 }
