@@ -194,3 +194,30 @@ func TestResumeRecordsWithoutIdentity(t *testing.T) {
 		t.Errorf("merge the resumed file with the fresh run's: %v", err)
 	}
 }
+
+// Merge (the shards of one run) counts a job once when one shard was
+// written before identities were recorded, and leaves the caller's
+// records as they are.
+func TestMergeShardsWithAndWithoutIdentity(t *testing.T) {
+	t.Parallel()
+	rs, err := ReadRecordsFile(runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := slices.Clone(rs)
+	for i := range old {
+		old[i].Identity = ""
+	}
+	out, err := Merge(old, rs)
+	if err != nil || len(out) != len(rs) {
+		t.Fatalf("%d records, %v; want %d", len(out), err, len(rs))
+	}
+	for _, r := range out {
+		if r.Identity != rs[0].Identity {
+			t.Errorf("%s/%d: identity %q, want %s", r.Dataset, r.Partition, r.Identity, rs[0].Identity)
+		}
+	}
+	if old[0].Identity != "" {
+		t.Error("Merge changed the caller's records")
+	}
+}

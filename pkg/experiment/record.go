@@ -729,10 +729,13 @@ func readRecordSetFile(path string) (recordSet, error) {
 // resumed file's records and the new ones) by the rules of every merge
 // (mergeSets): the runs must match (ErrMixedRuns), a job present twice
 // counts once when the two hold the same result; otherwise the error is a
-// *DuplicateJobError naming both ("record set K").
+// *DuplicateJobError naming both ("record set K"). A record without an
+// identity (written before they were recorded) gets that of the run's
+// records of its name that have one.
 func Merge(sets ...[]Record) ([]Record, error) {
 	rs := make([]recordSet, len(sets))
 	run := ""
+	ids := map[string]Identity{}
 	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
@@ -740,8 +743,27 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
+			if r.Identity != "" {
+				ids[r.Dataset] = r.Identity
+			}
 		}
 		rs[k] = recordSet{name: fmt.Sprintf("record set %d", k+1), recs: set}
+	}
+	// One run's datasets have one name each (its fingerprint holds their
+	// data, reading and partitions): a record written before identities
+	// were recorded is of its name's identity.
+	lacks := func(r Record) bool { return r.Identity == "" && ids[r.Dataset] != "" }
+	for k := range rs {
+		if !slices.ContainsFunc(rs[k].recs, lacks) {
+			continue
+		}
+		recs := slices.Clone(rs[k].recs) // not the caller's
+		for i := range recs {
+			if recs[i].Identity == "" {
+				recs[i].Identity = ids[recs[i].Dataset]
+			}
+		}
+		rs[k].recs = recs
 	}
 	return mergeSets(rs)
 }
