@@ -65,15 +65,28 @@ func TestIdentityIsTheDatasetsNotItsName(t *testing.T) {
 	diabetes.Name = "heart"
 	stratified := sizes
 	stratified.Stratified = true
-	for name, id := range map[string]Identity{
-		"other data":  identitiesOf(t, plain("builtin:diabetes", diabetes))["heart"],
-		"stratified":  identitiesOf(t, plain("builtin:heart", stratified))["heart"],
-		"other seed":  identitiesOf(t, runTo(t, CompareSettings{Seed: 3, Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}))["heart"],
-		"normalize":   identitiesOf(t, runTo(t, CompareSettings{Normalize: "none", Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}))["heart"],
-		"read option": identitiesOf(t, plain("builtin:heart", DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}}))["heart"],
+	seen := map[Identity]string{heart: "heart"}
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+	}{
+		{"other data", CompareSettings{Datasets: FileSpecs([]string{"builtin:diabetes"}, diabetes)}},
+		{"stratified", CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, stratified)}},
+		{"other seed", CompareSettings{Seed: 3, Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}},
+		{"normalize", CompareSettings{Normalize: "none", Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}},
+		{"read option", CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}})}},
+		// Generated data: the preset and its source's name.
+		{"preset", CompareSettings{Preset: PresetRun{Name: "laanaya-weston", Partitions: 1, TrainSize: 40, TestSize: 40}}},
 	} {
-		if id == "" || id == heart {
-			t.Errorf("%s: identity %q, heart's %s", name, id, heart)
+		id := identitiesOf(t, runTo(t, c.s))
+		if len(id) != 1 {
+			t.Fatalf("%s: identities %v", c.name, id)
+		}
+		for _, v := range id {
+			if other, dup := seen[v]; v == "" || dup {
+				t.Errorf("%s: identity %q, also %s's", c.name, v, other)
+			}
+			seen[v] = c.name
 		}
 	}
 	// A one-hot encoded, a one-vs-rest multi-class and a given test file's
