@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,107 @@ func TestReportNamesMixedRunFiles(t *testing.T) {
 	want := "kerneltune: report: " + b + " holds records of another run than " + a + " (settings fingerprint bbbbbbbbbbbb, not aaaaaaaaaaaa)"
 	if code != ExitError || !strings.HasPrefix(errOut, want) {
 		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
+	}
+}
+
+// Issue 31, item 2: a dataset is its identity, not its name. Two runs that
+// give the name heart to different data (heart and diabetes), each with
+// svm and spd, are never one row: report refuses them, and with
+// --split-identities shows each under its own name with its own means and
+// paired tests (Wilcoxon, Bayesian) — those of its file alone — from two
+// files or from one file that holds both runs.
+func TestReportKeysDatasetsByIdentity(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b, both := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "both.jsonl")
+	args := []string{"--methods", "svm,spd", "--partitions", "3", "--train-size", "60", "--test-size", "60", "-q"}
+	mustRun(t, append([]string{"compare", "builtin:heart", "--out", a}, args...)...)
+	mustRun(t, append([]string{"compare", "builtin:diabetes", "--name", "heart", "--out", b}, args...)...)
+	var cat []byte
+	for _, f := range []string{a, b} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat = append(cat, data...)
+	}
+	if err := os.WriteFile(both, cat, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alone := map[string][]summaryRow{}
+	for name, f := range map[string]string{"heart": a, "heart#2": b} {
+		alone[name] = reportTables(t, f)["heart"]
+	}
+	for _, files := range [][]string{{a, b}, {both}} {
+		if _, errOut, code := runCLI(t, append([]string{"report"}, files...)...); code != ExitError || !strings.Contains(errOut, "is not the dataset heart") {
+			t.Errorf("report %v: exit %d, %s; want refused", files, code, errOut)
+		}
+		got := reportTables(t, append([]string{"--split-identities"}, files...)...)
+		if len(got) != 2 || !reflect.DeepEqual(got["heart"], alone["heart"]) || !reflect.DeepEqual(got["heart#2"], alone["heart#2"]) {
+			t.Errorf("report --split-identities %v: %+v; want heart %+v and heart#2 %+v", files, got, alone["heart"], alone["heart#2"])
+		}
+	}
+}
+
+// summaryRow is a row of report's JSON tables without its times.
+type summaryRow struct {
+	Entry string          `json:"entry"`
+	Runs  int             `json:"runs"`
+	Mean  float64         `json:"mean_test_accuracy"`
+	NSV   float64         `json:"mean_nsv"`
+	P     json.RawMessage `json:"p_value"`
+	Bayes json.RawMessage `json:"bayes_correlated_t"`
+}
+
+// reportTables runs report args with --format json and returns its tables'
+// rows by dataset.
+func reportTables(t *testing.T, args ...string) map[string][]summaryRow {
+	t.Helper()
+	s, _ := runJSON[struct {
+		Tables []struct {
+			Dataset string       `json:"dataset"`
+			Rows    []summaryRow `json:"rows"`
+		} `json:"tables"`
+	}](t, "report", args...)
+	out := map[string][]summaryRow{}
+	for _, t := range s.Tables {
+		out[t.Dataset] = t.Rows
+	}
+	return out
+}
+
+// Issue 31, item 2: a results file written before records carried their
+// dataset's identity (testdata/legacy-run/before-identity.jsonl, written at
+// 00c1d4c by "compare builtin:heart --methods svm,spd --partitions 2
+// --train-size 40 --test-size 40 --workers 1") resumes under this version,
+// its cut job rerun to the same numbers, and report merges it with files
+// of this version, of the same run or of another method: one heart table,
+// the old file's numbers.
+func TestResumeAndMergeFilesOfBeforeTheIdentity(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := filepath.Join(cmdTestdata, "legacy-run/before-identity.jsonl")
+	b, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	cut, fresh, other := filepath.Join(dir, "cut.jsonl"), filepath.Join(dir, "fresh.jsonl"), filepath.Join(dir, "other.jsonl")
+	if err := os.WriteFile(cut, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"compare", "builtin:heart", "--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
+	mustRun(t, append(args, "--methods", "svm,spd", "--resume", "--out", cut)...)
+	mustRun(t, append(args, "--methods", "svm,spd", "--out", fresh)...)
+	mustRun(t, append(args, "--methods", "gi", "--out", other)...)
+	want := reportTables(t, old)
+	for _, files := range [][]string{{cut}, {old, fresh}, {fresh, cut}} {
+		if got := reportTables(t, files...); !reflect.DeepEqual(got, want) {
+			t.Errorf("report %v: %+v, want the old file's %+v", files, got, want)
+		}
+	}
+	got := reportTables(t, old, other)
+	if len(got) != 1 || len(got["heart"]) != 3 || !reflect.DeepEqual(got["heart"][:2], want["heart"]) {
+		t.Errorf("report old other: %+v; want one heart table, svm and spd the old file's %+v, and gi", got, want)
 	}
 }

@@ -282,8 +282,13 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	res.Jobs = len(jobs)
 	done := map[Key]bool{}
-	for _, r := range prior {
-		done[r.Key()] = true
+	for i := range prior {
+		// The records of the run (checkPrior: its fingerprint holds each
+		// dataset's data hashes, reading, partitions, seed and
+		// normalisation) are of its datasets: a file written before
+		// identities were recorded gets them.
+		prior[i].Identity = cfg.Identity[prior[i].Dataset]
+		done[prior[i].Key()] = true
 	}
 	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, s.Progress)
 	if err != nil {
@@ -372,10 +377,10 @@ func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, sh
 	return p
 }
 
-// resumeRun sets the run's identifier, settings and grid on cfg and res,
-// checking that the records of out being resumed (prior) are of the same
-// run: a run begun by the version of the flat options goes on under its own
-// identifier, so that the file stays one run.
+// resumeRun sets the run's identifier, settings, grid and datasets'
+// identities on cfg and res, checking that the records of out being resumed
+// (prior) are of the same run: a run begun by the version of the flat
+// options goes on under its own identifier, so that the file stays one run.
 func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sources []Source, entries []Entry) error {
 	res.Run = cfg.Fingerprint(entries, sources)
 	settings := cfg.RunSettings(entries, sources)
@@ -389,6 +394,7 @@ func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sour
 		res.Run, settings = legacy, nil
 	}
 	cfg.Settings = settings
+	cfg.Identity = cfg.identities(sources)
 	return nil
 }
 

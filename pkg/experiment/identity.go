@@ -7,10 +7,45 @@ package experiment
 // data (issue 34).
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 )
+
+// Identity is a dataset's identity as one comparable value: a hash of its
+// identity fields (DatasetIdentity), 12 hex digits. Compare computes it once
+// per dataset when the run is set up (Config.Identity) and writes it into
+// every record; a record written before identities were recorded gets it
+// from its settings and provenance by the same function (RecordIdentity),
+// so that the two agree. Records, resume and merge key a job by it with the
+// dataset's name (Key); the name is for display. "" is the identity of a
+// record without settings (written before they were recorded): such a
+// record is keyed by its name alone, and merges only within its run.
+type Identity string
+
+// identityOf hashes identity fields (nil: no identity, "").
+func identityOf(fields map[string]string) Identity {
+	if fields == nil {
+		return ""
+	}
+	b, _ := json.Marshal(fields) // a map's keys are written sorted
+	h := sha256.Sum256(b)
+	return Identity(hex.EncodeToString(h[:6]))
+}
+
+// RecordIdentity returns the identity of r's dataset: the one it carries,
+// or for a record written before identities were recorded, the one its
+// settings and provenance give ("" for a record without settings).
+func RecordIdentity(r *Record) Identity {
+	if r.Identity != "" {
+		return r.Identity
+	}
+	return identityOf(DatasetIdentity(r))
+}
 
 // Identity keys, as a user knows them (DatasetIdentity).
 const (
@@ -112,7 +147,12 @@ func DatasetIdentity(r *Record) map[string]string {
 		id[IDPartitions] += " test=given/" + strings.Join(f[max(0, len(f)-2):], "/")
 	}
 	if v, ok := ps["describe.multiclass"]; ok {
-		id[IDMulticlass] = v
+		if _, read := id[IDRead]; !read {
+			// The read options say it too (multiclass=ovr) where they are
+			// known: one key, so that a run of files with the flags and a
+			// study's run of the same data have one identity.
+			id[IDMulticlass] = v
+		}
 	}
 	if v, ok := ps["describe.preset"]; ok {
 		id[IDPreset] = v
@@ -193,38 +233,43 @@ type identityCheck struct {
 }
 
 type identitySeen struct {
-	id   map[string]string
-	file string
-	name string // the name given to the records of this identity
+	fields map[string]string
+	id     Identity
+	file   string
+	name   string // the name given to the records of this identity
 }
 
 // add checks r (from file) against the identities of its name met before,
-// and returns the name its records are given: its own for the first
-// identity of a name, "NAME#2", "NAME#3", ... for others when split; an
-// *IdentityConflictError otherwise.
-func (c *identityCheck) add(r *Record, file string) (string, error) {
-	id := DatasetIdentity(r)
-	if id == nil {
-		return r.Dataset, nil
+// and returns the name and identity its records are given: its own name for
+// the first identity of a name, "NAME#2", "NAME#3", ... for others when
+// split (an *IdentityConflictError otherwise); the identity of the first
+// record of its identity, so that the records of one dataset share one key
+// where an older record (which lacks some of the fields: those it has
+// agree) met a newer one.
+func (c *identityCheck) add(r *Record, file string) (string, Identity, error) {
+	fields := DatasetIdentity(r)
+	if fields == nil {
+		return r.Dataset, r.Identity, nil
 	}
 	if c.seen == nil {
 		c.seen = map[string][]identitySeen{}
 	}
 	ids := c.seen[r.Dataset]
 	for _, s := range ids {
-		if len(diffIdentity(s.id, id)) == 0 {
-			return s.name, nil
+		if len(diffIdentity(s.fields, fields)) == 0 {
+			return s.name, s.id, nil
 		}
 	}
 	if len(ids) > 0 && !c.split {
-		return "", &IdentityConflictError{Dataset: r.Dataset, File: file, First: ids[0].file, Diff: diffIdentity(ids[0].id, id)}
+		return "", "", &IdentityConflictError{Dataset: r.Dataset, File: file, First: ids[0].file, Diff: diffIdentity(ids[0].fields, fields)}
 	}
 	name := r.Dataset
 	if len(ids) > 0 {
 		name = fmt.Sprintf("%s#%d", r.Dataset, len(ids)+1)
 	}
-	c.seen[r.Dataset] = append(ids, identitySeen{id, file, name})
-	return name, nil
+	id := cmp.Or(r.Identity, identityOf(fields))
+	c.seen[r.Dataset] = append(ids, identitySeen{fields, id, file, name})
+	return name, id, nil
 }
 
 // renamed returns, for a dataset split by identity, a line per identity
@@ -239,37 +284,24 @@ func (c *identityCheck) renamed() []string {
 	for _, n := range names {
 		ids := c.seen[n]
 		for _, s := range ids[1:] {
-			out = append(out, fmt.Sprintf("%s is dataset %s of %s (%s)", s.name, n, s.file, strings.Join(diffIdentity(ids[0].id, s.id), "; ")))
+			out = append(out, fmt.Sprintf("%s is dataset %s of %s (%s)", s.name, n, s.file, strings.Join(diffIdentity(ids[0].fields, s.fields), "; ")))
 		}
 	}
 	return out
 }
 
-// renameDatasets renames the datasets of rs by renames (old name → new),
-// in their grids too (copies).
-func renameDatasets(rs []Record, renames map[string]string) {
-	if len(renames) == 0 {
-		return
-	}
-	grids := map[*Grid]*Grid{}
-	for i := range rs {
-		r := &rs[i]
-		if n, ok := renames[r.Dataset]; ok {
-			r.Dataset = n
-		}
-		if r.Grid == nil {
-			continue
-		}
-		g, ok := grids[r.Grid]
-		if !ok {
-			g = &Grid{Entries: r.Grid.Entries, Datasets: slices.Clone(r.Grid.Datasets)}
-			for j := range g.Datasets {
-				if n, ok := renames[g.Datasets[j].Name]; ok {
-					g.Datasets[j].Name = n
-				}
+// renameDataset gives r's dataset the name name, in its grid too (a copy:
+// the records of one run may share their grid, and a file may hold two
+// runs that give one name to two datasets).
+func renameDataset(r *Record, name string) {
+	if r.Grid != nil {
+		g := &Grid{Entries: r.Grid.Entries, Datasets: slices.Clone(r.Grid.Datasets)}
+		for j := range g.Datasets {
+			if g.Datasets[j].Name == r.Dataset {
+				g.Datasets[j].Name = name
 			}
-			grids[r.Grid] = g
 		}
 		r.Grid = g
 	}
+	r.Dataset = name
 }

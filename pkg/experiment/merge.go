@@ -83,17 +83,16 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 			return nil, err
 		}
 		rs := set.recs
-		renames := map[string]string{}
 		for i := range rs {
-			name, err := ic.add(&rs[i], f)
+			name, id, err := ic.add(&rs[i], f)
 			if err != nil {
 				return nil, err
 			}
+			rs[i].Identity = id
 			if name != rs[i].Dataset {
-				renames[rs[i].Dataset] = name
+				renameDataset(&rs[i], name)
 			}
 		}
-		renameDatasets(rs, renames)
 		for _, r := range rs {
 			if res.Run == "" {
 				res.Run, by = r.Run, f

@@ -170,6 +170,9 @@ type Config struct {
 	// Provenance, when set, is written into every record of a dataset
 	// (Record.Provenance), by dataset name; it is not a setting of the run.
 	Provenance map[string]*Provenance
+	// Identity, when set, is each dataset's identity by name
+	// (Config.identities), written into its records and keys.
+	Identity map[string]Identity
 }
 
 func (c *Config) normalize() string { return normalizeKind(c.Normalize) }
@@ -181,8 +184,25 @@ type Job struct {
 	Partition int
 }
 
-// Key returns the job's key.
-func (j Job) Key() Key { return Key{j.Source.Name(), j.Entry.String(), j.Partition} }
+// key returns the job's key: its record's (Record.Key).
+func (c *Config) key(j Job) Key {
+	name := j.Source.Name()
+	return Key{name, c.Identity[name], j.Entry.String(), j.Partition}
+}
+
+// identities returns the identity of each source (DatasetIdentity), by
+// name: what its records will say of it (c.Settings, c.Grid and
+// c.Provenance, set before), hashed by the one function that also gives
+// records written before identities were recorded theirs.
+func (c *Config) identities(sources []Source) map[string]Identity {
+	out := map[string]Identity{}
+	for _, s := range sources {
+		name := s.Name()
+		r := Record{Dataset: name, Settings: c.Settings, Grid: c.Grid, Provenance: c.Provenance[name]}
+		out[name] = RecordIdentity(&r)
+	}
+	return out
+}
 
 // Plan lists the jobs of a run in a fixed order (dataset, partition, entry),
 // restricted to the configured shard: job i belongs to shard (i mod N) + 1.
@@ -215,7 +235,7 @@ type Progress func(done, total int, last *Record)
 func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]bool, sink Sink, progress Progress) ([]Record, error) {
 	todo := make([]Job, 0, len(jobs))
 	for _, j := range jobs {
-		if !done[j.Key()] {
+		if !done[c.key(j)] {
 			todo = append(todo, j)
 		}
 	}
@@ -325,7 +345,7 @@ func JobSeed(seed uint64, k int) uint64 {
 // test) and records it.
 func runJob(ctx context.Context, c Config, base methods.Common, j Job, run string) Record {
 	rec := Record{
-		Dataset: j.Source.Name(), Entry: j.Entry.String(), Method: j.Entry.Method,
+		Dataset: j.Source.Name(), Identity: c.Identity[j.Source.Name()], Entry: j.Entry.String(), Method: j.Entry.Method,
 		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
 		Grid: c.Grid, Settings: c.Settings, Provenance: c.Provenance[j.Source.Name()],
 	}

@@ -24,12 +24,17 @@ import (
 // Record is the outcome of one (dataset, method entry, partition) job: one line
 // of a results file.
 type Record struct {
-	Dataset   string `json:"dataset"`
-	Entry     string `json:"entry"` // "method[:param][@mode]"
-	Method    string `json:"method"`
-	Param     string `json:"param,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	Partition int    `json:"partition"` // 0-based
+	// Dataset is the dataset's display name; Identity what it is (its
+	// data, how it was read, partitioned and normalised): a job is keyed
+	// by both (Key). Records written before identities were recorded have
+	// none (RecordIdentity derives it).
+	Dataset   string   `json:"dataset"`
+	Identity  Identity `json:"identity,omitempty"`
+	Entry     string   `json:"entry"` // "method[:param][@mode]"
+	Method    string   `json:"method"`
+	Param     string   `json:"param,omitempty"`
+	Mode      string   `json:"mode,omitempty"`
+	Partition int      `json:"partition"` // 0-based
 
 	// Run is the fingerprint of the settings that produced the record; a
 	// results file only resumes or merges with records of the same run.
@@ -182,14 +187,18 @@ func (g *Grid) equal(h *Grid) bool {
 	return slices.Equal(g.Datasets, h.Datasets) && slices.Equal(g.Entries, h.Entries)
 }
 
-// Key identifies a job.
+// Key identifies a job: its dataset (display name and identity), entry and
+// partition. Two datasets of one name but different identities are two
+// datasets: their jobs are never one job.
 type Key struct {
-	Dataset, Entry string
-	Partition      int
+	Dataset   string
+	Identity  Identity
+	Entry     string
+	Partition int
 }
 
 // Key returns the job key of the record.
-func (r *Record) Key() Key { return Key{r.Dataset, r.Entry, r.Partition} }
+func (r *Record) Key() Key { return Key{r.Dataset, r.Identity, r.Entry, r.Partition} }
 
 // Failed reports whether the job failed.
 func (r *Record) Failed() bool { return r.Status == StatusFailure }
@@ -493,8 +502,9 @@ func (e *DuplicateJobError) Error() string {
 
 // jobSet is the one record-deduplication helper: ReadRecords (the lines of
 // one file), Merge (the shards of a run) and MergeFiles (several runs) add
-// their records to one. A job is its Key (the dataset's name, made unique
-// per identity by MergeFiles, the entry and the partition). The same
+// their records to one. A job is its Key (the dataset's name and identity,
+// MergeFiles giving each identity of a name its own name, the entry and
+// the partition). The same
 // result twice is kept once, the first record unless a later one adds the
 // test metrics it lacks; two different results (resultDiff) are a
 // *DuplicateJobError naming both places and what differs.
@@ -719,10 +729,13 @@ func readRecordSetFile(path string) (recordSet, error) {
 // resumed file's records and the new ones) by the rules of every merge
 // (mergeSets): the runs must match (ErrMixedRuns), a job present twice
 // counts once when the two hold the same result; otherwise the error is a
-// *DuplicateJobError naming both ("record set K").
+// *DuplicateJobError naming both ("record set K"). A record without an
+// identity (written before they were recorded) gets that of the run's
+// records of its name that have one.
 func Merge(sets ...[]Record) ([]Record, error) {
 	rs := make([]recordSet, len(sets))
 	run := ""
+	ids := map[string]Identity{}
 	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
@@ -730,8 +743,27 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
+			if r.Identity != "" {
+				ids[r.Dataset] = r.Identity
+			}
 		}
 		rs[k] = recordSet{name: fmt.Sprintf("record set %d", k+1), recs: set}
+	}
+	// One run's datasets have one name each (its fingerprint holds their
+	// data, reading and partitions): a record written before identities
+	// were recorded is of its name's identity.
+	lacks := func(r Record) bool { return r.Identity == "" && ids[r.Dataset] != "" }
+	for k := range rs {
+		if !slices.ContainsFunc(rs[k].recs, lacks) {
+			continue
+		}
+		recs := slices.Clone(rs[k].recs) // not the caller's
+		for i := range recs {
+			if recs[i].Identity == "" {
+				recs[i].Identity = ids[recs[i].Dataset]
+			}
+		}
+		rs[k].recs = recs
 	}
 	return mergeSets(rs)
 }

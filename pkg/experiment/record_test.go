@@ -78,7 +78,7 @@ func TestReadRecords(t *testing.T) {
 				t.Fatalf("%d records, want %d", len(recs), tc.n)
 			}
 			for _, r := range recs {
-				if r.Key() != (Key{"heart", "svm", 2}) || r.TestAccuracy != 0.8 {
+				if r.Key() != (Key{Dataset: "heart", Entry: "svm", Partition: 2}) || r.TestAccuracy != 0.8 {
 					t.Errorf("record %+v", r)
 				}
 				if strings.Contains(tc.name, "once with the test metrics") && (r.TestAUC == nil || *r.TestAUC != 0.5) {

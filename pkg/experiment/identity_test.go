@@ -1,0 +1,236 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// identitiesOf returns the identity of each dataset of the records of file,
+// checking that every record carries one and that it is the one a record
+// written before identities were recorded derives from its settings and
+// provenance (RecordIdentity of the record without it).
+func identitiesOf(t *testing.T, file string) map[string]Identity {
+	t.Helper()
+	rs, err := ReadRecordsFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]Identity{}
+	for _, r := range rs {
+		old := r
+		old.Identity = ""
+		if r.Identity == "" || RecordIdentity(&old) != r.Identity {
+			t.Errorf("%s: %s/%s/%d: identity %q, derived from its settings %q", file, r.Dataset, r.Entry, r.Partition, r.Identity, RecordIdentity(&old))
+		}
+		if id, ok := out[r.Dataset]; ok && id != r.Identity {
+			t.Errorf("%s: %s has identities %s and %s", file, r.Dataset, id, r.Identity)
+		}
+		out[r.Dataset] = r.Identity
+	}
+	return out
+}
+
+// Every record carries its dataset's identity, the one older records derive
+// (so that they resume and merge with newer ones): the same for the same
+// data read and partitioned the same way, whether given as files with the
+// flags or as a study's dataset, whatever its display name; another for
+// other data, reading or partitions.
+func TestIdentityIsTheDatasetsNotItsName(t *testing.T) {
+	t.Parallel()
+	sizes := DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40}
+	plain := func(path string, d DatasetSettings) string {
+		return runTo(t, CompareSettings{Datasets: FileSpecs([]string{path}, d)})
+	}
+	study := func(d DatasetSettings) string { return runTo(t, CompareSettings{Datasets: []DatasetSettings{d}}) }
+	heart := identitiesOf(t, plain("builtin:heart", sizes))["heart"]
+	renamed := sizes
+	renamed.Name = "cor"
+	h2 := sizes
+	h2.Path = "builtin:heart"
+	if got := identitiesOf(t, plain("builtin:heart", renamed))["cor"]; got != heart {
+		t.Errorf("heart named cor: identity %s, heart's %s", got, heart)
+	}
+	if got := identitiesOf(t, study(h2))["heart"]; got != heart {
+		t.Errorf("heart in a study: identity %s, as files %s", got, heart)
+	}
+	diabetes := sizes
+	diabetes.Name = "heart"
+	stratified := sizes
+	stratified.Stratified = true
+	seen := map[Identity]string{heart: "heart"}
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+	}{
+		{"other data", CompareSettings{Datasets: FileSpecs([]string{"builtin:diabetes"}, diabetes)}},
+		{"stratified", CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, stratified)}},
+		{"other seed", CompareSettings{Seed: 3, Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}},
+		{"normalize", CompareSettings{Normalize: "none", Datasets: FileSpecs([]string{"builtin:heart"}, sizes)}},
+		{"read option", CompareSettings{Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}})}},
+		// Generated data: the preset and its source's name.
+		{"preset", CompareSettings{Preset: PresetRun{Name: "laanaya-weston", Partitions: 1, TrainSize: 40, TestSize: 40}}},
+	} {
+		id := identitiesOf(t, runTo(t, c.s))
+		if len(id) != 1 {
+			t.Fatalf("%s: identities %v", c.name, id)
+		}
+		for _, v := range id {
+			if other, dup := seen[v]; v == "" || dup {
+				t.Errorf("%s: identity %q, also %s's", c.name, v, other)
+			}
+			seen[v] = c.name
+		}
+	}
+	// A one-hot encoded, a one-vs-rest multi-class and a given test file's
+	// dataset, as files and in a study: one identity each.
+	for _, d := range []DatasetSettings{
+		{Path: "../../testdata/arff/breast-cancer.arff", Partitions: 1, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Categorical: "codes", Missing: "drop"}},
+		{Path: "../../testdata/arff/iris.arff", Partitions: 1, TrainFraction: 0.5, Read: dataio.ReadOptions{Multiclass: dataio.OneVsRest}},
+		{Path: "../../testdata/multiclass/dna.scale", Test: "../../testdata/multiclass/dna.scale.t", Partitions: 1, TrainSize: 40, TrainSizeGiven: true,
+			Read: dataio.ReadOptions{Positive: "3", Features: 180}},
+	} {
+		a, b := identitiesOf(t, plain(d.Path, d)), identitiesOf(t, study(d))
+		if len(a) != 1 || !maps.Equal(a, b) {
+			t.Errorf("%s: as files %v, in a study %v", d.Path, a, b)
+		}
+	}
+}
+
+// Two datasets of one name are two datasets: a file holding the records of
+// two runs that both name their data heart (one of them diabetes) is read
+// as two datasets' jobs (before the identity: the same job twice with
+// different results), merged only as heart and heart#2 — each with its own
+// records, never averaged in one row — and otherwise refused.
+func TestTwoIdentitiesOfOneNameAreNeverOneDataset(t *testing.T) {
+	t.Parallel()
+	heart := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
+	other := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}})
+	both := filepath.Join(t.TempDir(), "both.jsonl")
+	var b []byte
+	for _, f := range []string{heart, other} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, data...)
+	}
+	if err := os.WriteFile(both, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadRecordsFile(both)
+	if err != nil || len(rs) != 4 {
+		t.Fatalf("%d records, %v; want 4 (2 partitions of 2 datasets)", len(rs), err)
+	}
+	var ie *IdentityConflictError
+	if _, err := MergeFiles(context.Background(), MergeSettings{Files: []string{both}}); !errors.As(err, &ie) {
+		t.Errorf("merge without split: %v, want an *IdentityConflictError", err)
+	}
+	want := map[string][]float64{"heart": accuracies(t, heart), "heart#2": accuracies(t, other)}
+	for _, files := range [][]string{{both}, {heart, other}} {
+		res, err := MergeFiles(context.Background(), MergeSettings{Files: files, SplitIdentities: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]float64{}
+		ids := map[string]Identity{}
+		for _, r := range res.Records {
+			got[r.Dataset] = append(got[r.Dataset], r.TestAccuracy)
+			ids[r.Dataset] = r.Identity
+		}
+		if len(got) != 2 || !slices.Equal(got["heart"], want["heart"]) || !slices.Equal(got["heart#2"], want["heart#2"]) || ids["heart"] == ids["heart#2"] {
+			t.Errorf("%v: accuracies %v, want %v; identities %v", files, got, want, ids)
+		}
+	}
+}
+
+// accuracies returns the test accuracies of file's records by partition.
+func accuracies(t *testing.T, file string) []float64 {
+	rs, err := ReadRecordsFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	SortRecords(rs)
+	var out []float64
+	for _, r := range rs {
+		out = append(out, r.TestAccuracy)
+	}
+	return out
+}
+
+// A file written before identities were recorded (records without one)
+// resumes: its jobs are skipped as the run's own, the new records carry
+// the identity, and the file reads and merges whole.
+func TestResumeRecordsWithoutIdentity(t *testing.T) {
+	t.Parallel()
+	s := CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}}
+	full := runTo(t, s)
+	rs, err := ReadRecordsFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	SortRecords(rs)
+	id := rs[0].Identity
+	old := rs[0]
+	old.Identity = ""
+	line, err := json.Marshal(&old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Out = filepath.Join(t.TempDir(), "old.jsonl")
+	if err := os.WriteFile(s.Out, append(line, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Resume, s.Entries = true, mustEntries(t, "svm")
+	s.Base.Folds, s.Base.Eps, s.Base.CacheMB = 3, 1e-3, 10
+	res, err := Compare(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Resumed != 1 || len(res.Records) != 2 {
+		t.Fatalf("resumed %d, %d records; want 1 and 2", res.Resumed, len(res.Records))
+	}
+	for i, r := range res.Records {
+		if r.Identity != id || r.TestAccuracy != rs[i].TestAccuracy {
+			t.Errorf("partition %d: identity %s accuracy %v, the fresh run's %s %v", r.Partition, r.Identity, r.TestAccuracy, id, rs[i].TestAccuracy)
+		}
+	}
+	m, err := MergeFiles(context.Background(), MergeSettings{Files: []string{s.Out, full}})
+	if err != nil || len(m.Records) != 2 {
+		t.Errorf("merge the resumed file with the fresh run's: %v", err)
+	}
+}
+
+// Merge (the shards of one run) counts a job once when one shard was
+// written before identities were recorded, and leaves the caller's
+// records as they are.
+func TestMergeShardsWithAndWithoutIdentity(t *testing.T) {
+	t.Parallel()
+	rs, err := ReadRecordsFile(runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := slices.Clone(rs)
+	for i := range old {
+		old[i].Identity = ""
+	}
+	out, err := Merge(old, rs)
+	if err != nil || len(out) != len(rs) {
+		t.Fatalf("%d records, %v; want %d", len(out), err, len(rs))
+	}
+	for _, r := range out {
+		if r.Identity != rs[0].Identity {
+			t.Errorf("%s/%d: identity %q, want %s", r.Dataset, r.Partition, r.Identity, rs[0].Identity)
+		}
+	}
+	if old[0].Identity != "" {
+		t.Error("Merge changed the caller's records")
+	}
+}
