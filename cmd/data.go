@@ -134,13 +134,6 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	return d, flagHint(err)
 }
 
-// checkLabelCol refuses --label-col for a LIBSVM file (dataio.CheckLabelCol).
-// (info and compare, which read several files with the same flags, may mix
-// CSV and LIBSVM and do not check.)
-func (o *dataOptions) checkLabelCol(d *dataio.Dataset) error {
-	return flagHint(dataio.CheckLabelCol(d, o.LabelCol))
-}
-
 // split are the data flags' settings of dataio.LoadSplit, with seed.
 func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 	return dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(),

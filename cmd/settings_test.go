@@ -19,6 +19,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
@@ -122,8 +123,9 @@ func TestTuneFlagsBuildSettings(t *testing.T) {
 // the settings that settingsOf returns for them (the command line they
 // record left out): a flag that is declared but no longer read fails, and
 // so does a new flag until it has its arguments in set. The help and
-// --quiet, the run's own output, are not settings.
-func everyFlagReachesSettings(t *testing.T, name string, set map[string][]string, settingsOf func(args ...string) any) {
+// --quiet, the run's own output, are not settings, nor the flags in skip
+// (with why).
+func everyFlagReachesSettings(t *testing.T, name string, set map[string][]string, skip map[string]string, settingsOf func(args ...string) any) {
 	t.Helper()
 	def := settingsOf()
 	root := newRootCmd(&globalOptions{})
@@ -135,7 +137,7 @@ func everyFlagReachesSettings(t *testing.T, name string, set map[string][]string
 	flags.AddFlagSet(root.PersistentFlags())
 	n := 0
 	flags.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" || f.Name == "quiet" {
+		if _, ok := skip[f.Name]; ok || f.Name == "help" || f.Name == "quiet" {
 			return
 		}
 		n++
@@ -168,7 +170,7 @@ func TestTuneEveryFlagReachesSettings(t *testing.T) {
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},
 		"multiclass": {"--multiclass", "ovr"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
 		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"},
-	}, func(args ...string) any {
+	}, nil, func(args ...string) any {
 		s := tuneSettingsOf(t, append([]string{"d.csv", "--method", "spd"}, args...)...)
 		s.Command = ""
 		return s
@@ -188,7 +190,7 @@ func TestTrainEveryFlagReachesSettings(t *testing.T) {
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},
 		"multiclass": {"--multiclass", "ovr"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
 		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"},
-	}, func(args ...string) any {
+	}, nil, func(args ...string) any {
 		s := trainSettingsOf(t, append([]string{"d.csv"}, args...)...)
 		s.Command = ""
 		return s
@@ -268,4 +270,74 @@ func TestTrainFlagsBuildSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// predictSettingsOf is tuneSettingsOf for predict.
+func predictSettingsOf(t *testing.T, args ...string) predictSettings {
+	t.Helper()
+	var got *predictSettings
+	err := executeHooked(t, func(g *globalOptions) *cobra.Command {
+		return newPredictCmdWith(g, func(_ context.Context, _ *globalOptions, s predictSettings) error {
+			got = &s
+			return nil
+		})
+	}, append([]string{"predict"}, args...)...)
+	if err != nil || got == nil {
+		t.Fatalf("predict %v: %v (runF called: %v)", args, err, got != nil)
+	}
+	return *got
+}
+
+// TestPredictFlagsBuildSettings is TestTuneFlagsBuildSettings for predict:
+// the model and data files, how DATA is read, what to do with another
+// number of features, the checksum's policy and the output.
+func TestPredictFlagsBuildSettings(t *testing.T) {
+	t.Parallel()
+	want := func(set func(*predictSettings)) predictSettings {
+		s := predictSettings{PredictSettings: model.PredictSettings{Data: "d.csv", ModelFile: "m.json"}, Read: defaultRead, Format: formatTable}
+		if set != nil {
+			set(&s)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		args []string
+		want predictSettings
+	}{
+		{nil, want(nil)},
+		{[]string{"--format", "csv", "-o", "p.csv", "--probability", "--strict", "--features", "pad"}, want(func(s *predictSettings) {
+			s.Format, s.Output, s.Probability, s.Strict, s.Features = formatCSV, "p.csv", true, true, model.FeaturesPad
+		})},
+		{[]string{"--per-point", "--ignore-checksum", "--no-labels", "--features", "12", "--input-format", "libsvm"}, want(func(s *predictSettings) {
+			s.PerPoint, s.IgnoreChecksum, s.NoLabels, s.Features = true, true, true, "12"
+			s.Read = dataio.ReadOptions{Format: "libsvm", Missing: "error", Features: 12}
+		})},
+		{[]string{"--format", "labels", "--header", "no", "--label-col", "1", "--classes", "a,b", "--categorical", "onehot", "--missing", "drop", "--multiclass", "ovr"},
+			want(func(s *predictSettings) {
+				s.Format = report.FormatLabels
+				s.Read = dataio.ReadOptions{Header: "no", LabelCol: "1", Classes: []string{"a", "b"}, Categorical: "codes", Missing: "drop", Multiclass: "ovr"}
+			})},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			if got := predictSettingsOf(t, append([]string{"m.json", "d.csv"}, tc.args...)...); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("settings %+v\nwant     %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPredictEveryFlagReachesSettings: everyFlagReachesSettings for
+// predict, each flag on top of MODEL and DATA.
+func TestPredictEveryFlagReachesSettings(t *testing.T) {
+	t.Parallel()
+	everyFlagReachesSettings(t, "predict", map[string][]string{
+		"output": {"--output", "p.csv"}, "format": {"--format", "json"}, "no-labels": {"--no-labels"}, "strict": {"--strict"},
+		"ignore-checksum": {"--ignore-checksum"}, "per-point": {"--per-point"}, "probability": {"--probability"}, "features": {"--features", "pad"},
+		"input-format": {"--input-format", "csv"}, "header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "classes": {"--classes", "x,y"},
+		"categorical": {"--categorical", "onehot"}, "missing": {"--missing", "drop"}, "multiclass": {"--multiclass", "ovr"},
+	}, map[string]string{
+		"positive": "refused: the model fixes the label mapping",
+		"seed":     "predict draws nothing at random",
+	}, func(args ...string) any { return predictSettingsOf(t, append([]string{"m.json", "d.csv"}, args...)...) })
 }
