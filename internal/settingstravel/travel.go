@@ -117,6 +117,9 @@ func Measure(prog *Program, settings, entry string, stop ...string) (*Travel, er
 	}
 	a.settings = tn
 	for _, t := range stop {
+		if t == "" {
+			continue
+		}
 		a.stop[t] = true
 		obj, err := a.lookup(t)
 		if err != nil {
