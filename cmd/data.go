@@ -134,21 +134,16 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	return d, flagHint(err)
 }
 
-// checkLabelCol refuses --label-col for a LIBSVM file (dataio.CheckLabelCol).
-// (info and compare, which read several files with the same flags, may mix
-// CSV and LIBSVM and do not check.)
-func (o *dataOptions) checkLabelCol(d *dataio.Dataset) error {
-	return flagHint(dataio.CheckLabelCol(d, o.LabelCol))
+// split are the data flags' settings of dataio.LoadSplit, with seed.
+func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
+	return dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(),
+		Test: o.Test, TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize}
 }
 
-// loadTrainTest reads DATA and its test part with dataio.LoadSplit (test is
-// nil when there is none), its errors and notes in the flags' words.
-func (o *dataOptions) loadTrainTest(path string, seed uint64) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
-	if err := o.check(); err != nil {
-		return nil, nil, nil, err
-	}
-	tt, err := dataio.LoadSplit(context.Background(), path, dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(),
-		Test: o.Test, TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize})
+// loadSplit reads DATA and its test part with dataio.LoadSplit (test is nil
+// when there is none), its errors and notes in the flags' words.
+func loadSplit(path string, s dataio.SplitSettings) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
+	tt, err := dataio.LoadSplit(context.Background(), path, s)
 	if err != nil {
 		return nil, nil, nil, flagHint(err)
 	}

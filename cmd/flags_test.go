@@ -53,14 +53,14 @@ func isUsageError(err error) bool {
 }
 
 // parseTune runs `kerneltune tune args...` up to the point where tune would
-// start its work and returns the options its runF got (nil if it was not
-// called) and the error.
-func parseTune(t *testing.T, args ...string) (*tuneOptions, error) {
+// start its work and returns the complete settings its runF got (nil if it
+// was not called) and the error: nothing is read and nothing runs.
+func parseTune(t *testing.T, args ...string) (*tuneSettings, error) {
 	t.Helper()
-	var got *tuneOptions
+	var got *tuneSettings
 	err := executeHooked(t, func(g *globalOptions) *cobra.Command {
-		return newTuneCmdWith(g, func(_ context.Context, o *tuneOptions, _ string) error {
-			got = o
+		return newTuneCmdWith(g, func(_ context.Context, _ *globalOptions, s tuneSettings) error {
+			got = &s
 			return nil
 		})
 	}, append([]string{"tune"}, args...)...)
@@ -134,11 +134,8 @@ func TestTuneFlagsBuildSpec(t *testing.T) {
 			if o == nil {
 				t.Fatal("runF was not called")
 			}
-			if !reflect.DeepEqual(o.spec, tc.want) {
-				t.Errorf("spec %#v\nwant %#v", o.spec, tc.want)
-			}
-			if o.spec.Name() != o.Method {
-				t.Errorf("spec of %s for --method %s", o.spec.Name(), o.Method)
+			if !reflect.DeepEqual(o.Spec, tc.want) {
+				t.Errorf("spec %#v\nwant %#v", o.Spec, tc.want)
 			}
 		})
 	}

@@ -19,23 +19,26 @@ import (
 type predictOptions struct {
 	*globalOptions
 	data dataOptions
+	s    predictSettings // the flags that are settings as they are
+}
 
-	Output         string
-	Format         string
-	NoLabels       bool
-	PerPoint, Prob bool
-	Strict         bool
-	// IgnoreChecksum applies an edited model (with a warning).
-	IgnoreChecksum bool
-	// Features is --features: "" (DATA must have the model's features),
-	// "pad", "truncate", or a number N (read a LIBSVM file as N features;
-	// N must be the model's).
-	Features string
+// predictSettings are the complete settings of the run the flags, MODEL
+// and DATA describe (predictOptions.settings; nothing read, nothing run):
+// runPredict runs them, and flag tests check them whole. Features is
+// --features: "", pad, truncate, or N (Read.Features, the model's).
+type predictSettings struct {
+	model.PredictSettings
+	Read                             dataio.ReadOptions
+	Strict, IgnoreChecksum, PerPoint bool // refuse a model without a checksum; apply an edited one (a warning); print each row
+	Output, Format                   string
 }
 
 func init() { subcommands = append(subcommands, newPredictCmd) }
 
-func newPredictCmd(g *globalOptions) *cobra.Command {
+func newPredictCmd(g *globalOptions) *cobra.Command { return newPredictCmdWith(g, runPredict) }
+
+// newPredictCmdWith is newTuneCmdWith for predict.
+func newPredictCmdWith(g *globalOptions, runF func(context.Context, *globalOptions, predictSettings) error) *cobra.Command {
 	o := &predictOptions{globalOptions: g}
 	c := &cobra.Command{
 		Use:     "predict MODEL DATA",
@@ -49,20 +52,21 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(cmd.Flags()); err != nil {
+			s, err := o.settings(cmd.Flags(), args)
+			if err != nil {
 				return err
 			}
-			return runPredict(cmd.Context(), o, args[0], args[1])
+			return runF(cmd.Context(), g, s)
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&o.Output, "output", "o", "", "write the per-row predictions to this file")
-	f.StringVar(&o.Format, "format", formatTable, "output: table, csv, json or labels")
-	f.BoolVar(&o.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
-	f.BoolVar(&o.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
-	f.BoolVar(&o.IgnoreChecksum, "ignore-checksum", false, "apply a model whose content does not match its checksum (edited after kerneltune wrote it), with a warning; refused without it")
-	f.BoolVar(&o.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
-	f.BoolVar(&o.Prob, "probability", false, "add each row's class probabilities and the log-loss and Brier score (a model trained with --probability)")
+	f.StringVarP(&o.s.Output, "output", "o", "", "write the per-row predictions to this file")
+	f.StringVar(&o.s.Format, "format", formatTable, "output: table, csv, json or labels")
+	f.BoolVar(&o.s.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
+	f.BoolVar(&o.s.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
+	f.BoolVar(&o.s.IgnoreChecksum, "ignore-checksum", false, "apply a model whose content does not match its checksum (edited after kerneltune wrote it), with a warning; refused without it")
+	f.BoolVar(&o.s.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
+	f.BoolVar(&o.s.Probability, "probability", false, "add each row's class probabilities and the log-loss and Brier score (a model trained with --probability)")
 	// The shared read flags, but --features: predict's says what to do with
 	// a number of features other than the model's.
 	read := pflag.NewFlagSet("read", pflag.ContinueOnError)
@@ -72,54 +76,58 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 			f.AddFlag(fl)
 		}
 	})
-	f.StringVar(&o.Features, "features", "", "DATA with another number of features than the model: pad (missing ones are 0), truncate (drop the extra ones), or N (read a LIBSVM file as N features)")
+	f.StringVar(&o.s.Features, "features", "", "DATA with another number of features than the model: pad (missing ones are 0), truncate (drop the extra ones), or N (read a LIBSVM file as N features)")
 	return c
 }
 
-func (o *predictOptions) validate(fs *pflag.FlagSet) error {
-	if err := checkFormat(o.Format, formatTable, formatCSV, formatJSON, report.FormatLabels); err != nil {
-		return err
+// settings checks the flags alone (usage errors, exit code 2) and builds
+// the run's settings from them, MODEL and DATA.
+func (o *predictOptions) settings(fs *pflag.FlagSet, args []string) (predictSettings, error) {
+	s := o.s
+	if err := checkFormat(s.Format, formatTable, formatCSV, formatJSON, report.FormatLabels); err != nil {
+		return s, err
 	}
 	if fs.Changed("positive") {
-		return usageErrorf("--positive: the model fixes the label mapping; predict reads DATA with it")
+		return s, usageErrorf("--positive: the model fixes the label mapping; predict reads DATA with it")
 	}
-	if o.NoLabels && o.data.LabelCol != "" {
-		return usageErrorf("--label-col %s: DATA read with --no-labels has no label column", o.data.LabelCol)
+	if s.NoLabels && o.data.LabelCol != "" {
+		return s, usageErrorf("--label-col %s: DATA read with --no-labels has no label column", o.data.LabelCol)
 	}
-	switch o.Features {
+	switch s.Features {
 	case "", model.FeaturesPad, model.FeaturesTruncate:
 	default:
-		n, err := strconv.Atoi(o.Features)
+		n, err := strconv.Atoi(s.Features)
 		if err != nil || n < 1 {
-			return usageErrorf("--features: want pad, truncate or a number of features ≥ 1, got %q", o.Features)
+			return s, usageErrorf("--features: want pad, truncate or a number of features ≥ 1, got %q", s.Features)
 		}
 		o.data.Features = n
 	}
-	if o.PerPoint && o.Format != formatTable {
-		return usageErrorf("--per-point is for --format table: --format %s always has one line per row", o.Format)
+	if s.PerPoint && s.Format != formatTable {
+		return s, usageErrorf("--per-point is for --format table: --format %s always has one line per row", s.Format)
 	}
-	return o.data.check()
+	s.ModelFile, s.Data, s.Read = args[0], args[1], o.data.readOptions()
+	return s, o.data.check()
 }
 
-func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath string) error {
-	m, err := model.LoadFile(modelPath)
+func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error {
+	m, err := model.LoadFile(s.ModelFile)
 	if err != nil {
 		return err
 	}
 	// An edited model is refused unless --ignore-checksum, -q or not.
-	if warn, err := m.CheckChecksum(o.IgnoreChecksum, o.Strict); err != nil {
-		return fmt.Errorf("predict: %s: %w", modelPath, err)
-	} else if warn != nil && !o.Quiet {
-		fmt.Fprintf(o.ErrOut, "kerneltune: warning: %s: %v\n", modelPath, warn)
+	if warn, err := m.CheckChecksum(s.IgnoreChecksum, s.Strict); err != nil {
+		return fmt.Errorf("predict: %s: %w", s.ModelFile, err)
+	} else if warn != nil && !g.Quiet {
+		fmt.Fprintf(g.ErrOut, "kerneltune: warning: %s: %v\n", s.ModelFile, warn)
 	}
-	if o.data.Features > 0 && o.data.Features != m.NumFeatures {
-		return usageErrorf("--features %d: the model %s has %d features", o.data.Features, modelPath, m.NumFeatures)
+	if s.Read.Features > 0 && s.Read.Features != m.NumFeatures {
+		return usageErrorf("--features %d: the model %s has %d features", s.Read.Features, s.ModelFile, m.NumFeatures)
 	}
 	var in io.Reader
-	if dataPath == "-" {
+	if s.Data == "-" {
 		// Standard input is read whole first, so that a failure to read it
 		// is not taken for bad data.
-		if in = o.In; in == nil {
+		if in = g.In; in == nil {
 			in = os.Stdin
 		}
 		raw, err := dataio.ReadAllLimited(in, "standard input", dataio.MaxInputBytes)
@@ -128,21 +136,20 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 		}
 		in = bytes.NewReader(raw)
 	}
-	d, err := model.ReadData(dataPath, in, m, o.data.readOptions(), o.NoLabels)
+	d, err := model.ReadData(s.Data, in, m, s.Read, s.NoLabels)
 	if err != nil {
 		return flagHint(err)
 	}
-	if err := o.data.checkLabelCol(d); err != nil {
+	// --label-col for a LIBSVM file (info and compare, reading mixed files, do not check)
+	if err := flagHint(dataio.CheckLabelCol(d, s.Read.LabelCol)); err != nil {
 		return err
 	}
-	r, err := model.Predict(ctx, m, d, model.PredictSettings{
-		Features: o.Features, NoLabels: o.NoLabels, Data: dataPath, ModelFile: modelPath, Probability: o.Prob,
-	})
+	r, err := model.Predict(ctx, m, d, s.PredictSettings)
 	if err != nil {
 		return err
 	}
 	r.Checksum = m.ChecksumStatus()
-	if !o.PerPoint && o.Format == formatTable && o.Output == "" {
+	if !s.PerPoint && s.Format == formatTable && s.Output == "" {
 		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
 	}
 
@@ -150,35 +157,35 @@ func runPredict(ctx context.Context, o *predictOptions, modelPath, dataPath stri
 	// rows (then on stderr, unless -q); JSON holds it.
 	sum := report.PredictSummaryTables(r)
 	switch {
-	case o.Format == formatJSON && o.Output == "":
-	case o.Output != "" || o.Format == formatTable:
-		if err := renderTables(o.Out, formatTable, sum...); err != nil {
+	case s.Format == formatJSON && s.Output == "":
+	case s.Output != "" || s.Format == formatTable:
+		if err := renderTables(g.Out, formatTable, sum...); err != nil {
 			return err
 		}
-	case !o.Quiet:
-		if err := renderTables(o.ErrOut, formatTable, sum...); err != nil {
+	case !g.Quiet:
+		if err := renderTables(g.ErrOut, formatTable, sum...); err != nil {
 			return err
 		}
 	}
-	if o.Format == formatTable && !o.PerPoint && o.Output == "" {
+	if s.Format == formatTable && !s.PerPoint && s.Output == "" {
 		return nil
 	}
 
-	rowsOut := o.Out
+	rowsOut := g.Out
 	var file *os.File
-	if o.Output != "" {
-		file, err = os.Create(o.Output)
+	if s.Output != "" {
+		file, err = os.Create(s.Output)
 		if err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
 		defer file.Close()
 		rowsOut = file
-	} else if o.Format == formatTable {
-		if _, err := io.WriteString(o.Out, "\n"); err != nil {
+	} else if s.Format == formatTable {
+		if _, err := io.WriteString(g.Out, "\n"); err != nil {
 			return err
 		}
 	}
-	if err := report.WritePredictions(rowsOut, o.Format, r); err != nil {
+	if err := report.WritePredictions(rowsOut, s.Format, r); err != nil {
 		return fmt.Errorf("predict: writing predictions: %w", err)
 	}
 	if file != nil {

@@ -23,30 +23,28 @@ import (
 type trainOptions struct {
 	*globalOptions
 	data dataOptions
+	s    trainSettings // the flags that are settings as they are
 
-	Kernel    string
-	C         float64
-	Gamma     float64
-	Sigma     float64
-	QFile     string
-	Theta     string
-	Margin    string
-	Eps       float64
-	CacheMB   int
-	MaxIter   int
-	WeightPos float64
-	WeightNeg float64
-	Output    string
-	Format    string
-	Prob      bool
+	Margin, QFile, Theta string
+}
 
-	margin  model.Margin
-	command string // the command line, for the model's provenance
+// trainSettings are the complete settings of the run the flags and DATA
+// describe (trainOptions.settings; nothing read, nothing run): runTrain
+// runs them, and flag tests check them whole. TrainSettings' Train, Test
+// and Norm are left nil, read from Data with Split, and Kernel.Q is read
+// from the file Kernel.QName (--Q).
+type trainSettings struct {
+	model.TrainSettings
+	Split          dataio.SplitSettings
+	Output, Format string
 }
 
 func init() { subcommands = append(subcommands, newTrainCmd) }
 
-func newTrainCmd(g *globalOptions) *cobra.Command {
+func newTrainCmd(g *globalOptions) *cobra.Command { return newTrainCmdWith(g, runTrain) }
+
+// newTrainCmdWith is newTuneCmdWith for train.
+func newTrainCmdWith(g *globalOptions, runF func(context.Context, *globalOptions, trainSettings) error) *cobra.Command {
 	o := &trainOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:     "train DATA",
@@ -55,56 +53,68 @@ func newTrainCmd(g *globalOptions) *cobra.Command {
 		Example: help("train-examples"),
 		Args:    oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(cmd.Flags()); err != nil {
+			s, err := o.settings(cmd, args)
+			if err != nil {
 				return err
 			}
-			o.command = commandLine(cmd, args)
-			return runTrain(cmd.Context(), o, args[0])
+			return runF(cmd.Context(), g, s)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.Kernel, "kernel", model.KernelGaussian, "kernel: gaussian, l1 or linear")
-	f.Float64VarP(&o.C, "C", "c", 1, "soft-margin constant C (LIBSVM's -c); for --margin l2, ν = 1/C")
-	f.Float64VarP(&o.Gamma, "gamma", "g", 0, "Gaussian γ of exp(-γ‖x-z‖²) (LIBSVM's -g; default 1/d)")
-	f.Float64Var(&o.Sigma, "sigma", 0, "Gaussian width σ of exp(-‖x-z‖²/(2σ²)) (γ = 1/(2σ²))")
+	f.StringVar(&o.s.Kernel.Kind, "kernel", model.KernelGaussian, "kernel: gaussian, l1 or linear")
+	f.Float64VarP(&o.s.C, "C", "c", 1, "soft-margin constant C (LIBSVM's -c); for --margin l2, ν = 1/C")
+	f.Float64VarP(&o.s.Kernel.Gamma, "gamma", "g", 0, "Gaussian γ of exp(-γ‖x-z‖²) (LIBSVM's -g; default 1/d)")
+	f.Float64Var(&o.s.Kernel.Sigma, "sigma", 0, "Gaussian width σ of exp(-‖x-z‖²/(2σ²)) (γ = 1/(2σ²))")
 	f.StringVar(&o.QFile, "Q", "", "file with a d×d SPD metric Q for exp(-½(x-z)ᵀQ(x-z))")
 	f.StringVar(&o.Theta, "theta", "", "L1-kernel widths: one value or d comma-separated values (default 1)")
 	f.StringVar(&o.Margin, "margin", "l1", "margin: l1 (C-SVC), l2 (K + I/C) or hard")
-	f.Float64Var(&o.Eps, "eps", 1e-3, "SMO stopping tolerance on the maximal KKT violation (LIBSVM's -e)")
-	f.IntVar(&o.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
-	f.IntVar(&o.MaxIter, "max-iter", 0, "SMO iteration limit (0 = max(10⁷, 100n))")
-	f.Float64Var(&o.WeightPos, "weight-pos", 1, "multiply C for the +1 class (LIBSVM's -w1; l1 margin)")
-	f.Float64Var(&o.WeightNeg, "weight-neg", 1, "multiply C for the -1 class (LIBSVM's -w-1; l1 margin)")
-	f.StringVarP(&o.Output, "output", "o", "", "save the model to this JSON file (read by 'kerneltune predict')")
-	f.BoolVar(&o.Prob, "probability", false, "fit probability estimates as LIBSVM's -b 1 (Platt's sigmoid on 5-fold CV decision values; 5 more SVM solves per SVM), for predict --probability")
-	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
+	f.Float64Var(&o.s.Eps, "eps", 1e-3, "SMO stopping tolerance on the maximal KKT violation (LIBSVM's -e)")
+	f.IntVar(&o.s.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
+	f.IntVar(&o.s.MaxIter, "max-iter", 0, "SMO iteration limit (0 = max(10⁷, 100n))")
+	f.Float64Var(&o.s.WeightPos, "weight-pos", 1, "multiply C for the +1 class (LIBSVM's -w1; l1 margin)")
+	f.Float64Var(&o.s.WeightNeg, "weight-neg", 1, "multiply C for the -1 class (LIBSVM's -w-1; l1 margin)")
+	f.StringVarP(&o.s.Output, "output", "o", "", "save the model to this JSON file (read by 'kerneltune predict')")
+	f.BoolVar(&o.s.Probability, "probability", false, "fit probability estimates as LIBSVM's -b 1 (Platt's sigmoid on 5-fold CV decision values; 5 more SVM solves per SVM), for predict --probability")
+	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
 	o.data.addReadFlags(f)
 	o.data.addSplitFlags(f)
 	return c
 }
 
-// validate checks the flags alone (usage errors, exit code 2); what depends
-// on the data (the number of features) is checked in runTrain.
-func (o *trainOptions) validate(fs *pflag.FlagSet) error {
+// settings checks the flags alone (usage errors, exit code 2; what depends
+// on the data, the number of features, is checked when it is read) and
+// builds the run's settings from them and DATA.
+func (o *trainOptions) settings(cmd *cobra.Command, args []string) (trainSettings, error) {
+	fs, s := cmd.Flags(), o.s
 	m, err := model.ParseMargin(o.Margin)
-	o.margin = m
 	notPositive := func(name string, v float64) error {
 		return usageIf(!positive(v), "--%s must be a positive number, got %v", name, v)
 	}
-	return cmp.Or(
-		checkFormat(o.Format, formatTable, formatJSON),
+	if err := cmp.Or(
+		checkFormat(s.Format, formatTable, formatJSON),
 		o.data.check(),
 		usageIf(err != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
 		usageIf(m == model.Hard && fs.Changed("C"), "--C has no meaning with --margin hard (there is no slack to penalise)"),
-		usageIf(m != model.Hard && !positive(o.C), "--C must be a positive number, got %v", o.C),
-		notPositive("eps", o.Eps),
-		notPositive("weight-pos", o.WeightPos),
+		usageIf(m != model.Hard && !positive(s.C), "--C must be a positive number, got %v", s.C),
+		notPositive("eps", s.Eps),
+		notPositive("weight-pos", s.WeightPos),
 		usageIf(fs.Changed("weight-pos") && m != model.L1, "--weight-pos applies to --margin l1 only"),
-		notPositive("weight-neg", o.WeightNeg),
+		notPositive("weight-neg", s.WeightNeg),
 		usageIf(fs.Changed("weight-neg") && m != model.L1, "--weight-neg applies to --margin l1 only"),
-		usageIf(o.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.CacheMB),
-		usageIf(o.MaxIter < 0, "--max-iter must be ≥ 0, got %d", o.MaxIter),
-		o.checkKernel(fs))
+		usageIf(s.CacheMB < 1, "--cache-mb must be at least 1, got %d", s.CacheMB),
+		usageIf(s.MaxIter < 0, "--max-iter must be ≥ 0, got %d", s.MaxIter),
+		o.checkKernel(fs)); err != nil {
+		return s, err
+	}
+	if s.Kernel.Kind == model.KernelL1 && o.Theta != "" {
+		s.Kernel.Theta, _ = parseTheta(o.Theta) // checked by checkKernel
+	}
+	if s.Kernel.Kind == model.KernelGaussian {
+		s.Kernel.QName = o.QFile
+	}
+	s.Data, s.TestFile, s.Margin, s.Seed, s.Split = args[0], o.data.Test, m, o.Seed, o.data.split(o.Seed)
+	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
+	return s, nil
 }
 
 // checkKernel checks the kernel flags: which belong to --kernel, and their
@@ -116,29 +126,29 @@ func (o *trainOptions) checkKernel(fs *pflag.FlagSet) error {
 			set++
 		}
 	}
-	switch o.Kernel {
+	switch o.s.Kernel.Kind {
 	case model.KernelGaussian:
-		g := 1 / (2 * o.Sigma * o.Sigma)
+		g := 1 / (2 * o.s.Kernel.Sigma * o.s.Kernel.Sigma)
 		return cmp.Or(
 			usageIf(set > 1, "give at most one of --gamma, --sigma and --Q"),
-			usageIf(fs.Changed("gamma") && !positive(o.Gamma), "--gamma must be a positive number, got %v", o.Gamma),
-			usageIf(fs.Changed("sigma") && !positive(o.Sigma), "--sigma must be a positive number, got %v", o.Sigma),
-			usageIf(fs.Changed("sigma") && (g == 0 || math.IsInf(g, 0)), "--sigma %v gives γ = 1/(2σ²) = %v, which a kernel cannot use: σ must be between 1e-150 and 1e150", o.Sigma, g),
+			usageIf(fs.Changed("gamma") && !positive(o.s.Kernel.Gamma), "--gamma must be a positive number, got %v", o.s.Kernel.Gamma),
+			usageIf(fs.Changed("sigma") && !positive(o.s.Kernel.Sigma), "--sigma must be a positive number, got %v", o.s.Kernel.Sigma),
+			usageIf(fs.Changed("sigma") && (g == 0 || math.IsInf(g, 0)), "--sigma %v gives γ = 1/(2σ²) = %v, which a kernel cannot use: σ must be between 1e-150 and 1e150", o.s.Kernel.Sigma, g),
 			usageIf(fs.Changed("Q") && o.QFile == "", "--Q needs a file name"),
 			usageIf(fs.Changed("theta"), "--theta belongs to --kernel l1"))
 	case model.KernelL1, model.KernelLinear:
 		if err := cmp.Or(
 			usageIf(set > 0, "--gamma, --sigma and --Q belong to --kernel gaussian"),
-			usageIf(o.Kernel == model.KernelLinear && fs.Changed("theta"), "--theta belongs to --kernel l1")); err != nil {
+			usageIf(o.s.Kernel.Kind == model.KernelLinear && fs.Changed("theta"), "--theta belongs to --kernel l1")); err != nil {
 			return err
 		}
-		if o.Kernel == model.KernelL1 && fs.Changed("theta") {
+		if o.s.Kernel.Kind == model.KernelL1 && fs.Changed("theta") {
 			_, err := parseTheta(o.Theta)
 			return err
 		}
 		return nil
 	}
-	return usageErrorf("--kernel: unknown kernel %q (want gaussian, l1 or linear)", o.Kernel)
+	return usageErrorf("--kernel: unknown kernel %q (want gaussian, l1 or linear)", o.s.Kernel.Kind)
 }
 
 // parseTheta parses --theta: comma-separated positive numbers.
@@ -154,29 +164,25 @@ func parseTheta(s string) ([]float64, error) {
 	return out, nil
 }
 
-func runTrain(ctx context.Context, o *trainOptions, path string) error {
-	if err := checkOutputDirs([2]string{"-o", o.Output}); err != nil {
+func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
+	if err := checkOutputDirs([2]string{"-o", s.Output}); err != nil {
 		return err
 	}
-	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
+	train, test, norm, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
 	}
-	ks, err := o.kernelSettings()
-	if err != nil {
+	t := s.TrainSettings
+	if t.Kernel.Q, err = readQ(t.Kernel.QName); err != nil {
 		return err
 	}
-	defer sysmem.LimitGCTo(0, model.FitGCLimit(train, test, o.CacheMB))() // the heap within the fit's live data
-	r, err := model.Train(ctx, model.TrainSettings{
-		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
-		Kernel: ks, Margin: o.margin, C: o.C, WeightPos: o.WeightPos, WeightNeg: o.WeightNeg,
-		Eps: o.Eps, MaxIter: o.MaxIter, CacheMB: o.CacheMB,
-		Seed: o.Seed, Version: buildinfo.Version(), Command: o.command, Probability: o.Prob,
-	})
+	t.Train, t.Test, t.Norm = train, test, norm
+	defer sysmem.LimitGCTo(0, model.FitGCLimit(train, test, t.CacheMB))() // the heap within the fit's live data
+	r, err := model.Train(ctx, t)
 	var pe *model.ParamError
 	switch {
 	case errors.As(err, &pe) && pe.Param == "Q":
-		return fmt.Errorf("--Q %s: %w", o.QFile, pe.Err)
+		return fmt.Errorf("--Q %s: %w", t.Kernel.QName, pe.Err)
 	case errors.As(err, &pe):
 		return fmt.Errorf("--%s: %w", pe.Param, pe.Err)
 	case errors.Is(err, model.ErrNotSeparable):
@@ -186,39 +192,31 @@ func runTrain(ctx context.Context, o *trainOptions, path string) error {
 	case err != nil:
 		return err
 	}
-	r.ModelFile = o.Output
-	if o.Output != "" {
-		if err := r.Model.SaveFile(o.Output); err != nil {
+	r.ModelFile = s.Output
+	if s.Output != "" {
+		if err := r.Model.SaveFile(s.Output); err != nil {
 			return err
 		}
 	}
-	if o.Format == formatJSON {
-		return renderJSON(o.Out, r)
+	if s.Format == formatJSON {
+		return renderJSON(g.Out, r)
 	}
-	return renderTables(o.Out, formatTable, report.TrainTables(r)...)
+	return renderTables(g.Out, formatTable, report.TrainTables(r)...)
 }
 
-// kernelSettings are the kernel flags: --kernel, --gamma, --sigma, --Q (the
-// file read here) and --theta.
-func (o *trainOptions) kernelSettings() (model.KernelSettings, error) {
-	ks := model.KernelSettings{Kind: o.Kernel, Gamma: o.Gamma, Sigma: o.Sigma}
-	if o.Kernel == model.KernelL1 && o.Theta != "" {
-		t, err := parseTheta(o.Theta)
-		if err != nil {
-			return ks, err
-		}
-		ks.Theta = t
+// readQ reads the matrix of --Q's file (nil for none).
+func readQ(path string) ([][]float64, error) {
+	if path == "" {
+		return nil, nil
 	}
-	if o.Kernel == model.KernelGaussian && o.QFile != "" {
-		f, err := os.Open(o.QFile)
-		if err != nil {
-			return ks, fmt.Errorf("--Q: %w", err)
-		}
-		defer f.Close()
-		if ks.Q, err = dataio.ReadMatrix(f, o.QFile); err != nil {
-			return ks, fmt.Errorf("--Q %w", err) // "--Q FILE:LINE:COL: problem"
-		}
-		ks.QName = o.QFile
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--Q: %w", err)
 	}
-	return ks, nil
+	defer f.Close()
+	q, err := dataio.ReadMatrix(f, path)
+	if err != nil {
+		return nil, fmt.Errorf("--Q %w", err) // "--Q FILE:LINE:COL: problem"
+	}
+	return q, nil
 }

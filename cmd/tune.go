@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/progress"
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
@@ -24,31 +24,31 @@ import (
 type tuneOptions struct {
 	*globalOptions
 	data dataOptions
+	s    tuneSettings // the flags that are settings as they are
 
 	Method, Param, Mode string
 	m                   methodFlags
-	MemMB               int
-	Prob                bool
+}
 
-	// spec is the method with its settings, built from the flags by
-	// validate.
-	spec methods.Spec
-
-	Output, Trace, Format, ExportLibsvm string
-
-	command string
+// tuneSettings are the complete settings of the run the flags and DATA
+// describe (tuneOptions.settings; nothing read, nothing run): runTune runs
+// them, and flag tests check them whole. TuneSettings' Train, Test and Norm
+// are left nil: runTune reads them from Data with Split.
+type tuneSettings struct {
+	experiment.TuneSettings
+	Split                         dataio.SplitSettings
+	MemMB, MaxIter                int // --mem-mb (the collector's limit, a refusal's words); --max-iter (the progress bar's total)
+	Output, Trace, Export, Format string
 }
 
 func init() { subcommands = append(subcommands, newTuneCmd) }
 
-func newTuneCmd(g *globalOptions) *cobra.Command {
-	return newTuneCmdWith(g, runTune)
-}
+func newTuneCmd(g *globalOptions) *cobra.Command { return newTuneCmdWith(g, runTune) }
 
-// newTuneCmdWith builds tune with runF as what runs it once the flags are
-// checked and the method's settings built (cli/cli's runF hook: tests of
-// flag parsing pass one that stops there).
-func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, string) error) *cobra.Command {
+// newTuneCmdWith builds tune with runF as what runs the settings the flags
+// and DATA make (cli/cli's runF hook: tests of flag parsing pass one that
+// stops there).
+func newTuneCmdWith(g *globalOptions, runF func(context.Context, *globalOptions, tuneSettings) error) *cobra.Command {
 	o := &tuneOptions{globalOptions: g, data: dataOptions{stdin: g.In}}
 	c := &cobra.Command{
 		Use:     "tune DATA --method ID",
@@ -57,11 +57,11 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 		Example: help("tune-examples"),
 		Args:    oneDataArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(cmd.Flags()); err != nil {
+			s, err := o.settings(cmd, args)
+			if err != nil {
 				return err
 			}
-			o.command = commandLine(cmd, args)
-			return runF(cmd.Context(), o, args[0])
+			return runF(cmd.Context(), g, s)
 		},
 	}
 	c.Long = strings.Replace(c.Long, "METHODS\n", methods.List(), 1)
@@ -86,37 +86,37 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *tuneOptions, s
 	f.IntVar(&o.m.CacheMB, "cache-mb", 200, "kernel-column cache in MB (LIBSVM's -m)")
 	f.IntVar(&o.m.Workers, "workers", 0, "goroutines a method may use (0 = all cores)")
 	o.m.fs = f
-	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
-	f.StringVarP(&o.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
-	f.StringVar(&o.Trace, "trace", "", "write the per-iteration trace to this CSV file")
-	f.BoolVar(&o.Prob, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
-	f.StringVar(&o.Format, "format", formatTable, "output: table or json")
-	f.StringVar(&o.ExportLibsvm, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
+	f.IntVar(&o.s.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
+	f.StringVarP(&o.s.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
+	f.StringVar(&o.s.Trace, "trace", "", "write the per-iteration trace to this CSV file")
+	f.BoolVar(&o.s.Probability, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
+	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
+	f.StringVar(&o.s.Export, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
 	o.data.addReadFlags(f)
 	o.data.addSplitFlags(f)
 	return c
 }
 
-// validate checks the flags alone (usage errors, exit code 2) and builds
-// the method's settings from them; the settings check themselves
-// (methods.Spec.Check), and a refusal names its flag.
-func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
-	names := strings.Join(methods.Names(), ", ")
+// settings checks the flags alone (usage errors, exit code 2) and builds
+// the run's settings from them and DATA; the method's settings check
+// themselves (methods.Spec.Check), and a refusal names its flag.
+func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings, error) {
+	fs, names := cmd.Flags(), strings.Join(methods.Names(), ", ")
 	if err := cmp.Or(
-		checkFormat(o.Format, formatTable, formatJSON),
+		checkFormat(o.s.Format, formatTable, formatJSON),
 		o.data.check(),
 		usageIf(o.Method == "", "--method is required: one of %s", names),
 		usageIf(fs.Changed("steps") && fs.Changed("max-iter"), "give --steps or --max-iter, not both"),
 		usageIf(fs.Changed("mode") && fs.Changed("schedule"), "give --mode or --schedule, not both"),
 		usageIf(o.m.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.m.CacheMB),
 		usageIf(!positive(o.m.Eps), "--eps must be a positive number, got %v", o.m.Eps),
-		checkMemMB(o.MemMB)); err != nil {
-		return err
+		checkMemMB(o.s.MemMB)); err != nil {
+		return tuneSettings{}, err
 	}
 	spec, err := methods.New(o.Method, o.Param, o.Mode)
 	var unknown *methods.UnknownMethodError
 	if errors.As(err, &unknown) {
-		return usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
+		return tuneSettings{}, usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
 	}
 	if err == nil {
 		spec, err = o.m.apply(spec)
@@ -126,60 +126,59 @@ func (o *tuneOptions) validate(fs *pflag.FlagSet) error {
 		err = spec.Check()
 	}
 	if err != nil {
-		return o.m.optionError(err)
+		return tuneSettings{}, o.m.optionError(err)
 	}
-	o.spec = spec
-	return nil
+	s := o.s
+	s.Data, s.TestFile, s.Spec, s.MemBytes, s.Split = args[0], o.data.Test, spec, sysmem.Bound(s.MemMB), o.data.split(o.Seed)
+	s.Version, s.Command, s.MaxIter = buildinfo.Version(), commandLine(cmd, args), o.m.MaxIter
+	return s, nil
 }
 
-func runTune(ctx context.Context, o *tuneOptions, path string) error {
-	if err := checkOutputDirs([2]string{"-o", o.Output}, [2]string{"--trace", o.Trace}); err != nil {
+func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
+	if err := checkOutputDirs([2]string{"-o", s.Output}, [2]string{"--trace", s.Trace}); err != nil {
 		return err
 	}
-	if err := checkExportDir(o.ExportLibsvm); err != nil {
+	if err := checkExportDir(s.Export); err != nil {
 		return err
 	}
-	train, test, norm, err := o.data.loadTrainTest(path, o.Seed)
+	train, test, norm, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
 	}
-	prog := progress.New(o.ErrOut, "tune "+o.Method, o.Quiet)
-	base := o.m.base(o.Seed, func(st methods.Step) {
-		prog.Update(st.Iter, max(o.m.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
-	})
+	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
+	base := s.Spec.Base()
+	base.Recorder = func(st methods.Step) {
+		prog.Update(st.Iter, max(s.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
+	}
 	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
-	spec := o.spec.WithBase(base)
+	t := s.TuneSettings
+	t.Train, t.Test, t.Norm, t.Spec = train, test, norm, s.Spec.WithBase(base)
 	// The collector keeps the heap within the estimate's live data (or the
 	// bound if lower; a soft limit), not twice it (sysmem.LimitGCTo).
-	bound := sysmem.Bound(o.MemMB)
-	defer sysmem.LimitGCTo(o.MemMB, methods.GCLimit(experiment.TunePeakBytes(spec, train)))()
-	r, err := experiment.Tune(ctx, experiment.TuneSettings{
-		Train: train, Test: test, Norm: norm, Data: path, TestFile: o.data.Test,
-		Spec: spec, MemBytes: bound, Probability: o.Prob,
-		Version: buildinfo.Version(), Command: o.command,
-	})
+	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, train)))()
+	r, err := experiment.Tune(ctx, t)
 	prog.Finish()
 	if err != nil {
-		return memoryError(o.MemMB, err)
+		return memoryError(s.MemMB, err)
 	}
-	if w := r.DegenerateWarning(); w != "" && o.Format == formatJSON && !o.Quiet {
-		fmt.Fprintf(o.ErrOut, "tune: %s\n", w)
+	if w := r.DegenerateWarning(); w != "" && s.Format == formatJSON && !g.Quiet {
+		fmt.Fprintf(g.ErrOut, "tune: %s\n", w)
 	}
 
-	r.ModelFile, r.TraceFile, r.ExportDir = o.Output, o.Trace, o.ExportLibsvm
-	if o.Output != "" {
-		if err := r.Model.SaveFile(o.Output); err != nil {
+	r.ModelFile, r.TraceFile, r.ExportDir = s.Output, s.Trace, s.Export
+	if s.Output != "" {
+		if err := r.Model.SaveFile(s.Output); err != nil {
 			return err
 		}
 	}
-	if o.Trace != "" {
-		if err := writeTrace(o.Trace, r.Tuning.Trace); err != nil {
+	if s.Trace != "" {
+		if err := writeTrace(s.Trace, r.Tuning.Trace); err != nil {
 			return err
 		}
 	}
-	if o.ExportLibsvm != "" {
-		r.ExportKind, err = model.ExportLIBSVM(o.ExportLibsvm, r.Model, train, test, model.ExportSettings{
-			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: o.m.Eps, Command: o.command,
+	if s.Export != "" {
+		r.ExportKind, err = model.ExportLIBSVM(s.Export, r.Model, train, test, model.ExportSettings{
+			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: s.Spec.Base().Eps, Command: s.Command,
 		})
 		var ee *model.ExportError
 		switch {
@@ -191,10 +190,10 @@ func runTune(ctx context.Context, o *tuneOptions, path string) error {
 			return err
 		}
 	}
-	if o.Format == formatJSON {
-		return renderJSON(o.Out, r)
+	if s.Format == formatJSON {
+		return renderJSON(g.Out, r)
 	}
-	return renderTables(o.Out, formatTable, report.TuneTables(r)...)
+	return renderTables(g.Out, formatTable, report.TuneTables(r)...)
 }
 
 // writeTrace writes the per-iteration trace to the --trace file as CSV.
