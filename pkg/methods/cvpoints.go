@@ -304,17 +304,19 @@ func meanOf(v []float64) float64 {
 	return s / float64(len(v))
 }
 
-// isoEval evaluates isotropic (log2 C, log2 γ) points on one training part
-// by k-fold CV: the squared distances and the folds are computed once.
+// isoEval scores (log2 C, log2 γ) points on one training part by k-fold
+// CV: the rows, their folds, the squared distances (computed once) and γ_h,
+// the tie rule's moderate kernel. With D nil the kernel is computed from
+// the rows X (the bounded-memory route, cvGroup); with ard, X is the rows
+// bo:ard scales per feature, one log2 γ each.
 type isoEval struct {
 	D          *mat.SymDense
-	X          mat.Matrix // the rows, for bo:ard (nil otherwise)
+	X          mat.Matrix
+	ard        bool
 	cs         cvSet
 	plan       cvPlan
 	log2GammaH float64
 	cm         Common
-	solves     int
-	evals      int
 }
 
 func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
@@ -327,15 +329,65 @@ func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 
-// eval returns the CV point at (log2 C, log2 γ).
-func (e *isoEval) eval(ctx context.Context, log2C, log2Gamma float64) (cvPoint, error) {
-	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, Gamma: math.Exp2(log2Gamma), Cs: []float64{math.Exp2(log2C)}})
-	e.solves += ns
-	e.evals++
-	if err != nil {
-		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", log2C, log2Gamma, err)
+// point returns p scored alone (one cvCounts call) and the solves.
+func (e *isoEval) point(ctx context.Context, p cvPoint) (cvPoint, int, error) {
+	if e.ard {
+		return e.evalARD(ctx, p.Log2C, p.Log2Gamma)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: []float64{log2Gamma}, Correct: cnt[0][0], Total: e.cs.len()}, nil
+	return e.eval(ctx, p.Log2C, p.Log2Gamma[0])
+}
+
+// eval returns the CV point at (log2 C, log2 γ) and the solves.
+func (e *isoEval) eval(ctx context.Context, log2C, log2Gamma float64) (cvPoint, int, error) {
+	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, X: e.X, Gamma: math.Exp2(log2Gamma), Cs: []float64{math.Exp2(log2C)}})
+	if err != nil {
+		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", log2C, log2Gamma, err)
+	}
+	return cvPoint{Log2C: log2C, Log2Gamma: []float64{log2Gamma}, Correct: cnt[0][0], Total: e.plan.tested()}, ns, nil
+}
+
+// together returns the isotropic points pts scored in one cvCounts call,
+// a group per run of equal γ (its Cs in the order given: ascending, for
+// the warm starts), and the solves.
+func (e *isoEval) together(ctx context.Context, pts []cvPoint) ([]cvPoint, int, error) {
+	var groups []cvGroup
+	var idx [][]int // idx[g][c]: the point of group g's c-th C
+	for i, p := range pts {
+		gamma := math.Exp2(p.Log2Gamma[0])
+		if len(groups) == 0 || groups[len(groups)-1].Gamma != gamma {
+			groups = append(groups, cvGroup{D: e.D, X: e.X, Gamma: gamma})
+			idx = append(idx, nil)
+		}
+		g := len(groups) - 1
+		groups[g].Cs = append(groups[g].Cs, math.Exp2(p.Log2C))
+		idx[g] = append(idx[g], i)
+	}
+	order := make([]int, len(groups))
+	for g := range order {
+		order[g] = g
+	}
+	correct, ns, err := cvCounts(ctx, groups, order, e.cs, e.plan, e.cm, func(int) string { return "" })
+	if err != nil {
+		return nil, ns, err
+	}
+	out := slices.Clone(pts)
+	total := e.plan.tested()
+	for g := range groups {
+		for c, i := range idx[g] {
+			out[i].Correct, out[i].Total = correct[g][c], total
+		}
+	}
+	return out, ns, nil
+}
+
+// tested is the number of rows the plan's folds test: every row, or a
+// round's subsample of them.
+func (p cvPlan) tested() int {
+	total := 0
+	for _, te := range p.test {
+		total += len(te)
+	}
+	return total
 }
 
 // subsamplePlan returns plan with each fold's training and test rows

@@ -1,0 +1,232 @@
+package methods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/status"
+)
+
+// searchCV is the one cross-validated search of random, halving and bo,
+// in the shape of scikit-learn's BaseSearchCV: the method is a proposer
+// that says which candidates to score next (and, for a round of
+// successive halving, on which rows); searchCV scores them through
+// cvCounts on the evaluator's rows and folds, keeps the best by the one
+// tie rule (cvPoint.better), runs the driver (one iteration per batch, the
+// first batch the start), records the trace, counts the solves and the
+// evaluations, and builds the Result.
+//
+// svm's grid (gridSearchCV) is not a proposer of searchCV: see
+// gridSearch for why.
+type searchCV struct {
+	method string
+	// ev is the rows, folds and γ_h a point is scored on, one by one.
+	ev   *isoEval
+	prop proposer
+	// iters is the number of batches: the start and iters-1 iterations.
+	// The budget is the search's stopping rule: the run ends Converged
+	// when it is spent.
+	iters int
+	rec   func(Step)
+	// init words the Result's Init once the search has run.
+	init func() string
+
+	best, first cvPoint
+	started     bool
+	seen        []cvPoint
+	solves      int
+	evals       int
+	rounds      int // the rounds scored (halving's; 0 for a point search)
+	rows        int // the rows of the last round
+}
+
+// A proposer is a search method's choice of candidates.
+type proposer interface {
+	// propose returns the batch of iteration it (0: the start), having
+	// seen every point evaluated so far, in the order evaluated, each
+	// with its CV count. An empty batch ends the search.
+	propose(it int, seen []cvPoint) (batch, error)
+}
+
+// proposerFunc is a proposer that needs no state of its own.
+type proposerFunc func(it int, seen []cvPoint) (batch, error)
+
+func (f proposerFunc) propose(it int, seen []cvPoint) (batch, error) { return f(it, seen) }
+
+// A batch is a proposer's candidates, only (Log2C, Log2Gamma) set.
+//   - Without a round, each point is scored on its own (one cvCounts
+//     call) on the search's rows and folds, and compared with the best so
+//     far.
+//   - With a round, the points are scored together on the round's rows
+//     and folds (one cvCounts call, a group per run of equal γ, its Cs
+//     warm-started in the order given), and the best is the round's: the
+//     points of earlier rounds were scored on other rows.
+type batch struct {
+	points []cvPoint
+	round  *cvRound
+}
+
+// cvRound is where a round's points are scored: ev's rows, folds and γ_h
+// (halving's: the search's, each fold subsampled to rows of them); what
+// prefixes the round's errors.
+type cvRound struct {
+	ev   *isoEval
+	rows int
+	what string
+}
+
+// run runs the search on the driver and returns its Result; start is when
+// the method's Tune began.
+func (s *searchCV) run(ctx context.Context, start time.Time) (*Result, error) {
+	var trace []Step
+	d := driver{
+		method: s.method, stop: stopRule{MaxIter: s.iters - 1},
+		record: tracer(start, &trace, s.rec),
+		init: func(ctx context.Context) (Step, error) {
+			st, done, err := s.step(ctx, 0)
+			if err == nil && done {
+				err = errors.New("no candidate to evaluate")
+			}
+			return st, err
+		},
+		iterate: func(ctx context.Context, it int) (move, error) {
+			st, done, err := s.step(ctx, it)
+			return move{Step: st, Done: done}, err
+		},
+	}
+	out, err := d.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if out.Status == status.IterationLimit {
+		out.Status = status.Converged // the budget is the stopping rule
+	}
+	return s.result(out, trace, start), nil
+}
+
+// step proposes iteration it's batch and scores it; done when the
+// proposer has no more candidates. The step's objective is the best CV
+// accuracy so far (of the round, for rounds).
+func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
+	b, err := s.prop.propose(it, s.seen)
+	if err != nil {
+		return Step{}, false, err
+	}
+	if len(b.points) == 0 {
+		return Step{}, true, nil
+	}
+	if r := b.round; r != nil {
+		pts, ns, err := r.ev.together(ctx, b.points)
+		s.solves += ns
+		if err != nil {
+			return Step{}, false, fmt.Errorf("%s%w", r.what, err)
+		}
+		s.evals += len(pts)
+		s.rounds++
+		s.rows = r.rows
+		s.best = bestOf(pts, r.ev.log2GammaH)
+		s.seen = append(s.seen, pts...)
+		s.noteFirst()
+	} else {
+		for _, c := range b.points {
+			p, ns, err := s.ev.point(ctx, c)
+			s.solves += ns
+			s.evals++
+			if err != nil {
+				return Step{}, false, err
+			}
+			if !s.started || p.better(s.best, s.ev.log2GammaH) {
+				s.best = p
+			}
+			s.seen = append(s.seen, p)
+			s.noteFirst()
+		}
+	}
+	return Step{Objective: s.best.Accuracy()}, false, nil
+}
+
+// noteFirst keeps the best after the first scoring (a point, or a round's
+// points) as the start of the Result's criterion.
+func (s *searchCV) noteFirst() {
+	if !s.started {
+		s.first, s.started = s.best, true
+	}
+}
+
+// bestOf returns the best of pts by the tie rule, the earliest of equals.
+func bestOf(pts []cvPoint, log2GammaH float64) cvPoint {
+	best := pts[0]
+	for _, p := range pts[1:] {
+		if p.better(best, log2GammaH) {
+			best = p
+		}
+	}
+	return best
+}
+
+// rankCV returns pts best first by the tie rule, equals in their order.
+func rankCV(pts []cvPoint, log2GammaH float64) []cvPoint {
+	ranked := slices.Clone(pts)
+	slices.SortStableFunc(ranked, func(p, q cvPoint) int {
+		switch {
+		case p.better(q, log2GammaH):
+			return -1
+		case q.better(p, log2GammaH):
+			return 1
+		}
+		return 0
+	})
+	return ranked
+}
+
+// result is the search's Result: the best point's (C, γ) (one γ per
+// feature for bo:ard), Iter the points evaluated (the rounds, for a search
+// in rounds), the criterion from the first scoring's best to the best.
+func (s *searchCV) result(out outcome, trace []Step, start time.Time) *Result {
+	best, ev := s.best, s.ev
+	iter := s.evals
+	if s.rounds > 0 {
+		iter = s.rounds
+	}
+	res := &Result{
+		Method: s.method, Param: "iso",
+		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: math.Exp2(best.Log2Gamma[0])},
+		Margin:         solver.L1,
+		C:              math.Exp2(best.Log2C),
+		Status:         out.Status,
+		Iter:           iter,
+		Solves:         s.solves,
+		Criterion:      fmt.Sprintf("%d-fold CV accuracy", ev.plan.k()),
+		CriterionStart: s.first.Accuracy(),
+		CriterionEnd:   best.Accuracy(),
+		Init:           s.init(),
+		Figures: []Figure{
+			{Name: "cv accuracy", Value: best.Accuracy()},
+			{Name: "log2 C", Value: best.Log2C},
+			{Name: "log2 gamma", Value: best.Log2Gamma[0]},
+			{Name: "cv evaluations", Value: float64(s.evals)},
+		},
+		Trace: trace,
+	}
+	if s.rounds > 0 {
+		res.Figures = append(res.Figures, Figure{Name: "rows in the last round", Value: float64(s.rows)})
+	}
+	if ev.ard {
+		res.Param = "ard"
+		q := make([]float64, len(best.Log2Gamma))
+		for j, l := range best.Log2Gamma {
+			q[j] = 2 * math.Exp2(l) // exp(-½ Σ q_j Δ²) = exp(-Σ γ_j Δ²)
+		}
+		res.Kernel = kernel.Spec{Kind: kernel.KindGaussian, Diag: q}
+		res.Figures[2] = Figure{Name: "mean log2 gamma", Value: meanOf(best.Log2Gamma)}
+	}
+	noteShared(res, ev.cs)
+	res.Elapsed = time.Since(start)
+	return res
+}
