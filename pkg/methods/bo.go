@@ -209,7 +209,7 @@ type boProposer struct {
 	cLo, cHi, gLo, gHi float64
 }
 
-func (p *boProposer) propose(it int, seen []cvPoint) (batch, error) {
+func (p *boProposer) propose(it int, seen []cvPoint, _ cvPoint) (batch, error) {
 	for i, u := range p.pending {
 		p.b.add(u, 1-seen[len(seen)-len(p.pending)+i].Accuracy()) // the GP models the CV error
 	}
@@ -232,7 +232,7 @@ func (p *boProposer) propose(it int, seen []cvPoint) (batch, error) {
 		for j, v := range k {
 			lg[j] = p.gLo + (p.gHi-p.gLo)*v
 		}
-		out.points = append(out.points, cvPoint{Log2C: lc, Log2Gamma: lg})
+		out.points = append(out.points, newPoint(lc, lg))
 	}
 	return out, nil
 }
@@ -240,19 +240,20 @@ func (p *boProposer) propose(it int, seen []cvPoint) (batch, error) {
 // evalARD returns the CV point at log2 C with one log2 γ_j per feature:
 // the kernel exp(-Σ γ_j (x_j-z_j)²) is exp(-‖x'-z'‖²) of the rows scaled by
 // √γ_j.
-func (e *isoEval) evalARD(ctx context.Context, log2C float64, log2Gamma []float64) (cvPoint, int, error) {
+func (e *isoEval) evalARD(ctx context.Context, p cvPoint) (cvPoint, int, error) {
 	n, d := e.X.Dims()
 	xs := mat.NewDense(n, d, nil)
 	for j := range d {
-		s := math.Sqrt(math.Exp2(log2Gamma[j]))
+		s := math.Sqrt(math.Exp2(p.Log2Gamma[j]))
 		for i := range n {
 			xs.Set(i, j, e.X.At(i, j)*s)
 		}
 	}
 	D := kernel.SquaredDistances(xs)
-	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{math.Exp2(log2C)}})
+	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{p.C}})
 	if err != nil {
-		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g: %w", log2C, err)
+		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g: %w", p.Log2C, err)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, Correct: cnt[0][0], Total: e.plan.tested()}, ns, nil
+	p.Correct, p.Total = cnt[0][0], e.plan.tested()
+	return p, ns, nil
 }

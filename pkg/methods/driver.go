@@ -68,6 +68,10 @@ type driver struct {
 	// cancelNamesDone: a cancellation seen before iteration it names the
 	// last iteration done, it-1, rather than it (rcsc's wording, kept).
 	cancelNamesDone bool
+	// bare: every error, a cancellation's included, is returned as it is,
+	// for the caller to name (svm's grid, whose callers are svm, gi and
+	// spd).
+	bare bool
 }
 
 // outcome is how a run ended: Iter counts the iterations done or, with an
@@ -126,6 +130,13 @@ func (d *driver) run(ctx context.Context) (outcome, error) {
 
 // fail is runError for this method, with its final errors passed through.
 func (d *driver) fail(ctx context.Context, it int, err error) (outcome, error) {
+	if d.bare {
+		st := status.Failure
+		if ctx.Err() != nil {
+			st = status.Canceled
+		}
+		return outcome{Iter: it, Status: st}, err
+	}
 	if ctx.Err() != nil {
 		return outcome{Iter: it, Status: status.Canceled}, runError(ctx, d.method, it, err)
 	}

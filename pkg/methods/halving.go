@@ -144,7 +144,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	h := &halving{ev: ev, n: train.Len(), rng: rand.New(rand.NewPCG(s.Seed, halvingStream))}
 	for _, lg := range s.log2Gammas() {
 		for _, lc := range lCs {
-			h.cands = append(h.cands, cvPoint{Log2C: lc, Log2Gamma: []float64{lg}})
+			h.cands = append(h.cands, newPoint(lc, []float64{lg}))
 		}
 	}
 	var rounds int
@@ -152,7 +152,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	sc := &searchCV{method: "halving", ev: ev, iters: rounds, rec: s.Recorder, prop: h}
 	sc.init = func() string {
 		return fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
-			s.halvingGrid(), rounds, h.r0, h.n, s.Seed, sc.rows, plan.k()) + weightsNote(s.Common)
+			s.halvingGrid(), rounds, h.r0, h.n, s.Seed, sc.rounds[len(sc.rounds)-1].rows, plan.k()) + weightsNote(s.Common)
 	}
 	return sc.run(ctx, start)
 }
@@ -169,7 +169,7 @@ type halving struct {
 	rng   *rand.Rand
 }
 
-func (h *halving) propose(i int, seen []cvPoint) (batch, error) {
+func (h *halving) propose(i int, seen []cvPoint, _ cvPoint) (batch, error) {
 	if i > 0 {
 		last := seen[len(seen)-len(h.cands):]
 		keep := rankCV(last, h.ev.log2GammaH)[:(len(last)+halvingFactor-1)/halvingFactor]

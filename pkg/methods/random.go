@@ -148,8 +148,8 @@ func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resul
 	}
 	draws := randomDraws(s.Seed, s.budget(), s.C, s.Space)
 	sc := &searchCV{method: "random", ev: ev, iters: len(draws), rec: s.Recorder,
-		prop: proposerFunc(func(it int, _ []cvPoint) (batch, error) {
-			return batch{points: []cvPoint{{Log2C: draws[it][0], Log2Gamma: []float64{draws[it][1]}}}}, nil
+		prop: proposerFunc(func(it int, _ []cvPoint, _ cvPoint) (batch, error) {
+			return batch{points: []cvPoint{newPoint(draws[it][0], []float64{draws[it][1]})}}, nil
 		}),
 		init: func() string {
 			return fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on %s, seed %d; the best by %d-fold CV%s", len(draws), s.describeBox(), s.Seed, ev.plan.k(), note) + weightsNote(s.Common)

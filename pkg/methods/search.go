@@ -13,17 +13,14 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
-// searchCV is the one cross-validated search of random, halving and bo,
-// in the shape of scikit-learn's BaseSearchCV: the method is a proposer
-// that says which candidates to score next (and, for a round of
-// successive halving, on which rows); searchCV scores them through
-// cvCounts on the evaluator's rows and folds, keeps the best by the one
-// tie rule (cvPoint.better), runs the driver (one iteration per batch, the
-// first batch the start), records the trace, counts the solves and the
-// evaluations, and builds the Result.
-//
-// svm's grid (gridSearchCV) is not a proposer of searchCV: see
-// gridSearch for why.
+// searchCV is the one cross-validated search, in the shape of
+// scikit-learn's BaseSearchCV: a method (svm's grid, random, halving, bo)
+// is a proposer that says which candidates to score next (and, for a
+// round, on which rows and folds); searchCV scores them through cvCounts,
+// keeps the best by the one tie rule (cvPoint.better), runs the driver
+// (one iteration per batch, the first batch the start), records the
+// trace, counts the solves and the evaluations, and builds the Result
+// (svm's is built from its gridResult, which GridMemo shares with gi).
 type searchCV struct {
 	method string
 	// ev is the rows, folds and γ_h a point is scored on, one by one.
@@ -36,30 +33,41 @@ type searchCV struct {
 	rec   func(Step)
 	// init words the Result's Init once the search has run.
 	init func() string
+	// bare: the errors are returned as they are, for the caller to name
+	// (svm's grid: svm, gi and spd call it), not as the driver's.
+	bare bool
 
 	best, first cvPoint
 	started     bool
 	seen        []cvPoint
 	solves      int
 	evals       int
-	rounds      int // the rounds scored (halving's; 0 for a point search)
-	rows        int // the rows of the last round
+	rounds      []roundOutcome // the rounds scored (none for a point search)
+}
+
+// roundOutcome is what a round gave: its best, its rows and its solves.
+type roundOutcome struct {
+	best         cvPoint
+	rows, solves int
 }
 
 // A proposer is a search method's choice of candidates.
 type proposer interface {
 	// propose returns the batch of iteration it (0: the start), having
 	// seen every point evaluated so far, in the order evaluated, each
-	// with its CV count. An empty batch ends the search.
-	propose(it int, seen []cvPoint) (batch, error)
+	// with its CV count, and the best so far (of the last round, for
+	// rounds). An empty batch ends the search.
+	propose(it int, seen []cvPoint, best cvPoint) (batch, error)
 }
 
 // proposerFunc is a proposer that needs no state of its own.
-type proposerFunc func(it int, seen []cvPoint) (batch, error)
+type proposerFunc func(it int, seen []cvPoint, best cvPoint) (batch, error)
 
-func (f proposerFunc) propose(it int, seen []cvPoint) (batch, error) { return f(it, seen) }
+func (f proposerFunc) propose(it int, seen []cvPoint, best cvPoint) (batch, error) {
+	return f(it, seen, best)
+}
 
-// A batch is a proposer's candidates, only (Log2C, Log2Gamma) set.
+// A batch is a proposer's candidates (newPoint), not yet scored.
 //   - Without a round, each point is scored on its own (one cvCounts
 //     call) on the search's rows and folds, and compared with the best so
 //     far.
@@ -73,8 +81,9 @@ type batch struct {
 }
 
 // cvRound is where a round's points are scored: ev's rows, folds and γ_h
-// (halving's: the search's, each fold subsampled to rows of them); what
-// prefixes the round's errors.
+// (halving's: the search's, each fold subsampled to rows of them; svm's
+// grid: a subset of the rows, then all of them); what prefixes the
+// round's errors.
 type cvRound struct {
 	ev   *isoEval
 	rows int
@@ -85,9 +94,18 @@ type cvRound struct {
 // the method's Tune began.
 func (s *searchCV) run(ctx context.Context, start time.Time) (*Result, error) {
 	var trace []Step
+	out, err := s.loop(ctx, tracer(start, &trace, s.rec))
+	if err != nil {
+		return nil, err
+	}
+	return s.result(out, trace, start), nil
+}
+
+// loop runs the batches on the driver, each step passed to record.
+func (s *searchCV) loop(ctx context.Context, record func(Step)) (outcome, error) {
 	d := driver{
-		method: s.method, stop: stopRule{MaxIter: s.iters - 1},
-		record: tracer(start, &trace, s.rec),
+		method: s.method, stop: stopRule{MaxIter: s.iters - 1}, bare: s.bare,
+		record: record,
 		init: func(ctx context.Context) (Step, error) {
 			st, done, err := s.step(ctx, 0)
 			if err == nil && done {
@@ -101,20 +119,17 @@ func (s *searchCV) run(ctx context.Context, start time.Time) (*Result, error) {
 		},
 	}
 	out, err := d.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if out.Status == status.IterationLimit {
+	if err == nil && out.Status == status.IterationLimit {
 		out.Status = status.Converged // the budget is the stopping rule
 	}
-	return s.result(out, trace, start), nil
+	return out, err
 }
 
 // step proposes iteration it's batch and scores it; done when the
 // proposer has no more candidates. The step's objective is the best CV
 // accuracy so far (of the round, for rounds).
 func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
-	b, err := s.prop.propose(it, s.seen)
+	b, err := s.prop.propose(it, s.seen, s.best)
 	if err != nil {
 		return Step{}, false, err
 	}
@@ -128,9 +143,8 @@ func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
 			return Step{}, false, fmt.Errorf("%s%w", r.what, err)
 		}
 		s.evals += len(pts)
-		s.rounds++
-		s.rows = r.rows
 		s.best = bestOf(pts, r.ev.log2GammaH)
+		s.rounds = append(s.rounds, roundOutcome{best: s.best, rows: r.rows, solves: ns})
 		s.seen = append(s.seen, pts...)
 		s.noteFirst()
 	} else {
@@ -191,14 +205,14 @@ func rankCV(pts []cvPoint, log2GammaH float64) []cvPoint {
 func (s *searchCV) result(out outcome, trace []Step, start time.Time) *Result {
 	best, ev := s.best, s.ev
 	iter := s.evals
-	if s.rounds > 0 {
-		iter = s.rounds
+	if len(s.rounds) > 0 {
+		iter = len(s.rounds)
 	}
 	res := &Result{
 		Method: s.method, Param: "iso",
-		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: math.Exp2(best.Log2Gamma[0])},
+		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: best.Gamma},
 		Margin:         solver.L1,
-		C:              math.Exp2(best.Log2C),
+		C:              best.C,
 		Status:         out.Status,
 		Iter:           iter,
 		Solves:         s.solves,
@@ -214,8 +228,8 @@ func (s *searchCV) result(out outcome, trace []Step, start time.Time) *Result {
 		},
 		Trace: trace,
 	}
-	if s.rounds > 0 {
-		res.Figures = append(res.Figures, Figure{Name: "rows in the last round", Value: float64(s.rows)})
+	if k := len(s.rounds); k > 0 {
+		res.Figures = append(res.Figures, Figure{Name: "rows in the last round", Value: float64(s.rounds[k-1].rows)})
 	}
 	if ev.ard {
 		res.Param = "ard"
