@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -136,13 +135,12 @@ func boDimError(d int) error {
 // expected improvement per iteration; the trace's objective is the best CV
 // accuracy so far. The run ends Converged when the budget is spent.
 func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("bo", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns bo on train: the initial design the first batch, then one
+// point by expected improvement per batch (boProposer).
+func (s BOSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	ard := s.param() == "ard"
 	d := train.Dim()
 	if ard && d > BOARDMaxFeatures {
@@ -191,7 +189,7 @@ func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, e
 		return fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on %s, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
 			what, box, nInit, sc.evals-nInit, s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
 	}
-	return sc.run(ctx, start)
+	return sc, nil
 }
 
 // boProposer proposes bo's points: the start is nInit points of a Latin

@@ -278,6 +278,25 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common, sp Spac
 // (searchCV): the grid is one round, and on large data the refinement a
 // second (gridProposer). Its errors are its callers' to name.
 func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common, sp Space) (gridResult, error) {
+	sc, err := newGridSearch(train, cm, sp)
+	if err != nil {
+		return gridResult{}, err
+	}
+	if _, err := sc.loop(ctx, func(Step) {}); err != nil {
+		return gridResult{}, err
+	}
+	res := gridResult{C: sc.best.C, Gamma: sc.best.Gamma, Accuracy: sc.best.Accuracy(), Solves: sc.solves}
+	if len(sc.rounds) > 1 {
+		c := sc.rounds[0]
+		res.Subset = c.rows
+		res.Coarse = &gridResult{C: c.best.C, Gamma: c.best.Gamma, Accuracy: c.best.Accuracy(), Solves: c.solves}
+	}
+	return res, nil
+}
+
+// newGridSearch returns svm's grid search on train: the grid on all rows,
+// or, on more than GridRows rows, on a subset and then the refinement.
+func newGridSearch(train *dataio.Dataset, cm Common, sp Space) (*searchCV, error) {
 	g := &gridProposer{train: train, cm: cm, sp: sp}
 	rows := train
 	if m := cm.gridRows(); m > 0 && train.Len() > m {
@@ -287,25 +306,16 @@ func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common, sp Space)
 	ev, err := gridEval(rows, cm)
 	if err != nil {
 		if g.m > 0 {
-			return gridResult{}, fmt.Errorf("on a subset of %d rows: %w", g.m, err)
+			return nil, fmt.Errorf("on a subset of %d rows: %w", g.m, err)
 		}
-		return gridResult{}, err
+		return nil, err
 	}
 	g.ev = ev
 	sc := &searchCV{method: "svm", prop: g, iters: 1, bare: true}
 	if g.m > 0 {
 		sc.iters = 2
 	}
-	if _, err := sc.loop(ctx, func(Step) {}); err != nil {
-		return gridResult{}, err
-	}
-	res := gridResult{C: sc.best.C, Gamma: sc.best.Gamma, Accuracy: sc.best.Accuracy(), Solves: sc.solves}
-	if g.m > 0 {
-		c := sc.rounds[0]
-		res.Subset = g.m
-		res.Coarse = &gridResult{C: c.best.C, Gamma: c.best.Gamma, Accuracy: c.best.Accuracy(), Solves: c.solves}
-	}
-	return res, nil
+	return sc, nil
 }
 
 // gridEval is the evaluator of the grid on the rows of train: their folds

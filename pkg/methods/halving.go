@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -111,13 +110,12 @@ func halvingSchedule(nCand, n, k int) (r0, rounds int) {
 // round i is iteration i (the first the start), its objective the round's
 // best CV accuracy.
 func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("halving", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns successive halving on train: one round per batch
+// (halving).
+func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	plan, err := newCVPlanOf(train, s.Common)
 	cm := s.Common
 	cm.cvWorkers = new(cvPool) // one set of buffers for every round
@@ -154,7 +152,7 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 		return fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
 			s.halvingGrid(), rounds, h.r0, h.n, s.Seed, sc.rounds[len(sc.rounds)-1].rows, plan.k()) + weightsNote(s.Common)
 	}
-	return sc.run(ctx, start)
+	return sc, nil
 }
 
 // halving proposes successive halving's rounds: round i scores the

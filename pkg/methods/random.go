@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
@@ -134,13 +133,11 @@ func cvTrain(train *dataio.Dataset, cm Common) (*dataio.Dataset, string) {
 // so far. The run ends Converged when the budget is spent (the budget is
 // its stopping rule).
 func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("random", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns random search on train: one draw per batch.
+func (s RandomSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	cvRows, note := cvTrain(train, s.Common)
 	ev, err := newIsoEval(cvRows, s.Common)
 	if err != nil {
@@ -155,7 +152,7 @@ func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resul
 			return fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on %s, seed %d; the best by %d-fold CV%s", len(draws), s.describeBox(), s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
 		},
 	}
-	return sc.run(ctx, start)
+	return sc, nil
 }
 
 // k returns the number of folds of the plan.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -88,6 +89,23 @@ type cvRound struct {
 	ev   *isoEval
 	rows int
 	what string
+}
+
+// tuneSearch is the Tune of a cross-validated search s: its checks, then
+// the search build returns for train, run on the driver.
+func tuneSearch(ctx context.Context, s Spec, train *dataio.Dataset, build func(*dataio.Dataset) (*searchCV, error)) (*Result, error) {
+	start := time.Now()
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if err := checkTrain(s.Name(), train); err != nil {
+		return nil, err
+	}
+	sc, err := build(train)
+	if err != nil {
+		return nil, err
+	}
+	return sc.run(ctx, start)
 }
 
 // run runs the search on the driver and returns its Result; start is when
