@@ -147,7 +147,9 @@ func (s BOSettings) search(train *dataio.Dataset) (*searchCV, error) {
 		return nil, boDimError(d)
 	}
 	cvRows, note := cvTrain(train, s.Common)
-	ev, err := newIsoEval(cvRows, s.Common)
+	cm := s.Common
+	cm.cvWorkers = new(cvPool) // one set of buffers for every point
+	ev, err := newIsoEval(cvRows, cm)
 	if err != nil {
 		return nil, fmt.Errorf("bo: %w", err)
 	}

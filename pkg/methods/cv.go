@@ -303,7 +303,7 @@ func newGridSearch(train *dataio.Dataset, cm Common, sp Space) (*searchCV, error
 		g.m = m
 		rows = train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
 	}
-	ev, err := gridEval(rows, cm)
+	ev, err := newIsoEval(rows, cm)
 	if err != nil {
 		if g.m > 0 {
 			return nil, fmt.Errorf("on a subset of %d rows: %w", g.m, err)
@@ -316,17 +316,6 @@ func newGridSearch(train *dataio.Dataset, cm Common, sp Space) (*searchCV, error
 		sc.iters = 2
 	}
 	return sc, nil
-}
-
-// gridEval is the evaluator of the grid on the rows of train: their folds
-// from cm.Seed, their squared distances (computed once) and γ_h from them.
-func gridEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
-	plan, err := newCVPlanOf(train, cm)
-	if err != nil {
-		return nil, err
-	}
-	D := kernel.SquaredDistances(train.X)
-	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 
 // gridProposer proposes svm's grid: round 0 is the whole grid (γ

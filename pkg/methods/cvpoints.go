@@ -328,13 +328,14 @@ type isoEval struct {
 	cm         Common
 }
 
+// newIsoEval returns the evaluator of the rows of train: their folds from
+// cm.Seed, their squared distances (computed once) and γ_h from them.
 func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return nil, err
 	}
 	D := kernel.SquaredDistances(train.X)
-	cm.cvWorkers = new(cvPool) // one set of buffers for every point
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 

@@ -14,7 +14,9 @@ import (
 // count and its limit, the stopping rule, cancellation, the trace and the
 // Recorder, the elapsed time and the breakdown path, with one Status.
 //
-// spd (Algorithm 1), gi, lccp and rcsc (both schedules) run on it. Two loops
+// spd (Algorithm 1), gi, lccp, rcsc (both schedules) and the
+// cross-validated searches (searchCV: svm's grid, random, halving, bo) run
+// on it. Two loops
 // belong to a library optimiser instead and keep it: spd's lbfgs mode
 // (gonum's Minimize) and twolevel (sqp.Minimize, whose status is this
 // package's Status); they still record through tracer and fail through

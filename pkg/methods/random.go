@@ -139,7 +139,9 @@ func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resul
 // search returns random search on train: one draw per batch.
 func (s RandomSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	cvRows, note := cvTrain(train, s.Common)
-	ev, err := newIsoEval(cvRows, s.Common)
+	cm := s.Common
+	cm.cvWorkers = new(cvPool) // one set of buffers for every point
+	ev, err := newIsoEval(cvRows, cm)
 	if err != nil {
 		return nil, fmt.Errorf("random: %w", err)
 	}
