@@ -115,7 +115,7 @@ func TestPickGridTies(t *testing.T) {
 			for i := range pts {
 				pts[i].Correct, pts[i].Total = tc.correct[i/len(Cs)][i%len(Cs)], 10
 			}
-			if p := bestOf(pts, math.Log2(tc.gammaH)); p.Gamma != gammas[tc.g] || p.C != Cs[tc.c] {
+			if p := rankCV(pts, math.Log2(tc.gammaH))[0]; p.Gamma != gammas[tc.g] || p.C != Cs[tc.c] {
 				t.Errorf("the loop picked (γ = %g, C = %g), want (γ = %g, C = %g)", p.Gamma, p.C, gammas[tc.g], Cs[tc.c])
 			}
 		})

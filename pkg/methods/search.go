@@ -161,7 +161,7 @@ func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
 			return Step{}, false, fmt.Errorf("%s%w", r.what, err)
 		}
 		s.evals += len(pts)
-		s.best = bestOf(pts, r.ev.log2GammaH)
+		s.best = rankCV(pts, r.ev.log2GammaH)[0]
 		s.rounds = append(s.rounds, roundOutcome{best: s.best, rows: r.rows, solves: ns})
 		s.seen = append(s.seen, pts...)
 		s.noteFirst()
@@ -189,17 +189,6 @@ func (s *searchCV) noteFirst() {
 	if !s.started {
 		s.first, s.started = s.best, true
 	}
-}
-
-// bestOf returns the best of pts by the tie rule, the earliest of equals.
-func bestOf(pts []cvPoint, log2GammaH float64) cvPoint {
-	best := pts[0]
-	for _, p := range pts[1:] {
-		if p.better(best, log2GammaH) {
-			best = p
-		}
-	}
-	return best
 }
 
 // rankCV returns pts best first by the tie rule, equals in their order.
