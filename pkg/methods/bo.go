@@ -6,13 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // BOSettings configure Bayesian optimisation of the svm baseline's k-fold
@@ -137,25 +135,26 @@ func boDimError(d int) error {
 // expected improvement per iteration; the trace's objective is the best CV
 // accuracy so far. The run ends Converged when the budget is spent.
 func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("bo", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns bo on train: the initial design the first batch, then one
+// point by expected improvement per batch (boProposer).
+func (s BOSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	ard := s.param() == "ard"
 	d := train.Dim()
 	if ard && d > BOARDMaxFeatures {
 		return nil, boDimError(d)
 	}
 	cvRows, note := cvTrain(train, s.Common)
-	ev, err := newIsoEval(cvRows, s.Common)
+	cm := s.Common
+	cm.cvWorkers = new(cvPool) // one set of buffers for every point
+	ev, err := newIsoEval(cvRows, cm)
 	if err != nil {
 		return nil, fmt.Errorf("bo: %w", err)
 	}
 	if ard {
-		ev.X = cvRows.X
+		ev.X, ev.ard = cvRows.X, true
 	}
 	fixedC := s.C > 0
 	nk := 1
@@ -171,115 +170,90 @@ func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, e
 	if ard {
 		nInit = max(boInitISO, min(dim+1, budget/2))
 	}
-	b := &bayes{dim: dim, rng: rand.New(rand.NewPCG(s.Seed, boStream))}
-	// toPoint maps a point of the unit box to (log2 C, log2 γ...) in the
-	// box (grid.py's or the user's).
 	cLo, cHi, gLo, gHi := s.box()
-	toPoint := func(u []float64) (float64, []float64) {
-		lc, k := math.Log2(s.C), u
-		if !fixedC {
-			lc, k = cLo+(cHi-cLo)*u[0], u[1:]
+	p := &boProposer{b: &bayes{dim: dim, rng: rand.New(rand.NewPCG(s.Seed, boStream))}, nInit: nInit,
+		fixedLog2C: math.Log2(s.C), fixedC: fixedC, cLo: cLo, cHi: cHi, gLo: gLo, gHi: gHi}
+	sc := &searchCV{method: "bo", ev: ev, iters: budget - nInit + 1, rec: s.Recorder, prop: p}
+	sc.init = func() string {
+		what := "(log2 C, log2 gamma)"
+		switch {
+		case ard && fixedC:
+			what = fmt.Sprintf("log2 gamma_1..%d (C = %g fixed)", d, s.C)
+		case ard:
+			what = fmt.Sprintf("(log2 C, log2 gamma_1..%d)", d)
+		case fixedC:
+			what = fmt.Sprintf("log2 gamma (C = %g fixed)", s.C)
+		}
+		box := "grid.py's box"
+		if s.Log2C.IsSet() || s.Log2Gamma.IsSet() {
+			box = "the user's box " + strings.TrimSuffix(s.describeBox(), " (the user's box)")
+		}
+		return fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on %s, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
+			what, box, nInit, sc.evals-nInit, s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
+	}
+	return sc, nil
+}
+
+// boProposer proposes bo's points: the start is nInit points of a Latin
+// hypercube of the unit box, then one point per iteration by expected
+// improvement of the GP fitted to every point seen (it models the CV
+// error). A point u of the unit box is (log2 C, log2 γ...) in the box
+// (grid.py's or the user's), log2 C fixed when C is.
+type boProposer struct {
+	b       *bayes
+	nInit   int
+	pending [][]float64 // the last batch's points in the unit box, not yet in the GP
+
+	fixedC             bool
+	fixedLog2C         float64
+	cLo, cHi, gLo, gHi float64
+}
+
+func (p *boProposer) propose(it int, seen []cvPoint, _ cvPoint) (batch, error) {
+	for i, u := range p.pending {
+		p.b.add(u, 1-seen[len(seen)-len(p.pending)+i].Accuracy()) // the GP models the CV error
+	}
+	if it == 0 {
+		p.pending = p.b.latinHypercube(p.nInit)
+	} else {
+		u, err := p.b.propose()
+		if err != nil {
+			return batch{}, err
+		}
+		p.pending = [][]float64{u}
+	}
+	var out batch
+	for _, u := range p.pending {
+		lc, k := p.fixedLog2C, u
+		if !p.fixedC {
+			lc, k = p.cLo+(p.cHi-p.cLo)*u[0], u[1:]
 		}
 		lg := make([]float64, len(k))
 		for j, v := range k {
-			lg[j] = gLo + (gHi-gLo)*v
+			lg[j] = p.gLo + (p.gHi-p.gLo)*v
 		}
-		return lc, lg
+		out.points = append(out.points, newPoint(lc, lg))
 	}
-	var best, first cvPoint
-	evalAt := func(ctx context.Context, u []float64) error {
-		lc, lg := toPoint(u)
-		var p cvPoint
-		var err error
-		if ard {
-			p, err = ev.evalARD(ctx, lc, lg)
-		} else {
-			p, err = ev.eval(ctx, lc, lg[0])
-		}
-		if err != nil {
-			return err
-		}
-		if len(b.X) == 0 {
-			first, best = p, p
-		} else if p.better(best, ev.log2GammaH) {
-			best = p
-		}
-		b.add(u, 1-p.Accuracy()) // the GP models the CV error
-		return nil
-	}
-	var trace []Step
-	dr := driver{
-		method: "bo", stop: stopRule{MaxIter: budget - nInit},
-		record: tracer(start, &trace, s.Recorder),
-		init: func(ctx context.Context) (Step, error) {
-			for _, u := range b.latinHypercube(nInit) {
-				if err := evalAt(ctx, u); err != nil {
-					return Step{}, err
-				}
-			}
-			return Step{Objective: best.Accuracy()}, nil
-		},
-		iterate: func(ctx context.Context, _ int) (move, error) {
-			u, err := b.propose()
-			if err == nil {
-				err = evalAt(ctx, u)
-			}
-			return move{Step: Step{Objective: best.Accuracy()}}, err
-		},
-	}
-	out, err := dr.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if out.Status == status.IterationLimit {
-		out.Status = status.Converged
-	}
-	what := "(log2 C, log2 gamma)"
-	switch {
-	case ard && fixedC:
-		what = fmt.Sprintf("log2 gamma_1..%d (C = %g fixed)", d, s.C)
-	case ard:
-		what = fmt.Sprintf("(log2 C, log2 gamma_1..%d)", d)
-	case fixedC:
-		what = fmt.Sprintf("log2 gamma (C = %g fixed)", s.C)
-	}
-	box := "grid.py's box"
-	if s.Log2C.IsSet() || s.Log2Gamma.IsSet() {
-		box = "the user's box " + strings.TrimSuffix(s.describeBox(), " (the user's box)")
-	}
-	init := fmt.Sprintf("GP (Matérn 5/2, ML-II) and expected improvement over %s on %s, %d Latin-hypercube points then %d by EI, seed %d; the best by %d-fold CV%s",
-		what, box, nInit, ev.evals-nInit, s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
-	res := searchResult("bo", best, first, ev, out, trace, start, init)
-	if ard {
-		res.Param = "ard"
-		q := make([]float64, d)
-		for j, l := range best.Log2Gamma {
-			q[j] = 2 * math.Exp2(l) // exp(-½ Σ q_j Δ²) = exp(-Σ γ_j Δ²)
-		}
-		res.Kernel = kernel.Spec{Kind: kernel.KindGaussian, Diag: q}
-		res.Figures[2] = Figure{Name: "mean log2 gamma", Value: meanOf(best.Log2Gamma)}
-	}
-	return res, nil
+	return out, nil
 }
 
 // evalARD returns the CV point at log2 C with one log2 γ_j per feature:
 // the kernel exp(-Σ γ_j (x_j-z_j)²) is exp(-‖x'-z'‖²) of the rows scaled by
 // √γ_j.
-func (e *isoEval) evalARD(ctx context.Context, log2C float64, log2Gamma []float64) (cvPoint, error) {
+func (e *isoEval) evalARD(ctx context.Context, p cvPoint) (cvPoint, int, error) {
 	n, d := e.X.Dims()
 	xs := mat.NewDense(n, d, nil)
 	for j := range d {
-		s := math.Sqrt(math.Exp2(log2Gamma[j]))
+		s := math.Sqrt(math.Exp2(p.Log2Gamma[j]))
 		for i := range n {
 			xs.Set(i, j, e.X.At(i, j)*s)
 		}
 	}
 	D := kernel.SquaredDistances(xs)
-	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{math.Exp2(log2C)}})
-	e.solves += ns
-	e.evals++
+	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{p.C}})
 	if err != nil {
-		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g: %w", log2C, err)
+		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g: %w", p.Log2C, err)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, Correct: cnt[0][0], Total: e.cs.len()}, nil
+	p.Correct, p.Total = cnt[0][0], e.plan.tested()
+	return p, ns, nil
 }

@@ -33,7 +33,7 @@ type Common struct {
 	// GridRows is the most training rows the baseline's grid search (svm;
 	// gi's C; spd's cv start) runs the full grid on: on more, it runs the
 	// grid on a stratified subset of GridRows rows and refines the choice
-	// on all rows (gridSearchLarge). 0 means 5,000; -1 the full grid on
+	// on all rows (gridProposer). 0 means 5,000; -1 the full grid on
 	// all rows whatever their number.
 	GridRows int
 	// KernelRows is the most training rows a kernel-learning method (spd,

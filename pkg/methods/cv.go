@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +45,7 @@ type gridResult struct {
 	Solves             int
 	// Subset is the number of rows the full grid ran on when the training
 	// part was larger than Common.GridRows (0: it ran on all rows); Coarse
-	// is that run's choice, refined on all rows (see gridSearchLarge).
+	// is that run's choice, refined on all rows (see gridProposer).
 	Subset int
 	Coarse *gridResult
 	// credit is the time another job spent on this search when it was
@@ -273,45 +274,141 @@ func gridSearchCV(ctx context.Context, train *dataio.Dataset, cm Common, sp Spac
 	return gridSearch(ctx, train, cm, sp)
 }
 
-// gridSearch is gridSearchCV without the memo.
+// gridSearch is gridSearchCV without the memo, on the one search loop
+// (searchCV): the grid is one round, and on large data the refinement a
+// second (gridProposer). Its errors are its callers' to name.
 func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common, sp Space) (gridResult, error) {
-	n := train.Len()
-	if m := cm.gridRows(); m > 0 && n > m {
-		return gridSearchLarge(ctx, train, cm, sp, m)
-	}
-	plan, err := newCVPlanOf(train, cm)
+	sc, err := newGridSearch(train, cm, sp)
 	if err != nil {
 		return gridResult{}, err
 	}
-	D := kernel.SquaredDistances(train.X)
-	gammaH := moderateGamma(D)
-
-	lCs := sp.log2Cs()
-	Cs := make([]float64, len(lCs))
-	for i, l := range lCs {
-		Cs[i] = math.Exp2(l)
-	}
-	slices.Sort(Cs) // ascending: foldSweep warm-starts up the Cs
-	if cm.C > 0 {
-		Cs = []float64{cm.C}
-	}
-	lgs := sp.log2Gammas()
-	gammas := make([]float64, len(lgs))
-	for i, l := range lgs {
-		gammas[i] = math.Exp2(l)
-	}
-
-	cm.stage = fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), plan.k(), n)
-	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
-	if err != nil {
+	if _, err := sc.loop(ctx, func(Step) {}); err != nil {
 		return gridResult{}, err
 	}
-	g, c := pickGrid(correct, gammas, Cs, gammaH)
-	return gridResult{
-		C: Cs[c], Gamma: gammas[g],
-		Accuracy: float64(correct[g][c]) / float64(n),
-		Solves:   solves,
-	}, nil
+	res := gridResult{C: sc.best.C, Gamma: sc.best.Gamma, Accuracy: sc.best.Accuracy(), Solves: sc.solves}
+	if len(sc.rounds) > 1 {
+		c := sc.rounds[0]
+		res.Subset = c.rows
+		res.Coarse = &gridResult{C: c.best.C, Gamma: c.best.Gamma, Accuracy: c.best.Accuracy(), Solves: c.solves}
+	}
+	return res, nil
+}
+
+// newGridSearch returns svm's grid search on train: the grid on all rows,
+// or, on more than GridRows rows, on a subset and then the refinement.
+func newGridSearch(train *dataio.Dataset, cm Common, sp Space) (*searchCV, error) {
+	g := &gridProposer{train: train, cm: cm, sp: sp}
+	rows := train
+	if m := cm.gridRows(); m > 0 && train.Len() > m {
+		g.m = m
+		rows = train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
+	}
+	ev, err := newIsoEval(rows, cm)
+	if err != nil {
+		if g.m > 0 {
+			return nil, fmt.Errorf("on a subset of %d rows: %w", g.m, err)
+		}
+		return nil, err
+	}
+	g.ev = ev
+	sc := &searchCV{method: "svm", prop: g, iters: 1, bare: true}
+	if g.m > 0 {
+		sc.iters = 2
+	}
+	return sc, nil
+}
+
+// gridProposer proposes svm's grid: round 0 is the whole grid (γ
+// descending, each γ's Cs ascending for the warm starts) on all rows, or,
+// on more than m = GridRows rows, on a stratified random subset of m rows
+// (drawn from cm.Seed); then round 1, on large data, refines on all rows,
+// by the protocol LIBSVM's authors give for large data (Hsu, Chang & Lin,
+// "A Practical Guide to Support Vector Classification", §8): "a
+// better-region-only grid search on the complete data set", k-fold CV on
+// all rows over the 3×3 points at log2 distance 1 around the subset's
+// choice (C alone fixed when cm.C > 0), which may step one point beyond
+// grid.py's bounds. The guide does not fix the region; 3×3 at the grid's
+// half step is our choice. Ties as in gridSearchCV (γ_h from all rows).
+// The accuracy returned is the refinement's, on all rows. With the γ
+// descending, the tie rule's "the earlier of equals" is grid.py's larger
+// γ (as pickGrid, grid_ref_test.go, the tests' reference, picks).
+//
+// With the user's grid (sp) the region is the 3×3 points at half the
+// user's step around the subset's choice, kept within the user's
+// [begin, end] on each axis it set (a point beyond it is left out): the
+// answer lies in the user's box, on the grid or half way between two of
+// its points. --grid-rows -1 runs the user's grid alone on all rows.
+type gridProposer struct {
+	train *dataio.Dataset
+	cm    Common
+	sp    Space
+	m     int
+	ev    *isoEval // round 0's rows; nil once it is done
+}
+
+func (g *gridProposer) propose(it int, _ []cvPoint, best cvPoint) (batch, error) {
+	if it == 0 {
+		lCs := g.sp.log2Cs()
+		Cs := make([]float64, len(lCs))
+		for i, l := range lCs {
+			Cs[i] = math.Exp2(l)
+		}
+		slices.Sort(Cs) // ascending: foldSweep warm-starts up the Cs
+		if g.cm.C > 0 {
+			Cs = []float64{g.cm.C}
+		}
+		lgs := g.sp.log2Gammas()
+		gammas := make([]float64, len(lgs))
+		for i, l := range lgs {
+			gammas[i] = math.Exp2(l)
+		}
+		slices.SortFunc(gammas, func(a, b float64) int { return cmp.Compare(b, a) })
+		n := g.ev.plan.tested()
+		g.ev.cm.stage = fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), g.ev.plan.k(), n)
+		what := "grid search: "
+		if g.m > 0 {
+			what = fmt.Sprintf("on a subset of %d rows: %s", g.m, what)
+		}
+		return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: g.ev, rows: n, what: what}}, nil
+	}
+	return g.refinement(best)
+}
+
+// refinement is the second round on large data, around the subset's
+// choice c.
+func (g *gridProposer) refinement(c cvPoint) (batch, error) {
+	Cs := g.sp.Log2C.refine(c.Log2C, 1, true)
+	if g.cm.C > 0 {
+		Cs = []float64{g.cm.C}
+	}
+	gammas := g.sp.Log2Gamma.refine(c.Log2Gamma[0], 1, false)
+	plan, err := newCVPlanOf(g.train, g.cm)
+	if err != nil {
+		return batch{}, err
+	}
+	// The subset's γ_h: the bounded-memory route (cvGroup) holds no n×n
+	// matrix (the median of a random sample of the pairs, not of all).
+	ev := &isoEval{cs: cvSetOf(g.train), plan: plan, log2GammaH: g.ev.log2GammaH, cm: g.cm}
+	g.ev = nil // the subset's distances are done with
+	if g.train.Len() <= denseCVRows {
+		ev.D = kernel.SquaredDistances(g.train.X)
+		ev.log2GammaH = math.Log2(moderateGamma(ev.D))
+	} else {
+		ev.X = g.train.X
+	}
+	ev.cm.stage = fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), g.train.Len())
+	return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: ev, rows: g.train.Len(), what: "on all rows: grid search: "}}, nil
+}
+
+// gridPoints returns the grid gammas × Cs, γ-major, each C as given.
+func gridPoints(gammas, Cs []float64) []cvPoint {
+	out := make([]cvPoint, 0, len(gammas)*len(Cs))
+	for _, gamma := range gammas {
+		for _, C := range Cs {
+			out = append(out, cvPoint{Log2C: math.Log2(C), Log2Gamma: []float64{math.Log2(gamma)}, C: C, Gamma: gamma})
+		}
+	}
+	return out
 }
 
 // defaultGridRows is Common.GridRows's default: the most training rows the
@@ -323,65 +420,8 @@ func gridSearch(ctx context.Context, train *dataio.Dataset, cm Common, sp Space)
 // 5,000 keeps the full grid for issue 11's 5,000-row goal.
 const defaultGridRows = 5_000
 
-// gridSubsetStream is the PCG stream of gridSearchLarge's subset ("grid").
+// gridSubsetStream is the PCG stream of the large-data grid's subset (gridProposer) ("grid").
 const gridSubsetStream = 0x67726964
-
-// gridSearchLarge is gridSearchCV on more than m rows, by the protocol
-// LIBSVM's authors give for large data (Hsu, Chang & Lin, "A Practical
-// Guide to Support Vector Classification", §8): the full grid by k-fold CV
-// on a stratified random subset of m rows (drawn from cm.Seed), then "a
-// better-region-only grid search on the complete data set": k-fold CV on
-// all rows over the 3×3 points at log2 distance 1 around the subset's
-// choice (C alone fixed when cm.C > 0), which may step one point beyond
-// grid.py's bounds. The guide does not fix the region; 3×3 at the grid's
-// half step is our choice. Ties as in gridSearchCV (γ_h from all rows).
-// The accuracy returned is the refinement's, on all rows.
-//
-// With the user's grid (sp) the region is the 3×3 points at half the
-// user's step around the subset's choice, kept within the user's
-// [begin, end] on each axis it set (a point beyond it is left out): the
-// answer lies in the user's box, on the grid or half way between two of
-// its points. --grid-rows -1 runs the user's grid alone on all rows.
-func gridSearchLarge(ctx context.Context, train *dataio.Dataset, cm Common, sp Space, m int) (gridResult, error) {
-	sub := train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
-	coarse, err := gridSearch(ctx, sub, cm, sp)
-	if err != nil {
-		return gridResult{}, fmt.Errorf("on a subset of %d rows: %w", m, err)
-	}
-	lc, lg := math.Log2(coarse.C), math.Log2(coarse.Gamma)
-	Cs := sp.Log2C.refine(lc, 1, true)
-	if cm.C > 0 {
-		Cs = []float64{cm.C}
-	}
-	gammas := sp.Log2Gamma.refine(lg, 1, false)
-	plan, err := newCVPlanOf(train, cm)
-	if err != nil {
-		return gridResult{}, err
-	}
-	var D *mat.SymDense
-	var gammaH float64
-	if train.Len() <= denseCVRows {
-		D = kernel.SquaredDistances(train.X)
-		gammaH = moderateGamma(D)
-	} else {
-		// The bounded-memory route (cvGroup): no n×n matrix; the tie
-		// rule's γ_h from the subset's distances (the median of a
-		// random sample of the pairs, not of all of them).
-		gammaH = moderateGamma(kernel.SquaredDistances(sub.X))
-	}
-	cm.stage = fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), train.Len())
-	correct, solves, err := gridCounts(ctx, D, train, plan, gammas, Cs, cm)
-	if err != nil {
-		return gridResult{}, fmt.Errorf("on all rows: %w", err)
-	}
-	g, c := pickGrid(correct, gammas, Cs, gammaH)
-	return gridResult{
-		C: Cs[c], Gamma: gammas[g],
-		Accuracy: float64(correct[g][c]) / float64(train.Len()),
-		Solves:   coarse.Solves + solves,
-		Subset:   m, Coarse: &coarse,
-	}, nil
-}
 
 // newCVPlanOf is newCVPlan for a data set: binary data by its labels,
 // multi-class data stratified by class (every class at least 2 rows).
@@ -460,57 +500,6 @@ func stratifiedSubset(y []float64, m int, seed uint64) []int {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// pickGrid returns the grid point with the most correct CV predictions; ties
-// go to the γ nearest gammaH in log2 (a moderate kernel), then to the
-// smaller C, then to the larger γ.
-func pickGrid(correct [][]int, gammas, Cs []float64, gammaH float64) (bg, bc int) {
-	bestCnt, bestDist := -1, math.Inf(1)
-	for g, gamma := range gammas {
-		dist := math.Abs(math.Log2(gamma / gammaH))
-		for c, C := range Cs {
-			cnt := correct[g][c]
-			better := cnt > bestCnt ||
-				cnt == bestCnt && (dist < bestDist-1e-9 ||
-					math.Abs(dist-bestDist) <= 1e-9 && (C < Cs[bc] || C == Cs[bc] && gamma > gammas[bg]))
-			if better {
-				bg, bc, bestCnt, bestDist = g, c, cnt, dist
-			}
-		}
-	}
-	return bg, bc
-}
-
-// gridCounts returns correct[g][c], the number of rows predicted correctly
-// over the folds of plan with the isotropic kernel exp(-γ_g D) and C_c (Cs
-// ascending), D the squared distances of the rows, and the number of SVM
-// solves. With D nil the kernel is computed from the rows of train column
-// by column (the bounded-memory route, cvGroup).
-func gridCounts(ctx context.Context, D *mat.SymDense, train *dataio.Dataset, plan cvPlan, gammas, Cs []float64, cm Common) (correct [][]int, solves int, err error) {
-	groups := make([]cvGroup, len(gammas))
-	order := make([]int, len(gammas))
-	for g, gamma := range gammas {
-		groups[g] = cvGroup{D: D, Gamma: gamma, Cs: Cs}
-		if D == nil {
-			groups[g].X = train.X
-		}
-		// The small γ go first: their solves take the most SMO
-		// iterations at large C, and a long job left for the end would
-		// keep one core idle. The counts are sums of integers, so the
-		// order changes nothing else.
-		order[g] = len(gammas) - 1 - g
-	}
-	cs := cvSet{y: train.Y}
-	if train.MultiClass() {
-		cs = cvSet{class: train.Class, k: train.NumClasses(), scheme: train.Multiclass}
-	}
-	correct, solves, err = cvCounts(ctx, groups, order, cs, plan, cm,
-		func(g int) string { return fmt.Sprintf("gamma = 2^%g, ", math.Log2(gammas[g])) })
-	if err != nil {
-		return nil, solves, fmt.Errorf("grid search: %w", err)
-	}
-	return correct, solves, nil
 }
 
 // foldKernels returns one fold's kernel matrices for the isotropic Gaussian
@@ -624,7 +613,7 @@ func medianOffDiag(A mat.Symmetric) float64 { return kernel.MedianOffDiag(A) }
 // On more than cm.GridRows rows (default 5,000) the cross-validation runs
 // on a stratified random subset of that many rows (stratifiedSubset; the
 // folds index K's rows, nothing is copied), as the grid search does
-// (gridSearchLarge), without its refinement: one C of a short list is
+// (gridProposer), without its refinement: one C of a short list is
 // well chosen on 5,000 rows, and on all 20,000 lccp's choice at θ0 did
 // not finish in 19 minutes. The accuracy is then the subset's.
 func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, margin solver.Margin, cm Common) (C, acc float64, solves int, err error) {

@@ -109,6 +109,15 @@ func TestPickGridTies(t *testing.T) {
 			if g != tc.g || c != tc.c {
 				t.Errorf("picked (γ = %g, C = %g), want (γ = %g, C = %g)", gammas[g], Cs[c], gammas[tc.g], Cs[tc.c])
 			}
+			// The search loop's tie rule (cvPoint.better) on the same
+			// points, in gridProposer's order, picks the same.
+			pts := gridPoints(gammas, Cs)
+			for i := range pts {
+				pts[i].Correct, pts[i].Total = tc.correct[i/len(Cs)][i%len(Cs)], 10
+			}
+			if p := rankCV(pts, math.Log2(tc.gammaH))[0]; p.Gamma != gammas[tc.g] || p.C != Cs[tc.c] {
+				t.Errorf("the loop picked (γ = %g, C = %g), want (γ = %g, C = %g)", p.Gamma, p.C, gammas[tc.g], Cs[tc.c])
+			}
 		})
 	}
 }

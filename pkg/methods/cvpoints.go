@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -274,14 +275,22 @@ func rowsFoldOf(all kernel.Matrix, tr, te []int) (kernel.Matrix, decider) {
 type cvPoint struct {
 	Log2C     float64
 	Log2Gamma []float64
-	Correct   int
-	Total     int
+	// C and Gamma are the values solved with: 2^Log2C and 2^Log2Gamma[0]
+	// (newPoint), or svm's grid's exactly as it has them (a fixed C).
+	C, Gamma float64
+	Correct  int
+	Total    int
+}
+
+// newPoint returns the candidate (log2 C, log2 γ...), not yet scored.
+func newPoint(log2C float64, log2Gamma []float64) cvPoint {
+	return cvPoint{Log2C: log2C, Log2Gamma: log2Gamma, C: math.Exp2(log2C), Gamma: math.Exp2(log2Gamma[0])}
 }
 
 // Accuracy returns the point's CV accuracy.
 func (p cvPoint) Accuracy() float64 { return float64(p.Correct) / float64(p.Total) }
 
-// better reports whether p beats q by the grid's rule (pickGrid): more
+// better reports whether p beats q by the grid's rule (grid.py's, pickGrid in the tests): more
 // correct predictions; on a tie the kernel nearer the moderate γ_h in log2
 // (the mean log2 γ for bo:ard), then the smaller C. Points of equal
 // accuracy, distance and C keep the earlier one (q).
@@ -304,38 +313,91 @@ func meanOf(v []float64) float64 {
 	return s / float64(len(v))
 }
 
-// isoEval evaluates isotropic (log2 C, log2 γ) points on one training part
-// by k-fold CV: the squared distances and the folds are computed once.
+// isoEval scores (log2 C, log2 γ) points on one training part by k-fold
+// CV: the rows, their folds, the squared distances (computed once) and γ_h,
+// the tie rule's moderate kernel. With D nil the kernel is computed from
+// the rows X (the bounded-memory route, cvGroup); with ard, X is the rows
+// bo:ard scales per feature, one log2 γ each.
 type isoEval struct {
 	D          *mat.SymDense
-	X          mat.Matrix // the rows, for bo:ard (nil otherwise)
+	X          mat.Matrix
+	ard        bool
 	cs         cvSet
 	plan       cvPlan
 	log2GammaH float64
 	cm         Common
-	solves     int
-	evals      int
 }
 
+// newIsoEval returns the evaluator of the rows of train: their folds from
+// cm.Seed, their squared distances (computed once) and γ_h from them.
 func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 	plan, err := newCVPlanOf(train, cm)
 	if err != nil {
 		return nil, err
 	}
 	D := kernel.SquaredDistances(train.X)
-	cm.cvWorkers = new(cvPool) // one set of buffers for every point
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 
-// eval returns the CV point at (log2 C, log2 γ).
-func (e *isoEval) eval(ctx context.Context, log2C, log2Gamma float64) (cvPoint, error) {
-	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, Gamma: math.Exp2(log2Gamma), Cs: []float64{math.Exp2(log2C)}})
-	e.solves += ns
-	e.evals++
-	if err != nil {
-		return cvPoint{}, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", log2C, log2Gamma, err)
+// point returns p scored alone (one cvCounts call) and the solves.
+func (e *isoEval) point(ctx context.Context, p cvPoint) (cvPoint, int, error) {
+	if e.ard {
+		return e.evalARD(ctx, p)
 	}
-	return cvPoint{Log2C: log2C, Log2Gamma: []float64{log2Gamma}, Correct: cnt[0][0], Total: e.cs.len()}, nil
+	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, X: e.X, Gamma: p.Gamma, Cs: []float64{p.C}})
+	if err != nil {
+		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", p.Log2C, p.Log2Gamma[0], err)
+	}
+	p.Correct, p.Total = cnt[0][0], e.plan.tested()
+	return p, ns, nil
+}
+
+// together returns the isotropic points pts scored in one cvCounts call,
+// a group per run of equal γ (its Cs in the order given: ascending, for
+// the warm starts), and the solves.
+func (e *isoEval) together(ctx context.Context, pts []cvPoint) ([]cvPoint, int, error) {
+	var groups []cvGroup
+	var idx [][]int // idx[g][c]: the point of group g's c-th C
+	for i, p := range pts {
+		if len(groups) == 0 || groups[len(groups)-1].Gamma != p.Gamma {
+			groups = append(groups, cvGroup{D: e.D, X: e.X, Gamma: p.Gamma})
+			idx = append(idx, nil)
+		}
+		g := len(groups) - 1
+		groups[g].Cs = append(groups[g].Cs, p.C)
+		idx[g] = append(idx[g], i)
+	}
+	// The small γ go first: their solves take the most SMO iterations at
+	// large C, and a long job left for the end would keep one core idle.
+	// The counts are sums of integers, so the order changes nothing else.
+	order := make([]int, len(groups))
+	for g := range order {
+		order[g] = g
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[a].Gamma, groups[b].Gamma) })
+	correct, ns, err := cvCounts(ctx, groups, order, e.cs, e.plan, e.cm,
+		func(g int) string { return fmt.Sprintf("gamma = 2^%g, ", math.Log2(groups[g].Gamma)) })
+	if err != nil {
+		return nil, ns, err
+	}
+	out := slices.Clone(pts)
+	total := e.plan.tested()
+	for g := range groups {
+		for c, i := range idx[g] {
+			out[i].Correct, out[i].Total = correct[g][c], total
+		}
+	}
+	return out, ns, nil
+}
+
+// tested is the number of rows the plan's folds test: every row, or a
+// round's subsample of them.
+func (p cvPlan) tested() int {
+	total := 0
+	for _, te := range p.test {
+		total += len(te)
+	}
+	return total
 }
 
 // subsamplePlan returns plan with each fold's training and test rows

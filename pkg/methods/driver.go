@@ -14,7 +14,9 @@ import (
 // count and its limit, the stopping rule, cancellation, the trace and the
 // Recorder, the elapsed time and the breakdown path, with one Status.
 //
-// spd (Algorithm 1), gi, lccp and rcsc (both schedules) run on it. Two loops
+// spd (Algorithm 1), gi, lccp, rcsc (both schedules) and the
+// cross-validated searches (searchCV: svm's grid, random, halving, bo) run
+// on it. Two loops
 // belong to a library optimiser instead and keep it: spd's lbfgs mode
 // (gonum's Minimize) and twolevel (sqp.Minimize, whose status is this
 // package's Status); they still record through tracer and fail through
@@ -68,6 +70,10 @@ type driver struct {
 	// cancelNamesDone: a cancellation seen before iteration it names the
 	// last iteration done, it-1, rather than it (rcsc's wording, kept).
 	cancelNamesDone bool
+	// bare: every error, a cancellation's included, is returned as it is,
+	// for the caller to name (svm's grid, whose callers are svm, gi and
+	// spd).
+	bare bool
 }
 
 // outcome is how a run ended: Iter counts the iterations done or, with an
@@ -126,6 +132,13 @@ func (d *driver) run(ctx context.Context) (outcome, error) {
 
 // fail is runError for this method, with its final errors passed through.
 func (d *driver) fail(ctx context.Context, it int, err error) (outcome, error) {
+	if d.bare {
+		st := status.Failure
+		if ctx.Err() != nil {
+			st = status.Canceled
+		}
+		return outcome{Iter: it, Status: st}, err
+	}
 	if ctx.Err() != nil {
 		return outcome{Iter: it, Status: status.Canceled}, runError(ctx, d.method, it, err)
 	}

@@ -33,8 +33,8 @@ func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err 
 }
 
 // cvSearch is implemented by the cross-validated searches (svm, random,
-// halving, bo), which take any data themselves, through the one CV loop
-// (cvCounts): on large data their grid or points run on a subset of
+// halving, bo), which take any data themselves, through the one search
+// loop (searchCV) and its one worker pool (cvCounts): on large data their grid or points run on a subset of
 // Common.GridRows rows and their CV on all rows takes the bounded-memory
 // route; on multi-class data they choose one (C, γ) for all the final
 // model's SVMs, scored by its multi-class CV accuracy (LIBSVM's vote, or the

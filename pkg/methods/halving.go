@@ -6,14 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/solver"
-	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // HalvingSettings configure successive halving over LIBSVM grid.py's grid
@@ -115,13 +110,12 @@ func halvingSchedule(nCand, n, k int) (r0, rounds int) {
 // round i is iteration i (the first the start), its objective the round's
 // best CV accuracy.
 func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("halving", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns successive halving on train: one round per batch
+// (halving).
+func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	plan, err := newCVPlanOf(train, s.Common)
 	cm := s.Common
 	cm.cvWorkers = new(cvPool) // one set of buffers for every round
@@ -131,131 +125,58 @@ func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Resu
 	// Up to denseCVRows rows, the n×n squared distances once; on more, the
 	// bounded-memory route (cvGroup with X) and γ_h, the tie rule's
 	// moderate kernel, from a stratified subset of GridRows rows.
-	var D *mat.SymDense
-	var X mat.Matrix
-	var lgH float64
+	ev := &isoEval{cs: cvSetOf(train), plan: plan, cm: cm}
 	if n := train.Len(); n <= denseCVRows {
-		D = kernel.SquaredDistances(train.X)
-		lgH = math.Log2(moderateGamma(D))
+		ev.D = kernel.SquaredDistances(train.X)
+		ev.log2GammaH = math.Log2(moderateGamma(ev.D))
 	} else {
-		X = train.X
+		ev.X = train.X
 		sub := train.Subset(stratifiedSubsetOf(train, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
-		lgH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.X)))
+		ev.log2GammaH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.X)))
 	}
 	lCs := slices.Clone(s.log2Cs())
 	slices.Sort(lCs) // each γ's Cs ascend (warm starts)
 	if s.C > 0 {
 		lCs = []float64{math.Log2(s.C)}
 	}
-	var cands []cvPoint
+	h := &halving{ev: ev, n: train.Len(), rng: rand.New(rand.NewPCG(s.Seed, halvingStream))}
 	for _, lg := range s.log2Gammas() {
 		for _, lc := range lCs {
-			cands = append(cands, cvPoint{Log2C: lc, Log2Gamma: []float64{lg}})
+			h.cands = append(h.cands, newPoint(lc, []float64{lg}))
 		}
 	}
-	n := train.Len()
-	r0, rounds := halvingSchedule(len(cands), n, plan.k())
-	rng := rand.New(rand.NewPCG(s.Seed, halvingStream))
-	evals, solves, rows := 0, 0, 0
-	var best cvPoint
-	var first float64
-	round := func(ctx context.Context, i int) (Step, error) {
-		rows = min(r0*int(math.Pow(halvingFactor, float64(i))), n)
-		p := subsamplePlan(plan, float64(rows)/float64(n), rng)
-		total := 0
-		for _, te := range p.test {
-			total += len(te)
-		}
-		// One group per γ, its Cs ascending (warm starts up the C).
-		var groups []cvGroup
-		var idx [][]int // idx[g][c]: the candidate of group g's c-th C
-		for gi, c := range cands {
-			lg := c.Log2Gamma[0]
-			if len(groups) == 0 || groups[len(groups)-1].Gamma != math.Exp2(lg) {
-				groups = append(groups, cvGroup{D: D, X: X, Gamma: math.Exp2(lg)})
-				idx = append(idx, nil)
-			}
-			g := len(groups) - 1
-			groups[g].Cs = append(groups[g].Cs, math.Exp2(c.Log2C))
-			idx[g] = append(idx[g], gi)
-		}
-		order := make([]int, len(groups))
-		for g := range order {
-			order[g] = g
-		}
-		correct, ns, err := cvCounts(ctx, groups, order, cvSetOf(train), p, cm, func(int) string { return "" })
-		solves += ns
-		if err != nil {
-			return Step{}, fmt.Errorf("round %d on %d rows: %w", i+1, rows, err)
-		}
-		evals += len(cands)
-		for g := range groups {
-			for c, ci := range idx[g] {
-				cands[ci].Correct, cands[ci].Total = correct[g][c], total
-			}
-		}
-		ranked := slices.Clone(cands)
-		slices.SortStableFunc(ranked, func(p, q cvPoint) int {
-			switch {
-			case p.better(q, lgH):
-				return -1
-			case q.better(p, lgH):
-				return 1
-			}
-			return 0
-		})
-		best = ranked[0]
-		if i == 0 {
-			first = best.Accuracy()
-		}
-		// The survivors keep the grid's order (γ descending, C ascending),
-		// so that each γ's Cs still ascend.
-		keep := ranked[:(len(ranked)+halvingFactor-1)/halvingFactor]
-		cands = slices.DeleteFunc(cands, func(c cvPoint) bool {
+	var rounds int
+	h.r0, rounds = halvingSchedule(len(h.cands), h.n, plan.k())
+	sc := &searchCV{method: "halving", ev: ev, iters: rounds, rec: s.Recorder, prop: h}
+	sc.init = func() string {
+		return fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
+			s.halvingGrid(), rounds, h.r0, h.n, s.Seed, sc.rounds[len(sc.rounds)-1].rows, plan.k()) + weightsNote(s.Common)
+	}
+	return sc, nil
+}
+
+// halving proposes successive halving's rounds: round i scores the
+// surviving candidates on r_0·3^i of the n rows (each fold's training and
+// test rows subsampled from rng), and the best third of a round (rounded
+// up) goes on, in the grid's order (γ descending, C ascending), so that
+// each γ's Cs still ascend.
+type halving struct {
+	ev    *isoEval // all rows and their folds
+	cands []cvPoint
+	r0, n int
+	rng   *rand.Rand
+}
+
+func (h *halving) propose(i int, seen []cvPoint, _ cvPoint) (batch, error) {
+	if i > 0 {
+		last := seen[len(seen)-len(h.cands):]
+		keep := rankCV(last, h.ev.log2GammaH)[:(len(last)+halvingFactor-1)/halvingFactor]
+		h.cands = slices.DeleteFunc(slices.Clone(last), func(c cvPoint) bool {
 			return !slices.ContainsFunc(keep, func(k cvPoint) bool { return k.Log2C == c.Log2C && k.Log2Gamma[0] == c.Log2Gamma[0] })
 		})
-		return Step{Objective: best.Accuracy()}, nil
 	}
-	var trace []Step
-	dr := driver{
-		method: "halving", stop: stopRule{MaxIter: rounds - 1},
-		record: tracer(start, &trace, s.Recorder),
-		init:   func(ctx context.Context) (Step, error) { return round(ctx, 0) },
-		iterate: func(ctx context.Context, it int) (move, error) {
-			st, err := round(ctx, it)
-			return move{Step: st}, err
-		},
-	}
-	out, err := dr.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if out.Status == status.IterationLimit {
-		out.Status = status.Converged
-	}
-	res := &Result{
-		Method: "halving", Param: "iso",
-		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: math.Exp2(best.Log2Gamma[0])},
-		Margin:         solver.L1,
-		C:              math.Exp2(best.Log2C),
-		Status:         out.Status,
-		Iter:           rounds,
-		Solves:         solves,
-		Criterion:      fmt.Sprintf("%d-fold CV accuracy", plan.k()),
-		CriterionStart: first,
-		CriterionEnd:   best.Accuracy(),
-		Init: fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
-			s.halvingGrid(), rounds, r0, n, s.Seed, rows, plan.k()) + weightsNote(s.Common),
-		Figures: []Figure{
-			{Name: "cv accuracy", Value: best.Accuracy()},
-			{Name: "log2 C", Value: best.Log2C},
-			{Name: "log2 gamma", Value: best.Log2Gamma[0]},
-			{Name: "cv evaluations", Value: float64(evals)},
-			{Name: "rows in the last round", Value: float64(rows)},
-		},
-		Trace:   trace,
-		Elapsed: time.Since(start),
-	}
-	noteShared(res, cvSetOf(train))
-	return res, nil
+	rows := min(h.r0*int(math.Pow(halvingFactor, float64(i))), h.n)
+	ev := *h.ev
+	ev.plan = subsamplePlan(h.ev.plan, float64(rows)/float64(h.n), h.rng)
+	return batch{points: h.cands, round: &cvRound{ev: &ev, rows: rows, what: fmt.Sprintf("round %d on %d rows: ", i+1, rows)}}, nil
 }

@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/solver"
-	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // RandomSettings configure random search (Bergstra & Bengio, "Random
@@ -137,81 +133,29 @@ func cvTrain(train *dataio.Dataset, cm Common) (*dataio.Dataset, string) {
 // so far. The run ends Converged when the budget is spent (the budget is
 // its stopping rule).
 func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	start := time.Now()
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkTrain("random", train); err != nil {
-		return nil, err
-	}
+	return tuneSearch(ctx, s, train, s.search)
+}
+
+// search returns random search on train: one draw per batch.
+func (s RandomSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	cvRows, note := cvTrain(train, s.Common)
-	ev, err := newIsoEval(cvRows, s.Common)
+	cm := s.Common
+	cm.cvWorkers = new(cvPool) // one set of buffers for every point
+	ev, err := newIsoEval(cvRows, cm)
 	if err != nil {
 		return nil, fmt.Errorf("random: %w", err)
 	}
 	draws := randomDraws(s.Seed, s.budget(), s.C, s.Space)
-	var best, first cvPoint
-	var trace []Step
-	eval := func(ctx context.Context, i int) (Step, error) {
-		p, err := ev.eval(ctx, draws[i][0], draws[i][1])
-		if err != nil {
-			return Step{}, err
-		}
-		if i == 0 {
-			first, best = p, p
-		} else if p.better(best, ev.log2GammaH) {
-			best = p
-		}
-		return Step{Objective: best.Accuracy()}, nil
-	}
-	d := driver{
-		method: "random", stop: stopRule{MaxIter: len(draws) - 1},
-		record: tracer(start, &trace, s.Recorder),
-		init:   func(ctx context.Context) (Step, error) { return eval(ctx, 0) },
-		iterate: func(ctx context.Context, it int) (move, error) {
-			st, err := eval(ctx, it)
-			return move{Step: st}, err
+	sc := &searchCV{method: "random", ev: ev, iters: len(draws), rec: s.Recorder,
+		prop: proposerFunc(func(it int, _ []cvPoint, _ cvPoint) (batch, error) {
+			return batch{points: []cvPoint{newPoint(draws[it][0], []float64{draws[it][1]})}}, nil
+		}),
+		init: func() string {
+			return fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on %s, seed %d; the best by %d-fold CV%s", len(draws), s.describeBox(), s.Seed, ev.plan.k(), note) + weightsNote(s.Common)
 		},
 	}
-	out, err := d.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if out.Status == status.IterationLimit {
-		out.Status = status.Converged
-	}
-	return searchResult("random", best, first, ev, out, trace, start,
-		fmt.Sprintf("%d draws of (log2 C, log2 gamma) uniform on %s, seed %d; the best by %d-fold CV%s", len(draws), s.describeBox(), s.Seed, ev.plan.k(), note)+weightsNote(s.Common)), nil
+	return sc, nil
 }
 
 // k returns the number of folds of the plan.
 func (p cvPlan) k() int { return len(p.test) }
-
-// searchResult is the Result of a point-by-point search (random, bo) that
-// chose best, its first point first.
-func searchResult(method string, best, first cvPoint, ev *isoEval, out outcome, trace []Step, start time.Time, init string) *Result {
-	gamma := math.Exp2(best.Log2Gamma[0])
-	res := &Result{
-		Method: method, Param: "iso",
-		Kernel:         kernel.Spec{Kind: kernel.KindGaussian, Gamma: gamma},
-		Margin:         solver.L1,
-		C:              math.Exp2(best.Log2C),
-		Status:         out.Status,
-		Iter:           ev.evals,
-		Solves:         ev.solves,
-		Criterion:      fmt.Sprintf("%d-fold CV accuracy", ev.plan.k()),
-		CriterionStart: first.Accuracy(),
-		CriterionEnd:   best.Accuracy(),
-		Init:           init,
-		Figures: []Figure{
-			{Name: "cv accuracy", Value: best.Accuracy()},
-			{Name: "log2 C", Value: best.Log2C},
-			{Name: "log2 gamma", Value: best.Log2Gamma[0]},
-			{Name: "cv evaluations", Value: float64(ev.evals)},
-		},
-		Trace:   trace,
-		Elapsed: time.Since(start),
-	}
-	noteShared(res, ev.cs)
-	return res
-}

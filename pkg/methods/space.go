@@ -265,7 +265,7 @@ func (cs cvSet) weights(c Common) ([][2]float64, error) {
 }
 
 // refine returns the refinement's values around the log2 value l of the
-// grid's choice (gridSearchLarge): l and l ± h, h half the step (def
+// grid's choice (gridProposer): l and l ± h, h half the step (def
 // without a user grid), as 2^v, ascending or descending; a user's grid
 // keeps them within [begin, end].
 func (g Log2Grid) refine(l, def float64, ascending bool) []float64 {

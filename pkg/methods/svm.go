@@ -57,7 +57,13 @@ func (s SVMSettings) PeakBytes(n, d int) int64 {
 }
 
 // Tune runs the baseline's grid search (see SVM) on the (already
-// normalised) training part.
+// normalised) training part. The search runs on the one search loop
+// (searchCV, gridProposer); the Result is built here from its gridResult,
+// not by searchCV.result: the grid's outcome is what GridMemo shares with
+// gi's choice of C (and spd's cv start runs the same search), and svm's
+// records say one iteration with one trace step at iteration 1 whatever
+// the rounds, where the loop's trace has a step at iteration 0 (and 1 for
+// the large-data refinement): every svm record's trace would change.
 func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
 	if err := s.Check(); err != nil {
