@@ -192,26 +192,41 @@ func catchUpCol[E float32 | float64](col []E, log []swapPair) []E {
 	return col
 }
 
-// evict drops the least recently used column and returns its buffer.
-func (c *cache) evict() []float64 {
+// evict drops the least recently used column of cols (the cache's cols, or
+// cols32 in single precision) and returns its buffer.
+func evict[E float32 | float64](c *cache, cols [][]E) []E {
 	h := len(c.cols)
 	k := c.next[h]
 	c.unlink(k)
-	buf := c.cols[k]
-	c.cols[k] = nil
+	buf := cols[k]
+	cols[k] = nil
 	c.used -= cap(buf)
 	return buf
 }
 
-// evict32 is evict in single precision.
-func (c *cache) evict32() []float32 {
+// makeRoom evicts the least recently used columns of cols until length
+// more entries fit in the budget, and returns an evicted buffer of capacity
+// at least length to reuse (no allocation, no zeroing), or nil.
+func makeRoom[E float32 | float64](c *cache, cols [][]E, length int) (spare []E) {
 	h := len(c.cols)
-	k := c.next[h]
-	c.unlink(k)
-	buf := c.cols32[k]
-	c.cols32[k] = nil
-	c.used -= cap(buf)
-	return buf
+	for c.used+length > c.budget && c.next[h] != h {
+		if b := evict(c, cols); spare == nil && cap(b) >= length {
+			spare = b
+		}
+	}
+	return spare
+}
+
+// current takes column i of cols (the cache's cols, or cols32) out of the
+// LRU list, when cached, and brings it up to date with the logged swaps.
+func current[E float32 | float64](c *cache, cols [][]E, i int) []E {
+	if cols[i] != nil {
+		c.unlink(i)
+		if c.ver[i] < len(c.log) {
+			c.catchUp(i)
+		}
+	}
+	return cols[i]
 }
 
 // has reports whether column i is cached.
@@ -233,14 +248,7 @@ func (c *cache) get(i, length int) []float64 {
 	if c.cols32 != nil {
 		return c.get32(i, length)
 	}
-	col := c.cols[i]
-	if col != nil {
-		c.unlink(i)
-		if c.ver[i] < len(c.log) {
-			c.catchUp(i)
-			col = c.cols[i]
-		}
-	}
+	col := current(c, c.cols, i)
 	if have := len(col); have < length {
 		switch {
 		case cap(col) >= length:
@@ -255,13 +263,7 @@ func (c *cache) get(i, length int) []float64 {
 			// A new buffer: evict until it fits, reusing an evicted buffer
 			// that is large enough (no allocation, no zeroing).
 			c.used -= cap(col)
-			var spare []float64
-			h := len(c.cols)
-			for c.used+length > c.budget && c.next[h] != h {
-				if b := c.evict(); spare == nil && cap(b) >= length {
-					spare = b
-				}
-			}
+			spare := makeRoom(c, c.cols, length)
 			var nc []float64
 			if spare != nil {
 				nc = spare[:length]
@@ -273,16 +275,7 @@ func (c *cache) get(i, length int) []float64 {
 			col = nc
 		}
 		col = col[:length]
-		dst := col[have:length]
-		var bad bool
-		if c.pool.use(len(dst)) {
-			bad = c.pool.fill(i, have, dst)
-		} else {
-			bad = c.fill(i, have, 0, dst)
-		}
-		if bad {
-			c.nonFinite = true
-		}
+		c.compute(i, have, col[have:length])
 		c.cols[i] = col
 		c.ver[i] = len(c.log)
 	}
@@ -293,33 +286,20 @@ func (c *cache) get(i, length int) []float64 {
 // get32 is get in single precision: the column is kept in float32 and its
 // entries [0, length) returned in float64 in one of the two buffers out.
 func (c *cache) get32(i, length int) []float64 {
-	col := c.cols32[i]
-	if col != nil {
-		c.unlink(i)
-		if c.ver[i] < len(c.log) {
-			c.catchUp(i)
-			col = c.cols32[i]
-		}
-	}
+	col := current(c, c.cols32, i)
 	if have := len(col); have < length {
 		if cap(col) < length {
 			// A new buffer (at full capacity when the whole matrix fits):
 			// evict until it fits, reusing an evicted buffer that is large
 			// enough.
 			c.used -= cap(col)
-			var spare []float32
-			h := len(c.cols)
-			for c.used+length > c.budget && c.next[h] != h {
-				if b := c.evict32(); spare == nil && cap(b) >= length {
-					spare = b
-				}
-			}
+			spare := makeRoom(c, c.cols32, length)
 			var nc []float32
 			switch {
 			case spare != nil:
 				nc = spare[:length]
 			case c.whole:
-				nc = c.fromWorkspace32(h)[:length]
+				nc = c.fromWorkspace32(len(c.cols))[:length]
 			default:
 				nc = c.fromWorkspace32(length)
 			}
@@ -329,15 +309,7 @@ func (c *cache) get32(i, length int) []float64 {
 		}
 		col = col[:length]
 		part := c.part[:length-have]
-		var bad bool
-		if c.pool.use(len(part)) {
-			bad = c.pool.fill(i, have, part)
-		} else {
-			bad = c.fill(i, have, 0, part)
-		}
-		if bad {
-			c.nonFinite = true
-		}
+		c.compute(i, have, part)
 		for k, v := range part {
 			col[have+k] = float32(v) // LIBSVM's (Qfloat)(y_i y_j K_ij)
 		}
@@ -356,6 +328,20 @@ func (c *cache) get32(i, length int) []float64 {
 	}
 	c.turn ^= 1
 	return out
+}
+
+// compute sets dst to the entries have, have+1, ... of column i, with the
+// pool's helpers when the part is long enough, and notes a non-finite one.
+func (c *cache) compute(i, have int, dst []float64) {
+	var bad bool
+	if c.pool.use(len(dst)) {
+		bad = c.pool.fill(i, have, dst)
+	} else {
+		bad = c.fill(i, have, 0, dst)
+	}
+	if bad {
+		c.nonFinite = true
+	}
 }
 
 // fill computes dst = P_ij for the positions j = have+lo, have+lo+1, ... of
