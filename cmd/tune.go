@@ -148,7 +148,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
 	base.Recorder = func(st methods.Step) {
-		prog.Update(st.Iter, max(s.MaxIter, st.Iter), fmt.Sprintf("objective %.6g  #SV %d", st.Objective, st.NSV))
+		prog.Update(st.Iter, max(s.MaxIter, st.Iter), st.Summary())
 	}
 	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
 	t := s.TuneSettings

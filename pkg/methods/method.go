@@ -104,6 +104,16 @@ type Step struct {
 	Elapsed   time.Duration `json:"elapsed_ns"`
 }
 
+// Summary is the step for a progress line: its objective, and its number
+// of support vectors when the step has an SVM (the searches' steps are CV
+// scores, with none).
+func (s Step) Summary() string {
+	if s.NSV == 0 {
+		return fmt.Sprintf("objective %.6g", s.Objective)
+	}
+	return fmt.Sprintf("objective %.6g  #SV %d", s.Objective, s.NSV)
+}
+
 // BreakdownError is a numerical breakdown inside a method: it names the method
 // and the iteration at which it happened ("spd: iteration 7: ...", the form
 // of the methods' cancellation errors too).

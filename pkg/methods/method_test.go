@@ -15,3 +15,18 @@ func TestBreakdownError(t *testing.T) {
 		t.Error("BreakdownError does not unwrap to its cause")
 	}
 }
+
+// TestStepSummary: a progress line names #SV only for a step with an SVM.
+func TestStepSummary(t *testing.T) {
+	for _, c := range []struct {
+		s    Step
+		want string
+	}{
+		{Step{Objective: 0.857875}, "objective 0.857875"},
+		{Step{Objective: 12.5, NSV: 31}, "objective 12.5  #SV 31"},
+	} {
+		if got := c.s.Summary(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}
