@@ -310,8 +310,14 @@ func (c *cache) get32(i, length int) []float64 {
 		col = col[:length]
 		part := c.part[:length-have]
 		c.compute(i, have, part)
+		var z float32
 		for k, v := range part {
-			col[have+k] = float32(v) // LIBSVM's (Qfloat)(y_i y_j K_ij)
+			f := float32(v) // LIBSVM's (Qfloat)(y_i y_j K_ij)
+			col[have+k] = f
+			z += f - f
+		}
+		if z != 0 { // NaN: an entry beyond float32's range (±3.4e38)
+			c.nonFinite = true
 		}
 		c.cols32[i] = col
 		c.ver[i] = len(c.log)

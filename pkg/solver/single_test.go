@@ -2,7 +2,9 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +75,22 @@ func TestPrecisionAuto(t *testing.T) {
 	x, y := mixture(20, 2, 1, 1)
 	if _, err := TrainSVC(context.Background(), gram(x, rbf(1)), y, SVCParams{C: 1}, Settings{Precision: 9}, nil); err == nil {
 		t.Error("Precision 9 accepted")
+	}
+}
+
+// TestSingleOverflowIsNaNError: a kernel entry finite in float64 but beyond
+// float32's range (a linear kernel on rows of 1e20) is reported as a
+// non-finite kernel value, as an Inf in float64 is, not solved on.
+func TestSingleOverflowIsNaNError(t *testing.T) {
+	x, y := mixture(30, 2, 1, 2)
+	for _, r := range x {
+		r[0] *= 1e20
+	}
+	_, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Single}, nil)
+	if !errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), "kernel column") {
+		t.Fatalf("err = %v, want ErrNaN naming the kernel column (not a NaN gradient found later)", err)
+	}
+	if _, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Double}, nil); errors.Is(err, ErrNaN) {
+		t.Fatalf("float64 columns: %v (the entries are finite there)", err)
 	}
 }
