@@ -131,7 +131,10 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, perr(name, 0, 0, fmt.Errorf("no features: every row holds only a label"))
 	}
 	if n > opts.maxCells()/d {
-		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", n, d, opts.maxCells()))
+		// The rows are held dense (float64), so a sparse file of very many
+		// features (text data: rcv1's 47,236) cannot be read whatever its
+		// non-zeros; say so, and what fits.
+		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values: kerneltune holds the rows dense, so a sparse file of this many features is not supported (at most %d rows of %d features)", n, d, opts.maxCells(), opts.maxCells()/d, d))
 	}
 	var lab labeling
 	if !unlabeled {
