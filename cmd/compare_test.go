@@ -365,6 +365,16 @@ func TestCompareGivenTestFile(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "has 200 rows, not more than --train-size 500: each of the 2 partitions trains on the whole file") {
 		t.Errorf("--train-size 500 of 200 rows: exit %d, stderr %q", code, errOut)
 	}
+	// --partitions without --train-size: the default 100 of 200 rows, said
+	// on stderr (a user who meant the whole file would not see it in the
+	// table); with --train-size given, no such note.
+	_, errOut, code = runCLI(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "2", "--format", "json")
+	if code != 0 || !strings.Contains(errOut, "each of the 2 partitions trains on a random 100 of") || !strings.Contains(errOut, "give --train-size 200 to train on the whole file") {
+		t.Errorf("--partitions 2 without --train-size: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, _ := runCLI(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "2", "--train-size", "50", "--format", "json"); strings.Contains(errOut, "default --train-size") {
+		t.Errorf("--train-size 50 given: stderr %q still notes the default", errOut)
+	}
 	// The flags --test does not go with: TestCompareFlagErrors.
 	// A test file of another width is an error naming both files.
 	wide := writeFile(t, dir, "wide", "1 1:0.5 20:0.1\n-1 1:0.2\n")

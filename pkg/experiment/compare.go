@@ -110,6 +110,11 @@ const (
 	// than TrainSize, so each of the Partitions partitions trains on all of
 	// them (they differ only in the methods' random choices).
 	NoticeWholeFile
+	// NoticeDefaultTrainSize: with a given test file and --partitions but
+	// no --train-size, each partition trains on the default TrainSize rows
+	// of the Rows of the training file Dataset, which a user who meant the
+	// whole file would not guess from the table.
+	NoticeDefaultTrainSize
 )
 
 // Notice is what Compare tells its caller (CompareSettings.Notify) before the
@@ -503,6 +508,9 @@ func (d DatasetSettings) trainTestSource(k int, seed uint64, stdin io.Reader, no
 	}
 	var splits []dataio.Split
 	if (d.PartitionsGiven || d.TrainSizeGiven) && d.TrainSize < n {
+		if !d.TrainSizeGiven && notify != nil {
+			notify(Notice{Kind: NoticeDefaultTrainSize, Dataset: d.Path, Rows: n, TrainSize: d.TrainSize, Partitions: k})
+		}
 		po := dataio.PartitionOptions{K: k, TrainSize: d.TrainSize, Stratified: d.Stratified}
 		if splits, err = dataio.Partitions(train.Strata(), po, seed); err != nil {
 			return nil, &SourceError{Path: d.Path, Err: err}
