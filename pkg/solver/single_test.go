@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
 // TestSingleIsFloat32Columns: the single-precision cache gives, bit for
@@ -93,4 +95,53 @@ func TestSingleOverflowIsNaNError(t *testing.T) {
 	if _, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Double}, nil); errors.Is(err, ErrNaN) {
 		t.Fatalf("float64 columns: %v (the entries are finite there)", err)
 	}
+}
+
+// roundedCols is a kernel matrix's columns rounded to float32, the
+// reference for the single-precision cache on any kernel.Matrix.
+type roundedCols struct{ kernel.Matrix }
+
+func (r roundedCols) Column(i int, idx []int, dst []float64) {
+	r.Matrix.Column(i, idx, dst)
+	for k, v := range dst {
+		dst[k] = float64(float32(v))
+	}
+}
+
+// TestSingleParallelColumns: in single precision the columns a solve
+// misses are computed in float64 by the pool's helpers as in double
+// precision, then rounded: with two workers (columns split, a cache too
+// small for the matrix) the solve is the serial one and the float32-rounded
+// columns' one, bit for bit.
+func TestSingleParallelColumns(t *testing.T) {
+	atLeastTwoProcs(t)
+	oldMin := splitMinWork
+	splitMinWork = 64
+	t.Cleanup(func() { splitMinWork = oldMin })
+	x, y := mixture(700, 6, 1, 5)
+	g, err := kernel.NewGaussianIso(0.25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := g.Rows(toDense(x))
+	pr := Problem{Q: q, Y: y, Cp: 4, Cn: 4}
+	small := 60 * 700 * 4
+	want, err := Solve(context.Background(), Problem{Q: roundedCols{q}, Y: y, Cp: 4, Cn: 4}, Settings{Workers: 1, Precision: Double})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial, err := Solve(context.Background(), pr, Settings{Workers: 1, Precision: Single, CacheBytes: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := columnsSplit.Load()
+	par, err := Solve(context.Background(), pr, Settings{Workers: 2, Precision: Single, CacheBytes: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if columnsSplit.Load() == before {
+		t.Fatal("no column was split: the parallel branch did not run")
+	}
+	sameResult(t, "single, serial against two workers", serial, par)
+	sameResult(t, "single against float32-rounded columns", want, serial)
 }
