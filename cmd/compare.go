@@ -31,6 +31,7 @@ type compareOptions struct {
 
 	Methods, Splits, Select, Shard, Preset string
 	Partitions, TrainSize, TestSize, MemMB int
+	DryRun                                 bool // --dry-run: print the plan, run no job
 	partitionsSet                          bool // --partitions given: a preset's own default yields
 	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
 	study                                  *study.Study
@@ -75,7 +76,7 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.s.Provenance.Study, "study", "", "a study FILE.yaml: its datasets, each read its own way, and settings whose keys are these flags' names (the flags given override its top level)")
-	f.BoolVar(&o.s.DryRun, "dry-run", false, "read the data, draw the partitions, check the settings and print the plan; run no job")
+	f.BoolVar(&o.DryRun, "dry-run", false, "read the data, draw the partitions, check the settings and print the plan; run no job")
 	f.StringVar(&o.each.Name, "name", "", "display name of the one DATA in tables, figures and records")
 	f.StringVar(&o.Preset, "preset", "", "a paper's experiment on generated data: laanaya-weston or gi-chessboard")
 	f.StringVar(&o.data.Test, "test", "", "test FILE for every partition (read with DATA's options and label mapping); training on all of DATA, or --train-size rows of it per partition")
@@ -131,9 +132,9 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	// The shared settings and --max-iter, checked here for every entry so
 	// that a bad value names its flag; compare checks them again with its
 	// entries (a preset's too) before any job runs.
-	s.Base, s.Configure = m.base(0, nil), m.apply
+	s.Base, s.Loop = m.base(0, nil), m.loop()
 	for _, e := range entries {
-		spec, err := m.apply(e.Spec)
+		spec, err := methods.ApplyLoop(e.Spec, s.Loop)
 		if err == nil {
 			err = spec.WithBase(s.Base).Check()
 		}
@@ -193,39 +194,51 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 	each.Test, each.PartitionsGiven, each.TrainSizeGiven, each.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
 	s.Datasets, s.Stdin, s.Seed, s.Normalize = experiment.FileSpecs(args, each), o.data.stdinReader(), o.Seed, o.data.Normalize
 	s.Preset = experiment.PresetRun{Name: o.Preset, Partitions: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize}
-	s.LaanayaSelect, s.Notify = o.Select == "laanaya", func(n experiment.Notice) {
-		if !o.Quiet {
-			fmt.Fprintln(o.ErrOut, report.Notice(n))
-		}
-	}
+	s.LaanayaSelect = o.Select == "laanaya"
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
 	if !o.partitionsSet {
 		s.Preset.Partitions = 0 // the preset's own
 	}
-	if o.Plot != "" {
-		// The figures come at the end: find out before a long run that
-		// their directory cannot be made.
-		s.BeforeRun = func() error {
-			if err := os.MkdirAll(o.Plot, 0o755); err != nil {
-				return fmt.Errorf("compare: --plot: %w", err)
-			}
-			return nil
-		}
-	}
-	// As tune: the estimate's live data, or the bound if lower, is the collector's soft limit.
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
 	study.Configure(&s, o.study, each)
-	s.LimitMemory = func(live int64) func() { return sysmem.LimitGCTo(o.MemMB, live) }
 	return s
 }
 
+// runCompare prepares the run (data read, jobs planned, settings checked),
+// prints its plan on --dry-run, or else prints what preparing found, makes
+// --plot's directory (the figures come at the end: find out before a long
+// run that it cannot be made), bounds the collector, runs it with a
+// progress display and prints its tables.
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	s := o.settings(args)
-	prog := progress.New(o.ErrOut, "compare", o.Quiet)
-	s.Progress = func(d, t int, r *experiment.Record) {
-		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
+	p, err := experiment.Prepare(ctx, s)
+	if err != nil {
+		return compareError(o.MemMB, err)
 	}
-	res, err := experiment.Compare(ctx, s)
+	if o.DryRun {
+		return report.WritePlan(o.Out, o.Format, p.Plan)
+	}
+	notice := func(n experiment.Notice) {
+		if !o.Quiet {
+			fmt.Fprintln(o.ErrOut, report.Notice(n))
+		}
+	}
+	for _, n := range p.Notices {
+		notice(n)
+	}
+	if o.Plot != "" {
+		if err := os.MkdirAll(o.Plot, 0o755); err != nil {
+			return fmt.Errorf("compare: --plot: %w", err)
+		}
+	}
+	// As tune: the estimate's live data, or the bound if lower, is the collector's soft limit.
+	if p.Live > 0 {
+		defer sysmem.LimitGCTo(o.MemMB, p.Live)()
+	}
+	prog := progress.New(o.ErrOut, "compare", o.Quiet)
+	res, err := p.Run(ctx, experiment.Observer{Notice: notice, Progress: func(d, t int, r *experiment.Record) {
+		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
+	}})
 	prog.Finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) && o.s.Out != "" && !o.Quiet {
@@ -233,9 +246,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		}
 		return compareError(o.MemMB, err)
 	}
-	if res.Plan != nil {
-		err = report.WritePlan(o.Out, o.Format, res.Plan)
-	} else if s.Shards > 1 {
+	if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
 		err = o.summaryOptions.write(o.globalOptions, report.SummarizeCompareWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope}), res.Records)

@@ -270,11 +270,11 @@ func TestCompareFlagsBuildSpecs(t *testing.T) {
 				}
 				return
 			}
-			if len(o.s.Entries) != len(tc.want) || o.s.Configure == nil {
-				t.Fatalf("%d entries (Configure set: %v), want %d", len(o.s.Entries), o.s.Configure != nil, len(tc.want))
+			if len(o.s.Entries) != len(tc.want) {
+				t.Fatalf("%d entries, want %d", len(o.s.Entries), len(tc.want))
 			}
 			for i, e := range o.s.Entries {
-				spec, err := o.s.Configure(e.Spec)
+				spec, err := methods.ApplyLoop(e.Spec, o.s.Loop)
 				if err != nil {
 					t.Fatalf("entry %s: %v", e, err)
 				}

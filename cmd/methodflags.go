@@ -39,19 +39,12 @@ func (f *methodFlags) base(seed uint64, rec func(methods.Step)) methods.Common {
 		WeightPos: f.WeightPos, WeightNeg: f.WeightNeg, ClassWeight: f.ClassWeight}
 }
 
-// apply sets spec's own fields from the flags given (--margin, --max-iter,
-// --tol, --rho, --init, --budget); a flag left at its default keeps the
-// spec's value (a preset's hard margin for gi). Check refuses bad values.
-func (f *methodFlags) apply(spec methods.Spec) (methods.Spec, error) {
-	in, err := methods.Lookup(spec.Name())
-	if err != nil {
-		return nil, err
-	}
-	if err := in.CheckMargin(f.Margin); err != nil {
-		return nil, err
-	}
-	loop := methods.Loop{MaxIter: f.MaxIter, Tol: f.Tol, Rho: f.Rho, Init: f.Init, Margin: f.Margin, Budget: f.Budget, Space: f.Space}
-	return methods.WithLoop(spec, loop), nil
+// loop is the loop settings the flags give (--margin, --max-iter, --tol,
+// --rho, --init, --budget, --log2c, --log2g): each method takes those it
+// has (methods.ApplyLoop); a flag left at its default keeps the spec's
+// value (a preset's hard margin for gi). Check refuses bad values.
+func (f *methodFlags) loop() methods.Loop {
+	return methods.Loop{MaxIter: f.MaxIter, Tol: f.Tol, Rho: f.Rho, Init: f.Init, Margin: f.Margin, Budget: f.Budget, Space: f.Space}
 }
 
 // addSpaceFlags declares the search space's flags, tune's and compare's.

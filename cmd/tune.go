@@ -119,7 +119,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 		return tuneSettings{}, usageErrorf("--method: unknown method %q (want %s)", o.Method, names)
 	}
 	if err == nil {
-		spec, err = o.m.apply(spec)
+		spec, err = methods.ApplyLoop(spec, o.m.loop())
 	}
 	if err == nil {
 		spec = spec.WithBase(o.m.base(o.Seed, nil))

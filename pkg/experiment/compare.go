@@ -22,9 +22,12 @@ var DefaultData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin
 // DatasetSettings.Partitions is 0 (Laanaya et al. 2011, §3).
 const DefaultPartitions = 30
 
-// CompareSettings are the settings of a comparison (compare). The zero value
-// of a field means its default. What to run on is said one way, by
-// Datasets (or, for partitions the caller draws, Sources; or a Preset).
+// CompareSettings are the settings of a comparison (compare): data only,
+// what to run and how, so that two runs of equal settings are the same run
+// (what a caller does around the run, such as printing progress, is an
+// Observer's). The zero value of a field means its default. What to run on
+// is said one way, by Datasets (or, for partitions the caller draws,
+// Sources; or a Preset).
 type CompareSettings struct {
 	// Entries are the methods compared with their settings, in the tables'
 	// order; nil means every method with its default settings.
@@ -53,10 +56,11 @@ type CompareSettings struct {
 	Normalize string
 	Base      methods.Common
 	Workers   int
-	// Configure, when set, sets what the caller gives every entry besides
-	// Base (the command line's --max-iter) on each entry's settings: on
-	// Entries, a preset's or the default ones.
-	Configure func(methods.Spec) (methods.Spec, error)
+	// Loop is what the caller gives every entry's own loop besides Base
+	// (the command line's --max-iter, --log2c and --log2g): each entry
+	// takes the fields it has (methods.ApplyLoop), on Entries, a preset's
+	// or the default ones; a zero field keeps the entry's own.
+	Loop methods.Loop
 	// Shard of Shards (1-based, ParseShard) runs only every Shards-th job
 	// of the run (Config.Plan); 0 and 0 run all of them.
 	Shard, Shards int
@@ -76,25 +80,6 @@ type CompareSettings struct {
 	Out    string
 	Resume bool
 
-	// BeforeRun, when set, is called once the datasets are read and the
-	// jobs planned, before Out is opened and any job runs; its error ends
-	// Compare.
-	BeforeRun func() error
-	// LimitMemory, when set, is called before the jobs run with the live
-	// data of the run's memory estimate (methods.GCLimit of the jobs at once
-	// of its largest estimate); a command gives it to the collector as its
-	// soft limit (sysmem.LimitGCTo), so that the resident set stays under
-	// the estimate, and Compare calls the function it returns when the run
-	// ends.
-	LimitMemory func(live int64) (restore func())
-	// Progress, when set, is called after every finished job.
-	Progress Progress
-	// Notify, when set, is told what Compare found before the jobs run.
-	Notify func(Notice)
-
-	// DryRun reads the datasets, draws the partitions and checks the
-	// settings, then returns the Plan without running a job or opening Out.
-	DryRun bool
 	// Provenance is what made the run (version, command line or study
 	// file): every record carries it with its dataset's DataProvenance.
 	Provenance Provenance
@@ -117,8 +102,8 @@ const (
 	NoticeDefaultTrainSize
 )
 
-// Notice is what Compare tells its caller (CompareSettings.Notify) before the
-// jobs run.
+// Notice is what a comparison tells its caller before the jobs run:
+// Prepared.Notices, and Observer.Notice for Laanaya's baselines.
 type Notice struct {
 	Kind     NoticeKind
 	Dataset  string
@@ -147,8 +132,6 @@ type CompareResult struct {
 	Failures int
 	// Baselines are the svm baselines chosen by LaanayaSelect, by dataset.
 	Baselines map[string]FixedSVM
-	// Plan is the run's plan (DryRun only).
-	Plan *Plan
 }
 
 // Errors of Compare that are the caller's settings, not the data or the work.
@@ -218,15 +201,56 @@ func (e *OtherRunError) Error() string {
 
 func (e *OtherRunError) Unwrap() error { return ErrMixedRuns }
 
-// Compare runs the comparison protocol (Laanaya et al. 2011, §3): it reads
-// the datasets and draws their partitions, refuses before any job runs an
-// entry whose method would refuse the options and a run that would need
-// more memory than MemBytes, resumes from Out, runs the
-// jobs of the shard (Run) and returns their records. A job that fails is a
-// failed record; the error is non-nil when the comparison cannot go on (bad
-// settings, unreadable data, a results file of another run, cancellation:
-// the records already written to Out stay).
+// Compare runs the comparison protocol (Laanaya et al. 2011, §3):
+// Prepare, then Run with no Observer.
 func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
+	p, err := Prepare(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(ctx, Observer{})
+}
+
+// Prepared is a comparison read, planned and checked (Prepare), not yet
+// run: a dry run shows its Plan; a command prints its Notices, sets the
+// collector's limit from Live and prepares its outputs before Run.
+type Prepared struct {
+	// Plan is what Run will do: the datasets as read, the jobs, notes.
+	Plan *Plan
+	// Notices are what reading the datasets found (a training file no
+	// larger than the training size, say).
+	Notices []Notice
+	// Live is the run's estimated live data (methods.GCLimit of the jobs
+	// at once of its largest memory estimate), 0 when it cannot be told:
+	// a command gives it to the collector as its soft limit
+	// (sysmem.LimitGCTo), so that the resident set stays under the
+	// estimate.
+	Live int64
+
+	s       CompareSettings
+	cfg     Config
+	sources []Source
+	entries []Entry
+	jobs    []Job
+}
+
+// Observer hears a comparison as it runs (a command's display); the zero
+// value hears nothing. It is not part of the settings: it changes no
+// record.
+type Observer struct {
+	// Progress, when set, is called after every finished job.
+	Progress Progress
+	// Notice, when set, is told of Laanaya's baseline of each dataset as
+	// it is chosen (LaanayaSelect), before the jobs run.
+	Notice func(Notice)
+}
+
+// Prepare reads the datasets and draws their partitions, resolves the
+// entries (a preset's, the default ones; Loop and Base applied and
+// checked), plans the jobs of the shard, and refuses before any job runs
+// an entry whose method would refuse the options and a run that would need
+// more memory than MemBytes. It opens no file but the data.
+func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
 		Base: s.Base, Describe: map[string]string{"select": "cv"},
@@ -238,6 +262,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	p := &Prepared{s: s, entries: entries}
 	specs := s.Datasets
 	if sources != nil {
 		specs = nil
@@ -245,7 +270,8 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
 	if specs != nil {
-		if sources, err = s.datasetSources(specs, cfg.Describe); err != nil {
+		notify := func(n Notice) { p.Notices = append(p.Notices, n) }
+		if sources, err = s.datasetSources(specs, cfg.Describe, notify); err != nil {
 			return nil, err
 		}
 	}
@@ -255,21 +281,22 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.LimitMemory != nil && !s.DryRun {
-		if need, err := runNeed(cfg, sources, shapes, entries, len(jobs)); err == nil && need > 0 {
-			defer s.LimitMemory(methods.GCLimit(need))()
-		}
+	if need, err := runNeed(cfg, sources, shapes, entries, len(jobs)); err == nil && need > 0 {
+		p.Live = methods.GCLimit(need)
 	}
+	p.cfg, p.sources, p.jobs = cfg, sources, jobs
+	p.Plan = s.plan(cfg, sources, entries, len(jobs))
+	return p, nil
+}
+
+// Run runs the prepared comparison: it opens and locks Out, resumes from
+// it, runs the jobs of the shard and returns their records. A job that
+// fails is a failed record; the error is non-nil when the comparison
+// cannot go on (a results file of another run, cancellation: the records
+// already written to Out stay). A Prepared runs once.
+func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error) {
+	s, cfg, sources, entries, jobs := &p.s, p.cfg, p.sources, p.entries, p.jobs
 	res := &CompareResult{Entries: entries}
-	if s.DryRun {
-		res.Plan = s.plan(cfg, sources, entries, len(jobs))
-		return res, nil
-	}
-	if s.BeforeRun != nil {
-		if err := s.BeforeRun(); err != nil {
-			return nil, err
-		}
-	}
 	// Out is opened and locked before any work (Laanaya's selection
 	// included), so that a second writer is refused at once.
 	sink, prior, closeSink, err := openSink(s.Out, s.Resume)
@@ -278,7 +305,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	}
 	defer closeSink()
 	if s.LaanayaSelect {
-		if err := s.laanaya(ctx, &cfg, sources, entries, res); err != nil {
+		if err := laanaya(ctx, &cfg, sources, entries, res, obs.Notice); err != nil {
 			return nil, err
 		}
 	}
@@ -295,7 +322,7 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 		prior[i].Identity = cfg.Identity[prior[i].Dataset]
 		done[prior[i].Key()] = true
 	}
-	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, s.Progress)
+	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, obs.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -307,9 +334,13 @@ func Compare(ctx context.Context, s CompareSettings) (*CompareResult, error) {
 	return res, nil
 }
 
-// entriesAndPreset returns the run's entries (s.Entries, the preset's or
-// the default ones, with the preset's margins, configured and checked with
-// cfg's shared settings) and the preset's sources (nil without a preset).
+// entriesAndPreset returns the run's entries, complete: s.Entries, the
+// preset's or the default ones, with the preset's margins, s.Loop and
+// cfg's shared settings (Base), each checked before any data is read or
+// any job runs (methods.Spec.Check: C -1 for every method, C 1 for
+// twolevel, which learns C, folds for the methods that cross-validate);
+// and the preset's sources (nil without a preset). A job gives its entry
+// the job's seed and workers (runJob).
 func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error) {
 	entries, sources := s.Entries, s.Sources
 	var margins map[string]string
@@ -335,18 +366,19 @@ func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error
 			return nil, nil, err
 		}
 	}
-	entries = withMargins(entries, margins)
-	if s.Configure != nil {
-		entries = slices.Clone(entries)
-		for i := range entries {
-			spec, err := s.Configure(entries[i].Spec)
-			if err != nil {
-				return nil, nil, &EntryError{Entry: entries[i], Err: err}
-			}
-			entries[i].Spec = spec
+	entries = slices.Clone(withMargins(entries, margins))
+	for i := range entries {
+		spec, err := methods.ApplyLoop(entries[i].Spec, s.Loop)
+		if err == nil {
+			spec = spec.WithBase(cfg.Base)
+			err = spec.Check()
 		}
+		if err != nil {
+			return nil, nil, &EntryError{Entry: entries[i], Err: err}
+		}
+		entries[i].Spec = spec
 	}
-	return entries, sources, checkEntryOptions(cfg, entries)
+	return entries, sources, nil
 }
 
 // checkRun refuses, once the datasets are read and before any job runs, a
@@ -432,19 +464,6 @@ func checkPrior(out string, prior []Record, run, legacy string, settings map[str
 				e.Diff = DiffSettings(r.Settings, settings)
 			}
 			return e
-		}
-	}
-	return nil
-}
-
-// checkEntryOptions refuses, before any data is read or any job runs, an
-// entry whose method refuses its settings with the run's shared ones on any
-// data (methods.Spec.Check: C -1 for every method, C 1 for twolevel, which
-// learns C, folds for the methods that cross-validate).
-func checkEntryOptions(cfg Config, entries []Entry) error {
-	for _, e := range entries {
-		if err := e.Spec.WithBase(cfg.Base).Check(); err != nil {
-			return &EntryError{Entry: e, Err: err}
 		}
 	}
 	return nil
@@ -555,8 +574,9 @@ func uniqueNames(sources []Source, paths []string) error {
 }
 
 // laanaya fixes the svm baseline of every dataset by Laanaya's selection
-// (best test rate on the first five partitions).
-func (s *CompareSettings) laanaya(ctx context.Context, cfg *Config, sources []Source, entries []Entry, res *CompareResult) error {
+// (best test rate on the first five partitions); notify, when set, is told
+// of each.
+func laanaya(ctx context.Context, cfg *Config, sources []Source, entries []Entry, res *CompareResult, notify func(Notice)) error {
 	hasSVM := false
 	for _, e := range entries {
 		hasSVM = hasSVM || e.Method == "svm"
@@ -572,8 +592,8 @@ func (s *CompareSettings) laanaya(ctx context.Context, cfg *Config, sources []So
 		}
 		cfg.Baseline[src.Name()] = f
 		cfg.Describe["baseline:"+src.Name()] = fmt.Sprintf("%g/%g", f.C, f.Gamma)
-		if s.Notify != nil {
-			s.Notify(Notice{Kind: NoticeBaseline, Dataset: src.Name(), Baseline: f})
+		if notify != nil {
+			notify(Notice{Kind: NoticeBaseline, Dataset: src.Name(), Baseline: f})
 		}
 	}
 	res.Baselines = cfg.Baseline

@@ -76,18 +76,20 @@ func TestCompareSettingsErrors(t *testing.T) {
 // With a test file and more partitions than the training file has rows to
 // subsample, every partition trains on the whole file, and Compare says so.
 func TestCompareTestFileWholeFile(t *testing.T) {
-	var notices []Notice
-	res, err := Compare(context.Background(), CompareSettings{
+	p, err := Prepare(context.Background(), CompareSettings{
 		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
 			Test: "../../testdata/libsvm/heart_scale", Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
-		Notify: func(n Notice) { notices = append(notices, n) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Notice{{Kind: NoticeWholeFile, Dataset: "builtin:heart", Rows: 270, TrainSize: 500, Partitions: 2}}
-	if !reflect.DeepEqual(notices, want) {
-		t.Errorf("notices %+v, want %+v", notices, want)
+	if !reflect.DeepEqual(p.Notices, want) {
+		t.Errorf("notices %+v, want %+v", p.Notices, want)
+	}
+	res, err := p.Run(context.Background(), Observer{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if len(res.Records) != 2 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 270 {
 		t.Errorf("records %+v", res.Records)
@@ -217,17 +219,7 @@ func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
 					Entries: mustEntries(t, tc.methods), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
 						Partitions: 2, TrainSize: 100, TestSize: 100}), Seed: 1, Normalize: "zscore",
 					Base: tc.base, Workers: 1, Out: out, Resume: true,
-					Configure: func(s methods.Spec) (methods.Spec, error) {
-						switch v := s.(type) {
-						case methods.GISettings:
-							v.Steps = tc.maxIter
-							return v, nil
-						case methods.RCSCSettings:
-							v.MaxIter = tc.maxIter
-							return v, nil
-						}
-						return s, nil
-					},
+					Loop: methods.Loop{MaxIter: tc.maxIter},
 				}
 			}
 			res, err := Compare(context.Background(), settings())

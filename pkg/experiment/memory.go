@@ -212,7 +212,7 @@ func checkSize(c Config, sources []Source, shapes []shape, entries []Entry) erro
 	for k, src := range sources {
 		for _, e := range entries {
 			var se *methods.SizeError
-			if err := methods.CheckSize(e.Spec.WithBase(c.Base), shapes[k].n); errors.As(err, &se) {
+			if err := methods.CheckSize(e.Spec, shapes[k].n); errors.As(err, &se) {
 				return &SizeError{Dataset: src.Name(), Entry: e, Err: se}
 			}
 		}

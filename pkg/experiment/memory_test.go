@@ -170,30 +170,28 @@ func TestJobWorkersFollowGOMAXPROCS(t *testing.T) {
 	}
 }
 
-// Compare gives LimitMemory the live data of its run's estimate (the jobs at
-// once of its largest entry) before the jobs run, and restores it after.
+// Prepare gives, as Live, the live data of its run's estimate (the jobs at
+// once of its largest entry), which a command makes the collector's limit
+// before the jobs run.
 func TestCompareLimitMemory(t *testing.T) {
 	t.Parallel()
-	var live int64
-	restored := false
 	s := CompareSettings{Entries: mustEntries(t, "svm,rcsc"), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 60, TestSize: 60}),
-		Workers: 2, Base: methods.Common{Folds: 3}, LimitMemory: func(l int64) func() {
-			live = l
-			return func() { restored = true }
-		}}
-	if _, err := Compare(context.Background(), s); err != nil {
+		Workers: 2, Base: methods.Common{Folds: 3}}
+	p, err := Prepare(context.Background(), s)
+	if err != nil {
 		t.Fatal(err)
 	}
+	live := p.Live
 	// The same run under a bound of 1 byte is refused with its largest
 	// estimate.
-	s.MemBytes, s.LimitMemory = 1, nil
-	_, err := Compare(context.Background(), s)
+	s.MemBytes = 1
+	_, err = Compare(context.Background(), s)
 	var me *MemoryError
 	if !errors.As(err, &me) {
 		t.Fatalf("%v, want a *MemoryError", err)
 	}
 	need := me.Bytes
-	if live != methods.GCLimit(need) || live <= methods.RuntimeBytes || !restored {
-		t.Errorf("LimitMemory got %d (restored %v), want GCLimit(%d) = %d", live, restored, need, methods.GCLimit(need))
+	if live != methods.GCLimit(need) || live <= methods.RuntimeBytes {
+		t.Errorf("Live %d, want GCLimit(%d) = %d", live, need, methods.GCLimit(need))
 	}
 }

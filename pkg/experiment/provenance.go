@@ -167,9 +167,9 @@ func (e *DuplicateNameError) Error() string {
 // and draws their partitions; it describes them for the fingerprint, as
 // the run's fingerprint always described them: FileSpecs' datasets as one
 // list of files, a study's each by its settings.
-func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[string]string) ([]Source, error) {
+func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[string]string, notify func(Notice)) ([]Source, error) {
 	if specs[0].files {
-		return s.fileSources(specs, describe)
+		return s.fileSources(specs, describe, notify)
 	}
 	var (
 		sources []Source
@@ -179,7 +179,7 @@ func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[s
 		if ds.Partitions == 0 {
 			ds.Partitions = DefaultPartitions
 		}
-		src, err := ds.source(ds.Partitions, s.Seed, s.Stdin, s.Notify)
+		src, err := ds.source(ds.Partitions, s.Seed, s.Stdin, notify)
 		if err != nil {
 			at := ds.Path
 			if ds.Where != "" {
@@ -205,7 +205,7 @@ func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[s
 
 // fileSources reads the datasets of FileSpecs and draws their partitions,
 // and describes them for the fingerprint.
-func (s *CompareSettings) fileSources(specs []DatasetSettings, describe map[string]string) ([]Source, error) {
+func (s *CompareSettings) fileSources(specs []DatasetSettings, describe map[string]string, notify func(Notice)) ([]Source, error) {
 	d := specs[0] // the settings every one shares
 	k := cmp.Or(d.Partitions, DefaultPartitions)
 	var (
@@ -213,7 +213,7 @@ func (s *CompareSettings) fileSources(specs []DatasetSettings, describe map[stri
 		paths   []string
 	)
 	for _, ds := range specs {
-		src, err := ds.source(k, s.Seed, s.Stdin, s.Notify)
+		src, err := ds.source(k, s.Seed, s.Stdin, notify)
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +382,7 @@ func dataProvenance(src Source, path string, read dataio.ReadOptions) *DataProve
 	return p
 }
 
-// Plan is what a run would do (CompareSettings.DryRun): its datasets as
+// Plan is what a run would do (Prepared.Plan; a dry run prints it): its datasets as
 // read and partitioned, its entries and its jobs.
 type Plan struct {
 	Datasets []*DataProvenance `json:"datasets"`

@@ -80,10 +80,14 @@ func TestCompareRefusesALockedOutBeforeWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notices []Notice
-	_, err = Compare(context.Background(), CompareSettings{
+	p, err := Prepare(context.Background(), CompareSettings{
 		Entries: entries, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{Partitions: 2, TrainSize: 50, TestSize: 50}),
-		LaanayaSelect: true, Out: path, Notify: func(n Notice) { notices = append(notices, n) },
+		LaanayaSelect: true, Out: path,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Run(context.Background(), Observer{Notice: func(n Notice) { notices = append(notices, n) }})
 	if le := (*LockedError)(nil); !errors.As(err, &le) || len(notices) != 0 {
 		t.Fatalf("err = %v, %d notices; want a *LockedError before the baseline is chosen", err, len(notices))
 	}

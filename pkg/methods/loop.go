@@ -27,6 +27,24 @@ type loopSetter interface {
 	withLoop(Loop) Spec
 }
 
+// ApplyLoop returns spec with the loop settings of l that it has
+// (WithLoop), refusing a margin its method does not train with
+// (Info.CheckMargin; a method outside the registry takes no margin): the
+// one way a command or a comparison applies its shared loop settings to an
+// entry.
+func ApplyLoop(spec Spec, l Loop) (Spec, error) {
+	if l.Margin != "" {
+		in, err := Lookup(spec.Name())
+		if err != nil {
+			return nil, err
+		}
+		if err := in.CheckMargin(l.Margin); err != nil {
+			return nil, err
+		}
+	}
+	return WithLoop(spec, l), nil
+}
+
 // WithLoop returns spec with the loop settings of l that it has.
 func WithLoop(spec Spec, l Loop) Spec {
 	if s, ok := spec.(loopSetter); ok {

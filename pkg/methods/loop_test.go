@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -70,5 +71,22 @@ func TestEveryLoopMethodTakesLoop(t *testing.T) {
 		if _, ok := spec.(loopSetter); has && !ok {
 			t.Errorf("%s: %s has loop fields but no withLoop", in.Name, typ)
 		}
+	}
+}
+
+// ApplyLoop refuses a margin the entry's method does not train with, naming
+// the margin, and applies the loop otherwise; without a margin it takes a
+// spec outside the registry as it is.
+func TestApplyLoop(t *testing.T) {
+	got, err := ApplyLoop(GISettings{Steps: 1}, Loop{MaxIter: 4, Margin: "hard"})
+	if err != nil || !reflect.DeepEqual(got, GISettings{Steps: 4, Margin: "hard"}) {
+		t.Errorf("gi: %+v, %v", got, err)
+	}
+	var oe *OptionError
+	if _, err := ApplyLoop(RCSCSettings{}, Loop{Margin: "hard"}); !errors.As(err, &oe) || oe.Option != "margin" || oe.Method != "rcsc" {
+		t.Errorf("rcsc with a margin: %v, want an *OptionError of rcsc's margin", err)
+	}
+	if got, err := ApplyLoop(RCSCSettings{MaxIter: 2}, Loop{Tol: 0.25}); err != nil || !reflect.DeepEqual(got, RCSCSettings{MaxIter: 2, Tol: 0.25}) {
+		t.Errorf("rcsc: %+v, %v", got, err)
 	}
 }
