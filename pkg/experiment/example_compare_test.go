@@ -80,3 +80,33 @@ func ExampleMergeFiles() {
 	// 3 records of [heart], complete: true
 	// heart svm: test accuracy 0.806 over 3 partitions
 }
+
+// Prepare a comparison (data read, jobs planned, settings checked, nothing
+// run), look at its plan, then run it with an Observer that hears every
+// finished job: what compare does between --dry-run and its progress line.
+func ExamplePrepare() {
+	entries, err := experiment.ParseEntries("svm,rcsc")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := experiment.Prepare(context.Background(), experiment.CompareSettings{
+		Entries: entries, Seed: 1,
+		Datasets: experiment.FileSpecs([]string{"builtin:heart"},
+			experiment.DatasetSettings{Partitions: 2, TrainSize: 100, TestSize: 100}),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("run %s: %d jobs of %v on %d dataset\n", p.Plan.Run, p.Plan.Jobs, p.Plan.Entries, len(p.Plan.Datasets))
+	done := 0
+	res, err := p.Run(context.Background(), experiment.Observer{
+		Progress: func(d, total int, last *experiment.Record) { done = d },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("heard %d of %d jobs; %d records of run %s\n", done, res.Jobs, len(res.Records), res.Run)
+	// Output:
+	// run fbda06aca0d4: 4 jobs of [svm rcsc] on 1 dataset
+	// heard 4 of 4 jobs; 4 records of run fbda06aca0d4
+}
