@@ -60,6 +60,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"slices"
 	"strings"
 )
@@ -82,11 +83,20 @@ func main() {
 	os.Exit(1)
 }
 
-// Write prints the counts, and with verbose the files and the climbs.
+// Write prints the counts, and with verbose the files by package, the
+// files and the climbs.
 func (t *Travel) Write(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "files entered: %d\nclimbs: %d\n", len(t.Files), len(t.Climbs))
 	if !verbose {
 		return
+	}
+	fmt.Fprintln(w, "\nfiles by package:")
+	byPkg := map[string]int{}
+	for _, f := range t.Files {
+		byPkg[path.Dir(f)]++
+	}
+	for _, p := range sortedKeys(byPkg) {
+		fmt.Fprintf(w, "  %-20s %d\n", p, byPkg[p])
 	}
 	fmt.Fprintln(w, "\nfiles (one carrying expression each):")
 	for _, f := range t.Files {
