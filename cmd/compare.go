@@ -129,15 +129,14 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErrorf("--methods: %v", err)
 	}
-	// The shared settings and --max-iter, checked here for every entry so
-	// that a bad value names its flag; compare checks them again with its
-	// entries (a preset's too) before any job runs.
+	// The shared settings and the loop flags, checked here as compare
+	// checks them (CompleteEntries) so that a bad value names its flag;
+	// a C that an entry refuses (twolevel learns C) is compare's usage
+	// error naming the entry, when it runs.
 	s.Base, s.Loop = m.base(0, nil), m.loop()
-	for _, e := range entries {
-		spec, err := methods.ApplyLoop(e.Spec, s.Loop)
-		if err == nil {
-			err = spec.WithBase(s.Base).Check()
-		}
+	check := *s
+	check.Entries = entries
+	if _, err := check.CompleteEntries(); err != nil {
 		if oe := (*methods.OptionError)(nil); errors.As(err, &oe) && oe.Option != "C" {
 			return m.optionError(err)
 		}

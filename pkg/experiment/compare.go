@@ -258,7 +258,7 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	if s.LaanayaSelect {
 		cfg.Describe["select"] = "laanaya"
 	}
-	entries, sources, err := s.entriesAndPreset(cfg)
+	entries, sources, err := s.entriesAndPreset(cfg.Describe)
 	if err != nil {
 		return nil, err
 	}
@@ -334,14 +334,24 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	return res, nil
 }
 
+// CompleteEntries returns the entries the settings run, complete, as
+// Prepare runs them (entriesAndPreset), without reading any data: a
+// command checks its flags with it before it runs anything. The error of
+// an entry that refuses the settings is an *EntryError.
+func (s *CompareSettings) CompleteEntries() ([]Entry, error) {
+	entries, _, err := s.entriesAndPreset(map[string]string{})
+	return entries, err
+}
+
 // entriesAndPreset returns the run's entries, complete: s.Entries, the
 // preset's or the default ones, with the preset's margins, s.Loop and
 // cfg's shared settings (Base), each checked before any data is read or
 // any job runs (methods.Spec.Check: C -1 for every method, C 1 for
 // twolevel, which learns C, folds for the methods that cross-validate);
-// and the preset's sources (nil without a preset). A job gives its entry
-// the job's seed and workers (runJob).
-func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error) {
+// and the preset's sources (nil without a preset; drawn when a job runs),
+// whose name it adds to describe. A job gives its entry the job's seed and
+// workers (runJob).
+func (s *CompareSettings) entriesAndPreset(describe map[string]string) ([]Entry, []Source, error) {
 	entries, sources := s.Entries, s.Sources
 	var margins map[string]string
 	if s.Preset.Name != "" {
@@ -358,7 +368,7 @@ func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error
 		if entries == nil {
 			entries = pe
 		}
-		cfg.Describe["preset"] = s.Preset.Name
+		describe["preset"] = s.Preset.Name
 	}
 	if entries == nil {
 		var err error
@@ -370,7 +380,7 @@ func (s *CompareSettings) entriesAndPreset(cfg Config) ([]Entry, []Source, error
 	for i := range entries {
 		spec, err := methods.ApplyLoop(entries[i].Spec, s.Loop)
 		if err == nil {
-			spec = spec.WithBase(cfg.Base)
+			spec = spec.WithBase(s.Base)
 			err = spec.Check()
 		}
 		if err != nil {
