@@ -130,13 +130,13 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		return usageErrorf("--methods: %v", err)
 	}
 	// The shared settings and the loop flags, checked here as compare
-	// checks them (CompleteEntries) so that a bad value names its flag;
+	// checks them (CheckEntries) so that a bad value names its flag;
 	// a C that an entry refuses (twolevel learns C) is compare's usage
 	// error naming the entry, when it runs.
 	s.Base, s.Loop = m.base(0, nil), m.loop()
 	check := *s
 	check.Entries = entries
-	if _, err := check.CompleteEntries(); err != nil {
+	if err := check.CheckEntries(); err != nil {
 		if oe := (*methods.OptionError)(nil); errors.As(err, &oe) && oe.Option != "C" {
 			return m.optionError(err)
 		}

@@ -334,13 +334,13 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	return res, nil
 }
 
-// CompleteEntries returns the entries the settings run, complete, as
-// Prepare runs them (entriesAndPreset), without reading any data: a
-// command checks its flags with it before it runs anything. The error of
-// an entry that refuses the settings is an *EntryError.
-func (s *CompareSettings) CompleteEntries() ([]Entry, error) {
-	entries, _, err := s.entriesAndPreset(map[string]string{})
-	return entries, err
+// CheckEntries checks the entries the settings run, completed as Prepare
+// completes them (entriesAndPreset), without reading any data: a command
+// checks its flags with it before it runs anything. The error of an entry
+// that refuses the settings is an *EntryError.
+func (s *CompareSettings) CheckEntries() error {
+	_, _, err := s.entriesAndPreset(map[string]string{})
+	return err
 }
 
 // entriesAndPreset returns the run's entries, complete: s.Entries, the
