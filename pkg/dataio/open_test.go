@@ -92,8 +92,8 @@ func TestOpenDatasetRandomPartitions(t *testing.T) {
 	if got := spec.Key(); got != "partitions=3 test-size=50 train-size=100" {
 		t.Errorf("key %q", got)
 	}
-	if got := (DatasetSpec{TrainFraction: 0.5, Stratified: true, Read: ReadOptions{Positive: "2"}}).Key(); got != "partitions=30 positive=2 stratified=true train-fraction=0.5" {
-		t.Errorf("key with the defaults %q", got)
+	if got := (DatasetSpec{Partitions: 30, TrainFraction: 0.5, Stratified: true, Read: ReadOptions{Positive: "2"}}).Key(); got != "partitions=30 positive=2 stratified=true train-fraction=0.5" {
+		t.Errorf("key with read options and a fraction %q", got)
 	}
 }
 

@@ -6,7 +6,6 @@ package dataio
 // it is, as against its display name (Identity).
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -189,17 +188,17 @@ func (s DatasetSpec) Key() string { return s.KeyWith(ReadFlags(s.Read)) }
 
 // KeyWith is the spec's settings with the read options read (ReadFlags)
 // as one line, "k=v k=v" sorted by key: the read options, the partitions
-// (0: DefaultPartitions), the sizes or the training fraction, stratified
-// and a given test file's rules; not its path or name, since a dataset is
-// identified by its content (its SHA-256) and how it was read, not by where
-// the file lies.
+// (as given: a run names DefaultPartitions for 0), the sizes or the
+// training fraction, stratified and a given test file's rules; not its
+// path or name, since a dataset is identified by its content (its SHA-256)
+// and how it was read, not by where the file lies.
 func (s DatasetSpec) KeyWith(read map[string]string) string {
 	kv := maps.Clone(read)
 	if kv == nil {
 		kv = map[string]string{}
 	}
 	maps.Copy(kv, s.partitionKV())
-	kv["partitions"] = strconv.Itoa(cmp.Or(s.Partitions, DefaultPartitions))
+	kv["partitions"] = strconv.Itoa(s.Partitions)
 	return joinKV(kv)
 }
 

@@ -68,42 +68,50 @@ func (e *DuplicateNameError) Error() string {
 // shared settings, a study's each by its settings (DatasetSettings.Key).
 func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[string]string) ([]Source, error) {
 	files := specs[0].FileList
-	parts := make([]*dataio.Partitioned, 0, len(specs))
-	for _, ds := range specs {
+	var (
+		parts []*dataio.Partitioned
+		seen  = map[string]string{} // a study's display names: where each was given
+	)
+	for i, ds := range specs {
 		p, err := dataio.OpenDataset(ds, s.Seed, s.Stdin)
 		if err != nil && !files {
-			// A study's dataset: every error names its path and where the
-			// study gives it.
-			at := ds.Path
-			if ds.Where != "" {
-				at = fmt.Sprintf("%s (%s)", ds.Path, ds.Where)
-			}
-			var se *SourceError
-			if errors.As(err, &se) {
-				err = se.Err
-			}
-			err = &SourceError{Path: at, Err: err}
+			err = studyError(ds, err)
 		}
 		if err != nil {
 			return nil, err
 		}
 		s.notify(p.Notes)
+		if !files {
+			if err := describeStudy(i, p, seen, describe); err != nil {
+				return nil, err
+			}
+		}
 		parts = append(parts, p)
 	}
-	var err error
 	if files {
-		err = describeFiles(parts, describe)
-	} else {
-		err = describeStudy(parts, describe)
-	}
-	if err != nil {
-		return nil, err
+		if err := describeFiles(parts, describe); err != nil {
+			return nil, err
+		}
 	}
 	sources := make([]Source, len(parts))
 	for i, p := range parts {
 		sources[i] = p
 	}
 	return sources, nil
+}
+
+// studyError is the error of opening a study's dataset ds: a *SourceError
+// naming its path and where the study gives it, whatever the error.
+func studyError(ds DatasetSettings, err error) error {
+	at := ds.Path
+	if ds.Where != "" {
+		at = fmt.Sprintf("%s (%s)", ds.Path, ds.Where)
+	}
+	var se *SourceError
+	if errors.As(err, &se) {
+		err = se.Err
+	}
+	return &SourceError{Path: at, Err: err}
 }
 
 // notify tells s.Notify (when set) of the notes of a dataset's partitions.
@@ -119,18 +127,17 @@ func (s *CompareSettings) notify(notes []dataio.PartitionNote) {
 	}
 }
 
-// describeStudy refuses two of a study's datasets of one display name and
-// describes each by its settings ("dataset.N").
-func describeStudy(parts []*dataio.Partitioned, describe map[string]string) error {
-	seen := map[string]string{}
-	for i, p := range parts {
-		ds, name := p.Spec, p.Name()
-		if first, dup := seen[name]; dup {
-			return &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
-		}
-		seen[name] = cmp.Or(ds.Where, ds.Path)
-		describe[fmt.Sprintf("dataset.%d", i)] = ds.Key()
+// describeStudy refuses a study's dataset p (the i-th) whose display name
+// an earlier one has (seen: where each was given) and describes it by its
+// settings ("dataset.N").
+func describeStudy(i int, p *dataio.Partitioned, seen, describe map[string]string) error {
+	ds, name := p.Spec, p.Name()
+	ds.Partitions = cmp.Or(ds.Partitions, DefaultPartitions)
+	if first, dup := seen[name]; dup {
+		return &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
 	}
+	seen[name] = cmp.Or(ds.Where, ds.Path)
+	describe[fmt.Sprintf("dataset.%d", i)] = ds.Key()
 	return nil
 }
 
