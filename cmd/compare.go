@@ -129,17 +129,13 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErrorf("--methods: %v", err)
 	}
-	// The shared settings and the loop flags, checked here as compare
-	// checks them (CheckEntries) so that a bad value names its flag;
-	// a C that an entry refuses (twolevel learns C) is compare's usage
-	// error naming the entry, when it runs.
+	// Checked as compare checks them, so that a bad value names its flag; a C an entry
+	// refuses (twolevel learns C) is compare's usage error naming the entry.
 	s.Base, s.Loop = m.base(0, nil), m.loop()
 	check := *s
 	check.Entries = entries
-	if err := check.CheckEntries(); err != nil {
-		if oe := (*methods.OptionError)(nil); errors.As(err, &oe) && oe.Option != "C" {
-			return m.optionError(err)
-		}
+	if oe := (*methods.OptionError)(nil); errors.As(check.CheckEntries(), &oe) && oe.Option != "C" {
+		return m.optionError(oe)
 	}
 	if o.Methods != "default" { // else the default list, or the preset's entries
 		o.s.Entries = entries

@@ -37,3 +37,26 @@ func ExampleDescribeFiles() {
 	// heart: 270 rows, 13 features, +1 = "1" on 120 rows, constant features []
 	// 1 error
 }
+
+// OpenDataset opens a dataset as compare does: read, partitioned from the
+// seed, with its provenance (the file's SHA-256, the partitions' sizes)
+// and its identity (what it is, as against its display name).
+func ExampleOpenDataset() {
+	spec := dataio.DatasetSpec{Path: "builtin:heart", Partitions: 3, TrainSize: 100, TestSize: 50}
+	p, err := dataio.OpenDataset(spec, 1, nil)
+	if err != nil {
+		panic(err)
+	}
+	train, test, err := p.Partition(0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Name(), p.Len(), "partitions of", train.Len(), "training and", test.Len(), "test rows")
+	pv := p.Provenance()
+	fmt.Println(pv.SHA256[:12], pv.RowsRead, "rows read")
+	fmt.Println(p.Identity("zscore")[dataio.IDPartitions])
+	// Output:
+	// heart 3 partitions of 100 training and 50 test rows
+	// 5defa0a4c4c5 270 rows read
+	// test-size=50 train-size=100
+}

@@ -20,7 +20,7 @@ var DefaultData = []string{"builtin:heart", "builtin:breast-wisconsin", "builtin
 
 // DefaultPartitions is the number of partitions of a dataset when
 // DatasetSettings.Partitions is 0 (Laanaya et al. 2011, §3).
-const DefaultPartitions = 30
+const DefaultPartitions = dataio.DefaultPartitions
 
 // CompareSettings are the settings of a comparison (compare): data only,
 // what to run and how, so that two runs of equal settings are the same run
@@ -139,7 +139,7 @@ var (
 	// ErrNoSVM: LaanayaSelect chooses the svm baseline, and no entry is svm.
 	ErrNoSVM = errors.New("Laanaya's selection chooses the svm baseline's (C, γ): no entry is svm")
 	// ErrNoRealisations: Predefined on a dataset without realisations.
-	ErrNoRealisations = errors.New("the dataset defines no train/test realisations")
+	ErrNoRealisations = dataio.ErrNoRealisations
 )
 
 // EntryError is an entry whose method refuses its settings on any data
@@ -162,15 +162,9 @@ func (e *DuplicateDataError) Error() string {
 	return fmt.Sprintf("dataset %s is given twice", e.Path)
 }
 
-// SourceError is a dataset whose partitions cannot be drawn.
-type SourceError struct {
-	Path string
-	Err  error
-}
-
-func (e *SourceError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
-
-func (e *SourceError) Unwrap() error { return e.Err }
+// SourceError is a dataset whose partitions cannot be drawn, or a study's
+// dataset that cannot be opened (dataio.DatasetError).
+type SourceError = dataio.DatasetError
 
 // ResultsExistError is a results file that holds records while Resume is off:
 // truncating it would throw away the finished jobs of an interrupted run.
@@ -228,6 +222,7 @@ type Prepared struct {
 	Live int64
 
 	s       CompareSettings
+	opened  bool // the sources are datasets Prepare opened (Datasets), not the caller's
 	cfg     Config
 	sources []Source
 	entries []Entry
@@ -269,13 +264,13 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	} else if specs == nil {
 		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
-	if specs != nil {
+	if p.opened = specs != nil; p.opened {
 		notify := func(n Notice) { p.Notices = append(p.Notices, n) }
 		if sources, err = s.datasetSources(specs, cfg.Describe, notify); err != nil {
 			return nil, err
 		}
 	}
-	cfg.Provenance = s.provenance(sources, specs)
+	cfg.Provenance = s.provenance(sources)
 	jobs := cfg.Plan(sources, entries)
 	shapes, err := s.checkRun(cfg, sources, entries, len(jobs))
 	if err != nil {
@@ -312,6 +307,7 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	if err := resumeRun(&cfg, res, s.Out, prior, sources, entries); err != nil {
 		return nil, err
 	}
+	cfg.Identity = cfg.identities(sources, p.opened)
 	res.Jobs = len(jobs)
 	done := map[Key]bool{}
 	for i := range prior {
@@ -424,10 +420,10 @@ func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, sh
 	return p
 }
 
-// resumeRun sets the run's identifier, settings, grid and datasets'
-// identities on cfg and res, checking that the records of out being resumed
-// (prior) are of the same run: a run begun by the version of the flat
-// options goes on under its own identifier, so that the file stays one run.
+// resumeRun sets the run's identifier, settings and grid on cfg and res,
+// checking that the records of out being resumed (prior) are of the same
+// run: a run begun by the version of the flat options goes on under its
+// own identifier, so that the file stays one run.
 func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sources []Source, entries []Entry) error {
 	res.Run = cfg.Fingerprint(entries, sources)
 	settings := cfg.RunSettings(entries, sources)
@@ -441,7 +437,6 @@ func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sour
 		res.Run, settings = legacy, nil
 	}
 	cfg.Settings = settings
-	cfg.Identity = cfg.identities(sources)
 	return nil
 }
 
@@ -479,105 +474,24 @@ func checkPrior(out string, prior []Record, run, legacy string, settings map[str
 	return nil
 }
 
-// source reads the dataset d (the path "-" from stdin) and draws its k
-// partitions from seed; notify, when set, is told of a training file
-// smaller than the training size.
-func (d DatasetSettings) source(k int, seed uint64, stdin io.Reader, notify func(Notice)) (Source, error) {
-	if d.Test != "" {
-		return d.trainTestSource(k, seed, stdin, notify)
-	}
-	data, err := dataio.LoadArg(d.Path, stdin, d.Read)
-	if err != nil {
-		return nil, err
-	}
-	if d.Predefined {
-		if len(data.Splits) == 0 {
-			return nil, &SourceError{Path: d.Path, Err: ErrNoRealisations}
-		}
-		splits := data.Splits
-		if k < len(splits) {
-			splits = splits[:k]
-		}
-		return EncodeNominal(&SplitSource{Data: data, Splits: splits}, data), nil
-	}
-	po := dataio.PartitionOptions{K: k, TrainSize: d.TrainSize, TestSize: d.TestSize, Stratified: d.Stratified}
-	if d.TrainFraction > 0 {
-		po.TrainSize, po.TestSize = 0, 0
-		po.TrainFraction = d.TrainFraction
-	}
-	splits, err := dataio.Partitions(data.Strata(), po, seed)
-	if err != nil && d.TrainFraction == 0 && (d.TrainSize > data.Len() || d.TestSize > data.Len()-d.TrainSize) {
-		// Small data (iris, wine): say which settings fit it, by the flags'
-		// names (a study's keys are the same without the dashes).
-		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, data.Name, data.Len())
-	}
-	if err != nil {
-		return nil, &SourceError{Path: d.Path, Err: err}
-	}
-	return EncodeNominal(&SplitSource{Data: data, Splits: splits}, data), nil
-}
-
-// trainTestSource reads the training data and its test file Test,
-// un-normalised (each partition fits its own normaliser), the test file
-// with the training file's label mapping and nominal features one-hot
-// encoded on the training file (dataio.LoadSplit), and draws the
-// partitions: the whole training file once, or with PartitionsGiven or
-// TrainSizeGiven, k random subsamples of TrainSize rows (all rows when the
-// file is smaller), each tested on the whole test file.
-func (d DatasetSettings) trainTestSource(k int, seed uint64, stdin io.Reader, notify func(Notice)) (Source, error) {
-	tt, err := dataio.LoadSplit(context.Background(), d.Path, dataio.SplitSettings{
-		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: seed, Normalize: dataio.NoScale})
-	if err != nil {
-		return nil, err
-	}
-	train, test := tt.Train, tt.Test
-	n := train.Len()
-	if !d.PartitionsGiven {
-		k = 1
-	}
-	var splits []dataio.Split
-	if (d.PartitionsGiven || d.TrainSizeGiven) && d.TrainSize < n {
-		if !d.TrainSizeGiven && notify != nil {
-			notify(Notice{Kind: NoticeDefaultTrainSize, Dataset: d.Path, Rows: n, TrainSize: d.TrainSize, Partitions: k})
-		}
-		po := dataio.PartitionOptions{K: k, TrainSize: d.TrainSize, Stratified: d.Stratified}
-		if splits, err = dataio.Partitions(train.Strata(), po, seed); err != nil {
-			return nil, &SourceError{Path: d.Path, Err: err}
-		}
-	} else {
-		all := make([]int, n)
-		for i := range all {
-			all[i] = i
-		}
-		for range k {
-			splits = append(splits, dataio.Split{Train: all})
-		}
-		if k > 1 && notify != nil {
-			notify(Notice{Kind: NoticeWholeFile, Dataset: d.Path, Rows: n, TrainSize: d.TrainSize, Partitions: k})
-		}
-	}
-	return &SplitSource{Data: train, Splits: splits, Test: test}, nil
-}
-
 // uniqueNames gives data sets that share a name (a/heart.dat and
 // b/heart.dat are both "heart") their paths as names: records are keyed by
 // the name, so the second set's results would silently replace the first's.
 // The same path given twice is an error.
-func uniqueNames(sources []Source, paths []string) error {
+func uniqueNames(parts []*dataio.Partitioned) error {
 	count := map[string]int{}
-	for _, s := range sources {
-		count[s.Name()]++
+	for _, p := range parts {
+		count[p.Name()]++
 	}
 	seen := map[string]bool{}
-	for i, s := range sources {
-		if seen[paths[i]] {
-			return &DuplicateDataError{paths[i]}
+	for _, p := range parts {
+		path := p.Spec.Path
+		if seen[path] {
+			return &DuplicateDataError{path}
 		}
-		seen[paths[i]] = true
-		if ss, ok := splitSource(s); ok && count[s.Name()] > 1 {
-			d := *ss.Data
-			d.Name = paths[i]
-			ss.Data = &d
+		seen[path] = true
+		if count[p.Name()] > 1 {
+			p.Rename(path)
 		}
 	}
 	return nil

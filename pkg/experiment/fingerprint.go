@@ -86,12 +86,12 @@ func canonical(kv map[string]string, prefix string, v reflect.Value) {
 // encoded).
 func sourceKey(s Source) string {
 	name := fmt.Sprintf("%s/%d", s.Name(), s.Len())
-	if ss, ok := splitSource(s); ok {
-		name += "/" + ss.Data.SHA256
-		if ss.Test != nil {
-			name += "/test=" + ss.Test.SHA256
+	if f, ok := fixedOf(s); ok {
+		name += "/" + f.data.SHA256
+		if f.test != nil {
+			name += "/test=" + f.test.SHA256
 		}
-		if _, enc := s.(OneHotSource); enc {
+		if f.onehot {
 			name += "/onehot"
 		}
 	}
@@ -257,7 +257,7 @@ func (c *Config) fingerprintNormalize(sources []Source) string {
 		return kind
 	}
 	for _, s := range sources {
-		if ss, ok := splitSource(s); ok && dataio.SparseData(ss.Data.X) {
+		if f, ok := fixedOf(s); ok && dataio.SparseData(f.data.X) {
 			return kind
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // Identity is a dataset's identity as one comparable value: a hash of its
@@ -47,18 +49,19 @@ func RecordIdentity(r *Record) Identity {
 	return identityOf(DatasetIdentity(r))
 }
 
-// Identity keys, as a user knows them (DatasetIdentity).
+// Identity keys, as a user knows them (DatasetIdentity): dataio's
+// (dataio.Partitioned.Identity).
 const (
-	IDData       = "data sha256"
-	IDTest       = "test file sha256"
-	IDEncoding   = "encoding"
-	IDRead       = "read options"
-	IDPartitions = "partitions"
-	IDSeed       = "seed"
-	IDNormalize  = "normalize"
-	IDSource     = "source"
-	IDMulticlass = "multiclass"
-	IDPreset     = "preset"
+	IDData       = dataio.IDData
+	IDTest       = dataio.IDTest
+	IDEncoding   = dataio.IDEncoding
+	IDRead       = dataio.IDRead
+	IDPartitions = dataio.IDPartitions
+	IDSeed       = dataio.IDSeed
+	IDNormalize  = dataio.IDNormalize
+	IDSource     = dataio.IDSource
+	IDMulticlass = dataio.IDMulticlass
+	IDPreset     = dataio.IDPreset
 )
 
 // DatasetIdentity returns the identity of r's dataset, by the names of
@@ -112,7 +115,7 @@ func DatasetIdentity(r *Record) map[string]string {
 		id[IDRead] = v
 	}
 	if v, ok := ps["dataset"]; ok {
-		// A study dataset's key (DatasetSettings.keyWith): its read
+		// A study dataset's key (dataio.DatasetSpec.KeyWith): its read
 		// options and partition settings, "k=v" joined by spaces.
 		var part, read []string
 		for _, kv := range splitKV(v) {
@@ -160,7 +163,7 @@ func DatasetIdentity(r *Record) map[string]string {
 	return id
 }
 
-// splitKV splits joinKV's "k=v k=v" form; a space inside a value (a
+// splitKV splits dataio.DatasetSpec.KeyWith's "k=v k=v" form; a space inside a value (a
 // delimiter " ") stays with its value.
 func splitKV(s string) []string {
 	var out []string

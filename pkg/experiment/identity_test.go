@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -100,6 +101,48 @@ func TestIdentityIsTheDatasetsNotItsName(t *testing.T) {
 		a, b := identitiesOf(t, plain(d.Path, d)), identitiesOf(t, study(d))
 		if len(a) != 1 || !maps.Equal(a, b) {
 			t.Errorf("%s: as files %v, in a study %v", d.Path, a, b)
+		}
+	}
+}
+
+// The identity of a dataset Compare opens (dataio.Partitioned.Identity)
+// is the one its records derive (identitiesOf checks it) for the kinds of
+// partitions whose descriptions differ between a list of files and a
+// study: predefined realisations, a list's test file with a training
+// fraction, two files of one name told apart by their paths.
+func TestOpenedIdentityIsWhatRecordsDerive(t *testing.T) {
+	t.Parallel()
+	ida := DatasetSettings{Path: "../../testdata/ida/breast-cancer", Partitions: 2, Predefined: true}
+	test := DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Test: "../../testdata/multiclass/dna.scale.t", Partitions: 1,
+		TrainSize: 40, TrainSizeGiven: true, TrainFraction: 0.5, Read: dataio.ReadOptions{Positive: "3", Features: 180}}
+	dir := t.TempDir()
+	heart, err := os.ReadFile("../../testdata/uci/heart.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(heart), "\n")
+	for i, sub := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(lines[:len(lines)-i*100], "") // b: other data
+		if err := os.WriteFile(filepath.Join(dir, sub, "heart.dat"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	two := []string{filepath.Join(dir, "a", "heart.dat"), filepath.Join(dir, "b", "heart.dat")}
+	for _, c := range []struct {
+		name string
+		s    CompareSettings
+		n    int // identities
+	}{
+		{"predefined as files", CompareSettings{Datasets: FileSpecs([]string{ida.Path}, ida)}, 1},
+		{"predefined in a study", CompareSettings{Datasets: []DatasetSettings{ida}}, 1},
+		{"test file as files", CompareSettings{Datasets: FileSpecs([]string{test.Path}, test)}, 1},
+		{"two files of one name", CompareSettings{Datasets: FileSpecs(two, ds("", ""))}, 2},
+	} {
+		if id := identitiesOf(t, runTo(t, c.s)); len(id) != c.n {
+			t.Errorf("%s: identities %v", c.name, id)
 		}
 	}
 }

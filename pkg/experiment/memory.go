@@ -89,10 +89,10 @@ func trainShapes(sources []Source) ([]shape, error) {
 			return nil, err
 		}
 		shapes[k] = shape{n: n, d: d}
-		if ss, ok := splitSource(src); ok && ss.Data.MultiClass() {
-			shapes[k].scheme = ss.Data.Multiclass
-			all := ss.Data.Len()
-			for _, c := range ss.Data.ClassSizes() {
+		if f, ok := fixedOf(src); ok && f.data.MultiClass() {
+			shapes[k].scheme = f.data.Multiclass
+			all := f.data.Len()
+			for _, c := range f.data.ClassSizes() {
 				shapes[k].classes = append(shapes[k].classes, (c*n+all-1)/all)
 			}
 		}
@@ -106,13 +106,13 @@ func trainShapes(sources []Source) ([]shape, error) {
 // whole dataset, at least as many as any training part has); for another
 // source (a preset's generated samples, all of one size), partition 0's.
 func trainShape(src Source) (n, d int, err error) {
-	if ss, ok := splitSource(src); ok {
-		for _, sp := range ss.Splits {
+	if f, ok := fixedOf(src); ok {
+		for _, sp := range f.splits {
 			n = max(n, len(sp.Train))
 		}
-		d = ss.Data.Dim()
-		if _, enc := src.(OneHotSource); enc {
-			oh, err := dataio.FitOneHot(ss.Data)
+		d = f.data.Dim()
+		if f.onehot {
+			oh, err := dataio.FitOneHot(f.data)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -246,17 +246,17 @@ func checkFeatures(sources []Source, shapes []shape, entries []Entry) error {
 func classNotes(sources []Source) []string {
 	var notes []string
 	for _, src := range sources {
-		ss, ok := splitSource(src)
-		if !ok || len(ss.Splits) == 0 {
+		f, ok := fixedOf(src)
+		if !ok || len(f.splits) == 0 {
 			continue
 		}
-		strata := ss.Data.Strata()
+		strata := f.data.Strata()
 		all := map[float64]bool{}
 		for _, v := range strata {
 			all[v] = true
 		}
 		short := 0
-		for _, sp := range ss.Splits {
+		for _, sp := range f.splits {
 			seen := map[float64]bool{}
 			for _, i := range sp.Train {
 				seen[strata[i]] = true
@@ -267,7 +267,7 @@ func classNotes(sources []Source) []string {
 		}
 		if short > 0 {
 			notes = append(notes, fmt.Sprintf("%s: in %d of %d partitions a class has no training rows, and those jobs will fail: give --stratified (each class's share in every partition) or a larger --train-size",
-				src.Name(), short, len(ss.Splits)))
+				src.Name(), short, len(f.splits)))
 		}
 	}
 	return notes

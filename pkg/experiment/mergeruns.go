@@ -4,11 +4,12 @@ package experiment
 // pair was run with different settings.
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // PairSettings returns the settings of r's run that bear on its (dataset,
@@ -60,14 +61,14 @@ func PairSettings(r *Record) map[string]string {
 	}
 	if r.Provenance != nil && r.Provenance.Data != nil {
 		read := r.Provenance.Data.Read
-		out["read"] = cmp.Or(joinKV(read), "(defaults)")
+		out["read"] = dataio.ReadKey(read)
 		if ds, ok := plainDataset(out); ok {
 			// A run of DATA files with the flags: its partition settings
 			// in a study dataset's form, so that it merges with a study.
 			delete(out, "describe.partitions")
 			delete(out, "describe.test")
 			delete(out, "describe.name")
-			out["dataset"] = ds.keyWith(read)
+			out["dataset"] = ds.KeyWith(read)
 		}
 	}
 	return out

@@ -5,23 +5,39 @@ import "github.com/kerneltune/kerneltune/pkg/dataio"
 // OneHotSource one-hot encodes the nominal features of each partition of
 // Source (dataio.EncodeOneHot), fitted on that partition's training part as
 // the normaliser is, so a category only the test part has encodes as all
-// zeros.
+// zeros: for a caller's own partitions (CompareSettings.Sources; the
+// datasets Compare opens encode theirs, dataio.Partitioned.OneHot).
 type OneHotSource struct{ Source }
 
 // Unwrap returns the source being encoded.
 func (s OneHotSource) Unwrap() Source { return s.Source }
 
-// splitSource returns the *SplitSource under s, looking through the
-// wrappers (OneHotSource) that encode its partitions.
-func splitSource(s Source) (*SplitSource, bool) {
+// fixedData is the one dataset a source draws its partitions from by
+// rows (a *dataio.Partitioned, a *SplitSource or a OneHotSource of one),
+// as the fingerprint, the memory estimate and a dry run's notes read it.
+type fixedData struct {
+	data, test *dataio.Dataset
+	splits     []dataio.Split
+	// onehot: each partition's nominal features are one-hot encoded (a
+	// OneHotSource, or a Partitioned that says so).
+	onehot bool
+}
+
+// fixedOf returns the dataset src draws its partitions from, looking
+// through the wrappers (OneHotSource) that encode them; false for a source
+// that draws them otherwise (a preset's GeneratedSource).
+func fixedOf(src Source) (fixedData, bool) {
+	_, onehot := src.(OneHotSource)
 	for {
-		switch v := s.(type) {
+		switch v := src.(type) {
+		case *dataio.Partitioned:
+			return fixedData{v.Data, v.Test, v.Splits, v.OneHot}, true
 		case *SplitSource:
-			return v, true
+			return fixedData{v.Data, v.Test, v.Splits, onehot}, true
 		case interface{ Unwrap() Source }:
-			s = v.Unwrap()
+			src = v.Unwrap()
 		default:
-			return nil, false
+			return fixedData{}, false
 		}
 	}
 }

@@ -319,15 +319,25 @@ func TestFingerprint(t *testing.T) {
 }
 
 // Two data sets of one name are told apart by their paths, one-hot encoded
-// ones too.
-func TestUniqueNamesThroughOneHot(t *testing.T) {
-	a, b := heartSource(t, 2, 1), heartSource(t, 2, 1)
-	srcs := []Source{OneHotSource{a}, OneHotSource{b}}
-	if err := uniqueNames(srcs, []string{"x/heart", "y/heart"}); err != nil {
+// ones too; the same path twice is refused.
+func TestUniqueNamesByPath(t *testing.T) {
+	a, b := heartSource(t, 2, 1).(*SplitSource), heartSource(t, 2, 1).(*SplitSource)
+	parts := []*dataio.Partitioned{
+		{Spec: DatasetSettings{Path: "x/heart"}, Data: a.Data, Splits: a.Splits, OneHot: true},
+		{Spec: DatasetSettings{Path: "y/heart"}, Data: b.Data, Splits: b.Splits, OneHot: true},
+	}
+	if err := uniqueNames(parts); err != nil {
 		t.Fatal(err)
 	}
-	if srcs[0].Name() != "x/heart" || srcs[1].Name() != "y/heart" {
-		t.Errorf("names %q and %q, want x/heart and y/heart", srcs[0].Name(), srcs[1].Name())
+	if parts[0].Name() != "x/heart" || parts[1].Name() != "y/heart" {
+		t.Errorf("names %q and %q, want x/heart and y/heart", parts[0].Name(), parts[1].Name())
+	}
+	if a.Name() != "heart" {
+		t.Errorf("renaming changed the data it was opened with: %q", a.Name())
+	}
+	var dup *DuplicateDataError
+	if err := uniqueNames([]*dataio.Partitioned{parts[0], parts[0]}); !errors.As(err, &dup) || dup.Path != "x/heart" {
+		t.Errorf("the same path twice: %v", err)
 	}
 }
 

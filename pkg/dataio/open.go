@@ -1,0 +1,262 @@
+package dataio
+
+// A dataset as an experiment runs on it: read (with its test file), its
+// partitions drawn, its nominal features one-hot encoded per partition,
+// described (DataProvenance) and identified (Identity), by one function,
+// OpenDataset.
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// DefaultPartitions is the number of partitions of a dataset whose
+// DatasetSpec.Partitions is 0 (Laanaya et al. 2011, §3).
+const DefaultPartitions = 30
+
+// ErrNoRealisations is OpenDataset's error (in a *DatasetError) for
+// DatasetSpec.Predefined on a dataset that defines no realisations.
+var ErrNoRealisations = errors.New("the dataset defines no train/test realisations")
+
+// DatasetSpec is one dataset of an experiment (compare's DATA with its
+// flags, or a study's entry): its file, display name, reading and
+// partitions, each as the compare flag of the same name means for a run of
+// that one file. OpenDataset opens it.
+type DatasetSpec struct {
+	// Path is the data file (or "builtin:NAME", or "-" for stdin); Test,
+	// when set, is its test file (--test): one partition trains on the
+	// whole training file; with PartitionsGiven (Partitions of them) or
+	// TrainSizeGiven, each trains on TrainSize random rows of it (all rows
+	// when it has no more).
+	Path, Test string
+	// Name is the display name in tables, figures and records; "" keeps
+	// the name the reader gives (the file's base name).
+	Name string
+	// Where says where the dataset was given (a study file's "FILE:LINE"),
+	// for errors; "" for none.
+	Where string
+	// Read says how to read Path and Test. A dataset with nominal features
+	// (read as category codes) is one-hot encoded on each partition's
+	// training part (Partitioned.OneHot).
+	Read ReadOptions
+	// Partitions is the number of random train/test partitions, or with
+	// Predefined the most of the dataset's own realisations (IDA) used; 0
+	// means DefaultPartitions. TrainSize and TestSize are the points per
+	// partition (PartitionOptions); TrainFraction, when set, replaces them
+	// (the rest is test). Stratified keeps the class proportions in every
+	// partition.
+	Partitions, TrainSize, TestSize int
+	TrainFraction                   float64
+	Predefined, Stratified          bool
+	PartitionsGiven, TrainSizeGiven bool
+
+	// FileList marks a dataset of a list of files given with one set of
+	// settings (experiment.FileSpecs: the command line's DATA), as against
+	// a dataset given with its own settings (a study's entry). The two are
+	// read and partitioned alike, but a run has always described them
+	// otherwise in its fingerprint (experiment: the list as one "data"
+	// with shared "partitions"; a study's datasets each by Key), and the
+	// identity of a list's dataset (Identity) follows that description, so
+	// that the runs of each keep their ids and identities. OpenDataset does
+	// not read it otherwise.
+	FileList bool
+}
+
+// DatasetError is a dataset whose partitions cannot be drawn, or (a
+// study's dataset, experiment.Compare) that cannot be opened: Path names
+// it, with where it was given.
+type DatasetError struct {
+	Path string
+	Err  error
+}
+
+func (e *DatasetError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+
+func (e *DatasetError) Unwrap() error { return e.Err }
+
+// NoteKind says what a PartitionNote reports.
+type NoteKind int
+
+const (
+	// NoteWholeFile: the training file has Rows rows, not more than
+	// TrainSize, so each of the Partitions partitions trains on all of them
+	// (they differ only in the methods' random choices).
+	NoteWholeFile NoteKind = iota + 1
+	// NoteDefaultTrainSize: with a given test file and PartitionsGiven but
+	// not TrainSizeGiven, each partition trains on the default TrainSize
+	// rows of the Rows of the training file, which a user who meant the
+	// whole file would not guess from the table.
+	NoteDefaultTrainSize
+)
+
+// PartitionNote is what OpenDataset found about the partitions of a
+// dataset with a given test file that its caller should tell the user.
+type PartitionNote struct {
+	Kind NoteKind
+	// Path is the training file; Rows its rows; TrainSize and Partitions
+	// the spec's (Partitions as drawn).
+	Path                        string
+	Rows, TrainSize, Partitions int
+}
+
+// Partitioned is a dataset opened by OpenDataset: its data, its partitions
+// and what opening it found. It is an experiment's source of partitions
+// (Name, Len and Partition: experiment.Source).
+type Partitioned struct {
+	// Spec is the spec it was opened from, Seed the seed that drew its
+	// partitions.
+	Spec DatasetSpec
+	Seed uint64
+	// Data is the training data as read (nominal features as category
+	// codes unless a Test file was given: then encoded on the whole
+	// training file), named by Spec.Name when set; Test is the given test
+	// file (nil for none), read with Data's labels and encoding.
+	Data, Test *Dataset
+	// Splits are the partitions' rows of Data; with a Test file their Test
+	// rows are empty and every partition tests on Test.
+	Splits []Split
+	// OneHot says that Partition one-hot encodes each partition's nominal
+	// features, fitted on its training part as the normaliser is (so a
+	// category only the test part has encodes as all zeros): Data has
+	// nominal features and no Test file was given.
+	OneHot bool
+	// Notes are what the caller should tell the user about the partitions
+	// (a given test file's training size); nil for none.
+	Notes []PartitionNote
+}
+
+// Name returns the dataset's display name.
+func (p *Partitioned) Name() string { return p.Data.Name }
+
+// Len returns the number of partitions.
+func (p *Partitioned) Len() int { return len(p.Splits) }
+
+// Partition returns partition k's training and test parts, un-normalised
+// and, with OneHot, encoded; the same data on every call.
+func (p *Partitioned) Partition(k int) (train, test *Dataset, err error) {
+	sp := p.Splits[k]
+	if p.Test != nil {
+		return p.Data.Subset(sp.Train), p.Test, nil
+	}
+	train, test = p.Data.Subset(sp.Train), p.Data.Subset(sp.Test)
+	if !p.OneHot {
+		return train, test, nil
+	}
+	return EncodeOneHot(train, test)
+}
+
+// Rename gives the dataset the display name name ("" keeps its own): Data
+// becomes a copy of that name, which every partition carries.
+func (p *Partitioned) Rename(name string) {
+	if name != "" {
+		d := *p.Data
+		d.Name = name
+		p.Data = &d
+	}
+}
+
+// OpenDataset reads the dataset of spec (the path "-" from stdin) and
+// draws its partitions from seed: the dataset's own realisations
+// (Predefined), Partitions random ones (Partitions), or with a Test file
+// the whole training file once, or with PartitionsGiven or TrainSizeGiven,
+// Partitions random subsamples of TrainSize rows (all rows when the file
+// is smaller, which a PartitionNote says), each tested on the whole test
+// file. The dataset is named spec.Name when that is set. A file that cannot
+// be read is the reader's error (naming the file and line); partitions that
+// cannot be drawn are a *DatasetError naming spec.Path.
+func OpenDataset(spec DatasetSpec, seed uint64, stdin io.Reader) (*Partitioned, error) {
+	p := &Partitioned{Spec: spec, Seed: seed}
+	k := cmp.Or(spec.Partitions, DefaultPartitions)
+	var err error
+	if spec.Test != "" {
+		err = p.openTrainTest(k, stdin)
+	} else {
+		err = p.open(k, stdin)
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.Rename(spec.Name)
+	return p, nil
+}
+
+// open reads spec.Path and draws k partitions of it (or its first k
+// realisations).
+func (p *Partitioned) open(k int, stdin io.Reader) error {
+	d := p.Spec
+	data, err := LoadArg(d.Path, stdin, d.Read)
+	if err != nil {
+		return err
+	}
+	p.Data, p.OneHot = data, len(data.Nominal) > 0
+	if d.Predefined {
+		if len(data.Splits) == 0 {
+			return &DatasetError{Path: d.Path, Err: ErrNoRealisations}
+		}
+		p.Splits = data.Splits[:min(k, len(data.Splits))]
+		return nil
+	}
+	po := PartitionOptions{K: k, TrainSize: d.TrainSize, TestSize: d.TestSize, Stratified: d.Stratified}
+	if d.TrainFraction > 0 {
+		po.TrainSize, po.TestSize = 0, 0
+		po.TrainFraction = d.TrainFraction
+	}
+	p.Splits, err = Partitions(data.Strata(), po, p.Seed)
+	if err != nil && d.TrainFraction == 0 && (d.TrainSize > data.Len() || d.TestSize > data.Len()-d.TrainSize) {
+		// Small data (iris, wine): say which settings fit it, by the flags'
+		// names (a study's keys are the same without the dashes).
+		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, data.Name, data.Len())
+	}
+	if err != nil {
+		return &DatasetError{Path: d.Path, Err: err}
+	}
+	return nil
+}
+
+// openTrainTest reads the training data and its test file, un-normalised
+// (each partition fits its own normaliser), the test file with the
+// training file's label mapping and nominal features one-hot encoded on
+// the training file (LoadSplit), and draws the partitions: the whole
+// training file once, or with PartitionsGiven or TrainSizeGiven, k random
+// subsamples of TrainSize rows (all rows when the file is smaller), each
+// tested on the whole test file.
+func (p *Partitioned) openTrainTest(k int, stdin io.Reader) error {
+	d := p.Spec
+	tt, err := LoadSplit(context.Background(), d.Path, SplitSettings{
+		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: p.Seed, Normalize: NoScale})
+	if err != nil {
+		return err
+	}
+	p.Data, p.Test = tt.Train, tt.Test
+	n := p.Data.Len()
+	if !d.PartitionsGiven {
+		k = 1
+	}
+	note := PartitionNote{Path: d.Path, Rows: n, TrainSize: d.TrainSize, Partitions: k}
+	if (d.PartitionsGiven || d.TrainSizeGiven) && d.TrainSize < n {
+		if !d.TrainSizeGiven {
+			note.Kind = NoteDefaultTrainSize
+			p.Notes = append(p.Notes, note)
+		}
+		po := PartitionOptions{K: k, TrainSize: d.TrainSize, Stratified: d.Stratified}
+		if p.Splits, err = Partitions(p.Data.Strata(), po, p.Seed); err != nil {
+			return &DatasetError{Path: d.Path, Err: err}
+		}
+		return nil
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	for range k {
+		p.Splits = append(p.Splits, Split{Train: all})
+	}
+	if k > 1 {
+		note.Kind = NoteWholeFile
+		p.Notes = append(p.Notes, note)
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+package dataio
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// heartSHA256 is the SHA-256 of testdata/libsvm/heart_scale, the bytes of
+// the embedded builtin:heart too.
+const heartSHA256 = "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"
+
+func open(t *testing.T, spec DatasetSpec, seed uint64) *Partitioned {
+	t.Helper()
+	p, err := OpenDataset(spec, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// partitionRows returns the rows of every partition's training and test
+// parts.
+func partitionRows(t *testing.T, p *Partitioned) (train, test []int) {
+	t.Helper()
+	for k := range p.Len() {
+		tr, te, err := p.Partition(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		train, test = append(train, tr.Len()), append(test, te.Len())
+	}
+	return train, test
+}
+
+// Random partitions: Partitions of TrainSize + TestSize rows, drawn from
+// the seed as Partitions draws them (the same rows for the same seed as
+// every earlier version: the first rows pinned), described and identified.
+func TestOpenDatasetRandomPartitions(t *testing.T) {
+	spec := DatasetSpec{Path: "builtin:heart", Partitions: 3, TrainSize: 100, TestSize: 50}
+	p := open(t, spec, 1)
+	if p.Name() != "heart" || p.Len() != 3 || p.OneHot || p.Test != nil || p.Notes != nil {
+		t.Fatalf("name %q, %d partitions, one-hot %v, test %v, notes %v", p.Name(), p.Len(), p.OneHot, p.Test, p.Notes)
+	}
+	train, test := partitionRows(t, p)
+	if !slices.Equal(train, []int{100, 100, 100}) || !slices.Equal(test, []int{50, 50, 50}) {
+		t.Errorf("training rows %v, test rows %v, want 3 × 100 and 3 × 50", train, test)
+	}
+	want, err := Partitions(p.Data.Strata(), PartitionOptions{K: 3, TrainSize: 100, TestSize: 50}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.Splits, want) {
+		t.Error("the splits are not Partitions' of the same seed")
+	}
+	if got := p.Splits[0].Train[:6]; !slices.Equal(got, []int{1, 4, 6, 9, 10, 12}) {
+		t.Errorf("partition 0 trains on rows %v..., want 1 4 6 9 10 12...", got)
+	}
+	if got := p.Splits[2].Test[:6]; !slices.Equal(got, []int{2, 3, 6, 7, 11, 31}) {
+		t.Errorf("partition 2 tests on rows %v..., want 2 3 6 7 11 31...", got)
+	}
+	if other := open(t, spec, 2); reflect.DeepEqual(other.Splits, p.Splits) {
+		t.Error("seed 2 drew seed 1's partitions")
+	}
+	a, _, _ := p.Partition(1)
+	b, _, _ := p.Partition(1)
+	if !mat.Equal(a.X, b.X) {
+		t.Error("partition 1 differs between two calls")
+	}
+
+	pv := p.Provenance()
+	if pv.Name != "heart" || pv.Path != "builtin:heart" || pv.SHA256 != heartSHA256 || pv.Format != "libsvm" || pv.Read != nil ||
+		pv.RowsRead != 270 || pv.RowsUsed != 270 || pv.FeaturesRead != 13 || pv.Features != 13 ||
+		pv.Partitions != 3 || pv.TrainSize != 100 || pv.TestSize != 50 || pv.Labels != (LabelMap{Positive: "1", Negative: "-1"}) {
+		t.Errorf("provenance %+v", *pv)
+	}
+	if !slices.Equal(pv.Classes, []ClassCount{{"1", 120}, {"-1", 150}}) {
+		t.Errorf("classes %v, want 120 of 1 and 150 of -1", pv.Classes)
+	}
+	id := map[string]string{IDSeed: "1", IDNormalize: "zscore", IDData: heartSHA256, IDRead: "(defaults)", IDPartitions: "test-size=50 train-size=100"}
+	if got := p.Identity("zscore"); !maps.Equal(got, id) {
+		t.Errorf("identity %v, want %v", got, id)
+	}
+	if got := spec.Key(); got != "partitions=3 test-size=50 train-size=100" {
+		t.Errorf("key %q", got)
+	}
+	if got := (DatasetSpec{Partitions: 30, TrainFraction: 0.5, Stratified: true, Read: ReadOptions{Positive: "2"}}).Key(); got != "partitions=30 positive=2 stratified=true train-fraction=0.5" {
+		t.Errorf("key with read options and a fraction %q", got)
+	}
+}
+
+// A name given replaces the file's in the partitions too; the data opened
+// is not changed by a later Rename.
+func TestOpenDatasetNamed(t *testing.T) {
+	p := open(t, DatasetSpec{Path: "builtin:heart", Name: "cor", Partitions: 1, TrainSize: 10, TestSize: 10}, 0)
+	tr, te, err := p.Partition(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "cor" || tr.Name != "cor" || te.Name != "cor" || p.Provenance().Name != "cor" {
+		t.Errorf("names %q, %q, %q", p.Name(), tr.Name, te.Name)
+	}
+	before := p.Data
+	p.Rename("x/heart")
+	if p.Name() != "x/heart" || before.Name != "cor" {
+		t.Errorf("renamed %q, the data before %q", p.Name(), before.Name)
+	}
+}
+
+// The provenance's SHA-256 is the file's bytes'.
+func TestOpenDatasetProvenanceHashesTheFile(t *testing.T) {
+	path := td + "/libsvm/heart_scale"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(raw)
+	p := open(t, DatasetSpec{Path: path, Partitions: 2, TrainSize: 200, TestSize: 70}, 5)
+	if pv := p.Provenance(); pv.SHA256 != hex.EncodeToString(sum[:]) || pv.SHA256 != heartSHA256 || pv.Path != path {
+		t.Errorf("sha256 %s of %s, the file's %x", pv.SHA256, pv.Path, sum)
+	}
+	if train, test := partitionRows(t, p); !slices.Equal(train, []int{200, 200}) || !slices.Equal(test, []int{70, 70}) {
+		t.Errorf("training rows %v, test rows %v", train, test)
+	}
+}
+
+// Small data: sizes that do not fit say which settings do; a training
+// fraction fits.
+func TestOpenDatasetSmallData(t *testing.T) {
+	path := td + "/arff/iris.arff"
+	_, err := OpenDataset(DatasetSpec{Path: path, Partitions: 2, TrainSize: 100, TestSize: 100}, 0, nil)
+	var de *DatasetError
+	if !errors.As(err, &de) || de.Path != path || !strings.Contains(err.Error(), "iris has 150 rows: give a training fraction (--train-fraction 0.5") {
+		t.Errorf("err = %v", err)
+	}
+	p := open(t, DatasetSpec{Path: path, Partitions: 2, TrainFraction: 0.6}, 0)
+	if train, test := partitionRows(t, p); !slices.Equal(train, []int{90, 90}) || !slices.Equal(test, []int{60, 60}) {
+		t.Errorf("training rows %v, test rows %v, want 90 and 60", train, test)
+	}
+	if got := p.Identity("zscore")[IDPartitions]; got != "train-fraction=0.6" {
+		t.Errorf("partitions identity %q", got)
+	}
+}
+
+// Predefined: the dataset's own first Partitions realisations, or an
+// ErrNoRealisations naming a dataset without any.
+func TestOpenDatasetPredefined(t *testing.T) {
+	spec := DatasetSpec{Path: td + "/ida/breast-cancer", Partitions: 4, Predefined: true}
+	p := open(t, spec, 0)
+	if p.Len() != 4 || !reflect.DeepEqual(p.Splits, p.Data.Splits[:4]) {
+		t.Fatalf("%d partitions, want the first 4 of the set's %d", p.Len(), len(p.Data.Splits))
+	}
+	if train, test := partitionRows(t, p); !slices.Equal(train, []int{200, 200, 200, 200}) || !slices.Equal(test, []int{77, 77, 77, 77}) {
+		t.Errorf("training rows %v, test rows %v, want 4 × 200 and 4 × 77", train, test)
+	}
+	if got := p.Splits[3].Train[:5]; !slices.Equal(got, []int{248, 95, 250, 236, 34}) {
+		t.Errorf("realisation 4 trains on rows %v...", got)
+	}
+	// Given as a list of files, its partitions are named as the list
+	// describes them (all but their number).
+	spec.FileList = true
+	if got := open(t, spec, 0).Identity("zscore")[IDPartitions]; got != "predefined/0/0/0/false" {
+		t.Errorf("partitions identity %q", got)
+	}
+	_, err := OpenDataset(DatasetSpec{Path: "builtin:heart", Predefined: true}, 0, nil)
+	var de *DatasetError
+	if !errors.Is(err, ErrNoRealisations) || !errors.As(err, &de) || de.Path != "builtin:heart" {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// Nominal features: each partition one-hot encoded on its training part;
+// the provenance counts the columns after encoding on all rows.
+func TestOpenDatasetOneHot(t *testing.T) {
+	p := open(t, DatasetSpec{Path: td + "/arff/breast-cancer.arff", Partitions: 2, TrainSize: 100, TestSize: 50,
+		Read: ReadOptions{Categorical: "codes", Missing: "drop"}}, 1)
+	if !p.OneHot || p.Data.Dim() != 9 {
+		t.Fatalf("one-hot %v, %d columns read", p.OneHot, p.Data.Dim())
+	}
+	tr, te, err := p.Partition(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 100 || te.Len() != 50 || tr.Dim() != 37 || te.Dim() != 37 || tr.Nominal != nil {
+		t.Errorf("partition 1: %d × %d training, %d × %d test rows, nominal %v", tr.Len(), tr.Dim(), te.Len(), te.Dim(), tr.Nominal)
+	}
+	pv := p.Provenance()
+	if pv.FeaturesRead != 9 || pv.Features != 41 || pv.RowsRead != 286 || pv.RowsUsed != 277 ||
+		!slices.Equal(pv.Dropped, []DroppedRows{{9, "missing values"}}) || !maps.Equal(pv.Read, map[string]string{"categorical": "onehot", "missing": "drop"}) {
+		t.Errorf("provenance %+v", *pv)
+	}
+	id := p.Identity("zscore")
+	if id[IDEncoding] != "one-hot" || id[IDRead] != "categorical=onehot missing=drop" {
+		t.Errorf("identity %v", id)
+	}
+}
+
+// A given test file: the whole training file once; with PartitionsGiven
+// TrainSize random rows of it (a note when that size is the default) or,
+// with no more rows than TrainSize, the whole file each time (a note);
+// with TrainSizeGiven one subsample. Every partition tests on the whole
+// test file.
+func TestOpenDatasetTestFile(t *testing.T) {
+	const (
+		train, test = td + "/multiclass/dna.scale", td + "/multiclass/dna.scale.t"
+		testSHA     = "d2eeed170e4e38ae2aba6aa4cd27a8ca4ecceb01a7751e8e509bb4e1a6bcef39"
+	)
+	read := ReadOptions{Positive: "3"}
+	for _, c := range []struct {
+		name  string
+		spec  DatasetSpec
+		rows  []int
+		notes []PartitionNote
+		parts string // the identity's
+	}{
+		{"whole file", DatasetSpec{Partitions: 3, TrainSize: 100},
+			[]int{2000}, nil, "test=given/false/false test-size=0 train-size=100"},
+		{"default train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 100},
+			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 3}}, "test=given/true/false test-size=0 train-size=100"},
+		{"no more rows than the train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 3000},
+			[]int{2000, 2000, 2000}, []PartitionNote{{NoteWholeFile, train, 2000, 3000, 3}}, "test=given/true/false test-size=0 train-size=3000"},
+		{"train size given", DatasetSpec{TrainSize: 300, TrainSizeGiven: true},
+			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
+		// A list of files' test file replaces its training fraction.
+		{"file list", DatasetSpec{TrainSize: 300, TrainSizeGiven: true, TrainFraction: 0.5, FileList: true},
+			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
+	} {
+		spec := c.spec
+		spec.Path, spec.Test, spec.Read = train, test, read
+		p := open(t, spec, 7)
+		rows, tests := partitionRows(t, p)
+		if !slices.Equal(rows, c.rows) || slices.ContainsFunc(tests, func(n int) bool { return n != 1186 }) {
+			t.Errorf("%s: training rows %v, test rows %v, want %v and 1186 each", c.name, rows, tests, c.rows)
+		}
+		if !slices.Equal(p.Notes, c.notes) {
+			t.Errorf("%s: notes %v, want %v", c.name, p.Notes, c.notes)
+		}
+		pv := p.Provenance()
+		if pv.Test != test || pv.TestSHA256 != testSHA || pv.TestRows != 1186 || pv.TrainSize != c.rows[0] || pv.TestSize != 1186 {
+			t.Errorf("%s: provenance %+v", c.name, *pv)
+		}
+		id := map[string]string{IDSeed: "7", IDNormalize: "auto", IDData: "03d39477c5e48415e9cd18e006efc8f7a3b5c3deaee8289a72511c35070e3cfe",
+			IDTest: testSHA, IDRead: "positive=3", IDPartitions: c.parts}
+		if got := p.Identity("auto"); !maps.Equal(got, id) {
+			t.Errorf("%s: identity %v, want %v", c.name, got, id)
+		}
+	}
+}
