@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // Identity is a dataset's identity as one comparable value: a hash of its
@@ -69,8 +71,15 @@ const (
 // normalisation. It is read from the record's settings and provenance and
 // is nil for a record without settings (written before they were
 // recorded: such files merge only within one run, OtherFileRunError).
+// The normalisation is what it meant for the dataset (PairSettings): the
+// default, auto, on a dense dataset is "zscore", whether or not the run
+// held a sparse dataset too.
 func DatasetIdentity(r *Record) map[string]string {
-	ps := PairSettings(r)
+	return identityFields(r, PairSettings(r))
+}
+
+// identityFields is DatasetIdentity of r with its pair settings ps.
+func identityFields(r *Record, ps map[string]string) map[string]string {
 	if ps == nil {
 		return nil
 	}
@@ -225,6 +234,42 @@ func (e *IdentityConflictError) Error() string {
 
 func (e *IdentityConflictError) Unwrap() error { return ErrMixedRuns }
 
+// normalizations are what the default normalisation (auto) meant for the
+// datasets of runs whose settings name it "auto" (a run with a sparse
+// dataset), by run and dataset name, as the records that say it
+// (PairSettings) say it: the records of one run give one name to one
+// dataset (the run's fingerprint holds each one's data and normalisation),
+// so what one record of a run says of its dataset holds for every record
+// of that run and name, those written without it (older versions) too.
+type normalizations map[[2]string]string
+
+// learnNormalizations returns what the records of sets say auto meant.
+func learnNormalizations(sets ...[]Record) normalizations {
+	n := normalizations{}
+	for _, rs := range sets {
+		for i := range rs {
+			r := &rs[i]
+			if r.Settings["normalize"] != dataio.Auto {
+				continue
+			}
+			if v := PairSettings(r)["normalize"]; v != dataio.Auto {
+				n[[2]string{r.Run, r.Dataset}] = v
+			}
+		}
+	}
+	return n
+}
+
+// pairSettings is PairSettings of r, with what auto meant for its dataset
+// where another record of its run says it.
+func (n normalizations) pairSettings(r *Record) map[string]string {
+	ps := PairSettings(r)
+	if v, ok := n[[2]string{r.Run, r.Dataset}]; ok && ps["normalize"] == dataio.Auto {
+		ps["normalize"] = v
+	}
+	return ps
+}
+
 // identityCheck remembers the identities met under each dataset name while
 // merging the records of several files.
 type identityCheck struct {
@@ -239,15 +284,16 @@ type identitySeen struct {
 	name   string // the name given to the records of this identity
 }
 
-// add checks r (from file) against the identities of its name met before,
+// add checks r (from file; ps its pair settings, normalizations.pairSettings)
+// against the identities of its name met before,
 // and returns the name and identity its records are given: its own name for
 // the first identity of a name, "NAME#2", "NAME#3", ... for others when
 // split (an *IdentityConflictError otherwise); the identity of the first
 // record of its identity, so that the records of one dataset share one key
 // where an older record (which lacks some of the fields: those it has
 // agree) met a newer one.
-func (c *identityCheck) add(r *Record, file string) (string, Identity, error) {
-	fields := DatasetIdentity(r)
+func (c *identityCheck) add(r *Record, file string, ps map[string]string) (string, Identity, error) {
+	fields := identityFields(r, ps)
 	if fields == nil {
 		return r.Dataset, r.Identity, nil
 	}

@@ -193,13 +193,20 @@ func (c *Config) key(j Job) Key {
 // identities returns the identity of each source (DatasetIdentity), by
 // name: what its records will say of it (c.Settings, c.Grid and
 // c.Provenance, set before), hashed by the one function that also gives
-// records written before identities were recorded theirs.
+// records written before identities were recorded theirs, with the
+// normalisation a run of the source alone names (fingerprintNormalize):
+// what it meant for that dataset, which the run's settings do not say
+// when they name auto (PairSettings reads it back from the identity).
 func (c *Config) identities(sources []Source) map[string]Identity {
 	out := map[string]Identity{}
 	for _, s := range sources {
 		name := s.Name()
 		r := Record{Dataset: name, Settings: c.Settings, Grid: c.Grid, Provenance: c.Provenance[name]}
-		out[name] = RecordIdentity(&r)
+		ps := runPairSettings(&r)
+		if ps["normalize"] == dataio.Auto {
+			ps["normalize"] = c.fingerprintNormalize([]Source{s})
+		}
+		out[name] = identityOf(identityFields(&r, ps))
 	}
 	return out
 }
