@@ -292,6 +292,11 @@ type identitySeen struct {
 // record of its identity, so that the records of one dataset share one key
 // where an older record (which lacks some of the fields: those it has
 // agree) met a newer one.
+//
+// A record that lacks some of the fields agrees with those it has; the
+// fields of an identity are all its records': a record is checked against
+// every field its identity's records gave, so that two records that differ
+// in a field are never one dataset because the first of the name lacked it.
 func (c *identityCheck) add(r *Record, file string, ps map[string]string) (string, Identity, error) {
 	fields := identityFields(r, ps)
 	if fields == nil {
@@ -303,6 +308,11 @@ func (c *identityCheck) add(r *Record, file string, ps map[string]string) (strin
 	ids := c.seen[r.Dataset]
 	for _, s := range ids {
 		if len(diffIdentity(s.fields, fields)) == 0 {
+			for k, v := range fields {
+				if _, ok := s.fields[k]; !ok {
+					s.fields[k] = v
+				}
+			}
 			return s.name, s.id, nil
 		}
 	}

@@ -314,3 +314,29 @@ func writeRecords(t *testing.T, rs []Record) string {
 	return path
 }
 
+// A record that lacks a field of the identity (written before it was
+// recorded) agrees with any value of it, but does not make two records
+// that differ in it one dataset: heart read with --positive 1 and with
+// --positive -1 are two datasets, whichever file comes first (each record
+// of another method: no pair's settings are compared).
+func TestIdentityFieldsAreEveryRecordsOfTheName(t *testing.T) {
+	t.Parallel()
+	rec := func(method string, read map[string]string) string {
+		r := Record{Dataset: "heart", Entry: method, Method: method, Run: method, Status: "converged", TestAccuracy: 0.8,
+			Settings: map[string]string{"seed": "1", "normalize": "zscore", "entry.0": method}}
+		if read != nil {
+			r.Provenance = &Provenance{Data: &DataProvenance{Name: "heart", Read: read}}
+		}
+		return writeRecords(t, []Record{r})
+	}
+	older, pos, neg := rec("svm", nil), rec("spd", map[string]string{"positive": "1"}), rec("gi", map[string]string{"positive": "-1"})
+	for _, files := range [][]string{{older, pos, neg}, {older, neg, pos}, {pos, older, neg}} {
+		var ie *IdentityConflictError
+		if _, err := MergeFiles(context.Background(), MergeSettings{Files: files}); !errors.As(err, &ie) || len(ie.Diff) != 1 {
+			t.Errorf("merge %v: %v, want an *IdentityConflictError on the read options", files, err)
+		}
+	}
+	if res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{older, pos}}); err != nil || len(res.Records) != 2 {
+		t.Errorf("merge the older record with one reading: %v", err)
+	}
+}
