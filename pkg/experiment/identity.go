@@ -23,7 +23,11 @@ import (
 // per dataset when the run is set up (Config.Identity) and writes it into
 // every record; a record written before identities were recorded gets it
 // from its settings and provenance by the same function (RecordIdentity),
-// so that the two agree. Records, resume and merge key a job by it with the
+// so that the two agree — but for a dense dataset of a run whose settings
+// name the normalisation auto (the run held a sparse dataset): what auto
+// meant for it, a z-score, is in the identity alone (PairSettings), and an
+// older record of such a run derives "auto" (MergeFiles gives it the
+// run's, normalizations). Records, resume and merge key a job by it with the
 // dataset's name (Key); the name is for display. "" is the identity of a
 // record without settings (written before they were recorded): such a
 // record is keyed by its name alone, and merges only within its run.
@@ -360,4 +364,37 @@ func renameDataset(r *Record, name string) {
 		r.Grid = g
 	}
 	r.Dataset = name
+}
+
+// SplitByIdentity returns rs with the datasets that share a name but not
+// an identity (DatasetIdentity) kept apart, as MergeSettings.SplitIdentities
+// keeps them: the first identity met of a name keeps it, the others are
+// NAME#2, NAME#3, ...; renamed says, a line each, which run's records bear
+// which name and what differs. It is for records gathered without
+// MergeFiles (which refuses them unless asked to split): pkg/report calls
+// it on the records it is given, so that no table, paired test or figure
+// averages two datasets' partitions under one name. The records of one
+// run are of one identity per name (Compare names a run's datasets apart)
+// and are returned as they are; rs itself is never changed (the records
+// renamed are copies, their grid too).
+func SplitByIdentity(rs []Record) (out []Record, renamed []string) {
+	if !slices.ContainsFunc(rs, func(r Record) bool { return r.Run != rs[0].Run }) {
+		return rs, nil
+	}
+	norm := learnNormalizations(rs)
+	ic := identityCheck{split: true}
+	for i := range rs {
+		name, _, _ := ic.add(&rs[i], "run "+rs[i].Run, norm.pairSettings(&rs[i])) // no error when split
+		if name == rs[i].Dataset {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rs)
+		}
+		renameDataset(&out[i], name)
+	}
+	if out == nil {
+		return rs, nil
+	}
+	return out, ic.renamed()
 }
