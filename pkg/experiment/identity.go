@@ -373,12 +373,13 @@ func renameDataset(r *Record, name string) {
 // which name and what differs. It is for records gathered without
 // MergeFiles (which refuses them unless asked to split): pkg/report calls
 // it on the records it is given, so that no table, paired test or figure
-// averages two datasets' partitions under one name. The records of one
-// run are of one identity per name (Compare names a run's datasets apart)
-// and are returned as they are; rs itself is never changed (the records
-// renamed are copies, their grid too).
+// averages two datasets' partitions under one name. Records keyed by
+// identity already are returned as they are: those of one run (Compare
+// names a run's datasets apart) and those whose every name has one
+// identity (MergeFiles's, whose check this would only repeat); rs itself
+// is never changed (the records renamed are copies, their grid too).
 func SplitByIdentity(rs []Record) (out []Record, renamed []string) {
-	if !slices.ContainsFunc(rs, func(r Record) bool { return r.Run != rs[0].Run }) {
+	if keyedByIdentity(rs) {
 		return rs, nil
 	}
 	norm := learnNormalizations(rs)
@@ -397,4 +398,21 @@ func SplitByIdentity(rs []Record) (out []Record, renamed []string) {
 		return rs, nil
 	}
 	return out, ic.renamed()
+}
+
+// keyedByIdentity reports whether the names of rs are one-to-one with
+// their datasets already: rs are of one run, or each name has one identity
+// (a record without one, written before identities, has yet to be checked).
+func keyedByIdentity(rs []Record) bool {
+	if !slices.ContainsFunc(rs, func(r Record) bool { return r.Run != rs[0].Run }) {
+		return true
+	}
+	ids := map[string]Identity{}
+	for _, r := range rs {
+		if id, ok := ids[r.Dataset]; r.Identity == "" || ok && id != r.Identity {
+			return false
+		}
+		ids[r.Dataset] = r.Identity
+	}
+	return true
 }

@@ -2,26 +2,38 @@ package report
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
-	"github.com/kerneltune/kerneltune/pkg/methods"
+	kt "github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 // compareRecords runs svm on two partitions of 40/40 rows of path, its
 // dataset named name, and returns the records.
 func compareRecords(t *testing.T, path, name string) []experiment.Record {
 	t.Helper()
-	entries, err := experiment.ParseEntries("svm")
+	return compareDatasets(t, "svm", "", experiment.DatasetSettings{Path: path, Name: name, Partitions: 2, TrainSize: 40, TestSize: 40})
+}
+
+// compareDatasets runs methods on the datasets, writing the records to
+// out ("": none), and returns them.
+func compareDatasets(t *testing.T, methods, out string, ds ...experiment.DatasetSettings) []experiment.Record {
+	t.Helper()
+	entries, err := experiment.ParseEntries(methods)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := experiment.Compare(context.Background(), experiment.CompareSettings{
-		Datasets: []experiment.DatasetSettings{{Path: path, Name: name, Partitions: 2, TrainSize: 40, TestSize: 40}},
+		Datasets: ds,
 		Entries:  entries,
-		Base:     methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10},
+		Base:     kt.Common{Folds: 3, Eps: 1e-3, CacheMB: 10},
+		Out:      out,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -117,3 +129,56 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
+
+// The records MergeFiles gives have one identity per name: report shows
+// them as they are, without a second check that could name apart what
+// MergeFiles merged. Here heart of a run beside a sparse dataset, from a
+// file as the version before this one wrote it (its identity hashing the
+// run's "auto"), merges with the same run's newer file and with heart run
+// alone by another method (MergeFiles learns from the newer file that
+// auto was a z-score on heart), and report's tables and figures have one
+// heart.
+func TestReportShowsMergeFilesDatasetsAsMerged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	heart := experiment.DatasetSettings{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40}
+	dna := experiment.DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Name: "dna", Partitions: 2, TrainSize: 40, TestSize: 40,
+		Read: dataio.ReadOptions{Positive: "3", Features: 180}}
+	mixed, alone, older := filepath.Join(dir, "mixed.jsonl"), filepath.Join(dir, "alone.jsonl"), filepath.Join(dir, "older.jsonl")
+	rs := compareDatasets(t, "svm", mixed, heart, dna)
+	compareDatasets(t, "gi", alone, heart)
+	var b []byte
+	for _, r := range rs {
+		r.Identity = ""
+		r.Identity = experiment.RecordIdentity(&r)
+		line, err := json.Marshal(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, line...), '\n')
+	}
+	if err := os.WriteFile(older, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := experiment.MergeFiles(context.Background(), experiment.MergeSettings{Files: []string{older, mixed, alone}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := SummarizeMerge(res)
+	var names []string
+	for _, tb := range sum.Tables {
+		names = append(names, tb.Dataset)
+	}
+	if !slices.Equal(names, []string{"heart", "dna"}) || len(sum.Renamed) != 0 || len(sum.Tables[0].Rows) != 2 {
+		t.Errorf("tables %v, renamed %q; want heart (svm and gi) and dna, none", names, sum.Renamed)
+	}
+	figs, err := Figures(res.Records, nil, PlotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range figs {
+		if svg, err := f.Figure.SVG(); err != nil || strings.Contains(string(svg), "heart#2") {
+			t.Errorf("figure %s: %v, or it shows heart#2", f.Name, err)
+		}
+	}
+}
