@@ -288,14 +288,14 @@ type identitySeen struct {
 	name   string // the name given to the records of this identity
 }
 
-// add checks r (from file; ps its pair settings, normalizations.pairSettings)
-// against the identities of its name met before,
-// and returns the name and identity its records are given: its own name for
-// the first identity of a name, "NAME#2", "NAME#3", ... for others when
-// split (an *IdentityConflictError otherwise); the identity of the first
-// record of its identity, so that the records of one dataset share one key
-// where an older record (which lacks some of the fields: those it has
-// agree) met a newer one.
+// add checks r (from file; ps its pair settings,
+// normalizations.pairSettings) against the identities of its name met
+// before, and returns the name and identity its records are given: its own
+// name for the first identity of a name, "NAME#2", "NAME#3", ... for others
+// when split (an *IdentityConflictError otherwise); the identity of the
+// first record of its identity, so that the records of one dataset share
+// one key where an older record (which lacks some of the fields: those it
+// has agree) met a newer one.
 //
 // A record that lacks some of the fields agrees with those it has; the
 // fields of an identity are all its records': a record is checked against

@@ -140,7 +140,8 @@ type Summary struct {
 	Runs []string `json:"runs,omitempty"`
 	// Renamed says, a line each, which records of other data (or other
 	// reading, partitions, seed or normalisation) than the first of their
-	// dataset's name the tables show as NAME#2, NAME#3, ... (byIdentity).
+	// dataset's name the tables show as NAME#2, NAME#3, ...
+	// (experiment.SplitByIdentity).
 	Renamed []string `json:"renamed,omitempty"`
 }
 
