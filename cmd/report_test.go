@@ -160,3 +160,23 @@ func TestResumeAndMergeFilesOfBeforeTheIdentity(t *testing.T) {
 		t.Errorf("report old other: %+v; want one heart table, svm and spd the old file's %+v, and gi", got, want)
 	}
 }
+
+// Heart run beside a sparse dataset (a1a) is heart run alone: the default
+// normalisation, auto, fits a z-score on heart either way, though the run
+// with a1a names its normalisation auto and the other zscore. report merges
+// the two runs (their heart/svm jobs once: one heart table, the run
+// alone's numbers) where it refused them for "normalize auto vs zscore".
+func TestReportMergesADenseDatasetRunBesideASparseOne(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	heart, a1a := filepath.Join(cmdTestdata, "libsvm/heart_scale"), filepath.Join(cmdTestdata, "libsvm/a1a")
+	alone, mixed := filepath.Join(dir, "alone.jsonl"), filepath.Join(dir, "mixed.jsonl")
+	args := []string{"compare", "--methods", "svm", "--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
+	mustRun(t, append(args, heart, "--out", alone)...)
+	mustRun(t, append(args, heart, a1a, "--out", mixed)...)
+	want := reportTables(t, alone)
+	got := reportTables(t, alone, mixed)
+	if len(got) != 2 || !reflect.DeepEqual(got["heart_scale"], want["heart_scale"]) || len(got["a1a"]) != 1 {
+		t.Errorf("report alone mixed: %+v; want heart_scale as alone %+v, and a1a", got, want)
+	}
+}

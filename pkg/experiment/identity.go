@@ -23,7 +23,11 @@ import (
 // per dataset when the run is set up (Config.Identity) and writes it into
 // every record; a record written before identities were recorded gets it
 // from its settings and provenance by the same function (RecordIdentity),
-// so that the two agree. Records, resume and merge key a job by it with the
+// so that the two agree — but for a dense dataset of a run whose settings
+// name the normalisation auto (the run held a sparse dataset): what auto
+// meant for it, a z-score, is in the identity alone (PairSettings), and an
+// older record of such a run derives "auto" (MergeFiles gives it the
+// run's, normalizations). Records, resume and merge key a job by it with the
 // dataset's name (Key); the name is for display. "" is the identity of a
 // record without settings (written before they were recorded): such a
 // record is keyed by its name alone, and merges only within its run.
@@ -72,8 +76,15 @@ const (
 // normalisation. It is read from the record's settings and provenance and
 // is nil for a record without settings (written before they were
 // recorded: such files merge only within one run, OtherFileRunError).
+// The normalisation is what it meant for the dataset (PairSettings): the
+// default, auto, on a dense dataset is "zscore", whether or not the run
+// held a sparse dataset too.
 func DatasetIdentity(r *Record) map[string]string {
-	ps := PairSettings(r)
+	return identityFields(r, PairSettings(r))
+}
+
+// identityFields is DatasetIdentity of r with its pair settings ps.
+func identityFields(r *Record, ps map[string]string) map[string]string {
 	if ps == nil {
 		return nil
 	}
@@ -228,6 +239,42 @@ func (e *IdentityConflictError) Error() string {
 
 func (e *IdentityConflictError) Unwrap() error { return ErrMixedRuns }
 
+// normalizations are what the default normalisation (auto) meant for the
+// datasets of runs whose settings name it "auto" (a run with a sparse
+// dataset), by run and dataset name, as the records that say it
+// (PairSettings) say it: the records of one run give one name to one
+// dataset (the run's fingerprint holds each one's data and normalisation),
+// so what one record of a run says of its dataset holds for every record
+// of that run and name, those written without it (older versions) too.
+type normalizations map[[2]string]string
+
+// learnNormalizations returns what the records of sets say auto meant.
+func learnNormalizations(sets ...[]Record) normalizations {
+	n := normalizations{}
+	for _, rs := range sets {
+		for i := range rs {
+			r := &rs[i]
+			if r.Settings["normalize"] != dataio.Auto {
+				continue
+			}
+			if v := PairSettings(r)["normalize"]; v != dataio.Auto {
+				n[[2]string{r.Run, r.Dataset}] = v
+			}
+		}
+	}
+	return n
+}
+
+// pairSettings is PairSettings of r, with what auto meant for its dataset
+// where another record of its run says it.
+func (n normalizations) pairSettings(r *Record) map[string]string {
+	ps := PairSettings(r)
+	if v, ok := n[[2]string{r.Run, r.Dataset}]; ok && ps["normalize"] == dataio.Auto {
+		ps["normalize"] = v
+	}
+	return ps
+}
+
 // identityCheck remembers the identities met under each dataset name while
 // merging the records of several files.
 type identityCheck struct {
@@ -242,15 +289,21 @@ type identitySeen struct {
 	name   string // the name given to the records of this identity
 }
 
-// add checks r (from file) against the identities of its name met before,
-// and returns the name and identity its records are given: its own name for
-// the first identity of a name, "NAME#2", "NAME#3", ... for others when
-// split (an *IdentityConflictError otherwise); the identity of the first
-// record of its identity, so that the records of one dataset share one key
-// where an older record (which lacks some of the fields: those it has
-// agree) met a newer one.
-func (c *identityCheck) add(r *Record, file string) (string, Identity, error) {
-	fields := DatasetIdentity(r)
+// add checks r (from file; ps its pair settings,
+// normalizations.pairSettings) against the identities of its name met
+// before, and returns the name and identity its records are given: its own
+// name for the first identity of a name, "NAME#2", "NAME#3", ... for others
+// when split (an *IdentityConflictError otherwise); the identity of the
+// first record of its identity, so that the records of one dataset share
+// one key where an older record (which lacks some of the fields: those it
+// has agree) met a newer one.
+//
+// A record that lacks some of the fields agrees with those it has; the
+// fields of an identity are all its records': a record is checked against
+// every field its identity's records gave, so that two records that differ
+// in a field are never one dataset because the first of the name lacked it.
+func (c *identityCheck) add(r *Record, file string, ps map[string]string) (string, Identity, error) {
+	fields := identityFields(r, ps)
 	if fields == nil {
 		return r.Dataset, r.Identity, nil
 	}
@@ -260,6 +313,11 @@ func (c *identityCheck) add(r *Record, file string) (string, Identity, error) {
 	ids := c.seen[r.Dataset]
 	for _, s := range ids {
 		if len(diffIdentity(s.fields, fields)) == 0 {
+			for k, v := range fields {
+				if _, ok := s.fields[k]; !ok {
+					s.fields[k] = v
+				}
+			}
 			return s.name, s.id, nil
 		}
 	}
@@ -307,4 +365,55 @@ func renameDataset(r *Record, name string) {
 		r.Grid = g
 	}
 	r.Dataset = name
+}
+
+// SplitByIdentity returns rs with the datasets that share a name but not
+// an identity (DatasetIdentity) kept apart, as MergeSettings.SplitIdentities
+// keeps them: the first identity met of a name keeps it, the others are
+// NAME#2, NAME#3, ...; renamed says, a line each, which run's records bear
+// which name and what differs. It is for records gathered without
+// MergeFiles (which refuses them unless asked to split): pkg/report calls
+// it on the records it is given, so that no table, paired test or figure
+// averages two datasets' partitions under one name. Records keyed by
+// identity already are returned as they are: those of one run (Compare
+// names a run's datasets apart) and those whose every name has one
+// identity (MergeFiles's, whose check this would only repeat); rs itself
+// is never changed (the records renamed are copies, their grid too).
+func SplitByIdentity(rs []Record) (out []Record, renamed []string) {
+	if keyedByIdentity(rs) {
+		return rs, nil
+	}
+	norm := learnNormalizations(rs)
+	ic := identityCheck{split: true}
+	for i := range rs {
+		name, _, _ := ic.add(&rs[i], "run "+rs[i].Run, norm.pairSettings(&rs[i])) // no error when split
+		if name == rs[i].Dataset {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rs)
+		}
+		renameDataset(&out[i], name)
+	}
+	if out == nil {
+		return rs, nil
+	}
+	return out, ic.renamed()
+}
+
+// keyedByIdentity reports whether the names of rs are one-to-one with
+// their datasets already: rs are of one run, or each name has one identity
+// (a record without one, written before identities, has yet to be checked).
+func keyedByIdentity(rs []Record) bool {
+	if !slices.ContainsFunc(rs, func(r Record) bool { return r.Run != rs[0].Run }) {
+		return true
+	}
+	ids := map[string]Identity{}
+	for _, r := range rs {
+		if id, ok := ids[r.Dataset]; r.Identity == "" || ok && id != r.Identity {
+			return false
+		}
+		ids[r.Dataset] = r.Identity
+	}
+	return true
 }

@@ -15,9 +15,12 @@ import (
 )
 
 // identitiesOf returns the identity of each dataset of the records of file,
-// checking that every record carries one and that it is the one a record
-// written before identities were recorded derives from its settings and
-// provenance (RecordIdentity of the record without it).
+// checking that every record carries one, that it hashes the fields the
+// record gives (DatasetIdentity), and that it is the one a record written
+// before identities were recorded derives from its settings and provenance
+// (RecordIdentity of the record without it) — but where the run's settings
+// name the normalisation auto and it meant a z-score for this dataset,
+// which only the identity says.
 func identitiesOf(t *testing.T, file string) map[string]Identity {
 	t.Helper()
 	rs, err := ReadRecordsFile(file)
@@ -28,7 +31,8 @@ func identitiesOf(t *testing.T, file string) map[string]Identity {
 	for _, r := range rs {
 		old := r
 		old.Identity = ""
-		if r.Identity == "" || RecordIdentity(&old) != r.Identity {
+		resolved := r.Settings["normalize"] == dataio.Auto && DatasetIdentity(&r)[IDNormalize] == dataio.ZScore
+		if r.Identity == "" || identityOf(DatasetIdentity(&r)) != r.Identity || RecordIdentity(&old) != r.Identity && !resolved {
 			t.Errorf("%s: %s/%s/%d: identity %q, derived from its settings %q", file, r.Dataset, r.Entry, r.Partition, r.Identity, RecordIdentity(&old))
 		}
 		if id, ok := out[r.Dataset]; ok && id != r.Identity {
@@ -275,5 +279,107 @@ func TestMergeShardsWithAndWithoutIdentity(t *testing.T) {
 	}
 	if old[0].Identity != "" {
 		t.Error("Merge changed the caller's records")
+	}
+}
+
+// The default normalisation (auto) fits a z-score on dense data and maxabs
+// on sparse data. The run's settings name it once for the run ("zscore"
+// when none of its datasets is sparse, so that runs from before auto keep
+// their fingerprint; "auto" otherwise), but a dataset's identity names what
+// it meant for that dataset: heart run beside a sparse dataset (dna) is
+// the heart run alone, and the two runs merge — their shared heart/svm jobs
+// once — where they were refused for "normalize auto vs zscore". So do the
+// records of the mixed run as an older kerneltune wrote them (its identity
+// hashing "auto"; none at all), learning what auto meant from the run's
+// newer records; the sparse dataset keeps "auto" and its identity.
+func TestAutoNormalizationIsWhatItMeantForTheDataset(t *testing.T) {
+	t.Parallel()
+	dna := DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Name: "dna", Partitions: 2, TrainSize: 40, TestSize: 40,
+		Read: dataio.ReadOptions{Positive: "3", Features: 180}}
+	alone := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
+	mixed := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", ""), dna}})
+	sparse := runTo(t, CompareSettings{Datasets: []DatasetSettings{dna}})
+	idAlone, idMixed, idSparse := identitiesOf(t, alone), identitiesOf(t, mixed), identitiesOf(t, sparse)
+	if idMixed["heart"] != idAlone["heart"] || idMixed["dna"] != idSparse["dna"] || idAlone["heart"] == idSparse["dna"] {
+		t.Errorf("identities: heart alone %s, beside dna %s; dna alone %s, beside heart %s", idAlone["heart"], idMixed["heart"], idSparse["dna"], idMixed["dna"])
+	}
+	rs, err := ReadRecordsFile(mixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Settings["normalize"] != dataio.Auto {
+		t.Fatalf("the mixed run's normalisation %q, want auto (the fingerprint's name)", rs[0].Settings["normalize"])
+	}
+	if got := DatasetIdentity(&rs[0])[IDNormalize]; got != map[string]string{"heart": dataio.ZScore, "dna": dataio.Auto}[rs[0].Dataset] {
+		t.Errorf("%s: normalize %s", rs[0].Dataset, got)
+	}
+	// The mixed run's file as older versions wrote it: heart's identity
+	// hashes the run's "auto" (or there is none).
+	older := func(keep bool) string {
+		out := slices.Clone(rs)
+		for i := range out {
+			old := out[i]
+			old.Identity = ""
+			out[i].Identity = ""
+			if keep {
+				out[i].Identity = RecordIdentity(&old) // "auto" hashed: nothing else says what it meant
+			}
+		}
+		return writeRecords(t, out)
+	}
+	for _, files := range [][]string{{alone, mixed}, {mixed, alone}, {older(true), alone, mixed}, {older(false), alone, mixed}, {older(true), sparse, mixed}} {
+		res, err := MergeFiles(context.Background(), MergeSettings{Files: files})
+		if err != nil {
+			t.Errorf("merge %v: %v", files, err)
+			continue
+		}
+		if len(res.Records) != 4 || len(res.Renamed) != 0 {
+			t.Errorf("merge %v: %d records, renamed %q; want 4 (2 partitions of heart and of dna, each job once)", files, len(res.Records), res.Renamed)
+		}
+	}
+}
+
+// writeRecords writes rs as a results file and returns its path.
+func writeRecords(t *testing.T, rs []Record) string {
+	t.Helper()
+	var b []byte
+	for i := range rs {
+		line, err := json.Marshal(&rs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, line...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A record that lacks a field of the identity (written before it was
+// recorded) agrees with any value of it, but does not make two records
+// that differ in it one dataset: heart read with --positive 1 and with
+// --positive -1 are two datasets, whichever file comes first (each record
+// of another method: no pair's settings are compared).
+func TestIdentityFieldsAreEveryRecordsOfTheName(t *testing.T) {
+	t.Parallel()
+	rec := func(method string, read map[string]string) string {
+		r := Record{Dataset: "heart", Entry: method, Method: method, Run: method, Status: "converged", TestAccuracy: 0.8,
+			Settings: map[string]string{"seed": "1", "normalize": "zscore", "entry.0": method}}
+		if read != nil {
+			r.Provenance = &Provenance{Data: &DataProvenance{Name: "heart", Read: read}}
+		}
+		return writeRecords(t, []Record{r})
+	}
+	older, pos, neg := rec("svm", nil), rec("spd", map[string]string{"positive": "1"}), rec("gi", map[string]string{"positive": "-1"})
+	for _, files := range [][]string{{older, pos, neg}, {older, neg, pos}, {pos, older, neg}} {
+		var ie *IdentityConflictError
+		if _, err := MergeFiles(context.Background(), MergeSettings{Files: files}); !errors.As(err, &ie) || len(ie.Diff) != 1 {
+			t.Errorf("merge %v: %v, want an *IdentityConflictError on the read options", files, err)
+		}
+	}
+	if res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{older, pos}}); err != nil || len(res.Records) != 2 {
+		t.Errorf("merge the older record with one reading: %v", err)
 	}
 }

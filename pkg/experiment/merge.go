@@ -82,9 +82,21 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		rs := set.recs
+		sets = append(sets, set)
+	}
+	// What auto meant for a dataset, from any file's records of its run
+	// (an older file's records do not say it; a newer file's of the same
+	// run do), before any record is checked.
+	recs := make([][]Record, len(sets))
+	for k := range sets {
+		recs[k] = sets[k].recs
+	}
+	norm := learnNormalizations(recs...)
+	for _, set := range sets {
+		f, rs := set.name, set.recs
 		for i := range rs {
-			name, id, err := ic.add(&rs[i], f)
+			ps := norm.pairSettings(&rs[i]) // before the record is renamed
+			name, id, err := ic.add(&rs[i], f, ps)
 			if err != nil {
 				return nil, err
 			}
@@ -92,8 +104,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 			if name != rs[i].Dataset {
 				renameDataset(&rs[i], name)
 			}
-		}
-		for _, r := range rs {
+			r := &rs[i]
 			if res.Run == "" {
 				res.Run, by = r.Run, f
 			}
@@ -104,14 +115,13 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 			if !slices.Contains(res.Runs, r.Run) {
 				res.Runs = append(res.Runs, r.Run)
 			}
-			if err := pc.add(&r, f); err != nil {
+			if err := pc.add(r, f, ps); err != nil {
 				return nil, err
 			}
 			if !slices.Contains(res.Datasets, r.Dataset) {
 				res.Datasets = append(res.Datasets, r.Dataset)
 			}
 		}
-		sets = append(sets, set)
 	}
 	all, err := mergeSets(sets)
 	if err != nil {

@@ -5,6 +5,7 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +22,34 @@ import (
 // other datasets and entries of the run, nor the data files' paths: a
 // dataset is identified by its content and how it was read. It returns nil
 // for a record without settings (written before they were recorded).
+//
+// "normalize" is what the run's normalisation meant for r's dataset. The
+// run's settings name it once for the run (Config.fingerprintNormalize:
+// the default, auto, is "zscore" when none of the run's datasets is
+// sparse, "auto" otherwise), but auto fits a z-score on a dense dataset
+// whatever else the run holds: a dense dataset of a run with a sparse one
+// says "zscore", as the run of it alone does. The settings cannot say
+// which datasets were dense, so the record's identity does: Config.identities
+// hashes the normalisation each dataset's run alone would name, and a record
+// whose identity is that of "zscore" is given "zscore". A record without an
+// identity, or written before the identity said it (its identity hashes
+// "auto"), keeps "auto": nothing in it says what auto meant (MergeFiles
+// learns it from the run's other records, normalizations).
 func PairSettings(r *Record) map[string]string {
+	ps := runPairSettings(r)
+	if ps["normalize"] == dataio.Auto && r.Identity != "" {
+		z := maps.Clone(ps)
+		z["normalize"] = dataio.ZScore
+		if identityOf(identityFields(r, z)) == r.Identity {
+			return z
+		}
+	}
+	return ps
+}
+
+// runPairSettings is PairSettings with the run's normalisation as its
+// settings name it.
+func runPairSettings(r *Record) map[string]string {
 	if r.Settings == nil {
 		return nil
 	}
@@ -170,13 +198,13 @@ type pairSeen struct {
 	file     string
 }
 
-// add checks r (from file) against the records of its pair met before.
-func (c *pairCheck) add(r *Record, file string) error {
+// add checks r (from file; ps its pair settings,
+// normalizations.pairSettings) against the records of its pair met before.
+func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	if c.seen == nil {
 		c.seen = map[[2]string]pairSeen{}
 	}
 	key := [2]string{r.Dataset, r.Entry}
-	ps := PairSettings(r)
 	first, ok := c.seen[key]
 	if !ok {
 		c.seen[key] = pairSeen{ps, file}

@@ -190,27 +190,33 @@ func (c *Config) key(j Job) Key {
 	return Key{name, c.Identity[name], j.Entry.String(), j.Partition}
 }
 
-// identities returns the identity of each source, by name. A dataset
+// identities returns the identity of each source, by name, with the
+// normalisation a run of the source alone names (fingerprintNormalize):
+// what it meant for that dataset, which the run's settings do not say when
+// they name auto (PairSettings reads it back from the identity). A dataset
 // Compare opened from its spec (opened) has dataio's
-// (dataio.Partitioned.Identity, with the run's seed and normalisation as
-// its fingerprint names them); a caller's source, what its records will
-// say of it (c.Settings, c.Grid and c.Provenance, set before). Both are
-// hashed by identityOf, and a record written before identities were
-// recorded derives the same map from its settings and provenance
-// (DatasetIdentity: TestIdentityIsTheDatasetsNotItsName checks that the
-// two agree). A run resumed under its flat-options identifier has no
-// settings, and so no identities.
+// (dataio.Partitioned.Identity, with the run's seed as its fingerprint
+// names it); a caller's source, what its records will say of it
+// (c.Settings, c.Grid and c.Provenance, set before). Both are hashed by
+// identityOf, and a record written before identities were recorded
+// derives the same map from its settings and provenance (DatasetIdentity:
+// TestIdentityIsTheDatasetsNotItsName checks that the two agree). A run
+// resumed under its flat-options identifier has no settings, and so no
+// identities.
 func (c *Config) identities(sources []Source, opened bool) map[string]Identity {
 	out := map[string]Identity{}
-	norm := c.fingerprintNormalize(sources)
 	for _, s := range sources {
 		name := s.Name()
 		if p, ok := s.(*dataio.Partitioned); ok && opened && c.Settings != nil {
-			out[name] = identityOf(p.Identity(norm))
+			out[name] = identityOf(p.Identity(c.fingerprintNormalize([]Source{s})))
 			continue
 		}
 		r := Record{Dataset: name, Settings: c.Settings, Grid: c.Grid, Provenance: c.Provenance[name]}
-		out[name] = RecordIdentity(&r)
+		ps := runPairSettings(&r)
+		if ps["normalize"] == dataio.Auto {
+			ps["normalize"] = c.fingerprintNormalize([]Source{s})
+		}
+		out[name] = identityOf(identityFields(&r, ps))
 	}
 	return out
 }

@@ -14,4 +14,12 @@
 // across datasets (CrossDataset), the figure files of --plot (Figures,
 // WritePlots, drawn by pkg/figure) and the HTML page (HTMLPage).
 // pkg/experiment only runs the protocol and writes the records.
+//
+// A dataset is its identity (experiment.DatasetIdentity: its data, how it
+// was read and partitioned, the seed and normalisation), its name only
+// shows it: records handed to these functions that give one name to
+// different datasets (two runs gathered in Go) are shown as two datasets,
+// NAME and NAME#2, as report --split-identities shows them, and
+// Summary.Renamed and the summary's warning say which is which; no table
+// averages, and no paired test pairs, two datasets' partitions.
 package report

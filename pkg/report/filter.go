@@ -21,6 +21,7 @@ func Filter(recs []experiment.Record, datasets, methods []string) ([]experiment.
 	if len(datasets) == 0 && len(methods) == 0 {
 		return recs, nil
 	}
+	recs = byIdentity(recs) // the names the tables give, NAME#2 too
 	var haveDS, haveEntries []string
 	for _, r := range recs {
 		if !slices.Contains(haveDS, r.Dataset) {

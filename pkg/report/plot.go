@@ -80,6 +80,7 @@ type NamedFigure struct {
 // order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
 func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
+	records = byIdentity(records) // the tables' datasets (summarizeBy)
 	var out []NamedFigure
 	var panels []fig.AccuracyPanel
 	tables := summarizeBy(records, order, "", opts.Metric)

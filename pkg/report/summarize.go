@@ -138,6 +138,11 @@ type Summary struct {
 	// Runs are the runs of the records when more than one was merged
 	// (experiment.MergeFiles); Run is then the first.
 	Runs []string `json:"runs,omitempty"`
+	// Renamed says, a line each, which records of other data (or other
+	// reading, partitions, seed or normalisation) than the first of their
+	// dataset's name the tables show as NAME#2, NAME#3, ...
+	// (experiment.SplitByIdentity).
+	Renamed []string `json:"renamed,omitempty"`
 }
 
 // Incomplete returns the tables with missing jobs.
@@ -300,6 +305,27 @@ func SummarizeMergeWith(res *experiment.MergeResult, o SummaryOptions) Summary {
 	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.Metric, Rope: o.Rope})
 }
 
+// byIdentity returns records with each dataset's identity under a name of
+// its own (experiment.SplitByIdentity): the first identity met of a name
+// keeps it, another is NAME#2. Every function here that groups records by
+// dataset (the tables and their paired tests, the per-job table, the
+// figures, the HTML page) groups what it returns, so that one name never
+// averages, nor pairs, the partitions of two datasets, and all of them name
+// the datasets alike.
+//
+// Why apart and not refused, as experiment.MergeFiles refuses them unless
+// asked to split: report's functions are handed records (SummarizeRun has
+// no error to return), and the records MergeFiles gives have one identity
+// per name already — it refused, or split them as report --split-identities
+// asks. Records that reach report with two identities under one name were
+// gathered in Go, where showing the two datasets, each named and the
+// summary's warning saying which is which, is what was asked for; merging
+// them silently was the bug, and refusing would leave no table at all.
+func byIdentity(records []experiment.Record) []experiment.Record {
+	out, _ := experiment.SplitByIdentity(records)
+	return out
+}
+
 // bestTol is the relative tolerance under which two mean accuracies are a
 // tie for the best: the same accuracies summed in another order may differ
 // in the last bits.
@@ -308,8 +334,11 @@ const bestTol = 1e-12
 // SummarizeRun averages the records of one run per dataset and entry, and
 // counts them against the run's planned grid (experiment.Record.Grid):
 // every planned dataset has a table and every planned entry a row, with or
-// without records.
+// without records. A dataset is its identity, not its name: records that
+// give one name to different data are two tables (byIdentity,
+// Summary.Renamed).
 func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
+	records, renamed := experiment.SplitByIdentity(records)
 	var grid *experiment.Grid
 	for i := range records {
 		if records[i].Grid != nil {
@@ -317,7 +346,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 			break
 		}
 	}
-	sum := Summary{GridKnown: grid != nil, Metric: o.Metric, Rope: o.Rope}
+	sum := Summary{GridKnown: grid != nil, Metric: o.Metric, Rope: o.Rope, Renamed: renamed}
 	if len(records) > 0 {
 		sum.Run = records[0].Run
 	}
@@ -445,6 +474,9 @@ func (s *Summary) warning() string {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("INCOMPLETE: %d of %d jobs present (%s); means are over the partitions present", s.JobsPresent, s.JobsPlanned, strings.Join(ds, ", ")))
+	}
+	if len(s.Renamed) > 0 {
+		parts = append(parts, "records give one dataset name to different datasets, shown apart: "+strings.Join(s.Renamed, "; "))
 	}
 	if !s.GridKnown {
 		parts = append(parts, "the records do not say which jobs the run planned (written by an older kerneltune): partitions and methods are inferred from the records, and a dataset without any record cannot be seen")
