@@ -218,6 +218,12 @@ func (s DatasetSpec) partitionKV() map[string]string {
 	if s.Test != "" {
 		kv["test"] = fmt.Sprintf("given/%v/%v", s.PartitionsGiven, s.TrainSizeGiven)
 	}
+	if s.Predefined {
+		// The dataset's own realisations: without it a study run with
+		// them had the id and identity of the same study with random
+		// partitions, and the two runs' records resumed and merged as one.
+		kv["splits"] = "predefined"
+	}
 	return kv
 }
 

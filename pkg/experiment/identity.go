@@ -133,7 +133,7 @@ func identityFields(r *Record, ps map[string]string) map[string]string {
 			k, _, _ := strings.Cut(kv, "=")
 			switch k {
 			case "partitions":
-			case "train-size", "test-size", "train-fraction", "stratified", "test":
+			case "train-size", "test-size", "train-fraction", "stratified", "test", "splits":
 				part = append(part, kv)
 			default:
 				read = append(read, kv)

@@ -383,3 +383,25 @@ func TestIdentityFieldsAreEveryRecordsOfTheName(t *testing.T) {
 		t.Errorf("merge the older record with one reading: %v", err)
 	}
 }
+
+// A study's dataset with the IDA realisations (--splits predefined) is
+// another run, and another dataset, than the same study with random
+// partitions of the same sizes: the two used to share their run id and
+// identity, so that one's records resumed and merged into the other's.
+func TestPredefinedStudyIsAnotherRun(t *testing.T) {
+	t.Parallel()
+	plan := func(predefined bool) (string, Identity) {
+		ds := DatasetSettings{Path: "../../testdata/ida/breast-cancer", Partitions: 2, TrainSize: 100, TestSize: 77, Predefined: predefined}
+		s := CompareSettings{Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: []DatasetSettings{ds}}
+		res, err := Compare(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Run, res.Records[0].Identity
+	}
+	runR, idR := plan(false)
+	runP, idP := plan(true)
+	if runR == runP || idR == idP {
+		t.Errorf("random and predefined partitions: runs %s and %s, identities %s and %s; want both different", runR, runP, idR, idP)
+	}
+}
