@@ -188,11 +188,13 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 	each.Partitions, each.TrainSize, each.TestSize, each.Predefined = o.Partitions, o.TrainSize, o.TestSize, o.Splits == "predefined"
 	each.Test, each.PartitionsGiven, each.TrainSizeGiven, each.Read = o.data.Test, o.partitionsSet, o.trainSizeSet, o.data.readOptions()
 	s.Datasets, s.Stdin, s.Seed, s.Normalize = experiment.FileSpecs(args, each), o.data.stdinReader(), o.Seed, o.data.Normalize
-	s.Preset = experiment.PresetRun{Name: o.Preset, Partitions: o.Partitions, TrainSize: o.TrainSize, TestSize: o.TestSize}
 	s.LaanayaSelect = o.Select == "laanaya"
 	s.Shard, s.Shards, _ = experiment.ParseShard(o.Shard)
-	if !o.partitionsSet {
-		s.Preset.Partitions = 0 // the preset's own
+	if o.Preset != "" {
+		s.Preset = experiment.PresetRun{Name: o.Preset, TrainSize: o.TrainSize, TestSize: o.TestSize}
+		if o.partitionsSet { // else the preset's own
+			s.Preset.Partitions = o.Partitions
+		}
 	}
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
 	study.Configure(&s, o.study, each)

@@ -435,3 +435,39 @@ func TestCompareFlagsBuildSettings(t *testing.T) {
 		t.Errorf("--preset with --partitions 5: %+v", s.Preset)
 	}
 }
+
+// TestCompareFlagsBuildWholeSettings (issue 31): with no function left in
+// them, compare's settings are compared whole, every field, against the
+// value the flags mean — the loop flags as a methods.Loop, the shared ones
+// as the Base — so that a flag that stops reaching its field fails here
+// without reading data or running a job.
+func TestCompareFlagsBuildWholeSettings(t *testing.T) {
+	t.Parallel()
+	s := compareSettings(t, "a.csv", "--methods", "svm,bo", "--max-iter", "7", "--budget", "12", "--log2c", "-1,3,2",
+		"--eps", "0.01", "--cache-mb", "64", "--workers", "2", "--mem-mb", "900", "--seed", "4",
+		"--partitions", "3", "--train-fraction", "0.4", "--select", "laanaya", "--out", "r.jsonl", "--resume", "--name", "A")
+	entries, err := experiment.ParseEntries("svm,bo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log2c methods.Log2Grid
+	if err := log2c.Set("-1,3,2"); err != nil {
+		t.Fatal(err)
+	}
+	each := experiment.DatasetSettings{Name: "A", Partitions: 3, TrainSize: 100, TestSize: 100, TrainFraction: 0.4,
+		PartitionsGiven: true, Read: dataio.ReadOptions{Missing: "error"}}
+	want := experiment.CompareSettings{
+		Entries: entries, Datasets: experiment.FileSpecs([]string{"a.csv"}, each), Seed: 4, Normalize: "auto",
+		Base: methods.Common{Folds: 5, Eps: 0.01, CacheMB: 64}, Workers: 2,
+		Loop:          methods.Loop{MaxIter: 7, Budget: 12, Space: methods.Space{Log2C: log2c}},
+		LaanayaSelect: true, MemBytes: 900 << 20, Out: "r.jsonl", Resume: true,
+	}
+	got := s
+	got.Stdin, got.Provenance = nil, experiment.Provenance{} // the process's stdin; version and command line
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("settings\n%+v\nwant\n%+v", got, want)
+	}
+	if s.Provenance.Command == "" || s.Stdin == nil {
+		t.Errorf("provenance %+v, stdin %v: want the command line and a reader", s.Provenance, s.Stdin)
+	}
+}
