@@ -43,7 +43,7 @@ func ExampleDescribeFiles() {
 // and its identity (what it is, as against its display name).
 func ExampleOpenDataset() {
 	spec := dataio.DatasetSpec{Path: "builtin:heart", Partitions: 3, TrainSize: 100, TestSize: 50}
-	p, err := dataio.OpenDataset(spec, 1, nil)
+	p, err := dataio.OpenDataset(context.Background(), spec, 1, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -166,13 +166,17 @@ func (p *Partitioned) Rename(name string) {
 // is smaller, which a PartitionNote says), each tested on the whole test
 // file. The dataset is named spec.Name when that is set. A file that cannot
 // be read is the reader's error (naming the file and line); partitions that
-// cannot be drawn are a *DatasetError naming spec.Path.
-func OpenDataset(spec DatasetSpec, seed uint64, stdin io.Reader) (*Partitioned, error) {
+// cannot be drawn are a *DatasetError naming spec.Path. A ctx cancelled
+// before the reading, or before a test file, ends it with ctx's error.
+func OpenDataset(ctx context.Context, spec DatasetSpec, seed uint64, stdin io.Reader) (*Partitioned, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := &Partitioned{Spec: spec, Seed: seed}
 	k := cmp.Or(spec.Partitions, DefaultPartitions)
 	var err error
 	if spec.Test != "" {
-		err = p.openTrainTest(k, stdin)
+		err = p.openTrainTest(ctx, k, stdin)
 	} else {
 		err = p.open(k, stdin)
 	}
@@ -223,9 +227,9 @@ func (p *Partitioned) open(k int, stdin io.Reader) error {
 // training file once, or with PartitionsGiven or TrainSizeGiven, k random
 // subsamples of TrainSize rows (all rows when the file is smaller), each
 // tested on the whole test file.
-func (p *Partitioned) openTrainTest(k int, stdin io.Reader) error {
+func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader) error {
 	d := p.Spec
-	tt, err := LoadSplit(context.Background(), d.Path, SplitSettings{
+	tt, err := LoadSplit(ctx, d.Path, SplitSettings{
 		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: p.Seed, Normalize: NoScale})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package dataio
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -20,7 +21,7 @@ const heartSHA256 = "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7
 
 func open(t *testing.T, spec DatasetSpec, seed uint64) *Partitioned {
 	t.Helper()
-	p, err := OpenDataset(spec, seed, nil)
+	p, err := OpenDataset(context.Background(), spec, seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestOpenDatasetProvenanceHashesTheFile(t *testing.T) {
 // fraction fits.
 func TestOpenDatasetSmallData(t *testing.T) {
 	path := td + "/arff/iris.arff"
-	_, err := OpenDataset(DatasetSpec{Path: path, Partitions: 2, TrainSize: 100, TestSize: 100}, 0, nil)
+	_, err := OpenDataset(context.Background(), DatasetSpec{Path: path, Partitions: 2, TrainSize: 100, TestSize: 100}, 0, nil)
 	var de *DatasetError
 	if !errors.As(err, &de) || de.Path != path || !strings.Contains(err.Error(), "iris has 150 rows: give a training fraction (--train-fraction 0.5") {
 		t.Errorf("err = %v", err)
@@ -170,7 +171,7 @@ func TestOpenDatasetPredefined(t *testing.T) {
 	if got := open(t, spec, 0).Identity("zscore")[IDPartitions]; got != "predefined/0/0/0/false" {
 		t.Errorf("partitions identity %q", got)
 	}
-	_, err := OpenDataset(DatasetSpec{Path: "builtin:heart", Predefined: true}, 0, nil)
+	_, err := OpenDataset(context.Background(), DatasetSpec{Path: "builtin:heart", Predefined: true}, 0, nil)
 	var de *DatasetError
 	if !errors.Is(err, ErrNoRealisations) || !errors.As(err, &de) || de.Path != "builtin:heart" {
 		t.Errorf("err = %v", err)
@@ -252,5 +253,16 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		if got := p.Identity("auto"); !maps.Equal(got, id) {
 			t.Errorf("%s: identity %v, want %v", c.name, got, id)
 		}
+	}
+}
+
+// A cancelled context ends OpenDataset before it reads anything.
+func TestOpenDatasetCancelled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p, err := OpenDataset(ctx, DatasetSpec{Path: "builtin:heart", Partitions: 2, TrainSize: 100, TestSize: 100}, 1, nil)
+	if !errors.Is(err, context.Canceled) || p != nil {
+		t.Errorf("OpenDataset on a cancelled context: %v, %v; want context.Canceled", p, err)
 	}
 }

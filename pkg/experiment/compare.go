@@ -266,7 +266,7 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	}
 	if p.opened = specs != nil; p.opened {
 		notify := func(n Notice) { p.Notices = append(p.Notices, n) }
-		if sources, err = s.datasetSources(specs, cfg.Describe, notify); err != nil {
+		if sources, err = s.datasetSources(ctx, specs, cfg.Describe, notify); err != nil {
 			return nil, err
 		}
 	}

@@ -275,3 +275,17 @@ func TestResumeNamesTheSettingThatDiffers(t *testing.T) {
 		t.Errorf("message %q does not name the settings", err)
 	}
 }
+
+// Prepare stops at a cancelled context before it reads the next dataset:
+// Ctrl-C during a study's reading ends it there, as an interruption.
+func TestPrepareCancelled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ds := []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 100, TestSize: 100},
+		{Path: "builtin:diabetes", Partitions: 2, TrainSize: 100, TestSize: 100}}
+	p, err := Prepare(ctx, CompareSettings{Entries: mustEntries(t, "probe1"), Datasets: ds})
+	if !errors.Is(err, context.Canceled) || p != nil {
+		t.Errorf("Prepare on a cancelled context: %v, %v; want context.Canceled", p, err)
+	}
+}

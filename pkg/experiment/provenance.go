@@ -6,6 +6,7 @@ package experiment
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -66,14 +67,14 @@ func (e *DuplicateNameError) Error() string {
 // describes them for the fingerprint as the run's fingerprint always
 // described them: FileSpecs' datasets (FileList) as one list of files with
 // shared settings, a study's each by its settings (DatasetSettings.Key).
-func (s *CompareSettings) datasetSources(specs []DatasetSettings, describe map[string]string, notify func(Notice)) ([]Source, error) {
+func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSettings, describe map[string]string, notify func(Notice)) ([]Source, error) {
 	files := specs[0].FileList
 	var (
 		parts []*dataio.Partitioned
 		seen  = map[string]string{} // a study's display names: where each was given
 	)
 	for i, ds := range specs {
-		p, err := dataio.OpenDataset(ds, s.Seed, s.Stdin)
+		p, err := dataio.OpenDataset(ctx, ds, s.Seed, s.Stdin)
 		if err != nil && !files {
 			err = studyError(ds, err)
 		}
