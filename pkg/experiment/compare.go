@@ -265,19 +265,18 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
 	if p.opened = specs != nil; p.opened {
-		notify := func(n Notice) { p.Notices = append(p.Notices, n) }
-		if sources, err = s.datasetSources(ctx, specs, cfg.Describe, notify); err != nil {
+		if sources, p.Notices, err = s.datasetSources(ctx, specs, cfg.Describe); err != nil {
 			return nil, err
 		}
 	}
 	cfg.Provenance = s.provenance(sources)
 	jobs := cfg.Plan(sources, entries)
-	shapes, err := s.checkRun(cfg, sources, entries, len(jobs))
+	worst, err := s.checkRun(cfg, sources, entries, len(jobs))
 	if err != nil {
 		return nil, err
 	}
-	if need, err := runNeed(cfg, sources, shapes, entries, len(jobs)); err == nil && need > 0 {
-		p.Live = methods.GCLimit(need)
+	if worst != nil && worst.Bytes > 0 {
+		p.Live = methods.GCLimit(worst.Bytes)
 	}
 	p.cfg, p.sources, p.jobs = cfg, sources, jobs
 	p.Plan = s.plan(cfg, sources, entries, len(jobs))
@@ -389,8 +388,9 @@ func (s *CompareSettings) entriesAndPreset(describe map[string]string) ([]Entry,
 
 // checkRun refuses, once the datasets are read and before any job runs, a
 // run whose data do not fit its entries (sizes, memory, features); it
-// returns the training parts' shapes.
-func (s *CompareSettings) checkRun(cfg Config, sources []Source, entries []Entry, jobs int) ([]shape, error) {
+// returns the run's largest memory estimate (worstEstimate; nil when it
+// cannot be told and MemBytes sets no bound).
+func (s *CompareSettings) checkRun(cfg Config, sources []Source, entries []Entry, jobs int) (*MemoryEstimate, error) {
 	shapes, err := trainShapes(sources)
 	if err != nil {
 		return nil, err
@@ -398,10 +398,14 @@ func (s *CompareSettings) checkRun(cfg Config, sources []Source, entries []Entry
 	if err := checkSize(cfg, sources, shapes, entries); err != nil {
 		return nil, err
 	}
-	if err := checkMemory(cfg, sources, shapes, entries, jobs, s.MemBytes); err != nil {
+	worst, err := worstEstimate(cfg, sources, shapes, entries, jobs)
+	if err != nil && s.MemBytes > 0 {
 		return nil, err
 	}
-	return shapes, checkFeatures(sources, shapes, entries)
+	if err := checkMemory(worst, s.MemBytes); err != nil {
+		return nil, err
+	}
+	return worst, checkFeatures(sources, shapes, entries)
 }
 
 // plan is the dry run's Plan.
@@ -420,13 +424,14 @@ func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, sh
 	return p
 }
 
-// resumeRun sets the run's identifier, settings and grid on cfg and res,
+// resumeRun sets the run's identifier, settings and grid on cfg and res
+// (once Laanaya's selection has put its baselines in cfg.Describe),
 // checking that the records of out being resumed (prior) are of the same
 // run: a run begun by the version of the flat options goes on under its
 // own identifier, so that the file stays one run.
 func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sources []Source, entries []Entry) error {
-	res.Run = cfg.Fingerprint(entries, sources)
 	settings := cfg.RunSettings(entries, sources)
+	res.Run = hashSettings(settings)
 	legacy, _ := cfg.legacyFingerprint(entries, sources)
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid

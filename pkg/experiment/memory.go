@@ -153,30 +153,13 @@ func (e *MemoryError) Error() string {
 // ceilMB returns bytes in MB (2²⁰ bytes), rounded up.
 func ceilMB(b int64) int64 { return (b + 1<<20 - 1) >> 20 }
 
-// checkMemory refuses with a *MemoryError a run of jobs jobs whose largest
-// estimate (EstimateMemory, on the sources' shapes) exceeds bound bytes;
-// bound ≤ 0 is no bound.
-// runNeed is the run's memory estimate: the largest of its estimates, every
-// job that runs at once counted (estimateMemory).
-func runNeed(c Config, sources []Source, shapes []shape, entries []Entry, jobs int) (int64, error) {
+// worstEstimate returns the largest of a run of jobs jobs' memory
+// estimates (EstimateMemory, on the sources' shapes: every job that runs
+// at once counted), nil for none.
+func worstEstimate(c Config, sources []Source, shapes []shape, entries []Entry, jobs int) (*MemoryEstimate, error) {
 	est, err := estimateMemory(c, sources, shapes, entries, jobs)
 	if err != nil {
-		return 0, err
-	}
-	var need int64
-	for _, e := range est {
-		need = max(need, e.Bytes)
-	}
-	return need, nil
-}
-
-func checkMemory(c Config, sources []Source, shapes []shape, entries []Entry, jobs int, bound int64) error {
-	if bound <= 0 {
-		return nil
-	}
-	est, err := estimateMemory(c, sources, shapes, entries, jobs)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	var worst *MemoryEstimate
 	for i := range est {
@@ -184,7 +167,13 @@ func checkMemory(c Config, sources []Source, shapes []shape, entries []Entry, jo
 			worst = &est[i]
 		}
 	}
-	if worst == nil || worst.Bytes <= bound {
+	return worst, nil
+}
+
+// checkMemory refuses with a *MemoryError a run whose largest estimate,
+// worst (worstEstimate), exceeds bound bytes; bound ≤ 0 is no bound.
+func checkMemory(worst *MemoryEstimate, bound int64) error {
+	if bound <= 0 || worst == nil || worst.Bytes <= bound {
 		return nil
 	}
 	perJob := methods.RuntimeBytes + (bound-methods.RuntimeBytes)/int64(worst.Jobs)

@@ -125,7 +125,11 @@ func TestCompareMemoryRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkMemory(c, []Source{src}, shapes, s.Entries, 4, s.MemBytes); (err == nil) != ok {
+		worst, err := worstEstimate(c, []Source{src}, shapes, s.Entries, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkMemory(worst, s.MemBytes); (err == nil) != ok {
 			t.Errorf("%d rows: err = %v, want fits %v", n, err, ok)
 		}
 	}

@@ -63,11 +63,11 @@ func (e *DuplicateNameError) Error() string {
 }
 
 // datasetSources opens the datasets specs (dataio.OpenDataset), each
-// with its own settings, tells notify what opening each found, and
-// describes them for the fingerprint as the run's fingerprint always
+// with its own settings, returns what opening each found to tell the user
+// (notices), and describes them for the fingerprint as the run's fingerprint always
 // described them: FileSpecs' datasets (FileList) as one list of files with
 // shared settings, a study's each by its settings (DatasetSettings.Key).
-func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSettings, describe map[string]string, notify func(Notice)) ([]Source, error) {
+func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSettings, describe map[string]string) (_ []Source, notices []Notice, _ error) {
 	files := specs[0].FileList
 	var (
 		parts []*dataio.Partitioned
@@ -79,26 +79,26 @@ func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSet
 			err = studyError(ds, err)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		notifyNotes(notify, p.Notes)
+		notices = append(notices, noticesOf(p.Notes)...)
 		if !files {
 			if err := describeStudy(i, p, seen, describe); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		parts = append(parts, p)
 	}
 	if files {
 		if err := describeFiles(parts, describe); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sources := make([]Source, len(parts))
 	for i, p := range parts {
 		sources[i] = p
 	}
-	return sources, nil
+	return sources, notices, nil
 }
 
 // studyError is the error of opening a study's dataset ds: a *SourceError
@@ -115,17 +115,17 @@ func studyError(ds DatasetSettings, err error) error {
 	return &SourceError{Path: at, Err: err}
 }
 
-// notifyNotes tells notify of the notes of a dataset's partitions.
-func notifyNotes(notify func(Notice), notes []dataio.PartitionNote) {
+// noticesOf returns the notices of a dataset's partition notes.
+func noticesOf(notes []dataio.PartitionNote) []Notice {
+	var out []Notice
 	for _, n := range notes {
 		kind := NoticeWholeFile
 		if n.Kind == dataio.NoteDefaultTrainSize {
 			kind = NoticeDefaultTrainSize
 		}
-		if notify != nil {
-			notify(Notice{Kind: kind, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, Partitions: n.Partitions})
-		}
+		out = append(out, Notice{Kind: kind, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, Partitions: n.Partitions})
 	}
+	return out
 }
 
 // describeStudy refuses a study's dataset p (the i-th) whose display name
