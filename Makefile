@@ -15,8 +15,9 @@ build:
 	$(GO) build -ldflags "-X github.com/kerneltune/kerneltune/internal/buildinfo.version=$(VERSION)" -o $(BIN) .
 
 # The README's test command; .ci/run calls it. gofmt check + vet + race tests
-# (with Debian's chromium installed first, when it can be, so that the HTML
-# report is checked in a real browser), then the README check (readme_test.go,
+# (with Debian's chromium, libsvm-tools and pdflatex installed first, when they
+# can be, so that the HTML report, the LIBSVM export and the LaTeX tables are
+# checked with the real tools), then the README check (readme_test.go,
 # built without -race: it reruns the quick commands of README.md and docs/*.md
 # and compares their output). The solver, sqp and kernel packages are tested once more with
 # -tags purego: their Go loops instead of the AVX2 assembly, what machines
@@ -51,10 +52,11 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-# Install Debian's chromium when missing (root on Debian only; otherwise the
-# browser tests skip with a message).
+# Install the Debian packages the tests check real components with (chromium,
+# libsvm-tools, pdflatex with booktabs) when missing: root on Debian only;
+# elsewhere the tests that need them skip with a message.
 browser:
-	@./scripts/ensure-chromium.sh
+	@./scripts/ensure-tools.sh
 
 # The HTML report in headless Chromium: screenshot, no console message, not
 # blank; fails (instead of skipping) when no browser can be installed.

@@ -33,16 +33,16 @@ var consoleLine = regexp.MustCompile(`:CONSOLE[:(]\d*\)?\]? "(.*)", source: (.*)
 // shotInChromium opens the HTML file in headless Chromium, takes a
 // screenshot of a width×height window and returns it with the page's
 // console messages. It skips the test, with a message, when no browser is
-// installed (scripts/ensure-chromium.sh installs one on Debian; make test
+// installed (scripts/ensure-tools.sh installs one on Debian; make test
 // runs it).
 func shotInChromium(t *testing.T, htmlPath string, width, height int) (image.Image, []string) {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil && os.Getenv("KERNELTUNE_REQUIRE_BROWSER") != "" {
-		t.Fatal("chromium is not installed and KERNELTUNE_REQUIRE_BROWSER is set (make report-check): run scripts/ensure-chromium.sh as root, or apt-get install chromium")
+		t.Fatal("chromium is not installed and KERNELTUNE_REQUIRE_BROWSER is set (make report-check): run scripts/ensure-tools.sh as root, or apt-get install chromium")
 	}
 	if err != nil {
-		t.Skip("chromium is not installed: the HTML report is not checked in a browser (scripts/ensure-chromium.sh installs it; make test runs that script)")
+		t.Skip("chromium is not installed: the HTML report is not checked in a browser (scripts/ensure-tools.sh installs it; make test runs that script)")
 	}
 	dir := t.TempDir()
 	abs, err := filepath.Abs(htmlPath)
