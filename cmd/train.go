@@ -168,9 +168,13 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if err := checkOutputDirs([2]string{"-o", s.Output}); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
+	}
+	train, test, norm := tt.Train, tt.Test, tt.Norm
+	if tt.UnitRange && !norm.Identity() && cmp.Or(s.Split.Normalize, dataio.Auto) == dataio.Auto && !g.Quiet {
+		fmt.Fprintln(g.ErrOut, report.UnitRangeNote(s.Data, norm.Kind))
 	}
 	t := s.TrainSettings
 	if t.Kernel.Q, err = readQ(t.Kernel.QName); err != nil {

@@ -141,10 +141,11 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := checkExportDir(s.Export); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
 	}
+	train, test, norm := tt.Train, tt.Test, tt.Norm
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
 	base.Recorder = func(st methods.Step) {

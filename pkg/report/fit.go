@@ -173,3 +173,22 @@ func gammaText(s kernel.Spec) string {
 	}
 	return "- (not a Gaussian kernel)"
 }
+
+// normalizeVerbs say what each normalisation does to a file's features.
+var normalizeVerbs = map[string]string{
+	dataio.ZScore:   "z-scores them",
+	dataio.MinMax01: "rescales them to [0, 1]",
+	dataio.MinMax11: "rescales them to [-1, 1]",
+	dataio.MaxAbs:   "divides each by its largest |value|",
+}
+
+// UnitRangeNote is train's note before it trains on data whose features
+// all lie within [-1, 1] already (dataio.TrainTest.UnitRange), which the
+// default normalisation, of kind (Normalizer.Kind), still changes: a
+// LIBSVM user who gives svm-train's C and γ expects svm-train's model, and
+// gets another unless the features are kept as given.
+func UnitRangeNote(data, kind string) string {
+	return fmt.Sprintf("kerneltune: note: every feature of %s lies within [-1, 1] (as svm-scale leaves a file), yet the default --normalize auto %s: "+
+		"the kernel (γ) acts on %s, so the model is not svm-train's on this file; give --normalize none to keep the features as given (svm-train's model)",
+		data, normalizeVerbs[kind], strings.SplitN(dataio.SpaceWords(kind), " (", 2)[0])
+}
