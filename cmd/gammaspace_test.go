@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"encoding/json"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,5 +76,151 @@ func TestTrainNotesAlreadyScaledFile(t *testing.T) {
 		if _, errOut, code := runCLI(t, "train", data, "-c", "1"); code != 0 || errOut != "" {
 			t.Errorf("train %s: exit %d, stderr %q; want 0 and no note", data, code, errOut)
 		}
+	}
+}
+
+// rawHeart writes testdata/uci/heart.dat (the raw UCI features: ages,
+// cholesterol, ...; label last) as LIBSVM files, its first 200 rows and its
+// last 70, for svm-scale.
+func rawHeart(t *testing.T, dir string) (train, test string) {
+	t.Helper()
+	lines := readFileLines(t, filepath.Join(cmdTestdata, "uci", "heart.dat"))
+	var tr, te strings.Builder
+	for i, l := range lines {
+		f := strings.Fields(l)
+		b := &tr
+		if i >= 200 {
+			b = &te
+		}
+		b.WriteString(f[len(f)-1])
+		for j, v := range f[:len(f)-1] {
+			if x, err := strconv.ParseFloat(v, 64); err != nil {
+				t.Fatalf("heart.dat line %d: %v", i+1, err)
+			} else if x != 0 {
+				b.WriteString(" " + strconv.Itoa(j+1) + ":" + v)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return writeFile(t, dir, "heart.raw", tr.String()), writeFile(t, dir, "heart.raw.t", te.String())
+}
+
+// readLIBSVMRows reads a LIBSVM file's labels and rows (d features, dense).
+func readLIBSVMRows(t *testing.T, text string, d int) (labels []float64, rows [][]float64) {
+	t.Helper()
+	for n, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		f := strings.Fields(l)
+		y, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			t.Fatalf("line %d: %q", n+1, l)
+		}
+		row := make([]float64, d)
+		for _, tok := range f[1:] {
+			k, v, _ := strings.Cut(tok, ":")
+			j, err1 := strconv.Atoi(k)
+			x, err2 := strconv.ParseFloat(v, 64)
+			if err1 != nil || err2 != nil || j < 1 || j > d {
+				t.Fatalf("line %d: token %q", n+1, tok)
+			}
+			row[j-1] = x
+		}
+		labels, rows = append(labels, y), append(rows, row)
+	}
+	return labels, rows
+}
+
+// tool runs a LIBSVM tool in dir and returns its stdout.
+func tool(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	c := exec.Command(name, args...)
+	c.Dir = dir
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
+// TestExportRangeFileForRawData (issue 41, item 1): tune --export-libsvm
+// writes the normalisation composed with an isotropic γ or a diagonal Q as
+// a range file, with which LIBSVM's own tools apply the tuned model to new
+// raw data: svm-scale -r raw.range on the raw training and test files gives
+// train.libsvm and test.libsvm to the 6 significant digits svm-scale prints,
+// and svm-predict on the scaled raw test file, with the model svm-train
+// makes by the README's command, predicts every row as kerneltune predict
+// does on the raw file. Here on UCI heart's raw features (ages, mmHg, ...),
+// z-scored (svm) and min-max scaled (spd, diagonal Q); a full Q gets no
+// range file and a README that says why.
+func TestExportRangeFileForRawData(t *testing.T) {
+	t.Parallel()
+	needLIBSVMTools(t, "the round trip through svm-scale -r is unchecked")
+	if _, err := exec.LookPath("svm-scale"); err != nil {
+		t.Skip("svm-scale is not installed (apt-get install libsvm-tools): the round trip through svm-scale -r is unchecked")
+	}
+	dir := t.TempDir()
+	rawTrain, rawTest := rawHeart(t, dir)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"svm-zscore", []string{"--method", "svm"}},
+		{"spd-diag-minmax01", []string{"--method", "spd", "--max-iter", "5", "--normalize", "minmax01"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp, modelPath := filepath.Join(dir, tc.name), filepath.Join(dir, tc.name+".json")
+			mustRun(t, append([]string{"tune", rawTrain, "--test", rawTest, "--export-libsvm", exp, "-o", modelPath, "-q"}, tc.args...)...)
+			for _, f := range [][2]string{{rawTrain, "train.libsvm"}, {rawTest, "test.libsvm"}} {
+				scaled := tool(t, exp, "svm-scale", "-r", "raw.range", f[0])
+				want, err := os.ReadFile(filepath.Join(exp, f[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				gy, got := readLIBSVMRows(t, scaled, 13)
+				wy, rows := readLIBSVMRows(t, string(want), 13)
+				if len(got) != len(rows) || len(rows) == 0 {
+					t.Fatalf("svm-scale -r gives %d rows, %s has %d", len(got), f[1], len(rows))
+				}
+				worst := 0.0
+				for i := range rows {
+					if gy[i] != wy[i] {
+						t.Fatalf("%s row %d: label %v, svm-scale's %v", f[1], i+1, wy[i], gy[i])
+					}
+					for j, v := range rows[i] {
+						if e := math.Abs(got[i][j] - v); e > 5e-6*math.Abs(v)+1e-12 {
+							t.Fatalf("%s row %d feature %d: %v, svm-scale -r gives %v", f[1], i+1, j+1, v, got[i][j])
+						} else if v != 0 {
+							worst = max(worst, e/math.Abs(v))
+						}
+					}
+				}
+				t.Logf("%s: svm-scale -r raw.range agrees to a relative %.2g", f[1], worst)
+			}
+			cmds := readmeCommands(t, exp)
+			train := strings.Fields(cmds[0])
+			tool(t, exp, train[0], train[1:]...)
+			scaledTest := writeFile(t, exp, "raw-test.scaled", tool(t, exp, "svm-scale", "-r", "raw.range", rawTest))
+			tool(t, exp, "svm-predict", scaledTest, "tuned.model", "raw-test.predictions")
+			libsvm := readFileLines(t, filepath.Join(exp, "raw-test.predictions"))
+			ours := strings.Fields(mustRun(t, "predict", modelPath, rawTest, "--format", "labels", "-q"))
+			if len(ours) != 70 || len(libsvm) != 70 {
+				t.Fatalf("%d predictions by kerneltune, %d by svm-predict; want 70", len(ours), len(libsvm))
+			}
+			for i := range ours {
+				a, _ := strconv.ParseFloat(ours[i], 64)
+				b, _ := strconv.ParseFloat(libsvm[i], 64)
+				if a != b {
+					t.Errorf("raw test row %d: kerneltune predict %s, svm-predict on svm-scale -r %s", i+1, ours[i], libsvm[i])
+				}
+			}
+		})
+	}
+	full := filepath.Join(dir, "full")
+	mustRun(t, "tune", rawTrain, "--method", "spd", "--param", "full", "--max-iter", "2", "--export-libsvm", full, "-q")
+	readme, err := os.ReadFile(filepath.Join(full, "README.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(full, "raw.range")); err == nil || !strings.Contains(string(readme), "the learned metric Q is full, not diagonal") {
+		t.Errorf("full Q: raw.range (stat: %v) and README:\n%s", err, readme)
 	}
 }
