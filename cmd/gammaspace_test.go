@@ -224,3 +224,58 @@ func TestExportRangeFileForRawData(t *testing.T) {
 		t.Errorf("full Q: raw.range (stat: %v) and README:\n%s", err, readme)
 	}
 }
+
+// TestGammaSpaceIsSaid (issue 41, item 1): every γ a command prints or
+// records says which features it acts on, kerneltune's normalised ones or
+// the file's as given: train's and tune's gamma row, their JSON
+// (gamma_space, beside normalize), the model file (gamma_space, beside
+// the kernel) and compare's records (and so report --per-job).
+func TestGammaSpaceIsSaid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	modelPath := filepath.Join(dir, "m.json")
+	out := mustRun(t, "train", heartScale, "-g", "0.5", "-q", "-o", modelPath)
+	if want := "│ gamma (LIBSVM) │ 0.5 on z-scored features (kerneltune's normalisation), not the file's values │"; !strings.Contains(out, want) {
+		t.Errorf("train's table lacks %q:\n%s", want, out)
+	}
+	out = mustRun(t, "train", heartScale, "-g", "0.5", "--normalize", "none")
+	if want := "│ gamma (LIBSVM) │ 0.5 on the file's features as given (svm-train's -g on the same file) │"; !strings.Contains(out, want) {
+		t.Errorf("train --normalize none's table lacks %q:\n%s", want, out)
+	}
+	raw, err := os.ReadFile(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		GammaSpace string `json:"gamma_space"`
+		Kernel     struct{ Gamma float64 }
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.GammaSpace != "zscore" || m.Kernel.Gamma != 0.5 {
+		t.Errorf("model file: gamma_space %q, kernel γ %v (%v); want zscore, 0.5", m.GammaSpace, m.Kernel.Gamma, err)
+	}
+	if p, _ := predictJSON(t, modelPath, heartScale); !(p.Accuracy > 0.99) {
+		t.Errorf("the saved model with its gamma_space predicts heart_scale at %v", p.Accuracy)
+	}
+	for _, tc := range []struct{ normalize, words string }{
+		{"minmax01", "│ gamma (LIBSVM)     │ 0.0078125 on features scaled to [0, 1] (kerneltune's normalisation), not the file's values │"},
+		{"maxabs", "│ gamma (LIBSVM)     │ 0.0078125 on features over their largest |value| (kerneltune's normalisation), not the file's values │"},
+	} {
+		out := mustRun(t, "tune", heartScale, "--method", "svm", "--log2g", "-7,-7,1", "--log2c", "0,0,1", "--normalize", tc.normalize, "-q")
+		if !strings.Contains(out, tc.words) {
+			t.Errorf("tune --normalize %s lacks %q:\n%s", tc.normalize, tc.words, out)
+		}
+		r := tuneJSON(t, heartScale, "--method", "svm", "--log2g", "-7,-7,1", "--log2c", "0,0,1", "--normalize", tc.normalize, "-q")
+		if r.GammaSpace != tc.normalize || r.Gamma != 0.0078125 {
+			t.Errorf("tune --normalize %s JSON: gamma_space %q, gamma %v", tc.normalize, r.GammaSpace, r.Gamma)
+		}
+	}
+	recs := filepath.Join(dir, "run.jsonl")
+	mustRun(t, "compare", heartScale, "--methods", "svm", "--partitions", "1", "--normalize", "none", "--out", recs, "-q")
+	var rec struct {
+		GammaSpace string `json:"gamma_space"`
+		Kernel     struct{ Gamma float64 }
+	}
+	if lines := readFileLines(t, recs); len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &rec) != nil || rec.GammaSpace != "none" || !(rec.Kernel.Gamma > 0) {
+		t.Errorf("compare's record: gamma_space %q, γ %v; want none and a γ", rec.GammaSpace, rec.Kernel.Gamma)
+	}
+}

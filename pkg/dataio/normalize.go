@@ -403,13 +403,13 @@ func WithinUnitRange(X mat.Matrix) bool {
 func SpaceWords(kind string) string {
 	switch kind {
 	case ZScore:
-		return "z-scored features (kerneltune's normalisation, fitted on the training part), not the file's values"
+		return "z-scored features (kerneltune's normalisation), not the file's values"
 	case MinMax01:
-		return "features scaled to [0, 1] on the training part (kerneltune's normalisation), not the file's values"
+		return "features scaled to [0, 1] (kerneltune's normalisation), not the file's values"
 	case MinMax11:
-		return "features scaled to [-1, 1] on the training part (as svm-scale does), not the file's values"
+		return "features scaled to [-1, 1] (kerneltune's normalisation), not the file's values"
 	case MaxAbs:
-		return "features divided by their largest |value| on the training part (kerneltune's normalisation), not the file's values"
+		return "features over their largest |value| (kerneltune's normalisation), not the file's values"
 	case NoScale:
 		return "the file's features as given (svm-train's -g on the same file)"
 	}
