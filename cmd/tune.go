@@ -91,7 +91,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *globalOptions,
 	f.StringVar(&o.s.Trace, "trace", "", "write the per-iteration trace to this CSV file")
 	f.BoolVar(&o.s.Probability, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
-	f.StringVar(&o.s.Export, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
+	f.StringVar(&o.s.Export, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory, with svm-scale's range file for new raw data (raw.range) and the commands (README.txt)")
 	o.data.addReadFlags(f)
 	o.data.addSplitFlags(f)
 	return c
