@@ -145,7 +145,6 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err != nil {
 		return err
 	}
-	train, test, norm := tt.Train, tt.Test, tt.Norm
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
 	base.Recorder = func(st methods.Step) {
@@ -153,10 +152,10 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	}
 	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
 	t := s.TuneSettings
-	t.Train, t.Test, t.Norm, t.Spec = train, test, norm, s.Spec.WithBase(base)
+	t.Train, t.Test, t.Norm, t.Spec = tt.Train, tt.Test, tt.Norm, s.Spec.WithBase(base)
 	// The collector keeps the heap within the estimate's live data (or the
 	// bound if lower; a soft limit), not twice it (sysmem.LimitGCTo).
-	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, train)))()
+	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, t.Train)))()
 	r, err := experiment.Tune(ctx, t)
 	prog.Finish()
 	if err != nil {
@@ -178,7 +177,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 		}
 	}
 	if s.Export != "" {
-		r.ExportKind, err = model.ExportLIBSVM(s.Export, r.Model, train, test, model.ExportSettings{
+		r.ExportKind, err = model.ExportLIBSVM(s.Export, r.Model, t.Train, t.Test, model.ExportSettings{
 			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: s.Spec.Base().Eps, Command: s.Command,
 		})
 		var ee *model.ExportError

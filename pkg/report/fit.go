@@ -175,7 +175,7 @@ func gammaText(s kernel.Spec, space string) string {
 	case s.Kind == kernel.KindGaussian && s.Gamma != 0:
 		return Sig(s.Gamma, 6)
 	case s.Kind == kernel.KindGaussian && on != "":
-		return "- (not isotropic: see Q, on " + on + ")"
+		return "- (not isotropic: see Q, which acts on " + strings.SplitN(on, " (", 2)[0] + ")"
 	case s.Kind == kernel.KindGaussian:
 		return "- (not isotropic: see Q)"
 	}
