@@ -116,6 +116,6 @@ func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings,
 	if hasTest {
 		fmt.Fprintf(b, ",\nand on the raw test file test.libsvm")
 	}
-	fmt.Fprintf(b, "; the predictions differ from the tuned model's only\nfor a row whose decision value is that close to 0.\n")
+	fmt.Fprintf(b, ";\nthe predictions differ from the tuned model's only for a row whose decision value is\nthat close to 0.\n")
 	return nil
 }
