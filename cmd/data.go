@@ -140,12 +140,12 @@ func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 		Test: o.Test, TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize}
 }
 
-// loadSplit reads DATA and its test part with dataio.LoadSplit (test is nil
+// loadSplit reads DATA and its test part with dataio.LoadSplit (Test is nil
 // when there is none), its errors and notes in the flags' words.
-func loadSplit(path string, s dataio.SplitSettings) (train, test *dataio.Dataset, norm *dataio.Normalizer, err error) {
+func loadSplit(path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
 	tt, err := dataio.LoadSplit(context.Background(), path, s)
 	if err != nil {
-		return nil, nil, nil, flagHint(err)
+		return nil, flagHint(err)
 	}
 	for _, d := range []*dataio.Dataset{tt.Train, tt.Test} {
 		if d != nil {
@@ -155,5 +155,5 @@ func loadSplit(path string, s dataio.SplitSettings) (train, test *dataio.Dataset
 			}
 		}
 	}
-	return tt.Train, tt.Test, tt.Norm, nil
+	return tt, nil
 }

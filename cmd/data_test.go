@@ -30,20 +30,20 @@ func parseDataFlags(t *testing.T, args ...string) *dataOptions {
 // notes and errors in the flags' words.
 func TestLoadTrainTestFlagWords(t *testing.T) {
 	t.Parallel()
-	train, test, _, err := loadSplit("builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
+	tt, err := loadSplit("builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "test part: 67 of 270 rows held out at random (--test-fraction 0.25, --seed 1)"
-	if train.Notes[len(train.Notes)-1] != want || test.Notes[len(test.Notes)-1] != want {
+	if train, test := tt.Train, tt.Test; train.Notes[len(train.Notes)-1] != want || test.Notes[len(test.Notes)-1] != want {
 		t.Errorf("notes %q, %q; want the last %q", train.Notes, test.Notes, want)
 	}
 	wide := writeFile(t, t.TempDir(), "wide.t", "+1 3:1 123:1\n-1 5:1\n")
-	_, _, _, err = loadSplit(filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
+	_, err = loadSplit(filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
 	if err == nil || !strings.Contains(err.Error(), "(the training data has 119 features; set --features for both)") || !errors.Is(err, dataio.ErrIndex) {
 		t.Errorf("error %v", err)
 	}
-	_, _, _, err = loadSplit("builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
+	_, err = loadSplit("builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
 	var fe *flagError
 	if !errors.As(err, &fe) || err.Error() != "--label-col 2: builtin:heart is a LIBSVM file, whose label comes first on each line; --label-col is for CSV" {
 		t.Errorf("--label-col for LIBSVM: %v", err)

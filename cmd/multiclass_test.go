@@ -164,7 +164,8 @@ func TestTrainPredictMultiClassOutput(t *testing.T) {
 	for _, want := range []string{
 		`105 training rows, 4 features; 3 classes "1", "2", "3": one-vs-one, 3 pairs`,
 		"│ test accuracy  │ 93.33% (42/45) ",
-		"│ #SV            │ 42 (training rows that are an SV of some pair: LIBSVM's total_sv) │",
+		"│ gamma (LIBSVM) │ 0.25 on z-scored features (kerneltune's normalisation), not the file's values │",
+		"│ #SV            │ 42 (training rows that are an SV of some pair: LIBSVM's total_sv) ",
 		`│ "1" vs "2" │   74 │  10 │    0 │`,
 		`│ "2" vs "3" │   68 │  31 │   23 │`,
 		"confusion matrix on the test part",
@@ -214,7 +215,7 @@ func TestTuneMultiClassPairs(t *testing.T) {
 	out := mustRun(t, "tune", wine, "--method", "rcsc", "--test-fraction", "0.3")
 	for _, want := range []string{
 		`tune ` + wine + ` --method rcsc --param iso: 125 training rows, 13 features; 3 classes "1", "2", "3": one-vs-one, 3 pairs`,
-		"│ kernel and C       │ one per pair of classes (3 tunings, below) ",
+		"│ kernel and C       │ one per pair of classes (3 tunings, below), on z-scored features (kerneltune's normalisation), not the file's values │",
 		"│ #SV                │ 87 (LIBSVM's total_sv) ",
 		"│ test accuracy      │ 100.00% (53/53) ",
 		"one-vs-one: 3 classes, 3 tunings, one per pair of classes on its training rows (our extension: the paper is binary)",

@@ -121,7 +121,7 @@ func TestTuneOneVsRest(t *testing.T) {
 	out := mustRun(t, "tune", wine, "--method", "rcsc", "--test-fraction", "0.3", "--multiclass", "ovr")
 	for _, want := range []string{
 		`tune ` + wine + ` --method rcsc --param iso: 125 training rows, 13 features; 3 classes "1", "2", "3": one-vs-rest, 3 classes against the rest`,
-		"│ kernel and C       │ one per class against the rest (3 tunings, below) ",
+		"│ kernel and C       │ one per class against the rest (3 tunings, below), on z-scored features (kerneltune's normalisation), not the file's values │",
 		"│ #SV                │ 85 (training rows that are an SV of some class's SVM) ",
 		"│ test accuracy      │ 100.00% (53/53) ",
 		"one-vs-rest: 3 classes, 3 tunings, one per class against the rest on all training rows (our extension: the paper is binary); prediction by the largest decision value",

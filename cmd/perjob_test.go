@@ -37,7 +37,7 @@ func TestReportPerJobCSV(t *testing.T) {
 	}
 	want := []string{"dataset", "method", "partition", "status", "failed", "test_accuracy", "test_balanced_accuracy", "test_macro_f1", "test_auc",
 		"train_accuracy", "nsv", "train_size", "test_size", "svm_solves", "seconds", "shared_seconds", "iterations", "C", "kernel", "gamma",
-		"degenerate", "svms", "degenerate_svms", "seed", "run", "error"}
+		"gamma_space", "degenerate", "svms", "degenerate_svms", "seed", "run", "error"}
 	if !slices.Equal(rows[0], want) {
 		t.Fatalf("header %q, want %q", rows[0], want)
 	}
@@ -76,6 +76,9 @@ func TestReportPerJobCSV(t *testing.T) {
 			if err != nil || got != rec[k].(float64) {
 				t.Errorf("%s %s = %q, record %v", order[i], k, r[col(k)], rec[k])
 			}
+		}
+		if r[col("gamma_space")] != "zscore" || rec["gamma_space"] != "zscore" {
+			t.Errorf("%s gamma_space %q, record %v; want zscore (the default on dense data)", order[i], r[col("gamma_space")], rec["gamma_space"])
 		}
 		if ba, err := strconv.ParseFloat(r[col("test_balanced_accuracy")], 64); err != nil || ba < 0 || ba > 1 {
 			t.Errorf("%s balanced accuracy %q", order[i], r[col("test_balanced_accuracy")])

@@ -168,16 +168,19 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if err := checkOutputDirs([2]string{"-o", s.Output}); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
+	}
+	if tt.UnitRange && !tt.Norm.Identity() && cmp.Or(s.Split.Normalize, dataio.Auto) == dataio.Auto && !g.Quiet {
+		fmt.Fprintln(g.ErrOut, report.UnitRangeNote(s.Data, tt.Norm.Kind)) // before training; -q drops notes
 	}
 	t := s.TrainSettings
 	if t.Kernel.Q, err = readQ(t.Kernel.QName); err != nil {
 		return err
 	}
-	t.Train, t.Test, t.Norm = train, test, norm
-	defer sysmem.LimitGCTo(0, model.FitGCLimit(train, test, t.CacheMB))() // the heap within the fit's live data
+	t.Train, t.Test, t.Norm = tt.Train, tt.Test, tt.Norm
+	defer sysmem.LimitGCTo(0, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))() // the heap within the fit's live data
 	r, err := model.Train(ctx, t)
 	var pe *model.ParamError
 	switch {

@@ -91,7 +91,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *globalOptions,
 	f.StringVar(&o.s.Trace, "trace", "", "write the per-iteration trace to this CSV file")
 	f.BoolVar(&o.s.Probability, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
-	f.StringVar(&o.s.Export, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory")
+	f.StringVar(&o.s.Export, "export-libsvm", "", "write the data mapped so that LIBSVM's RBF kernel with γ = 0.5 is the learned kernel into this directory, with svm-scale's range file for new raw data (raw.range) and the commands (README.txt)")
 	o.data.addReadFlags(f)
 	o.data.addSplitFlags(f)
 	return c
@@ -141,7 +141,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := checkExportDir(s.Export); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(s.Data, s.Split)
 	if err != nil {
 		return err
 	}
@@ -152,10 +152,10 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	}
 	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
 	t := s.TuneSettings
-	t.Train, t.Test, t.Norm, t.Spec = train, test, norm, s.Spec.WithBase(base)
+	t.Train, t.Test, t.Norm, t.Spec = tt.Train, tt.Test, tt.Norm, s.Spec.WithBase(base)
 	// The collector keeps the heap within the estimate's live data (or the
 	// bound if lower; a soft limit), not twice it (sysmem.LimitGCTo).
-	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, train)))()
+	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, t.Train)))()
 	r, err := experiment.Tune(ctx, t)
 	prog.Finish()
 	if err != nil {
@@ -177,7 +177,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 		}
 	}
 	if s.Export != "" {
-		r.ExportKind, err = model.ExportLIBSVM(s.Export, r.Model, train, test, model.ExportSettings{
+		r.ExportKind, err = model.ExportLIBSVM(s.Export, r.Model, t.Train, t.Test, model.ExportSettings{
 			Method: r.Tuning.Method, Param: r.Tuning.Param, Kernel: r.Tuning.Kernel, Eps: s.Spec.Base().Eps, Command: s.Command,
 		})
 		var ee *model.ExportError

@@ -271,7 +271,7 @@ func TestTuneExportReadmeWording(t *testing.T) {
 }
 
 // readmeCommands returns the svm-train and svm-predict command lines of an
-// export's README.txt, in order.
+// export's README.txt, in order, up to its part on new raw data.
 func readmeCommands(t *testing.T, dir string) []string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "README.txt"))
@@ -280,6 +280,9 @@ func readmeCommands(t *testing.T, dir string) []string {
 	}
 	var cmds []string
 	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, "New raw data") {
+			break
+		}
 		if l = strings.TrimSpace(l); strings.HasPrefix(l, "svm-train ") || strings.HasPrefix(l, "svm-predict ") {
 			cmds = append(cmds, l)
 		}

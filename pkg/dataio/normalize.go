@@ -372,3 +372,46 @@ func (nz *Normalizer) ApplyDataset(d *Dataset) *Dataset {
 	}
 	return &c
 }
+
+// WithinUnitRange reports whether every value of X lies in [-1, 1]: data
+// as svm-scale leaves it (its default range [-1, 1], or [0, 1] with -l 0),
+// like the *_scale files of LIBSVM's data page, which LIBSVM's users train
+// as they are. An empty X is not.
+func WithinUnitRange(X mat.Matrix) bool {
+	if X == nil || isEmptyDense(X) {
+		return false
+	}
+	n, d := X.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if v := X.At(i, j); !(v >= -1 && v <= 1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Space words are a normalisation kind as a LIBSVM user reads it: what the
+// features a kernel's parameters (γ, Q, θ) act on are, given the kind of
+// the normaliser fitted on the training part (Normalizer.Kind; "" for a
+// model or record that does not say). With NoScale they are the file's
+// features as given, so γ is svm-train's -g on that file; with any other
+// kind they are not the file's values, and svm-train reproduces the model
+// only on data mapped the same way (the LIBSVM export's range file for
+// svm-scale -r).
+func SpaceWords(kind string) string {
+	switch kind {
+	case ZScore:
+		return "z-scored features (kerneltune's normalisation), not the file's values"
+	case MinMax01:
+		return "features scaled to [0, 1] (kerneltune's normalisation), not the file's values"
+	case MinMax11:
+		return "features scaled to [-1, 1] (kerneltune's normalisation), not the file's values"
+	case MaxAbs:
+		return "features over their largest |value| (kerneltune's normalisation), not the file's values"
+	case NoScale:
+		return "the file's features as given (svm-train's -g on the same file)"
+	}
+	return ""
+}

@@ -40,6 +40,10 @@ type TrainTest struct {
 	Test *Dataset
 	// Norm is the normaliser fitted on Train and applied to both parts.
 	Norm *Normalizer
+	// UnitRange says that every feature of Train lay within [-1, 1] as
+	// read, before Norm (WithinUnitRange): a file scaled as svm-scale
+	// scales, on which LIBSVM's users train without scaling again.
+	UnitRange bool
 }
 
 // LoadArg reads a data set named as on a command line: "-" reads stdin
@@ -140,12 +144,13 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	unit := WithinUnitRange(train.X)
 	// train and test are this call's own: read here, or Subsets (copies).
 	norm.applyOwned(train)
 	if test != nil {
 		norm.applyOwned(test)
 	}
-	tt := &TrainTest{Train: train, Test: test, Norm: norm}
+	tt := &TrainTest{Train: train, Test: test, Norm: norm, UnitRange: unit}
 	return tt, nil
 }
 

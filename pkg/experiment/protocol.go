@@ -394,6 +394,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 	rec.Status = res.Status.String()
 	rec.Param = res.Param
 	rec.Kernel, rec.Margin, rec.C = res.Kernel, res.Margin.String(), res.C
+	rec.GammaSpace = t.Norm.Kind
 	if !dataio.DefaultFeatureNames(t.Train.FeatureNames) {
 		rec.Features = t.Train.FeatureNames
 	}

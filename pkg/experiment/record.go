@@ -59,6 +59,12 @@ type Record struct {
 	TestAUC       *float64           `json:"test_auc,omitempty"`
 
 	Kernel kernel.Spec `json:"kernel"`
+	// GammaSpace names the features the kernel's γ (and Q, θ) act on: the
+	// kind of the normaliser fitted on the partition's training part
+	// (dataio.SpaceWords says it in words; "none": the data's features as
+	// given, where γ is svm-train's -g). Absent in records written before
+	// it was recorded and in failed jobs'.
+	GammaSpace string `json:"gamma_space,omitempty"`
 	// Features names the kernel's features (the figures label per-feature
 	// weights with them); set only when the data names them (a CSV header),
 	// not for the f1, …, fd that readers make up.
@@ -540,6 +546,7 @@ func (s *jobSet) add(r Record, at RecordPos) error {
 // (the provenance's command line and version: other --out, --shard,
 // --workers or --resume compute the same job), the test confusion matrix
 // and AUC when one of them lacks them (written before they were kept),
+// the gamma space when one lacks it (written before it was recorded),
 // and, for records of two different runs (which only MergeFiles merges,
 // after checking their settings pair by pair), what identifies the run:
 // its id, settings, provenance and grid.
@@ -557,6 +564,9 @@ func resultDiff(a, b *Record) []string {
 	}
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
+	}
+	if x.GammaSpace == "" || y.GammaSpace == "" {
+		x.GammaSpace, y.GammaSpace = "", ""
 	}
 	fields := func(r *Record) map[string]json.RawMessage {
 		var m map[string]json.RawMessage

@@ -44,6 +44,13 @@ type ExportSettings struct {
 	Eps float64
 	// Command is the command line that made the export.
 	Command string
+
+	// The exported model's normaliser and whether it one-hot encodes
+	// nominal features: the top model's, also for the binary exports of a
+	// multi-class model's pairs, which have none of their own (set by
+	// ExportLIBSVM on its first call).
+	norm          *dataio.Normalizer
+	encoded, held bool
 }
 
 // ExportError is a file of the export that could not be written: Path is
@@ -79,6 +86,9 @@ func (e *ExportError) Unwrap() error { return e.Err }
 // one-vs-rest model, which LIBSVM's one-vs-one cannot express, is always
 // exported class by class (ExportOneVsRest; see exportOneVsRest).
 func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSettings) (string, error) {
+	if !s.held {
+		s.norm, s.encoded, s.held = m.Normalizer, m.Encoder != nil, true
+	}
 	if m.Multiclass == dataio.OneVsRest {
 		return exportOneVsRest(dir, m, train, test, s)
 	}
@@ -107,7 +117,7 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 	if s.Param != "" {
 		learned += ", " + s.Param
 	}
-	var b strings.Builder
+	var b, raw strings.Builder // raw: how to apply the model to new raw data, last
 	fmt.Fprintf(&b, "Exported by: %s\n\n", s.Command)
 	trainFile, evalFile, testFile := "train.libsvm", "train.libsvm", "test.libsvm"
 	var trainCmd string
@@ -137,6 +147,9 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
 		fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
 		fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n")
+		if err := exportRange(&raw, dir, L, s, train.Dim(), hasTest); err != nil {
+			return "", err
+		}
 		if m.MarginKind == Hard {
 			fmt.Fprintf(&b, "The tuned SVM has the hard margin: LIBSVM's C-SVC with C = %s, 1000 times the largest\n", g(m.HardC()))
 			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
@@ -183,6 +196,8 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 			fmt.Fprintf(&b, "dual variable or more, never reaches its box, and so solves the hard-margin problem.\n")
 		}
 		trainCmd = fmt.Sprintf("svm-train -s 0 -t 4 -c %s -e %s %s tuned.model", g(m.HardC()), g(s.Eps), trainFile)
+		fmt.Fprintf(&raw, "\nNew raw data needs its kernel values against the %d training points, which LIBSVM's\n", train.Len())
+		fmt.Fprintf(&raw, "tools cannot compute from raw data: apply the saved model (tune -o) with kerneltune predict.\n")
 	}
 	if m.IsMultiClass() {
 		fmt.Fprintf(&b, "\nThe data has %d classes (%s); every pair of classes shares this kernel and C,\n", len(m.Classes), strings.Join(m.Classes, ", "))
@@ -205,6 +220,7 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 	if kind == ExportRBF {
 		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", g(m.HardC()), g(s.Eps))
 	}
+	b.WriteString(raw.String())
 	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
 		return "", &ExportError{Err: err}
 	}

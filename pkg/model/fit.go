@@ -227,6 +227,10 @@ type FitData struct {
 	Seed       uint64 `json:"seed"`
 
 	Normalize string `json:"normalize"`
+	// GammaSpace names the features the kernel's γ (and Q, θ) act on: the
+	// normaliser's kind, "none" for the data's features as given
+	// (dataio.SpaceWords says it in words).
+	GammaSpace string `json:"gamma_space,omitempty"`
 }
 
 // NewFitData describes the data at path (as the user named it), read into
@@ -235,7 +239,7 @@ type FitData struct {
 func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset, norm *dataio.Normalizer) FitData {
 	d := FitData{
 		Data: path, Test: testPath, NTrain: train.Len(), Features: train.Dim(), Labels: train.Labels, Seed: seed,
-		Normalize: norm.Kind, Classes: train.ClassLabels, Multiclass: train.Multiclass,
+		Normalize: norm.Kind, GammaSpace: norm.Kind, Classes: train.ClassLabels, Multiclass: train.Multiclass,
 	}
 	if test != nil && test.Len() > 0 {
 		d.NTest = test.Len()

@@ -93,6 +93,13 @@ type Model struct {
 	// Kernel is the kernel the decision function uses. For a Gaussian,
 	// Gamma (isotropic, LIBSVM's γ), QDiag or a full Q row by row.
 	Kernel kernel.Spec `json:"kernel"`
+	// GammaSpace says which features the kernel's parameters (γ, Q, θ) act
+	// on: the kind of the normaliser (Normalizer.Kind, so "none" means the
+	// data's features as given and γ is svm-train's -g on them; "zscore"
+	// that they act on z-scored features, not the file's values). Absent
+	// in models written before it was recorded and in a multi-class
+	// model's pairs, which live in their model's space.
+	GammaSpace string `json:"gamma_space,omitempty"`
 	// MarginKind is the formulation, written "l1", "l2" or "hard". For "l2"
 	// the SVM was trained with the kernel matrix K + I/C; the decision
 	// function uses K (Chapelle et al. 2002: the νI term is the slack
@@ -260,6 +267,7 @@ func fitSVMRows(ctx context.Context, train *dataio.Dataset, norm *dataio.Normali
 	m := &Model{
 		Encoder:      train.Encoder,
 		Kernel:       k.Spec(),
+		GammaSpace:   gammaSpace(norm),
 		MarginKind:   p.Margin,
 		Normalizer:   norm,
 		Labels:       train.Labels,
@@ -470,6 +478,9 @@ func (m *Model) validate() error {
 			return fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 	}
+	if m.GammaSpace != "" && m.GammaSpace != gammaSpace(m.Normalizer) {
+		return bad("gamma_space %q, but the normalizer is %q", m.GammaSpace, gammaSpace(m.Normalizer))
+	}
 	if m.Multiclass != "" && !m.IsMultiClass() {
 		return bad("multiclass %q in a binary model (no classes)", m.Multiclass)
 	}
@@ -531,6 +542,15 @@ func checkKernelDim(s kernel.Spec, d int) error {
 		return fmt.Errorf("L1 kernel has %d widths θ for %d features", len(s.Theta), d)
 	}
 	return nil
+}
+
+// gammaSpace is a model's GammaSpace: its normaliser's kind, "" for none
+// (a multi-class model's pairs, a Go caller's unnormalised fit).
+func gammaSpace(norm *dataio.Normalizer) string {
+	if norm == nil {
+		return ""
+	}
+	return norm.Kind
 }
 
 // checkNormalizer checks that a normaliser has d per-feature entries.

@@ -72,7 +72,7 @@ func probabilityRows(t *Table, sig *probability.Sigmoid, pairs bool, s *model.Te
 
 func trainTable(r *model.TrainResult) *Table {
 	t := &Table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
-	kernelRows(t, r.Kernel, r.Margin, r.C)
+	kernelRows(t, r.Kernel, r.GammaSpace, r.Margin, r.C)
 	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
 		w := func(v float64) float64 {
 			if v == 0 {
@@ -132,10 +132,11 @@ func fitTitle(d *model.FitData, what string) string {
 }
 
 // kernelRows adds the rows that describe the kernel and the SVM: the
-// kernel, LIBSVM's γ, the margin and (soft margins) C.
-func kernelRows(t *Table, k kernel.Spec, margin string, c float64) {
+// kernel, LIBSVM's γ and the features it acts on (space, a normaliser's
+// kind), the margin and (soft margins) C.
+func kernelRows(t *Table, k kernel.Spec, space, margin string, c float64) {
 	t.Add("kernel", model.DescribeKernel(k))
-	t.Add("gamma (LIBSVM)", gammaText(k))
+	t.Add("gamma (LIBSVM)", gammaText(k, space))
 	switch margin {
 	case "hard":
 		t.Add("SVM", "hard margin")
@@ -163,13 +164,39 @@ func accText(acc float64, correct, n int) string {
 	return fmt.Sprintf("%s%% (%d/%d)", Fixed(100*acc, 2), correct, n)
 }
 
-// gammaText is LIBSVM's γ where the kernel has one.
-func gammaText(s kernel.Spec) string {
+// gammaText is LIBSVM's γ where the kernel has one, and the features it
+// acts on (space, a normaliser's kind; "" says nothing): a γ on z-scored
+// features is not svm-train's -g on the file.
+func gammaText(s kernel.Spec, space string) string {
+	on := dataio.SpaceWords(space)
 	switch {
+	case s.Kind == kernel.KindGaussian && s.Gamma != 0 && on != "":
+		return Sig(s.Gamma, 6) + " on " + on
 	case s.Kind == kernel.KindGaussian && s.Gamma != 0:
 		return Sig(s.Gamma, 6)
+	case s.Kind == kernel.KindGaussian && on != "":
+		return "- (not isotropic: see Q, which acts on " + strings.SplitN(on, " (", 2)[0] + ")"
 	case s.Kind == kernel.KindGaussian:
 		return "- (not isotropic: see Q)"
 	}
 	return "- (not a Gaussian kernel)"
+}
+
+// normalizeVerbs say what each normalisation does to a file's features.
+var normalizeVerbs = map[string]string{
+	dataio.ZScore:   "z-scores them",
+	dataio.MinMax01: "rescales them to [0, 1]",
+	dataio.MinMax11: "rescales them to [-1, 1]",
+	dataio.MaxAbs:   "divides each by its largest |value|",
+}
+
+// UnitRangeNote is train's note before it trains on data whose features
+// all lie within [-1, 1] already (dataio.TrainTest.UnitRange), which the
+// default normalisation, of kind (Normalizer.Kind), still changes: a
+// LIBSVM user who gives svm-train's C and γ expects svm-train's model, and
+// gets another unless the features are kept as given.
+func UnitRangeNote(data, kind string) string {
+	return fmt.Sprintf("kerneltune: note: every feature of %s lies within [-1, 1] (as svm-scale leaves a file), yet the default --normalize auto %s: "+
+		"the kernel (γ) acts on %s, so the model is not svm-train's on this file; give --normalize none to keep the features as given (svm-train's model)",
+		data, normalizeVerbs[kind], strings.SplitN(dataio.SpaceWords(kind), " (", 2)[0])
 }

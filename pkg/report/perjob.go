@@ -76,6 +76,9 @@ var perJobColumns = []perJobColumn{
 		}
 		return perJobNumber(r.Kernel.Gamma)
 	})},
+	// The features γ (and Q, θ) act on: the normaliser's kind, "none" for
+	// the data's own (where γ is svm-train's -g on the file).
+	{"gamma_space", finished(func(r *experiment.Record) string { return r.GammaSpace })},
 	{"degenerate", func(r *experiment.Record) string { return r.Degenerate }},
 	// A multi-class record's binary SVMs and how many of them are
 	// degenerate ("3 of 15 pairs"); empty for a binary record.

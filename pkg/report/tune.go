@@ -31,6 +31,15 @@ func exportText(dir, kind string) string {
 	return dir
 }
 
+// onSpace is ", on " and the words of a normalisation (dataio.SpaceWords),
+// or "" when space says nothing.
+func onSpace(space string) string {
+	if w := dataio.SpaceWords(space); w != "" {
+		return ", on " + w
+	}
+	return ""
+}
+
 // TuneTables lay out what `kerneltune tune` reports: the summary, then the
 // kernel's detail (the relevance of a diagonal Q; a full Q, up to 15×15,
 // and its eigenvalues).
@@ -44,11 +53,11 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	ovr := r.Multiclass == dataio.OneVsRest
 	switch {
 	case perPair && ovr:
-		t.Add("kernel and C", fmt.Sprintf("one per class against the rest (%d tunings, below)", len(r.Pairs)))
+		t.Add("kernel and C", fmt.Sprintf("one per class against the rest (%d tunings, below)%s", len(r.Pairs), onSpace(r.GammaSpace)))
 	case perPair:
-		t.Add("kernel and C", fmt.Sprintf("one per pair of classes (%d tunings, below)", len(r.Pairs)))
+		t.Add("kernel and C", fmt.Sprintf("one per pair of classes (%d tunings, below)%s", len(r.Pairs), onSpace(r.GammaSpace)))
 	default:
-		kernelRows(t, r.Kernel, r.Margin, r.C)
+		kernelRows(t, r.Kernel, r.GammaSpace, r.Margin, r.C)
 	}
 	if r.WeightPos != 0 || r.WeightNeg != 0 {
 		w := func(v float64) float64 { return cmp.Or(v, 1) }
