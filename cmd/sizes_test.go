@@ -40,6 +40,23 @@ func TestCompareTablesNamePartitionSizes(t *testing.T) {
 			t.Errorf("--train-fraction 0.1: csv %q, want train_size 161, test_size 1444, rows 1605", stdout)
 		}
 	}
+	// A study's dataset alike: noted under the default size, not under a
+	// train-size the study gives.
+	for _, c := range []struct {
+		keys string
+		note bool
+	}{{"", true}, {"train-size: 100\n", false}} {
+		abs, err := filepath.Abs(a1a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		study := writeFile(t, dir, "s.yaml", "methods: [svm]\npartitions: 1\n"+c.keys+"datasets:\n  - path: "+abs+"\n")
+		_, errOut, code := runCLI(t, "compare", "--study", study)
+		want := "kerneltune: note: the partition of " + abs + " trains on 100 of its 1,605 rows and tests on 100"
+		if code != 0 || strings.HasPrefix(errOut, want) != c.note {
+			t.Errorf("study %q: exit %d, stderr %q; want the note %v", c.keys, code, errOut, c.note)
+		}
+	}
 	// report, from the records alone, in every format.
 	for _, c := range []struct{ format, want string }{
 		{"table", title + "\n"},

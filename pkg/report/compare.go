@@ -104,8 +104,12 @@ func Notice(n experiment.Notice) string {
 			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
 	}
 	if n.Kind == experiment.NoticeSmallTrainPart {
-		return fmt.Sprintf("kerneltune: note: each of the %d partitions of %s trains on %s of its %s rows and tests on %s (Laanaya et al.'s protocol: the default --train-size and --test-size); give --train-fraction 0.5 (half of the rows train, the rest test) or a larger --train-size and --test-size to learn from more of the file",
-			n.Partitions, n.Dataset, thousands(n.TrainSize), thousands(n.Rows), thousands(n.TestSize))
+		each := fmt.Sprintf("each of the %d partitions", n.Partitions)
+		if n.Partitions == 1 {
+			each = "the partition"
+		}
+		return fmt.Sprintf("kerneltune: note: %s of %s trains on %s of its %s rows and tests on %s (Laanaya et al.'s protocol: the default --train-size and --test-size); give --train-fraction 0.5 (half of the rows train, the rest test) or a larger --train-size and --test-size to learn from more of the file",
+			each, n.Dataset, thousands(n.TrainSize), thousands(n.Rows), thousands(n.TestSize))
 	}
 	if n.Kind == experiment.NoticeDefaultTrainSize {
 		return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
