@@ -184,7 +184,7 @@ func TestCompareExplainsFailures(t *testing.T) {
 	if errOut != want {
 		t.Errorf("stderr\n%s\nwant\n%s", errOut, want)
 	}
-	if !strings.Contains(out, "heart (2 partitions)") {
+	if !strings.Contains(out, "heart (2 partitions: 4 train / 4 test of 270 rows)") {
 		t.Errorf("no table on stdout:\n%s", out)
 	}
 }
@@ -204,9 +204,9 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, sum, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,method,partitions,runs,failures,missing,degenerate,mean_test_accuracy,std_test_accuracy,mean_nsv,mean_seconds,mean_svm_solves,baseline,p_value,pairs,best,complete,rope_points,p_worse,p_equivalent,p_better\n" +
-		"heart,svm,1,1,0,0,1,0.8,,0,0,0,svm,,0,true,true,0,,,\n" +
-		"bupa,svm,1,1,0,0,0,0.7,,0,0,0,svm,,0,true,true,0,,,\n"
+	want := "dataset,method,partitions,runs,failures,missing,degenerate,mean_test_accuracy,std_test_accuracy,mean_nsv,mean_seconds,mean_svm_solves,baseline,p_value,pairs,best,complete,rope_points,p_worse,p_equivalent,p_better,train_size,test_size,rows\n" +
+		"heart,svm,1,1,0,0,1,0.8,,0,0,0,svm,,0,true,true,0,,,,,,\n" +
+		"bupa,svm,1,1,0,0,0,0.7,,0,0,0,svm,,0,true,true,0,,,,,,\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
@@ -215,7 +215,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, sum, rs[:1]); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "**heart (1 partition)**\n") || !strings.Contains(out.String(), "80.00 ± —") || !strings.Contains(out.String(), "**bupa (1 partition) — INCOMPLETE: no records (0 of 1 jobs present)**") {
+	if !strings.Contains(out.String(), "**heart (1 partition: sizes not recorded)**\n") || !strings.Contains(out.String(), "80.00 ± —") || !strings.Contains(out.String(), "**bupa (1 partition: sizes not recorded) — INCOMPLETE: no records (0 of 1 jobs present)**") {
 		t.Errorf("title of one partition:\n%s", out.String())
 	}
 }
@@ -378,7 +378,7 @@ func TestCompareGivenTestFile(t *testing.T) {
 	// The flags --test does not go with: TestCompareFlagErrors.
 	// A test file of another width is an error naming both files.
 	wide := writeFile(t, dir, "wide", "1 1:0.5 20:0.1\n-1 1:0.2\n")
-	if _, errOut, code := runCLI(t, "compare", train, "--test", wide, "--methods", "svm"); code != ExitError || !strings.Contains(errOut, "wide") || !strings.Contains(errOut, "13 features") {
+	if _, errOut, code := runCLI(t, "compare", train, "--test", wide, "--methods", "svm"); code != ExitError || !strings.Contains(errOut, "wide has 20 features, training file "+train+" has 13") {
 		t.Errorf("narrow test file: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -435,7 +435,7 @@ func TestComparePrintsStatisticsAcrossDatasets(t *testing.T) {
 		t.Errorf("Friedman rows %q, want χ²_F %s and (2, 2) df", fr[1:], report.Fixed(chi, 3))
 	}
 	// The cross tables come after every per-dataset table.
-	if i, j := strings.Index(out, "heart (3 partitions)"), strings.Index(out, "across 2 datasets"); i < 0 || j < i {
+	if i, j := strings.Index(out, "heart (3 partitions: 40 train / 60 test of 270 rows)\n"), strings.Index(out, "across 2 datasets"); i < 0 || j < i {
 		t.Errorf("per-dataset table at %d, statistics across datasets at %d", i, j)
 	}
 }

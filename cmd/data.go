@@ -110,7 +110,7 @@ var flagWords = strings.NewReplacer(
 	"positive=CLASS", "--positive CLASS",
 	"classes=A,B", "--classes A,B",
 	"label-col=", "--label-col ",
-	"features=N", "--features",
+	"features=", "--features ",
 	"test-fraction=", "--test-fraction ",
 )
 

@@ -40,7 +40,9 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 	}
 	wide := writeFile(t, t.TempDir(), "wide.t", "+1 3:1 123:1\n-1 5:1\n")
 	_, err = loadSplit(filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
-	if err == nil || !strings.Contains(err.Error(), "(the training data has 119 features; set --features for both)") || !errors.Is(err, dataio.ErrIndex) {
+	var we *dataio.TestWidthError
+	if !errors.As(err, &we) || !strings.Contains(err.Error(), "test file "+wide+" has 123 features, training file ../testdata/libsvm/a1a has 119") ||
+		!strings.Contains(err.Error(), "read both as 123 features with --features 123)") {
 		t.Errorf("error %v", err)
 	}
 	_, err = loadSplit("builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))

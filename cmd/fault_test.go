@@ -512,7 +512,7 @@ func TestFaultReportOneNameTwoDatasets(t *testing.T) {
 			t.Errorf("report a %s: exit %d, stdout %.100q, stderr %q; want exit 1 and %q", tc.file, code, out, errOut, want)
 		}
 		out, errOut, code = runCLI(t, "report", "--split-identities", "--allow-partial", a, tc.file)
-		if code != 0 || !strings.Contains(out, "heart#2 (3 partitions)") || !strings.Contains(errOut, "heart#2 is dataset heart of "+tc.file) {
+		if code != 0 || !strings.Contains(out, "heart#2 (3 partitions: 60 train / 60 test of ") || !strings.Contains(errOut, "heart#2 is dataset heart of "+tc.file) {
 			t.Errorf("--split-identities: exit %d, stderr %q, stdout %.300q", code, errOut, out)
 		}
 	}

@@ -32,8 +32,8 @@ func TestReportHTML(t *testing.T) {
 	// The page leads with the summary (the papers' table and the
 	// critical-difference diagram), the settings and provenance last
 	// (issue 35, item 5b).
-	want := []string{"Summary", "Test accuracy per partition", "heart (8 partitions)", "breast-wisconsin (8 partitions)",
-		"diabetes (8 partitions)", "bupa_header_crlf (8 partitions)", "a1a (8 partitions)", "Across datasets", "Settings"}
+	want := []string{"Summary", "Test accuracy per partition", "heart (8 partitions: 60 train / 100 test, rows of the data not recorded)", "breast-wisconsin (8 partitions: 60 train / 100 test, rows of the data not recorded)",
+		"diabetes (8 partitions: 60 train / 100 test, rows of the data not recorded)", "bupa_header_crlf (8 partitions: 60 train / 100 test, rows of the data not recorded)", "a1a (8 partitions: 60 train / 100 test, rows of the data not recorded)", "Across datasets", "Settings"}
 	if !slices.Equal(heads, want) {
 		t.Errorf("sections %q, want %q", heads, want)
 	}
@@ -131,7 +131,7 @@ func TestReportHTMLIncompleteAndFailures(t *testing.T) {
 			t.Errorf("the top of the page lacks %q:\n%s", s, top)
 		}
 	}
-	if !strings.Contains(html, "diabetes (2 partitions) — INCOMPLETE: 3 of 4 jobs present") {
+	if !strings.Contains(html, "diabetes (2 partitions: 40 train / 40 test of 768 rows) — INCOMPLETE: 3 of 4 jobs present") {
 		t.Errorf("the diabetes section is not marked incomplete")
 	}
 	if !strings.Contains(html, `<h2 id="s-failures">Failures</h2>`) || !strings.Contains(html, "methods: spd: &lt;b&gt;broken&lt;/b&gt; &amp; gone") {

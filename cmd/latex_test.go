@@ -114,7 +114,7 @@ func TestReportLaTeXEscapesAndTables(t *testing.T) {
 		`Friedman $\chi^2_F$ & 5.100`,
 		`Iman--Davenport $F_F$ & 2.061`,
 		`$\alpha$ & $q_\alpha$ & CD & not significantly different`,
-		`\caption{heart (8 partitions)}` + "\n" + `\label{tab:heart-8-partitions}`,
+		`\caption{heart (8 partitions: 60 train / 100 test, rows of the data not recorded)}` + "\n" + `\label{tab:heart-8-partitions}`,
 		`\caption{Friedman test: are the 4 methods equivalent over the 5 datasets?}`,
 		`\label{tab:kerneltune-summary}`,
 		`bupa\_header\_crlf`, // an underscore in a name stays literal text

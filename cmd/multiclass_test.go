@@ -324,7 +324,7 @@ func wineStudy(t *testing.T, dir, extra, records string, want ...string) {
 	}
 	study := writeFile(t, dir, "s.yaml", "name: mc\nseed: 1\npartitions: 2\nmethods: [svm, rcsc]\ndatasets:\n  - path: "+wine+"\n    name: wine\n    train-fraction: 0.5\n"+extra)
 	out := mustRun(t, "compare", "--study", study, "-o", filepath.Join(dir, records))
-	for _, w := range append([]string{"wine (2 partitions)"}, want...) {
+	for _, w := range append([]string{"wine (2 partitions: 89 train / 89 test of 178 rows)"}, want...) {
 		if !strings.Contains(out, w) {
 			t.Errorf("study output lacks %q:\n%s", w, out)
 		}

@@ -199,7 +199,7 @@ func TestCompareNominal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	for _, want := range []string{"breast-cancer (2 partitions)", "│ svm", "│ rcsc"} {
+	for _, want := range []string{"breast-cancer (2 partitions: 100 train / 100 test of 277 rows)", "│ svm", "│ rcsc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}

@@ -83,7 +83,7 @@ func TestReportLaTeXPaperTable(t *testing.T) {
 	}
 	want := `\begin{table}[htbp]
 \centering
-\caption{Test accuracy \% (mean $\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than svm (two-sided paired Wilcoxon $p < 0.05$)}
+\caption{Test accuracy \% (mean $\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than svm (two-sided paired Wilcoxon $p < 0.05$); partitions: heart 100 train / 100 test, rows of the data not recorded; sonar 100 train / 100 test, rows of the data not recorded}
 \label{tab:kerneltune-summary}
 \begin{tabular}{lccc}
 \toprule

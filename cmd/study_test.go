@@ -150,7 +150,7 @@ func TestReportConflictingRuns(t *testing.T) {
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	common := []string{"compare", filepath.Join(cmdTestdata, "libsvm/heart_scale"), "--name", "Heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
 	out, errOut, code := runCLI(t, append(common, "--out", a)...)
-	if code != 0 || !strings.HasPrefix(out, "Heart (2 partitions)") {
+	if code != 0 || !strings.HasPrefix(out, "Heart (2 partitions: 60 train / 60 test of 270 rows)\n") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 	if _, errOut, code := runCLI(t, append(common, "--out", b, "--C", "2")...); code != 0 {

@@ -119,9 +119,9 @@ func TestReportIncompleteRun(t *testing.T) {
 				}
 			}
 		default:
-			title := "diabetes (2 partitions) — INCOMPLETE: no records (0 of 4 jobs present)"
+			title := "diabetes (2 partitions: sizes not recorded) — INCOMPLETE: no records (0 of 4 jobs present)"
 			if format == "latex" {
-				title = `\caption{diabetes (2 partitions) --- INCOMPLETE: no records (0 of 4 jobs present)}`
+				title = `\caption{diabetes (2 partitions: sizes not recorded) --- INCOMPLETE: no records (0 of 4 jobs present)}`
 			}
 			if !strings.Contains(out, warning) || !strings.Contains(out, title) {
 				t.Errorf("%s output lacks the warning or the empty dataset:\n%s", format, out)
@@ -224,7 +224,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 	}
 	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "mean_test_accuracy", "std_test_accuracy",
 		"mean_nsv", "mean_seconds", "mean_svm_solves", "baseline", "p_value", "pairs", "best", "complete",
-		"rope_points", "p_worse", "p_equivalent", "p_better"}
+		"rope_points", "p_worse", "p_equivalent", "p_better", "train_size", "test_size", "rows"}
 	if !slices.Equal(rows[0], want) {
 		t.Fatalf("header %q, want %q", rows[0], want)
 	}

@@ -467,6 +467,17 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			names = append(names, "f"+strconv.Itoa(j))
 		}
 	}
+	if !unlabeled && opts.LabelCol == "" {
+		// The default label column, the last, refused when it looks like a
+		// feature; a label column given by name or number is the user's.
+		colNames := make([]string, ncol)
+		if header {
+			copy(colNames, first)
+		}
+		if err := checkLabelColumn(name, rows, labelCol, colNames); err != nil {
+			return nil, err
+		}
+	}
 	if len(lines) > opts.maxCells()/d {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(lines), d, opts.maxCells()))
 	}
@@ -509,6 +520,8 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 					hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", lines[i].num)
 				case unlabeled:
 					hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
+				case opts.LabelCol == "":
+					hint = labelHint(rows, labelCol, featureOf, nominal, first, header)
 				}
 				return nil, nominalError(name, lines[i].num, j+1, f, hint, nominal, colOf)
 			}

@@ -90,16 +90,27 @@ const (
 	// rows of the Rows of the training file, which a user who meant the
 	// whole file would not guess from the table.
 	NoteDefaultTrainSize
+	// NoteSmallTrainPart: without a test file, each of the Partitions
+	// random partitions trains on the default TrainSize rows (and tests on
+	// TestSize), under a tenth of the file's Rows: Laanaya's 100/100
+	// protocol, which on a large file answers another question than one on
+	// all of it. Not for sizes the spec gives (TrainSizeGiven,
+	// TrainFraction) nor predefined realisations.
+	NoteSmallTrainPart
 )
+
+// SmallTrainPart is the share of a file's rows under which a default
+// training size is noted (NoteSmallTrainPart): a tenth.
+const SmallTrainPart = 0.1
 
 // PartitionNote is what OpenDataset found about the partitions of a
 // dataset with a given test file that its caller should tell the user.
 type PartitionNote struct {
 	Kind NoteKind
-	// Path is the training file; Rows its rows; TrainSize and Partitions
-	// the spec's (Partitions as drawn).
-	Path                        string
-	Rows, TrainSize, Partitions int
+	// Path is the training file; Rows its rows; TrainSize, TestSize and
+	// Partitions the spec's (Partitions as drawn).
+	Path                                  string
+	Rows, TrainSize, TestSize, Partitions int
 }
 
 // Partitioned is a dataset opened by OpenDataset: its data, its partitions
@@ -216,6 +227,10 @@ func (p *Partitioned) open(k int, stdin io.Reader) error {
 	}
 	if err != nil {
 		return &DatasetError{Path: d.Path, Err: err}
+	}
+	if d.TrainFraction == 0 && !d.TrainSizeGiven && float64(d.TrainSize) < SmallTrainPart*float64(data.Len()) {
+		p.Notes = append(p.Notes, PartitionNote{Kind: NoteSmallTrainPart, Path: d.Path, Rows: data.Len(),
+			TrainSize: d.TrainSize, TestSize: d.TestSize, Partitions: len(p.Splits)})
 	}
 	return nil
 }

@@ -225,9 +225,9 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		{"whole file", DatasetSpec{Partitions: 3, TrainSize: 100},
 			[]int{2000}, nil, "test=given/false/false test-size=0 train-size=100"},
 		{"default train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 100},
-			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 3}}, "test=given/true/false test-size=0 train-size=100"},
+			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}, "test=given/true/false test-size=0 train-size=100"},
 		{"no more rows than the train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 3000},
-			[]int{2000, 2000, 2000}, []PartitionNote{{NoteWholeFile, train, 2000, 3000, 3}}, "test=given/true/false test-size=0 train-size=3000"},
+			[]int{2000, 2000, 2000}, []PartitionNote{{NoteWholeFile, train, 2000, 3000, 0, 3}}, "test=given/true/false test-size=0 train-size=3000"},
 		{"train size given", DatasetSpec{TrainSize: 300, TrainSizeGiven: true},
 			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
 		// A list of files' test file replaces its training fraction.

@@ -80,6 +80,32 @@ func CheckLabelCol(d *Dataset, labelCol string) error {
 	return nil
 }
 
+// TestWidthError is LoadSplit's error for a test file (SplitSettings.Test)
+// whose number of features is not the training file's: its rows would be
+// read at another width than the model's, and a LIBSVM file's missing
+// last features taken as 0 without a word. ReadOptions.Features, when
+// set, reads both LIBSVM files at that width.
+type TestWidthError struct {
+	Train, Test                 string // the files
+	TrainFeatures, TestFeatures int
+	// LIBSVM is true when a file is LIBSVM's sparse format, whose width is
+	// its highest index unless features=N states it.
+	LIBSVM bool
+}
+
+// Error names both files and both counts, and the option that reads two
+// LIBSVM files at one width.
+func (e *TestWidthError) Error() string {
+	msg := fmt.Sprintf("test file %s has %d features, training file %s has %d: a model of one cannot score the other",
+		e.Test, e.TestFeatures, e.Train, e.TrainFeatures)
+	if e.LIBSVM {
+		w := max(e.TrainFeatures, e.TestFeatures)
+		msg += fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row of the narrower file, read both as %d features with features=%d)",
+			min(e.TrainFeatures, e.TestFeatures)+1, w, w, w)
+	}
+	return msg
+}
+
 // LoadSplit reads the data set at path (LoadArg) and its test part: the
 // Test file, or a TestFraction of the rows drawn from Seed, or else the
 // first predefined realisation of an IDA set; without any, Test is nil. It
@@ -113,17 +139,15 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 		lm := full.Labels
 		ro.Labels, ro.Positive = &lm, ""
 		ro.ClassLabels = full.ClassLabels
-		if full.Format == "libsvm" && ro.Features == 0 {
-			ro.Features = full.Dim()
-		}
+		// A LIBSVM test file is read at its own width unless Read.Features
+		// states one for both: a narrower file read at the training
+		// file's width would be taken silently, as predict refuses it.
 		if test, err = Load(s.Test, ro); err != nil {
-			if ro.Features > 0 && s.Read.Features == 0 {
-				err = fmt.Errorf("%w (the training data has %d features; set features=N for both)", err, full.Dim())
-			}
 			return nil, err
 		}
 		if test.Dim() != full.Dim() {
-			return nil, fmt.Errorf("test data %s has %d features, training data %s has %d", s.Test, test.Dim(), path, full.Dim())
+			return nil, &TestWidthError{Train: path, Test: s.Test, TrainFeatures: full.Dim(), TestFeatures: test.Dim(),
+				LIBSVM: full.Format == "libsvm" || test.Format == "libsvm"}
 		}
 	case s.TestFraction > 0:
 		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)

@@ -114,8 +114,9 @@ func TestLoadSplitFile(t *testing.T) {
 	if _, _, _, err = loadSplit(heart, SplitSettings{Test: narrow}); err == nil || !strings.Contains(err.Error(), "has 3 features") {
 		t.Errorf("error %v", err)
 	}
-	// LIBSVM: a test file with fewer features takes the training width
-	// (a1a: 119); a higher index is an error that names the Features option.
+	// LIBSVM: a test file is read at its own width; of the training
+	// file's (a1a: 119) it is read, of another it is a *TestWidthError
+	// that names the Features option, which reads both at one width.
 	a1a := filepath.Join(td, "libsvm/a1a")
 	small := splitFile(t, dir, "small.t", "+1 3:1 5:1\n-1 119:1\n")
 	train, test, _, err = loadSplit(a1a, SplitSettings{Test: small})
@@ -123,8 +124,17 @@ func TestLoadSplitFile(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	wide := splitFile(t, dir, "wide.t", "+1 3:1 123:1\n-1 5:1\n")
-	if _, _, _, err = loadSplit(a1a, SplitSettings{Test: wide}); err == nil || !strings.Contains(err.Error(), "wide.t:1:3") || !strings.Contains(err.Error(), "features=N") {
+	var we *TestWidthError
+	if _, _, _, err = loadSplit(a1a, SplitSettings{Test: wide}); !errors.As(err, &we) || we.TestFeatures != 123 || we.TrainFeatures != 119 || !we.LIBSVM ||
+		!strings.Contains(err.Error(), "features=123") {
 		t.Errorf("error %v", err)
+	}
+	narrower := splitFile(t, dir, "narrower.t", "+1 3:1 5:1\n-1 7:1\n")
+	if _, _, _, err = loadSplit(a1a, SplitSettings{Test: narrower}); !errors.As(err, &we) || we.TestFeatures != 7 || we.TrainFeatures != 119 {
+		t.Errorf("narrower test file: %v", err)
+	}
+	if _, test, _, err = loadSplit(a1a, SplitSettings{Test: narrower, Read: ReadOptions{Features: 123}}); err != nil || test.Dim() != 123 || test.X.At(1, 6) != 1 {
+		t.Errorf("narrower, Features 123: %v", err)
 	}
 	if _, test, _, err = loadSplit(a1a, SplitSettings{Test: wide, Read: ReadOptions{Features: 123}}); err != nil || test.Dim() != 123 {
 		t.Errorf("Features 123: %v", err)

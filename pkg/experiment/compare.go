@@ -100,6 +100,10 @@ const (
 	// of the Rows of the training file Dataset, which a user who meant the
 	// whole file would not guess from the table.
 	NoticeDefaultTrainSize
+	// NoticeSmallTrainPart: without a test file, each of the Partitions
+	// partitions of Dataset trains on the default TrainSize rows and tests
+	// on TestSize, under a tenth (dataio.SmallTrainPart) of its Rows.
+	NoticeSmallTrainPart
 )
 
 // Notice is what a comparison tells its caller before the jobs run:
@@ -109,8 +113,9 @@ type Notice struct {
 	Dataset  string
 	Baseline FixedSVM
 	Rows     int
-	// TrainSize and Partitions are the settings' (NoticeWholeFile).
-	TrainSize, Partitions int
+	// TrainSize, TestSize and Partitions are the settings'
+	// (NoticeWholeFile, NoticeDefaultTrainSize, NoticeSmallTrainPart).
+	TrainSize, TestSize, Partitions int
 }
 
 // CompareResult is the outcome of Compare.

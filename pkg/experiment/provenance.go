@@ -120,10 +120,13 @@ func noticesOf(notes []dataio.PartitionNote) []Notice {
 	var out []Notice
 	for _, n := range notes {
 		kind := NoticeWholeFile
-		if n.Kind == dataio.NoteDefaultTrainSize {
+		switch n.Kind {
+		case dataio.NoteDefaultTrainSize:
 			kind = NoticeDefaultTrainSize
+		case dataio.NoteSmallTrainPart:
+			kind = NoticeSmallTrainPart
 		}
-		out = append(out, Notice{Kind: kind, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, Partitions: n.Partitions})
+		out = append(out, Notice{Kind: kind, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, TestSize: n.TestSize, Partitions: n.Partitions})
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func ExampleWriteSummary() {
 		panic(err)
 	}
 	// Output:
-	// **heart (2 partitions)**
+	// **heart (2 partitions: 170 train / 100 test, rows of the data not recorded)**
 	//
 	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm | P(worse/equiv/better) |
 	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|----------------------:|
@@ -114,6 +114,6 @@ func ExampleHTMLPage() {
 	// kerneltune comparison: heart
 	// written by kerneltune v1.0.0
 	// Test accuracy per partition: 0 table(s), 1 figure(s)
-	// heart (2 partitions): 1 table(s), 0 figure(s)
+	// heart (2 partitions: 170 train / 100 test, rows of the data not recorded): 1 table(s), 0 figure(s)
 	// Bayesian comparisons: 0 table(s), 1 figure(s)
 }

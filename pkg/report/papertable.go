@@ -28,8 +28,8 @@ func writeLaTeXPaperTable(w io.Writer, sum Summary) error {
 	}
 	var b strings.Builder
 	base := sum.Tables[0].Baseline
-	fmt.Fprintf(&b, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Test %s \\%% (mean $\\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than %s (two-sided paired Wilcoxon $p < %g$)}\n\\label{tab:kerneltune-summary}\n",
-		latexEscaper.Replace(sum.Metric.Title()), latexEscaper.Replace(base), WinTieLossAlpha)
+	fmt.Fprintf(&b, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Test %s \\%% (mean $\\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than %s (two-sided paired Wilcoxon $p < %g$); %s}\n\\label{tab:kerneltune-summary}\n",
+		latexEscaper.Replace(sum.Metric.Title()), latexEscaper.Replace(base), WinTieLossAlpha, latexEscaper.Replace(sizesNote(sum.Tables)))
 	fmt.Fprintf(&b, "\\begin{tabular}{l%s}\n\\toprule\n", strings.Repeat("c", len(entries)))
 	b.WriteString("dataset")
 	for _, e := range entries {
@@ -133,7 +133,8 @@ func summaryMatrix(sum Summary) *Table {
 		}
 		t.Add(row...)
 	}
-	t.Notes = []string{fmt.Sprintf("* the best of a dataset (ties all marked); +/− significantly higher/lower than %s (two-sided paired Wilcoxon p < %g); — no finished run", base, WinTieLossAlpha)}
+	t.Notes = []string{fmt.Sprintf("* the best of a dataset (ties all marked); +/− significantly higher/lower than %s (two-sided paired Wilcoxon p < %g); — no finished run", base, WinTieLossAlpha),
+		sizesNote(sum.Tables)}
 	return t
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,7 @@ type Table struct {
 	// latex, left out of csv.
 	Preface []string
 	Title   string     // printed above the table; "" for none
+	Label   string     // what latex's \label is made of; "" for the title
 	Header  []string   // column names, printed as given (not upper-cased)
 	Rows    [][]string // each row has len(Header) cells
 	Notes   []string   // printed below the table, one line each
@@ -324,7 +326,7 @@ func renderLaTeX(w io.Writer, t *Table, used map[string]int) error {
 	}
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
 	if t.Title != "" {
-		fmt.Fprintf(&b, "\\caption{%s}\n\\label{%s}\n", latexEscaper.Replace(t.Title), latexLabel(t.Title, used))
+		fmt.Fprintf(&b, "\\caption{%s}\n\\label{%s}\n", latexEscaper.Replace(t.Title), latexLabel(cmp.Or(t.Label, t.Title), used))
 	}
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", spec)
 	row(t.Header)

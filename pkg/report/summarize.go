@@ -103,6 +103,10 @@ type DatasetTable struct {
 	// Bayesian correlated t-test assumes: Nadeau & Bengio's
 	// n_test/(n_test+n_train), from the baseline's first record.
 	Rho stats.Float `json:"nadeau_bengio_rho"`
+	// Sizes are the rows of a partition's training and test parts and of
+	// the data they were drawn from, from the records alone (nil when no
+	// record says: every record failed before its partition was drawn).
+	Sizes *PartitionSizes `json:"sizes,omitempty"`
 	// Metric is the metric of the rows' scores (Summary.Metric).
 	Metric metrics.Metric `json:"-"`
 	// Rope is the summary's ROPE (Summary.Rope), for CrossDataset.
@@ -405,6 +409,7 @@ func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
 			base = entries[0]
 		}
 		t := DatasetTable{Dataset: ds, Partitions: parts, Baseline: base, JobsPlanned: parts * len(entries), Provenance: firstProvenance(groups), Metric: o.Metric, Rope: o.Rope}
+		t.Sizes = partitionSizes(groups, t.Provenance)
 		baseAcc := successes(groups[base], o.Metric)
 		t.Rho = stats.Float(math.NaN())
 		for _, r := range groups[base] {

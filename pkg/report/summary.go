@@ -99,6 +99,19 @@ var summaryColumns = []summaryColumn{
 	{"p_worse", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Worse) }},
 	{"p_equivalent", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Equivalent) }},
 	{"p_better", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.Bayes.Better) }},
+	// The partition sizes (DatasetTable.Sizes; empty when the records do
+	// not say), after the columns of older versions.
+	{"train_size", func(t *DatasetTable, r *EntryRow) string { return sizeCell(t.Sizes.orZero().Train) }},
+	{"test_size", func(t *DatasetTable, r *EntryRow) string { return sizeCell(t.Sizes.orZero().Test) }},
+	{"rows", func(t *DatasetTable, r *EntryRow) string { return sizeCell(t.Sizes.orZero().Rows) }},
+}
+
+// sizeCell is a size as a CSV cell, "" when it is not recorded (0).
+func sizeCell(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // csvNumber writes v in full precision, or "" when it is not a number.
@@ -145,7 +158,9 @@ func writeSummaryCSV(w io.Writer, sum Summary) error {
 // latex); lookedAtTest adds the warning that the baseline was chosen on
 // test data.
 func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) *Table {
-	title := fmt.Sprintf("%s (%d partition%s)", s.Dataset, s.Partitions, plural(s.Partitions))
+	// The LaTeX label stays that of the title without the sizes.
+	label := fmt.Sprintf("%s (%d partition%s)", s.Dataset, s.Partitions, plural(s.Partitions))
+	title := fmt.Sprintf("%s (%d partition%s: %s)", s.Dataset, s.Partitions, plural(s.Partitions), s.Sizes.SizesText())
 	if !s.Complete {
 		if s.JobsPresent == 0 {
 			title += fmt.Sprintf(" — INCOMPLETE: no records (0 of %d jobs present)", s.JobsPlanned)
@@ -159,6 +174,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	}
 	t := &Table{
 		Title:  title,
+		Label:  label,
 		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
 	}
 	if !s.Complete {
