@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 type generateOptions struct {
@@ -132,6 +133,12 @@ func (o *generateOptions) checkFormat() error {
 
 // runGenerate draws the data (dataio.Generate) and writes them.
 func runGenerate(ctx context.Context, o *generateOptions) error {
+	if o.Output == "/dev/stdout" {
+		o.Output = "-"
+	}
+	if err := checkFiles(new(outfile.Plan).Output("-o", o.Output).Output("--test-output", o.TestOutput)); err != nil {
+		return err
+	}
 	g, err := dataio.Generate(ctx, o.settings())
 	if err != nil {
 		return err
