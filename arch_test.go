@@ -160,37 +160,15 @@ func TestMakeFuzzRunsEveryTarget(t *testing.T) {
 // (issue 13).
 var cmdForbidden = []string{"pkg/solver", "pkg/solver/sqp", "pkg/kernel", "pkg/manifold"}
 
-// cmdLineBudget is the most lines cmd/'s non-test files may have together; a
-// command that grows past it is carrying logic a Go user would want to call.
-// 2000 until issue 35, whose report flags (--rope, --per-job, --datasets,
-// --methods) added 13 lines of flag parsing and calls after their logic
-// went into pkg/report (Filter, FilterMerge, PerJobTable, CheckPerJob,
-// CheckRope) and buildinfo (VersionTemplate); 2020 with the merge of
-// issue 34's --split-identities and issue 32's --kernel-rows, --test-n,
-// --test-output and the grid's progress stage (flag declarations: their
-// logic is in pkg/experiment, pkg/methods, pkg/dataio and internal/progress);
-// 2025 with issue 35's NewRootCmd, the command tree internal/gendocs turns
-// into the generated command reference (docs/cli, docs/man); 2030 with
-// issue 35's --probability of train, tune and predict (three flag
-// declarations and two option fields: the sigmoid, the CV, the coupling
-// and the scores are in pkg/probability, pkg/model and pkg/metrics);
-// 2045 with issue 35's search space (--log2c, --log2g, --weight-pos,
-// --weight-neg, --class-weight in tune and compare: one addSpaceFlags of
-// five declarations, their fields and the calls; the grids parse
-// themselves as flag values and methods.WithLoop places them).
-// 2005 after issue 31 moved logic out of cmd: one read-options parser
-// (dataio.ReadOptions.SetKey), the datasets as specs (experiment.FileSpecs)
-// and each method taking its loop flags (methods.WithLoop); 2013 with
-// compareOptions.settings, the flags' complete settings in one function
-// that runCompare runs and flag tests check whole.
-const cmdLineBudget = 2013
-
+// TestCmdIsThin holds the commands away from the numerics by their imports.
+// A line budget used to stand beside it; it recorded a history of bumps that
+// pushed wording into pkg/ and was removed with issue 43: cmd words the
+// library's typed errors and notes, and that wording belongs in cmd.
 func TestCmdIsThin(t *testing.T) {
 	files, err := filepath.Glob("cmd/*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := 0
 	for _, path := range files {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
@@ -199,7 +177,6 @@ func TestCmdIsThin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines += strings.Count(string(src), "\n")
 		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
 		if err != nil {
 			t.Fatal(err)
@@ -210,8 +187,5 @@ func TestCmdIsThin(t *testing.T) {
 				t.Errorf("%s imports %s: commands reach the numerics through pkg/model, pkg/experiment and pkg/methods", path, rel)
 			}
 		}
-	}
-	if lines == 0 || lines > cmdLineBudget {
-		t.Errorf("cmd/ has %d lines outside tests, want 1..%d", lines, cmdLineBudget)
 	}
 }

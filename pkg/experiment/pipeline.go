@@ -45,7 +45,7 @@ type PipelineInput struct {
 //
 // On multi-class data the method ran per binary subproblem, a pair of
 // classes one-vs-one or a class against the rest one-vs-rest
-// (methods.TuneMultiClass; the svm baseline once for all), Fit holds the
+// (methods.Tune dispatches multi-class data; the svm baseline once for all), Fit holds the
 // multi-class model with the test part's true and predicted classes
 // (FitResult.TestTrue, TestPred, Classes), PairDegeneracy the check of
 // every binary SVM on its training rows, and Degeneracy the first

@@ -21,18 +21,18 @@ import (
 
 // probe is a test method: it learns nothing, but records a hash of the exact
 // training data it was given (so tests can check that every method sees the
-// same partitions), and fails on the partitions listed in failOn.
+// same partitions), and fails on the partitions listed in failOn. It is a
+// methods.Custom, a Go program's own method, as the protocol runs one.
 type probe struct {
-	methods.Common
 	name, param string
 	failOn      map[uint64]bool // by the hash of the training data
 }
 
-func (p probe) Name() string                           { return p.name }
-func (p probe) Check() error                           { return nil }
-func (p probe) PeakBytes(n, d int) int64               { return methods.RuntimeBytes + int64(8*n*d) }
-func (p probe) WithBase(c methods.Common) methods.Spec { p.Common = c; return p }
-func (p probe) Tune(ctx context.Context, train *dataio.Dataset) (*methods.Result, error) {
+func (p probe) spec() methods.Custom {
+	return methods.Custom{ID: p.name, Func: p.tune, Peak: func(n, d int) int64 { return methods.RuntimeBytes + int64(8*n*d) }}
+}
+
+func (p probe) tune(ctx context.Context, c methods.Common, train *dataio.Dataset) (*methods.Result, error) {
 	h := fnv.New64a()
 	for i := 0; i < train.Len(); i++ {
 		for _, v := range train.X.RawRowView(i) {
@@ -46,7 +46,7 @@ func (p probe) Tune(ctx context.Context, train *dataio.Dataset) (*methods.Result
 	return &methods.Result{
 		Method: p.name, Param: p.param, Status: status.Converged,
 		Kernel: kernel.Spec{Kind: "gaussian", Gamma: 0.05}, Margin: solver.L1, C: 1,
-		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(p.Seed >> 12)}},
+		Figures: []methods.Figure{{Name: "datahash", Value: float64(sum >> 12)}, {Name: "seed", Value: float64(c.Seed >> 12)}},
 		Trace:   []methods.Step{{Iter: 0, Objective: 2}, {Iter: 1, Objective: 1}},
 		Solves:  1,
 	}, nil
@@ -66,7 +66,7 @@ func probeEntry(item string) (Entry, bool) {
 	default:
 		return Entry{}, false
 	}
-	return Entry{Entry: methods.Entry{Method: name, Param: param}, Spec: p}, true
+	return Entry{Entry: methods.Entry{Method: name, Param: param}, Spec: p.spec()}, true
 }
 
 func heartSource(t *testing.T, k int, seed uint64) Source {

@@ -76,7 +76,7 @@ func checkChosen(t *testing.T, res *Result, n int) {
 func TestRandomTune(t *testing.T) {
 	d := heartHead(t, 100)
 	s := RandomSettings{Common: Common{Seed: 3}, Budget: 20}
-	res, err := s.Tune(context.Background(), d)
+	res, err := s.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestHalvingSchedule(t *testing.T) {
 func TestHalvingTune(t *testing.T) {
 	d := heartHead(t, 189)
 	s := HalvingSettings{Common: Common{Seed: 3}}
-	res, err := s.Tune(context.Background(), d)
+	res, err := s.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestHalvingTune(t *testing.T) {
 	if !slices.Contains(gridLog2C, math.Log2(res.C)) || !slices.Contains(gridLog2Gamma, math.Log2(res.Kernel.Gamma)) {
 		t.Fatalf("chose C = %g, γ = %g: not a grid point", res.C, res.Kernel.Gamma)
 	}
-	again, err := s.Tune(context.Background(), d)
+	again, err := s.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestBOTune(t *testing.T) {
 	t.Parallel()
 	d := heartHead(t, 100)
 	s := BOSettings{Common: Common{Seed: 3}, Budget: 15}
-	res, err := s.Tune(context.Background(), d)
+	res, err := s.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestBOTune(t *testing.T) {
 		t.Fatalf("budget 15: %d evaluations, %d trace steps; want 15 and 11", res.Iter, len(res.Trace))
 	}
 	checkChosen(t, res, 100)
-	again, _ := s.Tune(context.Background(), d)
+	again, _ := s.tune(context.Background(), d)
 	if again.C != res.C || again.Kernel.Gamma != res.Kernel.Gamma {
 		t.Errorf("the same seed chose (%g, %g), then (%g, %g)", res.C, res.Kernel.Gamma, again.C, again.Kernel.Gamma)
 	}
@@ -169,7 +169,7 @@ func TestBOTune(t *testing.T) {
 
 func TestBOARD(t *testing.T) {
 	d := heartHead(t, 80)
-	res, err := BOSettings{Common: Common{Seed: 3}, Param: "ard", Budget: 10}.Tune(context.Background(), d)
+	res, err := BOSettings{Common: Common{Seed: 3}, Param: "ard", Budget: 10}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestBOARD(t *testing.T) {
 			wide.X.Set(i, j, float64(i*j%7))
 		}
 	}
-	_, err = BOSettings{Param: "ard"}.Tune(context.Background(), wide)
+	_, err = BOSettings{Param: "ard"}.tune(context.Background(), wide)
 	if err == nil || !strings.Contains(err.Error(), "bo:ard refuses 20 features, more than 19") || !strings.Contains(err.Error(), "21 dimensions") {
 		t.Errorf("bo:ard on 20 features: %v", err)
 	}

@@ -134,7 +134,7 @@ func boDimError(d int) error {
 // part: the initial design is iteration 0, then one point chosen by
 // expected improvement per iteration; the trace's objective is the best CV
 // accuracy so far. The run ends Converged when the budget is spent.
-func (s BOSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s BOSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	return tuneSearch(ctx, s, train, s.search)
 }
 

@@ -13,7 +13,7 @@ func BenchmarkBOHeart100(b *testing.B) {
 	var gpTime time.Duration
 	for b.Loop() {
 		s := BOSettings{Common: Common{Seed: 3, Workers: 1}}
-		res, err := s.Tune(context.Background(), d)
+		res, err := s.tune(context.Background(), d)
 		if err != nil {
 			b.Fatal(err)
 		}

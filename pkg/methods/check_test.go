@@ -159,7 +159,7 @@ func TestCheckAgreesWithTune(t *testing.T) {
 			c.Seed = 1
 			s := tc.spec.WithBase(c)
 			checkErr := s.Check()
-			_, tuneErr := s.Tune(context.Background(), train)
+			_, tuneErr := s.tune(context.Background(), train)
 			if tc.option == "" {
 				if checkErr != nil || tuneErr != nil {
 					t.Fatalf("Check: %v; Tune: %v; want both to accept", checkErr, tuneErr)
@@ -195,7 +195,7 @@ func TestTuneRefusesBadTrainingDataTheSameWay(t *testing.T) {
 			{"empty", &dataio.Dataset{}, in.Name + ": the training part is empty"},
 			{"one class", one, in.Name + ": the training part needs both classes (4 positive, 0 negative)"},
 		} {
-			_, err := spec.Tune(context.Background(), tc.train)
+			_, err := spec.tune(context.Background(), tc.train)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("%s on %s data: err = %v, want %q", in.Name, tc.name, err, tc.want)
 			}

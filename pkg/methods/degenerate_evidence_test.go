@@ -117,7 +117,7 @@ func TestDegenerateThresholdEvidence(t *testing.T) {
 					}
 				}
 			}
-			res, err := SVMSettings{Common: cm}.Tune(ctx, tr)
+			res, err := SVMSettings{Common: cm}.tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -95,7 +95,7 @@ func TestClassifyDegenerate(t *testing.T) {
 	}
 
 	// The svm baseline's choice on the same rows is a sensible kernel.
-	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
+	res, err := SVMSettings{Common: Common{Seed: 1}}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 // Tune is the one entry to a method for a caller that has a training part:
 // it turns a panic inside the method into an error naming it, dispatches
-// multi-class data (TuneMultiClass: one tuning per subproblem, or, for the
+// multi-class data (tuneMultiClass: one tuning per subproblem, or, for the
 // cross-validated searches, one shared (C, γ): cvSearch), and on binary
 // data (and each subproblem) of more than Common.KernelRows rows, default
 // 5,000, runs a kernel-learning method on a stratified subset (see
@@ -22,7 +22,7 @@ func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err 
 		}
 	}()
 	if train.MultiClass() {
-		res, err = TuneMultiClass(ctx, s, train)
+		res, err = tuneMultiClass(ctx, s, train)
 	} else {
 		res, err = tuneBinary(ctx, s, train)
 	}
@@ -85,10 +85,10 @@ func tuneBinary(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, er
 	n := train.Len()
 	m := learnRows(s, n)
 	if m == n {
-		return s.Tune(ctx, train)
+		return s.tune(ctx, train)
 	}
 	rows := stratifiedSubset(train.Y, m, s.Base().Seed)
-	res, err := s.Tune(ctx, train.Subset(rows))
+	res, err := s.tune(ctx, train.Subset(rows))
 	if err != nil || res == nil {
 		return res, err
 	}

@@ -27,7 +27,7 @@ func TestTuneLargeDataSubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := stratifiedSubset(d.Y, 150, 3)
-	want, err := s.Tune(context.Background(), d.Subset(rows))
+	want, err := s.tune(context.Background(), d.Subset(rows))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
-// ExampleBOSettings_Tune runs Bayesian optimisation of the svm baseline's
+// ExampleTune_bo runs Bayesian optimisation of the svm baseline's
 // 5-fold CV accuracy on heart with a budget of 20 CV evaluations, and
 // random search with the same budget, and prints what each chose and what
 // it cost.
-func ExampleBOSettings_Tune() {
+func ExampleTune_bo() {
 	heart, err := dataio.Load("builtin:heart", dataio.ReadOptions{})
 	if err != nil {
 		panic(err)
@@ -27,7 +27,7 @@ func ExampleBOSettings_Tune() {
 		methods.BOSettings{Common: methods.Common{Seed: 1}, Budget: 20},
 		methods.RandomSettings{Common: methods.Common{Seed: 1}, Budget: 20},
 	} {
-		res, err := s.Tune(context.Background(), train)
+		res, err := methods.Tune(context.Background(), s, train)
 		if err != nil {
 			panic(err)
 		}

@@ -10,9 +10,9 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
-// ExampleSPDSettings_Tune learns a diagonal metric Q on Weston's toy problem
+// ExampleTune_spd learns a diagonal metric Q on Weston's toy problem
 // (two informative features among 52) and reads diag(Q) as a feature ranking.
-func ExampleSPDSettings_Tune() {
+func ExampleTune_spd() {
 	raw := dataio.Weston(100, 20, rand.New(rand.NewPCG(1, 0x77)))
 	nz, err := dataio.FitNormalizer(dataio.ZScore, raw.X)
 	if err != nil {
@@ -21,7 +21,7 @@ func ExampleSPDSettings_Tune() {
 	train := nz.ApplyDataset(raw)
 
 	s := methods.SPDSettings{Common: methods.Common{Seed: 1}, Param: "diag"}
-	res, err := s.Tune(context.Background(), train)
+	res, err := methods.Tune(context.Background(), s, train)
 	if err != nil {
 		panic(err)
 	}
@@ -55,7 +55,7 @@ func ExampleNew() {
 	if err := s.Check(); err != nil {
 		panic(err)
 	}
-	res, err := s.Tune(context.Background(), nz.ApplyDataset(heart))
+	res, err := methods.Tune(context.Background(), s, nz.ApplyDataset(heart))
 	if err != nil {
 		panic(err)
 	}

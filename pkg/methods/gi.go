@@ -466,7 +466,7 @@ func jaakkolaSigma(X mat.Matrix, y []float64) (float64, error) {
 
 // Tune runs Glasmachers & Igel's gradient descent on the (already
 // normalised) training part.
-func (s GISettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s GISettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	r, _, err := s.run(ctx, train)
 	return r, err
 }

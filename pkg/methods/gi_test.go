@@ -97,7 +97,7 @@ func TestGIAutoParam(t *testing.T) {
 	}
 	// Through Tune: heart's 13 features on 60 rows take A, and say why.
 	d := heartHead(t, 60)
-	res, err := GISettings{Common: Common{C: 1}, Steps: 2}.Tune(context.Background(), d)
+	res, err := GISettings{Common: Common{C: 1}, Steps: 2}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestGIAutoParam(t *testing.T) {
 		t.Errorf("heart, auto: param %q, kernel %+v, notes %q; want A (isotropic) with the reason first", res.Param, res.Kernel, res.Notes)
 	}
 	// An explicit D is D, with no note about the choice.
-	res, err = GISettings{Common: Common{C: 1}, Param: "D", Steps: 2}.Tune(context.Background(), d)
+	res, err = GISettings{Common: Common{C: 1}, Param: "D", Steps: 2}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func TestGITune(t *testing.T) {
 func TestGIStepsDecrease(t *testing.T) {
 	ds := giHeart(t, 120)
 	for _, p := range []string{"B", "C", "D", "E"} {
-		res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 5, Tol: -1}.Tune(context.Background(), ds)
+		res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 5, Tol: -1}.tune(context.Background(), ds)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,7 +446,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	idx[40] = 0
 	bad := ds.Subset(idx)
 	bad.Y[40] = -bad.Y[0]
-	_, err := GISettings{Margin: "hard", Steps: 5}.Tune(context.Background(), bad)
+	_, err := GISettings{Margin: "hard", Steps: 5}.tune(context.Background(), bad)
 	var be *BreakdownError
 	if !errors.As(err, &be) || be.Method != "gi" || be.Iter != 0 {
 		t.Fatalf("error %v, want a gi BreakdownError at iteration 0", err)
@@ -458,7 +458,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 	// The L2 soft margin handles the same data.
-	if _, err := (GISettings{Common: Common{C: 1}, Steps: 3}).Tune(context.Background(), bad); err != nil {
+	if _, err := (GISettings{Common: Common{C: 1}, Steps: 3}).tune(context.Background(), bad); err != nil {
 		t.Errorf("L2 margin on the same data: %v", err)
 	}
 }
@@ -468,7 +468,7 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 // limit otherwise.
 func TestGIStatus(t *testing.T) {
 	ds := giHeart(t, 100)
-	res, err := GISettings{Common: Common{C: 1}, Param: "A", Steps: 200}.Tune(context.Background(), ds)
+	res, err := GISettings{Common: Common{C: 1}, Param: "A", Steps: 200}.tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +481,7 @@ func TestGIStatus(t *testing.T) {
 			t.Errorf("converged, but step %d changed T by %g relative", tr[k].Iter, rel)
 		}
 	}
-	res, err = GISettings{Common: Common{C: 1}, Param: "E", Steps: 4}.Tune(context.Background(), ds)
+	res, err = GISettings{Common: Common{C: 1}, Param: "E", Steps: 4}.tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +493,7 @@ func TestGIStatus(t *testing.T) {
 func TestGIBadOptions(t *testing.T) {
 	ds := giHeart(t, 30)
 	for _, s := range []GISettings{{Param: "Z"}, {Margin: "l1"}, {Common: Common{C: -1}}, {Common: Common{C: math.NaN()}}, {Steps: -2}} {
-		if _, err := s.Tune(context.Background(), ds); err == nil || !strings.HasPrefix(err.Error(), "gi: ") {
+		if _, err := s.tune(context.Background(), ds); err == nil || !strings.HasPrefix(err.Error(), "gi: ") {
 			t.Errorf("settings %+v: error %v", s, err)
 		}
 	}
@@ -508,7 +508,7 @@ func TestGICanceled(t *testing.T) {
 			cancel()
 		}
 	}
-	res, err := GISettings{Common: Common{C: 1, Recorder: rec}, Steps: 50, Tol: -1}.Tune(ctx, ds)
+	res, err := GISettings{Common: Common{C: 1, Recorder: rec}, Steps: 50, Tol: -1}.tune(ctx, ds)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -522,7 +522,7 @@ func TestGIDefaultC(t *testing.T) {
 		t.Skip("grid search")
 	}
 	ds := giHeart(t, 80)
-	res, err := GISettings{Steps: 3}.Tune(context.Background(), ds)
+	res, err := GISettings{Steps: 3}.tune(context.Background(), ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +563,7 @@ func BenchmarkGITune(b *testing.B) {
 			b.ReportAllocs()
 			steps := 0
 			for b.Loop() {
-				res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 20, Tol: -1}.Tune(context.Background(), ds)
+				res, err := GISettings{Common: Common{C: 1}, Param: p, Steps: 20, Tol: -1}.tune(context.Background(), ds)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -93,16 +93,16 @@ func TestGridMemoChangesNoResult(t *testing.T) {
 	t.Parallel()
 	d := heartHead(t, 80)
 	cm := Common{Seed: 5}
-	alone, err := GISettings{Common: cm}.Tune(context.Background(), d)
+	alone, err := GISettings{Common: cm}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cm.Grids = NewGridMemo()
-	svm, err := SVMSettings{Common: cm}.Tune(context.Background(), d)
+	svm, err := SVMSettings{Common: cm}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared, err := GISettings{Common: cm}.Tune(context.Background(), d)
+	shared, err := GISettings{Common: cm}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

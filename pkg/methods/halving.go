@@ -109,7 +109,7 @@ func halvingSchedule(nCand, n, k int) (r0, rounds int) {
 // Tune runs successive halving on the (already normalised) training part:
 // round i is iteration i (the first the start), its objective the round's
 // best CV accuracy.
-func (s HalvingSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s HalvingSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	return tuneSearch(ctx, s, train, s.search)
 }
 

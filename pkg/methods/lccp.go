@@ -384,14 +384,15 @@ func (p *lccpProblem) inner(ctx context.Context, phi, g, phi0 []float64) (iters 
 	return iters, nil
 }
 
-// Tune runs the LCCP on the (already normalised) training part.
-func (s LCCPSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
-	return s.tune(ctx, train, lccpInnerRelTol)
+// tune runs the LCCP on the (already normalised) training part.
+func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+	return s.tuneInexact(ctx, train, lccpInnerRelTol)
 }
 
-// tune is Tune with the inner problem's relative gradient tolerance (0:
-// every inner problem solved to lccpInnerTol, as before the inexact steps).
-func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelTol float64) (*Result, error) {
+// tuneInexact is tune with the inner problem's relative gradient tolerance
+// (0: every inner problem solved to lccpInnerTol, as before the inexact
+// steps).
+func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, innerRelTol float64) (*Result, error) {
 	start := time.Now()
 	if err := s.Check(); err != nil {
 		return nil, err

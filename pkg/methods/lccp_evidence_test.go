@@ -67,14 +67,14 @@ func TestLCCPEvidence(t *testing.T) {
 
 			o := LCCPSettings{Common: cm}
 			o.Param = "single"
-			res, err := o.Tune(ctx, tr)
+			res, err := o.tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
 			eS.add(errOf(res))
 			addCost("single", res)
 			o.Param = "multi"
-			res, err = o.Tune(ctx, tr)
+			res, err = o.tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestLCCPEvidence(t *testing.T) {
 				t.Logf("%s realisation %d: %s", name, r+1, note)
 			}
 			o.Margin = "hard"
-			res, err = o.Tune(ctx, tr)
+			res, err = o.tune(ctx, tr)
 			switch {
 			case errors.Is(err, solver.ErrNotSeparable):
 				hardFail++
@@ -105,7 +105,7 @@ func TestLCCPEvidence(t *testing.T) {
 				eH.add(errOf(res))
 				addCost("hard", res)
 			}
-			sres, err := SVMSettings{Common: cm}.Tune(ctx, tr)
+			sres, err := SVMSettings{Common: cm}.tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,7 +55,7 @@ func TestLCCPInexactInner(t *testing.T) {
 				var steps []Step
 				s := tc.s
 				s.Recorder = func(st Step) { steps = append(steps, st) }
-				r, err := s.tune(ctx, tc.ds, rel)
+				r, err := s.tuneInexact(ctx, tc.ds, rel)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,7 +93,7 @@ func BenchmarkLCCPHeart(b *testing.B) {
 	for _, rel := range []float64{0, lccpInnerRelTol} {
 		b.Run(fmt.Sprintf("innerRelTol=%g", rel), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := (LCCPSettings{Common: Common{Seed: seed}}).tune(context.Background(), heart, rel); err != nil {
+				if _, err := (LCCPSettings{Common: Common{Seed: seed}}).tuneInexact(context.Background(), heart, rel); err != nil {
 					b.Fatal(err)
 				}
 			}

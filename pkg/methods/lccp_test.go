@@ -304,7 +304,7 @@ func TestLCCPMonotone(t *testing.T) {
 			// Eps = 1e-3 is what the CLI passes (LIBSVM's default); the LCCP
 			// must still tighten its own QPs enough for a monotone J.
 			rec := func(s Step) { steps = append(steps, s) }
-			res, err := LCCPSettings{Common: Common{C: tc.C, Eps: 1e-3, Recorder: rec}, Param: tc.param, MaxIter: 40}.Tune(ctx, train)
+			res, err := LCCPSettings{Common: Common{C: tc.C, Eps: 1e-3, Recorder: rec}, Param: tc.param, MaxIter: 40}.tune(ctx, train)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,7 +354,7 @@ func TestLCCPHardMargin(t *testing.T) {
 	ctx := context.Background()
 	X, y := lccpToy(40, 3, 0.3, 7)
 	ds := &dataio.Dataset{Name: "toy", X: X, Y: y}
-	res, err := LCCPSettings{Margin: "hard", MaxIter: 30}.Tune(ctx, ds)
+	res, err := LCCPSettings{Margin: "hard", MaxIter: 30}.tune(ctx, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestLCCPHardMargin(t *testing.T) {
 	X2.SetRow(1, X.RawRowView(0))
 	y2 := append([]float64(nil), y...)
 	y2[1] = -y2[0]
-	_, err = LCCPSettings{Margin: "hard"}.Tune(ctx, &dataio.Dataset{Name: "dup", X: X2, Y: y2})
+	_, err = LCCPSettings{Margin: "hard"}.tune(ctx, &dataio.Dataset{Name: "dup", X: X2, Y: y2})
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Fatalf("non-separable data, hard margin: err = %v, want ErrNotSeparable", err)
 	}
@@ -384,12 +384,12 @@ func TestLCCPOptions(t *testing.T) {
 	X, y := lccpToy(30, 2, 0, 8)
 	ds := &dataio.Dataset{Name: "toy", X: X, Y: y}
 	for _, s := range []LCCPSettings{{Param: "diag"}, {Margin: "l1"}, {Common: Common{C: -2}}} {
-		if _, err := s.Tune(ctx, ds); err == nil || !strings.HasPrefix(err.Error(), "lccp: ") {
+		if _, err := s.tune(ctx, ds); err == nil || !strings.HasPrefix(err.Error(), "lccp: ") {
 			t.Errorf("settings %+v: error %v, want one starting \"lccp: \"", s, err)
 		}
 	}
 	// C chosen by cross-validation when not given.
-	res, err := LCCPSettings{Common: Common{Seed: 3}, MaxIter: 5}.Tune(ctx, ds)
+	res, err := LCCPSettings{Common: Common{Seed: 3}, MaxIter: 5}.tune(ctx, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestLCCPOptions(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (LCCPSettings{Common: Common{C: 1}}).Tune(cctx, ds); !errors.Is(err, context.Canceled) {
+	if _, err := (LCCPSettings{Common: Common{C: 1}}).tune(cctx, ds); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
@@ -440,7 +440,7 @@ func BenchmarkLCCPWeightedL1(b *testing.B) {
 func BenchmarkLCCPTune(b *testing.B) {
 	train, _ := loadIDA(b, "breast-cancer", 0)
 	for b.Loop() {
-		if _, err := (LCCPSettings{Common: Common{C: 1}}).Tune(context.Background(), train); err != nil {
+		if _, err := (LCCPSettings{Common: Common{C: 1}}).tune(context.Background(), train); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -78,7 +78,7 @@ type Result struct {
 	// the order they should be printed.
 	Figures []Figure `json:"figures,omitempty"`
 	Trace   []Step   `json:"trace,omitempty"`
-	// Pairs, for multi-class data tuned per subproblem (TuneMultiClass),
+	// Pairs, for multi-class data tuned per subproblem (tuneMultiClass),
 	// are the result of every pair of classes (one-vs-one) or of every
 	// class against the rest (one-vs-rest); the fields above then summarise
 	// them. nil for binary data and the svm baseline (one kernel for all).

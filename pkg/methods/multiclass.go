@@ -5,7 +5,7 @@ package methods
 // cross-validation accuracy, each fold predicting as the final model will
 // (one-vs-one: LIBSVM's vote, as grid.py on multi-class data; one-vs-rest:
 // the largest decision value); every other method tunes one kernel per
-// binary subproblem on its training rows (TuneMultiClass: a pair's two
+// binary subproblem on its training rows (tuneMultiClass: a pair's two
 // classes one-vs-one, every row one-vs-rest), and the final model combines
 // them.
 
@@ -36,7 +36,7 @@ type PairResult struct {
 	Result   *Result `json:"result"`
 }
 
-// TuneMultiClass tunes s on multi-class training data (already normalised)
+// tuneMultiClass tunes s on multi-class training data (already normalised)
 // under its scheme (dataio.Dataset.Multiclass). The cross-validated
 // searches (svm, random, halving, bo: cvSearch) run once on all rows: one
 // (C, γ) by multi-class CV accuracy. Every other method runs once per
@@ -49,12 +49,12 @@ type PairResult struct {
 // summarise them: the first one's kernel, margin and C, the worst status,
 // the summed iterations and solves, the mean criterion, the wall time. A
 // subproblem whose method fails fails the whole: the error names it.
-func TuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, error) {
+func tuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, error) {
 	if !train.MultiClass() {
-		return s.Tune(ctx, train)
+		return s.tune(ctx, train)
 	}
 	if _, ok := s.(cvSearch); ok { // one (C, γ) for all, by multi-class CV
-		return s.Tune(ctx, train)
+		return s.tune(ctx, train)
 	}
 	start := time.Now()
 	k := train.NumClasses()
@@ -137,7 +137,7 @@ func tunePairSafely(ctx context.Context, s Spec, train *dataio.Dataset) (res *Re
 }
 
 // combinePairs summarises the subproblems' results into one Result (see
-// TuneMultiClass).
+// tuneMultiClass).
 func combinePairs(method string, k int, scheme string, pairs []PairResult, elapsed time.Duration) *Result {
 	first := pairs[0].Result
 	r := &Result{
@@ -170,7 +170,7 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 	return r
 }
 
-// PeakBytesMultiClass estimates the peak memory of TuneMultiClass with s
+// PeakBytesMultiClass estimates the peak memory of tuneMultiClass with s
 // on multi-class data of d features whose classes have sizes rows, learnt
 // by scheme: the svm baseline's on all rows; for the other methods the
 // runtime once plus, for the Workers largest subproblems (as many run at
@@ -202,7 +202,7 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 	return withHeadroom(total)
 }
 
-// CheckMemoryMultiClass is CheckMemory for TuneMultiClass on multi-class
+// CheckMemoryMultiClass is CheckMemory for tuneMultiClass on multi-class
 // data (PeakBytesMultiClass); the refusal's MaxN is for the binary problem.
 func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int64) error {
 	if limit <= 0 {

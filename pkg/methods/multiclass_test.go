@@ -74,7 +74,7 @@ func TestMultiClassGridCountsAreVotedCV(t *testing.T) {
 func TestSVMMultiClass(t *testing.T) {
 	t.Parallel()
 	d := mcData(t, "wine.scale")
-	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
+	res, err := SVMSettings{Common: Common{Seed: 1}}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestSVMMultiClass(t *testing.T) {
 	}
 }
 
-// TuneMultiClass runs the method once per subproblem on its rows (one-vs-
+// tuneMultiClass runs the method once per subproblem on its rows (one-vs-
 // one: a pair of classes, 100 rows of iris; one-vs-rest: a class against
 // the rest, all 150): each result is the method's on dataio.Dataset.Sub,
 // whatever the number of workers (subproblems run at once); the summary
@@ -115,7 +115,7 @@ func testTuneMultiClass(t *testing.T, scheme string) {
 		var first *Result
 		for _, workers := range []int{1, 3} {
 			spec := s.WithBase(Common{Seed: 2, Workers: workers})
-			res, err := TuneMultiClass(context.Background(), spec, d)
+			res, err := tuneMultiClass(context.Background(), spec, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +137,7 @@ func testTuneMultiClass(t *testing.T, scheme string) {
 			if first == nil {
 				first = res
 				// The third subproblem alone, with one worker.
-				alone, err := s.WithBase(Common{Seed: 2, Workers: 1}).Tune(context.Background(), d.Sub(subs[2]))
+				alone, err := s.WithBase(Common{Seed: 2, Workers: 1}).tune(context.Background(), d.Sub(subs[2]))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -132,7 +132,7 @@ func cvTrain(train *dataio.Dataset, cm Common) (*dataio.Dataset, string) {
 // CV evaluation per iteration, the trace's objective the best CV accuracy
 // so far. The run ends Converged when the budget is spent (the budget is
 // its stopping rule).
-func (s RandomSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s RandomSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	return tuneSearch(ctx, s, train, s.search)
 }
 

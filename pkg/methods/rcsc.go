@@ -279,7 +279,7 @@ func rcscGamma0(X *mat.Dense) (float64, error) {
 
 // Tune maximises J on the (already normalised) training part and then picks
 // C by cross-validation unless C is given.
-func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
 	if err := s.Check(); err != nil {
 		return nil, err

@@ -111,7 +111,7 @@ func TestRCSCEvidence(t *testing.T) {
 				gam         *[]float64
 			}{{"paper", "iso", &accPaper, &gP}, {"robust", "iso", &accRobust, &gR}, {"robust", "diag", &accDiag, nil}} {
 				o := RCSCSettings{Common: cm, Param: run.param, Schedule: run.mode}
-				res, err := o.Tune(ctx, tr)
+				res, err := o.tune(ctx, tr)
 				if err != nil {
 					t.Logf("%s split %d rcsc %s/%s: %v", s.name, k, run.mode, run.param, err)
 					continue
@@ -126,7 +126,7 @@ func TestRCSCEvidence(t *testing.T) {
 			if g0, err := rcscGamma0(tr.X); err == nil {
 				accG0.add(rcscIsoAccuracy(ctx, t, tr, te, g0, 0, cm))
 			}
-			res, err := SVMSettings{Common: cm}.Tune(ctx, tr)
+			res, err := SVMSettings{Common: cm}.tune(ctx, tr)
 			if err != nil {
 				t.Fatal(err)
 			}

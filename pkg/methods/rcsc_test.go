@@ -541,7 +541,7 @@ func TestRCSCAscent(t *testing.T) {
 			if tc.param == "diag" {
 				rs.MaxIter = 30
 			}
-			res, err := rs.Tune(ctx, heart)
+			res, err := rs.tune(ctx, heart)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -581,7 +581,7 @@ func TestRCSCAscent(t *testing.T) {
 func TestRCSCTuneChoosesC(t *testing.T) {
 	t.Parallel()
 	heart := loadHeart(t)
-	res, err := RCSCSettings{Common: Common{Seed: 1}}.Tune(context.Background(), heart)
+	res, err := RCSCSettings{Common: Common{Seed: 1}}.tune(context.Background(), heart)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,19 +603,19 @@ func TestRCSCErrors(t *testing.T) {
 	// rcsc has only the L1 margin (no Margin field): the old {Margin: "l2"}
 	// row is the command line's check now.
 	for _, s := range []RCSCSettings{{Param: "full"}, {Schedule: "fast"}, {Common: Common{C: -1}}} {
-		if _, err := s.Tune(ctx, heart); err == nil || !strings.HasPrefix(err.Error(), "rcsc: ") {
+		if _, err := s.tune(ctx, heart); err == nil || !strings.HasPrefix(err.Error(), "rcsc: ") {
 			t.Errorf("settings %+v: error %v, want one starting \"rcsc: \"", s, err)
 		}
 	}
 	one := heart.Subset([]int{0, 1, 2})
 	one.Y = []float64{1, 1, -1}
-	if _, err := (RCSCSettings{Common: Common{C: 1}}).Tune(ctx, one); !errors.Is(err, errRCSCClass) {
+	if _, err := (RCSCSettings{Common: Common{C: 1}}).tune(ctx, one); !errors.Is(err, errRCSCClass) {
 		t.Errorf("a class with one row: error %v, want errRCSCClass", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	for _, mode := range []string{"robust", "paper"} {
-		if _, err := (RCSCSettings{Common: Common{C: 1}, Schedule: mode}).Tune(cctx, heart); !errors.Is(err, context.Canceled) {
+		if _, err := (RCSCSettings{Common: Common{C: 1}, Schedule: mode}).tune(cctx, heart); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s, cancelled context: error %v, want context.Canceled", mode, err)
 		}
 	}

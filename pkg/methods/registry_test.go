@@ -80,7 +80,7 @@ func TestRegistryRejectsUnknownParam(t *testing.T) {
 		if s == nil {
 			continue // svm: one parameterisation, no field
 		}
-		_, err = withMaxIter(s, 1).Tune(context.Background(), d)
+		_, err = withMaxIter(s, 1).tune(context.Background(), d)
 		if err == nil || !strings.HasPrefix(err.Error(), in.Name+": ") || !strings.Contains(err.Error(), `"no-such-param"`) {
 			t.Errorf("%s: unknown param: error %v, want one naming the method and the param", in.Name, err)
 		}
@@ -183,7 +183,7 @@ func TestSPDParamsAndOptionErrors(t *testing.T) {
 	// spd has only the L1 margin (no Margin field): the old {Margin: "hard"}
 	// row is the command line's check now.
 	for _, s := range []SPDSettings{{Mode: "nope"}, {Init: "nope"}, {Init: "sigma=-1"}, {Init: "sigma=x"}, {Init: "sigma=1e-200"}, {Init: "sigma=1e200"}, {Rho: -1}, {Common: Common{C: -2}}} {
-		if _, err := s.Tune(context.Background(), d); err == nil || !strings.HasPrefix(err.Error(), "spd: ") || errors.As(err, new(*BreakdownError)) {
+		if _, err := s.tune(context.Background(), d); err == nil || !strings.HasPrefix(err.Error(), "spd: ") || errors.As(err, new(*BreakdownError)) {
 			t.Errorf("spd settings %+v: error %v, want an option error", s, err)
 		}
 	}
@@ -191,7 +191,7 @@ func TestSPDParamsAndOptionErrors(t *testing.T) {
 	for i := range d.Y {
 		d.Y[i] = 1
 	}
-	if _, err := (SPDSettings{}).Tune(context.Background(), d); err == nil || !strings.Contains(err.Error(), "both classes") || errors.As(err, new(*BreakdownError)) {
+	if _, err := (SPDSettings{}).tune(context.Background(), d); err == nil || !strings.Contains(err.Error(), "both classes") || errors.As(err, new(*BreakdownError)) {
 		t.Errorf("one class: error %v, want a data error naming both classes", err)
 	}
 }

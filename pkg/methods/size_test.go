@@ -39,7 +39,7 @@ func TestCheckSize(t *testing.T) {
 	// The method itself refuses, at once (the data are 10,001 rows of
 	// Weston's set: tuning them would take minutes).
 	d := dataio.Weston(TwoLevelMaxRows+1, 20, rand.New(rand.NewPCG(1, 2)))
-	_, err = TwoLevelSettings{}.Tune(context.Background(), d)
+	_, err = TwoLevelSettings{}.tune(context.Background(), d)
 	if !errors.As(err, &se) || se.N != TwoLevelMaxRows+1 {
 		t.Errorf("TwoLevelSettings.Tune on 10,001 rows: %v, want a *SizeError", err)
 	}

@@ -89,14 +89,14 @@ func TestBaselinesStayInTheUsersSpace(t *testing.T) {
 	d := heartHead(t, 80)
 	sp := Space{Log2C: Log2Grid{-1, 3, 2}, Log2Gamma: Log2Grid{-2, -6, -2}}
 	ctx := context.Background()
-	h, err := HalvingSettings{Common: Common{Seed: 1, Workers: 1}, Space: sp}.Tune(ctx, d)
+	h, err := HalvingSettings{Common: Common{Seed: 1, Workers: 1}, Space: sp}.tune(ctx, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lc, lg := math.Log2(h.C), math.Log2(h.Kernel.Gamma); !slices.Contains([]float64{-1, 1, 3}, lc) || !slices.Contains([]float64{-2, -4, -6}, lg) {
 		t.Errorf("halving chose log2 C = %g, log2 γ = %g, off the grid", lc, lg)
 	}
-	b, err := BOSettings{Common: Common{Seed: 1, Workers: 1}, Space: sp, Budget: 8}.Tune(ctx, d)
+	b, err := BOSettings{Common: Common{Seed: 1, Workers: 1}, Space: sp, Budget: 8}.tune(ctx, d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -734,7 +734,7 @@ func spdResolve(train *dataio.Dataset, s SPDSettings) (spdConfig, error) {
 
 // Tune runs spd (Laanaya's Algorithm 1, or the variant Mode names) on the
 // (already normalised) training part.
-func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
 	cfg, err := spdResolve(train, s)
 	if err != nil {

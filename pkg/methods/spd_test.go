@@ -266,7 +266,7 @@ func TestLineMinimize(t *testing.T) {
 func TestSPDWestonRanksRelevantFeatures(t *testing.T) {
 	t.Parallel()
 	tr, te := westonSplit(t, 100, 500, 1)
-	res, err := SPDSettings{Common: Common{Seed: 1}}.Tune(context.Background(), tr)
+	res, err := SPDSettings{Common: Common{Seed: 1}}.tune(context.Background(), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestSPDEvidence(t *testing.T) {
 			for v, vr := range vs {
 				c := vr.spec.Base()
 				c.Seed = uint64(p + 1)
-				res, err := vr.spec.WithBase(c).Tune(ctx, tr)
+				res, err := vr.spec.WithBase(c).tune(ctx, tr)
 				if err != nil {
 					t.Fatalf("%s %s partition %d: %v", dataset, vr.name, p, err)
 				}
@@ -497,7 +497,7 @@ func TestSPDModesDecreaseCriterion(t *testing.T) {
 	tr := heartHead(t, 80)
 	for _, param := range []string{"diag", "full"} {
 		for _, mode := range spdModes {
-			res, err := SPDSettings{Param: param, Mode: mode, MaxIter: 15}.Tune(context.Background(), tr)
+			res, err := SPDSettings{Param: param, Mode: mode, MaxIter: 15}.tune(context.Background(), tr)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", param, mode, err)
 			}
@@ -528,7 +528,7 @@ func TestSPDModesDecreaseCriterion(t *testing.T) {
 func TestSPDLBFGSRun(t *testing.T) {
 	t.Parallel()
 	tr := heartHead(t, 80)
-	res, err := SPDSettings{Param: "full", Mode: spdModeLBFGS, MaxIter: 3, Tol: 1e-12}.Tune(context.Background(), tr)
+	res, err := SPDSettings{Param: "full", Mode: spdModeLBFGS, MaxIter: 3, Tol: 1e-12}.tune(context.Background(), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,7 +550,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 
 	// With Tol far below the SVM solver's accuracy the run ends when the
 	// line search finds no decrease: converged, and the notes say why.
-	res, err = SPDSettings{Mode: spdModeLBFGS, MaxIter: 1000, Tol: 1e-15}.Tune(context.Background(), tr)
+	res, err = SPDSettings{Mode: spdModeLBFGS, MaxIter: 1000, Tol: 1e-15}.tune(context.Background(), tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +566,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err = SPDSettings{Common: Common{Recorder: rec}, Param: "full", Mode: spdModeLBFGS, Tol: 1e-12}.Tune(ctx, tr)
+	_, err = SPDSettings{Common: Common{Recorder: rec}, Param: "full", Mode: spdModeLBFGS, Tol: 1e-12}.tune(ctx, tr)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "spd: iteration 3") {
 		t.Errorf("cancelled at iteration 2: got %v, want context.Canceled at iteration 3", err)
 	}
@@ -611,7 +611,7 @@ func TestSPDCanceledAndBreakdown(t *testing.T) {
 	tr := heartHead(t, 40)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := SPDSettings{}.Tune(ctx, tr)
+	_, err := SPDSettings{}.tune(ctx, tr)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
@@ -647,7 +647,7 @@ func BenchmarkSPDTune(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := bc.s.Tune(context.Background(), bc.d); err != nil {
+				if _, err := bc.s.tune(context.Background(), bc.d); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -659,7 +659,7 @@ func BenchmarkSPDTune(b *testing.B) {
 // (issue 35: it advised --init heuristic to users already on it).
 func TestSPDDegenerateStartNote(t *testing.T) {
 	d := heartHead(t, 60)
-	res, err := SPDSettings{Common: Common{Seed: 1, C: 1}, Init: "sigma=1000", MaxIter: 1}.Tune(context.Background(), d)
+	res, err := SPDSettings{Common: Common{Seed: 1, C: 1}, Init: "sigma=1000", MaxIter: 1}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,13 +25,17 @@ type Spec interface {
 	// data (an *OptionError naming the setting), or nil. Tune calls it
 	// first; compare calls it for every entry before any job runs.
 	Check() error
-	// Tune learns a kernel and SVM parameters on the (already normalised)
-	// training part. An iteration limit is a Status; the error is non-nil
+	// tune learns a kernel and SVM parameters on the (already normalised)
+	// binary training part of at most the rows the method learns on. It is
+	// unexported: methods.Tune is the one entry, which dispatches
+	// multi-class data, takes the large-data subset and turns a panic into
+	// an error (a Go program's own method is a Custom). An iteration limit
+	// is a Status; the error is non-nil
 	// only when the run cannot go on (bad settings or data, numerical
 	// breakdown, cancellation), and then names the method and, for a
 	// breakdown (*BreakdownError) or a cancellation during the run, the
 	// iteration.
-	Tune(ctx context.Context, train *dataio.Dataset) (*Result, error)
+	tune(ctx context.Context, train *dataio.Dataset) (*Result, error)
 	// PeakBytes estimates the peak memory in bytes of Tune on n rows of d
 	// features: the runtime's share, the data (three copies: as read,
 	// normalised, and a method's working copy) and the method's work.

@@ -64,7 +64,7 @@ func (s SVMSettings) PeakBytes(n, d int) int64 {
 // records say one iteration with one trace step at iteration 1 whatever
 // the rounds, where the loop's trace has a step at iteration 0 (and 1 for
 // the large-data refinement): every svm record's trace would change.
-func (s SVMSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s SVMSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	start := time.Now()
 	if err := s.Check(); err != nil {
 		return nil, err

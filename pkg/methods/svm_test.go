@@ -14,7 +14,7 @@ import (
 func TestSVMTune(t *testing.T) {
 	t.Parallel()
 	d := heartHead(t, 100)
-	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(context.Background(), d)
+	res, err := SVMSettings{Common: Common{Seed: 1}}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSVMTune(t *testing.T) {
 		t.Errorf("status %v, init %q", res.Status, res.Init)
 	}
 
-	fixed, err := SVMSettings{Common: Common{Seed: 1, C: 4}}.Tune(context.Background(), d)
+	fixed, err := SVMSettings{Common: Common{Seed: 1, C: 4}}.tune(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestSVMOptionErrors(t *testing.T) {
 		t.Errorf("param diag: error %v, want one starting svm:", err)
 	}
 	for _, s := range []SVMSettings{{Common: Common{C: -1}}, {Common: Common{Folds: 1}}} {
-		if _, err := s.Tune(context.Background(), d); err == nil || !strings.HasPrefix(err.Error(), "svm: ") {
+		if _, err := s.tune(context.Background(), d); err == nil || !strings.HasPrefix(err.Error(), "svm: ") {
 			t.Errorf("settings %+v: error %v, want one starting svm:", s, err)
 		}
 	}
@@ -70,7 +70,7 @@ func TestSVMCanceled(t *testing.T) {
 	d := heartHead(t, 60)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (SVMSettings{}).Tune(ctx, d); !errors.Is(err, context.Canceled) {
+	if _, err := (SVMSettings{}).tune(ctx, d); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: error %v, want context.Canceled", err)
 	}
 }

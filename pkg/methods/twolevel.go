@@ -665,7 +665,7 @@ func tlCallerKernel(p, scale []float64) (kernel.Spec, error) {
 
 // Tune runs the two-level optimisation on the (already normalised) training
 // part.
-func (s TwoLevelSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
+func (s TwoLevelSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, error) {
 	res, _, err := tlTune(ctx, train, s)
 	return res, err
 }

@@ -27,7 +27,7 @@ func tlTestError(ctx context.Context, t *testing.T, spec kernel.Spec, C float64,
 // tlBaselineError runs the svm baseline on train and returns its test error (%).
 func tlBaselineError(ctx context.Context, t *testing.T, train, test *dataio.Dataset) float64 {
 	t.Helper()
-	res, err := SVMSettings{Common: Common{Seed: 1}}.Tune(ctx, train)
+	res, err := SVMSettings{Common: Common{Seed: 1}}.tune(ctx, train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestTwoLevelEvidence(t *testing.T) {
 		base := tlBaselineError(ctx, t, jb.train, jb.test)
 		for _, param := range []string{"iso", "diag"} {
 			start := time.Now()
-			res, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: param}.Tune(ctx, jb.train)
+			res, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: param}.tune(ctx, jb.train)
 			if err != nil {
 				t.Fatal(err)
 			}

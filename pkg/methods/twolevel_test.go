@@ -288,7 +288,7 @@ func TestTwoLevelTune(t *testing.T) {
 		t.Run(tc.param, func(t *testing.T) {
 			var steps []Step
 			rec := func(s Step) { steps = append(steps, s) }
-			res, err := TwoLevelSettings{Common: Common{Seed: 1, Recorder: rec}, Param: tc.param, MaxIter: tc.maxIter}.Tune(ctx, tc.ds)
+			res, err := TwoLevelSettings{Common: Common{Seed: 1, Recorder: rec}, Param: tc.param, MaxIter: tc.maxIter}.tune(ctx, tc.ds)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -318,7 +318,7 @@ func TestTwoLevelTune(t *testing.T) {
 			}
 			t.Logf("%s: %s status %v, criterion %.4g → %.4g, kernel %+v", tc.param, tlFigures(res), res.Status, res.CriterionStart, res.CriterionEnd, res.Kernel)
 			if !tlRace {
-				again, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: tc.param, MaxIter: tc.maxIter}.Tune(ctx, tc.ds)
+				again, err := TwoLevelSettings{Common: Common{Seed: 1}, Param: tc.param, MaxIter: tc.maxIter}.tune(ctx, tc.ds)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -342,17 +342,17 @@ func TestTwoLevelOptionErrors(t *testing.T) {
 	// twolevel has only the L2 margin (no Margin field): the old
 	// {Margin: "l1"} row is the command line's check now.
 	for _, s := range []TwoLevelSettings{{Param: "full"}, {Common: Common{C: 1}}, {Mode: "robust"}} {
-		if _, err := s.Tune(ctx, ds); err == nil {
+		if _, err := s.tune(ctx, ds); err == nil {
 			t.Errorf("settings %+v: want an error", s)
 		}
 	}
 	one := &dataio.Dataset{X: mat.NewDense(3, 1, []float64{1, 2, 3}), Y: []float64{1, 1, 1}}
-	if _, err := (TwoLevelSettings{}).Tune(ctx, one); err == nil {
+	if _, err := (TwoLevelSettings{}).tune(ctx, one); err == nil {
 		t.Error("one class: want an error")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := (TwoLevelSettings{}).Tune(cctx, ds); !errors.Is(err, context.Canceled) {
+	if _, err := (TwoLevelSettings{}).tune(cctx, ds); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
