@@ -36,7 +36,7 @@ var allowedImports = map[string][]string{
 	"pkg/experiment":  {"pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics", "pkg/probability"},
 	"pkg/htmlreport":  {},
 	"pkg/study":       {"pkg/dataio", "pkg/experiment", "pkg/metrics"},
-	"pkg/report":      {"pkg/outfile", "pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics", "pkg/probability"},
+	"pkg/report":      {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics", "pkg/probability"},
 }
 
 // forbidden reports whether pkg.name is something a library package must not

@@ -61,7 +61,7 @@ func newPredictCmdWith(g *globalOptions, runF func(context.Context, *globalOptio
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&o.s.Output, "output", "o", "", "write the per-row predictions to this file")
+	f.StringVarP(&o.s.Output, "output", "o", "", "write the per-row predictions to this file (\"-\" or /dev/stdout: standard output)")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table, csv, json or labels")
 	f.BoolVar(&o.s.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
 	f.BoolVar(&o.s.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")

@@ -112,11 +112,11 @@ func Check(path string) error {
 }
 
 // CheckDir returns an error when dir cannot be a directory of outputs: a
-// *NotRegularError when it exists and is not a directory. A path that does
-// not exist is fine (it is made when the files are written).
+// *DirError when it exists and is not a directory. A path that does not
+// exist is fine (it is made when the files are written).
 func CheckDir(dir string) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return &NotRegularError{Path: dir, Mode: st.Mode()}
+		return &DirError{Path: dir, Dir: dir, Err: errors.New("not a directory")}
 	}
 	return nil
 }
