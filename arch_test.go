@@ -19,7 +19,7 @@ const module = "github.com/kerneltune/kerneltune/"
 // graph acyclic and the packages' purposes apart (manifold knows nothing of
 // SVMs, dataio nothing of kernels, the solver nothing of tuning).
 var allowedImports = map[string][]string{
-	"pkg/dataio":      {},
+	"pkg/dataio":      {"pkg/outfile"},
 	"pkg/kernel":      {},
 	"pkg/manifold":    {},
 	"pkg/status":      {},
@@ -27,12 +27,13 @@ var allowedImports = map[string][]string{
 	"pkg/stats":       {},
 	"pkg/metrics":     {},
 	"pkg/probability": {},
-	"pkg/figure":      {},
+	"pkg/outfile":     {},
+	"pkg/figure":      {"pkg/outfile"},
 	"pkg/sysmem":      {},
 	"pkg/solver":      {"pkg/kernel", "pkg/status"},
-	"pkg/model":       {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status", "pkg/metrics", "pkg/probability"},
+	"pkg/model":       {"pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status", "pkg/metrics", "pkg/probability"},
 	"pkg/methods":     {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold", "pkg/status"},
-	"pkg/experiment":  {"pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics", "pkg/probability"},
+	"pkg/experiment":  {"pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics", "pkg/probability"},
 	"pkg/htmlreport":  {},
 	"pkg/study":       {"pkg/dataio", "pkg/experiment", "pkg/metrics"},
 	"pkg/report":      {"pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics", "pkg/probability"},

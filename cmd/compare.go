@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/study"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
@@ -208,6 +209,13 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 // progress display and prints its tables.
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	s := o.settings(args)
+	files := new(outfile.Plan).Append("--out", s.Out).Input("--study", s.Provenance.Study)
+	for _, d := range s.Datasets {
+		files.Input(cmp.Or(d.Where, "DATA"), d.Path).Input("--test", d.Test)
+	}
+	if err := checkFiles(o.summaryOptions.outputs(files)); err != nil {
+		return err
+	}
 	p, err := experiment.Prepare(ctx, s)
 	if err != nil {
 		return compareError(o.MemMB, err)

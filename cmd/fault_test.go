@@ -555,9 +555,12 @@ func devFull(t *testing.T) *os.File {
 }
 
 // Issue 34, item 3: a write that fails (a full disk: /dev/full) exits 1
-// naming the file, in every output format, to -o FILE and to standard
-// output (the table renderer dropped its writer's errors: predict -o FILE
-// on a full disk exited 0).
+// naming the file, in every output format, to standard output (the table
+// renderer dropped its writer's errors: predict -o FILE on a full disk
+// exited 0); --version and --help too (issue 42, item 18: exit 2, a usage
+// error, and 0). /dev/full given as an output file is a device, refused
+// before any work since issue 42, item 4 (a full disk under an output file:
+// TestFaultFullDiskKeepsThePreviousFile).
 func TestFaultWritesToAFullDisk(t *testing.T) {
 	full := devFull(t)
 	dir := t.TempDir()
@@ -580,11 +583,13 @@ func TestFaultWritesToAFullDisk(t *testing.T) {
 		{"report", res, "--html", "/dev/full"},
 	} {
 		_, errOut, code := runCLI(t, args...)
-		if code != ExitError || !strings.Contains(errOut, "/dev/full: no space left on device") {
+		if code != ExitError || !strings.Contains(errOut, "/dev/full is a device, not a file") {
 			t.Errorf("%v: exit %d, %q; want exit 1 naming /dev/full", args, code, errOut)
 		}
 	}
 	for _, args := range [][]string{
+		{"--version"},
+		{"--help"},
 		{"predict", m, heartScale},
 		{"predict", m, heartScale, "--per-point", "-q"},
 		{"predict", m, heartScale, "--format", "csv", "-q"},
@@ -607,7 +612,7 @@ func TestFaultWritesToAFullDisk(t *testing.T) {
 		c.Stderr = &stderr
 		err := c.Run()
 		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != ExitError || !strings.Contains(stderr.String(), "no space left on device") {
+		if !ok || ee.ExitCode() != ExitError || !strings.HasSuffix(stderr.String(), "no space left on device\n") {
 			t.Errorf("%v > /dev/full: %v, %q; want exit 1 and the failed write", args, err, stderr.String())
 		}
 	}

@@ -1,16 +1,16 @@
 package cmd
 
-// What train and tune share: the command line and the output files' check.
+// What the commands share: the command line and the check of their files.
 
 import (
-	"fmt"
+	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // commandLine rebuilds the command line from the arguments and the flags
@@ -25,23 +25,15 @@ func commandLine(cmd *cobra.Command, args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// checkOutputDirs returns an error naming the flag when the directory of an
-// output file does not exist, so that train and tune fail before the work
-// and not when they save its result. Flags given "" are skipped.
-func checkOutputDirs(files ...[2]string) error {
-	for _, f := range files {
-		flag, path := f[0], f[1]
-		if path == "" {
-			continue
-		}
-		dir := filepath.Dir(path)
-		if st, err := os.Stat(dir); err != nil {
-			return fmt.Errorf("%s %s: %w", flag, path, err)
-		} else if !st.IsDir() {
-			return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
-		}
+// checkFiles refuses, before any work, an output that cannot be written (a
+// FIFO, a socket, a device, a missing directory: exit 1) or that is an
+// input or another output of the command (exit 2), by file identity.
+func checkFiles(p *outfile.Plan) error {
+	err := p.Check()
+	if errors.As(err, new(*outfile.ConflictError)) {
+		return usageErrorf("%v", err)
 	}
-	return nil
+	return err
 }
 
 // usageIf returns a usage error (exit code 2) when bad, nil otherwise: one

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 type generateOptions struct {
@@ -88,7 +89,7 @@ func newGenerateKindCmd(g *globalOptions, kind string, c *cobra.Command, flags f
 	f := c.Flags()
 	flags(f, o)
 	f.StringVar(&o.Format, "format", "", "output format: csv or libsvm (default from the -o extension .libsvm/.svm, else csv)")
-	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout (\"-\": stdout)")
+	f.StringVarP(&o.Output, "output", "o", "", "write to FILE instead of stdout (\"-\" or /dev/stdout: stdout)")
 	f.IntVar(&o.TestN, "test-n", 0, "also draw this many test rows from the same distribution (after the --n rows of one draw: the training rows stay as without it) into --test-output")
 	f.StringVar(&o.TestOutput, "test-output", "", "file for the --test-n test rows (same format)")
 	return c
@@ -132,6 +133,12 @@ func (o *generateOptions) checkFormat() error {
 
 // runGenerate draws the data (dataio.Generate) and writes them.
 func runGenerate(ctx context.Context, o *generateOptions) error {
+	if o.Output == "/dev/stdout" {
+		o.Output = "-"
+	}
+	if err := checkFiles(new(outfile.Plan).Output("-o", o.Output).Output("--test-output", o.TestOutput)); err != nil {
+		return err
+	}
 	g, err := dataio.Generate(ctx, o.settings())
 	if err != nil {
 		return err

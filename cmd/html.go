@@ -4,13 +4,13 @@ package cmd
 // the flag is checked and the file written.
 
 import (
-	"bytes"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/htmlreport"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -24,11 +24,7 @@ func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum report.Summary, r
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	if err := htmlreport.Write(&b, page); err != nil {
-		return fmt.Errorf("--html %s: %w", o.HTML, err)
-	}
-	if err := os.WriteFile(o.HTML, b.Bytes(), 0o644); err != nil {
+	if err := outfile.WriteFile(o.HTML, func(w io.Writer) error { return htmlreport.Write(w, page) }); err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -60,7 +61,7 @@ func newPredictCmdWith(g *globalOptions, runF func(context.Context, *globalOptio
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&o.s.Output, "output", "o", "", "write the per-row predictions to this file")
+	f.StringVarP(&o.s.Output, "output", "o", "", "write the per-row predictions to this file (\"-\" or /dev/stdout: standard output)")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table, csv, json or labels")
 	f.BoolVar(&o.s.NoLabels, "no-labels", false, "DATA has no labels, only features (default: detected from the file)")
 	f.BoolVar(&o.s.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
@@ -105,11 +106,17 @@ func (o *predictOptions) settings(fs *pflag.FlagSet, args []string) (predictSett
 	if s.PerPoint && s.Format != formatTable {
 		return s, usageErrorf("--per-point is for --format table: --format %s always has one line per row", s.Format)
 	}
+	if s.Output == "-" || s.Output == "/dev/stdout" { // standard output, as with no -o and every row
+		s.Output, s.PerPoint = "", s.PerPoint || s.Format == formatTable
+	}
 	s.ModelFile, s.Data, s.Read = args[0], args[1], o.data.readOptions()
 	return s, o.data.check()
 }
 
 func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error {
+	if err := checkFiles(new(outfile.Plan).Output("-o", s.Output).Input("MODEL", s.ModelFile).Input("DATA", s.Data)); err != nil {
+		return err
+	}
 	m, err := model.LoadFile(s.ModelFile)
 	if err != nil {
 		return err
@@ -171,27 +178,19 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 		return nil
 	}
 
-	rowsOut := g.Out
-	var file *os.File
-	if s.Output != "" {
-		file, err = os.Create(s.Output)
-		if err != nil {
-			return fmt.Errorf("predict: %w", err)
+	write := func(w io.Writer) error { return report.WritePredictions(w, s.Format, r) }
+	switch {
+	case s.Output != "":
+		err = outfile.WriteFile(s.Output, write)
+	case s.Format == formatTable:
+		if _, err = io.WriteString(g.Out, "\n"); err == nil {
+			err = write(g.Out)
 		}
-		defer file.Close()
-		rowsOut = file
-	} else if s.Format == formatTable {
-		if _, err := io.WriteString(g.Out, "\n"); err != nil {
-			return err
-		}
+	default:
+		err = write(g.Out)
 	}
-	if err := report.WritePredictions(rowsOut, s.Format, r); err != nil {
+	if err != nil {
 		return fmt.Errorf("predict: writing predictions: %w", err)
-	}
-	if file != nil {
-		if err := file.Close(); err != nil {
-			return fmt.Errorf("predict: %w", err)
-		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -58,6 +59,9 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 }
 
 func runReport(ctx context.Context, o *reportOptions, files []string) error {
+	if err := checkFiles(o.summaryOptions.outputs(new(outfile.Plan).Input("FILE", files...))); err != nil {
+		return err
+	}
 	res, err := experiment.MergeFiles(ctx, experiment.MergeSettings{Files: files, SplitIdentities: o.SplitIdentities})
 	var other *experiment.OtherFileRunError
 	switch {

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"sync/atomic"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/ctxio"
 	"github.com/kerneltune/kerneltune/internal/suggest"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/spf13/cobra"
 )
 
@@ -113,19 +116,33 @@ var subcommands []func(*globalOptions) *cobra.Command
 
 // Main runs kerneltune with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	// The first Ctrl-C (SIGTERM, SIGHUP) cancels ctx and the command winds
-	// down (exit 130; 129 for SIGHUP), saying which signal, and a blocked
-	// write to stdout gives up (ctxio.Writer); a second one ends it at once.
-	ctx, stop := ctxio.Notify(context.Background())
+	// The first Ctrl-C (SIGTERM, SIGHUP, SIGQUIT) cancels ctx and the
+	// command winds down (exit 130; 129 for SIGHUP), saying which signal,
+	// and a blocked write to stdout gives up (ctxio.Writer); a second
+	// signal, or a command still running ctxio.ForceGrace after the first
+	// (blocked where no signal reaches), is ended at once.
+	var finished atomic.Bool
+	ctx, stop := ctxio.Notify(context.Background(), ctxio.ForceGrace, func(line string, hangup bool) {
+		if !finished.Load() {
+			outfile.RemoveTemps()
+			fmt.Fprintf(errOut, "kerneltune: stopped at once; %s\n", line)
+			os.Exit(interrupted(hangup))
+		}
+	})
 	defer stop()
+	defer finished.Store(true)
 	return run(ctx, args, in, out, errOut)
 }
 
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: &ctxio.Writer{Ctx: ctx, W: out}, ErrOut: errOut}
+	stdout := &ctxio.Writer{Ctx: ctx, W: out}
+	g := &globalOptions{In: &ctxio.Reader{Ctx: ctx, R: in}, Out: stdout, ErrOut: errOut}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil && stdout.Err() != nil { // --help, --version: cobra drops the error
+		err = &runError{stdout.Err()}
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -140,11 +157,8 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		// signal that did it.
 		line, hangup := ctxio.Line(ctx, err)
 		fmt.Fprintf(errOut, "kerneltune: %s\n", line)
-		if hangup {
-			return ExitHangup
-		}
-		return ExitInterrupted
-	case errors.As(err, &fe) || !errors.As(err, &re):
+		return interrupted(hangup)
+	case errors.As(err, &fe) || !errors.As(err, &re) && (stdout.Err() == nil || !errors.Is(err, stdout.Err())):
 		// A flagError, or cobra's own: unknown command or flag, wrong
 		// number of arguments.
 		fmt.Fprintf(errOut, "kerneltune: %v\n", err)
@@ -154,4 +168,12 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		fmt.Fprintf(errOut, "kerneltune: %v\n", err)
 		return ExitError
 	}
+}
+
+// interrupted is the exit code of an interrupted command: 129 after SIGHUP.
+func interrupted(hangup bool) int {
+	if hangup {
+		return ExitHangup
+	}
+	return ExitInterrupted
 }

@@ -6,6 +6,7 @@ package cmd
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
 
@@ -61,6 +63,12 @@ func (o *summaryOptions) check() error {
 		return usageErrorf("%v", err)
 	}
 	return nil
+}
+
+// outputs adds the files of --html and --plot (the figures, files of the
+// --plot-format's extension) to p.
+func (o *summaryOptions) outputs(p *outfile.Plan) *outfile.Plan {
+	return p.Output("--html", o.HTML).OutputDir("--plot", o.Plot, func(rel string) bool { return !strings.Contains(rel, "/") && path.Ext(rel) == "."+o.PlotAs })
 }
 
 // setCommand records the command line for the HTML page's header: the

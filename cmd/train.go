@@ -16,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
@@ -165,7 +166,7 @@ func parseTheta(s string) ([]float64, error) {
 }
 
 func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
-	if err := checkOutputDirs([2]string{"-o", s.Output}); err != nil {
+	if err := checkFiles(new(outfile.Plan).Output("-o", s.Output).Input("DATA", s.Data).Input("--test", s.TestFile).Input("--Q", s.Kernel.QName)); err != nil {
 		return err
 	}
 	tt, err := loadSplit(s.Data, s.Split)

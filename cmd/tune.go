@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
@@ -135,10 +137,8 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 }
 
 func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
-	if err := checkOutputDirs([2]string{"-o", s.Output}, [2]string{"--trace", s.Trace}); err != nil {
-		return err
-	}
-	if err := checkExportDir(s.Export); err != nil {
+	p := new(outfile.Plan).Output("-o", s.Output).Output("--trace", s.Trace).OutputDir("--export-libsvm", s.Export, model.ExportWrites)
+	if err := cmp.Or(checkFiles(p.Input("DATA", s.Data).Input("--test", s.TestFile)), checkExportDir(s.Export)); err != nil {
 		return err
 	}
 	tt, err := loadSplit(s.Data, s.Split)
@@ -198,16 +198,8 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 
 // writeTrace writes the per-iteration trace to the --trace file as CSV.
 func writeTrace(path string, trace []methods.Step) error {
-	f, err := os.Create(path)
-	if err != nil {
+	if err := outfile.WriteFile(path, func(w io.Writer) error { return experiment.WriteTrace(w, trace) }); err != nil {
 		return fmt.Errorf("--trace: %w", err)
-	}
-	if err := experiment.WriteTrace(f, trace); err != nil {
-		f.Close()
-		return fmt.Errorf("--trace %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--trace %s: %w", path, err)
 	}
 	return nil
 }

@@ -69,10 +69,20 @@ type Writer struct {
 	W     io.Writer
 	Grace time.Duration
 
-	stuck bool // a write timed out and may still be running
+	stuck bool  // a write timed out and may still be running
+	err   error // the first write's error
 }
 
-func (c *Writer) Write(p []byte) (int, error) {
+// Err is the error of the first write that failed, nil for none: a caller
+// that cannot see its writes' errors (cobra's --help and --version) asks.
+func (c *Writer) Err() error { return c.err }
+
+func (c *Writer) Write(p []byte) (n int, err error) {
+	defer func() {
+		if c.err == nil {
+			c.err = err
+		}
+	}()
 	if c.stuck {
 		return 0, context.Cause(c.Ctx)
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // SignalError is the cause of a context cancelled by a signal (Notify).
@@ -18,27 +20,54 @@ func (e *SignalError) Error() string {
 		return "SIGHUP (the terminal was closed, or the session ended)"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
 	}
 	return "SIGINT"
 }
 
-// Notify returns a context cancelled by the first SIGINT, SIGTERM or SIGHUP
-// (the terminal closed), with a *SignalError as its cause; the signals'
-// default action is then restored, so that a second one ends a command
-// that is slow to notice at once. stop releases the signals.
-func Notify(parent context.Context) (ctx context.Context, stop func()) {
+// Signals are the signals Notify turns into a cancelled context: SIGINT,
+// SIGTERM, SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\, which would
+// otherwise end the process with a dump of its goroutines; a crash still
+// prints its traceback as GOTRACEBACK says).
+var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// ForceGrace is how long a command may wind down after a signal before
+// Notify's force ends it: past WriteGrace, so that a blocked write to
+// standard output says so first.
+const ForceGrace = 5 * time.Second
+
+// Notify returns a context cancelled by the first of Signals, with a
+// *SignalError as its cause. One signal always ends the process: when a
+// second one comes, or the command has not ended grace after the first
+// (it is blocked in an open or a write that no signal interrupts: a FIFO
+// without a reader), force is called with the first signal's Line, and
+// must end the process. stop releases the signals; force is not called
+// after it.
+func Notify(parent context.Context, grace time.Duration, force func(line string, hangup bool)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, Signals...)
+	done := make(chan struct{})
 	go func() {
 		select {
 		case s := <-sigs:
-			signal.Stop(sigs)
 			cancel(&SignalError{s})
-		case <-ctx.Done():
+		case <-done:
+			return
 		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-sigs:
+		case <-t.C:
+		case <-done:
+			return
+		}
+		force(Line(ctx, nil))
 	}()
-	return ctx, func() { signal.Stop(sigs); cancel(nil) }
+	var once sync.Once
+	return ctx, func() { once.Do(func() { signal.Stop(sigs); close(done); cancel(nil) }) }
 }
 
 // SignalOf returns the signal that cancelled ctx (Notify), nil for none.

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // labelText returns the text written for row i's label: the original label
@@ -139,21 +140,9 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 	return nil
 }
 
-// WriteFile writes d to the file at path in format (Write). After a failed
-// write the partial file is removed, but only a regular file: never a device
-// (/dev/full) or a FIFO given as the path.
+// WriteFile writes d to the file at path in format (Write), atomically
+// (outfile.WriteFile): a failed write leaves the file that was there as it
+// was; a FIFO, a socket or a device given as the path is refused.
 func WriteFile(path, format string, d *Dataset) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	st, serr := f.Stat()
-	err = Write(f, format, d)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	if err != nil && serr == nil && st.Mode().IsRegular() {
-		os.Remove(path)
-	}
-	return err
+	return outfile.WriteFile(path, func(w io.Writer) error { return Write(w, format, d) })
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // Record is the outcome of one (dataset, method entry, partition) job: one line
@@ -261,16 +262,7 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	what := "not a regular file"
-	switch {
-	case e.Mode&os.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case e.Mode&os.ModeSocket != 0:
-		what = "a socket"
-	case e.Mode&os.ModeDevice != 0:
-		what = "a device"
-	}
-	return fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by --resume)", e.Path, what)
+	return fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by --resume)", e.Path, outfile.Describe(e.Mode))
 }
 
 // OpenFileSink opens path for appending records and locks it (a
@@ -321,11 +313,38 @@ func (s *FileSink) open(path string, resume bool) error {
 	if err != nil {
 		return fmt.Errorf("read results file: %w", err)
 	}
+	// The whole file is checked before its last line is repaired: a file
+	// that is not a results file (notes.txt) is refused as it is.
+	if _, err := ReadRecords(bytes.NewReader(data), path); err != nil {
+		return err
+	}
+	if err := checkTornTail(path, data); err != nil {
+		return err
+	}
 	if data, err = s.repairTail(path, data); err != nil {
 		return err
 	}
 	s.prior, err = ReadRecords(bytes.NewReader(data), path)
 	return err
+}
+
+// recordStart is how every record's line begins (json.Marshal of a Record:
+// its first field).
+const recordStart = `{"dataset":`
+
+// checkTornTail refuses a last line without its newline that is neither a
+// whole record nor the start of one (ReadRecords skips such a line as torn,
+// and repairTail would cut it): a file of other text whose last line has no
+// newline is not a results file.
+func checkTornTail(path string, data []byte) error {
+	keep := bytes.LastIndexByte(data, '\n') + 1
+	t := bytes.TrimSpace(data[keep:])
+	n := min(len(t), len(recordStart))
+	if len(t) == 0 || string(t[:n]) == recordStart[:n] {
+		return nil
+	}
+	line := bytes.Count(data, []byte("\n")) + 1
+	return fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out' (a last line without a newline that is not the start of a record)", path, line)
 }
 
 // repairTail completes a newline-less last line that is a whole record and

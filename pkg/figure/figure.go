@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +32,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // Formats are the encodings a Figure writes.
@@ -121,7 +122,7 @@ func (f *Figure) SaveDPI(path string, dpi int) error {
 	if err := f.EncodeDPI(&b, format, dpi); err != nil {
 		return fmt.Errorf("write figure %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := outfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 		return fmt.Errorf("write figure: %w", err)
 	}
 	return nil

@@ -6,8 +6,9 @@ package model
 import (
 	"fmt"
 	"io"
-	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // Kinds of LIBSVM export (ExportLIBSVM's result).
@@ -54,7 +56,7 @@ type ExportSettings struct {
 }
 
 // ExportError is a file of the export that could not be written: Path is
-// "" when the file could not be created (Err names it then).
+// "" when Err names the file (outfile.WriteFile's errors do).
 type ExportError struct {
 	Path string
 	Err  error
@@ -99,16 +101,8 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 	hasTest := test != nil && test.Len() > 0
 	create := func(name string, write func(w io.Writer) error) error {
 		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
+		if err := outfile.WriteFile(path, write); err != nil {
 			return &ExportError{Err: err}
-		}
-		if err := write(f); err != nil {
-			f.Close()
-			return &ExportError{Path: path, Err: err}
-		}
-		if err := f.Close(); err != nil {
-			return &ExportError{Path: path, Err: err}
 		}
 		return nil
 	}
@@ -221,8 +215,33 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		fmt.Fprintf(&b, "scikit-learn: sklearn.svm.SVC(kernel=\"rbf\", gamma=0.5, C=%s, tol=%s)\n", g(m.HardC()), g(s.Eps))
 	}
 	b.WriteString(raw.String())
-	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
-		return "", &ExportError{Err: err}
+	if err := writeReadme(dir, b.String()); err != nil {
+		return "", err
 	}
 	return kind, nil
+}
+
+// ExportFiles are the names ExportLIBSVM may write into its directory, and
+// into its pair-I-J and class-C directories (ExportWrites).
+var ExportFiles = []string{"README.txt", RangeFile, "train.libsvm", "test.libsvm", "train.kernel", "test.kernel", "train-eval.kernel"}
+
+// ExportWrites reports whether ExportLIBSVM may write rel, a slash-separated
+// path within its directory: a command refuses an export directory that
+// would write over one of its inputs or outputs.
+func ExportWrites(rel string) bool {
+	dir, name := path.Split(rel)
+	if !slices.Contains(ExportFiles, name) {
+		return false
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	return dir == "" || !strings.Contains(dir, "/") && (strings.HasPrefix(dir, "pair-") || strings.HasPrefix(dir, "class-"))
+}
+
+// writeReadme writes dir's README.txt (atomically).
+func writeReadme(dir, text string) error {
+	path := filepath.Join(dir, "README.txt")
+	if err := outfile.WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		return &ExportError{Err: err}
+	}
+	return nil
 }

@@ -90,8 +90,8 @@ func exportPairs(dir string, m *Model, train, test *dataio.Dataset, s ExportSett
 		}
 		fmt.Fprintf(&b, "  %s   classes %s (+1) and %s (-1)\n", name, m.Classes[ij[0]], m.Classes[ij[1]])
 	}
-	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
-		return "", &ExportError{Err: err}
+	if err := writeReadme(dir, b.String()); err != nil {
+		return "", err
 	}
 	return ExportPairs, nil
 }
@@ -163,8 +163,8 @@ func exportOneVsRest(dir string, m *Model, train, test *dataio.Dataset, s Export
 		}
 		fmt.Fprintf(&b, "  %s   class %s (1) against the rest (-1)\n", name, m.Classes[c])
 	}
-	if err := os.WriteFile(filepath.Join(dir, "README.txt"), []byte(b.String()), 0o644); err != nil {
-		return "", &ExportError{Err: err}
+	if err := writeReadme(dir, b.String()); err != nil {
+		return "", err
 	}
 	return ExportOneVsRest, nil
 }

@@ -6,13 +6,15 @@ package model
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
 // RangeFile is the name of an RBF export's range file for svm-scale -r.
@@ -80,22 +82,17 @@ func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings,
 		return nil
 	}
 	path := filepath.Join(dir, RangeFile)
-	f, err := os.Create(path)
-	if err != nil {
-		return &ExportError{Err: err}
-	}
-	w := bufio.NewWriter(f)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	fmt.Fprintf(w, "x\n0 1\n")
-	for j := range lo {
-		fmt.Fprintf(w, "%d %s %s\n", j+1, g(lo[j]), g(hi[j]))
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return &ExportError{Path: path, Err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &ExportError{Path: path, Err: err}
+	err := outfile.WriteFile(path, func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		fmt.Fprintf(w, "x\n0 1\n")
+		for j := range lo {
+			fmt.Fprintf(w, "%d %s %s\n", j+1, g(lo[j]), g(hi[j]))
+		}
+		return w.Flush()
+	})
+	if err != nil {
+		return &ExportError{Err: err} // outfile's errors name the path
 	}
 	kind := "none"
 	if s.norm != nil {

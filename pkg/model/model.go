@@ -34,6 +34,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
+	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/probability"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
@@ -835,14 +836,16 @@ func numberArrayEnd(js []byte, i int) int {
 }
 
 // SaveFile writes the model to path (created or replaced). The model is
-// validated and encoded before the file is opened, so an invalid model
-// leaves an existing file untouched.
+// validated and encoded before the file is written, and it is written
+// atomically (outfile.WriteFile: a temporary file renamed onto path), so
+// that an invalid model, a full disk or a signal leaves an existing file
+// untouched.
 func (m *Model) SaveFile(path string) error {
 	var buf bytes.Buffer
 	if err := m.Save(&buf); err != nil {
 		return fmt.Errorf("save model %s: %w", path, errors.Unwrap(err))
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+	if err := outfile.WriteFile(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
 	return nil
