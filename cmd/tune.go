@@ -147,10 +147,9 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	}
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
-	base.Recorder = func(st methods.Step) {
-		prog.Update(st.Iter, max(s.MaxIter, st.Iter), st.Summary())
-	}
-	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
+	base.Progress = methods.NewProgress(func(e methods.Event) { // one ETA for every stage, the final fit's included
+		prog.Set(progress.State{Fraction: e.Fraction(), Stage: e.Name(), StageIndex: e.Stage + 1, Stages: len(e.Plan), Done: e.Done, Total: e.Total, Detail: e.Detail})
+	})
 	t := s.TuneSettings
 	t.Train, t.Test, t.Norm, t.Spec = train, test, norm, s.Spec.WithBase(base)
 	// The collector keeps the heap within the estimate's live data (or the

@@ -423,6 +423,11 @@ func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelT
 		Margin:    margin,
 		Criterion: "radius-margin bound R²‖w‖² (Boughorbel et al., minimised by LCCP)",
 	}
+	var plan []Stage
+	if margin != solver.Hard && s.C == 0 {
+		plan = append(plan, selectCStage(train.Len(), len(lccpCGrid()), s.Common))
+	}
+	s.Progress.Announce(append(plan, iterationStage("lccp", maxIter, train.Len(), lccpPerIter))...)
 	theta0 := make([]float64, d)
 	for k := range theta0 {
 		theta0[k] = 1
@@ -460,6 +465,7 @@ func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelT
 				i+1, j+1, solver.ErrNotSeparable)
 		}
 	}
+	s.beginIterations(maxIter)
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
 	prob.innerRelTol = innerRelTol
 	phi := make([]float64, prob.np)
@@ -493,7 +499,7 @@ func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelT
 	var increases []string
 	dr := driver{
 		method: "lccp", stop: stopRule{MaxIter: maxIter, Tol: tol},
-		record: tracer(start, &res.Trace, s.Recorder),
+		record: tracer(start, &res.Trace, s.stepRecorder()),
 		// A hard margin on data it cannot separate is the method's answer,
 		// worded by evalOuter, not a breakdown.
 		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },
