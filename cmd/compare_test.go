@@ -399,3 +399,24 @@ func TestCompareDefaultData(t *testing.T) {
 		t.Errorf("compare --help does not name the default datasets:\n%s", help)
 	}
 }
+
+// Off a terminal compare prints plain progress lines: its start (with the
+// jobs already done when resumed), then at most one per 30 s (a short run
+// prints its start line only; internal/progress tests the interval, and
+// TestTuneProgressPlainLines the lines of a run of several intervals); -q
+// none.
+func TestComparePlainProgress(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "res.jsonl")
+	_, errOut, code := runCLI(t, append(compareArgs, "--out", out)...)
+	if want := "compare:   0%  0/3  elapsed 0s  ETA ?  jobs\n"; code != 0 || errOut != want {
+		t.Fatalf("exit %d, stderr %q, want the start line %q", code, errOut, want)
+	}
+	_, errOut, code = runCLI(t, append(compareArgs, "--out", out, "--resume")...)
+	if want := "compare: 100%  3/3  elapsed 0s  ETA 0s  jobs\n"; code != 0 || errOut != want {
+		t.Errorf("resumed: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+	if _, errOut, code = runCLI(t, append(compareArgs, "--out", out, "--resume", "-q")...); code != 0 || errOut != "" {
+		t.Errorf("-q: exit %d, stderr %q", code, errOut)
+	}
+}
