@@ -160,11 +160,13 @@ func (p *Line) printDue(now time.Time) {
 	fmt.Fprintln(p.w, p.text(now, true))
 }
 
-// tick prints the last state every Interval while no report comes (a long
-// stage of few parts: the final fit), until Finish.
+// tick prints the last state once an Interval has passed without a line
+// (a long stage of few parts: the final fit), until Finish. It looks four
+// times an Interval, so that lines come between one and 1.25 Intervals
+// apart however the reports fall.
 func (p *Line) tick() {
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
-	t := time.NewTicker(p.Interval)
+	t := time.NewTicker(max(p.Interval/4, time.Millisecond))
 	go func() {
 		defer close(p.stopped)
 		defer t.Stop()

@@ -104,10 +104,12 @@ func (p *Progress) Announce(stages ...Stage) {
 }
 
 // Begin moves to the first stage after the current one whose Key is key,
-// of total parts, and reports it (0 done). The current stage keeps the
-// weight of the parts it did; stages passed over weigh nothing (they did
-// not run). A key not in the plan is a stage of its own, of weight w,
-// inserted after the current one.
+// of total parts, and reports it (0 done); name and w, when set, are the
+// stage's name and weight as the run counts them now (a weight at most
+// the announced one). The current stage keeps the weight of the parts it
+// did; stages passed over weigh nothing (they did not run). A key not in
+// the plan is a stage of its own, of weight w, inserted after the current
+// one.
 func (p *Progress) Begin(key string, total int, name string, w float64) {
 	if p == nil {
 		return
@@ -121,6 +123,7 @@ func (p *Progress) Begin(key string, total int, name string, w float64) {
 			break
 		}
 	}
+	found := at
 	if at < 0 {
 		at = p.cur + 1
 		p.plan = slices.Insert(p.plan, at, Stage{Key: key, Name: name, Weight: w})
@@ -131,7 +134,10 @@ func (p *Progress) Begin(key string, total int, name string, w float64) {
 	if name != "" {
 		p.plan[at].Name = name
 	}
-	if w > 0 {
+	if w > 0 && (found < 0 || w < p.plan[at].Weight) {
+		// The run's own count (a refinement cut at the grid's bounds,
+		// fewer folds on a small class) replaces the announced one; it
+		// never raises it, so that the share done never goes back.
 		p.plan[at].Weight = w
 	}
 	p.cur, p.done, p.total = at, 0, max(total, 1)
