@@ -37,7 +37,7 @@ type tuneOptions struct {
 type tuneSettings struct {
 	experiment.TuneSettings
 	Split                         dataio.SplitSettings
-	MemMB, MaxIter                int // --mem-mb (the collector's limit, a refusal's words); --max-iter (the progress bar's total)
+	MemMB                         int // --mem-mb (the collector's limit, a refusal's words)
 	Output, Trace, Export, Format string
 }
 
@@ -130,7 +130,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 	}
 	s := o.s
 	s.Data, s.TestFile, s.Spec, s.MemBytes, s.Split = args[0], o.data.Test, spec, sysmem.Bound(s.MemMB), o.data.split(o.Seed)
-	s.Version, s.Command, s.MaxIter = buildinfo.Version(), commandLine(cmd, args), o.m.MaxIter
+	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
 	return s, nil
 }
 
