@@ -507,7 +507,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	if pr.margin != solver.Hard && s.C == 0 {
 		plan = gridStages(train.Len(), s.Common, Space{})
 	}
-	s.Progress.Announce(append(plan, iterationStage("gi", steps, train.Len(), giPerIter))...)
+	s.Progress.Announce(append(plan, iterationStage("gi", steps, steps, train.Len(), giPerIter))...)
 
 	res := &Result{Method: "gi", Param: param.String(), Criterion: giCriterionLabel}
 	if why != "" {
@@ -538,7 +538,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
 	}
 	res.Init = init
-	s.beginIterations(steps)
+	s.beginIterations(steps, steps)
 
 	B := isoB(d, sigma)
 	rp := newIRpropPlus(d)

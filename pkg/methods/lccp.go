@@ -427,7 +427,7 @@ func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelT
 	if margin != solver.Hard && s.C == 0 {
 		plan = append(plan, selectCStage(train.Len(), len(lccpCGrid()), s.Common))
 	}
-	s.Progress.Announce(append(plan, iterationStage("lccp", maxIter, train.Len(), lccpPerIter))...)
+	s.Progress.Announce(append(plan, iterationStage("lccp", maxIter, lccpExpected, train.Len(), lccpPerIter))...)
 	theta0 := make([]float64, d)
 	for k := range theta0 {
 		theta0[k] = 1
@@ -465,7 +465,7 @@ func (s LCCPSettings) tune(ctx context.Context, train *dataio.Dataset, innerRelT
 				i+1, j+1, solver.ErrNotSeparable)
 		}
 	}
-	s.beginIterations(maxIter)
+	s.beginIterations(maxIter, lccpExpected)
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
 	prob.innerRelTol = innerRelTol
 	phi := make([]float64, prob.np)

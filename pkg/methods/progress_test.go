@@ -43,3 +43,24 @@ func TestProgressPlan(t *testing.T) {
 	off.Begin("x", 1, "", 0)
 	off.Step(1, "")
 }
+
+// An iteration stage planned at its expected iterations grows, twice as
+// long at a time and at most to its limit, when the method goes on.
+func TestProgressIterationsGrow(t *testing.T) {
+	var last Event
+	p := NewProgress(func(e Event) { last = e })
+	p.Announce(Stage{Key: "iterations", Weight: 20}, Stage{Key: "final fit", Weight: 20})
+	Common{Progress: p}.beginIterations(50, 20)
+	p.Step(10, "")
+	if last.Total != 20 || last.Fraction() != 0.25 {
+		t.Fatalf("10 of 20 expected: total %d, %v done", last.Total, last.Fraction())
+	}
+	p.Step(20, "")
+	if last.Total != 40 || last.Plan[0].Weight != 40 || last.Fraction() != 20.0/60 {
+		t.Fatalf("past the expected 20: total %d, weight %v, %v done; want 40, 40, 1/3", last.Total, last.Plan[0].Weight, last.Fraction())
+	}
+	p.Step(40, "")
+	if last.Total != 50 || last.Plan[0].Weight != 50 {
+		t.Fatalf("past 40: total %d, weight %v; want the limit 50", last.Total, last.Plan[0].Weight)
+	}
+}

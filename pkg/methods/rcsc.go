@@ -318,12 +318,16 @@ func (s RCSCSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		maxIter = rcscN
 	}
 	maxIter = cmp.Or(s.MaxIter, maxIter)
-	plan := []Stage{iterationStage("rcsc", maxIter, train.Len(), rcscPerIter)}
+	expected := maxIter
+	if mode != "paper" { // the paper's schedule takes its N steps
+		expected = rcscExpected
+	}
+	plan := []Stage{iterationStage("rcsc", maxIter, expected, train.Len(), rcscPerIter)}
 	if s.C == 0 {
 		plan = append(plan, selectCStage(train.Len(), len(rcscCGrid()), s.Common))
 	}
 	s.Progress.Announce(plan...)
-	s.beginIterations(maxIter)
+	s.beginIterations(maxIter, expected)
 	var run rcscRun
 	switch mode {
 	case "paper":

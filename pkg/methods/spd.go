@@ -744,12 +744,12 @@ func (s SPDSettings) Tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	if s.Init == "cv" {
 		plan = gridStages(train.Len(), s.Common, Space{})
 	}
-	s.Progress.Announce(append(plan, iterationStage("spd", cfg.maxIter, train.Len(), spdPerIter))...)
+	s.Progress.Announce(append(plan, iterationStage("spd", cfg.maxIter, cfg.maxIter, train.Len(), spdPerIter))...)
 	in, err := chooseInit(ctx, train, s.Init, s.Common)
 	if err != nil {
 		return nil, err
 	}
-	s.beginIterations(cfg.maxIter)
+	s.beginIterations(cfg.maxIter, cfg.maxIter)
 	p := &spdProblem{
 		X: train.X, y: train.Y, n: train.Len(), d: train.Dim(),
 		diag: cfg.param == "diag", rho: cfg.rho, C: in.C, s: s.settings(),

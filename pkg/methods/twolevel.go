@@ -686,8 +686,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		return nil, nil, err
 	}
 	tlIter := cmp.Or(ts.MaxIter, tlMaxIter)
-	ts.Progress.Announce(iterationStage("twolevel", tlIter, train.Len(), tlPerIter))
-	ts.beginIterations(tlIter)
+	ts.Progress.Announce(iterationStage("twolevel", tlIter, tlIter, train.Len(), tlPerIter))
+	ts.beginIterations(tlIter, tlIter)
 	sIdx, vIdx, err := tlSplit(train.Y, ts.Seed)
 	if err != nil {
 		return nil, nil, err
