@@ -27,7 +27,8 @@ import (
 )
 
 // DefaultInterval is the least time between two plain lines; the
-// environment variable IntervalEnv (a Go duration: 10s, 5m) sets another.
+// environment variable IntervalEnv (a Go duration: 10s, 5m) sets another,
+// and 0 turns the plain lines off (a terminal's line stays).
 const DefaultInterval = 30 * time.Second
 
 // IntervalEnv names the environment variable that sets Interval.
@@ -91,9 +92,12 @@ func New(w io.Writer, label string, quiet bool) *Line {
 	}
 	if v := os.Getenv(IntervalEnv); v != "" && p.mode == plain {
 		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			fmt.Fprintf(w, "%s: %s=%q is not a positive duration (as 10s or 5m); printing every %s\n", label, IntervalEnv, v, DefaultInterval)
-		} else {
+		switch {
+		case err == nil && d == 0:
+			p.mode = off
+		case err != nil || d < 0:
+			fmt.Fprintf(w, "%s: %s=%q is not a duration (as 10s or 5m, or 0 for no progress lines); printing every %s\n", label, IntervalEnv, v, DefaultInterval)
+		default:
 			p.Interval = d
 		}
 	}

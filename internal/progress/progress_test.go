@@ -150,7 +150,15 @@ func TestIntervalEnv(t *testing.T) {
 		t.Fatalf("Interval %v, want 5m", p.Interval)
 	}
 	t.Setenv(IntervalEnv, "soon")
-	if p := New(&b, "tune svm", false); p.Interval != DefaultInterval || !strings.Contains(b.String(), `KERNELTUNE_PROGRESS_INTERVAL="soon" is not a positive duration`) {
+	if p := New(&b, "tune svm", false); p.Interval != DefaultInterval || !strings.Contains(b.String(), `KERNELTUNE_PROGRESS_INTERVAL="soon" is not a duration`) {
 		t.Fatalf("Interval %v, said %q", p.Interval, b.String())
+	}
+	b.Reset()
+	t.Setenv(IntervalEnv, "0")
+	p := New(&b, "tune svm", false)
+	p.Set(State{Fraction: 0.5})
+	p.Finish()
+	if b.Len() != 0 {
+		t.Fatalf("%s=0 printed %q", IntervalEnv, b.String())
 	}
 }
