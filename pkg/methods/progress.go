@@ -87,7 +87,8 @@ func (e Event) Name() string {
 	return e.Plan[e.Stage].Name
 }
 
-// NewProgress returns a Progress that passes every event to report.
+// NewProgress returns a Progress that passes every event to report, one at
+// a time and in order (under its lock: report must not call the Progress).
 func NewProgress(report func(Event)) *Progress {
 	return &Progress{report: report, cur: -1}
 }
@@ -143,9 +144,8 @@ func (p *Progress) Begin(key string, total int, name string, w float64) {
 	}
 	p.cur, p.done, p.total = at, 0, max(total, 1)
 	p.limit = p.total
-	e := p.event("")
+	p.report(p.event(""))
 	p.mu.Unlock()
-	p.report(e)
 }
 
 // finishStage cuts the current stage's weight to the parts it did.
@@ -174,9 +174,8 @@ func (p *Progress) Step(done int, detail string) {
 		p.total = grown
 	}
 	p.done = min(max(done, p.done), p.total)
-	e := p.event(detail)
+	p.report(p.event(detail))
 	p.mu.Unlock()
-	p.report(e)
 }
 
 // event is the current state as an Event (p.mu held).
