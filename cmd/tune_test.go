@@ -572,13 +572,13 @@ func TestTuneExportProbability(t *testing.T) {
 }
 
 // Off a terminal (a batch job, a Slurm log), tune's progress is plain
-// lines, at most one per KERNELTUNE_PROGRESS_INTERVAL (here 40 ms): the
+// lines, at most one per KERNELTUNE_PROGRESS_INTERVAL (here 10 ms): the
 // start, then done/total, elapsed and one ETA for the whole run over its
 // three stages (the grid on a subset of 100 rows, the refinement on all
 // 270, the final fit), the share done never going back, and a last line
 // when it ends.
 func TestTuneProgressPlainLines(t *testing.T) {
-	t.Setenv("KERNELTUNE_PROGRESS_INTERVAL", "40ms")
+	t.Setenv("KERNELTUNE_PROGRESS_INTERVAL", "10ms")
 	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--grid-rows", "100", "--workers", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
