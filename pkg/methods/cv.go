@@ -657,9 +657,8 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	sem := make(chan struct{}, cm.workers())
 	s := cm.settings()
 	s.Workers = 1 // the folds' solves run in parallel, each on one core
-	st := selectCStage(len(y), len(Cs), cm)
-	st.Name = fmt.Sprintf("choosing C: %d values, %d-fold CV on %d rows", len(Cs), nf, n)
-	cm.Progress.Begin(st.Key, nf, st.Name, cvWeight(len(Cs), nf, n))
+	// The stage selectCStage announced, as it runs: its folds the parts.
+	cm.Progress.Begin("choose C", nf, fmt.Sprintf("choosing C: %d values, %d-fold CV on %d rows", len(Cs), nf, n), cvWeight(len(Cs), nf, n))
 	var mu sync.Mutex
 	finished := 0
 	for f := 0; f < nf; f++ {

@@ -387,9 +387,10 @@ func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matr
 const progressParts = 1000
 
 // subproblemStage is the stage of a multi-class tuning: every subproblem
-// of idx, conc at once, each weighing about 100 solves on its rows (at
-// most kernelRows; 0: no limit), as the kernel-learning methods' runs do
-// on the data sets of docs/long-runs.md.
+// of idx, conc at once, each weighing 100 solves on its rows (at most
+// kernelRows; 0: no limit): a rough guess of a kernel-learning method's
+// run (tens of iterations of a few solves' worth each, iterationStage),
+// which only weighs the subproblems against the final fit.
 func subproblemStage(method string, train *dataio.Dataset, idx []dataio.Subproblem, conc, kernelRows int) Stage {
 	sizes := train.ClassSizes()
 	var w float64
