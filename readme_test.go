@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kerneltune/kerneltune/cmd"
+	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/internal/readme"
 )
 
@@ -39,6 +40,10 @@ func TestREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The pages show what a terminal shows once a command is done: its
+	// progress line erased. The commands here write to a buffer, where
+	// progress would be plain lines (a batch job's log): none.
+	t.Setenv(progress.IntervalEnv, "0")
 	for _, name := range docFiles(t) {
 		t.Run(name, func(t *testing.T) { checkDoc(t, root, name) })
 	}

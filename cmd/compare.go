@@ -242,7 +242,11 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	}
 	prog := progress.New(o.ErrOut, "compare", o.Quiet)
 	res, err := p.Run(ctx, experiment.Observer{Notice: notice, Progress: func(d, t int, r *experiment.Record) {
-		prog.Update(d, t, fmt.Sprintf("%s %s #%d", r.Dataset, r.Entry, r.Partition+1))
+		if r == nil { // the start
+			prog.Update(d, t, "jobs")
+			return
+		}
+		prog.Update(d, t, fmt.Sprintf("jobs, last %s %s #%d", r.Dataset, r.Entry, r.Partition+1))
 	}})
 	prog.Finish()
 	if err != nil {

@@ -179,9 +179,10 @@ func TestCompareExplainsFailures(t *testing.T) {
 	if code != ExitError {
 		t.Fatalf("exit %d, want 1: %s", code, errOut)
 	}
-	want := "kerneltune: compare: 2 job(s) failed (see the failures column):\n" +
+	want := "compare:   0%  0/2  elapsed Xs  ETA ?  jobs\n" + // the progress start line (stderr is no terminal)
+		"kerneltune: compare: 2 job(s) failed (see the failures column):\n" +
 		"  heart svm partition 1 (and 1 more): tune: svm: 5-fold cross-validation needs at least 5 rows, got 4\n"
-	if errOut != want {
+	if errOut = maskElapsed(errOut); errOut != want {
 		t.Errorf("stderr\n%s\nwant\n%s", errOut, want)
 	}
 	if !strings.Contains(out, "heart (2 partitions: 4 train / 4 test of 270 rows)") {
@@ -397,5 +398,26 @@ func TestCompareDefaultData(t *testing.T) {
 	}
 	if help := mustRun(t, "compare", "--help"); !strings.Contains(help, "every embedded dataset: heart, breast-wisconsin and\ndiabetes") {
 		t.Errorf("compare --help does not name the default datasets:\n%s", help)
+	}
+}
+
+// Off a terminal compare prints plain progress lines: its start (with the
+// jobs already done when resumed), then at most one per 30 s (a short run
+// prints its start line only; internal/progress tests the interval, and
+// TestTuneProgressPlainLines the lines of a run of several intervals); -q
+// none.
+func TestComparePlainProgress(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "res.jsonl")
+	_, errOut, code := runCLI(t, append(compareArgs, "--out", out)...)
+	if want := "compare:   0%  0/3  elapsed Xs  ETA ?  jobs\n"; code != 0 || maskElapsed(errOut) != want {
+		t.Fatalf("exit %d, stderr %q, want the start line %q", code, errOut, want)
+	}
+	_, errOut, code = runCLI(t, append(compareArgs, "--out", out, "--resume")...)
+	if want := "compare: 100%  3/3  elapsed Xs  ETA 0s  jobs\n"; code != 0 || maskElapsed(errOut) != want {
+		t.Errorf("resumed: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+	if _, errOut, code = runCLI(t, append(compareArgs, "--out", out, "--resume", "-q")...); code != 0 || errOut != "" {
+		t.Errorf("-q: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -73,7 +73,6 @@ func TestTuneFlagsBuildSettings(t *testing.T) {
 			wantTune("--folds=4 --init=cv --kernel-rows=-1 --max-iter=9 --method=spd --mode=lbfgs --param=full --rho=0.5 --tol=0.0001 --workers=2", func(s *tuneSettings) {
 				s.Spec = methods.SPDSettings{Common: withBase(func(c *methods.Common) { c.Folds, c.KernelRows, c.Workers = 4, -1, 2 }),
 					Param: "full", Mode: "lbfgs", MaxIter: 9, Tol: 1e-4, Rho: 0.5, Init: "cv"}
-				s.MaxIter = 9
 			})},
 		{[]string{"--method", "svm", "--log2c", "-1,3,2", "--log2g", "2,-4", "--weight-pos", "2", "--weight-neg", "0.5", "--grid-rows", "100", "--eps", "1e-4", "--cache-mb", "50", "--seed", "7"},
 			wantTune("--cache-mb=50 --eps=0.0001 --grid-rows=100 --log2c=-1,3,2 --log2g=2,-4,-2 --method=svm --seed=7 --weight-neg=0.5 --weight-pos=2", func(s *tuneSettings) {
@@ -92,7 +91,7 @@ func TestTuneFlagsBuildSettings(t *testing.T) {
 				s.Spec = methods.GISettings{Common: tuneBase, Steps: 3, Margin: "hard"}
 				s.TestFile, s.Split.Test, s.Split.Normalize = "t.csv", "t.csv", "minmax01"
 				s.Probability, s.Output, s.Trace, s.Export, s.Format = true, "m.json", "tr.csv", "ex", formatJSON
-				s.MemMB, s.MemBytes, s.MaxIter = 512, 512<<20, 3
+				s.MemMB, s.MemBytes = 512, 512<<20
 			})},
 		// A study entry's read options, as flags, and a held-out part.
 		{[]string{"--method", "random", "--budget", "12", "--input-format", "csv", "--header", "yes", "--label-col", "class", "--classes", "a,b", "--positive", "a",

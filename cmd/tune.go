@@ -39,7 +39,7 @@ type tuneOptions struct {
 type tuneSettings struct {
 	experiment.TuneSettings
 	Split                         dataio.SplitSettings
-	MemMB, MaxIter                int // --mem-mb (the collector's limit, a refusal's words); --max-iter (the progress bar's total)
+	MemMB                         int // --mem-mb (the collector's limit, a refusal's words)
 	Output, Trace, Export, Format string
 }
 
@@ -132,7 +132,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 	}
 	s := o.s
 	s.Data, s.TestFile, s.Spec, s.MemBytes, s.Split = args[0], o.data.Test, spec, sysmem.Bound(s.MemMB), o.data.split(o.Seed)
-	s.Version, s.Command, s.MaxIter = buildinfo.Version(), commandLine(cmd, args), o.m.MaxIter
+	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
 	return s, nil
 }
 
@@ -147,10 +147,9 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	}
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
-	base.Recorder = func(st methods.Step) {
-		prog.Update(st.Iter, max(s.MaxIter, st.Iter), st.Summary())
-	}
-	base.Progress = prog.Stage // svm's grid: its jobs, with an ETA per stage
+	base.Progress = methods.NewProgress(func(e methods.Event) { // one ETA for every stage, the final fit's included
+		prog.Set(progress.State{Fraction: e.Fraction(), Stage: e.Name(), StageIndex: e.Stage + 1, Stages: len(e.Plan), Done: e.Done, Total: e.Total, Detail: e.Detail})
+	})
 	t := s.TuneSettings
 	t.Train, t.Test, t.Norm, t.Spec = tt.Train, tt.Test, tt.Norm, s.Spec.WithBase(base)
 	// The collector keeps the heap within the estimate's live data (or the

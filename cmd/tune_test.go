@@ -238,13 +238,17 @@ func TestTuneGolden(t *testing.T) {
 	}
 }
 
-// TestTuneQuietAndCanceled: no progress on a non-terminal stderr, and a
-// cancelled run exits with 130.
+// TestTuneQuietAndCanceled: on a non-terminal stderr a short run prints
+// its plain start line only (the next comes after 30 s), with -q nothing;
+// a cancelled run exits with 130.
 func TestTuneQuietAndCanceled(t *testing.T) {
 	t.Parallel()
 	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3")
-	if code != 0 || errOut != "" {
-		t.Errorf("exit %d, stderr %q: want 0 and nothing on a non-terminal stderr", code, errOut)
+	if want := "tune spd:   0%  stage 1/2  0/3  elapsed Xs  ETA ?  spd: up to 3 iterations on 270 rows\n"; code != 0 || maskElapsed(errOut) != want {
+		t.Errorf("exit %d, stderr %q: want 0 and the start line %q on a non-terminal stderr", code, errOut, want)
+	}
+	if _, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "spd", "--max-iter", "3", "-q"); code != 0 || errOut != "" {
+		t.Errorf("-q: exit %d, stderr %q: want 0 and nothing", code, errOut)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -567,5 +571,77 @@ func TestTuneExportProbability(t *testing.T) {
 	// from the decision function's on a row or two.
 	if len(correct) != 2 || abs(correct[0]-r.TrainCorrect) > 3 || abs(correct[1]-r.TestCorrect) > 3 {
 		t.Errorf("svm-predict -b 1: %v correct on train, test; tuned model %d, %d", correct, r.TrainCorrect, r.TestCorrect)
+	}
+}
+
+// Off a terminal (a batch job, a Slurm log), tune's progress is plain
+// lines, at most one per KERNELTUNE_PROGRESS_INTERVAL (here 10 ms): the
+// start, then done/total, elapsed and one ETA for the whole run over its
+// three stages (the grid on a subset of 100 rows, the refinement on all
+// 270, the final fit), the share done never going back, and a last line
+// when it ends.
+func TestTuneProgressPlainLines(t *testing.T) {
+	t.Setenv("KERNELTUNE_PROGRESS_INTERVAL", "10ms")
+	_, errOut, code := runCLI(t, "tune", "builtin:heart", "--method", "svm", "--grid-rows", "100", "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.ContainsAny(errOut, "\r\033") {
+		t.Fatalf("terminal codes in a plain log: %q", errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if want := "tune svm:   0%  stage 1/3  0/50  elapsed Xs  ETA ?  grid search: 10×11 points, 5-fold CV on 100 rows"; maskElapsed(lines[0]) != want {
+		t.Errorf("start line %q, want %q", lines[0], want)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "tune svm: ended after ") {
+		t.Errorf("last line %q", last)
+	}
+	line := regexp.MustCompile(`^tune svm: +(\d+)%  stage (\d)/3  (\d+)/(\d+)  elapsed \S+  ETA \S+  (grid search|refinement|final SVM)`)
+	prev, n := -1, 0
+	for _, l := range lines[:len(lines)-1] {
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("line %q is not a progress line", l)
+			continue
+		}
+		pct, _ := strconv.Atoi(m[1])
+		if pct < prev {
+			t.Errorf("the share done went back from %d%% to %d%%: %q", prev, pct, l)
+		}
+		prev, n = pct, n+1
+	}
+	if n < 2 {
+		t.Errorf("%d progress lines in a run of several intervals:\n%s", n, errOut)
+	}
+}
+
+// maskElapsed masks the elapsed times of plain progress lines.
+func maskElapsed(s string) string {
+	return regexp.MustCompile(`elapsed [0-9hms.]+`).ReplaceAllString(s, "elapsed Xs")
+}
+
+// Every method's progress starts from its whole plan: bo's and random's
+// total is their budget (bo showed "25/25" of a budget of 30: the total
+// was the iterations seen), the kernel-learning methods' their iteration
+// limit with the choice of C and the final fit among the stages, halving's
+// its rounds.
+func TestTuneProgressStartLines(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "bo", "--budget", "30"}, "tune bo:   0%  stage 1/2  0/30  elapsed Xs  ETA ?  bo: 30 points, 5-fold CV on 270 rows"},
+		{[]string{"--method", "random", "--budget", "5"}, "tune random:   0%  stage 1/2  0/5  elapsed Xs  ETA ?  random: 5 points, 5-fold CV on 270 rows"},
+		{[]string{"--method", "rcsc", "--max-iter", "2"}, "tune rcsc:   0%  stage 1/3  0/2  elapsed Xs  ETA ?  rcsc: up to 2 iterations on 270 rows"},
+		{[]string{"--method", "lccp", "--max-iter", "2"}, "tune lccp:   0%  stage 1/3  0/5  elapsed Xs  ETA ?  choosing C: 7 values, 5-fold CV on 270 rows"},
+		{[]string{"--method", "gi", "--steps", "2"}, "tune gi:   0%  stage 1/3  0/50  elapsed Xs  ETA ?  grid search: 10×11 points, 5-fold CV on 270 rows"},
+		{[]string{"--method", "twolevel", "--max-iter", "2"}, "tune twolevel:   0%  stage 1/2  0/2  elapsed Xs  ETA ?  twolevel: up to 2 iterations on 270 rows"},
+		{[]string{"--method", "halving"}, "tune halving:   0%  stage 1/4  0/50  elapsed Xs  ETA ?  halving round 1: 110 candidates, 5-fold CV on 20 rows"},
+	} {
+		_, errOut, code := runCLI(t, append([]string{"tune", "builtin:heart", "--workers", "1"}, tc.args...)...)
+		if code != 0 || maskElapsed(errOut) != tc.want+"\n" {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

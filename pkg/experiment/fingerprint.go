@@ -39,7 +39,7 @@ func (c *Config) RunSettings(entries []Entry, sources []Source) map[string]strin
 		kv[fmt.Sprintf("source.%d", i)] = sourceKey(s)
 	}
 	base := c.Base
-	base.Seed, base.Workers, base.Recorder = 0, 0, nil
+	base.Seed, base.Workers, base.Recorder, base.Progress = 0, 0, nil, nil
 	// A class weight of 1 is no weight (C × 1): the same run as none.
 	if base.WeightPos == 1 {
 		base.WeightPos = 0

@@ -96,6 +96,9 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t.Train, t.Test = dataio.InLIBSVMOrder(t.Train, t.Test)
 	spec := in.Spec
 	base := spec.Base()
+	// The final fit is the run's last stage: announced first, so that the
+	// method's stages go before it and the plan covers the whole run.
+	base.Progress.Announce(methods.FinalFitStage(t.Train.Len(), fitSquares(t.Train), in.Probability))
 	if in.Fixed != nil {
 		t.Result = in.Fixed
 	} else {
@@ -150,10 +153,12 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 			fs.Pairs[p].WeightPos, fs.Pairs[p].WeightNeg = w[p][0], w[p][1]
 		}
 	}
+	base.Progress.Begin("final fit", 1, "", 0)
 	fit, err := model.Fit(ctx, fs)
 	if err != nil {
 		return nil, &StageError{"final model", err}
 	}
+	base.Progress.Step(1, "")
 	t.Fit = fit
 	m := fit.Model
 	if !m.IsMultiClass() {
@@ -205,4 +210,25 @@ func normalizeKind(kind string) string {
 // recovery, multi-class dispatch, the large-data subset).
 func tuneSafely(ctx context.Context, s methods.Spec, train *dataio.Dataset) (*methods.Result, error) {
 	return methods.Tune(ctx, s, train)
+}
+
+// fitSquares is the final fit's estimated cost in squared rows (see
+// methods.Progress): n² for a binary SVM, the sum of the subproblems'
+// squared rows for a multi-class model.
+func fitSquares(train *dataio.Dataset) float64 {
+	sq := func(n int) float64 { return float64(n) * float64(n) }
+	subs := train.Subproblems()
+	if len(subs) == 0 {
+		return sq(train.Len())
+	}
+	sizes := train.ClassSizes()
+	var w float64
+	for _, p := range subs {
+		if p.Neg == dataio.Rest {
+			w += sq(train.Len())
+		} else {
+			w += sq(sizes[p.Pos] + sizes[p.Neg])
+		}
+	}
+	return w
 }

@@ -239,7 +239,9 @@ func (c *Config) Plan(sources []Source, entries []Entry) []Job {
 	return jobs
 }
 
-// Progress is called after every finished job with the counts so far.
+// Progress is called once when the run starts, with last nil and done the
+// jobs already done (resumed), and after every finished job with the
+// counts so far.
 type Progress func(done, total int, last *Record)
 
 // Run runs the jobs not already in done, writes each record to sink as soon
@@ -272,6 +274,9 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 		firstErr error
 		finished = len(jobs) - len(todo)
 	)
+	if progress != nil {
+		progress(finished, len(jobs), nil)
+	}
 	ch := make(chan Job)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {

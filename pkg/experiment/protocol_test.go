@@ -207,8 +207,8 @@ func TestResumeEqualsUninterruptedRun(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int32
-	_, err = Run(ctx, c, jobs, run, nil, sink, func(done, total int, _ *Record) {
-		if n.Add(1) == 4 {
+	_, err = Run(ctx, c, jobs, run, nil, sink, func(done, total int, last *Record) {
+		if last != nil && n.Add(1) == 4 {
 			cancel() // Ctrl-C after four jobs
 		}
 	})

@@ -173,7 +173,8 @@ func (s BOSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	cLo, cHi, gLo, gHi := s.box()
 	p := &boProposer{b: &bayes{dim: dim, rng: rand.New(rand.NewPCG(s.Seed, boStream))}, nInit: nInit,
 		fixedLog2C: math.Log2(s.C), fixedC: fixedC, cLo: cLo, cHi: cHi, gLo: gLo, gHi: gHi}
-	sc := &searchCV{method: "bo", ev: ev, iters: budget - nInit + 1, rec: s.Recorder, prop: p}
+	sc := &searchCV{method: "bo", ev: ev, iters: budget - nInit + 1, rec: s.Recorder, prop: p,
+		budget: budget, points: pointStage("bo", budget, ev.plan.k(), cvRows.Len())}
 	sc.init = func() string {
 		what := "(log2 C, log2 gamma)"
 		switch {

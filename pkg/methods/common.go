@@ -54,13 +54,15 @@ type Common struct {
 	// Recorder, if non-nil, is called after every iteration of the method's
 	// outer loop (traces, progress).
 	Recorder func(Step)
-	// Progress, if non-nil, is called as the parts of a long step of work
-	// finish: each (γ, fold) job of svm's grid search and of its
-	// refinement on all rows, named by stage. Like Recorder, a run sets
-	// it; it is not a setting.
-	Progress func(stage string, done, total int)
-	// stage names the cross-validation cvCounts runs, for Progress.
-	stage string
+	// Progress, if non-nil, receives the run's progress: the method
+	// announces its stages (its searches, its outer loop, its choice of C)
+	// with their estimated costs and reports their parts as they finish
+	// (see Progress). Like Recorder, a run sets it; it is not a setting.
+	Progress *Progress
+	// jobs: cvCounts reports its (γ, fold) jobs as the parts of the stage
+	// in progress (a round of svm's grid or halving), not a point search's
+	// single points.
+	jobs bool
 	// workers, if set, keeps cvCounts' worker buffers from one call to
 	// the next (a point search's evaluations, halving's rounds).
 	cvWorkers *cvPool

@@ -364,12 +364,13 @@ func (g *gridProposer) propose(it int, _ []cvPoint, best cvPoint) (batch, error)
 		}
 		slices.SortFunc(gammas, func(a, b float64) int { return cmp.Compare(b, a) })
 		n := g.ev.plan.tested()
-		g.ev.cm.stage = fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), g.ev.plan.k(), n)
+		stage := Stage{Key: "grid", Name: fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), g.ev.plan.k(), n),
+			Weight: cvWeight(len(gammas)*len(Cs), g.ev.plan.k(), n)}
 		what := "grid search: "
 		if g.m > 0 {
 			what = fmt.Sprintf("on a subset of %d rows: %s", g.m, what)
 		}
-		return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: g.ev, rows: n, what: what}}, nil
+		return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: g.ev, rows: n, what: what, stage: stage}}, nil
 	}
 	return g.refinement(best)
 }
@@ -396,8 +397,9 @@ func (g *gridProposer) refinement(c cvPoint) (batch, error) {
 	} else {
 		ev.X = g.train.X
 	}
-	ev.cm.stage = fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), g.train.Len())
-	return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: ev, rows: g.train.Len(), what: "on all rows: grid search: "}}, nil
+	stage := Stage{Key: "refine", Name: fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), g.train.Len()),
+		Weight: cvWeight(len(gammas)*len(Cs), plan.k(), g.train.Len())}
+	return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: ev, rows: g.train.Len(), what: "on all rows: grid search: ", stage: stage}}, nil
 }
 
 // gridPoints returns the grid gammas × Cs, γ-major, each C as given.
@@ -655,6 +657,10 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	sem := make(chan struct{}, cm.workers())
 	s := cm.settings()
 	s.Workers = 1 // the folds' solves run in parallel, each on one core
+	// The stage selectCStage announced, as it runs: its folds the parts.
+	cm.Progress.Begin("choose C", nf, fmt.Sprintf("choosing C: %d values, %d-fold CV on %d rows", len(Cs), nf, n), cvWeight(len(Cs), nf, n))
+	var mu sync.Mutex
+	finished := 0
 	for f := 0; f < nf; f++ {
 		wg.Add(1)
 		go func() {
@@ -667,6 +673,10 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 			Ktr, Kte := foldSub(K, tr, te)
 			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
 				pick(y, tr), pick(y, te), sorted, margin, [2]float64{}, s)
+			mu.Lock()
+			finished++
+			cm.Progress.Step(finished, "")
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()

@@ -178,8 +178,8 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 				mu.Lock()
 				solves += ns
 				done++
-				if cm.Progress != nil && cm.stage != "" {
-					cm.Progress(cm.stage, done, len(groups)*nf)
+				if cm.jobs {
+					cm.Progress.Step(done, "")
 				}
 				if err != nil {
 					if firstErr == nil {

@@ -503,6 +503,11 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		tol = giDefaultTol
 	}
 	d := train.Dim()
+	var plan []Stage
+	if pr.margin != solver.Hard && s.C == 0 {
+		plan = gridStages(train.Len(), s.Common, Space{})
+	}
+	s.Progress.Announce(append(plan, iterationStage("gi", steps, steps, train.Len(), giPerIter))...)
 
 	res := &Result{Method: "gi", Param: param.String(), Criterion: giCriterionLabel}
 	if why != "" {
@@ -533,6 +538,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
 	}
 	res.Init = init
+	s.beginIterations(steps, steps)
 
 	B := isoB(d, sigma)
 	rp := newIRpropPlus(d)
@@ -541,7 +547,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	worse := false
 	dr := driver{
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
-		record: tracer(start, &res.Trace, s.Recorder),
+		record: tracer(start, &res.Trace, s.stepRecorder()),
 		init: func(ctx context.Context) (Step, error) {
 			var err error
 			if cur, err = pr.eval(ctx, B, nil); err != nil {

@@ -147,7 +147,7 @@ func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	}
 	var rounds int
 	h.r0, rounds = halvingSchedule(len(h.cands), h.n, plan.k())
-	sc := &searchCV{method: "halving", ev: ev, iters: rounds, rec: s.Recorder, prop: h}
+	sc := &searchCV{method: "halving", ev: ev, iters: rounds, rec: s.Recorder, prop: h, plan: h.stages(rounds, plan.k())}
 	sc.init = func() string {
 		return fmt.Sprintf("successive halving over %s, factor 3: %d rounds from %d of the %d rows (folds' rows subsampled, seed %d), the last on %d rows; the best by %d-fold CV on them",
 			s.halvingGrid(), rounds, h.r0, h.n, s.Seed, sc.rounds[len(sc.rounds)-1].rows, plan.k()) + weightsNote(s.Common)
@@ -178,5 +178,22 @@ func (h *halving) propose(i int, seen []cvPoint, _ cvPoint) (batch, error) {
 	rows := min(h.r0*int(math.Pow(halvingFactor, float64(i))), h.n)
 	ev := *h.ev
 	ev.plan = subsamplePlan(h.ev.plan, float64(rows)/float64(h.n), h.rng)
-	return batch{points: h.cands, round: &cvRound{ev: &ev, rows: rows, what: fmt.Sprintf("round %d on %d rows: ", i+1, rows)}}, nil
+	return batch{points: h.cands, round: &cvRound{ev: &ev, rows: rows, what: fmt.Sprintf("round %d on %d rows: ", i+1, rows), stage: h.stage(i, len(h.cands), rows, h.ev.plan.k())}}, nil
+}
+
+// stages is the plan of the rounds: round i scores a third (rounded up)
+// of round i-1's candidates on r_0·3^i rows.
+func (h *halving) stages(rounds, k int) []Stage {
+	out := make([]Stage, rounds)
+	c := len(h.cands)
+	for i := range out {
+		out[i] = h.stage(i, c, min(h.r0*int(math.Pow(halvingFactor, float64(i))), h.n), k)
+		c = (c + halvingFactor - 1) / halvingFactor
+	}
+	return out
+}
+
+// stage is round i's stage: c candidates, k-fold CV on rows rows.
+func (h *halving) stage(i, c, rows, k int) Stage {
+	return Stage{Key: fmt.Sprintf("round %d", i+1), Name: fmt.Sprintf("halving round %d: %d candidates, %d-fold CV on %d rows", i+1, c, k, rows), Weight: cvWeight(c, k, rows)}
 }

@@ -424,6 +424,11 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		Margin:    margin,
 		Criterion: "radius-margin bound R²‖w‖² (Boughorbel et al., minimised by LCCP)",
 	}
+	var plan []Stage
+	if margin != solver.Hard && s.C == 0 {
+		plan = append(plan, selectCStage(train.Len(), len(lccpCGrid()), s.Common))
+	}
+	s.Progress.Announce(append(plan, iterationStage("lccp", maxIter, lccpExpected, train.Len(), lccpPerIter))...)
 	theta0 := make([]float64, d)
 	for k := range theta0 {
 		theta0[k] = 1
@@ -461,6 +466,7 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 				i+1, j+1, solver.ErrNotSeparable)
 		}
 	}
+	s.beginIterations(maxIter, lccpExpected)
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
 	prob.innerRelTol = innerRelTol
 	phi := make([]float64, prob.np)
@@ -494,7 +500,7 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 	var increases []string
 	dr := driver{
 		method: "lccp", stop: stopRule{MaxIter: maxIter, Tol: tol},
-		record: tracer(start, &res.Trace, s.Recorder),
+		record: tracer(start, &res.Trace, s.stepRecorder()),
 		// A hard margin on data it cannot separate is the method's answer,
 		// worded by evalOuter, not a breakdown.
 		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },

@@ -69,7 +69,20 @@ func tuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result
 	per := base
 	per.Workers = max(1, base.workers()/conc)
 	per.Recorder = nil // the subproblems' steps interleave; progress is per subproblem
+	per.Progress = nil // each its own, summed into one stage below
 	ps := s.WithBase(per)
+	prog, frac := base.Progress, make([]float64, len(idx))
+	prog.Announce(subproblemStage(s.Name(), train, idx, conc, base.kernelRows()))
+	prog.Begin("subproblems", progressParts*len(idx), "", 0)
+	// pairDone sets subproblem p's share done, under mu.
+	pairDone := func(p int, f float64, detail string) {
+		frac[p] = max(frac[p], f)
+		sum := 0.0
+		for _, v := range frac {
+			sum += v
+		}
+		prog.Step(int(progressParts*sum), detail)
+	}
 	out := make([]PairResult, len(idx))
 	errs := make([]error, len(idx))
 	var wg sync.WaitGroup
@@ -90,7 +103,18 @@ func tuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result
 			}
 			defer func() { <-sem }()
 			sub := train.Sub(sp)
-			res, err := tunePairSafely(ctx, ps, sub)
+			psp := ps
+			if prog != nil {
+				b := ps.Base()
+				name := dataio.SubName(train.ClassLabels, sp)
+				b.Progress = NewProgress(func(e Event) {
+					mu.Lock()
+					pairDone(p, e.Fraction(), name+": "+e.Name())
+					mu.Unlock()
+				})
+				psp = ps.WithBase(b)
+			}
+			res, err := tunePairSafely(ctx, psp, sub)
 			if err == nil {
 				err = res.Status.Err()
 			}
@@ -101,6 +125,9 @@ func tuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result
 			}
 			out[p] = PairResult{Positive: sub.Labels.Positive, Negative: sub.Labels.Negative, Rows: sub.Len(), Result: res}
 			mu.Lock()
+			if prog != nil {
+				pairDone(p, 1, "")
+			}
 			done++
 			base.record(Step{Iter: done, Objective: res.CriterionEnd, Elapsed: time.Since(start)})
 			mu.Unlock()
@@ -353,4 +380,29 @@ func foldSweepSubproblems(ctx context.Context, sub func(rows []int) (kernel.Matr
 		}
 	}
 	return correct, solves, nil
+}
+
+// progressParts is the parts of a stage per subproblem (TuneMultiClass
+// reports the subproblems' shares done in thousandths).
+const progressParts = 1000
+
+// subproblemStage is the stage of a multi-class tuning: every subproblem
+// of idx, conc at once, each weighing 100 solves on its rows (at most
+// kernelRows; 0: no limit): a rough guess of a kernel-learning method's
+// run (tens of iterations of a few solves' worth each, iterationStage),
+// which only weighs the subproblems against the final fit.
+func subproblemStage(method string, train *dataio.Dataset, idx []dataio.Subproblem, conc, kernelRows int) Stage {
+	sizes := train.ClassSizes()
+	var w float64
+	for _, p := range idx {
+		n := train.Len()
+		if p.Neg != dataio.Rest {
+			n = sizes[p.Pos] + sizes[p.Neg]
+		}
+		if kernelRows > 0 {
+			n = min(n, kernelRows)
+		}
+		w += 100 * sq64(n)
+	}
+	return Stage{Key: "subproblems", Name: fmt.Sprintf("%s on %d subproblems, up to %d at once", method, len(idx), conc), Weight: w}
 }

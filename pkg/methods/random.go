@@ -147,6 +147,7 @@ func (s RandomSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	}
 	draws := randomDraws(s.Seed, s.budget(), s.C, s.Space)
 	sc := &searchCV{method: "random", ev: ev, iters: len(draws), rec: s.Recorder,
+		budget: len(draws), points: pointStage("random", len(draws), ev.plan.k(), cvRows.Len()),
 		prop: proposerFunc(func(it int, _ []cvPoint, _ cvPoint) (batch, error) {
 			return batch{points: []cvPoint{newPoint(draws[it][0], []float64{draws[it][1]})}}, nil
 		}),

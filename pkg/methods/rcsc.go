@@ -313,6 +313,21 @@ func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		Margin:    solver.L1,
 		Criterion: "J_reg = Tr((λI + S_w)⁻¹ S_b), Yang et al. 2010 eq. 12 (maximised)",
 	}
+	maxIter := rcscRobustMaxIter
+	if mode == "paper" {
+		maxIter = rcscN
+	}
+	maxIter = cmp.Or(s.MaxIter, maxIter)
+	expected := maxIter
+	if mode != "paper" { // the paper's schedule takes its N steps
+		expected = rcscExpected
+	}
+	plan := []Stage{iterationStage("rcsc", maxIter, expected, train.Len(), rcscPerIter)}
+	if s.C == 0 {
+		plan = append(plan, selectCStage(train.Len(), len(rcscCGrid()), s.Common))
+	}
+	s.Progress.Announce(plan...)
+	s.beginIterations(maxIter, expected)
 	var run rcscRun
 	switch mode {
 	case "paper":
@@ -427,7 +442,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	grad := make([]float64, len(gamma))
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: N}, cancelNamesDone: true,
-		record: tracer(start, &run.trace, opts.Recorder),
+		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			J, err := p.eval(gamma, grad)
 			if err != nil {
@@ -493,7 +508,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 	var J float64
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
-		record: tracer(start, &run.trace, opts.Recorder),
+		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			var err error
 			if J, err = p.eval(gamma, grad); err != nil {

@@ -38,6 +38,13 @@ type searchCV struct {
 	// (svm's grid: svm, gi and spd call it), not as the driver's.
 	bare bool
 
+	// plan is the search's stages, announced when it runs (Progress);
+	// points, if its Key is set, is the stage of a point search, its
+	// parts the points scored.
+	plan   []Stage
+	points Stage
+	budget int // the points of a point search
+
 	best, first cvPoint
 	started     bool
 	seen        []cvPoint
@@ -89,6 +96,9 @@ type cvRound struct {
 	ev   *isoEval
 	rows int
 	what string
+	// stage is the round's stage of the run's progress (its (γ, fold)
+	// jobs its parts); a zero Key reports nothing.
+	stage Stage
 }
 
 // tuneSearch is the Tune of a cross-validated search s: its checks, then
@@ -112,6 +122,12 @@ func tuneSearch(ctx context.Context, s Spec, train *dataio.Dataset, build func(*
 // the method's Tune began.
 func (s *searchCV) run(ctx context.Context, start time.Time) (*Result, error) {
 	var trace []Step
+	if p := s.ev.cm.Progress; p != nil {
+		p.Announce(s.plan...)
+		if s.points.Key != "" {
+			p.Begin(s.points.Key, s.budget, s.points.Name, s.points.Weight)
+		}
+	}
 	out, err := s.loop(ctx, tracer(start, &trace, s.rec))
 	if err != nil {
 		return nil, err
@@ -155,6 +171,10 @@ func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
 		return Step{}, true, nil
 	}
 	if r := b.round; r != nil {
+		if r.stage.Key != "" && r.ev.cm.Progress != nil {
+			r.ev.cm.jobs = true
+			r.ev.cm.Progress.Begin(r.stage.Key, gammaRuns(b.points)*r.ev.plan.k(), r.stage.Name, r.stage.Weight)
+		}
 		pts, ns, err := r.ev.together(ctx, b.points)
 		s.solves += ns
 		if err != nil {
@@ -178,6 +198,7 @@ func (s *searchCV) step(ctx context.Context, it int) (Step, bool, error) {
 			}
 			s.seen = append(s.seen, p)
 			s.noteFirst()
+			s.ev.cm.Progress.Step(s.evals, fmt.Sprintf("best CV accuracy %.4g", s.best.Accuracy()))
 		}
 	}
 	return Step{Objective: s.best.Accuracy()}, false, nil
@@ -250,4 +271,22 @@ func (s *searchCV) result(out outcome, trace []Step, start time.Time) *Result {
 	noteShared(res, ev.cs)
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// gammaRuns is the number of runs of equal γ in pts: the groups of one
+// cvCounts call (isoEval.together).
+func gammaRuns(pts []cvPoint) int {
+	n := 0
+	for i, p := range pts {
+		if i == 0 || pts[i-1].Gamma != p.Gamma {
+			n++
+		}
+	}
+	return n
+}
+
+// pointStage is the stage of a point search of budget points, each a
+// k-fold CV on rows rows.
+func pointStage(method string, budget, k, rows int) Stage {
+	return Stage{Key: "search", Name: fmt.Sprintf("%s: %d points, %d-fold CV on %d rows", method, budget, k, rows), Weight: cvWeight(budget, k, rows)}
 }

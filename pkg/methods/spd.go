@@ -740,10 +740,16 @@ func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	var plan []Stage
+	if s.Init == "cv" {
+		plan = gridStages(train.Len(), s.Common, Space{})
+	}
+	s.Progress.Announce(append(plan, iterationStage("spd", cfg.maxIter, cfg.maxIter, train.Len(), spdPerIter))...)
 	in, err := chooseInit(ctx, train, s.Init, s.Common)
 	if err != nil {
 		return nil, err
 	}
+	s.beginIterations(cfg.maxIter, cfg.maxIter)
 	p := &spdProblem{
 		X: train.X, y: train.Y, n: train.Len(), d: train.Dim(),
 		diag: cfg.param == "diag", rho: cfg.rho, C: in.C, s: s.settings(),
@@ -768,7 +774,7 @@ func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	case spdModeLBFGS:
 		res.Notes = append(res.Notes, "mode lbfgs: not the paper's algorithm: L-BFGS on the same criterion w(Q), alpha re-solved at every evaluation, in a log-diagonal / log-Cholesky chart")
 	}
-	record := tracer(start, &res.Trace, s.Recorder)
+	record := tracer(start, &res.Trace, s.stepRecorder())
 	run := spdAlgorithm1
 	if cfg.mode == spdModeLBFGS {
 		run = spdLBFGS

@@ -72,6 +72,7 @@ func (s SVMSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	if err := checkTrain("svm", train); err != nil {
 		return nil, err
 	}
+	s.Progress.Announce(gridStages(train.Len(), s.Common, s.Space)...)
 	g, err := gridSearchCV(ctx, train, s.Common, s.Space)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)

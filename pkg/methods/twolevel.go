@@ -685,6 +685,9 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if err := twoLevelSize(train.Len(), ts.MaxIter); err != nil {
 		return nil, nil, err
 	}
+	tlIter := cmp.Or(ts.MaxIter, tlMaxIter)
+	ts.Progress.Announce(iterationStage("twolevel", tlIter, tlIter, train.Len(), tlPerIter))
+	ts.beginIterations(tlIter, tlIter)
 	sIdx, vIdx, err := tlSplit(train.Y, ts.Seed)
 	if err != nil {
 		return nil, nil, err
@@ -816,7 +819,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 			return nil
 		},
 	}
-	record := tracer(start, &res.Trace, ts.Recorder)
+	record := tracer(start, &res.Trace, ts.stepRecorder())
 	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free)})
 	// Every accepted iterate, the start included, with its validation error
 	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
