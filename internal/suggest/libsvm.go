@@ -3,6 +3,8 @@ package suggest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // LIBSVMDoc is the page that maps every option of svm-train, svm-predict,
@@ -41,6 +43,10 @@ var libsvmHints = map[string]string{
 	"png":      "grid.py's -png has no equivalent: compare --plot DIR --plot-format png draws the figures",
 	"resume":   "grid.py's -resume is compare --out FILE --resume",
 }
+
+// Hint is Flag and LIBSVM: what pflag's error err on the flags fs may be
+// missing (a near flag's name, a LIBSVM option's flag).
+func Hint(fs *pflag.FlagSet, err error) error { return LIBSVM(Flag(fs, err)) }
 
 // LIBSVM adds, to pflag's "unknown shorthand flag: 'x' in -xyz" error err,
 // what the LIBSVM option -xyz is in kerneltune (a flag, or why there is
