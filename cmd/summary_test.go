@@ -290,12 +290,12 @@ func TestSummaryMarkdownAndLaTeX(t *testing.T) {
 		t.Errorf("footnote not an escaped paragraph:\n%s", md)
 	}
 	tex := mustRun(t, append(compareArgs, "--format", "latex")...)
-	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars; needs \usepackage{booktabs} in the preamble`) {
-		t.Errorf("latex does not say it needs booktabs:\n%s", tex)
+	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars, each scaled down to \linewidth only where wider; needs \usepackage{booktabs} and \usepackage{graphicx} in the preamble`) {
+		t.Errorf("latex does not say it needs booktabs and graphicx:\n%s", tex)
 	}
 	for _, c := range []string{"compare", "report"} {
-		if help := mustRun(t, c, "--help"); !strings.Contains(help, `\usepackage{booktabs}`) {
-			t.Errorf("%s --help does not mention booktabs", c)
+		if help := mustRun(t, c, "--help"); !strings.Contains(help, `\usepackage{booktabs}`) || !strings.Contains(help, `\usepackage{graphicx}`) {
+			t.Errorf("%s --help does not mention booktabs and graphicx", c)
 		}
 	}
 }

@@ -205,6 +205,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		}
 		t.Add(cells...)
 	}
+	t.LaTeXPanels = resultCostPanels(t.Header)
 	t.Notes = append(t.Notes, "* best mean test "+s.Metric.Title()+" (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if bayes {
 		t.Notes = append(t.Notes, bayesNote(s))
@@ -222,6 +223,23 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
 	}
 	return t
+}
+
+// resultCostPanels splits a per-dataset table's columns, in latex, into
+// two panels that each fit an article's text width: the results (the mean
+// and the tests against the baseline) above, the costs and counts below,
+// each with the method column.
+func resultCostPanels(header []string) [][]int {
+	results, costs := []int{0}, []int{0}
+	for j, h := range header[1:] {
+		switch {
+		case strings.HasPrefix(h, "test "), strings.HasPrefix(h, "p vs "), strings.HasPrefix(h, "P("), h == "pairs":
+			results = append(results, j+1)
+		default:
+			costs = append(costs, j+1)
+		}
+	}
+	return [][]int{results, costs}
 }
 
 // pMethodNote says how the table's p-values were computed: exact (the
