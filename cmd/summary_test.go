@@ -222,7 +222,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "mean_test_accuracy", "std_test_accuracy",
+	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "memorising", "mean_test_accuracy", "std_test_accuracy",
 		"mean_nsv", "mean_seconds", "mean_svm_solves", "baseline", "p_value", "pairs", "best", "complete",
 		"rope_points", "p_worse", "p_equivalent", "p_better"}
 	if !slices.Equal(rows[0], want) {

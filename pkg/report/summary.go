@@ -84,6 +84,7 @@ var summaryColumns = []summaryColumn{
 	{"failures", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Failures) }},
 	{"missing", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Missing) }},
 	{"degenerate", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Degenerate) }},
+	{"memorising", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Memorising) }},
 	{"mean_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanAcc) }},
 	{"std_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.StdAcc) }},
 	{"mean_nsv", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanSV) }},
@@ -159,7 +160,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	}
 	t := &Table{
 		Title:  title,
-		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
+		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate", "memorising"},
 	}
 	if !s.Complete {
 		t.Header = append(t.Header, "missing")
@@ -188,7 +189,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 			p = Sig(float64(r.P), 3)
 		}
 		cells := []string{name, acc, dash(Fixed(float64(r.MeanSV), 1)), dash(Fixed(float64(r.MeanSecs), 2)),
-			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), r.degenerateCell()}
+			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), r.degenerateCell(), fmt.Sprintf("%d/%d", r.Memorising, r.Runs)}
 		if !s.Complete {
 			cells = append(cells, strconv.Itoa(r.Missing))
 		}
@@ -211,6 +212,9 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, bayesNote(s))
 	}
 	if n := degenerateNote(*s, recs); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
+	if n := memorisingNote(*s); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
 	if showPairs {
