@@ -62,9 +62,26 @@ func TestMethodHeldOut(t *testing.T) {
 		{"twolevel", "Σ max(0, -f_i)", 3.2, []methods.Figure{{Name: "e_end (validation %)", Value: 12.5}}, 0.875, HeldOutValidation},
 		{"gi", "radius-margin quotient", 12.1, nil, math.NaN(), ""},
 	} {
-		got, src := MethodHeldOut(c.criterion, c.end, c.figures)
+		got, src := MethodHeldOut(c.criterion, c.end, c.figures, 0)
 		if src != c.src || !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) {
 			t.Errorf("%s: %v %q, want %v %q", c.name, got, src, c.want, c.src)
 		}
+	}
+	// Learned on a subset (rcsc on w8a: 5,000 of 49,749 rows, CV 97.20 %):
+	// its CV is of another model; the test accuracy is the held-out one,
+	// and the final model (66 % SVs, 99.46 % train, 99.45 % test) is not
+	// flagged, where the subset's CV flagged it.
+	figs := []methods.Figure{{Name: "cv_accuracy", Value: 0.972}}
+	if got, src := MethodHeldOut("J_reg", 1, figs, 5000); !math.IsNaN(got) || src != "" {
+		t.Errorf("learned on a subset: %v %q, want none", got, src)
+	}
+	r := Record{NSV: 32963, TrainSize: 49749, TrainAccuracy: 49478.0 / 49749, TestAccuracy: 14869.0 / 14951, TestSize: 14951,
+		Criterion: "J_reg", Figures: figs, LearnedOn: 5000}
+	if m := RecordMemorisation(r); m.Memorising || m.HeldOut != HeldOutTest {
+		t.Errorf("w8a: %+v, want held out by the test part and not flagged", m)
+	}
+	r.LearnedOn = 0
+	if m := RecordMemorisation(r); !m.Memorising || m.HeldOut != HeldOutCV {
+		t.Errorf("w8a with the CV taken as the final model's: %+v, want flagged (what the subset's CV said)", m)
 	}
 }

@@ -256,7 +256,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		r.Degenerate = &k
 		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)
 	}
-	cv, src := MethodHeldOut(res.Criterion, res.CriterionEnd, res.Figures)
+	cv, src := MethodHeldOut(res.Criterion, res.CriterionEnd, res.Figures, res.LearnedOn)
 	testAcc := math.NaN()
 	if f.TestAccuracy != nil {
 		testAcc = *f.TestAccuracy
