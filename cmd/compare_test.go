@@ -205,9 +205,9 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, sum, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := "dataset,method,partitions,runs,failures,missing,degenerate,mean_test_accuracy,std_test_accuracy,mean_nsv,mean_seconds,mean_svm_solves,baseline,p_value,pairs,best,complete,rope_points,p_worse,p_equivalent,p_better,train_size,test_size,rows\n" +
-		"heart,svm,1,1,0,0,1,0.8,,0,0,0,svm,,0,true,true,0,,,,,,\n" +
-		"bupa,svm,1,1,0,0,0,0.7,,0,0,0,svm,,0,true,true,0,,,,,,\n"
+	want := "dataset,method,partitions,runs,failures,missing,degenerate,memorising,mean_test_accuracy,std_test_accuracy,mean_nsv,mean_seconds,mean_svm_solves,baseline,p_value,pairs,best,complete,rope_points,p_worse,p_equivalent,p_better,train_size,test_size,rows\n" +
+		"heart,svm,1,1,0,0,1,0,0.8,,0,0,0,svm,,0,true,true,0,,,,,,\n" +
+		"bupa,svm,1,1,0,0,0,0,0.7,,0,0,0,svm,,0,true,true,0,,,,,,\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}

@@ -391,7 +391,7 @@ func TestCrossTablesInEveryFormat(t *testing.T) {
 	tex := mustRun(t, "report", crossRun, "--format", "latex")
 	for _, want := range []string{
 		`Iman--Davenport $F_F$ & 2.061 & 3, 12 & 0.159 \\`,
-		`step & method & average rank & z & p & $\alpha/(k-i)$ & adjusted p & decision \\`,
+		`step & method & \begin{tabular}[b]{@{}r@{}}average\\rank\end{tabular} & z & p & $\alpha/(k-i)$ & \begin{tabular}[b]{@{}r@{}}adjusted\\p\end{tabular} & decision \\`,
 		`0.05 & 2.569 & 2.098 & \{svm, twolevel, lccp, rcsc\} \\`,
 	} {
 		if !strings.Contains(tex, want) {

@@ -165,10 +165,11 @@ func maskCompareTiming(s string, format string) string {
 		return s
 	}
 	// table/markdown rows start with the separator: the time column is
-	// cell 4; latex rows start with the method: cell 3.
+	// cell 4; latex rows start with the method, and the time is in the
+	// second panel (method, #SV, time s, ...): cell 2.
 	col := 4
 	if format == "latex" {
-		col = 3
+		col = 2
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {

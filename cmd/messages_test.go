@@ -105,3 +105,38 @@ func TestInfoARFFNominalNoTypo(t *testing.T) {
 		t.Errorf("notes:\n%s", out[strings.Index(out, "note:"):])
 	}
 }
+
+// TestLIBSVMOptionsNameTheirFlag: an option of svm-train, svm-predict,
+// svm-scale or grid.py typed as LIBSVM spells it is refused (exit 2) with
+// the kerneltune flag it maps to, or why there is none, and the page that
+// maps them all (pflag said only "unknown shorthand flag: 'l' in -log2c").
+func TestLIBSVMOptionsNameTheirFlag(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", "builtin:heart", "--method", "svm", "-log2c", "-1,7,1"}, "unknown shorthand flag: 'l' in -log2c; grid.py's -log2c begin,end,step is --log2c begin,end,step"},
+		{[]string{"compare", "builtin:heart", "-log2g", "3,-15,-2"}, "'l' in -log2g; grid.py's -log2g begin,end,step is --log2g begin,end,step"},
+		{[]string{"train", "builtin:heart", "-b", "1"}, "'b' in -b; LIBSVM's -b 1 (probability estimates) is --probability"},
+		{[]string{"predict", "model.json", "builtin:heart", "-b", "1"}, "'b' in -b; LIBSVM's -b 1 (probability estimates) is --probability"},
+		{[]string{"tune", "builtin:heart", "-v", "5"}, "'v' in -v; svm-train's and grid.py's -v n (n-fold cross-validation) is --folds n"},
+		{[]string{"tune", "builtin:heart", "-qv", "5"}, "'v' in -v; svm-train's and grid.py's -v n"},
+		{[]string{"train", "builtin:heart", "-s", "1"}, "kerneltune trains C-SVC classifiers only (LIBSVM's -s 0, the default; --margin l1, or l2 or hard); nu-SVC (-s 1), one-class (-s 2), epsilon-SVR (-s 3) and nu-SVR (-s 4) have no equivalent"},
+		{[]string{"train", "builtin:heart", "-t", "0"}, "-t 0 (linear) is --kernel linear, -t 2 (RBF) is --kernel gaussian (the default); kerneltune adds --kernel l1; polynomial (-t 1), sigmoid (-t 3) and precomputed (-t 4) kernels have no equivalent"},
+		{[]string{"train", "builtin:heart", "-w1", "2"}, "'w' in -w1; svm-train's -wi is --weight-pos (-w1) and --weight-neg (-w-1)"},
+		{[]string{"tune", "builtin:heart", "-e", "0.01"}, "svm-train's -e is --eps"},
+		{[]string{"tune", "builtin:heart", "-m", "500"}, "svm-train's -m is --cache-mb"},
+		{[]string{"tune", "builtin:heart", "-g", "0.5"}, "svm-train's -g is --gamma (train -g G); tune and compare learn γ"},
+		{[]string{"train", "builtin:heart", "-l", "0", "-u", "1"}, "svm-scale's -l/-u (the feature range) is --normalize minmax11 (-l -1 -u 1) or minmax01 (-l 0 -u 1)"},
+	} {
+		_, errOut, code := runCLI(t, c.args...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "(docs/libsvm-users.md maps every LIBSVM option)") {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	// A letter that is no LIBSVM option keeps pflag's message alone.
+	if _, errOut, code := runCLI(t, "tune", "builtin:heart", "-x"); code != ExitUsage || errOut != "kerneltune: unknown shorthand flag: 'x' in -x\nRun 'kerneltune tune --help' for usage.\n" {
+		t.Errorf("-x: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -37,7 +37,7 @@ func TestReportPerJobCSV(t *testing.T) {
 	}
 	want := []string{"dataset", "method", "partition", "status", "failed", "test_accuracy", "test_balanced_accuracy", "test_macro_f1", "test_auc",
 		"train_accuracy", "nsv", "train_size", "test_size", "svm_solves", "seconds", "shared_seconds", "iterations", "C", "kernel", "gamma",
-		"gamma_space", "degenerate", "svms", "degenerate_svms", "seed", "run", "error"}
+		"gamma_space", "degenerate", "sv_share", "memorising", "svms", "degenerate_svms", "seed", "run", "error"}
 	if !slices.Equal(rows[0], want) {
 		t.Fatalf("header %q, want %q", rows[0], want)
 	}

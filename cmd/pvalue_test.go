@@ -85,6 +85,7 @@ func TestReportLaTeXPaperTable(t *testing.T) {
 \centering
 \caption{Test accuracy \% (mean $\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than svm (two-sided paired Wilcoxon $p < 0.05$); partitions: heart 100 train / 100 test, rows of the data not recorded; sonar 100 train / 100 test, rows of the data not recorded}
 \label{tab:kerneltune-summary}
+\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%
 \begin{tabular}{lccc}
 \toprule
 dataset & svm & lccp & rcsc \\
@@ -92,7 +93,8 @@ dataset & svm & lccp & rcsc \\
 heart & 80.00 $\pm$ 0.00 & \textbf{83.50 $\pm$ 1.87}$^{+}$ & 76.50 $\pm$ 1.87$^{-}$ \\
 sonar & 80.00 $\pm$ 0.00 & \textbf{80.50 $\pm$ 1.87} & 76.50 $\pm$ 1.87$^{-}$ \\
 \bottomrule
-\end{tabular}
+\end{tabular}%
+}
 \end{table}
 `
 	if got := out[i:]; got != want {

@@ -92,7 +92,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	root.SetVersionTemplate(buildinfo.VersionTemplate())
 	root.PersistentFlags().Uint64Var(&g.Seed, "seed", 1, "seed of every random choice (partitions, start points, generated data)")
 	root.PersistentFlags().BoolVarP(&g.Quiet, "quiet", "q", false, "print no progress or notes on stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{suggest.Flag(c.Flags(), err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{suggest.Hint(c.Flags(), err)} })
 	root.SetIn(g.In)
 	root.SetOut(g.Out)
 	root.SetErr(g.ErrOut)

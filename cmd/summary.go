@@ -38,7 +38,7 @@ type summaryOptions struct {
 var summaryFormatHelp = help("summary-format")
 
 func (o *summaryOptions) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex (latex needs \\usepackage{booktabs})")
+	f.StringVar(&o.Format, "format", formatTable, "output: table, markdown, csv, json or latex (latex needs \\usepackage{booktabs} and \\usepackage{graphicx})")
 	f.StringVar(&o.Plot, "plot", "", "write figures into this directory (accuracy box plots, critical-difference diagram, criterion traces, per-feature weights, full-Q heat maps)")
 	f.StringVar(&o.PlotAs, "plot-format", "svg", "figure format: svg, png or pdf")
 	f.IntVar(&o.DPI, "dpi", report.DefaultDPI, "resolution of --plot-format png figures, in dots per inch (300 suits print; 96 the screen)")

@@ -222,7 +222,7 @@ func TestCompareCSVIsNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "mean_test_accuracy", "std_test_accuracy",
+	want := []string{"dataset", "method", "partitions", "runs", "failures", "missing", "degenerate", "memorising", "mean_test_accuracy", "std_test_accuracy",
 		"mean_nsv", "mean_seconds", "mean_svm_solves", "baseline", "p_value", "pairs", "best", "complete",
 		"rope_points", "p_worse", "p_equivalent", "p_better", "train_size", "test_size", "rows"}
 	if !slices.Equal(rows[0], want) {
@@ -290,12 +290,12 @@ func TestSummaryMarkdownAndLaTeX(t *testing.T) {
 		t.Errorf("footnote not an escaped paragraph:\n%s", md)
 	}
 	tex := mustRun(t, append(compareArgs, "--format", "latex")...)
-	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars; needs \usepackage{booktabs} in the preamble`) {
-		t.Errorf("latex does not say it needs booktabs:\n%s", tex)
+	if !strings.HasPrefix(tex, `% kerneltune: table environments with booktabs tabulars, each scaled down to \linewidth only where wider; needs \usepackage{booktabs} and \usepackage{graphicx} in the preamble`) {
+		t.Errorf("latex does not say it needs booktabs and graphicx:\n%s", tex)
 	}
 	for _, c := range []string{"compare", "report"} {
-		if help := mustRun(t, c, "--help"); !strings.Contains(help, `\usepackage{booktabs}`) {
-			t.Errorf("%s --help does not mention booktabs", c)
+		if help := mustRun(t, c, "--help"); !strings.Contains(help, `\usepackage{booktabs}`) || !strings.Contains(help, `\usepackage{graphicx}`) {
+			t.Errorf("%s --help does not mention booktabs and graphicx", c)
 		}
 	}
 }

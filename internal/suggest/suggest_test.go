@@ -3,6 +3,7 @@ package suggest
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,40 @@ func TestReword(t *testing.T) {
 	other := errors.New("nothing to change")
 	if Reword(other, r) != other || Reword(nil, r) != nil {
 		t.Error("an error without the words, or nil, was rewrapped")
+	}
+}
+
+// TestLIBSVMHintsAreDocumented: every LIBSVM option the error explains is in
+// the page the error names, as `-option`, and each hint names a kerneltune
+// flag or says that there is no equivalent.
+func TestLIBSVMHintsAreDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../" + LIBSVMDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for opt, hint := range libsvmHints {
+		if !strings.Contains(page, "`-"+opt) {
+			t.Errorf("-%s is not in %s", opt, LIBSVMDoc)
+		}
+		if !strings.Contains(hint, "--") && !strings.Contains(hint, "no equivalent") && !strings.Contains(hint, "does not") {
+			t.Errorf("-%s: the hint names no flag: %q", opt, hint)
+		}
+	}
+}
+
+func TestLIBSVMParsesPflagsMessage(t *testing.T) {
+	for msg, want := range map[string]string{
+		"unknown shorthand flag: 'l' in -log2c":  "--log2c begin,end,step",
+		"unknown shorthand flag: 'b' in -b=1":    "--probability",
+		"unknown shorthand flag: 'v' in -qv":     "--folds n",
+		"unknown shorthand flag: 'x' in -x":      "",
+		"unknown flag: --log2c":                  "",
+		"invalid argument \"a\" for \"-c, --C\"": "",
+	} {
+		got := LIBSVM(errors.New(msg)).Error()
+		if want == "" && got != msg || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%q: %q, want %q in it", msg, got, want)
+		}
 	}
 }

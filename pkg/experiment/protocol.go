@@ -450,6 +450,8 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 			rec.Notes = append(rec.Notes, "no test AUC: the test part holds one class")
 		}
 	}
+	mz := RecordMemorisation(rec)
+	rec.SVShare, rec.HeldOut, rec.HeldOutAccuracy, rec.Memorising = mz.SVShare, mz.HeldOut, mz.HeldOutAcc, mz.Memorising
 	// A grid search read from the run's memo counts as this job's work
 	// (methods.Result.Credit), so a method's time does not depend on the
 	// order the jobs of a partition ran in.

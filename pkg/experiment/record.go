@@ -83,6 +83,17 @@ type Record struct {
 	// says what was measured.
 	Degenerate       string `json:"degenerate,omitempty"`
 	DegenerateReason string `json:"degenerate_reason,omitempty"`
+	// SVShare, HeldOut, HeldOutAccuracy and Memorising are the memorising
+	// check of the final model (RecordMemorisation, CheckMemorisation): the
+	// share of the training rows that are support vectors, where the
+	// held-out accuracy it compares train_accuracy with comes from ("cv",
+	// "validation", "test") and that accuracy, and whether the model is
+	// flagged. Records written before the check have none of them; report
+	// computes them from the record's other fields.
+	SVShare         float64 `json:"sv_share,omitempty"`
+	HeldOut         string  `json:"held_out,omitempty"`
+	HeldOutAccuracy float64 `json:"held_out_accuracy,omitempty"`
+	Memorising      bool    `json:"memorising,omitempty"`
 	// Pairs, for multi-class data, are the final model's binary SVMs in
 	// LIBSVM's order (the pairs of classes one-vs-one, each class against
 	// the rest one-vs-rest): each one's kernel, margin, C and degenerate
@@ -566,13 +577,18 @@ func (s *jobSet) add(r Record, at RecordPos) error {
 // --workers or --resume compute the same job), the test confusion matrix
 // and AUC when one of them lacks them (written before they were kept),
 // the gamma space when one lacks it (written before it was recorded),
-// and, for records of two different runs (which only MergeFiles merges,
+// the memorising check (derived from the other fields), and, for records
+// of two different runs (which only MergeFiles merges,
 // after checking their settings pair by pair), what identifies the run:
 // its id, settings, provenance and grid.
 func resultDiff(a, b *Record) []string {
 	x, y := *a, *b
 	x.Seconds, y.Seconds, x.SharedSeconds, y.SharedSeconds = 0, 0, 0, 0
 	for _, r := range []*Record{&x, &y} {
+		// The memorising check is computed from the record's other
+		// fields (RecordMemorisation); a record written before it was
+		// recorded lacks it.
+		r.SVShare, r.HeldOut, r.HeldOutAccuracy, r.Memorising = 0, "", 0, false
 		if a.Run != b.Run {
 			r.Run, r.Settings, r.Provenance, r.Grid = "", nil, nil, nil
 		} else if r.Provenance != nil {

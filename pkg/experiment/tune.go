@@ -129,6 +129,10 @@ type TuneResult struct {
 	// median off-diagonal K and predictions, are in DegenerateCheck.
 	Degenerate      *string            `json:"degenerate"`
 	DegenerateCheck methods.Degeneracy `json:"degenerate_check"`
+	// Memorisation is the memorising check of the final model
+	// (CheckMemorisation): its support-vector share, training and held-out
+	// accuracy, and the flag (a warning first in the notes when set).
+	Memorisation Memorisation `json:"memorisation"`
 
 	// Pairs, for multi-class data, are the one-vs-one pairs of classes in
 	// LIBSVM's order, or one-vs-rest the classes against the rest
@@ -251,6 +255,15 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	if k := r.DegenerateCheck.Kind; k != "" {
 		r.Degenerate = &k
 		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)
+	}
+	cv, src := MethodHeldOut(res.Criterion, res.CriterionEnd, res.Figures, res.LearnedOn)
+	testAcc := math.NaN()
+	if f.TestAccuracy != nil {
+		testAcc = *f.TestAccuracy
+	}
+	r.Memorisation = CheckMemorisation(r.NSV, train.Len(), f.TrainAccuracy, cv, src, testAcc)
+	if why := r.Memorisation.Reason(); why != "" {
+		r.Notes = append([]string{"WARNING: memorising: " + why + " (the rule: docs/protocol.md, \"Memorising models\")"}, r.Notes...)
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if !f.Converged() && m.IsMultiClass() {

@@ -66,3 +66,20 @@ func degenerateNote(s DatasetTable, recs []experiment.Record) string {
 	return fmt.Sprintf("%s: %s; on the training part, diagonal: median nearest-neighbour K < %g, constant: median K > 0.9 and C·(1 - median K) < %g, one-class: the SVM predicts one class",
 		what, strings.Join(parts, "; "), methods.DiagonalBelow, methods.ConstantBelow)
 }
+
+// memorisingNote names the entries of a dataset's table with memorising
+// runs and how many, with the rule (experiment.CheckMemorisation); "" when
+// there are none. They are included in the means.
+func memorisingNote(s DatasetTable) string {
+	var parts []string
+	for _, row := range s.Rows {
+		if row.Memorising > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", row.Entry, row.Memorising))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("memorising runs (kept in the means): %s; more than %g%% of the training rows are SVs, and the training error is at least %g points below the held-out error (the method's CV or validation error, else the test error) and at most %g of it",
+		strings.Join(parts, "; "), 100*experiment.MemorisingSVShare, 100*experiment.MemorisingGap, experiment.MemorisingErrorRatio)
+}

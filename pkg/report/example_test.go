@@ -46,10 +46,10 @@ func ExampleWriteSummary() {
 	// Output:
 	// **heart (2 partitions: 170 train / 100 test, rows of the data not recorded)**
 	//
-	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | p vs svm | P(worse/equiv/better) |
-	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|---------:|----------------------:|
-	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        — |                     — |
-	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |      0.5 |        0.09/0.22/0.69 |
+	// | method | test acc. % (mean ± std) |   #SV | time s | SVM solves | runs | failures | degenerate | memorising | p vs svm | P(worse/equiv/better) |
+	// |:-------|-------------------------:|------:|-------:|-----------:|-----:|---------:|-----------:|-----------:|---------:|----------------------:|
+	// | svm    |             82.00 ± 2.83 | 100.0 |   0.00 |          0 |    2 |        0 |        0/2 |        0/2 |        — |                     — |
+	// | spd *  |             83.50 ± 2.12 |  90.0 |   0.00 |          0 |    2 |        0 |        0/2 |        0/2 |      0.5 |        0.09/0.22/0.69 |
 	//
 	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (exact distribution)
 	//

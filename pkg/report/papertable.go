@@ -7,9 +7,15 @@ import (
 	"strings"
 )
 
+// paperPanel is the most entries a panel of the paper's table holds: three
+// bold "83.47 ± 2.66" cells with a dataset's name fit an article's text
+// width (345 pt) at 10 pt.
+const paperPanel = 3
+
 // writeLaTeXPaperTable writes the layout of a paper's results table (e.g.
-// Laanaya et al. 2011, Table 2) for two or more datasets: a booktabs
-// tabular with the datasets as rows and the method entries as columns, each
+// Laanaya et al. 2011, Table 2) for two or more datasets: booktabs
+// tabulars with the datasets as rows and the method entries as columns,
+// paperPanel entries each, one under the other, each
 // cell the mean ± std test accuracy (%) over the partitions, the best of a
 // dataset in bold (every entry of a tie), and a mark where an entry differs
 // significantly from the baseline (the tables' paired Wilcoxon p <
@@ -30,26 +36,34 @@ func writeLaTeXPaperTable(w io.Writer, sum Summary) error {
 	base := sum.Tables[0].Baseline
 	fmt.Fprintf(&b, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Test %s \\%% (mean $\\pm$ std over the partitions); best of each dataset in bold; $^{+}$/$^{-}$: significantly higher/lower than %s (two-sided paired Wilcoxon $p < %g$); %s}\n\\label{tab:kerneltune-summary}\n",
 		latexEscaper.Replace(sum.Metric.Title()), latexEscaper.Replace(base), WinTieLossAlpha, latexEscaper.Replace(sizesNote(sum.Tables)))
-	fmt.Fprintf(&b, "\\begin{tabular}{l%s}\n\\toprule\n", strings.Repeat("c", len(entries)))
-	b.WriteString("dataset")
-	for _, e := range entries {
-		b.WriteString(" & " + latexEscaper.Replace(e))
-	}
-	b.WriteString(" \\\\\n\\midrule\n")
-	for _, t := range sum.Tables {
-		b.WriteString(latexEscaper.Replace(t.Dataset))
-		baseMean := math.NaN()
-		for _, r := range t.Rows {
-			if r.Entry == t.Baseline && r.Runs > 0 {
-				baseMean = float64(r.MeanAcc)
+	// The entries in panels of paperPanel columns, one tabular under the
+	// other: six entries in one row of tabular are wider than an article.
+	for start := 0; start < len(entries); start += paperPanel {
+		part := entries[start:min(start+paperPanel, len(entries))]
+		if start > 0 {
+			b.WriteString("\\par\\medskip\n")
+		}
+		header := []string{"dataset"}
+		for _, e := range part {
+			header = append(header, latexEscaper.Replace(e))
+		}
+		var rows [][]string
+		for _, t := range sum.Tables {
+			baseMean := math.NaN()
+			for _, r := range t.Rows {
+				if r.Entry == t.Baseline && r.Runs > 0 {
+					baseMean = float64(r.MeanAcc)
+				}
 			}
+			row := []string{latexEscaper.Replace(t.Dataset)}
+			for _, e := range part {
+				row = append(row, paperCell(t, e, baseMean))
+			}
+			rows = append(rows, row)
 		}
-		for _, e := range entries {
-			b.WriteString(" & " + paperCell(t, e, baseMean))
-		}
-		b.WriteString(" \\\\\n")
+		writeLaTeXTabular(&b, "l"+strings.Repeat("c", len(part)), header, rows)
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
+	b.WriteString("\\end{table}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -80,6 +80,10 @@ var perJobColumns = []perJobColumn{
 	// the data's own (where γ is svm-train's -g on the file).
 	{"gamma_space", finished(func(r *experiment.Record) string { return r.GammaSpace })},
 	{"degenerate", func(r *experiment.Record) string { return r.Degenerate }},
+	{"sv_share", finished(func(r *experiment.Record) string { return perJobNumber(experiment.RecordMemorisation(*r).SVShare) })},
+	{"memorising", finished(func(r *experiment.Record) string {
+		return strconv.FormatBool(experiment.RecordMemorisation(*r).Memorising)
+	})},
 	// A multi-class record's binary SVMs and how many of them are
 	// degenerate ("3 of 15 pairs"); empty for a binary record.
 	{"svms", func(r *experiment.Record) string { return countIf(len(r.Pairs) > 0, len(r.Pairs)) }},

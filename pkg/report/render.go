@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -40,6 +41,11 @@ type Table struct {
 	Header  []string   // column names, printed as given (not upper-cased)
 	Rows    [][]string // each row has len(Header) cells
 	Notes   []string   // printed below the table, one line each
+	// LaTeXPanels, when set, are the columns (indexes into Header) of each
+	// panel of the latex form: a tabular of its own, one under the other in
+	// the one table environment, so that a table of many columns fits the
+	// page's width. nil: one tabular of every column.
+	LaTeXPanels [][]int
 }
 
 // Add appends a row.
@@ -169,7 +175,55 @@ func isNumericCell(s string) bool {
 
 // latexPreamble opens every latex output: \toprule, \midrule and
 // \bottomrule are the booktabs package's.
-const latexPreamble = "% kerneltune: table environments with booktabs tabulars; needs \\usepackage{booktabs} in the preamble\n"
+const latexPreamble = "% kerneltune: table environments with booktabs tabulars, each scaled down to \\linewidth only where wider; needs \\usepackage{booktabs} and \\usepackage{graphicx} in the preamble\n"
+
+// latexFit and latexFitEnd wrap every tabular: graphicx's \resizebox
+// scales it down to the line's width where it is wider, and leaves it as
+// it is otherwise (the tables are laid out to fit an article's text
+// width; this is the guarantee for long names and many methods).
+const (
+	latexFit    = "\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n"
+	latexFitEnd = "}\n"
+)
+
+// writeLaTeXTabular writes a booktabs tabular of column spec spec, its
+// header and rows (cells already LaTeX), inside latexFit.
+func writeLaTeXTabular(b *strings.Builder, spec string, header []string, rows [][]string) {
+	fmt.Fprintf(b, "%s\\begin{tabular}{%s}\n\\toprule\n", latexFit, spec)
+	b.WriteString(strings.Join(header, " & ") + " \\\\\n\\midrule\n")
+	for _, r := range rows {
+		b.WriteString(strings.Join(r, " & ") + " \\\\\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}%\n" + latexFitEnd)
+}
+
+// latexHeaderCell is the header h of a column whose widest cell has widest
+// characters and whose alignment is align ('l' or 'r'): escaped, and stacked
+// on two lines, split at the space nearest its middle, when it is wider
+// than the cells below it, so that "average rank" does not widen a column
+// of "3.600".
+func latexHeaderCell(h string, widest int, align byte) string {
+	n := utf8.RuneCountInString(h)
+	if n <= widest+4 || !strings.Contains(h, " ") {
+		return latexEscaper.Replace(h)
+	}
+	best, bestD := -1, n
+	for i, r := range h {
+		if r == ' ' {
+			if d := abs(utf8.RuneCountInString(h[:i]) - n/2); d < bestD {
+				best, bestD = i, d
+			}
+		}
+	}
+	return fmt.Sprintf("\\begin{tabular}[b]{@{}%c@{}}%s\\\\%s\\end{tabular}", align, latexEscaper.Replace(h[:best]), latexEscaper.Replace(h[best+1:]))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
 
 // markdownLine escapes what would make a line of text a markdown list item
 // or heading ("* best ..." is a list), so that notes stay plain paragraphs.
@@ -309,32 +363,51 @@ func renderLaTeX(w io.Writer, t *Table, used map[string]int) error {
 		fmt.Fprintf(&b, "%% %s\n", p)
 	}
 	al := columnAligns(t)
-	spec := make([]byte, len(al))
-	for j, a := range al {
-		spec[j] = 'l'
-		if a == tw.AlignRight {
-			spec[j] = 'r'
+	esc := func(cells []string, cols []int) []string {
+		out := make([]string, len(cols))
+		for k, j := range cols {
+			out[k] = latexEscaper.Replace(cells[j])
 		}
-	}
-	row := func(cells []string) {
-		esc := make([]string, len(cells))
-		for j, c := range cells {
-			esc[j] = latexEscaper.Replace(c)
-		}
-		b.WriteString(strings.Join(esc, " & "))
-		b.WriteString(` \\` + "\n")
+		return out
 	}
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
 	if t.Title != "" {
 		fmt.Fprintf(&b, "\\caption{%s}\n\\label{%s}\n", latexEscaper.Replace(t.Title), latexLabel(cmp.Or(t.Label, t.Title), used))
 	}
-	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", spec)
-	row(t.Header)
-	b.WriteString("\\midrule\n")
-	for _, r := range t.Rows {
-		row(r)
+	panels := t.LaTeXPanels
+	if panels == nil {
+		all := make([]int, len(t.Header))
+		for j := range all {
+			all[j] = j
+		}
+		panels = [][]int{all}
 	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
+	for i, cols := range panels {
+		if i > 0 {
+			b.WriteString("\\par\\medskip\n")
+		}
+		spec := make([]byte, len(cols))
+		for k, j := range cols {
+			spec[k] = 'l'
+			if al[j] == tw.AlignRight {
+				spec[k] = 'r'
+			}
+		}
+		rows := make([][]string, len(t.Rows))
+		for r, cells := range t.Rows {
+			rows[r] = esc(cells, cols)
+		}
+		header := make([]string, len(cols))
+		for k, j := range cols {
+			widest := 0
+			for _, r := range t.Rows {
+				widest = max(widest, utf8.RuneCountInString(r[j]))
+			}
+			header[k] = latexHeaderCell(t.Header[j], widest, spec[k])
+		}
+		writeLaTeXTabular(&b, string(spec), header, rows)
+	}
+	b.WriteString("\\end{table}\n")
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "%% %s\n", n)
 	}

@@ -27,6 +27,9 @@ type EntryRow struct {
 	// left out, a run stopped early).
 	Missing    int `json:"missing"`
 	Degenerate int `json:"degenerate"`
+	// Memorising counts the finished runs whose final model memorises its
+	// training part (experiment.RecordMemorisation); kept in the mean.
+	Memorising int `json:"memorising"`
 	// SVMs and DegenerateSVMs count, over the runs of multi-class records
 	// that keep their binary SVMs (experiment.Record.Pairs), the SVMs and
 	// the degenerate ones: a run with one degenerate pair of 15 is 1 of
@@ -523,6 +526,9 @@ func summarizeEntry(e string, rs []experiment.Record, metric metrics.Metric) Ent
 		acc = append(acc, recordScore(&r, metric))
 		if r.Degenerate != "" {
 			row.Degenerate++
+		}
+		if experiment.RecordMemorisation(r).Memorising {
+			row.Memorising++
 		}
 		switch {
 		case len(r.Pairs) > 0:

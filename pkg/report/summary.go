@@ -84,6 +84,7 @@ var summaryColumns = []summaryColumn{
 	{"failures", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Failures) }},
 	{"missing", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Missing) }},
 	{"degenerate", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Degenerate) }},
+	{"memorising", func(t *DatasetTable, r *EntryRow) string { return strconv.Itoa(r.Memorising) }},
 	{"mean_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanAcc) }},
 	{"std_test_accuracy", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.StdAcc) }},
 	{"mean_nsv", func(t *DatasetTable, r *EntryRow) string { return csvNumber(r.MeanSV) }},
@@ -175,7 +176,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	t := &Table{
 		Title:  title,
 		Label:  label,
-		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate"},
+		Header: []string{"method", "test " + s.Metric.Short() + " % (mean ± std)", "#SV", "time s", "SVM solves", "runs", "failures", "degenerate", "memorising"},
 	}
 	if !s.Complete {
 		t.Header = append(t.Header, "missing")
@@ -204,7 +205,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 			p = Sig(float64(r.P), 3)
 		}
 		cells := []string{name, acc, dash(Fixed(float64(r.MeanSV), 1)), dash(Fixed(float64(r.MeanSecs), 2)),
-			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), r.degenerateCell()}
+			dash(Fixed(float64(r.MeanSolves), 0)), strconv.Itoa(r.Runs), strconv.Itoa(r.Failures), r.degenerateCell(), fmt.Sprintf("%d/%d", r.Memorising, r.Runs)}
 		if !s.Complete {
 			cells = append(cells, strconv.Itoa(r.Missing))
 		}
@@ -221,11 +222,15 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		}
 		t.Add(cells...)
 	}
+	t.LaTeXPanels = resultCostPanels(t.Header)
 	t.Notes = append(t.Notes, "* best mean test "+s.Metric.Title()+" (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if bayes {
 		t.Notes = append(t.Notes, bayesNote(s))
 	}
 	if n := degenerateNote(*s, recs); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
+	if n := memorisingNote(*s); n != "" {
 		t.Notes = append(t.Notes, n)
 	}
 	if showPairs {
@@ -238,6 +243,23 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
 	}
 	return t
+}
+
+// resultCostPanels splits a per-dataset table's columns, in latex, into
+// two panels that each fit an article's text width: the results (the mean
+// and the tests against the baseline) above, the costs and counts below,
+// each with the method column.
+func resultCostPanels(header []string) [][]int {
+	results, costs := []int{0}, []int{0}
+	for j, h := range header[1:] {
+		switch {
+		case strings.HasPrefix(h, "test "), strings.HasPrefix(h, "p vs "), strings.HasPrefix(h, "P("), h == "pairs":
+			results = append(results, j+1)
+		default:
+			costs = append(costs, j+1)
+		}
+	}
+	return [][]int{results, costs}
 }
 
 // pMethodNote says how the table's p-values were computed: exact (the

@@ -96,6 +96,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 		}
 	}
 	probabilityRows(t, r.Probability, len(r.Pairs) > 0 && r.Pairs[0].Probability != nil, r.TestScores)
+	t.Add("memorising", memorisationCell(r.Memorisation))
 	if r.LearnedOn > 0 {
 		t.Add("learned on", fmt.Sprintf("%d of the %d training rows (a stratified subset, --kernel-rows); the final SVM on all", r.LearnedOn, r.NTrain))
 	}
@@ -300,4 +301,18 @@ func pairParams(p experiment.TunePair) string {
 		return s + ", l2 C = " + Sig(p.C, 4)
 	}
 	return s + ", C = " + Sig(p.C, 4)
+}
+
+// memorisationCell is the tune table's memorising row: the flag, the
+// support-vector share and the training accuracy's lead over the held-out
+// one (experiment.CheckMemorisation).
+func memorisationCell(m experiment.Memorisation) string {
+	flag := "no"
+	if m.Memorising {
+		flag = "YES"
+	}
+	if m.HeldOut == "" {
+		return fmt.Sprintf("not assessed (SVs %s%% of the training rows; no CV, validation or test part to compare with)", Fixed(100*m.SVShare, 0))
+	}
+	return fmt.Sprintf("%s (SVs %s%% of the training rows; train − %s: %s points)", flag, Fixed(100*m.SVShare, 0), m.HeldOut, Fixed(100*(m.TrainAccuracy-m.HeldOutAcc), 2))
 }

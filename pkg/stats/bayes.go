@@ -110,36 +110,71 @@ const (
 	SignedRankSeed    = 1
 )
 
+// SignedRankResolution is the precision, in units of the metric, to which
+// BayesSignedRank takes the differences and the ROPE: each is rounded to a
+// multiple of it before the pairwise sums are formed, so that the sums are
+// exact and a sum that lies on the ROPE's boundary (a difference of exactly
+// 2·rope, or two that cancel) is classified as a tie, never by a rounding
+// accident of the floating-point subtraction that produced it. It is the
+// resolution at which the report holds mean scores (they are ratios of
+// counts, whose distinct values are much further apart than this for any
+// test set under 10⁸ rows), and far above the floating-point error of such
+// a mean (about 1e-16).
+const SignedRankResolution = 1e-9
+
 // BayesSignedRank is the Bayesian signed-rank test of the differences diff
 // (method − baseline, one per dataset) with the ROPE [−rope, rope]
-// (Benavoli et al. 2014; 2017 §5), as the authors' tutorial code and
-// baycomp's SignedRankTest: the differences with a pseudo-observation
-// z₀ = 0 get Dirichlet weights w ~ Dir(SignedRankPrior, 1, …, 1); for each
-// of samples draws, θ_worse = Σ_ij w_i w_j [z_i + z_j ≤ −2·rope],
-// θ_better = Σ_ij w_i w_j [z_i + z_j > 2·rope], θ_equiv the rest; each
-// probability is the fraction of draws where its θ is the largest (ties
-// shared). The draws come from a PCG generator seeded with seed, so the
-// result is reproducible. It needs at least one difference; else every
-// probability is NaN.
+// (Benavoli et al. 2014; 2017 §5), as baycomp's SignedRankTest computes it:
+// the differences with a pseudo-observation z₀ = 0 get Dirichlet weights
+// w ~ Dir(SignedRankPrior, 1, …, 1); for each of samples draws,
+// θ_better = Σ_ij w_i w_j H(z_i + z_j − 2·rope),
+// θ_worse = Σ_ij w_i w_j H(−z_i − z_j − 2·rope) and θ_equiv the rest, over
+// all ordered pairs (i, j), where H is the Heaviside step with H(0) = ½:
+// a sum exactly on a boundary of the ROPE counts half on each side, and at
+// rope 0 a sum of exactly 0 (the pseudo-observation's own pair among them)
+// counts half as worse and half as better, so that swapping the two
+// methods (negating diff) swaps P(worse) and P(better) exactly. The
+// differences and the ROPE are first rounded to SignedRankResolution, so
+// that the sums are exact. Each probability is the fraction of draws where
+// its θ is the largest; a tie between θs is shared equally (baycomp's
+// argmax gives it to the first, "worse", which would break the symmetry).
+// The draws come from a PCG generator seeded with seed, so the result is
+// reproducible. It needs at least one difference, every one finite; else
+// every probability is NaN.
 func BayesSignedRank(diff []float64, rope float64, samples int, seed uint64) BayesProbs {
-	if len(diff) == 0 || samples <= 0 || !(rope >= 0) {
+	if len(diff) == 0 || samples <= 0 || !(rope >= 0) || math.IsInf(rope, 0) {
 		return NaNProbs()
 	}
-	z := append([]float64{0}, diff...)
+	grid := func(x float64) int64 { return int64(math.Round(x / SignedRankResolution)) }
+	z := make([]int64, 1, len(diff)+1) // z[0] = 0, the pseudo-observation
+	for _, d := range diff {
+		if math.IsNaN(d) || math.IsInf(d, 0) || math.Abs(d) > 1e9 {
+			return NaNProbs()
+		}
+		z = append(z, grid(d))
+	}
 	m := len(z)
-	// region[i*m+j]: 0 worse, 1 equivalent, 2 better for the Walsh sum.
-	region := make([]uint8, m*m)
+	bound := 2 * grid(rope)
+	// above[i*m+j], below[i*m+j]: H(s − 2r) and H(−s − 2r) of the Walsh sum
+	// s = z_i + z_j, in halves (0, 1 or 2).
+	above, below := make([]uint8, m*m), make([]uint8, m*m)
+	heaviside2 := func(a, t int64) uint8 {
+		switch {
+		case a > t:
+			return 2
+		case a == t:
+			return 1
+		}
+		return 0
+	}
 	for i := range z {
 		for j := range z {
 			s := z[i] + z[j]
-			switch {
-			case s > 2*rope:
-				region[i*m+j] = 2
-			case s > -2*rope:
-				region[i*m+j] = 1
-			}
+			above[i*m+j] = heaviside2(s, bound)
+			below[i*m+j] = heaviside2(-s, bound)
 		}
 	}
+	half := [3]float64{0, 0.5, 1}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	w := make([]float64, m)
 	var wins [3]float64
@@ -154,12 +189,15 @@ func BayesSignedRank(diff []float64, rope float64, samples int, seed uint64) Bay
 			}
 			sum += w[i]
 		}
-		var theta [3]float64
+		var theta [3]float64 // worse, equivalent, better
 		for i := range m {
 			wi := w[i] / sum
-			row := region[i*m : (i+1)*m]
+			up, down := above[i*m:(i+1)*m], below[i*m:(i+1)*m]
 			for j := range m {
-				theta[row[j]] += wi * w[j] / sum
+				wij := wi * w[j] / sum
+				theta[0] += wij * half[down[j]]
+				theta[1] += wij * half[2-down[j]-up[j]]
+				theta[2] += wij * half[up[j]]
 			}
 		}
 		best := max(theta[0], theta[1], theta[2])

@@ -17,9 +17,11 @@
 #   accuracies (rounded to 1e-9, as the ranking) of each method minus svm's:
 #   Dirichlet weights Dir(0.5, 1, ..., 1) on (0, d_1, ..., d_n), drawn with
 #   random.gammavariate (a different generator and algorithm than
-#   kerneltune's), theta_left = sum w_i w_j [d_i + d_j <= -2r], theta_right =
-#   sum w_i w_j [d_i + d_j > 2r], theta_rope the rest; the probabilities are
-#   the fractions of 200000 draws where each theta is the largest.
+#   kerneltune's), theta_left = sum w_i w_j H(-(d_i + d_j) - 2r), theta_right =
+#   sum w_i w_j H(d_i + d_j - 2r), theta_rope the rest, with baycomp's
+#   heaviside H (1 above 0, 1/2 at 0, 0 below), the sums exact in integer
+#   units of 1e-9 (the means' rounding); the probabilities are the fractions
+#   of 200000 draws where each theta is the largest.
 import json
 import math
 import os
@@ -70,18 +72,27 @@ def correlated_t(d, rho, rope):
 
 def signed_rank(d, rope, samples, seed):
     rng = random.Random(seed)
-    z = [0.0] + list(d)
+    # exact sums: the differences and the ROPE in integer units of 1e-9
+    z = [0] + [round(x * 1e9) for x in d]
+    r2 = 2 * round(rope * 1e9)
     m = len(z)
-    region = [[2 if z[i] + z[j] > 2 * rope else 1 if z[i] + z[j] > -2 * rope else 0 for j in range(m)] for i in range(m)]
+
+    def h(x):
+        return 1.0 if x > 0 else 0.5 if x == 0 else 0.0
+
+    above = [[h(z[i] + z[j] - r2) for j in range(m)] for i in range(m)]
+    below = [[h(-(z[i] + z[j]) - r2) for j in range(m)] for i in range(m)]
     wins = [0.0, 0.0, 0.0]
     for _ in range(samples):
         g = [rng.gammavariate(0.5, 1.0)] + [rng.gammavariate(1.0, 1.0) for _ in range(m - 1)]
         s = sum(g)
         w = [x / s for x in g]
-        theta = [0.0, 0.0, 0.0]
+        left = right = 0.0
         for i in range(m):
             for j in range(m):
-                theta[region[i][j]] += w[i] * w[j]
+                left += w[i] * w[j] * below[i][j]
+                right += w[i] * w[j] * above[i][j]
+        theta = [left, 1 - left - right, right]
         best = max(theta)
         k = sum(1 for t in theta if t == best)
         for r in range(3):
