@@ -1,0 +1,51 @@
+package cmd
+
+// The fault suite's cases of issue 42, items 9, 12, 13, 14, 16, 17 and 18:
+// inputs without bound, one dataset counted twice, the same data spelled
+// differently, names that make malformed or colliding outputs.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 42, item 13: --budget is bounded as --partitions is (1e12 crashed
+// out of memory, MaxInt64 was "internal error: makeslice", 3e8 allocated
+// 4.7 GB and never ended), in tune, compare and a compare of a study alike,
+// and the memory estimate counts it (bo's Gaussian process is budget²).
+func TestFaultBudgetBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(st, []byte("seed: 1\npartitions: 1\nmethods: [random]\ndatasets:\n  - path: builtin:heart\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune", heartScale, "--method", "random", "--budget", "9223372036854775807", "-q"},
+			"kerneltune: --budget 9223372036854775807: random: want a number of CV evaluations between 1 and 100000 (0 for the default 60)\n"},
+		{[]string{"tune", heartScale, "--method", "bo", "--budget", "1000000000000", "-q"},
+			"kerneltune: --budget 1000000000000: bo: want a number of CV evaluations between 1 and 100000 (0 for the default 30)\n"},
+		{[]string{"compare", "builtin:heart", "--methods", "random", "--budget", "300000000", "--partitions", "1", "-q"},
+			"kerneltune: --budget 300000000: random: want a number of CV evaluations between 1 and 100000 (0 for the default 60)\n"},
+		{[]string{"compare", "--study", st, "--budget", "100001", "-q"},
+			"kerneltune: --budget 100001: random: want a number of CV evaluations between 1 and 100000 (0 for the default 60)\n"},
+		// Within the bound, bo's GP over 100,000 points (two 80 GB
+		// matrices) is counted by the memory estimate.
+		{[]string{"compare", "builtin:heart", "--methods", "bo", "--budget", "100000", "--partitions", "1", "--mem-mb", "4000", "-q"},
+			"kerneltune: compare: bo on heart needs about 183180 MB for 1 job at once (--workers), 183148 MB each for 100 training rows × 13 features besides the runtime's 32 MB, more than --mem-mb 4000"},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != ExitUsage || !strings.HasPrefix(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tc.args, code, errOut, ExitUsage, tc.want)
+		}
+	}
+	_, errOut, _ := runCLI(t, "compare", "builtin:heart", "--methods", "bo", "--budget", "100000", "--partitions", "1", "--mem-mb", "4000", "-q")
+	if !strings.Contains(errOut, "a smaller --budget") {
+		t.Errorf("bo's memory refusal does not name --budget: %q", errOut)
+	}
+}
