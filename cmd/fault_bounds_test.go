@@ -49,3 +49,25 @@ func TestFaultBudgetBounded(t *testing.T) {
 		t.Errorf("bo's memory refusal does not name --budget: %q", errOut)
 	}
 }
+
+// Issue 42, item 17: report --methods spd:diag finds the records of entry
+// spd, whose param is diag by default (and spd@diag, svm:iso alike); a param
+// the records were not run with is still refused.
+func TestFaultReportMethodsResolved(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	mustRun(t, "compare", "builtin:heart", "--methods", "svm,spd", "--partitions", "2", "--train-size", "60", "--test-size", "60", "--out", out, "-q")
+	for _, m := range []string{"spd:diag", "spd@diag", "svm:iso"} {
+		stdout, errOut, code := runCLI(t, "report", out, "--methods", m, "--format", "csv")
+		method, _, _ := strings.Cut(m, ":")
+		method, _, _ = strings.Cut(method, "@")
+		if code != 0 || strings.Count(stdout, "\nheart,"+method+",") != 1 || strings.Count(stdout, "\n") != 2 {
+			t.Errorf("--methods %s: exit %d, %s\n%s; want one row of %s", m, code, errOut, stdout, method)
+		}
+	}
+	_, errOut, code := runCLI(t, "report", out, "--methods", "spd:full")
+	if want := "kerneltune: --methods: no records of method \"spd:full\" (the records hold spd, svm)\n"; code != ExitUsage || !strings.HasPrefix(errOut, want) {
+		t.Errorf("spd:full: exit %d, %q; want %q", code, errOut, want)
+	}
+}
