@@ -178,7 +178,7 @@ func (o *compareOptions) presetFlags(cmd *cobra.Command, weston bool) error {
 
 // maxPartitions bounds --partitions: every partition's row indices are drawn
 // up front, and a typo such as 1e11 ended in an out-of-memory crash.
-const maxPartitions = 100_000
+const maxPartitions = experiment.MaxPartitions
 
 // settings are the complete settings of the run the flags and DATA args
 // describe (validated by validate; nothing read, nothing run): runCompare

@@ -7,6 +7,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,45 @@ func TestFaultReportMethodsResolved(t *testing.T) {
 	_, errOut, code := runCLI(t, "report", out, "--methods", "spd:full")
 	if want := "kerneltune: --methods: no records of method \"spd:full\" (the records hold spd, svm)\n"; code != ExitUsage || !strings.HasPrefix(errOut, want) {
 		t.Errorf("spd:full: exit %d, %q; want %q", code, errOut, want)
+	}
+}
+
+// Issue 42, item 14: a record whose grid says 2⁶³−1 partitions (or whose
+// partition is past the bound of a run) hung report, which then ignored
+// SIGTERM; records are checked against --partitions' bound when read, by
+// report and by compare --resume alike.
+func TestFaultRecordPartitionsBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	args := []string{"compare", "builtin:heart", "--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
+	mustRun(t, append(args, "--out", out)...)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		old, new, want string
+	}{
+		{`"partitions":2`, `"partitions":9223372036854775807`, ":1: grid: dataset heart has 9223372036854775807 partitions, outside the bound of a run (0 to 100000, as compare's --partitions)\n"},
+		{`"partitions":2`, `"partitions":100001`, ":1: grid: dataset heart has 100001 partitions, outside the bound of a run (0 to 100000, as compare's --partitions)\n"},
+		{`"partition":1,`, `"partition":9223372036854775806,`, ": partition 9223372036854775806 is outside the bound of a run (at most 100000 partitions: 0 to 99999)\n"},
+	} {
+		bad := filepath.Join(dir, "bad.jsonl")
+		edited := strings.ReplaceAll(string(data), tc.old, tc.new)
+		if tc.old == `"partition":1,` { // no grid: the partition alone
+			edited = regexp.MustCompile(`"grid":\{[^}]*\}[^}]*\},?`).ReplaceAllString(edited, "")
+		}
+		if err := os.WriteFile(bad, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := runCLI(t, "report", bad)
+		if code != ExitError || !strings.HasPrefix(errOut, "kerneltune: "+bad) || !strings.HasSuffix(errOut, tc.want) {
+			t.Errorf("report %s: exit %d, %q; want exit 1 and %q", tc.new, code, errOut, tc.want)
+		}
+		_, errOut, code = runCLI(t, append(args, "--out", bad, "--resume")...)
+		if code == 0 || !strings.Contains(errOut, strings.TrimSuffix(tc.want, "\n")) {
+			t.Errorf("compare --resume %s: exit %d, %q; want %q", tc.new, code, errOut, tc.want)
+		}
 	}
 }

@@ -161,6 +161,12 @@ type GridDataset struct {
 	Partitions int    `json:"partitions"`
 }
 
+// MaxPartitions bounds a run's partitions: compare's --partitions, a
+// study's partitions, and what a record read says (CheckRecord: a grid of
+// 2⁶³−1 partitions would have report count its missing jobs for ever,
+// issue 42, item 14).
+const MaxPartitions = 100_000
+
 // NewGrid returns the grid of a run over sources and entries.
 func NewGrid(sources []Source, entries []Entry) *Grid {
 	g := &Grid{}
@@ -606,6 +612,9 @@ func CheckRecord(r *Record) error {
 			return fmt.Errorf("%s %d < 0", f.name, f.v)
 		}
 	}
+	if r.Partition >= MaxPartitions {
+		return fmt.Errorf("partition %d is outside the bound of a run (at most %d partitions: 0 to %d)", r.Partition, MaxPartitions, MaxPartitions-1)
+	}
 	if !(r.Seconds >= 0) || math.IsInf(r.Seconds, 0) {
 		return fmt.Errorf("seconds %v is not a wall time", r.Seconds)
 	}
@@ -641,8 +650,8 @@ func CheckRecord(r *Record) error {
 		return fmt.Errorf("entry %q is not in the run's grid (%s)", r.Entry, strings.Join(g.Entries, ", "))
 	}
 	for _, d := range g.Datasets {
-		if d.Partitions < 0 {
-			return fmt.Errorf("grid: dataset %s has %d partitions", d.Name, d.Partitions)
+		if d.Partitions < 0 || d.Partitions > MaxPartitions {
+			return fmt.Errorf("grid: dataset %s has %d partitions, outside the bound of a run (0 to %d, as compare's --partitions)", d.Name, d.Partitions, MaxPartitions)
 		}
 		if d.Name == r.Dataset {
 			if r.Partition >= d.Partitions {
