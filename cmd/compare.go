@@ -271,6 +271,8 @@ func compareError(memMB int, err error) error {
 		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
 	case errors.As(err, &dup):
 		return usageErrorf("DATA %s is given twice", dup.Path)
+	case errors.As(err, new(*experiment.SameDatasetError)):
+		return usageErrorf("DATA: %v", err)
 	case errors.Is(err, experiment.ErrNoSVM):
 		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):

@@ -112,3 +112,58 @@ func TestFaultRecordPartitionsBounded(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42, item 9: one dataset given twice (two spellings of a path, a
+// symlink, builtin:heart and a copy of its file) counted as two datasets
+// in Friedman, Nemenyi, Holm and the signed-rank test. compare refuses it
+// up front naming both arguments; report merges two runs of one identity
+// under two names (--name h1, --name h2) as one dataset, with a note.
+func TestFaultOneIdentityOneDataset(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := filepath.Join(dir, "x.libsvm")
+	if err := os.WriteFile(x, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(x, filepath.Join(dir, "y.libsvm")); err != nil {
+		t.Fatal(err)
+	}
+	y := filepath.Join(dir, "y.libsvm")
+	dotX := dir + "/./x.libsvm" // not cleaned: another spelling of x
+	run := []string{"--methods", "svm", "--partitions", "1", "--train-size", "60", "--test-size", "60", "-q"}
+	const sha = "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"
+	for _, pair := range [][2]string{{x, dotX}, {x, y}, {"builtin:heart", x}} {
+		_, errOut, code := runCLI(t, append([]string{"compare", pair[0], pair[1]}, run...)...)
+		want := "kerneltune: DATA: " + pair[0] + " and " + pair[1] + " are one dataset (the same data, SHA-256 " + sha + ", read, partitioned and normalised the same way): give it once"
+		if code != ExitUsage || !strings.HasPrefix(errOut, want) {
+			t.Errorf("compare %s %s: exit %d, %q; want exit 2 and %q", pair[0], pair[1], code, errOut, want)
+		}
+	}
+	// Other data, or the same data read another way, are other datasets.
+	mustRun(t, append([]string{"compare", "builtin:heart", "builtin:breast-wisconsin"}, run...)...)
+
+	files := map[string]string{}
+	for _, name := range []string{"h1", "h2"} {
+		files[name] = filepath.Join(dir, name+".jsonl")
+		mustRun(t, "compare", "builtin:heart", "--name", name, "--methods", "svm,spd", "--partitions", "3", "--train-size", "60", "--test-size", "60", "--out", files[name], "-q")
+	}
+	files["b"] = filepath.Join(dir, "b.jsonl")
+	mustRun(t, "compare", "builtin:breast-wisconsin", "--methods", "svm,spd", "--partitions", "3", "--train-size", "60", "--test-size", "60", "--out", files["b"], "-q")
+	out, errOut, code := runCLI(t, "report", files["h1"], files["h2"], files["b"])
+	note := "h2 of " + files["h2"] + " is dataset h1 (one identity "
+	if code != 0 || !strings.Contains(errOut, note) || !strings.Contains(errOut, "reported as h1, one dataset") {
+		t.Fatalf("report h1 h2 b: exit %d, stderr %q; want the note %q", code, errOut, note)
+	}
+	if !strings.Contains(out, "across 2 datasets") || !strings.Contains(out, "datasets: h1, breast-wisconsin\n") || strings.Contains(out, "h2") {
+		t.Errorf("report h1 h2 b counts h2 apart:\n%s", out)
+	}
+	// The merged h1 is the jobs of one run (the same 3 partitions), not 6.
+	csv := mustRun(t, "report", files["h1"], files["h2"], "--format", "csv")
+	if !strings.Contains(csv, "\nh1,svm,3,3,0,0,") || strings.Count(csv, "\n") != 3 {
+		t.Errorf("report h1 h2 --format csv:\n%s", csv)
+	}
+}

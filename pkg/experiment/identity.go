@@ -362,6 +362,14 @@ func renameDataset(r *Record, name string) {
 				g.Datasets[j].Name = name
 			}
 		}
+		// A grid that named both (one run of two spellings of one
+		// dataset) names it once.
+		seen := false
+		g.Datasets = slices.DeleteFunc(g.Datasets, func(d GridDataset) bool {
+			dup := d.Name == name && seen
+			seen = seen || d.Name == name
+			return dup
+		})
 		r.Grid = g
 	}
 	r.Dataset = name

@@ -204,6 +204,7 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	if c.seen == nil {
 		c.seen = map[[2]string]pairSeen{}
 	}
+	ps = dataSettings(ps)
 	key := [2]string{r.Dataset, r.Entry}
 	first, ok := c.seen[key]
 	if !ok {
@@ -216,6 +217,36 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	return nil
 }
 
+// dataSettings returns pair settings ps as they bear on the data, not
+// on how the run named it or how many partitions it drew (issue 42, items 9
+// and 16): the "source" of a dataset with a hash (NAME/K/SHA256...) without
+// its name and number of partitions, since its identity (MergeFiles: one
+// identity is one dataset, under its first name) is its data, and
+// partition k is drawn from the seed and k alone, so that a run of more
+// partitions adds partitions to the same jobs. A run's own count is in its
+// grid (unionGrid keeps the largest). ps is not changed.
+func dataSettings(ps map[string]string) map[string]string {
+	src, ok := ps["source"]
+	if !ok {
+		return ps
+	}
+	f := strings.Split(src, "/")
+	if len(f) < 3 || !isSHA256(f[2]) {
+		return ps // a source given in Go: its name is its identity
+	}
+	out := maps.Clone(ps)
+	out["source"] = strings.Join(f[2:], "/")
+	if ds, ok := out["dataset"]; ok { // a study dataset's key: "partitions=K ..."
+		out["dataset"] = strings.Join(slices.DeleteFunc(splitKV(ds), func(kv string) bool { return strings.HasPrefix(kv, "partitions=") }), " ")
+	}
+	if dp, ok := out["describe.partitions"]; ok { // "SPLITS/K/TRAIN/TEST/FRACTION/STRATIFIED"
+		if f := strings.Split(dp, "/"); len(f) > 1 {
+			out["describe.partitions"] = strings.Join(slices.Delete(f, 1, 2), "/")
+		}
+	}
+	return out
+}
+
 // unionGrid is the grid of several runs: their datasets and entries, each
 // once, in order of first appearance.
 func unionGrid(rs []Record) *Grid {
@@ -225,8 +256,12 @@ func unionGrid(rs []Record) *Grid {
 			continue
 		}
 		for _, d := range r.Grid.Datasets {
-			if !slices.ContainsFunc(g.Datasets, func(e GridDataset) bool { return e.Name == d.Name }) {
+			if i := slices.IndexFunc(g.Datasets, func(e GridDataset) bool { return e.Name == d.Name }); i < 0 {
 				g.Datasets = append(g.Datasets, d)
+			} else {
+				// Runs of more partitions of one dataset: partition k
+				// is the same in each (dataSettings).
+				g.Datasets[i].Partitions = max(g.Datasets[i].Partitions, d.Partitions)
 			}
 		}
 		for _, e := range r.Grid.Entries {
