@@ -273,6 +273,8 @@ func compareError(memMB int, err error) error {
 		return usageErrorf("DATA %s is given twice", dup.Path)
 	case errors.As(err, new(*experiment.SameDatasetError)):
 		return usageErrorf("DATA: %v", err)
+	case errors.As(err, new(*dataio.NameError)) && errors.As(err, &src):
+		return usageErrorf("compare: %q: %v (--name, or name: in a study)", src.Path, src.Err)
 	case errors.Is(err, experiment.ErrNoSVM):
 		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -165,5 +166,62 @@ func TestFaultOneIdentityOneDataset(t *testing.T) {
 	csv := mustRun(t, "report", files["h1"], files["h2"], "--format", "csv")
 	if !strings.Contains(csv, "\nh1,svm,3,3,0,0,") || strings.Count(csv, "\n") != 3 {
 		t.Errorf("report h1 h2 --format csv:\n%s", csv)
+	}
+}
+
+// Issue 42, item 18: --split-identities gives another identity of heart
+// a name no dataset has (a user's own heart#2 keeps its name and its
+// records); names with control characters are refused (they made
+// malformed SVG); datasets "a b" and "a_b" write two figure files, not one.
+func TestFaultNamesSplitsAndFigureFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	run := []string{"--methods", "svm", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q"}
+	file := func(name string, args ...string) string {
+		p := filepath.Join(dir, name+".jsonl")
+		mustRun(t, append(append(args, "--out", p), run...)...)
+		return p
+	}
+	a := file("a", "compare", "builtin:heart")
+	b := file("b", "compare", "builtin:heart", "--seed", "7")
+	c := file("c", "compare", "builtin:breast-wisconsin", "--name", "heart#2")
+	for _, order := range [][]string{{a, b, c}, {c, a, b}} {
+		out, errOut, code := runCLI(t, append([]string{"report", "--split-identities", "--format", "csv"}, order...)...)
+		if code != 0 || !strings.Contains(out, "\nheart#2,svm,2,2,0,0,0,0.95,") || !strings.Contains(out, "\nheart#3,svm,2,2,") ||
+			!strings.Contains(errOut, "heart#3 is dataset heart of "+b+" (seed 1 vs 7)") {
+			t.Errorf("report --split-identities %v: exit %d, %s\n%s; want heart, heart#3 (heart of seed 7) and the user's heart#2 (breast-wisconsin, 95%%)", order, code, errOut, out)
+		}
+	}
+
+	for _, name := range []string{"he\nart", "a\tb", "x\x1b[31m"} {
+		_, errOut, code := runCLI(t, append([]string{"compare", "builtin:heart", "--name", name}, run...)...)
+		want := "kerneltune: compare: \"builtin:heart\": dataset name " + strconv.Quote(name) + " holds the control character"
+		if code != ExitUsage || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "(--name, or name: in a study)") {
+			t.Errorf("--name %q: exit %d, %q; want exit 2 and %q", name, code, errOut, want)
+		}
+	}
+	data, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(strings.ReplaceAll(string(data), `"heart"`, `"he\nart"`)), 0o644)
+	if _, errOut, code := runCLI(t, "report", bad); code != ExitError || !strings.HasPrefix(errOut, "kerneltune: "+bad+":1: dataset name \"he\\nart\" holds the control character U+000A") {
+		t.Errorf("report of a record named he\\nart: exit %d, %q", code, errOut)
+	}
+
+	heart, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(heart), "\n")
+	os.WriteFile(filepath.Join(dir, "a b"), heart, 0o644)
+	os.WriteFile(filepath.Join(dir, "a_b"), []byte(strings.Join(lines[:200], "")), 0o644)
+	figs := filepath.Join(dir, "figs")
+	mustRun(t, "compare", filepath.Join(dir, "a b"), filepath.Join(dir, "a_b"), "--methods", "svm,spd", "--partitions", "2", "--train-size", "60", "--test-size", "60", "-q", "--plot", figs)
+	for _, f := range []string{"a_b-spd-trace.svg", "a_b-c8687a-spd-trace.svg", "a_b-spd-weights.svg", "a_b-c8687a-spd-weights.svg"} {
+		if _, err := os.Stat(filepath.Join(figs, f)); err != nil {
+			t.Errorf("--plot of datasets \"a b\" and a_b: %v", err)
+		}
 	}
 }

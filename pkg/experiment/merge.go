@@ -95,6 +95,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		recs[k] = sets[k].recs
 	}
 	norm := learnNormalizations(recs...)
+	ic.take(recs...)
 	for _, set := range sets {
 		f, rs := set.name, set.recs
 		for i := range rs {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
@@ -611,6 +612,9 @@ func CheckRecord(r *Record) error {
 		if f.v < 0 {
 			return fmt.Errorf("%s %d < 0", f.name, f.v)
 		}
+	}
+	if err := dataio.CheckName(r.Dataset); err != nil {
+		return err
 	}
 	if r.Partition >= MaxPartitions {
 		return fmt.Errorf("partition %d is outside the bound of a run (at most %d partitions: 0 to %d)", r.Partition, MaxPartitions, MaxPartitions-1)
