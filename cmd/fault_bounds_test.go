@@ -5,6 +5,8 @@ package cmd
 // differently, names that make malformed or colliding outputs.
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -222,6 +224,43 @@ func TestFaultNamesSplitsAndFigureFiles(t *testing.T) {
 	for _, f := range []string{"a_b-spd-trace.svg", "a_b-c8687a-spd-trace.svg", "a_b-spd-weights.svg", "a_b-c8687a-spd-weights.svg"} {
 		if _, err := os.Stat(filepath.Join(figs, f)); err != nil {
 			t.Errorf("--plot of datasets \"a b\" and a_b: %v", err)
+		}
+	}
+}
+
+// Issue 42, item 18: info --feature-stats showed std inf for |x| > 1e154
+// (the squares overflowed) and 0 below 1e-162, and --format json then
+// failed on the Inf; the values are scaled by a power of two first.
+func TestFaultInfoStatsOfHugeAndTinyValues(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		exp             string
+		mean, std, text string
+	}{
+		{"e200", "1.2499999999999999e+200", "1.479019945774904e+200", "│ 1 │ f1   │ -1e+200 │ 3e+200 │ 1.25e+200 │ 1.47902e+200 │"},
+		{"e-200", "1.25e-200", "1.479019945774904e-200", "│ 1 │ f1   │ -1e-200 │ 3e-200 │ 1.25e-200 │ 1.47902e-200 │"},
+		{"e307", "1.25e+307", "1.479019945774904e+307", "│ 1 │ f1   │ -1e+307 │ 3e+307 │ 1.25e+307 │ 1.47902e+307 │"},
+	} {
+		p := filepath.Join(dir, "x"+tc.exp)
+		body := fmt.Sprintf("1 1:1%[1]s 2:1\n-1 1:3%[1]s 2:2\n1 1:2%[1]s 2:0.5\n-1 1:-1%[1]s 2:3\n", tc.exp)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out := mustRun(t, "info", p, "--feature-stats"); !strings.Contains(out, tc.text) {
+			t.Errorf("%s: want the row %q in\n%s", tc.exp, tc.text, out)
+		}
+		js := mustRun(t, "info", p, "--feature-stats", "--format", "json")
+		var got struct {
+			Stats []map[string]any `json:"feature_stats"`
+		}
+		dec := json.NewDecoder(strings.NewReader(js))
+		dec.UseNumber()
+		if err := dec.Decode(&got); err != nil || len(got.Stats) != 2 {
+			t.Fatalf("%s: %v\n%s", tc.exp, err, js)
+		}
+		if s := got.Stats[0]; s["mean"] != json.Number(tc.mean) || s["std"] != json.Number(tc.std) || got.Stats[1]["std"] != json.Number("0.960143218483576") {
+			t.Errorf("%s: feature stats %v, want mean %s std %s", tc.exp, got.Stats, tc.mean, tc.std)
 		}
 	}
 }
