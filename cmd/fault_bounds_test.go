@@ -10,9 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // Issue 42, item 13: --budget is bounded as --partitions is (1e12 crashed
@@ -262,5 +265,54 @@ func TestFaultInfoStatsOfHugeAndTinyValues(t *testing.T) {
 		if s := got.Stats[0]; s["mean"] != json.Number(tc.mean) || s["std"] != json.Number(tc.std) || got.Stats[1]["std"] != json.Number("0.960143218483576") {
 			t.Errorf("%s: feature stats %v, want mean %s std %s", tc.exp, got.Stats, tc.mean, tc.std)
 		}
+	}
+}
+
+// Issue 42, item 16: the same data and settings spelled differently were
+// refused as "not the dataset": the defaults spelled out (--input-format
+// libsvm, --features 13, --positive 1, --missing drop, --categorical onehot,
+// --log2c -5,15,2 --log2g 3,-15,-2), and the same method with more
+// partitions in a second file. compare --resume and report's merge compare
+// what the options resolve to; an option that changes the data still
+// makes another dataset.
+func TestFaultSameDataSpelledDifferently(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	base := []string{"compare", heartScale, "--methods", "svm,random", "--budget", "6", "--train-size", "60", "--test-size", "60", "-q"}
+	spelled := []string{"--input-format", "libsvm", "--features", "13", "--positive", "1", "--missing", "drop", "--categorical", "onehot", "--log2c", "-5,15,2", "--log2g", "3,-15,-2"}
+	plain := filepath.Join(dir, "plain.jsonl")
+	mustRun(t, append(base, "--partitions", "2", "--out", plain)...)
+	before, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Resumed with the defaults spelled out: the same run, nothing to do.
+	if _, errOut, code := runCLI(t, append(append(base, "--partitions", "2", "--out", plain, "--resume"), spelled...)...); code != 0 {
+		t.Fatalf("compare --resume with the defaults spelled out: exit %d, %s", code, errOut)
+	}
+	if after, _ := os.ReadFile(plain); string(after) != string(before) {
+		t.Errorf("compare --resume with the defaults spelled out changed the file:\n%s\nwas\n%s", after, before)
+	}
+	// A second file, with the defaults spelled out and more partitions.
+	more := filepath.Join(dir, "more.jsonl")
+	mustRun(t, append(append(base, "--partitions", "3", "--out", more), spelled...)...)
+	out, errOut, code := runCLI(t, "report", plain, more, "--format", "csv")
+	if code != 0 || !strings.Contains(out, "\nheart_scale,svm,3,3,0,0,") || !strings.Contains(out, "\nheart_scale,random,3,3,0,0,") || strings.Count(out, "\n") != 3 {
+		t.Errorf("report plain more: exit %d, %s\n%s; want one dataset of 3 partitions", code, errOut, out)
+	}
+	// The records of the partitions both files hold are the same jobs.
+	pr, _ := readMasked(t, plain)
+	mr, _ := readMasked(t, more)
+	for i := range pr {
+		j := slices.IndexFunc(mr, func(r experiment.Record) bool { return r.Entry == pr[i].Entry && r.Partition == pr[i].Partition })
+		if j < 0 || mr[j].TestAccuracy != pr[i].TestAccuracy || mr[j].Identity != pr[i].Identity || mr[j].Run == pr[i].Run {
+			t.Errorf("%s/%d: the two files disagree", pr[i].Entry, pr[i].Partition)
+		}
+	}
+	// Another +1 class is another dataset.
+	flipped := filepath.Join(dir, "flipped.jsonl")
+	mustRun(t, append(base, "--partitions", "2", "--out", flipped, "--positive", "-1")...)
+	if _, errOut, code := runCLI(t, "report", plain, flipped); code != ExitError || !strings.Contains(errOut, "read options (defaults) vs positive=-1") {
+		t.Errorf("report plain flipped: exit %d, %q; want the identity conflict", code, errOut)
 	}
 }

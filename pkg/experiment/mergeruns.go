@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 // PairSettings returns the settings of r's run that bear on its (dataset,
@@ -217,24 +218,31 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	return nil
 }
 
-// dataSettings returns pair settings ps as they bear on the data, not
-// on how the run named it or how many partitions it drew (issue 42, items 9
-// and 16): the "source" of a dataset with a hash (NAME/K/SHA256...) without
+// dataSettings returns pair settings ps as they resolve, not as a run
+// spelled them (issue 42, items 9 and 16): grid.py's grid given as
+// --log2c -5,15,2 --log2g 3,-15,-2 is no grid given; and as they bear on
+// the data, not on how the run named it or how many partitions it drew: the "source" of a dataset with a hash (NAME/K/SHA256...) without
 // its name and number of partitions, since its identity (MergeFiles: one
 // identity is one dataset, under its first name) is its data, and
 // partition k is drawn from the seed and k alone, so that a run of more
 // partitions adds partitions to the same jobs. A run's own count is in its
 // grid (unionGrid keeps the largest). ps is not changed.
 func dataSettings(ps map[string]string) map[string]string {
-	src, ok := ps["source"]
+	out := maps.Clone(ps)
+	for _, k := range []string{"entry.Log2C", "entry.Log2Gamma", "base.Log2C", "base.Log2Gamma"} {
+		// grid.py's grid spelled out (--log2c -5,15,2): the default.
+		if v, ok := out[k]; ok && methods.DefaultGrid(v, strings.HasSuffix(k, "Gamma")) {
+			delete(out, k)
+		}
+	}
+	src, ok := out["source"]
 	if !ok {
-		return ps
+		return out
 	}
 	f := strings.Split(src, "/")
 	if len(f) < 3 || !isSHA256(f[2]) {
-		return ps // a source given in Go: its name is its identity
+		return out // a source given in Go: its name is its identity
 	}
-	out := maps.Clone(ps)
 	out["source"] = strings.Join(f[2:], "/")
 	if ds, ok := out["dataset"]; ok { // a study dataset's key: "partitions=K ..."
 		out["dataset"] = strings.Join(slices.DeleteFunc(splitKV(ds), func(kv string) bool { return strings.HasPrefix(kv, "partitions=") }), " ")

@@ -3,6 +3,7 @@ package methods
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -306,13 +307,34 @@ func weightsNote(c Common) string {
 }
 
 // over returns own with sp's grids where sp sets them: a grid sp leaves
-// zero keeps own's (Loop.Space).
+// zero, or gives as grid.py's default spelled out (DefaultGrid), keeps
+// own's (Loop.Space), so that --log2c -5,15,2 is the run of no --log2c.
 func (sp Space) over(own Space) Space {
-	if sp.Log2C.IsSet() {
+	if sp.Log2C.IsSet() && !isDefault(sp.Log2C, false) {
 		own.Log2C = sp.Log2C
 	}
-	if sp.Log2Gamma.IsSet() {
+	if sp.Log2Gamma.IsSet() && !isDefault(sp.Log2Gamma, true) {
 		own.Log2Gamma = sp.Log2Gamma
 	}
 	return own
+}
+
+// isDefault reports whether g resolves to the default of log2 C (gamma
+// false) or log2 γ: grid.py's points in their order, and so its box.
+func isDefault(g Log2Grid, gamma bool) bool {
+	def, lo, hi := gridLog2C, boxLog2CMin, boxLog2CMax
+	if gamma {
+		def, lo, hi = gridLog2Gamma, boxLog2GammaMin, boxLog2GammaMax
+	}
+	l, h := g.Bounds(lo, hi)
+	return slices.Equal(g.Points(def), def) && l == lo && h == hi
+}
+
+// DefaultGrid reports whether value, a grid as --log2c (gamma false) or
+// --log2g reads it ("begin,end,step"), is what the default resolves to
+// (issue 42, item 16): a run's settings written with it spelled out are
+// those of a run without it.
+func DefaultGrid(value string, gamma bool) bool {
+	var g Log2Grid
+	return g.Set(value) == nil && isDefault(g, gamma)
 }
