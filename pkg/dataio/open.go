@@ -11,9 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 	"unicode"
 )
 
@@ -187,7 +184,6 @@ func OpenDataset(ctx context.Context, spec DatasetSpec, seed uint64, stdin io.Re
 	if err != nil {
 		return nil, err
 	}
-	p.Spec.Read = p.resolvedRead()
 	p.Rename(spec.Name)
 	if err := CheckName(p.Name()); err != nil {
 		return nil, &DatasetError{Path: spec.Path, Err: err}
@@ -294,69 +290,4 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 		p.Notes = append(p.Notes, note)
 	}
 	return nil
-}
-
-// resolvedRead returns the dataset's read options with those that resolve
-// to what their default gives on this data left out (issue 42, item 16):
-// the format auto-detection gives, the +1 class the default rule picks
-// between the two labels, the feature count of a LIBSVM file's largest
-// index, --missing drop on data without missing values, --categorical
-// onehot on data without nominal columns. A run that spells the defaults
-// out is then the run that does not: its identity (Identity), provenance
-// and study key are the same. An option that may change what is read is
-// kept.
-func (p *Partitioned) resolvedRead() ReadOptions {
-	o, d := p.Spec.Read, p.Data
-	if o.Format != "" && o.Format != "auto" && o.Format == d.Format && p.Spec.Path != "-" && !strings.HasPrefix(p.Spec.Path, BuiltinPrefix) {
-		if head, err := readHead(p.Spec.Path, 1<<16); err == nil && DetectFormat(p.Spec.Path, head) == o.Format {
-			o.Format = ""
-		}
-	}
-	if o.Positive != "" && len(o.Classes) == 0 && !d.Labels.OneVsRest && o.Positive == d.Labels.Positive && defaultPositive(d.Labels.Positive, d.Labels.Negative) {
-		o.Positive = ""
-	}
-	if o.Features > 0 && d.Format == "libsvm" && o.Features == d.Dim() && d.Len() > 0 {
-		// Indices above Features are refused, so a nonzero value in the
-		// last column means the largest index is Features.
-		for i := 0; i < d.Len(); i++ {
-			if d.X.At(i, o.Features-1) != 0 {
-				o.Features = 0
-				break
-			}
-		}
-	}
-	if o.Missing == "drop" && d.Missing == nil && len(d.Dropped) == 0 {
-		o.Missing = ""
-	}
-	if o.Categorical == "codes" && len(d.Nominal) == 0 {
-		o.Categorical = ""
-	}
-	return o
-}
-
-// defaultPositive reports whether the default rule (mapLabels) makes pos
-// the +1 class against neg: the larger of two numbers, else the later in
-// byte order.
-func defaultPositive(pos, neg string) bool {
-	a, errA := strconv.ParseFloat(pos, 64)
-	b, errB := strconv.ParseFloat(neg, 64)
-	if errA == nil && errB == nil {
-		return a > b
-	}
-	return pos > neg
-}
-
-// readHead returns the first n bytes of the file at path.
-func readHead(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := make([]byte, n)
-	k, err := io.ReadFull(f, b)
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = nil
-	}
-	return b[:k], err
 }

@@ -307,13 +307,12 @@ func weightsNote(c Common) string {
 }
 
 // over returns own with sp's grids where sp sets them: a grid sp leaves
-// zero, or gives as grid.py's default spelled out (DefaultGrid), keeps
-// own's (Loop.Space), so that --log2c -5,15,2 is the run of no --log2c.
+// zero keeps own's (Loop.Space).
 func (sp Space) over(own Space) Space {
-	if sp.Log2C.IsSet() && !isDefault(sp.Log2C, false) {
+	if sp.Log2C.IsSet() {
 		own.Log2C = sp.Log2C
 	}
-	if sp.Log2Gamma.IsSet() && !isDefault(sp.Log2Gamma, true) {
+	if sp.Log2Gamma.IsSet() {
 		own.Log2Gamma = sp.Log2Gamma
 	}
 	return own
@@ -332,8 +331,8 @@ func isDefault(g Log2Grid, gamma bool) bool {
 
 // DefaultGrid reports whether value, a grid as --log2c (gamma false) or
 // --log2g reads it ("begin,end,step"), is what the default resolves to
-// (issue 42, item 16): a run's settings written with it spelled out are
-// those of a run without it.
+// (issue 42, item 16): report's merge takes the settings of a run that
+// spelled it out as those of a run without it.
 func DefaultGrid(value string, gamma bool) bool {
 	var g Log2Grid
 	return g.Set(value) == nil && isDefault(g, gamma)
