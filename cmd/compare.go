@@ -179,7 +179,7 @@ func (o *compareOptions) presetFlags(cmd *cobra.Command, weston bool) error {
 
 // maxPartitions bounds --partitions: every partition's row indices are drawn
 // up front, and a typo such as 1e11 ended in an out-of-memory crash.
-const maxPartitions = 100_000
+const maxPartitions = experiment.MaxPartitions
 
 // settings are the complete settings of the run the flags and DATA args
 // describe (validated by validate; nothing read, nothing run): runCompare
@@ -283,6 +283,10 @@ func compareError(memMB int, err error) error {
 		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
 	case errors.As(err, &dup):
 		return usageErrorf("DATA %s is given twice", dup.Path)
+	case errors.As(err, new(*experiment.SameDatasetError)):
+		return usageErrorf("DATA: %v", err)
+	case errors.As(err, new(*dataio.NameError)) && errors.As(err, &src):
+		return usageErrorf("compare: %q: %v (--name, or name: in a study)", src.Path, src.Err)
 	case errors.Is(err, experiment.ErrNoSVM):
 		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):

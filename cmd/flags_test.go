@@ -194,7 +194,7 @@ func TestTuneFlagErrors(t *testing.T) {
 		{[]string{"DATA", "--method", "lccp", "--max-iter", "-1"}, "--max-iter -1: lccp: want a number ≥ 0 (0 for the default)"},
 		{[]string{"DATA", "--method", "gi", "--tol", "NaN"}, "--tol NaN: gi: want a finite number"},
 		{[]string{"DATA", "--method", "spd", "--tol", "-1"}, "--tol -1: spd: want a number ≥ 0 (0 for the default)"},
-		{[]string{"DATA", "--method", "random", "--budget", "-1"}, "--budget -1: random: want a number of CV evaluations ≥ 1 (0 for the default 60)"},
+		{[]string{"DATA", "--method", "random", "--budget", "-1"}, "--budget -1: random: want a number of CV evaluations between 1 and 100000 (0 for the default 60)"},
 		{[]string{"DATA", "--method", "bo", "--budget", "5"}, "--budget 5: bo: want at least 6: 5 initial points and one chosen by expected improvement (0 for the default 30)"},
 		{[]string{"DATA", "--method", "bo", "--param", "full"}, `--param "full": bo: want iso, ard`},
 	} {

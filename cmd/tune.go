@@ -242,7 +242,7 @@ func memoryError(flagMB int, err error) error {
 		return refuseMemory(flagMB, ce.Bound, ce.MaxN, "each job can handle at most %d training rows within it",
 			fmt.Sprintf("compare: %s on %s needs about %s for %s at once (--workers), %s each for %d training rows × %d features besides the runtime's %s",
 				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
-			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb, or leave %s out of --methods", ce.Entry))
+			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb%s, or leave %s out of --methods", budgetRemedy(ce.Entry.Method), ce.Entry))
 	case errors.As(err, new(*experiment.SizeError)): // "E on D: …"
 		return usageErrorf("compare: %v (--max-iter)", err)
 	case errors.As(err, new(*methods.SizeError)):
@@ -253,6 +253,15 @@ func memoryError(flagMB int, err error) error {
 			"fewer rows (--test-fraction), fewer --workers or a smaller --cache-mb")
 	}
 	return err
+}
+
+// budgetRemedy is ", a smaller --budget" for a method whose memory grows
+// with its budget (random, bo).
+func budgetRemedy(method string) string {
+	if method == "random" || method == "bo" {
+		return ", a smaller --budget"
+	}
+	return ""
 }
 
 // refuseMemory is memoryError's sentence: what needs how much, the bound,

@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"math"
 )
 
@@ -68,6 +69,71 @@ type FeatureStat struct {
 	Std  float64 `json:"std"`
 }
 
+// MarshalJSON writes a statistic that is not a finite number (those of a
+// feature of no rows) as null: JSON has no Inf or NaN, and --format json
+// failed on them (issue 42, item 18).
+func (f FeatureStat) MarshalJSON() ([]byte, error) {
+	num := func(v float64) *float64 {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		Name string   `json:"name"`
+		Min  *float64 `json:"min"`
+		Max  *float64 `json:"max"`
+		Mean *float64 `json:"mean"`
+		Std  *float64 `json:"std"`
+	}{f.Name, num(f.Min), num(f.Max), num(f.Mean), num(f.Std)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (f *FeatureStat) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Name                *string
+		Min, Max, Mean, Std *float64
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	val := func(p *float64) float64 {
+		if p == nil {
+			return math.NaN()
+		}
+		return *p
+	}
+	*f = FeatureStat{Min: val(v.Min), Max: val(v.Max), Mean: val(v.Mean), Std: val(v.Std)}
+	if v.Name != nil {
+		f.Name = *v.Name
+	}
+	return nil
+}
+
+// columnMoments returns the mean and standard deviation (divisor n) of
+// column j of the n rows of x, whose largest magnitude is maxAbs. The values are scaled
+// by the power of two nearest below maxAbs first, so that neither the sum
+// overflows nor the squares over- or underflow (std was +Inf for
+// |x| > 1e154 and 0 for |x| < 1e-162); a power of two scales exactly, so
+// the result is the unscaled formula's wherever that one is finite.
+func columnMoments(x interface{ At(i, j int) float64 }, n, j int, maxAbs float64) (mean, std float64) {
+	e := 0
+	if maxAbs > 0 && !math.IsInf(maxAbs, 0) {
+		_, e = math.Frexp(maxAbs)
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		sum += math.Ldexp(x.At(i, j), -e)
+	}
+	m := sum / float64(n)
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		r := math.Ldexp(x.At(i, j), -e) - m
+		ss += r * r
+	}
+	return math.Ldexp(m, e), math.Ldexp(math.Sqrt(ss/float64(n)), e)
+}
+
 // Describe summarises d: sizes, classes with their original labels, constant
 // features, duplicate feature vectors and vectors seen with both labels,
 // predefined splits, notes and per-feature statistics.
@@ -97,22 +163,17 @@ func Describe(d *Dataset) Summary {
 		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})
 	}
 	for j := 0; j < dim; j++ {
-		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		lo, hi := math.Inf(1), math.Inf(-1)
 		for i := 0; i < n; i++ {
 			v := d.X.At(i, j)
 			lo, hi = min(lo, v), max(hi, v)
-			sum += v
 		}
-		mean, ss := sum/float64(n), 0.0
-		for i := 0; i < n; i++ {
-			r := d.X.At(i, j) - mean
-			ss += r * r
-		}
+		mean, std := columnMoments(d.X, n, j, max(math.Abs(lo), math.Abs(hi)))
 		name := ""
 		if j < len(d.FeatureNames) {
 			name = d.FeatureNames[j]
 		}
-		s.Stats = append(s.Stats, FeatureStat{Name: name, Min: lo, Max: hi, Mean: mean, Std: math.Sqrt(ss / float64(n))})
+		s.Stats = append(s.Stats, FeatureStat{Name: name, Min: lo, Max: hi, Mean: mean, Std: std})
 		if n > 0 && lo == hi {
 			s.Constant = append(s.Constant, j+1)
 		}

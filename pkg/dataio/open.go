@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode"
 )
 
 // DefaultPartitions is the number of partitions of a dataset whose
@@ -195,7 +196,33 @@ func OpenDataset(ctx context.Context, spec DatasetSpec, seed uint64, stdin io.Re
 		return nil, err
 	}
 	p.Rename(spec.Name)
+	if err := CheckName(p.Name()); err != nil {
+		return nil, &DatasetError{Path: spec.Path, Err: err}
+	}
 	return p, nil
+}
+
+// NameError is a dataset's display name that no table, record or figure
+// can carry: one with a control character (a newline, a tab, an escape),
+// which made malformed SVG and broke the tables' lines (issue 42, item 18).
+type NameError struct {
+	Name string
+	Rune rune // the first control character
+}
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("dataset name %q holds the control character %U: a dataset's name is printed in tables, records and figures, so give one of printable characters", e.Name, e.Rune)
+}
+
+// CheckName returns a *NameError for a display name with a control
+// character, nil otherwise.
+func CheckName(name string) error {
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return &NameError{Name: name, Rune: r}
+		}
+	}
+	return nil
 }
 
 // open reads spec.Path and draws k partitions of it (or its first k

@@ -280,6 +280,22 @@ func (n normalizations) pairSettings(r *Record) map[string]string {
 type identityCheck struct {
 	split bool
 	seen  map[string][]identitySeen // by the name in the files
+	// taken are the names a split may not give (every name in the
+	// records, and those given): a user's own "heart#2" is not the
+	// name of another identity of heart (issue 42, item 18).
+	taken map[string]bool
+}
+
+// take marks the dataset names of sets as taken.
+func (c *identityCheck) take(sets ...[]Record) {
+	if c.taken == nil {
+		c.taken = map[string]bool{}
+	}
+	for _, rs := range sets {
+		for _, r := range rs {
+			c.taken[r.Dataset] = true
+		}
+	}
 }
 
 type identitySeen struct {
@@ -293,7 +309,7 @@ type identitySeen struct {
 // normalizations.pairSettings) against the identities of its name met
 // before, and returns the name and identity its records are given: its own
 // name for the first identity of a name, "NAME#2", "NAME#3", ... for others
-// when split (an *IdentityConflictError otherwise); the identity of the
+// when split (the first of these no record's name, c.taken) (an *IdentityConflictError otherwise); the identity of the
 // first record of its identity, so that the records of one dataset share
 // one key where an older record (which lacks some of the fields: those it
 // has agree) met a newer one.
@@ -326,7 +342,13 @@ func (c *identityCheck) add(r *Record, file string, ps map[string]string) (strin
 	}
 	name := r.Dataset
 	if len(ids) > 0 {
-		name = fmt.Sprintf("%s#%d", r.Dataset, len(ids)+1)
+		c.take()
+		for k := len(ids) + 1; ; k++ {
+			if name = fmt.Sprintf("%s#%d", r.Dataset, k); !c.taken[name] {
+				break
+			}
+		}
+		c.taken[name] = true
 	}
 	id := cmp.Or(r.Identity, identityOf(fields))
 	c.seen[r.Dataset] = append(ids, identitySeen{fields, id, file, name})
@@ -362,6 +384,14 @@ func renameDataset(r *Record, name string) {
 				g.Datasets[j].Name = name
 			}
 		}
+		// A grid that named both (one run of two spellings of one
+		// dataset) names it once.
+		seen := false
+		g.Datasets = slices.DeleteFunc(g.Datasets, func(d GridDataset) bool {
+			dup := d.Name == name && seen
+			seen = seen || d.Name == name
+			return dup
+		})
 		r.Grid = g
 	}
 	r.Dataset = name
@@ -385,6 +415,7 @@ func SplitByIdentity(rs []Record) (out []Record, renamed []string) {
 	}
 	norm := learnNormalizations(rs)
 	ic := identityCheck{split: true}
+	ic.take(rs)
 	for i := range rs {
 		name, _, _ := ic.add(&rs[i], "run "+rs[i].Run, norm.pairSettings(&rs[i])) // no error when split
 		if name == rs[i].Dataset {

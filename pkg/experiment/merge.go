@@ -34,7 +34,9 @@ type MergeResult struct {
 	// the union of their grids).
 	Runs []string
 	// Renamed says, one line each, which records were given another
-	// dataset name by MergeSettings.SplitIdentities.
+	// dataset name: by MergeSettings.SplitIdentities, or because their
+	// dataset is one met under another name (one identity is one
+	// dataset, identityNames).
 	Renamed []string
 }
 
@@ -67,12 +69,13 @@ func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 // says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	var (
-		sets []recordSet
-		res  MergeResult
-		by   string // the file of the first record
-		pc   pairCheck
-		ic   = identityCheck{split: s.SplitIdentities}
-		old  bool // some record has no settings
+		sets  []recordSet
+		res   MergeResult
+		by    string // the file of the first record
+		pc    pairCheck
+		ic    = identityCheck{split: s.SplitIdentities}
+		names identityNames
+		old   bool // some record has no settings
 	)
 	for _, f := range s.Files {
 		if err := ctx.Err(); err != nil {
@@ -92,6 +95,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		recs[k] = sets[k].recs
 	}
 	norm := learnNormalizations(recs...)
+	ic.take(recs...)
 	for _, set := range sets {
 		f, rs := set.name, set.recs
 		for i := range rs {
@@ -103,6 +107,9 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 			rs[i].Identity = id
 			if name != rs[i].Dataset {
 				renameDataset(&rs[i], name)
+			}
+			if first, ok := names.of(id, rs[i].Dataset, f); ok {
+				renameDataset(&rs[i], first)
 			}
 			r := &rs[i]
 			if res.Run == "" {
@@ -131,6 +138,43 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		return nil, ErrNoRecords
 	}
 	res.Records = all
-	res.Renamed = ic.renamed()
+	res.Renamed = append(ic.renamed(), names.notes...)
 	return &res, nil
+}
+
+// identityNames gives the records of one identity one dataset name (issue
+// 42, item 9): two runs of one dataset under --name h1 and --name h2 (or
+// a file of an older version that ran x.libsvm and ./x.libsvm) would
+// otherwise count it as two datasets in the tests across datasets. The
+// first name met of an identity is its name; a record of it under another
+// name takes that name, and notes say which.
+type identityNames struct {
+	first map[Identity]string
+	noted map[[2]string]bool // (name, file) noted
+	notes []string
+}
+
+// of returns the name the records of identity id are given and whether
+// it is not name (the record's, in file); "" identities (records without
+// settings) are not compared.
+func (n *identityNames) of(id Identity, name, file string) (string, bool) {
+	if id == "" {
+		return name, false
+	}
+	if n.first == nil {
+		n.first, n.noted = map[Identity]string{}, map[[2]string]bool{}
+	}
+	first, ok := n.first[id]
+	if !ok {
+		n.first[id] = name
+		return name, false
+	}
+	if first == name {
+		return name, false
+	}
+	if k := [2]string{name, file}; !n.noted[k] {
+		n.noted[k] = true
+		n.notes = append(n.notes, fmt.Sprintf("%s of %s is dataset %s (one identity %s: the same data, read, partitioned and normalised the same way): reported as %s, one dataset", name, file, first, id, first))
+	}
+	return first, true
 }

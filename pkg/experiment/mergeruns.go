@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
 // PairSettings returns the settings of r's run that bear on its (dataset,
@@ -204,6 +205,7 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	if c.seen == nil {
 		c.seen = map[[2]string]pairSeen{}
 	}
+	ps = dataSettings(ps)
 	key := [2]string{r.Dataset, r.Entry}
 	first, ok := c.seen[key]
 	if !ok {
@@ -216,6 +218,43 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	return nil
 }
 
+// dataSettings returns pair settings ps as they resolve, not as a run
+// spelled them (issue 42, items 9 and 16): grid.py's grid given as
+// --log2c -5,15,2 --log2g 3,-15,-2 is no grid given; and as they bear on
+// the data, not on how the run named it or how many partitions it drew: the "source" of a dataset with a hash (NAME/K/SHA256...) without
+// its name and number of partitions, since its identity (MergeFiles: one
+// identity is one dataset, under its first name) is its data, and
+// partition k is drawn from the seed and k alone, so that a run of more
+// partitions adds partitions to the same jobs. A run's own count is in its
+// grid (unionGrid keeps the largest). ps is not changed.
+func dataSettings(ps map[string]string) map[string]string {
+	out := maps.Clone(ps)
+	for _, k := range []string{"entry.Log2C", "entry.Log2Gamma", "base.Log2C", "base.Log2Gamma"} {
+		// grid.py's grid spelled out (--log2c -5,15,2): the default.
+		if v, ok := out[k]; ok && methods.DefaultGrid(v, strings.HasSuffix(k, "Gamma")) {
+			delete(out, k)
+		}
+	}
+	src, ok := out["source"]
+	if !ok {
+		return out
+	}
+	f := strings.Split(src, "/")
+	if len(f) < 3 || !isSHA256(f[2]) {
+		return out // a source given in Go: its name is its identity
+	}
+	out["source"] = strings.Join(f[2:], "/")
+	if ds, ok := out["dataset"]; ok { // a study dataset's key: "partitions=K ..."
+		out["dataset"] = strings.Join(slices.DeleteFunc(splitKV(ds), func(kv string) bool { return strings.HasPrefix(kv, "partitions=") }), " ")
+	}
+	if dp, ok := out["describe.partitions"]; ok { // "SPLITS/K/TRAIN/TEST/FRACTION/STRATIFIED"
+		if f := strings.Split(dp, "/"); len(f) > 1 {
+			out["describe.partitions"] = strings.Join(slices.Delete(f, 1, 2), "/")
+		}
+	}
+	return out
+}
+
 // unionGrid is the grid of several runs: their datasets and entries, each
 // once, in order of first appearance.
 func unionGrid(rs []Record) *Grid {
@@ -225,8 +264,12 @@ func unionGrid(rs []Record) *Grid {
 			continue
 		}
 		for _, d := range r.Grid.Datasets {
-			if !slices.ContainsFunc(g.Datasets, func(e GridDataset) bool { return e.Name == d.Name }) {
+			if i := slices.IndexFunc(g.Datasets, func(e GridDataset) bool { return e.Name == d.Name }); i < 0 {
 				g.Datasets = append(g.Datasets, d)
+			} else {
+				// Runs of more partitions of one dataset: partition k
+				// is the same in each (dataSettings).
+				g.Datasets[i].Partitions = max(g.Datasets[i].Partitions, d.Partitions)
 			}
 		}
 		for _, e := range r.Grid.Entries {

@@ -94,11 +94,52 @@ func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSet
 			return nil, nil, err
 		}
 	}
+	if err := s.oneIdentityEach(specs, parts); err != nil {
+		return nil, nil, err
+	}
 	sources := make([]Source, len(parts))
 	for i, p := range parts {
 		sources[i] = p
 	}
 	return sources, notices, nil
+}
+
+// SameDatasetError is two datasets of a run that are one dataset: one
+// identity (DatasetIdentity: the same data, read, partitioned and
+// normalised the same way), given under two spellings (x.libsvm and
+// ./x.libsvm, a symlink, builtin:heart and a copy of its file). Compare
+// refuses them (issue 42, item 9): the tests across datasets (Friedman,
+// Nemenyi, Holm, the signed-rank test over datasets) would count one
+// dataset twice.
+type SameDatasetError struct {
+	First, Second string // the datasets as given (path, and where a study gives it)
+	SHA256        string // their data's
+}
+
+func (e *SameDatasetError) Error() string {
+	return fmt.Sprintf("%s and %s are one dataset (the same data, SHA-256 %s, read, partitioned and normalised the same way): give it once, since the tests across datasets (Friedman, Nemenyi, Holm, the signed-rank test over datasets) would count it twice",
+		e.First, e.Second, e.SHA256)
+}
+
+// oneIdentityEach refuses two of the opened datasets parts (of specs)
+// that have one identity (a *SameDatasetError).
+func (s *CompareSettings) oneIdentityEach(specs []DatasetSettings, parts []*dataio.Partitioned) error {
+	c := Config{Normalize: s.Normalize}
+	seen := map[Identity]int{}
+	where := func(i int) string {
+		if specs[i].Where != "" {
+			return fmt.Sprintf("%s (%s)", specs[i].Path, specs[i].Where)
+		}
+		return specs[i].Path
+	}
+	for i, p := range parts {
+		id := identityOf(p.Identity(c.fingerprintNormalize([]Source{p})))
+		if j, ok := seen[id]; ok {
+			return &SameDatasetError{First: where(j), Second: where(i), SHA256: p.Data.SHA256}
+		}
+		seen[id] = i
+	}
+	return nil
 }
 
 // studyError is the error of opening a study's dataset ds: a *SourceError

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
@@ -178,6 +179,12 @@ type GridDataset struct {
 	Name       string `json:"name"`
 	Partitions int    `json:"partitions"`
 }
+
+// MaxPartitions bounds a run's partitions: compare's --partitions, a
+// study's partitions, and what a record read says (CheckRecord: a grid of
+// 2⁶³−1 partitions would have report count its missing jobs for ever,
+// issue 42, item 14).
+const MaxPartitions = 100_000
 
 // NewGrid returns the grid of a run over sources and entries.
 func NewGrid(sources []Source, entries []Entry) *Grid {
@@ -651,6 +658,12 @@ func CheckRecord(r *Record) error {
 			return fmt.Errorf("%s %d < 0", f.name, f.v)
 		}
 	}
+	if err := dataio.CheckName(r.Dataset); err != nil {
+		return err
+	}
+	if r.Partition >= MaxPartitions {
+		return fmt.Errorf("partition %d is outside the bound of a run (at most %d partitions: 0 to %d)", r.Partition, MaxPartitions, MaxPartitions-1)
+	}
 	if !(r.Seconds >= 0) || math.IsInf(r.Seconds, 0) {
 		return fmt.Errorf("seconds %v is not a wall time", r.Seconds)
 	}
@@ -686,8 +699,8 @@ func CheckRecord(r *Record) error {
 		return fmt.Errorf("entry %q is not in the run's grid (%s)", r.Entry, strings.Join(g.Entries, ", "))
 	}
 	for _, d := range g.Datasets {
-		if d.Partitions < 0 {
-			return fmt.Errorf("grid: dataset %s has %d partitions", d.Name, d.Partitions)
+		if d.Partitions < 0 || d.Partitions > MaxPartitions {
+			return fmt.Errorf("grid: dataset %s has %d partitions, outside the bound of a run (0 to %d, as compare's --partitions)", d.Name, d.Partitions, MaxPartitions)
 		}
 		if d.Name == r.Dataset {
 			if r.Partition >= d.Partitions {

@@ -201,8 +201,8 @@ func TestBaselineChecks(t *testing.T) {
 		s    Spec
 		want string
 	}{
-		{RandomSettings{Budget: -1}, "random: budget -1: want a number of CV evaluations ≥ 1 (0 for the default 60)"},
-		{BOSettings{Budget: -2}, "bo: budget -2: want a number of CV evaluations ≥ 1 (0 for the default 30)"},
+		{RandomSettings{Budget: -1}, "random: budget -1: want a number of CV evaluations between 1 and 100000 (0 for the default 60)"},
+		{BOSettings{Budget: -2}, "bo: budget -2: want a number of CV evaluations between 1 and 100000 (0 for the default 30)"},
 		{BOSettings{Budget: 5}, "bo: budget 5: want at least 6: 5 initial points and one chosen by expected improvement (0 for the default 30)"},
 		{BOSettings{Param: "full"}, `bo: param "full": want iso, ard`},
 		{HalvingSettings{Common: Common{Folds: 1}}, "halving: folds 1: want at least 2 (0 for the default 5)"},

@@ -95,10 +95,13 @@ var boInfo = Info{
 }
 
 // PeakBytes: one evaluation at a time (bo:ard's with its own squared
-// distances) on at most GridRows rows; then the final fit's cache. The GP
-// is small (budget² numbers).
+// distances) on at most GridRows rows; then the final fit's cache; and the
+// GP over every point seen: its covariance and Cholesky factor (two
+// budget×budget matrices, small at the default budget of 30) and each
+// point's coordinates and outcome.
 func (s BOSettings) PeakBytes(n, d int) int64 {
-	return peak(n, d, newMemModel(s.Common).points(n, s.Common))
+	b := s.budget()
+	return peak(n, d, newMemModel(s.Common).points(n, s.Common)) + 2*sq(b) + int64(b)*(searchPointBytes+fl*int64(d+1))
 }
 
 func (s BOSettings) budget() int {

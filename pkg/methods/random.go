@@ -57,13 +57,27 @@ func (s RandomSettings) Check() error {
 	return checkBudget("random", s.Budget, defaultRandomBudget)
 }
 
-// checkBudget refuses a budget below 0 (0 is the default def).
+// MaxBudget bounds the CV evaluations of random and bo, as MaxPartitions
+// bounds a run's partitions (issue 42, item 13): a budget is drawn or
+// remembered whole (random's points, bo's Gaussian process over every point
+// seen), so that a budget of 1e12 is an out-of-memory crash, not a long run.
+// 100,000 evaluations of a 5-fold CV are 500,000 SVM solves, more than any
+// published tuning budget by three orders of magnitude.
+const MaxBudget = 100_000
+
+// checkBudget refuses a budget below 0 or above MaxBudget (0 is the
+// default def).
 func checkBudget(method string, b, def int) error {
-	if b < 0 {
-		return optErr(method, "budget", b, fmt.Sprintf("a number of CV evaluations ≥ 1 (0 for the default %d)", def))
+	if b < 0 || b > MaxBudget {
+		return optErr(method, "budget", b, fmt.Sprintf("a number of CV evaluations between 1 and %d (0 for the default %d)", MaxBudget, def))
 	}
 	return nil
 }
+
+// searchPointBytes is what a point search holds of each point it
+// evaluates: its coordinates, its CV outcome (searchCV.seen) and its step of
+// the trace.
+const searchPointBytes = 256
 
 // WithBase returns s with the shared settings c.
 func (s RandomSettings) WithBase(c Common) Spec { s.Common = c; return s }
@@ -79,7 +93,7 @@ var randomInfo = Info{
 // PeakBytes: one evaluation at a time on at most GridRows rows; then the
 // final fit's cache.
 func (s RandomSettings) PeakBytes(n, d int) int64 {
-	return peak(n, d, newMemModel(s.Common).points(n, s.Common))
+	return peak(n, d, newMemModel(s.Common).points(n, s.Common)) + int64(s.budget())*searchPointBytes
 }
 
 // points returns the peak of the point-by-point CV of random and bo: the

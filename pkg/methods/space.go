@@ -3,6 +3,7 @@ package methods
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -315,4 +316,24 @@ func (sp Space) over(own Space) Space {
 		own.Log2Gamma = sp.Log2Gamma
 	}
 	return own
+}
+
+// isDefault reports whether g resolves to the default of log2 C (gamma
+// false) or log2 γ: grid.py's points in their order, and so its box.
+func isDefault(g Log2Grid, gamma bool) bool {
+	def, lo, hi := gridLog2C, boxLog2CMin, boxLog2CMax
+	if gamma {
+		def, lo, hi = gridLog2Gamma, boxLog2GammaMin, boxLog2GammaMax
+	}
+	l, h := g.Bounds(lo, hi)
+	return slices.Equal(g.Points(def), def) && l == lo && h == hi
+}
+
+// DefaultGrid reports whether value, a grid as --log2c (gamma false) or
+// --log2g reads it ("begin,end,step"), is what the default resolves to
+// (issue 42, item 16): report's merge takes the settings of a run that
+// spelled it out as those of a run without it.
+func DefaultGrid(value string, gamma bool) bool {
+	var g Log2Grid
+	return g.Set(value) == nil && isDefault(g, gamma)
 }

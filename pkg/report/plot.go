@@ -1,6 +1,8 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"os"
@@ -172,8 +174,13 @@ func WritePlotsWith(dir string, records []experiment.Record, order []string, opt
 		return nil, fmt.Errorf("write plots: %w", err)
 	}
 	var files []string
+	used := map[string]string{}
 	for _, nf := range figs {
-		path := filepath.Join(dir, safeName(nf.Name)+"."+format)
+		path := filepath.Join(dir, figureFile(nf)+"."+format)
+		if other, ok := used[path]; ok { // never, with safeName's hash
+			return files, fmt.Errorf("write plots: figures %q and %q would both be %s", other, nf.Name, path)
+		}
+		used[path] = nf.Name
 		if err := nf.Figure.SaveDPI(path, opts.DPI); err != nil {
 			return files, fmt.Errorf("write plot %s: %w", path, err)
 		}
@@ -184,7 +191,34 @@ func WritePlotsWith(dir string, records []experiment.Record, order []string, opt
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-func safeName(s string) string { return unsafeChars.ReplaceAllString(s, "_") }
+// figureFile is the file name of figure nf (without its extension): a
+// dataset's figure is its dataset's safeName, then its entry and kind with
+// ':' and '@' made '_' (an entry's name is the registry's, so that
+// "spd:full" is "spd_full" as it always was).
+func figureFile(nf NamedFigure) string {
+	if nf.Dataset == "" {
+		return safeName(nf.Name)
+	}
+	rest, ok := strings.CutPrefix(nf.Name, nf.Dataset+"-")
+	if !ok {
+		return safeName(nf.Name)
+	}
+	return safeName(nf.Dataset) + "-" + unsafeChars.ReplaceAllString(rest, "_")
+}
+
+// safeName is the file name of the figure or dataset s: s itself when it is made of
+// letters, digits, '.', '_' and '-' only; otherwise s with each run of
+// other characters replaced by "_" and a hash of s appended ("a b" is
+// "a_b-c8687a", never "a_b", the name of dataset a_b), so that two names
+// are two files, the same name always the same file (issue 42, item 18).
+func safeName(s string) string {
+	safe := unsafeChars.ReplaceAllString(s, "_")
+	if safe == s && s != "" && s != "." && s != ".." {
+		return s
+	}
+	h := sha256.Sum256([]byte(s))
+	return safe + "-" + hex.EncodeToString(h[:3])
+}
 
 func median(v []float64) float64 {
 	s := slices.Clone(v)

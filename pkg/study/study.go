@@ -126,7 +126,7 @@ const MaxDatasets = 1_000
 
 // MaxPartitions bounds a study's partitions, as compare's --partitions is
 // bounded: every partition's row indices are drawn up front.
-const MaxPartitions = 100_000
+const MaxPartitions = experiment.MaxPartitions
 
 // Read reads and checks the study file's shape: its keys, their types and
 // the datasets' names.
