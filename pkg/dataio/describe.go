@@ -103,16 +103,13 @@ func Describe(d *Dataset) Summary {
 			lo, hi = min(lo, v), max(hi, v)
 			sum += v
 		}
-		mean, ss := sum/float64(n), 0.0
-		for i := 0; i < n; i++ {
-			r := d.X.At(i, j) - mean
-			ss += r * r
-		}
+		mean := columnMean(d.X, j, sum)
+		std := popStd(d.X, j, mean, columnSS(d.X, j, mean, nil), lo, hi)
 		name := ""
 		if j < len(d.FeatureNames) {
 			name = d.FeatureNames[j]
 		}
-		s.Stats = append(s.Stats, FeatureStat{Name: name, Min: lo, Max: hi, Mean: mean, Std: math.Sqrt(ss / float64(n))})
+		s.Stats = append(s.Stats, FeatureStat{Name: name, Min: lo, Max: hi, Mean: mean, Std: std})
 		if n > 0 && lo == hi {
 			s.Constant = append(s.Constant, j+1)
 		}

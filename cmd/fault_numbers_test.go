@@ -1,0 +1,75 @@
+package cmd
+
+// The fault suite's numbers (issue 42, items 5-8, 10, 11 and 15): answers
+// that were silently wrong with exit 0, and settings accepted beyond any
+// range where they mean something, each run through the command a user
+// types.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/dataio"
+)
+
+// scaleLIBSVM writes heart_scale with every feature value multiplied by
+// 2^e (exactly: a power of two) to dir/name and returns the path.
+func scaleLIBSVM(t *testing.T, dir, name string, e int) string {
+	t.Helper()
+	raw, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		f := strings.Fields(line)
+		b.WriteString(f[0])
+		for _, iv := range f[1:] {
+			i, v, _ := strings.Cut(iv, ":")
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, " %s:%s", i, strconv.FormatFloat(math.Ldexp(x, e), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	return writeFile(t, dir, name, b.String())
+}
+
+// TestFaultZScoreTinyFeatures (item 5): heart_scale with every value
+// scaled by 2^-600 (about 2.4e-181) z-scores to the very same features:
+// the same model and accuracies as heart_scale itself. The variance of such
+// a column underflowed to 0, every feature was left unscaled and carried
+// nothing (55.6 % training accuracy, the majority class); info's std said 0
+// and that no feature was constant.
+func TestFaultZScoreTinyFeatures(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tiny := scaleLIBSVM(t, dir, "tiny.libsvm", -600)
+	ref := trainJSON(t, heartScale, "--test-fraction", "0.3")
+	got := trainJSON(t, tiny, "--test-fraction", "0.3")
+	if got.TrainCorrect != ref.TrainCorrect || got.TestAccuracy == nil || *got.TestAccuracy != *ref.TestAccuracy ||
+		got.NSV != ref.NSV || got.Obj != ref.Obj || got.Iter != ref.Iter {
+		t.Errorf("scaled by 2^-600: train %d correct, test %v, #SV %d, obj %v, %d iterations; heart_scale: %d, %v, %d, %v, %d",
+			got.TrainCorrect, got.TestAccuracy, got.NSV, got.Obj, got.Iter, ref.TrainCorrect, *ref.TestAccuracy, ref.NSV, ref.Obj, ref.Iter)
+	}
+	info, _ := runJSON[dataio.Summary](t, "info", tiny, "--feature-stats")
+	infoRef, _ := runJSON[dataio.Summary](t, "info", heartScale, "--feature-stats")
+	for j, st := range info.Stats {
+		if want := math.Ldexp(infoRef.Stats[j].Std, -600); st.Std != want {
+			t.Errorf("info: feature %d std %g, want %g", j+1, st.Std, want)
+		}
+	}
+	// Huge values (2^600, about 4e180): info's std was +Inf, and its JSON
+	// then failed.
+	huge := scaleLIBSVM(t, dir, "huge.libsvm", 600)
+	info, _ = runJSON[dataio.Summary](t, "info", huge, "--feature-stats")
+	if st, want := info.Stats[0].Std, math.Ldexp(infoRef.Stats[0].Std, 600); st != want {
+		t.Errorf("info of values near 4e180: std %g, want %g", st, want)
+	}
+}
