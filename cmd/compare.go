@@ -118,7 +118,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(shards > 1 && o.HTML != "", "--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML),
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
-		usageIf(!positive(m.Eps), "--eps must be a positive number, got %v", m.Eps),
+		usageIf(!methods.EpsRange.Contains(m.Eps), "--eps %v: want %s", m.Eps, methods.EpsRange.Want()),
 		usageIf(m.CacheMB < 1, "--cache-mb must be at least 1, got %d", m.CacheMB),
 		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
 		checkMemMB(o.MemMB),

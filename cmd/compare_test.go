@@ -279,11 +279,11 @@ func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: svm: C -1: want a positive number, or 0 for the method's own choice"},
+		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: svm: C -1: want a number from 2^-40 (9.095e-13) to 2^40 (1.1e+12) (or 0 for the method's own choice)"},
 		{[]string{"--C", "-1", "--methods", "rcsc,lccp"}, "--methods entry rcsc refuses"},
 		// twolevel learns C: --C with the default "all" is refused for it.
 		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: twolevel: C 1: want 0: twolevel learns C"},
-		{[]string{"--C", "NaN", "--methods", "gi"}, "--methods entry gi refuses these options, so every one of its jobs would fail: gi: C NaN: want a positive number"},
+		{[]string{"--C", "NaN", "--methods", "gi"}, "--methods entry gi refuses these options, so every one of its jobs would fail: gi: C NaN: want a number from 2^-40"},
 		{[]string{"--preset", "gi-chessboard", "--C", "-2"}, "--methods entry svm refuses"},
 	} {
 		out := filepath.Join(dir, "res.jsonl")

@@ -73,3 +73,52 @@ func TestFaultZScoreTinyFeatures(t *testing.T) {
 		t.Errorf("info of values near 4e180: std %g, want %g", st, want)
 	}
 }
+
+// TestFaultSettingsOutOfRange (item 15): settings beyond where the solver
+// means something were accepted and answered with exit 0 (--eps 1e308
+// "converged" with no iteration, -c 1e-320 a subnormal C, --weight-pos
+// 1e308 an infinite C, --log2c ±1000); each is refused with its range, in
+// train, tune, compare and a study file alike, and the bounds themselves
+// are accepted.
+func TestFaultSettingsOutOfRange(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	study := writeFile(t, dir, "s.yaml", "eps: 1e308\ndatasets:\n  - path: builtin:heart\n")
+	const (
+		cWant   = "want a number from 2^-40 (9.095e-13) to 2^40 (1.1e+12)"
+		epsWant = "want a number from 1e-15 to 1: the KKT violation at the start is 2"
+		wWant   = "want a number from 2^-20 (9.537e-07) to 2^20 (1.049e+06)"
+	)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", heartScale, "--eps", "1e308"}, "--eps 1e+308: " + epsWant},
+		{[]string{"train", heartScale, "--eps", "1e-300"}, "--eps 1e-300: " + epsWant},
+		{[]string{"train", heartScale, "-c", "1e-320"}, "--C 1e-320: " + cWant},
+		{[]string{"train", heartScale, "-c", "1e300"}, "--C 1e+300: " + cWant},
+		{[]string{"train", heartScale, "--weight-pos", "1e308"}, "--weight-pos 1e+308: " + wWant},
+		{[]string{"train", heartScale, "--weight-neg", "1e-30"}, "--weight-neg 1e-30: " + wWant},
+		{[]string{"tune", heartScale, "--method", "svm", "--log2c", "-1000,1000,1000"}, "--log2c -1000,1000,1000: svm: want a begin and an end each a number from -40 to 40"},
+		{[]string{"tune", heartScale, "--method", "svm", "--eps", "1e308"}, "--eps 1e+308: " + epsWant},
+		{[]string{"tune", heartScale, "--method", "svm", "--weight-pos", "1e308"}, "--weight-pos 1e+308: svm: " + wWant + " (or 0 for the default 1)"},
+		{[]string{"tune", heartScale, "--method", "rcsc", "--C", "1e-320"}, "--C 1e-320: rcsc: " + cWant + " (or 0 for the method's own choice)"},
+		{[]string{"compare", heartScale, "--methods", "svm", "--log2c", "-5,1000,5"}, "--log2c -5,1000,5: svm: want a begin and an end each a number from -40 to 40"},
+		{[]string{"compare", heartScale, "--methods", "svm", "--eps", "1e308"}, "--eps 1e+308: " + epsWant},
+		{[]string{"compare", "--study", study, "--methods", "svm"}, "--eps 1e+308: " + epsWant},
+	} {
+		_, errOut, code := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+	// The bounds themselves are settings.
+	for _, args := range [][]string{
+		{heartScale, "-c", "9.094947017729282e-13", "--eps", "1", "--weight-pos", "1048576"},
+		{heartScale, "--eps", "1e-15", "--max-iter", "50", "--weight-neg", "9.5367431640625e-07"},
+	} {
+		if r := trainJSON(t, args...); r.NTrain != 270 {
+			t.Errorf("train %v: %d training rows", args, r.NTrain)
+		}
+	}
+}

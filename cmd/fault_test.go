@@ -394,14 +394,14 @@ func sv(m map[string]any, i int) map[string]any {
 }
 
 // TestTrainEpsTooLargeSaysSo: a tolerance the starting point already meets
-// ends the solve at once, with no support vector; train says so instead of
-// only "converged".
+// (its KKT violation is 2) ended the solve at once, "converged" with no
+// support vector; it is refused with the range where --eps means something
+// (issue 42 item 15). The default keeps its support vectors.
 func TestTrainEpsTooLargeSaysSo(t *testing.T) {
 	t.Parallel()
-	r := trainJSON(t, heartScale, "--eps", "1e300")
-	want := "the solver stopped before its first step: --eps 1e+300 is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"
-	if r.NSV != 0 || r.Iter != 0 || r.Status != "converged" || !slices.Contains(r.Notes, want) {
-		t.Errorf("n_sv %d, iterations %d, status %s, notes %q; want 0, 0, converged and %q", r.NSV, r.Iter, r.Status, r.Notes, want)
+	_, errOut, code := runCLI(t, "train", heartScale, "--eps", "1e300")
+	if want := "--eps 1e+300: want a number from 1e-15 to 1: the KKT violation at the start is 2"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("--eps 1e300: exit %d, stderr %q; want 2 and %q", code, errOut, want)
 	}
 	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
 		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/report"
 	"github.com/kerneltune/kerneltune/pkg/sysmem"
@@ -87,19 +88,16 @@ func newTrainCmdWith(g *globalOptions, runF func(context.Context, *globalOptions
 func (o *trainOptions) settings(cmd *cobra.Command, args []string) (trainSettings, error) {
 	fs, s := cmd.Flags(), o.s
 	m, err := model.ParseMargin(o.Margin)
-	notPositive := func(name string, v float64) error {
-		return usageIf(!positive(v), "--%s must be a positive number, got %v", name, v)
-	}
 	if err := cmp.Or(
 		checkFormat(s.Format, formatTable, formatJSON),
 		o.data.check(),
 		usageIf(err != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
 		usageIf(m == model.Hard && fs.Changed("C"), "--C has no meaning with --margin hard (there is no slack to penalise)"),
-		usageIf(m != model.Hard && !positive(s.C), "--C must be a positive number, got %v", s.C),
-		notPositive("eps", s.Eps),
-		notPositive("weight-pos", s.WeightPos),
+		usageIf(m != model.Hard && !methods.CRange.Contains(s.C), "--C %v: want %s", s.C, methods.CRange.Want()),
+		usageIf(!methods.EpsRange.Contains(s.Eps), "--eps %v: want %s", s.Eps, methods.EpsRange.Want()),
+		usageIf(!methods.WeightRange.Contains(s.WeightPos), "--weight-pos %v: want %s", s.WeightPos, methods.WeightRange.Want()),
 		usageIf(fs.Changed("weight-pos") && m != model.L1, "--weight-pos applies to --margin l1 only"),
-		notPositive("weight-neg", s.WeightNeg),
+		usageIf(!methods.WeightRange.Contains(s.WeightNeg), "--weight-neg %v: want %s", s.WeightNeg, methods.WeightRange.Want()),
 		usageIf(fs.Changed("weight-neg") && m != model.L1, "--weight-neg applies to --margin l1 only"),
 		usageIf(s.CacheMB < 1, "--cache-mb must be at least 1, got %d", s.CacheMB),
 		usageIf(s.MaxIter < 0, "--max-iter must be ≥ 0, got %d", s.MaxIter),
