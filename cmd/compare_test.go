@@ -360,9 +360,11 @@ func TestCompareGivenTestFile(t *testing.T) {
 	if len(recs) != 3 || len(accs) < 2 {
 		t.Errorf("%d partitions with %d distinct accuracies: the subsamples should differ", len(recs), len(accs))
 	}
-	// --train-size above the file's rows: every partition trains on all.
+	// --train-size above the file's rows: every partition would train on
+	// all of it, one partition twice over; refused (issue 42,
+	// TestFaultSamePartitions).
 	_, errOut, code := runCLI(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "2", "--train-size", "500", "--format", "json")
-	if code != 0 || !strings.Contains(errOut, "has 200 rows, not more than --train-size 500: each of the 2 partitions trains on the whole file") {
+	if code != 2 || !strings.Contains(errOut, "2 partitions of a training file of 200 rows, not more than the training size 500") {
 		t.Errorf("--train-size 500 of 200 rows: exit %d, stderr %q", code, errOut)
 	}
 	// --partitions without --train-size: the default 100 of 200 rows, said

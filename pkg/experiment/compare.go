@@ -91,15 +91,11 @@ type NoticeKind int
 const (
 	// NoticeBaseline: LaanayaSelect chose Baseline for Dataset.
 	NoticeBaseline NoticeKind = iota
-	// NoticeWholeFile: the training file Dataset has Rows rows, not more
-	// than TrainSize, so each of the Partitions partitions trains on all of
-	// them (they differ only in the methods' random choices).
-	NoticeWholeFile
 	// NoticeDefaultTrainSize: with a given test file and --partitions but
 	// no --train-size, each partition trains on the default TrainSize rows
 	// of the Rows of the training file Dataset, which a user who meant the
 	// whole file would not guess from the table.
-	NoticeDefaultTrainSize
+	NoticeDefaultTrainSize NoticeKind = iota + 1
 )
 
 // Notice is what a comparison tells its caller before the jobs run:
@@ -109,7 +105,7 @@ type Notice struct {
 	Dataset  string
 	Baseline FixedSVM
 	Rows     int
-	// TrainSize and Partitions are the settings' (NoticeWholeFile).
+	// TrainSize and Partitions are the settings' (NoticeDefaultTrainSize).
 	TrainSize, Partitions int
 }
 

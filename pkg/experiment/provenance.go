@@ -119,11 +119,7 @@ func studyError(ds DatasetSettings, err error) error {
 func noticesOf(notes []dataio.PartitionNote) []Notice {
 	var out []Notice
 	for _, n := range notes {
-		kind := NoticeWholeFile
-		if n.Kind == dataio.NoteDefaultTrainSize {
-			kind = NoticeDefaultTrainSize
-		}
-		out = append(out, Notice{Kind: kind, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, Partitions: n.Partitions})
+		out = append(out, Notice{Kind: NoticeDefaultTrainSize, Dataset: n.Path, Rows: n.Rows, TrainSize: n.TrainSize, Partitions: n.Partitions})
 	}
 	return out
 }

@@ -103,10 +103,6 @@ func Notice(n experiment.Notice) string {
 		return fmt.Sprintf("%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)",
 			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
 	}
-	if n.Kind == experiment.NoticeDefaultTrainSize {
-		return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
-			n.Partitions, n.TrainSize, n.Dataset, n.Rows, n.Rows)
-	}
-	return fmt.Sprintf("kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)",
-		n.Dataset, n.Rows, n.TrainSize, n.Partitions)
+	return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
+		n.Partitions, n.TrainSize, n.Dataset, n.Rows, n.Rows)
 }
