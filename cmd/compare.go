@@ -275,7 +275,7 @@ func compareError(memMB int, err error) error {
 		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):
 		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
-	case errors.As(err, new(*dataio.SamePartitionsError)) && errors.As(err, &src):
+	case (errors.As(err, new(*dataio.SamePartitionsError)) || errors.Is(err, dataio.ErrTestIsTraining)) && errors.As(err, &src):
 		return usageErrorf("compare: %s: %v", src.Path, src.Err)
 	case errors.As(err, &src):
 		return fmt.Errorf("compare: %s: %w", src.Path, flagHint(src.Err))

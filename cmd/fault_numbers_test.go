@@ -6,6 +6,7 @@ package cmd
 // types.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -153,5 +154,56 @@ func TestFaultSamePartitions(t *testing.T) {
 	}](t, "compare", train, "--test", test, "--partitions", "5", "--train-size", "150", "--methods", "svm,rcsc", "-q")
 	if rows := r.Tables[0].Rows; len(rows) != 2 || rows[1].P == nil || *rows[1].P != 0.0625 || !rows[1].PExact {
 		t.Errorf("five partitions of 150 rows: rows %+v, want rcsc's p = 0.0625, exact", rows)
+	}
+}
+
+// TestFaultTestIsTrainingFile (item 7): --test given the training file
+// (the same bytes under another name) reported the training accuracy as
+// the test accuracy with exit 0 and nothing said. train and tune say so
+// on stderr, -q or not, in a note and in the JSON (test_is_training_data);
+// compare, which has no held-out estimate to make, refuses it (exit 2),
+// from a study file too.
+func TestFaultTestIsTrainingFile(t *testing.T) {
+	t.Parallel()
+	train, _ := splitHeart(t)
+	raw, err := os.ReadFile(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := writeFile(t, t.TempDir(), "again.libsvm", string(raw))
+	const warn = "holds the training data itself (the same SHA-256 as "
+	for _, cmd := range [][]string{{"train"}, {"tune", "--method", "rcsc"}} {
+		args := append(append(cmd, train, "--test", again, "-q"), "--format", "json")
+		out, errOut, code := runCLI(t, args...)
+		var r struct {
+			TrainAccuracy  float64  `json:"train_accuracy"`
+			TestAccuracy   *float64 `json:"test_accuracy"`
+			TestIsTraining bool     `json:"test_is_training_data"`
+			Notes          []string `json:"notes"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+			t.Fatalf("%v: exit %d, %v\n%s", args, code, err, errOut)
+		}
+		if !strings.Contains(errOut, "kerneltune: warning: --test "+again+" "+warn+train+")") ||
+			!r.TestIsTraining || len(r.Notes) == 0 || !strings.Contains(r.Notes[0], warn) ||
+			r.TestAccuracy == nil || *r.TestAccuracy != r.TrainAccuracy {
+			t.Errorf("%s: stderr %q, test_is_training_data %v, notes %q, accuracies %v/%v",
+				cmd[0], errOut, r.TestIsTraining, r.Notes, r.TrainAccuracy, r.TestAccuracy)
+		}
+	}
+	// Another test file: nothing said.
+	_, test := splitHeart(t)
+	if _, errOut, _ := runCLI(t, "train", train, "--test", test, "-q"); strings.Contains(errOut, warn) {
+		t.Errorf("a test file of other rows: stderr %q", errOut)
+	}
+	want := "test file " + again + ": the test file has the training data's contents (the same SHA-256)"
+	study := writeFile(t, t.TempDir(), "s.yaml", "datasets:\n  - path: "+train+"\n    test: "+again+"\n")
+	for _, args := range [][]string{
+		{"compare", train, "--test", again, "--methods", "svm", "-q"},
+		{"compare", "--study", study, "--methods", "svm", "-q"},
+	} {
+		if out, errOut, code := runCLI(t, args...); code != 2 || !strings.Contains(errOut, want) || out != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q", strings.Join(args, " "), code, out, errOut, want)
+		}
 	}
 }

@@ -166,7 +166,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if err := checkOutputDirs([2]string{"-o", s.Output}); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	train, test, norm, err := loadSplit(g.ErrOut, s.Data, s.Split)
 	if err != nil {
 		return err
 	}

@@ -141,7 +141,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := checkExportDir(s.Export); err != nil {
 		return err
 	}
-	train, test, norm, err := loadSplit(s.Data, s.Split)
+	train, test, norm, err := loadSplit(g.ErrOut, s.Data, s.Split)
 	if err != nil {
 		return err
 	}

@@ -246,6 +246,9 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 	if err != nil {
 		return err
 	}
+	if TestIsTraining(tt.Train, tt.Test) {
+		return &DatasetError{Path: d.Path, Err: fmt.Errorf("test file %s: %w", d.Test, ErrTestIsTraining)}
+	}
 	p.Data, p.Test = tt.Train, tt.Test
 	n := p.Data.Len()
 	if !d.PartitionsGiven {

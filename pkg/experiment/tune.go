@@ -218,6 +218,9 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m, Probability: m.Probability,
 	}
+	if r.TestIsTraining {
+		r.Notes = append([]string{r.TestIsTrainingNote()}, r.Notes...)
+	}
 	for _, j := range t.Norm.Constant {
 		r.Constant = append(r.Constant, j+1)
 	}

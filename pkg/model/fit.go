@@ -225,8 +225,18 @@ type FitData struct {
 	// Multiclass is multi-class data's scheme: "" (one-vs-one) or "ovr".
 	Multiclass string `json:"multiclass,omitempty"`
 	Seed       uint64 `json:"seed"`
+	// TestIsTraining says that the test file holds the training data's
+	// bytes (dataio.TestIsTraining): the test accuracy is the training
+	// accuracy, not a held-out estimate (TestIsTrainingNote).
+	TestIsTraining bool `json:"test_is_training_data,omitempty"`
 
 	Normalize string `json:"normalize"`
+}
+
+// TestIsTrainingNote is the note of a FitData whose test file holds the
+// training data.
+func (d FitData) TestIsTrainingNote() string {
+	return fmt.Sprintf("WARNING: the test file %s holds the training data itself (the same SHA-256 as %s): the test accuracy is the training accuracy, not a held-out estimate", d.Test, d.Data)
 }
 
 // NewFitData describes the data at path (as the user named it), read into
@@ -240,6 +250,7 @@ func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset,
 	if test != nil && test.Len() > 0 {
 		d.NTest = test.Len()
 	}
+	d.TestIsTraining = testPath != "" && dataio.TestIsTraining(train, test)
 	return d
 }
 
