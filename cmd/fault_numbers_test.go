@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -204,6 +205,46 @@ func TestFaultTestIsTrainingFile(t *testing.T) {
 	} {
 		if out, errOut, code := runCLI(t, args...); code != 2 || !strings.Contains(errOut, want) || out != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q", strings.Join(args, " "), code, out, errOut, want)
+		}
+	}
+}
+
+// TestFaultProbabilityFieldsChecked (item 11): a probability model without
+// its checksum read prob_a: null as 0 and accepted prob_a: 1e308; both are
+// refused, naming the field, as they are with a checksum.
+func TestFaultProbabilityFieldsChecked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "p.json")
+	mustRun(t, "train", heartScale, "--probability", "-o", good, "-q")
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(p map[string]any)
+		want string
+	}{
+		{"prob_a null", func(p map[string]any) { p["prob_a"] = nil }, "invalid model: field probability.prob_a is null, not a value"},
+		{"prob_b null", func(p map[string]any) { p["prob_b"] = nil }, "invalid model: field probability.prob_b is null, not a value"},
+		{"prob_a 1e308", func(p map[string]any) { p["prob_a"] = 1e308 }, "invalid model: probability: prob_a = 1e+308, prob_b = "},
+	} {
+		for _, keep := range []bool{false, true} {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Fatal(err)
+			}
+			if !keep {
+				delete(m, "checksum")
+			}
+			c.edit(m["probability"].(map[string]any))
+			b, _ := json.Marshal(m)
+			path := writeFile(t, dir, "e.json", string(b))
+			out, errOut, code := runCLI(t, "predict", path, heartScale, "--probability", "-q")
+			if code != ExitError || !strings.Contains(errOut, "kerneltune: read model "+path+": "+c.want) || out != "" {
+				t.Errorf("%s (checksum kept: %v): exit %d, stderr %q; want %d and %q", c.name, keep, code, errOut, ExitError, c.want)
+			}
 		}
 	}
 }

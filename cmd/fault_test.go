@@ -335,6 +335,16 @@ func TestDamagedModels(t *testing.T) {
 			k["gamma"] = 10 * k["gamma"].(float64)
 		}, edited, "the model's content does not match its checksum"},
 		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
+		// Issue 42, item 11: without a checksum a null was read as 0.
+		{"no checksum, a coef null", func(m map[string]any) { delete(m, "checksum"); sv(m, 3)["coef"] = nil }, refused,
+			"invalid model: field support_vectors[3].coef is null, not a value (every model file kerneltune writes has one; it would be read as 0)"},
+		{"no checksum, a support vector's value null", func(m map[string]any) { delete(m, "checksum"); sv(m, 2)["x"].([]any)[4] = nil }, refused,
+			"invalid model: field support_vectors[2].x[4] is null"},
+		{"no checksum, a normaliser shift null", func(m map[string]any) {
+			delete(m, "checksum")
+			m["normalizer"].(map[string]any)["shift"].([]any)[1] = nil
+		}, refused, "invalid model: field normalizer.shift[1] is null"},
+		{"no checksum, C null", func(m map[string]any) { delete(m, "checksum"); m["C"] = nil }, refused, "invalid model: field C is null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var m map[string]any
@@ -377,8 +387,10 @@ func TestDamagedModels(t *testing.T) {
 					t.Errorf("--ignore-checksum: exit %d, stderr %q, checksum in JSON: %v", code, errOut, strings.Contains(out, `"checksum": "mismatch"`))
 				}
 			case warned:
-				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) {
-					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
+				// Said with -q too (issue 42, item 11): an edit cannot be told.
+				_, qErr, qCode := runCLI(t, "predict", "-q", path, heartScale, "--format", "json")
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) || qCode != 0 || !strings.HasPrefix(qErr, want) {
+					t.Errorf("exit %d, stderr %q, with -q exit %d, stderr %q; want exit 0 and %q", code, errOut, qCode, qErr, want)
 				}
 				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
 					t.Errorf("--strict: exit %d, stderr %q; want exit %d and %q", strictCode, strictErr, ExitError, want)

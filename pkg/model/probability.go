@@ -57,6 +57,9 @@ func fitSigmoid(ctx context.Context, train *dataio.Dataset, spec kernel.Spec, p 
 		return nil, err
 	}
 	r := probability.Fit(dec, train.Y)
+	if !r.Plausible() { // what a model file may hold (validate): never seen
+		return nil, fmt.Errorf("probability estimates: the sigmoid fit ran off to A = %g, B = %g, beyond ±%g", r.A, r.B, probability.MaxParam)
+	}
 	return &r.Sigmoid, nil
 }
 
