@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,5 +247,55 @@ func TestFaultProbabilityFieldsChecked(t *testing.T) {
 				t.Errorf("%s (checksum kept: %v): exit %d, stderr %q; want %d and %q", c.name, keep, code, errOut, ExitError, c.want)
 			}
 		}
+	}
+}
+
+// TestFaultInvertedSigmoidSaid (item 10): on five rows of each class the
+// fitted sigmoid is inverted (A > 0, as LIBSVM's), and predict gave every
+// row a probability of its predicted class below 0.5 with nothing said.
+// train warns in a note, predict in its notes and JSON.
+func TestFaultInvertedSigmoidSaid(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pos, neg []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if strings.HasPrefix(line, "+1") && len(pos) < 5 {
+			pos = append(pos, line)
+		} else if strings.HasPrefix(line, "-1") && len(neg) < 5 {
+			neg = append(neg, line)
+		}
+	}
+	dir := t.TempDir()
+	data := writeFile(t, dir, "ten.libsvm", strings.Join(append(pos, neg...), "\n")+"\n")
+	m := filepath.Join(dir, "m.json")
+	r := trainJSON(t, data, "--probability", "-o", m, "-q")
+	const warn = "WARNING: the probability sigmoid is inverted (A = 1.904 > 0): P(+1 | f) falls as the decision value f rises"
+	if r.Probability == nil || !(r.Probability.A > 1.9 && r.Probability.A < 1.91) || !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, warn) }) {
+		t.Errorf("train: sigmoid %+v, notes %q; want A = 1.904 and %q", r.Probability, r.Notes, warn)
+	}
+	p, raws := predictJSON(t, m, data, "--probability", "-q")
+	below := 0
+	for i, row := range p.Predictions {
+		k := slices.Index(p.ProbabilityClasses, row.Predicted)
+		if row.Probabilities[k] < 0.5 {
+			below++
+		} else {
+			t.Errorf("row %d: P(%s) = %v: the inverted sigmoid gives every row of this data less than 0.5", i+1, row.Predicted, row.Probabilities[k])
+		}
+	}
+	if raws["probability_inverted"] != true || raws["probability_contradicts_prediction"] != float64(below) || below != 10 ||
+		!slices.ContainsFunc(p.Notes, func(n string) bool { return strings.HasPrefix(n, warn) && strings.HasSuffix(n, "(here 10 of 10 rows)") }) {
+		t.Errorf("predict: inverted %v, contradictions %v (rows below 0.5: %d), notes %q", raws["probability_inverted"], raws["probability_contradicts_prediction"], below, p.Notes)
+	}
+	// A sigmoid fitted on all of heart_scale falls as it should: nothing said.
+	m2 := filepath.Join(dir, "m2.json")
+	if r := trainJSON(t, heartScale, "--probability", "-o", m2, "-q"); r.Probability.A >= 0 || slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "inverted") }) {
+		t.Errorf("heart_scale: sigmoid %+v, notes %q", r.Probability, r.Notes)
+	}
+	if _, raws := predictJSON(t, m2, heartScale, "--probability", "-q"); raws["probability_inverted"] != nil || raws["probability_contradicts_prediction"] != float64(0) {
+		t.Errorf("heart_scale: inverted %v, contradictions %v", raws["probability_inverted"], raws["probability_contradicts_prediction"])
 	}
 }

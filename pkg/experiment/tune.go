@@ -221,6 +221,9 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	if r.TestIsTraining {
 		r.Notes = append([]string{r.TestIsTrainingNote()}, r.Notes...)
 	}
+	if n := m.InvertedNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	for _, j := range t.Norm.Constant {
 		r.Constant = append(r.Constant, j+1)
 	}

@@ -249,6 +249,9 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 	if r.TestIsTraining {
 		r.Notes = append(r.Notes, r.TestIsTrainingNote())
 	}
+	if n := m.InvertedNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	r.Notes = append(r.Notes, s.Train.Notes...)
 	if len(s.Norm.Constant) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d feature(s) constant on the training part (only shifted): %s",

@@ -45,6 +45,14 @@ func (s Sigmoid) Plausible() bool {
 	return math.Abs(s.A) <= MaxParam && math.Abs(s.B) <= MaxParam
 }
 
+// Inverted reports whether the sigmoid falls as the decision value rises
+// (A > 0): P(+1 | f) is then below 0.5 for large positive f, so a row's
+// probabilities contradict the class the decision function predicts.
+// LIBSVM's sigmoid_train fits such a sigmoid on tiny data or a class of one
+// row, whose cross-validated decision values point the wrong way; it is
+// kept as LIBSVM keeps it, and said (Model.InvertedNote).
+func (s Sigmoid) Inverted() bool { return s.A > 0 }
+
 // FitResult is Fit's sigmoid with how the Newton method ended.
 type FitResult struct {
 	Sigmoid
