@@ -7,6 +7,7 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -270,8 +271,20 @@ func TestOpenDatasetCancelled(t *testing.T) {
 // More partitions than one of a training file no larger than the training
 // size would be one partition several times over: refused (issue 42).
 func TestOpenDatasetSamePartitions(t *testing.T) {
-	spec := DatasetSpec{Path: td + "/libsvm/heart_scale", Test: td + "/libsvm/heart_scale", Partitions: 5, PartitionsGiven: true, TrainSize: 1000, TrainSizeGiven: true}
+	spec := DatasetSpec{Path: td + "/libsvm/heart_scale", Test: "builtin:heart", Partitions: 5, PartitionsGiven: true, TrainSize: 1000, TrainSizeGiven: true}
 	_, err := OpenDataset(context.Background(), spec, 1, nil)
+	if !errors.Is(err, ErrTestIsTraining) {
+		t.Fatalf("builtin:heart as heart_scale's test file: err = %v, want ErrTestIsTraining (the same bytes)", err)
+	}
+	raw, err := os.ReadFile(spec.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Test = filepath.Join(t.TempDir(), "test")
+	if err := os.WriteFile(spec.Test, raw[:len(raw)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenDataset(context.Background(), spec, 1, nil)
 	var se *SamePartitionsError
 	if !errors.As(err, &se) || *se != (SamePartitionsError{Rows: 270, TrainSize: 1000, Partitions: 5}) {
 		t.Fatalf("err = %v, want a *SamePartitionsError", err)

@@ -79,9 +79,18 @@ func TestCompareSettingsErrors(t *testing.T) {
 // same test file: one partition several times over, which the paired tests
 // would count as independent samples. Prepare refuses it (issue 42).
 func TestCompareTestFileWholeFile(t *testing.T) {
-	_, err := Prepare(context.Background(), CompareSettings{
+	raw, err := os.ReadFile("../../testdata/libsvm/heart_scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := filepath.Join(t.TempDir(), "heart_test")
+	lines := strings.SplitAfter(string(raw), "\n")
+	if err := os.WriteFile(test, []byte(strings.Join(lines[200:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Prepare(context.Background(), CompareSettings{
 		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
-			Test: "../../testdata/libsvm/heart_scale", Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
+			Test: test, Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
 	})
 	var se *dataio.SamePartitionsError
 	if !errors.As(err, &se) || *se != (dataio.SamePartitionsError{Rows: 270, TrainSize: 500, Partitions: 2}) {
@@ -90,7 +99,7 @@ func TestCompareTestFileWholeFile(t *testing.T) {
 	// One partition of the whole file is a run.
 	p, err := Prepare(context.Background(), CompareSettings{
 		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
-			Test: "../../testdata/libsvm/heart_scale", Partitions: 1, PartitionsGiven: true, TrainSize: 500}),
+			Test: test, Partitions: 1, PartitionsGiven: true, TrainSize: 500}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +108,7 @@ func TestCompareTestFileWholeFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Records) != 1 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 270 || len(p.Notices) != 0 {
+	if len(res.Records) != 1 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 70 || len(p.Notices) != 0 {
 		t.Errorf("records %+v, notices %v", res.Records, p.Notices)
 	}
 }
