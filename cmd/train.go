@@ -186,7 +186,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	case errors.Is(err, model.ErrNotSeparable):
 		return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
 	case errors.Is(err, model.ErrNaN):
-		return fmt.Errorf("%w\nhint: the kernel parameters are too extreme for this data (e.g. --gamma 1e308 overflows the scaled distances); try a --gamma, --sigma, --Q or --theta nearer the default", err)
+		return fmt.Errorf("%w\nhint: the kernel values overflow: the features (scale them: --normalize) or the kernel parameters (--gamma 1e308 overflows the scaled distances; try a --gamma, --sigma, --Q or --theta nearer the default) are too extreme for this data", err)
 	case err != nil:
 		return err
 	}

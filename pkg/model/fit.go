@@ -42,6 +42,10 @@ var (
 	// ErrNaN: the kernel matrix or the solver's gradient held NaN or ±Inf
 	// (kernel parameters too extreme for the data).
 	ErrNaN = solver.ErrNaN
+	// ErrSingleRange: above 5,000 training rows, where the solver caches
+	// kernel columns in float32 as LIBSVM does, the kernel's values lie
+	// beyond float32's range (features too large, or all too small).
+	ErrSingleRange = solver.ErrSingleRange
 )
 
 // FitSettings are the data, the kernel and the SVM parameters of Fit. The
