@@ -119,7 +119,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(shards > 1 && o.HTML != "", "--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML),
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
-		usageIf(!positive(m.Eps), "--eps must be a positive number, got %v", m.Eps),
+		usageIf(!methods.EpsRange.Contains(m.Eps), "--eps %v: want %s", m.Eps, methods.EpsRange.Want()),
 		usageIf(m.CacheMB < 1, "--cache-mb must be at least 1, got %d", m.CacheMB),
 		usageIf(s.Workers < 0, "--workers must be ≥ 0, got %d", s.Workers),
 		checkMemMB(o.MemMB),
@@ -291,6 +291,8 @@ func compareError(memMB int, err error) error {
 		return usageErrorf("--select laanaya chooses the svm baseline's (C, γ): include svm in --methods")
 	case errors.Is(err, experiment.ErrNoRealisations) && errors.As(err, &src):
 		return fmt.Errorf("compare: %s defines no train/test realisations (--splits predefined needs IDA-style index files)", src.Path)
+	case (errors.As(err, new(*dataio.SamePartitionsError)) || errors.Is(err, dataio.ErrTestIsTraining)) && errors.As(err, &src):
+		return usageErrorf("compare: %s: %v", src.Path, src.Err)
 	case errors.As(err, &src):
 		return fmt.Errorf("compare: %s: %w", src.Path, flagHint(src.Err))
 	case errors.As(err, new(*experiment.LockedError)), errors.As(err, new(*experiment.DirectoryError)),

@@ -285,11 +285,11 @@ func TestCompareRefusesMethodOptionsUpFront(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: svm: C -1: want a positive number, or 0 for the method's own choice"},
+		{[]string{"--C", "-1"}, "--methods entry svm refuses these options, so every one of its jobs would fail: svm: C -1: want a number from 2^-40 (9.095e-13) to 2^40 (1.1e+12) (or 0 for the method's own choice)"},
 		{[]string{"--C", "-1", "--methods", "rcsc,lccp"}, "--methods entry rcsc refuses"},
 		// twolevel learns C: --C with the default "all" is refused for it.
 		{[]string{"--C", "1"}, "--methods entry twolevel refuses these options, so every one of its jobs would fail: twolevel: C 1: want 0: twolevel learns C"},
-		{[]string{"--C", "NaN", "--methods", "gi"}, "--methods entry gi refuses these options, so every one of its jobs would fail: gi: C NaN: want a positive number"},
+		{[]string{"--C", "NaN", "--methods", "gi"}, "--methods entry gi refuses these options, so every one of its jobs would fail: gi: C NaN: want a number from 2^-40"},
 		{[]string{"--preset", "gi-chessboard", "--C", "-2"}, "--methods entry svm refuses"},
 	} {
 		out := filepath.Join(dir, "res.jsonl")
@@ -366,9 +366,11 @@ func TestCompareGivenTestFile(t *testing.T) {
 	if len(recs) != 3 || len(accs) < 2 {
 		t.Errorf("%d partitions with %d distinct accuracies: the subsamples should differ", len(recs), len(accs))
 	}
-	// --train-size above the file's rows: every partition trains on all.
+	// --train-size above the file's rows: every partition would train on
+	// all of it, one partition twice over; refused (issue 42,
+	// TestFaultSamePartitions).
 	_, errOut, code := runCLI(t, "compare", train, "--test", test, "--methods", "svm", "--partitions", "2", "--train-size", "500", "--format", "json")
-	if code != 0 || !strings.Contains(errOut, "has 200 rows, not more than --train-size 500: each of the 2 partitions trains on the whole file") {
+	if code != 2 || !strings.Contains(errOut, "2 partitions of a training file of 200 rows, not more than the training size 500") {
 		t.Errorf("--train-size 500 of 200 rows: exit %d, stderr %q", code, errOut)
 	}
 	// --partitions without --train-size: the default 100 of 200 rows, said

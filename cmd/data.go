@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -142,10 +143,12 @@ func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 
 // loadSplit reads DATA and its test part with dataio.LoadSplit (Test is nil
 // when there is none), its errors and notes in the flags' words.
-func loadSplit(path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
+func loadSplit(errOut io.Writer, path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
 	tt, err := dataio.LoadSplit(context.Background(), path, s)
 	if err != nil {
 		return nil, flagHint(err)
+	} else if s.Test != "" && dataio.TestIsTraining(tt.Train, tt.Test) { // -q or not: the numbers are not what they say
+		fmt.Fprintf(errOut, "kerneltune: warning: --test %s holds the training data itself (the same SHA-256 as %s): the test accuracy is the training accuracy\n", s.Test, path)
 	}
 	for _, d := range []*dataio.Dataset{tt.Train, tt.Test} {
 		if d != nil {

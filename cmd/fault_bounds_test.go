@@ -192,7 +192,7 @@ func TestFaultNamesSplitsAndFigureFiles(t *testing.T) {
 	c := file("c", "compare", "builtin:breast-wisconsin", "--name", "heart#2")
 	for _, order := range [][]string{{a, b, c}, {c, a, b}} {
 		out, errOut, code := runCLI(t, append([]string{"report", "--split-identities", "--format", "csv"}, order...)...)
-		if code != 0 || !strings.Contains(out, "\nheart#2,svm,2,2,0,0,0,0.95,") || !strings.Contains(out, "\nheart#3,svm,2,2,") ||
+		if code != 0 || !strings.Contains(out, "\nheart#2,svm,2,2,0,0,0,0,0.95,") || !strings.Contains(out, "\nheart#3,svm,2,2,") ||
 			!strings.Contains(errOut, "heart#3 is dataset heart of "+b+" (seed 1 vs 7)") {
 			t.Errorf("report --split-identities %v: exit %d, %s\n%s; want heart, heart#3 (heart of seed 7) and the user's heart#2 (breast-wisconsin, 95%%)", order, code, errOut, out)
 		}

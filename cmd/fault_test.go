@@ -335,6 +335,16 @@ func TestDamagedModels(t *testing.T) {
 			k["gamma"] = 10 * k["gamma"].(float64)
 		}, edited, "the model's content does not match its checksum"},
 		{"checksum removed", func(m map[string]any) { delete(m, "checksum") }, warned, "the model has no checksum (written by a kerneltune before checksums, or edited): an edit cannot be told"},
+		// Issue 42, item 11: without a checksum a null was read as 0.
+		{"no checksum, a coef null", func(m map[string]any) { delete(m, "checksum"); sv(m, 3)["coef"] = nil }, refused,
+			"invalid model: field support_vectors[3].coef is null, not a value (every model file kerneltune writes has one; it would be read as 0)"},
+		{"no checksum, a support vector's value null", func(m map[string]any) { delete(m, "checksum"); sv(m, 2)["x"].([]any)[4] = nil }, refused,
+			"invalid model: field support_vectors[2].x[4] is null"},
+		{"no checksum, a normaliser shift null", func(m map[string]any) {
+			delete(m, "checksum")
+			m["normalizer"].(map[string]any)["shift"].([]any)[1] = nil
+		}, refused, "invalid model: field normalizer.shift[1] is null"},
+		{"no checksum, C null", func(m map[string]any) { delete(m, "checksum"); m["C"] = nil }, refused, "invalid model: field C is null"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var m map[string]any
@@ -377,8 +387,10 @@ func TestDamagedModels(t *testing.T) {
 					t.Errorf("--ignore-checksum: exit %d, stderr %q, checksum in JSON: %v", code, errOut, strings.Contains(out, `"checksum": "mismatch"`))
 				}
 			case warned:
-				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) {
-					t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, errOut, want)
+				// Said with -q too (issue 42, item 11): an edit cannot be told.
+				_, qErr, qCode := runCLI(t, "predict", "-q", path, heartScale, "--format", "json")
+				if want := "kerneltune: warning: " + path + ": " + tc.msg; code != 0 || !strings.HasPrefix(errOut, want) || !strings.Contains(out, `"checksum": "missing"`) || qCode != 0 || !strings.HasPrefix(qErr, want) {
+					t.Errorf("exit %d, stderr %q, with -q exit %d, stderr %q; want exit 0 and %q", code, errOut, qCode, qErr, want)
 				}
 				if want := "kerneltune: predict: " + path + ": " + tc.msg; strictCode != ExitError || !strings.HasPrefix(strictErr, want) || !strings.HasSuffix(strictErr, " (--strict)\n") {
 					t.Errorf("--strict: exit %d, stderr %q; want exit %d and %q", strictCode, strictErr, ExitError, want)
@@ -394,14 +406,14 @@ func sv(m map[string]any, i int) map[string]any {
 }
 
 // TestTrainEpsTooLargeSaysSo: a tolerance the starting point already meets
-// ends the solve at once, with no support vector; train says so instead of
-// only "converged".
+// (its KKT violation is 2) ended the solve at once, "converged" with no
+// support vector; it is refused with the range where --eps means something
+// (issue 42 item 15). The default keeps its support vectors.
 func TestTrainEpsTooLargeSaysSo(t *testing.T) {
 	t.Parallel()
-	r := trainJSON(t, heartScale, "--eps", "1e300")
-	want := "the solver stopped before its first step: --eps 1e+300 is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"
-	if r.NSV != 0 || r.Iter != 0 || r.Status != "converged" || !slices.Contains(r.Notes, want) {
-		t.Errorf("n_sv %d, iterations %d, status %s, notes %q; want 0, 0, converged and %q", r.NSV, r.Iter, r.Status, r.Notes, want)
+	_, errOut, code := runCLI(t, "train", heartScale, "--eps", "1e300")
+	if want := "--eps 1e+300: want a number from 1e-15 to 1: the KKT violation at the start is 2"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("--eps 1e300: exit %d, stderr %q; want 2 and %q", code, errOut, want)
 	}
 	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
 		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)

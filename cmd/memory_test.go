@@ -176,7 +176,14 @@ func TestTwoLevelSizeRefused(t *testing.T) {
 		t.Errorf("tune: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	res := filepath.Join(dir, "res.jsonl")
-	out, errOut, code = runCLI(t, "compare", data, "--test", data, "--methods", "svm,twolevel", "--kernel-rows", "-1", "--out", res)
+	// The test file is another file (the training file itself is refused,
+	// issue 42): its first 100 rows.
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := writeFile(t, dir, "test.libsvm", strings.Join(strings.SplitAfter(string(raw), "\n")[:100], ""))
+	out, errOut, code = runCLI(t, "compare", data, "--test", test, "--methods", "svm,twolevel", "--kernel-rows", "-1", "--out", res)
 	if code != ExitUsage || out != "" || !strings.Contains(errOut, "kerneltune: compare: twolevel on big: "+reason) {
 		t.Errorf("compare: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

@@ -121,10 +121,10 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 	if err != nil {
 		return err
 	}
-	// An edited model is refused unless --ignore-checksum, -q or not.
+	// An edited model is refused unless --ignore-checksum; a missing checksum is said, -q or not.
 	if warn, err := m.CheckChecksum(s.IgnoreChecksum, s.Strict); err != nil {
 		return fmt.Errorf("predict: %s: %w", s.ModelFile, err)
-	} else if warn != nil && !g.Quiet {
+	} else if warn != nil {
 		fmt.Fprintf(g.ErrOut, "kerneltune: warning: %s: %v\n", s.ModelFile, warn)
 	}
 	if s.Read.Features > 0 && s.Read.Features != m.NumFeatures {

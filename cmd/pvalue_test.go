@@ -26,8 +26,9 @@ func pairedRun(t *testing.T, svm, lccp []int) string {
 // TestReportExactWilcoxonForFewPartitions: with five partitions where lccp
 // beats svm on every one, by different margins, the two-sided p is the exact
 // 2/2⁵ = 0.0625 (it was the normal approximation's 0.0591), and the footnote
-// says so; with a tied difference it stays the corrected approximation, and
-// the footnote says that.
+// says so; with a tied difference it is exact too, over the signs of the
+// mid-ranks (issue 42: the approximation's 0.0579 was below what five pairs
+// can give), and the footnote says that.
 func TestReportExactWilcoxonForFewPartitions(t *testing.T) {
 	t.Parallel()
 	svm := []int{80, 80, 80, 80, 80}
@@ -39,11 +40,20 @@ func TestReportExactWilcoxonForFewPartitions(t *testing.T) {
 		t.Errorf("the footnote does not say the p is exact:\n%s", out)
 	}
 	out = mustRun(t, "report", pairedRun(t, svm, []int{81, 81, 83, 84, 85}))
-	// Ranks 1.5, 1.5, 3, 4, 5, all positive: z = (0 − 7.5 + 0.5)/√(13.75 − 6/48), p = 0.05791.
-	if !strings.Contains(out, " 0.0579 │") {
-		t.Errorf("want the tie-corrected approximation p = 0.0579:\n%s", out)
+	// Ranks 1.5, 1.5, 3, 4, 5, all positive: W+ = 0 only when every sign
+	// is positive, p = 2/32 (the approximation said 0.0579).
+	if !strings.Contains(out, " 0.0625 │") {
+		t.Errorf("want the exact p = 0.0625 over the signs of the mid-ranks:\n%s", out)
 	}
-	if !strings.Contains(out, "(normal approximation with tie and continuity corrections, as the differences tie, are zero or number over 50)") {
+	if !strings.Contains(out, "over the partitions both finished (exact distribution)") {
+		t.Errorf("the footnote does not say the p is exact:\n%s", out)
+	}
+	// Thirty partitions with ties: the corrected approximation, said so.
+	svm30, lccp30 := make([]int, 30), make([]int, 30)
+	for k := range svm30 {
+		svm30[k], lccp30[k] = 80, 80+k%4
+	}
+	if out := mustRun(t, "report", pairedRun(t, svm30, lccp30)); !strings.Contains(out, "(normal approximation with tie and continuity corrections, as over 13 pairs have tied or zero differences, or over 50 pairs in all)") {
 		t.Errorf("the footnote does not say the p is approximate:\n%s", out)
 	}
 	js := mustRun(t, "report", pairedRun(t, svm, []int{81, 82, 83, 84, 85}), "--format", "json")

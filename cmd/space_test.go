@@ -37,7 +37,7 @@ func TestGridFlagErrors(t *testing.T) {
 		{[]string{"--log2c", "a,b"}, `"--log2c" flag: "a" is not a number`},
 		{[]string{"--log2c", "-1,3,2", "--C", "1"}, `--log2c -1,3,2: svm: want no C grid when C is fixed`},
 		{[]string{"--class-weight", "inverse"}, `--class-weight "inverse": svm: want balanced`},
-		{[]string{"--weight-pos", "-2"}, `--weight-pos -2: svm: want a positive multiplier`},
+		{[]string{"--weight-pos", "-2"}, `--weight-pos -2: svm: want a number from 2^-20 (9.537e-07) to 2^20 (1.049e+06) (or 0 for the default 1)`},
 	} {
 		for _, cmd := range [][]string{{"tune", heartFile, "--method", "svm"}, {"compare", heartFile, "--methods", "svm", "--partitions", "1"}} {
 			_, errOut, code := runCLI(t, append(cmd, tc.args...)...)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
@@ -88,19 +89,16 @@ func newTrainCmdWith(g *globalOptions, runF func(context.Context, *globalOptions
 func (o *trainOptions) settings(cmd *cobra.Command, args []string) (trainSettings, error) {
 	fs, s := cmd.Flags(), o.s
 	m, err := model.ParseMargin(o.Margin)
-	notPositive := func(name string, v float64) error {
-		return usageIf(!positive(v), "--%s must be a positive number, got %v", name, v)
-	}
 	if err := cmp.Or(
 		checkFormat(s.Format, formatTable, formatJSON),
 		o.data.check(),
 		usageIf(err != nil, "--margin: unknown margin %q (want l1, l2 or hard)", o.Margin),
 		usageIf(m == model.Hard && fs.Changed("C"), "--C has no meaning with --margin hard (there is no slack to penalise)"),
-		usageIf(m != model.Hard && !positive(s.C), "--C must be a positive number, got %v", s.C),
-		notPositive("eps", s.Eps),
-		notPositive("weight-pos", s.WeightPos),
+		usageIf(m != model.Hard && !methods.CRange.Contains(s.C), "--C %v: want %s", s.C, methods.CRange.Want()),
+		usageIf(!methods.EpsRange.Contains(s.Eps), "--eps %v: want %s", s.Eps, methods.EpsRange.Want()),
+		usageIf(!methods.WeightRange.Contains(s.WeightPos), "--weight-pos %v: want %s", s.WeightPos, methods.WeightRange.Want()),
 		usageIf(fs.Changed("weight-pos") && m != model.L1, "--weight-pos applies to --margin l1 only"),
-		notPositive("weight-neg", s.WeightNeg),
+		usageIf(!methods.WeightRange.Contains(s.WeightNeg), "--weight-neg %v: want %s", s.WeightNeg, methods.WeightRange.Want()),
 		usageIf(fs.Changed("weight-neg") && m != model.L1, "--weight-neg applies to --margin l1 only"),
 		usageIf(s.CacheMB < 1, "--cache-mb must be at least 1, got %d", s.CacheMB),
 		usageIf(s.MaxIter < 0, "--max-iter must be ≥ 0, got %d", s.MaxIter),
@@ -169,7 +167,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if err := checkFiles(new(outfile.Plan).Output("-o", s.Output).Input("DATA", s.Data).Input("--test", s.TestFile).Input("--Q", s.Kernel.QName)); err != nil {
 		return err
 	}
-	tt, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
 	if err != nil {
 		return err
 	}
@@ -192,7 +190,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	case errors.Is(err, model.ErrNotSeparable):
 		return fmt.Errorf("%w\nhint: no hyperplane in this kernel's feature space separates the two classes (always so when one point carries both labels); use --margin l1 or l2, which allow training errors", err)
 	case errors.Is(err, model.ErrNaN):
-		return fmt.Errorf("%w\nhint: the kernel parameters are too extreme for this data (e.g. --gamma 1e308 overflows the scaled distances); try a --gamma, --sigma, --Q or --theta nearer the default", err)
+		return fmt.Errorf("%w\nhint: the kernel values overflow: the features (scale them: --normalize) or the kernel parameters (--gamma 1e308 overflows the scaled distances; try a --gamma, --sigma, --Q or --theta nearer the default) are too extreme for this data", err)
 	case err != nil:
 		return err
 	}

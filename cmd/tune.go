@@ -111,7 +111,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 		usageIf(fs.Changed("steps") && fs.Changed("max-iter"), "give --steps or --max-iter, not both"),
 		usageIf(fs.Changed("mode") && fs.Changed("schedule"), "give --mode or --schedule, not both"),
 		usageIf(o.m.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.m.CacheMB),
-		usageIf(!positive(o.m.Eps), "--eps must be a positive number, got %v", o.m.Eps),
+		usageIf(!methods.EpsRange.Contains(o.m.Eps), "--eps %v: want %s", o.m.Eps, methods.EpsRange.Want()),
 		checkMemMB(o.s.MemMB)); err != nil {
 		return tuneSettings{}, err
 	}
@@ -141,7 +141,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := cmp.Or(checkFiles(p.Input("DATA", s.Data).Input("--test", s.TestFile)), checkExportDir(s.Export)); err != nil {
 		return err
 	}
-	tt, err := loadSplit(s.Data, s.Split)
+	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
 	if err != nil {
 		return err
 	}

@@ -110,30 +110,6 @@ func (f *FeatureStat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// columnMoments returns the mean and standard deviation (divisor n) of
-// column j of the n rows of x, whose largest magnitude is maxAbs. The values are scaled
-// by the power of two nearest below maxAbs first, so that neither the sum
-// overflows nor the squares over- or underflow (std was +Inf for
-// |x| > 1e154 and 0 for |x| < 1e-162); a power of two scales exactly, so
-// the result is the unscaled formula's wherever that one is finite.
-func columnMoments(x interface{ At(i, j int) float64 }, n, j int, maxAbs float64) (mean, std float64) {
-	e := 0
-	if maxAbs > 0 && !math.IsInf(maxAbs, 0) {
-		_, e = math.Frexp(maxAbs)
-	}
-	sum := 0.0
-	for i := 0; i < n; i++ {
-		sum += math.Ldexp(x.At(i, j), -e)
-	}
-	m := sum / float64(n)
-	ss := 0.0
-	for i := 0; i < n; i++ {
-		r := math.Ldexp(x.At(i, j), -e) - m
-		ss += r * r
-	}
-	return math.Ldexp(m, e), math.Ldexp(math.Sqrt(ss/float64(n)), e)
-}
-
 // Describe summarises d: sizes, classes with their original labels, constant
 // features, duplicate feature vectors and vectors seen with both labels,
 // predefined splits, notes and per-feature statistics.
@@ -163,12 +139,14 @@ func Describe(d *Dataset) Summary {
 		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})
 	}
 	for j := 0; j < dim; j++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 		for i := 0; i < n; i++ {
 			v := d.X.At(i, j)
 			lo, hi = min(lo, v), max(hi, v)
+			sum += v
 		}
-		mean, std := columnMoments(d.X, n, j, max(math.Abs(lo), math.Abs(hi)))
+		mean := columnMean(d.X, j, sum)
+		std := popStd(d.X, j, mean, columnSS(d.X, j, mean, nil), lo, hi)
 		name := ""
 		if j < len(d.FeatureNames) {
 			name = d.FeatureNames[j]

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // A feature statistic that is no finite number is written as null, and
@@ -26,18 +28,27 @@ func TestFeatureStatNonFiniteIsNull(t *testing.T) {
 	}
 }
 
-// columnMoments scales by a power of two: exact where the plain formula
-// is finite, finite where it overflowed or underflowed.
+// Describe's mean and std (columnMean, popStd: the z-score's own routine)
+// are exact where the plain formula is finite, and finite where it
+// overflowed or underflowed (std was +Inf for |x| > 1e154).
 func TestColumnMomentsScaled(t *testing.T) {
+	moments := func(v ...float64) (mean, std float64) {
+		x := mat.NewDense(len(v), 1, v)
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for _, e := range v {
+			lo, hi, sum = min(lo, e), max(hi, e), sum+e
+		}
+		mean = columnMean(x, 0, sum)
+		return mean, popStd(x, 0, mean, columnSS(x, 0, mean, nil), lo, hi)
+	}
 	for _, s := range []float64{1, 1e200, 1e-200, 1e307} {
-		x := colMatrix{1 * s, 3 * s, 2 * s, -1 * s}
-		mean, std := columnMoments(x, 4, 0, 3*s)
+		mean, std := moments(1*s, 3*s, 2*s, -1*s)
 		if math.Abs(mean/s-1.25) > 1e-15 || math.Abs(std/s-math.Sqrt(2.1875)) > 1e-15 {
 			t.Errorf("scale %g: mean %g std %g", s, mean, std)
 		}
 	}
-	x := colMatrix{0.5, 3, 1, 2.25}
-	mean, std := columnMoments(x, 4, 0, 3)
+	x := []float64{0.5, 3, 1, 2.25}
+	mean, std := moments(x...)
 	if m := (0.5 + 3 + 1 + 2.25) / 4; mean != m {
 		t.Errorf("mean %v, want %v", mean, m)
 	}
@@ -49,7 +60,3 @@ func TestColumnMomentsScaled(t *testing.T) {
 		t.Errorf("std %v, want %v exactly", std, math.Sqrt(ss/4))
 	}
 }
-
-type colMatrix []float64
-
-func (c colMatrix) At(i, _ int) float64 { return c[i] }

@@ -139,11 +139,7 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		shift, scale := 0.0, 1.0
 		switch kind {
 		case ZScore:
-			if st != nil && !math.IsInf(st.ss[j], 0) {
-				shift, scale = mean, math.Sqrt(st.ss[j]/float64(n))
-			} else {
-				shift, scale = mean, stdAbout(X, j, mean)
-			}
+			shift, scale = mean, popStd(X, j, mean, columnSS(X, j, mean, st), lo, hi)
 		case MinMax01:
 			shift, scale = lo, hi-lo
 		case MinMax11:
@@ -152,7 +148,7 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			scale = max(math.Abs(lo), math.Abs(hi))
 		}
 		constant := hi == lo
-		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0)) {
+		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0) || math.IsInf(max(hi-shift, shift-lo), 0)) {
 			// Scaled values would be computed as (x - shift)/scale, which
 			// overflows too: no finite normaliser exists in this form.
 			return nil, fmt.Errorf("fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
@@ -171,6 +167,20 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 		nz.Shift[j], nz.Scale[j] = shift, scale
 	}
 	return nz, nil
+}
+
+// columnSS returns Σ_i (X_ij - mean)², from st when it holds it.
+func columnSS(X mat.Matrix, j int, mean float64, st *columnStats) float64 {
+	if st != nil {
+		return st.ss[j]
+	}
+	n, _ := X.Dims()
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		r := X.At(i, j) - mean
+		ss += r * r
+	}
+	return ss
 }
 
 // columnMean is sum/n for column j of X, or, when the sum overflowed (the
@@ -239,29 +249,38 @@ func denseColumnStats(X mat.Matrix, withSS bool) *columnStats {
 	return st
 }
 
-// stdAbout returns sqrt(Σ_i (X_ij - mean)² / n), the population standard
-// deviation of column j. When the squares overflow (|x| beyond 1e154) it
-// sums (r/m)² with m = max|r| instead: the same number, computed in range.
-func stdAbout(X mat.Matrix, j int, mean float64) float64 {
+// tinyResidual is the largest residual |x - mean| of a column below which
+// popStd sums scaled squares: the squares of residuals of about 2^-256 and
+// below come near float64's subnormals (below 2^-1022), where they lose
+// their digits and, under about 1e-162, vanish: a column whose values all lay
+// below that had a variance of 0, was left unscaled and carried nothing.
+const tinyResidual = 0x1p-256
+
+// popStd returns sqrt(Σ_i (X_ij - mean)² / n), the population standard
+// deviation of column j (lo and hi its extremes), given ss, that sum
+// computed directly. When the squares may have left float64's normal range
+// (ss overflowed, for |x| beyond about 1e154, or the largest residual is
+// below tinyResidual) it sums the squares of the residuals scaled by a power
+// of two, 2^-e, which scales exactly, and scales the root back by 2^e: tiny
+// and huge columns get the digits an ordinary one gets. An ordinary column's
+// deviation is the direct sum's, bit for bit.
+func popStd(X mat.Matrix, j int, mean, ss, lo, hi float64) float64 {
 	n, _ := X.Dims()
-	ss := 0.0
-	for i := 0; i < n; i++ {
-		r := X.At(i, j) - mean
-		ss += r * r
-	}
-	if !math.IsInf(ss, 0) {
+	m := max(hi-mean, mean-lo)
+	if !math.IsInf(ss, 0) && !(m > 0 && m < tinyResidual) {
 		return math.Sqrt(ss / float64(n))
 	}
-	m := 0.0
-	for i := 0; i < n; i++ {
-		m = max(m, math.Abs(X.At(i, j)-mean))
+	if math.IsInf(m, 0) { // residuals beyond float64: scale the values, then subtract
+		m = max(math.Abs(lo), math.Abs(hi))
 	}
+	_, e := math.Frexp(m)
+	sm := math.Ldexp(mean, -e)
 	ss = 0
 	for i := 0; i < n; i++ {
-		r := (X.At(i, j) - mean) / m
+		r := math.Ldexp(X.At(i, j), -e) - sm
 		ss += r * r
 	}
-	return m * math.Sqrt(ss/float64(n))
+	return math.Ldexp(math.Sqrt(ss/float64(n)), e)
 }
 
 func isEmptyDense(X mat.Matrix) bool {

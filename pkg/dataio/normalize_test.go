@@ -261,3 +261,44 @@ func TestMaxAbsAndAuto(t *testing.T) {
 		t.Errorf("a maxabs normaliser read back: %v", err)
 	}
 }
+
+// TestZScoreTinyAndHugeColumns (issue 42): a column scaled by a power of two
+// gets the z-score of the column itself, bit for bit, however small or
+// large: the variance of values below about 1e-162 underflowed to 0 (the
+// column was left unscaled and carried nothing), and above about 1e154 the
+// squares overflowed. info's feature statistics share the computation.
+func TestZScoreTinyAndHugeColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 5))
+	n := 50
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = rng.NormFloat64() + 0.3
+	}
+	ref, err := FitNormalizer(ZScore, mat.NewDense(n, 1, base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []int{-1060, -1000, -600, -540, 600, 1000} {
+		col := make([]float64, n)
+		for i, v := range base {
+			col[i] = math.Ldexp(v, e)
+		}
+		nz, err := FitNormalizer(ZScore, mat.NewDense(n, 1, col))
+		if err != nil {
+			t.Fatalf("2^%d: %v", e, err)
+		}
+		if e < -1022 { // subnormal values: what digits they have
+			if got, want := nz.Scale[0], math.Ldexp(ref.Scale[0], e); math.Abs(got-want) > 1e-6*want || len(nz.Constant) > 0 {
+				t.Errorf("2^%d: scale %g, want %g", e, got, want)
+			}
+			continue
+		}
+		if nz.Shift[0] != math.Ldexp(ref.Shift[0], e) || nz.Scale[0] != math.Ldexp(ref.Scale[0], e) {
+			t.Errorf("2^%d: shift %g scale %g, want %g and %g", e, nz.Shift[0], nz.Scale[0], math.Ldexp(ref.Shift[0], e), math.Ldexp(ref.Scale[0], e))
+		}
+		d := &Dataset{X: mat.NewDense(n, 1, col), Y: make([]float64, n)}
+		if st := Describe(d).Stats[0]; st.Std != nz.Scale[0] || st.Mean != nz.Shift[0] {
+			t.Errorf("2^%d: info's mean %g std %g, want the normaliser's %g and %g", e, st.Mean, st.Std, nz.Shift[0], nz.Scale[0])
+		}
+	}
+}

@@ -82,15 +82,11 @@ func (e *DatasetError) Unwrap() error { return e.Err }
 type NoteKind int
 
 const (
-	// NoteWholeFile: the training file has Rows rows, not more than
-	// TrainSize, so each of the Partitions partitions trains on all of them
-	// (they differ only in the methods' random choices).
-	NoteWholeFile NoteKind = iota + 1
 	// NoteDefaultTrainSize: with a given test file and PartitionsGiven but
 	// not TrainSizeGiven, each partition trains on the default TrainSize
 	// rows of the Rows of the training file, which a user who meant the
 	// whole file would not guess from the table.
-	NoteDefaultTrainSize
+	NoteDefaultTrainSize NoteKind = iota + 2
 	// NoteSmallTrainPart: without a test file, each of the Partitions
 	// random partitions trains on the default TrainSize rows (and tests on
 	// TestSize), under a tenth of the file's Rows: Laanaya's 100/100
@@ -103,6 +99,22 @@ const (
 // SmallTrainPart is the share of a file's rows under which a default
 // training size is noted (NoteSmallTrainPart): a tenth.
 const SmallTrainPart = 0.1
+
+// SamePartitionsError is OpenDataset's refusal (in a *DatasetError) of
+// Partitions > 1 partitions of a training file with a given test file whose
+// Rows are not more than TrainSize: every partition would train on the
+// whole file and test on the same test file, so they would differ only in
+// the methods' random choices, and the paired tests across datasets and
+// partitions would count those copies as independent samples (five gave
+// p = 0.037 and P(worse) = 1.00 where nothing had been sampled).
+type SamePartitionsError struct {
+	Rows, TrainSize, Partitions int
+}
+
+func (e *SamePartitionsError) Error() string {
+	return fmt.Sprintf("%d partitions of a training file of %d rows, not more than the training size %d: each would train on the whole file and test on the same test file, so they would be one partition %d times over, and the paired tests would count the copies as independent samples; give a training size below %d (--train-size, train-size in a study) or one partition",
+		e.Partitions, e.Rows, e.TrainSize, e.Partitions, e.Rows)
+}
 
 // PartitionNote is what OpenDataset found about the partitions of a
 // dataset with a given test file that its caller should tell the user.
@@ -174,9 +186,9 @@ func (p *Partitioned) Rename(name string) {
 // draws its partitions from seed: the dataset's own realisations
 // (Predefined), Partitions random ones (Partitions), or with a Test file
 // the whole training file once, or with PartitionsGiven or TrainSizeGiven,
-// Partitions random subsamples of TrainSize rows (all rows when the file
-// is smaller, which a PartitionNote says), each tested on the whole test
-// file. The dataset is named spec.Name when that is set. A file that cannot
+// Partitions random subsamples of TrainSize rows (one partition of all rows
+// when the file is smaller; more are a *SamePartitionsError), each tested on
+// the whole test file. The dataset is named spec.Name when that is set. A file that cannot
 // be read is the reader's error (naming the file and line); partitions that
 // cannot be drawn are a *DatasetError naming spec.Path. A ctx cancelled
 // before the reading, or before a test file, ends it with ctx's error.
@@ -267,7 +279,7 @@ func (p *Partitioned) open(k int, stdin io.Reader) error {
 // training file's label mapping and nominal features one-hot encoded on
 // the training file (LoadSplit), and draws the partitions: the whole
 // training file once, or with PartitionsGiven or TrainSizeGiven, k random
-// subsamples of TrainSize rows (all rows when the file is smaller), each
+// subsamples of TrainSize rows (all rows once when the file is smaller), each
 // tested on the whole test file.
 func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader) error {
 	d := p.Spec
@@ -275,6 +287,9 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: p.Seed, Normalize: NoScale})
 	if err != nil {
 		return err
+	}
+	if TestIsTraining(tt.Train, tt.Test) {
+		return &DatasetError{Path: d.Path, Err: fmt.Errorf("test file %s: %w", d.Test, ErrTestIsTraining)}
 	}
 	p.Data, p.Test = tt.Train, tt.Test
 	n := p.Data.Len()
@@ -301,8 +316,7 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 		p.Splits = append(p.Splits, Split{Train: all})
 	}
 	if k > 1 {
-		note.Kind = NoteWholeFile
-		p.Notes = append(p.Notes, note)
+		return &DatasetError{Path: d.Path, Err: &SamePartitionsError{Rows: n, TrainSize: d.TrainSize, Partitions: k}}
 	}
 	return nil
 }

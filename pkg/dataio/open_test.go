@@ -7,6 +7,7 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -226,8 +227,8 @@ func TestOpenDatasetTestFile(t *testing.T) {
 			[]int{2000}, nil, "test=given/false/false test-size=0 train-size=100"},
 		{"default train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 100},
 			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}, "test=given/true/false test-size=0 train-size=100"},
-		{"no more rows than the train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 3000},
-			[]int{2000, 2000, 2000}, []PartitionNote{{NoteWholeFile, train, 2000, 3000, 0, 3}}, "test=given/true/false test-size=0 train-size=3000"},
+		{"no more rows than the train size, one partition", DatasetSpec{Partitions: 1, PartitionsGiven: true, TrainSize: 3000},
+			[]int{2000}, nil, "test=given/true/false test-size=0 train-size=3000"},
 		{"train size given", DatasetSpec{TrainSize: 300, TrainSizeGiven: true},
 			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
 		// A list of files' test file replaces its training fraction.
@@ -264,5 +265,31 @@ func TestOpenDatasetCancelled(t *testing.T) {
 	p, err := OpenDataset(ctx, DatasetSpec{Path: "builtin:heart", Partitions: 2, TrainSize: 100, TestSize: 100}, 1, nil)
 	if !errors.Is(err, context.Canceled) || p != nil {
 		t.Errorf("OpenDataset on a cancelled context: %v, %v; want context.Canceled", p, err)
+	}
+}
+
+// More partitions than one of a training file no larger than the training
+// size would be one partition several times over: refused (issue 42).
+func TestOpenDatasetSamePartitions(t *testing.T) {
+	spec := DatasetSpec{Path: td + "/libsvm/heart_scale", Test: "builtin:heart", Partitions: 5, PartitionsGiven: true, TrainSize: 1000, TrainSizeGiven: true}
+	_, err := OpenDataset(context.Background(), spec, 1, nil)
+	if !errors.Is(err, ErrTestIsTraining) {
+		t.Fatalf("builtin:heart as heart_scale's test file: err = %v, want ErrTestIsTraining (the same bytes)", err)
+	}
+	raw, err := os.ReadFile(spec.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Test = filepath.Join(t.TempDir(), "test")
+	if err := os.WriteFile(spec.Test, raw[:len(raw)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenDataset(context.Background(), spec, 1, nil)
+	var se *SamePartitionsError
+	if !errors.As(err, &se) || *se != (SamePartitionsError{Rows: 270, TrainSize: 1000, Partitions: 5}) {
+		t.Fatalf("err = %v, want a *SamePartitionsError", err)
+	}
+	if want := "5 partitions of a training file of 270 rows, not more than the training size 1000"; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), spec.Path) {
+		t.Errorf("err = %q, want the file and %q", err, want)
 	}
 }

@@ -178,6 +178,20 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 	return tt, nil
 }
 
+// ErrTestIsTraining is a test file with the training data's contents (the
+// same SHA-256): its accuracy would be the training accuracy, reported as
+// a test accuracy. OpenDataset refuses it (in a *DatasetError): an
+// experiment has no held-out estimate without a held-out part.
+var ErrTestIsTraining = errors.New("the test file has the training data's contents (the same SHA-256): its accuracy would be the training accuracy, and no held-out estimate is possible; give a test file of other rows, or no test file (the partitions then hold rows out)")
+
+// TestIsTraining reports whether test, read from a test file, holds the
+// bytes train was read from (the same SHA-256): the training file given
+// again, under its name or another. A test part split off the training
+// data shares its hash too: ask only of a test file.
+func TestIsTraining(train, test *Dataset) bool {
+	return train != nil && test != nil && train.SHA256 != "" && test.SHA256 == train.SHA256
+}
+
 // withNote appends note to the notes of both parts (each its own copy).
 func withNote(train, test *Dataset, note string) (*Dataset, *Dataset) {
 	train.Notes = append(append([]string(nil), train.Notes...), note)

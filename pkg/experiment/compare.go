@@ -91,15 +91,11 @@ type NoticeKind int
 const (
 	// NoticeBaseline: LaanayaSelect chose Baseline for Dataset.
 	NoticeBaseline NoticeKind = iota
-	// NoticeWholeFile: the training file Dataset has Rows rows, not more
-	// than TrainSize, so each of the Partitions partitions trains on all of
-	// them (they differ only in the methods' random choices).
-	NoticeWholeFile
 	// NoticeDefaultTrainSize: with a given test file and --partitions but
 	// no --train-size, each partition trains on the default TrainSize rows
 	// of the Rows of the training file Dataset, which a user who meant the
 	// whole file would not guess from the table.
-	NoticeDefaultTrainSize
+	NoticeDefaultTrainSize NoticeKind = iota + 1
 	// NoticeSmallTrainPart: without a test file, each of the Partitions
 	// partitions of Dataset trains on the default TrainSize rows and tests
 	// on TestSize, under a tenth (dataio.SmallTrainPart) of its Rows.
@@ -114,7 +110,7 @@ type Notice struct {
 	Baseline FixedSVM
 	Rows     int
 	// TrainSize, TestSize and Partitions are the settings'
-	// (NoticeWholeFile, NoticeDefaultTrainSize, NoticeSmallTrainPart).
+	// (NoticeDefaultTrainSize, NoticeSmallTrainPart).
 	TrainSize, TestSize, Partitions int
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -75,25 +76,41 @@ func TestCompareSettingsErrors(t *testing.T) {
 }
 
 // With a test file and more partitions than the training file has rows to
-// subsample, every partition trains on the whole file, and Compare says so.
+// subsample, every partition would train on the whole file and test on the
+// same test file: one partition several times over, which the paired tests
+// would count as independent samples. Prepare refuses it (issue 42).
 func TestCompareTestFileWholeFile(t *testing.T) {
-	p, err := Prepare(context.Background(), CompareSettings{
-		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
-			Test: "../../testdata/libsvm/heart_scale", Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
-	})
+	raw, err := os.ReadFile("../../testdata/libsvm/heart_scale")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Notice{{Kind: NoticeWholeFile, Dataset: "builtin:heart", Rows: 270, TrainSize: 500, Partitions: 2}}
-	if !reflect.DeepEqual(p.Notices, want) {
-		t.Errorf("notices %+v, want %+v", p.Notices, want)
+	test := filepath.Join(t.TempDir(), "heart_test")
+	lines := strings.SplitAfter(string(raw), "\n")
+	if err := os.WriteFile(test, []byte(strings.Join(lines[200:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Prepare(context.Background(), CompareSettings{
+		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
+			Test: test, Partitions: 2, PartitionsGiven: true, TrainSize: 500}),
+	})
+	var se *dataio.SamePartitionsError
+	if !errors.As(err, &se) || *se != (dataio.SamePartitionsError{Rows: 270, TrainSize: 500, Partitions: 2}) {
+		t.Fatalf("err = %v, want a *dataio.SamePartitionsError of 2 partitions of 270 rows", err)
+	}
+	// One partition of the whole file is a run.
+	p, err := Prepare(context.Background(), CompareSettings{
+		Entries: mustEntries(t, "probe1"), Seed: 1, Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
+			Test: test, Partitions: 1, PartitionsGiven: true, TrainSize: 500}),
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	res, err := p.Run(context.Background(), Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Records) != 2 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 270 {
-		t.Errorf("records %+v", res.Records)
+	if len(res.Records) != 1 || res.Records[0].TrainSize != 270 || res.Records[0].TestSize != 70 || len(p.Notices) != 0 {
+		t.Errorf("records %+v, notices %v", res.Records, p.Notices)
 	}
 }
 

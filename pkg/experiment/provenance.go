@@ -160,10 +160,8 @@ func studyError(ds DatasetSettings, err error) error {
 func noticesOf(notes []dataio.PartitionNote) []Notice {
 	var out []Notice
 	for _, n := range notes {
-		kind := NoticeWholeFile
+		kind := NoticeDefaultTrainSize
 		switch n.Kind {
-		case dataio.NoteDefaultTrainSize:
-			kind = NoticeDefaultTrainSize
 		case dataio.NoteSmallTrainPart:
 			kind = NoticeSmallTrainPart
 		}

@@ -222,6 +222,12 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Init: res.Init, Notes: append([]string(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m, Probability: m.Probability,
 	}
+	if r.TestIsTraining {
+		r.Notes = append([]string{r.TestIsTrainingNote()}, r.Notes...)
+	}
+	if n := m.InvertedNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	for _, j := range t.Norm.Constant {
 		r.Constant = append(r.Constant, j+1)
 	}

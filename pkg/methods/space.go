@@ -129,6 +129,9 @@ type Space struct {
 
 // check refuses a log2 C grid with a fixed C (one of them is ignored).
 func (sp Space) check(method string, c float64) error {
+	if g := sp.Log2C; g.IsSet() && !(Log2CRange.Contains(g.Begin) && Log2CRange.Contains(g.End)) {
+		return &OptionError{Method: method, Option: "log2c", Value: g.String(), Want: "a begin and an end each " + Log2CRange.Want()}
+	}
 	if sp.Log2C.IsSet() && c > 0 {
 		return &OptionError{Method: method, Option: "log2c", Value: sp.Log2C.String(), Want: "no C grid when C is fixed (--C): give one of them"}
 	}
@@ -181,8 +184,8 @@ func (c Common) checkWeights(method string, honours bool) error {
 		name string
 		v    float64
 	}{{"weight-pos", c.WeightPos}, {"weight-neg", c.WeightNeg}} {
-		if !finiteNonNeg(w.v) {
-			return optErr(method, w.name, w.v, "a positive multiplier of C (0 for the default 1)")
+		if err := WeightRange.check(method, w.name, w.v, "0 for the default 1"); err != nil {
+			return err
 		}
 	}
 	if err := checkChoice(method, "class-weight", c.ClassWeight, []string{ClassBalanced}, "n / (classes · rows of the class), scikit-learn's"); err != nil {

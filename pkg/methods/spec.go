@@ -108,10 +108,7 @@ func checkChoice(method, option, v string, allowed []string, why string) error {
 // checkC refuses a C that is not 0 (the method's own choice) or a positive
 // number.
 func checkC(method string, c float64) error {
-	if !finiteNonNeg(c) {
-		return optErr(method, "C", c, "a positive number, or 0 for the method's own choice")
-	}
-	return nil
+	return CRange.check(method, "C", c, "0 for the method's own choice")
 }
 
 // checkMaxIter refuses a negative iteration limit (0 is the default).
@@ -140,8 +137,8 @@ func (c Common) check(method string) error {
 	if err := checkC(method, c.C); err != nil {
 		return err
 	}
-	if !finiteNonNeg(c.Eps) {
-		return optErr(method, "eps", c.Eps, "a positive number (0 for the default 1e-3)")
+	if err := EpsRange.check(method, "eps", c.Eps, "0 for the default 1e-3"); err != nil {
+		return err
 	}
 	if c.CacheMB < 0 {
 		return optErr(method, "cache-mb", c.CacheMB, "a number ≥ 0 (0 for the default 200)")

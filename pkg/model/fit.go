@@ -42,6 +42,10 @@ var (
 	// ErrNaN: the kernel matrix or the solver's gradient held NaN or ±Inf
 	// (kernel parameters too extreme for the data).
 	ErrNaN = solver.ErrNaN
+	// ErrSingleRange: above 5,000 training rows, where the solver caches
+	// kernel columns in float32 as LIBSVM does, the kernel's values lie
+	// beyond float32's range (features too large, or all too small).
+	ErrSingleRange = solver.ErrSingleRange
 )
 
 // FitSettings are the data, the kernel and the SVM parameters of Fit. The
@@ -225,12 +229,22 @@ type FitData struct {
 	// Multiclass is multi-class data's scheme: "" (one-vs-one) or "ovr".
 	Multiclass string `json:"multiclass,omitempty"`
 	Seed       uint64 `json:"seed"`
+	// TestIsTraining says that the test file holds the training data's
+	// bytes (dataio.TestIsTraining): the test accuracy is the training
+	// accuracy, not a held-out estimate (TestIsTrainingNote).
+	TestIsTraining bool `json:"test_is_training_data,omitempty"`
 
 	Normalize string `json:"normalize"`
 	// GammaSpace names the features the kernel's γ (and Q, θ) act on: the
 	// normaliser's kind, "none" for the data's features as given
 	// (dataio.SpaceWords says it in words).
 	GammaSpace string `json:"gamma_space,omitempty"`
+}
+
+// TestIsTrainingNote is the note of a FitData whose test file holds the
+// training data.
+func (d FitData) TestIsTrainingNote() string {
+	return fmt.Sprintf("WARNING: the test file %s holds the training data itself (the same SHA-256 as %s): the test accuracy is the training accuracy, not a held-out estimate", d.Test, d.Data)
 }
 
 // NewFitData describes the data at path (as the user named it), read into
@@ -244,6 +258,7 @@ func NewFitData(path, testPath string, seed uint64, train, test *dataio.Dataset,
 	if test != nil && test.Len() > 0 {
 		d.NTest = test.Len()
 	}
+	d.TestIsTraining = testPath != "" && dataio.TestIsTraining(train, test)
 	return d
 }
 

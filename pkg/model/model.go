@@ -29,6 +29,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -460,8 +461,8 @@ func (m *Model) validate() error {
 	} else if m.Encoder == nil && m.FormatVersion != 1 && m.FormatVersion != 4 {
 		return bad("format_version %d without an encoder (a model without one is version 1)", m.FormatVersion)
 	}
-	if s := m.Probability; s != nil && (!finite(s.A) || !finite(s.B)) {
-		return bad("probability: prob_a = %g, prob_b = %g, want finite numbers", s.A, s.B)
+	if s := m.Probability; s != nil && !s.Plausible() {
+		return bad("probability: prob_a = %g, prob_b = %g, want numbers within ±%g (no fit gives more)", s.A, s.B, probability.MaxParam)
 	}
 	if m.Encoder != nil {
 		if m.FormatVersion < 2 {
@@ -925,7 +926,84 @@ func requireFields(raw []byte) error {
 		return err
 	}
 	_, checksum := top["checksum"]
-	return requireModelFields(top, "", checksum)
+	if err := requireModelFields(top, "", checksum); err != nil {
+		return err
+	}
+	return refuseNulls(raw)
+}
+
+// refuseNulls refuses a null anywhere in a model file but where the writer
+// writes one ("normalizer": null, a model without one) and inside the
+// tuning result, which nothing predicts with: encoding/json reads a null
+// into a number as 0, so a coefficient, a support vector's value, a
+// normaliser's shift or a sigmoid's A edited to null was applied as 0 by a
+// model without a checksum (issue 42). The field is named by its path.
+func refuseNulls(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	type level struct {
+		object bool
+		key    string // the last key of an object
+		index  int    // the next index of an array
+	}
+	var stack []level
+	path := func() string {
+		var b strings.Builder
+		for i, l := range stack {
+			switch {
+			case l.object && i > 0:
+				b.WriteString("." + l.key)
+			case l.object:
+				b.WriteString(l.key)
+			default:
+				fmt.Fprintf(&b, "[%d]", l.index-1)
+			}
+		}
+		return b.String()
+	}
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			expectKey = len(stack) > 0 && stack[len(stack)-1].object
+			continue
+		}
+		if expectKey {
+			stack[len(stack)-1].key = tok.(string)
+			expectKey = false
+			if k := tok.(string); k == "tuning" && len(stack) == 1 {
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					return err
+				}
+				expectKey = true
+			}
+			continue
+		}
+		// A value: in an array it takes the next index.
+		if n := len(stack); n > 0 && !stack[n-1].object {
+			stack[n-1].index++
+		}
+		switch d, _ := tok.(json.Delim); {
+		case tok == nil && (len(stack) == 0 || !stack[len(stack)-1].object || stack[len(stack)-1].key != "normalizer"):
+			return fmt.Errorf("field %s is null, not a value (every model file kerneltune writes has one; it would be read as 0)", path())
+		case d == '{':
+			stack = append(stack, level{object: true})
+			expectKey = true
+			continue
+		case d == '[':
+			stack = append(stack, level{})
+			continue
+		}
+		expectKey = len(stack) > 0 && stack[len(stack)-1].object
+	}
 }
 
 // requireModelFields checks the fields of one model (the file's, or one

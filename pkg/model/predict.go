@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -170,9 +171,15 @@ type Predictions struct {
 	Others *OtherScores `json:"others,omitempty"`
 	// ProbabilityClasses are the classes of each row's Probabilities
 	// (Model.ProbabilityClasses); nil without PredictSettings.Probability.
-	ProbabilityClasses []string     `json:"probability_classes,omitempty"`
-	Notes              []string     `json:"notes,omitempty"`
-	Predictions        []Prediction `json:"predictions"`
+	ProbabilityClasses []string `json:"probability_classes,omitempty"`
+	// ProbabilityInverted says that a sigmoid of the model is inverted
+	// (Model.InvertedNote, also in Notes), and ProbabilityContradicts counts
+	// the rows whose predicted class is not their most probable one (nil
+	// without PredictSettings.Probability).
+	ProbabilityInverted    bool         `json:"probability_inverted,omitempty"`
+	ProbabilityContradicts *int         `json:"probability_contradicts_prediction,omitempty"`
+	Notes                  []string     `json:"notes,omitempty"`
+	Predictions            []Prediction `json:"predictions"`
 }
 
 // Predict applies m to the raw rows of d (read by ReadData): it encodes
@@ -273,8 +280,17 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 func (r *Predictions) addProbabilities(m *Model, d *dataio.Dataset) error {
 	prob := m.Probabilities(d.X)
 	r.ProbabilityClasses = m.ProbabilityClasses()
+	contra := 0
 	for i := range r.Predictions {
 		r.Predictions[i].Probabilities = prob[i]
+		if k := slices.Index(r.ProbabilityClasses, r.Predictions[i].Predicted); k >= 0 && prob[i][k] < slices.Max(prob[i]) {
+			contra++
+		}
+	}
+	r.ProbabilityContradicts = &contra
+	if n := m.InvertedNote(); n != "" {
+		r.ProbabilityInverted = true
+		r.Notes = append(r.Notes, fmt.Sprintf("%s (here %d of %d rows)", n, contra, len(r.Predictions)))
 	}
 	if !r.Labeled {
 		return nil

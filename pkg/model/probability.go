@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -57,6 +58,9 @@ func fitSigmoid(ctx context.Context, train *dataio.Dataset, spec kernel.Spec, p 
 		return nil, err
 	}
 	r := probability.Fit(dec, train.Y)
+	if !r.Plausible() { // what a model file may hold (validate): never seen
+		return nil, fmt.Errorf("probability estimates: the sigmoid fit ran off to A = %g, B = %g, beyond ±%g", r.A, r.B, probability.MaxParam)
+	}
 	return &r.Sigmoid, nil
 }
 
@@ -69,6 +73,26 @@ func (m *Model) HasProbability() bool {
 		}
 	}
 	return m.Probability != nil
+}
+
+// InvertedNote is the warning of a model whose sigmoid, or some of whose
+// pairs' sigmoids, are inverted (probability.Sigmoid.Inverted: A > 0), so
+// that probabilities can contradict the predicted class; "" for none.
+func (m *Model) InvertedNote() string {
+	const why = "P(+1 | f) falls as the decision value f rises, so a row's probabilities can contradict its predicted class; LIBSVM's -b 1 fits the same on so little data or so small a class, and its probabilities are not to be trusted"
+	if s := m.Probability; s != nil && s.Inverted() {
+		return fmt.Sprintf("WARNING: the probability sigmoid is inverted (A = %.4g > 0): %s", s.A, why)
+	}
+	var inv []string
+	for _, p := range m.Pairs {
+		if p != nil && p.Probability != nil && p.Probability.Inverted() {
+			inv = append(inv, fmt.Sprintf("%s vs %s (A = %.4g)", p.Labels.Positive, p.Labels.Negative, p.Probability.A))
+		}
+	}
+	if len(inv) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("WARNING: the probability sigmoids of %d of the %d pairs are inverted (%s): %s", len(inv), len(m.Pairs), strings.Join(inv, ", "), why)
 }
 
 // ProbabilityClasses are the classes of Probabilities' columns: a binary

@@ -246,6 +246,12 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		}
 		r.Obj, r.W2, r.Rho, r.Geo = 0, 0, 0, InfNumber(math.Inf(1))
 	}
+	if r.TestIsTraining {
+		r.Notes = append(r.Notes, r.TestIsTrainingNote())
+	}
+	if n := m.InvertedNote(); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	r.Notes = append(r.Notes, s.Train.Notes...)
 	if len(s.Norm.Constant) > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d feature(s) constant on the training part (only shifted): %s",

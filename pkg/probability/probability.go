@@ -33,6 +33,26 @@ type Sigmoid struct {
 	B float64 `json:"prob_b"`
 }
 
+// MaxParam bounds |A| and |B| of a plausible sigmoid (Sigmoid.Plausible):
+// Fit's Newton steps, on a Hessian regularised by 1e-12 and at most
+// MaxIter of them, stay many orders of magnitude below it on any decision
+// values a solver gives, and a model file beyond it (prob_a: 1e308) was
+// edited. Beyond about 745/|f| the sigmoid is 0 or 1 exactly anyway.
+const MaxParam = 1e100
+
+// Plausible reports whether A and B are finite and within ±MaxParam.
+func (s Sigmoid) Plausible() bool {
+	return math.Abs(s.A) <= MaxParam && math.Abs(s.B) <= MaxParam
+}
+
+// Inverted reports whether the sigmoid falls as the decision value rises
+// (A > 0): P(+1 | f) is then below 0.5 for large positive f, so a row's
+// probabilities contradict the class the decision function predicts.
+// LIBSVM's sigmoid_train fits such a sigmoid on tiny data or a class of one
+// row, whose cross-validated decision values point the wrong way; it is
+// kept as LIBSVM keeps it, and said (Model.InvertedNote).
+func (s Sigmoid) Inverted() bool { return s.A > 0 }
+
 // FitResult is Fit's sigmoid with how the Newton method ended.
 type FitResult struct {
 	Sigmoid

@@ -111,10 +111,6 @@ func Notice(n experiment.Notice) string {
 		return fmt.Sprintf("kerneltune: note: %s of %s trains on %s of its %s rows and tests on %s (Laanaya et al.'s protocol: the default --train-size and --test-size); give --train-fraction 0.5 (half of the rows train, the rest test) or a larger --train-size and --test-size to learn from more of the file",
 			each, n.Dataset, thousands(n.TrainSize), thousands(n.Rows), thousands(n.TestSize))
 	}
-	if n.Kind == experiment.NoticeDefaultTrainSize {
-		return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
-			n.Partitions, n.TrainSize, n.Dataset, n.Rows, n.Rows)
-	}
-	return fmt.Sprintf("kerneltune: note: %s has %d rows, not more than --train-size %d: each of the %d partitions trains on the whole file (they differ only in the methods' random choices)",
-		n.Dataset, n.Rows, n.TrainSize, n.Partitions)
+	return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
+		n.Partitions, n.TrainSize, n.Dataset, n.Rows, n.Rows)
 }

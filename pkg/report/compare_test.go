@@ -30,8 +30,6 @@ func TestNotice(t *testing.T) {
 	}{
 		{experiment.Notice{Kind: experiment.NoticeBaseline, Dataset: "heart", Baseline: experiment.FixedSVM{C: 128, Gamma: 0.25}},
 			"heart: baseline (C, γ) = (128, 0.25) chosen on the TEST parts of the first 5 partitions (--select laanaya)"},
-		{experiment.Notice{Kind: experiment.NoticeWholeFile, Dataset: "a1a", Rows: 50, TrainSize: 100, Partitions: 3},
-			"kerneltune: note: a1a has 50 rows, not more than --train-size 100: each of the 3 partitions trains on the whole file (they differ only in the methods' random choices)"},
 		{experiment.Notice{Kind: experiment.NoticeDefaultTrainSize, Dataset: "a9a", Rows: 32561, TrainSize: 100, Partitions: 1},
 			"kerneltune: note: each of the 1 partitions trains on a random 100 of a9a's 32561 rows (the default --train-size); give --train-size 32561 to train on the whole file"},
 	} {

@@ -173,8 +173,10 @@ func TestSummarizeNumbers(t *testing.T) {
 	if math.Abs(float64(svm.MeanAcc)-0.815) > 1e-12 || math.Abs(float64(svm.StdAcc)-0.05816642788871717) > 1e-12 {
 		t.Errorf("svm mean/std = %v/%v, want 0.815/0.0581664279", svm.MeanAcc, svm.StdAcc)
 	}
-	// p-value of the "simple" scipy case (same data as percentages): 0.0403051305.
-	if math.Abs(float64(spd.P)-0.04030513050073345) > 1e-12 || spd.Failures != 1 || spd.MeanSV != 20 || spd.MeanSolves != 10 {
+	// p-value of the "simple" scipy case (same data as percentages): ten
+	// pairs with ties, exact over the signs of the mid-ranks, 42/1024 (the
+	// normal approximation's 0.0403051305 before issue 42).
+	if float64(spd.P) != 0.041015625 || !spd.PExact || spd.Failures != 1 || spd.MeanSV != 20 || spd.MeanSolves != 10 {
 		t.Errorf("spd row %+v", spd)
 	}
 	if !math.IsNaN(float64(svm.P)) {

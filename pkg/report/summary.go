@@ -264,12 +264,13 @@ func resultCostPanels(header []string) [][]int {
 
 // pMethodNote says how the table's p-values were computed: exact (the
 // null distribution of the statistic, for at most stats.ExactMaxN pairs
-// without ties or zero differences, as scipy's default) or the normal
+// without ties or zero differences and stats.ExactTiesMaxN with them, as
+// scipy's default) or the normal
 // approximation with tie and continuity corrections; naming the entries of
 // each kind when the table has both.
 func pMethodNote(rows []EntryRow) string {
 	const exact = "exact distribution"
-	approx := fmt.Sprintf("normal approximation with tie and continuity corrections, as the differences tie, are zero or number over %d", stats.ExactMaxN)
+	approx := fmt.Sprintf("normal approximation with tie and continuity corrections, as over %d pairs have tied or zero differences, or over %d pairs in all", stats.ExactTiesMaxN, stats.ExactMaxN)
 	var ex, ap []string
 	for _, r := range rows {
 		switch {
@@ -282,7 +283,7 @@ func pMethodNote(rows []EntryRow) string {
 	}
 	switch {
 	case len(ap) == 0 && len(ex) == 0:
-		return fmt.Sprintf("exact for at most %d pairs without ties or zero differences, else the normal approximation", stats.ExactMaxN)
+		return fmt.Sprintf("exact for at most %d pairs without ties or zero differences and %d with them, else the normal approximation", stats.ExactMaxN, stats.ExactTiesMaxN)
 	case len(ap) == 0:
 		return exact
 	case len(ex) == 0:

@@ -1,6 +1,11 @@
 package solver
 
-import "github.com/kerneltune/kerneltune/pkg/kernel"
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerneltune/kerneltune/pkg/kernel"
+)
 
 // cache is an LRU cache of signed kernel columns P_ij = y_i y_j Q_ij, bounded
 // in bytes (LIBSVM's Cache + SVC_Q::get_Q). Columns are indexed by solver
@@ -43,7 +48,8 @@ type cache struct {
 	budget     int        // in entries (float64s, or float32s when single)
 	used       int        // Σ cap(cols[i]) (or cols32)
 	identity   bool       // perm is still the identity (no swap yet)
-	nonFinite  bool       // a kernel entry was NaN or ±Inf
+	nonFinite  bool       // a kernel entry was NaN or ±Inf (or beyond float32, single)
+	maxAbs     float64    // single: the largest |entry| computed, and |diagonal| (rangeErr)
 	ws         *Workspace // buffers to take before allocating; nil: none
 	pool       *colPool   // helpers that compute long columns; nil: serial
 
@@ -311,11 +317,14 @@ func (c *cache) get32(i, length int) []float64 {
 		part := c.part[:length-have]
 		c.compute(i, have, part)
 		var z float32
+		mx := c.maxAbs
 		for k, v := range part {
 			f := float32(v) // LIBSVM's (Qfloat)(y_i y_j K_ij)
 			col[have+k] = f
 			z += f - f
+			mx = max(mx, math.Abs(v))
 		}
+		c.maxAbs = mx
 		if z != 0 { // NaN: an entry beyond float32's range (±3.4e38)
 			c.nonFinite = true
 		}
@@ -334,6 +343,30 @@ func (c *cache) get32(i, length int) []float64 {
 	}
 	c.turn ^= 1
 	return out
+}
+
+// minNormal32 is float32's smallest normal number, 2^-126 (about 1.2e-38):
+// below it a float32 keeps fewer digits, and under 1.4e-45 none.
+const minNormal32 = 0x1p-126
+
+// rangeErr is the error of kernel entries the cache cannot hold, or nil:
+// in single precision a finite entry beyond float32's range (which makes
+// its float32 infinite) or every entry, the diagonal's too, below
+// float32's normal range (so that the columns underflow to 0 and the solve
+// "converges" on nothing: a linear kernel on features near 1e-25 trained
+// to 93.5 % at 5,000 rows and to 50.0 % at 5,001), ErrSingleRange; a NaN
+// or ±Inf entry, ErrNaN.
+func (c *cache) rangeErr() error {
+	single := c.cols32 != nil
+	switch {
+	case single && c.maxAbs > math.MaxFloat32 && !math.IsInf(c.maxAbs, 0):
+		return fmt.Errorf("%w: a kernel value of %.3g is beyond float32's largest, %.3g: the features are too large for the kernel (scale them)", ErrSingleRange, c.maxAbs, math.MaxFloat32)
+	case c.nonFinite:
+		return fmt.Errorf("%w: in a kernel column", ErrNaN)
+	case single && c.maxAbs > 0 && c.maxAbs < minNormal32:
+		return fmt.Errorf("%w: the largest kernel value, %.3g, is below float32's smallest normal number, %.3g, so the columns underflow to 0: the features are too small for the kernel (scale them)", ErrSingleRange, c.maxAbs, float64(minNormal32))
+	}
+	return nil
 }
 
 // compute sets dst to the entries have, have+1, ... of column i, with the

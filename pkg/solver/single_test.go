@@ -81,19 +81,33 @@ func TestPrecisionAuto(t *testing.T) {
 }
 
 // TestSingleOverflowIsNaNError: a kernel entry finite in float64 but beyond
-// float32's range (a linear kernel on rows of 1e20) is reported as a
-// non-finite kernel value, as an Inf in float64 is, not solved on.
+// float32's range (a linear kernel on rows of 1e20) is reported as an entry
+// beyond float32 (ErrSingleRange, naming its value), not solved on; and
+// (issue 42) kernel values all below float32's normal range (rows of
+// 1e-25), which underflowed to 0 and "converged" on nothing, are too. An
+// Inf in float64 stays ErrNaN. In float64 columns each solves.
 func TestSingleOverflowIsNaNError(t *testing.T) {
+	for _, c := range []struct {
+		scale float64
+		want  string
+	}{{1e20, "is beyond float32's largest"}, {1e-25, "is below float32's smallest normal number"}} {
+		x, y := mixture(30, 2, 1, 2)
+		for _, r := range x {
+			r[0] *= c.scale
+			r[1] *= c.scale
+		}
+		_, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Single}, nil)
+		if !errors.Is(err, ErrSingleRange) || errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("rows of %g: err = %v, want ErrSingleRange and %q", c.scale, err, c.want)
+		}
+		if _, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Double}, nil); err != nil {
+			t.Errorf("rows of %g, float64 columns: %v (the entries are in range there)", c.scale, err)
+		}
+	}
 	x, y := mixture(30, 2, 1, 2)
-	for _, r := range x {
-		r[0] *= 1e20
-	}
-	_, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Single}, nil)
-	if !errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), "kernel column") {
-		t.Fatalf("err = %v, want ErrNaN naming the kernel column (not a NaN gradient found later)", err)
-	}
-	if _, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Double}, nil); errors.Is(err, ErrNaN) {
-		t.Fatalf("float64 columns: %v (the entries are finite there)", err)
+	x[3][0] = 1e200
+	if _, err := TrainSVC(context.Background(), gram(x, linear), y, SVCParams{C: 1}, Settings{Precision: Single}, nil); !errors.Is(err, ErrNaN) {
+		t.Errorf("an Inf in float64: err = %v, want ErrNaN", err)
 	}
 }
 

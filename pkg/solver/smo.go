@@ -113,6 +113,11 @@ func newSMO(pr Problem, eps float64, shrink bool, cacheBytes int, ws *Workspace,
 		return nil, err
 	}
 	m.cache = newCacheOf(pr.Q, m.perm, m.y, cacheBytes, ws, single)
+	if single {
+		for _, d := range m.qd {
+			m.cache.maxAbs = max(m.cache.maxAbs, math.Abs(d))
+		}
+	}
 
 	// Scale for the blow-up test: an unbounded α_i beyond
 	// blowupFactor·max(|p|,|Δ|)/scale means the objective has no minimum.
@@ -243,7 +248,7 @@ func (m *smo) solve(ctx context.Context, maxIter int) (status.Status, error) {
 			}
 			if m.cache.nonFinite {
 				m.unshrinkAll()
-				return status.Failure, fmt.Errorf("%w: in a kernel column, seen at iteration %d", ErrNaN, m.iter)
+				return status.Failure, fmt.Errorf("%w, seen at iteration %d", m.cache.rangeErr(), m.iter)
 			}
 			if m.shrink {
 				m.doShrinking()
@@ -270,8 +275,8 @@ func (m *smo) solve(ctx context.Context, maxIter int) (status.Status, error) {
 	if st != status.Converged {
 		m.unshrinkAll()
 	}
-	if m.cache.nonFinite {
-		return status.Failure, fmt.Errorf("%w: in a kernel column", ErrNaN)
+	if err := m.cache.rangeErr(); err != nil {
+		return status.Failure, err
 	}
 	for k, v := range m.g {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -62,6 +62,11 @@ var (
 	ErrNotSeparable = errors.New("data not separable (hard margin)")
 	// ErrNaN: the kernel matrix or the gradient produced NaN or ±Inf.
 	ErrNaN = errors.New("non-finite value")
+	// ErrSingleRange: above SingleAbove variables, where the cache keeps
+	// kernel columns in float32 as LIBSVM does, the kernel's values lie
+	// beyond float32's range: one above 3.4e38, or all of them below its
+	// normal numbers (1.2e-38), where they underflow.
+	ErrSingleRange = errors.New("kernel values beyond the range of float32 (in which the solver caches kernel columns above 5,000 training rows, as LIBSVM does)")
 )
 
 // Problem is LIBSVM's generic dual

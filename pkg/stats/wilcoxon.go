@@ -26,22 +26,68 @@ const ExactMaxN = 50
 // can differ in the last bit for equal true differences.
 const tieTol = 1e-9
 
+// ExactTiesMaxN is the largest number of pairs for which
+// WilcoxonSignedRank computes the p-value of data with ties or zero
+// differences exactly, over the 2ⁿ sign assignments of the actual
+// mid-ranks, as scipy.stats.wilcoxon's method="auto" does since scipy 1.15
+// (a permutation test, exhaustive for at most 13 pairs).
+const ExactTiesMaxN = 13
+
 // WilcoxonSignedRank runs the paired, two-sided Wilcoxon signed-rank test of x
 // against y, choosing the p-value as scipy.stats.wilcoxon's default
-// method="auto" does: the exact null distribution of the statistic (every
-// one of the 2ⁿ sign assignments equally likely) when there are at most
-// ExactMaxN pairs, no zero difference and no tied absolute differences;
-// otherwise WilcoxonApprox's normal approximation. The exact p is
+// method="auto" does (scipy 1.15 and later): the exact null distribution of
+// the statistic (every one of the 2ⁿ sign assignments equally likely) when
+// there are at most ExactMaxN pairs, no zero difference and no tied
+// absolute differences; with ties or zeros and at most ExactTiesMaxN pairs,
+// the same enumeration over the signs of the actual mid-ranks (zeros
+// dropped); otherwise WilcoxonApprox's normal approximation. The exact p is
 // min(1, 2·P(T ≤ t)), e.g. 2/32 = 0.0625 for five pairs all of one sign, the
-// smallest p five pairs can give. It panics if len(x) != len(y).
+// smallest p five pairs can give, tied or not (the normal approximation
+// gave five equal differences p = 0.037, below that minimum). It panics if
+// len(x) != len(y).
 func WilcoxonSignedRank(x, y []float64) Wilcoxon {
-	w, ties, zeros := wilcoxon(x, y)
-	if w.N == 0 || w.N > ExactMaxN || ties || zeros {
+	w, ties, zeros, ranks2 := wilcoxonRanks(x, y)
+	switch {
+	case w.N == 0 || w.N > ExactMaxN:
 		return w
+	case ties || zeros:
+		if len(x) > ExactTiesMaxN {
+			return w
+		}
+		w.P = signFlipP(ranks2, int(math.Round(2*w.Statistic)))
+	default:
+		w.P = math.Min(1, 2*signedRankCDF(w.N, int(w.Statistic)))
 	}
-	w.P = math.Min(1, 2*signedRankCDF(w.N, int(w.Statistic)))
 	w.Exact = true
 	return w
+}
+
+// signFlipP is the two-sided p of the signed-rank statistic over the 2ⁿ
+// equally likely sign assignments of ranks r2 (twice the mid-ranks, so
+// integers) given t2, twice the observed min(W+, W−): 2·P(W+ ≤ t2/2),
+// capped at 1 (the distribution of W+ is symmetric about the half of the
+// ranks' sum, so that is 2·min(P(W+ ≤ w), P(W+ ≥ w)) of either W+).
+// The counts of each sum are built one rank at a time, as signedRankCDF's,
+// and stay exact in float64 for n ≤ ExactTiesMaxN.
+func signFlipP(r2 []int, t2 int) float64 {
+	total := 0
+	for _, r := range r2 {
+		total += r
+	}
+	c := make([]float64, total+1)
+	c[0] = 1
+	top := 0
+	for _, r := range r2 {
+		top += r
+		for s := top; s >= r; s-- {
+			c[s] += c[s-r]
+		}
+	}
+	var below float64
+	for s := 0; s <= min(t2, total); s++ {
+		below += c[s]
+	}
+	return math.Min(1, 2*below/math.Exp2(float64(len(r2))))
 }
 
 // WilcoxonApprox runs the paired, two-sided Wilcoxon signed-rank test of x
@@ -51,7 +97,7 @@ func WilcoxonSignedRank(x, y []float64) Wilcoxon {
 // zero_method="wilcox", correction=True, method="approx") (reference values
 // in testdata/wilcoxon/reference.json). It panics if len(x) != len(y).
 func WilcoxonApprox(x, y []float64) Wilcoxon {
-	w, _, _ := wilcoxon(x, y)
+	w, _, _, _ := wilcoxonRanks(x, y)
 	return w
 }
 
@@ -79,10 +125,11 @@ func signedRankCDF(n, t int) float64 {
 	return below / math.Exp2(float64(n))
 }
 
-// wilcoxon computes the statistic and the normal approximation, and reports
-// whether the absolute differences have ties and whether any difference
-// was zero.
-func wilcoxon(x, y []float64) (w Wilcoxon, ties, zeros bool) {
+// wilcoxonRanks computes the statistic and the normal approximation,
+// reports whether the absolute differences have ties and whether any
+// difference was zero, and returns the ranks of the non-zero differences,
+// doubled (mid-ranks are halves).
+func wilcoxonRanks(x, y []float64) (w Wilcoxon, ties, zeros bool, ranks2 []int) {
 	if len(x) != len(y) {
 		panic("stats: WilcoxonSignedRank: length mismatch")
 	}
@@ -96,7 +143,7 @@ func wilcoxon(x, y []float64) (w Wilcoxon, ties, zeros bool) {
 	}
 	n := len(d)
 	if n == 0 {
-		return Wilcoxon{P: math.NaN(), Z: math.NaN()}, false, zeros
+		return Wilcoxon{P: math.NaN(), Z: math.NaN()}, false, zeros, nil
 	}
 	sort.Slice(d, func(i, j int) bool { return math.Abs(d[i]) < math.Abs(d[j]) })
 	var wPlus, wMinus, tieSum float64
@@ -107,6 +154,7 @@ func wilcoxon(x, y []float64) (w Wilcoxon, ties, zeros bool) {
 		}
 		rank := float64(i+j+1) / 2 // mid-rank of positions i..j-1 (1-based)
 		for k := i; k < j; k++ {
+			ranks2 = append(ranks2, i+j+1)
 			if d[k] > 0 {
 				wPlus += rank
 			} else {
@@ -123,12 +171,12 @@ func wilcoxon(x, y []float64) (w Wilcoxon, ties, zeros bool) {
 	variance := nf*(nf+1)*(2*nf+1)/24 - tieSum/48
 	T := math.Min(wPlus, wMinus)
 	if variance <= 0 {
-		return Wilcoxon{N: n, Statistic: T, P: 1, Z: 0}, ties, zeros
+		return Wilcoxon{N: n, Statistic: T, P: 1, Z: 0}, ties, zeros, ranks2
 	}
 	corr := 0.5 * sign(T-mean)
 	z := (T - mean - corr) / math.Sqrt(variance)
 	p := math.Min(1, math.Erfc(math.Abs(z)/math.Sqrt2))
-	return Wilcoxon{N: n, Statistic: T, Z: z, P: p}, ties, zeros
+	return Wilcoxon{N: n, Statistic: T, Z: z, P: p}, ties, zeros, ranks2
 }
 
 // isZeroDiff reports whether d = x−y is zero up to rounding.

@@ -157,8 +157,10 @@ func TestWilcoxonExactScipyDocumented(t *testing.T) {
 	}
 }
 
-// TestWilcoxonAutoFallsBack: ties, a zero difference or more than ExactMaxN
-// pairs make the default test the normal approximation, as scipy's "auto".
+// TestWilcoxonAutoFallsBack: ties or a zero difference in more than
+// ExactTiesMaxN pairs, or more than ExactMaxN pairs, make the default test
+// the normal approximation, as scipy's "auto"; with fewer pairs ties and
+// zeros are tested exactly (TestWilcoxonExactWithTies).
 func TestWilcoxonAutoFallsBack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 6))
 	mk := func(d []float64) (x, y []float64) {
@@ -167,13 +169,9 @@ func TestWilcoxonAutoFallsBack(t *testing.T) {
 		}
 		return x, y
 	}
-	tied := distinctDiffs(rng, 10, 0.7)
-	tied[1] = -tied[0]
-	withZero := distinctDiffs(rng, 10, 0.7)
-	withZero[3] = 0
 	cases := map[string][]float64{
-		"n=10 ties":  tied,
-		"n=10 zero":  withZero,
+		"n=14 ties":  append(distinctDiffs(rng, 12, 0.7), 0.5, -0.5),
+		"n=14 zero":  append(distinctDiffs(rng, 13, 0.7), 0),
 		"n=51":       distinctDiffs(rng, ExactMaxN+1, 0.7),
 		"n=30 ties":  append(distinctDiffs(rng, 28, 0.6), 0.05, -0.05),
 		"n=30 zeros": append(distinctDiffs(rng, 28, 0.6), 0, 0),
@@ -205,6 +203,91 @@ func TestSignedRankCDFSymmetric(t *testing.T) {
 			if a, b := signedRankCDF(n, k), 1-signedRankCDF(n, m-k-1); math.Abs(a-b) > 1e-15 {
 				t.Fatalf("n = %d, k = %d: %v vs %v", n, k, a, b)
 			}
+		}
+	}
+}
+
+// bruteTiedP is the exact two-sided p of the signed-rank test of
+// differences d with ties and zeros, written apart from the package's:
+// zeros dropped, mid-ranks of |d|, and every one of the 2ⁿ sign assignments
+// of those ranks walked: 2·min(#{W+ ≤ w}, #{W+ ≥ w})/2ⁿ of the observed W+
+// w, capped at 1 (scipy's permutation test over the signs).
+func bruteTiedP(d []float64) float64 {
+	var nz []float64
+	for _, v := range d {
+		if v != 0 {
+			nz = append(nz, v)
+		}
+	}
+	n := len(nz)
+	rank := make([]float64, n)
+	for i, v := range nz {
+		below, same := 0, 0
+		for _, u := range nz {
+			switch {
+			case math.Abs(u) < math.Abs(v):
+				below++
+			case math.Abs(u) == math.Abs(v):
+				same++
+			}
+		}
+		rank[i] = float64(below) + float64(same+1)/2
+	}
+	obs := 0.0
+	for i, v := range nz {
+		if v > 0 {
+			obs += rank[i]
+		}
+	}
+	var le, ge float64
+	for m := 0; m < 1<<n; m++ {
+		w := 0.0
+		for i := range n {
+			if m>>i&1 == 1 {
+				w += rank[i]
+			}
+		}
+		if w <= obs {
+			le++
+		}
+		if w >= obs {
+			ge++
+		}
+	}
+	return math.Min(1, 2*math.Min(le, ge)/math.Exp2(float64(n)))
+}
+
+// TestWilcoxonExactWithTies (issue 42): with ties or zero differences in at
+// most ExactTiesMaxN pairs the p is the exact one over the signs of the
+// actual mid-ranks, as enumerated apart. Five equal differences (five
+// identical partitions) give 2/32 = 0.0625, the smallest p five pairs can
+// give; the normal approximation gave 0.037, below it.
+func TestWilcoxonExactWithTies(t *testing.T) {
+	same := []float64{-0.02, -0.02, -0.02, -0.02, -0.02}
+	zero := make([]float64, 5)
+	if w := WilcoxonSignedRank(same, zero); !w.Exact || w.P != 0.0625 || w.Statistic != 0 {
+		t.Errorf("five equal differences: %+v, want exact p = 0.0625", w)
+	}
+	if a := WilcoxonApprox(same, zero); math.Abs(a.P-0.0369) > 1e-4 {
+		t.Errorf("five equal differences, approximation: p = %v, want 0.0369 (the value the exact test replaces)", a.P)
+	}
+	four := []float64{0.01, 0.01, 0.01, 0.01}
+	if w := WilcoxonSignedRank(four, make([]float64, 4)); !w.Exact || w.P != 0.125 {
+		t.Errorf("four equal differences: %+v, want exact p = 2/16", w)
+	}
+	rng := rand.New(rand.NewPCG(42, 8))
+	for rep := range 200 {
+		n := 2 + rep%12
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = float64(rng.IntN(5)-2) * 0.01 // ties and zeros, both signs
+		}
+		w := WilcoxonSignedRank(d, make([]float64, n))
+		if w.N == 0 {
+			continue
+		}
+		if want := bruteTiedP(d); !w.Exact || math.Abs(w.P-want) > 1e-15 {
+			t.Fatalf("d = %v: %+v, want exact p = %v", d, w, want)
 		}
 	}
 }
