@@ -275,6 +275,7 @@ func compareError(memMB int, err error) error {
 		src   *experiment.SourceError
 		exist *experiment.ResultsExistError
 		other *experiment.OtherRunError
+		data  *experiment.OtherDataError
 	)
 	switch {
 	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
@@ -302,6 +303,8 @@ func compareError(memMB int, err error) error {
 		return fmt.Errorf("compare: %s already holds results: add --resume to continue that run, or remove the file or choose another --out to start afresh", exist.Path)
 	case errors.As(err, &other):
 		return fmt.Errorf("compare: %v; use another --out or the same settings", other)
+	case errors.As(err, &data):
+		return fmt.Errorf("compare: %v; resume with the data and the read, partition and normalisation flags its records were made with, or use another --out", data)
 	}
 	return flagHint(err) // the data's errors, in the flags' words
 }

@@ -307,14 +307,22 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	if err := resumeRun(&cfg, res, s.Out, prior, sources, entries); err != nil {
 		return nil, err
 	}
+	if p.opened {
+		// The run's settings agree (a list of files' do not hold its read
+		// options): its records must be of the datasets as opened now.
+		if err := checkPriorData(s.Out, prior, sources, &cfg); err != nil {
+			return nil, err
+		}
+	}
 	cfg.Identity = cfg.identities(sources, p.opened)
 	res.Jobs = len(jobs)
 	done := map[Key]bool{}
 	for i := range prior {
 		// The records of the run (checkPrior: its fingerprint holds each
-		// dataset's data hashes, reading, partitions, seed and
-		// normalisation) are of its datasets: a file written before
-		// identities were recorded gets them.
+		// dataset's data hashes, partitions, seed and normalisation;
+		// checkPriorData: each record's identity is its dataset's as
+		// opened, read options included) are of its datasets: a file
+		// written before identities were recorded gets them.
 		prior[i].Identity = cfg.Identity[prior[i].Dataset]
 		done[prior[i].Key()] = true
 	}
