@@ -110,3 +110,41 @@ func TestLimitGCOverlappingRuns(t *testing.T) {
 		t.Errorf("both ended: limit %d, want the one before %d", got, before)
 	}
 }
+
+// gcPercent reads GOGC without changing it.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// While every run under way is limited by its own estimate the
+// proportional collector is off (the limit alone collects); a run limited
+// by a bound alone turns it back on, and the last run's end restores GOGC.
+func TestLimitGCToTurnsProportionalOff(t *testing.T) {
+	before := gcPercent()
+	if before < 0 {
+		t.Skip("GOGC=off in this test's environment")
+	}
+	a := LimitGCTo(0, 100<<20)
+	if got := gcPercent(); got != -1 {
+		t.Errorf("a run within its estimate: GOGC %d, want off (-1)", got)
+	}
+	b := LimitGC(300) // a bound, no estimate
+	if got := gcPercent(); got != before {
+		t.Errorf("beside a run bounded by --mem-mb alone: GOGC %d, want %d", got, before)
+	}
+	c := LimitGCTo(100, 900<<20) // the estimate over the bound: the bound
+	b()
+	if got := gcPercent(); got != before {
+		t.Errorf("a run whose estimate is over its bound: GOGC %d, want %d", got, before)
+	}
+	c()
+	if got := gcPercent(); got != -1 {
+		t.Errorf("back to runs within their estimates: GOGC %d, want off", got)
+	}
+	a()
+	if got := gcPercent(); got != before {
+		t.Errorf("all ended: GOGC %d, want %d", got, before)
+	}
+}
