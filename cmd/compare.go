@@ -277,6 +277,8 @@ func compareError(memMB int, err error) error {
 		other *experiment.OtherRunError
 	)
 	switch {
+	case errors.As(err, new(*dataio.ReadMemoryError)):
+		return readMemoryError(memMB, err)
 	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
 		return memoryError(memMB, err)
 	case errors.As(err, &entry):
