@@ -235,7 +235,7 @@ func readMemoryError(flagMB int, err error) error {
 		if flagMB == 0 {
 			within = "the default --mem-mb, half of the RAM: " + mbString(re.Bound)
 		}
-		err = suggest.Reword(err, strings.NewReplacer("fit in the memory bound of "+mbString(re.Bound), "fit in "+within))
+		err = suggest.Reword(err, strings.NewReplacer(" in the memory bound of "+mbString(re.Bound), " in "+within))
 		return fmt.Errorf("%w; raise --mem-mb (-1: no bound), or read fewer rows", err)
 	}
 	return err

@@ -51,8 +51,15 @@ func (e *ReadMemoryError) Error() string {
 		about = fmt.Sprintf("%d rows", e.Rows)
 	}
 	bound := "the memory bound of " + mbText(e.Bound)
-	return fmt.Sprintf("%s: at most %d rows of %d features fit in %s: reading and holding %s × %d features needs about %s (the file, its rows as read, and three copies of the values as a run makes)",
-		e.Name, e.MaxRows, e.Features, bound, about, e.Features, mbText(e.Need))
+	if e.Rows == 0 {
+		return fmt.Sprintf("%s: reading it needs at least %s (the file and its lines), more than fits in %s", e.Name, mbText(e.Need), bound)
+	}
+	fit := fmt.Sprintf("at most %d rows of %d features fit", e.MaxRows, e.Features)
+	if e.MaxRows == 0 {
+		fit = fmt.Sprintf("not one row of %d features fits", e.Features)
+	}
+	return fmt.Sprintf("%s: %s in %s: reading and holding %s × %d features needs about %s (the file, its rows as read, and three copies of the values as a run makes)",
+		e.Name, fit, bound, about, e.Features, mbText(e.Need))
 }
 
 func mbText(b int64) string { return fmt.Sprintf("%d MB", (b+(1<<20)-1)>>20) }
