@@ -83,7 +83,7 @@ type ReadOptions struct {
 	MaxCells int
 	// MemBytes bounds the memory reading a file and holding its values
 	// takes, in bytes (a command's --mem-mb, sysmem.Bound); 0 sets no
-	// bound. A CSV or LIBSVM file that would need more is refused with a
+	// bound. A CSV, ARFF or LIBSVM file that would need more is refused with a
 	// *ReadMemoryError naming the rows that fit, before its rows are held
 	// (a regular file too large to be read within it, before it is read).
 	// It says nothing of the data, so no identity or record names it.

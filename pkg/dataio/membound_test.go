@@ -58,3 +58,20 @@ func TestReadBoundRefuses(t *testing.T) {
 		t.Errorf("%v, want %q", err, want)
 	}
 }
+
+// An ARFF file is bounded as its rows are held: 5,000 rows "0.5,0.5,a"
+// (10 bytes) of two features cost 2·10 + 96 + 3·8·2 = 164 bytes a row
+// besides the header's 2·66 bytes: 820,132 bytes, over 512 KiB, which
+// hold 3,196 rows.
+func TestReadBoundARFF(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@relation r\n@attribute x numeric\n@attribute y numeric\n@attribute c {a,b}\n@data\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "0.5,0.5,%s\n", []string{"a", "b"}[i%2])
+	}
+	_, err := LoadReader(strings.NewReader(b.String()), "r.arff", ReadOptions{Format: "arff", MemBytes: 512 << 10})
+	var re *ReadMemoryError
+	if !errors.As(err, &re) || re.Rows != 5000 || re.Features != 2 || re.MaxRows != 3196 {
+		t.Errorf("%v, want 5000 rows of 2 features, 3196 fit", err)
+	}
+}
