@@ -216,7 +216,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if err := checkFiles(o.summaryOptions.outputs(files)); err != nil {
 		return err
 	}
+	restore := sysmem.LimitGC(o.MemMB) // reading the data: the heap within the bound
 	p, err := experiment.Prepare(ctx, s)
+	restore()
 	if err != nil {
 		return compareError(o.MemMB, err)
 	}

@@ -143,7 +143,9 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := cmp.Or(checkFiles(p.Input("DATA", s.Data).Input("--test", s.TestFile)), checkExportDir(s.Export)); err != nil {
 		return err
 	}
+	restore := sysmem.LimitGC(s.MemMB) // the reading's heap within the bound, as the run's below
 	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
+	restore()
 	if err != nil {
 		return readMemoryError(s.MemMB, err)
 	}
