@@ -216,7 +216,9 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if err := checkFiles(o.summaryOptions.outputs(files)); err != nil {
 		return err
 	}
+	restore := sysmem.LimitGC(o.MemMB) // reading the data: the heap within the bound
 	p, err := experiment.Prepare(ctx, s)
+	restore()
 	if err != nil {
 		return compareError(o.MemMB, err)
 	}
@@ -278,6 +280,8 @@ func compareError(memMB int, err error) error {
 		data  *experiment.OtherDataError
 	)
 	switch {
+	case errors.As(err, new(*dataio.ReadMemoryError)):
+		return readMemoryError(memMB, err)
 	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
 		return memoryError(memMB, err)
 	case errors.As(err, &entry):

@@ -191,9 +191,10 @@ func TestTwoLevelSizeRefused(t *testing.T) {
 		t.Error("a refused compare wrote its results file")
 	}
 	// With an iteration limit the check passes (the run itself is not
-	// waited for: --mem-mb 1 refuses it next, before any work).
-	_, errOut, code = runCLI(t, "tune", data, "--method", "twolevel", "--kernel-rows", "-1", "--max-iter", "1", "--mem-mb", "1")
+	// waited for: --mem-mb 100 refuses it next, before any work; reading
+	// the file, about 47 MB, fits in it, the method's n×n matrices do not).
+	_, errOut, code = runCLI(t, "tune", data, "--method", "twolevel", "--kernel-rows", "-1", "--max-iter", "1", "--mem-mb", "100")
 	if code != ExitUsage || !strings.Contains(errOut, "tune: twolevel needs about") {
-		t.Errorf("tune --max-iter 1 --mem-mb 1: exit %d, stderr %q", code, errOut)
+		t.Errorf("tune --max-iter 1 --mem-mb 100: exit %d, stderr %q", code, errOut)
 	}
 }

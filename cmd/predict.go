@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
+	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 type predictOptions struct {
@@ -32,6 +34,7 @@ type predictSettings struct {
 	Read                             dataio.ReadOptions
 	Strict, IgnoreChecksum, PerPoint bool // refuse a model without a checksum; apply an edited one (a warning); print each row
 	Output, Format                   string
+	MemMB                            int // --mem-mb: Read.MemBytes, a refusal's words
 }
 
 func init() { subcommands = append(subcommands, newPredictCmd) }
@@ -67,6 +70,7 @@ func newPredictCmdWith(g *globalOptions, runF func(context.Context, *globalOptio
 	f.BoolVar(&o.s.Strict, "strict", false, "refuse a model that has no checksum (written before them), as well as one whose content does not match it")
 	f.BoolVar(&o.s.IgnoreChecksum, "ignore-checksum", false, "apply a model whose content does not match its checksum (edited after kerneltune wrote it), with a warning; refused without it")
 	f.BoolVar(&o.s.PerPoint, "per-point", false, "table: print every row's prediction after the summary")
+	f.IntVar(&o.s.MemMB, "mem-mb", 0, readMemFlagHelp)
 	f.BoolVar(&o.s.Probability, "probability", false, "add each row's class probabilities and the log-loss and Brier score (a model trained with --probability)")
 	// The shared read flags, but --features: predict's says what to do with
 	// a number of features other than the model's.
@@ -110,7 +114,8 @@ func (o *predictOptions) settings(fs *pflag.FlagSet, args []string) (predictSett
 		s.Output, s.PerPoint = "", s.PerPoint || s.Format == formatTable
 	}
 	s.ModelFile, s.Data, s.Read = args[0], args[1], o.data.readOptions()
-	return s, o.data.check()
+	s.Read.MemBytes = sysmem.Bound(s.MemMB)
+	return s, cmp.Or(checkMemMB(s.MemMB), o.data.check())
 }
 
 func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error {
@@ -130,6 +135,7 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 	if s.Read.Features > 0 && s.Read.Features != m.NumFeatures {
 		return usageErrorf("--features %d: the model %s has %d features", s.Read.Features, s.ModelFile, m.NumFeatures)
 	}
+	defer sysmem.LimitGC(s.MemMB)() // the reading's heap within the bound
 	var in io.Reader
 	if s.Data == "-" {
 		// Standard input is read whole first, so that a failure to read it
@@ -145,7 +151,7 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 	}
 	d, err := model.ReadData(s.Data, in, m, s.Read, s.NoLabels)
 	if err != nil {
-		return flagHint(err)
+		return readMemoryError(s.MemMB, flagHint(err))
 	}
 	// --label-col for a LIBSVM file (info and compare, reading mixed files, do not check)
 	if err := flagHint(dataio.CheckLabelCol(d, s.Read.LabelCol)); err != nil {

@@ -54,6 +54,7 @@ func wantTune(command string, set func(*tuneSettings)) tuneSettings {
 	if set != nil {
 		set(&s)
 	}
+	s.Split.Read.MemBytes = s.MemBytes // DATA and --test are read within the run's bound
 	return s
 }
 
@@ -188,7 +189,7 @@ func TestTrainEveryFlagReachesSettings(t *testing.T) {
 		"header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "positive": {"--positive", "x"}, "classes": {"--classes", "x,y"},
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},
 		"multiclass": {"--multiclass", "ovr"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
-		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"},
+		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"}, "mem-mb": {"--mem-mb", "64"},
 	}, nil, func(args ...string) any {
 		s := trainSettingsOf(t, append([]string{"d.csv"}, args...)...)
 		s.Command = ""
@@ -228,6 +229,7 @@ func wantTrain(command string, set func(*trainSettings)) trainSettings {
 	if set != nil {
 		set(&s)
 	}
+	s.Split.Read.MemBytes = sysmem.Bound(s.MemMB) // --mem-mb bounds the reading
 	return s
 }
 
@@ -261,6 +263,7 @@ func TestTrainFlagsBuildSettings(t *testing.T) {
 				s.Split.Read = dataio.ReadOptions{Classes: []string{"a", "b"}, Missing: "error", Multiclass: "ovr"}
 			})},
 		{[]string{"--kernel", "linear"}, wantTrain("--kernel=linear", func(s *trainSettings) { s.Kernel.Kind = model.KernelLinear })},
+		{[]string{"--mem-mb", "64"}, wantTrain("--mem-mb=64", func(s *trainSettings) { s.MemMB, s.Split.Read.MemBytes = 64, 64<<20 })},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
@@ -297,6 +300,7 @@ func TestPredictFlagsBuildSettings(t *testing.T) {
 		if set != nil {
 			set(&s)
 		}
+		s.Read.MemBytes = sysmem.Bound(s.MemMB) // --mem-mb bounds the reading
 		return s
 	}
 	for _, tc := range []struct {
@@ -316,6 +320,7 @@ func TestPredictFlagsBuildSettings(t *testing.T) {
 				s.Format = report.FormatLabels
 				s.Read = dataio.ReadOptions{Header: "no", LabelCol: "1", Classes: []string{"a", "b"}, Categorical: "codes", Missing: "drop", Multiclass: "ovr"}
 			})},
+		{[]string{"--mem-mb", "64"}, want(func(s *predictSettings) { s.MemMB, s.Read.MemBytes = 64, 64<<20 })},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
@@ -335,6 +340,7 @@ func TestPredictEveryFlagReachesSettings(t *testing.T) {
 		"ignore-checksum": {"--ignore-checksum"}, "per-point": {"--per-point"}, "probability": {"--probability"}, "features": {"--features", "pad"},
 		"input-format": {"--input-format", "csv"}, "header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "classes": {"--classes", "x,y"},
 		"categorical": {"--categorical", "onehot"}, "missing": {"--missing", "drop"}, "multiclass": {"--multiclass", "ovr"},
+		"mem-mb": {"--mem-mb", "64"},
 	}, map[string]string{
 		"positive": "refused: the model fixes the label mapping",
 		"seed":     "predict draws nothing at random",

@@ -39,6 +39,7 @@ type trainSettings struct {
 	model.TrainSettings
 	Split          dataio.SplitSettings
 	Output, Format string
+	MemMB          int // --mem-mb: Split.Read.MemBytes, the collector's limit, a refusal's words
 }
 
 func init() { subcommands = append(subcommands, newTrainCmd) }
@@ -78,6 +79,7 @@ func newTrainCmdWith(g *globalOptions, runF func(context.Context, *globalOptions
 	f.StringVarP(&o.s.Output, "output", "o", "", "save the model to this JSON file (read by 'kerneltune predict')")
 	f.BoolVar(&o.s.Probability, "probability", false, "fit probability estimates as LIBSVM's -b 1 (Platt's sigmoid on 5-fold CV decision values; 5 more SVM solves per SVM), for predict --probability")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
+	f.IntVar(&o.s.MemMB, "mem-mb", 0, readMemFlagHelp)
 	o.data.addReadFlags(f)
 	o.data.addSplitFlags(f)
 	return c
@@ -102,6 +104,7 @@ func (o *trainOptions) settings(cmd *cobra.Command, args []string) (trainSetting
 		usageIf(fs.Changed("weight-neg") && m != model.L1, "--weight-neg applies to --margin l1 only"),
 		usageIf(s.CacheMB < 1, "--cache-mb must be at least 1, got %d", s.CacheMB),
 		usageIf(s.MaxIter < 0, "--max-iter must be ≥ 0, got %d", s.MaxIter),
+		checkMemMB(s.MemMB),
 		o.checkKernel(fs)); err != nil {
 		return s, err
 	}
@@ -112,6 +115,7 @@ func (o *trainOptions) settings(cmd *cobra.Command, args []string) (trainSetting
 		s.Kernel.QName = o.QFile
 	}
 	s.Data, s.TestFile, s.Margin, s.Seed, s.Split = args[0], o.data.Test, m, o.Seed, o.data.split(o.Seed)
+	s.Split.Read.MemBytes = sysmem.Bound(s.MemMB)
 	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
 	return s, nil
 }
@@ -167,9 +171,11 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if err := checkFiles(new(outfile.Plan).Output("-o", s.Output).Input("DATA", s.Data).Input("--test", s.TestFile).Input("--Q", s.Kernel.QName)); err != nil {
 		return err
 	}
+	restore := sysmem.LimitGC(s.MemMB) // the reading's heap within the bound, as the fit's below
 	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
+	restore()
 	if err != nil {
-		return err
+		return readMemoryError(s.MemMB, err)
 	}
 	if tt.UnitRange && !tt.Norm.Identity() && cmp.Or(s.Split.Normalize, dataio.Auto) == dataio.Auto && !g.Quiet {
 		fmt.Fprintln(g.ErrOut, report.UnitRangeNote(s.Data, tt.Norm.Kind)) // before training; -q drops notes
@@ -179,7 +185,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 		return err
 	}
 	t.Train, t.Test, t.Norm = tt.Train, tt.Test, tt.Norm
-	defer sysmem.LimitGCTo(0, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))() // the heap within the fit's live data
+	defer sysmem.LimitGCTo(s.MemMB, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))() // the heap within the fit's live data
 	r, err := model.Train(ctx, t)
 	var pe *model.ParamError
 	switch {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/progress"
+	"github.com/kerneltune/kerneltune/internal/suggest"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
@@ -132,6 +133,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 	}
 	s := o.s
 	s.Data, s.TestFile, s.Spec, s.MemBytes, s.Split = args[0], o.data.Test, spec, sysmem.Bound(s.MemMB), o.data.split(o.Seed)
+	s.Split.Read.MemBytes = s.MemBytes // reading DATA and --test within the bound too
 	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
 	return s, nil
 }
@@ -141,9 +143,11 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	if err := cmp.Or(checkFiles(p.Input("DATA", s.Data).Input("--test", s.TestFile)), checkExportDir(s.Export)); err != nil {
 		return err
 	}
+	restore := sysmem.LimitGC(s.MemMB) // the reading's heap within the bound, as the run's below
 	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
+	restore()
 	if err != nil {
-		return err
+		return readMemoryError(s.MemMB, err)
 	}
 	prog := progress.New(g.ErrOut, "tune "+s.Spec.Name(), g.Quiet)
 	base := s.Spec.Base()
@@ -218,6 +222,25 @@ func checkExportDir(dir string) error {
 // memFlagHelp documents --mem-mb: what it bounds, and what is refused.
 func memFlagHelp(bounds, refused string) string {
 	return "bound on " + bounds + " in MB; " + refused + " is refused before it starts, naming the largest n it can handle (0 = half of the RAM in " + sysmem.MemInfoPath + "; -1 = no bound: nothing is refused, and the garbage collector aims at 90% of the RAM)"
+}
+
+// readMemFlagHelp documents the --mem-mb of train and predict, which
+// bounds the reading of the data (compare's and tune's bound it too).
+const readMemFlagHelp = "bound on the memory reading the data and holding its values takes, in MB (the file, its rows as read, three copies of the values); a file that would need more is refused before its rows are held, naming the rows that fit (0 = half of the RAM in " + sysmem.MemInfoPath + "; -1 = no bound)"
+
+// readMemoryError names the flag in a *dataio.ReadMemoryError: the bound
+// of --mem-mb flagMB. Other errors are returned as they are.
+func readMemoryError(flagMB int, err error) error {
+	var re *dataio.ReadMemoryError
+	if errors.As(err, &re) {
+		within := fmt.Sprintf("--mem-mb %d", flagMB)
+		if flagMB == 0 {
+			within = "the default --mem-mb, half of the RAM: " + mbString(re.Bound)
+		}
+		err = suggest.Reword(err, strings.NewReplacer(" in the memory bound of "+mbString(re.Bound), " in "+within))
+		return fmt.Errorf("%w; raise --mem-mb (-1: no bound), or read fewer rows", err)
+	}
+	return err
 }
 
 func checkMemMB(mb int) error {

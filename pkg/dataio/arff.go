@@ -316,6 +316,9 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if len(rows) > opts.maxCells()/max(d, 1) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), d, opts.maxCells()))
 	}
+	if err := checkReadCost(name, opts, int64(len(data)), len(rows), 0, 0, d); err != nil {
+		return nil, err // a row's fields are held one row at a time
+	}
 
 	drop := opts.dropsMissing()
 	missing := newMissingTally(len(attrs), func(j int) string { return attrs[j].name })

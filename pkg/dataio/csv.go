@@ -81,6 +81,13 @@ type ReadOptions struct {
 	Labels *LabelMap
 	// MaxCells bounds rows × features of the dense matrix; 0 means 2^28.
 	MaxCells int
+	// MemBytes bounds the memory reading a file and holding its values
+	// takes, in bytes (a command's --mem-mb, sysmem.Bound); 0 sets no
+	// bound. A CSV, ARFF or LIBSVM file that would need more is refused with a
+	// *ReadMemoryError naming the rows that fit, before its rows are held
+	// (a regular file too large to be read within it, before it is read).
+	// It says nothing of the data, so no identity or record names it.
+	MemBytes int64
 
 	// Unlabeled reads a file whose rows carry no label, such as new points
 	// to score with a trained model: every CSV column is a feature, and a
@@ -275,11 +282,15 @@ func textLines(data []byte, comment byte, trim bool, limit int) []textLine {
 // splitFields splits a CSV line. With a delimiter, fields may be quoted with
 // double quotes ("" inside a quoted field is a quote); spaces around fields
 // are trimmed. With whitespace, fields are runs of non-space characters.
-func splitFields(line string, delim byte) ([]string, error) {
+func splitFields(line string, delim byte) ([]string, error) { return splitFieldsN(line, delim, 0) }
+
+// splitFieldsN is splitFields with room for n fields (a file's rows have
+// as many as its first: their slices are not grown by doubling).
+func splitFieldsN(line string, delim byte, n int) ([]string, error) {
 	if delim == whitespace {
 		return strings.Fields(line), nil
 	}
-	var out []string
+	out := make([]string, 0, n)
 	i := 0
 	for {
 		// skip leading blanks of the field
@@ -413,13 +424,16 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	ncol := len(first)
 	firstLine := lines[0].num
+	if err := checkReadCost(name, opts, int64(len(data)), len(lines), ncol, 0, csvFeatures(ncol, opts)); err != nil {
+		return nil, err
+	}
 	// Split every line once: the header rule and the column types look at
 	// whole columns.
 	rows := make([][]string, len(lines))
 	rows[0] = first
 	for i := 1; i < len(lines); i++ {
 		l := lines[i]
-		fields, err := splitFields(l.text, delim)
+		fields, err := splitFieldsN(l.text, delim, ncol)
 		if err != nil {
 			return nil, perr(name, l.num, 0, err)
 		}

@@ -136,6 +136,9 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		// non-zeros; say so, and what fits.
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values: kerneltune holds the rows dense, so a sparse file of this many features is not supported (at most %d rows of %d features)", n, d, opts.maxCells(), opts.maxCells()/d, d))
 	}
+	if err := checkReadCost(name, opts, int64(len(data)), n, 0, int64(cap(idx)), d); err != nil {
+		return nil, err
+	}
 	var lab labeling
 	if !unlabeled {
 		var err error

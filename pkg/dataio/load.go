@@ -32,6 +32,9 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, dirError(path)
 	}
+	if err := checkFileSize(path, opts); err != nil {
+		return nil, err
+	}
 	data, err := ReadFileLimited(path, MaxInputBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read data: %w", err)

@@ -186,9 +186,10 @@ func TestCompareLimitMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := p.Live
-	// The same run under a bound of 1 byte is refused with its largest
-	// estimate.
-	s.MemBytes = 1
+	// The same run under a bound of 1 MiB is refused with its largest
+	// estimate: the data fit (reading counts in the bound too), the jobs
+	// (the runtime's 32 MB alone) do not.
+	s.MemBytes = 1 << 20
 	_, err = Compare(context.Background(), s)
 	var me *MemoryError
 	if !errors.As(err, &me) {

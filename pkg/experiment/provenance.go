@@ -74,6 +74,7 @@ func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSet
 		seen  = map[string]string{} // a study's display names: where each was given
 	)
 	for i, ds := range specs {
+		ds.Read.MemBytes = s.MemBytes // reading within the run's bound (not in any identity: ReadFlags)
 		p, err := dataio.OpenDataset(ctx, ds, s.Seed, s.Stdin)
 		if err != nil && !files {
 			err = studyError(ds, err)
