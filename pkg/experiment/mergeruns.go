@@ -205,7 +205,7 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	if c.seen == nil {
 		c.seen = map[[2]string]pairSeen{}
 	}
-	ps = dataSettings(ps)
+	ps = resolvedData(r, dataSettings(ps))
 	key := [2]string{r.Dataset, r.Entry}
 	first, ok := c.seen[key]
 	if !ok {
@@ -253,6 +253,29 @@ func dataSettings(ps map[string]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// resolvedData returns r's pair settings ps (dataSettings's) with what
+// concerns the data as it resolves (issue 42, item 16): the read options
+// left out ("read", and those of a study dataset's key), since
+// identityCheck compares them as they resolve (canonicalIdentity) before
+// any pair is checked, and a normalisation auto that meant maxabs named
+// maxabs. ps is changed.
+func resolvedData(r *Record, ps map[string]string) map[string]string {
+	if ps["normalize"] == dataio.Auto && sparseAuto(r, identityFields(r, ps)) {
+		ps["normalize"] = dataio.MaxAbs
+	}
+	delete(ps, "read")
+	if ds, ok := ps["dataset"]; ok {
+		ps["dataset"] = strings.Join(slices.DeleteFunc(splitKV(ds), func(kv string) bool {
+			switch k, _, _ := strings.Cut(kv, "="); k {
+			case "partitions", "train-size", "test-size", "train-fraction", "stratified", "test", "splits":
+				return false
+			}
+			return true
+		}), " ")
+	}
+	return ps
 }
 
 // unionGrid is the grid of several runs: their datasets and entries, each

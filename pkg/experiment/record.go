@@ -581,7 +581,7 @@ func (s *jobSet) add(r Record, at RecordPos) error {
 // JSON fields: none when they hold the same result. Aside are the wall
 // time (a job run again gives the same record), how the run was invoked
 // (the provenance's command line and version: other --out, --shard,
-// --workers or --resume compute the same job), the test confusion matrix
+// --workers or --resume compute the same job; its read options as spelled), the test confusion matrix
 // and AUC when one of them lacks them (written before they were kept),
 // the gamma space when one lacks it (written before it was recorded),
 // the memorising check (derived from the other fields), and, for records
@@ -601,6 +601,15 @@ func resultDiff(a, b *Record) []string {
 		} else if r.Provenance != nil {
 			p := *r.Provenance
 			p.Command, p.Version = "", ""
+			if p.Data != nil {
+				// The read options as spelled: a default spelled out
+				// (--features 13 on 13 features) reads the same data;
+				// what they resolved to (format, features, labels, rows)
+				// is the rest of Data (issue 42, item 16).
+				d := *p.Data
+				d.Read = nil
+				p.Data = &d
+			}
 			r.Provenance = &p
 		}
 	}
