@@ -12,6 +12,7 @@ package experiment
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -183,4 +184,92 @@ func kvMap(kvs []string) map[string]string {
 		m[k] = v
 	}
 	return m
+}
+
+// sameRun reports whether prior, the records of a results file being
+// resumed, are of another run id than run but of a run whose settings
+// resolve as settings (the run's, RunSettings) do for sources
+// (canonicalRun): a default spelled out (grid.py's grid, --normalize
+// maxabs where auto meant maxabs, a study dataset's read option that
+// names what its file resolves to). Every prior record must be of one run
+// and carry its settings.
+func (c *Config) sameRun(prior []Record, settings map[string]string, run string, sources []Source) bool {
+	if len(prior) == 0 || prior[0].Run == run || prior[0].Settings == nil || prior[0].Grid == nil {
+		return false
+	}
+	for _, r := range prior {
+		if r.Run != prior[0].Run {
+			return false
+		}
+	}
+	of := func(name string) *Record {
+		for i := range prior {
+			if prior[i].Dataset == name && prior[i].Provenance != nil && prior[i].Provenance.Data != nil {
+				return &prior[i]
+			}
+		}
+		for i := range prior {
+			if prior[i].Dataset == name {
+				return &prior[i]
+			}
+		}
+		return nil
+	}
+	theirs := canonicalRun(prior[0].Settings, prior[0].Grid, func(name string) string {
+		r := of(name)
+		if r == nil {
+			return prior[0].Settings["normalize"]
+		}
+		ps := PairSettings(r)
+		if ps["normalize"] == dataio.Auto && sparseAuto(r, identityFields(r, ps)) {
+			return dataio.MaxAbs
+		}
+		return ps["normalize"]
+	}, func(name string) *DataProvenance {
+		if r := of(name); r != nil && r.Provenance != nil {
+			return r.Provenance.Data
+		}
+		return nil
+	})
+	source := map[string]Source{}
+	for _, s := range sources {
+		source[s.Name()] = s
+	}
+	ours := canonicalRun(settings, c.Grid, func(name string) string {
+		if f, ok := fixedOf(source[name]); ok && source[name] != nil {
+			return dataio.ResolveNormalizer(c.normalize(), f.data.X)
+		}
+		return c.normalize()
+	}, func(name string) *DataProvenance {
+		if p := c.Provenance[name]; p != nil {
+			return p.Data
+		}
+		return nil
+	})
+	return maps.Equal(theirs, ours)
+}
+
+// adoptIdentities gives each dataset of the run (ids, by name) the
+// identity of the resumed records (c.resumed) of its name where theirs
+// resolve as its own (canonicalIdentity): the run's identity hashes its
+// read options as spelled, and a file keeps one identity per dataset.
+func (c *Config) adoptIdentities(sources []Source, ids map[string]Identity) {
+	for _, s := range sources {
+		name := s.Name()
+		i := slices.IndexFunc(c.resumed, func(r Record) bool { return r.Dataset == name && r.Identity != "" })
+		if i < 0 || c.resumed[i].Identity == ids[name] {
+			continue
+		}
+		r := Record{Dataset: name, Settings: c.Settings, Grid: c.Grid, Provenance: c.Provenance[name], Identity: ids[name]}
+		ps := runPairSettings(&r)
+		if ps["normalize"] == dataio.Auto {
+			ps["normalize"] = c.fingerprintNormalize([]Source{s})
+		}
+		ours := canonicalIdentity(&r, identityFields(&r, ps))
+		p := &c.resumed[i]
+		theirs := canonicalIdentity(p, identityFields(p, PairSettings(p)))
+		if ours != nil && len(diffIdentity(theirs, ours)) == 0 && len(diffIdentity(ours, theirs)) == 0 {
+			ids[name] = p.Identity
+		}
+	}
 }
