@@ -304,7 +304,7 @@ func (c *identityCheck) noteUnchecked(name, file, first string, fields []string)
 	}
 	if key := [2]string{name, file}; !c.noted[key] {
 		c.noted[key] = true
-		c.unchecked = append(c.unchecked, fmt.Sprintf("note: dataset %s of %s merged with %s's unchecked on %s (the records of one of them do not say it: written without provenance)",
+		c.unchecked = append(c.unchecked, fmt.Sprintf("note: dataset %s of %s merged with that of %s without checking its %s (the records of one of them do not say them: written without provenance)",
 			name, file, first, strings.Join(fields, ", ")))
 	}
 }

@@ -256,24 +256,18 @@ func dataSettings(ps map[string]string) map[string]string {
 }
 
 // resolvedData returns r's pair settings ps (dataSettings's) with what
-// concerns the data as it resolves (issue 42, item 16): the read options
-// left out ("read", and those of a study dataset's key), since
-// identityCheck compares them as they resolve (canonicalIdentity) before
-// any pair is checked, and a normalisation auto that meant maxabs named
-// maxabs. ps is changed.
+// concerns the data as it resolves (issue 42, item 16): how it was read
+// and partitioned left out ("read", a study dataset's key, a run of files'
+// "describe.partitions" and "describe.test"), since identityCheck compares
+// them as they resolve (canonicalIdentity: a spelled default, a record
+// written without provenance) before any pair is checked, and a
+// normalisation auto that meant maxabs named maxabs. ps is changed.
 func resolvedData(r *Record, ps map[string]string) map[string]string {
 	if ps["normalize"] == dataio.Auto && sparseAuto(r, identityFields(r, ps)) {
 		ps["normalize"] = dataio.MaxAbs
 	}
-	delete(ps, "read")
-	if ds, ok := ps["dataset"]; ok {
-		ps["dataset"] = strings.Join(slices.DeleteFunc(splitKV(ds), func(kv string) bool {
-			switch k, _, _ := strings.Cut(kv, "="); k {
-			case "partitions", "train-size", "test-size", "train-fraction", "stratified", "test", "splits":
-				return false
-			}
-			return true
-		}), " ")
+	for _, k := range []string{"read", "dataset", "describe.partitions", "describe.test"} {
+		delete(ps, k)
 	}
 	return ps
 }

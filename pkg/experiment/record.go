@@ -583,7 +583,8 @@ func (s *jobSet) add(r Record, at RecordPos) error {
 // (the provenance's command line and version: other --out, --shard,
 // --workers or --resume compute the same job; its read options as spelled), the test confusion matrix
 // and AUC when one of them lacks them (written before they were kept),
-// the gamma space when one lacks it (written before it was recorded),
+// the gamma space when one lacks it (written before it was recorded), the
+// provenance when one lacks it,
 // the memorising check (derived from the other fields), and, for records
 // of two different runs (which only MergeFiles merges,
 // after checking their settings pair by pair), what identifies the run:
@@ -615,6 +616,10 @@ func resultDiff(a, b *Record) []string {
 	}
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
+	}
+	if x.Provenance == nil || y.Provenance == nil {
+		// One written without provenance: it says nothing to compare.
+		x.Provenance, y.Provenance = nil, nil
 	}
 	if x.GammaSpace == "" || y.GammaSpace == "" {
 		x.GammaSpace, y.GammaSpace = "", ""

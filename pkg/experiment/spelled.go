@@ -74,10 +74,35 @@ func canonicalIdentity(r *Record, fields map[string]string) map[string]string {
 	if hasRead {
 		out[IDRead] = dataio.ReadKey(kv)
 	}
+	if p, ok := out[IDPartitions]; ok {
+		out[IDPartitions] = plainPartitions(p)
+	}
 	if out[IDNormalize] == dataio.Auto && sparseAuto(r, fields) {
 		out[IDNormalize] = dataio.MaxAbs
 	}
 	return out
+}
+
+// plainPartitions returns the partitions of an identity of a run of DATA
+// files written without provenance ("random/TRAIN/TEST/FRACTION/STRATIFIED",
+// and " test=given/P/T": identityFields) in the form a record with
+// provenance gives them (a study dataset's, "test-size=60 train-size=60"),
+// so that the two compare; any other form as it is.
+func plainPartitions(p string) string {
+	main, test, given := strings.Cut(p, " test=given/")
+	f := strings.Split(main, "/")
+	if len(f) != 5 || f[0] != "random" {
+		return p
+	}
+	kv := map[string]string{"describe.partitions": strings.Join(slices.Insert(f, 1, "0"), "/")}
+	if given {
+		kv["describe.test"] = "given/" + test
+	}
+	ds, ok := plainDataset(kv)
+	if !ok {
+		return p
+	}
+	return strings.Join(slices.DeleteFunc(splitKV(ds.KeyWith(nil)), func(kv string) bool { return strings.HasPrefix(kv, "partitions=") }), " ")
 }
 
 // readFacts are what the provenance says the read options resolved to, by
