@@ -32,9 +32,19 @@ func spelledBase(data string, more ...string) []string {
 	return append([]string{"compare", data, "--methods", "svm,random", "--budget", "6", "--train-size", "60", "--test-size", "60", "--partitions", "2", "-q"}, more...)
 }
 
-// resumeSpelled writes the first lines of full (all of them: keep < 0) to
-// a file and resumes it with the extra options; it returns the file.
+// resumeSpelled copies the first keep lines of full (copyLines) and
+// resumes the copy with the extra options; it returns the copy and the
+// run's stderr and exit code.
 func resumeSpelled(t *testing.T, data, full string, keep int, extra ...string) (string, string, int) {
+	t.Helper()
+	f := copyLines(t, full, keep)
+	_, errOut, code := runCLI(t, spelledBase(data, append(extra, "--out", f, "--resume")...)...)
+	return f, errOut, code
+}
+
+// copyLines copies the first keep lines of full (all: keep < 0) to a new
+// file and returns it.
+func copyLines(t *testing.T, full string, keep int) string {
 	t.Helper()
 	b, err := os.ReadFile(full)
 	if err != nil {
@@ -48,8 +58,7 @@ func resumeSpelled(t *testing.T, data, full string, keep int, extra ...string) (
 	if err := os.WriteFile(f, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, errOut, code := runCLI(t, spelledBase(data, append(extra, "--out", f, "--resume")...)...)
-	return f, errOut, code
+	return f
 }
 
 // sameRecords reports what differs between the records of two files (run,
@@ -91,6 +100,38 @@ func TestFaultSpelledDefaultResumes(t *testing.T) {
 		f, errOut, code = resumeSpelled(t, heartScale, plain, 3, opt...)
 		if d := sameRecords(t, plain, f); code != 0 || len(d) > 0 {
 			t.Errorf("%v: resume 3 of 4 records: exit %d, %s; differ %v", opt, code, errOut, d)
+		}
+	}
+	// A study's dataset with its defaults spelled out (its run id hashes
+	// them): the study's file resumes.
+	abs, err := filepath.Abs(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := func(name, more string) string {
+		f := filepath.Join(t.TempDir(), name+".yaml")
+		y := "name: s\nseed: 1\npartitions: 2\ntrain-size: 60\ntest-size: 60\nmethods: [svm, random]\nbudget: 6\ndatasets:\n  - path: " + abs + "\n    name: heart\n" + more
+		if err := os.WriteFile(f, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	studyOut := filepath.Join(t.TempDir(), "study.jsonl")
+	mustRun(t, "compare", "--study", study("plain", ""), "--out", studyOut, "-q")
+	for _, c := range []struct {
+		more string
+		ok   bool
+	}{
+		{"    features: 13\n    input-format: libsvm\n    positive: \"1\"\n    missing: drop\n", true},
+		{"    features: 20\n", false},
+	} {
+		f := copyLines(t, studyOut, 3)
+		_, errOut, code := runCLI(t, "compare", "--study", study("spelled", c.more), "--out", f, "--resume", "-q")
+		switch d := sameRecords(t, studyOut, f); {
+		case c.ok && (code != 0 || len(d) > 0):
+			t.Errorf("study %q: resume 3 of 4 records: exit %d, %s; differ %v", c.more, code, errOut, d)
+		case !c.ok && (code != ExitError || !strings.Contains(errOut, "describe.dataset.0: partitions=2 test-size=60 train-size=60 → features=20")):
+			t.Errorf("study %q: exit %d, %q; want another run", c.more, code, errOut)
 		}
 	}
 	// auto on sparse data is maxabs.
