@@ -337,6 +337,11 @@ type identitySeen struct {
 // one key where an older record (which lacks some of the fields: those it
 // has agree) met a newer one.
 //
+// Identities are compared as they resolve (canonicalIdentity: a read
+// option or normalisation that spells what the default resolved to is the
+// default); the identity returned is still the hash of the fields as
+// spelled (identityOf), so that no record's identity changes.
+//
 // A record that lacks some of the fields agrees with those it has; the
 // fields of an identity are all its records': a record is checked against
 // every field its identity's records gave, so that two records that differ

@@ -261,7 +261,7 @@ func (c *Config) sameRun(prior []Record, settings map[string]string, run string,
 		source[s.Name()] = s
 	}
 	ours := canonicalRun(settings, c.Grid, func(name string) string {
-		if f, ok := fixedOf(source[name]); ok && source[name] != nil {
+		if f, ok := fixedOf(source[name]); ok {
 			return dataio.ResolveNormalizer(c.normalize(), f.data.X)
 		}
 		return c.normalize()
