@@ -444,9 +444,14 @@ func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sour
 	legacy, _ := cfg.legacyFingerprint(entries, sources)
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid
-	if err := checkPrior(out, prior, res.Run, legacy, settings); err != nil {
+	if cfg.sameRun(prior, settings, res.Run, sources) {
+		// The file's run, its settings spelled otherwise: its records
+		// go on under its id and settings, one run per file.
+		res.Run, settings = prior[0].Run, prior[0].Settings
+	} else if err := checkPrior(out, prior, res.Run, legacy, settings); err != nil {
 		return err
 	}
+	cfg.resumed = prior // identities: the file's, where they resolve as the run's
 	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
 		res.Run, settings = legacy, nil
 	}

@@ -257,8 +257,13 @@ func learnNormalizations(sets ...[]Record) normalizations {
 			if r.Settings["normalize"] != dataio.Auto {
 				continue
 			}
-			if v := PairSettings(r)["normalize"]; v != dataio.Auto {
+			ps := PairSettings(r)
+			if v := ps["normalize"]; v != dataio.Auto {
 				n[[2]string{r.Run, r.Dataset}] = v
+			} else if sparseAuto(r, identityFields(r, ps)) {
+				// auto was maxabs: the dataset was sparse (issue 42,
+				// item 16: --normalize maxabs is the same run).
+				n[[2]string{r.Run, r.Dataset}] = dataio.MaxAbs
 			}
 		}
 	}
@@ -284,6 +289,24 @@ type identityCheck struct {
 	// records, and those given): a user's own "heart#2" is not the
 	// name of another identity of heart (issue 42, item 18).
 	taken map[string]bool
+	// unchecked are notes of what two files' records of one dataset
+	// could not be compared on (noteUnchecked), once per (name, file).
+	unchecked []string
+	noted     map[[2]string]bool
+}
+
+// noteUnchecked notes that the records of name in file were merged with
+// those of first without comparing fields (one of them does not say them:
+// written without provenance).
+func (c *identityCheck) noteUnchecked(name, file, first string, fields []string) {
+	if c.noted == nil {
+		c.noted = map[[2]string]bool{}
+	}
+	if key := [2]string{name, file}; !c.noted[key] {
+		c.noted[key] = true
+		c.unchecked = append(c.unchecked, fmt.Sprintf("note: dataset %s of %s merged with that of %s without checking its %s (the records of one of them do not say them: written without provenance)",
+			name, file, first, strings.Join(fields, ", ")))
+	}
 }
 
 // take marks the dataset names of sets as taken.
@@ -314,6 +337,11 @@ type identitySeen struct {
 // one key where an older record (which lacks some of the fields: those it
 // has agree) met a newer one.
 //
+// Identities are compared as they resolve (canonicalIdentity: a read
+// option or normalisation that spells what the default resolved to is the
+// default); the identity returned is still the hash of the fields as
+// spelled (identityOf), so that no record's identity changes.
+//
 // A record that lacks some of the fields agrees with those it has; the
 // fields of an identity are all its records': a record is checked against
 // every field its identity's records gave, so that two records that differ
@@ -327,9 +355,13 @@ func (c *identityCheck) add(r *Record, file string, ps map[string]string) (strin
 		c.seen = map[string][]identitySeen{}
 	}
 	ids := c.seen[r.Dataset]
+	canon := canonicalIdentity(r, fields) // compared as they resolve; fields hashed
 	for _, s := range ids {
-		if len(diffIdentity(s.fields, fields)) == 0 {
-			for k, v := range fields {
+		if len(diffIdentity(s.fields, canon)) == 0 {
+			if u := uncheckedIdentity(s.fields, canon); len(u) > 0 {
+				c.noteUnchecked(r.Dataset, file, s.file, u)
+			}
+			for k, v := range canon {
 				if _, ok := s.fields[k]; !ok {
 					s.fields[k] = v
 				}
@@ -338,7 +370,7 @@ func (c *identityCheck) add(r *Record, file string, ps map[string]string) (strin
 		}
 	}
 	if len(ids) > 0 && !c.split {
-		return "", "", &IdentityConflictError{Dataset: r.Dataset, File: file, First: ids[0].file, Diff: diffIdentity(ids[0].fields, fields)}
+		return "", "", &IdentityConflictError{Dataset: r.Dataset, File: file, First: ids[0].file, Diff: diffIdentity(ids[0].fields, canon)}
 	}
 	name := r.Dataset
 	if len(ids) > 0 {
@@ -351,7 +383,7 @@ func (c *identityCheck) add(r *Record, file string, ps map[string]string) (strin
 		c.taken[name] = true
 	}
 	id := cmp.Or(r.Identity, identityOf(fields))
-	c.seen[r.Dataset] = append(ids, identitySeen{fields, id, file, name})
+	c.seen[r.Dataset] = append(ids, identitySeen{canon, id, file, name})
 	return name, id, nil
 }
 

@@ -38,6 +38,10 @@ type MergeResult struct {
 	// dataset is one met under another name (one identity is one
 	// dataset, identityNames).
 	Renamed []string
+	// Unchecked are notes, one line each, of datasets whose records in
+	// two files were merged without comparing how they were read (one of
+	// them does not say it: written without provenance).
+	Unchecked []string
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
@@ -139,6 +143,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	}
 	res.Records = all
 	res.Renamed = append(ic.renamed(), names.notes...)
+	res.Unchecked = ic.unchecked
 	return &res, nil
 }
 

@@ -205,7 +205,7 @@ func (c *pairCheck) add(r *Record, file string, ps map[string]string) error {
 	if c.seen == nil {
 		c.seen = map[[2]string]pairSeen{}
 	}
-	ps = dataSettings(ps)
+	ps = resolvedData(r, dataSettings(ps))
 	key := [2]string{r.Dataset, r.Entry}
 	first, ok := c.seen[key]
 	if !ok {
@@ -253,6 +253,23 @@ func dataSettings(ps map[string]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// resolvedData returns r's pair settings ps (dataSettings's) with what
+// concerns the data as it resolves (issue 42, item 16): how it was read
+// and partitioned left out ("read", a study dataset's key, a run of files'
+// "describe.partitions" and "describe.test"), since identityCheck compares
+// them as they resolve (canonicalIdentity: a spelled default, a record
+// written without provenance) before any pair is checked, and a
+// normalisation auto that meant maxabs named maxabs. ps is changed.
+func resolvedData(r *Record, ps map[string]string) map[string]string {
+	if ps["normalize"] == dataio.Auto && sparseAuto(r, identityFields(r, ps)) {
+		ps["normalize"] = dataio.MaxAbs
+	}
+	for _, k := range []string{"read", "dataset", "describe.partitions", "describe.test"} {
+		delete(ps, k)
+	}
+	return ps
 }
 
 // unionGrid is the grid of several runs: their datasets and entries, each

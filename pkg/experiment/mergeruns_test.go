@@ -90,7 +90,7 @@ func TestMergeFilesConflicts(t *testing.T) {
 		{"content", CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}},
 			[]string{"dataset heart in ", "data sha256 " + mustSHA(t, "builtin:heart") + " vs " + mustSHA(t, "builtin:diabetes")}},
 		{"read", CompareSettings{Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}}}},
-			[]string{"read options (defaults) vs positive=-1"}},
+			[]string{"positive class 1 vs -1"}},
 	} {
 		other := runTo(t, c.s)
 		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{heart, other}})

@@ -170,6 +170,12 @@ type Config struct {
 	// Provenance, when set, is written into every record of a dataset
 	// (Record.Provenance), by dataset name; it is not a setting of the run.
 	Provenance map[string]*Provenance
+	// resumed are the records of the results file a run resumes (of its
+	// run, or of one whose settings resolve as its own, sameRun):
+	// identities gives the run their identities where theirs resolve as
+	// its own but were spelled otherwise (adoptIdentities), so that the
+	// file keeps one identity per dataset.
+	resumed []Record
 	// Identity, when set, is each dataset's identity by name
 	// (Config.identities), written into its records and keys.
 	Identity map[string]Identity
@@ -218,6 +224,7 @@ func (c *Config) identities(sources []Source, opened bool) map[string]Identity {
 		}
 		out[name] = identityOf(identityFields(&r, ps))
 	}
+	c.adoptIdentities(sources, out)
 	return out
 }
 

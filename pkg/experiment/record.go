@@ -581,9 +581,10 @@ func (s *jobSet) add(r Record, at RecordPos) error {
 // JSON fields: none when they hold the same result. Aside are the wall
 // time (a job run again gives the same record), how the run was invoked
 // (the provenance's command line and version: other --out, --shard,
-// --workers or --resume compute the same job), the test confusion matrix
+// --workers or --resume compute the same job; its read options as spelled), the test confusion matrix
 // and AUC when one of them lacks them (written before they were kept),
-// the gamma space when one lacks it (written before it was recorded),
+// the gamma space when one lacks it (written before it was recorded), the
+// provenance when one lacks it,
 // the memorising check (derived from the other fields), and, for records
 // of two different runs (which only MergeFiles merges,
 // after checking their settings pair by pair), what identifies the run:
@@ -601,11 +602,24 @@ func resultDiff(a, b *Record) []string {
 		} else if r.Provenance != nil {
 			p := *r.Provenance
 			p.Command, p.Version = "", ""
+			if p.Data != nil {
+				// The read options as spelled: a default spelled out
+				// (--features 13 on 13 features) reads the same data;
+				// what they resolved to (format, features, labels, rows)
+				// is the rest of Data (issue 42, item 16).
+				d := *p.Data
+				d.Read = nil
+				p.Data = &d
+			}
 			r.Provenance = &p
 		}
 	}
 	if x.TestConfusion == nil || y.TestConfusion == nil {
 		x.TestConfusion, y.TestConfusion, x.TestAUC, y.TestAUC = nil, nil, nil, nil
+	}
+	if x.Provenance == nil || y.Provenance == nil {
+		// One written without provenance: it says nothing to compare.
+		x.Provenance, y.Provenance = nil, nil
 	}
 	if x.GammaSpace == "" || y.GammaSpace == "" {
 		x.GammaSpace, y.GammaSpace = "", ""
