@@ -36,11 +36,11 @@ func TestFaultResumeOtherDatasetRefused(t *testing.T) {
 		want       []string
 	}{
 		{name: "positive", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--positive", "-1"},
-			want: []string{"dataset x ", "read option positive: (default) → -1"}},
+			want: []string{"dataset x ", "positive class: 1 → -1"}},
 		{name: "label column", file: "uci/heart.dat", data: "h.dat", flags: []string{"--label-col", "2"},
 			want: []string{"dataset h ", "read option label-col: (default) → 2"}},
 		{name: "features", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--features", "20"},
-			want: []string{"dataset x ", "read option features: (default) → 20"}},
+			want: []string{"dataset x ", "features read: 13 → 20"}},
 		// The run's settings (its fingerprint) name the normalisation and
 		// the data's hash: these were refused before the fix too.
 		{name: "normalize", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--normalize", "minmax01"},
@@ -178,7 +178,7 @@ func TestFaultResumeOlderRecordsChecked(t *testing.T) {
 	args := []string{"compare", "builtin:heart", "--methods", "svm,spd", "--out", out, "--partitions", "2", "--quiet",
 		"--test-size", "40", "--train-size", "40", "--workers", "1", "--resume"}
 	_, stderr, code := runCLI(t, append(args, "--positive", "-1")...)
-	if code != 1 || !strings.Contains(stderr, "records of dataset heart that are not of heart as it is now read: read option positive: (default) → -1") {
+	if code != 1 || !strings.Contains(stderr, "records of dataset heart that are not of heart as it is now read: positive class: 1 → -1") {
 		t.Fatalf("resume of records without identity with --positive -1: exit %d, stderr %q; want 1 naming the read option", code, stderr)
 	}
 	mustRun(t, args...)

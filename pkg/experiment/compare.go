@@ -307,6 +307,9 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	if err := resumeRun(&cfg, res, s.Out, prior, sources, entries); err != nil {
 		return nil, err
 	}
+	// Each dataset's identity: the file's where its records' resolve as
+	// the dataset's now (a default spelled out: adoptIdentities).
+	cfg.Identity = cfg.identities(sources, p.opened)
 	if p.opened {
 		// The run's settings agree (a list of files' do not hold its read
 		// options): its records must be of the datasets as opened now.
@@ -314,7 +317,6 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 			return nil, err
 		}
 	}
-	cfg.Identity = cfg.identities(sources, p.opened)
 	res.Jobs = len(jobs)
 	done := map[Key]bool{}
 	for i := range prior {

@@ -33,7 +33,7 @@ func (e *OtherDataError) Error() string {
 
 func (e *OtherDataError) Unwrap() error { return ErrMixedRuns }
 
-// checkPriorData checks that each record being resumed (prior, of out)
+// checkPriorData checks, after cfg.Identity is set, that each record being resumed (prior, of out)
 // whose dataset the run opened is of that dataset as opened: its own
 // identity (the one it carries or, for a record written before identities
 // were recorded, the one its settings and provenance give) against the
@@ -51,7 +51,9 @@ func checkPriorData(out string, prior []Record, sources []Source, cfg *Config) e
 	for i := range prior {
 		r := &prior[i]
 		fields, ok := now[r.Dataset]
-		if !ok || r.Identity != "" && r.Identity == identityOf(fields) {
+		if !ok || r.Identity != "" && (r.Identity == identityOf(fields) || r.Identity == cfg.Identity[r.Dataset]) {
+			// Its identity is the dataset's now, as spelled or as it
+			// resolves (the run adopted it: Config.adoptIdentities).
 			continue
 		}
 		was := DatasetIdentity(r)
@@ -64,7 +66,10 @@ func checkPriorData(out string, prior []Record, sources []Source, cfg *Config) e
 			// fingerprint compares the run's normalisation.
 			delete(was, IDNormalize)
 		}
-		if diff := dataDiff(was, fields); len(diff) > 0 {
+		// Both as they resolve (canonicalIdentity): a default spelled on
+		// one side only is no difference.
+		cur := &Record{Dataset: r.Dataset, Grid: cfg.Grid, Provenance: cfg.Provenance[r.Dataset], Identity: identityOf(fields)}
+		if diff := dataDiff(canonicalIdentity(r, was), canonicalIdentity(cur, fields)); len(diff) > 0 {
 			return &OtherDataError{Path: out, Dataset: r.Dataset, Diff: diff}
 		}
 	}

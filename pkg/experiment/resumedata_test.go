@@ -41,7 +41,7 @@ func TestResumeRefusesAnotherReading(t *testing.T) {
 		}
 	}})
 	var other *OtherDataError
-	want := []string{"read option features: (default) → 20", "read option positive: (default) → -1"}
+	want := []string{"features read: 13 → 20", "positive class: 1 → -1"}
 	if !errors.As(err, &other) || !errors.Is(err, ErrMixedRuns) || other.Dataset != "heart_scale" || !reflect.DeepEqual(other.Diff, want) {
 		t.Fatalf("resume with other read options: err = %v, want an *OtherDataError of heart_scale with %q", err, want)
 	}
