@@ -58,6 +58,10 @@ type KVGroup struct {
 // Section is a headed part of the page: tables, then figures, then notes.
 type Section struct {
 	Heading string
+	// Nav, if set, is the section's short name in the page's table of
+	// contents (a dataset's name, where its heading also gives its
+	// partition sizes); Heading otherwise.
+	Nav string
 	// Provenance, if set, is the Title of the SettingsGroups entry the
 	// section links to (its dataset's provenance in the appendix).
 	Provenance string

@@ -145,3 +145,23 @@ func TestInlineSVGRefusesActiveContent(t *testing.T) {
 		}
 	}
 }
+
+// The table of contents names a section by its Nav (a dataset's name) when
+// it has one, and its links can wrap: a space between them. Headings that
+// name partition sizes made one unbreakable line wider than the page.
+func TestNavShortNamesWrap(t *testing.T) {
+	p := page()
+	p.Sections[0].Heading = "heart (30 partitions: 100 train / 100 test of 270 rows)"
+	p.Sections[0].Nav = "heart"
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	nav := regexp.MustCompile(`(?s)<nav>.*?</nav>`).FindString(b.String())
+	if !strings.Contains(nav, `>heart</a> <a href=`) || strings.Contains(nav, ">heart (") {
+		t.Errorf("nav %q: want the short name and a space between links", nav)
+	}
+	if !strings.Contains(b.String(), `>heart (30 partitions: 100 train / 100 test of 270 rows)</h2>`) {
+		t.Error("the section's heading keeps its sizes")
+	}
+}

@@ -118,7 +118,7 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		t := &sum.Tables[i]
 		tt := summaryTable(t, recs, false) // the test-data warning is at the top
 		ht := htmlTable(tt)
-		sec := htmlreport.Section{Heading: tt.Title, Tables: []htmlreport.Table{ht}}
+		sec := htmlreport.Section{Heading: tt.Title, Nav: t.Dataset, Tables: []htmlreport.Table{ht}}
 		if t.Provenance != nil {
 			sec.Provenance = "Dataset " + t.Dataset // provenanceGroups' title
 		}
