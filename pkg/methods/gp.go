@@ -11,7 +11,10 @@ import (
 
 // The Gaussian process and the expected-improvement search of bo: there is
 // no well-kept Go library for GP Bayesian optimisation, so it is written
-// here on gonum (Cholesky factor, solves, BFGS), after Rasmussen &
+// here: the hyperparameters by gonum's BFGS (optimize), the Cholesky factor
+// and its solves by plain loops on n×n slices (see gp for why not gonum's
+// mat.Cholesky; lapack64.Potrf would factor the same slice, but n is at most
+// the budget and the loops allocate nothing), after Rasmussen &
 // Williams, Gaussian Processes for Machine Learning (2006), algorithm 2.1
 // and eq. 5.9 (the marginal likelihood and its gradient), and Jones,
 // Schonlau & Welch 1998 (expected improvement). Inputs live in the unit box
