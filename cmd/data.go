@@ -126,15 +126,6 @@ func (o *dataOptions) stdinReader() io.Reader {
 	return o.stdin
 }
 
-// load reads one data set with the read flags.
-func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
-	if err := o.check(); err != nil {
-		return nil, err
-	}
-	d, err := dataio.LoadArg(path, o.stdinReader(), o.readOptions())
-	return d, flagHint(err)
-}
-
 // split are the data flags' settings of dataio.LoadSplit, with seed.
 func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 	return dataio.SplitSettings{Read: o.readOptions(), Stdin: o.stdinReader(),

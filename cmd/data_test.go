@@ -143,3 +143,13 @@ func TestReadFlagsAreReadKeys(t *testing.T) {
 		}
 	}
 }
+
+// load reads one data set with the read flags (the tests' shortcut; the
+// commands read through dataio.LoadSplit or OpenDataset).
+func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	d, err := dataio.LoadArg(path, o.stdinReader(), o.readOptions())
+	return d, flagHint(err)
+}

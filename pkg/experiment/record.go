@@ -207,11 +207,6 @@ func (g *Grid) Jobs() int {
 	return n
 }
 
-// equal reports whether two grids plan the same jobs in the same order.
-func (g *Grid) equal(h *Grid) bool {
-	return slices.Equal(g.Datasets, h.Datasets) && slices.Equal(g.Entries, h.Entries)
-}
-
 // Key identifies a job: its dataset (display name and identity), entry and
 // partition. Two datasets of one name but different identities are two
 // datasets: their jobs are never one job.

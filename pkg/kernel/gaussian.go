@@ -366,7 +366,7 @@ func (r *gaussRows) EntryCost() int { return r.p + 16 }
 
 // Column computes K(i, ·) by dot products of x̃_i with the rows of X̃ (all
 // rows, a prefix, or those in idx), then the exp pass. Each entry is computed
-// the same way whichever form is asked (gaussEntry), so a cached full column
+// the same way whichever form is asked (gaussArg, then expNonPos), so a cached full column
 // and an entry computed through idx agree to the last bit. (One GEMV over X̃
 // would round rows differently according to their place in its unrolled
 // blocks; it saves about 15% of a full column at n = 2000, d = 50:
@@ -394,7 +394,7 @@ func gaussColumn(i int, idx []int, dst, h []float64) {
 		return
 	}
 	// The exponents first, then one exp pass (four at a time with AVX2,
-	// the same bits as gaussEntry's expNonPos: TestExpNonPosSlice): the
+	// the same bits as the scalar expNonPos: TestExpNonPosSlice): the
 	// columns asked through idx (every column once the solver has shrunk
 	// or swapped a variable, and every fold's column through Sub) spent a
 	// quarter of svm's refinement at 32,561 rows in the scalar exp.
@@ -409,11 +409,9 @@ func gaussColumn(i int, idx []int, dst, h []float64) {
 	}
 }
 
-// gaussEntry returns exp(min(0, x̃_i·x̃_j - (h_i + h_j))), the kernel value
-// from a dot product of mapped rows and their halved squared norms.
-func gaussEntry(dot, hi, hj float64) float64 { return expNonPos(gaussArg(dot, hi, hj)) }
-
-// gaussArg is gaussEntry's exponent.
+// gaussArg is the exponent min(0, x̃_i·x̃_j - (h_i + h_j)) of a kernel value
+// exp(gaussArg) from a dot product of mapped rows and their halved squared
+// norms.
 func gaussArg(dot, hi, hj float64) float64 {
 	v := dot - (hi + hj)
 	if v > 0 {
