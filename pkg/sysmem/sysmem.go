@@ -80,24 +80,32 @@ func LimitGC(mb int) (restore func()) {
 // is soft: were the live data to outgrow it, the collector would work
 // harder (at most half the CPU, the runtime's cap), not fail.
 //
-// While every run under way is limited by its own estimate, the
-// proportional collector (GOGC) is off and the limit alone triggers a
-// collection: the heap may grow to what the estimate promised and no
-// further. On small data the proportional collector ran at its 4 MB
+// While every run under way is limited by its own estimate of at most
+// smallRun bytes, the proportional collector (GOGC) is off and the limit
+// alone triggers a collection: the heap may grow to what the estimate
+// promised and no further. On small data the proportional collector ran at its 4 MB
 // minimum heap, about a hundred collections a second: the default compare
 // made 1,470, a quarter of its CPU profile in asyncPreempt and madvise; with
 // the limit alone its CPU time fell by about a quarter, and its resident
-// set stayed within the estimate (49 MB). A run limited only by --mem-mb or
-// the RAM keeps the proportional collector, which would otherwise let the
-// heap reach the RAM's bound before its first collection.
+// set stayed within the estimate (49 MB). A larger run keeps the
+// proportional collector: train on w8a (49,749 rows), whose estimate is an
+// upper bound well above its live data, peaked at 628 MB with the limit
+// alone against 420 MB with it. So does a run limited only by --mem-mb or
+// the RAM, which would otherwise reach that bound before its first
+// collection.
 func LimitGCTo(mb int, soft int64) (restore func()) {
 	lim := GCLimit(mb)
 	own := false
 	if soft > 0 && (lim <= 0 || soft < lim) {
-		lim, own = soft, true
+		lim, own = soft, soft <= smallRun
 	}
 	return limitGC(lim, own)
 }
+
+// smallRun is the largest estimate under which the limit alone collects
+// (LimitGCTo): where the proportional collector's 4 MB minimum heap makes
+// collections many times a second.
+const smallRun = 256 << 20
 
 // runs are the limits of the runs under way in this process: a Go program
 // (or cmd's tests) may run several at once, and their restores need not
@@ -105,7 +113,7 @@ func LimitGCTo(mb int, soft int64) (restore func()) {
 var runs struct {
 	sync.Mutex
 	n         int   // runs under way
-	bounded   int   // of them, those limited by a bound, not their own estimate
+	bounded   int   // of them, those limited by a bound or a large estimate
 	sum, prev int64 // their limits' sum; the limit before the first
 	gcPercent int   // GOGC before the first run; -2 while it is in force
 }

@@ -134,6 +134,11 @@ func TestLimitGCToTurnsProportionalOff(t *testing.T) {
 	if got := gcPercent(); got != before {
 		t.Errorf("beside a run bounded by --mem-mb alone: GOGC %d, want %d", got, before)
 	}
+	big := LimitGCTo(0, 1<<30) // a large estimate keeps the proportional collector
+	if got := gcPercent(); got != before {
+		t.Errorf("beside a run of a 1 GB estimate: GOGC %d, want %d", got, before)
+	}
+	big()
 	c := LimitGCTo(100, 900<<20) // the estimate over the bound: the bound
 	b()
 	if got := gcPercent(); got != before {
