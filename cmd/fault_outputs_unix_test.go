@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // waitChild waits for c (started) at most limit; it kills it and fails the
@@ -150,22 +148,7 @@ func TestFaultSIGQUITEndsLikeSIGINT(t *testing.T) {
 	args := append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out)
 	for _, signals := range []int{1, 2} {
 		os.Remove(out)
-		c := child(t, dir, args...)
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		for n := 0; ; n++ {
-			if recs, _ := experiment.ReadRecordsFile(out); len(recs) > 0 {
-				break
-			}
-			if n > 2000 {
-				c.Process.Kill()
-				t.Fatal("no record in 20 s")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		c, stderr := startAtFirstRecord(t, dir, out, args...)
 		for range signals {
 			c.Process.Signal(syscall.SIGQUIT)
 		}

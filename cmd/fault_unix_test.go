@@ -55,22 +55,7 @@ func TestFaultOutFIFO(t *testing.T) {
 func TestFaultSIGHUPSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.jsonl")
-	c := child(t, dir, append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out)...)
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; ; n++ {
-		if recs, _ := experiment.ReadRecordsFile(out); len(recs) > 0 {
-			break
-		}
-		if n > 2000 {
-			c.Process.Kill()
-			t.Fatal("no record in 20 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	c, stderr := startAtFirstRecord(t, dir, out, append(faultCompare[:len(faultCompare):len(faultCompare)], "--partitions", "12", "--out", out)...)
 	c.Process.Signal(syscall.SIGHUP)
 	err := c.Wait()
 	ee, ok := err.(*exec.ExitError)
@@ -122,4 +107,28 @@ func TestFaultBlockedStdoutEndsOnOneSIGINT(t *testing.T) {
 		<-done
 		t.Fatalf("one SIGINT did not end a command blocked writing stdout in 20 s (stderr %q)", stderr.String())
 	}
+}
+
+// startAtFirstRecord starts the command args in a child process with its
+// stderr kept, and returns once its results file out holds a record (a
+// signal then lands mid-run, after the first append).
+func startAtFirstRecord(t *testing.T, dir, out string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	c := child(t, dir, args...)
+	stderr := new(bytes.Buffer)
+	c.Stderr = stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		if recs, _ := experiment.ReadRecordsFile(out); len(recs) > 0 {
+			break
+		}
+		if n > 2000 {
+			c.Process.Kill()
+			t.Fatal("no record in 20 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return c, stderr
 }
