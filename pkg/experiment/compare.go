@@ -61,8 +61,9 @@ type CompareSettings struct {
 	// takes the fields it has (methods.ApplyLoop), on Entries, a preset's
 	// or the default ones; a zero field keeps the entry's own.
 	Loop methods.Loop
-	// Shard of Shards (1-based, ParseShard) runs only every Shards-th job
-	// of the run (Config.Plan); 0 and 0 run all of them.
+	// Shard of Shards (1-based, ParseShard) runs only the shard's jobs of
+	// the run, the shards balanced by expected cost (Config.Plan,
+	// AssignShards); 0 and 0 run all of them.
 	Shard, Shards int
 	// LaanayaSelect fixes the svm baseline of every dataset by
 	// LaanayaSelect instead of tuning it (it looks at test data).

@@ -229,21 +229,28 @@ func (c *Config) identities(sources []Source, opened bool) map[string]Identity {
 }
 
 // Plan lists the jobs of a run in a fixed order (dataset, partition, entry),
-// restricted to the configured shard: job i belongs to shard (i mod N) + 1.
+// restricted to the configured shard: the run's jobs are assigned to the
+// Shards shards by their expected cost (AssignShards of jobCosts), so that
+// the shards take about the same time, not the same number of jobs.
 func (c *Config) Plan(sources []Source, entries []Entry) []Job {
 	var jobs []Job
-	i := 0
 	for _, s := range sources {
 		for k := 0; k < s.Len(); k++ {
 			for _, e := range entries {
-				if c.Shards <= 1 || i%c.Shards == c.Shard-1 {
-					jobs = append(jobs, Job{Source: s, Entry: e, Partition: k})
-				}
-				i++
+				jobs = append(jobs, Job{Source: s, Entry: e, Partition: k})
 			}
 		}
 	}
-	return jobs
+	if c.Shards <= 1 {
+		return jobs
+	}
+	var mine []Job
+	for i, s := range AssignShards(jobCosts(jobs), c.Shards) {
+		if s == c.Shard-1 {
+			mine = append(mine, jobs[i])
+		}
+	}
+	return mine
 }
 
 // Progress is called once when the run starts, with last nil and done the
