@@ -28,7 +28,7 @@ func init() { subcommands = append(subcommands, newReportCmd) }
 func newReportCmd(g *globalOptions) *cobra.Command {
 	o := &reportOptions{globalOptions: g}
 	c := &cobra.Command{
-		Use:     "report FILE...",
+		Use:     "report FILE|DIR...",
 		Short:   "Re-render compare's tables from results files (merge shards)",
 		Long:    help("report") + "\n\n" + summaryFormatHelp,
 		Example: help("report-examples"),
@@ -58,7 +58,11 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	return c
 }
 
-func runReport(ctx context.Context, o *reportOptions, files []string) error {
+func runReport(ctx context.Context, o *reportOptions, args []string) error {
+	files, err := experiment.ResultsFiles(args)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	if err := checkFiles(o.summaryOptions.outputs(new(outfile.Plan).Input("FILE", files...))); err != nil {
 		return err
 	}

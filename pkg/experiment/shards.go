@@ -147,3 +147,42 @@ func (p *Prepared) ShardLoads(n int) []ShardLoad {
 	}
 	return out
 }
+
+// ShardPlan is what the tasks of an array job that runs a prepared run's
+// shards need to ask of a scheduler.
+type ShardPlan struct {
+	// Run is the run's fingerprint and Jobs its jobs.
+	Run  string
+	Jobs int
+	// Shards are the shards' expected loads (ShardLoads).
+	Shards []ShardLoad
+	// Longest is the expected seconds of the longest shard on Workers
+	// cores (its Cost over Workers), Workers each task's cores.
+	Longest float64
+	Workers int
+	// PeakBytes is a task's estimated peak memory: Workers jobs at once
+	// (at most its shard's jobs), each as large as the run's largest
+	// (EstimateMemory); 0 when it cannot be told.
+	PeakBytes int64
+}
+
+// ShardPlan returns the plan of n shards of the prepared run (the whole
+// run's: Prepare of settings without a shard), each run by a task with
+// workers cores.
+func (p *Prepared) ShardPlan(n, workers int) *ShardPlan {
+	workers = max(workers, 1)
+	sp := &ShardPlan{Run: p.Plan.Run, Jobs: p.Plan.Jobs, Shards: p.ShardLoads(n), Workers: workers}
+	most := 0
+	for _, s := range sp.Shards {
+		sp.Longest = max(sp.Longest, s.Cost/float64(workers))
+		most = max(most, s.Jobs)
+	}
+	cfg := p.cfg
+	cfg.Workers = workers
+	if est, err := EstimateMemory(cfg, p.sources, p.entries, max(most, 1)); err == nil {
+		for _, e := range est {
+			sp.PeakBytes = max(sp.PeakBytes, e.Bytes)
+		}
+	}
+	return sp
+}
