@@ -42,11 +42,11 @@ func (c *clusterOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&c.K8s, "k8s", 0, "write the comparison as a Kubernetes Indexed Job of N shards into --out DIR (DIR/job.yaml, and DIR/merge.yaml that merges them; --dry-run prints them)")
 }
 
-func (c *clusterOptions) on() bool { return c.Slurm > 0 || c.K8s > 0 }
+func (c *clusterOptions) on() bool { return c.Slurm != 0 || c.K8s != 0 }
 
 // shards is the N of --slurm or --k8s, and its flag.
 func (c *clusterOptions) shards() (int, string) {
-	if c.K8s > 0 {
+	if c.K8s != 0 {
 		return c.K8s, "--k8s"
 	}
 	return c.Slurm, "--slurm"
@@ -113,7 +113,7 @@ func runCluster(ctx context.Context, o *compareOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cluster.K8s > 0 {
+	if o.cluster.K8s != 0 {
 		return writeK8s(o, j)
 	}
 	job, merge, err := j.SlurmScripts()

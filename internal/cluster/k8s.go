@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,8 +24,18 @@ import (
 const Claim = "kerneltune"
 
 // Image is the container image the manifests name for kerneltune version
-// v: an image of the user's to be named in its place (kubectl set image).
-func Image(v string) string { return "kerneltune:" + strings.TrimPrefix(v, "v") }
+// v (latest for a version that is no image tag, such as "(devel)"): an
+// image of the user's to be named in its place (kubectl set image).
+func Image(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if !imageTag.MatchString(v) {
+		v = "latest"
+	}
+	return "kerneltune:" + v
+}
+
+// imageTag is the form of an image's tag.
+var imageTag = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 
 // K8s manifest types: the fields the manifests use, in the order
 // Kubernetes' documentation gives them.
