@@ -176,6 +176,9 @@ func (o *compareOptions) clusterJob(sp *experiment.ShardPlan, n int, args []stri
 	if err != nil {
 		return nil, fmt.Errorf("compare: --out %s: %w", o.s.Out, err)
 	}
+	if o.cluster.K8s != 0 && !strings.HasPrefix(dir, strings.TrimSuffix(wd, "/")+"/") {
+		return nil, usageErrorf("--k8s: --out %s is outside the working directory %s, which the manifests mount as the pods' volume: give a DIR inside it", o.s.Out, wd)
+	}
 	bin := "kerneltune"
 	if o.cluster.Slurm > 0 {
 		if bin, err = os.Executable(); err != nil {

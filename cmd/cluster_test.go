@@ -189,7 +189,12 @@ func TestCompareClusterUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errOut, ExitUsage, tc.want)
 		}
 	}
-	_, errOut, code := runCLIStdin(t, "1,2\n", "compare", "-", "--slurm", "2", "--out", dir)
+	wd, _ := os.Getwd()
+	_, errOut, code := runCLI(t, append(append([]string{"compare"}, clusterStudy...), "--k8s", "2", "--out", dir)...)
+	if want := "--k8s: --out " + dir + " is outside the working directory " + wd; code != ExitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("--k8s outside the working directory: exit %d, %q; want %q", code, errOut, want)
+	}
+	_, errOut, code = runCLIStdin(t, "1,2\n", "compare", "-", "--slurm", "2", "--out", dir)
 	if code != ExitUsage || !strings.Contains(errOut, "--slurm: standard input (DATA -) cannot be read by the cluster's tasks") {
 		t.Errorf("DATA -: exit %d, %q", code, errOut)
 	}
@@ -288,9 +293,18 @@ func TestCompareSlurmSubmitsAndScriptsRun(t *testing.T) {
 func TestCompareK8sManifests(t *testing.T) {
 	tmp := t.TempDir()
 	bin := kerneltuneCopy(t, tmp)
-	dir := filepath.Join(tmp, "study")
-	out := mustRun(t, append(append([]string{"compare"}, clusterStudy...), "--k8s", "3", "--out", dir, "--format", "csv")...)
-	wd, _ := os.Getwd()
+	wd, err := filepath.EvalSymlinks(tmp) // the manifests mount the working directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(wd, "study")
+	c := exec.Command(bin, append(append([]string{"compare"}, clusterStudy...), "--k8s", "3", "--out", "study", "--format", "csv")...)
+	c.Dir = wd
+	b, err := c.CombinedOutput()
+	out := string(b)
+	if err != nil {
+		t.Fatalf("compare --k8s: %v\n%s", err, out)
+	}
 	for _, want := range []string{"kubectl apply -f " + dir + "/job.yaml", "kubectl wait --for=condition=complete --timeout=-1s job/kerneltune-", "kubectl apply -f " + dir + "/merge.yaml"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare --k8s says %q, want %q in it", out, want)
