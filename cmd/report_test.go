@@ -28,7 +28,9 @@ func TestReportRejectsForeignFiles(t *testing.T) {
 		{foreign, "other.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
 		{array, "array.jsonl:1: not a result record"},
 		{empty, "empty.jsonl: no result records"},
-		{dir, "is a directory, not a results file"},
+		// A directory is read as its *.jsonl files (compare --slurm's
+		// DIR): the first of them, foreign, is refused.
+		{dir, "array.jsonl:1: not a result record"},
 	} {
 		out, errOut, code := runCLI(t, "report", tc.file)
 		if code != ExitError || !strings.Contains(errOut, tc.want) || out != "" {
