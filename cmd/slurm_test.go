@@ -94,11 +94,25 @@ func TestSlurmSingleNode(t *testing.T) {
 	}
 	array, merge := ids[1], ids[2]
 	t.Cleanup(func() { slurmTool(context.Background(), "scancel", array, merge) }) // a test that failed half-way
+	// The one-machine run, in this process while the cluster works.
+	single := filepath.Join(tmp, "single.jsonl")
+	type result struct {
+		errOut string
+		code   int
+	}
+	singleDone := make(chan result, 1)
+	go func() {
+		_, errOut, code := runCLI(t, append(append([]string{"compare"}, slurmStudy()...), "--out", single, "-q")...)
+		singleDone <- result{errOut, code}
+	}()
 
 	// Requeue a task half-way: the first running one that has recorded a
 	// job or two of its shard.
 	task, at := "", 0
-	for task == "" && ctx.Err() == nil {
+	for try := 0; task == "" && ctx.Err() == nil; try++ {
+		if try%50 == 49 && jobField(ctx, merge, "JobState") != "PENDING" {
+			t.Fatalf("every task ended before one could be requeued half-way (the merge job is %s): the study is too short for this machine", jobField(ctx, merge, "JobState"))
+		}
 		for k := 1; k <= 4 && task == ""; k++ {
 			n := countLines(filepath.Join(dir, fmt.Sprintf("shard-%d.jsonl", k)))
 			if n < 1 || n > 2 {
@@ -173,8 +187,9 @@ func TestSlurmSingleNode(t *testing.T) {
 	}
 	// Nothing recorded twice, nothing lost: as many records in the shards'
 	// files as the run has jobs, the one-machine run's, record by record.
-	single := filepath.Join(tmp, "single.jsonl")
-	mustRun(t, append(append([]string{"compare"}, slurmStudy()...), "--out", single, "-q")...)
+	if r := <-singleDone; r.code != 0 {
+		t.Fatalf("the one-machine run: exit %d\n%s", r.code, r.errOut)
+	}
 	want := mergedRecords(t, single)
 	files, err := experiment.ResultsFiles([]string{dir})
 	if err != nil {
