@@ -75,8 +75,9 @@ func runFields(s RunSettings) map[string]string {
 }
 
 // datasetFields are a run's dataset as DiffSettings compares it: its
-// partitions, baseline and identity's fields.
+// partitions, baseline and identity's fields but the seed (the run's).
 func datasetFields(d RunDataset) any {
+	d.Identity.Seed = 0 // the run's seed, said once
 	return struct {
 		Partitions int       `json:"partitions"`
 		Baseline   *Baseline `json:"baseline,omitempty"`

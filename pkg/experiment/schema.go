@@ -123,21 +123,24 @@ func identify(src Source, seed uint64, normalize, preset string) DatasetIdentity
 	} else if normalize == dataio.Auto {
 		id.Normalize = dataio.ZScore // generated data is dense
 	}
-	p, opened := src.(*dataio.Partitioned)
-	if !opened {
-		if id.SHA256 == "" {
-			id.Source = src.Name()
-		}
+	if id.SHA256 == "" {
+		id.Source = src.Name()
 		return id
 	}
-	d, o, s := p.Data, p.Spec.Read, p.Spec
-	id.Read = &ReadIdentity{Format: d.Format, Features: d.Dim(), LabelCol: o.LabelCol, Header: o.Header, Delimiter: o.Delimiter, Labels: d.Labels}
+	d := f.data
+	id.Read = &ReadIdentity{Format: d.Format, Features: d.Dim(), Labels: d.Labels}
 	if d.Multiclass == dataio.OneVsRest {
 		id.Read.Multiclass = dataio.OneVsRest
 	}
-	if p.OneHot || d.Encoder != nil {
+	if f.onehot || d.Encoder != nil {
 		id.Read.Encoding = "one-hot"
 	}
+	p, opened := src.(*dataio.Partitioned)
+	if !opened {
+		return id // a caller's partitions: its own
+	}
+	o, s := p.Spec.Read, p.Spec
+	id.Read.LabelCol, id.Read.Header, id.Read.Delimiter = o.LabelCol, o.Header, o.Delimiter
 	ps := &PartitionScheme{Kind: PartitionsRandom, Stratified: s.Stratified}
 	switch {
 	case s.Predefined:
