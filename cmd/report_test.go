@@ -43,7 +43,7 @@ func TestReportNamesMixedRunFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	rec := func(run string) string {
-		return `{"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n"
+		return `{"schema_version":1,"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n"
 	}
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	if err := os.WriteFile(a, []byte(rec("aaaaaaaaaaaa")), 0o644); err != nil {
