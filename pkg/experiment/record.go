@@ -36,11 +36,11 @@ type Record struct {
 	Dataset         string           `json:"dataset"`
 	Identity        Identity         `json:"identity,omitempty"`
 	DatasetIdentity *DatasetIdentity `json:"dataset_identity,omitempty"`
-	Entry     string   `json:"entry"` // "method[:param][@mode]"
-	Method    string   `json:"method"`
-	Param     string   `json:"param,omitempty"`
-	Mode      string   `json:"mode,omitempty"`
-	Partition int      `json:"partition"` // 0-based
+	Entry           string           `json:"entry"` // "method[:param][@mode]"
+	Method          string           `json:"method"`
+	Param           string           `json:"param,omitempty"`
+	Mode            string           `json:"mode,omitempty"`
+	Partition       int              `json:"partition"` // 0-based
 
 	// Run is the fingerprint of the settings that produced the record; a
 	// results file only resumes or merges with records of the same run.
