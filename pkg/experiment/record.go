@@ -42,8 +42,8 @@ type Record struct {
 	Mode            string           `json:"mode,omitempty"`
 	Partition       int              `json:"partition"` // 0-based
 
-	// Run is the fingerprint of the settings that produced the record; a
-	// results file only resumes or merges with records of the same run.
+	// Run is the run id, the hash of Settings (RunSettings.ID); a results
+	// file resumes only with records of the same run.
 	Run  string `json:"run"`
 	Seed uint64 `json:"seed"`
 
