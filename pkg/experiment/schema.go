@@ -294,11 +294,14 @@ func (s *RunSettings) dataset(name string) (RunDataset, bool) {
 }
 
 // hashJSON hashes v's JSON (a struct's fields in their order, a map's
-// keys sorted): 12 hex digits.
+// keys sorted): 12 hex digits. The schema's types always encode: their
+// numbers are settings each Check refuses unless finite (NaN included),
+// and data's hashes and counts; were one not to, the encoding's error is
+// hashed (and no record of it could be written either).
 func hashJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("experiment: hash %T: %v", v, err)) // the schema's types always encode
+		b = []byte("unencodable: " + err.Error())
 	}
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:6])
