@@ -223,7 +223,6 @@ type Prepared struct {
 	Live int64
 
 	s       CompareSettings
-	opened  bool // the sources are datasets Prepare opened (Datasets), not the caller's
 	cfg     Config
 	sources []Source
 	entries []Entry
@@ -265,7 +264,7 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	} else if specs == nil {
 		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
-	if p.opened = specs != nil; p.opened {
+	if specs != nil {
 		if sources, p.Notices, err = s.datasetSources(ctx, specs); err != nil {
 			return nil, err
 		}
