@@ -76,7 +76,7 @@ func runReport(ctx context.Context, o *reportOptions, args []string) error {
 	case err != nil:
 		return err
 	}
-	for _, r := range append(res.Renamed, res.Unchecked...) {
+	for _, r := range res.Renamed {
 		fmt.Fprintf(o.ErrOut, "kerneltune: report: %s\n", r)
 	}
 	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {

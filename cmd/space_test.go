@@ -227,7 +227,7 @@ func TestCompareAndStudySpace(t *testing.T) {
 		}
 	}
 	s := a[0].Settings
-	if s["entry.0.Log2C"] != "-1,3,2" || s["entry.0.Log2Gamma"] != "-2,-6,-2" || s["base.ClassWeight"] != "balanced" {
+	if e := s.Entries[0]; e.Log2C != "-1,3,2" || e.Log2Gamma != "-2,-6,-2" || s.Common.ClassWeight != "balanced" {
 		t.Errorf("settings do not name the space: %v", s)
 	}
 	if a[0].Run == c[0].Run {

@@ -107,6 +107,6 @@ func ExamplePrepare() {
 	}
 	fmt.Printf("heard %d of %d jobs; %d records of run %s\n", done, res.Jobs, len(res.Records), res.Run)
 	// Output:
-	// run fbda06aca0d4: 4 jobs of [svm rcsc] on 1 dataset
-	// heard 4 of 4 jobs; 4 records of run fbda06aca0d4
+	// run a9e696fea923: 4 jobs of [svm rcsc] on 1 dataset
+	// heard 4 of 4 jobs; 4 records of run a9e696fea923
 }
