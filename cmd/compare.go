@@ -270,7 +270,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
-		err = o.summaryOptions.write(o.globalOptions, report.SummarizeCompareWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope}), res.Records)
+		err = o.summaryOptions.write(o.globalOptions, report.Summarize(res.Records, report.SummaryOptions{Entries: res.Grid.Entries, Metric: o.metric, Rope: o.Rope}), res.Records)
 	}
 	if err != nil || res.Failures == 0 {
 		return err

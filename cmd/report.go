@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
@@ -82,7 +83,7 @@ func runReport(ctx context.Context, o *reportOptions, args []string) error {
 	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {
 		return usageErrorf("%v", err)
 	}
-	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
+	sum := report.Summarize(res.Records, report.SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.metric, Rope: o.Rope})
 	if o.PerJob {
 		err = report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records))
 	} else {

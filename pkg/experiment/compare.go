@@ -523,16 +523,18 @@ func uniqueNames(parts []*dataio.Partitioned) error {
 // (best test rate on the first five partitions); notify, when set, is told
 // of each.
 func laanaya(ctx context.Context, cfg *Config, sources []Source, entries []Entry, res *CompareResult, notify func(Notice)) error {
-	hasSVM := false
+	var sp *methods.Space // the svm entry's grid: the user's, or grid.py's
 	for _, e := range entries {
-		hasSVM = hasSVM || e.Method == "svm"
+		if sv, ok := e.Spec.(methods.SVMSettings); ok && sp == nil {
+			sp = &sv.Space
+		}
 	}
-	if !hasSVM {
+	if sp == nil {
 		return ErrNoSVM
 	}
 	cfg.Baseline = map[string]FixedSVM{}
 	for _, src := range sources {
-		f, err := LaanayaSelect(ctx, *cfg, src)
+		f, err := LaanayaSelect(ctx, *cfg, src, *sp)
 		if err != nil {
 			return err
 		}

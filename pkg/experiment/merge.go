@@ -65,7 +65,7 @@ func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 // otherwise the error is a *SettingsConflictError naming the pair and each
 // setting that differs (an *OtherFileRunError for records without
 // settings: assembled by hand or by another tool). An incomplete
-// run is not an error: report.SummarizeMerge averages what is there and
+// run is not an error: report.Summarize averages what is there and
 // says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	var (

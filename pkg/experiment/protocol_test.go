@@ -253,7 +253,7 @@ func TestResumeEqualsUninterruptedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same records (timings aside) make the same tables: the summary
-	// is a function of the records alone (report.SummarizeRun).
+	// is a function of the records alone (report.Summarize).
 	if !reflect.DeepEqual(masked(merged), masked(full)) {
 		t.Fatal("resumed run differs from the uninterrupted run")
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	kt "github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // compareRecords runs svm on two partitions of 40/40 rows of path, its
@@ -63,7 +65,7 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 		t.Fatalf("the two datasets' svm scores alike: %v", want)
 	}
 
-	sum := SummarizeRun(all, SummaryOptions{})
+	sum := Summarize(all, SummaryOptions{})
 	got := map[string]float64{}
 	for _, tb := range sum.Tables {
 		if len(tb.Rows) != 1 || tb.Rows[0].Runs != 2 || tb.Partitions != 2 {
@@ -73,12 +75,12 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 		got[tb.Dataset] = float64(tb.Rows[0].MeanAcc)
 	}
 	if len(got) != 2 || !near(got["heart"], want["heart"]) || !near(got["heart#2"], want["heart#2"]) {
-		t.Errorf("SummarizeRun: tables' svm means %v, want %v", got, want)
+		t.Errorf("Summarize: tables' svm means %v, want %v", got, want)
 	}
 	if len(sum.Renamed) != 1 || !strings.Contains(sum.Renamed[0], "heart#2 is dataset heart of run "+other[0].Run) || !strings.Contains(sum.Warning, sum.Renamed[0]) {
 		t.Errorf("renamed %q, warning %q: want heart#2 named as the second run's heart", sum.Renamed, sum.Warning)
 	}
-	if tb := Summarize(all, nil, ""); len(tb) != 2 {
+	if tb := drawnTables(all, nil, "", metrics.Accuracy); len(tb) != 2 {
 		t.Errorf("Summarize: %d tables, want heart and heart#2", len(tb))
 	}
 
@@ -121,7 +123,7 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 	// One dataset's records, or the records of two runs of one dataset,
 	// are one table, as before.
 	again := compareRecords(t, "builtin:heart", "")
-	if s := SummarizeRun(append(slices.Clone(heart), again...), SummaryOptions{}); len(s.Tables) != 1 || len(s.Renamed) != 0 {
+	if s := Summarize(append(slices.Clone(heart), again...), SummaryOptions{}); len(s.Tables) != 1 || len(s.Renamed) != 0 {
 		t.Errorf("two runs of heart: %d tables, renamed %q; want 1, none", len(s.Tables), s.Renamed)
 	}
 }
@@ -147,7 +149,7 @@ func TestReportShowsMergeFilesDatasetsAsMerged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := SummarizeMerge(res)
+	sum := Summarize(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Rope: DefaultRope})
 	var names []string
 	for _, tb := range sum.Tables {
 		names = append(names, tb.Dataset)
