@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
@@ -31,7 +32,7 @@ func parseDataFlags(t *testing.T, args ...string) *dataOptions {
 // notes and errors in the flags' words.
 func TestLoadTrainTestFlagWords(t *testing.T) {
 	t.Parallel()
-	tt, err := loadSplit(io.Discard, "builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
+	tt, err := loadSplit(context.Background(), io.Discard, "builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +41,13 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 		t.Errorf("notes %q, %q; want the last %q", train.Notes, test.Notes, want)
 	}
 	wide := writeFile(t, t.TempDir(), "wide.t", "+1 3:1 123:1\n-1 5:1\n")
-	_, err = loadSplit(io.Discard, filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
+	_, err = loadSplit(context.Background(), io.Discard, filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
 	var we *dataio.TestWidthError
 	if !errors.As(err, &we) || !strings.Contains(err.Error(), "test file "+wide+" has 123 features, training file ../testdata/libsvm/a1a has 119") ||
 		!strings.Contains(err.Error(), "read both as 123 features with --features 123)") {
 		t.Errorf("error %v", err)
 	}
-	_, err = loadSplit(io.Discard, "builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
+	_, err = loadSplit(context.Background(), io.Discard, "builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
 	var fe *flagError
 	if !errors.As(err, &fe) || err.Error() != "--label-col 2: builtin:heart is a LIBSVM file, whose label comes first on each line; --label-col is for CSV" {
 		t.Errorf("--label-col for LIBSVM: %v", err)

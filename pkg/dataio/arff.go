@@ -329,7 +329,10 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	values := make([]string, len(attrs))
 	quoted := make([]bool, len(attrs))
 	given := make([]bool, len(attrs))
-	for _, l := range rows {
+	for i, l := range rows {
+		if err := opts.interrupted(i); err != nil {
+			return nil, err
+		}
 		if kw, _ := arffKeyword(l.text); kw != "" {
 			return nil, perr(name, l.num, 0, fmt.Errorf("%s after @data", kw))
 		}

@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +107,25 @@ type ReadOptions struct {
 	// its first content line starts with an index:value token. Other files
 	// (and builtin data and IDA sets) are read with labels as usual.
 	AutoUnlabeled int
+
+	// ctx, set by the reading of OpenDataset (loadContext), stops the
+	// parsing of a long file when it is done (interrupted); nil for none.
+	// It is no option of the reading.
+	ctx context.Context
+}
+
+// checkRows is how many rows a parser reads between two looks at its
+// context (ReadOptions.interrupted): a few milliseconds of parsing.
+const checkRows = 1 << 13
+
+// interrupted returns the error of the context that stops the parsing
+// (ReadOptions.ctx) when it is done and row is a multiple of checkRows;
+// nil otherwise.
+func (o ReadOptions) interrupted(row int) error {
+	if o.ctx == nil || row%checkRows != 0 {
+		return nil
+	}
+	return o.ctx.Err()
 }
 
 func (o ReadOptions) maxCells() int {
@@ -432,6 +452,9 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	rows := make([][]string, len(lines))
 	rows[0] = first
 	for i := 1; i < len(lines); i++ {
+		if err := opts.interrupted(i); err != nil {
+			return nil, err
+		}
 		l := lines[i]
 		fields, err := splitFieldsN(l.text, delim, ncol)
 		if err != nil {
@@ -555,6 +578,9 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	n := 0
 	row := make([]float64, d)
 	for i, fields := range rows {
+		if err := opts.interrupted(i); err != nil {
+			return nil, err
+		}
 		l := lines[i]
 		if drop && missing.row(func(j int) bool { return isMissing(fields[j]) }) {
 			continue

@@ -293,3 +293,26 @@ func TestOpenDatasetSamePartitions(t *testing.T) {
 		t.Errorf("err = %q, want the file and %q", err, want)
 	}
 }
+
+// A caller's own Partitioned with OneHot encodes each partition fitted on
+// its training rows only: "blue" is only in the test part, so it encodes
+// as all zeros (as the normaliser is fitted on the training part).
+func TestPartitionOneHotFitsTrainingPart(t *testing.T) {
+	d, err := LoadReader(strings.NewReader("c,x,y\nred,1,a\ngreen,2,b\nred,3,a\nblue,4,b\n"), "s.csv", ReadOptions{Categorical: "codes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Partitioned{Data: d, Splits: []Split{{Train: []int{0, 1, 2}, Test: []int{3}}}, OneHot: true}
+	tr, te, err := p.Partition(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Dim() != 3 || te.Dim() != 3 || te.X.At(0, 0) != 0 || te.X.At(0, 1) != 0 || te.X.At(0, 2) != 4 {
+		t.Errorf("partition: train %d features, test row %v; want 3 and [0 0 4]", tr.Dim(), te.X.RawRowView(0))
+	}
+	// Without OneHot the codes are the features.
+	p.OneHot = false
+	if tr, _, err = p.Partition(0); err != nil || tr.Dim() != 2 {
+		t.Errorf("partition without OneHot: %v features, %v; want the 2 columns as read", tr.Dim(), err)
+	}
+}
