@@ -316,3 +316,23 @@ func TestPartitionOneHotFitsTrainingPart(t *testing.T) {
 		t.Errorf("partition without OneHot: %v features, %v; want the 2 columns as read", tr.Dim(), err)
 	}
 }
+
+// The parsers stop with the context of the reading (loadContext): a file
+// read whole whose parsing is under way when Ctrl-C comes ends with the
+// context's error, not after its last row.
+func TestParseStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, data := range map[string]string{
+		"d.csv":    "1,2,0\n3,4,1\n",
+		"d.libsvm": "+1 1:0.5\n-1 2:1\n",
+		"d.arff":   "@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\n2,b\n",
+	} {
+		if d, err := loadReader(ctx, strings.NewReader(data), name, ReadOptions{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s parsed under a cancelled context: %v, %v; want context.Canceled", name, d, err)
+		}
+		if d, err := loadReader(context.Background(), strings.NewReader(data), name, ReadOptions{}); err != nil || d.Len() != 2 {
+			t.Errorf("%s: %v; want 2 rows", name, err)
+		}
+	}
+}
