@@ -227,7 +227,11 @@ func isMissing(s string) bool {
 // not a number here (a *strconv.NumError with ErrSyntax), as it is not for
 // LIBSVM, Weka or a spreadsheet.
 func ParseFloat(s string, bitSize int) (float64, error) {
-	t := strings.TrimLeft(s, "+-")
+	i := 0
+	for i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++ // strings.TrimLeft(s, "+-") without its set built on every value
+	}
+	t := s[i:]
 	if strings.ContainsRune(s, '_') || len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
 		return 0, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrSyntax}
 	}
