@@ -115,7 +115,7 @@ var flagWords = strings.NewReplacer(
 	"test-fraction=", "--test-fraction ",
 )
 
-// noteWords is flagWords for the notes of dataio.LoadSplit.
+// noteWords is flagWords for the notes of a single fit's parts (loadSplit).
 var noteWords = strings.NewReplacer("(test-fraction=", "(--test-fraction ", ", seed=", ", --seed ")
 
 // stdinReader is the reader of the path "-".

@@ -3,7 +3,8 @@
 package cmd
 
 // Ctrl-C during a long read (issue 43, item 4): tune, train and predict
-// read DATA through dataio.OpenDataset with the command's context, so a
+// read DATA through dataio.OpenDataset with the command's context (info
+// through DescribeFiles with it), so a
 // read that does not end — a FIFO whose writer stalls, the worst case of a
 // slow disk or pipe — stops at the first signal. It read with
 // context.Background() before: the command stayed blocked in the read
@@ -31,6 +32,7 @@ func TestReadStopsWhenCancelled(t *testing.T) {
 		{"tune", "--method", "svm", "-q"},
 		{"train", "-q"},
 		{"predict", modelFile},
+		{"info"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			fifo := filepath.Join(t.TempDir(), "data.libsvm")
