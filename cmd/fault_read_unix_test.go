@@ -4,11 +4,10 @@ package cmd
 
 // Ctrl-C during a long read (issue 43, item 4): tune, train and predict
 // read DATA through dataio.OpenDataset with the command's context (info
-// through DescribeFiles with it), so a
-// read that does not end — a FIFO whose writer stalls, the worst case of a
-// slow disk or pipe — stops at the first signal. It read with
-// context.Background() before: the command stayed blocked in the read
-// until the process was killed.
+// through DescribeFiles with it), so a read that does not end — a FIFO
+// whose writer stalls, the worst case of a slow disk or pipe — stops at
+// the first signal. They read with context.Background() before: the
+// command stayed blocked in the read until the process was killed.
 
 import (
 	"context"
