@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -277,25 +278,50 @@ func TestSquaredDistancesAndMedian(t *testing.T) {
 	}
 }
 
-func TestSelectK(t *testing.T) {
+// MedianOffDiag's radix selection gives the middle values a sort gives,
+// with ties, negative values and both parities of the number of entries,
+// and copies nothing: at n = 2,000 the entries are 16 MB, the selection's
+// counts 0.5 MB.
+func TestMedianOffDiagIsSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 6))
 	for trial := 0; trial < 200; trial++ {
-		n := 1 + rng.IntN(60)
-		a := make([]float64, n)
-		for i := range a {
-			a[i] = float64(rng.IntN(10)) // many ties
-		}
-		s := slices.Clone(a)
-		slices.Sort(s)
-		k := rng.IntN(n)
-		if got := selectK(a, k); got != s[k] {
-			t.Fatalf("selectK(k=%d) = %v, want %v", k, got, s[k])
-		}
-		for i := range a {
-			if (i < k && a[i] > a[k]) || (i > k && a[i] < a[k]) {
-				t.Fatalf("selectK left a badly partitioned: %v (k=%d)", a, k)
+		n := 2 + rng.IntN(40)
+		K := mat.NewSymDense(n, nil)
+		var a []float64
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				v := float64(rng.IntN(10)) - 3 // many ties, some negative
+				if trial%2 == 1 {
+					v = rng.NormFloat64() * math.Exp2(float64(rng.IntN(40)-20))
+				}
+				K.SetSym(i, j, v)
+				a = append(a, v)
 			}
 		}
+		slices.Sort(a)
+		m := len(a)
+		want := (a[(m-1)/2] + a[m/2]) / 2
+		if got := MedianOffDiag(K); got != want {
+			t.Fatalf("trial %d (n = %d): MedianOffDiag = %v, the sorted entries' median %v", trial, n, got, want)
+		}
+	}
+	K := mat.NewSymDense(3, nil)
+	K.SetSym(0, 2, math.NaN())
+	if got := MedianOffDiag(K); !math.IsNaN(got) {
+		t.Errorf("MedianOffDiag with a NaN entry = %v, want NaN", got)
+	}
+	const n = 2000
+	X := mat.NewDense(n, 3, nil)
+	for i := range n {
+		X.SetRow(i, []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()})
+	}
+	D := SquaredDistances(X)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	med := MedianOffDiag(D)
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 || !(med > 0) {
+		t.Errorf("MedianOffDiag at n = %d allocated %d bytes (the entries are %d), median %v", n, alloc, 8*n*(n-1)/2, med)
 	}
 }
 

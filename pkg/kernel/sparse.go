@@ -76,20 +76,31 @@ func sparseGaussRows(x []float64, n, d int, s float64) *sparseRows {
 
 // sparseGaussRowsCost is sparseGaussRows with the ratio bound maxCost.
 func sparseGaussRowsCost(x []float64, n, d int, s, maxCost float64) *sparseRows {
+	return sparseGaussRowsOf(contiguousRows(x, d), n, d, s, maxCost)
+}
+
+// sparseGaussRowsOf is sparseGaussRowsCost on the rows row(i), 0 ≤ i < n.
+func sparseGaussRowsOf(row func(i int) []float64, n, d int, s, maxCost float64) *sparseRows {
 	if n < 2 || d < 2 || n > math.MaxInt32 {
 		return nil
 	}
-	return sparseRowsShifted(x, n, d, s, columnBases(x, n, d), maxCost)
+	return sparseRowsShiftedOf(row, n, d, s, columnBasesOf(row, n, d), maxCost)
 }
 
 // sparseRowsShifted builds the route on the rows x - base.
 func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost float64) *sparseRows {
+	return sparseRowsShiftedOf(contiguousRows(x, d), n, d, s, base, maxCost)
+}
+
+// sparseRowsShiftedOf is sparseRowsShifted on the rows row(i), 0 ≤ i < n,
+// read in place (RowsAt: a subset of a matrix's rows, not copied).
+func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []float64, maxCost float64) *sparseRows {
 	colNNZ := make([]int, d)
 	sum := make([]float64, d)
 	var sumSq float64
 	nnz := 0
 	for i := 0; i < n; i++ {
-		for k, v := range x[i*d : (i+1)*d] {
+		for k, v := range row(i) {
 			if v != base[k] {
 				v -= base[k]
 				colNNZ[k]++
@@ -139,7 +150,7 @@ func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost
 	p := 0
 	for i := 0; i < n; i++ {
 		var hh float64
-		for k, v := range x[i*d : (i+1)*d] {
+		for k, v := range row(i) {
 			if v == base[k] {
 				continue
 			}
@@ -164,10 +175,15 @@ func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost
 // or a [-1, 1] scaling moved their zeros (train's default normalisation),
 // and a feature set in most rows is stored by its few unset rows.
 func columnBases(x []float64, n, d int) []float64 {
+	return columnBasesOf(contiguousRows(x, d), n, d)
+}
+
+// columnBasesOf is columnBases on the rows row(i), 0 ≤ i < n.
+func columnBasesOf(row func(i int) []float64, n, d int) []float64 {
 	base := make([]float64, d)
 	count := make([]int, d)
 	for i := 0; i < n; i++ {
-		for k, v := range x[i*d : (i+1)*d] {
+		for k, v := range row(i) {
 			switch {
 			case v == base[k]:
 				count[k]++
@@ -179,6 +195,11 @@ func columnBases(x []float64, n, d int) []float64 {
 		}
 	}
 	return base
+}
+
+// contiguousRows reads the rows of the row-major x of d columns.
+func contiguousRows(x []float64, d int) func(i int) []float64 {
+	return func(i int) []float64 { return x[i*d : (i+1)*d] }
 }
 
 func (r *sparseRows) Len() int           { return r.n }

@@ -1,6 +1,11 @@
 package kernel
 
-import "sync"
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Sub returns the kernel matrix of m restricted to the rows idx (in that
 // order): entry (a, b) is m's (idx[a], idx[b]). It is how a
@@ -52,3 +57,28 @@ func (s *sub) Column(i int, idx []int, dst []float64) {
 type splittableSub struct{ *sub }
 
 func (s *splittableSub) EntryCost() int { return entryCost(s.m) }
+
+// RowsAt returns k's kernel matrix of the rows idx of X, in that order:
+// entry for entry the matrix k.Rows returns for a copy of those rows, but
+// without the copy where the kernel reads the rows in place (the isotropic
+// Gaussian's sparse route builds its compressed rows from X's rows
+// directly). A multi-class model's binary SVMs index the rows of the one
+// training matrix this way, instead of each copying its two classes.
+func RowsAt(k Kernel, X *mat.Dense, idx []int) Matrix {
+	_, d := X.Dims()
+	if g, ok := k.(*Gaussian); ok && g.kind == gaussIso {
+		g.checkDim(d)
+		row := func(i int) []float64 { return X.RawRowView(idx[i]) }
+		if r := sparseGaussRowsOf(row, len(idx), d, math.Sqrt(2*g.gamma), sparseMaxCost); r != nil {
+			return r
+		}
+	}
+	rows := mat.NewDense(max(len(idx), 1), max(d, 1), nil)
+	if len(idx) == 0 || d == 0 {
+		rows = &mat.Dense{}
+	}
+	for a, i := range idx {
+		rows.SetRow(a, X.RawRowView(i))
+	}
+	return k.Rows(rows)
+}

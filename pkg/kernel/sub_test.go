@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -117,5 +118,56 @@ func TestSparseCrossAgrees(t *testing.T) {
 	diag, _ := NewGaussianDiag(slices.Repeat([]float64{0.5}, d))
 	if diag.SparseCross(B) != nil {
 		t.Error("a sparse route for a diagonal metric")
+	}
+}
+
+// RowsAt is the kernel matrix of a copy of the rows, entry for entry (the
+// same bits), on the sparse route it builds in place and on the routes it
+// takes through a copy (dense rows, another kernel).
+func TestRowsAtIsRowsOfCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 2))
+	const n, d = 300, 40
+	sparse, dense := mat.NewDense(n, d, nil), mat.NewDense(n, d, nil)
+	for i := range n {
+		for k := range d {
+			dense.Set(i, k, rng.NormFloat64())
+			if rng.Float64() < 0.1 {
+				sparse.Set(i, k, rng.Float64())
+			}
+		}
+	}
+	idx := []int{7, 3, 250, 11, 12, 299, 0, 42, 41, 100, 5, 6, 7}
+	for i := 13; i < 200; i += 3 {
+		idx = append(idx, i)
+	}
+	iso, _ := NewGaussianIso(0.3)
+	diag, err := FromSpec(Spec{Kind: KindGaussian, Diag: slices.Repeat([]float64{0.2}, d)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		k      Kernel
+		X      *mat.Dense
+		sparse bool
+	}{{"iso, sparse rows", iso, sparse, true}, {"iso, dense rows", iso, dense, false}, {"diagonal", diag, sparse, false}} {
+		cp := mat.NewDense(len(idx), d, nil)
+		for a, i := range idx {
+			cp.SetRow(a, c.X.RawRowView(i))
+		}
+		got, want := RowsAt(c.k, c.X, idx), c.k.Rows(cp)
+		if _, ok := got.(*sparseRows); ok != c.sparse {
+			t.Errorf("%s: RowsAt's route is sparse: %v, want %v", c.name, ok, c.sparse)
+		}
+		g, w := make([]float64, len(idx)), make([]float64, len(idx))
+		for i := range idx {
+			got.Column(i, nil, g)
+			want.Column(i, nil, w)
+			for j := range g {
+				if math.Float64bits(g[j]) != math.Float64bits(w[j]) {
+					t.Fatalf("%s: entry (%d, %d) = %v, the copy's %v", c.name, i, j, g[j], w[j])
+				}
+			}
+		}
 	}
 }

@@ -66,6 +66,12 @@ type Common struct {
 	// workers, if set, keeps cvCounts' worker buffers from one call to
 	// the next (a point search's evaluations, halving's rounds).
 	cvWorkers *cvPool
+	// pairShare, when set, is the share of a fold's training rows that the
+	// largest pair of one-vs-one multi-class data holds: the estimates
+	// count a pair's matrices for a dense-route CV job, not the fold's
+	// (memModel.foldJob, foldSweepPairsD). Only PeakBytesMultiClass sets
+	// it, on a copy of the settings.
+	pairShare float64
 	// Grids, if non-nil, shares the grid search (svm; gi's C) between the jobs of a run that search the same training part
 	// with the same settings (GridMemo); it changes no result. A run sets
 	// it per job, like Recorder; it is not a setting of the run.

@@ -133,6 +133,9 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 	for _, gr := range groups {
 		dense = dense || gr.D != nil
 	}
+	// One-vs-one on the dense route: each pair's matrices, not the fold's
+	// Gram (foldSweepPairsD).
+	pairsD := dense && cs.class != nil && cs.scheme != dataio.OneVsRest
 	for w := 0; w < min(cm.workers(), len(groups)*nf); w++ {
 		wg.Add(1)
 		go func() {
@@ -153,7 +156,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 			s := s
 			s.Workspace = wk.ws
 			ktr, kte := wk.ktr, wk.kte
-			if dense {
+			if dense && !pairsD {
 				ktr = grow(ktr, maxTrain*maxTrain)[:0]
 				kte = grow(kte, maxTest*maxTrain)[:0]
 			}
@@ -176,6 +179,8 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 				case gr.D == nil: // bounded memory: columns from the rows
 					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
 					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+				case pairsD: // one-vs-one: each pair's matrices from D, no fold Gram
+					cnt, ns, ktr, kte, err = foldSweepPairsD(ctx, gr.D, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s, ktr, kte)
 				case cs.class != nil: // multi-class: every subproblem, combined as the final model
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)

@@ -36,10 +36,13 @@ type memModel struct {
 	folds   int   // CV folds
 	workers int   // goroutines a method may run at once
 	cache   int64 // solver cache bound in bytes
+	// pairShare is Common.pairShare: the largest one-vs-one pair's share
+	// of a fold's rows (0: binary data, or one-vs-rest).
+	pairShare float64
 }
 
 func newMemModel(c Common) memModel {
-	m := memModel{folds: c.Folds, workers: c.workers(), cache: 200 << 20}
+	m := memModel{folds: c.Folds, workers: c.workers(), cache: 200 << 20, pairShare: c.pairShare}
 	if m.folds == 0 {
 		m.folds = defaultFolds
 	}
@@ -62,10 +65,15 @@ func (m memModel) cacheOf(k int) int64 { return min(m.cache, sq(k)) }
 
 // foldJob returns one CV job's peak on n rows: the fold's training Gram
 // (k = n - ⌈n/folds⌉ rows, full storage), its test-by-training matrix and
-// the solver cache over the Gram.
+// the solver cache over the Gram; one-vs-one on multi-class data
+// (pairShare), the same of the largest pair's rows of the fold, which is
+// all a job holds at once (foldSweepPairsD).
 func (m memModel) foldJob(n int) int64 {
 	test := (n + m.folds - 1) / m.folds
 	k := n - test
+	if m.pairShare > 0 {
+		k = min(k, int(math.Ceil(m.pairShare*float64(k)))+m.folds)
+	}
 	return sq(k) + fl*int64(test)*int64(k) + m.cacheOf(k)
 }
 

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -199,7 +200,9 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 
 // PeakBytesMultiClass estimates the peak memory of tuneMultiClass with s
 // on multi-class data of d features whose classes have sizes rows, learnt
-// by scheme: the svm baseline's on all rows; for the other methods the
+// by scheme: the cross-validated searches' on all rows (one-vs-one, with a
+// dense-route job holding the largest pair's matrices, not the fold's:
+// foldSweepPairsD); for the other methods the
 // runtime once plus, for the Workers largest subproblems (as many run at
 // once), each one's work on its rows (a pair's two classes, or all rows
 // one-vs-rest).
@@ -207,6 +210,14 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 	n := 0
 	for _, v := range sizes {
 		n += v
+	}
+	if _, ok := s.(cvSearch); ok && len(sizes) >= 3 && scheme != dataio.OneVsRest {
+		// One (C, γ) for all pairs by one-vs-one CV: a dense-route job
+		// holds one pair's matrices at a time (foldSweepPairsD).
+		top := slices.Sorted(slices.Values(sizes))
+		b := s.Base()
+		b.pairShare = float64(top[len(top)-1]+top[len(top)-2]) / float64(n)
+		return PeakBytes(s.WithBase(b), n, d)
 	}
 	if _, ok := s.(cvSearch); ok || len(sizes) < 3 {
 		return PeakBytes(s, n, d)
@@ -282,6 +293,56 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 		}
 	}
 	return foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, w, Cs, s)
+}
+
+// foldSweepPairsD is foldSweepMulti one-vs-one on the dense route without
+// the fold's matrices (issue 44: its training Gram is 5,600² entries, 251
+// MB per worker at 7,000 rows, where a pair needs its two classes' block):
+// each pair's matrix is computed from the squared distances D as
+// foldKernels computes the fold's, exp(-γ D_ij) of the upper triangle in
+// the fold's row order, so that every entry has the bits it had in the
+// fold's Gram; its test-by-training matrix likewise, but only the columns
+// of the rows that are a support vector at some C of the sweep (the
+// others multiply a zero coefficient, and are left 0: the same sums). The
+// pair's matrices are kept in kp and ktep, grown when too short and
+// returned for the next fold.
+func foldSweepPairsD(ctx context.Context, D *mat.SymDense, gamma float64, tr, te []int, ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings, kp, ktep []float64) (correct []int, solves int, kpBuf, ktepBuf []float64, err error) {
+	raw := D.RawSymmetric()
+	nte := len(te)
+	sub := func(rows []int) (kernel.Matrix, decider) {
+		m := len(rows)
+		kp = grow(kp, m*m)
+		for x, ra := range rows {
+			row := kp[x*m:]
+			for y := x; y < m; y++ {
+				lo, hi := min(ra, rows[y]), max(ra, rows[y])
+				row[y] = math.Exp(-gamma * raw.Data[tr[lo]*raw.Stride+tr[hi]])
+			}
+		}
+		kernel.MirrorUpper(kp, m, m)
+		ktep = grow(ktep, max(nte, 1)*m)
+		clear(ktep)
+		Ktep := mat.NewDense(max(nte, 1), m, ktep[:max(nte, 1)*m])
+		done := make([]bool, m) // test columns computed
+		return kernel.PrecomputedSquare(mat.NewDense(m, m, kp[:m*m])), func(dst, coef []float64, bias float64) {
+			if nte == 0 {
+				return
+			}
+			for a, c := range coef {
+				if c == 0 || done[a] {
+					continue
+				}
+				done[a] = true
+				j := tr[rows[a]]
+				for t, i := range te {
+					ktep[t*m+a] = math.Exp(-gamma * raw.Data[i*raw.Stride+j])
+				}
+			}
+			solver.Decision(dst, Ktep, coef, bias)
+		}
+	}
+	correct, solves, err = foldSweepSubproblems(ctx, sub, ctr, cte, k, scheme, w, Cs, s)
+	return correct, solves, kp, ktep, err
 }
 
 // foldSweepMultiRows is foldSweepMulti on the bounded-memory route: the

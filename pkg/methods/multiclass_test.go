@@ -2,9 +2,13 @@ package methods
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -160,5 +164,73 @@ func testTuneMultiClass(t *testing.T, scheme string) {
 	// (and 1/5 over the live data for the runtime beyond its soft limit).
 	if got, want := PeakBytesMultiClass(s, []int{50, 50, 50}, 4, scheme), withHeadroom(RuntimeBytes+2*one); got != want {
 		t.Errorf("PeakBytesMultiClass %s = %d, want the runtime + 2 subproblems' work + 1/5 = %d", scheme, got, want)
+	}
+}
+
+// blobs8 is 8 overlapping Gaussian classes of 100 rows in 6 dimensions.
+func blobs8() *dataio.Dataset {
+	rng := rand.New(rand.NewPCG(44, 8))
+	const k, per, dim = 8, 100, 6
+	X := mat.NewDense(k*per, dim, nil)
+	class := make([]int, k*per)
+	labels := make([]string, k)
+	for c := range k {
+		labels[c] = fmt.Sprint(c + 1)
+		for r := range per {
+			i := c*per + r
+			class[i] = c
+			for j := range dim {
+				X.Set(i, j, rng.NormFloat64()+float64((c>>(j%3))&1)*1.5)
+			}
+		}
+	}
+	return &dataio.Dataset{X: X, Class: class, ClassLabels: labels}
+}
+
+// One-vs-one on the dense route, each pair's matrices come from the
+// squared distances (foldSweepPairsD), not from the fold's Gram: the same
+// counts, bit for bit the same entries, and the fold's 640×640 Gram is
+// never made; before, each worker held it, its test-by-training matrix and
+// a copy of each pair's block of both (issue 44).
+func TestPairsDHoldNoFoldGram(t *testing.T) {
+	d := blobs8()
+	cm := Common{Seed: 3, Workers: 1}
+	plan, err := newCVPlanOf(d, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	D := kernel.SquaredDistances(d.X)
+	gammas, Cs := []float64{0.5, 0.0625}, []float64{0.5, 8}
+	groups := []cvGroup{{D: D, Gamma: gammas[0], Cs: Cs}, {D: D, Gamma: gammas[1], Cs: Cs}}
+	cm.cvWorkers = new(cvPool) // to look at the worker's buffers after
+	got, _, err := cvCounts(context.Background(), groups, []int{0, 1}, cvSetOf(d), plan, cm, func(int) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The worker's buffers held a pair's matrices at most: two classes'
+	// 80 training rows each of a fold, and its 160 test rows by them.
+	wk := cm.cvWorkers.free[0]
+	m, pair := len(plan.train[0]), 2*len(plan.train[0])/8
+	if cap(wk.ktr) > pair*pair || cap(wk.kte) > len(plan.test[0])*pair {
+		t.Errorf("the worker held %d and %d entries; a pair's matrices are %d and %d, the fold's Gram %d", cap(wk.ktr), cap(wk.kte), pair*pair, len(plan.test[0])*pair, m*m)
+	}
+	s := cm.settings()
+	s.Workers = 1
+	for g, gamma := range gammas {
+		want := make([]int, len(Cs))
+		for f := range plan.test {
+			tr, te := plan.train[f], plan.test[f]
+			Ktr, Kte, _, _ := foldKernels(D, tr, te, gamma, nil, nil)
+			cnt, _, err := foldSweepMulti(context.Background(), Ktr, Kte, pickInt(d.Class, tr), pickInt(d.Class, te), 8, "", nil, Cs, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, v := range cnt {
+				want[c] += v
+			}
+		}
+		if !slices.Equal(got[g], want) {
+			t.Errorf("γ = %g: counts %v, from the fold's Gram %v", gamma, got[g], want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ package model
 // training and the test part.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -321,6 +322,8 @@ func collectCache(n, cacheMB int) {
 // 8,000 rows, counting cache and blocks both, at 266-286 MB, and at 259-265
 // MB with the larger of the two; since the cache stores float32 above
 // 5,000 rows (solver.SingleAbove), at 166-182 MB (svm-train: 113-124 MB).
+// On multi-class data the cache is the pairs' solved at once
+// (pairsLiveBytes).
 func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
 	if train == nil {
 		return 0
@@ -331,5 +334,38 @@ func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
 		nt = int64(test.Len())
 	}
 	cache := min(int64(cacheMB)<<20, 8*n*n)
+	if train.MultiClass() {
+		cache = pairsLiveBytes(train, cacheMB)
+	}
 	return 32<<20 + max(cache, 2*blockBytes) + 8*d*(3*n+2*nt)
+}
+
+// pairsLiveBytes is what the binary SVMs of multi-class train solved at
+// once (pairWorkers) hold with a cacheMB cache between them: each its
+// cache (at most its rows squared) and its kernel's prepared rows (at most
+// three copies of its rows: a compressed row and column per entry, or a
+// copy and its centred form). Counting the whole training part's cache
+// instead set the collector's limit at 235 MB for letter's 26 classes of
+// 1,150-row pairs, and the heap grew to it (242 MB resident, where the
+// pairs' caches are 21 MB).
+func pairsLiveBytes(train *dataio.Dataset, cacheMB int) int64 {
+	cache := int64(cmp.Or(cacheMB, defaultCacheBytes>>20)) << 20
+	idx := train.Subproblems()
+	w := int64(pairWorkers(train, idx, solver.Settings{CacheBytes: int(cache)}))
+	sizes := train.ClassSizes()
+	d := int64(train.Dim())
+	var each []int64
+	for _, p := range idx {
+		r := int64(train.Len())
+		if p.Neg != dataio.Rest {
+			r = int64(sizes[p.Pos] + sizes[p.Neg])
+		}
+		each = append(each, min(cache/w, 8*r*r)+3*8*r*d)
+	}
+	slices.Sort(each)
+	total := int64(0)
+	for _, b := range each[max(0, len(each)-int(w)):] {
+		total += b
+	}
+	return total
 }

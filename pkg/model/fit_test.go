@@ -2,12 +2,14 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/solver"
 )
 
 // The training accuracy and ‖w‖² come from the solver's decision values
@@ -56,8 +58,9 @@ func TestFitSVsStoredOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := r.Model
-	if nsv := len(m.SupportVectors); nsv < 2 || &m.sv.RawMatrix().Data[0] != &m.SupportVectors[0].X[0] ||
-		&m.sv.RawMatrix().Data[(nsv-1)*m.NumFeatures] != &m.SupportVectors[nsv-1].X[0] {
+	sv, _ := m.svMatrix()
+	if nsv := len(m.SupportVectors); nsv < 2 || &sv.RawMatrix().Data[0] != &m.SupportVectors[0].X[0] ||
+		&sv.RawMatrix().Data[(nsv-1)*m.NumFeatures] != &m.SupportVectors[nsv-1].X[0] {
 		t.Fatal("the fitted model's SV matrix is a second copy of its support vectors")
 	}
 	x := d.X.RawRowView(0)
@@ -70,7 +73,7 @@ func TestFitSVsStoredOnce(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if m.svData != nil || &m.sv.RawMatrix().Data[0] == &m.SupportVectors[0].X[0] {
+	if sv, _ := m.svMatrix(); m.svData != nil || &sv.RawMatrix().Data[0] == &m.SupportVectors[0].X[0] {
 		t.Error("after replacing an SV, the SV matrix still aliases the fitted array")
 	}
 	after := m.DecisionNormalized(d.X.Slice(0, 1, 0, d.Dim()))[0]
@@ -102,5 +105,34 @@ func TestFitGCLimit(t *testing.T) {
 	}
 	if got, want := FitGCLimit(rows(500, 10), rows(100, 10), 200), int64(32<<20+2*blockBytes+8*10*(3*500+2*100)); got != want {
 		t.Errorf("500 rows: %d, want %d (the blocks, larger than the 2 MB matrix)", got, want)
+	}
+}
+
+// On multi-class data the collector's limit counts the caches of the pairs
+// solved at once, not one cache over the whole training part: 26 classes of
+// 1,150 rows had a 235 MB limit for 21 MB of pairs' caches, and the heap
+// grew to it (train on letter: 242 MB resident, 83 MB now; issue 44).
+func TestFitGCLimitMultiClassCountsPairs(t *testing.T) {
+	const k, per, d = 26, 577, 16
+	n := k * per
+	X := mat.NewDense(n, d, nil)
+	class := make([]int, n)
+	labels := make([]string, k)
+	for c := range k {
+		labels[c] = fmt.Sprint(c)
+		for r := range per {
+			class[c*per+r] = c
+		}
+	}
+	train := &dataio.Dataset{X: X, Class: class, ClassLabels: labels}
+	w := int64(pairWorkers(train, train.Subproblems(), solver.Settings{CacheBytes: 200 << 20}))
+	r := int64(2 * per)
+	pairs := w * (8*r*r + 3*8*r*d)
+	want := int64(32<<20) + max(pairs, 2*blockBytes) + 8*d*3*int64(n)
+	if got := FitGCLimit(train, nil, 200); got != want {
+		t.Errorf("FitGCLimit = %d, want %d (%d pairs at once of %d rows)", got, want, w, r)
+	}
+	if got, whole := FitGCLimit(train, nil, 200), int64(32<<20)+200<<20; got >= whole/2 {
+		t.Errorf("FitGCLimit = %d MB, not well below the whole part's cache (%d MB)", got>>20, whole>>20)
 	}
 }

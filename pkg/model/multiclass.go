@@ -9,8 +9,8 @@ package model
 // label order.
 
 import (
+	"cmp"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -97,55 +97,67 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	// The pairs' SVMs, on two cores when pairWorkers allows; then their
 	// results in LIBSVM's order, so that nothing depends on which finished
 	// first.
+	// Each pair's SVM reads its rows of train.X in place (fitSVMAt): the
+	// data are held once, not once more per pair, and its support vectors
+	// stay rows of train.X until shareSVRows moves them into the model.
 	fits := make([]pairFit, len(idx))
 	fitOne := func(p int, st solver.Settings) {
 		ij, ps := idx[p], pairs[p]
-		sub := train.Sub(ij)
+		rows := train.SubRows(ij)
+		y := make([]float64, len(rows))
+		for r, i := range rows {
+			y[r] = -1
+			if train.Class[i] == ij.Pos {
+				y[r] = 1
+			}
+		}
 		par := solver.SVCParams{Margin: ps.Margin, C: ps.C, WeightPos: ps.WeightPos, WeightNeg: ps.WeightNeg}
 		if ps.Margin == Hard {
 			par.C = 0
 		}
 		f := &fits[p]
-		if f.pm, f.res, f.err = fitSVMRows(ctx, sub, nil, ps.Kernel, par, st, false); f.err != nil {
+		f.rows, f.y = rows, y
+		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false); f.err != nil {
 			return
 		}
 		f.pm.Encoder, f.pm.FeatureNames, f.pm.TrainingRows, f.pm.Provenance = nil, nil, nil, Provenance{}
 		if s.Probability {
 			// svm_train calls svm_binary_svc_probability on each pair's
 			// rows, with the pair's C, before the pair's SVM.
-			f.pm.Probability, f.err = fitSigmoid(ctx, sub, ps.Kernel, par, st, s.Seed, p, &f.probSolves)
+			f.pm.Probability, f.err = fitSigmoid(ctx, train.Sub(ij), ps.Kernel, par, st, s.Seed, p, &f.probSolves)
 		}
 		f.pm.FormatVersion = formatVersionOf(f.pm)
 	}
-	if w := pairWorkers(train, idx, st); w > 1 {
-		one := st
+	// The pairs at once share the cache of --cache-mb between them, as one
+	// binary SVM would have it, and each keeps its columns' buffers for its
+	// next pair (solver.Workspace; results do not depend on either).
+	w := pairWorkers(train, idx, st)
+	one := st
+	if w > 1 {
 		one.Workers = 1 // a core per pair
-		var (
-			wg   sync.WaitGroup
-			next atomic.Int64
-		)
-		for range w {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for p := int(next.Add(1) - 1); p < len(idx); p = int(next.Add(1) - 1) {
-					if fits[p].err = ctx.Err(); fits[p].err == nil {
-						fitOne(p, one)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-	} else {
-		for p := range idx {
-			if fits[p].err = ctx.Err(); fits[p].err == nil {
-				fitOne(p, st)
-			}
-			if fits[p].err != nil {
-				break
-			}
-		}
 	}
+	one.CacheBytes = cmp.Or(st.CacheBytes, defaultCacheBytes) / w
+	var (
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := one
+			st.Workspace = new(solver.Workspace)
+			for p := int(next.Add(1) - 1); p < len(idx); p = int(next.Add(1) - 1) {
+				if fits[p].err = ctx.Err(); fits[p].err == nil {
+					fitOne(p, st)
+				}
+				if fits[p].err != nil && w == 1 {
+					break
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	isSV := make([]bool, train.Len())
 	worst := status.Converged
 	for p, ij := range idx {
@@ -157,17 +169,9 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 			return nil, 0, fmt.Errorf("%s: %w", dataio.SubName(train.ClassLabels, ij), f.err)
 		}
 		*probSolves += f.probSolves
-		pm, res := f.pm, f.res
-		rows := train.SubRows(ij)
+		pm, res, rows := f.pm, f.res, f.rows
 		if votes != nil && ij.Neg != dataio.Rest {
-			y := make([]float64, len(rows))
-			for r, i := range rows {
-				y[r] = -1
-				if train.Class[i] == ij.Pos {
-					y[r] = 1
-				}
-			}
-			votes.add(rows, y, res)
+			votes.add(rows, f.y, res)
 		}
 		for r, a := range res.Alpha {
 			if a > 0 {
@@ -181,6 +185,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		m.Training.NBSV += pm.Training.NBSV
 		m.Pairs = append(m.Pairs, pm)
 	}
+	shareSVRows(m.Pairs, d, true) // the support vectors out of train.X, each row once
 	first := m.Pairs[0]
 	m.Kernel, m.MarginKind, m.C, m.Labels = first.Kernel, first.MarginKind, first.C, dataio.LabelMap{}
 	for _, sv := range isSV {
@@ -201,6 +206,8 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 type pairFit struct {
 	pm         *Model
 	res        solver.SVCResult
+	rows       []int     // the pair's rows of the training part
+	y          []float64 // their labels in the pair
 	probSolves int
 	err        error
 }
@@ -217,10 +224,7 @@ func pairWorkers(train *dataio.Dataset, idx []dataio.Subproblem, st solver.Setti
 	if len(idx) < 2 || st.Workers == 1 || runtime.GOMAXPROCS(0) < 2 {
 		return 1
 	}
-	cache := int64(st.CacheBytes)
-	if cache <= 0 {
-		cache = 200 << 20
-	}
+	cache := int64(cmp.Or(st.CacheBytes, defaultCacheBytes))
 	n := int64(train.Len())
 	whole := min(cache, 8*n*n)
 	largest := int64(0)
@@ -448,8 +452,103 @@ type sharedSVs struct {
 	idx    [][]int             // idx[p][j]: pair p's j-th support vector's row of X
 }
 
+// defaultCacheBytes is the solver's cache when Settings.CacheBytes is 0.
+const defaultCacheBytes = 200 << 20
+
+// distinctSVs returns the distinct support vectors of pairs (d features
+// each), by their bits, in the order of their first appearance (pairs in
+// order, each pair's support vectors in order), and idx[p][j], the row of
+// pair p's j-th support vector among them. When the pairs' support vectors
+// already are those rows of one array (shareSVRows made them so), rows is
+// that array, not a copy, unless fresh asks for one.
+func distinctSVs(pairs []*Model, d int, fresh bool) (rows []float64, idx [][]int) {
+	// Rows are grouped by a hash of their bits and told apart by the bits
+	// themselves (a map keyed by the 8·d bytes of each row, as before,
+	// made 151 MB of garbage on 10 classes of 778 features).
+	at := map[uint64][]int{}
+	var first [][]float64 // each distinct row, as first seen
+	idx = make([][]int, len(pairs))
+	base := pairs[0].svShared
+	inPlace := base != nil // every support vector's X is row u of base
+	for p, pm := range pairs {
+		idx[p] = make([]int, len(pm.SupportVectors))
+		for j, sv := range pm.SupportVectors {
+			h := rowBitsHash(sv.X)
+			u := -1
+			for _, c := range at[h] {
+				if sameBits(first[c], sv.X) {
+					u = c
+					break
+				}
+			}
+			if u < 0 {
+				u = len(first)
+				at[h] = append(at[h], u)
+				first = append(first, sv.X)
+			}
+			idx[p][j] = u
+			inPlace = inPlace && len(sv.X) == d && (u+1)*d <= len(base) && &base[u*d] == &sv.X[0]
+		}
+	}
+	if len(first) == 0 {
+		return nil, idx
+	}
+	if inPlace && !fresh && len(base) == len(first)*d {
+		return base, idx
+	}
+	rows = make([]float64, len(first)*d)
+	for u, x := range first {
+		copy(rows[u*d:(u+1)*d], x)
+	}
+	return rows, idx
+}
+
+// rowBitsHash is FNV-1a over the bits of x's values.
+func rowBitsHash(x []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range x {
+		h = (h ^ math.Float64bits(v)) * 1099511628211
+	}
+	return h
+}
+
+// sameBits reports whether a and b hold the same bits.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if math.Float64bits(v) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// shareSVRows makes the support vectors of pairs (d features) rows of one
+// array, each distinct row once (distinctSVs), as LIBSVM's model holds
+// them: a support vector of several pairs is stored once, not per pair. It
+// returns the array and each pair's rows of it. A pair's SupportVectors[j].X
+// then is a row shared with the other pairs that have it. fresh makes the
+// array anew even when the rows already are one array's (fitMulti: they are
+// rows of the training matrix, which the model must not keep).
+func shareSVRows(pairs []*Model, d int, fresh bool) (rows []float64, idx [][]int) {
+	if d == 0 {
+		return nil, nil
+	}
+	rows, idx = distinctSVs(pairs, d, fresh)
+	for p, pm := range pairs {
+		for j, u := range idx[p] {
+			pm.SupportVectors[j].X = rows[u*d : (u+1)*d : (u+1)*d]
+		}
+		pm.svData, pm.svShared = nil, rows
+	}
+	return rows, idx
+}
+
 // newSharedSVs returns the shared support vectors of m, or nil when its
-// pairs use different kernels (or have no support vector at all).
+// pairs use different kernels (or have no support vector at all). The
+// pairs' support vectors become rows of its matrix (shareSVRows).
 func newSharedSVs(m *Model) *sharedSVs {
 	first := m.Pairs[0].Kernel
 	for _, pm := range m.Pairs[1:] {
@@ -458,28 +557,12 @@ func newSharedSVs(m *Model) *sharedSVs {
 		}
 	}
 	d := m.NumFeatures
-	at := map[string]int{}
-	var rows []float64
-	sh := &sharedSVs{kern: m.Pairs[0].kern, idx: make([][]int, len(m.Pairs))}
-	key := make([]byte, 8*d)
-	for p, pm := range m.Pairs {
-		for _, sv := range pm.SupportVectors {
-			for k, v := range sv.X {
-				binary.LittleEndian.PutUint64(key[8*k:], math.Float64bits(v))
-			}
-			i, ok := at[string(key)]
-			if !ok {
-				i = len(at)
-				at[string(key)] = i
-				rows = append(rows, sv.X...)
-			}
-			sh.idx[p] = append(sh.idx[p], i)
-		}
-	}
-	if len(at) == 0 {
+	rows, idx := shareSVRows(m.Pairs, d, false)
+	if len(rows) == 0 {
 		return nil
 	}
-	sh.X = mat.NewDense(len(at), d, rows)
+	sh := &sharedSVs{kern: m.Pairs[0].kern, idx: idx}
+	sh.X = mat.NewDense(len(rows)/d, d, rows)
 	if g, ok := sh.kern.(*kernel.Gaussian); ok {
 		sh.sparse = g.SparseCross(sh.X)
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
@@ -195,5 +197,63 @@ func TestTrainCorrectFromVotes(t *testing.T) {
 				t.Errorf("%s, C %g, γ %g: %d rows settled of %d correct", file, c.C, c.gamma, settled, want)
 			}
 		}
+	}
+}
+
+// dnaTrain is LIBSVM's dna (2,000 × 180 binary features, 3 classes) in
+// LIBSVM's class order.
+func dnaTrain(t *testing.T) *dataio.Dataset {
+	t.Helper()
+	d, err := dataio.Load(filepath.Join("..", "..", "testdata", "multiclass", "dna.scale"), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ = dataio.InLIBSVMOrder(d, nil)
+	return d
+}
+
+// A multi-class fit holds the training rows once (issue 44): each pair's
+// SVM reads its rows of the one matrix in place instead of a copy of its
+// two classes, and the model stores each support vector once however many
+// pairs share it (LIBSVM's total_sv rows), none of them aliasing the
+// training data.
+func TestMultiClassFitHoldsDataOnce(t *testing.T) {
+	d := dnaTrain(t)
+	f, err := Fit(context.Background(), FitSettings{Train: d, Kernel: kernel.Spec{Kind: kernel.KindGaussian, Gamma: 0.02}, Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Model
+	raw := d.X.RawMatrix().Data
+	inData := func(x []float64) bool {
+		p := uintptr(unsafe.Pointer(&x[0]))
+		return p >= uintptr(unsafe.Pointer(&raw[0])) && p <= uintptr(unsafe.Pointer(&raw[len(raw)-1]))
+	}
+	at := map[string]*float64{}
+	shared, total := 0, 0
+	for _, pm := range m.Pairs {
+		for _, sv := range pm.SupportVectors {
+			total++
+			if inData(sv.X) {
+				t.Fatal("a support vector's X aliases the training matrix")
+			}
+			key := fmt.Sprint(sv.X)
+			if p, ok := at[key]; ok {
+				shared++
+				if p != &sv.X[0] {
+					t.Fatalf("one support vector held twice by two pairs")
+				}
+				continue
+			}
+			at[key] = &sv.X[0]
+		}
+	}
+	// dna repeats some rows: 1,104 training rows are support vectors
+	// (LIBSVM's total_sv), 1,085 distinct ones.
+	if m.shared == nil || len(at) != 1085 || m.Training.NSV != 1104 || total != 1557 {
+		t.Fatalf("%d distinct support vectors of %d in the pairs (%d training rows), want 1085 of 1557 (1104)", len(at), total, m.Training.NSV)
+	}
+	if got, _ := m.shared.X.Dims(); got != len(at) || &m.shared.X.RawMatrix().Data[0] != at[fmt.Sprint(m.Pairs[0].SupportVectors[0].X)] {
+		t.Fatalf("the shared matrix has %d rows and is not the pairs' rows", got)
 	}
 }
