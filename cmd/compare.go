@@ -223,11 +223,12 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return compareError(o.MemMB, err)
 	}
 	if o.DryRun {
+		p.Plan.Notes = spellNotes(p.Plan.Notes)
 		return report.WritePlan(o.Out, o.Format, p.Plan)
 	}
 	notice := func(n experiment.Notice) {
 		if !o.Quiet {
-			fmt.Fprintln(o.ErrOut, report.Notice(n))
+			fmt.Fprintln(o.ErrOut, noticeText(n))
 		}
 	}
 	for _, n := range p.Notices {
@@ -285,7 +286,7 @@ func compareError(memMB int, err error) error {
 	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
 		return memoryError(memMB, err)
 	case errors.As(err, &entry):
-		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
+		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, spellFlags(entry.Err))
 	case errors.As(err, &dup):
 		return usageErrorf("DATA %s is given twice", dup.Path)
 	case errors.As(err, new(*experiment.SameDatasetError)):

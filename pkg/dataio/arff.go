@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // ARFF attribute types.
@@ -289,11 +291,11 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		}
 		switch a.kind {
 		case arffString, arffDate:
-			how := "drop it from the file"
+			how := hint.T("drop it from the file")
 			if !unlabeled {
-				how += fmt.Sprintf(", or make it the class with label-col=%d", j+1)
+				how = append(how, ", or make it the class with ", hint.S("label-col", strconv.Itoa(j+1)))
 			}
-			return nil, perr(name, a.line, 0, fmt.Errorf("attribute %d %q is a %s attribute: kerneltune reads numeric and nominal features only (%s)", j+1, a.name, arffTypeNames[a.kind], how))
+			return nil, perr(name, a.line, 0, errh(nil, append(hint.T(fmt.Sprintf("attribute %d %q is a %s attribute: kerneltune reads numeric and nominal features only (", j+1, a.name, arffTypeNames[a.kind])), append(how, ")")...)...))
 		case arffNominal:
 			nominal = append(nominal, NominalFeature{Index: len(featNames), Name: a.name, Levels: a.levels})
 		}
@@ -311,7 +313,7 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			return 0
 		}
 		a := attrs[attrNo(nominal[0])-1]
-		return nil, perr(name, a.line, 0, errf(ErrNominal, "features must be numbers; %s; encode them with categorical=onehot", strings.Replace(nominalList(nominal, attrNo), "column", "attribute", 1)))
+		return nil, perr(name, a.line, 0, errh(ErrNominal, "features must be numbers; "+strings.Replace(nominalList(nominal, attrNo), "column", "attribute", 1)+"; encode them with ", hint.S("categorical", "onehot")))
 	}
 	if len(rows) > opts.maxCells()/max(d, 1) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), d, opts.maxCells()))
@@ -343,7 +345,7 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		for j, a := range attrs {
 			v := values[j]
 			if !quoted[j] && v == "?" {
-				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value \"?\" of attribute %q (rows with missing values can be dropped: missing=drop)", a.name))
+				return nil, perr(name, l.num, j+1, errh(ErrMissing, textf("missing value \"?\" of attribute %q (rows with missing values can be dropped: ", a.name), hint.S("missing", "drop"), ")"))
 			}
 			k := featureOf[j]
 			if k < 0 {

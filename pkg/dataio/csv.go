@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // defaultMaxCells bounds the dense matrix a file may describe (2 GiB of
@@ -528,16 +530,16 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 					}
 					return 0
 				}
-				hint := ""
+				var why hint.Text
 				switch {
 				case i == 0 && !header && opts.Header == "no":
-					hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", lines[i].num)
+					why = hint.T(fmt.Sprintf("line %d is read as data because header=no: is it a header?", lines[i].num))
 				case unlabeled:
-					hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
+					why = hint.T(fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1))
 				case opts.LabelCol == "":
-					hint = labelHint(rows, labelCol, featureOf, nominal, first, header)
+					why = labelHint(rows, labelCol, featureOf, nominal, first, header)
 				}
-				return nil, nominalError(name, lines[i].num, j+1, f, hint, nominal, colOf)
+				return nil, nominalError(name, lines[i].num, j+1, f, why, nominal, colOf)
 			}
 		}
 	}
@@ -562,7 +564,7 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		label := ""
 		for j, f := range fields {
 			if isMissing(f) {
-				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
+				return nil, perr(name, l.num, j+1, errh(ErrMissing, textf("missing value %q (rows with missing values can be dropped: ", f), hint.S("missing", "drop"), ")"))
 			}
 			k := featureOf[j]
 			if k < 0 {
@@ -590,8 +592,8 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	}
 	ds, err := finishDataset(name, "csv", x, n, d, names, nominal, &labels, missing, unlabeled, opts)
 	if err == nil && (delim == ',' || delim == ';') && decimalCommas(lines) {
-		ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
-			"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)
+		ds.Notes = append([]hint.Text{{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
+			"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}}, ds.Notes...)
 	}
 	return ds, err
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"unicode"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // DefaultPartitions is the number of partitions of a dataset whose
@@ -111,9 +113,12 @@ type SamePartitionsError struct {
 	Rows, TrainSize, Partitions int
 }
 
-func (e *SamePartitionsError) Error() string {
-	return fmt.Sprintf("%d partitions of a training file of %d rows, not more than the training size %d: each would train on the whole file and test on the same test file, so they would be one partition %d times over, and the paired tests would count the copies as independent samples; give a training size below %d (--train-size, train-size in a study) or one partition",
-		e.Partitions, e.Rows, e.TrainSize, e.Partitions, e.Rows)
+func (e *SamePartitionsError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the training size setting.
+func (e *SamePartitionsError) Words() hint.Text {
+	return hint.T(fmt.Sprintf("%d partitions of a training file of %d rows, not more than the training size %d: each would train on the whole file and test on the same test file, so they would be one partition %d times over, and the paired tests would count the copies as independent samples; give a training size below %d (",
+		e.Partitions, e.Rows, e.TrainSize, e.Partitions, e.Rows), hint.S("train-size", ""), ", train-size in a study) or one partition")
 }
 
 // PartitionNote is what OpenDataset found about the partitions of a
@@ -260,9 +265,10 @@ func (p *Partitioned) open(k int, stdin io.Reader) error {
 	}
 	p.Splits, err = Partitions(data.Strata(), po, p.Seed)
 	if err != nil && d.TrainFraction == 0 && (d.TrainSize > data.Len() || d.TestSize > data.Len()-d.TrainSize) {
-		// Small data (iris, wine): say which settings fit it, by the flags'
-		// names (a study's keys are the same without the dashes).
-		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, data.Name, data.Len())
+		// Small data (iris, wine): say which settings fit it (a study's
+		// keys; a command line spells them as its flags).
+		err = hint.Errorf(err, err, fmt.Sprintf("; %s has %d rows: give a training fraction (", data.Name, data.Len()), hint.S("train-fraction", "0.5"),
+			", train-fraction in a study: half of the rows train, the rest test) or a ", hint.S("train-size", ""), " and ", hint.S("test-size", ""), " that fit")
 	}
 	if err != nil {
 		return &DatasetError{Path: d.Path, Err: err}

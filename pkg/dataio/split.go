@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // SplitSettings say how LoadSplit reads a data set and chooses its test
@@ -67,8 +70,11 @@ type LabelColError struct {
 }
 
 // Error names the label column and the file.
-func (e *LabelColError) Error() string {
-	return fmt.Sprintf("label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
+func (e *LabelColError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the label column option.
+func (e *LabelColError) Words() hint.Text {
+	return hint.T(hint.S("label-col", e.LabelCol), ": "+e.Source+" is a LIBSVM file, whose label comes first on each line")
 }
 
 // CheckLabelCol returns a *LabelColError when labelCol is set and d was read
@@ -95,15 +101,19 @@ type TestWidthError struct {
 
 // Error names both files and both counts, and the option that reads two
 // LIBSVM files at one width.
-func (e *TestWidthError) Error() string {
-	msg := fmt.Sprintf("test file %s has %d features, training file %s has %d: a model of one cannot score the other",
-		e.Test, e.TestFeatures, e.Train, e.TrainFeatures)
+func (e *TestWidthError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the option that reads both at one
+// width.
+func (e *TestWidthError) Words() hint.Text {
+	t := hint.T(fmt.Sprintf("test file %s has %d features, training file %s has %d: a model of one cannot score the other",
+		e.Test, e.TestFeatures, e.Train, e.TrainFeatures))
 	if e.LIBSVM {
 		w := max(e.TrainFeatures, e.TestFeatures)
-		msg += fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row of the narrower file, read both as %d features with features=%d)",
-			min(e.TrainFeatures, e.TestFeatures)+1, w, w, w)
+		t = append(t, fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row of the narrower file, read both as %d features with ",
+			min(e.TrainFeatures, e.TestFeatures)+1, w, w), hint.S("features", strconv.Itoa(w)), ")")
 	}
-	return msg
+	return t
 }
 
 // LoadSplit reads the data set at path (LoadArg) and its test part: the
@@ -152,14 +162,15 @@ func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, e
 	case s.TestFraction > 0:
 		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)
 		if err != nil {
-			return nil, fmt.Errorf("test-fraction=%v on %s: %w", s.TestFraction, path, err)
+			return nil, hint.Errorf(err, hint.S("test-fraction", fmt.Sprint(s.TestFraction)), " on "+path+": ", err)
 		}
 		train, test = full.Subset(sp[0].Train), full.Subset(sp[0].Test)
-		train, test = withNote(train, test, fmt.Sprintf("test part: %d of %d rows held out at random (test-fraction=%v, seed=%d)", test.Len(), full.Len(), s.TestFraction, s.Seed))
+		train, test = withNote(train, test, hint.T(fmt.Sprintf("test part: %d of %d rows held out at random (", test.Len(), full.Len()),
+			hint.S("test-fraction", fmt.Sprint(s.TestFraction)), ", ", hint.S("seed", strconv.FormatUint(s.Seed, 10)), ")"))
 	case len(full.Splits) > 0:
 		sp := full.Splits[0]
 		train, test = full.Subset(sp.Train), full.Subset(sp.Test)
-		train, test = withNote(train, test, fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test)))
+		train, test = withNote(train, test, hint.T(fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test))))
 	}
 	if train, test, err = EncodeOneHot(train, test); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -193,9 +204,9 @@ func TestIsTraining(train, test *Dataset) bool {
 }
 
 // withNote appends note to the notes of both parts (each its own copy).
-func withNote(train, test *Dataset, note string) (*Dataset, *Dataset) {
-	train.Notes = append(append([]string(nil), train.Notes...), note)
-	test.Notes = append(append([]string(nil), test.Notes...), note)
+func withNote(train, test *Dataset, note hint.Text) (*Dataset, *Dataset) {
+	train.Notes = append(append([]hint.Text(nil), train.Notes...), note)
+	test.Notes = append(append([]hint.Text(nil), test.Notes...), note)
 	return train, test
 }
 
@@ -213,7 +224,7 @@ func EncodeOneHot(train, test *Dataset) (*Dataset, *Dataset, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tr.Notes = append(append([]string(nil), tr.Notes...), note)
+	tr.Notes = append(append([]hint.Text(nil), tr.Notes...), hint.T(note))
 	if test != nil {
 		if test, err = enc.Apply(test); err != nil {
 			return nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -142,48 +143,59 @@ func plainDataset(kv map[string]string) (DatasetSettings, bool) {
 type SettingsConflictError struct {
 	Dataset, Entry string
 	File, First    string // the file of the record, and of the first record of the pair
-	// Diff are the settings that differ, "name first-value vs value".
-	Diff []string
+	// Diff are the settings that differ, "name first-value vs value" (a
+	// method's setting named as a hint.Setting).
+	Diff []hint.Text
 }
 
-func (e *SettingsConflictError) Error() string {
-	return fmt.Sprintf("%s/%s was run with other settings in %s than in %s: %s; merge only runs that agree on every (dataset, method) pair they share",
-		e.Dataset, e.Entry, e.File, e.First, strings.Join(e.Diff, "; "))
+func (e *SettingsConflictError) Error() string { return e.Words().String() }
+
+// Words is the message of e.
+func (e *SettingsConflictError) Words() hint.Text {
+	t := hint.T(fmt.Sprintf("%s/%s was run with other settings in %s than in %s: ", e.Dataset, e.Entry, e.File, e.First))
+	for i, d := range e.Diff {
+		if i > 0 {
+			t = append(t, "; ")
+		}
+		t = append(t, d...)
+	}
+	return append(t, "; merge only runs that agree on every (dataset, method) pair they share")
 }
 
 func (e *SettingsConflictError) Unwrap() error { return ErrMixedRuns }
 
 // diffPair lists the settings that differ between two pairs' settings, by
 // the names a user knows (the flag's field without "base." or "describe.").
-func diffPair(a, b map[string]string) []string {
-	var out []string
+func diffPair(a, b map[string]string) []hint.Text {
+	var out []hint.Text
 	for _, k := range keysOfBoth(a, b) {
 		va, oka := a[k]
 		vb, okb := b[k]
 		if oka && okb && va == vb {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %s vs %s", settingName(k), orDefault(va, oka), orDefault(vb, okb)))
+		out = append(out, hint.T(settingName(k), fmt.Sprintf(" %s vs %s", orDefault(va, oka), orDefault(vb, okb))))
 	}
 	return out
 }
 
-// settingFlags are the command-line flags of the methods' settings the
-// fingerprint names by their Go field (methods.Common's, the entries' own).
-var settingFlags = map[string]string{
-	"C": "--C", "Folds": "--folds", "Eps": "--eps", "CacheMB": "--cache-mb", "GridRows": "--grid-rows",
-	"Budget": "--budget", "MaxIter": "--max-iter", "Workers": "--workers", "Seed": "--seed",
-	"Log2C": "--log2c", "Log2Gamma": "--log2g",
-	"WeightPos": "--weight-pos", "WeightNeg": "--weight-neg", "ClassWeight": "--class-weight",
+// settingKeys are the names (a study file's keys, the command line's
+// flags) of the methods' settings the fingerprint names by their Go field
+// (methods.Common's, the entries' own).
+var settingKeys = map[string]string{
+	"C": "C", "Folds": "folds", "Eps": "eps", "CacheMB": "cache-mb", "GridRows": "grid-rows",
+	"Budget": "budget", "MaxIter": "max-iter", "Workers": "workers", "Seed": "seed",
+	"Log2C": "log2c", "Log2Gamma": "log2g",
+	"WeightPos": "weight-pos", "WeightNeg": "weight-neg", "ClassWeight": "class-weight",
 }
 
-// settingName is the name a user knows of the setting key k: the flag for
-// a method setting that has one ("entry.Budget" and "base.Budget" are
-// --budget), else the key without "base." or "describe.".
-func settingName(k string) string {
+// settingName is the name a user knows of the setting key k: the setting
+// (hint.Setting) of a method setting that has one ("entry.Budget" and
+// "base.Budget" are budget), else the key without "base." or "describe.".
+func settingName(k string) any {
 	field := strings.TrimPrefix(strings.TrimPrefix(k, "base."), "entry.")
-	if flag, ok := settingFlags[field]; ok && field != k {
-		return flag
+	if key, ok := settingKeys[field]; ok && field != k {
+		return hint.S(key, "")
 	}
 	return strings.TrimPrefix(strings.TrimPrefix(k, "base."), "describe.")
 }
