@@ -63,7 +63,6 @@ func TestLibraryNamesNoFlags(t *testing.T) {
 	if len(names) < 50 || !names["kernel-rows"] || !names["mem-mb"] || !names["seed"] {
 		t.Fatalf("read %d flag names from the commands, want the CLI's (kernel-rows, mem-mb, seed, ...)", len(names))
 	}
-	n, seen := 0, map[string]int{}
 	err := filepath.WalkDir("pkg", func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return err
@@ -83,11 +82,7 @@ func TestLibraryNamesNoFlags(t *testing.T) {
 				s = lit.Value
 			}
 			for _, m := range flagMentions(s, names) {
-				n++
-				key := filepath.ToSlash(path) + " " + m
-				if seen[key]++; seen[key] > flagWordsLeft[key] {
-					t.Errorf("%s: a string names the flag %s: return a typed error or note and let cmd word it", fset.Position(lit.Pos()), m)
-				}
+				t.Errorf("%s: a string names the flag %s: name the setting as a hint.Setting, or return a typed error or note, and let cmd word it", fset.Position(lit.Pos()), m)
 			}
 			return true
 		})
@@ -96,18 +91,7 @@ func TestLibraryNamesNoFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for key, left := range flagWordsLeft {
-		if seen[key] < left {
-			t.Errorf("flagWordsLeft holds %q %d times, pkg/ names it %d times: lower it (the list only shrinks)", key, left, seen[key])
-		}
-	}
-	t.Logf("%d flag names in string literals under pkg/", n)
 }
-
-// flagWordsLeft are the flag names that string literals under pkg/ still
-// hold (file and flag: how often), to be worded by cmd in turn; the list
-// only shrinks.
-var flagWordsLeft = map[string]int{}
 
 func TestFlagMentions(t *testing.T) {
 	names := map[string]bool{"test": true, "test-fraction": true, "n": true}

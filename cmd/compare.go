@@ -36,6 +36,7 @@ type compareOptions struct {
 	partitionsSet                          bool // --partitions given: a preset's own default yields
 	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
 	study                                  *study.Study
+	studyRead                              []study.Setting // the study's read options the command line did not give
 }
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -98,7 +99,10 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	o.summaryOptions.setCommand(cmd, args) // before the study sets its flags
-	st, err := study.Load(o.s.Provenance.Study, cmd.Flags())
+	st, err := study.Load(o.s.Provenance.Study)
+	if err == nil && st != nil {
+		o.studyRead, err = mergeStudy(cmd.Flags(), st)
+	}
 	if o.study = st; err != nil {
 		return usageErrorf("--study: %v", err)
 	}
@@ -198,6 +202,9 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 		}
 	}
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
+	for _, r := range o.studyRead {
+		_ = each.Read.SetKey(r.Key, r.Value) // checked by TopSettings
+	}
 	study.Configure(&s, o.study, each)
 	return s
 }
