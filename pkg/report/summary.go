@@ -54,7 +54,7 @@ func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Rec
 // when some p-value rests on fewer pairs than there are partitions. sp
 // spells the settings the notes name (nil: hint.Plain).
 func SummaryTables(sum Summary, recs []experiment.Record, cross *CrossData, sp hint.Speller) []*Table {
-	recs = byIdentity(recs) // sum's datasets (SummarizeRun)
+	recs = byIdentity(recs) // sum's datasets (Summarize)
 	var ts []*Table
 	for i := range sum.Tables {
 		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest, plainOr(sp)))
