@@ -37,6 +37,7 @@ type compareOptions struct {
 	partitionsSet                          bool // --partitions given: a preset's own default yields
 	trainSizeSet                           bool // --train-size given: with --test, subsample the training file
 	study                                  *study.Study
+	studyRead                              []study.Setting // the study's read options the command line did not give
 }
 
 func init() { subcommands = append(subcommands, newCompareCmd) }
@@ -101,7 +102,10 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	o.summaryOptions.setCommand(cmd, args) // before the study sets its flags
 	o.cluster.capture(cmd)
-	st, err := study.Load(o.s.Provenance.Study, cmd.Flags())
+	st, err := study.Load(o.s.Provenance.Study)
+	if err == nil && st != nil {
+		o.studyRead, err = mergeStudy(cmd.Flags(), st)
+	}
 	if o.study = st; err != nil {
 		return usageErrorf("--study: %v", err)
 	}
@@ -205,6 +209,9 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 		}
 	}
 	s.MemBytes, s.Provenance = sysmem.Bound(o.MemMB), experiment.Provenance{Version: buildinfo.Version(), Command: o.command}
+	for _, r := range o.studyRead {
+		_ = each.Read.SetKey(r.Key, r.Value) // checked by TopSettings
+	}
 	study.Configure(&s, o.study, each)
 	return s
 }
@@ -233,11 +240,12 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 		return compareError(o.MemMB, err)
 	}
 	if o.DryRun {
+		p.Plan.Notes = spellNotes(p.Plan.Notes)
 		return report.WritePlan(o.Out, o.Format, p.Plan)
 	}
 	notice := func(n experiment.Notice) {
 		if !o.Quiet {
-			fmt.Fprintln(o.ErrOut, report.Notice(n))
+			fmt.Fprintln(o.ErrOut, noticeText(n))
 		}
 	}
 	for _, n := range p.Notices {
@@ -295,7 +303,7 @@ func compareError(memMB int, err error) error {
 	case errors.As(err, new(*experiment.MemoryError)), errors.As(err, new(*methods.SizeError)):
 		return memoryError(memMB, err)
 	case errors.As(err, &entry):
-		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, entry.Err)
+		return usageErrorf("--methods entry %s refuses these options, so every one of its jobs would fail: %v", entry.Entry, spellFlags(entry.Err))
 	case errors.As(err, &dup):
 		return usageErrorf("DATA %s is given twice", dup.Path)
 	case errors.As(err, new(*experiment.SameDatasetError)):

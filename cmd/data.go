@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/kerneltune/kerneltune/internal/suggest"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
@@ -93,30 +92,17 @@ func (o *dataOptions) readOptions() dataio.ReadOptions {
 	return r
 }
 
-// flagHint rewrites a data error in the words the user types: dataio names
-// its options (missing=drop, categorical=onehot, positive=CLASS,
-// classes=A,B, ...), which are flags here; a *dataio.LabelColError becomes
-// a usage error. The error still matches dataio's sentinels (errors.Is) and
-// *ParseError (errors.As).
+// flagHint words a data error as the user types it: the read options
+// dataio's messages suggest (hint.Settings: missing=drop, categorical=onehot,
+// label-col=N, ...) are flags here (spellFlags); a *dataio.LabelColError
+// becomes a usage error. The error still matches dataio's sentinels
+// (errors.Is) and *ParseError (errors.As).
 func flagHint(err error) error {
 	if lce := (*dataio.LabelColError)(nil); errors.As(err, &lce) {
 		return usageErrorf("--label-col %s: %s is a LIBSVM file, whose label comes first on each line; --label-col is for CSV", lce.LabelCol, lce.Source)
 	}
-	return suggest.Reword(err, flagWords)
+	return spellFlags(err)
 }
-
-var flagWords = strings.NewReplacer(
-	"missing=drop", "--missing drop",
-	"categorical=onehot", "--categorical onehot",
-	"positive=CLASS", "--positive CLASS",
-	"classes=A,B", "--classes A,B",
-	"label-col=", "--label-col ",
-	"features=", "--features ",
-	"test-fraction=", "--test-fraction ",
-)
-
-// noteWords is flagWords for the notes of a single fit's parts (loadSplit).
-var noteWords = strings.NewReplacer("(test-fraction=", "(--test-fraction ", ", seed=", ", --seed ")
 
 // stdinReader is the reader of the path "-".
 func (o *dataOptions) stdinReader() io.Reader {
@@ -134,7 +120,7 @@ func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 
 // loadSplit opens DATA for one fit (dataio.OpenDataset, stopped by ctx)
 // and returns its training and test part (Test is nil when there is
-// none), normalised, its errors and notes in the flags' words.
+// none), normalised, its errors in the flags' words.
 func loadSplit(ctx context.Context, errOut io.Writer, path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
 	p, err := dataio.OpenDataset(ctx, s.Spec(path), s.Seed, s.Stdin)
 	if err != nil {
@@ -147,14 +133,6 @@ func loadSplit(ctx context.Context, errOut io.Writer, path string, s dataio.Spli
 	if slices.ContainsFunc(p.Notes, func(n dataio.PartitionNote) bool { return n.Kind == dataio.NoteTestIsTraining }) {
 		// -q or not: the numbers are not what they say
 		fmt.Fprintf(errOut, "kerneltune: warning: --test %s holds the training data itself (the same SHA-256 as %s): the test accuracy is the training accuracy\n", s.Test, path)
-	}
-	for _, d := range []*dataio.Dataset{tt.Train, tt.Test} {
-		if d != nil {
-			d.Notes = slices.Clone(d.Notes)
-			for i, n := range d.Notes {
-				d.Notes[i] = noteWords.Replace(n)
-			}
-		}
 	}
 	return tt, nil
 }

@@ -37,7 +37,7 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "test part: 67 of 270 rows held out at random (--test-fraction 0.25, --seed 1)"
-	if train, test := tt.Train, tt.Test; train.Notes[len(train.Notes)-1] != want || test.Notes[len(test.Notes)-1] != want {
+	if train, test := tt.Train, tt.Test; train.Notes[len(train.Notes)-1].Spell(flagSpell) != want || test.Notes[len(test.Notes)-1].Spell(flagSpell) != want {
 		t.Errorf("notes %q, %q; want the last %q", train.Notes, test.Notes, want)
 	}
 	wide := writeFile(t, t.TempDir(), "wide.t", "+1 3:1 123:1\n-1 5:1\n")
@@ -98,7 +98,7 @@ func TestHeaderFlag(t *testing.T) {
 		t.Fatalf("auto: %v %+v", err, d)
 	}
 	d, err = parseDataFlags(t, "--missing", "drop", "--header", "no").load(na)
-	if err != nil || d.Len() != 2 || d.FeatureNames[0] != "f1" || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], "1 row with a missing value was dropped") {
+	if err != nil || d.Len() != 2 || d.FeatureNames[0] != "f1" || len(d.Notes) != 1 || !strings.Contains(d.Notes[0].String(), "1 row with a missing value was dropped") {
 		t.Fatalf("--header no: %v %+v", err, d)
 	}
 	// "auto" is the default and the same as no flag.

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // scaleLIBSVM writes heart_scale with every feature value multiplied by
@@ -274,7 +275,7 @@ func TestFaultInvertedSigmoidSaid(t *testing.T) {
 	m := filepath.Join(dir, "m.json")
 	r := trainJSON(t, data, "--probability", "-o", m, "-q")
 	const warn = "WARNING: the probability sigmoid is inverted (A = 1.904 > 0): P(+1 | f) falls as the decision value f rises"
-	if r.Probability == nil || !(r.Probability.A > 1.9 && r.Probability.A < 1.91) || !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, warn) }) {
+	if r.Probability == nil || !(r.Probability.A > 1.9 && r.Probability.A < 1.91) || !slices.ContainsFunc(r.Notes, func(n hint.Text) bool { return strings.HasPrefix(n.String(), warn) }) {
 		t.Errorf("train: sigmoid %+v, notes %q; want A = 1.904 and %q", r.Probability, r.Notes, warn)
 	}
 	p, raws := predictJSON(t, m, data, "--probability", "-q")
@@ -288,12 +289,14 @@ func TestFaultInvertedSigmoidSaid(t *testing.T) {
 		}
 	}
 	if raws["probability_inverted"] != true || raws["probability_contradicts_prediction"] != float64(below) || below != 10 ||
-		!slices.ContainsFunc(p.Notes, func(n string) bool { return strings.HasPrefix(n, warn) && strings.HasSuffix(n, "(here 10 of 10 rows)") }) {
+		!slices.ContainsFunc(p.Notes, func(n hint.Text) bool {
+			return strings.HasPrefix(n.String(), warn) && strings.HasSuffix(n.String(), "(here 10 of 10 rows)")
+		}) {
 		t.Errorf("predict: inverted %v, contradictions %v (rows below 0.5: %d), notes %q", raws["probability_inverted"], raws["probability_contradicts_prediction"], below, p.Notes)
 	}
 	// A sigmoid fitted on all of heart_scale falls as it should: nothing said.
 	m2 := filepath.Join(dir, "m2.json")
-	if r := trainJSON(t, heartScale, "--probability", "-o", m2, "-q"); r.Probability.A >= 0 || slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "inverted") }) {
+	if r := trainJSON(t, heartScale, "--probability", "-o", m2, "-q"); r.Probability.A >= 0 || slices.ContainsFunc(r.Notes, func(n hint.Text) bool { return strings.Contains(n.String(), "inverted") }) {
 		t.Errorf("heart_scale: sigmoid %+v, notes %q", r.Probability, r.Notes)
 	}
 	if _, raws := predictJSON(t, m2, heartScale, "--probability", "-q"); raws["probability_inverted"] != nil || raws["probability_contradicts_prediction"] != float64(0) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/study"
 )
@@ -420,7 +421,7 @@ func TestTrainEpsTooLargeSaysSo(t *testing.T) {
 	if want := "--eps 1e+300: want a number from 1e-15 to 1: the KKT violation at the start is 2"; code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("--eps 1e300: exit %d, stderr %q; want 2 and %q", code, errOut, want)
 	}
-	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "first step") }) || r.NSV == 0 {
+	if r := trainJSON(t, heartScale); slices.ContainsFunc(r.Notes, func(n hint.Text) bool { return strings.Contains(n.String(), "first step") }) || r.NSV == 0 {
 		t.Errorf("default --eps: n_sv %d, notes %q", r.NSV, r.Notes)
 	}
 }

@@ -20,6 +20,7 @@ func (o *summaryOptions) writeHTMLReport(g *globalOptions, sum report.Summary, r
 		Command: o.command,
 		Version: buildinfo.Version(),
 		Plot:    report.PlotOptions{SortWeights: o.PlotSort},
+		Spell:   flagSpell,
 	})
 	if err != nil {
 		return err

@@ -57,7 +57,7 @@ func runInfo(ctx context.Context, o *infoOptions, args []string) error {
 	for i, err := range errs {
 		errs[i] = flagHint(err)
 	}
-	err = report.WriteInfo(o.Out, o.Format, sums, report.InfoSettings{FeatureStats: o.FeatureStats, List: len(args) > 1})
+	err = report.WriteInfo(o.Out, o.Format, sums, report.InfoSettings{FeatureStats: o.FeatureStats, List: len(args) > 1, Spell: flagSpell})
 	if err != nil {
 		return err
 	}

@@ -71,5 +71,5 @@ func (f *methodFlags) optionError(err error) error {
 	case flag == "mode" && f.fs != nil && f.fs.Changed("schedule"):
 		flag = "schedule"
 	}
-	return usageErrorf("--%s %s: %s: want %s", flag, oe.Value, oe.Method, oe.Want)
+	return usageErrorf("--%s %s: %s: want %s", flag, oe.Value, oe.Method, oe.Want.Spell(flagSpell))
 }

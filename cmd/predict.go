@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
@@ -158,13 +159,14 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 		return err
 	}
 	r.Checksum = m.ChecksumStatus()
+	r.Notes = spellNotes(r.Notes)
 	if !s.PerPoint && s.Format == formatTable && s.Output == "" {
-		r.Notes = append(r.Notes, "per-row predictions: --per-point, or --format labels|csv|json")
+		r.Notes = append(r.Notes, hint.T("per-row predictions: --per-point, or --format labels|csv|json"))
 	}
 
 	// The summary first: on stdout, unless stdout holds machine-readable
 	// rows (then on stderr, unless -q); JSON holds it.
-	sum := report.PredictSummaryTables(r)
+	sum := report.PredictSummaryTables(r, flagSpell)
 	switch {
 	case s.Format == formatJSON && s.Output == "":
 	case s.Output != "" || s.Format == formatTable:

@@ -219,7 +219,7 @@ func TestPredictCSVModel(t *testing.T) {
 	}
 	p, _ := predictJSON(t, modelPath, data)
 	if p.Correct != 40 || p.Predictions[0].Predicted != "small" || p.Predictions[39].Predicted != "large" ||
-		len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "all 40 rows of "+data+" were training rows of the model") {
+		len(p.Notes) != 1 || !strings.Contains(p.Notes[0].String(), "all 40 rows of "+data+" were training rows of the model") {
 		t.Errorf("predict: %d/40, first %q, last %q, notes %v", p.Correct, p.Predictions[0].Predicted, p.Predictions[39].Predicted, p.Notes)
 	}
 	swapped := writeFile(t, dir, "swapped.csv", strings.Replace(shapes, "width,height", "height,width", 1))
@@ -295,7 +295,7 @@ func TestPredictFeatureCount(t *testing.T) {
 		if p.N != 2 || p.Predictions[0].Decision != ref.Predictions[0].Decision || p.Predictions[1].Decision != ref.Predictions[1].Decision {
 			t.Errorf("%v: decisions %+v, want those of the 13-feature file %+v", args, p.Predictions, ref.Predictions)
 		}
-		if args[1] == "pad" && (len(p.Notes) != 1 || !strings.Contains(p.Notes[0], short+" has 3 features, the model 13: features 4-13 are read as 0 (--features pad)")) {
+		if args[1] == "pad" && (len(p.Notes) != 1 || !strings.Contains(p.Notes[0].String(), short+" has 3 features, the model 13: features 4-13 are read as 0 (--features pad)")) {
 			t.Errorf("pad: notes %q", p.Notes)
 		}
 	}
@@ -327,7 +327,7 @@ func TestPredictFeatureCount(t *testing.T) {
 	}
 	want, _ := predictJSON(t, modelPath, testFile)
 	got, _ := predictJSON(t, modelPath, wide, "--features", "truncate")
-	if got.Correct != want.Correct || got.N != 70 || len(got.Notes) != 1 || !strings.Contains(got.Notes[0], "features 14-15 are dropped (--features truncate)") {
+	if got.Correct != want.Correct || got.N != 70 || len(got.Notes) != 1 || !strings.Contains(got.Notes[0].String(), "features 14-15 are dropped (--features truncate)") {
 		t.Errorf("truncate: %d/%d correct (want %d), notes %q", got.Correct, got.N, want.Correct, got.Notes)
 	}
 	for i := range got.Predictions {
@@ -423,7 +423,7 @@ func TestPredictUnlabeled(t *testing.T) {
 
 	r, raw := predictJSON(t, modelPath, csvFile)
 	same("csv", r, raw)
-	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], csvFile+" has no labels: its 13 columns are the model's 13 features") {
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0].String(), csvFile+" has no labels: its 13 columns are the model's 13 features") {
 		t.Errorf("csv: notes %q", r.Notes)
 	}
 	r, raw = predictJSON(t, modelPath, csvFile, "--no-labels")
@@ -433,7 +433,7 @@ func TestPredictUnlabeled(t *testing.T) {
 	}
 	r, raw = predictJSON(t, modelPath, svmFile)
 	same("libsvm", r, raw)
-	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "has no labels (its lines start with index:value)") {
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0].String(), "has no labels (its lines start with index:value)") {
 		t.Errorf("libsvm: notes %q", r.Notes)
 	}
 	r, raw = predictJSON(t, modelPath, svmFile, "--no-labels", "--input-format", "libsvm")
@@ -452,7 +452,7 @@ func TestPredictUnlabeled(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("stdin", r, raw)
-	if len(r.Notes) != 1 || !strings.HasPrefix(r.Notes[0], "note: standard input has no labels") {
+	if len(r.Notes) != 1 || !strings.HasPrefix(r.Notes[0].String(), "note: standard input has no labels") {
 		t.Errorf("stdin: notes %q", r.Notes)
 	}
 

@@ -18,7 +18,7 @@ const (
 // allowed.
 func checkFormat(format string, allowed ...string) error {
 	if err := report.CheckFormat(format, allowed...); err != nil {
-		return &flagError{err}
+		return &flagError{spellFlags(err)}
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 				return err
 			}
 			if err := report.CheckPerJob(o.PerJob, o.Format, o.HTML != "" || o.Plot != ""); err != nil {
-				return usageErrorf("%v", err)
+				return usageErrorf("%v", spellFlags(err))
 			}
 			o.summaryOptions.setCommand(cmd, args)
 			return runReport(cmd.Context(), o, args)
@@ -81,7 +81,7 @@ func runReport(ctx context.Context, o *reportOptions, args []string) error {
 		fmt.Fprintf(o.ErrOut, "kerneltune: report: %s\n", r)
 	}
 	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", spellFlags(err))
 	}
 	sum := report.Summarize(res.Records, report.SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.metric, Rope: o.Rope})
 	if o.PerJob {

@@ -54,13 +54,13 @@ func (e *runError) Error() string { return e.err.Error() }
 func (e *runError) Unwrap() error { return e.err }
 
 // markRunErrors wraps the RunE of c and of its subcommands so that their
-// errors are runErrors; run tells usage errors from failures by that, never by
+// errors are runErrors, the settings they name spelled as flags (spellFlags); run tells usage errors from failures by that, never by
 // the message's words (a data value "invalid argument" quoted in a parse error
 // is not a usage error).
 func markRunErrors(c *cobra.Command) {
 	if runE := c.RunE; runE != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
-			err := runE(cmd, args)
+			err := spellFlags(runE(cmd, args)) // the library's settings, as flags
 			var fe *flagError
 			if err == nil || errors.As(err, &fe) {
 				return err

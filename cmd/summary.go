@@ -68,7 +68,7 @@ func (o *summaryOptions) check() error {
 		html = ""
 	}
 	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(html), report.CheckRope(o.Rope)); err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%v", spellFlags(err))
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func writeSummary(g *globalOptions, format string, sum report.Summary, recs []ex
 	if format != formatCSV {
 		cross = crossDataset(g, sum.Tables)
 	}
-	return report.WriteSummary(g.Out, format, sum, recs, cross)
+	return report.WriteSummary(g.Out, format, sum, recs, cross, flagSpell)
 }
 
 // crossDataset computes the statistics across the datasets of sums, or

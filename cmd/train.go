@@ -178,7 +178,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 		return readMemoryError(s.MemMB, err)
 	}
 	if tt.UnitRange && !tt.Norm.Identity() && cmp.Or(s.Split.Normalize, dataio.Auto) == dataio.Auto && !g.Quiet {
-		fmt.Fprintln(g.ErrOut, report.UnitRangeNote(s.Data, tt.Norm.Kind)) // before training; -q drops notes
+		fmt.Fprintln(g.ErrOut, report.UnitRangeNote(s.Data, tt.Norm.Kind).Spell(flagSpell)) // before training; -q drops notes
 	}
 	t := s.TrainSettings
 	if t.Kernel.Q, err = readQ(t.Kernel.QName); err != nil {
@@ -200,7 +200,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	case err != nil:
 		return err
 	}
-	r.ModelFile = s.Output
+	r.ModelFile, r.Notes = s.Output, spellNotes(r.Notes)
 	if s.Output != "" {
 		if err := r.Model.SaveFile(s.Output); err != nil {
 			return err
@@ -209,7 +209,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 	if s.Format == formatJSON {
 		return renderJSON(g.Out, r)
 	}
-	return renderTables(g.Out, formatTable, report.TrainTables(r)...)
+	return renderTables(g.Out, formatTable, report.TrainTables(r, flagSpell)...)
 }
 
 // readQ reads the matrix of --Q's file (nil for none).

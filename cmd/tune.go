@@ -14,9 +14,9 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
 	"github.com/kerneltune/kerneltune/internal/progress"
-	"github.com/kerneltune/kerneltune/internal/suggest"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
@@ -67,7 +67,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *globalOptions,
 			return runF(cmd.Context(), g, s)
 		},
 	}
-	c.Long = strings.Replace(c.Long, "METHODS\n", methods.List(), 1)
+	c.Long = strings.Replace(c.Long, "METHODS\n", methodList(), 1)
 	f := c.Flags()
 	f.StringVar(&o.Method, "method", "", "tuning method: "+strings.Join(methods.Names(), ", "))
 	f.StringVar(&o.Param, "param", "", "the method's parameterisation (see above; default its first)")
@@ -193,10 +193,19 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 			return err
 		}
 	}
+	r.Notes = spellNotes(r.Notes)
+	if r.Tuning != nil {
+		r.Tuning.Notes = spellNotes(r.Tuning.Notes)
+		for _, p := range r.Tuning.Pairs {
+			if p.Result != nil {
+				p.Result.Notes = spellNotes(p.Result.Notes)
+			}
+		}
+	}
 	if s.Format == formatJSON {
 		return renderJSON(g.Out, r)
 	}
-	return renderTables(g.Out, formatTable, report.TuneTables(r)...)
+	return renderTables(g.Out, formatTable, report.TuneTables(r, flagSpell)...)
 }
 
 // writeTrace writes the per-iteration trace to the --trace file as CSV.
@@ -237,7 +246,7 @@ func readMemoryError(flagMB int, err error) error {
 		if flagMB == 0 {
 			within = "the default --mem-mb, half of the RAM: " + mbString(re.Bound)
 		}
-		err = suggest.Reword(err, strings.NewReplacer(" in the memory bound of "+mbString(re.Bound), " in "+within))
+		err = hint.Reword(err, re, re.Within(within))
 		return fmt.Errorf("%w; raise --mem-mb (-1: no bound), or read fewer rows", err)
 	}
 	return err
@@ -267,9 +276,9 @@ func memoryError(flagMB int, err error) error {
 				ce.Entry, ce.Dataset, mbString(ce.Bytes), jobs, mbString(ce.Job-methods.RuntimeBytes), ce.N, ce.D, mbString(methods.RuntimeBytes)),
 			fmt.Sprintf("fewer --workers, fewer rows (--train-size or --train-fraction), a smaller --cache-mb%s, or leave %s out of --methods", budgetRemedy(ce.Entry.Method), ce.Entry))
 	case errors.As(err, new(*experiment.SizeError)): // "E on D: …"
-		return usageErrorf("compare: %v (--max-iter)", err)
+		return usageErrorf("compare: %v (--max-iter)", spellFlags(err))
 	case errors.As(err, new(*methods.SizeError)):
-		return usageErrorf("tune: %v (--max-iter)", err)
+		return usageErrorf("tune: %v (--max-iter)", spellFlags(err))
 	case errors.As(err, &me):
 		return refuseMemory(flagMB, me.Max, me.MaxN, "it can handle at most %d training rows within it",
 			fmt.Sprintf("tune: %s needs about %s for %d training rows × %d features", me.Method, mbString(me.Need), me.N, me.D),

@@ -78,22 +78,3 @@ func UnknownFlag(msg string) string {
 	name, _, _ = strings.Cut(name, "=")
 	return name
 }
-
-// Reword returns err with its message rewritten by r, in the words the
-// user types (a package's option names become flags); the result still
-// matches err's chain (errors.Is, errors.As). nil, and an error r leaves as
-// it is, come back unchanged.
-func Reword(err error, r *strings.Replacer) error {
-	if err == nil || r.Replace(err.Error()) == err.Error() {
-		return err
-	}
-	return &reworded{msg: r.Replace(err.Error()), err: err}
-}
-
-type reworded struct {
-	msg string
-	err error
-}
-
-func (e *reworded) Error() string { return e.msg }
-func (e *reworded) Unwrap() error { return e.err }

@@ -2,7 +2,6 @@ package suggest
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -46,19 +45,6 @@ func TestUnknownFlag(t *testing.T) {
 		if got := UnknownFlag(msg); got != want {
 			t.Errorf("UnknownFlag(%q) = %q, want %q", msg, got, want)
 		}
-	}
-}
-
-func TestReword(t *testing.T) {
-	base := errors.New("use missing=drop")
-	r := strings.NewReplacer("missing=drop", "--missing drop")
-	got := Reword(fmt.Errorf("read x: %w", base), r)
-	if got.Error() != "read x: use --missing drop" || !errors.Is(got, base) {
-		t.Errorf("%v (is base: %v)", got, errors.Is(got, base))
-	}
-	other := errors.New("nothing to change")
-	if Reword(other, r) != other || Reword(nil, r) != nil {
-		t.Error("an error without the words, or nil, was rewrapped")
 	}
 }
 

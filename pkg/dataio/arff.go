@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // ARFF attribute types.
@@ -323,11 +325,11 @@ func arffFeatures(attrs []arffAttr, name string, opts ReadOptions) (*arffLayout,
 		}
 		switch a.kind {
 		case arffString, arffDate:
-			how := "drop it from the file"
+			how := hint.T("drop it from the file")
 			if !l.unlabeled {
-				how += fmt.Sprintf(", or make it the class with label-col=%d", j+1)
+				how = append(how, ", or make it the class with ", hint.S("label-col", strconv.Itoa(j+1)))
 			}
-			return nil, perr(name, a.line, 0, fmt.Errorf("attribute %d %q is a %s attribute: kerneltune reads numeric and nominal features only (%s)", j+1, a.name, arffTypeNames[a.kind], how))
+			return nil, perr(name, a.line, 0, errh(nil, append(hint.T(fmt.Sprintf("attribute %d %q is a %s attribute: kerneltune reads numeric and nominal features only (", j+1, a.name, arffTypeNames[a.kind])), append(how, ")")...)...))
 		case arffNominal:
 			l.nominal = append(l.nominal, NominalFeature{Index: len(l.names), Name: a.name, Levels: a.levels})
 		}
@@ -345,7 +347,7 @@ func arffFeatures(attrs []arffAttr, name string, opts ReadOptions) (*arffLayout,
 			return 0
 		}
 		a := attrs[attrNo(l.nominal[0])-1]
-		return nil, perr(name, a.line, 0, errf(ErrNominal, "features must be numbers; %s; encode them with categorical=onehot", strings.Replace(nominalList(l.nominal, attrNo), "column", "attribute", 1)))
+		return nil, perr(name, a.line, 0, errh(ErrNominal, "features must be numbers; "+strings.Replace(nominalList(l.nominal, attrNo), "column", "attribute", 1)+"; encode them with ", hint.S("categorical", "onehot")))
 	}
 	return l, nil
 }
@@ -403,7 +405,7 @@ func arffRowValues(row []float64, attrs []arffAttr, l *arffLayout, values []stri
 	for j, a := range attrs {
 		v := values[j]
 		if !quoted[j] && v == "?" {
-			return "", &fieldError{j + 1, errf(ErrMissing, "missing value \"?\" of attribute %q (rows with missing values can be dropped: missing=drop)", a.name)}
+			return "", &fieldError{j + 1, errh(ErrMissing, textf("missing value \"?\" of attribute %q (rows with missing values can be dropped: ", a.name), hint.S("missing", "drop"), ")")}
 		}
 		k := l.featureOf[j]
 		if k < 0 {

@@ -142,7 +142,7 @@ sunny,85,no,85.5
 	if want := []float64{-1, 1, 1}; !reflect.DeepEqual(d.Y, want) || d.Labels != (LabelMap{Positive: "yes", Negative: "no"}) {
 		t.Errorf("y %v %+v", d.Y, d.Labels)
 	}
-	if len(d.Notes) != 1 || d.Notes[0] != "1 row with a missing value was dropped" {
+	if len(d.Notes) != 1 || d.Notes[0].String() != "1 row with a missing value was dropped" {
 		t.Errorf("notes %q", d.Notes)
 	}
 	// Detected by content without the extension.
@@ -338,7 +338,7 @@ func TestMultiClass(t *testing.T) {
 	if d.Len() != 5 || d.X.At(1, 0) != 3 || d.Labels != (LabelMap{Positive: "c", Negative: "a"}) {
 		t.Errorf("classes a,c: %d rows, x %v, labels %+v", d.Len(), d.X.RawMatrix().Data, d.Labels)
 	}
-	if want := `classes "c" and "a" kept: 1 rows of the other classes dropped`; len(d.Notes) != 1 || d.Notes[0] != want {
+	if want := `classes "c" and "a" kept: 1 rows of the other classes dropped`; len(d.Notes) != 1 || d.Notes[0].String() != want {
 		t.Errorf("notes %q", d.Notes)
 	}
 	d, err = readBytes([]byte(src), "m.csv", ReadOptions{Classes: []string{"a", "c"}, Positive: "a"})

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // defaultMaxCells bounds the dense matrix a file may describe (2 GiB of
@@ -357,8 +359,8 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	ds, err := finishDataset(name, "csv", v.x, v.n, l.d, l.names, nominal, &v.labels, v.missing, l.unlabeled, opts)
 	if err == nil && (t.delim == ',' || t.delim == ';') {
 		if lines := textLines(data, '#', false, 21); decimalCommas(lines) {
-			ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
-				"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)
+			ds.Notes = append([]hint.Text{{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
+				"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}}, ds.Notes...)
 		}
 	}
 	return ds, err
@@ -468,16 +470,16 @@ func (t *csvRecords) nominalError(name string, opts ReadOptions, l *csvLayout, n
 			if _, err := parseValue(f); err == nil {
 				continue
 			}
-			hint := ""
+			var why hint.Text
 			switch {
 			case i == 0 && !l.header && opts.Header == "no":
-				hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", t.lines[i])
+				why = hint.T(fmt.Sprintf("line %d is read as data because header=no: is it a header?", t.lines[i]))
 			case l.unlabeled:
-				hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
+				why = hint.T(fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1))
 			case opts.LabelCol == "":
-				hint = labelHint(t.rows, l.labelCol, l.featureOf, nominal, l.first, l.header)
+				why = labelHint(t.rows, l.labelCol, l.featureOf, nominal, l.first, l.header)
 			}
-			return nominalError(name, t.lines[i], j+1, f, hint, nominal, colOf)
+			return nominalError(name, t.lines[i], j+1, f, why, nominal, colOf)
 		}
 	}
 	return nil
@@ -519,7 +521,7 @@ func (t *csvRecords) values(name string, opts ReadOptions, l *csvLayout, levelIn
 		label := ""
 		for j, f := range fields {
 			if isMissing(f) {
-				return nil, perr(name, line, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
+				return nil, perr(name, line, j+1, errh(ErrMissing, textf("missing value %q (rows with missing values can be dropped: ", f), hint.S("missing", "drop"), ")"))
 			}
 			k := l.featureOf[j]
 			if k < 0 {

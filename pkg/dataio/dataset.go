@@ -10,6 +10,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Dataset is a classification data set: binary, with labels mapped to ±1
@@ -70,7 +72,7 @@ type Dataset struct {
 	Splits []Split
 	// Notes are facts a user should know about the data (e.g. "feature 1 is a
 	// patient ID"), reported by `info`.
-	Notes []string
+	Notes []hint.Text
 }
 
 // LabelMap records the original label text of each class.
@@ -378,9 +380,9 @@ func finishDataset(name, format string, x []float64, n, d int, featureNames []st
 	switch {
 	case opts.Missing == "count":
 	case dropped == 1:
-		ds.Notes = append(ds.Notes, "1 row with a missing value was dropped")
+		ds.Notes = append(ds.Notes, hint.T("1 row with a missing value was dropped"))
 	case dropped > 1:
-		ds.Notes = append(ds.Notes, fmt.Sprintf("%d rows with missing values were dropped", dropped))
+		ds.Notes = append(ds.Notes, hint.T(fmt.Sprintf("%d rows with missing values were dropped", dropped)))
 	}
 	if dropped > 0 {
 		ds.Dropped = []DroppedRows{{Rows: dropped, Why: "missing values"}}

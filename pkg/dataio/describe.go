@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Summary is what `kerneltune info` reports about a data set.
@@ -119,7 +121,7 @@ func Describe(d *Dataset) Summary {
 	s := Summary{
 		Name: d.Name, Source: d.Source, Format: d.Format, SHA256: d.SHA256,
 		Rows: n, Features: dim, Positive: pos, Negative: neg, Labels: d.Labels,
-		Constant: []int{}, Notes: d.Notes, Unlabeled: !d.Labeled(),
+		Constant: []int{}, Notes: hint.Strings(d.Notes), Unlabeled: !d.Labeled(),
 		Nominal: d.Nominal, Classes: d.Classes, Missing: d.Missing,
 	}
 	if len(d.Nominal) > 0 {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Sentinel errors. Readers wrap them in a *ParseError (or return them wrapped
@@ -76,6 +78,13 @@ func (e *valueError) Unwrap() error { return e.err }
 func errf(sentinel error, format string, a ...any) error {
 	return &valueError{msg: fmt.Sprintf(format, shortArgs(format, a)...), err: sentinel}
 }
+
+// errh builds an error whose message is the Text of parts (hint.Text: the
+// read options it suggests are hint.Settings) and that wraps sentinel.
+func errh(sentinel error, parts ...any) error { return hint.Errorf(sentinel, parts...) }
+
+// textf is fmt.Sprintf with the quoted strings cut as errf cuts them.
+func textf(format string, a ...any) string { return fmt.Sprintf(format, shortArgs(format, a)...) }
 
 // maxQuoted bounds the bytes of a value that a message quotes (%q): a
 // malformed token of megabytes is cut, not echoed whole.

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // ErrLabelLooksLikeFeature: the label column's values look like a
@@ -83,7 +85,11 @@ func (c LabelCandidate) values() string {
 	return fmt.Sprintf("%d %s values {%s%s}", c.Values, kind, strings.Join(c.Sample, ","), more)
 }
 
-func (e *LabelColumnError) Error() string {
+func (e *LabelColumnError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the label column option that reads
+// the file.
+func (e *LabelColumnError) Words() hint.Text {
 	col := strconv.Itoa(e.Column)
 	if e.Name != "" {
 		col += " (" + e.Name + ")"
@@ -99,12 +105,13 @@ func (e *LabelColumnError) Error() string {
 		if len(parts) > 1 {
 			what = "columns that look like labels"
 		}
-		msg += fmt.Sprintf("; %s (integer or text values, fewest distinct first): %s; give the label column with label-col=%d",
-			what, strings.Join(parts, "; "), e.Candidates[0].Column)
-	} else {
-		msg += "; no other column looks like a label (integer or text values) either: give the label column with label-col=N"
+		msg += fmt.Sprintf("; %s (integer or text values, fewest distinct first): %s; give the label column with ",
+			what, strings.Join(parts, "; "))
+		t := hint.T(msg, hint.S("label-col", strconv.Itoa(e.Candidates[0].Column)))
+		return append(t, " (", hint.S("label-col", strconv.Itoa(e.Column)), fmt.Sprintf(" takes column %d as the label anyway)", e.Column))
 	}
-	return msg + fmt.Sprintf(" (label-col=%d takes column %d as the label anyway)", e.Column, e.Column)
+	msg += "; no other column looks like a label (integer or text values) either: give the label column with "
+	return hint.T(msg, hint.S("label-col", "N"), " (", hint.S("label-col", strconv.Itoa(e.Column)), fmt.Sprintf(" takes column %d as the label anyway)", e.Column))
 }
 
 func (e *LabelColumnError) Unwrap() error { return ErrLabelLooksLikeFeature }
@@ -225,9 +232,9 @@ func labelCandidate(rows [][]string, j int, name string) (LabelCandidate, bool) 
 // looks like a label (a text class in another column than the last), as
 // the label-col option that takes it; "" for none. Under a text label
 // column, text columns are taken for the features they usually are.
-func labelHint(rows [][]string, label int, featureOf []int, nominal []NominalFeature, first []string, header bool) string {
+func labelHint(rows [][]string, label int, featureOf []int, nominal []NominalFeature, first []string, header bool) hint.Text {
 	if !valuesOf(rows, label).numeric {
-		return ""
+		return nil
 	}
 	isNom := map[int]bool{}
 	for _, nf := range nominal {
@@ -242,8 +249,8 @@ func labelHint(rows [][]string, label int, featureOf []int, nominal []NominalFea
 			name = first[j]
 		}
 		if c, ok := labelCandidate(rows, j, name); ok {
-			return fmt.Sprintf("column %s, with %s, looks like the class: if it is, give label-col=%d", c.at(), c.values(), c.Column)
+			return hint.T(fmt.Sprintf("column %s, with %s, looks like the class: if it is, give ", c.at(), c.values()), hint.S("label-col", strconv.Itoa(c.Column)))
 		}
 	}
-	return ""
+	return nil
 }

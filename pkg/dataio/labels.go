@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // rawLabels collects the label text of each row with its line number, so the
@@ -333,7 +335,7 @@ func dropUnselected(ds *Dataset) error {
 	dropped := len(ds.Y) - len(keep)
 	sub := ds.Subset(keep)
 	sub.Splits = ds.Splits
-	sub.Notes = append(append([]string(nil), ds.Notes...), fmt.Sprintf("classes %q and %q kept: %d rows of the other classes dropped", ds.Labels.Positive, ds.Labels.Negative, dropped))
+	sub.Notes = append(append([]hint.Text(nil), ds.Notes...), hint.T(fmt.Sprintf("classes %q and %q kept: %d rows of the other classes dropped", ds.Labels.Positive, ds.Labels.Negative, dropped)))
 	sub.Dropped = append(append([]DroppedRows(nil), ds.Dropped...), DroppedRows{Rows: dropped, Why: "other classes"})
 	*ds = *sub
 	return nil

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // BuiltinPrefix starts the name of an embedded data set: "builtin:heart".
@@ -231,7 +233,7 @@ func loadBuiltin(name string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	d.Name = name
-	d.Notes = append(d.Notes, b.Notes...)
+	d.Notes = append(d.Notes, hint.Texts(b.Notes)...)
 	return d, nil
 }
 

@@ -42,7 +42,11 @@ type ReadMemoryError struct {
 	HeadBytes               int
 }
 
-func (e *ReadMemoryError) Error() string {
+func (e *ReadMemoryError) Error() string { return e.Within("the memory bound of " + mbText(e.Bound)) }
+
+// Within is the message of e with the bound named as within (Error: "the
+// memory bound of N MB"; a command line names its flag).
+func (e *ReadMemoryError) Within(within string) string {
 	about := ""
 	if e.Estimated {
 		mb := func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
@@ -50,7 +54,7 @@ func (e *ReadMemoryError) Error() string {
 	} else {
 		about = fmt.Sprintf("%d rows", e.Rows)
 	}
-	bound := "the memory bound of " + mbText(e.Bound)
+	bound := within
 	if e.Rows == 0 {
 		return fmt.Sprintf("%s: reading it needs at least %s (the file and its lines), more than fits in %s", e.Name, mbText(e.Need), bound)
 	}

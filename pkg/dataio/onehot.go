@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // ErrNominal: a feature column holds text (categories), not numbers, and the
@@ -271,9 +273,10 @@ func nominalList(cols []NominalFeature, fieldOf func(NominalFeature) int) string
 
 // nominalError is the error for nominal columns read without an encoding:
 // at the first non-number, naming every nominal column and the option.
-func nominalError(file string, line, col int, value, hint string, cols []NominalFeature, fieldOf func(NominalFeature) int) *ParseError {
-	if hint != "" {
-		hint = " (" + hint + ")"
+func nominalError(file string, line, col int, value string, why hint.Text, cols []NominalFeature, fieldOf func(NominalFeature) int) *ParseError {
+	if len(why) > 0 {
+		why = append(append(hint.T(" ("), why...), ")")
 	}
-	return perr(file, line, col, errf(ErrNominal, "%q is not a number%s; %s; encode them with categorical=onehot", value, hint, nominalList(cols, fieldOf)))
+	return perr(file, line, col, errh(ErrNominal, append(append(hint.T(textf("%q is not a number", value)), why...),
+		"; "+nominalList(cols, fieldOf)+"; encode them with ", hint.S("categorical", "onehot"))...))
 }

@@ -10,7 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"unicode"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // DefaultPartitions is the number of partitions of a dataset whose
@@ -123,9 +126,12 @@ type SamePartitionsError struct {
 	Rows, TrainSize, Partitions int
 }
 
-func (e *SamePartitionsError) Error() string {
-	return fmt.Sprintf("%d partitions of a training file of %d rows, not more than the training size %d: each would train on the whole file and test on the same test file, so they would be one partition %d times over, and the paired tests would count the copies as independent samples; give a training size below %d (--train-size, train-size in a study) or one partition",
-		e.Partitions, e.Rows, e.TrainSize, e.Partitions, e.Rows)
+func (e *SamePartitionsError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the training size setting.
+func (e *SamePartitionsError) Words() hint.Text {
+	return hint.T(fmt.Sprintf("%d partitions of a training file of %d rows, not more than the training size %d: each would train on the whole file and test on the same test file, so they would be one partition %d times over, and the paired tests would count the copies as independent samples; give a training size below %d (",
+		e.Partitions, e.Rows, e.TrainSize, e.Partitions, e.Rows), hint.S("train-size", ""), ", train-size in a study) or one partition")
 }
 
 // PartitionNote is what OpenDataset found about the partitions of a
@@ -165,7 +171,7 @@ type Partitioned struct {
 
 	// note, when set, is added to the notes of both parts of every
 	// partition (a Single dataset's held-out rows or realisation).
-	note string
+	note hint.Text
 }
 
 // Name returns the dataset's display name.
@@ -189,7 +195,7 @@ func (p *Partitioned) Partition(k int) (train, test *Dataset, err error) {
 	default:
 		train, test = p.Data.Subset(sp.Train), p.Data.Subset(sp.Test)
 	}
-	if p.note != "" {
+	if len(p.note) > 0 {
 		train, test = withNote(train, test, p.note)
 	}
 	if !p.OneHot {
@@ -289,9 +295,10 @@ func (p *Partitioned) open(ctx context.Context, k int, stdin io.Reader) error {
 	}
 	p.Splits, err = Partitions(data.Strata(), po, p.Seed)
 	if err != nil && d.TrainFraction == 0 && (d.TrainSize > data.Len() || d.TestSize > data.Len()-d.TrainSize) {
-		// Small data (iris, wine): say which settings fit it, by the flags'
-		// names (a study's keys are the same without the dashes).
-		err = fmt.Errorf("%w; %s has %d rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit", err, data.Name, data.Len())
+		// Small data (iris, wine): say which settings fit it (a study's
+		// keys; a command line spells them as its flags).
+		err = hint.Errorf(err, err, fmt.Sprintf("; %s has %d rows: give a training fraction (", data.Name, data.Len()), hint.S("train-fraction", "0.5"),
+			", train-fraction in a study: half of the rows train, the rest test) or a ", hint.S("train-size", ""), " and ", hint.S("test-size", ""), " that fit")
 	}
 	if err != nil {
 		return &DatasetError{Path: d.Path, Err: err}
@@ -424,14 +431,15 @@ func (p *Partitioned) openSingle(ctx context.Context, stdin io.Reader) error {
 	case d.TestFraction > 0:
 		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - d.TestFraction}, p.Seed)
 		if err != nil {
-			return fmt.Errorf("test-fraction=%v on %s: %w", d.TestFraction, d.Path, err)
+			return hint.Errorf(err, hint.S("test-fraction", fmt.Sprint(d.TestFraction)), " on "+d.Path+": ", err)
 		}
 		p.Splits = sp[:1]
-		p.note = fmt.Sprintf("test part: %d of %d rows held out at random (test-fraction=%v, seed=%d)", len(sp[0].Test), full.Len(), d.TestFraction, p.Seed)
+		p.note = hint.T(fmt.Sprintf("test part: %d of %d rows held out at random (", len(sp[0].Test), full.Len()),
+			hint.S("test-fraction", fmt.Sprint(d.TestFraction)), ", ", hint.S("seed", strconv.FormatUint(p.Seed, 10)), ")")
 	case len(full.Splits) > 0:
 		sp := full.Splits[0]
 		p.Splits = []Split{sp}
-		p.note = fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test))
+		p.note = hint.T(fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test)))
 	default:
 		p.Splits = []Split{{}}
 	}

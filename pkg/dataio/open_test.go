@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // heartSHA256 is the SHA-256 of testdata/libsvm/heart_scale, the bytes of
@@ -130,8 +132,13 @@ func TestOpenDatasetSmallData(t *testing.T) {
 	path := td + "/arff/iris.arff"
 	_, err := OpenDataset(context.Background(), DatasetSpec{Path: path, Partitions: 2, TrainSize: 100, TestSize: 100}, 0, nil)
 	var de *DatasetError
-	if !errors.As(err, &de) || de.Path != path || !strings.Contains(err.Error(), "iris has 150 rows: give a training fraction (--train-fraction 0.5") {
+	if !errors.As(err, &de) || de.Path != path || !strings.Contains(err.Error(), "iris has 150 rows: give a training fraction (train-fraction=0.5") {
 		t.Errorf("err = %v", err)
+	}
+	// The settings are typed: a command line spells them as its flags.
+	flag := func(s hint.Setting) string { return strings.TrimSpace("--" + s.Key + " " + s.Value) }
+	if got := hint.Spell(err, flag).Error(); !strings.HasSuffix(got, "iris has 150 rows: give a training fraction (--train-fraction 0.5, train-fraction in a study: half of the rows train, the rest test) or a --train-size and --test-size that fit") {
+		t.Errorf("spelled: %v", got)
 	}
 	p := open(t, DatasetSpec{Path: path, Partitions: 2, TrainFraction: 0.6}, 0)
 	if train, test := partitionRows(t, p); !slices.Equal(train, []int{90, 90}) || !slices.Equal(test, []int{60, 60}) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // sparseGroups are the sizes of the one-hot groups of LIBSVM's a1a…a9a (UCI
@@ -104,6 +106,6 @@ func SparseBinary(n int, rng *rand.Rand) *Dataset {
 	return &Dataset{
 		Name: "sparse", Source: fmt.Sprintf("generated:sparse n=%d", n), Format: "generated",
 		X: X, Y: y, FeatureNames: names, Labels: LabelMap{Positive: "1", Negative: "-1"},
-		Notes: []string{"a1a-like: 123 binary features in UCI Adult's 14 one-hot groups, a 3-component mixture per class, about 25% +1"},
+		Notes: hint.Texts([]string{"a1a-like: 123 binary features in UCI Adult's 14 one-hot groups, a 3-component mixture per class, about 25% +1"}),
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // SplitSettings say how LoadSplit reads a data set and chooses its test
@@ -72,8 +75,11 @@ type LabelColError struct {
 }
 
 // Error names the label column and the file.
-func (e *LabelColError) Error() string {
-	return fmt.Sprintf("label-col=%s: %s is a LIBSVM file, whose label comes first on each line", e.LabelCol, e.Source)
+func (e *LabelColError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the label column option.
+func (e *LabelColError) Words() hint.Text {
+	return hint.T(hint.S("label-col", e.LabelCol), ": "+e.Source+" is a LIBSVM file, whose label comes first on each line")
 }
 
 // CheckLabelCol returns a *LabelColError when labelCol is set and d was read
@@ -100,15 +106,19 @@ type TestWidthError struct {
 
 // Error names both files and both counts, and the option that reads two
 // LIBSVM files at one width.
-func (e *TestWidthError) Error() string {
-	msg := fmt.Sprintf("test file %s has %d features, training file %s has %d: a model of one cannot score the other",
-		e.Test, e.TestFeatures, e.Train, e.TrainFeatures)
+func (e *TestWidthError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the option that reads both at one
+// width.
+func (e *TestWidthError) Words() hint.Text {
+	t := hint.T(fmt.Sprintf("test file %s has %d features, training file %s has %d: a model of one cannot score the other",
+		e.Test, e.TestFeatures, e.Train, e.TrainFeatures))
 	if e.LIBSVM {
 		w := max(e.TrainFeatures, e.TestFeatures)
-		msg += fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row of the narrower file, read both as %d features with features=%d)",
-			min(e.TrainFeatures, e.TestFeatures)+1, w, w, w)
+		t = append(t, fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row of the narrower file, read both as %d features with ",
+			min(e.TrainFeatures, e.TestFeatures)+1, w, w), hint.S("features", strconv.Itoa(w)), ")")
 	}
-	return msg
+	return t
 }
 
 // LoadSplit reads the data set at path (LoadArg) and its test part: the
@@ -148,9 +158,9 @@ func TestIsTraining(train, test *Dataset) bool {
 }
 
 // withNote appends note to the notes of both parts (each its own copy).
-func withNote(train, test *Dataset, note string) (*Dataset, *Dataset) {
-	train.Notes = append(append([]string(nil), train.Notes...), note)
-	test.Notes = append(append([]string(nil), test.Notes...), note)
+func withNote(train, test *Dataset, note hint.Text) (*Dataset, *Dataset) {
+	train.Notes = append(append([]hint.Text(nil), train.Notes...), note)
+	test.Notes = append(append([]hint.Text(nil), test.Notes...), note)
 	return train, test
 }
 
@@ -168,7 +178,7 @@ func EncodeOneHot(train, test *Dataset) (*Dataset, *Dataset, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tr.Notes = append(append([]string(nil), tr.Notes...), note)
+	tr.Notes = append(append([]hint.Text(nil), tr.Notes...), hint.T(note))
 	if test != nil {
 		if test, err = enc.Apply(test); err != nil {
 			return nil, nil, err

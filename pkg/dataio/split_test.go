@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 func colMeanStd(d *Dataset, j int) (float64, float64) {
@@ -76,7 +78,7 @@ func TestLoadSplitFraction(t *testing.T) {
 	if train3.X.At(0, 0) == train.X.At(0, 0) && train3.X.At(1, 0) == train.X.At(1, 0) && train3.X.At(2, 0) == train.X.At(2, 0) {
 		t.Error("seeds 1 and 2 give the same split")
 	}
-	if got := train.Notes[len(train.Notes)-1]; got != "test part: 67 of 270 rows held out at random (test-fraction=0.25, seed=1)" {
+	if got := train.Notes[len(train.Notes)-1]; got.String() != "test part: 67 of 270 rows held out at random (test-fraction=0.25, seed=1)" {
 		t.Errorf("note %q", got)
 	}
 }
@@ -151,7 +153,7 @@ func TestLoadSplitIDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if train.Len() != 400 || test.Len() != 4900 || !strings.Contains(strings.Join(train.Notes, "\n"), "realisation 1 of 10") {
+	if train.Len() != 400 || test.Len() != 4900 || !strings.Contains(strings.Join(hint.Strings(train.Notes), "\n"), "realisation 1 of 10") {
 		t.Errorf("%d/%d %v", train.Len(), test.Len(), train.Notes)
 	}
 	// No test part for a plain file.

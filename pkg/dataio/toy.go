@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // WestonFeatures is the number of features of Weston's problem: two
@@ -66,7 +68,7 @@ func Weston(n int, noiseStd float64, rng *rand.Rand) *Dataset {
 	return &Dataset{
 		Name: "weston", Source: fmt.Sprintf("generated:weston n=%d noise-std=%g", n, noiseStd), Format: "generated",
 		X: X, Y: y, FeatureNames: names, Labels: LabelMap{Positive: "1", Negative: "-1"},
-		Notes: []string{"Weston et al. 2000 nonlinear problem: only features 1 and 2 carry the class; 3..52 are noise"},
+		Notes: hint.Texts([]string{"Weston et al. 2000 nonlinear problem: only features 1 and 2 carry the class; 3..52 are noise"}),
 	}
 }
 
@@ -126,7 +128,7 @@ func Chessboard(n, dim int, stretch float64, rng *rand.Rand) (*Dataset, *mat.Den
 	return &Dataset{
 		Name: "chessboard", Source: fmt.Sprintf("generated:chessboard n=%d dim=%d stretch=%g", n, dim, stretch), Format: "generated",
 		X: X, Y: y, FeatureNames: names, Labels: LabelMap{Positive: "1", Negative: "-1"},
-		Notes: []string{"Glasmachers & Igel 2005 chessboard: 4^dim cells of U(-2,2)^dim, class = parity of the cell, then stretched by B̃"},
+		Notes: hint.Texts([]string{"Glasmachers & Igel 2005 chessboard: 4^dim cells of U(-2,2)^dim, class = parity of the cell, then stretched by B̃"}),
 	}, &B
 }
 
@@ -193,6 +195,6 @@ func Blobs(n, k, dim int, rng *rand.Rand) *Dataset {
 	return &Dataset{
 		Name: "blobs", Source: fmt.Sprintf("generated:blobs n=%d classes=%d dim=%d", n, k, dim), Format: "generated",
 		X: mat.NewDense(n, dim, x), Class: class, ClassLabels: labels, Classes: counts, FeatureNames: names,
-		Notes: []string{fmt.Sprintf("%d Gaussian blobs: class centres from N(0, %g²I), points at their centre plus N(0, I)", k, sigma)},
+		Notes: hint.Texts([]string{fmt.Sprintf("%d Gaussian blobs: class centres from N(0, %g²I), points at their centre plus N(0, I)", k, sigma)}),
 	}
 }

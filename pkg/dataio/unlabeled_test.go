@@ -70,7 +70,7 @@ func TestUnlabeledCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkUnlabeled(t, d, [][]float64{{1, 2}, {5, 6}})
-	if len(d.Notes) != 1 || !strings.Contains(d.Notes[0], "1 row with a missing value was dropped") {
+	if len(d.Notes) != 1 || !strings.Contains(d.Notes[0].String(), "1 row with a missing value was dropped") {
 		t.Errorf("notes %v", d.Notes)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // diffIdentity lists what differs between two identities, "FIELD a vs b"
@@ -30,9 +32,13 @@ type IdentityConflictError struct {
 	Diff []string
 }
 
-func (e *IdentityConflictError) Error() string {
-	return fmt.Sprintf("dataset %s in %s is not the dataset %s in %s: %s; merge only records of the same data, read and partitioned the same way (give one of them another name with compare --name, or pass --split-identities to report them as two datasets)",
-		e.Dataset, e.File, e.Dataset, e.First, strings.Join(e.Diff, "; "))
+func (e *IdentityConflictError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the settings that keep the datasets
+// apart (compare's name, report's split-identities).
+func (e *IdentityConflictError) Words() hint.Text {
+	return hint.T(fmt.Sprintf("dataset %s in %s is not the dataset %s in %s: %s; merge only records of the same data, read and partitioned the same way (give one of them another name with compare ",
+		e.Dataset, e.File, e.Dataset, e.First, strings.Join(e.Diff, "; ")), hint.S("name", ""), ", or pass ", hint.S("split-identities", ""), " to report them as two datasets)")
 }
 
 func (e *IdentityConflictError) Unwrap() error { return ErrMixedRuns }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -223,7 +224,7 @@ func checkFeatures(sources []Source, shapes []shape, entries []Entry) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%s; leave it out of --methods for those datasets", strings.Join(bad, "; "))
+		return hint.Errorf(nil, strings.Join(bad, "; ")+"; leave it out of ", hint.S("methods", ""), " for those datasets")
 	}
 	return nil
 }
@@ -232,8 +233,8 @@ func checkFeatures(sources []Source, shapes []shape, entries []Entry) error {
 // lacks a class, for every dataset at once: such a job fails (a binary
 // method needs both classes; one-vs-one a pair without rows). Stratified
 // partitions (--stratified) keep each class's share in every partition.
-func classNotes(sources []Source) []string {
-	var notes []string
+func classNotes(sources []Source) []hint.Text {
+	var notes []hint.Text
 	for _, src := range sources {
 		f, ok := fixedOf(src)
 		if !ok || len(f.splits) == 0 {
@@ -255,8 +256,8 @@ func classNotes(sources []Source) []string {
 			}
 		}
 		if short > 0 {
-			notes = append(notes, fmt.Sprintf("%s: in %d of %d partitions a class has no training rows, and those jobs will fail: give --stratified (each class's share in every partition) or a larger --train-size",
-				src.Name(), short, len(f.splits)))
+			notes = append(notes, hint.T(fmt.Sprintf("%s: in %d of %d partitions a class has no training rows, and those jobs will fail: give ", src.Name(), short, len(f.splits)),
+				hint.S("stratified", ""), " (each class's share in every partition) or a larger ", hint.S("train-size", "")))
 		}
 	}
 	return notes

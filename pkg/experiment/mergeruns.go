@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // SettingsConflictError is a (dataset, entry) pair whose records in two
@@ -14,23 +16,44 @@ import (
 type SettingsConflictError struct {
 	Dataset, Entry string
 	File, First    string // the file of the record, and of the first record of the pair
-	// Diff are the settings that differ, "name first-value vs value".
-	Diff []string
+	// Diff are the settings that differ, "name first-value vs value" (a
+	// method's setting named as a hint.Setting).
+	Diff []hint.Text
 }
 
-func (e *SettingsConflictError) Error() string {
-	return fmt.Sprintf("%s/%s was run with other settings in %s than in %s: %s; merge only runs that agree on every (dataset, method) pair they share",
-		e.Dataset, e.Entry, e.File, e.First, strings.Join(e.Diff, "; "))
+func (e *SettingsConflictError) Error() string { return e.Words().String() }
+
+// Words is the message of e.
+func (e *SettingsConflictError) Words() hint.Text {
+	t := hint.T(fmt.Sprintf("%s/%s was run with other settings in %s than in %s: ", e.Dataset, e.Entry, e.File, e.First))
+	for i, d := range e.Diff {
+		if i > 0 {
+			t = append(t, "; ")
+		}
+		t = append(t, d...)
+	}
+	return append(t, "; merge only runs that agree on every (dataset, method) pair they share")
 }
 
 func (e *SettingsConflictError) Unwrap() error { return ErrMixedRuns }
 
 // diffPair lists the settings that differ between two pairs' settings, by
-// the names a user knows (settingName).
-func diffPair(a, b PairSettings) []string {
-	return diffFlat(pairFields(a), pairFields(b), func(k, va, vb string) string {
-		return fmt.Sprintf("%s %s vs %s", settingName(k), va, vb)
-	})
+// the names a user knows (settingName), in the order of their spelling as
+// the command line's (a setting first, by its name).
+func diffPair(a, b PairSettings) []hint.Text {
+	fa, fb := pairFields(a), pairFields(b)
+	var out []hint.Text
+	for _, k := range keysOfBoth(fa, fb) {
+		va, oka := fa[k]
+		vb, okb := fb[k]
+		if oka && okb && va == vb {
+			continue
+		}
+		out = append(out, hint.T(settingName(k), fmt.Sprintf(" %s vs %s", orDefault(va, oka), orDefault(vb, okb))))
+	}
+	key := func(t hint.Text) string { return t.Spell(func(s hint.Setting) string { return "\x00" + s.Key }) }
+	slices.SortFunc(out, func(x, y hint.Text) int { return strings.Compare(key(x), key(y)) })
+	return out
 }
 
 func pairFields(p PairSettings) map[string]string {
@@ -38,13 +61,14 @@ func pairFields(p PairSettings) map[string]string {
 }
 
 // settingName is the name a user knows of a pair setting's field (its
-// JSON path): the flag of a method setting ("common.class_weight" and
-// "entry.budget" are --class-weight and --budget, "entry.log2g" --log2g),
-// else the path.
-func settingName(k string) string {
+// JSON path): the setting (hint.Setting) of a method setting
+// ("common.class_weight" and "entry.budget" are class-weight and budget,
+// "entry.log2g" log2g; a command line spells them as its flags), else the
+// path.
+func settingName(k string) any {
 	for _, g := range []string{"common.", "entry."} {
 		if f, ok := strings.CutPrefix(k, g); ok {
-			return "--" + strings.ReplaceAll(f, "_", "-")
+			return hint.S(strings.ReplaceAll(f, "_", "-"), "")
 		}
 	}
 	return k

@@ -83,7 +83,7 @@ func TestMergeFilesConflicts(t *testing.T) {
 		want []string
 	}{
 		{"C", CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}, Base: methods.Common{Folds: 3, Eps: 1e-3, CacheMB: 10, C: 2}},
-			[]string{"heart/svm", "--C (default) vs 2"}},
+			[]string{"heart/svm", "C (default) vs 2"}},
 		// The dataset's identity differs: named as such (issue 34).
 		{"seed and sizes", CompareSettings{Seed: 5, Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 30, TestSize: 40}}},
 			[]string{"dataset heart in ", "seed 0 vs 5", "partitions.train_size 40 vs 30"}},
@@ -201,7 +201,7 @@ func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
 		other := runTo(t, s)
 		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{svm, other}})
 		var ie *IdentityConflictError
-		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--split-identities") {
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "pass split-identities") {
 			t.Errorf("%s: %v; want an IdentityConflictError with %q", c.name, err, c.want)
 			continue
 		}

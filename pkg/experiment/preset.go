@@ -124,7 +124,7 @@ var presets = []Preset{
 	{
 		Name: "laanaya-weston",
 		About: "Laanaya et al. 2011 §3.1: Weston's nonlinear problem (52 features,\n" +
-			"2 relevant), 30 partitions of --train-size 100 / --test-size 100,\n" +
+			"2 relevant), 30 partitions of 100 training / 100 test rows,\n" +
 			"svm against spd with a diagonal Q",
 		build: func(s PresetSettings) ([]Source, []Entry) {
 			ntr, nte := orZero(s.TrainSize, 100), orZero(s.TestSize, 100)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -399,7 +400,7 @@ func runJob(ctx context.Context, c Config, base methods.Common, j Job, run strin
 		rec.Constant = append(rec.Constant, j+1)
 	}
 	rec.Criterion, rec.CriterionStart, rec.CriterionEnd = res.Criterion, res.CriterionStart, res.CriterionEnd
-	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, res.Notes
+	rec.Figures, rec.Iter, rec.Solves, rec.Notes = res.Figures, res.Iter, res.Solves, hint.Strings(res.Notes)
 	rec.LearnedOn = res.LearnedOn
 	for _, s := range res.Trace {
 		rec.Trace = append(rec.Trace, s.Objective)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // DatasetSettings are one dataset of CompareSettings.Datasets (a study's
@@ -208,14 +209,14 @@ type Plan struct {
 	Run             string `json:"run"`
 	// Notes are what the plan shows will limit the run's results (too
 	// few partitions for a paired test to reach p < 0.05).
-	Notes []string `json:"notes,omitempty"`
+	Notes []hint.Text `json:"notes,omitempty"`
 }
 
 // planNotes are a dry run's warnings about the plan: a dataset whose
 // partitions are too few for any two-sided Wilcoxon signed-rank p to reach
 // 0.05 (the smallest, all n differences of one sign, is 2/2ⁿ: 0.25 for 3).
-func planNotes(sources []Source, entries int) []string {
-	var notes []string
+func planNotes(sources []Source, entries int) []hint.Text {
+	var notes []hint.Text
 	if entries < 2 {
 		return nil
 	}
@@ -227,8 +228,8 @@ func planNotes(sources []Source, entries int) []string {
 	}
 	for n := range 6 {
 		if names := byCount[n]; len(names) > 0 {
-			notes = append(notes, fmt.Sprintf("%s: with %d partitions no paired Wilcoxon test against the reference can reach p < 0.05 (the smallest possible p is %g): give --partitions 6 or more",
-				strings.Join(names, ", "), n, 2/math.Pow(2, float64(n))))
+			notes = append(notes, hint.T(fmt.Sprintf("%s: with %d partitions no paired Wilcoxon test against the reference can reach p < 0.05 (the smallest possible p is %g): give ",
+				strings.Join(names, ", "), n, 2/math.Pow(2, float64(n))), hint.S("partitions", "6"), " or more"))
 		}
 	}
 	return notes

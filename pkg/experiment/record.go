@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
@@ -279,8 +280,11 @@ type NotRegularError struct {
 	Mode os.FileMode
 }
 
-func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by --resume)", e.Path, outfile.Describe(e.Mode))
+func (e *NotRegularError) Error() string { return e.Words().String() }
+
+// Words is the message of e.
+func (e *NotRegularError) Words() hint.Text {
+	return hint.T(fmt.Sprintf("%s is %s, not a results file: give a regular file (records are appended, synced and read back by ", e.Path, outfile.Describe(e.Mode)), hint.S("resume", ""), ")")
 }
 
 // OpenFileSink opens path for appending records and locks it (a
@@ -362,7 +366,7 @@ func checkTornTail(path string, data []byte) error {
 		return nil
 	}
 	line := bytes.Count(data, []byte("\n")) + 1
-	return fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out' (a last line without a newline that is not the start of a record)", path, line)
+	return hint.Errorf(nil, fmt.Sprintf("%s:%d: not a result record of 'kerneltune compare ", path, line), hint.S("out", ""), "' (a last line without a newline that is not the start of a record)")
 }
 
 // repairTail completes a newline-less last line that is a whole record and
@@ -468,7 +472,7 @@ func readRecordSet(r io.Reader, name string) (recordSet, error) {
 				if torn {
 					break
 				}
-				return recordSet{}, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+				return recordSet{}, hint.Errorf(nil, fmt.Sprintf("%s:%d: not a result record of 'kerneltune compare ", name, line), hint.S("out", ""), "': "+perr.Error())
 			}
 			if err := checkVersion(rec.SchemaVersion); err != nil {
 				return recordSet{}, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -720,7 +724,7 @@ func CheckRecord(r *Record) error {
 	}
 	for _, d := range g.Datasets {
 		if d.Partitions < 0 || d.Partitions > MaxPartitions {
-			return fmt.Errorf("grid: dataset %s has %d partitions, outside the bound of a run (0 to %d, as compare's --partitions)", d.Name, d.Partitions, MaxPartitions)
+			return hint.Errorf(nil, fmt.Sprintf("grid: dataset %s has %d partitions, outside the bound of a run (0 to %d, as compare's ", d.Name, d.Partitions, MaxPartitions), hint.S("partitions", ""), ")")
 		}
 		if d.Name == r.Dataset {
 			if r.Partition >= d.Partitions {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/model"
@@ -122,8 +123,8 @@ type TuneResult struct {
 	TuneSeconds float64 `json:"tune_time_s"`
 	FitSeconds  float64 `json:"fit_time_s"`
 
-	Init  string   `json:"init,omitempty"`
-	Notes []string `json:"notes,omitempty"`
+	Init  string      `json:"init,omitempty"`
+	Notes []hint.Text `json:"notes,omitempty"`
 	// Degenerate is "diagonal", "constant", "one-class" or null
 	// (methods.ClassifyDegenerate on the training part); the details,
 	// median off-diagonal K and predictions, are in DegenerateCheck.
@@ -219,14 +220,14 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,
 		Solves: res.Solves + 1 + f.ProbabilitySolves, Iter: res.Iter, Status: res.Status.String(), LearnedOn: res.LearnedOn,
 		TuneSeconds: res.Elapsed.Seconds(), FitSeconds: f.Elapsed.Seconds(),
-		Init: res.Init, Notes: append([]string(nil), res.Notes...),
+		Init: res.Init, Notes: append([]hint.Text(nil), res.Notes...),
 		FeatureNames: train.FeatureNames, Tuning: res, Model: m, Probability: m.Probability,
 	}
 	if r.TestIsTraining {
-		r.Notes = append([]string{r.TestIsTrainingNote()}, r.Notes...)
+		r.Notes = append([]hint.Text{{r.TestIsTrainingNote()}}, r.Notes...)
 	}
 	if n := m.InvertedNote(); n != "" {
-		r.Notes = append(r.Notes, n)
+		r.Notes = append(r.Notes, hint.T(n))
 	}
 	for _, j := range t.Norm.Constant {
 		r.Constant = append(r.Constant, j+1)
@@ -260,7 +261,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	r.DegenerateCheck = t.Degeneracy
 	if k := r.DegenerateCheck.Kind; k != "" {
 		r.Degenerate = &k
-		r.Notes = append([]string{r.DegenerateWarning()}, r.Notes...)
+		r.Notes = append([]hint.Text{{r.DegenerateWarning()}}, r.Notes...)
 	}
 	cv, src := MethodHeldOut(res.Criterion, res.CriterionEnd, res.Figures, res.LearnedOn)
 	testAcc := math.NaN()
@@ -269,13 +270,13 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	}
 	r.Memorisation = CheckMemorisation(r.NSV, train.Len(), f.TrainAccuracy, cv, src, testAcc)
 	if why := r.Memorisation.Reason(); why != "" {
-		r.Notes = append([]string{"WARNING: memorising: " + why + " (the rule: docs/protocol.md, \"Memorising models\")"}, r.Notes...)
+		r.Notes = append([]hint.Text{{"WARNING: memorising: " + why + " (the rule: docs/protocol.md, \"Memorising models\")"}}, r.Notes...)
 	}
 	r.Notes = append(r.Notes, train.Notes...)
 	if !f.Converged() && m.IsMultiClass() {
-		r.Notes = append(r.Notes, fmt.Sprintf("a final SVM solve stopped with status %s", f.SVC.Status))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("a final SVM solve stopped with status %s", f.SVC.Status)))
 	} else if !f.Converged() {
-		r.Notes = append(r.Notes, fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", f.SVC.Status, f.SVC.Iter))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("the final SVM solve stopped with status %s after %d iterations", f.SVC.Status, f.SVC.Iter)))
 	}
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
@@ -88,7 +89,7 @@ func (s BOSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // boInfo is bo's entry in the registry (All).
 var boInfo = Info{
-	Name: "bo", Summary: "Bayesian optimisation: GP (Matérn 5/2) and expected improvement over grid.py's box, --budget k-fold CV evaluations",
+	Name: "bo", Summary: hint.T("Bayesian optimisation: GP (Matérn 5/2) and expected improvement over grid.py's box, ", hint.S("budget", ""), " k-fold CV evaluations"),
 	Params: []string{"iso", "ard"}, Margins: []string{"l1"}, marginWhy: "a baseline of the L1 soft margin, as svm",
 	OptIn: true,
 	build: func(p, _ string) Spec { return BOSettings{Param: p} },

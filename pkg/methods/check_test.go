@@ -128,7 +128,7 @@ func TestCheck(t *testing.T) {
 			if !errors.As(err, &oe) {
 				t.Fatalf("Check of %+v: %v (%T), want an *OptionError for %s", tc.spec, err, err, tc.option)
 			}
-			if oe.Method != name || oe.Option != tc.option || oe.Value != tc.value || oe.Want == "" {
+			if oe.Method != name || oe.Option != tc.option || oe.Value != tc.value || len(oe.Want) == 0 {
 				t.Errorf("Check: %+v, want method %s, option %s, value %s and what is wanted", *oe, name, tc.option, tc.value)
 			}
 			msg := err.Error()
@@ -170,7 +170,7 @@ func TestCheckAgreesWithTune(t *testing.T) {
 			if !errors.As(checkErr, &ce) || !errors.As(tuneErr, &te) {
 				t.Fatalf("Check: %v; Tune: %v; want the same *OptionError from both", checkErr, tuneErr)
 			}
-			if *ce != *te || checkErr.Error() != tuneErr.Error() {
+			if ce.Error() != te.Error() || checkErr.Error() != tuneErr.Error() {
 				t.Errorf("Check: %v; Tune: %v; want the same error", checkErr, tuneErr)
 			}
 		})

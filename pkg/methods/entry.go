@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Tune is the one entry to a method for a caller that has a training part:
@@ -93,7 +94,8 @@ func tuneBinary(ctx context.Context, s Spec, train *dataio.Dataset) (*Result, er
 		return res, err
 	}
 	res.LearnedOn = m
-	note := fmt.Sprintf("large data: the kernel and C were learned on a stratified random subset of %d of the %d training rows (--kernel-rows), the final SVM trained on all %d", m, n, n)
+	note := hint.T(fmt.Sprintf("large data: the kernel and C were learned on a stratified random subset of %d of the %d training rows (", m, n),
+		hint.S("kernel-rows", ""), fmt.Sprintf("), the final SVM trained on all %d", n))
 	res.Notes = append(res.Notes, note)
 	return res, nil
 }

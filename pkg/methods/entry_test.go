@@ -34,7 +34,7 @@ func TestTuneLargeDataSubset(t *testing.T) {
 	if got.LearnedOn != 150 || got.C != want.C || !reflect.DeepEqual(got.Kernel, want.Kernel) || got.CriterionEnd != want.CriterionEnd {
 		t.Errorf("learned on %d rows, C %v, kernel %+v; the subset's own run: C %v, kernel %+v", got.LearnedOn, got.C, got.Kernel, want.C, want.Kernel)
 	}
-	if n := len(got.Notes); n == 0 || !strings.Contains(got.Notes[n-1], "150 of the 400 training rows") {
+	if n := len(got.Notes); n == 0 || !strings.Contains(got.Notes[n-1].String(), "150 of the 400 training rows") {
 		t.Errorf("notes %q", got.Notes)
 	}
 	pos, _ := d.Subset(rows).ClassCounts()

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -94,7 +95,7 @@ func (s GISettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // giInfo is gi's entry in the registry (All).
 var giInfo = Info{
-	Name: "gi", Summary: "Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart",
+	Name: "gi", Summary: hint.T("Glasmachers & Igel 2005: radius-margin quotient, iRprop+ in the exponential chart"),
 	Params: giParams, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound needs 2D* = ‖w‖²",
 	build: func(p, _ string) Spec { return GISettings{Param: p} },
 }
@@ -155,12 +156,14 @@ const giAutoRatio = 20
 // (banana, d = 2; the paper's chessboard) the size-free A, C and E shrink
 // the kernel until nearly every point is a support vector (banana: 66% vs
 // D's 81%), and D is the paper's choice.
-func giAutoParam(n, d int) (giParam, string) {
+func giAutoParam(n, d int) (giParam, hint.Text) {
 	k := d * (d + 1) / 2
 	if float64(k) <= float64(n)/giAutoRatio {
-		return giFullDet, fmt.Sprintf("gi: parameterisation D chosen because its d(d+1)/2 = %d free parameters are at most n/%d = %.4g (d = %d, n = %d); the radius-margin bound overfits with more (--param A–E to choose)", k, giAutoRatio, float64(n)/giAutoRatio, d, n)
+		return giFullDet, hint.T(fmt.Sprintf("gi: parameterisation D chosen because its d(d+1)/2 = %d free parameters are at most n/%d = %.4g (d = %d, n = %d); the radius-margin bound overfits with more (", k, giAutoRatio, float64(n)/giAutoRatio, d, n),
+			hint.S("param", "A–E"), " to choose)")
 	}
-	return giIso, fmt.Sprintf("gi: parameterisation A chosen because D's d(d+1)/2 = %d free parameters exceed n/%d = %.4g (d = %d, n = %d): minimising the radius-margin bound over that many fits the bound, not the data (--param A–E to choose)", k, giAutoRatio, float64(n)/giAutoRatio, d, n)
+	return giIso, hint.T(fmt.Sprintf("gi: parameterisation A chosen because D's d(d+1)/2 = %d free parameters exceed n/%d = %.4g (d = %d, n = %d): minimising the radius-margin bound over that many fits the bound, not the data (", k, giAutoRatio, float64(n)/giAutoRatio, d, n),
+		hint.S("param", "A–E"), " to choose)")
 }
 
 // giParam is one of the parameterisations A–E of Glasmachers & Igel's Table 1.
@@ -295,7 +298,7 @@ func (pr *giProblem) eval(ctx context.Context, B *mat.SymDense, prev *giState) (
 	svm, err := solver.TrainSVC(ctx, km, pr.y, solver.SVCParams{Margin: pr.margin, C: pr.C}, pr.s, a0)
 	if err != nil {
 		if errors.Is(err, solver.ErrNotSeparable) {
-			return nil, fmt.Errorf("%w; the hard margin needs data a Gaussian SVM can separate (identical points with different labels cannot be): use the L2 soft margin (--margin l2)", err)
+			return nil, hint.Errorf(err, err, "; the hard margin needs data a Gaussian SVM can separate (identical points with different labels cannot be): use the L2 soft margin (", hint.S("margin", "l2"), ")")
 		}
 		return nil, err
 	}
@@ -485,7 +488,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	if err != nil {
 		return nil, nil, err
 	}
-	var why string
+	var why hint.Text
 	if auto {
 		param, why = giAutoParam(train.Len(), train.Dim())
 	}
@@ -510,7 +513,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	s.Progress.Announce(append(plan, iterationStage("gi", steps, steps, train.Len(), giPerIter))...)
 
 	res := &Result{Method: "gi", Param: param.String(), Criterion: giCriterionLabel}
-	if why != "" {
+	if why != nil {
 		res.Notes = append(res.Notes, why)
 	}
 	sigma, err := jaakkolaSigma(train.X, train.Y)
@@ -671,11 +674,11 @@ func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 		res.Figures = append(res.Figures, Figure{Name: "log det B", Value: ld})
 	}
 	if best != g.cur {
-		res.Notes = append(res.Notes, fmt.Sprintf("the kernel is the iterate with the smallest criterion (%.6g), not the last one (%.6g)", best.T, g.cur.T))
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("the kernel is the iterate with the smallest criterion (%.6g), not the last one (%.6g)", best.T, g.cur.T)))
 	}
 	frac0, frac := float64(g.nsv0)/n, float64(best.svm.NSV)/n
 	if frac > 0.8 && frac > frac0+0.2 && (param == giIso || param == giDiag || param == giFull) {
-		res.Notes = append(res.Notes, fmt.Sprintf("the support vectors grew from %.0f%% to %.0f%% of the training points: with the kernel size free (param %s) the radius-margin bound shrinks the kernel and tends to overfit (Glasmachers & Igel 2005, §3); param D keeps det B fixed", 100*frac0, 100*frac, param))
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("the support vectors grew from %.0f%% to %.0f%% of the training points: with the kernel size free (param %s) the radius-margin bound shrinks the kernel and tends to overfit (Glasmachers & Igel 2005, §3); param D keeps det B fixed", 100*frac0, 100*frac, param)))
 	}
 	return nil
 }

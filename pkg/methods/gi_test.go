@@ -13,6 +13,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -91,7 +92,7 @@ func TestGIAutoParam(t *testing.T) {
 		{100, 13, giIso, "D's d(d+1)/2 = 91 free parameters exceed n/20 = 5 "},
 	} {
 		p, why := giAutoParam(c.n, c.d)
-		if p != c.want || !strings.Contains(why, c.why) {
+		if p != c.want || !strings.Contains(why.String(), c.why) {
 			t.Errorf("n = %d, d = %d: %v, %q; want %v, %q", c.n, c.d, p, why, c.want, c.why)
 		}
 	}
@@ -101,7 +102,7 @@ func TestGIAutoParam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Param != "A" || len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0], "gi: parameterisation A chosen because D's d(d+1)/2 = 91") || res.Kernel.Gamma == 0 {
+	if res.Param != "A" || len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0].String(), "gi: parameterisation A chosen because D's d(d+1)/2 = 91") || res.Kernel.Gamma == 0 {
 		t.Errorf("heart, auto: param %q, kernel %+v, notes %q; want A (isotropic) with the reason first", res.Param, res.Kernel, res.Notes)
 	}
 	// An explicit D is D, with no note about the choice.
@@ -110,7 +111,7 @@ func TestGIAutoParam(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range res.Notes {
-		if strings.Contains(n, "chosen because") {
+		if strings.Contains(n.String(), "chosen because") {
 			t.Errorf("explicit D: note %q", n)
 		}
 	}
@@ -454,8 +455,13 @@ func TestGIHardMarginNotSeparable(t *testing.T) {
 	if !errors.Is(err, solver.ErrNotSeparable) {
 		t.Errorf("error %v does not wrap solver.ErrNotSeparable", err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "gi: iteration 0: ") || !strings.Contains(msg, "--margin l2") {
+	if msg := err.Error(); !strings.Contains(msg, "gi: iteration 0: ") || !strings.Contains(msg, "soft margin (margin=l2)") {
 		t.Errorf("message %q", msg)
+	}
+	// The setting it suggests is typed: a command line spells it as its flag.
+	flag := func(s hint.Setting) string { return "--" + s.Key + " " + s.Value }
+	if msg := hint.Spell(err, flag).Error(); !strings.HasPrefix(msg, "gi: iteration 0: ") || !strings.HasSuffix(msg, "soft margin (--margin l2)") {
+		t.Errorf("spelled as flags: %q", msg)
 	}
 	// The L2 soft margin handles the same data.
 	if _, err := (GISettings{Common: Common{C: 1}, Steps: 3}).tune(context.Background(), bad); err != nil {

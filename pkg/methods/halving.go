@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
@@ -55,7 +56,7 @@ func (s HalvingSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // halvingInfo is halving's entry in the registry (All).
 var halvingInfo = Info{
-	Name: "halving", Summary: "successive halving over grid.py's grid (scikit-learn's HalvingGridSearchCV: training rows as the resource, factor 3)",
+	Name: "halving", Summary: hint.T("successive halving over grid.py's grid (scikit-learn's HalvingGridSearchCV: training rows as the resource, factor 3)"),
 	Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "a baseline of the L1 soft margin, as svm",
 	OptIn: true,
 	build: func(string, string) Spec { return HalvingSettings{} },

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 )
@@ -100,7 +101,7 @@ func (s LCCPSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // lccpInfo is lccp's entry in the registry (All).
 var lccpInfo = Info{
-	Name: "lccp", Summary: "Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure",
+	Name: "lccp", Summary: hint.T("Boughorbel et al.: multi-θ L1 kernel by the log convex-concave procedure"),
 	Params: []string{"multi", "single"}, Margins: []string{"l2", "hard"}, marginWhy: "the radius-margin bound and its convexity need ‖w‖² = 2D*",
 	build: func(p, _ string) Spec { return LCCPSettings{Param: p} },
 }
@@ -444,8 +445,8 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		// A point repeated under both labels can never be separated; say so
 		// at once instead of letting SMO run into its iteration limit.
 		if i, j, ok := lccpConflict(train); ok {
-			return nil, fmt.Errorf("lccp: hard margin: rows %d and %d are the same point with different labels: %w; the default L2 soft margin (--margin l2) works on any data",
-				i+1, j+1, solver.ErrNotSeparable)
+			return nil, hint.Errorf(solver.ErrNotSeparable, fmt.Sprintf("lccp: hard margin: rows %d and %d are the same point with different labels: ", i+1, j+1),
+				solver.ErrNotSeparable, "; the default L2 soft margin (", hint.S("margin", "l2"), ") works on any data")
 		}
 	}
 	s.beginIterations(maxIter, lccpExpected)
@@ -472,8 +473,8 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 	res.Status, res.Iter = out.Status, out.Iter
 	res.CriterionEnd = o.J
 	if len(o.increases) > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("J increased in %d of %d LCCP steps (CCCP guarantees a decrease up to the QP tolerance %g): %s",
-			len(o.increases), res.Iter, set.Eps, lccpJoinMax(o.increases, 5)))
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("J increased in %d of %d LCCP steps (CCCP guarantees a decrease up to the QP tolerance %g): %s",
+			len(o.increases), res.Iter, set.Eps, lccpJoinMax(o.increases, 5))))
 	}
 	if err := o.report(res, train, param); err != nil {
 		_, err = dr.fail(ctx, res.Iter, err)
@@ -541,7 +542,7 @@ func (o *lccpOuter) eval(ctx context.Context, iter int) error {
 	o.W2, o.nsv, err = prob.margin2(ctx, K, o.gw)
 	if err != nil {
 		if prob.margin == solver.Hard && errors.Is(err, solver.ErrNotSeparable) {
-			return fmt.Errorf("lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
+			return hint.Errorf(err, fmt.Sprintf("lccp: hard margin at iteration %d: ", iter), err, "; the default L2 soft margin (", hint.S("margin", "l2"), ") works on any data")
 		}
 		return err
 	}
@@ -612,7 +613,7 @@ func (o *lccpOuter) report(res *Result, train *dataio.Dataset, param string) err
 			if param == "multi" {
 				name = "feature " + rcscFeatureName(train, j)
 			}
-			res.Notes = append(res.Notes, fmt.Sprintf("θ reached its bound e^±%d × θ0 (%s): the bound, not the criterion, stopped it", lccpLogThetaMax, name))
+			res.Notes = append(res.Notes, hint.T(fmt.Sprintf("θ reached its bound e^±%d × θ0 (%s): the bound, not the criterion, stopped it", lccpLogThetaMax, name)))
 		}
 	}
 	return nil

@@ -317,7 +317,7 @@ func TestLCCPMonotone(t *testing.T) {
 				}
 			}
 			for _, n := range res.Notes {
-				if strings.Contains(n, "increased") {
+				if strings.Contains(n.String(), "increased") {
 					t.Errorf("note: %s", n)
 				}
 			}

@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -72,8 +73,8 @@ type Result struct {
 
 	// Init says how the start point (and C) were chosen; Notes carry warnings
 	// and facts a user should read.
-	Init  string   `json:"init,omitempty"`
-	Notes []string `json:"notes,omitempty"`
+	Init  string      `json:"init,omitempty"`
+	Notes []hint.Text `json:"notes,omitempty"`
 	// Figures are the method's own numbers (e.g. twolevel's e*, e0, μ*), in
 	// the order they should be printed.
 	Figures []Figure `json:"figures,omitempty"`

@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -189,7 +190,7 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 		r.CriterionStart += pr.CriterionStart / float64(len(pairs))
 		r.CriterionEnd += pr.CriterionEnd / float64(len(pairs))
 		for _, n := range pr.Notes {
-			r.Notes = append(r.Notes, fmt.Sprintf("%q vs %q: %s", p.Positive, p.Negative, n))
+			r.Notes = append(r.Notes, append(hint.T(fmt.Sprintf("%q vs %q: ", p.Positive, p.Negative)), n...))
 		}
 	}
 	if r.Criterion != "" {

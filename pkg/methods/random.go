@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // RandomSettings configure random search (Bergstra & Bengio, "Random
@@ -84,7 +85,7 @@ func (s RandomSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // randomInfo is random's entry in the registry (All).
 var randomInfo = Info{
-	Name: "random", Summary: "random search (Bergstra & Bengio 2012): --budget (C, γ) draws from grid.py's box, the best by k-fold CV",
+	Name: "random", Summary: hint.T("random search (Bergstra & Bengio 2012): ", hint.S("budget", ""), " (C, γ) draws from grid.py's box, the best by k-fold CV"),
 	Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "a baseline of the L1 soft margin, as svm",
 	OptIn: true,
 	build: func(string, string) Spec { return RandomSettings{} },

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -108,7 +109,7 @@ func (s RCSCSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // rcscInfo is rcsc's entry in the registry (All).
 var rcscInfo = Info{
-	Name: "rcsc", Summary: "Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV",
+	Name: "rcsc", Summary: hint.T("Yang, Xiong & Yang 2010: γ by the regularised class-separability criterion, C by CV"),
 	Params: []string{"iso", "diag"}, Modes: []string{"robust", "paper"},
 	Margins: []string{"l1"}, marginWhy: "rcsc tunes γ for the L1 soft margin, as the paper",
 	build: func(p, m string) Spec { return RCSCSettings{Param: p, Schedule: m} },
@@ -342,7 +343,7 @@ func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res.Trace = run.trace
 	res.Iter = run.iter
 	res.Status = run.status
-	res.Notes = append(res.Notes, run.notes...)
+	res.Notes = append(res.Notes, hint.Texts(run.notes)...)
 	res.CriterionStart = run.j0
 	res.CriterionEnd = run.j
 	if err != nil {

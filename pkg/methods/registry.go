@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Info describes one registered method: its ID, a one-line summary, its
@@ -11,7 +13,7 @@ import (
 // build its settings from the command line's param and mode.
 type Info struct {
 	Name    string
-	Summary string
+	Summary hint.Text
 	// Params lists the accepted parameterisations; the first is the
 	// default.
 	Params []string
@@ -65,20 +67,6 @@ func Names() []string {
 	return out
 }
 
-// List is the help's table of registered methods and their params: a line
-// per method with its summary, and a line of its --param choices when it has
-// several (the first is the default).
-func List() string {
-	var b strings.Builder
-	for _, m := range All {
-		fmt.Fprintf(&b, "  %-9s %s\n", m.Name, m.Summary)
-		if p := m.Params; len(p) > 1 {
-			fmt.Fprintf(&b, "  %-9s --param %s (default %s)\n", "", strings.Join(p, "|"), p[0])
-		}
-	}
-	return b.String()
-}
-
 // UnknownMethodError is a method ID the registry does not know.
 type UnknownMethodError struct{ Name string }
 
@@ -100,7 +88,7 @@ func Lookup(name string) (Info, error) {
 // its paper and what it tunes ("(no description)" for an unknown ID).
 func Summary(name string) string {
 	if in, err := Lookup(name); err == nil {
-		return in.Summary
+		return in.Summary.String()
 	}
 	return "(no description)"
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // The search space is the user's (issue 35): a grid of log2 C and of log2 γ
@@ -130,10 +131,10 @@ type Space struct {
 // check refuses a log2 C grid with a fixed C (one of them is ignored).
 func (sp Space) check(method string, c float64) error {
 	if g := sp.Log2C; g.IsSet() && !(Log2CRange.Contains(g.Begin) && Log2CRange.Contains(g.End)) {
-		return &OptionError{Method: method, Option: "log2c", Value: g.String(), Want: "a begin and an end each " + Log2CRange.Want()}
+		return &OptionError{Method: method, Option: "log2c", Value: g.String(), Want: hint.T("a begin and an end each " + Log2CRange.Want())}
 	}
 	if sp.Log2C.IsSet() && c > 0 {
-		return &OptionError{Method: method, Option: "log2c", Value: sp.Log2C.String(), Want: "no C grid when C is fixed (--C): give one of them"}
+		return &OptionError{Method: method, Option: "log2c", Value: sp.Log2C.String(), Want: hint.T("no C grid when C is fixed (", hint.S("C", ""), "): give one of them")}
 	}
 	return nil
 }
@@ -192,7 +193,8 @@ func (c Common) checkWeights(method string, honours bool) error {
 		return err
 	}
 	if c.ClassWeight != "" && (c.WeightPos != 0 || c.WeightNeg != 0) {
-		return optErr(method, "class-weight", c.ClassWeight, "either balanced or --weight-pos/--weight-neg, not both")
+		return &OptionError{Method: method, Option: "class-weight", Value: strconv.Quote(c.ClassWeight),
+			Want: hint.T("either balanced or ", hint.S("weight-pos", ""), "/", hint.S("weight-neg", ""), ", not both")}
 	}
 	if !honours && c.weighted() {
 		opt, v := "class-weight", c.ClassWeight
@@ -203,7 +205,7 @@ func (c Common) checkWeights(method string, honours bool) error {
 			}
 		}
 		return &OptionError{Method: method, Option: opt, Value: v,
-			Want: "no class weights: " + method + "'s criterion has no per-class C; svm, halving, random and bo honour them"}
+			Want: hint.T("no class weights: " + method + "'s criterion has no per-class C; svm, halving, random and bo honour them")}
 	}
 	return nil
 }
@@ -250,7 +252,7 @@ func (cs cvSet) weights(c Common) ([][2]float64, error) {
 		return [][2]float64{{ratio(n, 2*pos), ratio(n, 2*(n-pos))}}, nil
 	}
 	if c.ClassWeight == "" {
-		return nil, fmt.Errorf("class weights --weight-pos and --weight-neg are for two classes; this data has %d (give --class-weight balanced)", cs.k)
+		return nil, hint.Errorf(nil, "class weights ", hint.S("weight-pos", ""), " and ", hint.S("weight-neg", ""), fmt.Sprintf(" are for two classes; this data has %d (give ", cs.k), hint.S("class-weight", "balanced"), ")")
 	}
 	sizes := make([]int, cs.k)
 	for _, v := range cs.class {

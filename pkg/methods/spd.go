@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/manifold"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -92,7 +93,7 @@ func (s SPDSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // spdInfo is spd's entry in the registry (All).
 var spdInfo = Info{
-	Name: "spd", Summary: "Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)",
+	Name: "spd", Summary: hint.T("Laanaya et al. 2011: metric Q by descent on the SPD manifold (margin + Frobenius criterion)"),
 	Params: []string{"diag", "full"}, Modes: spdModes,
 	Margins: []string{"l1"}, marginWhy: "Laanaya's criterion is the C-SVC dual",
 	build: func(p, m string) Spec { return SPDSettings{Param: p, Mode: m} },
@@ -631,7 +632,7 @@ type spdInit struct {
 	C      float64
 	gamma0 float64 // LIBSVM γ of the isotropic start (Q0 = 2γ0 I)
 	desc   string
-	notes  []string
+	notes  []hint.Text
 	solves int
 }
 
@@ -655,7 +656,7 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 	case init == "heuristic":
 		in.gamma0 = kernel.GammaForMedian(train.X, heuristicMedianK)
 		if !(in.gamma0 > 0) || math.IsInf(in.gamma0, 0) {
-			return in, fmt.Errorf("spd: heuristic start: too many training points coincide to set gamma0 (got %v); give --init sigma=S", in.gamma0)
+			return in, hint.Errorf(nil, fmt.Sprintf("spd: heuristic start: too many training points coincide to set gamma0 (got %v); give ", in.gamma0), hint.S("init", "sigma=S"))
 		}
 		in.desc = fmt.Sprintf("heuristic: gamma0 = %.4g (LIBSVM convention) puts the median off-diagonal kernel value at e^-2; %s", in.gamma0, cSource)
 	case init == "cv":
@@ -684,13 +685,13 @@ func chooseInit(ctx context.Context, train *dataio.Dataset, init string, cm Comm
 		return in, fmt.Errorf("spd: C must be positive, got %v", in.C)
 	}
 	if med := medianKernel(train, in.gamma0); med < 0.01 || med > 0.99 {
-		advice := "prefer --init heuristic (the default: median K = e^-2)"
+		advice := hint.T("prefer ", hint.S("init", "heuristic"), " (the default: median K = e^-2)")
 		if init == "heuristic" {
 			// The heuristic aims at e⁻²: it misses only when most pairs
 			// of rows coincide or the distances are extreme.
-			advice = "the heuristic could not reach median K = e^-2 (most pairs of training rows coincide?): give --init sigma=S or --init cv"
+			advice = hint.T("the heuristic could not reach median K = e^-2 (most pairs of training rows coincide?): give ", hint.S("init", "sigma=S"), " or ", hint.S("init", "cv"))
 		}
-		in.notes = append(in.notes, fmt.Sprintf("the start kernel is degenerate (median off-diagonal K = %.3g, outside [0.01, 0.99]): from K ≈ 11ᵀ or K ≈ I the descent barely moves; %s", med, advice))
+		in.notes = append(in.notes, append(hint.T(fmt.Sprintf("the start kernel is degenerate (median off-diagonal K = %.3g, outside [0.01, 0.99]): from K ≈ 11ᵀ or K ≈ I the descent barely moves; ", med)), advice...))
 	}
 	in.Q0 = mat.NewSymDense(d, nil)
 	for k := 0; k < d; k++ {
@@ -768,11 +769,11 @@ func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	}
 	switch cfg.mode {
 	case spdModeRiemannian:
-		res.Notes = append(res.Notes, "mode riemannian: steps along Q^1/2 exp(-eta Q^1/2 G Q^1/2) Q^1/2 (Riemannian gradient), not the paper's eq. 22")
+		res.Notes = append(res.Notes, hint.T("mode riemannian: steps along Q^1/2 exp(-eta Q^1/2 G Q^1/2) Q^1/2 (Riemannian gradient), not the paper's eq. 22"))
 	case spdModeBacktrack:
-		res.Notes = append(res.Notes, "mode backtrack: eq. 22 with plain Armijo backtracking instead of the line minimisation (loses accuracy on Weston's data)")
+		res.Notes = append(res.Notes, hint.T("mode backtrack: eq. 22 with plain Armijo backtracking instead of the line minimisation (loses accuracy on Weston's data)"))
 	case spdModeLBFGS:
-		res.Notes = append(res.Notes, "mode lbfgs: not the paper's algorithm: L-BFGS on the same criterion w(Q), alpha re-solved at every evaluation, in a log-diagonal / log-Cholesky chart")
+		res.Notes = append(res.Notes, hint.T("mode lbfgs: not the paper's algorithm: L-BFGS on the same criterion w(Q), alpha re-solved at every evaluation, in a log-diagonal / log-Cholesky chart"))
 	}
 	record := tracer(start, &res.Trace, s.stepRecorder())
 	run := spdAlgorithm1
@@ -790,7 +791,7 @@ func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	res.Kernel = k.Spec()
 	res.CriterionStart, res.CriterionEnd = out.w0, out.w
 	res.Status, res.Iter, res.Solves = out.status, out.iters, in.solves+out.solves
-	res.Notes = append(res.Notes, out.notes...)
+	res.Notes = append(res.Notes, hint.Texts(out.notes)...)
 	res.Figures = []Figure{
 		{Name: "rho", Value: cfg.rho},
 		{Name: "log2 gamma0", Value: math.Log2(in.gamma0)},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -554,7 +555,7 @@ func TestSPDLBFGSRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != status.Converged || res.Iter >= 1000 || !strings.Contains(strings.Join(res.Notes, "|"), "line search found no further decrease") {
+	if res.Status != status.Converged || res.Iter >= 1000 || !strings.Contains(strings.Join(hint.Strings(res.Notes), "|"), "line search found no further decrease") {
 		t.Errorf("Tol 1e-15: status %v after %d iterations, notes %q", res.Status, res.Iter, res.Notes)
 	}
 
@@ -591,7 +592,7 @@ func TestSPDInits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.gamma0 != 1/(2*0.01*0.01) || s.C != 3 || len(s.notes) != 1 || !strings.Contains(s.notes[0], "degenerate") {
+	if s.gamma0 != 1/(2*0.01*0.01) || s.C != 3 || len(s.notes) != 1 || !strings.Contains(s.notes[0].String(), "degenerate") {
 		t.Errorf("sigma=0.01: γ0 %g, C %g, notes %v (want a degenerate-kernel warning)", s.gamma0, s.C, s.notes)
 	}
 	c, err := chooseInit(ctx, tr, "cv", Common{Seed: 4})
@@ -665,9 +666,9 @@ func TestSPDDegenerateStartNote(t *testing.T) {
 	}
 	found := false
 	for _, n := range res.Notes {
-		if strings.Contains(n, "the start kernel is degenerate") {
+		if strings.Contains(n.String(), "the start kernel is degenerate") {
 			found = true
-			if !strings.Contains(n, "prefer --init heuristic (the default") {
+			if !strings.Contains(n.String(), "prefer init=heuristic (the default") {
 				t.Errorf("note %q does not name the default start", n)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Spec is one method with its settings: SVMSettings, SPDSettings,
@@ -63,8 +64,8 @@ type sizeLimiter interface {
 type OptionError struct {
 	Method string
 	Option string
-	Value  string // the refused value as the user would write it
-	Want   string // what is accepted, and why where it is not obvious
+	Value  string    // the refused value as the user would write it
+	Want   hint.Text // what is accepted, and why where it is not obvious
 }
 
 func (e *OptionError) Error() string {
@@ -74,7 +75,7 @@ func (e *OptionError) Error() string {
 // Reason is the message without the method's name: "<option> <value>: want
 // <what>" (the command line puts a flag's name in front of it).
 func (e *OptionError) Reason() string {
-	return fmt.Sprintf("%s %s: want %s", e.Option, e.Value, e.Want)
+	return fmt.Sprintf("%s %s: want %s", e.Option, e.Value, e.Want.String())
 }
 
 // optErr returns an *OptionError for a value printed with %v (strings
@@ -87,7 +88,7 @@ func optErr(method, option string, value any, want string) *OptionError {
 	case float64:
 		v = strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	return &OptionError{Method: method, Option: option, Value: v, Want: want}
+	return &OptionError{Method: method, Option: option, Value: v, Want: hint.T(want)}
 }
 
 // finiteNonNeg reports whether v is a finite number ≥ 0.
@@ -231,7 +232,10 @@ type SizeError struct {
 	Reason string // why, with what was measured
 }
 
-func (e *SizeError) Error() string {
-	return fmt.Sprintf("%s refuses to learn on %d training rows, more than %d: %s; use fewer rows (a --kernel-rows subset), or set an iteration limit to run that many steps anyway",
-		e.Method, e.N, e.Max, e.Reason)
+func (e *SizeError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the settings that avoid the refusal.
+func (e *SizeError) Words() hint.Text {
+	return hint.T(fmt.Sprintf("%s refuses to learn on %d training rows, more than %d: %s; use fewer rows (a ", e.Method, e.N, e.Max, e.Reason),
+		hint.S("kernel-rows", ""), " subset), or set an iteration limit to run that many steps anyway")
 }

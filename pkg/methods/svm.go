@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -45,7 +46,7 @@ func (s SVMSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // svmInfo is svm's entry in the registry (All).
 var svmInfo = Info{
-	Name: "svm", Summary: "isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)",
+	Name: "svm", Summary: hint.T("isotropic Gaussian, (C, γ) by k-fold CV over LIBSVM grid.py's grid (the baseline)"),
 	Params: []string{"iso"}, Margins: []string{"l1"}, marginWhy: "the baseline is the L1 soft margin",
 	build: func(string, string) Spec { return SVMSettings{} },
 }

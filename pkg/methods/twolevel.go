@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/solver/sqp"
@@ -171,7 +172,7 @@ func (s TwoLevelSettings) WithBase(c Common) Spec { s.Common = c; return s }
 
 // twoLevelInfo is twolevel's entry in the registry (All).
 var twoLevelInfo = Info{
-	Name: "twolevel", Summary: "Schittkowski: validation error minimised by SQP over an L2-SVM",
+	Name: "twolevel", Summary: hint.T("Schittkowski: validation error minimised by SQP over an L2-SVM"),
 	Params: []string{"iso", "diag"}, Modes: []string{tlModeSelect, tlModePaper},
 	Margins: []string{"l2"}, marginWhy: "the method is built on the L2 soft margin",
 	build: func(p, m string) Spec { return TwoLevelSettings{Param: p, Mode: m} },
@@ -865,7 +866,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	res.Status = sres.Status
 	if sres.Status != status.Converged && sres.Status != status.IterationLimit {
 		res.Status = status.IterationLimit
-		res.Notes = append(res.Notes, fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT))
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT)))
 	}
 	res.Iter = sres.Iter
 
@@ -888,9 +889,9 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		if err := tp.eval(ctx, pStar, nuStar); err != nil {
 			return fail(res.Iter, err)
 		}
-		res.Notes = append(res.Notes, fmt.Sprintf(
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf(
 			"returned SQP iterate %d of %d, not the end point: the end point has %d of %d validation errors, more than the limit %.1f (the fewest over the iterates plus one standard error, at most the start's %d); this one has %d (Σ max(0, -f_i) %.4g, at the end %.4g). Mode %q returns the end point",
-			chosen.iter, res.Iter, end.errs, nt, limit, iterates[0].errs, chosen.errs, chosen.crit, end.crit, tlModePaper))
+			chosen.iter, res.Iter, end.errs, nt, limit, iterates[0].errs, chosen.errs, chosen.crit, end.crit, tlModePaper)))
 	}
 	eStar := tlValError(tp.f)
 	res.CriterionEnd = tlCrit(tp.f)
@@ -939,7 +940,7 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		Figure{Name: "it*", Value: float64(chosen.iter)},
 		Figure{Name: "e_end (validation %)", Value: 100 * float64(end.errs) / float64(nt)})
 	if param == "iso" && res.Kernel.Gamma == 0 {
-		res.Notes = append(res.Notes, "the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)")
+		res.Notes = append(res.Notes, hint.T("the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)"))
 	}
 	res.Elapsed = time.Since(start)
 	return res, iterates, nil

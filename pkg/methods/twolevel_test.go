@@ -465,7 +465,7 @@ func TestTwoLevelHeartPartition21(t *testing.T) {
 		t.Errorf("paper mode: Σ max(0, -f) %g → %g: want the degenerate valley", paper.CriterionStart, paper.CriterionEnd)
 	}
 	for _, note := range paper.Notes {
-		if strings.Contains(note, "returned SQP iterate") {
+		if strings.Contains(note.String(), "returned SQP iterate") {
 			t.Errorf("paper mode notes an iterate choice: %q", note)
 		}
 	}
@@ -499,7 +499,7 @@ func TestTwoLevelHeartPartition21(t *testing.T) {
 	}
 	noted := false
 	for _, note := range res.Notes {
-		noted = noted || strings.Contains(note, "returned SQP iterate")
+		noted = noted || strings.Contains(note.String(), "returned SQP iterate")
 	}
 	if !noted {
 		t.Errorf("no note says which iterate was returned: %q", res.Notes)

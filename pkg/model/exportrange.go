@@ -99,7 +99,7 @@ func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings,
 		kind = s.norm.Kind
 	}
 	fmt.Fprintf(b, "%s is the normaliser fitted on the training part\n", RangeFile)
-	fmt.Fprintf(b, "(--normalize %s) composed with L', one positive affine map per feature,\n", kind)
+	fmt.Fprintf(b, "(normalisation %s) composed with L', one positive affine map per feature,\n", kind)
 	fmt.Fprintf(b, "x'_j = a_j (x_j - m_j), as a range file for svm-scale -r: lines \"x\", \"0 1\", then \"j min max\"\n")
 	fmt.Fprintf(b, "with min = m_j and max = m_j + 1/a_j (svm-scale maps [min, max] linearly onto [0, 1] and\n")
 	fmt.Fprintf(b, "does not clip; a feature the kernel ignores has min = max, which svm-scale writes as 0).\n")

@@ -35,6 +35,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/probability"
@@ -1172,9 +1173,9 @@ func (m *Model) CheckChecksum(ignore, strict bool) (warn, err error) {
 	status, v := m.ChecksumStatus(), m.Verify()
 	switch {
 	case status == "mismatch" && !ignore:
-		return nil, fmt.Errorf("%w; pass --ignore-checksum to apply it anyway", v)
+		return nil, hint.Errorf(v, v, "; pass ", hint.S("ignore-checksum", ""), " to apply it anyway")
 	case status != "ok" && strict:
-		return nil, fmt.Errorf("%w (--strict)", v)
+		return nil, hint.Errorf(v, v, " (", hint.S("strict", ""), ")")
 	}
 	return v, nil
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
@@ -51,7 +52,7 @@ func ReadData(ctx context.Context, path string, r io.Reader, m *Model, ro dataio
 	}
 	p, err := dataio.OpenDataset(ctx, dataio.DatasetSpec{Path: path, Read: ro, Single: true}, 0, r)
 	if errors.Is(err, dataio.ErrUnknownLabel) {
-		return nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
+		return nil, hint.Errorf(err, err, fmt.Sprintf(" (data without labels need exactly %d columns, one per feature of the model, or ", m.NumFeatures), hint.S("no-labels", ""), ")")
 	} else if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ type Predictions struct {
 	// without PredictSettings.Probability).
 	ProbabilityInverted    bool         `json:"probability_inverted,omitempty"`
 	ProbabilityContradicts *int         `json:"probability_contradicts_prediction,omitempty"`
-	Notes                  []string     `json:"notes,omitempty"`
+	Notes                  []hint.Text  `json:"notes,omitempty"`
 	Predictions            []Prediction `json:"predictions"`
 }
 
@@ -190,11 +191,11 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		name = "standard input"
 	}
 	if s.Probability && !m.HasProbability() {
-		why := "it was trained without --probability: train or tune it again with --probability"
+		why := hint.T("it was trained without ", hint.S("probability", ""), ": train or tune it again with ", hint.S("probability", ""))
 		if m.Multiclass == dataio.OneVsRest {
-			why = "a one-vs-rest model has none (LIBSVM's -b 1 couples one-vs-one pairs)"
+			why = hint.T("a one-vs-rest model has none (LIBSVM's -b 1 couples one-vs-one pairs)")
 		}
-		return nil, fmt.Errorf("predict --probability: %s: %w: %s", s.ModelFile, ErrNoProbability, why)
+		return nil, hint.Errorf(ErrNoProbability, append(hint.T("predict ", hint.S("probability", ""), ": "+s.ModelFile+": ", ErrNoProbability, ": "), why...)...)
 	}
 	var err error
 	if m.Encoder != nil {
@@ -202,16 +203,16 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 			return nil, err
 		}
 	}
-	var notes []string
+	var notes []hint.Text
 	if !d.Labeled() && !s.NoLabels {
 		if d.Format == "libsvm" {
-			notes = append(notes, fmt.Sprintf("note: %s has no labels (its lines start with index:value): predictions only", name))
+			notes = append(notes, hint.T(fmt.Sprintf("note: %s has no labels (its lines start with index:value): predictions only", name)))
 		} else {
-			notes = append(notes, fmt.Sprintf("note: %s has no labels: its %d columns are the model's %d features (if one is a label, name it with --label-col)", name, d.Dim(), m.NumFeatures))
+			notes = append(notes, hint.T(fmt.Sprintf("note: %s has no labels: its %d columns are the model's %d features (if one is a label, name it with ", name, d.Dim(), m.NumFeatures), hint.S("label-col", ""), ")"))
 		}
 	}
 	if d.Dim() != m.NumFeatures {
-		var note string
+		var note hint.Text
 		d, note, err = fitWidth(d, m.NumFeatures, name, s)
 		if err != nil {
 			return nil, err
@@ -262,7 +263,7 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		c := ConfusionOf(of, oy)
 		return Scores{Confusion: c, Correct: c.Correct(), Accuracy: c.Accuracy()}
 	}
-	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), score, name)...)
+	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.X), score, name))...)
 	r.finishNotes(m, d, notes)
 	if s.Probability {
 		return r, r.addProbabilities(m, d)
@@ -286,7 +287,7 @@ func (r *Predictions) addProbabilities(m *Model, d *dataio.Dataset) error {
 	r.ProbabilityContradicts = &contra
 	if n := m.InvertedNote(); n != "" {
 		r.ProbabilityInverted = true
-		r.Notes = append(r.Notes, fmt.Sprintf("%s (here %d of %d rows)", n, contra, len(r.Predictions)))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("%s (here %d of %d rows)", n, contra, len(r.Predictions))))
 	}
 	if !r.Labeled {
 		return nil
@@ -327,18 +328,18 @@ func (r *Predictions) addProbabilities(m *Model, d *dataio.Dataset) error {
 
 // finishNotes sets r's notes: notes, then one when the data's feature names
 // differ from the model's.
-func (r *Predictions) finishNotes(m *Model, d *dataio.Dataset, notes []string) {
+func (r *Predictions) finishNotes(m *Model, d *dataio.Dataset, notes []hint.Text) {
 	r.Notes = notes
 	if j := dataio.FeatureNameMismatch(m.FeatureNames, d.FeatureNames); j >= 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
-			j+1, d.FeatureNames[j], m.FeatureNames[j]))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("note: feature %d is %q in the data but %q in the model: are the columns in the same order?",
+			j+1, d.FeatureNames[j], m.FeatureNames[j])))
 	}
 }
 
 // predictMulti is Predict for a multi-class model: every pair's decision
 // value, LIBSVM's vote, and for labelled data the accuracy and the k×k
 // confusion matrix.
-func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, notes []string) *Predictions {
+func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, notes []hint.Text) *Predictions {
 	k := len(m.Classes)
 	dec := m.PairDecisions(d.X)
 	pred := dataio.Combine(dec, k, m.Multiclass)
@@ -386,7 +387,7 @@ func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, n
 		sc := score(all)
 		r.Scores = &sc
 	}
-	notes = append(notes, r.markTrainingRows(m.TrainingRowsIn(d.X), score, name)...)
+	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.X), score, name))...)
 	r.finishNotes(m, d, notes)
 	return r
 }
@@ -429,27 +430,27 @@ func (r *Predictions) markTrainingRows(inTrain []bool, score func(rows []int) Sc
 // features, with FeaturesTruncate (more) it drops the last ones, and says
 // so in the note; otherwise it returns an error that names both numbers
 // and the setting.
-func fitWidth(d *dataio.Dataset, width int, name string, s PredictSettings) (*dataio.Dataset, string, error) {
+func fitWidth(d *dataio.Dataset, width int, name string, s PredictSettings) (*dataio.Dataset, hint.Text, error) {
 	have := d.Dim()
 	switch {
 	case have < width && s.Features == FeaturesPad:
-		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are read as 0 (--features pad)",
-			name, have, width, have+1, width), nil
+		return resizeFeatures(d, width), hint.T(fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are read as 0 (",
+			name, have, width, have+1, width), hint.S("features", "pad"), ")"), nil
 	case have > width && s.Features == FeaturesTruncate:
-		return resizeFeatures(d, width), fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are dropped (--features truncate)",
-			name, have, width, width+1, have), nil
+		return resizeFeatures(d, width), hint.T(fmt.Sprintf("note: %s has %d features, the model %d: features %d-%d are dropped (",
+			name, have, width, width+1, have), hint.S("features", "truncate"), ")"), nil
 	}
-	var hint string
+	var why hint.Text
 	switch {
 	case have < width && d.Format == "libsvm":
-		hint = fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row, give --features pad)", have+1, width)
+		why = hint.T(fmt.Sprintf(" (a LIBSVM file need not mention its last features: if features %d-%d are 0 in every row, give ", have+1, width), hint.S("features", "pad"), ")")
 	case have < width:
-		hint = widthHint(d, width, s.NoLabels) + "; --features pad reads the missing features as 0"
+		why = append(widthHint(d, width, s.NoLabels), "; ", hint.S("features", "pad"), " reads the missing features as 0")
 	default:
-		hint = widthHint(d, width, s.NoLabels) + fmt.Sprintf("; --features truncate drops features %d-%d", width+1, have)
+		why = append(widthHint(d, width, s.NoLabels), "; ", hint.S("features", "truncate"), fmt.Sprintf(" drops features %d-%d", width+1, have))
 	}
-	return nil, "", fmt.Errorf("predict: %s has %d features%s, the model %s was trained on %d%s",
-		name, have, readAs(d), s.ModelFile, width, hint)
+	return nil, nil, hint.Errorf(nil, append(hint.T(fmt.Sprintf("predict: %s has %d features%s, the model %s was trained on %d",
+		name, have, readAs(d), s.ModelFile, width)), why...)...)
 }
 
 // resizeFeatures returns d with width features: its own, then zeros (or
@@ -484,12 +485,12 @@ func readAs(d *dataio.Dataset) string {
 
 // widthHint explains a CSV file's width that fits the model neither with nor
 // without a label column.
-func widthHint(d *dataio.Dataset, features int, forced bool) string {
+func widthHint(d *dataio.Dataset, features int, forced bool) hint.Text {
 	switch {
 	case d.Format != "csv":
-		return ""
+		return nil
 	case forced:
-		return fmt.Sprintf(": with --no-labels every column is a feature, so DATA needs %d columns", features)
+		return hint.T(": with ", hint.S("no-labels", ""), fmt.Sprintf(" every column is a feature, so DATA needs %d columns", features))
 	}
-	return fmt.Sprintf(": DATA needs %d columns, or %d with a label column", features, features+1)
+	return hint.T(fmt.Sprintf(": DATA needs %d columns, or %d with a label column", features, features+1))
 }

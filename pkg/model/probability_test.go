@@ -174,7 +174,7 @@ func TestProbabilityModelFile(t *testing.T) {
 		t.Errorf("a model without probabilities: %.200s", s)
 	}
 	_, err = Predict(context.Background(), plain.Model, d, PredictSettings{Probability: true, ModelFile: "plain.json"})
-	if !errors.Is(err, ErrNoProbability) || !strings.Contains(err.Error(), "--probability") || !strings.Contains(err.Error(), "plain.json") {
+	if !errors.Is(err, ErrNoProbability) || !strings.Contains(err.Error(), "predict probability: ") || !strings.Contains(err.Error(), "plain.json") {
 		t.Errorf("predict --probability without them: %v", err)
 	}
 }

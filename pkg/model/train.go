@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/probability"
 )
@@ -196,8 +197,8 @@ type TrainResult struct {
 	Pairs     []PairSummary       `json:"pairs,omitempty"`
 
 	// ModelFile is where the caller saved the model ("" for nowhere).
-	ModelFile string   `json:"model_file,omitempty"`
-	Notes     []string `json:"notes,omitempty"`
+	ModelFile string      `json:"model_file,omitempty"`
+	Notes     []hint.Text `json:"notes,omitempty"`
 
 	// Model is the trained SVM, with its provenance.
 	Model *Model `json:"-"`
@@ -247,24 +248,26 @@ func Train(ctx context.Context, s TrainSettings) (*TrainResult, error) {
 		r.Obj, r.W2, r.Rho, r.Geo = 0, 0, 0, InfNumber(math.Inf(1))
 	}
 	if r.TestIsTraining {
-		r.Notes = append(r.Notes, r.TestIsTrainingNote())
+		r.Notes = append(r.Notes, hint.T(r.TestIsTrainingNote()))
 	}
 	if n := m.InvertedNote(); n != "" {
-		r.Notes = append(r.Notes, n)
+		r.Notes = append(r.Notes, hint.T(n))
 	}
 	r.Notes = append(r.Notes, s.Train.Notes...)
 	if len(s.Norm.Constant) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d feature(s) constant on the training part (only shifted): %s",
-			len(s.Norm.Constant), featureList(s.Norm.Constant, s.Train.FeatureNames)))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("%d feature(s) constant on the training part (only shifted): %s",
+			len(s.Norm.Constant), featureList(s.Norm.Constant, s.Train.FeatureNames))))
 	}
 	if !f.Converged() {
-		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise --max-iter or --eps)", fit.Status, fit.Iter))
+		r.Notes = append(r.Notes, hint.T(fmt.Sprintf("the solver stopped with status %s after %d iterations: the model may be inaccurate (raise ", fit.Status, fit.Iter),
+			hint.S("max-iter", ""), " or ", hint.S("eps", ""), ")"))
 	}
 	if pos, neg := s.Train.ClassCounts(); r.NSV == 0 && fit.Iter == 0 && pos > 0 && neg > 0 && !m.IsMultiClass() {
-		r.Notes = append(r.Notes, fmt.Sprintf("the solver stopped before its first step: --eps %g is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)", m.Training.Eps))
+		r.Notes = append(r.Notes, hint.T("the solver stopped before its first step: ", hint.S("eps", strconv.FormatFloat(m.Training.Eps, 'g', -1, 64)),
+			" is not below the KKT violation of the starting point α = 0, so the model has no support vectors and predicts one class (LIBSVM's default is 1e-3)"))
 	}
 	if s.Margin == L2 {
-		r.Notes = append(r.Notes, "l2 margin: trained with K + I/C; objective with K + I/C, margin 1/‖w‖ with K")
+		r.Notes = append(r.Notes, hint.T("l2 margin: trained with K + I/C; objective with K + I/C, margin 1/‖w‖ with K"))
 	}
 	return r, nil
 }

@@ -95,22 +95,3 @@ func Failures(recs []experiment.Record, out string) string {
 	}
 	return fmt.Sprintf("%d job(s) failed (see the failures column%s):%s", experiment.CountFailures(recs), hint, FailureDigest(recs, 5))
 }
-
-// Notice is the stderr line of what a comparison found before its jobs ran
-// (experiment.Notice), without its newline.
-func Notice(n experiment.Notice) string {
-	if n.Kind == experiment.NoticeBaseline {
-		return fmt.Sprintf("%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)",
-			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
-	}
-	if n.Kind == experiment.NoticeSmallTrainPart {
-		each := fmt.Sprintf("each of the %d partitions", n.Partitions)
-		if n.Partitions == 1 {
-			each = "the partition"
-		}
-		return fmt.Sprintf("kerneltune: note: %s of %s trains on %s of its %s rows and tests on %s (Laanaya et al.'s protocol: the default --train-size and --test-size); give --train-fraction 0.5 (half of the rows train, the rest test) or a larger --train-size and --test-size to learn from more of the file",
-			each, n.Dataset, thousands(n.TrainSize), thousands(n.Rows), thousands(n.TestSize))
-	}
-	return fmt.Sprintf("kerneltune: note: each of the %d partitions trains on a random %d of %s's %d rows (the default --train-size); give --train-size %d to train on the whole file",
-		n.Partitions, n.TrainSize, n.Dataset, n.Rows, n.Rows)
-}

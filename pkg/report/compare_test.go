@@ -22,19 +22,3 @@ func TestFailures(t *testing.T) {
 		t.Errorf("Failures = %q, want %q", got, want)
 	}
 }
-
-func TestNotice(t *testing.T) {
-	for _, c := range []struct {
-		n    experiment.Notice
-		want string
-	}{
-		{experiment.Notice{Kind: experiment.NoticeBaseline, Dataset: "heart", Baseline: experiment.FixedSVM{C: 128, Gamma: 0.25}},
-			"heart: baseline (C, γ) = (128, 0.25) chosen on the TEST parts of the first 5 partitions (--select laanaya)"},
-		{experiment.Notice{Kind: experiment.NoticeDefaultTrainSize, Dataset: "a9a", Rows: 32561, TrainSize: 100, Partitions: 1},
-			"kerneltune: note: each of the 1 partitions trains on a random 100 of a9a's 32561 rows (the default --train-size); give --train-size 32561 to train on the whole file"},
-	} {
-		if got := Notice(c.n); got != c.want {
-			t.Errorf("Notice = %q, want %q", got, c.want)
-		}
-	}
-}

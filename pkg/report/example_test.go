@@ -40,7 +40,7 @@ func ExampleRender() {
 func ExampleWriteSummary() {
 	recs := exampleRecords()
 	sum := report.Summarize(recs, report.SummaryOptions{Rope: report.DefaultRope})
-	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil); err != nil {
+	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil, nil); err != nil {
 		panic(err)
 	}
 	// Output:
@@ -53,7 +53,7 @@ func ExampleWriteSummary() {
 	//
 	// \* best mean test accuracy (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against svm over the partitions both finished (exact distribution)
 	//
-	// P(worse/equiv/better): Bayesian correlated t-test against svm over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than 1 point of test accuracy below svm's, within ± that (the ROPE, --rope), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = 0.37 (Nadeau–Bengio)
+	// P(worse/equiv/better): Bayesian correlated t-test against svm over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than 1 point of test accuracy below svm's, within ± that (the ROPE, rope), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = 0.37 (Nadeau–Bengio)
 }
 
 // What info prints about a small CSV data set.

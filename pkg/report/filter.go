@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -54,12 +55,12 @@ func Filter(recs []experiment.Record, datasets, methods []string) ([]experiment.
 	}
 	for _, d := range datasets {
 		if !slices.Contains(haveDS, d) {
-			return nil, fmt.Errorf("--datasets: no records of dataset %q (the records hold %s)", d, strings.Join(haveDS, ", "))
+			return nil, hint.Errorf(nil, hint.S("datasets", ""), fmt.Sprintf(": no records of dataset %q (the records hold %s)", d, strings.Join(haveDS, ", ")))
 		}
 	}
 	for _, m := range methods {
 		if !slices.ContainsFunc(haveEntries, func(e string) bool { return matches(e, m) }) {
-			return nil, fmt.Errorf("--methods: no records of method %q (the records hold %s)", m, strings.Join(haveEntries, ", "))
+			return nil, hint.Errorf(nil, hint.S("methods", ""), fmt.Sprintf(": no records of method %q (the records hold %s)", m, strings.Join(haveEntries, ", ")))
 		}
 	}
 	grids := map[*experiment.Grid]*experiment.Grid{}

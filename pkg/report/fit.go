@@ -8,19 +8,21 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/probability"
 )
 
 // TrainTable lays out what `kerneltune train` reports.
-func TrainTable(r *model.TrainResult) *Table { return TrainTables(r)[0] }
+func TrainTable(r *model.TrainResult) *Table { return TrainTables(r, nil)[0] }
 
 // TrainTables are train's output: TrainTable, and for multi-class data a
 // table of the one-vs-one pairs (as svm-train prints them) and the test
-// part's confusion matrix.
-func TrainTables(r *model.TrainResult) []*Table {
-	t := trainTable(r)
+// part's confusion matrix. sp spells the settings the notes name (nil:
+// hint.Plain).
+func TrainTables(r *model.TrainResult, sp hint.Speller) []*Table {
+	t := trainTable(r, sp)
 	if r.Pairs == nil {
 		return []*Table{t}
 	}
@@ -70,7 +72,7 @@ func probabilityRows(t *Table, sig *probability.Sigmoid, pairs bool, s *model.Te
 	}
 }
 
-func trainTable(r *model.TrainResult) *Table {
+func trainTable(r *model.TrainResult, sp hint.Speller) *Table {
 	t := &Table{Title: fitTitle(&r.FitData, "train "+r.Data), Header: []string{"quantity", "value"}}
 	kernelRows(t, r.Kernel, r.GammaSpace, r.Margin, r.C)
 	if r.Margin == "l1" && (r.WeightPos != 0 || r.WeightNeg != 0) {
@@ -107,7 +109,7 @@ func trainTable(r *model.TrainResult) *Table {
 	if r.ModelFile != "" {
 		t.Add("model file", r.ModelFile)
 	}
-	t.Notes = r.Notes
+	t.Notes = hint.SpellAll(r.Notes, plainOr(sp))
 	return t
 }
 
@@ -195,8 +197,8 @@ var normalizeVerbs = map[string]string{
 // default normalisation, of kind (Normalizer.Kind), still changes: a
 // LIBSVM user who gives svm-train's C and γ expects svm-train's model, and
 // gets another unless the features are kept as given.
-func UnitRangeNote(data, kind string) string {
-	return fmt.Sprintf("kerneltune: note: every feature of %s lies within [-1, 1] (as svm-scale leaves a file), yet the default --normalize auto %s: "+
-		"the kernel (γ) acts on %s, so the model is not svm-train's on this file; give --normalize none to keep the features as given (svm-train's model)",
-		data, normalizeVerbs[kind], strings.SplitN(dataio.SpaceWords(kind), " (", 2)[0])
+func UnitRangeNote(data, kind string) hint.Text {
+	return hint.T(fmt.Sprintf("kerneltune: note: every feature of %s lies within [-1, 1] (as svm-scale leaves a file), yet the default ", data),
+		hint.S("normalize", "auto"), fmt.Sprintf(" %s: the kernel (γ) acts on %s, so the model is not svm-train's on this file; give ",
+			normalizeVerbs[kind], strings.SplitN(dataio.SpaceWords(kind), " (", 2)[0]), hint.S("normalize", "none"), " to keep the features as given (svm-train's model)")
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/htmlreport"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
@@ -22,6 +23,9 @@ type PageSettings struct {
 	Command string      // the command line, under the title
 	Version string      // kerneltune's version, in the "written by" line
 	Plot    PlotOptions // how the figures are drawn (Format is ignored: the page holds SVG)
+	// Spell spells the settings the page names (nil: hint.Plain; the
+	// command line spells them as its flags).
+	Spell hint.Speller
 }
 
 // HTMLPage assembles the page of sum, a summary of the records recs, with
@@ -50,7 +54,7 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 		}
 	}
 	if sum.BaselineOnTest {
-		p.Warnings = append(p.Warnings, "The baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data.")
+		p.Warnings = append(p.Warnings, hint.T("The baseline's (C, γ) was chosen by the best test rate on the first five partitions (", hint.S("select", "laanaya"), "): it looked at test data.").Spell(plainOr(s.Spell)))
 	}
 	var failed []experiment.Record
 	for _, r := range recs {
@@ -80,7 +84,7 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 	svgOf := func(nf NamedFigure) (htmlreport.Figure, error) {
 		svg, err := nf.Figure.SVG()
 		if err != nil {
-			return htmlreport.Figure{}, fmt.Errorf("--html: figure %s: %w", nf.Name, err)
+			return htmlreport.Figure{}, hint.Errorf(err, hint.S("html", ""), ": figure "+nf.Name+": ", err)
 		}
 		return htmlreport.Figure{Caption: figureCaption(nf, m), SVG: svg}, nil
 	}
@@ -116,7 +120,7 @@ func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSet
 	}
 	for i := range sum.Tables {
 		t := &sum.Tables[i]
-		tt := summaryTable(t, recs, false) // the test-data warning is at the top
+		tt := summaryTable(t, recs, false, plainOr(s.Spell)) // the test-data warning is at the top
 		ht := htmlTable(tt)
 		sec := htmlreport.Section{Heading: tt.Title, Nav: t.Dataset, Tables: []htmlreport.Table{ht}}
 		if t.Provenance != nil {
@@ -255,11 +259,11 @@ func CheckHTMLPath(path string) error {
 		return nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("--html %s is a directory: give a file name, e.g. %s", path, filepath.Join(path, "report.html"))
+		return hint.Errorf(nil, hint.S("html", path), " is a directory: give a file name, e.g. "+filepath.Join(path, "report.html"))
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("--html %s: directory %s does not exist", path, dir)
+		return hint.Errorf(nil, hint.S("html", path), ": directory "+dir+" does not exist")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // BuiltinsTable lists the embedded data sets bs (info with no data).
@@ -34,8 +35,12 @@ func infoPct(k, n int) string {
 
 // DataTable is info's main table of a data set: one property per row
 // (format, size, classes and labels, value range, constant features,
-// duplicates, predefined splits), with the summary's notes below it.
-func DataTable(s dataio.Summary) *Table {
+// duplicates, predefined splits), with the summary's notes below it; the
+// settings its notes name are spelled as a study file names them.
+func DataTable(s dataio.Summary) *Table { return dataTable(s, hint.Plain) }
+
+// dataTable is DataTable with the settings spelled by sp.
+func dataTable(s dataio.Summary, sp hint.Speller) *Table {
 	title := s.Name
 	if s.Source != s.Name {
 		title += " — " + s.Source
@@ -49,7 +54,7 @@ func DataTable(s dataio.Summary) *Table {
 		if s.OneHotDeclared > 0 {
 			declared = fmt.Sprintf("; %d with every declared category", s.OneHotDeclared)
 		}
-		t.Add("nominal features", fmt.Sprintf("%d of %d (%d features one-hot, with --categorical onehot%s)", len(s.Nominal), s.Features, s.OneHotFeatures, declared))
+		t.Add("nominal features", hint.T(fmt.Sprintf("%d of %d (%d features one-hot, with ", len(s.Nominal), s.Features, s.OneHotFeatures), hint.S("categorical", "onehot"), declared+")").Spell(sp))
 		for i, nf := range s.Nominal {
 			if i == 30 {
 				t.Add("…", fmt.Sprintf("%d more nominal features", len(s.Nominal)-i))
@@ -117,10 +122,11 @@ func DataTable(s dataio.Summary) *Table {
 		if m.Rows == 1 {
 			what = "the row with missing values is"
 		}
-		t.Notes = append(t.Notes, "note: "+what+" left out of the description above; train, tune and compare refuse them unless --missing drop")
+		t.Notes = append(t.Notes, hint.T("note: "+what+" left out of the description above; train, tune and compare refuse them unless ", hint.S("missing", "drop")).Spell(sp))
 	}
 	if multi && s.Unlabeled {
-		t.Notes = append(t.Notes, fmt.Sprintf("note: %d classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote), or with --multiclass ovr one-vs-rest (a binary SVM per class, the largest decision value); --positive CLASS makes one against the rest, --classes A,B keeps two", len(s.Classes)))
+		t.Notes = append(t.Notes, hint.T(fmt.Sprintf("note: %d classes: train, tune and compare learn them one-vs-one (a binary SVM per pair of classes, LIBSVM's vote), or with ", len(s.Classes)),
+			hint.S("multiclass", "ovr"), " one-vs-rest (a binary SVM per class, the largest decision value); ", hint.S("positive", "CLASS"), " makes one against the rest, ", hint.S("classes", "A,B"), " keeps two").Spell(sp))
 	}
 	for _, nf := range s.Nominal {
 		if s.Format != "csv" {
@@ -139,7 +145,7 @@ func DataTable(s dataio.Summary) *Table {
 		}
 	}
 	if len(s.Nominal) > 0 {
-		t.Notes = append(t.Notes, "note: nominal features are read as category codes 0, 1, … here; train, tune and compare need --categorical onehot")
+		t.Notes = append(t.Notes, hint.T("note: nominal features are read as category codes 0, 1, … here; train, tune and compare need ", hint.S("categorical", "onehot")).Spell(sp))
 	}
 	return t
 }
@@ -206,6 +212,9 @@ type InfoSettings struct {
 	// List writes JSON as a list even for one summary (info was given
 	// several data sets and only one could be read).
 	List bool
+	// Spell spells the settings the notes name (nil: hint.Plain; the
+	// command line spells them as its flags).
+	Spell hint.Speller
 }
 
 // WriteInfo writes info's output for the summaries in format: JSON (the
@@ -224,7 +233,7 @@ func WriteInfo(w io.Writer, format string, sums []dataio.Summary, s InfoSettings
 	}
 	var ts []*Table
 	for _, sum := range sums {
-		ts = append(ts, DataTable(sum))
+		ts = append(ts, dataTable(sum, plainOr(s.Spell)))
 		if s.FeatureStats {
 			ts = append(ts, FeatureTable(sum))
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
@@ -44,11 +45,14 @@ type MetricError struct {
 	Lacking, Finished int
 	Runs              []string
 	// Why says what they lack and what to do.
-	Why string
+	Why hint.Text
 }
 
-func (e *MetricError) Error() string {
-	return fmt.Sprintf("--metric %s: %d of the %d finished records (run %s) %s", e.Metric, e.Lacking, e.Finished, strings.Join(e.Runs, ", "), e.Why)
+func (e *MetricError) Error() string { return e.Words().String() }
+
+// Words is the message of e.
+func (e *MetricError) Words() hint.Text {
+	return append(hint.T(hint.S("metric", e.Metric.String()), fmt.Sprintf(": %d of the %d finished records (run %s) ", e.Lacking, e.Finished, strings.Join(e.Runs, ", "))), e.Why...)
 }
 
 // CheckMetric reports whether every finished record holds what the metric
@@ -92,13 +96,14 @@ func CheckMetric(recs []experiment.Record, m metrics.Metric) error {
 	switch {
 	case old.n > 0:
 		return &MetricError{Metric: m, Lacking: old.n, Finished: finished, Runs: old.runs,
-			Why: "were written by a kerneltune that kept no test confusion matrix, so they hold the test accuracy only: rerun the run (compare with the same settings and a new --out) to report " + m.String() + ", or report --metric accuracy"}
+			Why: hint.T("were written by a kerneltune that kept no test confusion matrix, so they hold the test accuracy only: rerun the run (compare with the same settings and a new ",
+				hint.S("out", ""), ") to report "+m.String()+", or report ", hint.S("metric", "accuracy"))}
 	case multi.n > 0:
 		return &MetricError{Metric: m, Lacking: multi.n, Finished: finished, Runs: multi.runs,
-			Why: "are of a problem with more than two classes (" + multiData + "): AUC is defined for two; use balanced_accuracy or macro_f1"}
+			Why: hint.T("are of a problem with more than two classes (" + multiData + "): AUC is defined for two; use balanced_accuracy or macro_f1")}
 	case oneClass.n > 0:
 		return &MetricError{Metric: m, Lacking: oneClass.n, Finished: finished, Runs: oneClass.runs,
-			Why: "have no test AUC: their test part holds one class (too few test rows per partition for this data; use balanced_accuracy or macro_f1)"}
+			Why: hint.T("have no test AUC: their test part holds one class (too few test rows per partition for this data; use balanced_accuracy or macro_f1)")}
 	}
 	return nil
 }

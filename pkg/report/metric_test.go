@@ -107,7 +107,7 @@ func TestCheckMetric(t *testing.T) {
 	} {
 		err := CheckMetric(tc.recs, tc.m)
 		var me *MetricError
-		if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), tc.want) {
+		if !errors.As(err, &me) || !strings.HasPrefix(flagWords(err), tc.want) {
 			t.Errorf("got %v, want %q…", err, tc.want)
 		}
 	}
@@ -126,7 +126,7 @@ func TestTuneTableScores(t *testing.T) {
 		acc := 0.75
 		r.TestAccuracy, r.TestCorrect, r.NTest, r.TestScores = &acc, 3, 4, s
 		out := map[string]string{}
-		for _, row := range TuneTables(r)[0].Rows {
+		for _, row := range TuneTables(r, nil)[0].Rows {
 			out[row[0]] = row[1]
 		}
 		return out

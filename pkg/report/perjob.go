@@ -4,12 +4,12 @@ package report
 // partition) with every metric and cost, the form R and pandas read.
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
@@ -109,9 +109,9 @@ func CheckPerJob(perJob bool, format string, figures bool) error {
 	case !perJob:
 		return nil
 	case format == FormatJSON:
-		return errors.New("--per-job: the results files are already one JSON record per job; give --format csv (or table, markdown, latex)")
+		return hint.Errorf(nil, hint.S("per-job", ""), ": the results files are already one JSON record per job; give ", hint.S("format", "csv"), " (or table, markdown, latex)")
 	case figures:
-		return errors.New("--per-job prints the long table only: run report once more for --html or --plot")
+		return hint.Errorf(nil, hint.S("per-job", ""), " prints the long table only: run report once more for ", hint.S("html", ""), " or ", hint.S("plot", ""))
 	}
 	return nil
 }

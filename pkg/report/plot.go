@@ -14,6 +14,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
 	fig "github.com/kerneltune/kerneltune/pkg/figure"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
@@ -44,10 +45,10 @@ const DefaultDPI = fig.DefaultDPI
 // out of 10–2400 dpi.
 func CheckPlotOptions(o PlotOptions) error {
 	if o.Format != "svg" && o.Format != "png" && o.Format != "pdf" {
-		return fmt.Errorf("--plot-format: want svg, png or pdf, got %q", o.Format)
+		return hint.Errorf(nil, hint.S("plot-format", ""), fmt.Sprintf(": want svg, png or pdf, got %q", o.Format))
 	}
 	if o.DPI < 10 || o.DPI > 2400 {
-		return fmt.Errorf("--dpi: want 10 to 2400 dots per inch, got %d", o.DPI)
+		return hint.Errorf(nil, hint.S("dpi", ""), fmt.Sprintf(": want 10 to 2400 dots per inch, got %d", o.DPI))
 	}
 	return nil
 }

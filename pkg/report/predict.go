@@ -10,15 +10,18 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
 // PredictSummaryTables give the accuracy and the confusion counts, or for
-// data without labels the number of rows predicted in each class.
-func PredictSummaryTables(r *model.Predictions) []*Table {
+// data without labels the number of rows predicted in each class. sp
+// spells the settings the notes name (nil: hint.Plain).
+func PredictSummaryTables(r *model.Predictions, sp hint.Speller) []*Table {
+	notes := hint.SpellAll(r.Notes, plainOr(sp))
 	if r.Classes != nil && !r.Labeled {
 		t := &Table{Title: fmt.Sprintf("predict %s with %s (no labels, so no accuracy)", r.Data, r.Model), Header: []string{"rows"},
-			Rows: [][]string{{strconv.Itoa(r.N)}}, Notes: r.Notes}
+			Rows: [][]string{{strconv.Itoa(r.N)}}, Notes: notes}
 		for c, l := range r.Classes {
 			t.Header = append(t.Header, fmt.Sprintf("predicted %q", l))
 			t.Rows[0] = append(t.Rows[0], strconv.Itoa(r.Predicted[c]))
@@ -31,7 +34,7 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 			Header: []string{"rows",
 				fmt.Sprintf("predicted %q (+1)", r.Labels.Positive), fmt.Sprintf("predicted %q (-1)", r.Labels.Negative)},
 			Rows:  [][]string{{strconv.Itoa(r.N), strconv.Itoa(r.PredictedPos), strconv.Itoa(r.PredictedNeg)}},
-			Notes: r.Notes,
+			Notes: notes,
 		}}
 	}
 	acc := &Table{
@@ -62,7 +65,7 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 	}
 	if r.Classes != nil {
 		conf := ConfusionTable(r.Classes, r.ConfusionMatrix)
-		conf.Notes = r.Notes
+		conf.Notes = notes
 		return []*Table{acc, conf}
 	}
 	pos, neg := fmt.Sprintf("%q (+1)", r.Labels.Positive), fmt.Sprintf("%q (-1)", r.Labels.Negative)
@@ -73,7 +76,7 @@ func PredictSummaryTables(r *model.Predictions) []*Table {
 			{neg, strconv.Itoa(r.FalsePos), strconv.Itoa(r.TrueNeg), strconv.Itoa(r.FalsePos + r.TrueNeg)},
 			{"rows", strconv.Itoa(r.TruePos + r.FalsePos), strconv.Itoa(r.FalseNeg + r.TrueNeg), strconv.Itoa(r.N)},
 		},
-		Notes: r.Notes,
+		Notes: notes,
 	}
 	return []*Table{acc, conf}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 // Output formats. Every command prints a table by default; JSON is the same
@@ -62,8 +64,11 @@ type formatError struct {
 	allowed []string
 }
 
-func (e *formatError) Error() string {
-	return fmt.Sprintf("--format: unknown format %q (want %s)", e.format, strings.Join(e.allowed, ", "))
+func (e *formatError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the format setting.
+func (e *formatError) Words() hint.Text {
+	return hint.T(hint.S("format", ""), fmt.Sprintf(": unknown format %q (want %s)", e.format, strings.Join(e.allowed, ", ")))
 }
 
 func (e *formatError) Unwrap() error { return ErrUnknownFormat }

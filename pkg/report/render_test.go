@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 )
 
 func sampleTable() *Table {
@@ -118,9 +120,15 @@ func TestCheckFormat(t *testing.T) {
 	if !errors.Is(err, ErrUnknownFormat) {
 		t.Fatalf("want ErrUnknownFormat, got %v", err)
 	}
-	if want := `--format: unknown format "yaml" (want table, json)`; err.Error() != want {
-		t.Errorf("message %q, want %q", err.Error(), want)
+	if want := `--format: unknown format "yaml" (want table, json)`; flagWords(err) != want {
+		t.Errorf("message %q, want %q", flagWords(err), want)
 	}
+}
+
+// flagWords is err's message with its settings spelled as the command
+// line's flags (cmd's spelling).
+func flagWords(err error) string {
+	return hint.Spell(err, func(s hint.Setting) string { return strings.TrimSpace("--" + s.Key + " " + s.Value) }).Error()
 }
 
 func TestRenderJSON(t *testing.T) {

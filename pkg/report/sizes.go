@@ -105,7 +105,9 @@ func maxPart(max int) string {
 	return "–" + thousands(max)
 }
 
-// thousands writes n with a comma between thousands: 32,561.
+// Thousands writes n with a comma between thousands: 32,561.
+func Thousands(n int) string { return thousands(n) }
+
 func thousands(n int) string {
 	s := strconv.Itoa(n)
 	neg := strings.HasPrefix(s, "-")

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
@@ -189,7 +191,7 @@ type SummaryOptions struct {
 // CheckRope refuses a --rope that is not a number of points in [0, 100).
 func CheckRope(rope float64) error {
 	if !(rope >= 0 && rope < 100) {
-		return fmt.Errorf("--rope: %g points: want a number of points from 0 to below 100", rope)
+		return hint.Errorf(nil, hint.S("rope", ""), fmt.Sprintf(": %g points: want a number of points from 0 to below 100", rope))
 	}
 	return nil
 }

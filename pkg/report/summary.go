@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
@@ -27,15 +28,16 @@ type SummaryJSON struct {
 // recs, in format. csv is one table with a row per (dataset, method) and one
 // number per column, without cross; json is SummaryJSON; the other formats
 // are SummaryTables, and latex ends with the datasets × methods table of a
-// paper (best in bold, significance against the baseline marked).
-func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Record, cross *CrossData) error {
+// paper (best in bold, significance against the baseline marked). sp
+// spells the settings the notes name (nil: hint.Plain).
+func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Record, cross *CrossData, sp hint.Speller) error {
 	switch format {
 	case FormatCSV:
 		return writeSummaryCSV(w, sum)
 	case FormatJSON:
 		return RenderJSON(w, SummaryJSON{sum, cross})
 	}
-	if err := Render(w, format, SummaryTables(sum, recs, cross)...); err != nil {
+	if err := Render(w, format, SummaryTables(sum, recs, cross, sp)...); err != nil {
 		return err
 	}
 	if format == FormatLaTeX {
@@ -49,12 +51,13 @@ func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Rec
 // per dataset, the first prefaced by the summary's warning, then the
 // statistics across datasets of cross (CrossTables), if any. A table has a
 // "missing" column only when jobs are missing, and a "pairs" column only
-// when some p-value rests on fewer pairs than there are partitions.
-func SummaryTables(sum Summary, recs []experiment.Record, cross *CrossData) []*Table {
+// when some p-value rests on fewer pairs than there are partitions. sp
+// spells the settings the notes name (nil: hint.Plain).
+func SummaryTables(sum Summary, recs []experiment.Record, cross *CrossData, sp hint.Speller) []*Table {
 	recs = byIdentity(recs) // sum's datasets (Summarize)
 	var ts []*Table
 	for i := range sum.Tables {
-		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest))
+		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest, plainOr(sp)))
 	}
 	if sum.Warning != "" && len(ts) > 0 {
 		// Above everything, where nobody pastes a table without seeing it.
@@ -158,7 +161,7 @@ func writeSummaryCSV(w io.Writer, sum Summary) error {
 // summaryTable is the human form of one dataset's table s (text, markdown,
 // latex); lookedAtTest adds the warning that the baseline was chosen on
 // test data.
-func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) *Table {
+func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool, sp hint.Speller) *Table {
 	// The LaTeX label stays that of the title without the sizes.
 	label := fmt.Sprintf("%s (%d partition%s)", s.Dataset, s.Partitions, plural(s.Partitions))
 	title := fmt.Sprintf("%s (%d partition%s: %s)", s.Dataset, s.Partitions, plural(s.Partitions), s.Sizes.SizesText())
@@ -225,7 +228,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 	t.LaTeXPanels = resultCostPanels(t.Header)
 	t.Notes = append(t.Notes, "* best mean test "+s.Metric.Title()+" (ties all marked); runs: partitions finished; p: two-sided paired Wilcoxon signed-rank test against "+s.Baseline+" over the partitions both finished ("+pMethodNote(s.Rows)+")")
 	if bayes {
-		t.Notes = append(t.Notes, bayesNote(s))
+		t.Notes = append(t.Notes, bayesNote(s).Spell(sp))
 	}
 	if n := degenerateNote(*s, recs); n != "" {
 		t.Notes = append(t.Notes, n)
@@ -240,7 +243,7 @@ func summaryTable(s *DatasetTable, recs []experiment.Record, lookedAtTest bool) 
 		t.Notes = append(t.Notes, "missing: planned partitions with no record (a shard left out, a run stopped early); means are over the runs present")
 	}
 	if lookedAtTest {
-		t.Notes = append(t.Notes, "WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (--select laanaya): it looked at test data")
+		t.Notes = append(t.Notes, hint.T("WARNING: the baseline's (C, γ) was chosen by the best test rate on the first five partitions (", hint.S("select", "laanaya"), "): it looked at test data").Spell(sp))
 	}
 	return t
 }
@@ -312,13 +315,13 @@ func ropeText(rope float64, m metrics.Metric) string {
 }
 
 // bayesNote says what the P(worse/equiv/better) column of table s holds.
-func bayesNote(s *DatasetTable) string {
+func bayesNote(s *DatasetTable) hint.Text {
 	rho := "unknown"
 	if !math.IsNaN(float64(s.Rho)) {
 		rho = Sig(float64(s.Rho), 3)
 	}
-	return fmt.Sprintf("P(worse/equiv/better): Bayesian correlated t-test against %s over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than %s below %s's, within ± that (the ROPE, --rope), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = %s (Nadeau–Bengio)",
-		s.Baseline, ropeText(s.Rope, s.Metric), s.Baseline, rho)
+	return hint.T(fmt.Sprintf("P(worse/equiv/better): Bayesian correlated t-test against %s over the same pairs (Benavoli et al. 2017): posterior probabilities that the method's mean is more than %s below %s's, within ± that (the ROPE, ",
+		s.Baseline, ropeText(s.Rope, s.Metric), s.Baseline), hint.S("rope", ""), fmt.Sprintf("), or more than that above; partitions correlated by ρ = n_test/(n_test+n_train) = %s (Nadeau–Bengio)", rho))
 }
 
 // dash is "—" for Fixed's "-" (no number), as the accuracy column.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
@@ -31,6 +32,14 @@ func exportText(dir, kind string) string {
 	return dir
 }
 
+// plainOr is sp, or hint.Plain for nil.
+func plainOr(sp hint.Speller) hint.Speller {
+	if sp == nil {
+		return hint.Plain
+	}
+	return sp
+}
+
 // onSpace is ", on " and the words of a normalisation (dataio.SpaceWords),
 // or "" when space says nothing.
 func onSpace(space string) string {
@@ -42,13 +51,15 @@ func onSpace(space string) string {
 
 // TuneTables lay out what `kerneltune tune` reports: the summary, then the
 // kernel's detail (the relevance of a diagonal Q; a full Q, up to 15×15,
-// and its eigenvalues).
-func TuneTables(r *experiment.TuneResult) []*Table {
-	title := fmt.Sprintf("tune %s --method %s", r.Data, r.Method)
+// and its eigenvalues). sp spells the settings the tables name (nil:
+// hint.Plain; the command line spells them as its flags).
+func TuneTables(r *experiment.TuneResult, sp hint.Speller) []*Table {
+	sp = plainOr(sp)
+	title := hint.T("tune ", r.Data, " ", hint.S("method", r.Method))
 	if r.Param != "" {
-		title += " --param " + r.Param
+		title = append(title, " ", hint.S("param", r.Param))
 	}
-	t := &Table{Title: fitTitle(&r.FitData, title), Header: []string{"quantity", "value"}}
+	t := &Table{Title: fitTitle(&r.FitData, title.Spell(sp)), Header: []string{"quantity", "value"}}
 	perPair := r.Tuning != nil && r.Tuning.Pairs != nil
 	ovr := r.Multiclass == dataio.OneVsRest
 	switch {
@@ -84,7 +95,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	default:
 		t.Add("#SV", strconv.Itoa(r.NSV))
 	}
-	accuracyRows(t, &r.Accuracies, &r.FitData, "- (no test part: give --test or --test-fraction)")
+	accuracyRows(t, &r.Accuracies, &r.FitData, hint.T("- (no test part: give ", hint.S("test", ""), " or ", hint.S("test-fraction", ""), ")").Spell(sp))
 	if s := r.TestScores; s != nil {
 		t.Add("test balanced acc.", Fixed(100*s.BalancedAccuracy, 2)+"%")
 		t.Add("test macro-F1", Fixed(100*s.MacroF1, 2)+"%")
@@ -98,7 +109,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	probabilityRows(t, r.Probability, len(r.Pairs) > 0 && r.Pairs[0].Probability != nil, r.TestScores)
 	t.Add("memorising", memorisationCell(r.Memorisation))
 	if r.LearnedOn > 0 {
-		t.Add("learned on", fmt.Sprintf("%d of the %d training rows (a stratified subset, --kernel-rows); the final SVM on all", r.LearnedOn, r.NTrain))
+		t.Add("learned on", hint.T(fmt.Sprintf("%d of the %d training rows (a stratified subset, ", r.LearnedOn, r.NTrain), hint.S("kernel-rows", ""), "); the final SVM on all").Spell(sp))
 	}
 	t.Add("SVM solves", strconv.Itoa(r.Solves))
 	t.Add("iterations", strconv.Itoa(r.Iter))
@@ -114,7 +125,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	if r.Init != "" {
 		t.Notes = append(t.Notes, "start: "+r.Init)
 	}
-	t.Notes = append(t.Notes, r.Notes...)
+	t.Notes = append(t.Notes, hint.SpellAll(r.Notes, sp)...)
 	ts := []*Table{t}
 	if r.Pairs != nil {
 		ts = append(ts, tunePairTable(r))
@@ -129,7 +140,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 	}
 
 	if len(r.Relevance) > 0 {
-		ts = append(ts, relevanceTable(r))
+		ts = append(ts, relevanceTable(r, sp))
 	}
 	if len(r.Kernel.Q) > 0 {
 		d := len(r.Kernel.Q)
@@ -153,7 +164,7 @@ func TuneTables(r *experiment.TuneResult) []*Table {
 			et.Add(strconv.Itoa(i+1), Sig(v, 4))
 		}
 		if !showMatrix {
-			et.Notes = append(et.Notes, fmt.Sprintf("Q is %d×%d: the matrix is in --format json and in the model file", d, d))
+			et.Notes = append(et.Notes, hint.T(fmt.Sprintf("Q is %d×%d: the matrix is in ", d, d), hint.S("format", "json"), " and in the model file").Spell(sp))
 		}
 		if c := constantNames(r.Relevance, r.FeatureNames, r.Constant); c != "" {
 			et.Notes = append(et.Notes, "constant on the training part, so without effect on the kernel: the row and column of Q for "+c+" were not learned")
@@ -193,7 +204,7 @@ func figureRow(r *experiment.TuneResult, name string, v float64) (string, string
 // relevanceTable ranks the features of a per-feature kernel by weight,
 // largest first; features constant on the training part are not ranked (a
 // weight that cannot affect the kernel was not learned) but named in a note.
-func relevanceTable(r *experiment.TuneResult) *Table {
+func relevanceTable(r *experiment.TuneResult, sp hint.Speller) *Table {
 	rel := &Table{
 		Title:  "per-feature relevance: diag(Q), exp(-½ Σ_k q_k (x_k-z_k)²), largest first",
 		Header: []string{"rank", "feature", "q_k", "q_k / max q"},
@@ -213,7 +224,7 @@ func relevanceTable(r *experiment.TuneResult) *Table {
 	const show = 30
 	for i, fw := range order {
 		if i == show && len(order) > show+5 {
-			rel.Notes = append(rel.Notes, fmt.Sprintf("%d more features below %s (all in --format json)", len(order)-show, Sig(fw.Q, 4)))
+			rel.Notes = append(rel.Notes, hint.T(fmt.Sprintf("%d more features below %s (all in ", len(order)-show, Sig(fw.Q, 4)), hint.S("format", "json"), ")").Spell(sp))
 			break
 		}
 		cells := []string{strconv.Itoa(i + 1), fmt.Sprintf("%s (%d)", fw.Feature, fw.Index)}

@@ -53,18 +53,39 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Key, e.Msg)
 }
 
-// Flags is the command's flag set, which the study's top level sets, but for
-// the read options (*pflag.FlagSet is one): a flag's kind is found by which
-// getter accepts it.
-type Flags interface {
-	Set(name, value string) error
-	Changed(name string) bool
-	GetString(name string) (string, error)
-	GetStringSlice(name string) ([]string, error)
-	GetInt(name string) (int, error)
-	GetUint64(name string) (uint64, error)
-	GetFloat64(name string) (float64, error)
-	GetBool(name string) (bool, error)
+// Kind is the type of a top-level setting's value, as the caller's setting
+// of that name takes it (compare's flag of the name).
+type Kind int
+
+const (
+	// NoKind: the caller has no setting of the name.
+	NoKind Kind = iota
+	Bool
+	Integer
+	Number
+	List
+	String
+)
+
+// kindWords are the kinds as value and perDataset name them.
+var kindWords = [...]string{NoKind: "", Bool: "bool", Integer: "integer", Number: "number", List: "list", String: "string"}
+
+func (k Kind) String() string { return kindWords[k] }
+
+// Setting is a top-level key of a study with its value checked against its
+// kind: what the study sets, which its caller merges with its own settings
+// (on the command line, the flags the user gave win over the file).
+type Setting struct {
+	Key  string
+	Kind Kind
+	// Value is the value in the form the command line takes it (a list's
+	// items joined by commas).
+	Value string
+	Line  int
+	// Read marks a read option (dataio.ReadKeys): it belongs in each
+	// dataset's read options (dataio.ReadOptions.SetKey, before
+	// Configure), not in a setting of the run.
+	Read bool
 }
 
 // Study is a study file as read.
@@ -78,10 +99,6 @@ type Study struct {
 	Top []Item
 	// Datasets are the entries of "datasets", their keys in file order.
 	Datasets []Dataset
-	// read are the top-level read options (dataio.ReadKeys) that the
-	// command line did not give: Apply keeps them off the flags, and
-	// Configure sets them.
-	read []Item
 }
 
 // Item is one key and its value, at its line. A list's items are joined by
@@ -362,69 +379,45 @@ func (st *Study) yamlError(err error) error {
 	return &Error{File: st.File, Line: line, Msg: "not valid YAML: " + msg}
 }
 
-// Apply sets the flags from the study's top level, except those given on
-// the command line (fs.Changed), which override the file; the read options
-// (dataio.ReadKeys) it keeps for Configure. A key that is no flag, or a
-// value of the wrong type, is an *Error.
-func (st *Study) Apply(fs Flags) error {
-	st.read = nil
+// TopSettings are the study's top-level settings, typed, in file order:
+// each key's value checked against its kind (kind: the caller's setting of
+// that name; a read option, dataio.ReadKeys, has its own and is marked
+// Read). A key kind does not know, or a value of the wrong type, is an
+// *Error. The caller merges them with its own settings (cmd: the flags the
+// user did not give take the study's values).
+func (st *Study) TopSettings(kind func(key string) Kind) ([]Setting, error) {
+	var out []Setting
 	for i, it := range st.Top {
-		kind, read := flagKind(fs, it.Key), slices.Contains(dataio.ReadKeys, it.Key)
-		if read {
-			kind = perDataset[it.Key]
+		k, read := kind(it.Key).String(), slices.Contains(dataio.ReadKeys, it.Key)
+		if slices.Contains(notTop, it.Key) {
+			k = ""
 		}
-		if kind == "" {
-			return st.errorf(it.node, it.Key, "unknown key: a study's keys are compare's flag names (see kerneltune compare --help), name and datasets")
+		if read {
+			k = perDataset[it.Key]
+		}
+		if k == "" {
+			return nil, st.errorf(it.node, it.Key, "unknown key: a study's keys are compare's flag names (see kerneltune compare --help), name and datasets")
 		}
 		if it.Key == "methods" || it.Key == "log2c" || it.Key == "log2g" {
-			kind = "list" // --methods svm,gi as methods: [svm, gi]; log2c: [-5, 15, 2] or "-5,15,2"
+			k = "list" // methods: [svm, gi] as the list svm,gi; log2c: [-5, 15, 2] or "-5,15,2"
 		}
-		val, err := st.value(it.Key, kind, it.node)
+		val, err := st.value(it.Key, k, it.node)
 		if err == nil {
 			err = st.checkValue(it.Key, val, it.node)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		st.Top[i].Value = val
-		if fs.Changed(it.Key) {
-			continue
-		}
-		if read {
-			st.read = append(st.read, st.Top[i])
-			continue
-		}
-		if err := fs.Set(it.Key, val); err != nil {
-			return st.errorf(it.node, it.Key, "%v", err) // pflag names the value and the flag
-		}
+		out = append(out, Setting{Key: it.Key, Kind: Kind(slices.Index(kindWords[:], k)), Value: val, Line: it.Line, Read: read})
 	}
-	return nil
+	return out, nil
 }
 
-// flagKind is the kind of the flag name in fs ("" when there is none).
-func flagKind(fs Flags, name string) string {
-	if slices.Contains(notTop, name) {
-		return ""
-	}
-	if _, err := fs.GetBool(name); err == nil {
-		return "bool"
-	}
-	if _, err := fs.GetInt(name); err == nil {
-		return "integer"
-	}
-	if _, err := fs.GetUint64(name); err == nil {
-		return "integer"
-	}
-	if _, err := fs.GetFloat64(name); err == nil {
-		return "number"
-	}
-	if _, err := fs.GetStringSlice(name); err == nil {
-		return "list"
-	}
-	if _, err := fs.GetString(name); err == nil {
-		return "string"
-	}
-	return ""
+// SettingError is the *Error of the setting s whose value its caller
+// refused with err (a flag's parser names the value).
+func (st *Study) SettingError(s Setting, err error) error {
+	return &Error{File: st.File, Line: s.Line, Key: s.Key, Msg: err.Error()}
 }
 
 // Settings returns the study's datasets with their settings: base (the
@@ -482,31 +475,23 @@ func resolve(dir, path string) string {
 	return filepath.Join(dir, path)
 }
 
-// Load reads the study file at path (Read) and sets the flags from its top
-// level (Apply); it returns nil and no error for the path "" (no study).
-func Load(path string, fs Flags) (*Study, error) {
+// Load reads the study file at path (Read); it returns nil and no error
+// for the path "" (no study).
+func Load(path string) (*Study, error) {
 	if path == "" {
 		return nil, nil
 	}
-	st, err := Read(path)
-	if err != nil {
-		return nil, err
-	}
-	return st, st.Apply(fs)
+	return Read(path)
 }
 
 // Configure sets the datasets of s (CompareSettings.Datasets) from the
 // study st (nil: none, s stays as it is). Each dataset starts from each,
 // the reading and partition settings of the flags and the study's top
-// level: each's read options take the top level's read keys that the
-// command line did not give (as Apply found them); the study file, its
-// SHA-256 and its name go into s.Provenance.
+// level (its caller merged them: TopSettings); the study file, its SHA-256
+// and its name go into s.Provenance.
 func Configure(s *experiment.CompareSettings, st *Study, each experiment.DatasetSettings) {
 	if st == nil {
 		return
-	}
-	for _, it := range st.read {
-		_ = each.Read.SetKey(it.Key, it.Value) // checked by Apply
 	}
 	each.Path, each.Test, each.Name, each.Where = "", "", "", ""
 	s.Datasets = st.Settings(each)

@@ -31,6 +31,48 @@ func flags() *pflag.FlagSet {
 	return fs
 }
 
+// load reads the study at p and merges its top-level settings with fs as
+// the command line does (cmd's mergeStudy): the flags fs was given win, the
+// other flags take the study's values, and the read options the command
+// line did not give come back for each dataset's read options.
+func load(p string, fs *pflag.FlagSet) (*Study, []Setting, error) {
+	st, err := Load(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	kinds := map[string]Kind{"bool": Bool, "int": Integer, "uint64": Integer, "float64": Number, "stringSlice": List, "string": String}
+	sets, err := st.TopSettings(func(key string) Kind {
+		if f := fs.Lookup(key); f != nil {
+			return kinds[f.Value.Type()]
+		}
+		return NoKind
+	})
+	if err != nil {
+		return st, nil, err
+	}
+	var read []Setting
+	for _, s := range sets {
+		switch {
+		case fs.Changed(s.Key):
+		case s.Read:
+			read = append(read, s)
+		default:
+			if err := fs.Set(s.Key, s.Value); err != nil {
+				return st, nil, st.SettingError(s, err)
+			}
+		}
+	}
+	return st, read, nil
+}
+
+// withRead is each with the read settings read applied.
+func withRead(each experiment.DatasetSettings, read []Setting) experiment.DatasetSettings {
+	for _, r := range read {
+		_ = each.Read.SetKey(r.Key, r.Value)
+	}
+	return each
+}
+
 func write(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "s.yaml")
@@ -64,7 +106,7 @@ func TestErrorsNameFileLineKey(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := write(t, c.text)
-		_, err := Load(p, flags())
+		_, _, err := load(p, flags())
 		var se *Error
 		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), p+":") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want %s%s…", c.text, err, p, c.want)
@@ -99,7 +141,7 @@ datasets:
 	if err := fs.Parse([]string{"--partitions", "9"}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := Load(p, fs)
+	st, read, err := load(p, fs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +152,7 @@ datasets:
 		t.Errorf("seed %d partitions %d (the flag's 9 wins) methods %q name %q", seed, parts, methods, st.Name)
 	}
 	var s experiment.CompareSettings
-	Configure(&s, st, experiment.DatasetSettings{Read: dataio.ReadOptions{LabelCol: "1"}, Partitions: 9, TrainSize: 50, TestSize: 100, TrainFraction: 0.3})
+	Configure(&s, st, withRead(experiment.DatasetSettings{Read: dataio.ReadOptions{LabelCol: "1"}, Partitions: 9, TrainSize: 50, TestSize: 100, TrainFraction: 0.3}, read))
 	ds := s.Datasets
 	if len(ds) != 3 {
 		t.Fatalf("%d datasets", len(ds))
@@ -142,7 +184,7 @@ func TestTooManyDatasets(t *testing.T) {
 		fmt.Fprintf(&b, "  - path: d%d.csv\n", i)
 	}
 	p := write(t, b.String())
-	_, err := Load(p, flags())
+	_, _, err := load(p, flags())
 	var se *Error
 	want := fmt.Sprintf(":3: datasets: %d datasets, more than %d", MaxDatasets+1, MaxDatasets)
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
@@ -161,7 +203,7 @@ func TestTopLevelReadOptions(t *testing.T) {
 	if err := fs.Parse([]string{"--classes", "p,q"}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := Load(p, fs)
+	st, read, err := load(p, fs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +211,7 @@ func TestTopLevelReadOptions(t *testing.T) {
 		t.Errorf("the study wrote label-col %q into the flags", lc)
 	}
 	var s experiment.CompareSettings
-	Configure(&s, st, experiment.DatasetSettings{Read: dataio.ReadOptions{Classes: []string{"p", "q"}}})
+	Configure(&s, st, withRead(experiment.DatasetSettings{Read: dataio.ReadOptions{Classes: []string{"p", "q"}}}, read))
 	want := dataio.ReadOptions{LabelCol: "3", Missing: "drop", Classes: []string{"p", "q"}, Multiclass: dataio.OneVsRest}
 	if !reflect.DeepEqual(s.Datasets[0].Read, want) {
 		t.Errorf("dataset 1 %+v; want %+v", s.Datasets[0].Read, want)
@@ -178,7 +220,38 @@ func TestTopLevelReadOptions(t *testing.T) {
 		t.Errorf("dataset 2 %+v, want %+v", s.Datasets[1].Read, want)
 	}
 	bad := write(t, "header: sometimes\ndatasets: [{path: a}]\n")
-	if _, err := Load(bad, flags()); err == nil || err.Error() != bad+`:1: header: unknown setting "sometimes" (want auto, yes or no)` {
+	if _, _, err := load(bad, flags()); err == nil || err.Error() != bad+`:1: header: unknown setting "sometimes" (want auto, yes or no)` {
 		t.Errorf("header: sometimes: %v", err)
+	}
+}
+
+// The study's top level comes back as typed settings, in file order, for
+// its caller to merge: nothing is written into a flag set (issue 43).
+func TestTopSettingsTyped(t *testing.T) {
+	t.Parallel()
+	p := write(t, "seed: 7\nmethods: [svm, gi]\nstratified: true\nlabel-col: \"3\"\ntrain-fraction: 0.5\ndatasets: [{path: a}]\n")
+	st, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]Kind{"seed": Integer, "methods": String, "stratified": Bool, "label-col": String, "train-fraction": Number}
+	got, err := st.TopSettings(func(key string) Kind { return kinds[key] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Setting{
+		{Key: "seed", Kind: Integer, Value: "7", Line: 1},
+		{Key: "methods", Kind: List, Value: "svm,gi", Line: 2},
+		{Key: "stratified", Kind: Bool, Value: "true", Line: 3},
+		{Key: "label-col", Kind: String, Value: "3", Line: 4, Read: true},
+		{Key: "train-fraction", Kind: Number, Value: "0.5", Line: 5},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("settings\n%+v\nwant\n%+v", got, want)
+	}
+	// A key the caller has no setting of is the study's error, at its line.
+	delete(kinds, "stratified")
+	if _, err := st.TopSettings(func(key string) Kind { return kinds[key] }); err == nil || err.Error() != p+":3: stratified: unknown key: a study's keys are compare's flag names (see kerneltune compare --help), name and datasets" {
+		t.Errorf("unknown key: %v", err)
 	}
 }
