@@ -126,6 +126,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 	for _, gr := range groups {
 		dense = dense || gr.D != nil
 	}
+	keys := cvJobKeys(groups, plan, cm) // each job's checkpoint key (nil: none)
 	for w := 0; w < min(cm.workers(), len(groups)*nf); w++ {
 		wg.Add(1)
 		go func() {
@@ -158,8 +159,11 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					cnt []int
 					ns  int
 					err error
+					kj  cvJob
 				)
 				switch {
+				case keys != nil && cm.recall(keys[jb.g][jb.f], &kj) && len(kj.Correct) == len(gr.Cs): // done before a resume
+					cnt, ns = kj.Correct, kj.Solves
 				case gr.D == nil && cs.class != nil: // bounded memory, every subproblem
 					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
@@ -174,6 +178,9 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
 						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+				}
+				if keys != nil && err == nil && kj.Correct == nil {
+					err = cm.keep(keys[jb.g][jb.f], cvJob{Correct: cnt, Solves: ns})
 				}
 				mu.Lock()
 				solves += ns
@@ -336,6 +343,7 @@ func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 		return nil, err
 	}
 	D := kernel.SquaredDistances(train.X)
+	cm.cvKey = dataKey(train, cm)
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 

@@ -448,7 +448,7 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		if err != nil {
 			return nil, fmt.Errorf("lccp: %w", err)
 		}
-		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
+		c, acc, solves, err := selectCKept(ctx, "lccp/C0", k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
 		res.Solves += solves
 		if err != nil {
 			return nil, fmt.Errorf("lccp: choosing C at θ0: %w", err)
@@ -504,6 +504,13 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		// A hard margin on data it cannot separate is the method's answer,
 		// worded by evalOuter, not a breakdown.
 		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },
+		keep: lccpLoopState(s.Common, prob, phi, gw, &lccpState{}, func(st *lccpState, load bool) {
+			if load {
+				R2, W2, nsv, J, innerTotal, increases, res.CriterionStart = st.R2, st.W2, st.NSV, st.J, st.InnerTotal, st.Increases, st.J0
+				return
+			}
+			*st = lccpState{R2: R2, W2: W2, NSV: nsv, J: J, InnerTotal: innerTotal, Increases: increases, J0: res.CriterionStart}
+		}),
 		init: func(context.Context) (Step, error) {
 			if err := evalOuter(0); err != nil {
 				return Step{}, err
@@ -579,6 +586,48 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 	res.Solves += prob.svmSolves + prob.radiusSolves
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// lccpState is the LCCP's state after an iteration: φ, ∇ log‖w‖² there,
+// R², ‖w‖², #SV and J, J0, the inner iterations and the increases seen,
+// the warm starts of the SVM (α) and of the radius QP (β), and the solves.
+type lccpState struct {
+	Phi, GW, Alpha, Beta    []float64
+	R2, W2, J, J0           float64
+	NSV, InnerTotal         int
+	SVMSolves, RadiusSolves int
+	Increases               []string
+}
+
+// lccpLoopState is the driver's loopState of the LCCP: phi and gw are the
+// loop's, locals saves the loop's other variables into st or loads them
+// from it.
+func lccpLoopState(cm Common, prob *lccpProblem, phi, gw []float64, st *lccpState, locals func(st *lccpState, load bool)) *loopState {
+	if cm.Checkpoint == nil {
+		return nil
+	}
+	return &loopState{cm: cm, key: "lccp",
+		save: func() any {
+			locals(st, false)
+			st.Phi, st.GW, st.Alpha, st.Beta = phi, gw, prob.alpha, prob.beta
+			st.SVMSolves, st.RadiusSolves = prob.svmSolves, prob.radiusSolves
+			return *st
+		},
+		load: func(decode func(any) error) error {
+			var v lccpState
+			if err := decode(&v); err != nil {
+				return err
+			}
+			if len(v.Phi) != len(phi) || len(v.GW) != len(gw) {
+				return fmt.Errorf("lccp: a kept state of %d parameters, not %d", len(v.Phi), len(phi))
+			}
+			copy(phi, v.Phi)
+			copy(gw, v.GW)
+			prob.alpha, prob.beta = v.Alpha, v.Beta
+			prob.svmSolves, prob.radiusSolves = v.SVMSolves, v.RadiusSolves
+			locals(&v, true)
+			return nil
+		}}
 }
 
 // lccpConflict returns two rows (0-based) with identical features and
