@@ -442,7 +442,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	grad := make([]float64, len(gamma))
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: N}, cancelNamesDone: true,
-		keep: p.loopState(opts.Common, "rcsc/paper", gamma, grad, nil, &run),
+		keep:   p.loopState(opts.Common, "rcsc/paper", gamma, grad, nil, &run),
 		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			J, err := p.eval(gamma, grad)
@@ -509,7 +509,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 	var J float64
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
-		keep: p.loopState(opts.Common, "rcsc/robust", gamma, grad, &tau, &run),
+		keep:   p.loopState(opts.Common, "rcsc/robust", gamma, grad, &tau, &run),
 		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			var err error
