@@ -73,6 +73,8 @@ func TestCheckpointResumesEveryMethod(t *testing.T) {
 		{"rcsc", RCSCSettings{}},
 		{"rcsc-paper", RCSCSettings{Schedule: "paper", MaxIter: 6}},
 		{"lccp", LCCPSettings{MaxIter: 6}},
+		{"gi", GISettings{Steps: 6}},
+		{"gi-full", GISettings{Param: "full", Steps: 5, Common: Common{C: 1}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
