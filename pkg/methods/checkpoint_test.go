@@ -44,40 +44,58 @@ func (c *cutCheckpoint) Record(key string, b []byte) error {
 // resultJSON is a Result without its timings, as JSON.
 func resultJSON(t *testing.T, r *Result) string {
 	t.Helper()
-	c := *r
-	c.Elapsed = 0
-	c.Trace = append([]Step(nil), r.Trace...)
-	for i := range c.Trace {
-		c.Trace[i].Elapsed = 0
-	}
-	b, err := json.Marshal(c)
+	b, err := json.Marshal(untimed(r))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
+// untimed is a copy of r (and its subproblems') without timings.
+func untimed(r *Result) *Result {
+	c := *r
+	c.Elapsed = 0
+	c.Trace = append([]Step(nil), r.Trace...)
+	for i := range c.Trace {
+		c.Trace[i].Elapsed = 0
+	}
+	c.Pairs = append([]PairResult(nil), r.Pairs...)
+	for i := range c.Pairs {
+		c.Pairs[i].Result = untimed(c.Pairs[i].Result)
+	}
+	return &c
+}
+
 // TestCheckpointResumesEveryMethod runs each method whole, then again with
 // a checkpoint cut after k of the steps the whole run kept, resumed: the
 // Result is the uninterrupted run's, and the resumed run found k outcomes.
 func TestCheckpointResumesEveryMethod(t *testing.T) {
-	train := heartHead(t, 120)
 	cases := []struct {
 		name string
 		spec Spec
+		data string
 	}{
-		{"svm", SVMSettings{}},
-		{"random", RandomSettings{Budget: 8}},
-		{"bo", BOSettings{Budget: 8}},
-		{"halving", HalvingSettings{}},
-		{"rcsc", RCSCSettings{}},
-		{"rcsc-paper", RCSCSettings{Schedule: "paper", MaxIter: 6}},
-		{"lccp", LCCPSettings{MaxIter: 6}},
-		{"gi", GISettings{Steps: 6}},
-		{"gi-full", GISettings{Param: "full", Steps: 5, Common: Common{C: 1}}},
+		{"svm", SVMSettings{}, ""},
+		{"random", RandomSettings{Budget: 8}, ""},
+		{"bo", BOSettings{Budget: 8}, ""},
+		{"halving", HalvingSettings{}, ""},
+		{"rcsc", RCSCSettings{}, ""},
+		{"rcsc-paper", RCSCSettings{Schedule: "paper", MaxIter: 6}, ""},
+		{"lccp", LCCPSettings{MaxIter: 6}, ""},
+		{"gi", GISettings{Steps: 6}, ""},
+		{"spd", SPDSettings{MaxIter: 6}, ""},
+		{"spd-full-riemannian", SPDSettings{Param: "full", Mode: "riemannian", MaxIter: 5}, ""},
+		{"spd-cv", SPDSettings{Init: "cv", MaxIter: 3}, ""},
+		{"lccp-multiclass", LCCPSettings{MaxIter: 4}, "wine.scale"},
+		{"svm-multiclass", SVMSettings{}, "wine.scale"},
+		{"gi-full", GISettings{Param: "full", Steps: 5, Common: Common{C: 1}}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			train := heartHead(t, 120)
+			if tc.data != "" {
+				train = mcData(t, tc.data)
+			}
 			full := &cutCheckpoint{limit: 1 << 30}
 			b := tc.spec.Base()
 			b.Workers, b.Checkpoint = 2, full
