@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"os"
 	"context"
 	"errors"
 	"fmt"
@@ -328,9 +329,15 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 		prior[i].Identity = cfg.Identity[prior[i].Dataset]
 		done[prior[i].Key()] = true
 	}
+	if fs, ok := sink.(*FileSink); ok && fs.regular {
+		cfg.Checkpoints = JobCheckpointDir(s.Out) // a job cut short resumes mid-job
+	}
 	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, obs.Progress)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Checkpoints != "" {
+		os.Remove(cfg.Checkpoints) // when no job left one
 	}
 	if res.Records, err = Merge(prior, recs); err != nil {
 		return nil, err
