@@ -1,11 +1,11 @@
 package experiment
 
 import (
-	"os"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
