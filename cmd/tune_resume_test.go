@@ -251,3 +251,62 @@ func checkpointOf(t *testing.T, dir, data string) string {
 	}
 	return string(b)
 }
+
+// A compare job cut by kill -9 resumes mid-job: its checkpoint (beside
+// --out) keeps the steps it did, --resume says so and goes on from them, and
+// the records are the uninterrupted run's.
+func TestCompareResumesMidJob(t *testing.T) {
+	data, err := filepath.Abs("../testdata/libsvm/diabetes_scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, dir := t.TempDir(), t.TempDir()
+	args := []string{"compare", data, "--methods", "svm", "--partitions", "1", "--train-fraction", "0.8", "--workers", "2", "--out", "r.jsonl"}
+	if errOut, code := runChild(t, whole, append(args, "-q")...); code != 0 {
+		t.Fatalf("uninterrupted: exit %d, %s", code, errOut)
+	}
+	ckDir := filepath.Join(dir, ".r.jsonl.checkpoints")
+	c := child(t, dir, append(args, "-q")...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for n := 0; steps < 15; n++ {
+		if n > 6000 {
+			c.Process.Kill()
+			t.Fatalf("no job's checkpoint reached 15 steps in 60 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+		files, _ := filepath.Glob(filepath.Join(ckDir, "*.checkpoint"))
+		for _, f := range files {
+			steps = max(steps, checkpointLines(f)-1)
+		}
+	}
+	c.Process.Kill()
+	c.Wait()
+	if recs, _ := readMasked(t, filepath.Join(dir, "r.jsonl")); len(recs) != 0 {
+		t.Fatalf("the job finished before kill -9")
+	}
+	files, _ := filepath.Glob(filepath.Join(ckDir, "*.checkpoint"))
+	if len(files) != 1 {
+		t.Fatalf("%d checkpoints after kill -9, want 1", len(files))
+	}
+	steps = checkpointLines(files[0]) - 1
+	errOut, code := runChild(t, dir, append(args, "--resume")...)
+	if code != 0 {
+		t.Fatalf("--resume: exit %d, %s", code, errOut)
+	}
+	if w := fmt.Sprintf("kerneltune: note: 1 job cut short resumes from its checkpoint (%d steps done)\n", steps); !strings.HasPrefix(errOut, w) {
+		t.Errorf("--resume said %q, want it to begin %q", errOut, w)
+	}
+	got, _ := readMasked(t, filepath.Join(dir, "r.jsonl"))
+	want, _ := readMasked(t, filepath.Join(whole, "r.jsonl"))
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if !bytes.Equal(g, w) {
+		t.Errorf("the resumed run's records differ from the uninterrupted run's:\n%s\n%s", g, w)
+	}
+	if _, err := os.Stat(ckDir); !os.IsNotExist(err) {
+		t.Errorf("the checkpoints' directory is still there: %v", err)
+	}
+}

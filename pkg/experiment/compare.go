@@ -101,6 +101,9 @@ const (
 	// partitions of Dataset trains on the default TrainSize rows and tests
 	// on TestSize, under a tenth (dataio.SmallTrainPart) of its Rows.
 	NoticeSmallTrainPart
+	// NoticeResumeMidJob: Jobs jobs cut short in an earlier run resume from
+	// their checkpoints (Config.Checkpoints), Steps steps done between them.
+	NoticeResumeMidJob
 )
 
 // Notice is what a comparison tells its caller before the jobs run:
@@ -113,6 +116,8 @@ type Notice struct {
 	// TrainSize, TestSize and Partitions are the settings'
 	// (NoticeDefaultTrainSize, NoticeSmallTrainPart).
 	TrainSize, TestSize, Partitions int
+	// Jobs and Steps: NoticeResumeMidJob.
+	Jobs, Steps int
 }
 
 // CompareResult is the outcome of Compare.
@@ -331,6 +336,9 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	}
 	if fs, ok := sink.(*FileSink); ok && fs.regular {
 		cfg.Checkpoints = JobCheckpointDir(s.Out) // a job cut short resumes mid-job
+		if n, steps := cfg.keptSteps(jobs, done, res.Run); n > 0 && obs.Notice != nil {
+			obs.Notice(Notice{Kind: NoticeResumeMidJob, Jobs: n, Steps: steps})
+		}
 	}
 	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, obs.Progress)
 	if err != nil {

@@ -526,14 +526,35 @@ func (c *Config) jobCheckpoint(j Job, run string) (*FileCheckpoint, error) {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
 	k := c.key(j)
-	name := hashSettings(map[string]string{"run": run, "job": fmt.Sprint(k)})
 	id := CheckpointIdentity{Settings: map[string]string{"run": run, "dataset": k.Dataset, "identity": string(k.Identity), "entry": k.Entry, "partition": strconv.Itoa(k.Partition)}}
 	if p := c.Provenance[j.Source.Name()]; p != nil && p.Data != nil {
 		id.DataSHA256 = p.Data.SHA256
 	}
-	ck, err := OpenCheckpoint(filepath.Join(c.Checkpoints, name+CheckpointSuffix), id, true)
+	ck, err := OpenCheckpoint(c.jobCheckpointPath(j, run), id, true)
 	if err != nil {
 		return nil, fmt.Errorf("job %s: checkpoint: %w", fmt.Sprint(k), err)
 	}
 	return ck, nil
+}
+
+// jobCheckpointPath is the path of job j's checkpoint: a hash of the run
+// and the job's key.
+func (c *Config) jobCheckpointPath(j Job, run string) string {
+	name := hashSettings(map[string]string{"run": run, "job": fmt.Sprint(c.key(j))})
+	return filepath.Join(c.Checkpoints, name+CheckpointSuffix)
+}
+
+// keptSteps counts the jobs not done that have a checkpoint with steps in
+// c.Checkpoints, and their steps (the lines after each file's header).
+func (c *Config) keptSteps(jobs []Job, done map[Key]bool, run string) (n, steps int) {
+	for _, j := range jobs {
+		if done[c.key(j)] {
+			continue
+		}
+		b, err := os.ReadFile(c.jobCheckpointPath(j, run))
+		if k := strings.Count(string(b), "\n") - 1; err == nil && k > 0 {
+			n, steps = n+1, steps+k
+		}
+	}
+	return n, steps
 }
