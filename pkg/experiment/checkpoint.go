@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
@@ -107,7 +108,8 @@ func settingsOf(kv map[string]string, prefix string, v reflect.Value) {
 
 // FileCheckpoint is a methods.Checkpoint in a JSONL file: a header (the
 // schema version, the settings' hash and the identity), then one line per
-// step, each appended in one write and synced before Record returns. The
+// step, each appended in one write (and synced at most a second later:
+// CheckpointSync). The
 // file is locked while open (a second run on it is refused, naming its
 // pid).
 type FileCheckpoint struct {
@@ -116,6 +118,8 @@ type FileCheckpoint struct {
 	path string
 	m    map[string][]byte
 	n    int // the outcomes the file held when opened
+	// synced is when the file was last synced (write).
+	synced time.Time
 }
 
 // CheckpointExistsError is a checkpoint left by an interrupted run, found
@@ -286,15 +290,32 @@ func noneIfEmpty(s string) string {
 	return s
 }
 
+// write appends b in one write, which a signal or kill -9 cannot undo (the
+// kernel holds it), and syncs the file at most every CheckpointSync, so
+// that a power cut loses at most that much of the steps while a run of many
+// short steps (a compare of small jobs) does not wait on the disk for each.
 func (c *FileCheckpoint) write(b []byte) error {
 	if _, err := c.f.Write(b); err != nil {
 		return fmt.Errorf("write checkpoint %s: %w", c.path, err)
 	}
+	if time.Since(c.synced) < CheckpointSync {
+		return nil
+	}
+	return c.sync()
+}
+
+func (c *FileCheckpoint) sync() error {
 	if err := c.f.Sync(); err != nil {
 		return fmt.Errorf("sync checkpoint %s: %w", c.path, err)
 	}
+	c.synced = time.Now()
 	return nil
 }
+
+// CheckpointSync is the longest a step's outcome stays in a checkpoint
+// unsynced: written at once, synced when this much time has passed since
+// the last sync (and when the checkpoint is closed).
+const CheckpointSync = time.Second
 
 // Steps is the number of step outcomes the file held when opened.
 func (c *FileCheckpoint) Steps() int { return c.n }
@@ -330,7 +351,13 @@ func (c *FileCheckpoint) Close() error {
 	if c == nil {
 		return nil
 	}
-	return c.f.Close()
+	c.mu.Lock()
+	err := c.sync()
+	c.mu.Unlock()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Remove closes and deletes the file: the run it kept is done (its model

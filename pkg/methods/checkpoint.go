@@ -45,8 +45,9 @@ type Checkpoint interface {
 	// Outcome returns the outcome recorded for key, if any.
 	Outcome(key string) ([]byte, bool)
 	// Record records key's outcome; when it returns without an error the
-	// outcome survives the process (a file checkpoint syncs it). It may be
-	// called from several goroutines at once.
+	// outcome survives the process (a file checkpoint has written it, and
+	// syncs it to disk within a second). It may be called from several
+	// goroutines at once.
 	Record(key string, outcome []byte) error
 }
 
