@@ -77,7 +77,10 @@ type Common struct {
 	Checkpoint Checkpoint
 	// scope prefixes the checkpoint's keys (a subproblem's: within);
 	// cvKey names the rows a search's cross-validation scores (dataKey),
-	// "" for none: its jobs are then not kept.
+	// "" for none: its jobs are then not kept. A job's key adds only γ, the
+	// Cs and the fold (cvJobKeys): a caller of cvCounts whose kernel is not
+	// exp(-γ‖x-z‖²) of those rows must name its kernel in cvKey too (as
+	// bo:ard names its scaling).
 	scope, cvKey string
 }
 
