@@ -164,9 +164,11 @@ func (e *NotCheckpointError) Error() string {
 // (*OtherCheckpointError, naming what differs), as is a file that is not a
 // checkpoint.
 func OpenCheckpoint(path string, id CheckpointIdentity, resume bool) (*FileCheckpoint, error) {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+	st, err := os.Stat(path)
+	if err == nil && !st.Mode().IsRegular() {
 		return nil, &NotCheckpointError{Path: path, Line: 1, Why: "it is " + outfile.Describe(st.Mode()) + ", not a regular file"}
 	}
+	created := errors.Is(err, os.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open checkpoint: %w", err)
@@ -174,6 +176,9 @@ func OpenCheckpoint(path string, id CheckpointIdentity, resume bool) (*FileCheck
 	c := &FileCheckpoint{f: f, path: path, m: map[string][]byte{}}
 	if err := c.open(id, resume); err != nil {
 		f.Close()
+		if created { // a full disk: no file of ours is left
+			os.Remove(path)
+		}
 		return nil, err
 	}
 	return c, nil
