@@ -173,7 +173,7 @@ func OpenCheckpoint(path string, id CheckpointIdentity, resume bool) (*FileCheck
 	if err != nil {
 		return nil, fmt.Errorf("open checkpoint: %w", err)
 	}
-	c := &FileCheckpoint{f: f, path: path, m: map[string][]byte{}}
+	c := &FileCheckpoint{f: f, path: path, m: map[string][]byte{}, synced: time.Now()} // the header needs no sync of its own
 	if err := c.open(id, resume); err != nil {
 		f.Close()
 		if created { // a full disk: no file of ours is left
