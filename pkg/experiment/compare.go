@@ -345,7 +345,9 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 		return nil, err
 	}
 	if cfg.Checkpoints != "" {
-		os.Remove(cfg.Checkpoints) // when no job left one
+		// Every job is recorded: what is left there is of other runs of
+		// this file, which can no longer resume into it.
+		os.RemoveAll(cfg.Checkpoints)
 	}
 	if res.Records, err = Merge(prior, recs); err != nil {
 		return nil, err
