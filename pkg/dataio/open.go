@@ -2,8 +2,7 @@ package dataio
 
 // A dataset as an experiment runs on it: read (with its test file), its
 // partitions drawn, its nominal features one-hot encoded per partition,
-// described (DataProvenance) and identified (Identity), by one function,
-// OpenDataset.
+// described (DataProvenance), by one function, OpenDataset.
 
 import (
 	"cmp"
@@ -56,13 +55,9 @@ type DatasetSpec struct {
 
 	// FileList marks a dataset of a list of files given with one set of
 	// settings (experiment.FileSpecs: the command line's DATA), as against
-	// a dataset given with its own settings (a study's entry). The two are
-	// read and partitioned alike, but a run has always described them
-	// otherwise in its fingerprint (experiment: the list as one "data"
-	// with shared "partitions"; a study's datasets each by Key), and the
-	// identity of a list's dataset (Identity) follows that description, so
-	// that the runs of each keep their ids and identities. OpenDataset does
-	// not read it otherwise.
+	// a dataset given with its own settings (a study's entry): a run names
+	// datasets of a list that share a name by their paths, and refuses a
+	// study's. OpenDataset does not read it.
 	FileList bool
 }
 

@@ -87,16 +87,6 @@ func TestOpenDatasetRandomPartitions(t *testing.T) {
 	if !slices.Equal(pv.Classes, []ClassCount{{"1", 120}, {"-1", 150}}) {
 		t.Errorf("classes %v, want 120 of 1 and 150 of -1", pv.Classes)
 	}
-	id := map[string]string{IDSeed: "1", IDNormalize: "zscore", IDData: heartSHA256, IDRead: "(defaults)", IDPartitions: "test-size=50 train-size=100"}
-	if got := p.Identity("zscore"); !maps.Equal(got, id) {
-		t.Errorf("identity %v, want %v", got, id)
-	}
-	if got := spec.Key(); got != "partitions=3 test-size=50 train-size=100" {
-		t.Errorf("key %q", got)
-	}
-	if got := (DatasetSpec{Partitions: 30, TrainFraction: 0.5, Stratified: true, Read: ReadOptions{Positive: "2"}}).Key(); got != "partitions=30 positive=2 stratified=true train-fraction=0.5" {
-		t.Errorf("key with read options and a fraction %q", got)
-	}
 }
 
 // A name given replaces the file's in the partitions too; the data opened
@@ -147,9 +137,6 @@ func TestOpenDatasetSmallData(t *testing.T) {
 	if train, test := partitionRows(t, p); !slices.Equal(train, []int{90, 90}) || !slices.Equal(test, []int{60, 60}) {
 		t.Errorf("training rows %v, test rows %v, want 90 and 60", train, test)
 	}
-	if got := p.Identity("zscore")[IDPartitions]; got != "train-fraction=0.6" {
-		t.Errorf("partitions identity %q", got)
-	}
 }
 
 // Predefined: the dataset's own first Partitions realisations, or an
@@ -165,12 +152,6 @@ func TestOpenDatasetPredefined(t *testing.T) {
 	}
 	if got := p.Splits[3].Train[:5]; !slices.Equal(got, []int{248, 95, 250, 236, 34}) {
 		t.Errorf("realisation 4 trains on rows %v...", got)
-	}
-	// Given as a list of files, its partitions are named as the list
-	// describes them (all but their number).
-	spec.FileList = true
-	if got := open(t, spec, 0).Identity("zscore")[IDPartitions]; got != "predefined/0/0/0/false" {
-		t.Errorf("partitions identity %q", got)
 	}
 	_, err := OpenDataset(context.Background(), DatasetSpec{Path: "builtin:heart", Predefined: true}, 0, nil)
 	var de *DatasetError
@@ -199,10 +180,6 @@ func TestOpenDatasetOneHot(t *testing.T) {
 		!slices.Equal(pv.Dropped, []DroppedRows{{9, "missing values"}}) || !maps.Equal(pv.Read, map[string]string{"categorical": "onehot", "missing": "drop"}) {
 		t.Errorf("provenance %+v", *pv)
 	}
-	id := p.Identity("zscore")
-	if id[IDEncoding] != "one-hot" || id[IDRead] != "categorical=onehot missing=drop" {
-		t.Errorf("identity %v", id)
-	}
 }
 
 // A given test file: the whole training file once; with PartitionsGiven
@@ -221,19 +198,18 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		spec  DatasetSpec
 		rows  []int
 		notes []PartitionNote
-		parts string // the identity's
 	}{
 		{"whole file", DatasetSpec{Partitions: 3, TrainSize: 100},
-			[]int{2000}, nil, "test=given/false/false test-size=0 train-size=100"},
+			[]int{2000}, nil},
 		{"default train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 100},
-			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}, "test=given/true/false test-size=0 train-size=100"},
+			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}},
 		{"no more rows than the train size, one partition", DatasetSpec{Partitions: 1, PartitionsGiven: true, TrainSize: 3000},
-			[]int{2000}, nil, "test=given/true/false test-size=0 train-size=3000"},
+			[]int{2000}, nil},
 		{"train size given", DatasetSpec{TrainSize: 300, TrainSizeGiven: true},
-			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
-		// A list of files' test file replaces its training fraction.
-		{"file list", DatasetSpec{TrainSize: 300, TrainSizeGiven: true, TrainFraction: 0.5, FileList: true},
-			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
+			[]int{300}, nil},
+		// A given test file replaces the training fraction.
+		{"and a fraction", DatasetSpec{TrainSize: 300, TrainSizeGiven: true, TrainFraction: 0.5},
+			[]int{300}, nil},
 	} {
 		spec := c.spec
 		spec.Path, spec.Test, spec.Read = train, test, read
@@ -248,11 +224,6 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		pv := p.Provenance()
 		if pv.Test != test || pv.TestSHA256 != testSHA || pv.TestRows != 1186 || pv.TrainSize != c.rows[0] || pv.TestSize != 1186 {
 			t.Errorf("%s: provenance %+v", c.name, *pv)
-		}
-		id := map[string]string{IDSeed: "7", IDNormalize: "auto", IDData: "03d39477c5e48415e9cd18e006efc8f7a3b5c3deaee8289a72511c35070e3cfe",
-			IDTest: testSHA, IDRead: "positive=3", IDPartitions: c.parts}
-		if got := p.Identity("auto"); !maps.Equal(got, id) {
-			t.Errorf("%s: identity %v, want %v", c.name, got, id)
 		}
 	}
 }

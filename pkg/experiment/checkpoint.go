@@ -8,6 +8,8 @@ package experiment
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,7 +75,7 @@ func TuneIdentity(s TuneSettings, read any) CheckpointIdentity {
 	}
 	base := s.Spec.Base()
 	base.Workers, base.Recorder, base.Progress, base.Checkpoint, base.Grids = 0, nil, nil, nil, nil
-	canonical(kv, "method.", reflect.ValueOf(s.Spec.WithBase(base)))
+	settingsOf(kv, "method.", reflect.ValueOf(s.Spec.WithBase(base)))
 	if read != nil {
 		settingsOf(kv, "data.", reflect.ValueOf(read))
 	}
@@ -87,8 +89,10 @@ func TuneIdentity(s TuneSettings, read any) CheckpointIdentity {
 	return id
 }
 
-// settingsOf is canonical for the data's settings: nested structs under
-// their field's name, interfaces (a reader) and memory bounds left out.
+// settingsOf adds the fields of the struct v that are not zero to kv under
+// prefix ("key" → value as fmt prints it): embedded structs (a spec's
+// Common) flattened, other structs under their field's name; functions,
+// interfaces (a reader, a checkpoint), pointers and memory bounds left out.
 func settingsOf(kv map[string]string, prefix string, v reflect.Value) {
 	if v.Kind() == reflect.Pointer {
 		v = v.Elem()
@@ -97,7 +101,9 @@ func settingsOf(kv map[string]string, prefix string, v reflect.Value) {
 	for i := 0; i < t.NumField(); i++ {
 		f, fv := t.Field(i), v.Field(i)
 		switch {
-		case !f.IsExported(), fv.Kind() == reflect.Func, fv.Kind() == reflect.Interface, strings.HasPrefix(f.Name, "Mem"):
+		case !f.IsExported(), fv.Kind() == reflect.Func, fv.Kind() == reflect.Interface, fv.Kind() == reflect.Pointer, strings.HasPrefix(f.Name, "Mem"):
+		case f.Anonymous && fv.Kind() == reflect.Struct: // a spec's Common
+			settingsOf(kv, prefix, fv)
 		case fv.Kind() == reflect.Struct:
 			settingsOf(kv, prefix+f.Name+".", fv)
 		case !fv.IsZero():
@@ -195,7 +201,7 @@ func (c *FileCheckpoint) open(id CheckpointIdentity, resume bool) error {
 	if len(data) > maxCheckpointBytes {
 		return &NotCheckpointError{Path: c.path, Line: 1, Why: fmt.Sprintf("larger than %d MB", maxCheckpointBytes>>20)}
 	}
-	want := checkpointHeader{Kind: checkpointKind, SchemaVersion: CheckpointSchema, SettingsHash: hashSettings(id.Settings), CheckpointIdentity: id}
+	want := checkpointHeader{Kind: checkpointKind, SchemaVersion: CheckpointSchema, SettingsHash: hashKV(id.Settings), CheckpointIdentity: id}
 	keep := 0 // the bytes of whole lines read
 	if len(data) > 0 {
 		var h checkpointHeader
@@ -276,7 +282,7 @@ func (c *FileCheckpoint) read(data []byte) (h checkpointHeader, keep int, err er
 // diffCheckpoint names what differs between a checkpoint's identity a and a
 // run's b: the settings (DiffSettings) and the data.
 func diffCheckpoint(a, b CheckpointIdentity) []string {
-	d := DiffSettings(a.Settings, b.Settings)
+	d := diffKV(a.Settings, b.Settings)
 	if a.DataSHA256 != b.DataSHA256 {
 		d = append(d, fmt.Sprintf("data sha256: %s → %s", short(a.DataSHA256), short(b.DataSHA256)))
 	}
@@ -384,4 +390,31 @@ var _ methods.Checkpoint = (*FileCheckpoint)(nil)
 // beside its results file out.
 func JobCheckpointDir(out string) string {
 	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+CheckpointSuffix+"s")
+}
+
+// hashKV is a short hash of settings (a map's keys are marshalled sorted).
+func hashKV(kv map[string]string) string {
+	b, _ := json.Marshal(kv)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:6])
+}
+
+// diffKV names the settings that differ between a checkpoint's (a) and a
+// run's (b), "key: a → b", sorted ("(default)" for one left out).
+func diffKV(a, b map[string]string) []string {
+	var out []string
+	for k, va := range a {
+		if vb, ok := b[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: %s → (default)", k, va))
+		} else if vb != va {
+			out = append(out, fmt.Sprintf("%s: %s → %s", k, va, vb))
+		}
+	}
+	for k, vb := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: (default) → %s", k, vb))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

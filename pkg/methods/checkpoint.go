@@ -199,6 +199,11 @@ func cvJobKeys(groups []cvGroup, plan cvPlan, cm Common) [][]string {
 	if cm.Checkpoint == nil || cm.cvKey == "" {
 		return nil
 	}
+	for _, gr := range groups {
+		if gr.K != nil {
+			return nil // a fixed matrix (a choice of C): its caller keeps the whole choice (selectCKept)
+		}
+	}
 	folds := make([]string, len(plan.test))
 	for f := range folds {
 		folds[f] = newHasher().ints(plan.train[f]).ints(plan.test[f]).sum()
