@@ -264,3 +264,46 @@ func TestOpenDatasetSamePartitions(t *testing.T) {
 		t.Errorf("err = %q, want the file and %q", err, want)
 	}
 }
+
+// A caller's own Partitioned with OneHot encodes each partition fitted on
+// its training rows only: "blue" is only in the test part, so it encodes
+// as all zeros (as the normaliser is fitted on the training part).
+func TestPartitionOneHotFitsTrainingPart(t *testing.T) {
+	d, err := LoadReader(strings.NewReader("c,x,y\nred,1,a\ngreen,2,b\nred,3,a\nblue,4,b\n"), "s.csv", ReadOptions{Categorical: "codes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Partitioned{Data: d, Splits: []Split{{Train: []int{0, 1, 2}, Test: []int{3}}}, OneHot: true}
+	tr, te, err := p.Partition(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Dim() != 3 || te.Dim() != 3 || te.X.At(0, 0) != 0 || te.X.At(0, 1) != 0 || te.X.At(0, 2) != 4 {
+		t.Errorf("partition: train %d features, test row %v; want 3 and [0 0 4]", tr.Dim(), te.X.RawRowView(0))
+	}
+	// Without OneHot the codes are the features.
+	p.OneHot = false
+	if tr, _, err = p.Partition(0); err != nil || tr.Dim() != 2 {
+		t.Errorf("partition without OneHot: %v features, %v; want the 2 columns as read", tr.Dim(), err)
+	}
+}
+
+// The parsers stop with the context of the reading (loadContext): a file
+// read whole whose parsing is under way when Ctrl-C comes ends with the
+// context's error, not after its last row.
+func TestParseStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, data := range map[string]string{
+		"d.csv":    "1,2,0\n3,4,1\n",
+		"d.libsvm": "+1 1:0.5\n-1 2:1\n",
+		"d.arff":   "@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\n2,b\n",
+	} {
+		if d, err := loadReader(ctx, strings.NewReader(data), name, ReadOptions{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s parsed under a cancelled context: %v, %v; want context.Canceled", name, d, err)
+		}
+		if d, err := loadReader(context.Background(), strings.NewReader(data), name, ReadOptions{}); err != nil || d.Len() != 2 {
+			t.Errorf("%s: %v; want 2 rows", name, err)
+		}
+	}
+}

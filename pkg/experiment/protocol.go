@@ -86,7 +86,9 @@ func ParseEntries(list string) ([]Entry, error) {
 
 // Source supplies the partitions of one dataset. Partition must be
 // deterministic: the same k gives the same data on every call, so every
-// method sees exactly the same partitions whatever the worker count.
+// method sees exactly the same partitions whatever the worker count. A
+// dataset split by rows is a *dataio.Partitioned (OpenDataset's, or a
+// caller's own Data, Splits and OneHot), a preset's a GeneratedSource.
 type Source interface {
 	Name() string
 	Len() int // number of partitions
@@ -94,30 +96,24 @@ type Source interface {
 	Partition(k int) (train, test *dataio.Dataset, err error)
 }
 
-// SplitSource draws the partitions of a fixed dataset from a list of splits
-// (dataio.Partitions, or the predefined IDA realisations).
-type SplitSource struct {
-	Data   *dataio.Dataset
-	Splits []dataio.Split
-	// Test, when set, is the test part of every partition (a given test
-	// file, compare --test: LIBSVM's a1a/a1a.t style); the splits' Test
-	// indices are then not used.
-	Test *dataio.Dataset
+// fixedData is the one dataset a source draws its partitions from by
+// rows (a *dataio.Partitioned), as the fingerprint, the memory estimate
+// and a dry run's notes read it.
+type fixedData struct {
+	data, test *dataio.Dataset
+	splits     []dataio.Split
+	// onehot: each partition's nominal features are one-hot encoded
+	// (dataio.Partitioned.OneHot).
+	onehot bool
 }
 
-// Name returns the dataset name.
-func (s *SplitSource) Name() string { return s.Data.Name }
-
-// Len returns the number of splits.
-func (s *SplitSource) Len() int { return len(s.Splits) }
-
-// Partition returns split k.
-func (s *SplitSource) Partition(k int) (train, test *dataio.Dataset, err error) {
-	sp := s.Splits[k]
-	if s.Test != nil {
-		return s.Data.Subset(sp.Train), s.Test, nil
+// fixedOf returns the dataset src draws its partitions from; false for a
+// source that draws them otherwise (a preset's GeneratedSource).
+func fixedOf(src Source) (fixedData, bool) {
+	if p, ok := src.(*dataio.Partitioned); ok {
+		return fixedData{p.Data, p.Test, p.Splits, p.OneHot}, true
 	}
-	return s.Data.Subset(sp.Train), s.Data.Subset(sp.Test), nil
+	return fixedData{}, false
 }
 
 // GeneratedSource draws a fresh sample for every partition (the presets on

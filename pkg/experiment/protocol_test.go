@@ -79,7 +79,7 @@ func heartSource(t *testing.T, k int, seed uint64) Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &SplitSource{Data: d, Splits: splits}
+	return &dataio.Partitioned{Data: d, Splits: splits}
 }
 
 // mustEntries parses a list of entries, probes (probeEntry) among them.
@@ -300,20 +300,21 @@ func TestFingerprint(t *testing.T) {
 	}
 	// The same file name and partitions over other bytes (the data file
 	// was edited between a run and its --resume) is another run.
-	edited := *src[0].(*SplitSource)
+	edited := *src[0].(*dataio.Partitioned)
 	d := *edited.Data
 	d.SHA256 = strings.Repeat("0", 64)
 	edited.Data = &d
 	if base.Fingerprint(e, []Source{&edited}) == fp {
 		t.Error("changing the data's SHA-256 kept the fingerprint")
 	}
-	// The same through the one-hot wrapper of nominal data: its bytes count,
-	// and encoded is another run than not encoded.
-	enc := base.Fingerprint(e, []Source{OneHotSource{src[0]}})
+	// The same of one-hot encoded partitions of nominal data: its bytes
+	// count, and encoded is another run than not encoded.
+	oneHot := func(p *dataio.Partitioned) Source { c := *p; c.OneHot = true; return &c }
+	enc := base.Fingerprint(e, []Source{oneHot(src[0].(*dataio.Partitioned))})
 	if enc == fp {
 		t.Error("one-hot encoding kept the fingerprint")
 	}
-	if base.Fingerprint(e, []Source{OneHotSource{&edited}}) == enc {
+	if base.Fingerprint(e, []Source{oneHot(&edited)}) == enc {
 		t.Error("changing the SHA-256 of one-hot encoded data kept the fingerprint")
 	}
 }
@@ -321,7 +322,7 @@ func TestFingerprint(t *testing.T) {
 // Two data sets of one name are told apart by their paths, one-hot encoded
 // ones too; the same path twice is refused.
 func TestUniqueNamesByPath(t *testing.T) {
-	a, b := heartSource(t, 2, 1).(*SplitSource), heartSource(t, 2, 1).(*SplitSource)
+	a, b := heartSource(t, 2, 1).(*dataio.Partitioned), heartSource(t, 2, 1).(*dataio.Partitioned)
 	parts := []*dataio.Partitioned{
 		{Spec: DatasetSettings{Path: "x/heart"}, Data: a.Data, Splits: a.Splits, OneHot: true},
 		{Spec: DatasetSettings{Path: "y/heart"}, Data: b.Data, Splits: b.Splits, OneHot: true},
