@@ -135,9 +135,9 @@ func identify(src Source, seed uint64, normalize, preset string) DatasetIdentity
 	if f.onehot || d.Encoder != nil {
 		id.Read.Encoding = "one-hot"
 	}
-	p, opened := src.(*dataio.Partitioned)
-	if !opened {
-		return id // a caller's partitions: its own
+	p, ok := src.(*dataio.Partitioned)
+	if !ok || p.Spec.Path == "" {
+		return id // a caller's partitions (not from OpenDataset): its own
 	}
 	o, s := p.Spec.Read, p.Spec
 	id.Read.LabelCol, id.Read.Header, id.Read.Delimiter = o.LabelCol, o.Header, o.Delimiter
