@@ -87,11 +87,12 @@ func TestTuneFlagsBuildSettings(t *testing.T) {
 			})},
 		// --test, the files written, the format, the memory bound and
 		// the probabilities.
-		{[]string{"--method", "gi", "--steps", "3", "--margin", "hard", "--test", "t.csv", "--normalize", "minmax01", "--probability", "-o", "m.json", "--trace", "tr.csv", "--export-libsvm", "ex", "--format", "json", "--mem-mb", "512"},
+		{[]string{"--method", "gi", "--steps", "3", "--margin", "hard", "--test", "t.csv", "--normalize", "minmax01", "--probability", "-o", "m.json", "--trace", "tr.csv", "--export-libsvm", "ex", "--format", "json", "--mem-mb", "512", "--resume"},
 			wantTune("--export-libsvm=ex --format=json --margin=hard --mem-mb=512 --method=gi --normalize=minmax01 --output=m.json --probability=true --steps=3 --test=t.csv --trace=tr.csv", func(s *tuneSettings) {
 				s.Spec = methods.GISettings{Common: tuneBase, Steps: 3, Margin: "hard"}
 				s.TestFile, s.Split.Test, s.Split.Normalize = "t.csv", "t.csv", "minmax01"
 				s.Probability, s.Output, s.Trace, s.Export, s.Format = true, "m.json", "tr.csv", "ex", formatJSON
+				s.Resume = true // and the model's command line leaves it out
 				s.MemMB, s.MemBytes = 512, 512<<20
 			})},
 		// A study entry's read options, as flags, and a held-out part.
@@ -164,7 +165,7 @@ func TestTuneEveryFlagReachesSettings(t *testing.T) {
 		"weight-pos": {"--weight-pos", "2", "--method", "svm"}, "weight-neg": {"--weight-neg", "2", "--method", "svm"},
 		"class-weight": {"--class-weight", "balanced", "--method", "svm"}, "folds": {"--folds", "3"}, "grid-rows": {"--grid-rows", "-1"},
 		"kernel-rows": {"--kernel-rows", "-1"}, "eps": {"--eps", "1e-2"}, "cache-mb": {"--cache-mb", "9"}, "workers": {"--workers", "3"},
-		"mem-mb": {"--mem-mb", "64"}, "output": {"--output", "m.json"}, "trace": {"--trace", "t.csv"}, "probability": {"--probability"},
+		"mem-mb": {"--mem-mb", "64"}, "output": {"--output", "m.json"}, "resume": {"--output", "m.json", "--resume"}, "trace": {"--trace", "t.csv"}, "probability": {"--probability"},
 		"format": {"--format", "json"}, "export-libsvm": {"--export-libsvm", "ex"}, "input-format": {"--input-format", "csv"},
 		"header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "positive": {"--positive", "x"}, "classes": {"--classes", "x,y"},
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},

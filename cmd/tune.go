@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/internal/buildinfo"
+	"github.com/kerneltune/kerneltune/internal/ctxio"
 	"github.com/kerneltune/kerneltune/internal/progress"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
@@ -42,6 +43,7 @@ type tuneSettings struct {
 	Split                         dataio.SplitSettings
 	MemMB                         int // --mem-mb (the collector's limit, a refusal's words)
 	Output, Trace, Export, Format string
+	Resume                        bool // --resume: continue from -o's checkpoint
 }
 
 func init() { subcommands = append(subcommands, newTuneCmd) }
@@ -91,6 +93,7 @@ func newTuneCmdWith(g *globalOptions, runF func(context.Context, *globalOptions,
 	o.m.fs = f
 	f.IntVar(&o.s.MemMB, "mem-mb", 0, memFlagHelp("the method's estimated peak memory", "a method that would need more"))
 	f.StringVarP(&o.s.Output, "output", "o", "", "save the tuned model to this JSON file (read by 'kerneltune predict')")
+	f.BoolVar(&o.s.Resume, "resume", false, "continue an interrupted tune from the checkpoint beside -o's file (-o FILE"+experiment.CheckpointSuffix+"; each step's outcome kept as it ends): the steps done are not run again, and the model is the one an uninterrupted tune gives")
 	f.StringVar(&o.s.Trace, "trace", "", "write the per-iteration trace to this CSV file")
 	f.BoolVar(&o.s.Probability, "probability", false, "fit the final model's probability estimates as LIBSVM's -b 1 (see train --help), for predict --probability")
 	f.StringVar(&o.s.Format, "format", formatTable, "output: table or json")
@@ -111,6 +114,7 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 		usageIf(o.Method == "", "--method is required: one of %s", names),
 		usageIf(fs.Changed("steps") && fs.Changed("max-iter"), "give --steps or --max-iter, not both"),
 		usageIf(fs.Changed("mode") && fs.Changed("schedule"), "give --mode or --schedule, not both"),
+		usageIf(o.s.Resume && o.s.Output == "", "--resume continues the tune whose -o is given: give the same -o FILE (its checkpoint is FILE%s)", experiment.CheckpointSuffix),
 		usageIf(o.m.CacheMB < 1, "--cache-mb must be at least 1, got %d", o.m.CacheMB),
 		usageIf(!methods.EpsRange.Contains(o.m.Eps), "--eps %v: want %s", o.m.Eps, methods.EpsRange.Want()),
 		checkMemMB(o.s.MemMB)); err != nil {
@@ -134,7 +138,8 @@ func (o *tuneOptions) settings(cmd *cobra.Command, args []string) (tuneSettings,
 	s := o.s
 	s.Data, s.TestFile, s.Spec, s.MemBytes, s.Split = args[0], o.data.Test, spec, sysmem.Bound(s.MemMB), o.data.split(o.Seed)
 	s.Split.Read.MemBytes = s.MemBytes // reading DATA and --test within the bound too
-	s.Version, s.Command = buildinfo.Version(), commandLine(cmd, args)
+	// A resumed tune's model is the uninterrupted one's, its command line too.
+	s.Version, s.Command = buildinfo.Version(), strings.Replace(commandLine(cmd, args), " --resume=true", "", 1)
 	return s, nil
 }
 
@@ -156,11 +161,23 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	})
 	t := s.TuneSettings
 	t.Train, t.Test, t.Norm, t.Spec = tt.Train, tt.Test, tt.Norm, s.Spec.WithBase(base)
+	ck, err := openTuneCheckpoint(g, s, t)
+	if err != nil {
+		return err
+	}
+	if ck != nil {
+		defer ck.Close() // kept for --resume unless removed below
+		base.Checkpoint = ck
+		t.Spec = s.Spec.WithBase(base)
+	}
 	// The collector keeps the heap within the estimate's live data (or the
 	// bound if lower; a soft limit), not twice it (sysmem.LimitGCTo).
 	defer sysmem.LimitGCTo(s.MemMB, methods.GCLimit(experiment.TunePeakBytes(t.Spec, t.Train)))()
 	r, err := experiment.Tune(ctx, t)
 	prog.Finish()
+	if err != nil && ck != nil && ctx.Err() != nil {
+		return &ctxio.Interrupted{Hint: fmt.Sprintf("the steps done are kept in %s: rerun with --resume to continue", ck.Path())}
+	}
 	if err != nil {
 		return memoryError(s.MemMB, err)
 	}
@@ -171,6 +188,9 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 	r.ModelFile, r.TraceFile, r.ExportDir = s.Output, s.Trace, s.Export
 	if s.Output != "" {
 		if err := r.Model.SaveFile(s.Output); err != nil {
+			return err
+		}
+		if err := ck.Remove(); err != nil { // the model is written: nothing to resume
 			return err
 		}
 	}
@@ -206,6 +226,32 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 		return renderJSON(g.Out, r)
 	}
 	return renderTables(g.Out, formatTable, report.TuneTables(r, flagSpell)...)
+}
+
+// openTuneCheckpoint opens the checkpoint beside -o's file (none without
+// -o) and words its refusals.
+func openTuneCheckpoint(g *globalOptions, s tuneSettings, t experiment.TuneSettings) (*experiment.FileCheckpoint, error) {
+	if s.Output == "" {
+		return nil, nil
+	}
+	path := s.Output + experiment.CheckpointSuffix
+	ck, err := experiment.OpenCheckpoint(path, experiment.TuneIdentity(t, s.Split), s.Resume)
+	var (
+		exist *experiment.CheckpointExistsError
+		other *experiment.OtherCheckpointError
+	)
+	switch {
+	case errors.As(err, &exist):
+		return nil, fmt.Errorf("tune: %s holds %d steps of an interrupted tune to -o %s: add --resume to continue it, or delete it to start afresh", path, exist.Steps, s.Output)
+	case errors.As(err, &other):
+		return nil, fmt.Errorf("tune --resume: %s is the checkpoint of another tune: %s; resume with the data and flags it was made with, or delete it to start afresh", path, strings.Join(other.Diff, "; "))
+	case err != nil:
+		return nil, fmt.Errorf("tune: checkpoint: %w", err)
+	}
+	if n := ck.Steps(); n > 0 && !g.Quiet {
+		fmt.Fprintf(g.ErrOut, "tune: resuming from %s: %d steps done\n", path, n)
+	}
+	return ck, nil
 }
 
 // writeTrace writes the per-iteration trace to the --trace file as CSV.

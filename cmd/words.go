@@ -51,6 +51,12 @@ func noticeText(n experiment.Notice) string {
 		return fmt.Sprintf("%s: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first %d partitions (--select laanaya)",
 			n.Dataset, n.Baseline.C, n.Baseline.Gamma, experiment.LaanayaPartitions)
 	}
+	if n.Kind == experiment.NoticeResumeMidJob {
+		if n.Jobs == 1 {
+			return fmt.Sprintf("kerneltune: note: 1 job cut short resumes from its checkpoint (%d steps done)", n.Steps)
+		}
+		return fmt.Sprintf("kerneltune: note: %d jobs cut short resume from their checkpoints (%d steps done)", n.Jobs, n.Steps)
+	}
 	if n.Kind == experiment.NoticeSmallTrainPart {
 		each := fmt.Sprintf("each of the %d partitions", n.Partitions)
 		if n.Partitions == 1 {

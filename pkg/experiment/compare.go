@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,6 +102,9 @@ const (
 	// partitions of Dataset trains on the default TrainSize rows and tests
 	// on TestSize, under a tenth (dataio.SmallTrainPart) of its Rows.
 	NoticeSmallTrainPart
+	// NoticeResumeMidJob: Jobs jobs cut short in an earlier run resume from
+	// their checkpoints (Config.Checkpoints), Steps steps done between them.
+	NoticeResumeMidJob
 )
 
 // Notice is what a comparison tells its caller before the jobs run:
@@ -113,6 +117,8 @@ type Notice struct {
 	// TrainSize, TestSize and Partitions are the settings'
 	// (NoticeDefaultTrainSize, NoticeSmallTrainPart).
 	TrainSize, TestSize, Partitions int
+	// Jobs and Steps: NoticeResumeMidJob.
+	Jobs, Steps int
 }
 
 // CompareResult is the outcome of Compare.
@@ -314,9 +320,20 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 		// Of the run (checkPrior), and so of its datasets' identities.
 		done[prior[i].Key()] = true
 	}
+	if fs, ok := sink.(*FileSink); ok && fs.regular {
+		cfg.Checkpoints = JobCheckpointDir(s.Out) // a job cut short resumes mid-job
+		if n, steps := cfg.keptSteps(jobs, done, res.Run); n > 0 && obs.Notice != nil {
+			obs.Notice(Notice{Kind: NoticeResumeMidJob, Jobs: n, Steps: steps})
+		}
+	}
 	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, obs.Progress)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Checkpoints != "" {
+		// Every job is recorded: what is left there is of other runs of
+		// this file, which can no longer resume into it.
+		os.RemoveAll(cfg.Checkpoints)
 	}
 	if res.Records, err = Merge(prior, recs); err != nil {
 		return nil, err

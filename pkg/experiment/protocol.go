@@ -1,12 +1,16 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -154,6 +158,11 @@ type Config struct {
 	// Baseline, when set for a dataset, fixes the svm baseline's (C, γ) on
 	// every partition of it instead of tuning (--select laanaya).
 	Baseline map[string]FixedSVM
+	// Checkpoints, if set, is a directory where each job keeps the
+	// outcomes of its steps as it runs (a FileCheckpoint per job, named by
+	// the run and the job, removed when its record is written), so that a
+	// job cut short by a signal or kill -9 resumes mid-job.
+	Checkpoints string
 	// Grid, when set, is written into every record (Record.Grid): the whole
 	// run's plan, not only this shard's jobs (NewGrid of the run's sources
 	// and entries).
@@ -271,11 +280,28 @@ func Run(ctx context.Context, c Config, jobs []Job, run string, done map[Key]boo
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				rec := runJob(ctx, c, inner, j, run)
-				if ctx.Err() != nil {
-					return // a cancelled job is not recorded: resume redoes it
+				jb := inner
+				ck, err := c.jobCheckpoint(j, run)
+				if err != nil {
+					mu.Lock()
+					firstErr = cmp.Or(firstErr, err)
+					mu.Unlock()
+					continue
 				}
-				err := sink.Write(&rec)
+				if ck != nil {
+					jb.Checkpoint = ck
+				}
+				rec := runJob(ctx, c, jb, j, run)
+				if ctx.Err() != nil {
+					ck.Close() // kept: the job resumes from it
+					return     // a cancelled job is not recorded: resume redoes it
+				}
+				err = sink.Write(&rec)
+				if err == nil {
+					err = ck.Remove()
+				} else {
+					ck.Close()
+				}
 				mu.Lock()
 				out = append(out, rec)
 				finished++
@@ -472,4 +498,49 @@ func sanitize(r *Record) {
 	for i := range r.Figures {
 		fix(r.Figures[i].Name, &r.Figures[i].Value)
 	}
+}
+
+// jobCheckpoint opens job j's checkpoint in c.Checkpoints (nil when there is
+// none): its file is named by a hash of the run and the job's key, and its
+// identity is the run's fingerprint, the job and its dataset's identity, so
+// that it resumes only that job of that run.
+func (c *Config) jobCheckpoint(j Job, run string) (*FileCheckpoint, error) {
+	if c.Checkpoints == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(c.Checkpoints, 0o755); err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	k := c.key(j)
+	id := CheckpointIdentity{Settings: map[string]string{"run": run, "dataset": k.Dataset, "identity": string(k.Identity), "entry": k.Entry, "partition": strconv.Itoa(k.Partition)}}
+	if p := c.Provenance[j.Source.Name()]; p != nil && p.Data != nil {
+		id.DataSHA256 = p.Data.SHA256
+	}
+	ck, err := OpenCheckpoint(c.jobCheckpointPath(j, run), id, true)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: checkpoint: %w", fmt.Sprint(k), err)
+	}
+	return ck, nil
+}
+
+// jobCheckpointPath is the path of job j's checkpoint: a hash of the run
+// and the job's key.
+func (c *Config) jobCheckpointPath(j Job, run string) string {
+	name := hashKV(map[string]string{"run": run, "job": fmt.Sprint(c.key(j))})
+	return filepath.Join(c.Checkpoints, name+CheckpointSuffix)
+}
+
+// keptSteps counts the jobs not done that have a checkpoint with steps in
+// c.Checkpoints, and their steps (the lines after each file's header).
+func (c *Config) keptSteps(jobs []Job, done map[Key]bool, run string) (n, steps int) {
+	for _, j := range jobs {
+		if done[c.key(j)] {
+			continue
+		}
+		b, err := os.ReadFile(c.jobCheckpointPath(j, run))
+		if k := strings.Count(string(b), "\n") - 1; err == nil && k > 0 {
+			n, steps = n+1, steps+k
+		}
+	}
+	return n, steps
 }

@@ -255,7 +255,11 @@ func (e *isoEval) evalARD(ctx context.Context, p cvPoint) (cvPoint, int, error) 
 		}
 	}
 	D := kernel.SquaredDistances(xs)
-	cnt, ns, err := e.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{p.C}})
+	e2 := *e // the kernel is the scaling's: its checkpoint keys name it
+	if e.cm.cvKey != "" {
+		e2.cm.cvKey += "/ard-" + newHasher().f(p.Log2Gamma...).sum()
+	}
+	cnt, ns, err := e2.counts(ctx, cvGroup{D: D, Gamma: 1, Cs: []float64{p.C}})
 	if err != nil {
 		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g: %w", p.Log2C, err)
 	}

@@ -76,6 +76,18 @@ type Common struct {
 	// with the same settings (GridMemo); it changes no result. A run sets
 	// it per job, like Recorder; it is not a setting of the run.
 	Grids *GridMemo
+	// Checkpoint, if non-nil, keeps each step's outcome as the run goes
+	// and gives a resumed run the outcomes of the steps already done (see
+	// Checkpoint); it changes no result. Like Progress, a run sets it; it
+	// is not a setting.
+	Checkpoint Checkpoint
+	// scope prefixes the checkpoint's keys (a subproblem's: within);
+	// cvKey names the rows a search's cross-validation scores (dataKey),
+	// "" for none: its jobs are then not kept. A job's key adds only γ, the
+	// Cs and the fold (cvJobKeys): a caller of cvCounts whose kernel is not
+	// exp(-γ‖x-z‖²) of those rows must name its kernel in cvKey too (as
+	// bo:ard names its scaling).
+	scope, cvKey string
 }
 
 // gridRows returns the most rows the full grid runs on, 0 for no limit.

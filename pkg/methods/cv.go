@@ -374,7 +374,9 @@ func (g *gridProposer) refinement(c cvPoint) (batch, error) {
 	}
 	// The subset's γ_h: the bounded-memory route (cvGroup) holds no n×n
 	// matrix (the median of a random sample of the pairs, not of all).
-	ev := &isoEval{cs: cvSetOf(g.train), plan: plan, log2GammaH: g.ev.log2GammaH, cm: g.cm}
+	cm := g.cm
+	cm.cvKey = dataKey(g.train, cm)
+	ev := &isoEval{cs: cvSetOf(g.train), plan: plan, log2GammaH: g.ev.log2GammaH, cm: cm}
 	g.ev = nil // the subset's distances are done with
 	if g.train.Len() <= denseCVRows {
 		ev.D = kernel.SquaredDistances(g.train.X)

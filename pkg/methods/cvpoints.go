@@ -136,6 +136,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 	// One-vs-one on the dense route: each pair's matrices, not the fold's
 	// Gram (foldSweepPairsD).
 	pairsD := dense && cs.class != nil && cs.scheme != dataio.OneVsRest
+	keys := cvJobKeys(groups, plan, cm) // each job's checkpoint key (nil: none)
 	for w := 0; w < min(cm.workers(), len(groups)*nf); w++ {
 		wg.Add(1)
 		go func() {
@@ -168,8 +169,11 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					cnt []int
 					ns  int
 					err error
+					kj  cvJob
 				)
 				switch {
+				case keys != nil && cm.recall(keys[jb.g][jb.f], &kj) && len(kj.Correct) == len(gr.Cs): // done before a resume
+					cnt, ns = kj.Correct, kj.Solves
 				case gr.K != nil: // a fixed kernel matrix (binary labels)
 					Ktr, Kte := foldSub(gr.K, tr, te)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
@@ -190,6 +194,9 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
 						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+				}
+				if keys != nil && err == nil && kj.Correct == nil {
+					err = cm.keep(keys[jb.g][jb.f], cvJob{Correct: cnt, Solves: ns})
 				}
 				mu.Lock()
 				solves += ns
@@ -360,6 +367,7 @@ func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 		return nil, err
 	}
 	D := kernel.SquaredDistances(train.X)
+	cm.cvKey = dataKey(train, cm)
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }
 

@@ -74,6 +74,10 @@ type driver struct {
 	// for the caller to name (svm's grid, whose callers are svm, gi and
 	// spd).
 	bare bool
+	// keep, if set, keeps each iteration's step and the method's state in
+	// the run's checkpoint, and a run that finds them resumes after the
+	// last one kept instead of starting at init (loopState).
+	keep *loopState
 }
 
 // outcome is how a run ended: Iter counts the iterations done or, with an
@@ -87,16 +91,32 @@ type outcome struct {
 // run runs the loop: init, then iterate until the stopping rule, the limit,
 // a cancellation (checked once per iteration, before it) or an error.
 func (d *driver) run(ctx context.Context) (outcome, error) {
-	st, err := d.init(ctx)
-	if err != nil {
-		return d.fail(ctx, 0, err)
-	}
-	st.Iter = 0
-	d.record(st)
 	out := outcome{Status: status.IterationLimit}
 	runs := max(d.stop.Runs, 1)
-	calm := 0
-	for it := 1; it <= d.stop.MaxIter; it++ {
+	calm, first := 0, 1
+	if kept := d.resume(); len(kept) > 0 {
+		// The steps done before: their trace, and the loop where the last
+		// one left it (the method's state is set to its).
+		for _, ls := range kept {
+			d.record(ls.Step)
+		}
+		last := kept[len(kept)-1]
+		calm, out.Iter, first = last.Calm, last.Step.Iter, last.Step.Iter+1
+		if last.Converged {
+			out.Status, first = status.Converged, d.stop.MaxIter+1
+		}
+	} else {
+		st, err := d.init(ctx)
+		if err != nil {
+			return d.fail(ctx, 0, err)
+		}
+		st.Iter = 0
+		d.record(st)
+		if err := d.kept(0, st, 0, false); err != nil {
+			return outcome{Status: status.Failure}, err
+		}
+	}
+	for it := first; it <= d.stop.MaxIter; it++ {
 		if ctx.Err() != nil {
 			at := it
 			if d.cancelNamesDone {
@@ -118,16 +138,38 @@ func (d *driver) run(ctx context.Context) (outcome, error) {
 		out.Iter = it
 		mv.Step.Iter = it
 		d.record(mv.Step)
+		converged := false
 		if d.stop.Tol > 0 && mv.Change < d.stop.Tol {
-			if calm++; calm >= runs {
-				out.Status = status.Converged
-				break
-			}
+			calm++
+			converged = calm >= runs
 		} else {
 			calm = 0
 		}
+		if err := d.kept(it, mv.Step, calm, converged); err != nil {
+			return outcome{Iter: it, Status: status.Failure}, err
+		}
+		if converged {
+			out.Status = status.Converged
+			break
+		}
 	}
 	return out, nil
+}
+
+// resume returns the iterations the checkpoint kept, none without one.
+func (d *driver) resume() []loopStep {
+	if d.keep == nil {
+		return nil
+	}
+	return d.keep.resume()
+}
+
+// kept keeps iteration it in the checkpoint, if any.
+func (d *driver) kept(it int, st Step, calm int, converged bool) error {
+	if d.keep == nil {
+		return nil
+	}
+	return d.keep.record(it, st, calm, converged)
 }
 
 // fail is runError for this method, with its final errors passed through.

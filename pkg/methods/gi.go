@@ -533,6 +533,13 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
 		record: tracer(start, &res.Trace, s.stepRecorder()),
 		init:   g.start, iterate: g.step,
+		keep: giLoopState(s.Common, pr, g.rp, func(st *giLoop, load bool) {
+			if load {
+				g.cur, g.best, g.worse, g.nsv0, res.Solves, res.CriterionStart = st.cur, st.best, st.Worse, st.NSV0, st.Solves, st.T0
+				return
+			}
+			st.cur, st.best, st.Worse, st.NSV0, st.Solves, st.T0 = g.cur, g.best, g.worse, g.nsv0, res.Solves, res.CriterionStart
+		}),
 	}
 	// A cancellation returns the result so far, status Canceled, with the
 	// error.
@@ -681,6 +688,91 @@ func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("the support vectors grew from %.0f%% to %.0f%% of the training points: with the kernel size free (param %s) the radius-margin bound shrinks the kernel and tends to overfit (Glasmachers & Igel 2005, §3); param D keeps det B fixed", 100*frac0, 100*frac, param)))
 	}
 	return nil
+}
+
+// giLoop is gi's state after an iteration: the iterate and the best one
+// (each its B and solutions, the warm starts of the next; its K is
+// recomputed from B), iRprop+'s step sizes and memory, whether the last
+// step was worse, #SV at the start, the solves and T at the start.
+type giLoop struct {
+	Cur, Best         giKept
+	BestIsCur, Worse  bool
+	Delta, Prev, Last []float64
+	NSV0, Solves      int
+	T0                float64
+
+	cur, best *giState
+}
+
+// giKept is a giState without its K.
+type giKept struct {
+	B   []float64
+	SVM solver.SVCResult
+	Rad solver.RadiusResult
+	T   float64
+}
+
+func giKeep(st *giState) giKept {
+	d := st.B.SymmetricDim()
+	b := make([]float64, d*d)
+	for i := range d {
+		for j := i; j < d; j++ {
+			b[i*d+j] = st.B.At(i, j)
+		}
+	}
+	return giKept{B: b, SVM: st.svm, Rad: st.rad, T: st.T}
+}
+
+// giLoopState is the driver's loopState of gi: locals saves the loop's
+// variables into st or loads them from it.
+func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoop, load bool)) *loopState {
+	if cm.Checkpoint == nil {
+		return nil
+	}
+	return &loopState{cm: cm, key: "gi",
+		save: func() any {
+			var st giLoop
+			locals(&st, false)
+			st.Cur, st.BestIsCur = giKeep(st.cur), st.best == st.cur
+			if !st.BestIsCur {
+				st.Best = giKeep(st.best)
+			}
+			st.Delta, st.Prev, st.Last = rp.delta, rp.prev, rp.last
+			return st
+		},
+		load: func(decode func(any) error) error {
+			var st giLoop
+			if err := decode(&st); err != nil {
+				return err
+			}
+			d := rp.d
+			if len(st.Delta) != len(rp.delta) || len(st.Cur.B) != d*d || (!st.BestIsCur && len(st.Best.B) != d*d) {
+				return fmt.Errorf("gi: a kept state of another dimension")
+			}
+			restore := func(k giKept) (*giState, error) {
+				B := mat.NewSymDense(d, k.B)
+				kern, err := pr.kernelOf(B)
+				if err != nil {
+					return nil, err
+				}
+				return &giState{B: B, K: kern.Gram(pr.X), svm: k.SVM, rad: k.Rad, T: k.T}, nil
+			}
+			var err error
+			if st.cur, err = restore(st.Cur); err != nil {
+				return err
+			}
+			st.best = st.cur
+			if !st.BestIsCur {
+				if st.best, err = restore(st.Best); err != nil {
+					return err
+				}
+			}
+			copy(rp.delta, st.Delta)
+			copy(rp.prev, st.Prev)
+			copy(rp.last, st.Last)
+			locals(&st, true)
+			return nil
+		}}
 }
 
 // isoB returns the start B = I/σ (Q = I/σ²: exp(-‖x-z‖²/(2σ²))).

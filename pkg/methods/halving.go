@@ -120,6 +120,7 @@ func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	plan, err := newCVPlanOf(train, s.Common)
 	cm := s.Common
 	cm.cvWorkers = new(cvPool) // one set of buffers for every round
+	cm.cvKey = dataKey(train, cm)
 	if err != nil {
 		return nil, fmt.Errorf("halving: %w", err)
 	}

@@ -459,6 +459,7 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		// A hard margin on data it cannot separate is the method's answer,
 		// worded by eval, not a breakdown.
 		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },
+		keep:  lccpLoopState(s.Common, o, &res.CriterionStart),
 		init: func(ctx context.Context) (Step, error) {
 			st, err := o.start(ctx)
 			res.CriterionStart = o.J
@@ -501,7 +502,7 @@ func (s LCCPSettings) chooseC(ctx context.Context, train *dataio.Dataset, margin
 	if err != nil {
 		return 0, fmt.Errorf("lccp: %w", err)
 	}
-	C, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
+	C, acc, solves, err := selectCKept(ctx, "lccp/C0", k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
 	res.Solves += solves
 	if err != nil {
 		return 0, fmt.Errorf("lccp: choosing C at θ0: %w", err)
@@ -617,6 +618,45 @@ func (o *lccpOuter) report(res *Result, train *dataio.Dataset, param string) err
 		}
 	}
 	return nil
+}
+
+// lccpState is the LCCP's state after an iteration: φ, ∇ log‖w‖² there,
+// R², ‖w‖², #SV and J, J0, the inner iterations and the increases seen,
+// the warm starts of the SVM (α) and of the radius QP (β), and the solves.
+type lccpState struct {
+	Phi, GW, Alpha, Beta    []float64
+	R2, W2, J, J0           float64
+	NSV, InnerTotal         int
+	SVMSolves, RadiusSolves int
+	Increases               []string
+}
+
+// lccpLoopState is the driver's loopState of the LCCP: o's state and J0.
+func lccpLoopState(cm Common, o *lccpOuter, j0 *float64) *loopState {
+	if cm.Checkpoint == nil {
+		return nil
+	}
+	prob := o.prob
+	return &loopState{cm: cm, key: "lccp",
+		save: func() any {
+			return lccpState{Phi: o.phi, GW: o.gw, Alpha: prob.alpha, Beta: prob.beta, R2: o.R2, W2: o.W2, J: o.J, J0: *j0,
+				NSV: o.nsv, InnerTotal: o.innerTotal, SVMSolves: prob.svmSolves, RadiusSolves: prob.radiusSolves, Increases: o.increases}
+		},
+		load: func(decode func(any) error) error {
+			var v lccpState
+			if err := decode(&v); err != nil {
+				return err
+			}
+			if len(v.Phi) != len(o.phi) || len(v.GW) != len(o.gw) {
+				return fmt.Errorf("lccp: a kept state of %d parameters, not %d", len(v.Phi), len(o.phi))
+			}
+			copy(o.phi, v.Phi)
+			copy(o.gw, v.GW)
+			prob.alpha, prob.beta = v.Alpha, v.Beta
+			prob.svmSolves, prob.radiusSolves = v.SVMSolves, v.RadiusSolves
+			o.R2, o.W2, o.J, o.nsv, o.innerTotal, o.increases, *j0 = v.R2, v.W2, v.J, v.NSV, v.InnerTotal, v.Increases, v.J0
+			return nil
+		}}
 }
 
 // lccpConflict returns two rows (0-based) with identical features and

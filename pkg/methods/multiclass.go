@@ -105,9 +105,9 @@ func tuneMultiClass(ctx context.Context, s Spec, train *dataio.Dataset) (*Result
 			}
 			defer func() { <-sem }()
 			sub := train.Sub(sp)
-			psp := ps
+			psp := ps.WithBase(ps.Base().within(fmt.Sprintf("subproblem %d", p))) // its checkpoint's keys its own
 			if prog != nil {
-				b := ps.Base()
+				b := psp.Base()
 				name := dataio.SubName(train.ClassLabels, sp)
 				b.Progress = NewProgress(func(e Event) {
 					mu.Lock()

@@ -384,7 +384,7 @@ func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result,
 		res.C = s.C
 		res.Init += fmt.Sprintf("; C = %g given", s.C)
 	} else {
-		c, acc, solves, err := selectC(ctx, Kfin, train.Y, rcscCGrid(), solver.L1, s.Common)
+		c, acc, solves, err := selectCKept(ctx, "rcsc/C", Kfin, train.Y, rcscCGrid(), solver.L1, s.Common)
 		res.Solves += solves
 		if err != nil {
 			if ctx.Err() != nil {
@@ -443,6 +443,7 @@ func rcscPaper(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCSe
 	grad := make([]float64, len(gamma))
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: N}, cancelNamesDone: true,
+		keep:   p.loopState(opts.Common, "rcsc/paper", gamma, grad, nil, &run),
 		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			J, err := p.eval(gamma, grad)
@@ -509,6 +510,7 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 	var J float64
 	d := driver{
 		method: "rcsc", stop: stopRule{MaxIter: maxIter, Tol: tol}, cancelNamesDone: true,
+		keep:   p.loopState(opts.Common, "rcsc/robust", gamma, grad, &tau, &run),
 		record: tracer(start, &run.trace, opts.stepRecorder()),
 		init: func(context.Context) (Step, error) {
 			var err error
@@ -561,7 +563,69 @@ func rcscRobust(ctx context.Context, p *rcscProblem, gamma []float64, opts RCSCS
 			return move{Step: Step{Objective: J, StepSize: step}, Change: gain}, nil
 		},
 	}
+	if d.keep != nil {
+		load := d.keep.load
+		d.keep.load = func(decode func(any) error) error { // J is run.j
+			err := load(decode)
+			J = run.j
+			return err
+		}
+	}
 	o, err := d.run(ctx)
 	run.iter, run.status = o.Iter, o.Status
 	return run, err
+}
+
+// rcscState is an rcsc ascent's state after an iteration: γ, ∂J/∂γ there,
+// the robust schedule's step length τ, J0 and J, the evaluations, and the
+// conjugate gradients' start (the last evaluation's solution, which the
+// next one starts from on more than rcscDirectMax rows).
+type rcscState struct {
+	Gamma, Grad []float64
+	Tau, J0, J  float64
+	Evals       int
+	Fallbacks   int
+	CritEvals   int
+	CGIter      int
+	CGX         [2][]float64
+	HaveX       bool
+}
+
+// loopState is the driver's loopState of an ascent: gamma, grad and tau
+// (nil for the paper's schedule) are the loop's own, run its J0 and J.
+func (p *rcscProblem) loopState(cm Common, key string, gamma, grad []float64, tau *float64, run *rcscRun) *loopState {
+	if cm.Checkpoint == nil {
+		return nil
+	}
+	return &loopState{cm: cm, key: key,
+		save: func() any {
+			st := rcscState{Gamma: gamma, Grad: grad, J0: run.j0, J: run.j, Evals: p.evals, Fallbacks: p.crit.fallbacks, CritEvals: p.crit.evals, CGIter: p.crit.cgIter, CGX: p.crit.x, HaveX: p.crit.haveX}
+			if tau != nil {
+				st.Tau = *tau
+			}
+			return st
+		},
+		load: func(decode func(any) error) error {
+			var st rcscState
+			if err := decode(&st); err != nil {
+				return err
+			}
+			if len(st.Gamma) != len(gamma) || len(st.Grad) != len(grad) {
+				return fmt.Errorf("rcsc: a kept state of %d parameters, not %d", len(st.Gamma), len(gamma))
+			}
+			copy(gamma, st.Gamma)
+			copy(grad, st.Grad)
+			if tau != nil {
+				*tau = st.Tau
+			}
+			run.j0, run.j, p.evals, p.crit.fallbacks = st.J0, st.J, st.Evals, st.Fallbacks
+			p.crit.evals, p.crit.cgIter = st.CritEvals, st.CGIter
+			for c := range st.CGX {
+				if st.CGX[c] != nil {
+					p.crit.x[c] = st.CGX[c]
+				}
+			}
+			p.crit.haveX = st.HaveX
+			return nil
+		}}
 }

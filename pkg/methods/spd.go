@@ -199,6 +199,10 @@ type spdProblem struct {
 	C    float64
 	Kref *mat.SymDense // K′ = K^{Q0}
 	s    solver.Settings
+	// checkpoint and scope are Common's (Algorithm 1 keeps its
+	// iterations there).
+	checkpoint Checkpoint
+	scope      string
 }
 
 // kernelOf returns the Gaussian kernel of metric Q (diagonal in diag mode).
@@ -754,6 +758,7 @@ func (s SPDSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 	p := &spdProblem{
 		X: train.X, y: train.Y, n: train.Len(), d: train.Dim(),
 		diag: cfg.param == "diag", rho: cfg.rho, C: in.C, s: s.settings(),
+		checkpoint: s.Checkpoint, scope: s.scope,
 	}
 	K0, err := p.gram(in.Q0)
 	if err != nil {
@@ -830,6 +835,7 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 	var s *spdState
 	d := driver{
 		method: "spd", stop: stopRule{MaxIter: cfg.maxIter, Tol: cfg.tol}, record: record,
+		keep: spdLoopState(p, cfg, &s, &out),
 		init: func(ctx context.Context) (Step, error) {
 			var err error
 			if s, err = newSPDState(ctx, p, Q0, cfg.mode); err != nil {
@@ -854,4 +860,52 @@ func spdAlgorithm1(ctx context.Context, p *spdProblem, Q0 *mat.SymDense, cfg spd
 	out.status, out.iters = o.Status, o.Iter
 	out.Q, out.w, out.evals, out.solves = s.Q, s.w, s.evals, s.solves
 	return out, nil
+}
+
+// spdLoop is Algorithm 1's state after an iteration: Q (K is recomputed
+// from it) and α*(Q), the warm start of the next solve, w(Q), the line
+// search's memory (the last step's geodesic length), the counts, w at the
+// start and the last relative change.
+type spdLoop struct {
+	Q                       []float64
+	Res                     solver.SVCResult
+	W, StepLen, W0, LastRel float64
+	Evals, Solves           int
+}
+
+// spdLoopState is the driver's loopState of Algorithm 1 (*s the state, out
+// the outcome so far).
+func spdLoopState(p *spdProblem, cfg spdConfig, s **spdState, out *spdOutcome) *loopState {
+	cm := Common{Checkpoint: p.checkpoint, scope: p.scope}
+	if cm.Checkpoint == nil {
+		return nil
+	}
+	return &loopState{cm: cm, key: "spd/" + cfg.mode,
+		save: func() any {
+			st := *s
+			q := make([]float64, p.d*p.d)
+			for i := range p.d {
+				for j := i; j < p.d; j++ {
+					q[i*p.d+j] = st.Q.At(i, j)
+				}
+			}
+			return spdLoop{Q: q, Res: st.res, W: st.w, StepLen: st.stepLen, W0: out.w0, LastRel: out.lastRel, Evals: st.evals, Solves: st.solves}
+		},
+		load: func(decode func(any) error) error {
+			var v spdLoop
+			if err := decode(&v); err != nil {
+				return err
+			}
+			if len(v.Q) != p.d*p.d {
+				return fmt.Errorf("spd: a kept state of another dimension")
+			}
+			Q := mat.NewSymDense(p.d, v.Q)
+			K, err := p.gram(Q)
+			if err != nil {
+				return err
+			}
+			*s = &spdState{p: p, mode: cfg.mode, Q: Q, K: K, res: v.Res, w: v.W, stepLen: v.StepLen, evals: v.Evals, solves: v.Solves}
+			out.w0, out.lastRel = v.W0, v.LastRel
+			return nil
+		}}
 }
