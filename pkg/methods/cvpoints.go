@@ -154,6 +154,10 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 			for jb := range jobs {
 				gr := groups[jb.g]
 				tr, te := plan.train[jb.f], plan.test[jb.f]
+				ctx := ctx
+				if solveHook != nil {
+					ctx = context.WithValue(ctx, solveTagKey{}, solveTag{Gamma: gr.Gamma, Fold: jb.f, Rows: plan.tested()})
+				}
 				var (
 					cnt []int
 					ns  int
@@ -164,7 +168,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
 					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
-					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s, true)
 				case cs.class != nil: // multi-class: every subproblem, combined as the final model
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
@@ -173,7 +177,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s, false)
 				}
 				mu.Lock()
 				solves += ns
