@@ -83,7 +83,11 @@ func collectGridStats(t *testing.T) func() []gridStat {
 // entries, the support vectors; then the totals per round. Deterministic
 // counts, for BENCHMARKS.md's "Where svm's grid spends its time". Skipped
 // without the variable. KERNELTUNE_GRIDSTATS_ROWS sets GridRows,
-// KERNELTUNE_GRIDSTATS_WORKERS the workers (default 2).
+// KERNELTUNE_GRIDSTATS_WORKERS the workers (default 2),
+// KERNELTUNE_GRIDSTATS_CACHEMB the cache, KERNELTUNE_GRIDSTATS_ROUTE=rows
+// the whole grid on all rows through the bounded-memory route, and
+// KERNELTUNE_GRIDSTATS_REFINE=log2C,log2gamma the refinement on all rows
+// alone around that point (log2 γ_h: the subset's, here 0).
 func TestGridSolveCounts(t *testing.T) {
 	path := os.Getenv("KERNELTUNE_GRIDSTATS")
 	if path == "" {
@@ -108,13 +112,28 @@ func TestGridSolveCounts(t *testing.T) {
 	if v := os.Getenv("KERNELTUNE_GRIDSTATS_CACHEMB"); v != "" {
 		cm.CacheMB, _ = strconv.Atoi(v)
 	}
-	if v := os.Getenv("KT_SEED"); v != "" {
-		solver.SeedRule, _ = strconv.Atoi(v)
-	}
 	stats := collectGridStats(t)
 	start := time.Now()
 	var g gridResult
-	if os.Getenv("KERNELTUNE_GRIDSTATS_ROUTE") == "rows" {
+	if v := os.Getenv("KERNELTUNE_GRIDSTATS_REFINE"); v != "" {
+		// The refinement on all rows alone, around the subset's choice
+		// "log2C,log2gamma".
+		var lc, lg float64
+		if _, err := fmt.Sscanf(v, "%g,%g", &lc, &lg); err != nil {
+			t.Fatal(err)
+		}
+		gp := &gridProposer{train: d, cm: cm, ev: &isoEval{}}
+		b, err := gp.refinement(newPoint(lc, []float64{lg}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, ns, err := b.round.ev.together(context.Background(), b.points)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := rankCV(pts, b.round.ev.log2GammaH)[0]
+		g = gridResult{C: best.C, Gamma: best.Gamma, Accuracy: best.Accuracy(), Solves: ns}
+	} else if os.Getenv("KERNELTUNE_GRIDSTATS_ROUTE") == "rows" {
 		// The whole grid on all rows through the bounded-memory route.
 		plan, err := newCVPlanOf(d, cm)
 		if err != nil {

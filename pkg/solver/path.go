@@ -14,15 +14,23 @@ import (
 // state is kept from one C to the next, not rebuilt.
 //
 //   - Alpha seeding (DeCoste & Wagstaff 2000, "Alpha seeding for support
-//     vector machines"): the start at C' is tα, α the solution at C, with t
-//     the minimiser of the dual objective along the ray {tα} within the new
-//     box, t ∈ [1, C'/C] for a larger C (the points at the bound C move
-//     to the bound C', as LIBSVM users seed from a neighbouring C). yᵀ(tα)
-//     = 0 for every t, and tα ≤ tC ≤ C', so the start is feasible.
+//     vector machines"): the start at C' is tα, α the solution at C. When
+//     at least half the support vectors are at the bound C (the regime in
+//     which α grows with C), t minimises the dual objective along the ray
+//     {tα} within the new box, t ∈ [1, C'/C]: the points at the bound C
+//     move to C', as LIBSVM users seed from a neighbouring C. Otherwise
+//     t = 1, the previous α (the free points have settled; scaling them
+//     moves them away). yᵀ(tα) = 0 for every t and tα ≤ tC ≤ C', so the
+//     start is feasible. Measured on the real Adult rows a1a, the whole
+//     grid on the bounded-memory route with a 1 MB cache (8 % of a fold's
+//     columns): 2.12 billion kernel entries, against 3.03 billion for a
+//     new warm-started solve per C, 2.51 with t = 1 always, 3.02 with the
+//     ray's minimiser always and 3.44 with t = C'/C always (DeCoste &
+//     Wagstaff's plain scaling).
 //   - The gradient: G = Pα + p is independent of C, and at tα it is
 //     t(G - p) + p, so the start needs no kernel column (a fresh warm start
-//     computes one column per support vector: on a fold of 26,000 rows at
-//     large C, ten thousand columns of 26,000 kernel values each).
+//     computes one column per support vector: on a fold of 26,000 rows,
+//     thousands of columns of 26,000 kernel values each).
 //   - The kernel-column cache and the variables' order are kept: the
 //     columns of the last solve's working sets are where the next one
 //     starts.
@@ -112,10 +120,12 @@ func (p *SVCPath) Close() {
 }
 
 // reseed moves the state of a finished solve to the bounds cp, cn (for
-// y_i = +1 and -1), with α scaled by the minimiser over [1, tmax] of the
-// dual objective along the ray of α (tmax: the most the box allows, r for a
-// larger C when an α is at its bound, r the ratio of the new C to the old),
-// and the gradient and Ḡ with it. It needs no kernel column.
+// y_i = +1 and -1; r is the ratio of the new C to the old), with α scaled
+// by t (SVCPath: the minimiser over [1, tmax] of the dual objective along
+// the ray of α when at least half the support vectors are at their bound,
+// else 1; tmax the most the new box allows, r when an α is at its bound),
+// and the gradient and Ḡ with it. It needs no kernel column but one per
+// point that reaches or leaves its bound other than by the scaling (rare).
 func (m *smo) reseed(r, cp, cn float64) {
 	m.cache.misses, m.cache.entries = 0, 0
 	// a = αᵀPα = Σ α_i (G_i - p_i), b = -pᵀα: f(tα) = ½t²a - tb. tUp is
@@ -145,16 +155,6 @@ func (m *smo) reseed(r, cp, cn float64) {
 	t := 1.0
 	if a > 0 && b > 0 && 2*nbsv >= nsv {
 		t = b / a
-	}
-	switch SeedRule {
-	case 0:
-		if a > 0 && b > 0 {
-			t = b / a
-		}
-	case 1:
-		t = r
-	case 2:
-		t = 1
 	}
 	t = min(max(t, 1), tUp, tFree)
 	if math.IsInf(t, 0) || math.IsNaN(t) {
@@ -200,6 +200,3 @@ func (m *smo) reseed(r, cp, cn float64) {
 	m.unshrunk = false
 	m.nextValid = false
 }
-
-// SeedRule is temporary (measurements): 0 line search, 1 t = r, 2 t = 1, 3 line search when half the SVs are bounded.
-var SeedRule = 3
