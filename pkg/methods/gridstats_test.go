@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -234,8 +233,6 @@ func BenchmarkFoldSweepRows(b *testing.B) {
 		{"C=2^0..2^2/path", 0.25, []float64{0, 1, 2}, true},
 		{"C=2^6..2^8/fresh", 1.0 / 128, []float64{6, 7, 8}, false},
 		{"C=2^6..2^8/path", 1.0 / 128, []float64{6, 7, 8}, true},
-		{"C=2^0..2^2/path-noshrink", 0.25, []float64{0, 1, 2}, true},
-		{"C=2^6..2^8/path-noshrink", 1.0 / 128, []float64{6, 7, 8}, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			Cs := make([]float64, len(c.log2Cs))
@@ -255,7 +252,6 @@ func BenchmarkFoldSweepRows(b *testing.B) {
 				iter, cols, entries = 0, 0, 0
 				s := s
 				s.Workspace = new(solver.Workspace)
-				s.NoShrinking = strings.HasSuffix(c.name, "noshrink")
 				km, decide := rowsFold(d.X, c.gamma, tr, te)
 				if _, _, err := foldSweep(context.Background(), km, decide, ytr, yte, Cs, solver.L1, [2]float64{}, s, c.keep); err != nil {
 					b.Fatal(err)

@@ -25,6 +25,12 @@
 //     WSS3 is computed inside the gradient-update sweep. Neither changes the
 //     path.
 //   - MaxIter is a Status (IterationLimit) with a usable α, not a warning.
+//   - A sequence of C-SVCs on one matrix (SVCPath: svm's grid on the
+//     bounded-memory route) keeps the solver's state from one C to the
+//     next: the gradient, the cache and a seeded α (path.go), where svm-train
+//     starts each C from α = 0.
+//   - Result.Columns and Result.Entries count the kernel columns and
+//     entries a solve computed (its cache misses).
 //   - Unbounded variables (C_i = +Inf) are supported: hard and L2 margins,
 //     the radius; an objective that runs off to -∞ is ErrUnbounded.
 //   - A solve may use a second core for the kernel columns it computes
