@@ -26,9 +26,10 @@ type compareOptions struct {
 	*globalOptions
 	data dataOptions
 	summaryOptions
-	s    experiment.CompareSettings // the flags that are settings as they are
-	each experiment.DatasetSettings // the flags that read and partition every DATA
-	m    methodFlags                // the methods' shared settings and --max-iter
+	s       experiment.CompareSettings // the flags that are settings as they are
+	each    experiment.DatasetSettings // the flags that read and partition every DATA
+	m       methodFlags                // the methods' shared settings and --max-iter
+	cluster clusterOptions             // --slurm, --k8s
 
 	Methods, Splits, Select, Shard, Preset string
 	Partitions, TrainSize, TestSize, MemMB int
@@ -74,7 +75,8 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 	f.IntVar(&o.MemMB, "mem-mb", 0, memFlagHelp("the estimated peak memory of the jobs at once (--workers of them, each as large as the largest)", "a run that would need more"))
 	f.StringVarP(&o.s.Out, "out", "o", "", "write one JSON record per job to this file as it finishes (a new or empty file, or --resume)")
 	f.BoolVar(&o.s.Resume, "resume", false, "skip the jobs already recorded in --out")
-	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based), for array jobs")
+	f.StringVar(&o.Shard, "shard", "", "run only shard i of N (i/N, 1-based; the shards balanced by expected cost), for array jobs")
+	o.cluster.addFlags(f)
 	o.summaryOptions.addFlags(f)
 	f.StringVar(&o.s.Provenance.Study, "study", "", "a study FILE.yaml: its datasets, each read its own way, and settings whose keys are these flags' names (the flags given override its top level)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "read the data, draw the partitions, check the settings and print the plan; run no job")
@@ -98,12 +100,16 @@ func newCompareCmdWith(g *globalOptions, runF func(context.Context, *compareOpti
 
 func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 	o.summaryOptions.setCommand(cmd, args) // before the study sets its flags
+	o.cluster.capture(cmd)
 	st, err := study.Load(o.s.Provenance.Study, cmd.Flags())
 	if o.study = st; err != nil {
 		return usageErrorf("--study: %v", err)
 	}
 	o.partitionsSet = cmd.Flags().Changed("partitions")
 	o.trainSizeSet = cmd.Flags().Changed("train-size")
+	if o.cluster.on() {
+		o.summaryOptions.later = o.s.Out // made when the jobs are written
+	}
 	if err := o.summaryOptions.check(); err != nil {
 		return err
 	}
@@ -116,6 +122,7 @@ func (o *compareOptions) validate(cmd *cobra.Command, args []string) error {
 		usageIf(o.Select != "cv" && o.Select != "laanaya", "--select: want cv or laanaya, got %q", o.Select),
 		usageIf(s.Resume && s.Out == "", "--resume needs --out FILE"),
 		usageIf(shardErr != nil, "--shard: want i/N with 1 ≤ i ≤ N, got %q", o.Shard),
+		o.cluster.check(o, args),
 		usageIf(shards > 1 && o.HTML != "", "--html: a shard holds part of a run and prints no table; merge the shards' records into a page with 'kerneltune report SHARD-FILES... --html %s'", o.HTML),
 		usageIf(o.Shard != "" && s.Out == "", "--shard needs --out FILE: a shard's records are merged with the other shards' by 'kerneltune report'"),
 		usageIf(o.Shard != "" && o.Plot != "", "--plot draws a whole run: give it to 'kerneltune report' over the files of all shards, not to one --shard"),
@@ -208,6 +215,9 @@ func (o *compareOptions) settings(args []string) experiment.CompareSettings {
 // run that it cannot be made), bounds the collector, runs it with a
 // progress display and prints its tables.
 func runCompare(ctx context.Context, o *compareOptions, args []string) error {
+	if o.cluster.on() {
+		return runCluster(ctx, o, args)
+	}
 	s := o.settings(args)
 	files := new(outfile.Plan).Append("--out", s.Out).Input("--study", s.Provenance.Study)
 	for _, d := range s.Datasets {
@@ -260,7 +270,7 @@ func runCompare(ctx context.Context, o *compareOptions, args []string) error {
 	if s.Shards > 1 {
 		err = report.WriteShard(o.Out, o.Format, report.NewShard(res, o.Shard, s.Shards, o.s.Out), s.Shards)
 	} else {
-		err = o.summaryOptions.write(o.globalOptions, report.SummarizeCompareWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope}), res.Records)
+		err = o.summaryOptions.write(o.globalOptions, report.Summarize(res.Records, report.SummaryOptions{Entries: res.Grid.Entries, Metric: o.metric, Rope: o.Rope}), res.Records)
 	}
 	if err != nil || res.Failures == 0 {
 		return err

@@ -202,7 +202,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 		{Dataset: "bupa", Entry: "svm", Method: "svm", Partition: 0, Status: "converged", TestAccuracy: 0.7, Grid: grid},
 	}
 	var out strings.Builder
-	sum := report.SummarizeRun(rs, report.SummaryOptions{Entries: []string{"svm"}})
+	sum := report.Summarize(rs, report.SummaryOptions{Entries: []string{"svm"}})
 	if err := writeSummary(&globalOptions{Out: &out}, formatCSV, sum, rs); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestCompareCSVNamesDatasets(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 	out.Reset()
-	sum = report.SummarizeRun(rs[:1], report.SummaryOptions{})
+	sum = report.Summarize(rs[:1], report.SummaryOptions{})
 	if err := writeSummary(&globalOptions{Out: &out}, formatMarkdown, sum, rs[:1]); err != nil {
 		t.Fatal(err)
 	}

@@ -337,7 +337,7 @@ func TestReportLeavesOutIncompleteDatasets(t *testing.T) {
 		var b strings.Builder
 		for _, l := range strings.SplitAfter(string(src), "\n") {
 			for _, d := range datasets {
-				if strings.HasPrefix(l, `{"dataset":"`+d+`","entry":"`+entry+`"`) {
+				if strings.HasPrefix(l, `{"schema_version":1,"dataset":"`+d+`","entry":"`+entry+`"`) {
 					l = strings.Replace(l, `"status":"`, `"status":"failure","was":"`, 1)
 				}
 			}
@@ -449,7 +449,7 @@ func TestReportPerfectAgreement(t *testing.T) {
 	for _, d := range []string{"d1", "d2", "d3"} {
 		for p := range 4 {
 			for e, acc := range map[string]float64{"svm": 0.9, "rcsc": 0.8} {
-				b.WriteString(`{"dataset":"` + d + `","entry":"` + e + `","method":"` + e + `","partition":` + strconv.Itoa(p) +
+				b.WriteString(`{"schema_version":1,"dataset":"` + d + `","entry":"` + e + `","method":"` + e + `","partition":` + strconv.Itoa(p) +
 					`,"run":"aaaaaaaaaaaa","status":"converged","test_accuracy":` + strconv.FormatFloat(acc-0.01*float64(p), 'g', -1, 64) +
 					`,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n")
 			}

@@ -115,7 +115,7 @@ var flagWords = strings.NewReplacer(
 	"test-fraction=", "--test-fraction ",
 )
 
-// noteWords is flagWords for the notes of dataio.LoadSplit.
+// noteWords is flagWords for the notes of a single fit's parts (loadSplit).
 var noteWords = strings.NewReplacer("(test-fraction=", "(--test-fraction ", ", seed=", ", --seed ")
 
 // stdinReader is the reader of the path "-".
@@ -132,13 +132,20 @@ func (o *dataOptions) split(seed uint64) dataio.SplitSettings {
 		Test: o.Test, TestFraction: o.TestFraction, Seed: seed, Normalize: o.Normalize}
 }
 
-// loadSplit reads DATA and its test part with dataio.LoadSplit (Test is nil
-// when there is none), its errors and notes in the flags' words.
-func loadSplit(errOut io.Writer, path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
-	tt, err := dataio.LoadSplit(context.Background(), path, s)
+// loadSplit opens DATA for one fit (dataio.OpenDataset, stopped by ctx)
+// and returns its training and test part (Test is nil when there is
+// none), normalised, its errors and notes in the flags' words.
+func loadSplit(ctx context.Context, errOut io.Writer, path string, s dataio.SplitSettings) (*dataio.TrainTest, error) {
+	p, err := dataio.OpenDataset(ctx, s.Spec(path), s.Seed, s.Stdin)
 	if err != nil {
 		return nil, flagHint(err)
-	} else if s.Test != "" && dataio.TestIsTraining(tt.Train, tt.Test) { // -q or not: the numbers are not what they say
+	}
+	tt, err := p.TrainTest(s.Normalize)
+	if err != nil {
+		return nil, flagHint(err)
+	}
+	if slices.ContainsFunc(p.Notes, func(n dataio.PartitionNote) bool { return n.Kind == dataio.NoteTestIsTraining }) {
+		// -q or not: the numbers are not what they say
 		fmt.Fprintf(errOut, "kerneltune: warning: --test %s holds the training data itself (the same SHA-256 as %s): the test accuracy is the training accuracy\n", s.Test, path)
 	}
 	for _, d := range []*dataio.Dataset{tt.Train, tt.Test} {

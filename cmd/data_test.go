@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
@@ -31,7 +32,7 @@ func parseDataFlags(t *testing.T, args ...string) *dataOptions {
 // notes and errors in the flags' words.
 func TestLoadTrainTestFlagWords(t *testing.T) {
 	t.Parallel()
-	tt, err := loadSplit(io.Discard, "builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
+	tt, err := loadSplit(context.Background(), io.Discard, "builtin:heart", parseDataFlags(t, "--test-fraction", "0.25").split(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +41,13 @@ func TestLoadTrainTestFlagWords(t *testing.T) {
 		t.Errorf("notes %q, %q; want the last %q", train.Notes, test.Notes, want)
 	}
 	wide := writeFile(t, t.TempDir(), "wide.t", "+1 3:1 123:1\n-1 5:1\n")
-	_, err = loadSplit(io.Discard, filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
+	_, err = loadSplit(context.Background(), io.Discard, filepath.Join(cmdTestdata, "libsvm/a1a"), parseDataFlags(t, "--test", wide).split(1))
 	var we *dataio.TestWidthError
 	if !errors.As(err, &we) || !strings.Contains(err.Error(), "test file "+wide+" has 123 features, training file ../testdata/libsvm/a1a has 119") ||
 		!strings.Contains(err.Error(), "read both as 123 features with --features 123)") {
 		t.Errorf("error %v", err)
 	}
-	_, err = loadSplit(io.Discard, "builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
+	_, err = loadSplit(context.Background(), io.Discard, "builtin:heart", parseDataFlags(t, "--label-col", "2").split(1))
 	var fe *flagError
 	if !errors.As(err, &fe) || err.Error() != "--label-col 2: builtin:heart is a LIBSVM file, whose label comes first on each line; --label-col is for CSV" {
 		t.Errorf("--label-col for LIBSVM: %v", err)
@@ -152,4 +153,43 @@ func (o *dataOptions) load(path string) (*dataio.Dataset, error) {
 	}
 	d, err := dataio.LoadArg(path, o.stdinReader(), o.readOptions())
 	return d, flagHint(err)
+}
+
+// A quoted CSV field may hold the delimiter and line breaks (issue 43,
+// item 6): the hand-written splitter read one line at a time and refused
+// the file ("unterminated quoted field 3" on line 1). Read with
+// encoding/csv, the file trains the model the same file of plain labels
+// trains, with its label as written, and a later error names the line the
+// record starts on.
+func TestCSVQuotedFieldSpansLines(t *testing.T) {
+	dir := t.TempDir()
+	rows := [][3]string{{"1", "2", "+"}, {"3", "4", "-"}, {"5", "6", "+"}, {"7", "8", "-"}, {"1.5", "2.5", "+"}, {"7.5", "8.5", "-"}}
+	var quoted, plain strings.Builder
+	quoted.WriteString("x1,x2,\"the\nclass\"\n")
+	plain.WriteString("x1,x2,class\n")
+	for _, r := range rows {
+		label := map[string]string{"+": "\"good, really\ngood\"", "-": "bad"}[r[2]]
+		quoted.WriteString(r[0] + "," + r[1] + "," + label + "\n")
+		plain.WriteString(r[0] + "," + r[1] + "," + map[string]string{"+": "good", "-": "bad"}[r[2]] + "\n")
+	}
+	q := trainJSON(t, writeFile(t, dir, "quoted.csv", quoted.String()), "-q")
+	p := trainJSON(t, writeFile(t, dir, "plain.csv", plain.String()), "-q")
+	if q.NTrain != 6 || q.Labels.Positive != "good, really\ngood" || q.Labels.Negative != "bad" {
+		t.Errorf("quoted.csv: %d rows, labels %q/%q; want 6 rows, +1 = %q, -1 = \"bad\"", q.NTrain, q.Labels.Positive, q.Labels.Negative, "good, really\ngood")
+	}
+	if q.NSV != p.NSV || q.Obj != p.Obj || q.TrainAccuracy != p.TrainAccuracy || q.NSV != 6 {
+		t.Errorf("quoted.csv trained %d SVs, objective %v, accuracy %v; plain.csv %d, %v, %v; want the same (6 SVs)", q.NSV, q.Obj, q.TrainAccuracy, p.NSV, p.Obj, p.TrainAccuracy)
+	}
+	// Lines 1-2 the header, 3-4 the first row: "abc" is on line 6.
+	bad := writeFile(t, dir, "bad.csv", "x1,x2,\"the\nclass\"\n1,2,\"good,\nreally\"\n3,4,bad\nabc,6,bad\n")
+	_, stderr, code := runCLI(t, "train", bad, "-q")
+	if want := "kerneltune: " + bad + ":6:1: \"abc\" is not a number"; code != ExitError || !strings.HasPrefix(stderr, want) {
+		t.Errorf("bad.csv: exit %d, %q; want exit %d, %q", code, stderr, ExitError, want)
+	}
+	// A quote left open names the line it opened on.
+	open := writeFile(t, dir, "open.csv", "x1,x2,y\n1,2,a\n3,4,\"b\n5,6,a\n")
+	_, stderr, code = runCLI(t, "train", open, "-q")
+	if want := "kerneltune: " + open + ":3: unterminated quoted field: the quote opened on line 3 is not closed before the end of the file"; code != ExitError || strings.TrimSpace(stderr) != want {
+		t.Errorf("open.csv: exit %d, %q; want exit %d, %q", code, stderr, ExitError, want)
+	}
 }

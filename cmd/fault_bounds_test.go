@@ -305,7 +305,7 @@ func TestFaultSameDataSpelledDifferently(t *testing.T) {
 	}
 	flipped := filepath.Join(dir, "flipped.jsonl")
 	mustRun(t, append(base, "--partitions", "2", "--out", flipped, "--positive", "-1")...)
-	if _, errOut, code := runCLI(t, "report", plain, flipped); code != ExitError || !strings.Contains(errOut, "positive class 1 vs -1") {
+	if _, errOut, code := runCLI(t, "report", plain, flipped); code != ExitError || !strings.Contains(errOut, "read.labels.positive 1 vs -1") {
 		t.Errorf("report plain flipped: exit %d, %q; want the identity conflict", code, errOut)
 	}
 }

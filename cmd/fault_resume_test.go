@@ -10,11 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kerneltune/kerneltune/pkg/experiment"
 )
 
 // resumeBase is the small run the resume tests interrupt: 2 partitions of
@@ -36,15 +33,15 @@ func TestFaultResumeOtherDatasetRefused(t *testing.T) {
 		want       []string
 	}{
 		{name: "positive", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--positive", "-1"},
-			want: []string{"dataset x ", "positive class: 1 → -1"}},
+			want: []string{"dataset x ", "read.labels.positive: 1 → -1"}},
 		{name: "label column", file: "uci/heart.dat", data: "h.dat", flags: []string{"--label-col", "2"},
-			want: []string{"dataset h ", "read option label-col: (default) → 2"}},
+			want: []string{"dataset h ", "read.label_col: (default) → 2"}},
 		{name: "features", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--features", "20"},
-			want: []string{"dataset x ", "features read: 13 → 20"}},
-		// The run's settings (its fingerprint) name the normalisation and
-		// the data's hash: these were refused before the fix too.
+			want: []string{"dataset x ", "read.features: 13 → 20"}},
+		// The normalisation and the data's hash: these were refused before
+		// the fix too.
 		{name: "normalize", file: "libsvm/heart_scale", data: "x.libsvm", flags: []string{"--normalize", "minmax01"},
-			want: []string{"other settings", "normalize: zscore → minmax01"}},
+			want: []string{"dataset x ", "normalize: zscore → minmax01"}},
 		{name: "data changed", file: "libsvm/heart_scale", data: "x.libsvm",
 			edit: func(t *testing.T, path string) {
 				b, err := os.ReadFile(path)
@@ -56,7 +53,7 @@ func TestFaultResumeOtherDatasetRefused(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: []string{"other settings", "source.0: x/2/5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9 → x/2/"}},
+			want: []string{"dataset x ", "sha256: 5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9 → "}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -155,47 +152,6 @@ func TestFaultResumeSameDatasetGoesOn(t *testing.T) {
 			t.Errorf("%s: %d lines after resume; records equal to the uninterrupted run's: %v", c.name, n, reflect.DeepEqual(got, want))
 		}
 	}
-}
-
-// TestFaultResumeOlderRecordsChecked: records written before identities
-// were recorded (testdata/legacy-run/before-identity.jsonl, its last
-// record cut) are checked by the identity their settings and provenance
-// give: another --positive is refused, the same command finishes the run
-// with the job's numbers of the version that wrote it, and report reads
-// the file as one dataset.
-func TestFaultResumeOlderRecordsChecked(t *testing.T) {
-	t.Parallel()
-	full, err := os.ReadFile(filepath.Join(cmdTestdata, "legacy-run/before-identity.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(full), "\n")
-	out := filepath.Join(t.TempDir(), "r.jsonl")
-	if err := os.WriteFile(out, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The command line that wrote it (its provenance).
-	args := []string{"compare", "builtin:heart", "--methods", "svm,spd", "--out", out, "--partitions", "2", "--quiet",
-		"--test-size", "40", "--train-size", "40", "--workers", "1", "--resume"}
-	_, stderr, code := runCLI(t, append(args, "--positive", "-1")...)
-	if code != 1 || !strings.Contains(stderr, "records of dataset heart that are not of heart as it is now read: positive class: 1 → -1") {
-		t.Fatalf("resume of records without identity with --positive -1: exit %d, stderr %q; want 1 naming the read option", code, stderr)
-	}
-	mustRun(t, args...)
-	recs, n := readMasked(t, out)
-	if n != 4 || len(recs) != 4 {
-		t.Fatalf("%d lines, %d records after resume, want 4", n, len(recs))
-	}
-	i := slices.IndexFunc(recs, func(r experiment.Record) bool { return r.Entry == "spd" && r.Partition == 1 })
-	if i < 0 {
-		t.Fatal("no record of the resumed job spd/1")
-	}
-	last := recs[i]
-	if last.Entry != "spd" || last.Partition != 1 || last.TestAccuracy != 0.85 || last.NSV != 29 || last.C != 1 {
-		t.Errorf("the resumed job spd/1: entry %s partition %d test accuracy %v nSV %d C %g; the version that wrote the file had 0.85, 29, 1",
-			last.Entry, last.Partition, last.TestAccuracy, last.NSV, last.C)
-	}
-	mustRun(t, "report", out)
 }
 
 // copyFile copies the file src to dst.

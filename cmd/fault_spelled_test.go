@@ -130,7 +130,7 @@ func TestFaultSpelledDefaultResumes(t *testing.T) {
 		switch d := sameRecords(t, studyOut, f); {
 		case c.ok && (code != 0 || len(d) > 0):
 			t.Errorf("study %q: resume 3 of 4 records: exit %d, %s; differ %v", c.more, code, errOut, d)
-		case !c.ok && (code != ExitError || !strings.Contains(errOut, "describe.dataset.0: partitions=2 test-size=60 train-size=60 → features=20")):
+		case !c.ok && (code != ExitError || !strings.Contains(errOut, "holds records of dataset heart that are not of heart as it is now read: read.features: 13 → 20")):
 			t.Errorf("study %q: exit %d, %q; want another run", c.more, code, errOut)
 		}
 	}
@@ -143,10 +143,10 @@ func TestFaultSpelledDefaultResumes(t *testing.T) {
 		t.Errorf("a1a --normalize maxabs: resume 3 of 4 records: exit %d, %s; differ %v", code, errOut, d)
 	}
 	// Other settings are another run.
-	if _, errOut, code := resumeSpelled(t, a1a, auto, 3, "--normalize", "zscore"); code != ExitError || !strings.Contains(errOut, "written by a run with other settings") || !strings.Contains(errOut, "normalize: auto → zscore") {
+	if _, errOut, code := resumeSpelled(t, a1a, auto, 3, "--normalize", "zscore"); code != ExitError || !strings.Contains(errOut, "holds records of dataset a1a that are not of a1a as it is now read: normalize: maxabs → zscore") {
 		t.Errorf("a1a --normalize zscore: exit %d, %q; want another run", code, errOut)
 	}
-	if _, errOut, code := resumeSpelled(t, heartScale, plain, 3, "--log2c", "-5,15,4"); code != ExitError || !strings.Contains(errOut, "entry.0.Log2C: (default) → -5,15,4") {
+	if _, errOut, code := resumeSpelled(t, heartScale, plain, 3, "--log2c", "-5,15,4"); code != ExitError || !strings.Contains(errOut, "written by a run with other settings") || !strings.Contains(errOut, "entry svm: log2c: (default) → -5,15,4") {
 		t.Errorf("--log2c -5,15,4: exit %d, %q; want another run", code, errOut)
 	}
 }
@@ -182,15 +182,15 @@ func TestFaultSpelledDefaultMerges(t *testing.T) {
 		want  string
 	}{
 		{[]string{auto, zscore}, "normalize maxabs vs zscore"},
-		{[]string{plain, spelledFile(t, dir, "f20", "--features", "20")}, "features read 13 vs 20"},
-		{[]string{plain, spelledFile(t, dir, "neg", "--positive", "-1")}, "positive class 1 vs -1"},
+		{[]string{plain, spelledFile(t, dir, "f20", "--features", "20")}, "read.features 13 vs 20"},
+		{[]string{plain, spelledFile(t, dir, "neg", "--positive", "-1")}, "read.labels.positive 1 vs -1"},
 	} {
 		if _, errOut, code := runCLI(t, append([]string{"report"}, c.files...)...); code != ExitError || !strings.Contains(errOut, "is not the dataset heart_scale") && !strings.Contains(errOut, "is not the dataset a1a") || !strings.Contains(errOut, c.want) {
 			t.Errorf("report %v: exit %d, %q; want %q", c.files, code, errOut, c.want)
 		}
 	}
-	// Records without provenance (an older kerneltune's): merged on what
-	// they say, and a note says what could not be checked.
+	// Records without provenance: their dataset identity is what they
+	// are checked on, so they merge with no note.
 	rs, err := experiment.ReadRecordsFile(plain)
 	if err != nil {
 		t.Fatal(err)
@@ -210,8 +210,8 @@ func TestFaultSpelledDefaultMerges(t *testing.T) {
 	}
 	f13 := spelledFile(t, dir, "f13", "--features", "13")
 	out, errOut, code := runCLI(t, "report", bare, f13, "--format", "csv")
-	if code != 0 || !strings.Contains(out, "\nheart_scale,svm,2,2,0,0,") || !strings.Contains(errOut, "note: dataset heart_scale of "+f13+" merged with that of "+bare+" without checking its features read, format, positive class, read options") {
-		t.Errorf("report bare f13: exit %d, %q\n%s; want merged, with a note", code, errOut, out)
+	if code != 0 || !strings.Contains(out, "\nheart_scale,svm,2,2,0,0,") || errOut != "" {
+		t.Errorf("report bare f13: exit %d, %q\n%s; want merged, without a note", code, errOut, out)
 	}
 }
 

@@ -180,12 +180,12 @@ func TestMetricUsageErrors(t *testing.T) {
 // with exit 1, naming how many records of which run need a rerun.
 func TestMetricOldRecords(t *testing.T) {
 	t.Parallel()
-	old := cmdTestdata + "/legacy-run/v1-default.jsonl"
+	old := crossRun // written before the confusion matrix was kept
 	if out := mustRun(t, "report", old); !strings.Contains(out, "test acc. % (mean ± std)") {
 		t.Errorf("report of old records:\n%s", out)
 	}
 	out, errOut, code := runCLI(t, "report", old, "--metric", "balanced_accuracy")
-	want := "kerneltune: --metric balanced_accuracy: 4 of the 4 finished records (run 90b11a73411f) were written by a kerneltune that kept no test confusion matrix, so they hold the test accuracy only: rerun the run"
+	want := "kerneltune: --metric balanced_accuracy: 160 of the 160 finished records (run b665878e4c3e) were written by a kerneltune that kept no test confusion matrix, so they hold the test accuracy only: rerun the run"
 	if code != ExitError || !strings.HasPrefix(errOut, want) || out != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errOut, want)
 	}

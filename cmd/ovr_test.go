@@ -154,12 +154,16 @@ func TestCompareOneVsRest(t *testing.T) {
 	dir := t.TempDir()
 	iris := filepath.Join(mcDir, "iris.scale")
 	type record struct {
-		Run          string            `json:"run"`
-		Entry        string            `json:"entry"`
-		TestAccuracy float64           `json:"test_accuracy"`
-		Notes        []string          `json:"notes"`
-		Settings     map[string]string `json:"settings"`
-		Provenance   struct {
+		Run          string   `json:"run"`
+		Entry        string   `json:"entry"`
+		TestAccuracy float64  `json:"test_accuracy"`
+		Notes        []string `json:"notes"`
+		Identity     struct {
+			Read struct {
+				Multiclass string `json:"multiclass"`
+			} `json:"read"`
+		} `json:"dataset_identity"`
+		Provenance struct {
 			Data struct {
 				Read      map[string]string `json:"read"`
 				OneVsOne  []string          `json:"one_vs_one"`
@@ -191,22 +195,22 @@ func TestCompareOneVsRest(t *testing.T) {
 	}
 	for _, r := range ovr {
 		d := r.Provenance.Data
-		if r.Settings["describe.multiclass"] != "ovr" || d.Read["multiclass"] != "ovr" || d.OneVsOne != nil || !slices.Equal(d.OneVsRest, []string{"1", "2", "3"}) || r.TestAccuracy < 0.9 {
-			t.Errorf("ovr record %s: settings %v, data %+v, accuracy %v", r.Entry, r.Settings, d, r.TestAccuracy)
+		if r.Identity.Read.Multiclass != "ovr" || d.Read["multiclass"] != "ovr" || d.OneVsOne != nil || !slices.Equal(d.OneVsRest, []string{"1", "2", "3"}) || r.TestAccuracy < 0.9 {
+			t.Errorf("ovr record %s: identity %+v, data %+v, accuracy %v", r.Entry, r.Identity, d, r.TestAccuracy)
 		}
 		if r.Entry == "rcsc" && !slices.Contains(r.Notes, `one-vs-rest over 3 classes: 3 tunings; kernel and C are the first class's ("1" vs "not 1")`) {
 			t.Errorf("rcsc notes %q", r.Notes)
 		}
 	}
 	for _, r := range ovo {
-		if _, ok := r.Settings["describe.multiclass"]; ok || r.Provenance.Data.Read != nil || r.Provenance.Data.OneVsRest != nil {
-			t.Errorf("ovo record mentions the scheme: %v %+v", r.Settings, r.Provenance.Data)
+		if r.Identity.Read.Multiclass != "" || r.Provenance.Data.Read != nil || r.Provenance.Data.OneVsRest != nil {
+			t.Errorf("ovo record mentions the scheme: %+v %+v", r.Identity, r.Provenance.Data)
 		}
 	}
 
 	wineStudy(t, dir, "    multiclass: ovr\n", "s.jsonl", "│ svm *  │             97.19 ± 0.79 │ 89.0 │", "│ rcsc   │             96.63 ± 0.00 │ 63.0 │")
-	if s := records(filepath.Join(dir, "s.jsonl")); s[0].Settings["describe.dataset.0"] != "multiclass=ovr partitions=2 train-fraction=0.5" {
-		t.Errorf("study dataset key %q", s[0].Settings["describe.dataset.0"])
+	if s := records(filepath.Join(dir, "s.jsonl")); s[0].Identity.Read.Multiclass != "ovr" {
+		t.Errorf("study dataset identity %+v", s[0].Identity)
 	}
 	wine, err := filepath.Abs(filepath.Join(mcDir, "wine.scale"))
 	if err != nil {

@@ -149,13 +149,9 @@ func runPredict(ctx context.Context, g *globalOptions, s predictSettings) error 
 		}
 		in = bytes.NewReader(raw)
 	}
-	d, err := model.ReadData(s.Data, in, m, s.Read, s.NoLabels)
+	d, err := model.ReadData(ctx, s.Data, in, m, s.Read, s.NoLabels)
 	if err != nil {
 		return readMemoryError(s.MemMB, flagHint(err))
-	}
-	// --label-col for a LIBSVM file (info and compare, reading mixed files, do not check)
-	if err := flagHint(dataio.CheckLabelCol(d, s.Read.LabelCol)); err != nil {
-		return err
 	}
 	r, err := model.Predict(ctx, m, d, s.PredictSettings)
 	if err != nil {

@@ -16,7 +16,7 @@ func pairedRun(t *testing.T, svm, lccp []int) string {
 			m   string
 			acc int
 		}{{"svm", svm[k]}, {"lccp", lccp[k]}} {
-			fmt.Fprintf(&b, `{"dataset":"toy","entry":"%s","method":"%s","partition":%d,"run":"r1","seed":1,"status":"converged","test_accuracy":%g,"nsv":10,"train_size":100,"test_size":100,"kernel":{"kind":"gaussian","gamma":0.5},"iterations":1,"svm_solves":1,"seconds":0.1,"grid":{"datasets":[{"name":"toy","partitions":%d}],"entries":["svm","lccp"]}}`+"\n",
+			fmt.Fprintf(&b, `{"schema_version":1,"dataset":"toy","entry":"%s","method":"%s","partition":%d,"run":"r1","seed":1,"status":"converged","test_accuracy":%g,"nsv":10,"train_size":100,"test_size":100,"kernel":{"kind":"gaussian","gamma":0.5},"iterations":1,"svm_solves":1,"seconds":0.1,"grid":{"datasets":[{"name":"toy","partitions":%d}],"entries":["svm","lccp"]}}`+"\n",
 				e.m, e.m, k, float64(e.acc)/100, len(svm))
 		}
 	}
@@ -80,7 +80,7 @@ func TestReportLaTeXPaperTable(t *testing.T) {
 				if ds == "sonar" && e.m == "lccp" {
 					e.acc = svm[k] + []int{1, -1, 2, -2, 3, 0}[k] // no significant difference
 				}
-				fmt.Fprintf(&b, `{"dataset":"%s","entry":"%s","method":"%s","partition":%d,"run":"r1","seed":1,"status":"converged","test_accuracy":%g,"nsv":10,"train_size":100,"test_size":100,"kernel":{"kind":"gaussian","gamma":0.5},"iterations":1,"svm_solves":1,"seconds":0.1,"grid":{"datasets":[{"name":"heart","partitions":6},{"name":"sonar","partitions":6}],"entries":["svm","lccp","rcsc"]}}`+"\n",
+				fmt.Fprintf(&b, `{"schema_version":1,"dataset":"%s","entry":"%s","method":"%s","partition":%d,"run":"r1","seed":1,"status":"converged","test_accuracy":%g,"nsv":10,"train_size":100,"test_size":100,"kernel":{"kind":"gaussian","gamma":0.5},"iterations":1,"svm_solves":1,"seconds":0.1,"grid":{"datasets":[{"name":"heart","partitions":6},{"name":"sonar","partitions":6}],"entries":["svm","lccp","rcsc"]}}`+"\n",
 					ds, e.m, e.m, k, float64(e.acc)/100)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 	"github.com/kerneltune/kerneltune/pkg/report"
 )
@@ -28,7 +29,7 @@ func init() { subcommands = append(subcommands, newReportCmd) }
 func newReportCmd(g *globalOptions) *cobra.Command {
 	o := &reportOptions{globalOptions: g}
 	c := &cobra.Command{
-		Use:     "report FILE...",
+		Use:     "report FILE|DIR...",
 		Short:   "Re-render compare's tables from results files (merge shards)",
 		Long:    help("report") + "\n\n" + summaryFormatHelp,
 		Example: help("report-examples"),
@@ -58,7 +59,11 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	return c
 }
 
-func runReport(ctx context.Context, o *reportOptions, files []string) error {
+func runReport(ctx context.Context, o *reportOptions, args []string) error {
+	files, err := experiment.ResultsFiles(args)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	if err := checkFiles(o.summaryOptions.outputs(new(outfile.Plan).Input("FILE", files...))); err != nil {
 		return err
 	}
@@ -72,13 +77,13 @@ func runReport(ctx context.Context, o *reportOptions, files []string) error {
 	case err != nil:
 		return err
 	}
-	for _, r := range append(res.Renamed, res.Unchecked...) {
+	for _, r := range res.Renamed {
 		fmt.Fprintf(o.ErrOut, "kerneltune: report: %s\n", r)
 	}
 	if err := report.FilterMerge(res, o.Datasets, o.Methods); err != nil {
 		return usageErrorf("%v", err)
 	}
-	sum := report.SummarizeMergeWith(res, report.SummaryOptions{Metric: o.metric, Rope: o.Rope})
+	sum := report.Summarize(res.Records, report.SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.metric, Rope: o.Rope})
 	if o.PerJob {
 		err = report.Render(o.Out, o.Format, report.PerJobTable(sum, res.Records))
 	} else {

@@ -28,7 +28,9 @@ func TestReportRejectsForeignFiles(t *testing.T) {
 		{foreign, "other.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
 		{array, "array.jsonl:1: not a result record"},
 		{empty, "empty.jsonl: no result records"},
-		{dir, "is a directory, not a results file"},
+		// A directory is read as its *.jsonl files (compare --slurm's
+		// DIR): the first of them, foreign, is refused.
+		{dir, "array.jsonl:1: not a result record"},
 	} {
 		out, errOut, code := runCLI(t, "report", tc.file)
 		if code != ExitError || !strings.Contains(errOut, tc.want) || out != "" {
@@ -43,7 +45,7 @@ func TestReportNamesMixedRunFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	rec := func(run string) string {
-		return `{"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n"
+		return `{"schema_version":1,"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"` + run + `","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}` + "\n"
 	}
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	if err := os.WriteFile(a, []byte(rec("aaaaaaaaaaaa")), 0o644); err != nil {
@@ -125,47 +127,10 @@ func reportTables(t *testing.T, args ...string) map[string][]summaryRow {
 	return out
 }
 
-// Issue 31, item 2: a results file written before records carried their
-// dataset's identity (testdata/legacy-run/before-identity.jsonl, written at
-// 00c1d4c by "compare builtin:heart --methods svm,spd --partitions 2
-// --train-size 40 --test-size 40 --workers 1") resumes under this version,
-// its cut job rerun to the same numbers, and report merges it with files
-// of this version, of the same run or of another method: one heart table,
-// the old file's numbers.
-func TestResumeAndMergeFilesOfBeforeTheIdentity(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	old := filepath.Join(cmdTestdata, "legacy-run/before-identity.jsonl")
-	b, err := os.ReadFile(old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
-	cut, fresh, other := filepath.Join(dir, "cut.jsonl"), filepath.Join(dir, "fresh.jsonl"), filepath.Join(dir, "other.jsonl")
-	if err := os.WriteFile(cut, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"compare", "builtin:heart", "--partitions", "2", "--train-size", "40", "--test-size", "40", "-q"}
-	mustRun(t, append(args, "--methods", "svm,spd", "--resume", "--out", cut)...)
-	mustRun(t, append(args, "--methods", "svm,spd", "--out", fresh)...)
-	mustRun(t, append(args, "--methods", "gi", "--out", other)...)
-	want := reportTables(t, old)
-	for _, files := range [][]string{{cut}, {old, fresh}, {fresh, cut}} {
-		if got := reportTables(t, files...); !reflect.DeepEqual(got, want) {
-			t.Errorf("report %v: %+v, want the old file's %+v", files, got, want)
-		}
-	}
-	got := reportTables(t, old, other)
-	if len(got) != 1 || len(got["heart"]) != 3 || !reflect.DeepEqual(got["heart"][:2], want["heart"]) {
-		t.Errorf("report old other: %+v; want one heart table, svm and spd the old file's %+v, and gi", got, want)
-	}
-}
-
 // Heart run beside a sparse dataset (a1a) is heart run alone: the default
 // normalisation, auto, fits a z-score on heart either way, though the run
-// with a1a names its normalisation auto and the other zscore. report merges
-// the two runs (their heart/svm jobs once: one heart table, the run
-// alone's numbers) where it refused them for "normalize auto vs zscore".
+// with a1a resolves auto to maxabs on a1a. report merges the two runs
+// (their heart/svm jobs once: one heart table, the run alone's numbers).
 func TestReportMergesADenseDatasetRunBesideASparseOne(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -89,11 +89,11 @@ func TestCompareTablesNamePartitionSizes(t *testing.T) {
 	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), "a1a (2 partitions: 100 train / 100 test of 1,605 rows)</h2>") {
 		t.Errorf("report --html: no section headed %q (%v)", title, err)
 	}
-	// Records older than their provenance say their partitions' sizes, not
-	// the rows they were drawn from.
-	legacy := mustRun(t, "report", filepath.Join(cmdTestdata, "legacy-run", "v1-default.jsonl"))
-	if want := "heart (2 partitions: 100 train / 100 test, rows of the data not recorded)\n"; !strings.HasPrefix(legacy, want) {
-		t.Errorf("report of v1 records: %q, want it to begin with %q", legacy, want)
+	// Records without provenance (testdata/crossdata's) say their
+	// partitions' sizes, not the rows they were drawn from.
+	bare, _, _ := runCLI(t, "report", filepath.Join(cmdTestdata, "crossdata", "run.jsonl"))
+	if want := "\nheart (8 partitions: 60 train / 100 test, rows of the data not recorded)\n"; !strings.Contains(bare, want) {
+		t.Errorf("report of records without provenance: %.300q, want it to say %q", bare, want)
 	}
 	// The tables over datasets say each one's sizes: the HTML page's
 	// matrix of means in a note, LaTeX's paper table in its caption.

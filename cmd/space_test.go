@@ -227,7 +227,7 @@ func TestCompareAndStudySpace(t *testing.T) {
 		}
 	}
 	s := a[0].Settings
-	if s["entry.0.Log2C"] != "-1,3,2" || s["entry.0.Log2Gamma"] != "-2,-6,-2" || s["base.ClassWeight"] != "balanced" {
+	if e := s.Entries[0]; e.Log2C != "-1,3,2" || e.Log2Gamma != "-2,-6,-2" || s.Common.ClassWeight != "balanced" {
 		t.Errorf("settings do not name the space: %v", s)
 	}
 	if a[0].Run == c[0].Run {
@@ -330,5 +330,40 @@ func TestCompareDegeneratePairs(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), "learned weights of the &#34;1&#34; vs &#34;2&#34; SVM (the first pair of 3;") {
 		t.Errorf("the weights figure does not say which pair it shows")
+	}
+}
+
+// TestCompareLaanayaUsersGrid (issue 43, item 3): --select laanaya chooses
+// the baseline from the user's --log2c and --log2g, not from grid.py's
+// grid, which it used to search whatever the flags said: C = 2^16..2^20
+// lies outside grid.py's 2^-5..2^15, γ = 2^-12 between its points.
+func TestCompareLaanayaUsersGrid(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	_, errOut, code := runCLI(t, "compare", heartFile, "--name", "heart", "--methods", "svm", "--select", "laanaya",
+		"--log2c", "16,20,2", "--log2g", "-12,-14,-1", "--partitions", "5", "--train-size", "60", "--test-size", "60", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs := records(t, out)
+	if len(recs) != 5 {
+		t.Fatalf("%d records, want 5", len(recs))
+	}
+	for _, r := range recs {
+		lc, lg := math.Log2(r.C), math.Log2(r.Kernel.Gamma)
+		if !slices.Contains([]float64{16, 18, 20}, lc) || !slices.Contains([]float64{-12, -13, -14}, lg) {
+			t.Fatalf("partition %d: log2 C = %g, log2 γ = %g: not on the user's grid 16,20,2 × -12,-14,-1", r.Partition, lc, lg)
+		}
+		if r.C != recs[0].C || r.Kernel.Gamma != recs[0].Kernel.Gamma {
+			t.Errorf("partition %d: (C, γ) = (%g, %g), partition 0's (%g, %g): Laanaya's baseline is one per dataset", r.Partition, r.C, r.Kernel.Gamma, recs[0].C, recs[0].Kernel.Gamma)
+		}
+	}
+	// The best test rate of the 3×3 points (measured when written).
+	if recs[0].C != 65536 || recs[0].Kernel.Gamma != math.Exp2(-13) {
+		t.Errorf("(C, γ) = (%g, %g), want (2^16, 2^-13)", recs[0].C, recs[0].Kernel.Gamma)
+	}
+	want := fmt.Sprintf("heart: baseline (C, γ) = (%g, %g) chosen on the TEST parts of the first 5 partitions", recs[0].C, recs[0].Kernel.Gamma)
+	if !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 }

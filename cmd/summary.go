@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,9 @@ type summaryOptions struct {
 	Rope     float64 // --rope: the Bayesian tests' ROPE, in points
 	metric   metrics.Metric
 	command  string // the command line, for the page's header
+	// later is a directory made after the check (compare --slurm's --out):
+	// --html into it is not refused for its directory's absence.
+	later string
 }
 
 // summaryFormatHelp explains the formats in compare's and report's --help.
@@ -59,7 +63,11 @@ func (o *summaryOptions) check() error {
 	if o.metric = m; err != nil {
 		return usageErrorf("--metric: %v", err)
 	}
-	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(o.HTML), report.CheckRope(o.Rope)); err != nil {
+	html := o.HTML
+	if o.later != "" && filepath.Clean(filepath.Dir(html)) == filepath.Clean(o.later) {
+		html = ""
+	}
+	if err := cmp.Or(report.CheckPlotOptions(report.PlotOptions{Format: o.PlotAs, DPI: o.DPI}), report.CheckHTMLPath(html), report.CheckRope(o.Rope)); err != nil {
 		return usageErrorf("%v", err)
 	}
 	return nil

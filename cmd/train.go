@@ -172,7 +172,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 		return err
 	}
 	restore := sysmem.LimitGC(s.MemMB) // the reading's heap within the bound, as the fit's below
-	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
+	tt, err := loadSplit(ctx, g.ErrOut, s.Data, s.Split)
 	restore()
 	if err != nil {
 		return readMemoryError(s.MemMB, err)

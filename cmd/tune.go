@@ -144,7 +144,7 @@ func runTune(ctx context.Context, g *globalOptions, s tuneSettings) error {
 		return err
 	}
 	restore := sysmem.LimitGC(s.MemMB) // the reading's heap within the bound, as the run's below
-	tt, err := loadSplit(g.ErrOut, s.Data, s.Split)
+	tt, err := loadSplit(ctx, g.ErrOut, s.Data, s.Split)
 	restore()
 	if err != nil {
 		return readMemoryError(s.MemMB, err)

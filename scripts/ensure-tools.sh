@@ -5,6 +5,8 @@
 #   libsvm-tools                  svm-scale / svm-train / svm-predict round trips
 #   texlive-latex-base,
 #   texlive-latex-recommended     pdflatex on report --format latex (booktabs)
+#   slurm-wlm, munge              a single-node Slurm (scripts/slurm-localhost.sh) for
+#                                 compare --slurm's test (cmd/slurm_test.go)
 # Elsewhere it says what is missing and carries on: each test that needs a
 # missing tool then skips with a message naming it. A failed install is said
 # on stderr with the log's tail, never hidden.
@@ -13,6 +15,8 @@ declare -A need=(
 	[chromium]=chromium
 	[svm-scale]=libsvm-tools
 	[pdflatex]=texlive-latex-base
+	[sbatch]=slurm-wlm
+	[munged]=munge
 )
 pkgs=()
 for cmd in "${!need[@]}"; do
@@ -33,8 +37,8 @@ echo "ensure-tools: installing Debian's ${pkgs[*]} for the tests that check real
 export DEBIAN_FRONTEND=noninteractive
 log=/tmp/ensure-tools.log
 : >"$log"
-# chromium with its recommended fonts; the TeX packages without the
-# (large) documentation and extra fonts they recommend.
+# chromium with its recommended fonts; the TeX packages and Slurm without
+# the (large) documentation, extra fonts and tools they recommend.
 install() {
 	apt-get install -y -q "$@" >>"$log" 2>&1 && return 0
 	apt-get update -q >>"$log" 2>&1
@@ -42,7 +46,7 @@ install() {
 }
 for p in "${pkgs[@]}"; do
 	case "$p" in
-	texlive-*) opt=(--no-install-recommends) ;;
+	texlive-* | slurm-wlm | munge) opt=(--no-install-recommends) ;;
 	*) opt=() ;;
 	esac
 	if ! install "${opt[@]}" "$p"; then

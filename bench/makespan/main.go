@@ -8,7 +8,18 @@
 // longest job); where the longest job is what remains, W more cores add
 // nothing. Process start, reading the data and the tables are not in it.
 //
+// With -shards it prints the shards' side instead (compare --shard i/N, one
+// worker a shard, issue 45): the makespan of N shards, the longest shard's
+// sum of job times, with the jobs assigned by count (job i of the plan to
+// shard i mod N, as --shard did) and by expected cost (experiment.AssignShards
+// of experiment.JobCost, as it does now), over the ideal total/N. A job's time
+// is its Seconds, the grid search it shares with another job included: in
+// another shard than that job it searches its grid itself. -tsv writes the
+// jobs' plan-order times and shapes, the input of the shards test of
+// pkg/experiment.
+//
 //	makespan [-w 1,2,4,8,16] RECORDS.jsonl...
+//	makespan -shards 2,3,4,6,8,16 [-tsv FILE] RECORDS.jsonl...
 package main
 
 import (
@@ -25,9 +36,11 @@ import (
 
 func main() {
 	ws := flag.String("w", "1,2,4,8,16", "comma-separated worker counts")
+	shards := flag.String("shards", "", "comma-separated shard counts: print the shards' makespans instead")
+	tsv := flag.String("tsv", "", "with -shards, also write the jobs' times and shapes to this file")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: makespan [-w 1,2,4,8,16] RECORDS.jsonl...")
+		fmt.Fprintln(os.Stderr, "usage: makespan [-w 1,2,4,8,16 | -shards 2,4,8 [-tsv FILE]] RECORDS.jsonl...")
 		os.Exit(2)
 	}
 	var recs []experiment.Record
@@ -39,22 +52,37 @@ func main() {
 		}
 		recs = append(recs, r...)
 	}
-	var workers []int
-	for _, s := range strings.Split(*ws, ",") {
-		w, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || w < 1 {
-			fmt.Fprintf(os.Stderr, "makespan: -w: want positive integers, got %q\n", s)
-			os.Exit(2)
+	if *shards != "" {
+		ns := counts("shards", *shards)
+		if *tsv != "" {
+			if err := os.WriteFile(*tsv, []byte(jobsTSV(recs)), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "makespan:", err)
+				os.Exit(1)
+			}
 		}
-		workers = append(workers, w)
+		fmt.Print(shardTable(recs, ns))
+		return
 	}
-	fmt.Print(table(recs, workers))
+	fmt.Print(table(recs, counts("w", *ws)))
 }
 
-// table returns the ideal-schedule table of the records' job times.
-func table(recs []experiment.Record, workers []int) string {
-	// Plan order: dataset, partition, entry, as Config.Plan lists the jobs
-	// (datasets and entries in the order they first appear).
+// counts parses the comma-separated positive integers of flag name.
+func counts(name, list string) []int {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		w, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || w < 1 {
+			fmt.Fprintf(os.Stderr, "makespan: -%s: want positive integers, got %q\n", name, s)
+			os.Exit(2)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// planOrder returns the records in the plan's order (sortPlan, the
+// datasets and entries in the order they first appear).
+func planOrder(recs []experiment.Record) []experiment.Record {
 	dsOrder, enOrder := map[string]int{}, map[string]int{}
 	for _, r := range recs {
 		if _, ok := dsOrder[r.Dataset]; !ok {
@@ -64,9 +92,50 @@ func table(recs []experiment.Record, workers []int) string {
 			enOrder[r.Entry] = len(enOrder)
 		}
 	}
-	plan := make([]experiment.Record, len(recs))
-	copy(plan, recs)
+	plan := slices.Clone(recs)
 	sortPlan(plan, dsOrder, enOrder)
+	return plan
+}
+
+// shardTable returns the shards' makespans of the records' job times, by
+// count and by expected cost, for each shard count of ns.
+func shardTable(recs []experiment.Record, ns []int) string {
+	plan := planOrder(recs)
+	times, costs := make([]float64, len(plan)), make([]float64, len(plan))
+	sum := 0.0
+	for i, r := range plan {
+		times[i], costs[i] = r.Seconds, expected(r)
+		sum += r.Seconds
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d jobs, sum of job times %.2f s (one worker a shard)\n", len(times), sum)
+	fmt.Fprintf(&b, "%6s | %9s | %14s %7s | %13s %7s\n", "shards", "ideal s", "by count s", "×ideal", "by cost s", "×ideal")
+	for _, n := range ns {
+		ideal := sum / float64(n)
+		byCount := slices.Max(experiment.ShardCosts(times, experiment.ShardsByCount(len(times), n), n))
+		byCost := slices.Max(experiment.ShardCosts(times, experiment.AssignShards(costs, n), n))
+		fmt.Fprintf(&b, "%6d | %9.2f | %14.2f %6.3f× | %13.2f %6.3f×\n", n, ideal, byCount, ratio(byCount, ideal), byCost, ratio(byCost, ideal))
+	}
+	b.WriteString("ideal: the sum of job times / N; by count: job i of the plan in shard i mod N;\n" +
+		"by cost: experiment.AssignShards of experiment.JobCost (compare --shard)\n")
+	return b.String()
+}
+
+// jobsTSV returns the records' jobs in plan order, one a line: dataset,
+// entry, method, partition, training rows, features and seconds.
+func jobsTSV(recs []experiment.Record) string {
+	var b strings.Builder
+	b.WriteString("dataset\tentry\tmethod\tpartition\ttrain_size\tfeatures\tseconds\n")
+	for _, r := range planOrder(recs) {
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%d\t%d\t%.4f\n", r.Dataset, r.Entry, r.Method, r.Partition, r.TrainSize, features(r), r.Seconds)
+	}
+	return b.String()
+}
+
+// table returns the ideal-schedule table of the records' job times.
+func table(recs []experiment.Record, workers []int) string {
+	// Plan order: dataset, partition, entry, as Config.Plan lists the jobs.
+	plan := planOrder(recs)
 	times := make([]float64, len(plan))
 	sum, longest := 0.0, 0.0
 	// A job's own time: a grid search shared with another job of the run
@@ -114,11 +183,16 @@ func ratio(a, b float64) float64 {
 // method, the training rows and the dataset's features (its provenance;
 // 10 when the record has none).
 func expected(r experiment.Record) float64 {
-	d := 10
+	return experiment.JobCost(r.Method, r.TrainSize, features(r))
+}
+
+// features is the record's dataset's features (its provenance; 10 when
+// the record has none).
+func features(r experiment.Record) int {
 	if r.Provenance != nil && r.Provenance.Data != nil && r.Provenance.Data.Features > 0 {
-		d = r.Provenance.Data.Features
+		return r.Provenance.Data.Features
 	}
-	return experiment.JobCost(r.Method, r.TrainSize, d)
+	return 10
 }
 
 // sortPlan sorts records into the plan's order: dataset, partition, entry.

@@ -9,6 +9,8 @@
 #   kerneltune compare ../shared/data/libsvm/heart_scale ../shared/data/libsvm/breast-cancer_scale \
 #     ../shared/data/libsvm/diabetes_scale ../shared/data/uci/bupa.data --train-fraction 0.5 --partitions 3 --out half-small.jsonl
 #   kerneltune compare ../shared/data/libsvm/a1a --methods svm,rcsc,twolevel,spd --train-fraction 0.5 --partitions 2 --out half-a1a.jsonl
+# and given "schema_version":1 once (their pre-release settings and identity
+# dropped; every number kept: this script's output is unchanged).
 import collections
 import json
 import sys

@@ -215,181 +215,229 @@ func parseARFFAttribute(rest string) (arffAttr, error) {
 	return a, nil
 }
 
+// parseARFF reads an ARFF file: its header (arffHeader), the class and
+// the features of its attributes (arffFeatures), and its data rows
+// (arffData).
 func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	lines := arffLines(data)
-	var attrs []arffAttr
-	dataAt := -1
+	attrs, dataAt, err := arffHeader(lines, name)
+	if err != nil {
+		return nil, err
+	}
+	rows := lines[dataAt:]
+	if len(rows) == 0 {
+		return nil, perr(name, lines[dataAt-1].num, 0, errf(ErrEmpty, "no data rows after @data"))
+	}
+	l, err := arffFeatures(attrs, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) > opts.maxCells()/max(l.d, 1) {
+		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), l.d, opts.maxCells()))
+	}
+	if err := checkReadCost(name, opts, int64(len(data)), len(rows), 0, 0, l.d); err != nil {
+		return nil, err // a row's fields are held one row at a time
+	}
+	return arffData(rows, attrs, l, name, opts)
+}
+
+// arffHeader reads the declarations before @data: the attributes, and
+// the index of the first line after @data.
+func arffHeader(lines []textLine, name string) (attrs []arffAttr, dataAt int, err error) {
+	dataAt = -1
 	relation := false
 	for i, l := range lines {
 		kw, rest := arffKeyword(l.text)
 		switch kw {
 		case "@relation":
 			if relation || len(attrs) > 0 {
-				return nil, perr(name, l.num, 0, errors.New("@relation must come once, before the attributes"))
+				return nil, 0, perr(name, l.num, 0, errors.New("@relation must come once, before the attributes"))
 			}
 			relation = true
 		case "@attribute":
 			a, err := parseARFFAttribute(rest)
 			if err != nil {
-				return nil, perr(name, l.num, 0, err)
+				return nil, 0, perr(name, l.num, 0, err)
 			}
 			if a.kind == arffRelational {
-				return nil, perr(name, l.num, 0, fmt.Errorf("attribute %q is relational (multi-instance data), which kerneltune does not read", a.name))
+				return nil, 0, perr(name, l.num, 0, fmt.Errorf("attribute %q is relational (multi-instance data), which kerneltune does not read", a.name))
 			}
 			a.line = l.num
 			attrs = append(attrs, a)
 		case "@end":
-			return nil, perr(name, l.num, 0, errors.New("@end outside a relational attribute"))
+			return nil, 0, perr(name, l.num, 0, errors.New("@end outside a relational attribute"))
 		case "@data":
 			if rest != "" {
-				return nil, perr(name, l.num, 0, fmt.Errorf("text %q after @data (rows start on the next line)", rest))
+				return nil, 0, perr(name, l.num, 0, fmt.Errorf("text %q after @data (rows start on the next line)", rest))
 			}
 			dataAt = i + 1
 		default:
-			return nil, perr(name, l.num, 0, fmt.Errorf("%q before @data: want @relation, @attribute or @data (or a %% comment)", truncate(l.text, 40)))
+			return nil, 0, perr(name, l.num, 0, fmt.Errorf("%q before @data: want @relation, @attribute or @data (or a %% comment)", truncate(l.text, 40)))
 		}
 		if dataAt >= 0 {
 			break
 		}
 	}
 	if dataAt < 0 {
-		return nil, perr(name, 0, 0, errf(ErrEmpty, "no @data section"))
+		return nil, 0, perr(name, 0, 0, errf(ErrEmpty, "no @data section"))
 	}
 	if len(attrs) == 0 {
-		return nil, perr(name, lines[dataAt-1].num, 0, errors.New("@data without any @attribute"))
+		return nil, 0, perr(name, lines[dataAt-1].num, 0, errors.New("@data without any @attribute"))
 	}
-	rows := lines[dataAt:]
-	if len(rows) == 0 {
-		return nil, perr(name, lines[dataAt-1].num, 0, errf(ErrEmpty, "no data rows after @data"))
-	}
+	return attrs, dataAt, nil
+}
 
-	// The label attribute and the features.
-	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && len(attrs) == opts.AutoUnlabeled)
-	labelCol := -1
-	if !unlabeled {
+// arffLayout is which attribute is the class (labelCol, -1 unlabelled)
+// and which are the d features: featureOf[j] is attribute j's feature
+// (-1 for none), names their names, nominal the nominal ones.
+type arffLayout struct {
+	unlabeled   bool
+	labelCol, d int
+	featureOf   []int
+	names       []string
+	nominal     []NominalFeature
+}
+
+// arffFeatures resolves the class attribute and the features: a string
+// or date feature is refused, and nominal ones without categorical=codes.
+func arffFeatures(attrs []arffAttr, name string, opts ReadOptions) (*arffLayout, error) {
+	l := &arffLayout{labelCol: -1, featureOf: make([]int, len(attrs))}
+	l.unlabeled = opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && len(attrs) == opts.AutoUnlabeled)
+	if !l.unlabeled {
 		names := make([]string, len(attrs))
 		for j, a := range attrs {
 			names[j] = a.name
 		}
 		var err error
-		if labelCol, err = resolveLabelCol(opts.LabelCol, names, true, name); err != nil {
+		if l.labelCol, err = resolveLabelCol(opts.LabelCol, names, true, name); err != nil {
 			return nil, err
 		}
 		if len(attrs) < 2 {
 			return nil, perr(name, attrs[0].line, 0, errors.New("one attribute only: need at least one feature and the class"))
 		}
 	}
-	featureOf := make([]int, len(attrs))
-	var featNames []string
-	var nominal []NominalFeature
 	for j, a := range attrs {
-		featureOf[j] = -1
-		if j == labelCol {
+		l.featureOf[j] = -1
+		if j == l.labelCol {
 			continue
 		}
 		switch a.kind {
 		case arffString, arffDate:
 			how := "drop it from the file"
-			if !unlabeled {
+			if !l.unlabeled {
 				how += fmt.Sprintf(", or make it the class with label-col=%d", j+1)
 			}
 			return nil, perr(name, a.line, 0, fmt.Errorf("attribute %d %q is a %s attribute: kerneltune reads numeric and nominal features only (%s)", j+1, a.name, arffTypeNames[a.kind], how))
 		case arffNominal:
-			nominal = append(nominal, NominalFeature{Index: len(featNames), Name: a.name, Levels: a.levels})
+			l.nominal = append(l.nominal, NominalFeature{Index: len(l.names), Name: a.name, Levels: a.levels})
 		}
-		featureOf[j] = len(featNames)
-		featNames = append(featNames, a.name)
+		l.featureOf[j] = len(l.names)
+		l.names = append(l.names, a.name)
 	}
-	d := len(featNames)
-	if len(nominal) > 0 && opts.Categorical != "codes" {
+	l.d = len(l.names)
+	if len(l.nominal) > 0 && opts.Categorical != "codes" {
 		attrNo := func(nf NominalFeature) int {
-			for j, k := range featureOf {
+			for j, k := range l.featureOf {
 				if k == nf.Index {
 					return j + 1
 				}
 			}
 			return 0
 		}
-		a := attrs[attrNo(nominal[0])-1]
-		return nil, perr(name, a.line, 0, errf(ErrNominal, "features must be numbers; %s; encode them with categorical=onehot", strings.Replace(nominalList(nominal, attrNo), "column", "attribute", 1)))
+		a := attrs[attrNo(l.nominal[0])-1]
+		return nil, perr(name, a.line, 0, errf(ErrNominal, "features must be numbers; %s; encode them with categorical=onehot", strings.Replace(nominalList(l.nominal, attrNo), "column", "attribute", 1)))
 	}
-	if len(rows) > opts.maxCells()/max(d, 1) {
-		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), d, opts.maxCells()))
-	}
-	if err := checkReadCost(name, opts, int64(len(data)), len(rows), 0, 0, d); err != nil {
-		return nil, err // a row's fields are held one row at a time
-	}
+	return l, nil
+}
 
+// arffData reads the data rows: each row's values (arffRow), a missing
+// one an error or with missing=drop its row dropped, and the row's
+// features and class (arffRowValues).
+func arffData(rows []textLine, attrs []arffAttr, l *arffLayout, name string, opts ReadOptions) (*Dataset, error) {
 	drop := opts.dropsMissing()
 	missing := newMissingTally(len(attrs), func(j int) string { return attrs[j].name })
-	x := make([]float64, 0, len(rows)*d)
-	row := make([]float64, d)
+	x := make([]float64, 0, len(rows)*l.d)
+	row := make([]float64, l.d)
 	var labels rawLabels
 	n := 0
 	values := make([]string, len(attrs))
 	quoted := make([]bool, len(attrs))
 	given := make([]bool, len(attrs))
-	for _, l := range rows {
-		if kw, _ := arffKeyword(l.text); kw != "" {
-			return nil, perr(name, l.num, 0, fmt.Errorf("%s after @data", kw))
+	for i, ln := range rows {
+		if err := opts.interrupted(i); err != nil {
+			return nil, err
 		}
-		if err := arffRow(l.text, attrs, values, quoted, given); err != nil {
-			return nil, perr(name, l.num, 0, err)
+		if kw, _ := arffKeyword(ln.text); kw != "" {
+			return nil, perr(name, ln.num, 0, fmt.Errorf("%s after @data", kw))
+		}
+		if err := arffRow(ln.text, attrs, values, quoted, given); err != nil {
+			return nil, perr(name, ln.num, 0, err)
 		}
 		if drop && missing.row(func(j int) bool { return !quoted[j] && values[j] == "?" }) {
 			continue
 		}
-		label := ""
-		for j, a := range attrs {
-			v := values[j]
-			if !quoted[j] && v == "?" {
-				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value \"?\" of attribute %q (rows with missing values can be dropped: missing=drop)", a.name))
-			}
-			k := featureOf[j]
-			if k < 0 {
-				if j == labelCol {
-					if a.kind == arffNominal && !given[j] && len(a.levels) > 0 {
-						v = a.levels[0] // sparse row: omitted means the first category, as in Weka
-					}
-					if a.kind == arffNominal {
-						if _, ok := a.index[v]; !ok {
-							return nil, perr(name, l.num, j+1, errf(ErrUnknownLabel, "class %q is not one of the declared values {%s} of attribute %q", v, strings.Join(a.levels, ","), a.name))
-						}
-					}
-					label = v
-				}
-				continue
-			}
-			switch a.kind {
-			case arffNominal:
-				if !given[j] { // sparse row: omitted means the first category
-					row[k] = 0
-					continue
-				}
-				c, ok := a.index[v]
-				if !ok {
-					return nil, perr(name, l.num, j+1, errf(ErrNotNumber, "%q is not one of the declared values {%s} of attribute %q", v, truncate(strings.Join(a.levels, ","), 80), a.name))
-				}
-				row[k] = float64(c)
-			default:
-				if !given[j] {
-					row[k] = 0
-					continue
-				}
-				f, err := parseValue(v)
-				if err != nil {
-					return nil, perr(name, l.num, j+1, fmt.Errorf("%w (attribute %q is numeric)", err, a.name))
-				}
-				row[k] = f
-			}
+		label, err := arffRowValues(row, attrs, l, values, quoted, given)
+		if err != nil {
+			return nil, perr(name, ln.num, err.col, err.err)
 		}
 		x = append(x, row...)
 		n++
-		if !unlabeled {
-			labels.add(label, l.num)
+		if !l.unlabeled {
+			labels.add(label, ln.num)
 		}
 	}
-	return finishDataset(name, "arff", x, n, d, featNames, nominal, &labels, missing, unlabeled, opts)
+	return finishDataset(name, "arff", x, n, l.d, l.names, l.nominal, &labels, missing, l.unlabeled, opts)
+}
+
+// fieldError is an error in a row's field col (1-based).
+type fieldError struct {
+	col int
+	err error
+}
+
+// arffRowValues fills row with the features of one data row's values and
+// returns its class: a nominal value is its code, a value a sparse row
+// omits (not given) 0 or a nominal attribute's first category, as in Weka.
+func arffRowValues(row []float64, attrs []arffAttr, l *arffLayout, values []string, quoted, given []bool) (string, *fieldError) {
+	label := ""
+	for j, a := range attrs {
+		v := values[j]
+		if !quoted[j] && v == "?" {
+			return "", &fieldError{j + 1, errf(ErrMissing, "missing value \"?\" of attribute %q (rows with missing values can be dropped: missing=drop)", a.name)}
+		}
+		k := l.featureOf[j]
+		if k < 0 {
+			if j == l.labelCol {
+				if a.kind == arffNominal && !given[j] && len(a.levels) > 0 {
+					v = a.levels[0] // sparse row: omitted means the first category, as in Weka
+				}
+				if a.kind == arffNominal {
+					if _, ok := a.index[v]; !ok {
+						return "", &fieldError{j + 1, errf(ErrUnknownLabel, "class %q is not one of the declared values {%s} of attribute %q", v, strings.Join(a.levels, ","), a.name)}
+					}
+				}
+				label = v
+			}
+			continue
+		}
+		switch {
+		case !given[j]: // sparse row: omitted means 0, or the first category (code 0)
+			row[k] = 0
+		case a.kind == arffNominal:
+			c, ok := a.index[v]
+			if !ok {
+				return "", &fieldError{j + 1, errf(ErrNotNumber, "%q is not one of the declared values {%s} of attribute %q", v, truncate(strings.Join(a.levels, ","), 80), a.name)}
+			}
+			row[k] = float64(c)
+		default:
+			f, err := parseValue(v)
+			if err != nil {
+				return "", &fieldError{j + 1, fmt.Errorf("%w (attribute %q is numeric)", err, a.name)}
+			}
+			row[k] = f
+		}
+	}
+	return label, nil
 }
 
 // arffRow reads one data line into values (one per attribute), quoted and

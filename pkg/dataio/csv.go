@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -106,6 +107,25 @@ type ReadOptions struct {
 	// its first content line starts with an index:value token. Other files
 	// (and builtin data and IDA sets) are read with labels as usual.
 	AutoUnlabeled int
+
+	// ctx, set by the reading of OpenDataset (loadContext), stops the
+	// parsing of a long file when it is done (interrupted); nil for none.
+	// It is no option of the reading.
+	ctx context.Context
+}
+
+// checkRows is how many rows a parser reads between two looks at its
+// context (ReadOptions.interrupted): a few milliseconds of parsing.
+const checkRows = 1 << 13
+
+// interrupted returns the error of the context that stops the parsing
+// (ReadOptions.ctx) when it is done and row is a multiple of checkRows;
+// nil otherwise.
+func (o ReadOptions) interrupted(row int) error {
+	if o.ctx == nil || row%checkRows != 0 {
+		return nil
+	}
+	return o.ctx.Err()
 }
 
 func (o ReadOptions) maxCells() int {
@@ -207,7 +227,11 @@ func isMissing(s string) bool {
 // not a number here (a *strconv.NumError with ErrSyntax), as it is not for
 // LIBSVM, Weka or a spreadsheet.
 func ParseFloat(s string, bitSize int) (float64, error) {
-	t := strings.TrimLeft(s, "+-")
+	i := 0
+	for i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++ // strings.TrimLeft(s, "+-") without its set built on every value
+	}
+	t := s[i:]
 	if strings.ContainsRune(s, '_') || len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
 		return 0, &strconv.NumError{Func: "ParseFloat", Num: s, Err: strconv.ErrSyntax}
 	}
@@ -279,105 +303,6 @@ func textLines(data []byte, comment byte, trim bool, limit int) []textLine {
 	return out
 }
 
-// splitFields splits a CSV line. With a delimiter, fields may be quoted with
-// double quotes ("" inside a quoted field is a quote); spaces around fields
-// are trimmed. With whitespace, fields are runs of non-space characters.
-func splitFields(line string, delim byte) ([]string, error) { return splitFieldsN(line, delim, 0) }
-
-// splitFieldsN is splitFields with room for n fields (a file's rows have
-// as many as its first: their slices are not grown by doubling).
-func splitFieldsN(line string, delim byte, n int) ([]string, error) {
-	if delim == whitespace {
-		return strings.Fields(line), nil
-	}
-	out := make([]string, 0, n)
-	i := 0
-	for {
-		// skip leading blanks of the field
-		for i < len(line) && (line[i] == ' ' || (line[i] == '\t' && delim != '\t')) {
-			i++
-		}
-		if i < len(line) && line[i] == '"' {
-			var b strings.Builder
-			i++
-			closed := false
-			for i < len(line) {
-				if line[i] == '"' {
-					if i+1 < len(line) && line[i+1] == '"' {
-						b.WriteByte('"')
-						i += 2
-						continue
-					}
-					i++
-					closed = true
-					break
-				}
-				b.WriteByte(line[i])
-				i++
-			}
-			if !closed {
-				return out, fmt.Errorf("unterminated quoted field %d", len(out)+1)
-			}
-			for i < len(line) && (line[i] == ' ' || (line[i] == '\t' && delim != '\t')) {
-				i++
-			}
-			if i < len(line) && line[i] != delim {
-				return out, fmt.Errorf("text after the closing quote of field %d", len(out)+1)
-			}
-			out = append(out, b.String())
-		} else {
-			j := strings.IndexByte(line[i:], delim)
-			if j < 0 {
-				out = append(out, strings.TrimSpace(line[i:]))
-				return out, nil
-			}
-			out = append(out, strings.TrimSpace(line[i:i+j]))
-			i += j
-		}
-		if i >= len(line) {
-			return out, nil
-		}
-		i++ // the delimiter
-		if i == len(line) {
-			return append(out, ""), nil
-		}
-	}
-}
-
-// detectDelimiter picks the CSV delimiter from the first lines: among comma,
-// tab and semicolon, the one that splits every sampled line into the same
-// number (≥ 2) of fields, preferring more fields; else the candidate most
-// frequent on the first line (so a ragged row is reported as such); else
-// runs of white space.
-func detectDelimiter(lines []textLine) byte {
-	sample := lines[:min(len(lines), 20)]
-	best, bestN := byte(0), 1
-	for _, c := range []byte{',', '\t', ';'} {
-		n := -1
-		for _, l := range sample {
-			f, err := splitFields(l.text, c)
-			if err != nil || len(f) < 2 || (n >= 0 && len(f) != n) {
-				n = -2
-				break
-			}
-			n = len(f)
-		}
-		if n > bestN {
-			best, bestN = c, n
-		}
-	}
-	if best != 0 {
-		return best
-	}
-	mostC, most := byte(whitespace), 0
-	for _, c := range []byte{',', '\t', ';'} {
-		if k := strings.Count(sample[0].text, string(c)); k > most {
-			mostC, most = c, k
-		}
-	}
-	return mostC
-}
-
 // looksLikeHeader: no field is a number and at least one is real text.
 func looksLikeHeader(fields []string) bool {
 	text := false
@@ -409,162 +334,194 @@ func ReadCSV(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	return readBytes(data, name, opts)
 }
 
+// parseCSV reads a delimited file: its records (readCSVRecords), their
+// layout (csvLayout: header, label column, feature names), the nominal
+// columns, and the values.
 func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
-	lines := contentLines(data)
-	if len(lines) == 0 {
-		return nil, perr(name, 0, 0, ErrEmpty)
-	}
-	delim, _ := delimiterOf(opts.Delimiter)
-	if delim == 0 {
-		delim = detectDelimiter(lines)
-	}
-	first, err := splitFields(lines[0].text, delim)
+	t, err := readCSVRecords(data, name, opts)
 	if err != nil {
-		return nil, perr(name, lines[0].num, 0, err)
-	}
-	ncol := len(first)
-	firstLine := lines[0].num
-	if err := checkReadCost(name, opts, int64(len(data)), len(lines), ncol, 0, csvFeatures(ncol, opts)); err != nil {
 		return nil, err
 	}
-	// Split every line once: the header rule and the column types look at
-	// whole columns.
-	rows := make([][]string, len(lines))
-	rows[0] = first
-	for i := 1; i < len(lines); i++ {
-		l := lines[i]
-		fields, err := splitFieldsN(l.text, delim, ncol)
-		if err != nil {
-			return nil, perr(name, l.num, 0, err)
-		}
-		if len(fields) != ncol {
-			return nil, perr(name, l.num, 0, errf(ErrRagged, "%d fields, want %d as on line %d (delimiter %s)", len(fields), ncol, firstLine, delimName(delim)))
-		}
-		rows[i] = fields
+	l, err := t.layout(name, opts)
+	if err != nil {
+		return nil, err
 	}
-	header := false
+	nominal, levelIndex := csvNominalColumns(t.rows, l.featureOf, l.names, opts.dropsMissing())
+	if len(nominal) > 0 && opts.Categorical != "codes" {
+		return nil, t.nominalError(name, opts, l, nominal)
+	}
+	v, err := t.values(name, opts, l, levelIndex)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := finishDataset(name, "csv", v.x, v.n, l.d, l.names, nominal, &v.labels, v.missing, l.unlabeled, opts)
+	if err == nil && (t.delim == ',' || t.delim == ';') {
+		if lines := textLines(data, '#', false, 21); decimalCommas(lines) {
+			ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
+				"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)
+		}
+	}
+	return ds, err
+}
+
+// csvLayout is what a delimited file's first record and columns say: the
+// header (first, when header), the label column (-1 unlabelled), the d
+// features' names and each column's feature (featureOf, -1 the label).
+type csvLayout struct {
+	first             []string
+	firstLine         int
+	header, unlabeled bool
+	labelCol, d       int
+	names             []string
+	featureOf         []int
+}
+
+// layout reads the header rule, the label column and the feature names,
+// and drops the header record from t.
+func (t *csvRecords) layout(name string, opts ReadOptions) (*csvLayout, error) {
+	l := &csvLayout{first: t.rows[0], firstLine: t.lines[0]}
+	ncol := len(l.first)
 	switch opts.Header {
 	case "yes":
-		header = true
+		l.header = true
 	case "no":
 	default:
-		header = isHeader(rows)
+		l.header = isHeader(t.rows)
 	}
-	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && ncol == opts.AutoUnlabeled)
-	labelCol, d := -1, ncol // every column a feature when unlabelled
-	if !unlabeled {
-		labelCol, err = resolveLabelCol(opts.LabelCol, first, header, name)
-		if err != nil {
+	l.unlabeled = opts.Unlabeled || (opts.AutoUnlabeled > 0 && opts.LabelCol == "" && ncol == opts.AutoUnlabeled)
+	l.labelCol, l.d = -1, ncol // every column a feature when unlabelled
+	if !l.unlabeled {
+		var err error
+		if l.labelCol, err = resolveLabelCol(opts.LabelCol, l.first, l.header, name); err != nil {
 			return nil, err
 		}
 		if ncol < 2 {
-			return nil, perr(name, lines[0].num, 0, fmt.Errorf("one column only: need at least one feature and the label (delimiter %s)", delimName(delim)))
+			return nil, perr(name, l.firstLine, 0, fmt.Errorf("one column only: need at least one feature and the label (delimiter %s)", delimName(t.delim)))
 		}
-		d = ncol - 1
+		l.d = ncol - 1
 	}
-	names := make([]string, 0, d)
-	if header {
-		for j, h := range first {
-			if j != labelCol {
+	l.names = make([]string, 0, l.d)
+	if l.header {
+		for j, h := range l.first {
+			if j != l.labelCol {
 				if h == "" {
-					h = "f" + strconv.Itoa(len(names)+1)
+					h = "f" + strconv.Itoa(len(l.names)+1)
 				}
-				names = append(names, h)
+				l.names = append(l.names, h)
 			}
 		}
-		lines, rows = lines[1:], rows[1:]
-		if len(lines) == 0 {
-			return nil, perr(name, firstLine, 0, errf(ErrEmpty, "no data rows after the header"))
+		t.rows, t.lines = t.rows[1:], t.lines[1:]
+		if len(t.rows) == 0 {
+			return nil, perr(name, l.firstLine, 0, errf(ErrEmpty, "no data rows after the header"))
 		}
 	} else {
-		for j := 1; j <= d; j++ {
-			names = append(names, "f"+strconv.Itoa(j))
+		for j := 1; j <= l.d; j++ {
+			l.names = append(l.names, "f"+strconv.Itoa(j))
 		}
 	}
-	if !unlabeled && opts.LabelCol == "" {
+	if !l.unlabeled && opts.LabelCol == "" {
 		// The default label column, the last, refused when it looks like a
 		// feature; a label column given by name or number is the user's.
 		colNames := make([]string, ncol)
-		if header {
-			copy(colNames, first)
+		if l.header {
+			copy(colNames, l.first)
 		}
-		if err := checkLabelColumn(name, rows, labelCol, colNames); err != nil {
+		if err := checkLabelColumn(name, t.rows, l.labelCol, colNames); err != nil {
 			return nil, err
 		}
 	}
-	if len(lines) > opts.maxCells()/d {
-		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(lines), d, opts.maxCells()))
+	if len(t.rows) > opts.maxCells()/l.d {
+		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(t.rows), l.d, opts.maxCells()))
 	}
-	drop := opts.dropsMissing()
-	// featureOf[j] is the feature index of column j (-1 for the label).
-	featureOf := make([]int, ncol)
+	l.featureOf = make([]int, ncol)
 	for j, k := 0, 0; j < ncol; j++ {
-		featureOf[j] = -1
-		if j != labelCol {
-			featureOf[j] = k
+		l.featureOf[j] = -1
+		if j != l.labelCol {
+			l.featureOf[j] = k
 			k++
 		}
 	}
-	nominal, levelIndex := csvNominalColumns(rows, featureOf, names, drop)
-	if len(nominal) > 0 && opts.Categorical != "codes" {
-		// Report the first non-number in file order.
-		isNom := map[int]bool{}
-		for _, nf := range nominal {
-			isNom[nf.Index] = true
-		}
-		for i, fields := range rows {
-			for j, f := range fields {
-				if featureOf[j] < 0 || !isNom[featureOf[j]] || isMissing(f) {
-					continue
-				}
-				if _, err := parseValue(f); err == nil {
-					continue
-				}
-				colOf := func(nf NominalFeature) int {
-					for j, k := range featureOf {
-						if k == nf.Index {
-							return j + 1
-						}
-					}
-					return 0
-				}
-				hint := ""
-				switch {
-				case i == 0 && !header && opts.Header == "no":
-					hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", lines[i].num)
-				case unlabeled:
-					hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
-				case opts.LabelCol == "":
-					hint = labelHint(rows, labelCol, featureOf, nominal, first, header)
-				}
-				return nil, nominalError(name, lines[i].num, j+1, f, hint, nominal, colOf)
+	return l, nil
+}
+
+// nominalError is the error of nominal columns read without
+// categorical=codes: it names the first non-number in file order, with a
+// hint at what the layout may have got wrong.
+func (t *csvRecords) nominalError(name string, opts ReadOptions, l *csvLayout, nominal []NominalFeature) error {
+	isNom := map[int]bool{}
+	for _, nf := range nominal {
+		isNom[nf.Index] = true
+	}
+	colOf := func(nf NominalFeature) int {
+		for j, k := range l.featureOf {
+			if k == nf.Index {
+				return j + 1
 			}
 		}
+		return 0
 	}
-	missing := newMissingTally(ncol, func(j int) string {
+	for i, fields := range t.rows {
+		for j, f := range fields {
+			if l.featureOf[j] < 0 || !isNom[l.featureOf[j]] || isMissing(f) {
+				continue
+			}
+			if _, err := parseValue(f); err == nil {
+				continue
+			}
+			hint := ""
+			switch {
+			case i == 0 && !l.header && opts.Header == "no":
+				hint = fmt.Sprintf("line %d is read as data because header=no: is it a header?", t.lines[i])
+			case l.unlabeled:
+				hint = fmt.Sprintf("the data are read without labels, so every column is a feature: is column %d a label?", j+1)
+			case opts.LabelCol == "":
+				hint = labelHint(t.rows, l.labelCol, l.featureOf, nominal, l.first, l.header)
+			}
+			return nominalError(name, t.lines[i], j+1, f, hint, nominal, colOf)
+		}
+	}
+	return nil
+}
+
+// csvValues are a delimited file's values as read: n rows of x, their
+// labels and the missing values counted.
+type csvValues struct {
+	x       []float64
+	n       int
+	labels  rawLabels
+	missing *missingTally
+}
+
+// values reads every record's values: a number per numeric feature, the
+// code of a nominal one's category (levelIndex), the label; a missing
+// value is an error, or with missing=drop drops its row.
+func (t *csvRecords) values(name string, opts ReadOptions, l *csvLayout, levelIndex []map[string]int) (*csvValues, error) {
+	missing := newMissingTally(len(l.first), func(j int) string {
 		switch {
-		case header && first[j] != "":
-			return first[j]
-		case j == labelCol:
+		case l.header && l.first[j] != "":
+			return l.first[j]
+		case j == l.labelCol:
 			return "label"
 		}
-		return names[featureOf[j]]
+		return l.names[l.featureOf[j]]
 	})
-	x := make([]float64, 0, len(lines)*d)
-	var labels rawLabels
-	n := 0
-	row := make([]float64, d)
-	for i, fields := range rows {
-		l := lines[i]
+	drop := opts.dropsMissing()
+	v := &csvValues{x: make([]float64, 0, len(t.rows)*l.d), missing: missing}
+	row := make([]float64, l.d)
+	for i, fields := range t.rows {
+		if err := opts.interrupted(i); err != nil {
+			return nil, err
+		}
+		line := t.lines[i]
 		if drop && missing.row(func(j int) bool { return isMissing(fields[j]) }) {
 			continue
 		}
 		label := ""
 		for j, f := range fields {
 			if isMissing(f) {
-				return nil, perr(name, l.num, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
+				return nil, perr(name, line, j+1, errf(ErrMissing, "missing value %q (rows with missing values can be dropped: missing=drop)", f))
 			}
-			k := featureOf[j]
+			k := l.featureOf[j]
 			if k < 0 {
 				label = f
 				continue
@@ -573,27 +530,22 @@ func parseCSV(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 				row[k] = float64(levelIndex[k][f])
 				continue
 			}
-			v, err := parseValue(f)
+			x, err := parseValue(f)
 			if err != nil {
-				if errors.Is(err, ErrNotNumber) && l.num == firstLine && !header && opts.Header == "" {
-					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, l.num)
+				if errors.Is(err, ErrNotNumber) && line == l.firstLine && !l.header && opts.Header == "" {
+					err = fmt.Errorf("%w (line %d is not read as a header because some of its fields are numbers)", err, line)
 				}
-				return nil, perr(name, l.num, j+1, err)
+				return nil, perr(name, line, j+1, err)
 			}
-			row[k] = v
+			row[k] = x
 		}
-		x = append(x, row...)
-		n++
-		if !unlabeled {
-			labels.add(label, l.num)
+		v.x = append(v.x, row...)
+		v.n++
+		if !l.unlabeled {
+			v.labels.add(label, line)
 		}
 	}
-	ds, err := finishDataset(name, "csv", x, n, d, names, nominal, &labels, missing, unlabeled, opts)
-	if err == nil && (delim == ',' || delim == ';') && decimalCommas(lines) {
-		ds.Notes = append([]string{DecimalCommaNote + " (e.g. " + strconv.Quote(lines[0].text) +
-			"): kerneltune reads '.' as the decimal point, so it sees text where the numbers are; convert the commas to points (sed 's/,/./g') before reading"}, ds.Notes...)
-	}
-	return ds, err
+	return v, nil
 }
 
 // DecimalCommaNote begins the note on a CSV file that looks written with

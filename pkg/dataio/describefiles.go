@@ -25,7 +25,7 @@ type Descriptions struct {
 	Errors []error
 }
 
-// DescribeFiles reads each data set in paths (LoadArg) and describes it
+// DescribeFiles reads each data set in paths (LoadArg, stopped by ctx) and describes it
 // (Describe): what `kerneltune info` shows. A data set that cannot be read
 // is an entry of Errors and the others are still described; the error is
 // non-nil only when ctx is done.
@@ -40,7 +40,10 @@ func DescribeFiles(ctx context.Context, paths []string, s DescribeSettings) (*De
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := LoadArg(path, s.Stdin, ro)
+		d, err := loadArg(ctx, path, s.Stdin, ro)
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // a read the context stopped
+		}
 		if err != nil {
 			out.Errors = append(out.Errors, err)
 			continue

@@ -54,9 +54,7 @@ func ExampleOpenDataset() {
 	fmt.Println(p.Name(), p.Len(), "partitions of", train.Len(), "training and", test.Len(), "test rows")
 	pv := p.Provenance()
 	fmt.Println(pv.SHA256[:12], pv.RowsRead, "rows read")
-	fmt.Println(p.Identity("zscore")[dataio.IDPartitions])
 	// Output:
 	// heart 3 partitions of 100 training and 50 test rows
 	// 5defa0a4c4c5 270 rows read
-	// test-size=50 train-size=100
 }

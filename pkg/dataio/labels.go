@@ -90,18 +90,40 @@ type labeling struct {
 // gives +1 = "2"), and for text labels the one later in byte order is +1
 // ("yes" over "no", "M" over "B").
 func mapLabels(file string, raw *rawLabels, opts ReadOptions) (labeling, error) {
-	y, lm, counts, class, names, err := mapLabelsK(file, raw, opts)
-	return labeling{y: y, lm: lm, counts: counts, class: class, names: names}, err
+	if len(raw.text) == 0 {
+		return labeling{}, perr(file, 0, 0, ErrEmpty)
+	}
+	ls, err := newLabelSet(file, raw)
+	if err != nil {
+		return labeling{}, err
+	}
+	switch {
+	case opts.ClassLabels != nil:
+		return ls.trainingClasses(opts.ClassLabels)
+	case opts.Labels != nil:
+		return ls.trainingLabels(*opts.Labels, opts.Classes)
+	}
+	return ls.choose(opts)
 }
 
-func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, LabelMap, []ClassCount, []int, []string, error) {
-	positive, fixed := opts.Positive, opts.Labels
-	n := len(raw.text)
-	if n == 0 {
-		return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, ErrEmpty)
-	}
-	canon := make([]string, n)
-	allNumeric := true
+// labelSet is a file's labels as mapLabels reads them: each row's label in
+// canonical form (numbers as canonOf spells them when every label is a
+// number, else as written), the file's classes in the order it first shows
+// them, their index by name and their counts.
+type labelSet struct {
+	file       string
+	raw        *rawLabels
+	canon      []string
+	allNumeric bool
+	classes    []classInfo
+	index      map[string]int
+	counts     []ClassCount
+}
+
+// newLabelSet reads the labels of raw (at least one), refusing a
+// label that looks like a number but is not finite.
+func newLabelSet(file string, raw *rawLabels) (*labelSet, error) {
+	ls := &labelSet{file: file, raw: raw, canon: make([]string, len(raw.text)), allNumeric: true, index: map[string]int{}}
 	type canonical struct {
 		text    string
 		numeric bool
@@ -112,116 +134,131 @@ func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, Label
 		if !hit {
 			t, num, ok := canonicalLabel(s)
 			if !ok {
-				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
+				return nil, perr(file, raw.lines[i], 0, errf(ErrNotFinite, "label %q is not a finite number", s))
 			}
 			c = canonical{t, num}
 			seen[s] = c
 		}
-		canon[i] = c.text
-		allNumeric = allNumeric && c.numeric
+		ls.canon[i] = c.text
+		ls.allNumeric = ls.allNumeric && c.numeric
 	}
-	if !allNumeric {
+	if !ls.allNumeric {
 		// Text labels: keep every label as written so "1" and "1.0" do not
 		// silently merge when some labels are words.
-		copy(canon, raw.text)
+		copy(ls.canon, raw.text)
 	}
-	var classes []classInfo
-	index := map[string]int{}
-	for i, c := range canon {
-		k, seen := index[c]
+	for i, c := range ls.canon {
+		k, seen := ls.index[c]
 		if !seen {
-			k = len(classes)
-			index[c] = k
-			classes = append(classes, classInfo{name: c, line: raw.lines[i]})
+			k = len(ls.classes)
+			ls.index[c] = k
+			ls.classes = append(ls.classes, classInfo{name: c, line: raw.lines[i]})
 		}
-		classes[k].count++
+		ls.classes[k].count++
 	}
-	counts := make([]ClassCount, len(classes))
-	for i, c := range classes {
-		counts[i] = ClassCount{Label: c.name, Rows: c.count}
+	ls.counts = make([]ClassCount, len(ls.classes))
+	for i, c := range ls.classes {
+		ls.counts[i] = ClassCount{Label: c.name, Rows: c.count}
 	}
-	// user turns a class named by the user into the file's spelling.
-	user := func(s string) string {
-		if allNumeric {
-			return canonOf(s)
-		}
-		return s
-	}
-	known := func(s string) bool { _, ok := index[user(s)]; return ok }
+	return ls, nil
+}
 
-	if opts.ClassLabels != nil {
-		at := map[string]int{}
-		for k, l := range opts.ClassLabels {
-			at[l] = k
-			if c := canonOf(l); allNumeric {
-				at[c] = k
-			}
-		}
-		class := make([]int, n)
-		for i, c := range canon {
-			k, ok := at[c]
-			if !ok {
-				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0,
-					errf(ErrUnknownLabel, "label %q is not one of the training classes %s", raw.text[i], quoteList(opts.ClassLabels)))
-			}
-			class[i] = k
-		}
-		return nil, LabelMap{}, counts, class, opts.ClassLabels, nil
+// user turns a class named by the user into the file's spelling.
+func (ls *labelSet) user(s string) string {
+	if ls.allNumeric {
+		return canonOf(s)
 	}
-	if fixed != nil {
-		pos := canonOf(fixed.Positive)
-		neg := canonOf(fixed.Negative)
-		var keep map[string]bool
-		if len(opts.Classes) == 2 {
-			keep = map[string]bool{user(opts.Classes[0]): true, user(opts.Classes[1]): true}
-		}
-		y := make([]float64, n)
-		for i, c := range canon {
-			switch {
-			case keep != nil && !keep[c]:
-				// dropped: y = 0
-			case c == pos || c == fixed.Positive:
-				y[i] = 1
-			case fixed.OneVsRest || c == neg || c == fixed.Negative:
-				y[i] = -1
-			default:
-				return nil, LabelMap{}, nil, nil, nil, perr(file, raw.lines[i], 0,
-					errf(ErrUnknownLabel, "label %q is neither of the training labels %q (+1) and %q (-1)", raw.text[i], fixed.Positive, fixed.Negative))
-			}
-		}
-		return y, *fixed, counts, nil, nil, nil
-	}
+	return s
+}
 
+// known reports whether the user's class s is one of the file's.
+func (ls *labelSet) known(s string) bool { _, ok := ls.index[ls.user(s)]; return ok }
+
+// trainingClasses maps a test file's labels to the training file's
+// classes (their order kept); any other label is an error.
+func (ls *labelSet) trainingClasses(classLabels []string) (labeling, error) {
+	at := map[string]int{}
+	for k, l := range classLabels {
+		at[l] = k
+		if c := canonOf(l); ls.allNumeric {
+			at[c] = k
+		}
+	}
+	class := make([]int, len(ls.canon))
+	for i, c := range ls.canon {
+		k, ok := at[c]
+		if !ok {
+			return labeling{}, perr(ls.file, ls.raw.lines[i], 0,
+				errf(ErrUnknownLabel, "label %q is not one of the training classes %s", ls.raw.text[i], quoteList(classLabels)))
+		}
+		class[i] = k
+	}
+	return labeling{counts: ls.counts, class: class, names: classLabels}, nil
+}
+
+// trainingLabels maps the labels by a test file's fixed map (the
+// training file's): any other label is an error, except that a
+// one-vs-rest map sends it to -1; a class that classes (two) does not keep
+// gets y = 0.
+func (ls *labelSet) trainingLabels(fixed LabelMap, classes []string) (labeling, error) {
+	pos := canonOf(fixed.Positive)
+	neg := canonOf(fixed.Negative)
+	var keep map[string]bool
+	if len(classes) == 2 {
+		keep = map[string]bool{ls.user(classes[0]): true, ls.user(classes[1]): true}
+	}
+	y := make([]float64, len(ls.canon))
+	for i, c := range ls.canon {
+		switch {
+		case keep != nil && !keep[c]:
+			// dropped: y = 0
+		case c == pos || c == fixed.Positive:
+			y[i] = 1
+		case fixed.OneVsRest || c == neg || c == fixed.Negative:
+			y[i] = -1
+		default:
+			return labeling{}, perr(ls.file, ls.raw.lines[i], 0,
+				errf(ErrUnknownLabel, "label %q is neither of the training labels %q (+1) and %q (-1)", ls.raw.text[i], fixed.Positive, fixed.Negative))
+		}
+	}
+	return labeling{y: y, lm: fixed, counts: ls.counts}, nil
+}
+
+// choose maps a training file's labels by the options' Classes, Positive
+// and AnyClasses: one-vs-rest, multi-class, or the two classes (binary).
+func (ls *labelSet) choose(opts ReadOptions) (labeling, error) {
+	positive := opts.Positive
+	classes := ls.classes
 	var keep map[string]bool
 	if len(opts.Classes) == 2 {
 		for _, c := range opts.Classes {
-			if !known(c) {
-				return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, errf(ErrUnknownLabel, "class %q is not in the file; its classes: %s", c, listClasses(classes)))
+			if !ls.known(c) {
+				return labeling{}, perr(ls.file, 0, 0, errf(ErrUnknownLabel, "class %q is not in the file; its classes: %s", c, listClasses(classes)))
 			}
 		}
-		a, b := user(opts.Classes[0]), user(opts.Classes[1])
+		a, b := ls.user(opts.Classes[0]), ls.user(opts.Classes[1])
 		keep = map[string]bool{a: true, b: true}
-		classes = []classInfo{classes[index[a]], classes[index[b]]}
+		classes = []classInfo{classes[ls.index[a]], classes[ls.index[b]]}
 	}
 	switch {
 	case len(classes) == 1:
-		return nil, LabelMap{}, nil, nil, nil, perr(file, 0, 0, errf(ErrOneClass,
+		return labeling{}, perr(ls.file, 0, 0, errf(ErrOneClass,
 			"only one class: %s; binary classification needs two", listClasses(classes)))
 	case len(classes) > 2 && positive != "":
-		p := user(positive)
-		if !known(positive) {
-			return nil, LabelMap{}, nil, nil, nil, fmt.Errorf("read %s: positive class %q is not one of the %d classes %s", file, positive, len(classes), listClasses(classes))
+		p := ls.user(positive)
+		if !ls.known(positive) {
+			return labeling{}, fmt.Errorf("read %s: positive class %q is not one of the %d classes %s", ls.file, positive, len(classes), listClasses(classes))
 		}
-		y := make([]float64, n)
-		for i, c := range canon {
+		y := make([]float64, len(ls.canon))
+		for i, c := range ls.canon {
 			y[i] = -1
 			if c == p {
 				y[i] = 1
 			}
 		}
-		return y, LabelMap{Positive: p, Negative: "not " + p, OneVsRest: true}, counts, nil, nil, nil
+		return labeling{y: y, lm: LabelMap{Positive: p, Negative: "not " + p, OneVsRest: true}, counts: ls.counts}, nil
 	case len(classes) > 2 && opts.AnyClasses:
-		return nil, LabelMap{}, counts, nil, nil, nil
+		return labeling{counts: ls.counts}, nil
 	case len(classes) > 2 && keep == nil:
 		// Multi-class: each row's class index, the classes in the order
 		// the file first shows them.
@@ -229,26 +266,32 @@ func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, Label
 		for k, c := range classes {
 			names[k] = c.name
 		}
-		class := make([]int, n)
-		for i, c := range canon {
-			class[i] = index[c]
+		class := make([]int, len(ls.canon))
+		for i, c := range ls.canon {
+			class[i] = ls.index[c]
 		}
-		return nil, LabelMap{}, counts, class, names, nil
+		return labeling{counts: ls.counts, class: class, names: names}, nil
 	}
-	a, b := classes[0].name, classes[1].name
+	return ls.binary(classes[0].name, classes[1].name, positive, keep)
+}
+
+// binary maps the two classes a and b to ±1: positive's is +1 when given,
+// else the larger number, or for text labels the one later in byte order;
+// a class keep does not hold gets y = 0.
+func (ls *labelSet) binary(a, b, positive string, keep map[string]bool) (labeling, error) {
 	var posName, negName string
 	if positive != "" {
-		switch user(positive) {
+		switch ls.user(positive) {
 		case a:
 			posName, negName = a, b
 		case b:
 			posName, negName = b, a
 		default:
-			return nil, LabelMap{}, nil, nil, nil, fmt.Errorf("read %s: positive class %q is not one of the labels %q and %q", file, positive, a, b)
+			return labeling{}, fmt.Errorf("read %s: positive class %q is not one of the labels %q and %q", ls.file, positive, a, b)
 		}
 	} else {
 		posName, negName = a, b
-		if allNumeric {
+		if ls.allNumeric {
 			va, _ := ParseFloat(a, 64)
 			vb, _ := ParseFloat(b, 64)
 			if vb > va {
@@ -258,8 +301,8 @@ func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, Label
 			posName, negName = b, a
 		}
 	}
-	y := make([]float64, n)
-	for i, c := range canon {
+	y := make([]float64, len(ls.canon))
+	for i, c := range ls.canon {
 		switch {
 		case keep != nil && !keep[c]:
 		case c == posName:
@@ -268,7 +311,7 @@ func mapLabelsK(file string, raw *rawLabels, opts ReadOptions) ([]float64, Label
 			y[i] = -1
 		}
 	}
-	return y, LabelMap{Positive: posName, Negative: negName}, counts, nil, nil, nil
+	return labeling{y: y, lm: LabelMap{Positive: posName, Negative: negName}, counts: ls.counts}, nil
 }
 
 // dropUnselected removes the rows whose label mapLabels set to 0 (a class

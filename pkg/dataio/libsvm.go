@@ -62,7 +62,10 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if pairs := bytes.Count(data, []byte{':'}); pairs > 0 {
 		idx, val = make([]int32, 0, pairs), make([]float64, 0, pairs)
 	}
-	for _, l := range lines {
+	for li, l := range lines {
+		if err := opts.interrupted(li); err != nil {
+			return nil, err
+		}
 		rest := l.text
 		col := 1 // the token number of the first index:value pair
 		var lab string

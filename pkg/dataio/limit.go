@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -89,11 +90,19 @@ func ReadAllLimited(r io.Reader, name string, limit int64) ([]byte, error) {
 // a *TooLargeError when it holds more than limit bytes: a regular file's size
 // is checked before reading, a device's or a pipe's as it is read.
 func ReadFileLimited(path string, limit int64) ([]byte, error) {
+	return readFileContext(context.Background(), path, limit)
+}
+
+// readFileContext is ReadFileLimited stopped by ctx: the file is closed
+// when ctx is done, which ends a read that blocks on a pipe (a FIFO whose
+// writer stalls) as well as a long one; the caller asks ctx.Err().
+func readFileContext(ctx context.Context, path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	defer context.AfterFunc(ctx, func() { f.Close() })()
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
 		return nil, &TooLargeError{Name: path, Limit: limit}
 	}

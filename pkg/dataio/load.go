@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -20,6 +21,13 @@ const BuiltinPrefix = "builtin:"
 // It sets Name, Source, Format, SHA256 (of the raw bytes), FeatureNames and
 // Notes. Parse problems are *ParseError values naming the file and line.
 func Load(path string, opts ReadOptions) (*Dataset, error) {
+	return loadContext(context.Background(), path, opts)
+}
+
+// loadContext is Load stopped by ctx: a read of the file that blocks (a
+// pipe) ends when ctx is done, and the parsing of a CSV, ARFF or LIBSVM
+// file checks ctx every checkRows rows; either returns ctx's error.
+func loadContext(ctx context.Context, path string, opts ReadOptions) (*Dataset, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -35,10 +43,14 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 	if err := checkFileSize(path, opts); err != nil {
 		return nil, err
 	}
-	data, err := ReadFileLimited(path, MaxInputBytes)
+	data, err := readFileContext(ctx, path, MaxInputBytes)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("read data: %w", err)
 	}
+	opts.ctx = ctx
 	d, err := parseBytes(data, path, opts)
 	if err != nil {
 		return nil, err
@@ -51,6 +63,12 @@ func Load(path string, opts ReadOptions) (*Dataset, error) {
 // named name in messages and Source. The format is detected from the content
 // unless opts.Format is set; IDA sets need files (use Load).
 func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
+	return loadReader(context.Background(), r, name, opts)
+}
+
+// loadReader is LoadReader whose parsing ctx stops (loadContext); r itself
+// is the caller's to stop (a command's standard input stops with it).
+func loadReader(ctx context.Context, r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -61,6 +79,7 @@ func LoadReader(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	opts.ctx = ctx
 	return readBytes(data, name, opts)
 }
 
@@ -95,6 +114,9 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 		d, err = parseARFF(data, path, opts)
 	default:
 		d, err = parseCSV(data, path, opts)
+	}
+	if err == nil {
+		err = opts.interrupted(0)
 	}
 	if err != nil {
 		return nil, err

@@ -169,19 +169,15 @@ func shapeOf(data []byte, name string, opts ReadOptions) (rows, fields int, pair
 		}
 		return rows, 0, pairs, d
 	case "csv":
-		lines := contentLines(data)
-		if len(lines) == 0 {
+		rows := countContentLines(data)
+		if rows == 0 {
 			return 0, 0, 0, 0
 		}
-		delim, _ := delimiterOf(opts.Delimiter)
-		if delim == 0 {
-			delim = detectDelimiter(lines)
-		}
-		first, err := splitFields(lines[0].text, delim)
-		if err != nil {
+		first, err := firstRecords(data, csvDelimiter(data, opts), 1)
+		if err != nil || len(first) == 0 {
 			return 0, 0, 0, 0
 		}
-		return len(lines), len(first), 0, csvFeatures(len(first), opts)
+		return rows, len(first[0]), 0, csvFeatures(len(first[0]), opts)
 	}
 	return 0, 0, 0, 0
 }

@@ -363,8 +363,33 @@ func (nz *Normalizer) Identity() bool {
 	return true
 }
 
+// Normalize fits the normaliser of kind (FitNormalizer) on train's
+// features and applies it to train and test (nil: none): the one place a
+// training part's normaliser is fitted, for a comparison's job and a
+// single fit alike. With owned the parts are the caller's own, nobody
+// else's, and are normalised in place (applyOwned); otherwise they are
+// left as they are and normalised copies returned (ApplyDataset).
+func Normalize(kind string, train, test *Dataset, owned bool) (*Dataset, *Dataset, *Normalizer, error) {
+	norm, err := FitNormalizer(kind, train.X)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if owned {
+		norm.applyOwned(train)
+		if test != nil {
+			norm.applyOwned(test)
+		}
+		return train, test, norm, nil
+	}
+	train = norm.ApplyDataset(train)
+	if test != nil {
+		test = norm.ApplyDataset(test)
+	}
+	return train, test, norm, nil
+}
+
 // applyOwned normalises d's features in place, for a d nobody else holds
-// (LoadSplit's freshly read parts): the copy ApplyDataset makes is a fresh
+// (a single fit's freshly read parts): the copy ApplyDataset makes is a fresh
 // n × d matrix, which costs as much as parsing a small file on a machine
 // where first touches of memory are slow. An identity normaliser leaves d as
 // it is, which is exact: (x - 0)/1 is x.

@@ -2,8 +2,7 @@ package dataio
 
 // A dataset as an experiment runs on it: read (with its test file), its
 // partitions drawn, its nominal features one-hot encoded per partition,
-// described (DataProvenance) and identified (Identity), by one function,
-// OpenDataset.
+// described (DataProvenance), by one function, OpenDataset.
 
 import (
 	"cmp"
@@ -56,14 +55,23 @@ type DatasetSpec struct {
 
 	// FileList marks a dataset of a list of files given with one set of
 	// settings (experiment.FileSpecs: the command line's DATA), as against
-	// a dataset given with its own settings (a study's entry). The two are
-	// read and partitioned alike, but a run has always described them
-	// otherwise in its fingerprint (experiment: the list as one "data"
-	// with shared "partitions"; a study's datasets each by Key), and the
-	// identity of a list's dataset (Identity) follows that description, so
-	// that the runs of each keep their ids and identities. OpenDataset does
-	// not read it otherwise.
+	// a dataset given with its own settings (a study's entry): a run names
+	// datasets of a list that share a name by their paths, and refuses a
+	// study's. OpenDataset does not read it.
 	FileList bool
+
+	// Single opens the dataset for one fit (tune, train, predict), not an
+	// experiment: one partition, whose parts TrainTest normalises. It
+	// trains on the Test file's training file, or on all rows but a
+	// TestFraction of them drawn from the seed, or on the dataset's first
+	// realisation (an IDA set), or else on all rows with no test part.
+	// Partitions, the sizes, TrainFraction, Predefined and Stratified are
+	// not read; a Test file with the training data's contents is a
+	// NoteTestIsTraining, not an error (the fit's numbers say so).
+	Single bool
+	// TestFraction, in (0, 1), with Single, holds out this fraction of
+	// the rows as the test part. It excludes Test.
+	TestFraction float64
 }
 
 // DatasetError is a dataset whose partitions cannot be drawn, or (a
@@ -94,6 +102,10 @@ const (
 	// all of it. Not for sizes the spec gives (TrainSizeGiven,
 	// TrainFraction) nor predefined realisations.
 	NoteSmallTrainPart
+	// NoteTestIsTraining: a Single dataset's Test file holds the bytes of
+	// its training file (TestIsTraining), so its test accuracy is the
+	// training accuracy.
+	NoteTestIsTraining
 )
 
 // SmallTrainPart is the share of a file's rows under which a default
@@ -150,6 +162,10 @@ type Partitioned struct {
 	// Notes are what the caller should tell the user about the partitions
 	// (a given test file's training size); nil for none.
 	Notes []PartitionNote
+
+	// note, when set, is added to the notes of both parts of every
+	// partition (a Single dataset's held-out rows or realisation).
+	note string
 }
 
 // Name returns the dataset's display name.
@@ -159,13 +175,23 @@ func (p *Partitioned) Name() string { return p.Data.Name }
 func (p *Partitioned) Len() int { return len(p.Splits) }
 
 // Partition returns partition k's training and test parts, un-normalised
-// and, with OneHot, encoded; the same data on every call.
+// and, with OneHot, encoded; the same data on every call. Partitions
+// hold their own copies of the rows, but for a Single dataset: its part
+// of all rows (no test part, or a Test file) is Data itself, and with no
+// test part test is nil.
 func (p *Partitioned) Partition(k int) (train, test *Dataset, err error) {
 	sp := p.Splits[k]
-	if p.Test != nil {
+	switch {
+	case p.Spec.Single && sp.Train == nil:
+		train, test = p.Data, p.Test
+	case p.Test != nil:
 		return p.Data.Subset(sp.Train), p.Test, nil
+	default:
+		train, test = p.Data.Subset(sp.Train), p.Data.Subset(sp.Test)
 	}
-	train, test = p.Data.Subset(sp.Train), p.Data.Subset(sp.Test)
+	if p.note != "" {
+		train, test = withNote(train, test, p.note)
+	}
 	if !p.OneHot {
 		return train, test, nil
 	}
@@ -199,16 +225,19 @@ func OpenDataset(ctx context.Context, spec DatasetSpec, seed uint64, stdin io.Re
 	p := &Partitioned{Spec: spec, Seed: seed}
 	k := cmp.Or(spec.Partitions, DefaultPartitions)
 	var err error
-	if spec.Test != "" {
+	switch {
+	case spec.Single:
+		err = p.openSingle(ctx, stdin)
+	case spec.Test != "":
 		err = p.openTrainTest(ctx, k, stdin)
-	} else {
-		err = p.open(k, stdin)
+	default:
+		err = p.open(ctx, k, stdin)
 	}
 	if err != nil {
 		return nil, err
 	}
 	p.Rename(spec.Name)
-	if err := CheckName(p.Name()); err != nil {
+	if err := CheckName(p.Name()); err != nil && !spec.Single {
 		return nil, &DatasetError{Path: spec.Path, Err: err}
 	}
 	return p, nil
@@ -239,9 +268,9 @@ func CheckName(name string) error {
 
 // open reads spec.Path and draws k partitions of it (or its first k
 // realisations).
-func (p *Partitioned) open(k int, stdin io.Reader) error {
+func (p *Partitioned) open(ctx context.Context, k int, stdin io.Reader) error {
 	d := p.Spec
-	data, err := LoadArg(d.Path, stdin, d.Read)
+	data, err := loadArg(ctx, d.Path, stdin, d.Read)
 	if err != nil {
 		return err
 	}
@@ -274,24 +303,66 @@ func (p *Partitioned) open(k int, stdin io.Reader) error {
 	return nil
 }
 
-// openTrainTest reads the training data and its test file, un-normalised
+// readTrainTest reads the training data and its test file, un-normalised
 // (each partition fits its own normaliser), the test file with the
-// training file's label mapping and nominal features one-hot encoded on
-// the training file (LoadSplit), and draws the partitions: the whole
-// training file once, or with PartitionsGiven or TrainSizeGiven, k random
-// subsamples of TrainSize rows (all rows once when the file is smaller), each
-// tested on the whole test file.
-func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader) error {
+// training file's label mapping, and one-hot encodes the nominal features
+// of both, fitted on the whole training file. A LIBSVM training file with
+// a label column given is a *LabelColError, a test file of another width
+// a *TestWidthError.
+func (p *Partitioned) readTrainTest(ctx context.Context, stdin io.Reader) error {
 	d := p.Spec
-	tt, err := LoadSplit(ctx, d.Path, SplitSettings{
-		Read: d.Read, Stdin: stdin, Test: d.Test, Seed: p.Seed, Normalize: NoScale})
+	train, err := p.readTraining(ctx, stdin)
 	if err != nil {
 		return err
 	}
-	if TestIsTraining(tt.Train, tt.Test) {
+	ro := d.Read
+	lm := train.Labels
+	ro.Labels, ro.Positive = &lm, ""
+	ro.ClassLabels = train.ClassLabels
+	// A LIBSVM test file is read at its own width unless Read.Features
+	// states one for both: a narrower file read at the training file's
+	// width would be taken silently, as predict refuses it.
+	test, err := loadContext(ctx, d.Test, ro)
+	if err != nil {
+		return err
+	}
+	if test.Dim() != train.Dim() {
+		return &TestWidthError{Train: d.Path, Test: d.Test, TrainFeatures: train.Dim(), TestFeatures: test.Dim(),
+			LIBSVM: train.Format == "libsvm" || test.Format == "libsvm"}
+	}
+	if p.Data, p.Test, err = EncodeOneHot(train, test); err != nil {
+		return fmt.Errorf("%s: %w", d.Path, err)
+	}
+	return nil
+}
+
+// readTraining reads spec.Path for a dataset with a test file or a single
+// fit, which refuse a label column given for a LIBSVM file (CheckLabelCol).
+func (p *Partitioned) readTraining(ctx context.Context, stdin io.Reader) (*Dataset, error) {
+	d := p.Spec
+	data, err := loadArg(ctx, d.Path, stdin, d.Read)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckLabelCol(data, d.Read.LabelCol); err != nil {
+		return nil, err
+	}
+	return data, ctx.Err()
+}
+
+// openTrainTest reads the training data and its test file (readTrainTest)
+// and draws the partitions: the whole training file once, or with
+// PartitionsGiven or TrainSizeGiven, k random subsamples of TrainSize rows
+// (all rows once when the file is smaller), each tested on the whole test
+// file.
+func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader) error {
+	d := p.Spec
+	if err := p.readTrainTest(ctx, stdin); err != nil {
+		return err
+	}
+	if TestIsTraining(p.Data, p.Test) {
 		return &DatasetError{Path: d.Path, Err: fmt.Errorf("test file %s: %w", d.Test, ErrTestIsTraining)}
 	}
-	p.Data, p.Test = tt.Train, tt.Test
 	n := p.Data.Len()
 	if !d.PartitionsGiven {
 		k = 1
@@ -303,6 +374,7 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 			p.Notes = append(p.Notes, note)
 		}
 		po := PartitionOptions{K: k, TrainSize: d.TrainSize, Stratified: d.Stratified}
+		var err error
 		if p.Splits, err = Partitions(p.Data.Strata(), po, p.Seed); err != nil {
 			return &DatasetError{Path: d.Path, Err: err}
 		}
@@ -319,4 +391,70 @@ func (p *Partitioned) openTrainTest(ctx context.Context, k int, stdin io.Reader)
 		return &DatasetError{Path: d.Path, Err: &SamePartitionsError{Rows: n, TrainSize: d.TrainSize, Partitions: k}}
 	}
 	return nil
+}
+
+// openSingle opens a Single dataset: one partition, of the Test file,
+// of a TestFraction of the rows held out, of the first realisation, or of
+// all rows with no test part. Its one-hot encoding is fitted on the
+// training part: the whole training file with a Test file (readTrainTest),
+// else the partition's (Partition, with OneHot).
+func (p *Partitioned) openSingle(ctx context.Context, stdin io.Reader) error {
+	d := p.Spec
+	switch {
+	case d.Test != "" && d.TestFraction != 0:
+		return errors.New("give a test file or a test fraction, not both")
+	case d.TestFraction != 0 && !(d.TestFraction > 0 && d.TestFraction < 1):
+		return fmt.Errorf("test fraction %v is not in (0, 1)", d.TestFraction)
+	case d.Test != "":
+		if err := p.readTrainTest(ctx, stdin); err != nil {
+			return err
+		}
+		if TestIsTraining(p.Data, p.Test) {
+			p.Notes = append(p.Notes, PartitionNote{Kind: NoteTestIsTraining, Path: d.Path, Rows: p.Data.Len(), Partitions: 1})
+		}
+		p.Splits = []Split{{}}
+		return nil
+	}
+	full, err := p.readTraining(ctx, stdin)
+	if err != nil {
+		return err
+	}
+	p.Data, p.OneHot = full, len(full.Nominal) > 0
+	switch {
+	case d.TestFraction > 0:
+		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - d.TestFraction}, p.Seed)
+		if err != nil {
+			return fmt.Errorf("test-fraction=%v on %s: %w", d.TestFraction, d.Path, err)
+		}
+		p.Splits = sp[:1]
+		p.note = fmt.Sprintf("test part: %d of %d rows held out at random (test-fraction=%v, seed=%d)", len(sp[0].Test), full.Len(), d.TestFraction, p.Seed)
+	case len(full.Splits) > 0:
+		sp := full.Splits[0]
+		p.Splits = []Split{sp}
+		p.note = fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test))
+	default:
+		p.Splits = []Split{{}}
+	}
+	return nil
+}
+
+// TrainTest returns the one partition of a Single dataset (Partition 0),
+// its nominal features one-hot encoded, normalised by the normaliser of
+// kind normalize fitted on its training part (Normalize). The parts are
+// normalised in place: p is opened for this one fit, and its data is not
+// to be used after.
+func (p *Partitioned) TrainTest(normalize string) (*TrainTest, error) {
+	if !p.Spec.Single {
+		return nil, errors.New("TrainTest: the dataset was not opened for a single fit (DatasetSpec.Single)")
+	}
+	train, test, err := p.Partition(0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
+	}
+	unit := WithinUnitRange(train.X)
+	train, test, norm, err := Normalize(normalize, train, test, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
+	}
+	return &TrainTest{Train: train, Test: test, Norm: norm, UnitRange: unit}, nil
 }

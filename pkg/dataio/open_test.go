@@ -87,16 +87,6 @@ func TestOpenDatasetRandomPartitions(t *testing.T) {
 	if !slices.Equal(pv.Classes, []ClassCount{{"1", 120}, {"-1", 150}}) {
 		t.Errorf("classes %v, want 120 of 1 and 150 of -1", pv.Classes)
 	}
-	id := map[string]string{IDSeed: "1", IDNormalize: "zscore", IDData: heartSHA256, IDRead: "(defaults)", IDPartitions: "test-size=50 train-size=100"}
-	if got := p.Identity("zscore"); !maps.Equal(got, id) {
-		t.Errorf("identity %v, want %v", got, id)
-	}
-	if got := spec.Key(); got != "partitions=3 test-size=50 train-size=100" {
-		t.Errorf("key %q", got)
-	}
-	if got := (DatasetSpec{Partitions: 30, TrainFraction: 0.5, Stratified: true, Read: ReadOptions{Positive: "2"}}).Key(); got != "partitions=30 positive=2 stratified=true train-fraction=0.5" {
-		t.Errorf("key with read options and a fraction %q", got)
-	}
 }
 
 // A name given replaces the file's in the partitions too; the data opened
@@ -147,9 +137,6 @@ func TestOpenDatasetSmallData(t *testing.T) {
 	if train, test := partitionRows(t, p); !slices.Equal(train, []int{90, 90}) || !slices.Equal(test, []int{60, 60}) {
 		t.Errorf("training rows %v, test rows %v, want 90 and 60", train, test)
 	}
-	if got := p.Identity("zscore")[IDPartitions]; got != "train-fraction=0.6" {
-		t.Errorf("partitions identity %q", got)
-	}
 }
 
 // Predefined: the dataset's own first Partitions realisations, or an
@@ -165,12 +152,6 @@ func TestOpenDatasetPredefined(t *testing.T) {
 	}
 	if got := p.Splits[3].Train[:5]; !slices.Equal(got, []int{248, 95, 250, 236, 34}) {
 		t.Errorf("realisation 4 trains on rows %v...", got)
-	}
-	// Given as a list of files, its partitions are named as the list
-	// describes them (all but their number).
-	spec.FileList = true
-	if got := open(t, spec, 0).Identity("zscore")[IDPartitions]; got != "predefined/0/0/0/false" {
-		t.Errorf("partitions identity %q", got)
 	}
 	_, err := OpenDataset(context.Background(), DatasetSpec{Path: "builtin:heart", Predefined: true}, 0, nil)
 	var de *DatasetError
@@ -199,10 +180,6 @@ func TestOpenDatasetOneHot(t *testing.T) {
 		!slices.Equal(pv.Dropped, []DroppedRows{{9, "missing values"}}) || !maps.Equal(pv.Read, map[string]string{"categorical": "onehot", "missing": "drop"}) {
 		t.Errorf("provenance %+v", *pv)
 	}
-	id := p.Identity("zscore")
-	if id[IDEncoding] != "one-hot" || id[IDRead] != "categorical=onehot missing=drop" {
-		t.Errorf("identity %v", id)
-	}
 }
 
 // A given test file: the whole training file once; with PartitionsGiven
@@ -221,19 +198,18 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		spec  DatasetSpec
 		rows  []int
 		notes []PartitionNote
-		parts string // the identity's
 	}{
 		{"whole file", DatasetSpec{Partitions: 3, TrainSize: 100},
-			[]int{2000}, nil, "test=given/false/false test-size=0 train-size=100"},
+			[]int{2000}, nil},
 		{"default train size", DatasetSpec{Partitions: 3, PartitionsGiven: true, TrainSize: 100},
-			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}, "test=given/true/false test-size=0 train-size=100"},
+			[]int{100, 100, 100}, []PartitionNote{{NoteDefaultTrainSize, train, 2000, 100, 0, 3}}},
 		{"no more rows than the train size, one partition", DatasetSpec{Partitions: 1, PartitionsGiven: true, TrainSize: 3000},
-			[]int{2000}, nil, "test=given/true/false test-size=0 train-size=3000"},
+			[]int{2000}, nil},
 		{"train size given", DatasetSpec{TrainSize: 300, TrainSizeGiven: true},
-			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
-		// A list of files' test file replaces its training fraction.
-		{"file list", DatasetSpec{TrainSize: 300, TrainSizeGiven: true, TrainFraction: 0.5, FileList: true},
-			[]int{300}, nil, "test=given/false/true test-size=0 train-size=300"},
+			[]int{300}, nil},
+		// A given test file replaces the training fraction.
+		{"and a fraction", DatasetSpec{TrainSize: 300, TrainSizeGiven: true, TrainFraction: 0.5},
+			[]int{300}, nil},
 	} {
 		spec := c.spec
 		spec.Path, spec.Test, spec.Read = train, test, read
@@ -248,11 +224,6 @@ func TestOpenDatasetTestFile(t *testing.T) {
 		pv := p.Provenance()
 		if pv.Test != test || pv.TestSHA256 != testSHA || pv.TestRows != 1186 || pv.TrainSize != c.rows[0] || pv.TestSize != 1186 {
 			t.Errorf("%s: provenance %+v", c.name, *pv)
-		}
-		id := map[string]string{IDSeed: "7", IDNormalize: "auto", IDData: "03d39477c5e48415e9cd18e006efc8f7a3b5c3deaee8289a72511c35070e3cfe",
-			IDTest: testSHA, IDRead: "positive=3", IDPartitions: c.parts}
-		if got := p.Identity("auto"); !maps.Equal(got, id) {
-			t.Errorf("%s: identity %v, want %v", c.name, got, id)
 		}
 	}
 }
@@ -291,5 +262,48 @@ func TestOpenDatasetSamePartitions(t *testing.T) {
 	}
 	if want := "5 partitions of a training file of 270 rows, not more than the training size 1000"; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), spec.Path) {
 		t.Errorf("err = %q, want the file and %q", err, want)
+	}
+}
+
+// A caller's own Partitioned with OneHot encodes each partition fitted on
+// its training rows only: "blue" is only in the test part, so it encodes
+// as all zeros (as the normaliser is fitted on the training part).
+func TestPartitionOneHotFitsTrainingPart(t *testing.T) {
+	d, err := LoadReader(strings.NewReader("c,x,y\nred,1,a\ngreen,2,b\nred,3,a\nblue,4,b\n"), "s.csv", ReadOptions{Categorical: "codes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Partitioned{Data: d, Splits: []Split{{Train: []int{0, 1, 2}, Test: []int{3}}}, OneHot: true}
+	tr, te, err := p.Partition(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Dim() != 3 || te.Dim() != 3 || te.X.At(0, 0) != 0 || te.X.At(0, 1) != 0 || te.X.At(0, 2) != 4 {
+		t.Errorf("partition: train %d features, test row %v; want 3 and [0 0 4]", tr.Dim(), te.X.RawRowView(0))
+	}
+	// Without OneHot the codes are the features.
+	p.OneHot = false
+	if tr, _, err = p.Partition(0); err != nil || tr.Dim() != 2 {
+		t.Errorf("partition without OneHot: %v features, %v; want the 2 columns as read", tr.Dim(), err)
+	}
+}
+
+// The parsers stop with the context of the reading (loadContext): a file
+// read whole whose parsing is under way when Ctrl-C comes ends with the
+// context's error, not after its last row.
+func TestParseStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, data := range map[string]string{
+		"d.csv":    "1,2,0\n3,4,1\n",
+		"d.libsvm": "+1 1:0.5\n-1 2:1\n",
+		"d.arff":   "@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\n2,b\n",
+	} {
+		if d, err := loadReader(ctx, strings.NewReader(data), name, ReadOptions{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s parsed under a cancelled context: %v, %v; want context.Canceled", name, d, err)
+		}
+		if d, err := loadReader(context.Background(), strings.NewReader(data), name, ReadOptions{}); err != nil || d.Len() != 2 {
+			t.Errorf("%s: %v; want 2 rows", name, err)
+		}
 	}
 }

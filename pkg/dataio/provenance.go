@@ -1,9 +1,8 @@
 package dataio
 
 // What an opened dataset says of itself: where it came from and how it
-// was read and partitioned (DataProvenance, in every record), its
-// settings as a run's fingerprint holds them (DatasetSpec.Key), and what
-// it is, as against its display name (Identity).
+// was read and partitioned (DataProvenance, in every record; what it is,
+// as against its display name, is experiment's DatasetIdentity).
 
 import (
 	"fmt"
@@ -163,16 +162,6 @@ func ReadFlags(o ReadOptions) map[string]string {
 	return kv
 }
 
-// ReadKey is read options by flag name (ReadFlags) as one line, "k=v k=v"
-// sorted by key, or "(defaults)" for none: as an identity (IDRead) and a
-// record's pair settings name them.
-func ReadKey(read map[string]string) string {
-	if s := joinKV(read); s != "" {
-		return s
-	}
-	return "(defaults)"
-}
-
 func joinKV(kv map[string]string) string {
 	keys := slices.Sorted(maps.Keys(kv))
 	parts := make([]string, len(keys))
@@ -180,105 +169,4 @@ func joinKV(kv map[string]string) string {
 		parts[i] = k + "=" + kv[k]
 	}
 	return strings.Join(parts, " ")
-}
-
-// Key is the spec's settings as a run's fingerprint holds them (a study's
-// "dataset.N"): KeyWith its read options.
-func (s DatasetSpec) Key() string { return s.KeyWith(ReadFlags(s.Read)) }
-
-// KeyWith is the spec's settings with the read options read (ReadFlags)
-// as one line, "k=v k=v" sorted by key: the read options, the partitions
-// (as given: a run names DefaultPartitions for 0), the sizes or the
-// training fraction, stratified and a given test file's rules; not its
-// path or name, since a dataset is identified by its content (its SHA-256)
-// and how it was read, not by where the file lies.
-func (s DatasetSpec) KeyWith(read map[string]string) string {
-	kv := maps.Clone(read)
-	if kv == nil {
-		kv = map[string]string{}
-	}
-	maps.Copy(kv, s.partitionKV())
-	kv["partitions"] = strconv.Itoa(s.Partitions)
-	return joinKV(kv)
-}
-
-// partitionKV is how the spec draws its partitions, but not how many (the
-// partitions keys of KeyWith but "partitions"): partition k is drawn from
-// the seed and k alone.
-func (s DatasetSpec) partitionKV() map[string]string {
-	kv := map[string]string{}
-	if s.TrainFraction > 0 {
-		kv["train-fraction"] = fmt.Sprint(s.TrainFraction)
-	} else {
-		kv["train-size"], kv["test-size"] = strconv.Itoa(s.TrainSize), strconv.Itoa(s.TestSize)
-	}
-	if s.Stratified {
-		kv["stratified"] = "true"
-	}
-	if s.Test != "" {
-		kv["test"] = fmt.Sprintf("given/%v/%v", s.PartitionsGiven, s.TrainSizeGiven)
-	}
-	if s.Predefined {
-		// The dataset's own realisations: without it a study run with
-		// them had the id and identity of the same study with random
-		// partitions, and the two runs' records resumed and merged as one.
-		kv["splits"] = "predefined"
-	}
-	return kv
-}
-
-// Identity keys, as a user knows them (Partitioned.Identity; a record's,
-// experiment.DatasetIdentity).
-const (
-	IDData       = "data sha256"
-	IDTest       = "test file sha256"
-	IDEncoding   = "encoding"
-	IDRead       = "read options"
-	IDPartitions = "partitions"
-	IDSeed       = "seed"
-	IDNormalize  = "normalize"
-	IDSource     = "source"
-	IDMulticlass = "multiclass"
-	IDPreset     = "preset"
-)
-
-// Identity returns what the dataset is, as against its display name, by
-// the names of what makes it (IDData, IDRead, IDPartitions, ...): the
-// SHA-256 of its data and test file, its one-hot encoding, how it was
-// read, how its partitions were drawn (sizes or fraction, stratified, a
-// given test file; not how many, since partition k is drawn from the seed
-// and k alone), the seed and normalize, the normaliser as the run names
-// it. It is the map experiment.DatasetIdentity derives from the settings
-// and provenance of a record of this dataset, so that the records written
-// before identities were recorded get the same one.
-func (p *Partitioned) Identity(normalize string) map[string]string {
-	id := map[string]string{
-		IDSeed:      strconv.FormatUint(p.Seed, 10),
-		IDNormalize: normalize,
-		IDData:      p.Data.SHA256,
-		IDRead:      ReadKey(ReadFlags(p.Spec.Read)),
-	}
-	if p.Test != nil {
-		id[IDTest] = p.Test.SHA256
-	}
-	if p.OneHot {
-		id[IDEncoding] = "one-hot"
-	}
-	s := p.Spec
-	switch {
-	case s.FileList && s.Predefined:
-		// A list of files describes its partitions as
-		// "predefined/K/TRAIN/TEST/FRACTION/STRATIFIED" (all but K here)
-		// and a test file's rules apart.
-		id[IDPartitions] = fmt.Sprintf("predefined/%d/%d/%g/%v", s.TrainSize, s.TestSize, s.TrainFraction, s.Stratified)
-		if s.Test != "" {
-			id[IDPartitions] += fmt.Sprintf(" test=given/%v/%v", s.PartitionsGiven, s.TrainSizeGiven)
-		}
-	default:
-		if s.FileList && s.Test != "" {
-			s.TrainFraction = 0 // a list's test file replaces its fraction
-		}
-		id[IDPartitions] = joinKV(s.partitionKV())
-	}
-	return id
 }

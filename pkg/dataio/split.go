@@ -49,13 +49,18 @@ type TrainTest struct {
 // LoadArg reads a data set named as on a command line: "-" reads stdin
 // (named "stdin"), anything else is a path for Load.
 func LoadArg(path string, stdin io.Reader, opts ReadOptions) (*Dataset, error) {
+	return loadArg(context.Background(), path, stdin, opts)
+}
+
+// loadArg is LoadArg stopped by ctx (loadContext).
+func loadArg(ctx context.Context, path string, stdin io.Reader, opts ReadOptions) (*Dataset, error) {
 	if path != "-" {
-		return Load(path, opts)
+		return loadContext(ctx, path, opts)
 	}
 	if stdin == nil {
 		return nil, errors.New("read stdin: no standard input given")
 	}
-	return LoadReader(stdin, "stdin", opts)
+	return loadReader(ctx, stdin, "stdin", opts)
 }
 
 // LabelColError is LoadSplit's and CheckLabelCol's error for a label column
@@ -111,71 +116,21 @@ func (e *TestWidthError) Error() string {
 // first predefined realisation of an IDA set; without any, Test is nil. It
 // one-hot encodes nominal features and fits the normaliser on the training
 // part and applies both to the two parts. A LIBSVM data set with
-// Read.LabelCol set is a *LabelColError.
+// Read.LabelCol set is a *LabelColError. It is OpenDataset for a single
+// fit (DatasetSpec.Single) and its TrainTest: the commands that fit one
+// model (tune, train) open their data so.
 func LoadSplit(ctx context.Context, path string, s SplitSettings) (*TrainTest, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if s.Test != "" && s.TestFraction != 0 {
-		return nil, errors.New("give a test file or a test fraction, not both")
-	}
-	if s.TestFraction != 0 && !(s.TestFraction > 0 && s.TestFraction < 1) {
-		return nil, fmt.Errorf("test fraction %v is not in (0, 1)", s.TestFraction)
-	}
-	full, err := LoadArg(path, s.Stdin, s.Read)
+	p, err := OpenDataset(ctx, s.Spec(path), s.Seed, s.Stdin)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckLabelCol(full, s.Read.LabelCol); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	train, test := full, (*Dataset)(nil)
-	switch {
-	case s.Test != "":
-		ro := s.Read
-		lm := full.Labels
-		ro.Labels, ro.Positive = &lm, ""
-		ro.ClassLabels = full.ClassLabels
-		// A LIBSVM test file is read at its own width unless Read.Features
-		// states one for both: a narrower file read at the training
-		// file's width would be taken silently, as predict refuses it.
-		if test, err = Load(s.Test, ro); err != nil {
-			return nil, err
-		}
-		if test.Dim() != full.Dim() {
-			return nil, &TestWidthError{Train: path, Test: s.Test, TrainFeatures: full.Dim(), TestFeatures: test.Dim(),
-				LIBSVM: full.Format == "libsvm" || test.Format == "libsvm"}
-		}
-	case s.TestFraction > 0:
-		sp, err := Partitions(full.Strata(), PartitionOptions{TrainFraction: 1 - s.TestFraction}, s.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("test-fraction=%v on %s: %w", s.TestFraction, path, err)
-		}
-		train, test = full.Subset(sp[0].Train), full.Subset(sp[0].Test)
-		train, test = withNote(train, test, fmt.Sprintf("test part: %d of %d rows held out at random (test-fraction=%v, seed=%d)", test.Len(), full.Len(), s.TestFraction, s.Seed))
-	case len(full.Splits) > 0:
-		sp := full.Splits[0]
-		train, test = full.Subset(sp.Train), full.Subset(sp.Test)
-		train, test = withNote(train, test, fmt.Sprintf("predefined realisation 1 of %d: %d training / %d test rows", len(full.Splits), len(sp.Train), len(sp.Test)))
-	}
-	if train, test, err = EncodeOneHot(train, test); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	norm, err := FitNormalizer(s.Normalize, train.X)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	unit := WithinUnitRange(train.X)
-	// train and test are this call's own: read here, or Subsets (copies).
-	norm.applyOwned(train)
-	if test != nil {
-		norm.applyOwned(test)
-	}
-	tt := &TrainTest{Train: train, Test: test, Norm: norm, UnitRange: unit}
-	return tt, nil
+	return p.TrainTest(s.Normalize)
+}
+
+// Spec is the DatasetSpec of a single fit of the data set at path with s
+// (OpenDataset; its Normalize is TrainTest's).
+func (s SplitSettings) Spec(path string) DatasetSpec {
+	return DatasetSpec{Path: path, Test: s.Test, Read: s.Read, Single: true, TestFraction: s.TestFraction}
 }
 
 // ErrTestIsTraining is a test file with the training data's contents (the

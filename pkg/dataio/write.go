@@ -41,7 +41,7 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // csvField quotes a field when the reader would otherwise split, trim or
 // skip it.
 func csvField(s string) string {
-	if s == "" || strings.ContainsAny(s, ",;\t\"\r") || strings.TrimSpace(s) != s || s[0] == '#' || strings.HasPrefix(s, "\ufeff") {
+	if s == "" || strings.ContainsAny(s, ",;\t\"\r\n") || strings.TrimSpace(s) != s || s[0] == '#' || strings.HasPrefix(s, "\ufeff") {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}
 	return s

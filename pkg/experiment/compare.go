@@ -61,8 +61,9 @@ type CompareSettings struct {
 	// takes the fields it has (methods.ApplyLoop), on Entries, a preset's
 	// or the default ones; a zero field keeps the entry's own.
 	Loop methods.Loop
-	// Shard of Shards (1-based, ParseShard) runs only every Shards-th job
-	// of the run (Config.Plan); 0 and 0 run all of them.
+	// Shard of Shards (1-based, ParseShard) runs only the shard's jobs of
+	// the run, the shards balanced by expected cost (Config.Plan,
+	// AssignShards); 0 and 0 run all of them.
 	Shard, Shards int
 	// LaanayaSelect fixes the svm baseline of every dataset by
 	// LaanayaSelect instead of tuning it (it looks at test data).
@@ -189,7 +190,7 @@ func (e *OtherRunError) Error() string {
 	case len(e.Diff) > 0:
 		msg += ": " + strings.Join(e.Diff, "; ")
 	default:
-		msg += "; its records do not say what their settings were (written by a kerneltune older than typed method settings, with settings this version cannot match)"
+		msg += "; its records do not say what their settings were"
 	}
 	return msg
 }
@@ -223,7 +224,6 @@ type Prepared struct {
 	Live int64
 
 	s       CompareSettings
-	opened  bool // the sources are datasets Prepare opened (Datasets), not the caller's
 	cfg     Config
 	sources []Source
 	entries []Entry
@@ -249,12 +249,12 @@ type Observer struct {
 func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	cfg := Config{
 		Seed: s.Seed, Normalize: s.Normalize, Workers: s.Workers, Shard: s.Shard, Shards: s.Shards,
-		Base: s.Base, Describe: map[string]string{"select": "cv"},
+		Base: s.Base, Select: SelectCV, Preset: s.Preset.Name,
 	}
 	if s.LaanayaSelect {
-		cfg.Describe["select"] = "laanaya"
+		cfg.Select = SelectLaanaya
 	}
-	entries, sources, err := s.entriesAndPreset(cfg.Describe)
+	entries, sources, err := s.entriesAndPreset()
 	if err != nil {
 		return nil, err
 	}
@@ -265,8 +265,8 @@ func Prepare(ctx context.Context, s CompareSettings) (*Prepared, error) {
 	} else if specs == nil {
 		specs = FileSpecs(DefaultData, DatasetSettings{})
 	}
-	if p.opened = specs != nil; p.opened {
-		if sources, p.Notices, err = s.datasetSources(ctx, specs, cfg.Describe); err != nil {
+	if specs != nil {
+		if sources, p.Notices, err = s.datasetSources(ctx, specs); err != nil {
 			return nil, err
 		}
 	}
@@ -307,25 +307,11 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 	if err := resumeRun(&cfg, res, s.Out, prior, sources, entries); err != nil {
 		return nil, err
 	}
-	// Each dataset's identity: the file's where its records' resolve as
-	// the dataset's now (a default spelled out: adoptIdentities).
-	cfg.Identity = cfg.identities(sources, p.opened)
-	if p.opened {
-		// The run's settings agree (a list of files' do not hold its read
-		// options): its records must be of the datasets as opened now.
-		if err := checkPriorData(s.Out, prior, sources, &cfg); err != nil {
-			return nil, err
-		}
-	}
+	cfg.Identity = cfg.identities()
 	res.Jobs = len(jobs)
 	done := map[Key]bool{}
 	for i := range prior {
-		// The records of the run (checkPrior: its fingerprint holds each
-		// dataset's data hashes, partitions, seed and normalisation;
-		// checkPriorData: each record's identity is its dataset's as
-		// opened, read options included) are of its datasets: a file
-		// written before identities were recorded gets them.
-		prior[i].Identity = cfg.Identity[prior[i].Dataset]
+		// Of the run (checkPrior), and so of its datasets' identities.
 		done[prior[i].Key()] = true
 	}
 	recs, err := Run(ctx, cfg, jobs, res.Run, done, sink, obs.Progress)
@@ -345,7 +331,7 @@ func (p *Prepared) Run(ctx context.Context, obs Observer) (*CompareResult, error
 // checks its flags with it before it runs anything. The error of an entry
 // that refuses the settings is an *EntryError.
 func (s *CompareSettings) CheckEntries() error {
-	_, _, err := s.entriesAndPreset(map[string]string{})
+	_, _, err := s.entriesAndPreset()
 	return err
 }
 
@@ -354,10 +340,9 @@ func (s *CompareSettings) CheckEntries() error {
 // cfg's shared settings (Base), each checked before any data is read or
 // any job runs (methods.Spec.Check: C -1 for every method, C 1 for
 // twolevel, which learns C, folds for the methods that cross-validate);
-// and the preset's sources (nil without a preset; drawn when a job runs),
-// whose name it adds to describe. A job gives its entry the job's seed and
-// workers (runJob).
-func (s *CompareSettings) entriesAndPreset(describe map[string]string) ([]Entry, []Source, error) {
+// and the preset's sources (nil without a preset; drawn when a job runs).
+// A job gives its entry the job's seed and workers (runJob).
+func (s *CompareSettings) entriesAndPreset() ([]Entry, []Source, error) {
 	entries, sources := s.Entries, s.Sources
 	var margins map[string]string
 	if s.Preset.Name != "" {
@@ -374,7 +359,6 @@ func (s *CompareSettings) entriesAndPreset(describe map[string]string) ([]Entry,
 		if entries == nil {
 			entries = pe
 		}
-		describe["preset"] = s.Preset.Name
 	}
 	if entries == nil {
 		var err error
@@ -436,28 +420,18 @@ func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, sh
 }
 
 // resumeRun sets the run's identifier, settings and grid on cfg and res
-// (once Laanaya's selection has put its baselines in cfg.Describe),
+// (once Laanaya's selection has put its baselines in cfg.Baseline),
 // checking that the records of out being resumed (prior) are of the same
-// run: a run begun by the version of the flat options goes on under its
-// own identifier, so that the file stays one run.
+// run (checkPrior).
 func resumeRun(cfg *Config, res *CompareResult, out string, prior []Record, sources []Source, entries []Entry) error {
 	settings := cfg.RunSettings(entries, sources)
-	res.Run = hashSettings(settings)
-	legacy, _ := cfg.legacyFingerprint(entries, sources)
+	res.Run = settings.ID()
 	cfg.Grid = NewGrid(sources, entries)
 	res.Grid = cfg.Grid
-	if cfg.sameRun(prior, settings, res.Run, sources) {
-		// The file's run, its settings spelled otherwise: its records
-		// go on under its id and settings, one run per file.
-		res.Run, settings = prior[0].Run, prior[0].Settings
-	} else if err := checkPrior(out, prior, res.Run, legacy, settings); err != nil {
+	if err := checkPrior(out, prior, res.Run, settings); err != nil {
 		return err
 	}
-	cfg.resumed = prior // identities: the file's, where they resolve as the run's
-	if len(prior) > 0 && prior[0].Run == legacy && legacy != res.Run {
-		res.Run, settings = legacy, nil
-	}
-	cfg.Settings = settings
+	cfg.Settings = &settings
 	return nil
 }
 
@@ -474,25 +448,52 @@ func openSink(out string, resume bool) (Sink, []Record, func(), error) {
 	return fs, fs.Records(), func() { fs.Close() }, nil
 }
 
-// checkPrior checks that the records of out being resumed are all of run,
-// or all of legacy (the same settings' identifier in the flat-options
-// version, "" for none); otherwise the error names the settings that
-// differ from settings, where the records carry theirs.
-func checkPrior(out string, prior []Record, run, legacy string, settings map[string]string) error {
-	want := run
-	if len(prior) > 0 && legacy != "" && prior[0].Run == legacy {
-		want = legacy
-	}
-	for _, r := range prior {
-		if r.Run != want {
-			e := &OtherRunError{Path: out, Run: r.Run, Want: run}
-			if r.Settings != nil {
-				e.Diff = DiffSettings(r.Settings, settings)
-			}
+// checkPrior checks that the records of out being resumed are all of
+// run, whose settings are settings. Otherwise the error names what
+// differs: an *OtherDataError when only the datasets' identities differ
+// (each record carries its own: the data, read, partitioned or normalised
+// otherwise), else an *OtherRunError.
+func checkPrior(out string, prior []Record, run string, settings RunSettings) error {
+	for i := range prior {
+		r := &prior[i]
+		if r.Run == run {
+			continue
+		}
+		if r.Settings == nil {
+			return &OtherRunError{Path: out, Run: r.Run, Want: run}
+		}
+		if e := otherData(out, r, settings); e != nil {
 			return e
 		}
+		return &OtherRunError{Path: out, Run: r.Run, Want: run, Diff: DiffSettings(*r.Settings, settings)}
 	}
 	return nil
+}
+
+// otherData returns the *OtherDataError of a record of another run than
+// settings' whose settings differ from them only in the identity of a
+// dataset (its first such dataset), nil otherwise.
+func otherData(out string, r *Record, settings RunSettings) *OtherDataError {
+	theirs := *r.Settings
+	if len(theirs.Datasets) != len(settings.Datasets) {
+		return nil
+	}
+	theirs.Datasets = slices.Clone(theirs.Datasets)
+	var first *OtherDataError
+	for i, d := range theirs.Datasets {
+		now := settings.Datasets[i]
+		if d.Name != now.Name || d.Identity.ID() == now.Identity.ID() {
+			continue
+		}
+		if first == nil {
+			first = &OtherDataError{Path: out, Dataset: d.Name, Diff: dataDiff(d.Identity, now.Identity)}
+		}
+		theirs.Datasets[i].Identity = now.Identity
+	}
+	if first == nil || theirs.ID() != settings.ID() {
+		return nil
+	}
+	return first
 }
 
 // uniqueNames gives data sets that share a name (a/heart.dat and
@@ -522,21 +523,22 @@ func uniqueNames(parts []*dataio.Partitioned) error {
 // (best test rate on the first five partitions); notify, when set, is told
 // of each.
 func laanaya(ctx context.Context, cfg *Config, sources []Source, entries []Entry, res *CompareResult, notify func(Notice)) error {
-	hasSVM := false
+	var sp *methods.Space // the svm entry's grid: the user's, or grid.py's
 	for _, e := range entries {
-		hasSVM = hasSVM || e.Method == "svm"
+		if sv, ok := e.Spec.(methods.SVMSettings); ok && sp == nil {
+			sp = &sv.Space
+		}
 	}
-	if !hasSVM {
+	if sp == nil {
 		return ErrNoSVM
 	}
 	cfg.Baseline = map[string]FixedSVM{}
 	for _, src := range sources {
-		f, err := LaanayaSelect(ctx, *cfg, src)
+		f, err := LaanayaSelect(ctx, *cfg, src, *sp)
 		if err != nil {
 			return err
 		}
 		cfg.Baseline[src.Name()] = f
-		cfg.Describe["baseline:"+src.Name()] = fmt.Sprintf("%g/%g", f.C, f.Gamma)
 		if notify != nil {
 			notify(Notice{Kind: NoticeBaseline, Dataset: src.Name(), Baseline: f})
 		}

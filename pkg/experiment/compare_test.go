@@ -208,75 +208,33 @@ func TestCompareSameNames(t *testing.T) {
 	}
 }
 
-// TestResumeRecordsOfTheFlatOptionsVersion: a results file written by the
-// version before typed method settings (3f182cd, whose run id hashed the
-// flat options' printed form; testdata/legacy-run) is resumed by this one:
-// the job cut from it is rerun to the same numbers, and the file stays one
-// run under its old id. A file of that version with other settings is
-// refused, naming that its records do not say what their settings were.
-func TestResumeRecordsOfTheFlatOptionsVersion(t *testing.T) {
+// TestReadRecordsRefusesOtherSchemaVersions: a results file of records
+// without a schema_version (a pre-release kerneltune's, such as those of
+// the flat-options version, 3f182cd) or of another version is refused,
+// naming its file and line and what to do, by report's reading and by a
+// resume alike; nothing is appended to it.
+func TestReadRecordsRefusesOtherSchemaVersions(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		file, methods string
-		base          methods.Common
-		maxIter       int
-	}{
-		{"v1-default.jsonl", "svm,rcsc", methods.Common{Folds: 5, Eps: 1e-3, CacheMB: 200}, 0},
-		{"v1-options.jsonl", "svm,rcsc@paper,gi", methods.Common{Folds: 3, Eps: 0.01, CacheMB: 200}, 7},
+	const old = `{"dataset":"heart","entry":"svm","method":"svm","partition":0,"run":"b665878e4c3e","seed":1,"status":"converged","test_accuracy":0.78,"nsv":55,"train_size":60,"test_size":100,"iterations":1,"svm_solves":551,"seconds":0.2}` + "\n"
+	for _, c := range []struct{ line, want string }{
+		{old, ":2: a record without a schema_version, written by a pre-release kerneltune: this version reads records of schema version 1 only; rerun the comparison to write them anew"},
+		{`{"schema_version":2,` + old[1:], ":2: a record of schema_version 2: this kerneltune reads schema version 1 only"},
 	} {
-		t.Run(tc.file, func(t *testing.T) {
-			old, err := ReadRecordsFile(filepath.Join("../../testdata/legacy-run", tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := os.ReadFile(filepath.Join("../../testdata/legacy-run", tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
-			out := filepath.Join(t.TempDir(), "run.jsonl")
-			if err := os.WriteFile(out, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			settings := func() CompareSettings {
-				return CompareSettings{
-					Entries: mustEntries(t, tc.methods), Datasets: FileSpecs([]string{"builtin:heart"}, DatasetSettings{
-						Partitions: 2, TrainSize: 100, TestSize: 100}), Seed: 1, Normalize: "zscore",
-					Base: tc.base, Workers: 1, Out: out, Resume: true,
-					Loop: methods.Loop{MaxIter: tc.maxIter},
-				}
-			}
-			res, err := Compare(context.Background(), settings())
-			if err != nil {
-				t.Fatalf("resume of a file of the flat-options version: %v", err)
-			}
-			if res.Resumed != len(old)-1 || len(res.Records) != len(old) || res.Run != old[0].Run {
-				t.Fatalf("resumed %d, %d records under run %s; want %d, %d under %s", res.Resumed, len(res.Records), res.Run, len(old)-1, len(old), old[0].Run)
-			}
-			onDisk, err := ReadRecordsFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			SortRecords(old)
-			SortRecords(onDisk)
-			for i := range old {
-				a, b := old[i], onDisk[i]
-				if a.Key() != b.Key() || a.Run != b.Run || a.TestAccuracy != b.TestAccuracy || a.C != b.C || a.Kernel.Gamma != b.Kernel.Gamma || a.Solves != b.Solves {
-					t.Errorf("record %v: %+v, want the old version's %+v", a.Key(), b, a)
-				}
-			}
-			// Other settings than the file's: refused, with the reason.
-			if err := os.WriteFile(out, []byte(strings.Join(lines[:len(lines)-1], "")), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s := settings()
-			s.Base.Folds = 4
-			_, err = Compare(context.Background(), s)
-			var other *OtherRunError
-			if !errors.As(err, &other) || !strings.Contains(err.Error(), "do not say what their settings were") {
-				t.Fatalf("other settings: err = %v", err)
-			}
-		})
+		good := strings.Replace(old, `{"dataset"`, `{"schema_version":1,"dataset"`, 1)
+		out := filepath.Join(t.TempDir(), "r.jsonl")
+		if err := os.WriteFile(out, []byte(good+c.line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRecordsFile(out); err == nil || err.Error() != out+c.want && !strings.HasPrefix(err.Error(), out+c.want) {
+			t.Errorf("read: %v, want %s%s", err, out, c.want)
+		}
+		s := CompareSettings{Entries: mustEntries(t, "probe1"), Datasets: []DatasetSettings{ds("builtin:heart", "")}, Out: out, Resume: true}
+		if _, err := Compare(context.Background(), s); err == nil || !strings.HasPrefix(err.Error(), out+c.want) {
+			t.Errorf("resume: %v, want %s%s", err, out, c.want)
+		}
+		if b, _ := os.ReadFile(out); string(b) != good+c.line {
+			t.Error("the refused file was changed")
+		}
 	}
 }
 
@@ -292,10 +250,10 @@ func TestResumeNamesTheSettingThatDiffers(t *testing.T) {
 	s.Resume, s.Base.Folds, s.Seed = true, 3, 2
 	_, err := Compare(context.Background(), s)
 	var other *OtherRunError
-	if !errors.As(err, &other) || !reflect.DeepEqual(other.Diff, []string{"base.Folds: 5 → 3", "seed: 1 → 2"}) {
+	if !errors.As(err, &other) || !reflect.DeepEqual(other.Diff, []string{"common.folds: 5 → 3", "seed: 1 → 2"}) {
 		t.Fatalf("err = %v (diff %q)", err, other.Diff)
 	}
-	if !strings.Contains(err.Error(), "base.Folds: 5 → 3; seed: 1 → 2") {
+	if !strings.Contains(err.Error(), "common.folds: 5 → 3; seed: 1 → 2") {
 		t.Errorf("message %q does not name the settings", err)
 	}
 }

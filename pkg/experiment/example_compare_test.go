@@ -32,7 +32,7 @@ func ExampleCompare() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d jobs, %d failed\n", res.Jobs, res.Failures)
-	t := report.SummarizeCompare(res).Tables[0] // the averaged tables compare prints
+	t := report.Summarize(res.Records, report.SummaryOptions{}).Tables[0] // the averaged tables compare prints
 	for _, row := range t.Rows {
 		fmt.Printf("%s %-4s test accuracy %.3f ± %.3f over %d partitions\n", t.Dataset, row.Entry, float64(row.MeanAcc), float64(row.StdAcc), row.Runs)
 	}
@@ -72,7 +72,7 @@ func ExampleMergeFiles() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	sum := report.SummarizeMerge(res)
+	sum := report.Summarize(res.Records, report.SummaryOptions{Datasets: res.Datasets})
 	t := sum.Tables[0]
 	fmt.Printf("%d records of %v, complete: %v\n", len(res.Records), res.Datasets, sum.Complete)
 	fmt.Printf("%s %s: test accuracy %.3f over %d partitions\n", t.Dataset, t.Rows[0].Entry, float64(t.Rows[0].MeanAcc), t.Rows[0].Runs)
@@ -107,6 +107,6 @@ func ExamplePrepare() {
 	}
 	fmt.Printf("heard %d of %d jobs; %d records of run %s\n", done, res.Jobs, len(res.Records), res.Run)
 	// Output:
-	// run fbda06aca0d4: 4 jobs of [svm rcsc] on 1 dataset
-	// heard 4 of 4 jobs; 4 records of run fbda06aca0d4
+	// run a9e696fea923: 4 jobs of [svm rcsc] on 1 dataset
+	// heard 4 of 4 jobs; 4 records of run a9e696fea923
 }

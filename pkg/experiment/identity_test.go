@@ -8,19 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 )
 
 // identitiesOf returns the identity of each dataset of the records of file,
-// checking that every record carries one, that it hashes the fields the
-// record gives (DatasetIdentity), and that it is the one a record written
-// before identities were recorded derives from its settings and provenance
-// (RecordIdentity of the record without it) — but where the run's settings
-// name the normalisation auto and it meant a z-score for this dataset,
-// which only the identity says.
+// checking that every record carries one, that it is the hash of the
+// dataset identity it carries, and that the records of a name share it.
 func identitiesOf(t *testing.T, file string) map[string]Identity {
 	t.Helper()
 	rs, err := ReadRecordsFile(file)
@@ -29,11 +24,8 @@ func identitiesOf(t *testing.T, file string) map[string]Identity {
 	}
 	out := map[string]Identity{}
 	for _, r := range rs {
-		old := r
-		old.Identity = ""
-		resolved := r.Settings["normalize"] == dataio.Auto && DatasetIdentity(&r)[IDNormalize] == dataio.ZScore
-		if r.Identity == "" || identityOf(DatasetIdentity(&r)) != r.Identity || RecordIdentity(&old) != r.Identity && !resolved {
-			t.Errorf("%s: %s/%s/%d: identity %q, derived from its settings %q", file, r.Dataset, r.Entry, r.Partition, r.Identity, RecordIdentity(&old))
+		if r.Identity == "" || r.DatasetIdentity == nil || r.DatasetIdentity.ID() != r.Identity {
+			t.Errorf("%s: %s/%s/%d: identity %q, dataset identity %+v", file, r.Dataset, r.Entry, r.Partition, r.Identity, r.DatasetIdentity)
 		}
 		if id, ok := out[r.Dataset]; ok && id != r.Identity {
 			t.Errorf("%s: %s has identities %s and %s", file, r.Dataset, id, r.Identity)
@@ -43,8 +35,7 @@ func identitiesOf(t *testing.T, file string) map[string]Identity {
 	return out
 }
 
-// Every record carries its dataset's identity, the one older records derive
-// (so that they resume and merge with newer ones): the same for the same
+// Every record carries its dataset's identity: the same for the same
 // data read and partitioned the same way, whether given as files with the
 // flags or as a study's dataset, whatever its display name; another for
 // other data, reading or partitions.
@@ -105,48 +96,6 @@ func TestIdentityIsTheDatasetsNotItsName(t *testing.T) {
 		a, b := identitiesOf(t, plain(d.Path, d)), identitiesOf(t, study(d))
 		if len(a) != 1 || !maps.Equal(a, b) {
 			t.Errorf("%s: as files %v, in a study %v", d.Path, a, b)
-		}
-	}
-}
-
-// The identity of a dataset Compare opens (dataio.Partitioned.Identity)
-// is the one its records derive (identitiesOf checks it) for the kinds of
-// partitions whose descriptions differ between a list of files and a
-// study: predefined realisations, a list's test file with a training
-// fraction, two files of one name told apart by their paths.
-func TestOpenedIdentityIsWhatRecordsDerive(t *testing.T) {
-	t.Parallel()
-	ida := DatasetSettings{Path: "../../testdata/ida/breast-cancer", Partitions: 2, Predefined: true}
-	test := DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Test: "../../testdata/multiclass/dna.scale.t", Partitions: 1,
-		TrainSize: 40, TrainSizeGiven: true, TrainFraction: 0.5, Read: dataio.ReadOptions{Positive: "3", Features: 180}}
-	dir := t.TempDir()
-	heart, err := os.ReadFile("../../testdata/uci/heart.dat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(heart), "\n")
-	for i, sub := range []string{"a", "b"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Join(lines[:len(lines)-i*100], "") // b: other data
-		if err := os.WriteFile(filepath.Join(dir, sub, "heart.dat"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	two := []string{filepath.Join(dir, "a", "heart.dat"), filepath.Join(dir, "b", "heart.dat")}
-	for _, c := range []struct {
-		name string
-		s    CompareSettings
-		n    int // identities
-	}{
-		{"predefined as files", CompareSettings{Datasets: FileSpecs([]string{ida.Path}, ida)}, 1},
-		{"predefined in a study", CompareSettings{Datasets: []DatasetSettings{ida}}, 1},
-		{"test file as files", CompareSettings{Datasets: FileSpecs([]string{test.Path}, test)}, 1},
-		{"two files of one name", CompareSettings{Datasets: FileSpecs(two, ds("", ""))}, 2},
-	} {
-		if id := identitiesOf(t, runTo(t, c.s)); len(id) != c.n {
-			t.Errorf("%s: identities %v", c.name, id)
 		}
 	}
 }
@@ -212,86 +161,11 @@ func accuracies(t *testing.T, file string) []float64 {
 	return out
 }
 
-// A file written before identities were recorded (records without one)
-// resumes: its jobs are skipped as the run's own, the new records carry
-// the identity, and the file reads and merges whole.
-func TestResumeRecordsWithoutIdentity(t *testing.T) {
-	t.Parallel()
-	s := CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}}
-	full := runTo(t, s)
-	rs, err := ReadRecordsFile(full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	SortRecords(rs)
-	id := rs[0].Identity
-	old := rs[0]
-	old.Identity = ""
-	line, err := json.Marshal(&old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Out = filepath.Join(t.TempDir(), "old.jsonl")
-	if err := os.WriteFile(s.Out, append(line, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s.Resume, s.Entries = true, mustEntries(t, "svm")
-	s.Base.Folds, s.Base.Eps, s.Base.CacheMB = 3, 1e-3, 10
-	res, err := Compare(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Resumed != 1 || len(res.Records) != 2 {
-		t.Fatalf("resumed %d, %d records; want 1 and 2", res.Resumed, len(res.Records))
-	}
-	for i, r := range res.Records {
-		if r.Identity != id || r.TestAccuracy != rs[i].TestAccuracy {
-			t.Errorf("partition %d: identity %s accuracy %v, the fresh run's %s %v", r.Partition, r.Identity, r.TestAccuracy, id, rs[i].TestAccuracy)
-		}
-	}
-	m, err := MergeFiles(context.Background(), MergeSettings{Files: []string{s.Out, full}})
-	if err != nil || len(m.Records) != 2 {
-		t.Errorf("merge the resumed file with the fresh run's: %v", err)
-	}
-}
-
-// Merge (the shards of one run) counts a job once when one shard was
-// written before identities were recorded, and leaves the caller's
-// records as they are.
-func TestMergeShardsWithAndWithoutIdentity(t *testing.T) {
-	t.Parallel()
-	rs, err := ReadRecordsFile(runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := slices.Clone(rs)
-	for i := range old {
-		old[i].Identity = ""
-	}
-	out, err := Merge(old, rs)
-	if err != nil || len(out) != len(rs) {
-		t.Fatalf("%d records, %v; want %d", len(out), err, len(rs))
-	}
-	for _, r := range out {
-		if r.Identity != rs[0].Identity {
-			t.Errorf("%s/%d: identity %q, want %s", r.Dataset, r.Partition, r.Identity, rs[0].Identity)
-		}
-	}
-	if old[0].Identity != "" {
-		t.Error("Merge changed the caller's records")
-	}
-}
-
 // The default normalisation (auto) fits a z-score on dense data and maxabs
-// on sparse data. The run's settings name it once for the run ("zscore"
-// when none of its datasets is sparse, so that runs from before auto keep
-// their fingerprint; "auto" otherwise), but a dataset's identity names what
-// it meant for that dataset: heart run beside a sparse dataset (dna) is
-// the heart run alone, and the two runs merge — their shared heart/svm jobs
-// once — where they were refused for "normalize auto vs zscore". So do the
-// records of the mixed run as an older kerneltune wrote them (its identity
-// hashing "auto"; none at all), learning what auto meant from the run's
-// newer records; the sparse dataset keeps "auto" and its identity.
+// on sparse data; a dataset's identity names what it resolved to for that
+// dataset: heart run beside a sparse dataset (dna) is the heart run alone,
+// the two runs merge (their shared heart/svm jobs once), and dna with
+// --normalize maxabs is dna with auto.
 func TestAutoNormalizationIsWhatItMeantForTheDataset(t *testing.T) {
 	t.Parallel()
 	dna := DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Name: "dna", Partitions: 2, TrainSize: 40, TestSize: 40,
@@ -299,35 +173,21 @@ func TestAutoNormalizationIsWhatItMeantForTheDataset(t *testing.T) {
 	alone := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", "")}})
 	mixed := runTo(t, CompareSettings{Datasets: []DatasetSettings{ds("builtin:heart", ""), dna}})
 	sparse := runTo(t, CompareSettings{Datasets: []DatasetSettings{dna}})
-	idAlone, idMixed, idSparse := identitiesOf(t, alone), identitiesOf(t, mixed), identitiesOf(t, sparse)
-	if idMixed["heart"] != idAlone["heart"] || idMixed["dna"] != idSparse["dna"] || idAlone["heart"] == idSparse["dna"] {
-		t.Errorf("identities: heart alone %s, beside dna %s; dna alone %s, beside heart %s", idAlone["heart"], idMixed["heart"], idSparse["dna"], idMixed["dna"])
+	maxabs := runTo(t, CompareSettings{Normalize: dataio.MaxAbs, Datasets: []DatasetSettings{dna}})
+	idAlone, idMixed, idSparse, idMaxAbs := identitiesOf(t, alone), identitiesOf(t, mixed), identitiesOf(t, sparse), identitiesOf(t, maxabs)
+	if idMixed["heart"] != idAlone["heart"] || idMixed["dna"] != idSparse["dna"] || idAlone["heart"] == idSparse["dna"] || idMaxAbs["dna"] != idSparse["dna"] {
+		t.Errorf("identities: heart alone %s, beside dna %s; dna alone %s, beside heart %s, with maxabs %s", idAlone["heart"], idMixed["heart"], idSparse["dna"], idMixed["dna"], idMaxAbs["dna"])
 	}
 	rs, err := ReadRecordsFile(mixed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs[0].Settings["normalize"] != dataio.Auto {
-		t.Fatalf("the mixed run's normalisation %q, want auto (the fingerprint's name)", rs[0].Settings["normalize"])
-	}
-	if got := DatasetIdentity(&rs[0])[IDNormalize]; got != map[string]string{"heart": dataio.ZScore, "dna": dataio.Auto}[rs[0].Dataset] {
-		t.Errorf("%s: normalize %s", rs[0].Dataset, got)
-	}
-	// The mixed run's file as older versions wrote it: heart's identity
-	// hashes the run's "auto" (or there is none).
-	older := func(keep bool) string {
-		out := slices.Clone(rs)
-		for i := range out {
-			old := out[i]
-			old.Identity = ""
-			out[i].Identity = ""
-			if keep {
-				out[i].Identity = RecordIdentity(&old) // "auto" hashed: nothing else says what it meant
-			}
+	for _, r := range rs {
+		if want := map[string]string{"heart": dataio.ZScore, "dna": dataio.MaxAbs}[r.Dataset]; r.DatasetIdentity.Normalize != want {
+			t.Errorf("%s: normalize %s, want %s", r.Dataset, r.DatasetIdentity.Normalize, want)
 		}
-		return writeRecords(t, out)
 	}
-	for _, files := range [][]string{{alone, mixed}, {mixed, alone}, {older(true), alone, mixed}, {older(false), alone, mixed}, {older(true), sparse, mixed}} {
+	for _, files := range [][]string{{alone, mixed}, {mixed, alone}, {sparse, mixed}} {
 		res, err := MergeFiles(context.Background(), MergeSettings{Files: files})
 		if err != nil {
 			t.Errorf("merge %v: %v", files, err)
@@ -355,33 +215,6 @@ func writeRecords(t *testing.T, rs []Record) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// A record that lacks a field of the identity (written before it was
-// recorded) agrees with any value of it, but does not make two records
-// that differ in it one dataset: heart read with --positive 1 and with
-// --positive -1 are two datasets, whichever file comes first (each record
-// of another method: no pair's settings are compared).
-func TestIdentityFieldsAreEveryRecordsOfTheName(t *testing.T) {
-	t.Parallel()
-	rec := func(method string, read map[string]string) string {
-		r := Record{Dataset: "heart", Entry: method, Method: method, Run: method, Status: "converged", TestAccuracy: 0.8,
-			Settings: map[string]string{"seed": "1", "normalize": "zscore", "entry.0": method}}
-		if read != nil {
-			r.Provenance = &Provenance{Data: &DataProvenance{Name: "heart", Read: read}}
-		}
-		return writeRecords(t, []Record{r})
-	}
-	older, pos, neg := rec("svm", nil), rec("spd", map[string]string{"positive": "1"}), rec("gi", map[string]string{"positive": "-1"})
-	for _, files := range [][]string{{older, pos, neg}, {older, neg, pos}, {pos, older, neg}} {
-		var ie *IdentityConflictError
-		if _, err := MergeFiles(context.Background(), MergeSettings{Files: files}); !errors.As(err, &ie) || len(ie.Diff) != 1 {
-			t.Errorf("merge %v: %v, want an *IdentityConflictError on the read options", files, err)
-		}
-	}
-	if res, err := MergeFiles(context.Background(), MergeSettings{Files: []string{older, pos}}); err != nil || len(res.Records) != 2 {
-		t.Errorf("merge the older record with one reading: %v", err)
-	}
 }
 
 // A study's dataset with the IDA realisations (--splits predefined) is

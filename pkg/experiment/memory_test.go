@@ -34,7 +34,7 @@ func TestEstimateMemory(t *testing.T) {
 		return s
 	}
 	// The partitions' training parts differ in size: the largest counts.
-	src := &SplitSource{Data: d, Splits: []dataio.Split{{Train: idx(0, 150), Test: idx(200, 270)}, {Train: idx(0, 200), Test: idx(200, 270)}}}
+	src := &dataio.Partitioned{Data: d, Splits: []dataio.Split{{Train: idx(0, 150), Test: idx(200, 270)}, {Train: idx(0, 200), Test: idx(200, 270)}}}
 	opts := methods.Common{Folds: 5, CacheMB: 200, Eps: 1e-3}
 	c := Config{Workers: 2, Base: opts}
 	entries := withMargins(mustEntries(t, "svm,gi:D"), map[string]string{"gi": "hard"})
@@ -85,7 +85,7 @@ func TestEstimateMemoryOneHot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := EncodeNominal(&SplitSource{Data: d, Splits: []dataio.Split{{Train: []int{0, 1, 2}, Test: []int{3}}}}, d)
+	src := &dataio.Partitioned{Data: d, Splits: []dataio.Split{{Train: []int{0, 1, 2}, Test: []int{3}}}, OneHot: true}
 	est, err := EstimateMemory(Config{Workers: 1}, []Source{src}, mustEntries(t, "rcsc"), 1)
 	if err != nil || est[0].N != 3 || est[0].D != 4 {
 		t.Errorf("%+v, %v; want 3 rows × 4 features (red, green, blue, x)", est, err)
@@ -120,7 +120,7 @@ func TestCompareMemoryRefused(t *testing.T) {
 	}
 	c := Config{Workers: 2, Base: s.Base}
 	for n, ok := range map[int]bool{me.MaxN: true, me.MaxN + 1: false} {
-		src := &SplitSource{Data: heart, Splits: []dataio.Split{{Train: make([]int, n)}}}
+		src := &dataio.Partitioned{Data: heart, Splits: []dataio.Split{{Train: make([]int, n)}}}
 		shapes, err := trainShapes([]Source{src})
 		if err != nil {
 			t.Fatal(err)

@@ -38,10 +38,6 @@ type MergeResult struct {
 	// dataset is one met under another name (one identity is one
 	// dataset, identityNames).
 	Renamed []string
-	// Unchecked are notes, one line each, of datasets whose records in
-	// two files were merged without comparing how they were read (one of
-	// them does not say it: written without provenance).
-	Unchecked []string
 }
 
 // ErrNoRecords is the error of MergeFiles when the files hold no record.
@@ -68,8 +64,8 @@ func (e *OtherFileRunError) Unwrap() error { return ErrMixedRuns }
 // no (dataset, method) pair was run with different ones (PairSettings):
 // otherwise the error is a *SettingsConflictError naming the pair and each
 // setting that differs (an *OtherFileRunError for records without
-// settings). An incomplete
-// run is not an error: report.SummarizeMerge averages what is there and
+// settings: assembled by hand or by another tool). An incomplete
+// run is not an error: report.Summarize averages what is there and
 // says what is missing.
 func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	var (
@@ -91,28 +87,21 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 		}
 		sets = append(sets, set)
 	}
-	// What auto meant for a dataset, from any file's records of its run
-	// (an older file's records do not say it; a newer file's of the same
-	// run do), before any record is checked.
-	recs := make([][]Record, len(sets))
-	for k := range sets {
-		recs[k] = sets[k].recs
+	for _, set := range sets {
+		ic.take(set.recs)
 	}
-	norm := learnNormalizations(recs...)
-	ic.take(recs...)
 	for _, set := range sets {
 		f, rs := set.name, set.recs
 		for i := range rs {
-			ps := norm.pairSettings(&rs[i]) // before the record is renamed
-			name, id, err := ic.add(&rs[i], f, ps)
+			ps, hasPS := pairSettings(&rs[i]) // before the record is renamed
+			name, err := ic.add(&rs[i], f)
 			if err != nil {
 				return nil, err
 			}
-			rs[i].Identity = id
 			if name != rs[i].Dataset {
 				renameDataset(&rs[i], name)
 			}
-			if first, ok := names.of(id, rs[i].Dataset, f); ok {
+			if first, ok := names.of(rs[i].Identity, rs[i].Dataset, f); ok {
 				renameDataset(&rs[i], first)
 			}
 			r := &rs[i]
@@ -126,7 +115,7 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 			if !slices.Contains(res.Runs, r.Run) {
 				res.Runs = append(res.Runs, r.Run)
 			}
-			if err := pc.add(r, f, ps); err != nil {
+			if err := pc.add(r, f, ps, hasPS); err != nil {
 				return nil, err
 			}
 			if !slices.Contains(res.Datasets, r.Dataset) {
@@ -143,13 +132,11 @@ func MergeFiles(ctx context.Context, s MergeSettings) (*MergeResult, error) {
 	}
 	res.Records = all
 	res.Renamed = append(ic.renamed(), names.notes...)
-	res.Unchecked = ic.unchecked
 	return &res, nil
 }
 
 // identityNames gives the records of one identity one dataset name (issue
-// 42, item 9): two runs of one dataset under --name h1 and --name h2 (or
-// a file of an older version that ran x.libsvm and ./x.libsvm) would
+// 42, item 9): two runs of one dataset under --name h1 and --name h2 would
 // otherwise count it as two datasets in the tests across datasets. The
 // first name met of an identity is its name; a record of it under another
 // name takes that name, and notes say which.
@@ -161,7 +148,7 @@ type identityNames struct {
 
 // of returns the name the records of identity id are given and whether
 // it is not name (the record's, in file); "" identities (records without
-// settings) are not compared.
+// a dataset identity) are not compared.
 func (n *identityNames) of(id Identity, name, file string) (string, bool) {
 	if id == "" {
 		return name, false

@@ -48,8 +48,8 @@ func TestMergeFilesOfDifferentRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Runs) != 3 || len(res.Records) != 4 {
-		t.Fatalf("runs %v, %d records; want 3 runs, 4 records (the plain run's two are the study's)", res.Runs, len(res.Records))
+	if len(res.Runs) != 2 || len(res.Records) != 4 {
+		t.Fatalf("runs %v, %d records; want 2 runs, 4 records (the plain run is the study's run of heart)", res.Runs, len(res.Records))
 	}
 	g := res.Records[0].Grid
 	if g == nil || len(g.Datasets) != 2 || g.Datasets[0].Name != "heart" || g.Datasets[1].Name != "pima" || g.Jobs() != 4 {
@@ -64,7 +64,7 @@ func TestMergeFilesOfDifferentRuns(t *testing.T) {
 		t.Fatalf("%d and %d records, want 2 and 2", len(plainRecs), len(studyRecs))
 	}
 	for i := range plainRecs {
-		if plainRecs[i].TestAccuracy != studyRecs[i].TestAccuracy || plainRecs[i].NSV != studyRecs[i].NSV || plainRecs[i].Run == studyRecs[i].Run {
+		if plainRecs[i].TestAccuracy != studyRecs[i].TestAccuracy || plainRecs[i].NSV != studyRecs[i].NSV || plainRecs[i].Run != studyRecs[i].Run {
 			t.Errorf("partition %d: plain %v/%d run %s, study %v/%d run %s", i, plainRecs[i].TestAccuracy, plainRecs[i].NSV, plainRecs[i].Run,
 				studyRecs[i].TestAccuracy, studyRecs[i].NSV, studyRecs[i].Run)
 		}
@@ -86,11 +86,11 @@ func TestMergeFilesConflicts(t *testing.T) {
 			[]string{"heart/svm", "--C (default) vs 2"}},
 		// The dataset's identity differs: named as such (issue 34).
 		{"seed and sizes", CompareSettings{Seed: 5, Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 30, TestSize: 40}}},
-			[]string{"dataset heart in ", "seed 0 vs 5", "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"}},
+			[]string{"dataset heart in ", "seed 0 vs 5", "partitions.train_size 40 vs 30"}},
 		{"content", CompareSettings{Datasets: []DatasetSettings{ds("builtin:diabetes", "heart")}},
-			[]string{"dataset heart in ", "data sha256 " + mustSHA(t, "builtin:heart") + " vs " + mustSHA(t, "builtin:diabetes")}},
+			[]string{"dataset heart in ", "sha256 " + mustSHA(t, "builtin:heart") + " vs " + mustSHA(t, "builtin:diabetes")}},
 		{"read", CompareSettings{Datasets: []DatasetSettings{{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40, Read: dataio.ReadOptions{Positive: "-1"}}}},
-			[]string{"positive class 1 vs -1"}},
+			[]string{"read.labels.positive 1 vs -1", "read.labels.negative -1 vs 1"}},
 	} {
 		other := runTo(t, c.s)
 		_, err := MergeFiles(context.Background(), MergeSettings{Files: []string{heart, other}})
@@ -186,10 +186,10 @@ func TestMergeFilesRefusesOtherIdentityUnderOneName(t *testing.T) {
 		d    DatasetSettings
 		want string
 	}{
-		{"other data", CompareSettings{}, DatasetSettings{Path: "builtin:diabetes", Name: "heart"}, "data sha256 "},
+		{"other data", CompareSettings{}, DatasetSettings{Path: "builtin:diabetes", Name: "heart"}, "sha256 "},
 		{"other seed", CompareSettings{Seed: 9}, DatasetSettings{}, "seed 0 vs 9"},
-		{"other sizes", CompareSettings{}, DatasetSettings{TrainSize: 30}, "partitions test-size=40 train-size=40 vs test-size=40 train-size=30"},
-		{"stratified", CompareSettings{}, DatasetSettings{Stratified: true}, "vs stratified=true"},
+		{"other sizes", CompareSettings{}, DatasetSettings{TrainSize: 30}, "partitions.train_size 40 vs 30"},
+		{"stratified", CompareSettings{}, DatasetSettings{Stratified: true}, "partitions.stratified (default) vs true"},
 		{"normalize none", CompareSettings{Normalize: "none"}, DatasetSettings{}, "normalize zscore vs none"},
 	} {
 		s, d := c.s, c.d

@@ -81,14 +81,9 @@ func (e *StageError) Unwrap() error { return e.Err }
 func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t := &Tuned{Train: in.Train, Test: in.Test, Norm: in.Norm}
 	if t.Norm == nil {
-		norm, err := dataio.FitNormalizer(normalizeKind(in.Normalize), in.Train.X)
-		if err != nil {
+		var err error
+		if t.Train, t.Test, t.Norm, err = dataio.Normalize(normalizeKind(in.Normalize), in.Train, in.Test, false); err != nil {
 			return nil, &StageError{"normalise", err}
-		}
-		t.Norm = norm
-		t.Train = norm.ApplyDataset(in.Train)
-		if in.Test != nil {
-			t.Test = norm.ApplyDataset(in.Test)
 		}
 	}
 	// Multi-class: the classes in the order the training part shows them,

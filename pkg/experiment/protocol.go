@@ -82,7 +82,9 @@ func ParseEntries(list string) ([]Entry, error) {
 
 // Source supplies the partitions of one dataset. Partition must be
 // deterministic: the same k gives the same data on every call, so every
-// method sees exactly the same partitions whatever the worker count.
+// method sees exactly the same partitions whatever the worker count. A
+// dataset split by rows is a *dataio.Partitioned (OpenDataset's, or a
+// caller's own Data, Splits and OneHot), a preset's a GeneratedSource.
 type Source interface {
 	Name() string
 	Len() int // number of partitions
@@ -90,30 +92,24 @@ type Source interface {
 	Partition(k int) (train, test *dataio.Dataset, err error)
 }
 
-// SplitSource draws the partitions of a fixed dataset from a list of splits
-// (dataio.Partitions, or the predefined IDA realisations).
-type SplitSource struct {
-	Data   *dataio.Dataset
-	Splits []dataio.Split
-	// Test, when set, is the test part of every partition (a given test
-	// file, compare --test: LIBSVM's a1a/a1a.t style); the splits' Test
-	// indices are then not used.
-	Test *dataio.Dataset
+// fixedData is the one dataset a source draws its partitions from by
+// rows (a *dataio.Partitioned), as the fingerprint, the memory estimate
+// and a dry run's notes read it.
+type fixedData struct {
+	data, test *dataio.Dataset
+	splits     []dataio.Split
+	// onehot: each partition's nominal features are one-hot encoded
+	// (dataio.Partitioned.OneHot).
+	onehot bool
 }
 
-// Name returns the dataset name.
-func (s *SplitSource) Name() string { return s.Data.Name }
-
-// Len returns the number of splits.
-func (s *SplitSource) Len() int { return len(s.Splits) }
-
-// Partition returns split k.
-func (s *SplitSource) Partition(k int) (train, test *dataio.Dataset, err error) {
-	sp := s.Splits[k]
-	if s.Test != nil {
-		return s.Data.Subset(sp.Train), s.Test, nil
+// fixedOf returns the dataset src draws its partitions from; false for a
+// source that draws them otherwise (a preset's GeneratedSource).
+func fixedOf(src Source) (fixedData, bool) {
+	if p, ok := src.(*dataio.Partitioned); ok {
+		return fixedData{p.Data, p.Test, p.Splits, p.OneHot}, true
 	}
-	return s.Data.Subset(sp.Train), s.Data.Subset(sp.Test), nil
+	return fixedData{}, false
 }
 
 // GeneratedSource draws a fresh sample for every partition (the presets on
@@ -161,21 +157,17 @@ type Config struct {
 	// run's plan, not only this shard's jobs (NewGrid of the run's sources
 	// and entries).
 	Grid *Grid
-	// Settings, when set, are written into every record (Record.Settings).
-	Settings map[string]string
-	// Describe holds the user-visible settings (partition sizes, data files,
-	// ...) that enter the run fingerprint beside Seed, Normalize, Base and
-	// the entries' settings.
-	Describe map[string]string
+	// Settings, when set, are written into every record (Record.Settings),
+	// and each dataset's identity with them (Record.DatasetIdentity).
+	Settings *RunSettings
+	// Select is how the svm baseline's (C, γ) is chosen (SelectCV, the
+	// default, or SelectLaanaya, with Baseline); Preset the preset whose
+	// generated data the run's sources are ("" for none): both are in
+	// the run's settings.
+	Select, Preset string
 	// Provenance, when set, is written into every record of a dataset
 	// (Record.Provenance), by dataset name; it is not a setting of the run.
 	Provenance map[string]*Provenance
-	// resumed are the records of the results file a run resumes (of its
-	// run, or of one whose settings resolve as its own, sameRun):
-	// identities gives the run their identities where theirs resolve as
-	// its own but were spelled otherwise (adoptIdentities), so that the
-	// file keeps one identity per dataset.
-	resumed []Record
 	// Identity, when set, is each dataset's identity by name
 	// (Config.identities), written into its records and keys.
 	Identity map[string]Identity
@@ -196,54 +188,41 @@ func (c *Config) key(j Job) Key {
 	return Key{name, c.Identity[name], j.Entry.String(), j.Partition}
 }
 
-// identities returns the identity of each source, by name, with the
-// normalisation a run of the source alone names (fingerprintNormalize):
-// what it meant for that dataset, which the run's settings do not say when
-// they name auto (PairSettings reads it back from the identity). A dataset
-// Compare opened from its spec (opened) has dataio's
-// (dataio.Partitioned.Identity, with the run's seed as its fingerprint
-// names it); a caller's source, what its records will say of it
-// (c.Settings, c.Grid and c.Provenance, set before). Both are hashed by
-// identityOf, and a record written before identities were recorded
-// derives the same map from its settings and provenance (DatasetIdentity:
-// TestIdentityIsTheDatasetsNotItsName checks that the two agree). A run
-// resumed under its flat-options identifier has no settings, and so no
-// identities.
-func (c *Config) identities(sources []Source, opened bool) map[string]Identity {
+// identities returns the identity of each dataset of the run's settings,
+// by name (none without settings).
+func (c *Config) identities() map[string]Identity {
 	out := map[string]Identity{}
-	for _, s := range sources {
-		name := s.Name()
-		if p, ok := s.(*dataio.Partitioned); ok && opened && c.Settings != nil {
-			out[name] = identityOf(p.Identity(c.fingerprintNormalize([]Source{s})))
-			continue
+	if c.Settings != nil {
+		for _, d := range c.Settings.Datasets {
+			out[d.Name] = d.Identity.ID()
 		}
-		r := Record{Dataset: name, Settings: c.Settings, Grid: c.Grid, Provenance: c.Provenance[name]}
-		ps := runPairSettings(&r)
-		if ps["normalize"] == dataio.Auto {
-			ps["normalize"] = c.fingerprintNormalize([]Source{s})
-		}
-		out[name] = identityOf(identityFields(&r, ps))
 	}
-	c.adoptIdentities(sources, out)
 	return out
 }
 
 // Plan lists the jobs of a run in a fixed order (dataset, partition, entry),
-// restricted to the configured shard: job i belongs to shard (i mod N) + 1.
+// restricted to the configured shard: the run's jobs are assigned to the
+// Shards shards by their expected cost (AssignShards of jobCosts), so that
+// the shards take about the same time, not the same number of jobs.
 func (c *Config) Plan(sources []Source, entries []Entry) []Job {
 	var jobs []Job
-	i := 0
 	for _, s := range sources {
 		for k := 0; k < s.Len(); k++ {
 			for _, e := range entries {
-				if c.Shards <= 1 || i%c.Shards == c.Shard-1 {
-					jobs = append(jobs, Job{Source: s, Entry: e, Partition: k})
-				}
-				i++
+				jobs = append(jobs, Job{Source: s, Entry: e, Partition: k})
 			}
 		}
 	}
-	return jobs
+	if c.Shards <= 1 {
+		return jobs
+	}
+	var mine []Job
+	for i, s := range AssignShards(jobCosts(jobs), c.Shards) {
+		if s == c.Shard-1 {
+			mine = append(mine, jobs[i])
+		}
+	}
+	return mine
 }
 
 // Progress is called once when the run starts, with last nil and done the
@@ -374,9 +353,15 @@ func JobSeed(seed uint64, k int) uint64 {
 // test) and records it.
 func runJob(ctx context.Context, c Config, base methods.Common, j Job, run string) Record {
 	rec := Record{
-		Dataset: j.Source.Name(), Identity: c.Identity[j.Source.Name()], Entry: j.Entry.String(), Method: j.Entry.Method,
+		SchemaVersion: SchemaVersion,
+		Dataset:       j.Source.Name(), Identity: c.Identity[j.Source.Name()], Entry: j.Entry.String(), Method: j.Entry.Method,
 		Param: j.Entry.Param, Mode: j.Entry.Mode, Partition: j.Partition, Run: run, Seed: c.Seed,
 		Grid: c.Grid, Settings: c.Settings, Provenance: c.Provenance[j.Source.Name()],
+	}
+	if c.Settings != nil {
+		if d, ok := c.Settings.dataset(rec.Dataset); ok {
+			rec.DatasetIdentity = &d.Identity
+		}
 	}
 	start := time.Now()
 	fail := func(stage string, err error) Record {

@@ -79,7 +79,7 @@ func heartSource(t *testing.T, k int, seed uint64) Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &SplitSource{Data: d, Splits: splits}
+	return &dataio.Partitioned{Data: d, Splits: splits}
 }
 
 // mustEntries parses a list of entries, probes (probeEntry) among them.
@@ -218,7 +218,7 @@ func TestResumeEqualsUninterruptedRun(t *testing.T) {
 	}
 	// A crash in mid-write leaves a torn line; resume must cope.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"dataset":"heart","entry":"pro`)
+	f.WriteString(`{"schema_version":1,"dataset":"heart","entry":"pro`)
 	f.Close()
 
 	prior, err := ReadRecordsFile(path)
@@ -253,7 +253,7 @@ func TestResumeEqualsUninterruptedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same records (timings aside) make the same tables: the summary
-	// is a function of the records alone (report.SummarizeRun).
+	// is a function of the records alone (report.Summarize).
 	if !reflect.DeepEqual(masked(merged), masked(full)) {
 		t.Fatal("resumed run differs from the uninterrupted run")
 	}
@@ -279,7 +279,7 @@ func TestFingerprint(t *testing.T) {
 		"options":   {Seed: 1, Base: methods.Common{Folds: 3}},
 		"gridrows":  {Seed: 1, Base: methods.Common{Folds: 5, GridRows: -1}},
 		"normalize": {Seed: 1, Normalize: "minmax01", Base: methods.Common{Folds: 5}},
-		"describe":  {Seed: 1, Base: methods.Common{Folds: 5}, Describe: map[string]string{"a": "b"}},
+		"select":    {Seed: 1, Base: methods.Common{Folds: 5}, Select: SelectLaanaya},
 	} {
 		if c.Fingerprint(e, src) == fp {
 			t.Errorf("changing %s kept the fingerprint", name)
@@ -300,20 +300,21 @@ func TestFingerprint(t *testing.T) {
 	}
 	// The same file name and partitions over other bytes (the data file
 	// was edited between a run and its --resume) is another run.
-	edited := *src[0].(*SplitSource)
+	edited := *src[0].(*dataio.Partitioned)
 	d := *edited.Data
 	d.SHA256 = strings.Repeat("0", 64)
 	edited.Data = &d
 	if base.Fingerprint(e, []Source{&edited}) == fp {
 		t.Error("changing the data's SHA-256 kept the fingerprint")
 	}
-	// The same through the one-hot wrapper of nominal data: its bytes count,
-	// and encoded is another run than not encoded.
-	enc := base.Fingerprint(e, []Source{OneHotSource{src[0]}})
+	// The same of one-hot encoded partitions of nominal data: its bytes
+	// count, and encoded is another run than not encoded.
+	oneHot := func(p *dataio.Partitioned) Source { c := *p; c.OneHot = true; return &c }
+	enc := base.Fingerprint(e, []Source{oneHot(src[0].(*dataio.Partitioned))})
 	if enc == fp {
 		t.Error("one-hot encoding kept the fingerprint")
 	}
-	if base.Fingerprint(e, []Source{OneHotSource{&edited}}) == enc {
+	if base.Fingerprint(e, []Source{oneHot(&edited)}) == enc {
 		t.Error("changing the SHA-256 of one-hot encoded data kept the fingerprint")
 	}
 }
@@ -321,7 +322,7 @@ func TestFingerprint(t *testing.T) {
 // Two data sets of one name are told apart by their paths, one-hot encoded
 // ones too; the same path twice is refused.
 func TestUniqueNamesByPath(t *testing.T) {
-	a, b := heartSource(t, 2, 1).(*SplitSource), heartSource(t, 2, 1).(*SplitSource)
+	a, b := heartSource(t, 2, 1).(*dataio.Partitioned), heartSource(t, 2, 1).(*dataio.Partitioned)
 	parts := []*dataio.Partitioned{
 		{Spec: DatasetSettings{Path: "x/heart"}, Data: a.Data, Splits: a.Splits, OneHot: true},
 		{Spec: DatasetSettings{Path: "y/heart"}, Data: b.Data, Splits: b.Splits, OneHot: true},
@@ -418,56 +419,5 @@ func TestModeReachesMethod(t *testing.T) {
 		if r.Failed() {
 			t.Errorf("%s failed: %s", r.Entry, r.Error)
 		}
-	}
-}
-
-// TestFingerprintKeepsRunIDsWhenAFieldIsAdded: the fingerprint hashes the
-// canonical encoding of the settings with zero values left out, so a field
-// added to a settings type (here simulated by a struct with one more field,
-// at its zero value) keeps every existing run id, while the same field set
-// to a value changes it.
-func TestFingerprintKeepsRunIDsWhenAFieldIsAdded(t *testing.T) {
-	type before struct {
-		methods.Common
-		Param   string
-		MaxIter int
-	}
-	type after struct {
-		methods.Common
-		Param   string
-		MaxIter int
-		NewKnob float64
-		Hook    func()
-	}
-	enc := func(v any) map[string]string {
-		kv := map[string]string{}
-		canonical(kv, "entry.0.", reflect.ValueOf(v))
-		return kv
-	}
-	b := enc(before{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5})
-	a := enc(after{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5, Hook: func() {}})
-	if hashSettings(a) != hashSettings(b) {
-		t.Fatalf("a zero-valued new field changed the hash: %v vs %v", a, b)
-	}
-	if want := map[string]string{"entry.0.C": "2", "entry.0.Param": "diag", "entry.0.MaxIter": "5"}; !reflect.DeepEqual(b, want) {
-		t.Fatalf("canonical encoding %v, want %v", b, want)
-	}
-	a2 := enc(after{Common: methods.Common{C: 2}, Param: "diag", MaxIter: 5, NewKnob: 0.5})
-	if hashSettings(a2) == hashSettings(b) {
-		t.Fatal("a new field set to a value kept the hash")
-	}
-	// The run's settings of today's specs: defaults are left out, so the
-	// default svm entry contributes only its name.
-	c := Config{Seed: 1, Base: methods.Common{Folds: 5, Eps: 1e-3, CacheMB: 200}}
-	kv := c.RunSettings(mustEntries(t, "svm,spd:full"), nil)
-	want := map[string]string{"seed": "1", "normalize": "zscore", "base.Folds": "5", "base.Eps": "0.001",
-		"base.CacheMB": "200", "entry.0": "svm", "entry.1": "spd:full", "entry.1.Param": "full"}
-	if !reflect.DeepEqual(kv, want) {
-		t.Fatalf("RunSettings = %v, want %v", kv, want)
-	}
-	if d := DiffSettings(want, map[string]string{"seed": "1", "normalize": "zscore", "base.Folds": "3", "base.Eps": "0.001",
-		"base.CacheMB": "200", "entry.0": "svm", "entry.1": "spd:full", "entry.1.Param": "full", "entry.1.Rho": "0.5"}); !reflect.DeepEqual(d,
-		[]string{"base.Folds: 5 → 3", "entry.1.Rho: (default) → 0.5"}) {
-		t.Fatalf("DiffSettings = %q", d)
 	}
 }

@@ -25,10 +25,9 @@ type DatasetSettings = dataio.DatasetSpec
 // partitioned with the settings of each (its Path is not used; its Name
 // only for one path), as the command line gives them. Datasets that share
 // a name (a/heart.dat and b/heart.dat) are named by their paths; the same
-// path given twice is a *DuplicateDataError. Each is marked FileList: the
-// run describes them in its fingerprint as one list of files with shared
-// settings, as it always has (datasetSources), so that their runs keep
-// their ids.
+// path given twice is a *DuplicateDataError. Each is marked FileList, so
+// that Compare names them so (a study's datasets that share a name are
+// refused, a *DuplicateNameError).
 func FileSpecs(paths []string, each DatasetSettings) []DatasetSettings {
 	if len(paths) == 0 {
 		paths = DefaultData
@@ -63,18 +62,17 @@ func (e *DuplicateNameError) Error() string {
 }
 
 // datasetSources opens the datasets specs (dataio.OpenDataset), each
-// with its own settings, returns what opening each found to tell the user
-// (notices), and describes them for the fingerprint as the run's fingerprint always
-// described them: FileSpecs' datasets (FileList) as one list of files with
-// shared settings, a study's each by its settings (DatasetSettings.Key).
-func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSettings, describe map[string]string) (_ []Source, notices []Notice, _ error) {
+// with its own settings, and returns what opening each found to tell the
+// user (notices). FileSpecs' datasets (FileList) that share a name are
+// named by their paths; a study's are refused.
+func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSettings) (_ []Source, notices []Notice, _ error) {
 	files := specs[0].FileList
 	var (
 		parts []*dataio.Partitioned
 		seen  = map[string]string{} // a study's display names: where each was given
 	)
-	for i, ds := range specs {
-		ds.Read.MemBytes = s.MemBytes // reading within the run's bound (not in any identity: ReadFlags)
+	for _, ds := range specs {
+		ds.Read.MemBytes = s.MemBytes // reading within the run's bound (not in any identity)
 		p, err := dataio.OpenDataset(ctx, ds, s.Seed, s.Stdin)
 		if err != nil && !files {
 			err = studyError(ds, err)
@@ -84,14 +82,14 @@ func (s *CompareSettings) datasetSources(ctx context.Context, specs []DatasetSet
 		}
 		notices = append(notices, noticesOf(p.Notes)...)
 		if !files {
-			if err := describeStudy(i, p, seen, describe); err != nil {
+			if err := uniqueStudyName(p, seen); err != nil {
 				return nil, nil, err
 			}
 		}
 		parts = append(parts, p)
 	}
 	if files {
-		if err := describeFiles(parts, describe); err != nil {
+		if err := uniqueNames(parts); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -125,7 +123,6 @@ func (e *SameDatasetError) Error() string {
 // oneIdentityEach refuses two of the opened datasets parts (of specs)
 // that have one identity (a *SameDatasetError).
 func (s *CompareSettings) oneIdentityEach(specs []DatasetSettings, parts []*dataio.Partitioned) error {
-	c := Config{Normalize: s.Normalize}
 	seen := map[Identity]int{}
 	where := func(i int) string {
 		if specs[i].Where != "" {
@@ -134,7 +131,7 @@ func (s *CompareSettings) oneIdentityEach(specs []DatasetSettings, parts []*data
 		return specs[i].Path
 	}
 	for i, p := range parts {
-		id := identityOf(p.Identity(c.fingerprintNormalize([]Source{p})))
+		id := identify(p, s.Seed, normalizeKind(s.Normalize), "").ID()
 		if j, ok := seen[id]; ok {
 			return &SameDatasetError{First: where(j), Second: where(i), SHA256: p.Data.SHA256}
 		}
@@ -171,48 +168,14 @@ func noticesOf(notes []dataio.PartitionNote) []Notice {
 	return out
 }
 
-// describeStudy refuses a study's dataset p (the i-th) whose display name
-// an earlier one has (seen: where each was given) and describes it by its
-// settings ("dataset.N").
-func describeStudy(i int, p *dataio.Partitioned, seen, describe map[string]string) error {
+// uniqueStudyName refuses a study's dataset p whose display name an
+// earlier one has (seen: where each was given).
+func uniqueStudyName(p *dataio.Partitioned, seen map[string]string) error {
 	ds, name := p.Spec, p.Name()
-	ds.Partitions = cmp.Or(ds.Partitions, DefaultPartitions)
 	if first, dup := seen[name]; dup {
 		return &DuplicateNameError{Name: name, Where: cmp.Or(ds.Where, ds.Path), First: first}
 	}
 	seen[name] = cmp.Or(ds.Where, ds.Path)
-	describe[fmt.Sprintf("dataset.%d", i)] = ds.Key()
-	return nil
-}
-
-// describeFiles names the datasets of FileSpecs that share a name by their
-// paths (uniqueNames) and describes them as one list of files: "data" the
-// paths, "partitions" the settings every one shares.
-func describeFiles(parts []*dataio.Partitioned, describe map[string]string) error {
-	if err := uniqueNames(parts); err != nil {
-		return err
-	}
-	d := parts[0].Spec // the settings every one shares
-	k := cmp.Or(d.Partitions, DefaultPartitions)
-	if d.Name != "" && len(parts) == 1 {
-		describe["name"] = d.Name
-	}
-	paths := make([]string, len(parts))
-	for i, p := range parts {
-		paths[i] = p.Spec.Path
-	}
-	splits := "random"
-	if d.Predefined {
-		splits = "predefined"
-	}
-	describe["data"] = strings.Join(paths, ",")
-	if d.Read.Multiclass == dataio.OneVsRest { // one-vs-one runs keep their ids
-		describe["multiclass"] = dataio.OneVsRest
-	}
-	describe["partitions"] = fmt.Sprintf("%s/%d/%d/%d/%g/%v", splits, k, d.TrainSize, d.TestSize, d.TrainFraction, d.Stratified)
-	if d.Test != "" {
-		describe["test"] = fmt.Sprintf("%s/%v/%v", d.Test, d.PartitionsGiven, d.TrainSizeGiven)
-	}
 	return nil
 }
 

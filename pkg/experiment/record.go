@@ -26,20 +26,24 @@ import (
 // Record is the outcome of one (dataset, method entry, partition) job: one line
 // of a results file.
 type Record struct {
-	// Dataset is the dataset's display name; Identity what it is (its
-	// data, how it was read, partitioned and normalised): a job is keyed
-	// by both (Key). Records written before identities were recorded have
-	// none (RecordIdentity derives it).
-	Dataset   string   `json:"dataset"`
-	Identity  Identity `json:"identity,omitempty"`
-	Entry     string   `json:"entry"` // "method[:param][@mode]"
-	Method    string   `json:"method"`
-	Param     string   `json:"param,omitempty"`
-	Mode      string   `json:"mode,omitempty"`
-	Partition int      `json:"partition"` // 0-based
+	// SchemaVersion is the version of the record's schema (SchemaVersion;
+	// docs/output.md): ReadRecords refuses a record of another version, or
+	// of none (a pre-release kerneltune's).
+	SchemaVersion int `json:"schema_version"`
+	// Dataset is the dataset's display name; Identity what it is, the
+	// hash of DatasetIdentity (its data, how it was read, partitioned and
+	// normalised): a job is keyed by both (Key).
+	Dataset         string           `json:"dataset"`
+	Identity        Identity         `json:"identity,omitempty"`
+	DatasetIdentity *DatasetIdentity `json:"dataset_identity,omitempty"`
+	Entry           string           `json:"entry"` // "method[:param][@mode]"
+	Method          string           `json:"method"`
+	Param           string           `json:"param,omitempty"`
+	Mode            string           `json:"mode,omitempty"`
+	Partition       int              `json:"partition"` // 0-based
 
-	// Run is the fingerprint of the settings that produced the record; a
-	// results file only resumes or merges with records of the same run.
+	// Run is the run id, the hash of Settings (RunSettings.ID); a results
+	// file resumes only with records of the same run.
 	Run  string `json:"run"`
 	Seed uint64 `json:"seed"`
 
@@ -132,10 +136,11 @@ type Record struct {
 	// jobs are missing. Records written before the grid was recorded have
 	// none; report then infers the grid from the records and says so.
 	Grid *Grid `json:"grid,omitempty"`
-	// Settings are the run's settings that make its fingerprint
-	// (Config.RunSettings: sorted keys, defaults left out), so that a
-	// resume with other settings can say which differ.
-	Settings map[string]string `json:"settings,omitempty"`
+	// Settings are the run's settings, which its id (Run) hashes
+	// (Config.RunSettings), so that a resume with other settings can say
+	// which differ and report can merge runs that agree on every
+	// (dataset, method) pair they share.
+	Settings *RunSettings `json:"settings,omitempty"`
 	// Provenance says where the record's data came from and what made the
 	// run (version, command line or study file); records written before
 	// it was recorded have none.
@@ -343,7 +348,7 @@ func (s *FileSink) open(path string, resume bool) error {
 
 // recordStart is how every record's line begins (json.Marshal of a Record:
 // its first field).
-const recordStart = `{"dataset":`
+const recordStart = `{"schema_version":`
 
 // checkTornTail refuses a last line without its newline that is neither a
 // whole record nor the start of one (ReadRecords skips such a line as torn,
@@ -464,6 +469,9 @@ func readRecordSet(r io.Reader, name string) (recordSet, error) {
 					break
 				}
 				return recordSet{}, fmt.Errorf("%s:%d: not a result record of 'kerneltune compare --out': %v", name, line, perr)
+			}
+			if err := checkVersion(rec.SchemaVersion); err != nil {
+				return recordSet{}, fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 			if err := checkRequired(t); err != nil {
 				return recordSet{}, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -670,6 +678,9 @@ func CheckRecord(r *Record) error {
 	if err := dataio.CheckName(r.Dataset); err != nil {
 		return err
 	}
+	if d := r.DatasetIdentity; d != nil && r.Identity != d.ID() {
+		return fmt.Errorf("identity %q is not that of its dataset_identity (%s): the record was edited", r.Identity, d.ID())
+	}
 	if r.Partition >= MaxPartitions {
 		return fmt.Errorf("partition %d is outside the bound of a run (at most %d partitions: 0 to %d)", r.Partition, MaxPartitions, MaxPartitions-1)
 	}
@@ -723,7 +734,7 @@ func CheckRecord(r *Record) error {
 }
 
 // RequiredFields are the fields of a record that a table or a statistic
-// uses, which every record compare writes holds (those of version 1 too):
+// uses, which every record compare writes holds:
 // ReadRecords refuses a record that lacks one or holds null (as pandas
 // writes a NaN), since it would be read as 0.
 var RequiredFields = []string{"partition", "test_accuracy", "nsv", "train_size", "test_size", "iterations", "svm_solves", "seconds"}
@@ -750,6 +761,27 @@ func checkRequired(b []byte) error {
 		return fmt.Errorf("no field %s (every record compare writes has one; it would be read as 0)", strings.Join(missing, ", "))
 	case len(null) > 0:
 		return fmt.Errorf("field %s is null, not a number (every record compare writes has one; it would be read as 0)", strings.Join(null, ", "))
+	}
+	return nil
+}
+
+// VersionError is a record of a schema version this kerneltune does not
+// read: Version 0 is a record without one, written by a pre-release
+// kerneltune.
+type VersionError struct{ Version int }
+
+func (e *VersionError) Error() string {
+	if e.Version == 0 {
+		return fmt.Sprintf("a record without a schema_version, written by a pre-release kerneltune: this version reads records of schema version %d only; rerun the comparison to write them anew", SchemaVersion)
+	}
+	return fmt.Sprintf("a record of schema_version %d: this kerneltune reads schema version %d only; read it with the kerneltune that wrote it, or rerun the comparison", e.Version, SchemaVersion)
+}
+
+// checkVersion refuses a record of another schema version than this
+// kerneltune's.
+func checkVersion(v int) error {
+	if v != SchemaVersion {
+		return &VersionError{Version: v}
 	}
 	return nil
 }
@@ -796,13 +828,10 @@ func readRecordSetFile(path string) (recordSet, error) {
 // resumed file's records and the new ones) by the rules of every merge
 // (mergeSets): the runs must match (ErrMixedRuns), a job present twice
 // counts once when the two hold the same result; otherwise the error is a
-// *DuplicateJobError naming both ("record set K"). A record without an
-// identity (written before they were recorded) gets that of the run's
-// records of its name that have one.
+// *DuplicateJobError naming both ("record set K").
 func Merge(sets ...[]Record) ([]Record, error) {
 	rs := make([]recordSet, len(sets))
 	run := ""
-	ids := map[string]Identity{}
 	for k, set := range sets {
 		for _, r := range set {
 			if run == "" {
@@ -810,27 +839,8 @@ func Merge(sets ...[]Record) ([]Record, error) {
 			} else if r.Run != run {
 				return nil, fmt.Errorf("%w (%s and %s)", ErrMixedRuns, run, r.Run)
 			}
-			if r.Identity != "" {
-				ids[r.Dataset] = r.Identity
-			}
 		}
 		rs[k] = recordSet{name: fmt.Sprintf("record set %d", k+1), recs: set}
-	}
-	// One run's datasets have one name each (its fingerprint holds their
-	// data, reading and partitions): a record written before identities
-	// were recorded is of its name's identity.
-	lacks := func(r Record) bool { return r.Identity == "" && ids[r.Dataset] != "" }
-	for k := range rs {
-		if !slices.ContainsFunc(rs[k].recs, lacks) {
-			continue
-		}
-		recs := slices.Clone(rs[k].recs) // not the caller's
-		for i := range recs {
-			if recs[i].Identity == "" {
-				recs[i].Identity = ids[recs[i].Dataset]
-			}
-		}
-		rs[k].recs = recs
 	}
 	return mergeSets(rs)
 }

@@ -12,7 +12,7 @@ import (
 
 const gridJSON = `"grid":{"datasets":[{"name":"heart","partitions":24}],"entries":["svm","rcsc"]}`
 
-const goodLine = `{"dataset":"heart","entry":"svm","method":"svm","partition":2,"run":"abc","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}`
+const goodLine = `{"schema_version":1,"dataset":"heart","entry":"svm","method":"svm","partition":2,"run":"abc","status":"converged","test_accuracy":0.8,"nsv":10,"train_size":40,"test_size":40,"iterations":1,"svm_solves":1,"seconds":0.1}`
 
 func TestReadRecords(t *testing.T) {
 	for _, tc := range []struct {
@@ -38,12 +38,12 @@ func TestReadRecords(t *testing.T) {
 		{"entry outside the grid", strings.Replace(strings.Replace(goodLine, "}", `,`+gridJSON+`}`, 1), `"entry":"svm"`, `"entry":"gi"`, 1) + "\n", 0,
 			`x.jsonl:1: entry "gi" is not in the run's grid (svm, rcsc)`},
 		{"no final newline", goodLine, 1, ""},
-		{"torn last line", goodLine + "\n" + `{"dataset":"heart","en`, 1, ""},
+		{"torn last line", goodLine + "\n" + `{"schema_version":1,"dataset":"heart","en`, 1, ""},
 		{"empty", "", 0, ""},
-		{"bad line before the end", goodLine + "\n" + `{"dataset":` + "\n" + goodLine + "\n", 0, "x.jsonl:2: not a result record"},
+		{"bad line before the end", goodLine + "\n" + `{"schema_version":1,"dataset":` + "\n" + goodLine + "\n", 0, "x.jsonl:2: not a result record"},
 		{"complete bad last line", goodLine + "\n" + "[1,2]\n", 0, "x.jsonl:2: not a result record"},
 		{"another tool's JSON", `{"foo": 1}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no dataset, entry, method, run, status"},
-		{"no run", `{"dataset":"d","entry":"svm","method":"svm","status":"converged"}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no run"},
+		{"no run", `{"schema_version":1,"dataset":"d","entry":"svm","method":"svm","status":"converged"}` + "\n", 0, "x.jsonl:1: not a result record of 'kerneltune compare --out': no run"},
 		{"negative partition", strings.Replace(goodLine, `"partition":2`, `"partition":-1`, 1) + "\n", 0, "x.jsonl:1: partition -1 < 0"},
 		{"a confusion matrix", strings.Replace(goodLine, "}", `,"test_size":5,"test_confusion":{"labels":["a","b"],"counts":[[2,1],[0,2]]},"test_auc":0.75}`, 1) + "\n", 1, ""},
 		{"a confusion matrix of other rows", strings.Replace(goodLine, "}", `,"test_size":6,"test_confusion":{"labels":["a","b"],"counts":[[2,1],[0,2]]}}`, 1) + "\n", 0,
@@ -141,8 +141,8 @@ func TestOneMergePath(t *testing.T) {
 		return r
 	}
 	withMetrics := strings.Replace(goodLine, "}", `,"test_confusion":{"labels":["a","b"],"counts":[[20,4],[4,12]]},"test_auc":0.5}`, 1)
-	otherRun := strings.Replace(goodLine, `"run":"abc"`, `"run":"def","settings":{"seed":"2"},`+gridJSON, 1)
-	otherSettings := strings.Replace(goodLine, `"run":"abc"`, `"run":"abc","settings":{"seed":"2"}`, 1)
+	otherRun := strings.Replace(goodLine, `"run":"abc"`, `"run":"def","settings":{"seed":2},`+gridJSON, 1)
+	otherSettings := strings.Replace(goodLine, `"run":"abc"`, `"run":"abc","settings":{"seed":2}`, 1)
 	for _, tc := range []struct {
 		name        string
 		first, then string
@@ -153,7 +153,7 @@ func TestOneMergePath(t *testing.T) {
 		{"the later adds the test metrics", goodLine, withMetrics, "", withMetrics},
 		{"the later lacks them", withMetrics, goodLine, "", withMetrics},
 		{"another run, the same result", goodLine, otherRun, "", goodLine},
-		{"one run, other settings", goodLine, otherSettings, `at a:1 and b:7 (settings (none) vs {"seed":"2"})`, ""},
+		{"one run, other settings", goodLine, otherSettings, `at a:1 and b:7 (settings)`, ""},
 		{"another result", goodLine, strings.Replace(otherRun, `"nsv":10`, `"nsv":11`, 1), "at a:1 and b:7 (nsv 10 vs 11)", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

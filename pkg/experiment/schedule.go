@@ -55,26 +55,10 @@ func JobCost(method string, n, d int) float64 {
 	return c
 }
 
-// longestFirst returns the jobs ordered by JobCost, the most expensive
-// first; jobs of equal cost keep their order (the plan's). A source whose
-// shape cannot be read (trainShape) counts as 100 rows of 10 features: its
-// jobs fail in runJob with the error, wherever they come.
+// longestFirst returns the jobs ordered by JobCost (jobCosts), the most
+// expensive first; jobs of equal cost keep their order (the plan's).
 func longestFirst(jobs []Job) []Job {
-	shapes := map[string]shape{}
-	cost := make([]float64, len(jobs))
-	for i, j := range jobs {
-		name := j.Source.Name()
-		sh, ok := shapes[name]
-		if !ok {
-			if ss, err := trainShapes([]Source{j.Source}); err == nil && ss[0].n > 0 {
-				sh = ss[0]
-			} else {
-				sh = shape{n: 100, d: 10}
-			}
-			shapes[name] = sh
-		}
-		cost[i] = shapeCost(j.Entry.Method, sh)
-	}
+	cost := jobCosts(jobs)
 	idx := make([]int, len(jobs))
 	for i := range idx {
 		idx[i] = i

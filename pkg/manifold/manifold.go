@@ -1,12 +1,14 @@
 // Package manifold is the geometry of symmetric positive definite (SPD)
-// matrices that kerneltune's metric-learning methods move on: matrix functions
-// of symmetric matrices through one eigendecomposition (square root, inverse
-// square root, exponential, logarithm), the affine-invariant metric
-// (inner product, exponential and logarithm maps, geodesics, distance, the
-// Riemannian gradient), the congruence step
-// B ← e^{-S} B e^{-S} of an exponential chart, and the linear projections onto
-// the subspaces that restrict a step (isotropic, diagonal, trace-free,
-// diagonal trace-free).
+// matrices that kerneltune's metric-learning methods move on: matrix
+// functions of symmetric matrices through one eigendecomposition (the
+// inverse square root, log det), the geodesic t ↦ Q^½ exp(t Q^-½ T Q^-½) Q^½
+// of the affine-invariant metric (Curve: spd's exponential-map step and its
+// line search), the congruence step B ← e^{-S} B e^{-S} of an exponential
+// chart (gi), and the linear projections onto the subspaces that restrict a
+// step (isotropic, diagonal, trace-free, diagonal trace-free). The rest of
+// that geometry (exp, log, the exponential and logarithm maps, the distance,
+// the Riemannian gradient) lives in the tests, which hold these functions
+// to its identities.
 //
 // The functions follow gonum's conventions: the destination comes first, an
 // empty destination (the zero value) is allocated, a destination of the wrong
@@ -144,33 +146,9 @@ func spdFunc(op string, dst *mat.SymDense, a mat.Symmetric, f func(float64) floa
 	return nil
 }
 
-// Sqrt sets dst = A^½, the SPD square root of an SPD matrix A.
-func Sqrt(dst *mat.SymDense, a mat.Symmetric) error {
-	return spdFunc("matrix square root", dst, a, math.Sqrt)
-}
-
 // InvSqrt sets dst = A^-½ for an SPD matrix A.
 func InvSqrt(dst *mat.SymDense, a mat.Symmetric) error {
 	return spdFunc("inverse matrix square root", dst, a, func(v float64) float64 { return 1 / math.Sqrt(v) })
-}
-
-// Log sets dst = log A, the principal (symmetric) logarithm of an SPD matrix A.
-func Log(dst *mat.SymDense, a mat.Symmetric) error {
-	return spdFunc("matrix logarithm", dst, a, math.Log)
-}
-
-// Exp sets dst = exp(A) for a symmetric matrix A; the result is SPD unless
-// an eigenvalue of A is below about -745 (e^λ underflows to 0). The error,
-// wrapping ErrNotFinite, is non-nil for non-finite input and when the result
-// overflows (an eigenvalue of A above about 709.78); dst then holds no
-// meaningful values.
-func Exp(dst *mat.SymDense, a mat.Symmetric) error {
-	e, err := decompose("matrix exponential", a)
-	if err != nil {
-		return err
-	}
-	e.applyTo(dst, math.Exp)
-	return checkResult("matrix exponential", dst)
 }
 
 // LogDet returns log det A for an SPD matrix A.
@@ -191,7 +169,7 @@ func LogDet(a mat.Symmetric) (float64, error) {
 
 // whiten returns Q^½ and the eigendecomposition of Q^-½ B Q^-½ (symmetrised)
 // for an SPD matrix Q and a symmetric B of the same size: the first steps of
-// the exponential map, its inverse and the distance.
+// Curve (and of the tests' logarithm map and distance).
 func whiten(op string, q, b mat.Symmetric) (h *mat.Dense, e eigen, err error) {
 	if b.SymmetricDim() != q.SymmetricDim() {
 		panic(mat.ErrShape)
@@ -219,81 +197,6 @@ func sandwich(h mat.Matrix, a mat.Matrix) *mat.Dense {
 	t.Mul(h, a)
 	out.Mul(&t, h)
 	return &out
-}
-
-// ExpMap sets dst = E_Q(T) = Q^½ exp(Q^-½ T Q^-½) Q^½, the exponential map of
-// the affine-invariant metric at the SPD point Q applied to the symmetric
-// tangent vector T, and d/dt E_Q(tT) at t = 0 is T. The result is SPD as
-// long as the eigenvalues λ of Q^-½ T Q^-½ stay within about ±1400 (e^{λ/2}
-// neither overflows, which is an error wrapping ErrNotFinite, nor underflows
-// to a singular result).
-//
-// Laanaya et al. (2011, eq. 22) step with T = -η G, G the Euclidean gradient;
-// the Riemannian-gradient step takes T = -η RiemannianGrad(Q, G).
-func ExpMap(dst *mat.SymDense, q, t mat.Symmetric) error {
-	c, err := newCurve("exp map", q, t)
-	if err != nil {
-		return err
-	}
-	c.At(dst, 1)
-	return checkResult("exp map", dst)
-}
-
-// LogMap sets dst = log_Q(P) = Q^½ log(Q^-½ P Q^-½) Q^½, the inverse of
-// ExpMap at Q: the tangent vector at Q whose geodesic reaches P at t = 1.
-// Both Q and P must be SPD.
-func LogMap(dst *mat.SymDense, q, p mat.Symmetric) error {
-	h, e, err := whiten("log map", q, p)
-	if err != nil {
-		return err
-	}
-	if err := e.checkSPD("log map"); err != nil {
-		return err
-	}
-	reuse(dst, q.SymmetricDim())
-	Symmetrize(dst, sandwich(h, e.apply(math.Log)))
-	return nil
-}
-
-// Inner returns the affine-invariant inner product ⟨U, V⟩_Q = tr(Q⁻¹U Q⁻¹V)
-// of symmetric tangent vectors U and V at the SPD point Q. Distance(Q, P)² =
-// ⟨L, L⟩_Q for L = log_Q(P).
-func Inner(q, u, v mat.Symmetric) (float64, error) {
-	n := q.SymmetricDim()
-	if u.SymmetricDim() != n || v.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(q) {
-		return 0, fmt.Errorf("inner product: %w (Cholesky factorisation failed)", ErrNotSPD)
-	}
-	var a, b mat.Dense
-	if err := ch.SolveTo(&a, u); err != nil {
-		return 0, fmt.Errorf("inner product: %w", err)
-	}
-	if err := ch.SolveTo(&b, v); err != nil {
-		return 0, fmt.Errorf("inner product: %w", err)
-	}
-	// tr(AB) = Σ_ij A_ij B_ji.
-	s := 0.0
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			s += a.At(i, j) * b.At(j, i)
-		}
-	}
-	return s, nil
-}
-
-// RiemannianGrad sets dst = Q G Q, the gradient of the affine-invariant metric
-// ⟨U, V⟩_Q = tr(Q⁻¹UQ⁻¹V) that corresponds to the Euclidean gradient G:
-// ⟨QGQ, V⟩_Q = tr(GV) for every symmetric V.
-func RiemannianGrad(dst *mat.SymDense, q, g mat.Symmetric) {
-	n := q.SymmetricDim()
-	if g.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	reuse(dst, n)
-	Symmetrize(dst, sandwich(q, g))
 }
 
 // Curve is the geodesic t ↦ E_Q(tT) = Q^½ exp(t Q^-½ T Q^-½) Q^½ with its
@@ -324,8 +227,7 @@ func newCurve(op string, q, t mat.Symmetric) (*Curve, error) {
 // At sets dst = E_Q(tT) = W Wᵀ with W = Q^½ V diag(e^{tλ/2}): symmetric and
 // PSD by construction, even when e^{tλ} spans many orders of magnitude. It
 // does not check the result: dst holds ±Inf or NaN when e^{tλ/2} overflows
-// (|tλ| above about 1419), so a caller must bound the step (ExpMap reports
-// it with ErrNotFinite).
+// (|tλ| above about 1419), so a caller must bound the step.
 func (c *Curve) At(dst *mat.SymDense, t float64) {
 	n := len(c.vals)
 	reuse(dst, n)
@@ -337,16 +239,6 @@ func (c *Curve) At(dst *mat.SymDense, t float64) {
 		}
 	}
 	dst.SymOuterK(1, w)
-}
-
-// Congruence sets dst = H A H for symmetric H and A.
-func Congruence(dst *mat.SymDense, h, a mat.Symmetric) {
-	n := a.SymmetricDim()
-	if h.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	reuse(dst, n)
-	Symmetrize(dst, sandwich(h, a))
 }
 
 // CongruenceStep sets dst = e^{-S} B e^{-S} for symmetric S and B: a step of
@@ -365,7 +257,7 @@ func CongruenceStep(dst *mat.SymDense, b, s mat.Symmetric) error {
 	// The eigenvalues of S sum to tr S; restore that exactly (the
 	// eigensolver's rounding would otherwise let det drift over many
 	// trace-free steps).
-	shift := Trace(s)
+	shift := trace(s)
 	for _, v := range e.vals {
 		shift -= v
 	}
@@ -379,27 +271,8 @@ func CongruenceStep(dst *mat.SymDense, b, s mat.Symmetric) error {
 	return checkResult("congruence step", dst)
 }
 
-// Distance returns the affine-invariant geodesic distance
-// ‖log(A^-½ B A^-½)‖_F between SPD matrices A and B. It is symmetric and
-// invariant under congruence: d(MAMᵀ, MBMᵀ) = d(A, B) for invertible M.
-func Distance(a, b mat.Symmetric) (float64, error) {
-	_, e, err := whiten("distance", a, b)
-	if err != nil {
-		return 0, err
-	}
-	if err := e.checkSPD("distance"); err != nil {
-		return 0, err
-	}
-	s := 0.0
-	for _, v := range e.vals {
-		l := math.Log(v)
-		s += l * l
-	}
-	return math.Sqrt(s), nil
-}
-
-// Trace returns tr A.
-func Trace(a mat.Symmetric) float64 {
+// trace returns tr A.
+func trace(a mat.Symmetric) float64 {
 	s := 0.0
 	for i := 0; i < a.SymmetricDim(); i++ {
 		s += a.At(i, i)
@@ -410,7 +283,7 @@ func Trace(a mat.Symmetric) float64 {
 // ProjectIsotropic sets dst = (tr A / d) I, the orthogonal projection of A
 // onto the multiples of the identity.
 func ProjectIsotropic(dst *mat.SymDense, a mat.Symmetric) {
-	m := Trace(a) / float64(a.SymmetricDim())
+	m := trace(a) / float64(a.SymmetricDim())
 	setDiagonal(dst, a, func(float64) float64 { return m })
 }
 
@@ -439,7 +312,7 @@ func setDiagonal(dst *mat.SymDense, a mat.Symmetric, f func(aii float64) float64
 func ProjectTraceFree(dst *mat.SymDense, a mat.Symmetric) {
 	n := a.SymmetricDim()
 	reuse(dst, n)
-	m := Trace(a) / float64(n)
+	m := trace(a) / float64(n)
 	if dst != a {
 		dst.CopySym(a)
 	}
@@ -451,6 +324,6 @@ func ProjectTraceFree(dst *mat.SymDense, a mat.Symmetric) {
 // ProjectDiagonalTraceFree sets dst = diag(A) - (tr A / d) I, the projection
 // onto the trace-free diagonal matrices.
 func ProjectDiagonalTraceFree(dst *mat.SymDense, a mat.Symmetric) {
-	m := Trace(a) / float64(a.SymmetricDim())
+	m := trace(a) / float64(a.SymmetricDim())
 	setDiagonal(dst, a, func(v float64) float64 { return v - m })
 }

@@ -62,24 +62,24 @@ func TestIdentities(t *testing.T) {
 				tol := 1e-12 * cond * float64(n)
 
 				var l, e mat.SymDense
-				if err := Log(&l, a); err != nil {
+				if err := matLog(&l, a); err != nil {
 					t.Fatal(err)
 				}
-				if err := Exp(&e, &l); err != nil {
+				if err := matExp(&e, &l); err != nil {
 					t.Fatal(err)
 				}
 				if d := maxDiff(&e, a) / scale; d > tol {
-					t.Errorf("Exp(Log A) - A = %g relative", d)
+					t.Errorf("matExp(matLog A) - A = %g relative", d)
 				}
 
 				var s mat.SymDense
-				if err := Sqrt(&s, a); err != nil {
+				if err := matSqrt(&s, a); err != nil {
 					t.Fatal(err)
 				}
 				var s2 mat.Dense
 				s2.Mul(&s, &s)
 				if d := maxDiff(&s2, a) / scale; d > tol {
-					t.Errorf("Sqrt(A)² - A = %g relative", d)
+					t.Errorf("matSqrt(A)² - A = %g relative", d)
 				}
 
 				var is mat.SymDense
@@ -89,7 +89,7 @@ func TestIdentities(t *testing.T) {
 				var p mat.Dense
 				p.Mul(&is, &s)
 				if d := maxDiff(&p, eye(n)); d > 1e-12*math.Sqrt(cond)*float64(n) {
-					t.Errorf("InvSqrt(A)·Sqrt(A) - I = %g", d)
+					t.Errorf("InvSqrt(A)·matSqrt(A) - I = %g", d)
 				}
 
 				ld, err := LogDet(a)
@@ -99,7 +99,7 @@ func TestIdentities(t *testing.T) {
 				if want := math.Log(det(a)); math.Abs(ld-want) > 1e-9*math.Max(1, math.Abs(want)) {
 					t.Errorf("LogDet = %g, want %g", ld, want)
 				}
-				if tr := Trace(&l); math.Abs(tr-ld) > 1e-9*math.Max(1, math.Abs(ld)) {
+				if tr := trace(&l); math.Abs(tr-ld) > 1e-9*math.Max(1, math.Abs(ld)) {
 					t.Errorf("tr log A = %g, log det A = %g", tr, ld)
 				}
 			})
@@ -119,29 +119,29 @@ func TestKnownValues(t *testing.T) {
 	// diag(4, 9): sqrt = diag(2, 3); a rotation of it keeps the eigenvalues.
 	a := mat.NewSymDense(2, []float64{4, 0, 0, 9})
 	var s mat.SymDense
-	if err := Sqrt(&s, a); err != nil {
+	if err := matSqrt(&s, a); err != nil {
 		t.Fatal(err)
 	}
 	if d := maxDiff(&s, mat.NewSymDense(2, []float64{2, 0, 0, 3})); d > 1e-14 {
-		t.Errorf("Sqrt(diag(4,9)) off by %g: %v", d, mat.Formatted(&s))
+		t.Errorf("matSqrt(diag(4,9)) off by %g: %v", d, mat.Formatted(&s))
 	}
 	// exp([[0, x], [x, 0]]) = [[cosh x, sinh x], [sinh x, cosh x]].
 	x := 0.7
 	var e mat.SymDense
-	if err := Exp(&e, mat.NewSymDense(2, []float64{0, x, x, 0})); err != nil {
+	if err := matExp(&e, mat.NewSymDense(2, []float64{0, x, x, 0})); err != nil {
 		t.Fatal(err)
 	}
 	want := mat.NewSymDense(2, []float64{math.Cosh(x), math.Sinh(x), math.Sinh(x), math.Cosh(x)})
 	if d := maxDiff(&e, want); d > 1e-14 {
-		t.Errorf("Exp off by %g", d)
+		t.Errorf("matExp off by %g", d)
 	}
-	// Distance between multiples of I: √d |log(b/a)|.
-	dist, err := Distance(eye(3), mat.NewSymDense(3, []float64{math.E, 0, 0, 0, math.E, 0, 0, 0, math.E}))
+	// distance between multiples of I: √d |log(b/a)|.
+	dist, err := distance(eye(3), mat.NewSymDense(3, []float64{math.E, 0, 0, 0, math.E, 0, 0, 0, math.E}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(dist-math.Sqrt(3)) > 1e-14 {
-		t.Errorf("Distance(I, eI) = %g, want √3", dist)
+		t.Errorf("distance(I, eI) = %g, want √3", dist)
 	}
 }
 
@@ -150,12 +150,12 @@ func TestNotSPD(t *testing.T) {
 	singular := mat.NewSymDense(2, []float64{1, 1, 1, 1})
 	nan := mat.NewSymDense(2, []float64{1, math.NaN(), math.NaN(), 1})
 	ops := map[string]func(a mat.Symmetric) error{
-		"Sqrt":    func(a mat.Symmetric) error { var d mat.SymDense; return Sqrt(&d, a) },
+		"Sqrt":    func(a mat.Symmetric) error { var d mat.SymDense; return matSqrt(&d, a) },
 		"InvSqrt": func(a mat.Symmetric) error { var d mat.SymDense; return InvSqrt(&d, a) },
-		"Log":     func(a mat.Symmetric) error { var d mat.SymDense; return Log(&d, a) },
-		"ExpMap":  func(a mat.Symmetric) error { var d mat.SymDense; return ExpMap(&d, a, eye(2)) },
+		"Log":     func(a mat.Symmetric) error { var d mat.SymDense; return matLog(&d, a) },
+		"ExpMap":  func(a mat.Symmetric) error { var d mat.SymDense; return expMap(&d, a, eye(2)) },
 		"Distance": func(a mat.Symmetric) error {
-			_, err := Distance(a, eye(2))
+			_, err := distance(a, eye(2))
 			return err
 		},
 		"LogDet": func(a mat.Symmetric) error { _, err := LogDet(a); return err },
@@ -172,13 +172,13 @@ func TestNotSPD(t *testing.T) {
 			}
 		}
 	}
-	// Exp accepts any finite symmetric matrix, and refuses NaN.
+	// matExp accepts any finite symmetric matrix, and refuses NaN.
 	var e mat.SymDense
-	if err := Exp(&e, indefinite); err != nil {
-		t.Errorf("Exp(indefinite): %v", err)
+	if err := matExp(&e, indefinite); err != nil {
+		t.Errorf("matExp(indefinite): %v", err)
 	}
-	if err := Exp(&e, nan); !errors.Is(err, ErrNotFinite) {
-		t.Errorf("Exp(NaN): %v", err)
+	if err := matExp(&e, nan); !errors.Is(err, ErrNotFinite) {
+		t.Errorf("matExp(NaN): %v", err)
 	}
 }
 
@@ -200,23 +200,23 @@ func TestExpMap(t *testing.T) {
 			t.Fatal(err)
 		}
 		var mt mat.SymDense
-		Congruence(&mt, &hi, tv)
+		congruence(&mt, &hi, tv)
 		big := 20 / mat.Norm(&mt, 2)
 		for _, scale := range []float64{1, big, -big} {
 			var big mat.SymDense
 			big.ScaleSym(scale, tv)
 			var p mat.SymDense
-			if err := ExpMap(&p, q, &big); err != nil {
+			if err := expMap(&p, q, &big); err != nil {
 				t.Fatal(err)
 			}
 			if !isSPD(&p) {
-				t.Errorf("d=%d: ExpMap(Q, %g T) is not SPD", n, scale)
+				t.Errorf("d=%d: expMap(Q, %g T) is not SPD", n, scale)
 			}
 		}
 
 		// E_Q(0) = Q and d/dt E_Q(tT)|0 = T (central differences).
 		var p0 mat.SymDense
-		if err := ExpMap(&p0, q, mat.NewSymDense(n, nil)); err != nil {
+		if err := expMap(&p0, q, mat.NewSymDense(n, nil)); err != nil {
 			t.Fatal(err)
 		}
 		if d := maxDiff(&p0, q); d > 1e-10*mat.Norm(q, math.Inf(1)) {
@@ -227,7 +227,7 @@ func TestExpMap(t *testing.T) {
 		curve := func(y, x []float64) {
 			var tx, p mat.SymDense
 			tx.ScaleSym(x[0], tv)
-			if err := ExpMap(&p, q, &tx); err != nil {
+			if err := expMap(&p, q, &tx); err != nil {
 				t.Fatal(err)
 			}
 			for i := 0; i < n; i++ {
@@ -247,7 +247,7 @@ func TestExpMap(t *testing.T) {
 			Label: func(i, _ int) string { return fmt.Sprintf(", entry [%d,%d]", i/n, i%n) },
 		})
 
-		// Curve.At agrees with ExpMap.
+		// Curve.At agrees with expMap.
 		c, err := NewCurve(q, tv)
 		if err != nil {
 			t.Fatal(err)
@@ -256,11 +256,11 @@ func TestExpMap(t *testing.T) {
 			var a, b, st mat.SymDense
 			c.At(&a, s)
 			st.ScaleSym(s, tv)
-			if err := ExpMap(&b, q, &st); err != nil {
+			if err := expMap(&b, q, &st); err != nil {
 				t.Fatal(err)
 			}
 			if d := maxDiff(&a, &b) / mat.Norm(&b, math.Inf(1)); d > 1e-11 {
-				t.Errorf("d=%d: Curve.At(%g) differs from ExpMap by %g", n, s, d)
+				t.Errorf("d=%d: Curve.At(%g) differs from expMap by %g", n, s, d)
 			}
 		}
 
@@ -270,12 +270,12 @@ func TestExpMap(t *testing.T) {
 			t.Fatal(err)
 		}
 		var m mat.SymDense
-		Congruence(&m, &hinv, tv)
+		congruence(&m, &hinv, tv)
 		speed := mat.Norm(&m, 2)
 		for _, s := range []float64{0.5, 1.5} {
 			var p mat.SymDense
 			c.At(&p, s)
-			dist, err := Distance(q, &p)
+			dist, err := distance(q, &p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,21 +292,21 @@ func TestLogMap(t *testing.T) {
 		q := randSPD(rng, n, 20)
 		p := randSPD(rng, n, 20)
 		var l, back mat.SymDense
-		if err := LogMap(&l, q, p); err != nil {
+		if err := logMap(&l, q, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := ExpMap(&back, q, &l); err != nil {
+		if err := expMap(&back, q, &l); err != nil {
 			t.Fatal(err)
 		}
 		if d := maxDiff(&back, p) / mat.Norm(p, math.Inf(1)); d > 1e-11 {
-			t.Errorf("d=%d: ExpMap(Q, LogMap(Q, P)) - P = %g relative", n, d)
+			t.Errorf("d=%d: expMap(Q, logMap(Q, P)) - P = %g relative", n, d)
 		}
 		// ‖log_Q P‖_Q = d(Q, P).
-		ll, err := Inner(q, &l, &l)
+		ll, err := inner(q, &l, &l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dist, err := Distance(q, p)
+		dist, err := distance(q, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -315,7 +315,7 @@ func TestLogMap(t *testing.T) {
 		}
 		// At Q = I the inner product is Frobenius.
 		u, v := randSym(rng, n, 1), randSym(rng, n, 1)
-		got, err := Inner(eye(n), u, v)
+		got, err := inner(eye(n), u, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,11 +326,11 @@ func TestLogMap(t *testing.T) {
 			}
 		}
 		if math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
-			t.Errorf("d=%d: Inner(I, U, V) = %g, want %g", n, got, want)
+			t.Errorf("d=%d: inner(I, U, V) = %g, want %g", n, got, want)
 		}
 	}
-	if _, err := Inner(mat.NewSymDense(2, []float64{1, 2, 2, 1}), eye(2), eye(2)); !errors.Is(err, ErrNotSPD) {
-		t.Errorf("Inner at an indefinite point: %v", err)
+	if _, err := inner(mat.NewSymDense(2, []float64{1, 2, 2, 1}), eye(2), eye(2)); !errors.Is(err, ErrNotSPD) {
+		t.Errorf("inner at an indefinite point: %v", err)
 	}
 }
 
@@ -343,10 +343,10 @@ func TestRiemannianGrad(t *testing.T) {
 	q := randSPD(rng, n, 10)
 	g := randSym(rng, n, 1)
 	var rg mat.SymDense
-	RiemannianGrad(&rg, q, g)
+	riemannianGrad(&rg, q, g)
 	for trial := 0; trial < 5; trial++ {
 		v := randSym(rng, n, 1)
-		got, err := Inner(q, &rg, v)
+		got, err := inner(q, &rg, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,10 +364,10 @@ func TestRiemannianGrad(t *testing.T) {
 	var a, c, rstep, estep mat.SymDense
 	rstep.ScaleSym(-eta, &rg)
 	estep.ScaleSym(-eta, g)
-	if err := ExpMap(&a, q, &rstep); err != nil {
+	if err := expMap(&a, q, &rstep); err != nil {
 		t.Fatal(err)
 	}
-	if err := ExpMap(&c, q, &estep); err != nil {
+	if err := expMap(&c, q, &estep); err != nil {
 		t.Fatal(err)
 	}
 	if d := maxDiff(&a, &c); d < 1e-6 {
@@ -382,7 +382,7 @@ func TestCongruenceStep(t *testing.T) {
 		s := randSym(rng, n, 0.5)
 		var sf mat.SymDense
 		ProjectTraceFree(&sf, s)
-		if tr := Trace(&sf); math.Abs(tr) > 1e-14 {
+		if tr := trace(&sf); math.Abs(tr) > 1e-14 {
 			t.Fatalf("trace-free projection has trace %g", tr)
 		}
 		ld0, _ := LogDet(b)
@@ -410,16 +410,16 @@ func TestCongruenceStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		ld2, _ := LogDet(&nb)
-		if want := ld0 - 2*Trace(s); math.Abs(ld2-want) > 1e-10*math.Max(1, math.Abs(want)) {
+		if want := ld0 - 2*trace(s); math.Abs(ld2-want) > 1e-10*math.Max(1, math.Abs(want)) {
 			t.Errorf("d=%d: log det after step %g, want %g", n, ld2, want)
 		}
-		// Equals e^{-S} B e^{-S} from Exp and Congruence.
+		// Equals e^{-S} B e^{-S} from matExp and congruence.
 		var ms, e, want mat.SymDense
 		ms.ScaleSym(-1, s)
-		if err := Exp(&e, &ms); err != nil {
+		if err := matExp(&e, &ms); err != nil {
 			t.Fatal(err)
 		}
-		Congruence(&want, &e, b)
+		congruence(&want, &e, b)
 		if d := maxDiff(&nb, &want); d > 1e-10*mat.Norm(&want, math.Inf(1)) {
 			t.Errorf("d=%d: CongruenceStep differs from e^{-S}Be^{-S} by %g", n, d)
 		}
@@ -431,16 +431,16 @@ func TestDistance(t *testing.T) {
 	for _, n := range []int{2, 6} {
 		a := randSPD(rng, n, 30)
 		b := randSPD(rng, n, 30)
-		dab, err := Distance(a, b)
+		dab, err := distance(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dba, _ := Distance(b, a)
+		dba, _ := distance(b, a)
 		if math.Abs(dab-dba) > 1e-10*dab {
 			t.Errorf("d=%d: distance not symmetric: %g vs %g", n, dab, dba)
 		}
 		// Rounding only: at most 1.3e-14 over 400 random A of condition 30.
-		if d0, _ := Distance(a, a); d0 > 1e-12 {
+		if d0, _ := distance(a, a); d0 > 1e-12 {
 			t.Errorf("d=%d: d(A, A) = %g", n, d0)
 		}
 		// Invariance under congruence with a general invertible M.
@@ -458,7 +458,7 @@ func TestDistance(t *testing.T) {
 			Symmetrize(&s, &t2)
 			return &s
 		}
-		dm, err := Distance(cong(a), cong(b))
+		dm, err := distance(cong(a), cong(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -467,8 +467,8 @@ func TestDistance(t *testing.T) {
 		}
 		// Triangle inequality with a third point.
 		c := randSPD(rng, n, 30)
-		dac, _ := Distance(a, c)
-		dcb, _ := Distance(c, b)
+		dac, _ := distance(a, c)
+		dcb, _ := distance(c, b)
 		if dab > dac+dcb+1e-10 {
 			t.Errorf("d=%d: triangle inequality fails", n)
 		}
@@ -479,7 +479,7 @@ func TestProjections(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 1))
 	n := 4
 	a := randSym(rng, n, 1)
-	tr := Trace(a)
+	tr := trace(a)
 	var iso, dg, tf, dtf mat.SymDense
 	ProjectIsotropic(&iso, a)
 	ProjectDiagonal(&dg, a)
@@ -533,23 +533,23 @@ func TestAliasing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
 	a := randSPD(rng, 3, 10)
 	var want mat.SymDense
-	if err := Sqrt(&want, a); err != nil {
+	if err := matSqrt(&want, a); err != nil {
 		t.Fatal(err)
 	}
 	b := mat.NewSymDense(3, nil)
 	b.CopySym(a)
-	if err := Sqrt(b, b); err != nil {
+	if err := matSqrt(b, b); err != nil {
 		t.Fatal(err)
 	}
 	if d := maxDiff(b, &want); d > 1e-15 {
-		t.Errorf("Sqrt(b, b) differs by %g", d)
+		t.Errorf("matSqrt(b, b) differs by %g", d)
 	}
 	defer func() {
 		if recover() == nil {
 			t.Error("a 2×2 dst for a 3×3 result did not panic")
 		}
 	}()
-	_ = Sqrt(mat.NewSymDense(2, nil), a)
+	_ = matSqrt(mat.NewSymDense(2, nil), a)
 }
 
 func BenchmarkSPDSqrt(b *testing.B) {
@@ -559,7 +559,7 @@ func BenchmarkSPDSqrt(b *testing.B) {
 			dst := mat.NewSymDense(n, nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := Sqrt(dst, a); err != nil {
+				if err := matSqrt(dst, a); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -576,7 +576,7 @@ func BenchmarkExpMap(b *testing.B) {
 			dst := mat.NewSymDense(n, nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := ExpMap(dst, q, tv); err != nil {
+				if err := expMap(dst, q, tv); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -589,10 +589,10 @@ func BenchmarkExpMap(b *testing.B) {
 func TestOverflowIsAnError(t *testing.T) {
 	big := mat.NewSymDense(2, []float64{800, 1, 1, 0}) // e^800 overflows
 	ops := map[string]func() error{
-		"Exp": func() error { var d mat.SymDense; return Exp(&d, big) },
+		"Exp": func() error { var d mat.SymDense; return matExp(&d, big) },
 		"ExpMap": func() error {
 			var d mat.SymDense
-			return ExpMap(&d, eye(2), mat.NewSymDense(2, []float64{1500, 1, 1, 0}))
+			return expMap(&d, eye(2), mat.NewSymDense(2, []float64{1500, 1, 1, 0}))
 		},
 		"CongruenceStep": func() error {
 			var d mat.SymDense
@@ -606,8 +606,8 @@ func TestOverflowIsAnError(t *testing.T) {
 	}
 	// Just below the threshold the result is finite and no error.
 	var e mat.SymDense
-	if err := Exp(&e, mat.NewSymDense(1, []float64{709})); err != nil || math.Abs(e.At(0, 0)-math.Exp(709)) > 1e-15*math.Exp(709) {
-		t.Errorf("Exp(709) = %v, %v; want %v", e.At(0, 0), err, math.Exp(709))
+	if err := matExp(&e, mat.NewSymDense(1, []float64{709})); err != nil || math.Abs(e.At(0, 0)-math.Exp(709)) > 1e-15*math.Exp(709) {
+		t.Errorf("matExp(709) = %v, %v; want %v", e.At(0, 0), err, math.Exp(709))
 	}
 }
 

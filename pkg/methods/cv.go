@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -380,21 +379,7 @@ type gridProposer struct {
 
 func (g *gridProposer) propose(it int, _ []cvPoint, best cvPoint) (batch, error) {
 	if it == 0 {
-		lCs := g.sp.log2Cs()
-		Cs := make([]float64, len(lCs))
-		for i, l := range lCs {
-			Cs[i] = math.Exp2(l)
-		}
-		slices.Sort(Cs) // ascending: foldSweep warm-starts up the Cs
-		if g.cm.C > 0 {
-			Cs = []float64{g.cm.C}
-		}
-		lgs := g.sp.log2Gammas()
-		gammas := make([]float64, len(lgs))
-		for i, l := range lgs {
-			gammas[i] = math.Exp2(l)
-		}
-		slices.SortFunc(gammas, func(a, b float64) int { return cmp.Compare(b, a) })
+		Cs, gammas := g.sp.axes(g.cm.C)
 		n := g.ev.plan.tested()
 		stage := Stage{Key: "grid", Name: fmt.Sprintf("grid search: %d×%d points, %d-fold CV on %d rows", len(gammas), len(Cs), g.ev.plan.k(), n),
 			Weight: cvWeight(len(gammas)*len(Cs), g.ev.plan.k(), n)}
@@ -432,6 +417,24 @@ func (g *gridProposer) refinement(c cvPoint) (batch, error) {
 	stage := Stage{Key: "refine", Name: fmt.Sprintf("refinement: %d×%d points around the subset's choice, %d-fold CV on all %d rows", len(gammas), len(Cs), plan.k(), g.train.Len()),
 		Weight: cvWeight(len(gammas)*len(Cs), plan.k(), g.train.Len())}
 	return batch{points: gridPoints(gammas, Cs), round: &cvRound{ev: ev, rows: g.train.Len(), what: "on all rows: grid search: ", stage: stage}}, nil
+}
+
+// axes returns the grid's Cs, ascending (foldSweep warm-starts up them),
+// or the fixed C alone when C > 0, and its γs, descending (the tie rule's
+// earlier of equals is grid.py's larger γ).
+func (sp Space) axes(C float64) (Cs, gammas []float64) {
+	for _, l := range sp.log2Cs() {
+		Cs = append(Cs, math.Exp2(l))
+	}
+	slices.Sort(Cs)
+	if C > 0 {
+		Cs = []float64{C}
+	}
+	for _, l := range sp.log2Gammas() {
+		gammas = append(gammas, math.Exp2(l))
+	}
+	slices.SortFunc(gammas, func(a, b float64) int { return cmp.Compare(b, a) })
+	return Cs, gammas
 }
 
 // gridPoints returns the grid gammas × Cs, γ-major, each C as given.
@@ -640,9 +643,12 @@ func medianOffDiag(A mat.Symmetric) float64 { return kernel.MedianOffDiag(A) }
 
 // selectC picks C from Cs by k-fold cross-validation (cm.Folds, default 5,
 // folds drawn from cm.Seed) for the fixed kernel matrix K of the training
-// part, with the given margin (for the L2 margin C enters as K + I/C). Ties go
-// to the smaller C (the smoother decision function). It returns the chosen C,
-// its CV accuracy and the number of SVM solves.
+// part, with the given margin (for the L2 margin C enters as K + I/C). It
+// is one round of the one search loop (searchCV, scored by cvCounts), its
+// points differing only in C, so that the grid's tie rule
+// (cvPoint.better) gives ties to the smaller C (the smoother decision
+// function). It returns the chosen C, its CV accuracy and the number of
+// SVM solves.
 //
 // On more than cm.GridRows rows (default 5,000) the cross-validation runs
 // on a stratified random subset of that many rows (stratifiedSubset; the
@@ -658,79 +664,49 @@ func selectC(ctx context.Context, K mat.Symmetric, y []float64, Cs []float64, ma
 	if len(Cs) == 0 {
 		return 0, 0, 0, errors.New("selectC: no candidate C")
 	}
-	var rows []int // the subset's rows of K, nil for all
-	planY := y
-	if m := cm.gridRows(); m > 0 && n > m {
-		rows = stratifiedSubset(y, m, cm.Seed)
-		planY, n = pick(y, rows), m
-	}
-	plan, err := newCVPlan(planY, cm)
+	plan, err := selectCPlan(y, cm)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	if rows != nil {
-		// Fold indices into the subset → rows of K (ascending stays
-		// ascending: rows ascends).
-		for f := range plan.train {
-			for _, part := range [][]int{plan.train[f], plan.test[f]} {
-				for i, r := range part {
-					part[i] = rows[r]
-				}
+	sorted := slices.Clone(Cs)
+	slices.Sort(sorted) // ascending: foldSweep warm-starts up the Cs
+	pts := make([]cvPoint, len(sorted))
+	for i, c := range sorted {
+		pts[i] = cvPoint{Log2C: math.Log2(c), Log2Gamma: []float64{0}, C: c}
+	}
+	ev := &isoEval{K: K, margin: margin, cs: cvSet{y: y}, plan: plan, cm: cm}
+	round := &cvRound{ev: ev, rows: plan.tested(), what: "cross-validation, ", stage: selectCStage(n, len(Cs), cm)}
+	sc := &searchCV{method: "selectC", iters: 1, bare: true,
+		prop: proposerFunc(func(it int, _ []cvPoint, _ cvPoint) (batch, error) {
+			return batch{points: pts, round: round}, nil
+		})}
+	if _, err := sc.loop(ctx, func(Step) {}); err != nil {
+		return 0, 0, 0, err
+	}
+	return sc.best.C, sc.best.Accuracy(), sc.solves, nil
+}
+
+// selectCPlan is selectC's folds: of all rows labelled y, or, on more than
+// cm.GridRows, of a stratified subset of them, its folds indexing all rows
+// (ascending stays ascending: the subset ascends).
+func selectCPlan(y []float64, cm Common) (cvPlan, error) {
+	m := cm.gridRows()
+	if m <= 0 || len(y) <= m {
+		return newCVPlan(y, cm)
+	}
+	rows := stratifiedSubset(y, m, cm.Seed)
+	plan, err := newCVPlan(pick(y, rows), cm)
+	if err != nil {
+		return cvPlan{}, err
+	}
+	for f := range plan.train {
+		for _, part := range [][]int{plan.train[f], plan.test[f]} {
+			for i, r := range part {
+				part[i] = rows[r]
 			}
 		}
 	}
-	sorted := slices.Clone(Cs)
-	slices.Sort(sorted)
-	nf := len(plan.test)
-	counts := make([][]int, nf)
-	foldSolves := make([]int, nf)
-	errs := make([]error, nf)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, cm.workers())
-	s := cm.settings()
-	s.Workers = 1 // the folds' solves run in parallel, each on one core
-	// The stage selectCStage announced, as it runs: its folds the parts.
-	cm.Progress.Begin("choose C", nf, fmt.Sprintf("choosing C: %d values, %d-fold CV on %d rows", len(Cs), nf, n), cvWeight(len(Cs), nf, n))
-	var mu sync.Mutex
-	finished := 0
-	for f := 0; f < nf; f++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			tr, te := plan.train[f], plan.test[f]
-			s := s
-			s.Workspace = new(solver.Workspace)
-			Ktr, Kte := foldSub(K, tr, te)
-			counts[f], foldSolves[f], errs[f] = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-				pick(y, tr), pick(y, te), sorted, margin, [2]float64{}, s, false)
-			mu.Lock()
-			finished++
-			cm.Progress.Step(finished, "")
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	for f, err := range errs {
-		if err != nil { // the first fold's error, not one copy per fold
-			return 0, 0, 0, fmt.Errorf("cross-validation, fold %d: %w", f+1, err)
-		}
-	}
-	bestCnt := -1
-	for c, Cv := range sorted {
-		cnt := 0
-		for f := range counts {
-			cnt += counts[f][c]
-		}
-		if cnt > bestCnt { // ascending order: ties keep the smaller C
-			C, bestCnt = Cv, cnt
-		}
-	}
-	for _, ns := range foldSolves {
-		solves += ns
-	}
-	return C, float64(bestCnt) / float64(n), solves, nil
+	return plan, nil
 }
 
 // median returns the median of v (the mean of the two middle values when

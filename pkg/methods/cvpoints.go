@@ -32,11 +32,18 @@ import (
 // the solver's bounded cache (the bounded-memory route of large data, see
 // denseCVRows): no n×n or fold-sized matrix is ever held. Cs ascend
 // (foldSweep warm-starts up them).
+//
+// With K set, the kernel is the fixed matrix K of the rows (lccp's and
+// rcsc's choice of C; Gamma unused), each fold's matrices cut from it
+// (foldSub), its SVMs trained with Margin (for the L2 margin C enters as
+// K + I/C); every other group trains with the L1 margin.
 type cvGroup struct {
-	D     *mat.SymDense
-	X     mat.Matrix
-	Gamma float64
-	Cs    []float64
+	D      *mat.SymDense
+	X      mat.Matrix
+	K      mat.Symmetric
+	Margin solver.Margin
+	Gamma  float64
+	Cs     []float64
 }
 
 // denseCVRows is the most training rows whose cross-validation holds the
@@ -84,7 +91,7 @@ type cvSet struct {
 }
 
 // cvCounts is the one worker pool of every cross-validated search (svm's
-// grid, random, halving, bo): it returns correct[g][c], the number of test
+// grid, random, halving, bo; lccp's and rcsc's choice of C): it returns correct[g][c], the number of test
 // rows predicted correctly over the folds of plan by group g's kernel and
 // its c-th C, and the number of SVM solves. Jobs (one group, one fold) are
 // fed groups in the given order and run on cm.Workers goroutines; the
@@ -164,6 +171,10 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					err error
 				)
 				switch {
+				case gr.K != nil: // a fixed kernel matrix (binary labels)
+					Ktr, Kte := foldSub(gr.K, tr, te)
+					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, gr.Margin, wb, s, false)
 				case gr.D == nil && cs.class != nil: // bounded memory, every subproblem
 					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
@@ -321,11 +332,19 @@ func meanOf(v []float64) float64 {
 // CV: the rows, their folds, the squared distances (computed once) and γ_h,
 // the tie rule's moderate kernel. With D nil the kernel is computed from
 // the rows X (the bounded-memory route, cvGroup); with ard, X is the rows
-// bo:ard scales per feature, one log2 γ each.
+// bo:ard scales per feature, one log2 γ each. With K set the kernel is
+// that fixed matrix of the rows, trained with margin (selectC: the points
+// differ only in C, one log2 γ of 0 for all, so the tie rule is the
+// smaller C). With score set, a point is scored by the caller's criterion
+// instead of the cross-validation (SearchGrid): D, X, K, cs and plan are
+// unused.
 type isoEval struct {
 	D          *mat.SymDense
 	X          mat.Matrix
+	K          mat.Symmetric
+	margin     solver.Margin
 	ard        bool
+	score      GridScorer
 	cs         cvSet
 	plan       cvPlan
 	log2GammaH float64
@@ -348,6 +367,13 @@ func (e *isoEval) point(ctx context.Context, p cvPoint) (cvPoint, int, error) {
 	if e.ard {
 		return e.evalARD(ctx, p)
 	}
+	if e.score != nil {
+		var err error
+		if p.Correct, p.Total, err = e.score(ctx, p.C, p.Gamma); err != nil {
+			return cvPoint{}, 0, err
+		}
+		return p, 0, nil
+	}
 	cnt, ns, err := e.counts(ctx, cvGroup{D: e.D, X: e.X, Gamma: p.Gamma, Cs: []float64{p.C}})
 	if err != nil {
 		return cvPoint{}, ns, fmt.Errorf("cross-validation at C = 2^%.4g, gamma = 2^%.4g: %w", p.Log2C, p.Log2Gamma[0], err)
@@ -364,7 +390,7 @@ func (e *isoEval) together(ctx context.Context, pts []cvPoint) ([]cvPoint, int, 
 	var idx [][]int // idx[g][c]: the point of group g's c-th C
 	for i, p := range pts {
 		if len(groups) == 0 || groups[len(groups)-1].Gamma != p.Gamma {
-			groups = append(groups, cvGroup{D: e.D, X: e.X, Gamma: p.Gamma})
+			groups = append(groups, cvGroup{D: e.D, X: e.X, K: e.K, Margin: e.margin, Gamma: p.Gamma})
 			idx = append(idx, nil)
 		}
 		g := len(groups) - 1
@@ -379,8 +405,11 @@ func (e *isoEval) together(ctx context.Context, pts []cvPoint) ([]cvPoint, int, 
 		order[g] = g
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[a].Gamma, groups[b].Gamma) })
-	correct, ns, err := cvCounts(ctx, groups, order, e.cs, e.plan, e.cm,
-		func(g int) string { return fmt.Sprintf("gamma = 2^%g, ", math.Log2(groups[g].Gamma)) })
+	label := func(g int) string { return fmt.Sprintf("gamma = 2^%g, ", math.Log2(groups[g].Gamma)) }
+	if e.K != nil {
+		label = func(int) string { return "" } // one kernel: no γ to name
+	}
+	correct, ns, err := cvCounts(ctx, groups, order, e.cs, e.plan, e.cm, label)
 	if err != nil {
 		return nil, ns, err
 	}

@@ -518,81 +518,18 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		return nil, nil, fmt.Errorf("gi: %w", err)
 	}
 	init := fmt.Sprintf("B = I/σ, σ = %.4g (Jaakkola: median distance from a positive point to its nearest negative point)", sigma)
-	switch {
-	case pr.margin == solver.Hard:
-		res.Margin = solver.Hard
-		init += "; hard margin (no C)"
-	case s.C > 0:
-		pr.C = s.C
-		res.Margin, res.C = solver.L2, s.C
-		init += fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", s.C)
-	default:
-		g, err := gridSearchCV(ctx, train, s.Common, Space{})
-		if err != nil {
-			return nil, nil, fmt.Errorf("gi: choosing C: %w", err)
-		}
-		pr.C = g.C
-		res.Margin, res.C = solver.L2, g.C
-		res.Solves += g.Solves
-		res.Credit += g.credit
-		init += fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len())
+	note, err := s.chooseC(ctx, train, pr, res)
+	if err != nil {
+		return nil, nil, err
 	}
-	res.Init = init
+	res.Init = init + note
 	s.beginIterations(steps, steps)
 
-	B := isoB(d, sigma)
-	rp := newIRpropPlus(d)
-	var cur, best *giState
-	var nsv0 int
-	worse := false
+	g := &giDescent{pr: pr, rp: newIRpropPlus(d), B0: isoB(d, sigma), res: res}
 	dr := driver{
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
 		record: tracer(start, &res.Trace, s.stepRecorder()),
-		init: func(ctx context.Context) (Step, error) {
-			var err error
-			if cur, err = pr.eval(ctx, B, nil); err != nil {
-				return Step{}, err
-			}
-			res.Solves++
-			res.CriterionStart = cur.T
-			nsv0 = cur.svm.NSV
-			best = cur
-			return Step{Objective: cur.T, NSV: cur.svm.NSV}, nil
-		},
-		// One iRprop+ step in the exponential chart, projected onto the
-		// parameterisation; the change is |ΔT|/T.
-		iterate: func(ctx context.Context, _ int) (move, error) {
-			var g mat.SymDense
-			param.project(&g, chartGrad(cur.B, pr.gradQ(cur)))
-			S := rp.step(&g, worse)
-			param.project(S, S)
-			rp.setLast(S)
-			nb := mat.NewSymDense(d, nil)
-			if err := manifold.CongruenceStep(nb, cur.B, S); err != nil {
-				return move{}, err
-			}
-			if param.diagonal() {
-				// S is diagonal, so B stays diagonal: drop rounding noise.
-				for i := 0; i < d; i++ {
-					for j := i + 1; j < d; j++ {
-						nb.SetSym(i, j, 0)
-					}
-				}
-			}
-			next, err := pr.eval(ctx, nb, cur)
-			if err != nil {
-				return move{}, err
-			}
-			res.Solves++
-			worse = next.T > cur.T
-			rel := math.Abs(next.T-cur.T) / cur.T
-			cur = next
-			if cur.T < best.T {
-				best = cur
-			}
-			// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
-			return move{Step: Step{Objective: cur.T, StepSize: mat.Norm(S, 2), NSV: cur.svm.NSV}, Change: rel}, nil
-		},
+		init:   g.start, iterate: g.step,
 	}
 	// A cancellation returns the result so far, status Canceled, with the
 	// error.
@@ -609,15 +546,112 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		return stopped(o, err)
 	}
 	res.Status, res.Iter = o.Status, o.Iter
-	iter := o.Iter
+	if err := g.report(train, sigma); err != nil {
+		return stopped(dr.fail(ctx, o.Iter, err))
+	}
+	res.Elapsed = time.Since(start)
+	return res, g.best, nil
+}
 
-	// Report the iterate with the smallest criterion (iRprop+ may end on a
-	// slightly worse point after a sign change).
-	kern, err := pr.kernelOf(best.B)
+// chooseC sets pr's margin's C and res's margin: none for the hard margin,
+// the given C, or the svm baseline's grid search's C (its solves added to
+// res); it returns what the Init says of it.
+func (s GISettings) chooseC(ctx context.Context, train *dataio.Dataset, pr *giProblem, res *Result) (string, error) {
+	switch {
+	case pr.margin == solver.Hard:
+		res.Margin = solver.Hard
+		return "; hard margin (no C)", nil
+	case s.C > 0:
+		pr.C = s.C
+		res.Margin, res.C = solver.L2, s.C
+		return fmt.Sprintf("; L2 soft margin, C = %g given (ν = 1/C)", s.C), nil
+	}
+	g, err := gridSearchCV(ctx, train, s.Common, Space{})
 	if err != nil {
-		return stopped(dr.fail(ctx, iter, err))
+		return "", fmt.Errorf("gi: choosing C: %w", err)
+	}
+	pr.C = g.C
+	res.Margin, res.C = solver.L2, g.C
+	res.Solves += g.Solves
+	res.Credit += g.credit
+	return fmt.Sprintf("; L2 soft margin, C = %g (ν = 1/C) from the svm baseline's CV grid search", g.C) + g.note(train.Len()), nil
+}
+
+// giDescent is gi's iRprop+ descent on the driver: from B0, the current
+// state and the best so far (smallest T), the support vectors at the
+// start, whether the last step made T worse; each evaluation is counted in
+// res.Solves.
+type giDescent struct {
+	pr        *giProblem
+	rp        *irpropPlus
+	B0        *mat.SymDense
+	res       *Result
+	cur, best *giState
+	nsv0      int
+	worse     bool
+}
+
+// start evaluates T at B0: the driver's iteration 0.
+func (g *giDescent) start(ctx context.Context) (Step, error) {
+	var err error
+	if g.cur, err = g.pr.eval(ctx, g.B0, nil); err != nil {
+		return Step{}, err
+	}
+	g.res.Solves++
+	g.res.CriterionStart = g.cur.T
+	g.nsv0 = g.cur.svm.NSV
+	g.best = g.cur
+	return Step{Objective: g.cur.T, NSV: g.cur.svm.NSV}, nil
+}
+
+// step is one iRprop+ step in the exponential chart, projected onto the
+// parameterisation; the change is |ΔT|/T.
+func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
+	pr, param, cur := g.pr, g.pr.param, g.cur
+	d := cur.B.SymmetricDim()
+	var grad mat.SymDense
+	param.project(&grad, chartGrad(cur.B, pr.gradQ(cur)))
+	S := g.rp.step(&grad, g.worse)
+	param.project(S, S)
+	g.rp.setLast(S)
+	nb := mat.NewSymDense(d, nil)
+	if err := manifold.CongruenceStep(nb, cur.B, S); err != nil {
+		return move{}, err
+	}
+	if param.diagonal() {
+		// S is diagonal, so B stays diagonal: drop rounding noise.
+		for i := 0; i < d; i++ {
+			for j := i + 1; j < d; j++ {
+				nb.SetSym(i, j, 0)
+			}
+		}
+	}
+	next, err := pr.eval(ctx, nb, cur)
+	if err != nil {
+		return move{}, err
+	}
+	g.res.Solves++
+	g.worse = next.T > cur.T
+	rel := math.Abs(next.T-cur.T) / cur.T
+	g.cur = next
+	if next.T < g.best.T {
+		g.best = next
+	}
+	// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
+	return move{Step: Step{Objective: next.T, StepSize: mat.Norm(S, 2), NSV: next.svm.NSV}, Change: rel}, nil
+}
+
+// report puts the iterate with the smallest criterion into res (iRprop+
+// may end on a slightly worse point after a sign change): its kernel, B,
+// the figures and the notes.
+func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
+	res, best, param := g.res, g.best, g.pr.param
+	kern, err := g.pr.kernelOf(best.B)
+	if err != nil {
+		return err
 	}
 	res.Kernel = kern.Spec()
+	d := best.B.SymmetricDim()
 	res.B = make([][]float64, d)
 	for i := range res.B {
 		res.B[i] = make([]float64, d)
@@ -636,15 +670,14 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	if ld, err := manifold.LogDet(best.B); err == nil {
 		res.Figures = append(res.Figures, Figure{Name: "log det B", Value: ld})
 	}
-	if best != cur {
-		res.Notes = append(res.Notes, fmt.Sprintf("the kernel is the iterate with the smallest criterion (%.6g), not the last one (%.6g)", best.T, cur.T))
+	if best != g.cur {
+		res.Notes = append(res.Notes, fmt.Sprintf("the kernel is the iterate with the smallest criterion (%.6g), not the last one (%.6g)", best.T, g.cur.T))
 	}
-	frac0, frac := float64(nsv0)/n, float64(best.svm.NSV)/n
+	frac0, frac := float64(g.nsv0)/n, float64(best.svm.NSV)/n
 	if frac > 0.8 && frac > frac0+0.2 && (param == giIso || param == giDiag || param == giFull) {
 		res.Notes = append(res.Notes, fmt.Sprintf("the support vectors grew from %.0f%% to %.0f%% of the training points: with the kernel size free (param %s) the radius-margin bound shrinks the kernel and tends to overfit (Glasmachers & Igel 2005, §3); param D keeps det B fixed", 100*frac0, 100*frac, param))
 	}
-	res.Elapsed = time.Since(start)
-	return res, best, nil
+	return nil
 }
 
 // isoB returns the start B = I/σ (Q = I/σ²: exp(-‖x-z‖²/(2σ²))).

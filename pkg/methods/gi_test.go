@@ -287,7 +287,7 @@ func TestGIProjections(t *testing.T) {
 		if p.diagonal() != (off == 0) {
 			t.Errorf("%v: off-diagonal mass %g", p, off)
 		}
-		if tr := manifold.Trace(&g); (p == giDiagDet || p == giFullDet) != (math.Abs(tr) < 1e-14) {
+		if tr := mat.Trace(&g); (p == giDiagDet || p == giFullDet) != (math.Abs(tr) < 1e-14) {
 			t.Errorf("%v: trace %g", p, tr)
 		}
 		if p == giIso && (g.At(0, 0) != g.At(1, 1) || g.At(1, 1) != g.At(2, 2)) {

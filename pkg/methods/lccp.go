@@ -434,27 +434,9 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 		theta0[k] = 1
 	}
 	res.Init = "θ0 = 1 for every feature (Boughorbel §4)"
-
-	// C (ν = 1/C) for the L2 margin.
-	C := s.C
-	switch {
-	case margin == solver.Hard:
-		C = 0
-		res.Init += "; hard margin"
-	case C > 0:
-		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g given", C)
-	default:
-		k0, err := kernel.NewL1(theta0)
-		if err != nil {
-			return nil, fmt.Errorf("lccp: %w", err)
-		}
-		c, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
-		res.Solves += solves
-		if err != nil {
-			return nil, fmt.Errorf("lccp: choosing C at θ0: %w", err)
-		}
-		C = c
-		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0%s (accuracy %.2f%%), then fixed", C, s.subsetNote(train.Len()), 100*acc)
+	C, err := s.chooseC(ctx, train, margin, theta0, res)
+	if err != nil {
+		return nil, err
 	}
 	res.C = C
 
@@ -469,94 +451,151 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 	s.beginIterations(maxIter, lccpExpected)
 	prob := newLCCPProblem(train.X, train.Y, param == "single", margin, C, set)
 	prob.innerRelTol = innerRelTol
-	phi := make([]float64, prob.np)
-	for j := range phi {
-		phi[j] = 1
-	}
-	phi0 := slices.Clone(phi)
-
-	// J at θ_p and ∇ log‖w‖² there.
-	gw := make([]float64, prob.np)
-	var R2, W2 float64
-	var nsv int
-	evalOuter := func(iter int) error {
-		K, err := prob.gram(phi)
-		if err != nil {
-			return err
-		}
-		W2, nsv, err = prob.margin2(ctx, K, gw)
-		if err != nil {
-			if margin == solver.Hard && errors.Is(err, solver.ErrNotSeparable) {
-				return fmt.Errorf("lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
-			}
-			return err
-		}
-		floats.Scale(1/W2, gw)
-		R2, prob.beta, err = prob.radius(ctx, kernel.PrecomputedRows(K), prob.beta, nil)
-		return err
-	}
-	var J float64 // R²‖w‖² at θ_p
-	innerTotal := 0
-	var increases []string
+	o := newLCCPOuter(prob)
 	dr := driver{
 		method: "lccp", stop: stopRule{MaxIter: maxIter, Tol: tol},
 		record: tracer(start, &res.Trace, s.stepRecorder()),
 		// A hard margin on data it cannot separate is the method's answer,
-		// worded by evalOuter, not a breakdown.
+		// worded by eval, not a breakdown.
 		final: func(err error) bool { return errors.Is(err, solver.ErrNotSeparable) },
-		init: func(context.Context) (Step, error) {
-			if err := evalOuter(0); err != nil {
-				return Step{}, err
-			}
-			J = R2 * W2
-			res.CriterionStart = J
-			return Step{Objective: J, NSV: nsv}, nil
+		init: func(ctx context.Context) (Step, error) {
+			st, err := o.start(ctx)
+			res.CriterionStart = o.J
+			return st, err
 		},
-		// One CCCP step: the inner convex problem from the linearisation at
-		// θ_p, then J at the new point; the change is |Δ log J|.
-		iterate: func(ctx context.Context, it int) (move, error) {
-			prev := slices.Clone(phi)
-			ni, err := prob.inner(ctx, phi, gw, phi0)
-			innerTotal += ni
-			if err != nil {
-				return move{}, err
-			}
-			if err := evalOuter(it); err != nil {
-				return move{}, err
-			}
-			Jn := R2 * W2
-			var step float64
-			for j := range phi {
-				step = math.Max(step, math.Abs(math.Log(phi[j]/prev[j])))
-			}
-			if Jn > J*(1+1e-9) {
-				increases = append(increases, fmt.Sprintf("step %d: %.9g → %.9g (+%.2g relative)", it, J, Jn, (Jn-J)/J))
-			}
-			dlog := math.Abs(math.Log(Jn) - math.Log(J))
-			J = Jn
-			return move{Step: Step{Objective: Jn, StepSize: step, NSV: nsv}, Change: dlog}, nil
-		},
+		iterate: o.step,
 	}
-	o, err := dr.run(ctx)
+	out, err := dr.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res.Status, res.Iter = o.Status, o.Iter
-	res.CriterionEnd = J
-	if len(increases) > 0 {
+	res.Status, res.Iter = out.Status, out.Iter
+	res.CriterionEnd = o.J
+	if len(o.increases) > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("J increased in %d of %d LCCP steps (CCCP guarantees a decrease up to the QP tolerance %g): %s",
-			len(increases), res.Iter, set.Eps, lccpJoinMax(increases, 5)))
+			len(o.increases), res.Iter, set.Eps, lccpJoinMax(o.increases, 5)))
 	}
-	theta := slices.Clone(prob.thetaOf(phi))
-	k, err := kernel.NewL1(theta)
-	if err != nil {
+	if err := o.report(res, train, param); err != nil {
 		_, err = dr.fail(ctx, res.Iter, err)
 		return nil, err
 	}
+	res.Solves += prob.svmSolves + prob.radiusSolves
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// chooseC returns C (ν = 1/C) of the L2 margin: 0 for the hard margin,
+// the given C, or C by cross-validation at θ0 (selectC, its solves added
+// to res); res.Init says which.
+func (s LCCPSettings) chooseC(ctx context.Context, train *dataio.Dataset, margin solver.Margin, theta0 []float64, res *Result) (float64, error) {
+	switch {
+	case margin == solver.Hard:
+		res.Init += "; hard margin"
+		return 0, nil
+	case s.C > 0:
+		res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g given", s.C)
+		return s.C, nil
+	}
+	k0, err := kernel.NewL1(theta0)
+	if err != nil {
+		return 0, fmt.Errorf("lccp: %w", err)
+	}
+	C, acc, solves, err := selectC(ctx, k0.Gram(train.X), train.Y, lccpCGrid(), solver.L2, s.Common)
+	res.Solves += solves
+	if err != nil {
+		return 0, fmt.Errorf("lccp: choosing C at θ0: %w", err)
+	}
+	res.Init += fmt.Sprintf("; L2 soft margin K + νI, ν = 1/C, C = %g by cross-validation at θ0%s (accuracy %.2f%%), then fixed", C, s.subsetNote(train.Len()), 100*acc)
+	return C, nil
+}
+
+// lccpOuter is the LCCP's outer loop on the driver: the point φ (φ0 the
+// start), J = R²‖w‖² there with R², ‖w‖², the support vectors and
+// ∇ log‖w‖² (gw), the inner iterations so far and the steps that
+// increased J.
+type lccpOuter struct {
+	prob       *lccpProblem
+	phi, phi0  []float64
+	gw         []float64
+	R2, W2, J  float64
+	nsv        int
+	innerTotal int
+	increases  []string
+}
+
+func newLCCPOuter(prob *lccpProblem) *lccpOuter {
+	phi := make([]float64, prob.np)
+	for j := range phi {
+		phi[j] = 1
+	}
+	return &lccpOuter{prob: prob, phi: phi, phi0: slices.Clone(phi), gw: make([]float64, prob.np)}
+}
+
+// eval computes R², ‖w‖² and ∇ log‖w‖² at φ (iteration iter).
+func (o *lccpOuter) eval(ctx context.Context, iter int) error {
+	prob := o.prob
+	K, err := prob.gram(o.phi)
+	if err != nil {
+		return err
+	}
+	o.W2, o.nsv, err = prob.margin2(ctx, K, o.gw)
+	if err != nil {
+		if prob.margin == solver.Hard && errors.Is(err, solver.ErrNotSeparable) {
+			return fmt.Errorf("lccp: hard margin at iteration %d: %w; the default L2 soft margin (--margin l2) works on any data", iter, err)
+		}
+		return err
+	}
+	floats.Scale(1/o.W2, o.gw)
+	o.R2, prob.beta, err = prob.radius(ctx, kernel.PrecomputedRows(K), prob.beta, nil)
+	return err
+}
+
+// start evaluates J at θ0: the driver's iteration 0.
+func (o *lccpOuter) start(ctx context.Context) (Step, error) {
+	if err := o.eval(ctx, 0); err != nil {
+		return Step{}, err
+	}
+	o.J = o.R2 * o.W2
+	return Step{Objective: o.J, NSV: o.nsv}, nil
+}
+
+// step is one CCCP step: the inner convex problem from the linearisation
+// at θ_p, then J at the new point; the change is |Δ log J|.
+func (o *lccpOuter) step(ctx context.Context, it int) (move, error) {
+	prev := slices.Clone(o.phi)
+	ni, err := o.prob.inner(ctx, o.phi, o.gw, o.phi0)
+	o.innerTotal += ni
+	if err != nil {
+		return move{}, err
+	}
+	if err := o.eval(ctx, it); err != nil {
+		return move{}, err
+	}
+	Jn := o.R2 * o.W2
+	var step float64
+	for j := range o.phi {
+		step = math.Max(step, math.Abs(math.Log(o.phi[j]/prev[j])))
+	}
+	if Jn > o.J*(1+1e-9) {
+		o.increases = append(o.increases, fmt.Sprintf("step %d: %.9g → %.9g (+%.2g relative)", it, o.J, Jn, (Jn-o.J)/o.J))
+	}
+	dlog := math.Abs(math.Log(Jn) - math.Log(o.J))
+	o.J = Jn
+	return move{Step: Step{Objective: Jn, StepSize: step, NSV: o.nsv}, Change: dlog}, nil
+}
+
+// report puts the end point into res: its kernel, the figures and a note
+// for each θ that reached its bound.
+func (o *lccpOuter) report(res *Result, train *dataio.Dataset, param string) error {
+	theta := slices.Clone(o.prob.thetaOf(o.phi))
+	k, err := kernel.NewL1(theta)
+	if err != nil {
+		return err
+	}
 	res.Kernel = k.Spec()
-	res.Figures = append(res.Figures, Figure{Name: "R2", Value: R2}, Figure{Name: "w2", Value: W2}, Figure{Name: "nsv", Value: float64(nsv)})
-	if margin == solver.L2 {
-		res.Figures = append(res.Figures, Figure{Name: "nu", Value: 1 / C})
+	res.Figures = append(res.Figures, Figure{Name: "R2", Value: o.R2}, Figure{Name: "w2", Value: o.W2}, Figure{Name: "nsv", Value: float64(o.nsv)})
+	if o.prob.margin == solver.L2 {
+		res.Figures = append(res.Figures, Figure{Name: "nu", Value: 1 / res.C})
 	}
 	if param == "single" {
 		res.Figures = append(res.Figures, Figure{Name: "theta", Value: theta[0]})
@@ -565,10 +604,10 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 			res.Figures = append(res.Figures, Figure{Name: fmt.Sprintf("theta[%s]", rcscFeatureName(train, k)), Value: v})
 		}
 	}
-	res.Figures = append(res.Figures, Figure{Name: "inner_iterations", Value: float64(innerTotal)},
-		Figure{Name: "svm_solves", Value: float64(prob.svmSolves)}, Figure{Name: "radius_solves", Value: float64(prob.radiusSolves)})
-	for j := range phi {
-		if math.Abs(math.Log(phi[j]/phi0[j])) >= lccpLogThetaMax-1e-9 {
+	res.Figures = append(res.Figures, Figure{Name: "inner_iterations", Value: float64(o.innerTotal)},
+		Figure{Name: "svm_solves", Value: float64(o.prob.svmSolves)}, Figure{Name: "radius_solves", Value: float64(o.prob.radiusSolves)})
+	for j := range o.phi {
+		if math.Abs(math.Log(o.phi[j]/o.phi0[j])) >= lccpLogThetaMax-1e-9 {
 			name := "all features"
 			if param == "multi" {
 				name = "feature " + rcscFeatureName(train, j)
@@ -576,9 +615,7 @@ func (s LCCPSettings) tuneInexact(ctx context.Context, train *dataio.Dataset, in
 			res.Notes = append(res.Notes, fmt.Sprintf("θ reached its bound e^±%d × θ0 (%s): the bound, not the criterion, stopped it", lccpLogThetaMax, name))
 		}
 	}
-	res.Solves += prob.svmSolves + prob.radiusSolves
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return nil
 }
 
 // lccpConflict returns two rows (0-based) with identical features and

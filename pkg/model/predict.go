@@ -29,8 +29,10 @@ const (
 // form say so (ro's label options are replaced). Nominal features are read
 // as category codes when the model has an encoder; Predict encodes them.
 // A label the model does not know is an error wrapping
-// dataio.ErrUnknownLabel.
-func ReadData(path string, r io.Reader, m *Model, ro dataio.ReadOptions, noLabels bool) (*dataio.Dataset, error) {
+// dataio.ErrUnknownLabel. The data is opened as every command opens its
+// data (dataio.OpenDataset, for a single fit: one read, stopped by ctx),
+// and its rows as read are returned.
+func ReadData(ctx context.Context, path string, r io.Reader, m *Model, ro dataio.ReadOptions, noLabels bool) (*dataio.Dataset, error) {
 	ro.Positive = ""
 	if noLabels {
 		ro.Unlabeled = true
@@ -47,19 +49,13 @@ func ReadData(path string, r io.Reader, m *Model, ro dataio.ReadOptions, noLabel
 		ro.Categorical = "codes"
 		ro.AutoUnlabeled = min(ro.AutoUnlabeled, m.Encoder.InputFeatures)
 	}
-	var (
-		d   *dataio.Dataset
-		err error
-	)
-	if r != nil {
-		d, err = dataio.LoadReader(r, "stdin", ro)
-	} else {
-		d, err = dataio.Load(path, ro)
-	}
+	p, err := dataio.OpenDataset(ctx, dataio.DatasetSpec{Path: path, Read: ro, Single: true}, 0, r)
 	if errors.Is(err, dataio.ErrUnknownLabel) {
 		return nil, fmt.Errorf("%w (data without labels need exactly %d columns, one per feature of the model, or --no-labels)", err, m.NumFeatures)
+	} else if err != nil {
+		return nil, err
 	}
-	return d, err
+	return p.Data, nil
 }
 
 // PredictSettings say how Predict treats the data and names things in its

@@ -37,7 +37,7 @@ func TestCostPanelsAndRanks(t *testing.T) {
 	t.Parallel()
 	rs := costRecords()
 	order := []string{"svm", "random", "bo"}
-	tables := Summarize(rs, order, "")
+	tables := drawnTables(rs, order, "", metrics.Accuracy)
 	panels := costPanels(tables, rs)
 	if len(panels) != 3 || panels[0].Dataset != "d1" || len(panels[0].Points) != 3 {
 		t.Fatalf("panels %+v", panels)

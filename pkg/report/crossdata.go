@@ -74,8 +74,8 @@ var ErrTooFewDatasets = errors.New("fewer than 2 datasets have results for every
 // sums that computed them differ in the last bit.
 const accTieScale = 1e9
 
-// CrossDataset compares the entries of the per-dataset tables (Summarize's
-// result) across datasets by their mean test accuracy: average ranks
+// CrossDataset compares the entries of the per-dataset tables (a Summary's
+// Tables) across datasets by their mean test accuracy: average ranks
 // (1 = best), the Friedman and Iman–Davenport tests, Nemenyi critical
 // differences, and Holm's test and win/tie/loss counts against the baseline
 // (the first table's).

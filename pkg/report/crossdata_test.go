@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // records makes one record per accuracy: acc[dataset][entry] lists the test
@@ -47,7 +48,7 @@ func TestCrossDatasetRanksExcludesAndCounts(t *testing.T) {
 		// c failed everywhere on d4: d4 is left out.
 		"d4": {"svm": up, "b": up, "c": {nan, nan, nan, nan, nan, nan, nan, nan}},
 	}
-	tables := Summarize(crossRecords(acc), []string{"svm", "b", "c"}, "")
+	tables := drawnTables(crossRecords(acc), []string{"svm", "b", "c"}, "", metrics.Accuracy)
 	cd, err := CrossDataset(tables)
 	if err != nil {
 		t.Fatal(err)
@@ -88,14 +89,14 @@ func TestCrossDatasetNeedsTwoCompleteDatasets(t *testing.T) {
 		"d1": {"svm": {0.8, 0.9}, "b": {0.7, 0.6}},
 		"d2": {"svm": {0.8, 0.9}, "b": {math.NaN(), math.NaN()}}, // b failed on d2
 	}
-	tables := Summarize(crossRecords(acc), []string{"svm", "b"}, "")
+	tables := drawnTables(crossRecords(acc), []string{"svm", "b"}, "", metrics.Accuracy)
 	_, err := CrossDataset(tables)
 	if !errors.Is(err, ErrTooFewDatasets) || err.Error() != "fewer than 2 datasets have results for every method; excluded: d2 (no results for b)" {
 		t.Errorf("error %v", err)
 	}
 	// b not run on d2 at all: it is not ranked, which leaves one method.
 	delete(acc["d2"], "b")
-	_, err = CrossDataset(Summarize(crossRecords(acc), []string{"svm", "b"}, ""))
+	_, err = CrossDataset(drawnTables(crossRecords(acc), []string{"svm", "b"}, "", metrics.Accuracy))
 	if !errors.Is(err, ErrTooFewEntries) || err.Error() != "fewer than 2 methods were run on every dataset; not run on every dataset: b (not on d2)" {
 		t.Errorf("error %v", err)
 	}
@@ -104,7 +105,7 @@ func TestCrossDatasetNeedsTwoCompleteDatasets(t *testing.T) {
 		{"d1": {"svm": {0.8}, "b": {0.7}}},
 		{"d1": {"svm": {0.8}}, "d2": {"svm": {0.7}}},
 	} {
-		cd, err := CrossDataset(Summarize(crossRecords(acc), nil, ""))
+		cd, err := CrossDataset(drawnTables(crossRecords(acc), nil, "", metrics.Accuracy))
 		if cd != nil || err != nil {
 			t.Errorf("%v: got %+v, %v; want nil, nil", acc, cd, err)
 		}
@@ -120,7 +121,7 @@ func TestCrossDatasetBaselineFromACompleteTable(t *testing.T) {
 		"d": {"svm": {0.8, 0.9}, "b": {0.7, 0.8}, "c": {0.6, 0.7}},
 		"e": {"svm": {0.5, 0.6}, "b": {0.7, 0.8}, "c": {0.6, 0.7}},
 	}
-	tables := Summarize(crossRecords(acc), []string{"svm", "b", "c"}, "")
+	tables := drawnTables(crossRecords(acc), []string{"svm", "b", "c"}, "", metrics.Accuracy)
 	// Summarize now keeps the run's baseline (the first entry) in every
 	// table, with or without its records; a table from elsewhere (older
 	// summaries compared a's rows against b) may still differ.
@@ -152,7 +153,7 @@ func TestCrossDatasetRanksTheMethodsRunEverywhere(t *testing.T) {
 		"d3": {"svm": {0.8, 0.9}, "b": {0.9, 0.9}},
 		"d4": {"svm": {0.8, 0.9}, "b": {0.7, 0.8}},
 	}
-	cd, err := CrossDataset(Summarize(crossRecords(acc), []string{"svm", "b", "c"}, ""))
+	cd, err := CrossDataset(drawnTables(crossRecords(acc), []string{"svm", "b", "c"}, "", metrics.Accuracy))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@
 //
 // What compare and report show of a run's records is made here too, from
 // the records alone, so that both commands show the same: the averaged
-// tables per dataset (SummarizeRun: mean ± std, the paired Wilcoxon test
+// tables per dataset (Summarize: mean ± std, the paired Wilcoxon test
 // of pkg/stats against the baseline, what is missing), the statistics
 // across datasets (CrossDataset), the figure files of --plot (Figures,
 // WritePlots, drawn by pkg/figure) and the HTML page (HTMLPage).

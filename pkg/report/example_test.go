@@ -39,7 +39,7 @@ func ExampleRender() {
 // two partitions of one dataset.
 func ExampleWriteSummary() {
 	recs := exampleRecords()
-	sum := report.SummarizeRun(recs, report.SummaryOptions{Rope: report.DefaultRope})
+	sum := report.Summarize(recs, report.SummaryOptions{Rope: report.DefaultRope})
 	if err := report.WriteSummary(os.Stdout, report.FormatMarkdown, sum, recs, nil); err != nil {
 		panic(err)
 	}
@@ -100,7 +100,7 @@ func exampleRecords() []experiment.Record {
 // self-contained file.
 func ExampleHTMLPage() {
 	recs := exampleRecords()
-	sum := report.SummarizeRun(recs, report.SummaryOptions{})
+	sum := report.Summarize(recs, report.SummaryOptions{})
 	page, err := report.HTMLPage(sum, recs, nil, report.PageSettings{Command: "kerneltune report run.jsonl", Version: "v1.0.0"})
 	if err != nil {
 		panic(err)

@@ -32,7 +32,7 @@ type PageSettings struct {
 // critical-difference diagram, and the failed jobs. htmlreport.Write writes
 // it.
 func HTMLPage(sum Summary, recs []experiment.Record, cross *CrossData, s PageSettings) (*htmlreport.Page, error) {
-	recs = byIdentity(recs) // sum's datasets (SummarizeRun)
+	recs = byIdentity(recs) // sum's datasets (Summarize)
 	var names []string
 	for _, t := range sum.Tables {
 		names = append(names, t.Dataset)

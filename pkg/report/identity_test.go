@@ -2,8 +2,6 @@ package report
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,7 +9,9 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/experiment"
+	"github.com/kerneltune/kerneltune/pkg/methods"
 	kt "github.com/kerneltune/kerneltune/pkg/methods"
+	"github.com/kerneltune/kerneltune/pkg/metrics"
 )
 
 // compareRecords runs svm on two partitions of 40/40 rows of path, its
@@ -65,7 +65,7 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 		t.Fatalf("the two datasets' svm scores alike: %v", want)
 	}
 
-	sum := SummarizeRun(all, SummaryOptions{})
+	sum := Summarize(all, SummaryOptions{})
 	got := map[string]float64{}
 	for _, tb := range sum.Tables {
 		if len(tb.Rows) != 1 || tb.Rows[0].Runs != 2 || tb.Partitions != 2 {
@@ -75,12 +75,12 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 		got[tb.Dataset] = float64(tb.Rows[0].MeanAcc)
 	}
 	if len(got) != 2 || !near(got["heart"], want["heart"]) || !near(got["heart#2"], want["heart#2"]) {
-		t.Errorf("SummarizeRun: tables' svm means %v, want %v", got, want)
+		t.Errorf("Summarize: tables' svm means %v, want %v", got, want)
 	}
 	if len(sum.Renamed) != 1 || !strings.Contains(sum.Renamed[0], "heart#2 is dataset heart of run "+other[0].Run) || !strings.Contains(sum.Warning, sum.Renamed[0]) {
 		t.Errorf("renamed %q, warning %q: want heart#2 named as the second run's heart", sum.Renamed, sum.Warning)
 	}
-	if tb := Summarize(all, nil, ""); len(tb) != 2 {
+	if tb := drawnTables(all, nil, "", metrics.Accuracy); len(tb) != 2 {
 		t.Errorf("Summarize: %d tables, want heart and heart#2", len(tb))
 	}
 
@@ -123,7 +123,7 @@ func TestReportKeepsTwoDatasetsOfOneNameApart(t *testing.T) {
 	// One dataset's records, or the records of two runs of one dataset,
 	// are one table, as before.
 	again := compareRecords(t, "builtin:heart", "")
-	if s := SummarizeRun(append(slices.Clone(heart), again...), SummaryOptions{}); len(s.Tables) != 1 || len(s.Renamed) != 0 {
+	if s := Summarize(append(slices.Clone(heart), again...), SummaryOptions{}); len(s.Tables) != 1 || len(s.Renamed) != 0 {
 		t.Errorf("two runs of heart: %d tables, renamed %q; want 1, none", len(s.Tables), s.Renamed)
 	}
 }
@@ -132,39 +132,24 @@ func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 
 // The records MergeFiles gives have one identity per name: report shows
 // them as they are, without a second check that could name apart what
-// MergeFiles merged. Here heart of a run beside a sparse dataset, from a
-// file as the version before this one wrote it (its identity hashing the
-// run's "auto"), merges with the same run's newer file and with heart run
-// alone by another method (MergeFiles learns from the newer file that
-// auto was a z-score on heart), and report's tables and figures have one
-// heart.
+// MergeFiles merged. Here heart of a run beside a sparse dataset (its
+// normalisation auto resolved to a z-score on heart, to maxabs on dna)
+// merges with heart run alone by another method, and report's tables and
+// figures have one heart.
 func TestReportShowsMergeFilesDatasetsAsMerged(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	heart := experiment.DatasetSettings{Path: "builtin:heart", Partitions: 2, TrainSize: 40, TestSize: 40}
 	dna := experiment.DatasetSettings{Path: "../../testdata/multiclass/dna.scale", Name: "dna", Partitions: 2, TrainSize: 40, TestSize: 40,
 		Read: dataio.ReadOptions{Positive: "3", Features: 180}}
-	mixed, alone, older := filepath.Join(dir, "mixed.jsonl"), filepath.Join(dir, "alone.jsonl"), filepath.Join(dir, "older.jsonl")
-	rs := compareDatasets(t, "svm", mixed, heart, dna)
+	mixed, alone := filepath.Join(dir, "mixed.jsonl"), filepath.Join(dir, "alone.jsonl")
+	compareDatasets(t, "svm", mixed, heart, dna)
 	compareDatasets(t, "gi", alone, heart)
-	var b []byte
-	for _, r := range rs {
-		r.Identity = ""
-		r.Identity = experiment.RecordIdentity(&r)
-		line, err := json.Marshal(&r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b = append(append(b, line...), '\n')
-	}
-	if err := os.WriteFile(older, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := experiment.MergeFiles(context.Background(), experiment.MergeSettings{Files: []string{older, mixed, alone}})
+	res, err := experiment.MergeFiles(context.Background(), experiment.MergeSettings{Files: []string{mixed, alone}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := SummarizeMerge(res)
+	sum := Summarize(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Rope: DefaultRope})
 	var names []string
 	for _, tb := range sum.Tables {
 		names = append(names, tb.Dataset)

@@ -51,7 +51,7 @@ func TestSummarizeByMetric(t *testing.T) {
 		{metrics.MacroF1, (4.0/12 + 60.0/68) / 2, (16.0/25 + 46.0/55) / 2, "fair"},
 		{metrics.AUC, 0.70, 0.90, "fair"},
 	} {
-		sum := SummarizeRun(rs, SummaryOptions{Entries: order, Metric: tc.m})
+		sum := Summarize(rs, SummaryOptions{Entries: order, Metric: tc.m})
 		rows := sum.Tables[0].Rows
 		if sum.Metric != tc.m || sum.Tables[0].Metric != tc.m {
 			t.Errorf("%s: summary metric %v, table %v", tc.m, sum.Metric, sum.Tables[0].Metric)

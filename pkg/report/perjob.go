@@ -144,7 +144,7 @@ func PerJobTable(sum Summary, recs []experiment.Record) *Table {
 		}
 		return len(m)
 	}
-	rs := slices.Clone(byIdentity(recs)) // sum's datasets (SummarizeRun)
+	rs := slices.Clone(byIdentity(recs)) // sum's datasets (Summarize)
 	slices.SortStableFunc(rs, func(a, b experiment.Record) int {
 		if d := rank(dsRank, a.Dataset) - rank(dsRank, b.Dataset); d != 0 {
 			return d

@@ -82,10 +82,10 @@ type NamedFigure struct {
 // order gives the entries' order, as in Summarize; the baseline is the
 // first entry of each table.
 func Figures(records []experiment.Record, order []string, opts PlotOptions) ([]NamedFigure, error) {
-	records = byIdentity(records) // the tables' datasets (summarizeBy)
+	records = byIdentity(records) // the tables' datasets (drawnTables)
 	var out []NamedFigure
 	var panels []fig.AccuracyPanel
-	tables := summarizeBy(records, order, "", opts.Metric)
+	tables := drawnTables(records, order, "", opts.Metric)
 	for _, t := range tables {
 		byEntry := map[string][]experiment.Record{}
 		for _, r := range records {

@@ -92,7 +92,7 @@ func TestFigureData(t *testing.T) {
 			byEntry[r.Entry] = append(byEntry[r.Entry], r)
 		}
 	}
-	tables := Summarize(rs, []string{"svm", "spd:full", "spd:diag", "lccp", "twolevel"}, "")
+	tables := drawnTables(rs, []string{"svm", "spd:full", "spd:diag", "lccp", "twolevel"}, "", metrics.Accuracy)
 	p := accuracyPanel(tables[0], byEntry, metrics.Accuracy)
 	if p.Reference != 77.5 || p.ReferenceName != "svm" || len(p.Boxes) != 5 || len(p.Boxes[2].Values) != 0 {
 		t.Errorf("accuracy panel: reference %v (%s), %d boxes, spd:diag %v; want 77.5 (svm), 5, none",
@@ -131,7 +131,7 @@ func TestCriticalDifferenceFigure(t *testing.T) {
 		}
 	}
 	order := []string{"svm", "lccp", "twolevel"}
-	d := cdDiagram(Summarize(rs, order, ""))
+	d := cdDiagram(drawnTables(rs, order, "", metrics.Accuracy))
 	// Ranks per dataset: d1 2,1,3; d2 2,1,3; d3 3,1,2 → 7/3, 1, 8/3.
 	// CD (Nemenyi, α = 0.05, k = 3, N = 3) = 2.343 √(3·4/18) = 1.913 > 8/3 − 1:
 	// one group.
@@ -151,7 +151,7 @@ func TestCriticalDifferenceFigure(t *testing.T) {
 		}
 	}
 	// One dataset: no diagram.
-	if d := cdDiagram(Summarize(rs[:9], order, "")); d != nil {
+	if d := cdDiagram(drawnTables(rs[:9], order, "", metrics.Accuracy)); d != nil {
 		t.Errorf("one dataset gave a diagram: %+v", d)
 	}
 }

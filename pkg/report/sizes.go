@@ -39,7 +39,7 @@ func partitionSizes(groups map[string][]experiment.Record, pv *experiment.Proven
 	generated := false
 	for _, rs := range groups {
 		for _, r := range rs {
-			generated = generated || r.Settings["describe.preset"] != ""
+			generated = generated || r.DatasetIdentity != nil && r.DatasetIdentity.Preset != ""
 			if r.TrainSize == 0 && r.TestSize == 0 {
 				continue // failed before its partition was drawn
 			}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/experiment"
-	"github.com/kerneltune/kerneltune/pkg/methods"
 	"github.com/kerneltune/kerneltune/pkg/metrics"
 	"github.com/kerneltune/kerneltune/pkg/stats"
 )
@@ -236,19 +235,14 @@ func EntryOrder(records []experiment.Record, methodNames []string) []string {
 	return out
 }
 
-// Summarize averages the records per dataset and entry: SummarizeRun's
-// tables without the datasets and rows that have no record (the figures
-// draw what is there; the tables of SummarizeRun show what is missing), in
-// the grid's dataset order, or by name for records without a grid.
-// Entries are listed in the given order (entries not listed follow in name
-// order); baseline is the entry the Wilcoxon test compares against ("" =
-// the first entry).
-func Summarize(records []experiment.Record, order []string, baseline string) []DatasetTable {
-	return summarizeBy(records, order, baseline, metrics.Accuracy)
-}
-
-// summarizeBy is Summarize by the test metric m.
-func summarizeBy(records []experiment.Record, order []string, baseline string, m metrics.Metric) []DatasetTable {
+// drawnTables averages the records per dataset and entry by the test
+// metric m, as the figures draw them: Summarize's tables without the
+// datasets and rows that have no record (the tables of Summarize show what
+// is missing), in the grid's dataset order, or by name for records without
+// a grid. Entries are listed in the given order (entries not listed follow
+// in name order); baseline is the entry the Wilcoxon test compares against
+// ("" = the first entry).
+func drawnTables(records []experiment.Record, order []string, baseline string, m metrics.Metric) []DatasetTable {
 	// Without a grid, datasets in name order, as before the grid.
 	var names []string
 	for _, r := range records {
@@ -258,7 +252,7 @@ func summarizeBy(records []experiment.Record, order []string, baseline string, m
 	}
 	slices.Sort(names)
 	var out []DatasetTable
-	for _, t := range SummarizeRun(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names, Metric: m}).Tables {
+	for _, t := range Summarize(records, SummaryOptions{Entries: order, Baseline: baseline, Datasets: names, Metric: m}).Tables {
 		if t.JobsPresent == 0 {
 			continue
 		}
@@ -266,50 +260,6 @@ func summarizeBy(records []experiment.Record, order []string, baseline string, m
 		out = append(out, t)
 	}
 	return out
-}
-
-// SummarizeCompare is the summary of a comparison's records (SummarizeRun),
-// entries in the order of res.Entries: the tables compare prints. The
-// summary of one shard says it is incomplete.
-func SummarizeCompare(res *experiment.CompareResult) Summary {
-	return SummarizeCompareBy(res, metrics.Accuracy)
-}
-
-// SummarizeCompareBy is SummarizeCompare by the test metric m
-// (SummaryOptions.Metric).
-func SummarizeCompareBy(res *experiment.CompareResult, m metrics.Metric) Summary {
-	return SummarizeCompareWith(res, SummaryOptions{Metric: m, Rope: DefaultRope})
-}
-
-// SummarizeCompareWith is SummarizeCompare by o's Metric and Rope (its
-// other fields are set from res).
-func SummarizeCompareWith(res *experiment.CompareResult, o SummaryOptions) Summary {
-	order := make([]string, len(res.Entries))
-	for i, e := range res.Entries {
-		order[i] = e.String()
-	}
-	return SummarizeRun(res.Records, SummaryOptions{Entries: order, Metric: o.Metric, Rope: o.Rope})
-}
-
-// SummarizeMerge is the summary of the merged records of results files
-// (SummarizeRun): the tables report prints, methods in methods.Names order
-// unless the records carry the run's grid, datasets in order of first
-// appearance in the files. An incomplete run is not an error: see
-// Summary.Complete and Summary.Warning.
-func SummarizeMerge(res *experiment.MergeResult) Summary {
-	return SummarizeMergeBy(res, metrics.Accuracy)
-}
-
-// SummarizeMergeBy is SummarizeMerge by the test metric m
-// (SummaryOptions.Metric).
-func SummarizeMergeBy(res *experiment.MergeResult, m metrics.Metric) Summary {
-	return SummarizeMergeWith(res, SummaryOptions{Metric: m, Rope: DefaultRope})
-}
-
-// SummarizeMergeWith is SummarizeMerge by o's Metric and Rope (its other
-// fields are set from res).
-func SummarizeMergeWith(res *experiment.MergeResult, o SummaryOptions) Summary {
-	return SummarizeRun(res.Records, SummaryOptions{MethodNames: methods.Names(), Datasets: res.Datasets, Metric: o.Metric, Rope: o.Rope})
 }
 
 // byIdentity returns records with each dataset's identity under a name of
@@ -321,7 +271,7 @@ func SummarizeMergeWith(res *experiment.MergeResult, o SummaryOptions) Summary {
 // the datasets alike.
 //
 // Why apart and not refused, as experiment.MergeFiles refuses them unless
-// asked to split: report's functions are handed records (SummarizeRun has
+// asked to split: report's functions are handed records (Summarize has
 // no error to return), and the records MergeFiles gives have one identity
 // per name already — it refused, or split them as report --split-identities
 // asks. Records that reach report with two identities under one name were
@@ -338,13 +288,19 @@ func byIdentity(records []experiment.Record) []experiment.Record {
 // in the last bits.
 const bestTol = 1e-12
 
-// SummarizeRun averages the records of one run per dataset and entry, and
+// Summarize averages the records of a run per dataset and entry, and
 // counts them against the run's planned grid (experiment.Record.Grid):
 // every planned dataset has a table and every planned entry a row, with or
 // without records. A dataset is its identity, not its name: records that
 // give one name to different data are two tables (byIdentity,
-// Summary.Renamed).
-func SummarizeRun(records []experiment.Record, o SummaryOptions) Summary {
+// Summary.Renamed). It is the one summary of records: the tables compare
+// prints (a CompareResult's records, Entries its grid's,
+// res.Grid.Entries) and those report prints (a MergeResult's records,
+// MethodNames methods.Names() and Datasets res.Datasets: methods in the
+// registry's order unless the records carry the run's grid, datasets in
+// order of first appearance in the files). An incomplete run is not an
+// error: see Summary.Complete and Summary.Warning.
+func Summarize(records []experiment.Record, o SummaryOptions) Summary {
 	records, renamed := experiment.SplitByIdentity(records)
 	var grid *experiment.Grid
 	for i := range records {

@@ -45,12 +45,12 @@ func TestEntryOrder(t *testing.T) {
 	}
 }
 
-// TestSummarizeRunIncomplete: a summary counts the records against the
+// TestSummarizeIncomplete: a summary counts the records against the
 // run's planned grid. Missing jobs are counted per row and per table, a
 // planned dataset without records gets a table of empty rows, the Wilcoxon
 // test pairs only the partitions both entries finished, and the order is
 // the grid's (the command line's), not alphabetical.
-func TestSummarizeRunIncomplete(t *testing.T) {
+func TestSummarizeIncomplete(t *testing.T) {
 	grid := &experiment.Grid{
 		Datasets: []experiment.GridDataset{{Name: "wdbc", Partitions: 6}, {Name: "bupa", Partitions: 6}},
 		Entries:  []string{"spd", "svm"},
@@ -70,7 +70,7 @@ func TestSummarizeRunIncomplete(t *testing.T) {
 			rs = append(rs, experiment.Record{Dataset: "wdbc", Entry: "spd", Partition: k, Status: "converged", TestAccuracy: alt[k], Grid: grid})
 		}
 	}
-	sum := SummarizeRun(rs, SummaryOptions{Baseline: "svm"})
+	sum := Summarize(rs, SummaryOptions{Baseline: "svm"})
 	if !sum.GridKnown || sum.Complete || sum.JobsPlanned != 24 || sum.JobsPresent != 10 {
 		t.Fatalf("summary: grid %v, complete %v, %d of %d jobs; want false, 10 of 24", sum.GridKnown, sum.Complete, sum.JobsPresent, sum.JobsPlanned)
 	}
@@ -112,10 +112,10 @@ func TestSummarizeRunIncomplete(t *testing.T) {
 	}
 }
 
-// TestSummarizeRunTiesAndOldRecords: every entry with the best mean is
+// TestSummarizeTiesAndOldRecords: every entry with the best mean is
 // marked; records without a grid (older files) infer it and say so, in
 // the datasets' given order.
-func TestSummarizeRunTiesAndOldRecords(t *testing.T) {
+func TestSummarizeTiesAndOldRecords(t *testing.T) {
 	var rs []experiment.Record
 	acc := map[string][]float64{"a": {0.7, 0.9}, "b": {0.9, 0.7}, "c": {0.6, 0.6}}
 	for _, ds := range []string{"zoo", "abc"} {
@@ -128,7 +128,7 @@ func TestSummarizeRunTiesAndOldRecords(t *testing.T) {
 			}
 		}
 	}
-	sum := SummarizeRun(rs, SummaryOptions{Datasets: []string{"zoo", "abc"}, MethodNames: []string{"c", "a", "b"}})
+	sum := Summarize(rs, SummaryOptions{Datasets: []string{"zoo", "abc"}, MethodNames: []string{"c", "a", "b"}})
 	if sum.GridKnown || sum.Complete || sum.JobsPlanned != 12 || sum.JobsPresent != 11 {
 		t.Fatalf("grid %v complete %v %d of %d", sum.GridKnown, sum.Complete, sum.JobsPresent, sum.JobsPlanned)
 	}
@@ -164,7 +164,7 @@ func TestSummarizeNumbers(t *testing.T) {
 		rs = append(rs, experiment.Record{Dataset: "d", Entry: "spd", Partition: k, Status: "converged", TestAccuracy: alt[k], NSV: 20, Seconds: 3, Solves: 10})
 	}
 	rs = append(rs, experiment.Record{Dataset: "d", Entry: "spd", Partition: 10, Status: experiment.StatusFailure})
-	tab := Summarize(rs, []string{"svm", "spd"}, "")[0]
+	tab := drawnTables(rs, []string{"svm", "spd"}, "", metrics.Accuracy)[0]
 	svm, spd := tab.Rows[0], tab.Rows[1]
 	if svm.Entry != "svm" || !svm.Best || spd.Best {
 		t.Fatalf("rows %+v", tab.Rows)

@@ -51,7 +51,7 @@ func WriteSummary(w io.Writer, format string, sum Summary, recs []experiment.Rec
 // "missing" column only when jobs are missing, and a "pairs" column only
 // when some p-value rests on fewer pairs than there are partitions.
 func SummaryTables(sum Summary, recs []experiment.Record, cross *CrossData) []*Table {
-	recs = byIdentity(recs) // sum's datasets (SummarizeRun)
+	recs = byIdentity(recs) // sum's datasets (Summarize)
 	var ts []*Table
 	for i := range sum.Tables {
 		ts = append(ts, summaryTable(&sum.Tables[i], recs, sum.BaselineOnTest))

@@ -40,7 +40,7 @@ func ExampleConfigure() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, t := range report.SummarizeCompare(res).Tables {
+	for _, t := range report.Summarize(res.Records, report.SummaryOptions{}).Tables {
 		row := t.Rows[0]
 		fmt.Printf("%-5s %s test accuracy %.3f over %d partitions\n", t.Dataset, row.Entry, float64(row.MeanAcc), row.Runs)
 	}

@@ -365,48 +365,22 @@ func (m *minimizer) kkt(st *state, lam, mu []float64) (stat, comp float64) {
 	return floats.Norm(res, math.Inf(1)), comp
 }
 
+// run is the SQP from x0 (clamped into the bounds): each iteration solves
+// the QP subproblem at B (subproblem), tests convergence, updates the
+// penalties, searches along the step on the L1 merit (lineSearch) and
+// updates B (updateB). A failure with an updated B first retries from a
+// fresh B; with a fresh B it is final.
 func (m *minimizer) run(x0 []float64) (Result, error) {
-	n, me, mi := m.n, m.me, m.mi
-	nlin := m.p.NumLinear
-	nn := n - nlin
-	cur := m.newState()
-	for i, v := range x0 {
-		cur.x[i] = math.Min(math.Max(v, m.lo[i]), m.hi[i])
-	}
-	if err := m.evalFunc(cur); err != nil {
-		m.finish(cur, status.Failure, nil, nil)
-		return m.res, fmt.Errorf("SQP start point: %w", err)
-	}
-	if err := m.evalGrad(cur); err != nil {
+	cur, err := m.start(x0)
+	if err != nil {
 		m.finish(cur, status.Failure, nil, nil)
 		return m.res, fmt.Errorf("SQP start point: %w", err)
 	}
 	feasScale := math.Max(1, cur.viol)
-
-	// B = I on the nonlinear block, LinearCurvature on the linear block.
-	// fresh is true while B is that initial matrix: a failure with a fresh B
-	// is final, one with an updated B first retries from a fresh B.
-	B := make([]float64, n*n)
-	var fresh, scaled bool
-	resetB := func() {
-		clear(B)
-		for i := 0; i < n; i++ {
-			if i < nn {
-				B[i*n+i] = 1
-			} else {
-				B[i*n+i] = m.s.LinearCurvature
-			}
-		}
-		fresh, scaled = true, false
-	}
-	resetB()
-	pen := make([]float64, me+mi)
+	B := m.newHessian()
+	pen := make([]float64, m.me+m.mi)
 	history := []float64{}
 	trial := m.newState()
-	bs := make([]float64, n)
-	y := make([]float64, n)
-	sv := make([]float64, n)
-	gl := make([]float64, n)
 	var lam, mu []float64
 
 	// done counts accepted steps (Result.Iter); iter is the step being
@@ -423,10 +397,10 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			return m.res, nil
 		}
 
-		d, qlam, qmu, delta, err := m.subproblem(cur, B)
+		d, qlam, qmu, delta, err := m.subproblem(cur, B.a)
 		if err != nil {
-			if (errors.Is(err, errQPLimit) || errors.Is(err, errNotPD)) && !fresh {
-				resetB()
+			if (errors.Is(err, errQPLimit) || errors.Is(err, errNotPD)) && !B.fresh {
+				B.reset()
 				continue
 			}
 			m.finish(cur, status.Failure, lam, mu)
@@ -452,17 +426,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			pen[k] = math.Max(a, 0.5*(pen[k]+a))
 		}
 		phi := merit(cur.f, cur.ce, cur.ci, pen)
-		// Directional derivative bound of the L1 merit: ∇fᵀd plus the change
-		// of the penalty term under the linearisation.
-		D := floats.Dot(cur.g, d)
-		for k := 0; k < me; k++ {
-			lin := cur.ce[k] + floats.Dot(cur.je.RawRowView(k), d)
-			D += pen[k] * (math.Abs(lin) - math.Abs(cur.ce[k]))
-		}
-		for k := 0; k < mi; k++ {
-			lin := cur.ci[k] + floats.Dot(cur.ji.RawRowView(k), d)
-			D += pen[me+k] * (math.Max(0, -lin) - math.Max(0, -cur.ci[k]))
-		}
+		D := m.meritSlope(cur, d, pen)
 		dnorm := floats.Norm(d, math.Inf(1))
 		if D >= 0 || dnorm == 0 {
 			if dnorm <= m.s.Tol*(1+floats.Norm(cur.x, math.Inf(1))) && cur.viol <= m.s.Tol*feasScale {
@@ -470,8 +434,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				m.finish(cur, status.Converged, lam, mu)
 				return m.res, nil
 			}
-			if !fresh {
-				resetB()
+			if !B.fresh {
+				B.reset()
 				continue
 			}
 			m.finish(cur, status.LineSearchFailure, lam, mu)
@@ -486,32 +450,10 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			ref = math.Max(ref, h)
 		}
 
-		// Armijo backtracking with safeguarded quadratic interpolation.
-		alpha := 1.0
-		accepted := false
-		var phit float64
-		for ls := 0; ls < 40; ls++ {
-			for i := range trial.x {
-				trial.x[i] = math.Min(math.Max(cur.x[i]+alpha*d[i], m.lo[i]), m.hi[i])
-			}
-			if err := m.evalFunc(trial); err != nil {
-				m.finish(cur, status.Failure, lam, mu)
-				return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
-			}
-			phit = merit(trial.f, trial.ce, trial.ci, pen)
-			if phit <= ref+1e-4*alpha*D {
-				accepted = true
-				break
-			}
-			den := 2 * (phit - phi - alpha*D)
-			next := 0.1 * alpha
-			if den > 0 {
-				next = math.Max(next, math.Min(0.5*alpha, -D*alpha*alpha/den))
-			}
-			alpha = next
-			if alpha*dnorm < 1e-15*(1+floats.Norm(cur.x, math.Inf(1))) {
-				break
-			}
+		alpha, phit, accepted, err := m.lineSearch(cur, trial, d, pen, phi, ref, D)
+		if err != nil {
+			m.finish(cur, status.Failure, lam, mu)
+			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
 		if !accepted {
 			// Rounding-limited: the predicted decrease of the merit function
@@ -520,8 +462,8 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				m.finish(cur, status.Converged, lam, mu)
 				return m.res, nil
 			}
-			if !fresh {
-				resetB()
+			if !B.fresh {
+				B.reset()
 				continue
 			}
 			m.finish(cur, status.LineSearchFailure, lam, mu)
@@ -531,18 +473,7 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 			m.finish(trial, status.Failure, lam, mu)
 			return m.res, fmt.Errorf("SQP iteration %d: %w", iter, err)
 		}
-
-		// Damped BFGS on the Lagrangian (Powell 1978), nonlinear block only:
-		// y = ∇L(x⁺, λ) - ∇L(x, λ).
-		m.lagGrad(gl, trial, lam)
-		copy(y, gl)
-		m.lagGrad(gl, cur, lam)
-		floats.Sub(y, gl)
-		for i := range sv {
-			sv[i] = trial.x[i] - cur.x[i]
-		}
-		m.bfgs(B, sv[:nn], y[:nn], bs[:nn], &scaled)
-		fresh = nn == 0
+		m.updateB(B, cur, trial, lam)
 
 		cur, trial = trial, cur
 		done++
@@ -552,6 +483,117 @@ func (m *minimizer) run(x0 []float64) (Result, error) {
 				Violation: cur.viol, Step: alpha, X: append([]float64(nil), cur.x...)})
 		}
 	}
+}
+
+// start returns the state at x0 clamped into the bounds, its function
+// values and derivatives evaluated.
+func (m *minimizer) start(x0 []float64) (*state, error) {
+	cur := m.newState()
+	for i, v := range x0 {
+		cur.x[i] = math.Min(math.Max(v, m.lo[i]), m.hi[i])
+	}
+	if err := m.evalFunc(cur); err != nil {
+		return cur, err
+	}
+	return cur, m.evalGrad(cur)
+}
+
+// hessian is the SQP's n×n approximation B of the Lagrangian's Hessian
+// (row-major), with the buffers of its update. fresh is true while B is
+// its initial matrix (reset); scaled is bfgs's.
+type hessian struct {
+	a             []float64
+	n, nn         int // nn: the nonlinear block's size
+	linear        float64
+	fresh, scaled bool
+	bs, y, sv, gl []float64
+}
+
+// newHessian returns B = I on the nonlinear block and LinearCurvature on
+// the linear block.
+func (m *minimizer) newHessian() *hessian {
+	n := m.n
+	B := &hessian{a: make([]float64, n*n), n: n, nn: n - m.p.NumLinear, linear: m.s.LinearCurvature,
+		bs: make([]float64, n), y: make([]float64, n), sv: make([]float64, n), gl: make([]float64, n)}
+	B.reset()
+	return B
+}
+
+// reset sets B to its initial matrix.
+func (B *hessian) reset() {
+	clear(B.a)
+	for i := 0; i < B.n; i++ {
+		if i < B.nn {
+			B.a[i*B.n+i] = 1
+		} else {
+			B.a[i*B.n+i] = B.linear
+		}
+	}
+	B.fresh, B.scaled = true, false
+}
+
+// updateB is the damped BFGS update of B on the Lagrangian (Powell 1978),
+// nonlinear block only, for the step from cur to trial: y = ∇L(x⁺, λ) -
+// ∇L(x, λ).
+func (m *minimizer) updateB(B *hessian, cur, trial *state, lam []float64) {
+	m.lagGrad(B.gl, trial, lam)
+	copy(B.y, B.gl)
+	m.lagGrad(B.gl, cur, lam)
+	floats.Sub(B.y, B.gl)
+	for i := range B.sv {
+		B.sv[i] = trial.x[i] - cur.x[i]
+	}
+	nn := B.nn
+	m.bfgs(B.a, B.sv[:nn], B.y[:nn], B.bs[:nn], &B.scaled)
+	B.fresh = nn == 0
+}
+
+// meritSlope is the directional derivative bound of the L1 merit along d
+// at cur: ∇fᵀd plus the change of the penalty term under the
+// linearisation.
+func (m *minimizer) meritSlope(cur *state, d, pen []float64) float64 {
+	D := floats.Dot(cur.g, d)
+	for k := 0; k < m.me; k++ {
+		lin := cur.ce[k] + floats.Dot(cur.je.RawRowView(k), d)
+		D += pen[k] * (math.Abs(lin) - math.Abs(cur.ce[k]))
+	}
+	for k := 0; k < m.mi; k++ {
+		lin := cur.ci[k] + floats.Dot(cur.ji.RawRowView(k), d)
+		D += pen[m.me+k] * (math.Max(0, -lin) - math.Max(0, -cur.ci[k]))
+	}
+	return D
+}
+
+// lineSearch is Armijo backtracking with safeguarded quadratic
+// interpolation along d from cur (merit phi, slope D < 0) against the
+// non-monotone reference ref: trial holds the last point tried (its
+// functions evaluated), alpha its step and phit its merit; accepted is
+// false when 40 tries or the rounding floor of the step were reached.
+func (m *minimizer) lineSearch(cur, trial *state, d, pen []float64, phi, ref, D float64) (alpha, phit float64, accepted bool, err error) {
+	dnorm := floats.Norm(d, math.Inf(1))
+	alpha = 1.0
+	for ls := 0; ls < 40; ls++ {
+		for i := range trial.x {
+			trial.x[i] = math.Min(math.Max(cur.x[i]+alpha*d[i], m.lo[i]), m.hi[i])
+		}
+		if err := m.evalFunc(trial); err != nil {
+			return alpha, phit, false, err
+		}
+		phit = merit(trial.f, trial.ce, trial.ci, pen)
+		if phit <= ref+1e-4*alpha*D {
+			return alpha, phit, true, nil
+		}
+		den := 2 * (phit - phi - alpha*D)
+		next := 0.1 * alpha
+		if den > 0 {
+			next = math.Max(next, math.Min(0.5*alpha, -D*alpha*alpha/den))
+		}
+		alpha = next
+		if alpha*dnorm < 1e-15*(1+floats.Norm(cur.x, math.Inf(1))) {
+			break
+		}
+	}
+	return alpha, phit, false, nil
 }
 
 // lagGrad sets dst = ∇f - J_Eᵀλ_E - J_Iᵀλ_I at st.
