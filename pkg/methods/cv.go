@@ -154,14 +154,16 @@ func countPositive(y []float64) int {
 
 // foldSweep trains on one fold's training part for every C of Cs in turn
 // (ascending, so the previous α is feasible and warm-starts the next solve;
-// for the L2 margin scaled, l2WarmStart)
+// for the L2 margin scaled, l2WarmStart; with keep, for the L1 margin, the
+// solver's state is kept from one C to the next, solver.SVCPath: its
+// gradient, scaled α and kernel-column cache)
 // and returns the number of correctly predicted test rows for each C and the
 // number of SVM solves. A training part with one class only (possible when a
 // class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
 //
 // w multiplies C for the +1 and the -1 class (class weights; 0 means 1).
-func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, w [2]float64, s solver.Settings) (correct []int, solves int, err error) {
+func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, w [2]float64, s solver.Settings, keep bool) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))
 	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
 		same := 0
@@ -174,6 +176,13 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 			correct[c] = same
 		}
 		return correct, 0, nil
+	}
+	var path *solver.SVCPath
+	if margin == solver.L1 && keep {
+		if path, err = solver.NewSVCPath(km, ytr, w[0], w[1], s); err != nil {
+			return nil, 0, err
+		}
+		defer path.Close()
 	}
 	var alpha, start []float64
 	var w2 float64     // the last solve's ‖w‖² (L2)
@@ -195,7 +204,12 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 			start = l2WarmStart(start, alpha, w2, Cs[c-1], C)
 			alpha0 = start
 		}
-		res, err := solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C, WeightPos: w[0], WeightNeg: w[1]}, s, alpha0)
+		var res solver.SVCResult
+		if path != nil {
+			res, err = path.Train(ctx, C)
+		} else {
+			res, err = solver.TrainSVC(ctx, km, ytr, solver.SVCParams{Margin: margin, C: C, WeightPos: w[0], WeightNeg: w[1]}, s, alpha0)
+		}
 		solves++
 		if err != nil {
 			return nil, solves, err
@@ -207,6 +221,9 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 		case solver.L2:
 			alpha, w2 = res.Alpha, res.W2
 		}
+		if solveHook != nil {
+			solveHook(ctx, C, &res)
+		}
 		decide(dec, res.Coef, res.Bias)
 		for i, v := range dec {
 			if (v > 0) == (yte[i] > 0) {
@@ -216,6 +233,21 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 	}
 	return correct, solves, nil
 }
+
+// solveHook, when set (by tests and the measurements of BENCHMARKS.md),
+// sees every solve of a fold sweep, with its C and the context of its job
+// (cvCounts puts a solveTag in it: the γ, the fold and the rows the round
+// cross-validates).
+// It is called from the sweeps' goroutines at once.
+var solveHook func(ctx context.Context, C float64, r *solver.SVCResult)
+
+// solveTag says which job of cvCounts a solve belongs to (solveHook).
+type solveTag struct {
+	Gamma      float64
+	Fold, Rows int
+}
+
+type solveTagKey struct{}
 
 // l2WarmStart returns in dst the start of an L2-margin solve at C from the
 // solution α at the next smaller C0 (w2 = αᵀ(YKY + I/C0)α, its ‖w‖²). Every

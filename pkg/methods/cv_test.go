@@ -349,7 +349,7 @@ func TestFoldSweepL2WarmStart(t *testing.T) {
 		tr, te := plan.train[f], plan.test[f]
 		km, Kte := kernel.Precomputed(subSym(K, tr, nil)), subCross(K, te, tr, nil)
 		ytr, yte := pick(d.Y, tr), pick(d.Y, te)
-		got, solves, err := foldSweep(context.Background(), km, denseDecider(Kte), ytr, yte, Cs, solver.L2, [2]float64{}, s)
+		got, solves, err := foldSweep(context.Background(), km, denseDecider(Kte), ytr, yte, Cs, solver.L2, [2]float64{}, s, false)
 		if err != nil || solves != len(Cs) {
 			t.Fatalf("fold %d: %d solves, %v", f, solves, err)
 		}

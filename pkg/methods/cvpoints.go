@@ -165,6 +165,10 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 			for jb := range jobs {
 				gr := groups[jb.g]
 				tr, te := plan.train[jb.f], plan.test[jb.f]
+				ctx := ctx
+				if solveHook != nil {
+					ctx = context.WithValue(ctx, solveTagKey{}, solveTag{Gamma: gr.Gamma, Fold: jb.f, Rows: plan.tested()})
+				}
 				var (
 					cnt []int
 					ns  int
@@ -177,12 +181,12 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 				case gr.K != nil: // a fixed kernel matrix (binary labels)
 					Ktr, Kte := foldSub(gr.K, tr, te)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-						pick(cs.y, tr), pick(cs.y, te), gr.Cs, gr.Margin, wb, s)
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, gr.Margin, wb, s, false)
 				case gr.D == nil && cs.class != nil: // bounded memory, every subproblem
 					cnt, ns, err = foldSweepMultiRows(ctx, gr.X, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s)
 				case gr.D == nil: // bounded memory: columns from the rows
 					km, decide := rowsFold(gr.X, gr.Gamma, tr, te)
-					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+					cnt, ns, err = foldSweep(ctx, km, decide, pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s, true)
 				case pairsD: // one-vs-one: each pair's matrices from D, no fold Gram
 					cnt, ns, ktr, kte, err = foldSweepPairsD(ctx, gr.D, gr.Gamma, tr, te, pickInt(cs.class, tr), pickInt(cs.class, te), cs.k, cs.scheme, cw, gr.Cs, s, ktr, kte)
 				case cs.class != nil: // multi-class: every subproblem, combined as the final model
@@ -193,7 +197,7 @@ func cvCounts(ctx context.Context, groups []cvGroup, order []int, cs cvSet, plan
 					var Ktr, Kte *mat.Dense
 					Ktr, Kte, ktr, kte = foldKernels(gr.D, tr, te, gr.Gamma, ktr, kte)
 					cnt, ns, err = foldSweep(ctx, kernel.PrecomputedSquare(Ktr), denseDecider(Kte),
-						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s)
+						pick(cs.y, tr), pick(cs.y, te), gr.Cs, solver.L1, wb, s, false)
 				}
 				if keys != nil && err == nil && kj.Correct == nil {
 					err = cm.keep(keys[jb.g][jb.f], cvJob{Correct: cnt, Solves: ns})

@@ -53,6 +53,12 @@ type cache struct {
 	ws         *Workspace // buffers to take before allocating; nil: none
 	pool       *colPool   // helpers that compute long columns; nil: serial
 
+	// misses counts the column computations (a miss, or a cached prefix
+	// extended) and entries the kernel entries they computed: what a solve
+	// cost in kernel evaluations (Result.Columns, Result.Entries).
+	misses  int
+	entries int64
+
 	// When the budget holds the whole matrix (and the matrix is large),
 	// every column buffer gets the full capacity n, carved from one arena
 	// allocated at the first miss and advised to the kernel as huge pages:
@@ -372,6 +378,8 @@ func (c *cache) rangeErr() error {
 // compute sets dst to the entries have, have+1, ... of column i, with the
 // pool's helpers when the part is long enough, and notes a non-finite one.
 func (c *cache) compute(i, have int, dst []float64) {
+	c.misses++
+	c.entries += int64(len(dst))
 	var bad bool
 	if c.pool.use(len(dst)) {
 		bad = c.pool.fill(i, have, dst)

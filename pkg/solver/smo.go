@@ -587,6 +587,7 @@ func (m *smo) result(st status.Status) Result {
 	r.Obj = obj / 2
 	r.Rho = m.rho()
 	r.Gap = m.gap()
+	r.Columns, r.Entries = m.cache.misses, m.cache.entries
 	return r
 }
 

@@ -25,6 +25,12 @@
 //     WSS3 is computed inside the gradient-update sweep. Neither changes the
 //     path.
 //   - MaxIter is a Status (IterationLimit) with a usable α, not a warning.
+//   - A sequence of C-SVCs on one matrix (SVCPath: svm's grid on the
+//     bounded-memory route) keeps the solver's state from one C to the
+//     next: the gradient, the cache and a seeded α (path.go), where svm-train
+//     starts each C from α = 0.
+//   - Result.Columns and Result.Entries count the kernel columns and
+//     entries a solve computed (its cache misses).
 //   - Unbounded variables (C_i = +Inf) are supported: hard and L2 margins,
 //     the radius; an objective that runs off to -∞ is ErrUnbounded.
 //   - A solve may use a second core for the kernel columns it computes
@@ -182,6 +188,12 @@ type Result struct {
 	// Gap is the maximal KKT violation m(α) - M(α) at Alpha (the quantity
 	// compared with Eps): ≤ Eps when Converged, larger after a limit.
 	Gap float64
+	// Columns is the number of kernel columns (or parts of one, a cached
+	// prefix extended) the solve computed: its cache misses; Entries is
+	// the kernel entries they held. Deterministic: a measure of a solve's
+	// kernel work that does not depend on the machine's load.
+	Columns int
+	Entries int64
 }
 
 const (
@@ -207,6 +219,17 @@ const (
 // returns no α (Result.Alpha nil), a later one the current feasible α with
 // its exact gradient. Slice lengths that do not match Q.Len() panic.
 func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
+	m, err := newSolve(p, s)
+	if err != nil {
+		return Result{}, err
+	}
+	defer m.cache.release()
+	return m.run(ctx, s, true)
+}
+
+// newSolve checks p and s and returns the solver's state for p, its α the
+// start and its gradient not yet computed.
+func newSolve(p Problem, s Settings) (*smo, error) {
 	if p.Q == nil {
 		panic("solver: nil Q")
 	}
@@ -221,49 +244,55 @@ func Solve(ctx context.Context, p Problem, s Settings) (Result, error) {
 	checkLen("C", p.C)
 	checkLen("Alpha0", p.Alpha0)
 	if n == 0 {
-		return Result{}, errors.New("solve QP: empty problem (n = 0)")
+		return nil, errors.New("solve QP: empty problem (n = 0)")
 	}
 	eps := s.Eps
 	if eps == 0 {
 		eps = defaultEps
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return Result{}, fmt.Errorf("solve QP: Eps = %g, want a positive number", s.Eps)
+		return nil, fmt.Errorf("solve QP: Eps = %g, want a positive number", s.Eps)
 	}
 	if s.MaxIter < 0 {
-		return Result{}, fmt.Errorf("solve QP: MaxIter = %d, want ≥ 0", s.MaxIter)
+		return nil, fmt.Errorf("solve QP: MaxIter = %d, want ≥ 0", s.MaxIter)
 	}
 	if s.Workers < 0 {
-		return Result{}, fmt.Errorf("solve QP: Workers = %d, want ≥ 0", s.Workers)
+		return nil, fmt.Errorf("solve QP: Workers = %d, want ≥ 0", s.Workers)
 	}
 	if s.CacheBytes < 0 {
-		return Result{}, fmt.Errorf("solve QP: CacheBytes = %d, want ≥ 0", s.CacheBytes)
-	}
-	maxIter := s.MaxIter
-	if maxIter == 0 {
-		maxIter = max(10_000_000, 100*n)
+		return nil, fmt.Errorf("solve QP: CacheBytes = %d, want ≥ 0", s.CacheBytes)
 	}
 	cacheBytes := s.CacheBytes
 	if cacheBytes == 0 {
 		cacheBytes = defaultCacheBytes
 	}
-
 	if s.Precision > Single {
-		return Result{}, fmt.Errorf("solve QP: Precision = %d, want Auto, Double or Single", s.Precision)
+		return nil, fmt.Errorf("solve QP: Precision = %d, want Auto, Double or Single", s.Precision)
 	}
-	m, err := newSMO(p, eps, !s.NoShrinking, cacheBytes, s.Workspace, s.Precision.single(n))
-	if err != nil {
-		return Result{}, err
+	return newSMO(p, eps, !s.NoShrinking, cacheBytes, s.Workspace, s.Precision.single(n))
+}
+
+// run computes the gradient of the start (when init is set; otherwise m's
+// gradient is already that of its α) and runs SMO to the end, with the
+// helpers s allows.
+func (m *smo) run(ctx context.Context, s Settings, init bool) (Result, error) {
+	maxIter := s.MaxIter
+	if maxIter == 0 {
+		maxIter = max(10_000_000, 100*m.n)
 	}
-	defer m.cache.release()
 	solvesRunning.Add(1)
 	defer solvesRunning.Add(-1)
 	w, explicit := workers(s.Workers)
 	m.cache.pool = newColPool(m.cache, w, explicit)
-	defer m.cache.pool.stop()
-	if err := m.initGradient(ctx); err != nil {
-		// Cancelled before G was complete: there is no α with its gradient.
-		return Result{Status: status.Canceled}, err
+	defer func() {
+		m.cache.pool.stop()
+		m.cache.pool = nil
+	}()
+	if init {
+		if err := m.initGradient(ctx); err != nil {
+			// Cancelled before G was complete: there is no α with its gradient.
+			return Result{Status: status.Canceled}, err
+		}
 	}
 	st, err := m.solve(ctx, maxIter)
 	return m.result(st), err

@@ -88,6 +88,9 @@ type SVCResult struct {
 	Status    status.Status
 	// Gap is the KKT violation at termination (Result.Gap).
 	Gap float64
+	// Columns and Entries are the solve's kernel work (Result.Columns).
+	Columns int
+	Entries int64
 	// F holds the decision values f(x_i) = Σ_j Coef_j K_ij + Bias of the
 	// training points, with K (not K + νI, for L2), read off the solver's
 	// final gradient: the training predictions without a kernel
@@ -164,14 +167,22 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 	if r.Alpha == nil {
 		return SVCResult{}, err
 	}
-	out := SVCResult{
-		Alpha: r.Alpha, Coef: make([]float64, n), Rho: r.Rho, Bias: -r.Rho,
-		Obj: r.Obj, Iter: r.Iter, Status: r.Status, Gap: r.Gap,
-		F: make([]float64, n),
-	}
 	nu := 0.0 // G_i = y_i Σ_j y_j α_j K_ij + ν α_i - 1, ν = 1/C for L2
 	if p.Margin == L2 {
 		nu = 1 / p.C
+	}
+	return svcResult(r, y, pr, nu), err
+}
+
+// svcResult is the SVCResult of the solve r of pr, with labels y and ν the
+// L2 margin's shift of the diagonal (0 for L1 and Hard).
+func svcResult(r Result, y []float64, pr Problem, nu float64) SVCResult {
+	n := len(y)
+	out := SVCResult{
+		Alpha: r.Alpha, Coef: make([]float64, n), Rho: r.Rho, Bias: -r.Rho,
+		Obj: r.Obj, Iter: r.Iter, Status: r.Status, Gap: r.Gap,
+		Columns: r.Columns, Entries: r.Entries,
+		F: make([]float64, n),
 	}
 	for i, a := range r.Alpha {
 		out.Coef[i] = y[i] * a
@@ -189,7 +200,7 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 			}
 		}
 	}
-	return out, err
+	return out
 }
 
 // solveHard solves the hard-margin dual. On data that is not separable the
