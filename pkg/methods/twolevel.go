@@ -728,7 +728,6 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	}
 	f0 := slices.Clone(tp.f)
 	e0 := tlValError(f0)
-	nt := tp.nt
 	x0, lower, upper, obj0 := tlStart(ch, f0)
 	res.CriterionStart = obj0
 
@@ -767,24 +766,38 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if err != nil {
 		return fail(res.Iter, err)
 	}
+	if err := tlReport(ctx, res, tp, ch, Xs, train.Y, scale, pStart, set, chosen, end, e0); err != nil {
+		return fail(res.Iter, err)
+	}
+	res.Elapsed = time.Since(start)
+	return res, iterates, nil
+}
+
+// tlReport completes res at the chosen iterate, tp holding f there: C, the
+// kernel on the caller's scale, the criterion at the end, and the figures,
+// with sv and μ of the SVM on the whole training part at the start pStart
+// and at the chosen point.
+func tlReport(ctx context.Context, res *Result, tp *tlProblem, ch tlChart, Xs *mat.Dense, y, scale, pStart []float64, set solver.Settings, chosen, end tlIterate, e0 float64) error {
+	np, nt := ch.np(), tp.nt
 	nuStar := ch.nu(chosen.w[np])
 	pStar := ch.expand(chosen.w[:np])
 	eStar := tlValError(tp.f)
 	res.CriterionEnd = tlCrit(tp.f)
 	res.C = 1 / nuStar
+	var err error
 	res.Kernel, err = tlCallerKernel(pStar, scale)
 	if err != nil {
-		return fail(res.Iter, err)
+		return err
 	}
 
 	// sv and μ of the SVM on the whole training part (eqs. 26, 29, 8).
-	sv0, mu0, err := tlFullSVM(ctx, Xs, train.Y, pStart, tlNu0, set)
+	sv0, mu0, err := tlFullSVM(ctx, Xs, y, pStart, tlNu0, set)
 	if err != nil {
-		return fail(res.Iter, err)
+		return err
 	}
-	svStar, muStar, err := tlFullSVM(ctx, Xs, train.Y, pStar, nuStar, set)
+	svStar, muStar, err := tlFullSVM(ctx, Xs, y, pStar, nuStar, set)
 	if err != nil {
-		return fail(res.Iter, err)
+		return err
 	}
 	res.Solves = tp.solves + 2
 	res.Figures = []Figure{
@@ -801,11 +814,10 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		Figure{Name: "n_it", Value: float64(res.Iter)},
 		Figure{Name: "it*", Value: float64(chosen.iter)},
 		Figure{Name: "e_end (validation %)", Value: 100 * float64(end.errs) / float64(nt)})
-	if param == "iso" && res.Kernel.Gamma == 0 {
+	if !ch.diag && res.Kernel.Gamma == 0 {
 		res.Notes = append(res.Notes, hint.T("the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)"))
 	}
-	res.Elapsed = time.Since(start)
-	return res, iterates, nil
+	return nil
 }
 
 // tlChart is the SQP's chart of the method's variables. SQP variables w:
