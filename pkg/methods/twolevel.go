@@ -704,42 +704,13 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 		y: pick(train.Y, sIdx), yv: pick(train.Y, vIdx),
 		n: len(sIdx), nt: len(vIdx), m: dim, set: set,
 	}
-	np := 1
-	if param == "diag" {
-		np = dim
-	}
-	p0 := 1 / float64(dim)
-	// SQP variables w: ν = ν0·exp(w_ν); iso p = p0·exp(w_p); diag p_k = p0·w_k.
-	linP := param == "diag"
-	pOf := func(w float64) float64 {
-		if linP {
-			return p0 * w
-		}
-		return p0 * math.Exp(w)
-	}
-	dpOf := func(w float64) float64 {
-		if linP {
-			return p0
-		}
-		return p0 * math.Exp(w)
-	}
-	nuOf := func(w float64) float64 { return tlNu0 * math.Exp(w) }
-	expand := func(w []float64) []float64 { // SQP variables → per-feature p
-		p := make([]float64, dim)
-		for k := range p {
-			if param == "diag" {
-				p[k] = pOf(w[k])
-			} else {
-				p[k] = pOf(w[0])
-			}
-		}
-		return p
-	}
+	ch := tlChart{p0: 1 / float64(dim), dim: dim, diag: param == "diag"}
+	np := ch.np()
 	res := &Result{
 		Method: "twolevel", Param: param, Margin: solver.L2,
 		Criterion: "Σ max(0, -f_i): L1 violation of the validation margins (Schittkowski eq. 11–12)",
 		Init: fmt.Sprintf("p0 = 1/m = %.4g on [0,1]-scaled features, ν0 = %g (Schittkowski §3); split %d SVM / %d validation rows (stratified, seed %d)",
-			p0, tlNu0, tp.n, tp.nt, ts.Seed),
+			ch.p0, tlNu0, tp.n, tp.nt, ts.Seed),
 	}
 	// The SQP's own loop (sqp.Minimize) is the outer loop here; the trace
 	// and the errors are made as the driver makes them.
@@ -750,41 +721,208 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	// Start point.
 	pStart := make([]float64, dim)
 	for k := range pStart {
-		pStart[k] = p0
+		pStart[k] = ch.p0
 	}
 	if err := tp.eval(ctx, pStart, tlNu0); err != nil {
 		return fail(0, err)
 	}
 	f0 := slices.Clone(tp.f)
 	e0 := tlValError(f0)
-	nt := tp.nt
+	x0, lower, upper, obj0 := tlStart(ch, f0)
+	res.CriterionStart = obj0
+
+	record := tracer(start, &res.Trace, ts.stepRecorder())
+	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free)})
+	// Every accepted iterate, the start included, with its validation error
+	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
+	// can differ at an infeasible iterate).
+	iterates := []tlIterate{{iter: 0, w: slices.Clone(x0[:np+1]), errs: tlErrCount(f0), crit: obj0, abs: floats.Norm(f0, 1)}}
+	sres, iterates, evalIter, err := tlMinimize(ctx, tp, ch, x0, lower, upper, ts, record, iterates)
+	res.Solves = tp.solves
+	if err != nil {
+		return fail(evalIter+1, err)
+	}
+	// The SQP's status is the method's (one Status for both), except that a
+	// line-search failure or an infeasible QP on this non-smooth-in-places
+	// problem (the free set of the inner SVM changes) still leaves a usable
+	// point: the limit, with a note.
+	res.Status = sres.Status
+	if sres.Status != status.Converged && sres.Status != status.IterationLimit {
+		res.Status = status.IterationLimit
+		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT)))
+	}
+	res.Iter = sres.Iter
+
+	// The SQP's end point: re-evaluate there (the last evaluation may have
+	// been a rejected trial point).
+	if err := tp.eval(ctx, ch.expand(sres.X[:np]), ch.nu(sres.X[np])); err != nil {
+		return fail(res.Iter, err)
+	}
+	end := tlIterate{iter: res.Iter, w: slices.Clone(sres.X[:np+1]), errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)}
+	if last := iterates[len(iterates)-1]; !slices.Equal(last.w, end.w) {
+		iterates = append(iterates, end)
+	}
+	chosen, err := tlSelect(ctx, tp, ch, res, iterates, end, mode)
+	if err != nil {
+		return fail(res.Iter, err)
+	}
+	if err := tlReport(ctx, res, tp, ch, Xs, train.Y, scale, pStart, set, chosen, end, e0); err != nil {
+		return fail(res.Iter, err)
+	}
+	res.Elapsed = time.Since(start)
+	return res, iterates, nil
+}
+
+// tlReport completes res at the chosen iterate, tp holding f there: C, the
+// kernel on the caller's scale, the criterion at the end, and the figures,
+// with sv and μ of the SVM on the whole training part at the start pStart
+// and at the chosen point.
+func tlReport(ctx context.Context, res *Result, tp *tlProblem, ch tlChart, Xs *mat.Dense, y, scale, pStart []float64, set solver.Settings, chosen, end tlIterate, e0 float64) error {
+	np, nt := ch.np(), tp.nt
+	nuStar := ch.nu(chosen.w[np])
+	pStar := ch.expand(chosen.w[:np])
+	eStar := tlValError(tp.f)
+	res.CriterionEnd = tlCrit(tp.f)
+	res.C = 1 / nuStar
+	var err error
+	res.Kernel, err = tlCallerKernel(pStar, scale)
+	if err != nil {
+		return err
+	}
+
+	// sv and μ of the SVM on the whole training part (eqs. 26, 29, 8).
+	sv0, mu0, err := tlFullSVM(ctx, Xs, y, pStart, tlNu0, set)
+	if err != nil {
+		return err
+	}
+	svStar, muStar, err := tlFullSVM(ctx, Xs, y, pStar, nuStar, set)
+	if err != nil {
+		return err
+	}
+	res.Solves = tp.solves + 2
+	res.Figures = []Figure{
+		{Name: "e* (validation %)", Value: 100 * eStar},
+		{Name: "e0 (validation %)", Value: 100 * e0},
+		{Name: "sv* %", Value: svStar},
+		{Name: "sv0 %", Value: sv0},
+		{Name: "μ*", Value: muStar},
+		{Name: "μ0", Value: mu0},
+		{Name: "ν*", Value: nuStar},
+	}
+	res.Figures = append(res.Figures, ch.figures(pStar)...)
+	res.Figures = append(res.Figures,
+		Figure{Name: "n_it", Value: float64(res.Iter)},
+		Figure{Name: "it*", Value: float64(chosen.iter)},
+		Figure{Name: "e_end (validation %)", Value: 100 * float64(end.errs) / float64(nt)})
+	if !ch.diag && res.Kernel.Gamma == 0 {
+		res.Notes = append(res.Notes, hint.T("the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)"))
+	}
+	return nil
+}
+
+// tlChart is the SQP's chart of the method's variables. SQP variables w:
+// ν = ν0·exp(w_ν); iso p = p0·exp(w_p); diag p_k = p0·w_k.
+type tlChart struct {
+	p0   float64 // 1/m
+	dim  int     // m
+	diag bool    // one p per feature, linear in w (else one p, log-scaled)
+}
+
+// np is the number of p variables.
+func (c tlChart) np() int {
+	if c.diag {
+		return c.dim
+	}
+	return 1
+}
+
+// p is p(w).
+func (c tlChart) p(w float64) float64 {
+	if c.diag {
+		return c.p0 * w
+	}
+	return c.p0 * math.Exp(w)
+}
+
+// dp is dp/dw.
+func (c tlChart) dp(w float64) float64 {
+	if c.diag {
+		return c.p0
+	}
+	return c.p0 * math.Exp(w)
+}
+
+// nu is ν(w_ν).
+func (c tlChart) nu(w float64) float64 { return tlNu0 * math.Exp(w) }
+
+// expand maps the SQP's p variables to the per-feature p.
+func (c tlChart) expand(w []float64) []float64 {
+	p := make([]float64, c.dim)
+	for k := range p {
+		if c.diag {
+			p[k] = c.p(w[k])
+		} else {
+			p[k] = c.p(w[0])
+		}
+	}
+	return p
+}
+
+// figures are the figures of p*: p* itself (iso), or its mean and n_r, the
+// number of features it switches off (diag).
+func (c tlChart) figures(pStar []float64) []Figure {
+	if !c.diag {
+		return []Figure{{Name: "p*", Value: pStar[0]}}
+	}
+	var mean float64
+	nr := 0
+	for _, v := range pStar {
+		mean += v
+		if v <= 1e-8*c.p0 {
+			nr++
+		}
+	}
+	return []Figure{
+		{Name: "p̄*", Value: mean / float64(c.dim)},
+		{Name: "n_r", Value: float64(nr)},
+	}
+}
+
+// tlStart returns the SQP's start point, with the slacks z_l = max(0, -f_l)
+// of the validation margins f0 at the start, its bounds and its objective
+// Σ z_l.
+func tlStart(c tlChart, f0 []float64) (x0, lower, upper []float64, obj0 float64) {
+	np, nt := c.np(), len(f0)
 	nvar := np + 1 + nt
-	x0 := make([]float64, nvar)
-	lower := make([]float64, nvar)
-	upper := make([]float64, nvar)
+	x0 = make([]float64, nvar)
+	lower = make([]float64, nvar)
+	upper = make([]float64, nvar)
 	for k := 0; k < np; k++ {
-		x0[k], lower[k], upper[k] = 0, math.Log(tlPMin), math.Log(tlPMax/p0)
-		if linP {
-			x0[k], lower[k], upper[k] = 1, 0, tlPMax/p0
+		x0[k], lower[k], upper[k] = 0, math.Log(tlPMin), math.Log(tlPMax/c.p0)
+		if c.diag {
+			x0[k], lower[k], upper[k] = 1, 0, tlPMax/c.p0
 		}
 	}
 	x0[np], lower[np], upper[np] = 0, math.Log(tlNuMin/tlNu0), math.Log(tlNuMax/tlNu0)
-	var obj0 float64
 	for l := 0; l < nt; l++ {
 		x0[np+1+l] = math.Max(0, -f0[l])
 		obj0 += x0[np+1+l]
 		lower[np+1+l], upper[np+1+l] = 0, math.Inf(1)
 	}
-	res.CriterionStart = obj0
+	return x0, lower, upper, obj0
+}
 
+// tlSQPProblem is the outer problem in the chart c: minimise Σ z_l subject
+// to f_l(p, ν) + z_l ≥ 0, z ≥ 0 (eqs. 11–12), with tp evaluating f and its
+// derivatives.
+func tlSQPProblem(ctx context.Context, tp *tlProblem, c tlChart, lower, upper []float64) sqp.Problem {
+	np, nt, dim := c.np(), tp.nt, c.dim
 	dp := mat.NewDense(nt, dim, nil)
 	dnu := make([]float64, nt)
-	evalIter := 0
-	var iterErr error
-	prob := sqp.Problem{
-		Dim: nvar, NumIneq: nt, NumLinear: nt, Lower: lower, Upper: upper,
+	return sqp.Problem{
+		Dim: np + 1 + nt, NumIneq: nt, NumLinear: nt, Lower: lower, Upper: upper,
 		Func: func(x, _, ineq []float64) (float64, error) {
-			if err := tp.eval(ctx, expand(x[:np]), nuOf(x[np])); err != nil {
+			if err := tp.eval(ctx, c.expand(x[:np]), c.nu(x[np])); err != nil {
 				return 0, err
 			}
 			var obj float64
@@ -803,29 +941,31 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 				grad[np+1+l] = 1
 				row := jin.RawRowView(l)
 				dpl := dp.RawRowView(l)
-				if param == "diag" {
+				if c.diag {
 					for k := 0; k < dim; k++ {
-						row[k] = dpOf(x[k]) * dpl[k]
+						row[k] = c.dp(x[k]) * dpl[k]
 					}
 				} else {
 					var s float64
 					for _, v := range dpl {
 						s += v
 					}
-					row[0] = dpOf(x[0]) * s
+					row[0] = c.dp(x[0]) * s
 				}
-				row[np] = nuOf(x[np]) * dnu[l]
+				row[np] = c.nu(x[np]) * dnu[l]
 				row[np+1+l] = 1
 			}
 			return nil
 		},
 	}
-	record := tracer(start, &res.Trace, ts.stepRecorder())
-	record(Step{Iter: 0, Objective: obj0, NSV: len(tp.free)})
-	// Every accepted iterate, the start included, with its validation error
-	// count (eq. 10 × n_t) and true criterion Σ max(0, -f_i) (the SQP's Σz
-	// can differ at an infeasible iterate).
-	iterates := []tlIterate{{iter: 0, w: slices.Clone(x0[:np+1]), errs: tlErrCount(f0), crit: obj0, abs: floats.Norm(f0, 1)}}
+}
+
+// tlMinimize runs the SQP from x0, recording each accepted iterate (appended
+// to iterates) and its trace step. evalIter is the last iteration the SQP
+// reported, for the error's iteration number.
+func tlMinimize(ctx context.Context, tp *tlProblem, c tlChart, x0, lower, upper []float64, ts TwoLevelSettings, record func(Step), iterates []tlIterate) (sres sqp.Result, its []tlIterate, evalIter int, err error) {
+	np := c.np()
+	prob := tlSQPProblem(ctx, tp, c, lower, upper)
 	maxIter := tlMaxIter
 	if ts.MaxIter > 0 {
 		maxIter = ts.MaxIter
@@ -834,7 +974,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 	if ts.Tol > 0 {
 		tol = ts.Tol
 	}
-	sres, err := sqp.Minimize(ctx, prob, x0, sqp.Settings{
+	var iterErr error
+	sres, err = sqp.Minimize(ctx, prob, x0, sqp.Settings{
 		MaxIter: maxIter, Tol: tol,
 		Recorder: func(it sqp.Iteration) {
 			evalIter = it.Iter
@@ -842,8 +983,8 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 			// and derivatives there, so tp holds f at it.X; re-evaluate only
 			// if that ever changes.
 			w := slices.Clone(it.X[:np+1])
-			if !tp.valid || tp.nu != nuOf(w[np]) || !slices.Equal(tp.p, expand(w[:np])) {
-				if err := tp.eval(ctx, expand(w[:np]), nuOf(w[np])); err != nil {
+			if !tp.valid || tp.nu != c.nu(w[np]) || !slices.Equal(tp.p, c.expand(w[:np])) {
+				if err := tp.eval(ctx, c.expand(w[:np]), c.nu(w[np])); err != nil {
 					iterErr = err
 					return
 				}
@@ -852,98 +993,31 @@ func tlTune(ctx context.Context, train *dataio.Dataset, ts TwoLevelSettings) (*R
 			record(Step{Iter: it.Iter, Objective: it.F, StepSize: it.Step, NSV: len(tp.free)})
 		},
 	})
-	res.Solves = tp.solves
 	if err == nil && iterErr != nil {
 		err = iterErr
 	}
-	if err != nil {
-		return fail(evalIter+1, err)
-	}
-	// The SQP's status is the method's (one Status for both), except that a
-	// line-search failure or an infeasible QP on this non-smooth-in-places
-	// problem (the free set of the inner SVM changes) still leaves a usable
-	// point: the limit, with a note.
-	res.Status = sres.Status
-	if sres.Status != status.Converged && sres.Status != status.IterationLimit {
-		res.Status = status.IterationLimit
-		res.Notes = append(res.Notes, hint.T(fmt.Sprintf("SQP stopped with status %v (KKT residual %.2g); the last accepted point is returned", sres.Status, sres.KKT)))
-	}
-	res.Iter = sres.Iter
+	return sres, iterates, evalIter, err
+}
 
-	// The SQP's end point: re-evaluate there (the last evaluation may have
-	// been a rejected trial point).
-	if err := tp.eval(ctx, expand(sres.X[:np]), nuOf(sres.X[np])); err != nil {
-		return fail(res.Iter, err)
-	}
-	end := tlIterate{iter: res.Iter, w: slices.Clone(sres.X[:np+1]), errs: tlErrCount(tp.f), crit: tlCrit(tp.f), abs: floats.Norm(tp.f, 1)}
-	if last := iterates[len(iterates)-1]; !slices.Equal(last.w, end.w) {
-		iterates = append(iterates, end)
-	}
+// tlSelect applies the select rule (see tlChoose) in mode tlModeSelect, or
+// returns the end point in mode tlModePaper. When it returns another iterate
+// than the end point it re-evaluates tp there (tp then holds f at the
+// returned iterate, as it does at the end point) and adds a note to res.
+func tlSelect(ctx context.Context, tp *tlProblem, c tlChart, res *Result, iterates []tlIterate, end tlIterate, mode string) (tlIterate, error) {
+	np, nt := c.np(), tp.nt
 	chosen, limit := end, 0.0
 	if mode == tlModeSelect {
 		chosen, limit = tlChoose(iterates, nt)
 	}
-	nuStar := nuOf(chosen.w[np])
-	pStar := expand(chosen.w[:np])
 	if !slices.Equal(chosen.w, end.w) {
-		if err := tp.eval(ctx, pStar, nuStar); err != nil {
-			return fail(res.Iter, err)
+		if err := tp.eval(ctx, c.expand(chosen.w[:np]), c.nu(chosen.w[np])); err != nil {
+			return tlIterate{}, err
 		}
 		res.Notes = append(res.Notes, hint.T(fmt.Sprintf(
 			"returned SQP iterate %d of %d, not the end point: the end point has %d of %d validation errors, more than the limit %.1f (the fewest over the iterates plus one standard error, at most the start's %d); this one has %d (Σ max(0, -f_i) %.4g, at the end %.4g). Mode %q returns the end point",
 			chosen.iter, res.Iter, end.errs, nt, limit, iterates[0].errs, chosen.errs, chosen.crit, end.crit, tlModePaper)))
 	}
-	eStar := tlValError(tp.f)
-	res.CriterionEnd = tlCrit(tp.f)
-	res.C = 1 / nuStar
-	res.Kernel, err = tlCallerKernel(pStar, scale)
-	if err != nil {
-		return fail(res.Iter, err)
-	}
-
-	// sv and μ of the SVM on the whole training part (eqs. 26, 29, 8).
-	sv0, mu0, err := tlFullSVM(ctx, Xs, train.Y, pStart, tlNu0, set)
-	if err != nil {
-		return fail(res.Iter, err)
-	}
-	svStar, muStar, err := tlFullSVM(ctx, Xs, train.Y, pStar, nuStar, set)
-	if err != nil {
-		return fail(res.Iter, err)
-	}
-	res.Solves = tp.solves + 2
-	res.Figures = []Figure{
-		{Name: "e* (validation %)", Value: 100 * eStar},
-		{Name: "e0 (validation %)", Value: 100 * e0},
-		{Name: "sv* %", Value: svStar},
-		{Name: "sv0 %", Value: sv0},
-		{Name: "μ*", Value: muStar},
-		{Name: "μ0", Value: mu0},
-		{Name: "ν*", Value: nuStar},
-	}
-	if param == "iso" {
-		res.Figures = append(res.Figures, Figure{Name: "p*", Value: pStar[0]})
-	} else {
-		var mean float64
-		nr := 0
-		for _, v := range pStar {
-			mean += v
-			if v <= 1e-8*p0 {
-				nr++
-			}
-		}
-		res.Figures = append(res.Figures,
-			Figure{Name: "p̄*", Value: mean / float64(dim)},
-			Figure{Name: "n_r", Value: float64(nr)})
-	}
-	res.Figures = append(res.Figures,
-		Figure{Name: "n_it", Value: float64(res.Iter)},
-		Figure{Name: "it*", Value: float64(chosen.iter)},
-		Figure{Name: "e_end (validation %)", Value: 100 * float64(end.errs) / float64(nt)})
-	if param == "iso" && res.Kernel.Gamma == 0 {
-		res.Notes = append(res.Notes, hint.T("the feature ranges differ, so the [0,1] map folded into the kernel makes it diagonal on the caller's scale (q_k = 2p/s_k²)"))
-	}
-	res.Elapsed = time.Since(start)
-	return res, iterates, nil
+	return chosen, nil
 }
 
 // tlIterate is one accepted SQP iterate: its variables (p part and log ν/ν0,
