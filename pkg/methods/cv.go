@@ -25,7 +25,7 @@ const (
 	heuristicMedianK = 0.1353352832366127 // math.Exp(-2)
 )
 
-// The helpers of this file return errors without the "" prefix:
+// The helpers of this file return errors without a method prefix:
 // each method wraps them with its own ("svm: grid search: ...").
 
 // cvPlan is a k-fold split of n rows: test[f] and train[f] partition 0..n-1.
