@@ -66,15 +66,15 @@ func TestInfoEverySuppliedFile(t *testing.T) {
 	uci, _ := filepath.Glob(filepath.Join(cmdTestdata, "uci", "*"))
 	paths = append(paths, uci...)
 	paths = append(paths, filepath.Join(cmdTestdata, "ida/banana"), filepath.Join(cmdTestdata, "ida/breast-cancer"))
-	if len(paths) != 8 {
+	if len(paths) != 9 {
 		t.Fatalf("%d files", len(paths))
 	}
 	out, errOut, code := runCLI(t, append([]string{"info"}, paths...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if n := strings.Count(out, "│ rows "); n != 8 {
-		t.Errorf("%d tables, want 8", n)
+	if n := strings.Count(out, "│ rows "); n != 9 {
+		t.Errorf("%d tables, want 9", n)
 	}
 }
 
