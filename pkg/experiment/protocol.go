@@ -504,7 +504,7 @@ func sanitize(r *Record) {
 // none): its file is named by a hash of the run and the job's key, and its
 // identity is the run's fingerprint, the job and its dataset's identity, so
 // that it resumes only that job of that run.
-func (c *Config) jobCheckpoint(j Job, run string) (*FileCheckpoint, error) {
+func (c *Config) jobCheckpoint(j Job, run string) (*jobCheckpoint, error) {
 	if c.Checkpoints == "" {
 		return nil, nil
 	}
@@ -516,9 +516,22 @@ func (c *Config) jobCheckpoint(j Job, run string) (*FileCheckpoint, error) {
 	if p := c.Provenance[j.Source.Name()]; p != nil && p.Data != nil {
 		id.DataSHA256 = p.Data.SHA256
 	}
-	ck, err := OpenCheckpoint(c.jobCheckpointPath(j, run), id, true)
-	if err != nil {
-		return nil, fmt.Errorf("job %s: checkpoint: %w", fmt.Sprint(k), err)
+	path := c.jobCheckpointPath(j, run)
+	open := func() (*FileCheckpoint, error) {
+		ck, err := OpenCheckpoint(path, id, true)
+		if err != nil {
+			return nil, fmt.Errorf("job %s: checkpoint: %w", fmt.Sprint(k), err)
+		}
+		return ck, nil
+	}
+	ck := newJobCheckpoint(open)
+	if fileExists(path) { // a resume: its steps are read now
+		ck.mu.Lock()
+		err := ck.flush()
+		ck.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 	}
 	return ck, nil
 }
