@@ -56,19 +56,8 @@ func NewSVCPath(K kernel.Matrix, y []float64, wp, wn float64, s Settings) (*SVCP
 	if len(y) != n {
 		panic(fmt.Sprintf("solver: len(y) = %d, want K.Len() = %d", len(y), n))
 	}
-	var npos, nneg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			npos++
-		case -1:
-			nneg++
-		default:
-			return nil, fmt.Errorf("train SVM: label y[%d] = %g, want ±1", i, v)
-		}
-	}
-	if npos == 0 || nneg == 0 {
-		return nil, fmt.Errorf("train SVM: it needs both classes (%d positive, %d negative)", npos, nneg)
+	if err := checkLabels(y); err != nil {
+		return nil, err
 	}
 	if wp == 0 {
 		wp = 1

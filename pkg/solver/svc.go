@@ -112,19 +112,8 @@ func TrainSVC(ctx context.Context, K kernel.Matrix, y []float64, p SVCParams, s 
 	if len(y) != n {
 		panic(fmt.Sprintf("solver: len(y) = %d, want K.Len() = %d", len(y), n))
 	}
-	var npos, nneg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			npos++
-		case -1:
-			nneg++
-		default:
-			return SVCResult{}, fmt.Errorf("train SVM: label y[%d] = %g, want ±1", i, v)
-		}
-	}
-	if npos == 0 || nneg == 0 {
-		return SVCResult{}, fmt.Errorf("train SVM: it needs both classes (%d positive, %d negative)", npos, nneg)
+	if err := checkLabels(y); err != nil {
+		return SVCResult{}, err
 	}
 	pr := Problem{Q: K, Y: y, Alpha0: alpha0}
 	inf := math.Inf(1)
@@ -387,4 +376,24 @@ func ClipWarmStart(dst, alpha, y []float64, cp, cn float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// checkLabels returns an error unless every label is ±1 and both classes
+// are present (TrainSVC's and NewSVCPath's check).
+func checkLabels(y []float64) error {
+	var npos, nneg int
+	for i, v := range y {
+		switch v {
+		case 1:
+			npos++
+		case -1:
+			nneg++
+		default:
+			return fmt.Errorf("train SVM: label y[%d] = %g, want ±1", i, v)
+		}
+	}
+	if npos == 0 || nneg == 0 {
+		return fmt.Errorf("train SVM: it needs both classes (%d positive, %d negative)", npos, nneg)
+	}
+	return nil
 }
