@@ -20,8 +20,9 @@ const module = "github.com/kerneltune/kerneltune/"
 // SVMs, dataio nothing of kernels, the solver nothing of tuning).
 var allowedImports = map[string][]string{
 	"pkg/hint":        {},
-	"pkg/dataio":      {"pkg/outfile", "pkg/hint"},
-	"pkg/kernel":      {},
+	"pkg/sparse":      {},
+	"pkg/dataio":      {"pkg/sparse", "pkg/outfile", "pkg/hint"},
+	"pkg/kernel":      {"pkg/sparse"},
 	"pkg/manifold":    {},
 	"pkg/status":      {},
 	"pkg/solver/sqp":  {"pkg/status"},
@@ -32,12 +33,12 @@ var allowedImports = map[string][]string{
 	"pkg/figure":      {"pkg/outfile"},
 	"pkg/sysmem":      {},
 	"pkg/solver":      {"pkg/kernel", "pkg/status"},
-	"pkg/model":       {"pkg/hint", "pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status", "pkg/metrics", "pkg/probability"},
-	"pkg/methods":     {"pkg/hint", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold", "pkg/status"},
-	"pkg/experiment":  {"pkg/hint", "pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics", "pkg/probability"},
+	"pkg/model":       {"pkg/sparse", "pkg/hint", "pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/status", "pkg/metrics", "pkg/probability"},
+	"pkg/methods":     {"pkg/sparse", "pkg/hint", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/solver/sqp", "pkg/manifold", "pkg/status"},
+	"pkg/experiment":  {"pkg/sparse", "pkg/hint", "pkg/outfile", "pkg/dataio", "pkg/kernel", "pkg/solver", "pkg/methods", "pkg/model", "pkg/status", "pkg/metrics", "pkg/probability"},
 	"pkg/htmlreport":  {},
 	"pkg/study":       {"pkg/hint", "pkg/dataio", "pkg/experiment", "pkg/metrics"},
-	"pkg/report":      {"pkg/hint", "pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics", "pkg/probability"},
+	"pkg/report":      {"pkg/sparse", "pkg/hint", "pkg/dataio", "pkg/experiment", "pkg/stats", "pkg/htmlreport", "pkg/figure", "pkg/model", "pkg/methods", "pkg/kernel", "pkg/metrics", "pkg/probability"},
 }
 
 // forbidden reports whether pkg.name is something a library package must not

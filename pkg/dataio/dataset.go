@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/hint"
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // Dataset is a classification data set: binary, with labels mapped to ±1
@@ -22,7 +23,16 @@ type Dataset struct {
 	SHA256 string // hex digest of the raw bytes read (provenance of a model)
 	Format string // "csv", "arff", "libsvm", "ida" or "generated"
 
-	X *mat.Dense // n×d features, row i is x_i
+	// X holds the n×d features of dense data, row i is x_i; nil when the
+	// data are sparse (Sparse).
+	X *mat.Dense
+	// Sparse holds the features of sparse data in compressed rows (a
+	// LIBSVM file of many features and few non-zeros; see docs/input.md,
+	// "Sparse data"); nil for dense data. Exactly one of X and Sparse is
+	// set. Features returns whichever it is as a mat.Matrix; code that
+	// computes on the rows type-switches on *sparse.CSR, and code that
+	// only works on dense rows refuses sparse data (IsSparse) by name.
+	Sparse *sparse.CSR
 	// Y holds the labels, each -1 or +1; nil for data without labels
 	// (ReadOptions.Unlabeled), which Labeled reports, and for multi-class
 	// data (Class).
@@ -445,4 +455,29 @@ func InLIBSVMOrder(d, other *Dataset) (*Dataset, *Dataset) {
 		return &c
 	}
 	return remap(d), remap(other)
+}
+
+// IsSparse reports whether the features are held in compressed rows
+// (Sparse) rather than dense (X).
+func (d *Dataset) IsSparse() bool { return d.Sparse != nil }
+
+// Features returns the n×d features as a mat.Matrix: the *sparse.CSR of
+// sparse data, else the *mat.Dense X.
+func (d *Dataset) Features() mat.Matrix {
+	if d.Sparse != nil {
+		return d.Sparse
+	}
+	return d.X
+}
+
+// Dims returns the numbers of rows and features, dense or sparse (0, 0 when
+// neither is set).
+func (d *Dataset) Dims() (n, p int) {
+	switch {
+	case d.Sparse != nil:
+		return d.Sparse.Dims()
+	case d.X != nil:
+		return d.X.Dims()
+	}
+	return 0, 0
 }
