@@ -194,10 +194,10 @@ func (d *Dataset) Len() int {
 	if d.Class != nil {
 		return len(d.Class)
 	}
-	if d.Y != nil || d.X == nil {
+	if d.Y != nil || (d.X == nil && d.Sparse == nil) {
 		return len(d.Y)
 	}
-	r, _ := d.X.Dims()
+	r, _ := d.Dims()
 	return r
 }
 
@@ -284,10 +284,7 @@ func (d *Dataset) Pair(a, b int) *Dataset {
 
 // Dim returns the number of features.
 func (d *Dataset) Dim() int {
-	if d.X == nil {
-		return 0
-	}
-	_, c := d.X.Dims()
+	_, c := d.Dims()
 	return c
 }
 
@@ -296,9 +293,17 @@ func (d *Dataset) Dim() int {
 // columns, encoder and the file's class counts, not the splits. A subset of data without labels has none either.
 func (d *Dataset) Subset(idx []int) *Dataset {
 	dim := d.Dim()
-	x := mat.NewDense(max(len(idx), 1), max(dim, 1), nil)
-	if len(idx) == 0 || dim == 0 {
+	var (
+		x  *mat.Dense
+		sp *sparse.CSR
+	)
+	switch {
+	case d.Sparse != nil:
+		sp, dim = d.Sparse.SelectRows(idx), 0
+	case len(idx) == 0 || dim == 0:
 		x = &mat.Dense{}
+	default:
+		x = mat.NewDense(len(idx), dim, nil)
 	}
 	var (
 		y     []float64
@@ -323,7 +328,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	}
 	return &Dataset{
 		Name: d.Name, Source: d.Source, SHA256: d.SHA256, Format: d.Format,
-		X: x, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
+		X: x, Sparse: sp, Y: y, FeatureNames: d.FeatureNames, Labels: d.Labels, Notes: d.Notes,
 		Class: class, ClassLabels: d.ClassLabels, Multiclass: d.Multiclass,
 		Nominal: d.Nominal, Encoder: d.Encoder, Classes: d.Classes, Dropped: d.Dropped,
 		Missing: d.Missing,

@@ -116,11 +116,7 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 			bw.WriteString(labelText(d, i, true))
 			sep = true
 		}
-		for j := 0; j < dim; j++ {
-			v := d.X.At(i, j)
-			if v == 0 && !(i == 0 && j == dim-1) {
-				continue
-			}
+		writePair := func(j int, v float64) {
 			if sep {
 				bw.WriteByte(' ')
 			}
@@ -128,6 +124,21 @@ func WriteLIBSVM(w io.Writer, d *Dataset) error {
 			bw.WriteString(strconv.Itoa(j + 1))
 			bw.WriteByte(':')
 			bw.WriteString(formatFloat(v))
+		}
+		if d.Sparse != nil {
+			ind, val := d.Sparse.Row(i)
+			for p, j := range ind {
+				writePair(int(j), val[p])
+			}
+			if i == 0 && dim > 0 && (len(ind) == 0 || int(ind[len(ind)-1]) != dim-1) {
+				writePair(dim-1, 0)
+			}
+		} else {
+			for j := 0; j < dim; j++ {
+				if v := d.X.At(i, j); v != 0 || (i == 0 && j == dim-1) {
+					writePair(j, v)
+				}
+			}
 		}
 		if !sep && dim > 0 {
 			bw.WriteString("1:0")
