@@ -67,8 +67,8 @@ type Summary struct {
 	// description leaves out (nil when none).
 	Missing *MissingValues `json:"missing_values,omitempty"`
 	// Splits are the sizes of the predefined train/test realisations.
-	Splits []SplitSize   `json:"splits,omitempty"`
-	Notes  []string      `json:"notes,omitempty"`
+	Splits []SplitSize `json:"splits,omitempty"`
+	Notes  []string    `json:"notes,omitempty"`
 	// Stats are every feature's; for sparse data only when asked
 	// (DescribeSettings.FeatureStats, DescribeStats): news20 has 1,355,191.
 	Stats []FeatureStat `json:"feature_stats,omitempty"`
