@@ -469,10 +469,15 @@ func (e *DensifyError) Error() string { return e.Words().String() }
 
 // Words is the message of e, naming the normalisations that keep sparse
 // data sparse.
-func (e *DensifyError) Words() hint.Text {
+func (e *DensifyError) Words() hint.Text { return e.Within("the memory bound of " + mbText(e.Bound)) }
+
+// Within is Words with the memory bound named as within (a command line
+// names its flag); the limit of dense data, when it is what was
+// exceeded, is named as it is.
+func (e *DensifyError) Within(within string) hint.Text {
 	limit := fmt.Sprintf("more than the limit of %d values of dense data", e.MaxCells)
 	if e.Cells <= e.MaxCells {
-		limit = fmt.Sprintf("about %s, more than fits in the memory bound of %s", mbText(e.Need), mbText(e.Bound))
+		limit = fmt.Sprintf("about %s, more than fits in %s", mbText(e.Need), within)
 	}
 	return hint.T(fmt.Sprintf("%s normalisation shifts every feature, so no zero stays zero: the %d rows × %d features of sparse data would become %d dense values, %s; keep the data sparse with ",
 		e.Kind, e.Rows, e.Features, e.Cells, limit), hint.S("normalize", MaxAbs), " (x / max|x| per feature, zeros stay zeros) or ", hint.S("normalize", NoScale))
