@@ -204,3 +204,20 @@ func TestReadBoundSparse(t *testing.T) {
 		t.Errorf("train --mem-mb 2: exit %d, %q; want 1 and %q", code, errOut, want)
 	}
 }
+
+// A study's storage key, at the top level and per dataset, is the flag's.
+func TestStudyStorage(t *testing.T) {
+	t.Parallel()
+	heart, _ := filepath.Abs(heartScale)
+	a1a, _ := filepath.Abs(filepath.Join(cmdTestdata, "libsvm/a1a"))
+	study := writeFile(t, t.TempDir(), "s.yaml", fmt.Sprintf("storage: sparse\ndatasets:\n  - path: %s\n    storage: dense\n  - path: %s\n", heart, a1a))
+	out := mustRun(t, "compare", "--study", study, "--dry-run")
+	if !strings.Contains(out, "path          "+heart+"\n") || strings.Count(out, "read options  storage=dense") != 1 || strings.Count(out, "read options  storage=sparse") != 1 {
+		t.Errorf("compare --study --dry-run:\n%s", out)
+	}
+	bad := writeFile(t, t.TempDir(), "b.yaml", fmt.Sprintf("datasets:\n  - path: %s\n    storage: csr\n", heart))
+	_, errOut, code := runCLI(t, "compare", "--study", bad, "--dry-run")
+	if code != ExitUsage || !strings.Contains(errOut, `storage: unknown storage "csr" (want auto, dense or sparse)`) {
+		t.Errorf("storage: csr: exit %d, %q", code, errOut)
+	}
+}
