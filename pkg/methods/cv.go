@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -115,6 +116,7 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 			alpha0 = start
 		}
 		var res solver.SVCResult
+		t0 := time.Now()
 		if path != nil {
 			res, err = path.Train(ctx, C)
 		} else {
@@ -131,25 +133,27 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 		case solver.L2:
 			alpha, w2 = res.Alpha, res.W2
 		}
-		if solveHook != nil {
-			solveHook(ctx, C, &res)
-		}
+		t1 := time.Now()
 		decide(dec, res.Coef, res.Bias)
 		for i, v := range dec {
 			if (v > 0) == (yte[i] > 0) {
 				correct[c]++
 			}
 		}
+		if solveHook != nil {
+			solveHook(ctx, C, &res, t1.Sub(t0), time.Since(t1))
+		}
 	}
 	return correct, solves, nil
 }
 
 // solveHook, when set (by tests and the measurements of BENCHMARKS.md),
-// sees every solve of a fold sweep, with its C and the context of its job
+// sees every solve of a fold sweep, with its C, the context of its job
 // (cvCounts puts a solveTag in it: the γ, the fold and the rows the round
-// cross-validates).
+// cross-validates), the solve's wall time and that of the decision values
+// on the fold's test rows that follow it.
 // It is called from the sweeps' goroutines at once.
-var solveHook func(ctx context.Context, C float64, r *solver.SVCResult)
+var solveHook func(ctx context.Context, C float64, r *solver.SVCResult, solve, decide time.Duration)
 
 // solveTag says which job of cvCounts a solve belongs to (solveHook).
 type solveTag struct {
