@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -72,8 +73,13 @@ func newCVPlan(y []float64, cm Common) (cvPlan, error) {
 // class has a single row, which stratification cannot spread) predicts that
 // class for every C, without a solve, as LIBSVM does.
 //
+// With decide.all set (the bounded-memory route, rowsFold) the test rows'
+// decision values of every C are computed at once after the last solve,
+// from one kernel column per test row over the support vectors of all the
+// Cs, with the same bits as one column per C (rowsDecideAll).
+//
 // w multiplies C for the +1 and the -1 class (class weights; 0 means 1).
-func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, Cs []float64, margin solver.Margin, w [2]float64, s solver.Settings, keep bool) (correct []int, solves int, err error) {
+func foldSweep(ctx context.Context, km kernel.Matrix, decide foldDecider, ytr, yte, Cs []float64, margin solver.Margin, w [2]float64, s solver.Settings, keep bool) (correct []int, solves int, err error) {
 	correct = make([]int, len(Cs))
 	if pos := countPositive(ytr); pos == 0 || pos == len(ytr) {
 		same := 0
@@ -98,12 +104,22 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 	var w2 float64     // the last solve's ‖w‖² (L2)
 	unbounded := false // the last solve's α has no entry at its bound C
 	dec := make([]float64, len(yte))
+	// With decide.all: the solutions kept for the decisions after the
+	// sweep, the one each C uses (sol[c]), and what the hook is told.
+	var (
+		sols  []svCoef
+		sol   []int
+		hooks []deferredHook
+	)
 	for c, C := range Cs {
 		if c > 0 && margin == solver.L1 && unbounded {
 			// No α reached the previous C: that α is optimal for every
 			// larger C, and the warm-started solve would stop at once
 			// with the same α and decisions. Reuse the counts.
 			correct[c] = correct[c-1]
+			if decide.all != nil {
+				sol = append(sol, sol[c-1])
+			}
 			continue
 		}
 		var alpha0 []float64
@@ -115,6 +131,7 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 			alpha0 = start
 		}
 		var res solver.SVCResult
+		t0 := time.Now()
 		if path != nil {
 			res, err = path.Train(ctx, C)
 		} else {
@@ -131,25 +148,66 @@ func foldSweep(ctx context.Context, km kernel.Matrix, decide decider, ytr, yte, 
 		case solver.L2:
 			alpha, w2 = res.Alpha, res.W2
 		}
-		if solveHook != nil {
-			solveHook(ctx, C, &res)
+		t1 := time.Now()
+		if decide.all != nil {
+			sol = append(sol, len(sols))
+			sols = append(sols, compactCoef(res.Coef, res.Bias))
+			if solveHook != nil {
+				hooks = append(hooks, deferredHook{C: C, res: res, solve: t1.Sub(t0)})
+			}
+			continue
 		}
-		decide(dec, res.Coef, res.Bias)
+		decide.one(dec, res.Coef, res.Bias)
 		for i, v := range dec {
 			if (v > 0) == (yte[i] > 0) {
 				correct[c]++
+			}
+		}
+		if solveHook != nil {
+			solveHook(ctx, C, &res, t1.Sub(t0), time.Since(t1))
+		}
+	}
+	if len(sols) > 0 {
+		t1 := time.Now()
+		decs := decide.all(sols)
+		perSol := make([]int, len(sols))
+		for k, d := range decs {
+			for i, v := range d {
+				if (v > 0) == (yte[i] > 0) {
+					perSol[k]++
+				}
+			}
+		}
+		for c := range Cs {
+			correct[c] = perSol[sol[c]]
+		}
+		if solveHook != nil {
+			each := time.Since(t1) / time.Duration(len(hooks))
+			for _, h := range hooks {
+				solveHook(ctx, h.C, &h.res, h.solve, each)
 			}
 		}
 	}
 	return correct, solves, nil
 }
 
+// deferredHook is a solve's report to solveHook, made after the sweep's
+// decisions (foldDecider.all).
+type deferredHook struct {
+	C     float64
+	res   solver.SVCResult
+	solve time.Duration
+}
+
 // solveHook, when set (by tests and the measurements of BENCHMARKS.md),
-// sees every solve of a fold sweep, with its C and the context of its job
+// sees every solve of a fold sweep, with its C, the context of its job
 // (cvCounts puts a solveTag in it: the γ, the fold and the rows the round
-// cross-validates).
+// cross-validates), the solve's wall time and that of the decision values
+// on the fold's test rows that follow it (with foldDecider.all, after
+// the sweep: the time of the sweep's decisions divided evenly among its
+// solves).
 // It is called from the sweeps' goroutines at once.
-var solveHook func(ctx context.Context, C float64, r *solver.SVCResult)
+var solveHook func(ctx context.Context, C float64, r *solver.SVCResult, solve, decide time.Duration)
 
 // solveTag says which job of cvCounts a solve belongs to (solveHook).
 type solveTag struct {

@@ -247,20 +247,118 @@ feed:
 // coefficients coef (y_j α_j, by the fold's training rows) and the bias.
 type decider func(dst, coef []float64, bias float64)
 
+// foldDecider is how foldSweep gets a fold's decision values on its test
+// rows: one solution at a time after its solve (one), or, when all is
+// set, every solution of the sweep at once after the last solve (all
+// returns one slice of decision values per solution, in their order).
+type foldDecider struct {
+	one decider
+	all func(sols []svCoef) [][]float64
+}
+
+// svCoef is a solution's support vectors (indices into the fold's
+// training rows, ascending), their coefficients y_j α_j and the bias.
+type svCoef struct {
+	sv   []int
+	coef []float64
+	bias float64
+}
+
+// compactCoef returns the support vectors of coef (its non-zero entries)
+// and the bias.
+func compactCoef(coef []float64, bias float64) svCoef {
+	out := svCoef{bias: bias}
+	for j, v := range coef {
+		if v != 0 {
+			out.sv = append(out.sv, j)
+			out.coef = append(out.coef, v)
+		}
+	}
+	return out
+}
+
 // denseDecider decides from the fold's test-by-training kernel matrix.
-func denseDecider(Kte *mat.Dense) decider {
-	return func(dst, coef []float64, bias float64) { solver.Decision(dst, Kte, coef, bias) }
+func denseDecider(Kte *mat.Dense) foldDecider {
+	return foldDecider{one: func(dst, coef []float64, bias float64) { solver.Decision(dst, Kte, coef, bias) }}
 }
 
 // rowsFold returns one fold's kernel matrix and decider on the
 // bounded-memory route: the isotropic Gaussian exp(-γ‖x-z‖²) prepared once
 // on all rows of X (kernel.Rows: the sparse route on sparse data), the
-// fold's training rows tr read through kernel.Sub, and each test row's
-// decision value computed as one kernel column over the support vectors
-// (Σ_j coef_j K(x_t, x_j) + b). Nothing of size n×n, or fold-sized, is
-// held: the solver's cache bounds the memory.
-func rowsFold(X mat.Matrix, gamma float64, tr, te []int) (kernel.Matrix, decider) {
-	return rowsFoldOf(isoRows(X, gamma), tr, te)
+// fold's training rows tr read through kernel.Sub, and the test rows'
+// decision values of a sweep's solutions after it, one kernel column per
+// test row over the support vectors of them all (rowsDecideAll). Nothing
+// of size n×n, or fold-sized, is held: the solver's cache bounds the
+// memory.
+func rowsFold(X mat.Matrix, gamma float64, tr, te []int) (kernel.Matrix, foldDecider) {
+	all := isoRows(X, gamma)
+	return kernel.Sub(all, tr), foldDecider{all: rowsDecideAll(all, tr, te)}
+}
+
+// rowsDecideAll returns the decision values Σ_j coef_j K(x_t, x_j) + b of
+// each solution on the test rows te, all rows prepared as all, the
+// solutions' support vectors indices into tr. Each test row takes one
+// kernel column over the union of the solutions' support vectors, where
+// one per solution (rowsFoldOf's decider) took as many columns as there
+// are solutions: on the sparse route a column's cost is the scatter of
+// the test row over the range of rows asked for, whatever their number
+// (at 32,561 rows of w8a the decisions were 30 % of the refinement's
+// time, one column per test row and C). Every entry of a column has the
+// same bits whichever rows are asked for (kernel.Matrix.Column), and each
+// solution's are gathered in its own order, so every decision value is
+// the one rowsFoldOf's decider computes, to the last bit.
+func rowsDecideAll(all kernel.Matrix, tr, te []int) func(sols []svCoef) [][]float64 {
+	return func(sols []svCoef) [][]float64 {
+		// pos[j]: the place of training row j in the union, -1 if none.
+		pos := make([]int, len(tr))
+		for j := range pos {
+			pos[j] = -1
+		}
+		for _, s := range sols {
+			for _, j := range s.sv {
+				pos[j] = 0
+			}
+		}
+		var union []int
+		for j, p := range pos {
+			if p == 0 {
+				pos[j] = len(union)
+				union = append(union, tr[j])
+			}
+		}
+		at := make([][]int, len(sols)) // each solution's places in the union
+		most := 0
+		for k, s := range sols {
+			at[k] = make([]int, len(s.sv))
+			for q, j := range s.sv {
+				at[k][q] = pos[j]
+			}
+			most = max(most, len(s.sv))
+		}
+		out := make([][]float64, len(sols))
+		for k := range out {
+			out[k] = make([]float64, len(te))
+		}
+		col := make([]float64, len(union))
+		buf := make([]float64, most)
+		for t, i := range te {
+			if len(union) > 0 {
+				all.Column(i, union, col)
+			}
+			for k, s := range sols {
+				if len(s.sv) == 0 {
+					out[k][t] = s.bias
+					continue
+				}
+				b := buf[:len(s.sv)]
+				for q, p := range at[k] {
+					b[q] = col[p]
+				}
+				out[k][t] = floats.Dot(b, s.coef) + s.bias
+			}
+		}
+		return out
+	}
 }
 
 // isoRows prepares the rows of X for the columns of exp(-γ‖x-z‖²).

@@ -27,6 +27,11 @@ type gridStat struct {
 	entries      int64
 	nsv, nbsv    int
 	notConverged int
+	// solveS and decideS are the wall seconds of the solves and of the
+	// decision values on the test rows after them, summed over the folds;
+	// maxIter is the most SMO iterations of one fold's solve.
+	solveS, decideS float64
+	maxIter         int
 }
 
 // collectGridStats sets solveHook for the duration of the test and returns
@@ -41,7 +46,7 @@ func collectGridStats(t *testing.T) func() []gridStat {
 	stats := map[key]*gridStat{}
 	prev := solveHook
 	t.Cleanup(func() { solveHook = prev })
-	solveHook = func(ctx context.Context, C float64, r *solver.SVCResult) {
+	solveHook = func(ctx context.Context, C float64, r *solver.SVCResult, solve, decide time.Duration) {
 		tag, _ := ctx.Value(solveTagKey{}).(solveTag)
 		mu.Lock()
 		defer mu.Unlock()
@@ -57,6 +62,9 @@ func collectGridStats(t *testing.T) func() []gridStat {
 		s.entries += r.Entries
 		s.nsv += r.NSV
 		s.nbsv += r.NBSV
+		s.solveS += solve.Seconds()
+		s.decideS += decide.Seconds()
+		s.maxIter = max(s.maxIter, r.Iter)
 		if r.Status.String() != "converged" {
 			s.notConverged++
 		}
@@ -162,14 +170,15 @@ func TestGridSolveCounts(t *testing.T) {
 	if g.Coarse != nil {
 		fmt.Printf("subset of %d rows chose C = 2^%g, gamma = 2^%g (%.6f)\n", g.Subset, math.Log2(g.Coarse.C), math.Log2(g.Coarse.Gamma), g.Coarse.Accuracy)
 	}
-	fmt.Printf("%6s %6s %6s | %6s %11s %9s %13s %7s %7s %s\n", "rows", "log2g", "log2C", "solves", "iter", "columns", "entries", "nsv", "nbsv", "not-conv")
+	fmt.Printf("%6s %6s %6s | %6s %11s %9s %9s %13s %7s %7s %8s %8s %s\n", "rows", "log2g", "log2C", "solves", "iter", "max-iter", "columns", "entries", "nsv", "nbsv", "solve-s", "decide-s", "not-conv")
 	type tot struct {
-		iter, columns int
-		entries       int64
+		iter, columns   int
+		entries         int64
+		solveS, decideS float64
 	}
 	rounds := map[int]*tot{}
 	for _, s := range stats() {
-		fmt.Printf("%6d %6g %6g | %6d %11d %9d %13d %7d %7d %d\n", s.rows, math.Log2(s.gamma), math.Log2(s.C), s.solves, s.iter, s.columns, s.entries, s.nsv, s.nbsv, s.notConverged)
+		fmt.Printf("%6d %6g %6g | %6d %11d %9d %9d %13d %7d %7d %8.2f %8.2f %d\n", s.rows, math.Log2(s.gamma), math.Log2(s.C), s.solves, s.iter, s.maxIter, s.columns, s.entries, s.nsv, s.nbsv, s.solveS, s.decideS, s.notConverged)
 		r := rounds[s.rows]
 		if r == nil {
 			r = &tot{}
@@ -178,9 +187,11 @@ func TestGridSolveCounts(t *testing.T) {
 		r.iter += s.iter
 		r.columns += s.columns
 		r.entries += s.entries
+		r.solveS += s.solveS
+		r.decideS += s.decideS
 	}
 	for rows, r := range rounds {
-		fmt.Printf("total on %d training rows per fold: %d iterations, %d columns, %d entries\n", rows, r.iter, r.columns, r.entries)
+		fmt.Printf("total on %d training rows per fold: %d iterations, %d columns, %d entries, %.1f s in solves, %.1f s in decision values (summed over the workers)\n", rows, r.iter, r.columns, r.entries, r.solveS, r.decideS)
 	}
 }
 
@@ -243,7 +254,7 @@ func BenchmarkFoldSweepRows(b *testing.B) {
 			var entries int64
 			prev := solveHook
 			defer func() { solveHook = prev }()
-			solveHook = func(_ context.Context, _ float64, r *solver.SVCResult) {
+			solveHook = func(_ context.Context, _ float64, r *solver.SVCResult, _, _ time.Duration) {
 				iter += r.Iter
 				cols += r.Columns
 				entries += r.Entries
@@ -287,7 +298,7 @@ func TestFoldSweepRowsKeepsSolverState(t *testing.T) {
 	var entries int64
 	prev := solveHook
 	t.Cleanup(func() { solveHook = prev })
-	solveHook = func(_ context.Context, _ float64, r *solver.SVCResult) { entries += r.Entries }
+	solveHook = func(_ context.Context, _ float64, r *solver.SVCResult, _, _ time.Duration) { entries += r.Entries }
 	sweep := func(keep bool) ([]int, int64) {
 		entries = 0
 		km, decide := rowsFold(d.X, gamma, tr, te)

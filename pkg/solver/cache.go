@@ -344,9 +344,7 @@ func (c *cache) get32(i, length int) []float64 {
 		c.out[c.turn] = out
 	}
 	out = out[:length]
-	for k, v := range col[:length] {
-		out[k] = float64(v)
-	}
+	widen(out, col[:length])
 	c.turn ^= 1
 	return out
 }

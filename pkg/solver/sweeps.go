@@ -96,3 +96,21 @@ func gradPassGo(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx in
 	}
 	return gmax, idx
 }
+
+// widen sets dst[k] = float64(src[k]) for k < len(src) (exact: a float32
+// is a float64). It is the single-precision cache's read (cache.get32),
+// which widens a column of the active set per SMO working-set choice and
+// update: done one entry at a time it was 14 % of svm's CPU at 32,561 rows
+// of w8a (BENCHMARKS.md), eight at a time with AVX2.
+func widen(dst []float64, src []float32) {
+	n := len(src)
+	dst = dst[:n]
+	k := 0
+	if useAVX2 && n >= 8 {
+		k = n &^ 7
+		widenAVX2(&dst[0], &src[0], k)
+	}
+	for ; k < n; k++ {
+		dst[k] = float64(src[k])
+	}
+}

@@ -19,3 +19,9 @@ func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gma
 //
 //go:noescape
 func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int)
+
+// widenAVX2 is widen over the first n entries (n a multiple of 8, at least
+// 8), eight at a time.
+//
+//go:noescape
+func widenAVX2(dst *float64, src *float32, n int)

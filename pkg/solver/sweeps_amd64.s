@@ -160,3 +160,24 @@ lowloop:
 	VMOVQ X12, idx+80(FP)
 	VZEROUPPER
 	RET
+
+// func widenAVX2(dst *float64, src *float32, n int)
+//
+// dst[k] = float64(src[k]) for k < n, eight at a time (n a multiple of 8,
+// at least 8).
+TEXT ·widenAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+widenloop:
+	VCVTPS2PD (SI)(AX*4), Y0
+	VCVTPS2PD 16(SI)(AX*4), Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT widenloop
+	VZEROUPPER
+	RET

@@ -12,3 +12,7 @@ func lowPassAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gma
 func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int) {
 	panic("solver: gradPassAVX2 without AVX2")
 }
+
+func widenAVX2(dst *float64, src *float32, n int) {
+	panic("solver: widenAVX2 without AVX2")
+}
