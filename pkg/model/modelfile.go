@@ -330,8 +330,12 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 	if err := json.Unmarshal(top["support_vectors"], &svs); err != nil || svs == nil {
 		return fmt.Errorf("field %ssupport_vectors is not a list", prefix)
 	}
+	svKeys := []string{"coef", "x"}
+	if string(top["sparse_support_vectors"]) == "true" {
+		svKeys = []string{"coef", "index", "value"}
+	}
 	for i, sv := range svs {
-		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), "coef", "x"); err != nil {
+		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), svKeys...); err != nil {
 			return err
 		}
 	}
