@@ -348,7 +348,7 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 		Normalizer:   norm,
 		Labels:       labels,
 		NumFeatures:  d,
-		FeatureNames: append([]string(nil), train.FeatureNames...),
+		FeatureNames: modelFeatureNames(train),
 		Bias:         -res.Rho,
 		Provenance: Provenance{
 			Data:       train.Source,
@@ -467,6 +467,17 @@ func sparseSVs(X *sparse.CSR, rows []int, y, alpha []float64) []SupportVector {
 		}
 	}
 	return out
+}
+
+// modelFeatureNames is the feature names a model of train keeps: train's,
+// except that a sparse model keeps none when they are the readers' f1, …,
+// fd (a LIBSVM file's), which tell predict nothing and at news20's
+// 1,355,191 features were 15 of the model file's 40 MB.
+func modelFeatureNames(train *dataio.Dataset) []string {
+	if train.IsSparse() && dataio.DefaultFeatureNames(train.FeatureNames) {
+		return nil
+	}
+	return append([]string(nil), train.FeatureNames...)
 }
 
 func dataName(d *dataio.Dataset) string {

@@ -88,7 +88,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	d := train.Dim()
 	m := &Model{
 		Encoder: train.Encoder, Normalizer: s.Norm, GammaSpace: gammaSpace(s.Norm), NumFeatures: d,
-		FeatureNames: append([]string(nil), train.FeatureNames...),
+		FeatureNames: modelFeatureNames(train),
 		Classes:      slices.Clone(train.ClassLabels), Multiclass: train.Multiclass,
 		TrainingRows: trainingRowHashes(train.Features()),
 		Sparse:       train.IsSparse(),
