@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +311,61 @@ func TestSparseModelRefused(t *testing.T) {
 	var se *kernel.SparseError
 	if !errors.As(err, &se) || se.Features != 2000 {
 		t.Errorf("L1 on sparse data: %v, want a *kernel.SparseError", err)
+	}
+}
+
+// TestSparseExportLIBSVM: the LIBSVM export of a model of compressed rows
+// writes the rows compressed, each value times √(2γ) (L of Q = 2γI), so
+// that svm-train -g 0.5 on them is the model: with LIBSVM installed, the
+// same #SV and ρ to 1e-6; the range file maps the features one by one.
+func TestSparseExportLIBSVM(t *testing.T) {
+	sp, _ := textSets(t, 200)
+	f, err := Fit(context.Background(), FitSettings{Train: sp, Kernel: iso(1), Margin: L1, C: 10, Eps: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	kind, err := ExportLIBSVM(dir, f.Model, sp, nil, ExportSettings{Method: "train", Kernel: iso(1), Eps: 1e-5, Command: "test"})
+	if err != nil || kind != ExportRBF {
+		t.Fatalf("export: %q, %v", kind, err)
+	}
+	back, err := dataio.Load(filepath.Join(dir, "train.libsvm"), dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.IsSparse() || back.Sparse.NNZ() != sp.Sparse.NNZ() {
+		t.Fatalf("train.libsvm: sparse %v, %d non-zeros, want %d", back.IsSparse(), back.Sparse.NNZ(), sp.Sparse.NNZ())
+	}
+	for p, v := range sp.Sparse.Val {
+		if w := v * math.Sqrt2; math.Abs(back.Sparse.Val[p]-w) > 1e-15*w {
+			t.Fatalf("value %d written %v, want %v", p, back.Sparse.Val[p], w)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "README.txt"))
+	if err != nil || !strings.Contains(string(readme), "svm-train -s 0 -t 2 -g 0.5 -c 10 -e 1e-05 train.libsvm tuned.model") {
+		t.Fatalf("README.txt: %v\n%s", err, readme)
+	}
+	if _, err := os.Stat(filepath.Join(dir, RangeFile)); err != nil {
+		t.Errorf("no range file: %v", err)
+	}
+	if _, err := exec.LookPath("svm-train"); err != nil {
+		t.Skip("svm-train is not installed (apt-get install libsvm-tools): the export is not trained by LIBSVM")
+	}
+	out, err := exec.Command("svm-train", "-s", "0", "-t", "2", "-g", "0.5", "-c", "10", "-e", "1e-05", filepath.Join(dir, "train.libsvm"), filepath.Join(dir, "tuned.model")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("svm-train: %v\n%s", err, out)
+	}
+	var nsv int
+	var rho float64
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "nSV = ") {
+			fmt.Sscanf(line, "nSV = %d", &nsv)
+		}
+		if i := strings.Index(line, "rho = "); i >= 0 {
+			fmt.Sscanf(line[i:], "rho = %g", &rho)
+		}
+	}
+	if nsv != f.Model.NSV() || math.Abs(rho-f.Model.Training.Rho) > 1e-5 {
+		t.Errorf("svm-train on the export: nSV %d, rho %v; the model %d, %v", nsv, rho, f.Model.NSV(), f.Model.Training.Rho)
 	}
 }
