@@ -157,13 +157,13 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t.Fit = fit
 	m := fit.Model
 	if !m.IsMultiClass() {
-		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
+		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.Features(), m.C, m.DecisionNormalized(t.Train.Features()))
 		return t, nil
 	}
 	ovr := m.Multiclass == dataio.OneVsRest
 	for p, sp := range m.Subproblems() {
 		pm, sub := m.Pairs[p], t.Train.Sub(sp)
-		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.X, pm.C, pm.DecisionNormalized(sub.X))
+		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.Features(), pm.C, pm.DecisionNormalized(sub.Features()))
 		if ovr && dg.Kind == methods.DegenerateOneClass {
 			// A class's SVM that puts every row on the rest's side is
 			// no failure one-vs-rest (small C on a minority class does
@@ -178,7 +178,7 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		}
 	}
 	if ovr && t.Degeneracy.Kind == "" {
-		pred := m.PredictClassesNormalized(t.Train.X)
+		pred := m.PredictClassesNormalized(t.Train.Features())
 		if len(pred) > 0 && !slices.ContainsFunc(pred, func(c int) bool { return c != pred[0] }) {
 			t.Degeneracy = methods.Degeneracy{Kind: methods.DegenerateOneClass,
 				Reason: fmt.Sprintf("the one-vs-rest model predicts class %q for all %d training points", m.Classes[pred[0]], len(pred))}
