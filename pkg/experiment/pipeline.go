@@ -7,6 +7,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -98,11 +99,14 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		t.Result = in.Fixed
 	} else {
 		multi := t.Train.MultiClass()
-		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); !multi && err != nil {
-			return nil, err
+		// On sparse data the estimates read the rows' width in non-zeros
+		// (methods.MemWidth); the refusal names the features.
+		w := methods.MemWidth(t.Train)
+		if err := methods.CheckMemory(spec, t.Train.Len(), w, in.MemBytes); !multi && err != nil {
+			return nil, withFeatures(err, t.Train.Dim())
 		}
-		if err := methods.CheckMemoryMultiClass(spec, t.Train.ClassSizes(), t.Train.Dim(), t.Train.Multiclass, in.MemBytes); multi && err != nil {
-			return nil, err
+		if err := methods.CheckMemoryMultiClass(spec, t.Train.ClassSizes(), w, t.Train.Multiclass, in.MemBytes); multi && err != nil {
+			return nil, withFeatures(err, t.Train.Dim())
 		}
 		res, err := tuneSafely(ctx, spec, t.Train)
 		if err != nil {
@@ -226,4 +230,14 @@ func fitSquares(train *dataio.Dataset) float64 {
 		}
 	}
 	return w
+}
+
+// withFeatures returns err with a *methods.MemoryError's D set to the
+// data's d features (the estimate read the width of sparse rows).
+func withFeatures(err error, d int) error {
+	var me *methods.MemoryError
+	if errors.As(err, &me) {
+		me.D = d
+	}
+	return err
 }
