@@ -65,6 +65,9 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 			if sz := shapes[k].classes; sz != nil { // multi-class: the subproblems
 				job = methods.PeakBytesMultiClass(spec, sz, w, shapes[k].scheme)
 			}
+			if f, ok := fixedOf(src); ok && methods.CheckSparse(spec, f.data) != nil {
+				job = methods.RuntimeBytes // refused before any work on sparse data
+			}
 			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d, W: w,
 				Spec: spec, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
 		}
