@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kerneltune/kerneltune/pkg/experiment"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -61,6 +64,53 @@ func TestTuneSparseEveryMethod(t *testing.T) {
 					t.Errorf("%s: %d test rows, test accuracy %v, train %v, gamma %v; want 90 rows, at least 93%% and a gamma", name, r.NTest, r.TestAccuracy, r.TrainAccuracy, r.Gamma)
 				}
 			})
+		}
+	}
+}
+
+// TestCompareSparse: `compare` on a text-like file held in compressed
+// rows runs to the end: svm and rcsc (iso) record test accuracies, spd's
+// jobs are recorded as failures carrying the sparse-data refusal, the run
+// exits 1 naming them, and the dry run's plan notes the non-zeros, the
+// memory estimate that counts them and the entry that will refuse. Before
+// issue 46 stage 4 every job panicked on the nil dense rows.
+func TestCompareSparse(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	args := []string{"compare", textSparse, "--methods", "svm,spd,rcsc", "--partitions", "2"}
+	plan := mustRun(t, append(args, "--dry-run")...)
+	for _, want := range []string{"text300: held in compressed rows, 8185 non-zeros in 300 rows × 2000 features (1.36%): the memory estimates count them (42 values a row, not 2000)",
+		"spd does not learn on sparse data: each of its jobs will be recorded as failed, with the reason"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan)
+		}
+	}
+	_, errOut, code := runCLI(t, append(args, "--out", out)...)
+	if code != 1 || !strings.Contains(errOut, "2 job(s) failed") || !strings.Contains(errOut, "spd diag does not learn on sparse data") {
+		t.Fatalf("exit %d, want 1 naming spd's refusal:\n%s", code, errOut)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := experiment.ReadRecords(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d records, want 6", len(recs))
+	}
+	for _, r := range recs {
+		switch r.Method {
+		case "spd":
+			if !r.Failed() || !strings.Contains(r.Error, "spd diag does not learn on sparse data: the 2000 features") {
+				t.Errorf("spd: %s %q", r.Status, r.Error)
+			}
+		default:
+			if r.Error != "" || r.TestAccuracy < 0.9 || r.NSV == 0 {
+				t.Errorf("%s partition %d: error %q, test accuracy %g, %d SVs", r.Method, r.Partition, r.Error, r.TestAccuracy, r.NSV)
+			}
 		}
 	}
 }
