@@ -344,3 +344,29 @@ func TestReadCostSparse(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Multi-class data held sparse: the classes kept by a selection, the
+// pairs and subproblems of one-vs-one and one-vs-rest are sparse too.
+func TestSparseMultiClass(t *testing.T) {
+	data := "3 1:1\n1 2:1\n2 3:1 1200:2\n3 4:1\n1 5:1\n2 6:1\n"
+	d, err := parseLIBSVM([]byte(data), "m.svm", ReadOptions{})
+	if err != nil || !d.IsSparse() || !d.MultiClass() || !slices.Equal(d.ClassLabels, []string{"3", "1", "2"}) {
+		t.Fatalf("%v", err)
+	}
+	p := d.Pair(0, 2)
+	if !p.IsSparse() || p.Len() != 4 || !slices.Equal(p.Y, []float64{1, 1, -1, -1}) || p.Sparse.At(2, 1199) != 2 {
+		t.Errorf("pair: %v %v", p.Y, p.Sparse)
+	}
+	for _, sp := range d.Subproblems() {
+		if s := d.Sub(sp); !s.IsSparse() || s.Dim() != 1200 {
+			t.Errorf("subproblem %+v is not sparse", sp)
+		}
+	}
+	k, err := parseLIBSVM([]byte(data), "m.svm", ReadOptions{Classes: []string{"1", "2"}})
+	if err != nil || !k.IsSparse() || k.Len() != 4 || k.Sparse.NNZ() != 5 || k.Dropped[0].Rows != 2 {
+		t.Fatalf("classes 1,2: %v", err)
+	}
+	if s := Describe(k); s.Rows != 4 || s.NonZeros != 5 || s.Positive != 2 {
+		t.Errorf("%+v", s)
+	}
+}
