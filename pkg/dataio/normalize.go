@@ -370,19 +370,6 @@ func (nz *Normalizer) Identity() bool {
 // else's, and are normalised in place (applyOwned); otherwise they are
 // left as they are and normalised copies returned (ApplyDataset).
 func Normalize(kind string, train, test *Dataset, owned bool) (*Dataset, *Dataset, *Normalizer, error) {
-	if train.Sparse != nil {
-		// Pass-through until normalisation on compressed rows lands
-		// (issue 46 stage 3): the identity, which keeps the rows as they are.
-		if kind != NoScale {
-			return nil, nil, nil, fmt.Errorf("normalisation %q of data held in compressed rows is not built yet: only %q is", kind, NoScale)
-		}
-		_, d := train.Dims()
-		norm := &Normalizer{Kind: NoScale, Shift: make([]float64, d), Scale: make([]float64, d)}
-		for j := range norm.Scale {
-			norm.Scale[j] = 1
-		}
-		return train, test, norm, nil
-	}
 	norm, err := FitNormalizer(kind, train.X)
 	if err != nil {
 		return nil, nil, nil, err

@@ -459,7 +459,7 @@ func (p *Partitioned) TrainTest(normalize string) (*TrainTest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
 	}
-	unit := train.Sparse == nil && WithinUnitRange(train.X) // (pass-through: sparse data not described yet)
+	unit := WithinUnitRange(train.X)
 	train, test, norm, err := Normalize(normalize, train, test, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
