@@ -24,6 +24,7 @@ type dataOptions struct {
 	Header                                                          string   // --header auto|yes|no
 	Classes                                                         []string // --classes A,B
 	Categorical                                                     string   // --categorical error|onehot
+	Storage                                                         string   // --storage auto|dense|sparse
 	Features                                                        int
 	Test                                                            string  // --test FILE
 	TestFraction                                                    float64 // --test-fraction F
@@ -54,6 +55,7 @@ func (o *dataOptions) addReadFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Categorical, "categorical", "error", "nominal (text) features: error, or onehot (one 0/1 feature per category, fitted on the training part)")
 	fs.IntVar(&o.Features, "features", 0, "number of features of a LIBSVM file (default the highest index present)")
 	fs.StringVar(&o.Missing, "missing", "error", `rows with missing values ("?", "NA", empty): error or drop`)
+	fs.StringVar(&o.Storage, "storage", "auto", "how a LIBSVM file's features are held: auto (compressed rows when it has at least 1,000 features and under a quarter of its values non-zero), dense or sparse")
 	fs.StringVar(&o.Multiclass, "multiclass", "ovo", "more than two classes: ovo (one-vs-one, LIBSVM's vote) or ovr (each class against the rest, the largest decision value)")
 }
 
@@ -79,7 +81,7 @@ func (o *dataOptions) check() error {
 func (o *dataOptions) parseRead() (r dataio.ReadOptions, err error) {
 	err = cmp.Or(r.SetKey("input-format", o.InputFormat), r.SetKey("header", o.Header), r.SetKey("label-col", o.LabelCol),
 		r.SetKey("positive", o.Positive), r.SetKey("classes", strings.Join(o.Classes, ",")), r.SetKey("categorical", o.Categorical),
-		r.SetKey("features", strconv.Itoa(o.Features)), r.SetKey("missing", o.Missing), r.SetKey("multiclass", o.Multiclass), r.CheckKeys())
+		r.SetKey("features", strconv.Itoa(o.Features)), r.SetKey("missing", o.Missing), r.SetKey("multiclass", o.Multiclass), r.SetKey("storage", o.Storage), r.CheckKeys())
 	if ke := (*dataio.ReadKeyError)(nil); errors.As(err, &ke) {
 		err = usageErrorf("--%s: %s", ke.Key, ke.Reason)
 	}

@@ -30,24 +30,25 @@ func sameRowsCSV(t *testing.T, dir string, n int) string {
 	return writeFile(t, dir, "rows.csv", b.String())
 }
 
-// TestReadBoundLIBSVM: 2,000 rows "±1 1000:1" (10 bytes each) are held as
-// 2,000 × 1,000 values: 24,140 bytes a row (2·10 + 96 + 24 + 24·1000),
-// 48.3 MB in all; 8 MiB hold 347 of them. Before the bound, train read and
-// trained on them whatever --mem-mb (it had no such flag).
+// TestReadBoundLIBSVM: 2,000 rows "±1 1000:1" (10 bytes each) held dense
+// (--storage dense; the storage rule holds them sparse) are 2,000 × 1,000
+// values: 24,140 bytes a row (2·10 + 96 + 24 + 24·1000), 48.3 MB in all;
+// 8 MiB hold 347 of them. Before the bound, train read and trained on them
+// whatever --mem-mb (it had no such flag).
 func TestReadBoundLIBSVM(t *testing.T) {
 	var b strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&b, "%s 1000:1\n", []string{"+1", "-1"}[i%2])
 	}
 	path := writeFile(t, t.TempDir(), "wide.libsvm", b.String())
-	_, errOut, code := runCLI(t, "train", path, "--mem-mb", "8")
+	_, errOut, code := runCLI(t, "train", path, "--mem-mb", "8", "--storage", "dense")
 	want := path + ": at most 347 rows of 1000 features fit in --mem-mb 8: reading and holding 2000 rows × 1000 features needs about 47 MB"
 	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "raise --mem-mb (-1: no bound), or read fewer rows") {
 		t.Fatalf("train --mem-mb 8: exit %d, want 1 and %q\n%s", code, want, errOut)
 	}
 	// Within the bound it trains as before: the bound changes no number.
-	got := trainJSON(t, path, "--mem-mb", "64", "--test-fraction", "0.5")
-	ref := trainJSON(t, path, "--test-fraction", "0.5")
+	got := trainJSON(t, path, "--mem-mb", "64", "--test-fraction", "0.5", "--storage", "dense")
+	ref := trainJSON(t, path, "--test-fraction", "0.5", "--storage", "dense")
 	if got.Features != 1000 || got.NTrain != 1000 || got.TestCorrect != ref.TestCorrect || got.Obj != ref.Obj || got.NSV != ref.NSV {
 		t.Fatalf("train --mem-mb 64: %d features, %d correct, obj %v, %d SVs; without it %d, %v, %d", got.Features, got.TestCorrect, got.Obj, got.NSV, ref.TestCorrect, ref.Obj, ref.NSV)
 	}

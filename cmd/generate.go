@@ -24,6 +24,7 @@ type generateOptions struct {
 	Format         string
 	Output         string
 	PrintTransform bool
+	NNZ            int    // text: distinct words a row
 	TestN          int    // test rows of the same distribution (dataio.GenerateSettings)
 	TestOutput     string // their file
 }
@@ -32,12 +33,12 @@ func init() { subcommands = append(subcommands, newGenerateCmd) }
 
 func newGenerateCmd(g *globalOptions) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "generate weston|chessboard|sparse|blobs",
+		Use:   "generate weston|chessboard|sparse|blobs|text",
 		Short: "Write the toy data sets of the papers (Weston et al. 2000, chessboard) and an a1a-like benchmark set",
 		Long:  help("generate"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("generate needs a data set: weston, chessboard, sparse or blobs")
+			return usageErrorf("generate needs a data set: weston, chessboard, sparse, blobs or text")
 		},
 	}
 	c.AddCommand(
@@ -71,7 +72,16 @@ func newGenerateCmd(g *globalOptions) *cobra.Command {
 				f.IntVar(&o.N, "n", 600, "number of points (row i is of class i mod k)")
 				f.IntVar(&o.Classes, "classes", 4, "number of classes k (2 to 100)")
 				f.IntVar(&o.Dim, "dim", 4, "dimension (1 to 1000)")
-			}))
+			}),
+		newGenerateKindCmd(g, dataio.GenText, &cobra.Command{
+			Short:   "rcv1-shaped text data: tf-idf rows over a Zipf vocabulary, sparse (LIBSVM)",
+			Long:    help("text"),
+			Example: help("text-examples"),
+		}, func(f *pflag.FlagSet, o *generateOptions) {
+			f.IntVar(&o.N, "n", 5000, "number of documents (rows)")
+			f.IntVar(&o.Dim, "features", dataio.TextFeatures, "vocabulary size (features; rcv1: 47236, news20: 1355191)")
+			f.IntVar(&o.NNZ, "nnz", dataio.TextNonZeros, "average number of distinct words (non-zeros) a row")
+		}))
 	return c
 }
 
@@ -103,28 +113,46 @@ const maxGenerateValues = dataio.MaxGenerateValues
 func (o *generateOptions) check() error {
 	chess, limit := o.Kind == dataio.GenChessboard, maxGenerateValues
 	blobs := o.Kind == dataio.GenBlobs
+	text := o.Kind == dataio.GenText
 	if err := cmp.Or(usageIf(chess && (o.Dim < 2 || o.Dim > 1000), "--dim must be between 2 and 1000, got %d", o.Dim),
+		usageIf(text && (o.Dim < 2 || o.Dim > 1<<26), "--features must be between 2 and %d, got %d", 1<<26, o.Dim),
+		usageIf(text && (o.NNZ < 1 || o.NNZ > o.Dim), "--nnz must be between 1 and --features (%d), got %d", o.Dim, o.NNZ),
 		usageIf(blobs && (o.Dim < 1 || o.Dim > 1000 || o.Classes < 2 || o.Classes > 100 || o.N < o.Classes), "--classes must be 2 to 100, --dim 1 to 1000 and --n at least --classes, got %d, %d, %d", o.Classes, o.Dim, o.N)); err != nil {
 		return err
 	}
 	d, err := o.settings().Features()
+	maxRows := o.settings().MaxRows(d)
+	held := fmt.Sprintf("%d features", d)
+	if text {
+		held = fmt.Sprintf("%d non-zeros a row", o.NNZ)
+	}
 	return cmp.Or(err,
 		usageIf(o.N < 1, "--n must be at least 1, got %d", o.N),
 		usageIf(o.TestN < 0 || (o.TestN > 0) != (o.TestOutput != ""), "--test-n and --test-output go together (--test-n ≥ 1), got %d and %q", o.TestN, o.TestOutput),
-		usageIf(o.N > limit/(d+1), "--n %d × %d features is more than %d values: at most --n %d (write larger sets in parts with different --seed)", o.N, d, limit, limit/(d+1)),
+		usageIf(o.N > maxRows, "--n %d × %s is more than %d values: at most --n %d (write larger sets in parts with different --seed)", o.N, held, limit, maxRows),
 		usageIf(o.Kind == dataio.GenWeston && (!(o.NoiseStd >= 0) || o.NoiseStd > 1e150), "--noise-std must be a finite number ≥ 0, got %v", o.NoiseStd),
 		usageIf(chess && (!(o.Stretch > 0) || o.Stretch > 1e150), "--stretch must be a finite number > 0, got %v", o.Stretch),
-		o.checkFormat())
+		o.checkFormat(), o.checkTextCSV(d))
+}
+
+// checkTextCSV refuses (after checkFormat) CSV text data of more than
+// maxGenerateValues values: CSV writes every zero, and is read back dense.
+func (o *generateOptions) checkTextCSV(d int) error {
+	rows := int64(o.N + o.TestN)
+	return usageIf(o.Kind == dataio.GenText && o.Format == "csv" && rows*int64(d) > maxGenerateValues,
+		"--format csv writes every one of the %d × %d values of text data, nearly all 0, and is read back dense: at most %d values; write LIBSVM (--format libsvm, the default for text), which keeps the non-zeros", rows, d, maxGenerateValues)
 }
 
 func (o *generateOptions) settings() dataio.GenerateSettings {
-	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, TestN: o.TestN, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, Seed: o.Seed}
+	return dataio.GenerateSettings{Kind: o.Kind, N: o.N, TestN: o.TestN, NoiseStd: o.NoiseStd, Dim: o.Dim, Stretch: o.Stretch, Classes: o.Classes, NonZeros: o.NNZ, Seed: o.Seed}
 }
 
 // checkFormat validates --format; without it the format follows the -o
-// extension (.libsvm, .svm), else CSV.
+// extension (.libsvm, .svm), else CSV; for text data (sparse) it is LIBSVM
+// unless -o ends in .csv.
 func (o *generateOptions) checkFormat() error {
-	if ext := strings.ToLower(filepath.Ext(o.Output)); o.Format == "" && (ext == ".libsvm" || ext == ".svm") {
+	ext := strings.ToLower(filepath.Ext(o.Output))
+	if o.Format == "" && (ext == ".libsvm" || ext == ".svm" || (o.Kind == dataio.GenText && ext != ".csv")) {
 		o.Format = "libsvm"
 	}
 	o.Format = cmp.Or(o.Format, "csv")

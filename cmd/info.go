@@ -49,7 +49,7 @@ func runInfo(ctx context.Context, o *infoOptions, args []string) error {
 	if len(args) == 0 {
 		return infoListBuiltins(o)
 	}
-	ds, err := dataio.DescribeFiles(ctx, args, dataio.DescribeSettings{Read: o.data.readOptions(), Stdin: o.data.stdinReader()})
+	ds, err := dataio.DescribeFiles(ctx, args, dataio.DescribeSettings{Read: o.data.readOptions(), Stdin: o.data.stdinReader(), FeatureStats: o.FeatureStats})
 	if err != nil {
 		return err
 	}

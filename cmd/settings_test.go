@@ -169,7 +169,7 @@ func TestTuneEveryFlagReachesSettings(t *testing.T) {
 		"format": {"--format", "json"}, "export-libsvm": {"--export-libsvm", "ex"}, "input-format": {"--input-format", "csv"},
 		"header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "positive": {"--positive", "x"}, "classes": {"--classes", "x,y"},
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},
-		"multiclass": {"--multiclass", "ovr"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
+		"multiclass": {"--multiclass", "ovr"}, "storage": {"--storage", "sparse"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
 		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"},
 	}, nil, func(args ...string) any {
 		s := tuneSettingsOf(t, append([]string{"d.csv", "--method", "spd"}, args...)...)
@@ -189,7 +189,7 @@ func TestTrainEveryFlagReachesSettings(t *testing.T) {
 		"probability": {"--probability"}, "format": {"--format", "json"}, "input-format": {"--input-format", "csv"},
 		"header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "positive": {"--positive", "x"}, "classes": {"--classes", "x,y"},
 		"categorical": {"--categorical", "onehot"}, "features": {"--features", "9"}, "missing": {"--missing", "drop"},
-		"multiclass": {"--multiclass", "ovr"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
+		"multiclass": {"--multiclass", "ovr"}, "storage": {"--storage", "sparse"}, "test": {"--test", "t.csv"}, "test-fraction": {"--test-fraction", "0.5"},
 		"normalize": {"--normalize", "none"}, "seed": {"--seed", "2"}, "mem-mb": {"--mem-mb", "64"},
 	}, nil, func(args ...string) any {
 		s := trainSettingsOf(t, append([]string{"d.csv"}, args...)...)
@@ -340,7 +340,7 @@ func TestPredictEveryFlagReachesSettings(t *testing.T) {
 		"output": {"--output", "p.csv"}, "format": {"--format", "json"}, "no-labels": {"--no-labels"}, "strict": {"--strict"},
 		"ignore-checksum": {"--ignore-checksum"}, "per-point": {"--per-point"}, "probability": {"--probability"}, "features": {"--features", "pad"},
 		"input-format": {"--input-format", "csv"}, "header": {"--header", "no"}, "label-col": {"--label-col", "2"}, "classes": {"--classes", "x,y"},
-		"categorical": {"--categorical", "onehot"}, "missing": {"--missing", "drop"}, "multiclass": {"--multiclass", "ovr"},
+		"categorical": {"--categorical", "onehot"}, "missing": {"--missing", "drop"}, "multiclass": {"--multiclass", "ovr"}, "storage": {"--storage", "sparse"},
 		"mem-mb": {"--mem-mb", "64"},
 	}, map[string]string{
 		"positive": "refused: the model fixes the label mapping",

@@ -1,241 +1,223 @@
 package cmd
 
+// Sparse data through the commands (issue 46, stages 1, 3 and 5): generate
+// text, info on compressed rows, --storage, the normalisations of sparse
+// data and the memory bound by non-zeros.
+
 import (
-	"bufio"
 	"encoding/json"
-	"math"
-	"os"
-	"os/exec"
+	"fmt"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
-	"github.com/kerneltune/kerneltune/pkg/model"
 )
 
-// textSparse is a text-like LIBSVM file read into compressed rows: 300 rows
-// of 2,000 features, about 27 non-zeros a row (dataio.TextLike(300, 2000,
-// 25) written by dataio.WriteLIBSVM; testdata/PROVENANCE.md).
-const textSparse = cmdTestdata + "/sparse/text300.svm"
-
-// libsvmModel is what the test reads of an svm-train model file: ρ, the
-// labels in LIBSVM's order, and each support vector's coefficient by its
-// feature indices.
-type libsvmModel struct {
-	rho    float64
-	labels []string
-	coef   map[string]float64 // "i1 i2 …" (the non-zero features) → y_iα_i
-}
-
-func readLIBSVMModel(t *testing.T, path string) libsvmModel {
+// textData writes generate text --n n --features d --nnz nnz into a
+// temporary directory and returns its path.
+func textData(t *testing.T, n, d, nnz int) string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m := libsvmModel{coef: map[string]float64{}}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	inSV := false
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		switch {
-		case inSV:
-			c, err := strconv.ParseFloat(fields[0], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var idx []string
-			for _, p := range fields[1:] {
-				k, v, _ := strings.Cut(p, ":")
-				if v != "0" { // the explicit 0 that marks the file's last feature
-					idx = append(idx, k)
-				}
-			}
-			m.coef[strings.Join(idx, " ")] = c
-		case fields[0] == "rho":
-			m.rho, _ = strconv.ParseFloat(fields[1], 64)
-		case fields[0] == "label":
-			m.labels = fields[1:]
-		case fields[0] == "SV":
-			inSV = true
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	path := filepath.Join(t.TempDir(), "text.svm")
+	mustRun(t, "generate", "text", "--n", fmt.Sprint(n), "--features", fmt.Sprint(d), "--nnz", fmt.Sprint(nnz), "-o", path, "-q")
+	return path
 }
 
-// TestTrainPredictSparseMatchesLIBSVM: `train` and `predict` on a
-// text-like LIBSVM file held in compressed rows give svm-train's model and
-// svm-predict's label on every row, with svm-train's -m and -e set to
-// kerneltune's defaults (200 MB, 1e-3): the same support vectors, ρ to 1e-6
-// relative, and the dual objective of svm-train's α, evaluated in float64,
-// to 1e-6 relative of kerneltune's. The coefficients themselves agree to
-// 1e-4 relative (measured: 1.2e-5), not 1e-6: svm-train computes on
-// float32 kernel columns, and this kernel matrix (γ = 1 on unit rows, 293
-// of 300 rows support vectors, none at C) is ill-conditioned enough that
-// float32 rounding moves α there (at -e 1e-6 both move further apart, to
-// 1.2e-4, each to its own optimum, at the same objective). The model file
-// holds the support vectors as index/value pairs (format version 5).
-func TestTrainPredictSparseMatchesLIBSVM(t *testing.T) {
+func TestGenerateText(t *testing.T) {
 	t.Parallel()
-	needLIBSVMTools(t, "the sparse model against svm-train's")
-	dir := t.TempDir()
-	mPath, lPath, outPath := filepath.Join(dir, "m.json"), filepath.Join(dir, "text.model"), filepath.Join(dir, "text.out")
-	r := trainJSON(t, textSparse, "-c", "10", "-g", "1", "--normalize", "none", "-o", mPath)
-	if r.NTrain != 300 || r.Features != 2000 || r.NSV == 0 || r.Status != "converged" {
-		t.Fatalf("train: %d rows, %d features, %d SVs, %s", r.NTrain, r.Features, r.NSV, r.Status)
+	// The first lines of a seed, as they are written: LIBSVM by default,
+	// the width kept by the last feature of the first row.
+	out := mustRun(t, "generate", "text", "--n", "2", "--features", "5000", "--nnz", "5", "--seed", "3")
+	want := "-1 552:0.5390235095079648 840:0.31835596792577886 1225:0.31835596792577886 1706:0.31835596792577886 2137:0.31835596792577886 3244:0.31835596792577886 4244:0.31835596792577886 4802:0.31835596792577886 5000:0\n" +
+		"-1 628:0.4082482904638631 2031:0.4082482904638631 2164:0.4082482904638631 4524:0.4082482904638631 4742:0.4082482904638631 4952:0.4082482904638631\n"
+	if out != want {
+		t.Errorf("generate text --seed 3:\n%s\nwant\n%s", out, want)
 	}
-	if out, err := exec.Command("svm-train", "-q", "-c", "10", "-g", "1", "-m", "200", "-e", "0.001", textSparse, lPath).CombinedOutput(); err != nil {
-		t.Fatalf("svm-train: %v\n%s", err, out)
+	path := filepath.Join(t.TempDir(), "t.svm")
+	_, errOut, code := runCLI(t, "generate", "text", "--n", "300", "--features", "3000", "--nnz", "15", "-o", path)
+	if code != 0 || !strings.Contains(errOut, "wrote 300 rows × 3000 features (text, seed 1)") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if out, err := exec.Command("svm-predict", textSparse, lPath, outPath).CombinedOutput(); err != nil {
-		t.Fatalf("svm-predict: %v\n%s", err, out)
+	d, err := dataio.Load(path, dataio.ReadOptions{})
+	if err != nil || !d.IsSparse() || d.Len() != 300 || d.Dim() != 3000 {
+		t.Fatalf("read back: %v", err)
 	}
-	lm := readLIBSVMModel(t, lPath)
-	sign := 1.0 // LIBSVM's first label is its +1
-	if len(lm.labels) != 2 {
-		t.Fatalf("svm-train's labels %v", lm.labels)
+	ref := dataio.TextLike(300, 3000, 15, genTestRand(1, dataio.GenerateStream))
+	if !slices.Equal(d.Sparse.Ptr, ref.Sparse.Ptr) || !slices.Equal(d.Sparse.Ind, ref.Sparse.Ind) || !slices.Equal(d.Sparse.Val, ref.Sparse.Val) || !slices.Equal(d.Y, ref.Y) {
+		t.Error("generate text differs from dataio.TextLike with the generate stream")
 	}
-	if lm.labels[0] != r.Labels.Positive {
-		sign = -1
+	// CSV writes every value: of a small set, as asked.
+	csv := mustRun(t, "generate", "text", "--n", "2", "--features", "5000", "--nnz", "5", "--seed", "3", "--format", "csv")
+	if lines := strings.Split(csv, "\n"); len(lines) != 4 || !strings.HasPrefix(lines[0], "w1,w2,") || strings.Count(lines[1], ",") != 5000 {
+		t.Errorf("csv: %d lines", len(lines))
 	}
-
-	m, err := model.LoadFile(mPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(mPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Version int                          `json:"format_version"`
-		Sparse  bool                         `json:"sparse_support_vectors"`
-		SVs     []map[string]json.RawMessage `json:"support_vectors"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	if _, hasX := file.SVs[0]["x"]; file.Version != 5 || !file.Sparse || hasX {
-		t.Fatalf("model file: version %d, sparse_support_vectors %v, \"x\" %v", file.Version, file.Sparse, hasX)
-	}
-	if m.NSV() != len(lm.coef) {
-		t.Errorf("#SV %d, svm-train %d", m.NSV(), len(lm.coef))
-	}
-	// The rows of the file by their non-zero features.
-	data, err := dataio.Load(textSparse, dataio.ReadOptions{})
-	if err != nil || !data.IsSparse() {
-		t.Fatalf("read %s: %v (sparse %v)", textSparse, err, err == nil && data.IsSparse())
-	}
-	row := map[string]int{}
-	for i := 0; i < data.Len(); i++ {
-		ind, _ := data.Sparse.Row(i)
-		idx := make([]string, len(ind))
-		for p, k := range ind {
-			idx[p] = strconv.Itoa(int(k) + 1)
-		}
-		row[strings.Join(idx, " ")] = i
-	}
-	var (
-		lrows []int
-		lcoef []float64
-	)
-	worst := 0.0
-	for i, sv := range m.SupportVectors {
-		idx := make([]string, len(sv.Index))
-		for p, k := range sv.Index {
-			idx[p] = strconv.Itoa(int(k))
-		}
-		c, ok := lm.coef[strings.Join(idx, " ")]
-		if !ok {
-			t.Fatalf("support vector %d (features %v) is not one of svm-train's", i+1, idx)
-		}
-		c *= sign
-		lrows = append(lrows, row[strings.Join(idx, " ")])
-		lcoef = append(lcoef, c)
-		e := math.Abs(sv.Coef-c) / math.Abs(c)
-		worst = math.Max(worst, e)
-		if e > 1e-4 {
-			t.Errorf("support vector %d: coefficient %.10g, svm-train %.10g", i+1, sv.Coef, c)
-		}
-	}
-	rho := sign * lm.rho
-	if math.Abs(r.Rho-rho) > 1e-6*math.Max(1, math.Abs(rho)) {
-		t.Errorf("rho %.12g, svm-train %.12g", r.Rho, rho)
-	}
-	// svm-train's α in float64: ½ cᵀKc − Σ|c|.
-	k, _ := kernel.NewGaussianIso(1)
-	K := k.Gram(data.Subset(lrows).Features())
-	objL := 0.0
-	for i := range lrows {
-		objL -= math.Abs(lcoef[i])
-		for j := range lrows {
-			objL += 0.5 * lcoef[i] * lcoef[j] * K.At(i, j)
-		}
-	}
-	if math.Abs(r.Obj-objL) > 1e-6*math.Abs(objL) {
-		t.Errorf("obj %.10g, of svm-train's α %.10g", r.Obj, objL)
-	}
-	t.Logf("%d support vectors, coefficients within %.2g relative; rho %.10g, svm-train %.10g; obj %.10g, of svm-train's α %.10g", m.NSV(), worst, r.Rho, rho, r.Obj, objL)
-
-	p, _ := predictJSON(t, mPath, textSparse)
-	want, err := os.ReadFile(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Fields(string(want))
-	if len(p.Predictions) != len(lines) || len(lines) != 300 {
-		t.Fatalf("%d predictions, svm-predict %d", len(p.Predictions), len(lines))
-	}
-	for i, q := range p.Predictions {
-		if q.Predicted != lines[i] {
-			t.Errorf("row %d: decision %g predicts %s, svm-predict %s", i+1, q.Decision, q.Predicted, lines[i])
-		}
-	}
-	if p.Scores == nil || p.Scores.Correct != 300 {
-		t.Errorf("training accuracy: %+v", p.Scores)
-	}
-}
-
-// TestTrainSparseRefusesL1: the L1 kernel on data held in compressed rows
-// is refused, naming the kernel and the feature count, not densified.
-func TestTrainSparseRefusesL1(t *testing.T) {
-	t.Parallel()
-	_, errOut, code := runCLI(t, "train", textSparse, "--kernel", "l1", "--normalize", "none")
-	want := "the l1 kernel does not compute on sparse data of 2000 features; the isotropic, diagonal Gaussian and linear kernels do"
-	if code != ExitError || !strings.Contains(errOut, want) {
-		t.Errorf("exit %d, %q; want %d and %q", code, errOut, ExitError, want)
-	}
-}
-
-// TestPredictOlderModelFiles: model files written by the kerneltune before
-// sparse support vectors (format versions 1 and 4: a binary model, and a
-// multi-class one with probabilities) still read, and predict what that
-// kerneltune predicted, to the last digit.
-func TestPredictOlderModelFiles(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ model, data string }{
-		{"heart-v1", heartScale},
-		{"wine-v4", cmdTestdata + "/multiclass/wine.scale"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nnz", "0"}, "--nnz must be between 1 and --features (47236), got 0"},
+		{[]string{"--features", "1"}, "--features must be between 2 and 67108864, got 1"},
+		{[]string{"--features", "10", "--nnz", "11"}, "--nnz must be between 1 and --features (10), got 11"},
+		{[]string{"--format", "csv"}, "--format csv writes every one of the 5000 × 47236 values of text data, nearly all 0, and is read back dense: at most 100000000 values; write LIBSVM (--format libsvm, the default for text)"},
+		{[]string{"--n", "2000000"}, "--n 2000000 × 60 non-zeros a row is more than 100000000 values: at most --n 1639344"},
 	} {
-		args := []string{"predict", filepath.Join(cmdTestdata, "models", c.model+".json"), c.data, "--format", "csv"}
-		if c.model == "wine-v4" {
-			args = append(args, "--probability")
+		_, errOut, code := runCLI(t, append([]string{"generate", "text"}, tc.args...)...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
-		got := mustRun(t, args...)
-		want, err := os.ReadFile(filepath.Join(cmdTestdata, "models", c.model+".predict.csv"))
-		if err != nil {
-			t.Fatal(err)
+	}
+}
+
+// info describes sparse data on its compressed rows: its storage, non-zeros
+// and density, the features no row sets, and per-feature statistics only
+// when asked (news20 has 1,355,191 features).
+func TestInfoSparse(t *testing.T) {
+	t.Parallel()
+	path := textData(t, 300, 3000, 15)
+	d, err := dataio.Load(path, dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nnz := d.Sparse.NNZ()
+	unset := 0
+	for _, c := range d.Sparse.ColumnNNZ() {
+		if c == 0 {
+			unset++
 		}
-		if got != string(want) {
-			t.Errorf("%s: predictions differ from the older kerneltune's", c.model)
+	}
+	out := mustRun(t, "info", path)
+	for _, want := range []string{
+		fmt.Sprintf("│ storage           │ sparse (compressed rows): %s non-zeros, %.3g%% of the values", thousandsOf(nnz), 100*float64(nnz)/900000),
+		fmt.Sprintf("│ constant features │ %s never set (zero in every row); no other", thousandsOf(unset)),
+		"│ duplicate rows    │ 0 (same features as an earlier row)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info does not say %q:\n%s", want, out)
 		}
+	}
+	var s map[string]any
+	if err := json.Unmarshal([]byte(mustRun(t, "info", "--format", "json", path)), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s["storage"] != "sparse" || s["nonzeros"] != float64(nnz) || s["unset_features"] != float64(unset) || s["features"] != 3000.0 {
+		t.Errorf("json: storage %v, nonzeros %v (want %d), unset %v (want %d)", s["storage"], s["nonzeros"], nnz, s["unset_features"], unset)
+	}
+	if _, ok := s["feature_stats"]; ok {
+		t.Error("json: feature_stats of sparse data without --feature-stats")
+	}
+	var st dataio.Summary
+	if err := json.Unmarshal([]byte(mustRun(t, "info", "--format", "json", "--feature-stats", path)), &st); err != nil || len(st.Stats) != 3000 {
+		t.Fatalf("--feature-stats: %d stats, %v", len(st.Stats), err)
+	}
+	// The same file held dense: the same counts, the dense fields.
+	var sd dataio.Summary
+	if err := json.Unmarshal([]byte(mustRun(t, "info", "--format", "json", "--storage", "dense", path)), &sd); err != nil {
+		t.Fatal(err)
+	}
+	if sd.Storage != "dense" || sd.NonZeros != int64(nnz) || sd.ValueRange != st.ValueRange || len(sd.Constant) != unset || sd.UnsetFeatures != 0 {
+		t.Errorf("--storage dense: %s, %d non-zeros, range %v (sparse %v), %d constant", sd.Storage, sd.NonZeros, sd.ValueRange, st.ValueRange, len(sd.Constant))
+	}
+}
+
+func thousandsOf(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// --storage: dense past the limit of dense data names the sparse storage;
+// sparse is refused for a CSV file; a bad value is a usage error.
+func TestStorageFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wide := writeFile(t, dir, "wide.svm", strings.Repeat("1 1:1 67000000:1\n-1 2:1\n", 3))
+	out := mustRun(t, "info", wide)
+	if !strings.Contains(out, "│ features          │ 67000000") || !strings.Contains(out, "sparse (compressed rows): 9 non-zeros") {
+		t.Errorf("info of 6 rows × 67,000,000 features:\n%s", out)
+	}
+	_, errOut, code := runCLI(t, "info", "--storage", "dense", wide)
+	want := wide + ": 6 rows × 67000000 features exceed the limit of 268435456 values of dense data (at most 4 rows of 67000000 features); its 9 non-zeros (2.24e-06% of the cells) fit in compressed rows: read it with --storage sparse"
+	if code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("--storage dense: exit %d, %q; want 1 and %q", code, errOut, want)
+	}
+	csv := writeFile(t, dir, "x.csv", "a,b,y\n1,0,1\n0,1,0\n")
+	_, errOut, code = runCLI(t, "train", "--storage", "sparse", csv)
+	want = csv + ": --storage sparse holds a LIBSVM file in compressed rows; a CSV file is read into dense rows (write it as LIBSVM to keep only its non-zeros, or read it with --storage auto)"
+	if code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("csv --storage sparse: exit %d, %q; want 1 and %q", code, errOut, want)
+	}
+	_, errOut, code = runCLI(t, "info", "--storage", "csr", wide)
+	if code != ExitUsage || !strings.Contains(errOut, `--storage: unknown storage "csr" (want auto, dense or sparse)`) {
+		t.Errorf("--storage csr: exit %d, %q", code, errOut)
+	}
+	// --storage sparse holds a narrow LIBSVM file sparse too.
+	var s dataio.Summary
+	if err := json.Unmarshal([]byte(mustRun(t, "info", "--format", "json", "--storage", "sparse", heartScale)), &s); err != nil || s.Storage != "sparse" || s.Rows != 270 || s.Features != 13 {
+		t.Errorf("heart_scale --storage sparse: %+v %v", s, err)
+	}
+}
+
+// zscore and minmax shift every feature: on sparse data train densifies
+// within the bound (the same model as the file read dense) and refuses
+// past it, naming the normalisations that keep it sparse.
+func TestNormalizeSparseData(t *testing.T) {
+	t.Parallel()
+	path := textData(t, 300, 3000, 15) // 900,000 values dense: 21.6 MB in three copies
+	_, errOut, code := runCLI(t, "train", path, "--normalize", "zscore", "--mem-mb", "16")
+	want := "zscore normalisation shifts every feature, so no zero stays zero: the 300 rows × 3000 features of sparse data would become 900000 dense values, about 21 MB, more than fits in --mem-mb 16; keep the data sparse with --normalize maxabs (x / max|x| per feature, zeros stay zeros) or --normalize none"
+	if code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("zscore in 16 MB: exit %d, %q; want 1 and %q", code, errOut, want)
+	}
+	for _, kind := range []string{"zscore", "minmax11"} {
+		got := trainJSON(t, path, "--normalize", kind, "--test-fraction", "0.25", "--mem-mb", "64")
+		ref := trainJSON(t, path, "--normalize", kind, "--test-fraction", "0.25", "--storage", "dense")
+		if got.Features != 3000 || got.NTrain != 225 || got.Obj != ref.Obj || got.NSV != ref.NSV || got.TestCorrect != ref.TestCorrect {
+			t.Errorf("%s: %d features, %d rows, obj %v, %d SVs, %d correct; dense read: obj %v, %d SVs, %d correct",
+				kind, got.Features, got.NTrain, got.Obj, got.NSV, got.TestCorrect, ref.Obj, ref.NSV, ref.TestCorrect)
+		}
+	}
+}
+
+// --mem-mb bounds the reading of sparse data by its non-zeros: a file
+// whose dense matrix would need 140 MB is read within 64 MB, and refused
+// within 2 MB naming its non-zeros.
+func TestReadBoundSparse(t *testing.T) {
+	t.Parallel()
+	path := textData(t, 2000, 3000, 15)
+	d, err := dataio.Load(path, dataio.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "compare", path, "--mem-mb", "64", "--dry-run"); code != 0 {
+		t.Errorf("compare --mem-mb 64: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code := runCLI(t, "compare", path, "--mem-mb", "64", "--dry-run", "--storage", "dense")
+	if code != ExitError || !strings.Contains(errOut, "2000 rows × 3000 features needs about 140 MB") {
+		t.Errorf("compare --mem-mb 64 --storage dense: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "train", path, "--mem-mb", "2")
+	want := fmt.Sprintf("fit in --mem-mb 2: reading and holding 2000 rows × 3000 features in compressed rows (%d non-zeros) needs about", d.Sparse.NNZ())
+	if code != ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("train --mem-mb 2: exit %d, %q; want 1 and %q", code, errOut, want)
+	}
+}
+
+// A study's storage key, at the top level and per dataset, is the flag's.
+func TestStudyStorage(t *testing.T) {
+	t.Parallel()
+	heart, _ := filepath.Abs(heartScale)
+	a1a, _ := filepath.Abs(filepath.Join(cmdTestdata, "libsvm/a1a"))
+	study := writeFile(t, t.TempDir(), "s.yaml", fmt.Sprintf("storage: sparse\ndatasets:\n  - path: %s\n    storage: dense\n  - path: %s\n", heart, a1a))
+	out := mustRun(t, "compare", "--study", study, "--dry-run")
+	if !strings.Contains(out, "path          "+heart+"\n") || strings.Count(out, "read options  storage=dense") != 1 || strings.Count(out, "read options  storage=sparse") != 1 {
+		t.Errorf("compare --study --dry-run:\n%s", out)
+	}
+	bad := writeFile(t, t.TempDir(), "b.yaml", fmt.Sprintf("datasets:\n  - path: %s\n    storage: csr\n", heart))
+	_, errOut, code := runCLI(t, "compare", "--study", bad, "--dry-run")
+	if code != ExitUsage || !strings.Contains(errOut, `storage: unknown storage "csr" (want auto, dense or sparse)`) {
+		t.Errorf("storage: csr: exit %d, %q", code, errOut)
 	}
 }

@@ -283,20 +283,43 @@ func memFlagHelp(bounds, refused string) string {
 // bounds the reading of the data (compare's and tune's bound it too).
 const readMemFlagHelp = "bound on the memory reading the data and holding its values takes, in MB (the file, its rows as read, three copies of the values); a file that would need more is refused before its rows are held, naming the rows that fit (0 = half of the RAM in " + sysmem.MemInfoPath + "; -1 = no bound)"
 
-// readMemoryError names the flag in a *dataio.ReadMemoryError: the bound
-// of --mem-mb flagMB. Other errors are returned as they are.
+// readMemoryError names the flag in a *dataio.ReadMemoryError and a
+// *dataio.DensifyError (sparse data a normalisation would densify): the
+// bound of --mem-mb flagMB. Other errors are returned as they are.
 func readMemoryError(flagMB int, err error) error {
-	var re *dataio.ReadMemoryError
-	if errors.As(err, &re) {
-		within := fmt.Sprintf("--mem-mb %d", flagMB)
+	within := func(bound int64) string {
 		if flagMB == 0 {
-			within = "the default --mem-mb, half of the RAM: " + mbString(re.Bound)
+			return "the default --mem-mb, half of the RAM: " + mbString(bound)
 		}
-		err = hint.Reword(err, re, re.Within(within))
+		return fmt.Sprintf("--mem-mb %d", flagMB)
+	}
+	var (
+		re *dataio.ReadMemoryError
+		de *dataio.DensifyError
+	)
+	switch {
+	case errors.As(err, &re):
+		err = hint.Reword(err, re, re.Within(within(re.Bound)))
 		return fmt.Errorf("%w; raise --mem-mb (-1: no bound), or read fewer rows", err)
+	case errors.As(err, &de) && de.Bound > 0:
+		// err holds de's words spelled as flags (flagHint)
+		from, to := de.Words().Spell(flagSpell), de.Within(within(de.Bound)).Spell(flagSpell)
+		if msg := err.Error(); strings.Contains(msg, from) {
+			return &rewordedError{msg: strings.Replace(msg, from, to, 1), err: err}
+		}
 	}
 	return err
 }
+
+// rewordedError is err with the message msg (errors.Is and errors.As see
+// through it).
+type rewordedError struct {
+	msg string
+	err error
+}
+
+func (e *rewordedError) Error() string { return e.msg }
+func (e *rewordedError) Unwrap() error { return e.err }
 
 func checkMemMB(mb int) error {
 	return usageIf(mb < -1, "--mem-mb must be a size in MB, 0 (half of the RAM) or -1 (no bound), got %d", mb)

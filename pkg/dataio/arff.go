@@ -237,7 +237,7 @@ func parseARFF(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if len(rows) > opts.maxCells()/max(l.d, 1) {
 		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values", len(rows), l.d, opts.maxCells()))
 	}
-	if err := checkReadCost(name, opts, int64(len(data)), len(rows), 0, 0, l.d); err != nil {
+	if err := checkReadCost(name, opts, int64(len(data)), len(rows), 0, 0, l.d, -1); err != nil {
 		return nil, err // a row's fields are held one row at a time
 	}
 	return arffData(rows, attrs, l, name, opts)

@@ -78,6 +78,17 @@ type ReadOptions struct {
 	// 123 but its highest index is 119); 0 uses the highest index present.
 	// An index above Features is an error.
 	Features int
+	// Storage says how the features are held (docs/input.md, "Sparse
+	// data"): "" or "auto" applies the storage rule of a LIBSVM file
+	// (compressed rows, Dataset.Sparse, when it has at least
+	// SparseMinFeatures features and fewer than one cell in
+	// SparseMaxDensity non-zero; CSV, ARFF and IDA files are dense);
+	// "dense" holds every file dense, as before sparse storage (a file
+	// beyond MaxCells is refused with a *DenseLimitError); "sparse" holds
+	// a LIBSVM file in compressed rows whatever its density (no MaxCells
+	// limit: its non-zeros are what it holds), and refuses a CSV, ARFF or
+	// IDA file (a *StorageError: their readers hold dense rows).
+	Storage string
 	// Labels, if non-nil, fixes the label mapping (a test file read with the
 	// training file's mapping): any other label is an error, and a file with
 	// one class is accepted.
@@ -109,6 +120,13 @@ type ReadOptions struct {
 	// its first content line starts with an index:value token. Other files
 	// (and builtin data and IDA sets) are read with labels as usual.
 	AutoUnlabeled int
+
+	// atWidth, when > 0, reads a LIBSVM file at that many features and
+	// leaves out (and counts in a note) the values of higher indices: a
+	// test file read at its sparse training file's width (OpenDataset),
+	// as svm-scale -r leaves out the features its range file does not
+	// have. Features, when set, wins.
+	atWidth int
 
 	// ctx, set by the reading of OpenDataset (loadContext), stops the
 	// parsing of a long file when it is done (interrupted); nil for none.
@@ -173,6 +191,11 @@ func (o ReadOptions) check() error {
 	}
 	if _, err := delimiterOf(o.Delimiter); err != nil {
 		return err
+	}
+	switch o.Storage {
+	case "", StorageAuto, StorageDense, StorageSparse:
+	default:
+		return fmt.Errorf("unknown storage %q (want auto, dense or sparse)", o.Storage)
 	}
 	if o.Features < 0 {
 		return fmt.Errorf("negative number of features %d", o.Features)

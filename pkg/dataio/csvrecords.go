@@ -239,7 +239,7 @@ func readCSVRecords(data []byte, name string, opts ReadOptions) (*csvRecords, er
 		return nil, err
 	}
 	ncol := len(first)
-	if err := checkReadCost(name, opts, int64(len(data)), rowsBound, ncol, 0, csvFeatures(ncol, opts)); err != nil {
+	if err := checkReadCost(name, opts, int64(len(data)), rowsBound, ncol, 0, csvFeatures(ncol, opts), -1); err != nil {
 		return nil, err
 	}
 	t := &csvRecords{rows: make([][]string, 1, rowsBound), lines: make([]int, 1, rowsBound), delim: delim}

@@ -15,6 +15,9 @@ type DescribeSettings struct {
 	Read ReadOptions
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// FeatureStats computes the per-feature statistics of sparse data too
+	// (DescribeStats); dense data always has them.
+	FeatureStats bool
 }
 
 // Descriptions are DescribeFiles' summaries and errors.
@@ -48,7 +51,7 @@ func DescribeFiles(ctx context.Context, paths []string, s DescribeSettings) (*De
 			out.Errors = append(out.Errors, err)
 			continue
 		}
-		out.Summaries = append(out.Summaries, Describe(d))
+		out.Summaries = append(out.Summaries, describe(d, s.FeatureStats))
 	}
 	return &out, nil
 }

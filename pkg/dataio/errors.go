@@ -138,3 +138,15 @@ func argString(a []any, i int) (string, bool) {
 func perr(file string, line, col int, err error) *ParseError {
 	return &ParseError{File: file, Line: line, Col: col, Err: err}
 }
+
+// SparseError is an operation on dense rows only (Op: "one-hot encoding")
+// asked of sparse data (Dataset.Sparse: Rows × Features in compressed
+// rows, read from Source), which it refuses rather than densify.
+type SparseError struct {
+	Op, Source     string
+	Rows, Features int
+}
+
+func (e *SparseError) Error() string {
+	return fmt.Sprintf("%s works on dense rows: %s holds %d rows × %d features in compressed rows (sparse data)", e.Op, e.Source, e.Rows, e.Features)
+}

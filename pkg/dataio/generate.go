@@ -18,6 +18,13 @@ const (
 	GenChessboard = "chessboard" // Glasmachers & Igel 2005 (Chessboard)
 	GenSparse     = "sparse"     // a1a-like (SparseBinary)
 	GenBlobs      = "blobs"      // k Gaussian classes (Blobs), multi-class
+	GenText       = "text"       // rcv1-shaped tf-idf rows (TextLike), sparse
+)
+
+// The defaults of GenText: rcv1's vocabulary, about 60 words a row.
+const (
+	TextFeatures = 47236
+	TextNonZeros = 60
 )
 
 // GenerateStream is the PCG stream Generate draws from: the data depend only
@@ -44,8 +51,12 @@ type GenerateSettings struct {
 	// and > 0; 0 means 3.
 	Stretch float64
 	// Classes is the blobs' number of classes, 2 to 100; 0 means 4. Dim
-	// is their dimension too (0 means 4).
+	// is their dimension too (0 means 4), and text's vocabulary (0 means
+	// TextFeatures).
 	Classes int
+	// NonZeros is text's average number of distinct words a row (0 means
+	// TextNonZeros), at least 1 and at most Dim.
+	NonZeros int
 	// Seed seeds the stream (Seed, GenerateStream).
 	Seed uint64
 	// TestN, if positive, draws that many test rows from the same
@@ -77,8 +88,20 @@ func (s GenerateSettings) Features() (int, error) {
 		return SparseFeatures, nil
 	case GenBlobs:
 		return orDefault(s.Dim, 4), nil
+	case GenText:
+		return orDefault(s.Dim, TextFeatures), nil
 	}
-	return 0, fmt.Errorf("generate: unknown data set %q (want weston, chessboard, sparse or blobs)", s.Kind)
+	return 0, fmt.Errorf("generate: unknown data set %q (want weston, chessboard, sparse, blobs or text)", s.Kind)
+}
+
+// MaxRows is the most rows Generate draws of s (its features d): N ×
+// (d + 1) values at most MaxGenerateValues, of text data (held sparse)
+// N × (NonZeros + 1).
+func (s GenerateSettings) MaxRows(d int) int {
+	if s.Kind == GenText {
+		return MaxGenerateValues / (orDefault(s.NonZeros, TextNonZeros) + 1)
+	}
+	return MaxGenerateValues / (d + 1)
 }
 
 // orDefault returns v, or def when v is 0.
@@ -100,9 +123,12 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 		return nil, err
 	}
 	dim, stretch := orDefault(s.Dim, 2), orDefault(s.Stretch, 3)
+	maxRows := s.MaxRows(d)
 	switch {
-	case s.N < 1 || s.N > MaxGenerateValues/(d+1):
-		return nil, fmt.Errorf("generate: %d rows of %d features: want 1 to %d rows", s.N, d, MaxGenerateValues/(d+1))
+	case s.N < 1 || s.N > maxRows:
+		return nil, fmt.Errorf("generate: %d rows of %d features: want 1 to %d rows", s.N, d, maxRows)
+	case s.Kind == GenText && (d < 2 || d > maxLIBSVMIndex || orDefault(s.NonZeros, TextNonZeros) < 1 || orDefault(s.NonZeros, TextNonZeros) > d):
+		return nil, fmt.Errorf("generate: text of %d words, %d a row: want 2 to %d words and 1 to all of them a row", d, orDefault(s.NonZeros, TextNonZeros), maxLIBSVMIndex)
 	case s.Kind == GenWeston && (!(s.NoiseStd >= 0) || math.IsInf(s.NoiseStd, 0)):
 		return nil, fmt.Errorf("generate: noise std %v is not a finite number ≥ 0", s.NoiseStd)
 	case s.Kind == GenChessboard && (dim < 2 || dim > 1000 || !(stretch > 0) || math.IsInf(stretch, 0)):
@@ -110,8 +136,8 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 	case s.Kind == GenBlobs && (d < 1 || d > 1000 || orDefault(s.Classes, 4) < 2 || orDefault(s.Classes, 4) > 100 || s.N < orDefault(s.Classes, 4)):
 		return nil, fmt.Errorf("generate: blobs of %d classes in %d dimensions, %d rows: want 2 to 100 classes, 1 to 1000 dimensions and a row per class at least", orDefault(s.Classes, 4), d, s.N)
 	}
-	if s.TestN < 0 || s.TestN > MaxGenerateValues/(d+1)-s.N {
-		return nil, fmt.Errorf("generate: %d rows and %d test rows of %d features: want at most %d in all", s.N, s.TestN, d, MaxGenerateValues/(d+1))
+	if s.TestN < 0 || s.TestN > maxRows-s.N {
+		return nil, fmt.Errorf("generate: %d rows and %d test rows of %d features: want at most %d in all", s.N, s.TestN, d, maxRows)
 	}
 	if s.TestN > 0 {
 		all := s
@@ -136,6 +162,8 @@ func Generate(ctx context.Context, s GenerateSettings) (*Generated, error) {
 		g.Data, g.Transform = Chessboard(s.N, dim, stretch, rng)
 	case GenBlobs:
 		g.Data = Blobs(s.N, orDefault(s.Classes, 4), d, rng)
+	case GenText:
+		g.Data = TextLike(s.N, d, orDefault(s.NonZeros, TextNonZeros), rng)
 	default:
 		g.Data = SparseBinary(s.N, rng)
 	}

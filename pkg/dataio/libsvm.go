@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
@@ -21,6 +22,13 @@ import (
 const (
 	SparseMinFeatures = 1000
 	SparseMaxDensity  = 4
+)
+
+// The values of ReadOptions.Storage ("" is StorageAuto).
+const (
+	StorageAuto   = "auto"
+	StorageDense  = "dense"
+	StorageSparse = "sparse"
 )
 
 type storage int
@@ -37,6 +45,57 @@ func storageOf(n, d, nnz int) storage {
 		return storageSparse
 	}
 	return storageDense
+}
+
+// storageFor is the storage of a LIBSVM file of n rows of d features with
+// nnz non-zeros read with o: the rule (storageOf) unless o.Storage forces
+// one.
+func (o ReadOptions) storageFor(n, d, nnz int) storage {
+	switch o.Storage {
+	case StorageDense:
+		return storageDense
+	case StorageSparse:
+		return storageSparse
+	}
+	return storageOf(n, d, nnz)
+}
+
+// DenseLimitError is a LIBSVM file held dense (by the storage rule, or
+// ReadOptions.Storage "dense") whose Rows × Features exceed the limit of
+// dense data (ReadOptions.MaxCells): at most MaxRows rows of Features
+// fit. Its NonZeros, in compressed rows (storage "sparse"), need no such
+// limit. It matches ErrTooLarge.
+type DenseLimitError struct {
+	Rows, Features, MaxCells, MaxRows int
+	NonZeros                          int64
+}
+
+func (e *DenseLimitError) Error() string { return e.Words().String() }
+
+// Unwrap makes the error match ErrTooLarge.
+func (e *DenseLimitError) Unwrap() error { return ErrTooLarge }
+
+// Words is the message of e, naming the storage setting that holds the
+// file's non-zeros only.
+func (e *DenseLimitError) Words() hint.Text {
+	density := float64(e.NonZeros) / (float64(e.Rows) * float64(e.Features))
+	return hint.T(fmt.Sprintf("%d rows × %d features exceed the limit of %d values of dense data (at most %d rows of %d features); its %d non-zeros (%.3g%% of the cells) fit in compressed rows: read it with ",
+		e.Rows, e.Features, e.MaxCells, e.MaxRows, e.Features, e.NonZeros, 100*density), hint.S("storage", StorageSparse))
+}
+
+// StorageError is ReadOptions.Storage "sparse" given for a file of another
+// Format than LIBSVM's ("csv", "arff" or "ida"), whose reader holds dense
+// rows: compressed rows are read from LIBSVM files only.
+type StorageError struct {
+	Name, Format string
+}
+
+func (e *StorageError) Error() string { return e.Words().String() }
+
+// Words is the message of e, naming the storage setting.
+func (e *StorageError) Words() hint.Text {
+	return hint.T(e.Name+": ", hint.S("storage", StorageSparse), fmt.Sprintf(" holds a LIBSVM file in compressed rows; a %s file is read into dense rows (write it as LIBSVM to keep only its non-zeros, or read it with ", strings.ToUpper(e.Format)),
+		hint.S("storage", StorageAuto), ")")
 }
 
 // maxLIBSVMIndex bounds a LIBSVM feature index (also bounded by MaxCells).
@@ -76,6 +135,11 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if opts.Features > 0 {
 		limit = opts.Features
 	}
+	width := 0 // atWidth: higher indices are left out and counted
+	if opts.Features == 0 && opts.atWidth > 0 {
+		width = opts.atWidth
+	}
+	var beyond, beyondRows int // values left out above width, their rows
 	first, _ := nextToken(lines[0].text)
 	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && isIndexValue(first))
 	var (
@@ -110,6 +174,7 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		}
 		start = append(start, len(idx))
 		prev := 0
+		rowBeyond := false
 		for ; ; col++ {
 			var tok string
 			tok, rest = nextToken(rest)
@@ -142,11 +207,21 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			if err != nil {
 				return nil, perr(name, l.num, col, err)
 			}
+			if width > 0 && i > width {
+				if v != 0 {
+					beyond++
+					rowBeyond = true
+				}
+				continue
+			}
 			if v != 0 {
 				idx = append(idx, int32(i-1))
 				val = append(val, v)
 			}
 			maxIdx = max(maxIdx, i)
+		}
+		if rowBeyond {
+			beyondRows++
 		}
 		if !unlabeled {
 			labels.add(lab, l.num)
@@ -155,18 +230,25 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	n := len(start)
 	start = append(start, len(idx))
 	d := maxIdx
-	if opts.Features > 0 {
+	switch {
+	case opts.Features > 0:
 		d = opts.Features
+	case width > 0:
+		d = width
 	}
 	if d == 0 {
 		// Unreachable without labels: every content line holds a token.
 		return nil, perr(name, 0, 0, fmt.Errorf("no features: every row holds only a label"))
 	}
-	held := storageOf(n, d, len(idx))
+	held := opts.storageFor(n, d, len(idx))
 	if held == storageDense && n > opts.maxCells()/d {
-		return nil, perr(name, 0, 0, errf(ErrTooLarge, "%d rows × %d features exceed the limit of %d values of dense data (at most %d rows of %d features)", n, d, opts.maxCells(), opts.maxCells()/d, d))
+		return nil, perr(name, 0, 0, &DenseLimitError{Rows: n, Features: d, MaxCells: opts.maxCells(), MaxRows: opts.maxCells() / d, NonZeros: int64(len(idx))})
 	}
-	if err := checkReadCost(name, opts, int64(len(data)), n, 0, int64(cap(idx)), d); err != nil {
+	nnz := int64(-1) // dense
+	if held == storageSparse {
+		nnz = int64(len(idx))
+	}
+	if err := checkReadCost(name, opts, int64(len(data)), n, 0, int64(cap(idx)), d, nnz); err != nil {
 		return nil, err
 	}
 	var lab labeling
@@ -201,6 +283,9 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			}
 		}
 		ds.X = x
+	}
+	if beyond > 0 {
+		ds.Notes = append(ds.Notes, hint.T(fmt.Sprintf("%d values in %d rows at features above %d were left out: the training data has %d features (as svm-scale -r leaves out the features its range file does not have)", beyond, beyondRows, d, d)))
 	}
 	if err := dropUnselected(ds); err != nil {
 		return nil, err

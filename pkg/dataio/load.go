@@ -37,6 +37,9 @@ func loadContext(ctx context.Context, path string, opts ReadOptions) (*Dataset, 
 		return loadBuiltin(name, opts)
 	}
 	if opts.Format == "ida" || ((opts.Format == "" || opts.Format == "auto") && isIDA(path)) {
+		if opts.Storage == StorageSparse {
+			return nil, &StorageError{Name: path, Format: "ida"}
+		}
 		return ReadIDA(path, opts)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -104,6 +107,9 @@ func parseBytes(data []byte, path string, opts ReadOptions) (*Dataset, error) {
 	format := opts.Format
 	if format == "" || format == "auto" {
 		format = DetectFormat(path, data)
+	}
+	if opts.Storage == StorageSparse && format != "libsvm" {
+		return nil, &StorageError{Name: path, Format: format}
 	}
 	var (
 		d   *Dataset

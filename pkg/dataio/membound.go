@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // The memory bound of reading (ReadOptions.MemBytes, a command's --mem-mb):
@@ -33,13 +35,17 @@ const (
 // of Features features need about Need bytes, more than Bound; MaxRows
 // rows of Features features fit. With Estimated the file was too large to
 // be read within the bound at all, and Rows, Features and MaxRows are
-// extrapolated from its first HeadBytes bytes.
+// extrapolated from its first HeadBytes bytes. Sparse data (held in
+// compressed rows, ReadOptions.Storage) is costed by its NonZeros, not
+// by Rows × Features.
 type ReadMemoryError struct {
 	Name                    string
 	Rows, Features, MaxRows int
 	Need, Bound, FileBytes  int64
 	Estimated               bool
 	HeadBytes               int
+	Sparse                  bool
+	NonZeros                int64
 }
 
 func (e *ReadMemoryError) Error() string { return e.Within("the memory bound of " + mbText(e.Bound)) }
@@ -62,6 +68,10 @@ func (e *ReadMemoryError) Within(within string) string {
 	if e.MaxRows == 0 {
 		fit = fmt.Sprintf("not one row of %d features fits", e.Features)
 	}
+	if e.Sparse {
+		return fmt.Sprintf("%s: %s in %s: reading and holding %s × %d features in compressed rows (%d non-zeros) needs about %s (the file, its rows as read, and three copies of the non-zeros as a run makes)",
+			e.Name, fit, bound, about, e.Features, e.NonZeros, mbText(e.Need))
+	}
 	return fmt.Sprintf("%s: %s in %s: reading and holding %s × %d features needs about %s (the file, its rows as read, and three copies of the values as a run makes)",
 		e.Name, fit, bound, about, e.Features, mbText(e.Need))
 }
@@ -70,27 +80,33 @@ func mbText(b int64) string { return fmt.Sprintf("%d MB", (b+(1<<20)-1)>>20) }
 
 // readCost is the memory reading and running on a file of size bytes
 // needs: rows content lines of fields fields (CSV) or pairs index:value
-// pairs (LIBSVM) each, held as rows × d float64 values.
-func readCost(size int64, rows, fieldsPerRow int, pairs int64, d int) int64 {
+// pairs (LIBSVM) each, held as rows × d float64 values, or with nnz ≥ 0
+// (sparse data) as rows of nnz non-zeros in compressed rows
+// (sparse.Bytes).
+func readCost(size int64, rows, fieldsPerRow int, pairs int64, d int, nnz int64) int64 {
 	r := int64(rows)
-	return 2*size + r*lineBytes + r*int64(fieldsPerRow)*fieldBytes + pairs*pairBytes +
-		copiesOfData*denseValBytes*r*int64(d)
+	held := denseValBytes * r * int64(d)
+	if nnz >= 0 {
+		held = sparse.Bytes(rows, nnz)
+	}
+	return 2*size + r*lineBytes + r*int64(fieldsPerRow)*fieldBytes + pairs*pairBytes + copiesOfData*held
 }
 
 // checkReadCost refuses (a *ReadMemoryError) a file whose readCost exceeds
 // opts.MemBytes (no bound when it is 0), naming the rows that fit: those
-// of the file's average size in bytes, fields and pairs.
-func checkReadCost(name string, opts ReadOptions, size int64, rows, fieldsPerRow int, pairs int64, d int) error {
+// of the file's average size in bytes, fields and pairs. nnz is the
+// non-zeros of data held sparse, -1 for dense data.
+func checkReadCost(name string, opts ReadOptions, size int64, rows, fieldsPerRow int, pairs int64, d int, nnz int64) error {
 	bound := opts.MemBytes
 	if bound <= 0 || rows == 0 {
 		return nil
 	}
-	need := readCost(size, rows, fieldsPerRow, pairs, d)
+	need := readCost(size, rows, fieldsPerRow, pairs, d, nnz)
 	if need <= bound {
 		return nil
 	}
 	return &ReadMemoryError{Name: name, Rows: rows, Features: d, Need: need, Bound: bound, FileBytes: size,
-		MaxRows: rowsThatFit(need, rows, bound)}
+		MaxRows: rowsThatFit(need, rows, bound), Sparse: nnz >= 0, NonZeros: max(nnz, 0)}
 }
 
 // rowsThatFit is the number of rows of a file like one of rows rows
@@ -132,23 +148,29 @@ func checkFileSize(path string, opts ReadOptions) error {
 	}
 	e := &ReadMemoryError{Name: path, Bound: bound, FileBytes: st.Size(), Estimated: true, HeadBytes: len(head)}
 	scale := float64(st.Size()) / float64(max(len(head), 1))
-	rows, fields, pairs, d := shapeOf(head, path, opts)
+	rows, fields, pairs, d, nnz := shapeOf(head, path, opts)
 	if rows == 0 {
 		e.Need = 2 * st.Size()
 		return e
 	}
 	// The whole file as its head: its rows, the same values per row.
 	e.Rows, e.Features = int(float64(rows)*scale), d
-	e.Need = readCost(st.Size(), e.Rows, fields, int64(float64(pairs)*scale), d)
+	if nnz >= 0 {
+		nnz = int64(float64(nnz) * scale)
+		e.Sparse, e.NonZeros = true, nnz
+	}
+	e.Need = readCost(st.Size(), e.Rows, fields, int64(float64(pairs)*scale), d, nnz)
 	e.MaxRows = rowsThatFit(e.Need, e.Rows, bound)
 	return e
 }
 
 // shapeOf returns the content lines of data, their fields (CSV: those of
-// the first line) and index:value pairs (LIBSVM), and the number of
-// features held, as the reader of its format counts them, without holding
-// the rows; zeros when the format's reader would not read it.
-func shapeOf(data []byte, name string, opts ReadOptions) (rows, fields int, pairs int64, d int) {
+// the first line) and index:value pairs (LIBSVM), the number of features
+// held, as the reader of its format counts them, and the non-zeros when
+// the reader would hold them in compressed rows (its storage rule on
+// data's shape; -1 for dense data), without holding the rows; zeros when
+// the format's reader would not read it.
+func shapeOf(data []byte, name string, opts ReadOptions) (rows, fields int, pairs int64, d int, nnz int64) {
 	format := opts.Format
 	if format == "" || format == "auto" {
 		format = DetectFormat(name, data)
@@ -162,28 +184,34 @@ func shapeOf(data []byte, name string, opts ReadOptions) (rows, fields int, pair
 				if tok, rest = nextToken(rest); tok == "" {
 					break
 				}
-				if is, _, ok := strings.Cut(tok, ":"); ok {
+				if is, vs, ok := strings.Cut(tok, ":"); ok {
 					pairs++
 					d = max(d, atoiOrZero(is))
+					if v, err := parseValue(vs); err != nil || v != 0 {
+						nnz++
+					}
 				}
 			}
 		}
 		if opts.Features > 0 {
 			d = opts.Features
 		}
-		return rows, 0, pairs, d
+		if opts.storageFor(rows, d, int(nnz)) == storageDense {
+			nnz = -1
+		}
+		return rows, 0, pairs, d, nnz
 	case "csv":
 		rows := countContentLines(data)
 		if rows == 0 {
-			return 0, 0, 0, 0
+			return 0, 0, 0, 0, -1
 		}
 		first, err := firstRecords(data, csvDelimiter(data, opts), 1)
 		if err != nil || len(first) == 0 {
-			return 0, 0, 0, 0
+			return 0, 0, 0, 0, -1
 		}
-		return rows, len(first[0]), 0, csvFeatures(len(first[0]), opts)
+		return rows, len(first[0]), 0, csvFeatures(len(first[0]), opts), -1
 	}
-	return 0, 0, 0, 0
+	return 0, 0, 0, 0, -1
 }
 
 func atoiOrZero(s string) int {

@@ -46,6 +46,9 @@ func FitOneHot(d *Dataset) (*OneHot, error) {
 	if len(d.Nominal) == 0 {
 		return nil, nil
 	}
+	if d.Sparse != nil {
+		return nil, &SparseError{Op: "one-hot encoding", Source: d.Source, Rows: d.Len(), Features: d.Dim()}
+	}
 	e := &OneHot{InputFeatures: d.Dim(), InputNames: append([]string(nil), d.FeatureNames...)}
 	for _, nf := range d.Nominal {
 		seen := make([]bool, len(nf.Levels))
@@ -140,6 +143,9 @@ func (e *OneHot) Check() error {
 // of a test file's column looked like a number) is matched by the numbers'
 // text. The result has no Nominal columns and Encoder set to e.
 func (e *OneHot) Apply(d *Dataset) (*Dataset, error) {
+	if d.Sparse != nil {
+		return nil, &SparseError{Op: "one-hot encoding", Source: d.Source, Rows: d.Len(), Features: d.Dim()}
+	}
 	if d.Len() > 0 && d.Dim() != e.InputFeatures {
 		return nil, fmt.Errorf("%s has %d feature columns, the one-hot encoding was fitted on %d", d.Source, d.Dim(), e.InputFeatures)
 	}

@@ -328,7 +328,16 @@ func (p *Partitioned) readTrainTest(ctx context.Context, stdin io.Reader) error 
 	ro.ClassLabels = train.ClassLabels
 	// A LIBSVM test file is read at its own width unless Read.Features
 	// states one for both: a narrower file read at the training file's
-	// width would be taken silently, as predict refuses it.
+	// width would be taken silently, as predict refuses it. A sparse
+	// training file's test file is read at its width (text data's test
+	// files seldom use the last words of a vocabulary), the values of
+	// higher indices left out with a note, as svm-scale -r leaves out the
+	// features its range file lacks; and it is held as the training file
+	// is, so that both parts are of one storage.
+	ro.Storage = StorageDense
+	if train.IsSparse() {
+		ro.Storage, ro.atWidth = StorageSparse, train.Dim()
+	}
 	test, err := loadContext(ctx, d.Test, ro)
 	if err != nil {
 		return err
@@ -459,8 +468,9 @@ func (p *Partitioned) TrainTest(normalize string) (*TrainTest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
 	}
-	unit := WithinUnitRange(train.X)
-	train, test, norm, err := Normalize(normalize, train, test, true)
+	unit := WithinUnitRange(train.Features())
+	bound := DenseBound{MaxCells: p.Spec.Read.MaxCells, MemBytes: p.Spec.Read.MemBytes}
+	train, test, norm, err := NormalizeWithin(normalize, train, test, true, bound)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Spec.Path, err)
 	}

@@ -131,7 +131,8 @@ func (p *DataProvenance) Description() [][2]string {
 // ReadFlags returns the read options that differ from the defaults, by the
 // name of the compare flag (and study key) that sets them: "label-col",
 // "positive", "classes", "categorical" ("onehot"), "missing", "features",
-// "header", "input-format", "multiclass" ("ovr" only).
+// "header", "input-format", "multiclass" ("ovr" only), "storage" ("dense"
+// or "sparse").
 func ReadFlags(o ReadOptions) map[string]string {
 	kv := map[string]string{}
 	set := func(k, v string) {
@@ -158,6 +159,9 @@ func ReadFlags(o ReadOptions) map[string]string {
 	}
 	if o.Multiclass == OneVsRest { // one-vs-one, the default, keeps its runs' ids
 		kv["multiclass"] = o.Multiclass
+	}
+	if o.Storage != "" && o.Storage != StorageAuto {
+		kv["storage"] = o.Storage
 	}
 	return kv
 }

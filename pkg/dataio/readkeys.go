@@ -10,7 +10,7 @@ import (
 
 // ReadKeys are the read options as the command line's flags and a study
 // file's keys name them; SetKey parses their values for both.
-var ReadKeys = []string{"input-format", "header", "label-col", "positive", "classes", "categorical", "features", "missing", "multiclass"}
+var ReadKeys = []string{"input-format", "header", "label-col", "positive", "classes", "categorical", "features", "missing", "multiclass", "storage"}
 
 // ReadKeyError is a refused value of one of ReadKeys. Reason is worded
 // without the key, which the caller names in its own words: the command
@@ -75,6 +75,8 @@ func (o *ReadOptions) SetKey(key, value string) error {
 		o.Features = n
 	case "missing":
 		err = oneOf(&o.Missing, "policy", []string{"error", "drop"}, nil)
+	case "storage":
+		err = oneOf(&o.Storage, "storage", []string{StorageAuto, StorageDense, StorageSparse}, map[string]string{StorageAuto: ""})
 	case "multiclass":
 		err = oneOf(&o.Multiclass, "setting", []string{OneVsOne, OneVsRest}, map[string]string{OneVsOne: ""})
 	default:

@@ -32,6 +32,9 @@ func TestSetKey(t *testing.T) {
 		{"missing", "error", ReadOptions{Missing: "error"}},
 		{"multiclass", "ovr", ReadOptions{Multiclass: OneVsRest}},
 		{"multiclass", "ovo", ReadOptions{}},
+		{"storage", "auto", ReadOptions{}},
+		{"storage", "dense", ReadOptions{Storage: StorageDense}},
+		{"storage", "sparse", ReadOptions{Storage: StorageSparse}},
 	}
 	for _, c := range ok {
 		var o ReadOptions
@@ -53,7 +56,8 @@ func TestSetKey(t *testing.T) {
 		{"features", "99999999999999999999", "want a number ≥ 0, got 99999999999999999999"},
 		{"missing", "skip", `unknown policy "skip" (want error or drop)`},
 		{"multiclass", "ova", `unknown setting "ova" (want ovo or ovr)`},
-		{"delimiter", ",", "unknown read option (want one of input-format, header, label-col, positive, classes, categorical, features, missing, multiclass)"},
+		{"storage", "csr", `unknown storage "csr" (want auto, dense or sparse)`},
+		{"delimiter", ",", "unknown read option (want one of input-format, header, label-col, positive, classes, categorical, features, missing, multiclass, storage)"},
 	}
 	for _, c := range bad {
 		var o ReadOptions

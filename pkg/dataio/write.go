@@ -52,7 +52,8 @@ func csvField(s string) string {
 // shortest form that reads back to the same float64 (strconv 'g', -1), and
 // labels as their original text (Dataset.Labels) so the mapping survives.
 // Data without labels are written without the label column (read them back
-// with ReadOptions.Unlabeled). Feature names that the reader would take for
+// with ReadOptions.Unlabeled). Sparse data is written a row at a time,
+// every zero written (the CSV reader reads it back dense). Feature names that the reader would take for
 // numbers or missing values are written as f1, f2, ….
 func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriter(w)
@@ -78,12 +79,18 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		bw.WriteString("label")
 	}
 	bw.WriteByte('\n')
+	var row []float64 // a sparse row, written dense one at a time
 	for i := 0; i < d.Len(); i++ {
+		if d.Sparse != nil {
+			row = d.Sparse.RowTo(i, row)
+		} else if dim > 0 {
+			row = d.X.RawRowView(i)
+		}
 		for j := 0; j < dim; j++ {
 			if j > 0 {
 				bw.WriteByte(',')
 			}
-			bw.WriteString(formatFloat(d.X.At(i, j)))
+			bw.WriteString(formatFloat(row[j]))
 		}
 		if labeled {
 			if dim > 0 {

@@ -44,11 +44,11 @@ func LaanayaSelect(ctx context.Context, c Config, src Source, sp methods.Space) 
 		if err != nil {
 			return FixedSVM{}, err
 		}
-		norm, err := dataio.FitNormalizer(c.normalize(), tr.X)
+		ntr, nte, _, err := dataio.Normalize(c.normalize(), tr, te, false)
 		if err != nil {
 			return FixedSVM{}, err
 		}
-		parts[i] = part{norm.ApplyDataset(tr), norm.ApplyDataset(te)}
+		parts[i] = part{ntr, nte}
 		trains[i] = parts[i].train
 	}
 	score := func(ctx context.Context, C, gamma float64) (correct, total int, err error) {

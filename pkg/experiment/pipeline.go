@@ -82,7 +82,7 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t := &Tuned{Train: in.Train, Test: in.Test, Norm: in.Norm}
 	if t.Norm == nil {
 		var err error
-		if t.Train, t.Test, t.Norm, err = dataio.Normalize(normalizeKind(in.Normalize), in.Train, in.Test, false); err != nil {
+		if t.Train, t.Test, t.Norm, err = dataio.NormalizeWithin(normalizeKind(in.Normalize), in.Train, in.Test, false, dataio.DenseBound{MemBytes: in.MemBytes}); err != nil {
 			return nil, &StageError{"normalise", err}
 		}
 	}

@@ -80,6 +80,13 @@ type ReadIdentity struct {
 	Multiclass string `json:"multiclass,omitempty"`
 	// Encoding is "one-hot" when nominal features were one-hot encoded.
 	Encoding string `json:"encoding,omitempty"`
+	// Storage is "sparse" for data held in compressed rows (the storage
+	// rule of a LIBSVM file, or the storage option), "" for dense data:
+	// the kernels sum a sparse row's products in another order than a
+	// dense row's, so a sparse run's numbers may differ from a dense run's
+	// in the last bits, and the two are not one run; dense identities
+	// (every identity before sparse storage) are unchanged.
+	Storage string `json:"storage,omitempty"`
 }
 
 // PartitionScheme is how a dataset's partitions were drawn, as it
@@ -115,7 +122,7 @@ func identify(src Source, seed uint64, normalize, preset string) DatasetIdentity
 	id := DatasetIdentity{Seed: seed, Normalize: normalize, Preset: preset}
 	f, fixed := fixedOf(src)
 	if fixed {
-		id.Normalize = dataio.ResolveNormalizer(normalize, f.data.X)
+		id.Normalize = dataio.ResolveNormalizer(normalize, f.data.Features())
 		id.SHA256 = f.data.SHA256
 		if f.test != nil {
 			id.TestSHA256 = f.test.SHA256
@@ -134,6 +141,9 @@ func identify(src Source, seed uint64, normalize, preset string) DatasetIdentity
 	}
 	if f.onehot || d.Encoder != nil {
 		id.Read.Encoding = "one-hot"
+	}
+	if d.IsSparse() {
+		id.Read.Storage = dataio.StorageSparse
 	}
 	p, ok := src.(*dataio.Partitioned)
 	if !ok || p.Spec.Path == "" {

@@ -1,7 +1,13 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -60,4 +66,50 @@ func TestIdentifyResolvesTheOptions(t *testing.T) {
 	if enc.Read.Encoding != "one-hot" || enc.Read.Features != 9 {
 		t.Errorf("nominal features: read %+v", enc.Read)
 	}
+}
+
+// Storage enters a dataset's identity only as "sparse": a file held dense
+// (by the rule, or --storage dense) keeps the identity it had before
+// sparse storage; the same file held sparse is another dataset of the
+// records (its kernel sums run in another order), and auto resolves to
+// maxabs on data that sparse.
+func TestIdentifyStorage(t *testing.T) {
+	t.Parallel()
+	open := func(path string, storage string) DatasetIdentity {
+		t.Helper()
+		p, err := dataio.OpenDataset(context.Background(), DatasetSettings{Path: path, Partitions: 1, TrainSize: 50, TestSize: 50,
+			Read: dataio.ReadOptions{Storage: storage}}, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return identify(p, 1, dataio.Auto, "")
+	}
+	const heart = "../../testdata/libsvm/heart_scale"
+	plain, dense, held := open(heart, ""), open(heart, dataio.StorageDense), open(heart, dataio.StorageSparse)
+	if plain.ID() != dense.ID() || plain.Read.Storage != "" || strings.Contains(string(mustJSON(t, plain)), "storage") {
+		t.Errorf("dense: %+v, storage dense %+v", plain.Read, dense.Read)
+	}
+	if held.ID() == plain.ID() || held.Read.Storage != dataio.StorageSparse || held.Normalize != dataio.ZScore {
+		t.Errorf("heart_scale held sparse: %+v, read %+v", held, held.Read)
+	}
+	var b bytes.Buffer
+	if err := dataio.WriteLIBSVM(&b, dataio.TextLike(120, 2000, 10, rand.New(rand.NewPCG(1, 2)))); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(t.TempDir(), "text.svm")
+	if err := os.WriteFile(text, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if id := open(text, ""); id.Read.Storage != dataio.StorageSparse || id.Normalize != dataio.MaxAbs || id.Read.Features != 2000 {
+		t.Errorf("text: %+v, read %+v", id, id.Read)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -49,6 +49,9 @@ func dataTable(s dataio.Summary, sp hint.Speller) *Table {
 	t.Add("format", s.Format)
 	t.Add("rows", strconv.Itoa(s.Rows))
 	t.Add("features", strconv.Itoa(s.Features))
+	if s.Storage == dataio.StorageSparse {
+		t.Add("storage", fmt.Sprintf("sparse (compressed rows): %s non-zeros, %s of the values", Thousands(int(s.NonZeros)), percentOf(s.Density)))
+	}
 	if len(s.Nominal) > 0 {
 		declared := ""
 		if s.OneHotDeclared > 0 {
@@ -83,16 +86,7 @@ func dataTable(s dataio.Summary, sp hint.Speller) *Table {
 		t.Add(fmt.Sprintf("+1 = %q", s.Labels.Positive), infoPct(s.Positive, s.Rows))
 		t.Add(fmt.Sprintf("-1 = %q", s.Labels.Negative), infoPct(s.Negative, s.Rows))
 	}
-	lo, hi := 0.0, 0.0
-	for j, f := range s.Stats {
-		if j == 0 || f.Min < lo {
-			lo = f.Min
-		}
-		if j == 0 || f.Max > hi {
-			hi = f.Max
-		}
-	}
-	t.Add("value range", fmt.Sprintf("[%s, %s]", Sig(lo, 6), Sig(hi, 6)))
+	t.Add("value range", fmt.Sprintf("[%s, %s]", Sig(s.ValueRange[0], 6), Sig(s.ValueRange[1], 6)))
 	if m := s.Missing; m != nil {
 		cols := make([]string, len(m.Columns))
 		for i, c := range m.Columns {
@@ -162,6 +156,13 @@ func sum(cs []dataio.ClassCount) int {
 // infoConstantList names the constant features: numbers, with names when the
 // file has real ones; at most 20.
 func infoConstantList(s dataio.Summary) string {
+	unset := ""
+	if s.UnsetFeatures > 0 {
+		unset = fmt.Sprintf("%s never set (zero in every row); ", Thousands(s.UnsetFeatures))
+		if len(s.Constant) == 0 {
+			return unset + "no other"
+		}
+	}
 	if len(s.Constant) == 0 {
 		return "none"
 	}
@@ -171,7 +172,10 @@ func infoConstantList(s dataio.Summary) string {
 			parts = append(parts, "…")
 			break
 		}
-		name := s.Stats[j-1].Name
+		name := ""
+		if j-1 < len(s.Stats) {
+			name = s.Stats[j-1].Name
+		}
 		// Generated names (f12, x12) add nothing to the number.
 		if strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") == strconv.Itoa(j) || name == "" {
 			parts = append(parts, strconv.Itoa(j))
@@ -179,8 +183,12 @@ func infoConstantList(s dataio.Summary) string {
 			parts = append(parts, fmt.Sprintf("%d %s", j, name))
 		}
 	}
-	return fmt.Sprintf("%d: %s", len(s.Constant), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s%d: %s", unset, len(s.Constant), strings.Join(parts, ", "))
 }
+
+// percentOf writes a share (0.00127) as a percentage of three significant
+// digits ("0.127%").
+func percentOf(share float64) string { return Sig(100*share, 3) + "%" }
 
 // infoSplitSummary describes a data set's predefined train/test
 // realisations.

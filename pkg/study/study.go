@@ -125,7 +125,7 @@ var perDataset = map[string]string{
 	"path": "string", "test": "string", "name": "string",
 	"label-col": "string", "positive": "string", "classes": "list",
 	"categorical": "string", "missing": "string", "features": "integer",
-	"header": "string", "input-format": "string", "multiclass": "string",
+	"header": "string", "input-format": "string", "multiclass": "string", "storage": "string",
 	"partitions": "integer", "train-size": "integer", "test-size": "integer",
 	"train-fraction": "number", "stratified": "bool",
 }
