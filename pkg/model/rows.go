@@ -67,22 +67,20 @@ func (m *Model) eachBlock(X mat.Matrix, norm *dataio.Normalizer, rows int, f fun
 }
 
 // normalizedCSR returns the rows [r0, r1) of X normalised by norm (nil:
-// none) as compressed rows. A normaliser without a shift (max-abs, or any
-// whose shifts are all 0) maps the stored values alone, (v - 0)/scale as
-// Normalizer.ApplyRow computes it; one with a shift, or X held dense, goes
-// through each row made dense.
+// none) as compressed rows: compressed X by dataio's Normalizer.ApplyCSR
+// ((v - shift)/scale of each stored value, as ApplyRow computes it, a
+// shifted feature's value added to the rows that do not store it), dense X
+// through each row's non-zeros.
 func normalizedCSR(X mat.Matrix, r0, r1 int, norm *dataio.Normalizer) *sparse.CSR {
 	_, d := X.Dims()
-	if csr, ok := X.(*sparse.CSR); ok && (norm == nil || zeroShift(norm)) {
+	if csr, ok := X.(*sparse.CSR); ok {
 		idx := make([]int, r1-r0)
 		for i := range idx {
 			idx[i] = r0 + i
 		}
 		out := csr.SelectRows(idx)
 		if norm != nil {
-			for p, k := range out.Ind {
-				out.Val[p] = (out.Val[p] - 0) / norm.Scale[k]
-			}
+			out = norm.ApplyCSR(out)
 		}
 		return out
 	}
@@ -108,16 +106,6 @@ func normalizedCSR(X mat.Matrix, r0, r1 int, norm *dataio.Normalizer) *sparse.CS
 		panic(fmt.Sprintf("model: %v", err)) // built in order above
 	}
 	return out
-}
-
-// zeroShift reports whether norm shifts no feature (so maps 0 to 0).
-func zeroShift(norm *dataio.Normalizer) bool {
-	for _, s := range norm.Shift {
-		if s != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // rowTo writes row i of X into dst (length d).
