@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +112,26 @@ func TestCompareSparse(t *testing.T) {
 			if r.Error != "" || r.TestAccuracy < 0.9 || r.NSV == 0 {
 				t.Errorf("%s partition %d: error %q, test accuracy %g, %d SVs", r.Method, r.Partition, r.Error, r.TestAccuracy, r.NSV)
 			}
+		}
+	}
+}
+
+// TestTuneSparseMatchesDense: the searches and rcsc iso on multi-class
+// rows held in compressed rows (iris.scale read with --storage sparse)
+// choose the (C, γ) they choose on the same rows held dense, and predict
+// the held-out rows alike: the sparse CV route (squared distances from the
+// linear Gram on the non-zeros, kernel columns from compressed rows) is
+// the dense one's to rounding.
+func TestTuneSparseMatchesDense(t *testing.T) {
+	for _, m := range []string{"svm", "halving", "bo", "rcsc"} {
+		var got [2]experiment.TuneResult
+		for i, storage := range []string{"dense", "sparse"} {
+			got[i] = tuneJSON(t, cmdTestdata+"/multiclass/iris.scale", "--method", m, "--storage", storage, "--normalize", "maxabs", "--test-fraction", "0.3", "--budget", "10")
+		}
+		d, s := got[0], got[1]
+		if d.TestAccuracy == nil || s.TestAccuracy == nil || *d.TestAccuracy != *s.TestAccuracy || *s.TestAccuracy < 0.85 ||
+			math.Abs(d.C-s.C) > 1e-9*d.C || math.Abs(d.Gamma-s.Gamma) > 1e-9*d.Gamma || !(s.Gamma > 0) {
+			t.Errorf("%s: dense C %g γ %g accuracy %v; sparse C %g γ %g accuracy %v", m, d.C, d.Gamma, d.TestAccuracy, s.C, s.Gamma, s.TestAccuracy)
 		}
 	}
 }
