@@ -37,7 +37,7 @@ func TestTuneSparseEveryMethod(t *testing.T) {
 					if code != 1 {
 						t.Fatalf("exit %d, want 1 (a refusal)\n%s%s", code, out, errOut)
 					}
-					for _, want := range []string{name + " does not learn on sparse data: the 2000 features are held in compressed rows (a LIBSVM file of 1000 features or more",
+					for _, want := range []string{name + " does not learn on sparse data: the 2000 features are held in compressed rows (the storage rule holds a LIBSVM file of 1000 features or more",
 						"on sparse data these run: svm, rcsc iso, random, halving, bo iso; or hold the rows dense (--storage dense)"} {
 						if !strings.Contains(errOut, want) {
 							t.Errorf("stderr lacks %q:\n%s", want, errOut)

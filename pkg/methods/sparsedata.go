@@ -114,7 +114,7 @@ func (e *SparseError) Words() hint.Text {
 	if e.Param != "" {
 		name += " " + e.Param
 	}
-	return hint.T(fmt.Sprintf("%s does not learn on sparse data: the %d features are held in compressed rows (a LIBSVM file of %d features or more, mostly zeros), and %s; on sparse data these run: %s; or hold the rows dense (",
+	return hint.T(fmt.Sprintf("%s does not learn on sparse data: the %d features are held in compressed rows (the storage rule holds a LIBSVM file of %d features or more, mostly zeros, so; or as asked), and %s; on sparse data these run: %s; or hold the rows dense (",
 		name, e.Features, e.Limit, e.Why, strings.Join(e.Runs, ", ")), hint.S("storage", "dense"), ") where n×d values fit")
 }
 
