@@ -323,7 +323,17 @@ func TestDamagedModels(t *testing.T) {
 		{"margin unknown", func(m map[string]any) { m["margin"] = "soft" }, refused, `invalid model`},
 		{"kernel kind unknown", func(m map[string]any) { m["kernel"].(map[string]any)["kind"] = "poly" }, refused, `invalid model: unknown kernel kind "poly" (this kerneltune knows gaussian, l1, linear)`},
 		{"format_version 2 without encoder", func(m map[string]any) { m["format_version"] = 2 }, refused, "invalid model: format_version 2 without an encoder (a model without one is version 1)"},
-		{"format_version 5", func(m map[string]any) { m["format_version"] = 5 }, refused, "unsupported format_version 5 (this kerneltune reads 1, 2, 3 and 4)"},
+		{"format_version 5 without sparse support vectors", func(m map[string]any) { m["format_version"] = 5 }, refused, "invalid model: format_version 5 without sparse support vectors (a model without them is version 1, 2, 3 or 4)"},
+		{"format_version 6", func(m map[string]any) { m["format_version"] = 6 }, refused, "unsupported format_version 6 (this kerneltune reads 1, 2, 3, 4 and 5)"},
+		{"sparse_support_vectors in a dense model", func(m map[string]any) { m["sparse_support_vectors"] = true }, refused, "invalid model: no field support_vectors[0].index (every model file has one)"},
+		{"sparse_support_vectors in a version 1 file", func(m map[string]any) {
+			m["sparse_support_vectors"] = true
+			for _, v := range m["support_vectors"].([]any) {
+				sv := v.(map[string]any)
+				delete(sv, "x")
+				sv["index"], sv["value"] = []any{1}, []any{0.5}
+			}
+		}, refused, "invalid model: sparse support vectors in a format_version 1 file (they need 5)"},
 		{"binary format_version 3", func(m map[string]any) { m["format_version"] = 3 }, refused, "invalid model: format_version 3 without an encoder (a model without one is version 1)"},
 		{"a support vector one feature short", func(m map[string]any) { x := sv(m, 0)["x"].([]any); sv(m, 0)["x"] = x[1:] }, refused, "invalid model: support vector 1 has 12 features, want 13"},
 		{"normalizer one feature short", func(m map[string]any) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/methods"
 )
 
@@ -433,7 +434,53 @@ func (s *CompareSettings) plan(cfg Config, sources []Source, entries []Entry, sh
 		p.Entries = append(p.Entries, e.String())
 	}
 	p.Notes = append(planNotes(sources, len(entries)), classNotes(sources)...)
+	p.Notes = append(p.Notes, sparseNotes(cfg, sources, entries, shardJobs)...)
 	return p
+}
+
+// sparseNotes are a dry run's notes on the datasets held in compressed
+// rows (issue 46): their non-zeros and the memory estimate of their
+// largest entry, which counts the non-zeros (methods.SparseWidth), and the
+// entries that do not learn on sparse data (methods.CheckSparse): each of
+// their jobs will be recorded as failed with that refusal.
+func sparseNotes(cfg Config, sources []Source, entries []Entry, jobs int) []hint.Text {
+	var notes []hint.Text
+	for _, src := range sources {
+		f, ok := fixedOf(src)
+		if !ok || !f.data.IsSparse() {
+			continue
+		}
+		n, d := f.data.Dims()
+		nnz := f.data.Sparse.NNZ()
+		var refused []string
+		var learn []Entry
+		for _, e := range entries {
+			if methods.CheckSparse(e.Spec, f.data) != nil {
+				refused = append(refused, e.String())
+			} else {
+				learn = append(learn, e)
+			}
+		}
+		text := fmt.Sprintf("%s: held in compressed rows, %d non-zeros in %d rows × %d features (%.3g%%)", src.Name(), nnz, n, d, 100*f.data.Sparse.Density())
+		if est, err := EstimateMemory(cfg, []Source{src}, learn, jobs); err == nil && len(est) > 0 {
+			w := est[0]
+			for _, e := range est[1:] {
+				if e.Bytes > w.Bytes {
+					w = e
+				}
+			}
+			text += fmt.Sprintf(": the memory estimates count them (%d values a row, not %d): the jobs at once about %d MB, the largest %s's on %d training rows", w.W, d, ceilMB(w.Bytes), w.Entry, w.N)
+		}
+		switch len(refused) {
+		case 0:
+		case 1:
+			text += fmt.Sprintf("; %s does not learn on sparse data: each of its jobs will be recorded as failed, with the reason", refused[0])
+		default:
+			text += fmt.Sprintf("; %s do not learn on sparse data: each of their jobs will be recorded as failed, with the reason", strings.Join(refused, ", "))
+		}
+		notes = append(notes, hint.T(text))
+	}
+	return notes
 }
 
 // resumeRun sets the run's identifier, settings and grid on cfg and res

@@ -20,8 +20,10 @@ type MemoryEstimate struct {
 	Dataset string
 	Entry   Entry
 	// N is the rows of the dataset's largest training part and D its
-	// features after one-hot encoding.
-	N, D int
+	// features after one-hot encoding; W is the d the estimate read: D,
+	// or for sparse data the width of its rows in non-zeros
+	// (methods.SparseWidth).
+	N, D, W int
 	// Spec is one job's settings as Run gives them (Workers 1 when jobs
 	// run in parallel), and Job the peak of one job in bytes (its
 	// PeakBytes on N × D, the runtime's share included).
@@ -56,14 +58,17 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 	workers, inner := c.jobWorkers(jobs)
 	var est []MemoryEstimate
 	for k, src := range sources {
-		n, d := shapes[k].n, shapes[k].d
+		n, d, w := shapes[k].n, shapes[k].d, shapes[k].width()
 		for _, e := range entries {
 			spec := e.Spec.WithBase(inner)
-			job := methods.PeakBytes(spec, n, d)
+			job := methods.PeakBytes(spec, n, w)
 			if sz := shapes[k].classes; sz != nil { // multi-class: the subproblems
-				job = methods.PeakBytesMultiClass(spec, sz, d, shapes[k].scheme)
+				job = methods.PeakBytesMultiClass(spec, sz, w, shapes[k].scheme)
 			}
-			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d,
+			if f, ok := fixedOf(src); ok && methods.CheckSparse(spec, f.data) != nil {
+				job = methods.RuntimeBytes // refused before any work on sparse data
+			}
+			est = append(est, MemoryEstimate{Dataset: src.Name(), Entry: e, N: n, D: d, W: w,
 				Spec: spec, Job: job, Jobs: workers, Bytes: methods.RuntimeBytes + int64(workers)*(job-methods.RuntimeBytes)})
 		}
 	}
@@ -73,11 +78,22 @@ func estimateMemory(c Config, sources []Source, shapes []shape, entries []Entry,
 // shape is a source's largest training part as the methods see it: n rows
 // of d features (trainShape); for multi-class data, classes are its class
 // sizes (the whole data's, scaled to n rows, rounded up) and scheme its
-// Multiclass.
+// Multiclass; for sparse data, w is the width of its rows in non-zeros
+// (methods.SparseWidth of the whole data's, which the training parts
+// share on average), 0 for dense data.
 type shape struct {
-	n, d    int
+	n, d, w int
 	classes []int
 	scheme  string
+}
+
+// width is the d the memory estimates read: the rows' width in non-zeros
+// for sparse data, else the features.
+func (s shape) width() int {
+	if s.w > 0 {
+		return s.w
+	}
+	return s.d
 }
 
 // trainShapes returns trainShape of every source, in order: Compare's size
@@ -90,6 +106,9 @@ func trainShapes(sources []Source) ([]shape, error) {
 			return nil, err
 		}
 		shapes[k] = shape{n: n, d: d}
+		if f, ok := fixedOf(src); ok && f.data.IsSparse() {
+			shapes[k].w = methods.MemWidth(f.data)
+		}
 		if f, ok := fixedOf(src); ok && f.data.MultiClass() {
 			shapes[k].scheme = f.data.Multiclass
 			all := f.data.Len()
@@ -178,7 +197,7 @@ func checkMemory(worst *MemoryEstimate, bound int64) error {
 		return nil
 	}
 	perJob := methods.RuntimeBytes + (bound-methods.RuntimeBytes)/int64(worst.Jobs)
-	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: methods.MaxRows(worst.Spec, worst.D, perJob)}
+	return &MemoryError{MemoryEstimate: *worst, Bound: bound, MaxN: methods.MaxRows(worst.Spec, worst.W, perJob)}
 }
 
 // SizeError is a comparison refused before any job runs because an entry

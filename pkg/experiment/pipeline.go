@@ -7,6 +7,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -98,11 +99,14 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		t.Result = in.Fixed
 	} else {
 		multi := t.Train.MultiClass()
-		if err := methods.CheckMemory(spec, t.Train.Len(), t.Train.Dim(), in.MemBytes); !multi && err != nil {
-			return nil, err
+		// On sparse data the estimates read the rows' width in non-zeros
+		// (methods.MemWidth); the refusal names the features.
+		w := methods.MemWidth(t.Train)
+		if err := methods.CheckMemory(spec, t.Train.Len(), w, in.MemBytes); !multi && err != nil {
+			return nil, withFeatures(err, t.Train.Dim())
 		}
-		if err := methods.CheckMemoryMultiClass(spec, t.Train.ClassSizes(), t.Train.Dim(), t.Train.Multiclass, in.MemBytes); multi && err != nil {
-			return nil, err
+		if err := methods.CheckMemoryMultiClass(spec, t.Train.ClassSizes(), w, t.Train.Multiclass, in.MemBytes); multi && err != nil {
+			return nil, withFeatures(err, t.Train.Dim())
 		}
 		res, err := tuneSafely(ctx, spec, t.Train)
 		if err != nil {
@@ -157,13 +161,13 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 	t.Fit = fit
 	m := fit.Model
 	if !m.IsMultiClass() {
-		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.X, m.C, m.DecisionNormalized(t.Train.X))
+		t.Degeneracy = methods.ClassifyDegenerate(m.KernelFunc(), t.Train.Features(), m.C, m.DecisionNormalized(t.Train.Features()))
 		return t, nil
 	}
 	ovr := m.Multiclass == dataio.OneVsRest
 	for p, sp := range m.Subproblems() {
 		pm, sub := m.Pairs[p], t.Train.Sub(sp)
-		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.X, pm.C, pm.DecisionNormalized(sub.X))
+		dg := methods.ClassifyDegenerate(pm.KernelFunc(), sub.Features(), pm.C, pm.DecisionNormalized(sub.Features()))
 		if ovr && dg.Kind == methods.DegenerateOneClass {
 			// A class's SVM that puts every row on the rest's side is
 			// no failure one-vs-rest (small C on a minority class does
@@ -178,7 +182,7 @@ func Pipeline(ctx context.Context, in PipelineInput) (*Tuned, error) {
 		}
 	}
 	if ovr && t.Degeneracy.Kind == "" {
-		pred := m.PredictClassesNormalized(t.Train.X)
+		pred := m.PredictClassesNormalized(t.Train.Features())
 		if len(pred) > 0 && !slices.ContainsFunc(pred, func(c int) bool { return c != pred[0] }) {
 			t.Degeneracy = methods.Degeneracy{Kind: methods.DegenerateOneClass,
 				Reason: fmt.Sprintf("the one-vs-rest model predicts class %q for all %d training points", m.Classes[pred[0]], len(pred))}
@@ -226,4 +230,14 @@ func fitSquares(train *dataio.Dataset) float64 {
 		}
 	}
 	return w
+}
+
+// withFeatures returns err with a *methods.MemoryError's D set to the
+// data's d features (the estimate read the width of sparse rows).
+func withFeatures(err error, d int) error {
+	var me *methods.MemoryError
+	if errors.As(err, &me) {
+		me.D = d
+	}
+	return err
 }

@@ -352,7 +352,7 @@ func WriteTrace(w io.Writer, trace []methods.Step) error {
 // resident set.
 func TunePeakBytes(spec methods.Spec, train *dataio.Dataset) int64 {
 	if train.MultiClass() {
-		return methods.PeakBytesMultiClass(spec, train.ClassSizes(), train.Dim(), train.Multiclass)
+		return methods.PeakBytesMultiClass(spec, train.ClassSizes(), methods.MemWidth(train), train.Multiclass)
 	}
-	return methods.PeakBytes(spec, train.Len(), train.Dim())
+	return methods.PeakBytes(spec, train.Len(), methods.MemWidth(train))
 }

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 type gaussKind int
@@ -294,6 +296,9 @@ func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile)
 // Gram returns K_ij = k(x_i, x_j): one SYRK on X̃ and an exp pass, tiled over
 // all cores. Both triangles of the result's storage are filled.
 func (g *Gaussian) Gram(X mat.Matrix) *mat.SymDense {
+	if s, ok := X.(*sparse.CSR); ok {
+		return gramCSR(g, s)
+	}
 	x, n, d := rowMajor(X)
 	g.checkDim(d)
 	if r := g.twoValued(x, n, d); r != nil {
@@ -305,8 +310,12 @@ func (g *Gaussian) Gram(X mat.Matrix) *mat.SymDense {
 }
 
 // Cross returns k(a_i, b_j): one GEMM on Ã, B̃ (both shifted by the mean of
-// the rows of B) and an exp pass.
+// the rows of B) and an exp pass; when A or B is held in compressed rows,
+// the sparse route's scatter (csr.go).
 func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
+	if isCSR(A) || isCSR(B) {
+		return crossCSR(g, A, B)
+	}
 	a, m, da := rowMajor(A)
 	b, n, db := rowMajor(B)
 	if da != db {
@@ -320,9 +329,14 @@ func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
 }
 
 // Rows maps the rows of X once (X̃ and ½‖x̃_i‖²) for column evaluation.
-// An isotropic Gaussian on sparse rows takes the sparse route (sparse.go).
+// An isotropic Gaussian on sparse rows takes the sparse route (sparse.go),
+// as does an isotropic or diagonal one on compressed rows (csr.go; a full
+// metric panics there with its *SparseError: check SparseSupport first).
 // The Matrix is read-only and safe for concurrent use.
 func (g *Gaussian) Rows(X mat.Matrix) Matrix {
+	if s, ok := X.(*sparse.CSR); ok {
+		return rowsCSR(g, s)
+	}
 	x, n, d := rowMajor(X)
 	g.checkDim(d)
 	if g.kind == gaussIso {

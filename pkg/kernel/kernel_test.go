@@ -462,16 +462,16 @@ func TestGramDeterministic(t *testing.T) {
 }
 
 // TestImports keeps the package's imports to the standard library and gonum
-// (docs/architecture.md "Packages and imports": kernel → gonum only), and
-// golang.org/x/sys/cpu, the Go team's CPU feature probe, which says whether the
-// AVX2 exp may run.
+// (docs/architecture.md "Packages and imports": kernel → gonum and
+// pkg/sparse, the compressed rows it computes on), and golang.org/x/sys/cpu,
+// the Go team's CPU feature probe, which says whether the AVX2 exp may run.
 func TestImports(t *testing.T) {
 	pkg, err := build.ImportDir(".", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, imp := range pkg.Imports {
-		if strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, "gonum.org/v1/gonum/") && imp != "golang.org/x/sys/cpu" {
+		if strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, "gonum.org/v1/gonum/") && imp != "golang.org/x/sys/cpu" && imp != "github.com/kerneltune/kerneltune/pkg/sparse" {
 			t.Errorf("kernel imports %s: only the standard library and gonum are allowed", imp)
 		}
 	}

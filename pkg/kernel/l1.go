@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // L1 is Boughorbel's multi-parameter kernel k_θ(x,z) = -Σ_k |x_k-z_k| / θ_k,
@@ -136,6 +138,10 @@ func l1dist(a, b []float64) float64 {
 
 // Gram returns K_ij = -Σ_k |x_ik-x_jk|/θ_k (K_ii = 0), both triangles filled.
 func (k *L1) Gram(X mat.Matrix) *mat.SymDense {
+	if s, ok := X.(*sparse.CSR); ok {
+		_, d := s.Dims()
+		panic(&SparseError{Kind: KindL1, Features: d})
+	}
 	x, n, d := rowMajor(X)
 	k.checkDim(d)
 	if r := k.sparseRows(x, n, d); r != nil {
@@ -161,6 +167,10 @@ func (k *L1) Gram(X mat.Matrix) *mat.SymDense {
 
 // Cross returns k(a_i, b_j).
 func (k *L1) Cross(A, B mat.Matrix) *mat.Dense {
+	if isCSR(A) || isCSR(B) {
+		_, d := A.Dims()
+		panic(&SparseError{Kind: KindL1, Features: d})
+	}
 	as, m := k.scaled(A)
 	bs, n := k.scaled(B)
 	d := len(k.theta)
@@ -181,6 +191,10 @@ func (k *L1) Cross(A, B mat.Matrix) *mat.Dense {
 // Rows prepares X/θ for column evaluation. The Matrix is read-only and safe
 // for concurrent use.
 func (k *L1) Rows(X mat.Matrix) Matrix {
+	if s, ok := X.(*sparse.CSR); ok {
+		_, d := s.Dims()
+		panic(&SparseError{Kind: KindL1, Features: d})
+	}
 	x, n, d := rowMajor(X)
 	k.checkDim(d)
 	if r := k.sparseRows(x, n, d); r != nil {

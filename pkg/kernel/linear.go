@@ -2,6 +2,8 @@ package kernel
 
 import (
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // Linear is the kernel k(x,z) = xᵀz. The zero value is ready to use.
@@ -22,12 +24,18 @@ func (Linear) Eval(x, z []float64) float64 {
 
 // Gram returns X Xᵀ by one tiled SYRK, both triangles filled.
 func (Linear) Gram(X mat.Matrix) *mat.SymDense {
+	if s, ok := X.(*sparse.CSR); ok {
+		return gramCSR(Linear{}, s)
+	}
 	x, n, d := rowMajor(X)
 	return innerGram(x, n, d, nil)
 }
 
 // Cross returns A Bᵀ.
 func (Linear) Cross(A, B mat.Matrix) *mat.Dense {
+	if isCSR(A) || isCSR(B) {
+		return crossCSR(Linear{}, A, B)
+	}
 	a, m, da := rowMajor(A)
 	b, n, db := rowMajor(B)
 	if da != db {
@@ -36,9 +44,13 @@ func (Linear) Cross(A, B mat.Matrix) *mat.Dense {
 	return innerCross(a, m, b, n, da, nil)
 }
 
-// Rows keeps a contiguous copy of X for column evaluation by dot products.
-// The Matrix is read-only and safe for concurrent use.
+// Rows keeps a contiguous copy of X for column evaluation by dot products;
+// compressed rows take the sparse route (csr.go). The Matrix is read-only
+// and safe for concurrent use.
 func (Linear) Rows(X mat.Matrix) Matrix {
+	if s, ok := X.(*sparse.CSR); ok {
+		return rowsCSR(Linear{}, s)
+	}
 	n, d := X.Dims()
 	x := copyRows(X)
 	diag := make([]float64, n)

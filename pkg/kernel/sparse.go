@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // This file holds the sparse route of an isotropic Gaussian's columns. On
@@ -59,8 +61,14 @@ type sparseRows struct {
 	colVal []float64
 	h      []float64 // ½‖x̃_i‖²
 	cost   int       // EntryCost
-	base   []float64 // the columns' shifts (columnBases)
-	s      float64   // the scale √(2γ)
+	base   []float64 // the columns' shifts (columnBases); nil on compressed rows (csr.go)
+	s      float64   // the scale √(2γ) (1 for the linear kernel)
+	// scale is a diagonal metric's per-feature scale √q_k, used instead of
+	// s when set (compressed rows only, csr.go).
+	scale []float64
+	// linear says the entries are the dot products themselves (the linear
+	// kernel on compressed rows), not a Gaussian's exp.
+	linear bool
 	// scratch holds []float64 buffers for the columns asked through idx.
 	scratch sync.Pool
 }
@@ -202,8 +210,14 @@ func contiguousRows(x []float64, d int) func(i int) []float64 {
 	return func(i int) []float64 { return x[i*d : (i+1)*d] }
 }
 
-func (r *sparseRows) Len() int           { return r.n }
-func (r *sparseRows) Diag(i int) float64 { _ = r.h[i]; return 1 }
+func (r *sparseRows) Len() int { return r.n }
+func (r *sparseRows) Diag(i int) float64 {
+	if r.linear {
+		return 2 * r.h[i] // ‖x_i‖², as Column sums it
+	}
+	_ = r.h[i]
+	return 1
+}
 
 // EntryCost: the average scatter work per entry, and the exp.
 func (r *sparseRows) EntryCost() int { return r.cost }
@@ -227,7 +241,9 @@ func (r *sparseRows) Column(i int, idx []int, dst []float64) {
 		}
 		r.scratch.Put(buf)
 	}
-	gaussColumn(i, idx, dst, r.h)
+	if !r.linear {
+		gaussColumn(i, idx, dst, r.h)
+	}
 }
 
 // buffer returns a zeroed scratch buffer of length m.
@@ -282,8 +298,17 @@ type SparseCross struct {
 
 // SparseCross returns B prepared for sparse kernel blocks, or nil when g is
 // not isotropic or B is not sparse enough for the route to pay (the rules
-// of the columns' sparse route, sparseGaussRows).
+// of the columns' sparse route, sparseGaussRows). B held in compressed rows
+// (a *sparse.CSR) always takes the route, for a diagonal metric too
+// (SparseCrossOf; a full metric panics with its *SparseError).
 func (g *Gaussian) SparseCross(B mat.Matrix) *SparseCross {
+	if s, ok := B.(*sparse.CSR); ok {
+		c, err := SparseCrossOf(g, s)
+		if err != nil {
+			panic(err)
+		}
+		return c
+	}
 	if g.kind != gaussIso {
 		return nil
 	}
@@ -296,8 +321,9 @@ func (g *Gaussian) SparseCross(B mat.Matrix) *SparseCross {
 	return &SparseCross{r: r}
 }
 
-// Block sets dst (m × len(B)) to k(a_i, b_j) for the m rows of A. Each
-// entry is exp(min(0, ã·b̃ − ½‖ã‖² − ½‖b̃‖²)) of the shifted, scaled rows, the
+// Block sets dst (m × len(B)) to k(a_i, b_j) for the m rows of A (dense,
+// or a *sparse.CSR). Each entry is exp(min(0, ã·b̃ − ½‖ã‖² − ½‖b̃‖²)) of the
+// shifted, scaled rows (the dot product alone for the linear kernel), the
 // dot product summed in ascending feature order, as the columns' route
 // computes it.
 func (c *SparseCross) Block(A mat.Matrix, dst *mat.Dense) {
@@ -309,6 +335,10 @@ func (c *SparseCross) Block(A mat.Matrix, dst *mat.Dense) {
 	if rm, cn := dst.Dims(); rm != m || cn != r.n {
 		panic(fmt.Sprintf("kernel: SparseCross.Block: dst is %d×%d, want %d×%d", rm, cn, m, r.n))
 	}
+	if s, ok := A.(*sparse.CSR); ok {
+		c.blockCSR(s, dst)
+		return
+	}
 	a := make([]float64, d)
 	for i := 0; i < m; i++ {
 		mat.Row(a, i, A)
@@ -316,21 +346,13 @@ func (c *SparseCross) Block(A mat.Matrix, dst *mat.Dense) {
 		clear(row)
 		var ha float64
 		for k, v := range a {
-			if v == r.base[k] {
+			v = r.mapped(k, v)
+			if v == 0 {
 				continue
 			}
-			v = (v - r.base[k]) * r.s
 			ha += v * v
-			rows := r.colRow[r.colPtr[k]:r.colPtr[k+1]]
-			vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
-			for p, j := range rows {
-				row[j] += v * vals[p]
-			}
+			r.scatterFeature(int32(k), v, row)
 		}
-		ha /= 2
-		for j, dot := range row {
-			row[j] = gaussArg(dot, ha, r.h[j])
-		}
-		expNonPosSlice(row)
+		r.finishRow(ha/2, row)
 	}
 }

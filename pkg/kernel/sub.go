@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // Sub returns the kernel matrix of m restricted to the rows idx (in that
@@ -62,13 +64,19 @@ func (s *splittableSub) EntryCost() int { return entryCost(s.m) }
 // entry for entry the matrix k.Rows returns for a copy of those rows, but
 // without the copy where the kernel reads the rows in place (the isotropic
 // Gaussian's sparse route builds its compressed rows from X's rows
-// directly). A multi-class model's binary SVMs index the rows of the one
-// training matrix this way, instead of each copying its two classes.
-func RowsAt(k Kernel, X *mat.Dense, idx []int) Matrix {
+// directly, and compressed rows are read in place whatever the kernel that
+// computes on them: csr.go). A multi-class model's binary SVMs index the
+// rows of the one training matrix this way, instead of each copying its two
+// classes. X is a *mat.Dense or a *sparse.CSR.
+func RowsAt(k Kernel, X mat.Matrix, idx []int) Matrix {
+	if s, ok := X.(*sparse.CSR); ok {
+		return rowsAtCSR(k, s, idx)
+	}
+	dense := X.(*mat.Dense)
 	_, d := X.Dims()
 	if g, ok := k.(*Gaussian); ok && g.kind == gaussIso {
 		g.checkDim(d)
-		row := func(i int) []float64 { return X.RawRowView(idx[i]) }
+		row := func(i int) []float64 { return dense.RawRowView(idx[i]) }
 		if r := sparseGaussRowsOf(row, len(idx), d, math.Sqrt(2*g.gamma), sparseMaxCost); r != nil {
 			return r
 		}
@@ -78,7 +86,7 @@ func RowsAt(k Kernel, X *mat.Dense, idx []int) Matrix {
 		rows = &mat.Dense{}
 	}
 	for a, i := range idx {
-		rows.SetRow(a, X.RawRowView(i))
+		rows.SetRow(a, dense.RawRowView(i))
 	}
 	return k.Rows(rows)
 }

@@ -158,7 +158,7 @@ func (s BOSettings) search(train *dataio.Dataset) (*searchCV, error) {
 		return nil, fmt.Errorf("bo: %w", err)
 	}
 	if ard {
-		ev.X, ev.ard = cvRows.X, true
+		ev.X, ev.ard = cvRows.Features(), true
 	}
 	fixedC := s.C > 0
 	nk := 1

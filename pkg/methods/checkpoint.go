@@ -171,7 +171,7 @@ func dataKey(train *dataio.Dataset, cm Common) string {
 	if cm.Checkpoint == nil {
 		return ""
 	}
-	return matKey(train.X).f(train.Y...).ints(train.Class).sum()
+	return featuresKey(train).f(train.Y...).ints(train.Class).sum()
 }
 
 // matKey starts a hash of the values of X.

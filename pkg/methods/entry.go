@@ -22,6 +22,9 @@ func Tune(ctx context.Context, s Spec, train *dataio.Dataset) (res *Result, err 
 			res, err = nil, fmt.Errorf("%s: internal error: %v", s.Name(), p)
 		}
 	}()
+	if err := CheckSparse(s, train); err != nil {
+		return nil, err
+	}
 	if train.MultiClass() {
 		res, err = tuneMultiClass(ctx, s, train)
 	} else {

@@ -52,11 +52,24 @@ func NewGridMemo() *GridMemo { return &GridMemo{m: map[[32]byte]*gridEntry{}} }
 // gridKey hashes what gridSearchCV's outcome depends on.
 func gridKey(train *dataio.Dataset, cm Common, sp Space) [32]byte {
 	h := sha256.New()
-	r, c := train.X.Dims()
+	r, c := train.Dims()
 	putInts(h, r, c, len(train.Y), len(train.Class), cm.Folds, cm.GridRows)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			putFloat(h, train.X.At(i, j))
+	if sp := sparseRows(train); sp != nil {
+		// Compressed rows: their non-zeros, after a tag (dense keys unchanged).
+		h.Write([]byte("csr\x00"))
+		for i := 0; i < r; i++ {
+			ind, val := sp.Row(i)
+			putInts(h, len(ind))
+			for p, k := range ind {
+				putInts(h, int(k))
+				putFloat(h, val[p])
+			}
+		}
+	} else {
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				putFloat(h, train.X.At(i, j))
+			}
 		}
 	}
 	for _, y := range train.Y {

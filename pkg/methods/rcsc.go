@@ -11,6 +11,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 	"github.com/kerneltune/kerneltune/pkg/status"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -163,7 +164,7 @@ const (
 // for "iso", one per feature for "diag", both in the form exp(-Σ γ_k Δ_k²)).
 type rcscProblem struct {
 	crit  *rcscCrit
-	X     *mat.Dense
+	X     mat.Matrix // dense rows, or compressed rows (iso only)
 	diag  bool
 	D     *mat.SymDense // squared distances ‖x_i - x_j‖² (iso only)
 	K     *mat.SymDense
@@ -172,7 +173,7 @@ type rcscProblem struct {
 	evals int
 }
 
-func newRCSCProblem(X *mat.Dense, y []float64, diag bool, lambda float64) (*rcscProblem, error) {
+func newRCSCProblem(X mat.Matrix, y []float64, diag bool, lambda float64) (*rcscProblem, error) {
 	crit, err := newRCSCCrit(y, lambda)
 	if err != nil {
 		return nil, err
@@ -183,7 +184,7 @@ func newRCSCProblem(X *mat.Dense, y []float64, diag bool, lambda float64) (*rcsc
 		p.q = make([]float64, d)
 		p.G = mat.NewSymDense(n, nil)
 	} else {
-		p.D = kernel.SquaredDistances(X)
+		p.D = squaredDistances(X)
 		p.K = mat.NewSymDense(n, nil)
 	}
 	return p, nil
@@ -262,10 +263,13 @@ func (p *rcscProblem) eval(gamma, grad []float64) (float64, error) {
 }
 
 // rcscGamma0 returns γ0 = n / Σ‖x_i - x̄‖² (Yang et al. §3.2).
-func rcscGamma0(X *mat.Dense) (float64, error) {
+func rcscGamma0(X mat.Matrix) (float64, error) {
 	n, d := X.Dims()
 	var ss float64
-	for k := 0; k < d; k++ {
+	if sp, ok := X.(*sparse.CSR); ok {
+		ss = spreadCSR(sp)
+	}
+	for k := 0; k < d && !isCSR(X); k++ {
 		col := mat.Col(nil, k, X)
 		m := floats.Sum(col) / float64(n)
 		for _, v := range col {
@@ -290,12 +294,12 @@ func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	}
 	param := cmp.Or(s.Param, "iso")
 	mode := cmp.Or(s.Schedule, "robust")
-	_, d := train.X.Dims()
-	gamma0, err := rcscGamma0(train.X)
+	_, d := train.Dims()
+	gamma0, err := rcscGamma0(train.Features())
 	if err != nil {
 		return nil, fmt.Errorf("rcsc: %w", err)
 	}
-	prob, err := newRCSCProblem(train.X, train.Y, param == "diag", rcscLambda)
+	prob, err := newRCSCProblem(train.Features(), train.Y, param == "diag", rcscLambda)
 	if err != nil {
 		return nil, fmt.Errorf("rcsc: %w", err)
 	}
@@ -377,7 +381,7 @@ func (s RCSCSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result,
 	res.Figures = append(res.Figures, Figure{Name: "lambda", Value: rcscLambda}, Figure{Name: "J0", Value: run.j0}, Figure{Name: "J", Value: run.j})
 	// Whether the tuned kernel is degenerate is judged for every method
 	// after the final fit (ClassifyDegenerate), not here.
-	Kfin := kern.Gram(train.X)
+	Kfin := kern.Gram(train.Features())
 
 	// C by cross-validation on the training part.
 	if s.C > 0 {

@@ -172,7 +172,7 @@ func (c Common) Base() Common { return c }
 // checkTrain refuses a training part a method cannot run on: empty, or
 // without both classes. Every method words it the same way.
 func checkTrain(method string, train *dataio.Dataset) error {
-	if train == nil || train.X == nil || train.Len() == 0 || train.Dim() == 0 {
+	if train == nil || (train.X == nil && train.Sparse == nil) || train.Len() == 0 || train.Dim() == 0 {
 		return fmt.Errorf("%s: the training part is empty", method)
 	}
 	if train.MultiClass() {

@@ -6,6 +6,7 @@ package model
 import (
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"path/filepath"
 	"slices"
@@ -117,13 +118,32 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 	var trainCmd string
 	switch kind {
 	case ExportRBF:
-		L := mat.DenseCopyOf(m.KernelFunc().(*kernel.Gaussian).Factor(train.Dim())) // Q = LLᵀ
+		gk := m.KernelFunc().(*kernel.Gaussian)
+		// Data held in compressed rows has an isotropic or a diagonal
+		// metric (fit refuses a full one there): L is the diagonal, a
+		// column scale, and the rows are written as compressed as they are.
+		var L *mat.Dense
+		diag := factorDiag(gk, train.Dim())
+		if !train.IsSparse() {
+			L = mat.DenseCopyOf(gk.Factor(train.Dim())) // Q = LLᵀ
+			diag = lowerDiag(L)
+		}
 		mapped := func(d *dataio.Dataset) func(w io.Writer) error {
 			return func(w io.Writer) error {
-				var x mat.Dense
-				x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
 				c := *d
-				c.X = &x
+				switch {
+				case d.Sparse != nil:
+					c.Sparse = d.Sparse.SelectRows(allRows(d.Len()))
+					c.Sparse.ScaleColumns(diag)
+				case L == nil:
+					var x mat.Dense
+					x.Apply(func(_, j int, v float64) float64 { return v * diag[j] }, d.X)
+					c.X = &x
+				default:
+					var x mat.Dense
+					x.Mul(d.X, L) // row i is (Lᵀx_i)ᵀ
+					c.X = &x
+				}
 				return dataio.WriteLIBSVM(w, &c)
 			}
 		}
@@ -141,7 +161,7 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		fmt.Fprintf(&b, "mapped by x -> L'x with Q = LL' the learned metric (%s).\n", learned)
 		fmt.Fprintf(&b, "exp(-0.5 (x-z)'Q(x-z)) = exp(-gamma ||L'x - L'z||^2) with gamma = 0.5, so LIBSVM's\n")
 		fmt.Fprintf(&b, "RBF kernel with -g 0.5 on these files is the learned kernel.\n")
-		if err := exportRange(&raw, dir, L, s, train.Dim(), hasTest); err != nil {
+		if err := exportRange(&raw, dir, diag, s, train.Dim(), hasTest); err != nil {
 			return "", err
 		}
 		if m.MarginKind == Hard {
@@ -152,7 +172,7 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 	default:
 		trainFile, evalFile, testFile = "train.kernel", "train.kernel", "test.kernel"
 		k := m.KernelFunc()
-		K := k.Gram(train.X)
+		K := k.Gram(train.Features())
 		shift := 0.0
 		if m.MarginKind == L2 {
 			shift = 1 / m.C
@@ -167,7 +187,7 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 			}
 		}
 		if hasTest {
-			Kt := k.Cross(test.X, train.X)
+			Kt := k.Cross(test.Features(), train.Features())
 			if err := create(testFile, func(w io.Writer) error { return WritePrecomputed(w, Kt, test.Y, 0) }); err != nil {
 				return "", err
 			}
@@ -219,6 +239,50 @@ func ExportLIBSVM(dir string, m *Model, train, test *dataio.Dataset, s ExportSet
 		return "", err
 	}
 	return kind, nil
+}
+
+// factorDiag returns the diagonal of the factor L of an isotropic or a
+// diagonal metric Q = LLᵀ on d features (√(2γ) or √q_k), nil for a full one.
+func factorDiag(g *kernel.Gaussian, d int) []float64 {
+	if gamma, ok := g.Gamma(); ok {
+		out := make([]float64, d)
+		for j := range out {
+			out[j] = math.Sqrt(2 * gamma)
+		}
+		return out
+	}
+	if q, ok := g.QDiag(); ok {
+		for j, v := range q {
+			q[j] = math.Sqrt(v)
+		}
+		return q
+	}
+	return nil
+}
+
+// lowerDiag returns the diagonal of the lower triangular L when L is
+// diagonal, nil when an entry below it is not 0 (a full metric).
+func lowerDiag(L *mat.Dense) []float64 {
+	d, _ := L.Dims()
+	out := make([]float64, d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < i; j++ {
+			if L.At(i, j) != 0 {
+				return nil
+			}
+		}
+		out[i] = L.At(i, i)
+	}
+	return out
+}
+
+// allRows returns 0, 1, …, n-1.
+func allRows(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
 
 // ExportFiles are the names ExportLIBSVM may write into its directory, and

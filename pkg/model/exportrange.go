@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/kerneltune/kerneltune/pkg/outfile"
 )
 
@@ -43,11 +41,11 @@ func RangeLimits(a, m []float64) (lo, hi []float64, feature int, ok bool) {
 }
 
 // exportRange writes RangeFile into dir when the export's map of raw data
-// is per feature (x ↦ Lᵀ((x - shift)/scale) with L diagonal: an isotropic
-// γ or a diagonal Q), and says in b how LIBSVM's tools apply the tuned
-// model to new raw data with it, or why they cannot (a full Q, nominal
-// features).
-func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings, d int, hasTest bool) error {
+// is per feature (x ↦ Lᵀ((x - shift)/scale) with L diagonal, diag its
+// diagonal: an isotropic γ or a diagonal Q), and says in b how LIBSVM's
+// tools apply the tuned model to new raw data with it, or why they cannot
+// (a full Q, diag nil; nominal features).
+func exportRange(b *strings.Builder, dir string, diag []float64, s ExportSettings, d int, hasTest bool) error {
 	fmt.Fprintf(b, "\nNew raw data, with LIBSVM's tools alone: ")
 	if s.encoded {
 		fmt.Fprintf(b, "the data has nominal features, which kerneltune one-hot\n")
@@ -55,17 +53,13 @@ func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings,
 		fmt.Fprintf(b, "(tune -o) with kerneltune predict.\n")
 		return nil
 	}
-	for i := 0; i < d; i++ {
-		for j := 0; j < i; j++ {
-			if L.At(i, j) != 0 {
-				fmt.Fprintf(b, "the learned metric Q is full, not diagonal: L'x mixes\n")
-				fmt.Fprintf(b, "the features, which svm-scale's map of each feature on its own cannot express, so there\n")
-				fmt.Fprintf(b, "is no range file. Apply the saved model (tune -o) with kerneltune predict, or map a row\n")
-				fmt.Fprintf(b, "as train.libsvm's were: z_j = (x_j - shift_j)/scale_j with the model's normalizer, then\n")
-				fmt.Fprintf(b, "L'z, L the lower Cholesky factor of the model's kernel.Q (Q = LL').\n")
-				return nil
-			}
-		}
+	if diag == nil {
+		fmt.Fprintf(b, "the learned metric Q is full, not diagonal: L'x mixes\n")
+		fmt.Fprintf(b, "the features, which svm-scale's map of each feature on its own cannot express, so there\n")
+		fmt.Fprintf(b, "is no range file. Apply the saved model (tune -o) with kerneltune predict, or map a row\n")
+		fmt.Fprintf(b, "as train.libsvm's were: z_j = (x_j - shift_j)/scale_j with the model's normalizer, then\n")
+		fmt.Fprintf(b, "L'z, L the lower Cholesky factor of the model's kernel.Q (Q = LL').\n")
+		return nil
 	}
 	a, m := make([]float64, d), make([]float64, d)
 	for j := range a {
@@ -73,7 +67,7 @@ func exportRange(b *strings.Builder, dir string, L *mat.Dense, s ExportSettings,
 		if s.norm != nil {
 			shift, scale = s.norm.Shift[j], s.norm.Scale[j]
 		}
-		a[j], m[j] = L.At(j, j)/scale, shift
+		a[j], m[j] = diag[j]/scale, shift
 	}
 	lo, hi, bad, ok := RangeLimits(a, m)
 	if !ok {

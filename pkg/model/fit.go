@@ -13,8 +13,6 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -170,7 +168,7 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 		r.TrainCorrect = trainCorrect(m, s.Train, votes)
 		r.TrainAccuracy = float64(r.TrainCorrect) / float64(s.Train.Len())
 		if s.Test != nil && s.Test.Len() > 0 {
-			r.TestTrue, r.TestPred = slices.Clone(s.Test.Class), m.PredictClassesNormalized(s.Test.X)
+			r.TestTrue, r.TestPred = slices.Clone(s.Test.Class), m.PredictClassesNormalized(s.Test.Features())
 			r.TestCorrect = correct(r.TestTrue, r.TestPred)
 			acc := float64(r.TestCorrect) / float64(s.Test.Len())
 			r.TestAccuracy = &acc
@@ -201,7 +199,7 @@ func Fit(ctx context.Context, s FitSettings) (*FitResult, error) {
 	c := ConfusionOf(trainDecision(m, s.Train, res), s.Train.Y)
 	r.TrainCorrect, r.TrainAccuracy = c.Correct(), c.Accuracy()
 	if s.Test != nil && s.Test.Len() > 0 {
-		f := m.DecisionNormalized(s.Test.X)
+		f := m.DecisionNormalized(s.Test.Features())
 		c := ConfusionOf(f, s.Test.Y)
 		acc := c.Accuracy()
 		r.TestCorrect, r.TestAccuracy = c.Correct(), &acc
@@ -282,12 +280,7 @@ func trainDecision(m *Model, train *dataio.Dataset, res solver.SVCResult) []floa
 		}
 	}
 	if len(near) > 0 {
-		d := train.Dim()
-		X := mat.NewDense(len(near), d, nil)
-		for k, i := range near {
-			X.SetRow(k, train.X.RawRowView(i))
-		}
-		for k, v := range m.DecisionNormalized(X) {
+		for k, v := range m.DecisionNormalized(selectRows(train.Features(), near)) {
 			f[near[k]] = v
 		}
 	}
@@ -328,16 +321,25 @@ func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
 	if train == nil {
 		return 0
 	}
-	n, d := int64(train.Len()), int64(train.Dim())
-	nt := int64(0)
-	if test != nil {
-		nt = int64(test.Len())
-	}
+	n := int64(train.Len())
 	cache := min(int64(cacheMB)<<20, 8*n*n)
 	if train.MultiClass() {
 		cache = pairsLiveBytes(train, cacheMB)
 	}
-	return 32<<20 + max(cache, 2*blockBytes) + 8*d*(3*n+2*nt)
+	return 32<<20 + max(cache, 2*blockBytes) + 3*rowsBytes(train) + 2*rowsBytes(test)
+}
+
+// rowsBytes is the memory of d's rows: 8 bytes a value held dense, the
+// compressed rows' bytes (sparse.CSR.Bytes) held sparse; 0 for nil.
+func rowsBytes(d *dataio.Dataset) int64 {
+	switch {
+	case d == nil:
+		return 0
+	case d.Sparse != nil:
+		return d.Sparse.Bytes()
+	}
+	n, p := d.Dims()
+	return 8 * int64(n) * int64(p)
 }
 
 // pairsLiveBytes is what the binary SVMs of multi-class train solved at
@@ -353,14 +355,14 @@ func pairsLiveBytes(train *dataio.Dataset, cacheMB int) int64 {
 	idx := train.Subproblems()
 	w := int64(pairWorkers(train, idx, solver.Settings{CacheBytes: int(cache)}))
 	sizes := train.ClassSizes()
-	d := int64(train.Dim())
+	rowBytes := float64(rowsBytes(train)) / float64(max(train.Len(), 1)) // a row's
 	var each []int64
 	for _, p := range idx {
 		r := int64(train.Len())
 		if p.Neg != dataio.Rest {
 			r = int64(sizes[p.Pos] + sizes[p.Neg])
 		}
-		each = append(each, min(cache/w, 8*r*r)+3*8*r*d)
+		each = append(each, min(cache/w, 8*r*r)+int64(3*float64(r)*rowBytes))
 	}
 	slices.Sort(each)
 	total := int64(0)

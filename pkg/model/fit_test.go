@@ -58,7 +58,8 @@ func TestFitSVsStoredOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := r.Model
-	sv, _ := m.svMatrix()
+	svm, _ := m.svMatrix()
+	sv := svm.(*mat.Dense)
 	if nsv := len(m.SupportVectors); nsv < 2 || &sv.RawMatrix().Data[0] != &m.SupportVectors[0].X[0] ||
 		&sv.RawMatrix().Data[(nsv-1)*m.NumFeatures] != &m.SupportVectors[nsv-1].X[0] {
 		t.Fatal("the fitted model's SV matrix is a second copy of its support vectors")
@@ -73,7 +74,7 @@ func TestFitSVsStoredOnce(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if sv, _ := m.svMatrix(); m.svData != nil || &sv.RawMatrix().Data[0] == &m.SupportVectors[0].X[0] {
+	if sv, _ := m.svMatrix(); m.svData != nil || &sv.(*mat.Dense).RawMatrix().Data[0] == &m.SupportVectors[0].X[0] {
 		t.Error("after replacing an SV, the SV matrix still aliases the fitted array")
 	}
 	after := m.DecisionNormalized(d.X.Slice(0, 1, 0, d.Dim()))[0]

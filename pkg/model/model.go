@@ -32,6 +32,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/probability"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // FormatVersion is the newest model-file format this package writes and
@@ -48,13 +49,20 @@ import (
 // one-vs-one pair: train and tune --probability); a model without them keeps
 // its version, and a kerneltune from before them refuses such a file rather
 // than apply it without its probabilities (or call it edited, its checksum
-// not covering a field it does not know).
-const FormatVersion = 4
+// not covering a field it does not know). Version 5 adds sparse support
+// vectors ("sparse_support_vectors": true, each support vector's non-zero
+// features as "index" and "value", LIBSVM's own index:value form), the
+// model of data held in compressed rows; whatever else such a model holds
+// (probabilities, classes), it is version 5, and a kerneltune from before
+// it refuses the file rather than read support vectors without an "x".
+const FormatVersion = 5
 
 // formatVersionOf is the version a model is written with: the oldest that
 // holds it.
 func formatVersionOf(m *Model) int {
 	switch {
+	case m.Sparse:
+		return 5
 	case m.HasProbability():
 		return 4
 	case m.IsMultiClass():
@@ -66,7 +74,7 @@ func formatVersionOf(m *Model) int {
 }
 
 // readsVersions says which versions this package reads, for messages.
-const readsVersions = "1, 2, 3 and 4"
+const readsVersions = "1, 2, 3, 4 and 5"
 
 // Errors a loaded file can fail with (wrapped with the file name).
 var (
@@ -145,6 +153,11 @@ type Model struct {
 	// SupportVectors are the training points with α_i > 0, in normalised
 	// space, each with its coefficient y_iα_i.
 	SupportVectors []SupportVector `json:"support_vectors"`
+	// Sparse says that the support vectors are sparse (SupportVector's
+	// Index and Value, not X): the model of data held in compressed rows
+	// (dataio.Dataset.Sparse), format version 5. A multi-class model's
+	// pairs are all sparse with it.
+	Sparse bool `json:"sparse_support_vectors,omitempty"`
 
 	// Training summarises the SVM solve that produced the model.
 	Training Training `json:"training"`
@@ -166,7 +179,9 @@ type Model struct {
 	Checksum string `json:"checksum,omitempty"`
 
 	kern kernel.Kernel // built from Kernel
-	sv   *mat.Dense    // nsv×d support vectors
+	sv   *mat.Dense    // nsv×d support vectors (dense models)
+	// svCSR holds a sparse model's support vectors as compressed rows.
+	svCSR *sparse.CSR
 	// svData backs the SupportVectors' X as fitSVM made them (nil after
 	// Load); prepare uses it as sv's data while they still alias it.
 	svData []float64
@@ -189,11 +204,42 @@ type Model struct {
 	shared *sharedSVs
 }
 
-// SupportVector is one support vector: Coef = y_iα_i and the point X (in
-// normalised space).
+// SupportVector is one support vector: Coef = y_iα_i and the point (in
+// normalised space): X, all its features, or in a sparse model
+// (Model.Sparse) its non-zero features, Index (numbered from 1, as a
+// LIBSVM file numbers them, ascending) with their Value. The file holds
+// "coef" and "x", or "coef", "index" and "value" (MarshalJSON).
 type SupportVector struct {
-	Coef float64   `json:"coef"`
-	X    []float64 `json:"x"`
+	Coef  float64   `json:"coef"`
+	X     []float64 `json:"x,omitempty"`
+	Index []int32   `json:"index,omitempty"`
+	Value []float64 `json:"value,omitempty"`
+}
+
+// MarshalJSON writes {"coef", "x"}, or for a sparse support vector (X nil)
+// {"coef", "index", "value"}, both lists written even when empty (a
+// support vector with no non-zero feature), so that a lost one is refused
+// on reading (requireModelFields), not read as no features.
+func (sv SupportVector) MarshalJSON() ([]byte, error) {
+	if sv.X != nil {
+		return json.Marshal(struct {
+			Coef float64   `json:"coef"`
+			X    []float64 `json:"x"`
+		}{sv.Coef, sv.X})
+	}
+	return json.Marshal(struct {
+		Coef  float64   `json:"coef"`
+		Index []int32   `json:"index"`
+		Value []float64 `json:"value"`
+	}{sv.Coef, nonNil(sv.Index), nonNil(sv.Value)})
+}
+
+// nonNil returns s, or an empty slice for nil (which JSON writes as null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // Training summarises the solve of the final SVM.
@@ -275,12 +321,19 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 		return nil, solver.SVCResult{}, fmt.Errorf("fit SVM: L2 margin needs a finite C > 0, got %g", p.C)
 	}
 	// solver.TrainSVC itself trains the L2 margin with K + I/C; the model
-	// keeps K.
+	// keeps K. Data held in compressed rows is read as it is (the kernels'
+	// sparse route), for the kernels that compute on it.
+	X := train.Features()
+	if train.IsSparse() {
+		if err := kernel.SparseSupport(k, d); err != nil {
+			return nil, solver.SVCResult{}, fmt.Errorf("fit SVM on %s: %w", dataName(train), err)
+		}
+	}
 	var km kernel.Matrix
 	if rows == nil {
-		km = k.Rows(train.X)
+		km = k.Rows(X)
 	} else {
-		km = kernel.RowsAt(k, train.X, rows)
+		km = kernel.RowsAt(k, X, rows)
 	}
 	res, err := solver.TrainSVC(ctx, km, y, p, s, nil)
 	if err != nil {
@@ -295,7 +348,7 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 		Normalizer:   norm,
 		Labels:       labels,
 		NumFeatures:  d,
-		FeatureNames: append([]string(nil), train.FeatureNames...),
+		FeatureNames: modelFeatureNames(train),
 		Bias:         -res.Rho,
 		Provenance: Provenance{
 			Data:       train.Source,
@@ -303,8 +356,9 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 		},
 	}
 	if hashRows && rows == nil {
-		m.TrainingRows = trainingRowHashes(train.X)
+		m.TrainingRows = trainingRowHashes(X)
 	}
+	m.Sparse = train.IsSparse()
 	m.FormatVersion = formatVersionOf(m)
 	if p.Margin != solver.Hard {
 		m.C = p.C
@@ -315,30 +369,10 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 	if p.WeightNeg != 0 && p.WeightNeg != 1 {
 		m.WeightNeg = p.WeightNeg
 	}
-	// The support vectors' rows are consecutive rows of one array, which
-	// prepare then takes as the SV matrix without a second copy.
-	nsv := 0
-	for _, a := range res.Alpha {
-		if a > 0 {
-			nsv++
-		}
-	}
-	if rows == nil {
-		m.svData = make([]float64, nsv*d)
-	}
-	m.SupportVectors = make([]SupportVector, 0, nsv)
-	for i, a := range res.Alpha {
-		if a > 0 {
-			var row []float64
-			if rows == nil {
-				k := len(m.SupportVectors)
-				row = m.svData[k*d : (k+1)*d : (k+1)*d]
-				copy(row, train.X.RawRowView(i))
-			} else {
-				row = train.X.RawRowView(rows[i])[:d:d]
-			}
-			m.SupportVectors = append(m.SupportVectors, SupportVector{Coef: y[i] * a, X: row})
-		}
+	if m.Sparse {
+		m.SupportVectors = sparseSVs(train.Sparse, rows, y, res.Alpha)
+	} else {
+		m.denseSVs(train.X, rows, y, res.Alpha)
 	}
 	pos := 0
 	for _, v := range y {
@@ -366,6 +400,84 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 		}
 	}
 	return m, res, nil
+}
+
+// denseSVs sets the model's support vectors from the rows of X (the rows
+// of the solve, all of X when nil) with α_i > 0. The support vectors' rows
+// are consecutive rows of one array, which prepare then takes as the SV
+// matrix without a second copy; with rows set they are X's own rows, which
+// the caller moves out (shareSVRows).
+func (m *Model) denseSVs(X *mat.Dense, rows []int, y, alpha []float64) {
+	d := m.NumFeatures
+	nsv := 0
+	for _, a := range alpha {
+		if a > 0 {
+			nsv++
+		}
+	}
+	if rows == nil {
+		m.svData = make([]float64, nsv*d)
+	}
+	m.SupportVectors = make([]SupportVector, 0, nsv)
+	for i, a := range alpha {
+		if a > 0 {
+			var row []float64
+			if rows == nil {
+				k := len(m.SupportVectors)
+				row = m.svData[k*d : (k+1)*d : (k+1)*d]
+				copy(row, X.RawRowView(i))
+			} else {
+				row = X.RawRowView(rows[i])[:d:d]
+			}
+			m.SupportVectors = append(m.SupportVectors, SupportVector{Coef: y[i] * a, X: row})
+		}
+	}
+}
+
+// sparseSVs returns the support vectors (α_i > 0) of a solve on the rows
+// of X (all of X when rows is nil) as sparse support vectors, their
+// indices numbered from 1, copied into two arrays of their own.
+func sparseSVs(X *sparse.CSR, rows []int, y, alpha []float64) []SupportVector {
+	row := func(i int) int {
+		if rows != nil {
+			return rows[i]
+		}
+		return i
+	}
+	nsv, nnz := 0, 0
+	for i, a := range alpha {
+		if a > 0 {
+			ind, _ := X.Row(row(i))
+			nsv++
+			nnz += len(ind)
+		}
+	}
+	index, value := make([]int32, 0, nnz), make([]float64, 0, nnz)
+	out := make([]SupportVector, 0, nsv)
+	for i, a := range alpha {
+		if a > 0 {
+			ind, val := X.Row(row(i))
+			p := len(index)
+			for _, k := range ind {
+				index = append(index, k+1)
+			}
+			value = append(value, val...)
+			q := len(index)
+			out = append(out, SupportVector{Coef: y[i] * a, Index: index[p:q:q], Value: value[p:q:q]})
+		}
+	}
+	return out
+}
+
+// modelFeatureNames is the feature names a model of train keeps: train's,
+// except that a sparse model keeps none when they are the readers' f1, …,
+// fd (a LIBSVM file's), which tell predict nothing and at news20's
+// 1,355,191 features were 15 of the model file's 40 MB.
+func modelFeatureNames(train *dataio.Dataset) []string {
+	if train.IsSparse() && dataio.DefaultFeatureNames(train.FeatureNames) {
+		return nil
+	}
+	return append([]string(nil), train.FeatureNames...)
 }
 
 func dataName(d *dataio.Dataset) string {
@@ -402,21 +514,28 @@ func (m *Model) prepare() error {
 		}
 		m.coef = mat.NewVecDense(nsv, c)
 	}
-	m.sv, m.sparse, m.svOnce = nil, nil, new(sync.Once)
+	m.sv, m.svCSR, m.sparse, m.svOnce = nil, nil, nil, new(sync.Once)
 	m.ready = true
 	return nil
 }
 
 // svMatrix returns the support vectors as one nsv×d matrix (nil without
-// any) and, for an isotropic Gaussian on sparse data, their sparse form,
+// any): a *mat.Dense, or a sparse model's *sparse.CSR, and, for an
+// isotropic Gaussian on sparse data or a sparse model, their sparse form,
 // built on first use: a multi-class model's pairs that share their support
 // vectors (sharedSVs) never use their own, and would otherwise each hold a
 // copy of their rows (on a 10-class set of 778 features, 71 MB of the
 // model's 96).
-func (m *Model) svMatrix() (*mat.Dense, *kernel.SparseCross) {
+func (m *Model) svMatrix() (mat.Matrix, *kernel.SparseCross) {
 	m.svOnce.Do(func() {
 		nsv, d := len(m.SupportVectors), m.NumFeatures
 		if nsv == 0 {
+			return
+		}
+		if m.Sparse {
+			m.svCSR = svCSR(m.SupportVectors, d)
+			// validate checked that the kernel computes on compressed rows.
+			m.sparse, _ = kernel.SparseCrossOf(m.kern, m.svCSR)
 			return
 		}
 		if m.svRowsInData() {
@@ -432,7 +551,38 @@ func (m *Model) svMatrix() (*mat.Dense, *kernel.SparseCross) {
 			m.sparse = g.SparseCross(m.sv)
 		}
 	})
+	if m.Sparse {
+		if m.svCSR == nil {
+			return nil, nil
+		}
+		return m.svCSR, m.sparse
+	}
+	if m.sv == nil {
+		return nil, nil
+	}
 	return m.sv, m.sparse
+}
+
+// svCSR returns sparse support vectors (of d features) as compressed rows.
+func svCSR(svs []SupportVector, d int) *sparse.CSR {
+	nnz := 0
+	for _, sv := range svs {
+		nnz += len(sv.Index)
+	}
+	ptr := make([]int, len(svs)+1)
+	ind, val := make([]int32, 0, nnz), make([]float64, 0, nnz)
+	for i, sv := range svs {
+		for _, k := range sv.Index {
+			ind = append(ind, k-1)
+		}
+		val = append(val, sv.Value...)
+		ptr[i+1] = len(ind)
+	}
+	c, err := sparse.New(len(svs), d, ptr, ind, val)
+	if err != nil { // validate checked the indices
+		panic(fmt.Sprintf("model: support vectors: %v", err))
+	}
+	return c
 }
 
 // svRowsInData reports whether every support vector's X is still row i of
@@ -500,47 +650,21 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 		panic(fmt.Sprintf("model: decision on %d features, the model has %d", d, m.NumFeatures))
 	}
 	out := make([]float64, n)
-	sv, sparse := m.svMatrix()
+	sv, sp := m.svMatrix()
 	if sv == nil || n == 0 {
 		for i := range out {
 			out[i] = m.Bias
 		}
 		return out
 	}
-	dense, isDense := X.(*mat.Dense)
-	direct := norm == nil && isDense // blocks are views of X, no copy
-	rows := blockRowsFor(len(m.SupportVectors))
-	var buf *mat.Dense
-	if !direct {
-		buf = mat.NewDense(min(rows, n), d, nil)
-	}
-	for r0 := 0; r0 < n; r0 += rows {
-		r1 := min(r0+rows, n)
-		var block mat.Matrix
-		if direct {
-			block = dense.Slice(r0, r1, 0, d)
-		} else {
-			b := buf.Slice(0, r1-r0, 0, d).(*mat.Dense)
-			for i := r0; i < r1; i++ {
-				dst := b.RawRowView(i - r0)
-				if isDense {
-					copy(dst, dense.RawRowView(i))
-				} else {
-					mat.Row(dst, i, X)
-				}
-				if norm != nil {
-					norm.ApplyRow(dst, dst)
-				}
-			}
-			block = b
-		}
-		kb := m.kernelBlock(block, sv, sparse) // (r1-r0)×nsv
+	m.eachBlock(X, norm, blockRowsFor(len(m.SupportVectors)), func(r0, r1 int, block mat.Matrix) {
+		kb := m.kernelBlock(block, sv, sp) // (r1-r0)×nsv
 		f := mat.NewVecDense(r1-r0, out[r0:r1])
 		f.MulVec(kb, m.coef)
 		for i := r0; i < r1; i++ {
 			out[i] += m.Bias
 		}
-	}
+	})
 	return out
 }
 
@@ -548,14 +672,14 @@ func (m *Model) decision(X mat.Matrix, norm *dataio.Normalizer) []float64 {
 // route when sparse is set (LIBSVM's own, a scatter over the support
 // vectors' nonzeros; on w8a's 300 binary features 20 times fewer
 // operations), else one GEMM (Kernel.Cross).
-func (m *Model) kernelBlock(block, sv mat.Matrix, sparse *kernel.SparseCross) *mat.Dense {
-	if sparse == nil {
+func (m *Model) kernelBlock(block, sv mat.Matrix, sp *kernel.SparseCross) *mat.Dense {
+	if sp == nil {
 		return m.kern.Cross(block, sv)
 	}
 	r, _ := block.Dims()
 	c, _ := sv.Dims()
 	kb := mat.NewDense(r, c, nil)
-	sparse.Block(block, kb)
+	sp.Block(block, kb)
 	return kb
 }
 
@@ -591,17 +715,17 @@ func (m *Model) Accuracy(d *dataio.Dataset, normalized bool) float64 {
 	if m.IsMultiClass() {
 		var pred []int
 		if normalized {
-			pred = m.PredictClassesNormalized(d.X)
+			pred = m.PredictClassesNormalized(d.Features())
 		} else {
-			pred = m.PredictClasses(d.X)
+			pred = m.PredictClasses(d.Features())
 		}
 		return float64(correct(d.Class, pred)) / float64(d.Len())
 	}
 	var f []float64
 	if normalized {
-		f = m.DecisionNormalized(d.X)
+		f = m.DecisionNormalized(d.Features())
 	} else {
-		f = m.Decision(d.X)
+		f = m.Decision(d.Features())
 	}
 	return ConfusionOf(f, d.Y).Accuracy()
 }

@@ -205,6 +205,9 @@ func requireFields(raw []byte) error {
 // normaliser's shift or a sigmoid's A edited to null was applied as 0 by a
 // model without a checksum (issue 42). The field is named by its path.
 func refuseNulls(raw []byte) error {
+	if !hasNull(raw) {
+		return nil // the token walk below names the field; without a null there is none to name
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	type level struct {
@@ -272,6 +275,32 @@ func refuseNulls(raw []byte) error {
 	}
 }
 
+// hasNull reports whether the JSON text raw holds a null literal (outside
+// strings, where an n can begin nothing else): one pass over the bytes,
+// where refuseNulls' token walk took half of loading a model of 1,355,191
+// features (2.7 of 5.9 s).
+func hasNull(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == 'n':
+			return true
+		}
+	}
+	return false
+}
+
 // requireModelFields checks the fields of one model (the file's, or one
 // pair or class of a multi-class model: "pairs[i]." its prefix), each pair
 // as a binary model (issue 34: a pair's lost bias and rho were read as 0).
@@ -330,8 +359,12 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 	if err := json.Unmarshal(top["support_vectors"], &svs); err != nil || svs == nil {
 		return fmt.Errorf("field %ssupport_vectors is not a list", prefix)
 	}
+	svKeys := []string{"coef", "x"}
+	if string(top["sparse_support_vectors"]) == "true" {
+		svKeys = []string{"coef", "index", "value"}
+	}
 	for i, sv := range svs {
-		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), "coef", "x"); err != nil {
+		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), svKeys...); err != nil {
 			return err
 		}
 	}

@@ -88,9 +88,10 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	d := train.Dim()
 	m := &Model{
 		Encoder: train.Encoder, Normalizer: s.Norm, GammaSpace: gammaSpace(s.Norm), NumFeatures: d,
-		FeatureNames: append([]string(nil), train.FeatureNames...),
+		FeatureNames: modelFeatureNames(train),
 		Classes:      slices.Clone(train.ClassLabels), Multiclass: train.Multiclass,
-		TrainingRows: trainingRowHashes(train.X),
+		TrainingRows: trainingRowHashes(train.Features()),
+		Sparse:       train.IsSparse(),
 		Provenance:   Provenance{Data: train.Source, DataSHA256: train.SHA256},
 		Bias:         0, SupportVectors: []SupportVector{},
 	}
@@ -185,7 +186,9 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		m.Training.NBSV += pm.Training.NBSV
 		m.Pairs = append(m.Pairs, pm)
 	}
-	shareSVRows(m.Pairs, d, true) // the support vectors out of train.X, each row once
+	if !m.Sparse { // a sparse pair's support vectors are copies already (sparseSVs)
+		shareSVRows(m.Pairs, d, true) // the support vectors out of train.X, each row once
+	}
 	first := m.Pairs[0]
 	m.Kernel, m.MarginKind, m.C, m.Labels = first.Kernel, first.MarginKind, first.C, dataio.LabelMap{}
 	for _, sv := range isSV {
@@ -283,7 +286,7 @@ func (v *trainVotes) add(rows []int, y []float64, res solver.SVCResult) {
 // half of train's CPU: LIBSVM's svm-train makes none.
 func trainCorrect(m *Model, train *dataio.Dataset, v *trainVotes) int {
 	if v == nil {
-		return correct(train.Class, m.PredictClassesNormalized(train.X))
+		return correct(train.Class, m.PredictClassesNormalized(train.Features()))
 	}
 	k := len(m.Classes)
 	sure := 0
@@ -298,11 +301,7 @@ func trainCorrect(m *Model, train *dataio.Dataset, v *trainVotes) int {
 	if len(rest) == 0 {
 		return sure
 	}
-	X := mat.NewDense(len(rest), train.Dim(), nil)
-	for r, i := range rest {
-		X.SetRow(r, train.X.RawRowView(i))
-	}
-	for r, c := range m.PredictClassesNormalized(X) {
+	for r, c := range m.PredictClassesNormalized(selectRows(train.Features(), rest)) {
 		if c == train.Class[rest[r]] {
 			sure++
 		}
@@ -368,6 +367,9 @@ func (m *Model) validateMulti() error {
 		if pm.IsMultiClass() || pm.Normalizer != nil || pm.Encoder != nil {
 			return bad("pair %d is not a binary SVM in the model's normalised space", p+1)
 		}
+		if pm.Sparse != m.Sparse {
+			return bad("pair %d has sparse_support_vectors %v, the model %v", p+1, pm.Sparse, m.Sparse)
+		}
 		if err := pm.prepare(); err != nil {
 			return fmt.Errorf("pair %d (classes %q and %q): %w", p+1, want.Positive, want.Negative, err)
 		}
@@ -414,20 +416,10 @@ func (m *Model) pairDecisions(X mat.Matrix, norm *dataio.Normalizer) [][]float64
 		panic("model: PairDecisions of a binary model")
 	}
 	if norm != nil {
-		n, d := X.Dims()
-		if d != m.NumFeatures {
+		if _, d := X.Dims(); d != m.NumFeatures {
 			panic(fmt.Sprintf("model: decision on %d features, the model has %d", d, m.NumFeatures))
 		}
-		Z := mat.NewDense(max(n, 1), d, nil)
-		if n == 0 {
-			Z = &mat.Dense{}
-		}
-		for i := 0; i < n; i++ {
-			row := Z.RawRowView(i)
-			mat.Row(row, i, X)
-			norm.ApplyRow(row, row)
-		}
-		X = Z
+		X = m.normalizedRows(X, norm)
 	}
 	if m.shared != nil {
 		return m.shared.decisions(m, X)
@@ -550,6 +542,9 @@ func shareSVRows(pairs []*Model, d int, fresh bool) (rows []float64, idx [][]int
 // pairs use different kernels (or have no support vector at all). The
 // pairs' support vectors become rows of its matrix (shareSVRows).
 func newSharedSVs(m *Model) *sharedSVs {
+	if m.Sparse {
+		return nil // each pair computes on its own compressed rows
+	}
 	first := m.Pairs[0].Kernel
 	for _, pm := range m.Pairs[1:] {
 		if !reflect.DeepEqual(pm.Kernel, first) {
@@ -573,7 +568,7 @@ func newSharedSVs(m *Model) *sharedSVs {
 // of X, from one kernel block per blockRows rows against the shared
 // support vectors.
 func (sh *sharedSVs) decisions(m *Model, X mat.Matrix) [][]float64 {
-	n, d := X.Dims()
+	n, _ := X.Dims()
 	out := make([][]float64, len(m.Pairs))
 	for p := range out {
 		out[p] = make([]float64, n)
@@ -581,24 +576,11 @@ func (sh *sharedSVs) decisions(m *Model, X mat.Matrix) [][]float64 {
 	if n == 0 {
 		return out
 	}
-	dense, isDense := X.(*mat.Dense)
 	rows, _ := sh.X.Dims()
-	rows = blockRowsFor(rows)
-	for r0 := 0; r0 < n; r0 += rows {
-		r1 := min(r0+rows, n)
-		var block mat.Matrix
-		if isDense {
-			block = dense.Slice(r0, r1, 0, d)
-		} else {
-			b := mat.NewDense(r1-r0, d, nil)
-			for i := r0; i < r1; i++ {
-				mat.Row(b.RawRowView(i-r0), i, X)
-			}
-			block = b
-		}
+	m.eachBlock(X, nil, blockRowsFor(rows), func(r0, r1 int, block mat.Matrix) {
 		kb := m.kernelBlock(block, sh.X, sh.sparse) // (r1-r0) × nsv
 		sh.blockDecisions(out, r0, kb, m)
-	}
+	})
 	return out
 }
 

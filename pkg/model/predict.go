@@ -229,7 +229,7 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		}
 		return r, nil
 	}
-	f := m.Decision(d.X)
+	f := m.Decision(d.Features())
 	r := &Predictions{
 		Model: s.ModelFile, Kernel: m.Kernel, Margin: m.MarginKind.String(), C: m.C, NSV: m.NSV(),
 		Normalize: "none", Provenance: m.Provenance,
@@ -263,7 +263,7 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 		c := ConfusionOf(of, oy)
 		return Scores{Confusion: c, Correct: c.Correct(), Accuracy: c.Accuracy()}
 	}
-	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.X), score, name))...)
+	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.Features()), score, name))...)
 	r.finishNotes(m, d, notes)
 	if s.Probability {
 		return r, r.addProbabilities(m, d)
@@ -275,7 +275,7 @@ func Predict(ctx context.Context, m *Model, d *dataio.Dataset, s PredictSettings
 // data, the log-loss and the Brier score of all rows and of the rows that
 // were not training rows (r.Others).
 func (r *Predictions) addProbabilities(m *Model, d *dataio.Dataset) error {
-	prob := m.Probabilities(d.X)
+	prob := m.Probabilities(d.Features())
 	r.ProbabilityClasses = m.ProbabilityClasses()
 	contra := 0
 	for i := range r.Predictions {
@@ -341,7 +341,7 @@ func (r *Predictions) finishNotes(m *Model, d *dataio.Dataset, notes []hint.Text
 // confusion matrix.
 func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, notes []hint.Text) *Predictions {
 	k := len(m.Classes)
-	dec := m.PairDecisions(d.X)
+	dec := m.PairDecisions(d.Features())
 	pred := dataio.Combine(dec, k, m.Multiclass)
 	ovr := m.Multiclass == dataio.OneVsRest
 	r := &Predictions{Multiclass: m.Multiclass,
@@ -387,7 +387,7 @@ func predictMulti(m *Model, d *dataio.Dataset, s PredictSettings, name string, n
 		sc := score(all)
 		r.Scores = &sc
 	}
-	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.X), score, name))...)
+	notes = append(notes, hint.Texts(r.markTrainingRows(m.TrainingRowsIn(d.Features()), score, name))...)
 	r.finishNotes(m, d, notes)
 	return r
 }
@@ -456,17 +456,21 @@ func fitWidth(d *dataio.Dataset, width int, name string, s PredictSettings) (*da
 // resizeFeatures returns d with width features: its own, then zeros (or
 // only the first width).
 func resizeFeatures(d *dataio.Dataset, width int) *dataio.Dataset {
-	n, have := d.X.Dims()
+	n, have := d.Dims()
 	if n == 0 { // the readers refuse empty data; nothing to resize
 		return d
 	}
-	x := mat.NewDense(n, width, nil)
 	keep := min(have, width)
-	for i := 0; i < n; i++ {
-		copy(x.RawRowView(i)[:keep], d.X.RawRowView(i)[:keep])
-	}
 	c := *d
-	c.X = x
+	if d.Sparse != nil {
+		c.Sparse = resizeCSR(d.Sparse, width)
+	} else {
+		x := mat.NewDense(n, width, nil)
+		for i := 0; i < n; i++ {
+			copy(x.RawRowView(i)[:keep], d.X.RawRowView(i)[:keep])
+		}
+		c.X = x
+	}
 	c.FeatureNames = make([]string, width)
 	copy(c.FeatureNames, d.FeatureNames)
 	for j := keep; j < width; j++ {

@@ -48,11 +48,7 @@ func fitSigmoid(ctx context.Context, train *dataio.Dataset, spec kernel.Spec, p 
 		if err != nil {
 			return nil, err
 		}
-		X := mat.NewDense(len(held), train.Dim(), nil)
-		for k, i := range held {
-			X.SetRow(k, train.X.RawRowView(i))
-		}
-		return m.DecisionNormalized(X), nil
+		return m.DecisionNormalized(selectRows(train.Features(), held)), nil
 	})
 	if err != nil {
 		return nil, err
@@ -173,7 +169,7 @@ func scoreProbabilities(ts *TestScores, m *Model, test *dataio.Dataset) error {
 	if !m.IsMultiClass() {
 		truth = binaryTruth(test.Y)
 	}
-	ll, b, err := ProbabilityScores(m.ProbabilitiesNormalized(test.X), truth)
+	ll, b, err := ProbabilityScores(m.ProbabilitiesNormalized(test.Features()), truth)
 	if err != nil {
 		return fmt.Errorf("score the test part's probabilities: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // rowHashSig is the number of significant digits a normalised value keeps
@@ -60,8 +62,35 @@ func rowHash(x []float64) string {
 		buf = append(buf, ',')
 		h.Write(buf)
 	}
+	return hex16(h.Sum64())
+}
+
+// sparseRowHash is rowHash's form for a sparse model (Model.Sparse): the
+// hash of the row's non-zero features alone, each written as its number
+// (from 1), a colon and its value with rowHashSig significant digits,
+// followed by a comma, so that it costs the row's non-zeros, not its
+// width, and is the same whether the row was held dense or compressed.
+func sparseRowHash(ind []int32, val []float64) string {
+	h := fnv.New64a()
+	var buf []byte
+	for p, k := range ind {
+		v := val[p]
+		if v == 0 {
+			continue
+		}
+		buf = strconv.AppendInt(buf[:0], int64(k)+1, 10)
+		buf = append(buf, ':')
+		buf = strconv.AppendFloat(buf, v, 'g', rowHashSig, 64)
+		buf = append(buf, ',')
+		h.Write(buf)
+	}
+	return hex16(h.Sum64())
+}
+
+// hex16 writes h as 16 hex digits.
+func hex16(h uint64) string {
 	var out [8]byte
-	binary.BigEndian.PutUint64(out[:], h.Sum64())
+	binary.BigEndian.PutUint64(out[:], h)
 	const hexDigits = "0123456789abcdef"
 	s := make([]byte, 16)
 	for i, b := range out {
@@ -70,10 +99,17 @@ func rowHash(x []float64) string {
 	return string(s)
 }
 
-// trainingRowHashes hashes the rows of the normalised training matrix X.
+// trainingRowHashes hashes the rows of the normalised training matrix X:
+// by rowHash, or by sparseRowHash for compressed rows (a sparse model).
 func trainingRowHashes(X mat.Matrix) RowHashes {
 	n, d := X.Dims()
 	out := make(RowHashes, n)
+	if s, ok := X.(*sparse.CSR); ok {
+		for i := range n {
+			out[i] = sparseRowHash(s.Row(i))
+		}
+		return out
+	}
 	row := make([]float64, d)
 	for i := range n {
 		mat.Row(row, i, X)
@@ -97,11 +133,30 @@ func (m *Model) TrainingRowsIn(X mat.Matrix) []bool {
 	}
 	n, d := X.Dims()
 	out := make([]bool, n)
+	norm := m.Normalizer
+	if norm != nil && len(norm.Shift) != d {
+		norm = nil
+	}
+	if m.Sparse {
+		// The non-zeros of each normalised row, in blocks.
+		const rows = 1024
+		for r0 := 0; r0 < n; r0 += rows {
+			r1 := min(r0+rows, n)
+			b := normalizedCSR(X, r0, r1, norm)
+			for i := r0; i < r1; i++ {
+				ind, val := b.Row(i - r0)
+				if !hasNaN(val) {
+					out[i] = known[sparseRowHash(ind, val)]
+				}
+			}
+		}
+		return out
+	}
 	row := make([]float64, d)
 	for i := range n {
-		mat.Row(row, i, X)
-		if m.Normalizer != nil && len(m.Normalizer.Shift) == d {
-			m.Normalizer.ApplyRow(row, row)
+		rowTo(X, i, row)
+		if norm != nil {
+			norm.ApplyRow(row, row)
 		}
 		if hasNaN(row) {
 			continue

@@ -56,17 +56,23 @@ func (m *Model) validate() error {
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	if prob := m.HasProbability(); prob != (m.FormatVersion == 4) {
+	if m.Sparse != (m.FormatVersion == 5) {
+		if m.Sparse {
+			return bad("sparse support vectors in a format_version %d file (they need 5)", m.FormatVersion)
+		}
+		return bad("format_version 5 without sparse support vectors (a model without them is version 1, 2, 3 or 4)")
+	}
+	if prob := m.HasProbability(); prob != (m.FormatVersion == 4) && m.FormatVersion != 5 {
 		if prob {
 			return bad("probability estimates in a format_version %d file (they need 4)", m.FormatVersion)
 		}
 		return bad("format_version 4 without probability estimates (a model without them is version 1, 2 or 3)")
 	}
 	if m.IsMultiClass() || m.Pairs != nil {
-		if m.FormatVersion != 3 && m.FormatVersion != 4 {
+		if m.FormatVersion < 3 {
 			return bad("a multi-class model in a format_version %d file (multi-class models need 3)", m.FormatVersion)
 		}
-	} else if m.Encoder == nil && m.FormatVersion != 1 && m.FormatVersion != 4 {
+	} else if m.Encoder == nil && m.FormatVersion != 1 && m.FormatVersion < 4 {
 		return bad("format_version %d without an encoder (a model without one is version 1)", m.FormatVersion)
 	}
 	if s := m.Probability; s != nil && !s.Plausible() {
@@ -106,6 +112,9 @@ func (m *Model) validate() error {
 	if err := m.checkTraining(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	if m.Sparse {
+		return m.validateSparseSVs()
+	}
 	for i, sv := range m.SupportVectors {
 		if len(sv.X) != d {
 			return bad("support vector %d has %d features, want %d", i+1, len(sv.X), d)
@@ -116,6 +125,45 @@ func (m *Model) validate() error {
 		for j, v := range sv.X {
 			if !finite(v) {
 				return bad("support vector %d, feature %d is %g", i+1, j+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// validateSparseSVs checks a sparse model's support vectors (each its
+// indices ascending within 1 to num_features, as many values, all finite,
+// and no "x") and that its kernel computes on compressed rows.
+func (m *Model) validateSparseSVs() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+	}
+	d := m.NumFeatures
+	k, err := kernel.FromSpec(m.Kernel)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if err := kernel.SparseSupport(k, d); err != nil {
+		return fmt.Errorf("%w: sparse support vectors: %w", ErrInvalid, err)
+	}
+	for i, sv := range m.SupportVectors {
+		if sv.X != nil {
+			return bad("support vector %d has \"x\" in a model of sparse support vectors (want \"index\" and \"value\")", i+1)
+		}
+		if len(sv.Index) != len(sv.Value) {
+			return bad("support vector %d has %d indices and %d values", i+1, len(sv.Index), len(sv.Value))
+		}
+		if !finite(sv.Coef) {
+			return bad("support vector %d has coefficient %g", i+1, sv.Coef)
+		}
+		prev := int32(0)
+		for p, j := range sv.Index {
+			if j <= prev || int(j) > d {
+				return bad("support vector %d: index %d after %d (want ascending, from 1 to %d)", i+1, j, prev, d)
+			}
+			prev = j
+			if v := sv.Value[p]; !finite(v) {
+				return bad("support vector %d, feature %d is %g", i+1, j, v)
 			}
 		}
 	}
