@@ -59,11 +59,11 @@ func TestGenerateHelpCountsProblems(t *testing.T) {
 	for _, m := range listed {
 		names = append(names, m[1])
 	}
-	if strings.Join(names, ",") != "weston,chessboard,sparse,blobs" {
+	if strings.Join(names, ",") != "weston,chessboard,sparse,blobs,text" {
 		t.Fatalf("listed problems %v", names)
 	}
-	if !strings.HasPrefix(out, "generate writes one of four synthetic problems") {
-		t.Errorf("help does not say four:\n%.200s", out)
+	if !strings.HasPrefix(out, "generate writes one of five synthetic problems") {
+		t.Errorf("help does not say five:\n%.200s", out)
 	}
 }
 
