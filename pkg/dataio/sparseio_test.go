@@ -152,8 +152,20 @@ func TestSparseEntryPoints(t *testing.T) {
 			t.Fatal(err)
 		}
 		qntr, qnte, qnorm, _ := Normalize(Auto, qtr, qte, false)
+		// The dense normaliser lists every constant feature; the sparse
+		// one leaves out those no training row sets.
+		set := tr.Sparse.ColumnNNZ()
+		wantConstant := []int{}
+		for _, j := range qnorm.Constant {
+			if set[j] > 0 {
+				wantConstant = append(wantConstant, j)
+			}
+		}
+		if len(qnorm.Constant) == 0 || len(wantConstant) == len(qnorm.Constant) {
+			t.Fatalf("partition %d: the test data have no unset feature to leave out", k)
+		}
 		if norm.Kind != MaxAbs || qnorm.Kind != MaxAbs || !ntr.IsSparse() || !nte.IsSparse() || !slices.Equal(norm.Scale, qnorm.Scale) ||
-			!slices.Equal(norm.Constant, qnorm.Constant) || !mat.Equal(ntr.Sparse.ToDense(), qntr.X) || !mat.Equal(nte.Sparse.ToDense(), qnte.X) {
+			!slices.Equal(append([]int{}, norm.Constant...), wantConstant) || !mat.Equal(ntr.Sparse.ToDense(), qntr.X) || !mat.Equal(nte.Sparse.ToDense(), qnte.X) {
 			t.Fatalf("partition %d: maxabs on compressed rows differs from the dense one", k)
 		}
 		if !mat.Equal(tr.Sparse.ToDense(), qtr.X) {
@@ -368,5 +380,39 @@ func TestSparseMultiClass(t *testing.T) {
 	}
 	if s := Describe(k); s.Rows != 4 || s.NonZeros != 5 || s.Positive != 2 {
 		t.Errorf("%+v", s)
+	}
+}
+
+// TestSparseNormalizerListsNoUnsetFeature: a sparse training part's
+// normaliser lists as constant only the features set to one value in every
+// row, not the words no row sets (they filled every record and model file:
+// 1,355,191 indices at news20's width).
+func TestSparseNormalizerListsNoUnsetFeature(t *testing.T) {
+	// Feature 0 is set to 2 in every row (constant), 1 varies, 2 and 3 are
+	// never set.
+	m, err := sparse.New(3, 4, []int{0, 2, 3, 5}, []int32{0, 1, 0, 0, 1}, []float64{2, 1, 2, 2, -3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{MaxAbs, NoScale} {
+		nz, err := FitNormalizer(kind, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nz.Constant) != 1 || nz.Constant[0] != 0 {
+			t.Errorf("%s: Constant = %v, want [0]", kind, nz.Constant)
+		}
+		dense, err := FitNormalizer(kind, m.ToDense())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dense.Constant) != 3 {
+			t.Errorf("%s dense: Constant = %v, want [0 2 3] (dense data unchanged)", kind, dense.Constant)
+		}
+		for j := range nz.Shift {
+			if nz.Shift[j] != dense.Shift[j] || nz.Scale[j] != dense.Scale[j] {
+				t.Errorf("%s: feature %d: (%v, %v) sparse against (%v, %v) dense", kind, j, nz.Shift[j], nz.Scale[j], dense.Shift[j], dense.Scale[j])
+			}
+		}
 	}
 }
