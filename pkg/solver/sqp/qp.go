@@ -53,6 +53,24 @@ type qpResult struct {
 // -x_j ≥ -hi_j. The rows of the general constraints are scanned for their
 // non-zero entries once, so structured (sparse) constraint matrices cost
 // O(nnz) per product.
+//
+// Sparsity of the factors. On slack-structured problems (Problem.NumLinear:
+// G = diag(G₁, D) with a small G₁, constraints with a few non-zeros each) J
+// starts diagonal but for G₁'s block and stays sparse: a constraint added
+// or dropped rotates only the rows of J it touches. Measured on twolevel's
+// QPs (a1a, 1,072 variables) at the end of a solve, 2–3 % of Jᵀ's entries
+// and 4 % of R's upper triangle are non-zero, and 80 % of R's rows have
+// nothing off the diagonal, but the non-zeros are scattered (R's columns
+// are in the order the constraints were added). So Jᵀ and R stay dense
+// arrays, and each row also lists the columns where it may be non-zero
+// (jcol, rcol; sorted): rotations, swaps, column shifts, axpys and dot
+// products run over the listed columns only. The arithmetic is the dense
+// code's, on the same numbers in the same order: a rotation, a shift or an
+// axpy is element-wise, and a dot product is summed in floats.Dot's lanes
+// (dotList). What is skipped is products with an exact zero, which leave a
+// sum's bits as they are (a zero term can change only the sign of a zero
+// sum, and nothing here divides by such a sum). full switches the lists
+// off (every row dense): the reference the tests compare with.
 type gi struct {
 	p  *qpProblem
 	n  int
@@ -72,6 +90,85 @@ type gi struct {
 	d, z  []float64
 	rv    []float64
 	iters int
+
+	full bool      // dense rows, no lists (the tests' reference)
+	jcol [][]int32 // row i of Jᵀ is zero outside the columns jcol[i]
+	rcol [][]int32 // row i of R (i < q) is zero outside the columns rcol[i]
+	zlo  int       // z is zero outside [zlo, zhi)
+	zhi  int
+	tmp  []int32 // scratch of union
+}
+
+// union sets s.tmp to the sorted union of the column lists a and b.
+func (s *gi) union(a, b []int32) []int32 {
+	u := s.tmp[:0]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			u = append(u, a[i])
+			i++
+		case a[i] > b[j]:
+			u = append(u, b[j])
+			j++
+		default:
+			u = append(u, a[i])
+			i++
+			j++
+		}
+	}
+	u = append(u, a[i:]...)
+	u = append(u, b[j:]...)
+	s.tmp = u
+	return u
+}
+
+// colsFrom is the part of the sorted column list cols at or right of k.
+func colsFrom(cols []int32, k int) []int32 {
+	for len(cols) > 0 && int(cols[0]) < k {
+		cols = cols[1:]
+	}
+	return cols
+}
+
+// rotList applies [c s; -s c] to the rows x and y at the columns cols, as
+// rotRowsGo does to every column (the same products and sums).
+func rotList(x, y []float64, cols []int32, c, s float64) {
+	for _, k := range cols {
+		xi, yi := x[k], y[k]
+		x[k] = c*xi + s*yi
+		y[k] = -s*xi + c*yi
+	}
+}
+
+// rotJ rotates rows a and b of Jᵀ by [c s; -s c]; both then list the union
+// of their columns.
+func (s *gi) rotJ(a, b int, c, sn float64) {
+	n := s.n
+	ra, rb := s.jt[a*n:(a+1)*n], s.jt[b*n:(b+1)*n]
+	if s.full {
+		rotRows(ra, rb, c, sn)
+		return
+	}
+	u := s.union(s.jcol[a], s.jcol[b])
+	rotList(ra, rb, u, c, sn)
+	s.jcol[a], s.jcol[b] = rotCols(s.jcol[a], s.jcol[b], u, c, sn)
+}
+
+// rotCols returns the column lists of rows a and b (lists ca and cb, union
+// u) after the rotation [c s; -s c]: a swap (c = 0) swaps them, no rotation
+// (s = 0) keeps them, any other rotation fills both with the union. The
+// swaps are what keep the factors sparse: dropping a constraint rotates
+// every later pair of rows, and where a row had nothing there the rotation
+// is a swap (a chain of unions would fill every row it passes).
+func rotCols(ca, cb, u []int32, c, s float64) ([]int32, []int32) {
+	switch {
+	case c == 0:
+		return cb, ca
+	case s == 0:
+		return ca, cb
+	}
+	return append(ca[:0], u...), append(cb[:0], u...)
 }
 
 func newGI(p *qpProblem) *gi {
@@ -89,8 +186,17 @@ func newGI(p *qpProblem) *gi {
 		d:     make([]float64, n),
 		z:     make([]float64, n),
 		rv:    make([]float64, n),
+		jcol:  make([][]int32, n),
+		rcol:  make([][]int32, n),
 	}
 	copy(s.jt, p.linv)
+	for i := 0; i < n; i++ {
+		for j, v := range s.jt[i*n : (i+1)*n] {
+			if v != 0 {
+				s.jcol[i] = append(s.jcol[i], int32(j))
+			}
+		}
+	}
 	for k := 0; k < p.m; k++ {
 		row := p.A[k*n : (k+1)*n]
 		var idx []int
@@ -159,6 +265,14 @@ func (s *gi) computeD(k int) {
 		}
 		idx, val := s.nz[k], s.nzv[k]
 		for i := 0; i < n; i++ {
+			if !s.full && len(idx) > 0 {
+				// Outside its columns' range the row gives sg·(+0),
+				// what the sum of zero products gives.
+				if jc := s.jcol[i]; len(jc) == 0 || idx[0] > int(jc[len(jc)-1]) || idx[len(idx)-1] < int(jc[0]) {
+					s.d[i] = sg * 0
+					continue
+				}
+			}
 			ji := s.jt[i*n : (i+1)*n]
 			var t float64
 			for c, j := range idx {
@@ -227,18 +341,28 @@ func (s *gi) add(k int, uk float64) {
 		}
 		c, sn, h := givens(s.d[j], s.d[last])
 		s.d[j], s.d[last] = h, 0
-		rotRows(s.jt[j*n:(j+1)*n], s.jt[last*n:(last+1)*n], c, sn)
+		s.rotJ(j, last, c, sn)
 		last = j
 	}
 	if last > q {
 		a, b := s.jt[q*n:(q+1)*n], s.jt[last*n:(last+1)*n]
-		for i := range a {
-			a[i], b[i] = b[i], a[i]
+		if s.full {
+			for i := range a {
+				a[i], b[i] = b[i], a[i]
+			}
+		} else {
+			for _, i := range s.union(s.jcol[q], s.jcol[last]) {
+				a[i], b[i] = b[i], a[i]
+			}
+			s.jcol[q], s.jcol[last] = s.jcol[last], s.jcol[q]
 		}
 		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
 		s.r[i*n+q] = s.d[i]
+		if !s.full && s.d[i] != 0 {
+			s.rcol[i] = append(s.rcol[i], int32(q))
+		}
 	}
 	s.active = append(s.active, k)
 	s.u = append(s.u, uk)
@@ -253,8 +377,30 @@ func (s *gi) drop(l int) {
 	// Shift columns l+1..q-1 of R left.
 	for i := 0; i < q; i++ {
 		row := s.r[i*n:]
-		copy(row[l:q-1], row[l+1:q])
-		row[q-1] = 0
+		if s.full {
+			copy(row[l:q-1], row[l+1:q])
+			row[q-1] = 0
+			continue
+		}
+		// The same on the listed columns: column l's entry goes, each
+		// c > l moves to c-1 (in increasing order, so a move lands on
+		// an entry already moved or zero).
+		rc := s.rcol[i]
+		w := 0
+		for _, c := range rc {
+			switch {
+			case int(c) < l:
+				rc[w] = c
+				w++
+			case int(c) == l:
+				row[c] = 0
+			default:
+				row[c-1], row[c] = row[c], 0
+				rc[w] = c - 1
+				w++
+			}
+		}
+		s.rcol[i] = rc[:w]
 	}
 	// Restore triangularity: zero the sub-diagonal R[j+1][j], j = l..q-2.
 	for j := l; j < q-1; j++ {
@@ -263,10 +409,36 @@ func (s *gi) drop(l int) {
 			continue
 		}
 		s.r[j*n+j], s.r[(j+1)*n+j] = h, 0
-		if j+1 < q-1 {
-			rotRows(s.r[j*n+j+1:j*n+q-1], s.r[(j+1)*n+j+1:(j+1)*n+q-1], c, sn)
+		if s.full {
+			if j+1 < q-1 {
+				rotRows(s.r[j*n+j+1:j*n+q-1], s.r[(j+1)*n+j+1:(j+1)*n+q-1], c, sn)
+			}
+		} else {
+			// Row j holds columns ≥ j, row j+1 columns ≥ j (its
+			// sub-diagonal, now zero) and both lie left of q-1.
+			u := s.union(colsFrom(s.rcol[j], j+1), colsFrom(s.rcol[j+1], j+1))
+			rotList(s.r[j*n:(j+1)*n], s.r[(j+1)*n:(j+2)*n], u, c, sn)
+			// The new lists (as rotCols, row j with its diagonal): u
+			// lives in s.tmp, the others in the rows' own arrays.
+			a, b := colsFrom(s.rcol[j], j+1), colsFrom(s.rcol[j+1], j+1)
+			switch {
+			case c == 0:
+				s.tmp = append(s.tmp[:0], a...)
+				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), b...)
+				s.rcol[j+1] = append(s.rcol[j+1][:0], s.tmp...)
+			case sn == 0:
+				s.tmp = append(s.tmp[:0], a...)
+				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), s.tmp...)
+				s.rcol[j+1] = s.rcol[j+1][:copy(s.rcol[j+1], b)]
+			default:
+				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), u...)
+				s.rcol[j+1] = append(s.rcol[j+1][:0], u...)
+			}
 		}
-		rotRows(s.jt[j*n:(j+1)*n], s.jt[(j+1)*n:(j+2)*n], c, sn)
+		s.rotJ(j, j+1, c, sn)
+	}
+	if !s.full {
+		s.rcol[q-1] = s.rcol[q-1][:0]
 	}
 	s.active = append(s.active[:l], s.active[l+1:]...)
 	s.u = append(s.u[:l], s.u[l+1:]...)
@@ -290,9 +462,10 @@ func (s *gi) step(k int) error {
 		s.computeD(k)
 		q := s.q
 		// z = J₂ d₂.
-		for i := range s.z {
-			s.z[i] = 0
+		if s.zlo < s.zhi {
+			clear(s.z[s.zlo:s.zhi])
 		}
+		s.zlo, s.zhi = n, 0
 		var zn, dn float64
 		for i := 0; i < n; i++ {
 			dn += s.d[i] * s.d[i]
@@ -303,7 +476,20 @@ func (s *gi) step(k int) error {
 				continue
 			}
 			zn += di * di
-			floats.AddScaled(s.z, di, s.jt[i*n:(i+1)*n])
+			ji := s.jt[i*n : (i+1)*n]
+			if s.full {
+				floats.AddScaled(s.z, di, ji)
+				s.zlo, s.zhi = 0, n
+				continue
+			}
+			jc := s.jcol[i]
+			if len(jc) == 0 {
+				continue
+			}
+			for _, c := range jc {
+				s.z[c] += di * ji[c]
+			}
+			s.zlo, s.zhi = min(s.zlo, int(jc[0])), max(s.zhi, int(jc[len(jc)-1])+1)
 		}
 		// r = R⁻¹ d₁ by back substitution; entries past the last non-zero
 		// of d₁ are zero.
@@ -316,7 +502,11 @@ func (s *gi) step(k int) error {
 			row := s.r[i*n:]
 			t := s.d[i]
 			if i < last {
-				t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
+				if s.full {
+					t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
+				} else {
+					t -= dotList(row, s.rv, i+1, last+1, s.rcol[i])
+				}
 			}
 			s.rv[i] = t / row[i]
 		}
@@ -348,7 +538,9 @@ func (s *gi) step(k int) error {
 			s.drop(l)
 			continue
 		}
-		floats.AddScaled(s.x, t, s.z)
+		if s.zlo < s.zhi {
+			floats.AddScaled(s.x[s.zlo:s.zhi], t, s.z[s.zlo:s.zhi])
+		}
 		if t == t2 {
 			s.add(k, uplus)
 			return nil
@@ -364,8 +556,16 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 	// Unconstrained minimum x = -J Jᵀ a.
 	for i := 0; i < n; i++ {
 		ji := s.jt[i*n : (i+1)*n]
-		c := floats.Dot(ji, p.a)
-		floats.AddScaled(s.x, -c, ji)
+		if s.full {
+			c := floats.Dot(ji, p.a)
+			floats.AddScaled(s.x, -c, ji)
+			continue
+		}
+		jc := s.jcol[i]
+		c := dotList(ji, p.a, 0, n, jc)
+		for _, k := range jc {
+			s.x[k] += -c * ji[k]
+		}
 	}
 	// Equalities first: they never leave the active set.
 	for k := 0; k < p.neq; k++ {
