@@ -74,8 +74,8 @@ type qpResult struct {
 type gi struct {
 	p  *qpProblem
 	n  int
-	jt []float64 // Jᵀ, row-major: row i is column i of J
-	r  []float64 // R, upper triangular, row-major n×n (leading q×q used)
+	jt [][]float64 // Jᵀ by rows: row i is column i of J
+	r  [][]float64 // R by rows, upper triangular n×n (leading q×q used)
 	q  int
 
 	active []int     // active constraint ids, in R's column order
@@ -131,6 +131,26 @@ func colsFrom(cols []int32, k int) []int32 {
 	return cols
 }
 
+// scaleList multiplies x by a at the columns cols.
+func scaleList(x []float64, cols []int32, a float64) {
+	if a == 1 {
+		return
+	}
+	for _, k := range cols {
+		x[k] *= a
+	}
+}
+
+// rowsOf returns n rows of length n, zero, over one array.
+func rowsOf(n int) [][]float64 {
+	a := make([]float64, n*n)
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = a[i*n : (i+1)*n : (i+1)*n]
+	}
+	return rows
+}
+
 // rotList applies [c s; -s c] to the rows x and y at the columns cols, as
 // rotRowsGo does to every column (the same products and sums).
 func rotList(x, y []float64, cols []int32, c, s float64) {
@@ -144,39 +164,36 @@ func rotList(x, y []float64, cols []int32, c, s float64) {
 // rotJ rotates rows a and b of Jᵀ by [c s; -s c]; both then list the union
 // of their columns.
 func (s *gi) rotJ(a, b int, c, sn float64) {
-	n := s.n
-	ra, rb := s.jt[a*n:(a+1)*n], s.jt[b*n:(b+1)*n]
+	ra, rb := s.jt[a], s.jt[b]
 	if s.full {
 		rotRows(ra, rb, c, sn)
 		return
 	}
+	if c == 0 {
+		// A signed swap: x' = s·y, y' = -s·x, the numbers the rotation
+		// gives (c·x is a zero, which adds nothing to a non-zero). Most
+		// rotations of a drop are these (90 % on twolevel's QPs on a1a):
+		// dropping a constraint rotates every later pair of rows, and
+		// where a row of R has nothing there the rotation is a swap. As
+		// a union it would fill every row the chain passes.
+		s.jt[a], s.jt[b] = rb, ra
+		s.jcol[a], s.jcol[b] = s.jcol[b], s.jcol[a]
+		scaleList(s.jt[a], s.jcol[a], sn)
+		scaleList(s.jt[b], s.jcol[b], -sn)
+		return
+	}
 	u := s.union(s.jcol[a], s.jcol[b])
 	rotList(ra, rb, u, c, sn)
-	s.jcol[a], s.jcol[b] = rotCols(s.jcol[a], s.jcol[b], u, c, sn)
-}
-
-// rotCols returns the column lists of rows a and b (lists ca and cb, union
-// u) after the rotation [c s; -s c]: a swap (c = 0) swaps them, no rotation
-// (s = 0) keeps them, any other rotation fills both with the union. The
-// swaps are what keep the factors sparse: dropping a constraint rotates
-// every later pair of rows, and where a row had nothing there the rotation
-// is a swap (a chain of unions would fill every row it passes).
-func rotCols(ca, cb, u []int32, c, s float64) ([]int32, []int32) {
-	switch {
-	case c == 0:
-		return cb, ca
-	case s == 0:
-		return ca, cb
-	}
-	return append(ca[:0], u...), append(cb[:0], u...)
+	s.jcol[a] = append(s.jcol[a][:0], u...)
+	s.jcol[b] = append(s.jcol[b][:0], u...)
 }
 
 func newGI(p *qpProblem) *gi {
 	n := p.n
 	s := &gi{
 		p: p, n: n,
-		jt:    make([]float64, n*n),
-		r:     make([]float64, n*n),
+		jt:    rowsOf(n),
+		r:     rowsOf(n),
 		isAct: make([]bool, p.m+2*n),
 		flip:  make([]bool, p.m),
 		nz:    make([][]int, p.m),
@@ -189,9 +206,9 @@ func newGI(p *qpProblem) *gi {
 		jcol:  make([][]int32, n),
 		rcol:  make([][]int32, n),
 	}
-	copy(s.jt, p.linv)
 	for i := 0; i < n; i++ {
-		for j, v := range s.jt[i*n : (i+1)*n] {
+		copy(s.jt[i], p.linv[i*n:(i+1)*n])
+		for j, v := range s.jt[i] {
 			if v != 0 {
 				s.jcol[i] = append(s.jcol[i], int32(j))
 			}
@@ -273,7 +290,7 @@ func (s *gi) computeD(k int) {
 					continue
 				}
 			}
-			ji := s.jt[i*n : (i+1)*n]
+			ji := s.jt[i]
 			var t float64
 			for c, j := range idx {
 				t += ji[j] * val[c]
@@ -283,12 +300,12 @@ func (s *gi) computeD(k int) {
 	case k < p.m+n:
 		j := k - p.m
 		for i := 0; i < n; i++ {
-			s.d[i] = s.jt[i*n+j]
+			s.d[i] = s.jt[i][j]
 		}
 	default:
 		j := k - p.m - n
 		for i := 0; i < n; i++ {
-			s.d[i] = -s.jt[i*n+j]
+			s.d[i] = -s.jt[i][j]
 		}
 	}
 }
@@ -345,21 +362,19 @@ func (s *gi) add(k int, uk float64) {
 		last = j
 	}
 	if last > q {
-		a, b := s.jt[q*n:(q+1)*n], s.jt[last*n:(last+1)*n]
+		a, b := s.jt[q], s.jt[last]
 		if s.full {
 			for i := range a {
 				a[i], b[i] = b[i], a[i]
 			}
 		} else {
-			for _, i := range s.union(s.jcol[q], s.jcol[last]) {
-				a[i], b[i] = b[i], a[i]
-			}
+			s.jt[q], s.jt[last] = b, a
 			s.jcol[q], s.jcol[last] = s.jcol[last], s.jcol[q]
 		}
 		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
-		s.r[i*n+q] = s.d[i]
+		s.r[i][q] = s.d[i]
 		if !s.full && s.d[i] != 0 {
 			s.rcol[i] = append(s.rcol[i], int32(q))
 		}
@@ -372,11 +387,11 @@ func (s *gi) add(k int, uk float64) {
 
 // drop removes the active constraint at position l.
 func (s *gi) drop(l int) {
-	n, q := s.n, s.q
+	q := s.q
 	s.isAct[s.active[l]] = false
 	// Shift columns l+1..q-1 of R left.
 	for i := 0; i < q; i++ {
-		row := s.r[i*n:]
+		row := s.r[i]
 		if s.full {
 			copy(row[l:q-1], row[l+1:q])
 			row[q-1] = 0
@@ -404,36 +419,35 @@ func (s *gi) drop(l int) {
 	}
 	// Restore triangularity: zero the sub-diagonal R[j+1][j], j = l..q-2.
 	for j := l; j < q-1; j++ {
-		c, sn, h := givens(s.r[j*n+j], s.r[(j+1)*n+j])
+		c, sn, h := givens(s.r[j][j], s.r[j+1][j])
 		if sn == 0 {
 			continue
 		}
-		s.r[j*n+j], s.r[(j+1)*n+j] = h, 0
-		if s.full {
+		switch {
+		case s.full:
+			s.r[j][j], s.r[j+1][j] = h, 0
 			if j+1 < q-1 {
-				rotRows(s.r[j*n+j+1:j*n+q-1], s.r[(j+1)*n+j+1:(j+1)*n+q-1], c, sn)
+				rotRows(s.r[j][j+1:q-1], s.r[j+1][j+1:q-1], c, sn)
 			}
-		} else {
+		case c == 0:
+			// A signed swap (as in rotJ) of the rows right of column j:
+			// row j+1 (its sub-diagonal becoming h) goes up, row j (its
+			// entry at column j becoming 0) down.
+			s.r[j], s.r[j+1] = s.r[j+1], s.r[j]
+			s.rcol[j], s.rcol[j+1] = s.rcol[j+1], s.rcol[j]
+			s.r[j][j], s.r[j+1][j] = h, 0
+			b := s.rcol[j+1]
+			s.rcol[j+1] = b[:copy(b, colsFrom(b, j+1))]
+			scaleList(s.r[j], colsFrom(s.rcol[j], j+1), sn)
+			scaleList(s.r[j+1], s.rcol[j+1], -sn)
+		default:
+			s.r[j][j], s.r[j+1][j] = h, 0
 			// Row j holds columns ≥ j, row j+1 columns ≥ j (its
 			// sub-diagonal, now zero) and both lie left of q-1.
 			u := s.union(colsFrom(s.rcol[j], j+1), colsFrom(s.rcol[j+1], j+1))
-			rotList(s.r[j*n:(j+1)*n], s.r[(j+1)*n:(j+2)*n], u, c, sn)
-			// The new lists (as rotCols, row j with its diagonal): u
-			// lives in s.tmp, the others in the rows' own arrays.
-			a, b := colsFrom(s.rcol[j], j+1), colsFrom(s.rcol[j+1], j+1)
-			switch {
-			case c == 0:
-				s.tmp = append(s.tmp[:0], a...)
-				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), b...)
-				s.rcol[j+1] = append(s.rcol[j+1][:0], s.tmp...)
-			case sn == 0:
-				s.tmp = append(s.tmp[:0], a...)
-				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), s.tmp...)
-				s.rcol[j+1] = s.rcol[j+1][:copy(s.rcol[j+1], b)]
-			default:
-				s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), u...)
-				s.rcol[j+1] = append(s.rcol[j+1][:0], u...)
-			}
+			rotList(s.r[j], s.r[j+1], u, c, sn)
+			s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), u...)
+			s.rcol[j+1] = append(s.rcol[j+1][:0], u...)
 		}
 		s.rotJ(j, j+1, c, sn)
 	}
@@ -476,7 +490,7 @@ func (s *gi) step(k int) error {
 				continue
 			}
 			zn += di * di
-			ji := s.jt[i*n : (i+1)*n]
+			ji := s.jt[i]
 			if s.full {
 				floats.AddScaled(s.z, di, ji)
 				s.zlo, s.zhi = 0, n
@@ -499,7 +513,7 @@ func (s *gi) step(k int) error {
 			last--
 		}
 		for i := last; i >= 0; i-- {
-			row := s.r[i*n:]
+			row := s.r[i]
 			t := s.d[i]
 			if i < last {
 				if s.full {
@@ -555,7 +569,7 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 	p, n := s.p, s.n
 	// Unconstrained minimum x = -J Jᵀ a.
 	for i := 0; i < n; i++ {
-		ji := s.jt[i*n : (i+1)*n]
+		ji := s.jt[i]
 		if s.full {
 			c := floats.Dot(ji, p.a)
 			floats.AddScaled(s.x, -c, ji)
