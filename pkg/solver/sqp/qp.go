@@ -25,7 +25,8 @@ var errQPLimit = errors.New("QP subproblem iteration limit")
 // row-major n×n). Bounds of ±Inf are absent.
 type qpProblem struct {
 	n    int
-	linv []float64 // L⁻¹, row-major n×n
+	linv []float64 // L⁻¹, row-major n×n, lower triangular
+	nlin int       // linv's trailing nlin rows are zero off the diagonal (0: not known)
 	a    []float64
 	A    []float64 // m×n row-major
 	b    []float64
@@ -161,6 +162,16 @@ func rotList(x, y []float64, cols []int32, c, s float64) {
 	}
 }
 
+// outside reports whether column j lies outside the range of row i of Jᵀ's
+// listed columns (so Jᵀ[i][j] is zero; never with full).
+func (s *gi) outside(i, j int) bool {
+	if s.full {
+		return false
+	}
+	jc := s.jcol[i]
+	return len(jc) == 0 || j < int(jc[0]) || j > int(jc[len(jc)-1])
+}
+
 // rotJ rotates rows a and b of Jᵀ by [c s; -s c]; both then list the union
 // of their columns.
 func (s *gi) rotJ(a, b int, c, sn float64) {
@@ -188,12 +199,35 @@ func (s *gi) rotJ(a, b int, c, sn float64) {
 	s.jcol[b] = append(s.jcol[b][:0], u...)
 }
 
-func newGI(p *qpProblem) *gi {
+func newGI(p *qpProblem) *gi { return newGIFrom(p, nil) }
+
+// newGIFrom is newGI reusing the n×n factors of prev, a solver of a
+// problem of the same size (nil: none), whose non-zeros are listed: the
+// SQP's QPs are all of one size, and allocating and clearing two dense
+// n×n arrays per iteration cost more than a sparse solve.
+func newGIFrom(p *qpProblem, prev *gi) *gi {
 	n := p.n
+	var jt, r [][]float64
+	var jcol, rcol [][]int32
+	if prev != nil && prev.n == n && !prev.full {
+		jt, r, jcol, rcol = prev.jt, prev.r, prev.jcol, prev.rcol
+		for i := 0; i < n; i++ {
+			for _, c := range jcol[i] {
+				jt[i][c] = 0
+			}
+			for _, c := range rcol[i] {
+				r[i][c] = 0
+			}
+			jcol[i], rcol[i] = jcol[i][:0], rcol[i][:0]
+		}
+	} else {
+		jt, r = rowsOf(n), rowsOf(n)
+		jcol, rcol = make([][]int32, n), make([][]int32, n)
+	}
 	s := &gi{
 		p: p, n: n,
-		jt:    rowsOf(n),
-		r:     rowsOf(n),
+		jt:    jt,
+		r:     r,
 		isAct: make([]bool, p.m+2*n),
 		flip:  make([]bool, p.m),
 		nz:    make([][]int, p.m),
@@ -203,14 +237,20 @@ func newGI(p *qpProblem) *gi {
 		d:     make([]float64, n),
 		z:     make([]float64, n),
 		rv:    make([]float64, n),
-		jcol:  make([][]int32, n),
-		rcol:  make([][]int32, n),
+		jcol:  jcol,
+		rcol:  rcol,
 	}
+	// Jᵀ = L⁻¹ is lower triangular, and diagonal in its trailing nlin
+	// rows.
 	for i := 0; i < n; i++ {
-		copy(s.jt[i], p.linv[i*n:(i+1)*n])
-		for j, v := range s.jt[i] {
+		lo := 0
+		if i >= n-p.nlin {
+			lo = i
+		}
+		for j, v := range p.linv[i*n+lo : i*n+i+1] {
 			if v != 0 {
-				s.jcol[i] = append(s.jcol[i], int32(j))
+				s.jt[i][lo+j] = v
+				s.jcol[i] = append(s.jcol[i], int32(lo+j))
 			}
 		}
 	}
@@ -225,7 +265,7 @@ func newGI(p *qpProblem) *gi {
 			}
 		}
 		s.nz[k], s.nzv[k] = idx, val
-		s.nrm[k] = floats.Norm(row, 2)
+		s.nrm[k] = floats.Norm(val, 2) // the row's norm (only its zeros left out)
 	}
 	return s
 }
@@ -300,11 +340,19 @@ func (s *gi) computeD(k int) {
 	case k < p.m+n:
 		j := k - p.m
 		for i := 0; i < n; i++ {
+			if s.outside(i, j) {
+				s.d[i] = 0
+				continue
+			}
 			s.d[i] = s.jt[i][j]
 		}
 	default:
 		j := k - p.m - n
 		for i := 0; i < n; i++ {
+			if s.outside(i, j) {
+				s.d[i] = 0
+				continue
+			}
 			s.d[i] = -s.jt[i][j]
 		}
 	}
@@ -374,8 +422,14 @@ func (s *gi) add(k int, uk float64) {
 		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
-		s.r[i][q] = s.d[i]
-		if !s.full && s.d[i] != 0 {
+		if s.full {
+			s.r[i][q] = s.d[i]
+			continue
+		}
+		// Column q is zero (the rows are zero right of the active
+		// block): only its non-zeros are written.
+		if s.d[i] != 0 {
+			s.r[i][q] = s.d[i]
 			s.rcol[i] = append(s.rcol[i], int32(q))
 		}
 	}
@@ -680,8 +734,14 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 // invCholFactor returns L⁻¹ (row-major) for the SPD matrix B (row-major n×n),
 // exploiting a trailing diagonal block of size nlin (B = diag(B₁, D)).
 func invCholFactor(b []float64, n, nlin int) ([]float64, bool) {
+	return invCholFactorTo(make([]float64, n*n), b, n, nlin)
+}
+
+// invCholFactorTo is invCholFactor writing into out, which is zero but
+// where an earlier call with the same n and nlin wrote (its lower
+// triangle on the leading block, its diagonal after it).
+func invCholFactorTo(out, b []float64, n, nlin int) ([]float64, bool) {
 	nn := n - nlin
-	out := make([]float64, n*n)
 	if nn > 0 {
 		sym := mat.NewSymDense(nn, nil)
 		for i := 0; i < nn; i++ {

@@ -93,15 +93,19 @@ func slackQP(rng *rand.Rand, k, nt, extra int, zeroFrac float64) *qpProblem {
 // a zero may differ in sign) and its iteration count, on slack-structured
 // QPs of up to 400 variables (where the spans prune most of the work) and
 // on the dense random QPs of TestGoldfarbIdnaniKKT (where they prune
-// nothing).
+// nothing), solved on fresh factors and on those of the previous problem
+// of the same size (newGIFrom, as Minimize does).
 func TestSparseFactorsGiveTheDenseBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var probs []*qpProblem
 	for trial := 0; trial < 60; trial++ {
 		k := 1 + rng.IntN(4)
 		nt := 5 + rng.IntN(120)
-		if trial%10 == 0 {
+		switch {
+		case trial%10 == 0:
 			nt = 400
+		case trial%5 == 0:
+			k, nt = 2, 200 // one size, so the factors are reused
 		}
 		probs = append(probs, slackQP(rng, k, nt, rng.IntN(6), []float64{0, 0, 0.5}[trial%3]))
 	}
@@ -110,9 +114,14 @@ func TestSparseFactorsGiveTheDenseBits(t *testing.T) {
 		p, _ := randomQP(rng, n, rng.IntN(n/2), rng.IntN(2*n))
 		probs = append(probs, p)
 	}
-	pruned := 0
+	pruned, reused := 0, 0
+	prev := map[int]*gi{}
 	for i, p := range probs {
-		sparse, dense := newGI(p), newGI(p)
+		if prev[p.n] != nil {
+			reused++
+		}
+		sparse, dense := newGIFrom(p, prev[p.n]), newGI(p)
+		prev[p.n] = sparse
 		dense.full = true
 		rs, errS := sparse.solve(1e-12)
 		rd, errD := dense.solve(1e-12)
@@ -154,8 +163,8 @@ func TestSparseFactorsGiveTheDenseBits(t *testing.T) {
 	}
 	// The slack problems are what the spans are for: most rows of R must
 	// have nothing off the diagonal there, or the test tests nothing.
-	if pruned < 10 {
-		t.Errorf("only %d of the large slack problems left most of R's rows diagonal", pruned)
+	if pruned < 10 || reused < 4 {
+		t.Errorf("only %d of the large slack problems left most of R's rows diagonal, %d reused a solver's factors", pruned, reused)
 	}
 }
 
