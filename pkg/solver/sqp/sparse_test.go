@@ -1,6 +1,7 @@
 package sqp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -198,6 +199,40 @@ func TestDotListIsDot(t *testing.T) {
 		got := dotList(x, y, start, end, cols)
 		if math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("trial %d: n %d, span [%d,%d), window [%d,%d): %v, floats.Dot %v", trial, n, lo, hi, start, end, got, want)
+		}
+	}
+}
+
+// BenchmarkSlackQP solves one QP subproblem of the slack structure of
+// twolevel's SQP (slackQP: 2 nonlinear variables, nt slacks, most margins
+// holding) on the dense factors (the method before the column lists) and
+// on the sparse ones, with the GI iteration count and the share of R's
+// upper triangle that is non-zero at the end.
+func BenchmarkSlackQP(b *testing.B) {
+	for _, nt := range []int{800, 2000} {
+		p := slackQP(rand.New(rand.NewPCG(9, uint64(nt))), 2, nt, 0, 0)
+		for _, mode := range []string{"dense", "sparse"} {
+			b.Run(fmt.Sprintf("nt=%d/%s", nt, mode), func(b *testing.B) {
+				b.ReportAllocs()
+				var g *gi
+				for b.Loop() {
+					g = newGI(p)
+					g.full = mode == "dense"
+					if _, err := g.solve(1e-12); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var nzR int
+				for i := 0; i < g.q; i++ {
+					for j := i; j < g.q; j++ {
+						if g.r[i][j] != 0 {
+							nzR++
+						}
+					}
+				}
+				b.ReportMetric(float64(g.iters), "gi-iters")
+				b.ReportMetric(float64(nzR)/float64(g.q*(g.q+1)/2), "R-density")
+			})
 		}
 	}
 }
