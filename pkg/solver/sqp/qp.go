@@ -92,13 +92,33 @@ type gi struct {
 	rv    []float64
 	iters int
 
-	full bool      // dense rows, no lists (the tests' reference)
-	jcol [][]int32 // row i of Jᵀ is zero outside the columns jcol[i]
-	rcol [][]int32 // row i of R (i < q) is zero outside the columns rcol[i]
+	full   bool      // the dense method throughout (the tests' reference; setFull)
+	jcol   [][]int32 // row i of Jᵀ is zero outside the columns jcol[i]
+	rcol   [][]int32 // row i of R (i < q) is zero outside the columns rcol[i]
+	jdense []bool    // row i of Jᵀ is held dense (jcol[i] unused)
+	rdense []bool    // row i of R is held dense (rcol[i] unused)
 	zlo  int       // z is zero outside [zlo, zhi)
 	zhi  int
 	tmp  []int32 // scratch of union
 }
+
+// denseFrac: a rotation whose rows would list more than n/denseFrac columns
+// runs on the whole rows (rotRows, in AVX2) and leaves them dense. Where the
+// factors fill in (many nonlinear variables, dense constraint rows) the
+// lists would cost more than the dense rows.
+const denseFrac = 8
+
+// setFull makes s the dense method: every row dense, no swaps.
+func (s *gi) setFull() {
+	s.full = true
+	for i := range s.jdense {
+		s.jdense[i], s.rdense[i] = true, true
+	}
+}
+
+// tooLong reports whether lists of a and b entries are past the dense
+// threshold.
+func (s *gi) tooLong(a, b int) bool { return a+b > s.n/denseFrac }
 
 // union sets s.tmp to the sorted union of the column lists a and b.
 func (s *gi) union(a, b []int32) []int32 {
@@ -130,6 +150,17 @@ func colsFrom(cols []int32, k int) []int32 {
 		cols = cols[1:]
 	}
 	return cols
+}
+
+// scaleRow multiplies x by a at the columns cols, or everywhere if dense.
+func (s *gi) scaleRow(x []float64, cols []int32, dense bool, a float64) {
+	if dense {
+		if a != 1 {
+			floats.Scale(a, x)
+		}
+		return
+	}
+	scaleList(x, cols, a)
 }
 
 // scaleList multiplies x by a at the columns cols.
@@ -165,7 +196,7 @@ func rotList(x, y []float64, cols []int32, c, s float64) {
 // outside reports whether column j lies outside the range of row i of Jᵀ's
 // listed columns (so Jᵀ[i][j] is zero; never with full).
 func (s *gi) outside(i, j int) bool {
-	if s.full {
+	if s.jdense[i] {
 		return false
 	}
 	jc := s.jcol[i]
@@ -189,8 +220,14 @@ func (s *gi) rotJ(a, b int, c, sn float64) {
 		// a union it would fill every row the chain passes.
 		s.jt[a], s.jt[b] = rb, ra
 		s.jcol[a], s.jcol[b] = s.jcol[b], s.jcol[a]
-		scaleList(s.jt[a], s.jcol[a], sn)
-		scaleList(s.jt[b], s.jcol[b], -sn)
+		s.jdense[a], s.jdense[b] = s.jdense[b], s.jdense[a]
+		s.scaleRow(s.jt[a], s.jcol[a], s.jdense[a], sn)
+		s.scaleRow(s.jt[b], s.jcol[b], s.jdense[b], -sn)
+		return
+	}
+	if s.jdense[a] || s.jdense[b] || s.tooLong(len(s.jcol[a]), len(s.jcol[b])) {
+		rotRows(ra, rb, c, sn)
+		s.jdense[a], s.jdense[b] = true, true
 		return
 	}
 	u := s.union(s.jcol[a], s.jcol[b])
@@ -209,20 +246,29 @@ func newGIFrom(p *qpProblem, prev *gi) *gi {
 	n := p.n
 	var jt, r [][]float64
 	var jcol, rcol [][]int32
+	var jdense, rdense []bool
 	if prev != nil && prev.n == n && !prev.full {
-		jt, r, jcol, rcol = prev.jt, prev.r, prev.jcol, prev.rcol
+		jt, r, jcol, rcol, jdense, rdense = prev.jt, prev.r, prev.jcol, prev.rcol, prev.jdense, prev.rdense
 		for i := 0; i < n; i++ {
+			if jdense[i] {
+				clear(jt[i])
+			}
 			for _, c := range jcol[i] {
 				jt[i][c] = 0
+			}
+			if rdense[i] {
+				clear(r[i])
 			}
 			for _, c := range rcol[i] {
 				r[i][c] = 0
 			}
 			jcol[i], rcol[i] = jcol[i][:0], rcol[i][:0]
+			jdense[i], rdense[i] = false, false
 		}
 	} else {
 		jt, r = rowsOf(n), rowsOf(n)
 		jcol, rcol = make([][]int32, n), make([][]int32, n)
+		jdense, rdense = make([]bool, n), make([]bool, n)
 	}
 	s := &gi{
 		p: p, n: n,
@@ -237,8 +283,10 @@ func newGIFrom(p *qpProblem, prev *gi) *gi {
 		d:     make([]float64, n),
 		z:     make([]float64, n),
 		rv:    make([]float64, n),
-		jcol:  jcol,
-		rcol:  rcol,
+		jcol:   jcol,
+		rcol:   rcol,
+		jdense: jdense,
+		rdense: rdense,
 	}
 	// Jᵀ = L⁻¹ is lower triangular, and diagonal in its trailing nlin
 	// rows.
@@ -322,7 +370,7 @@ func (s *gi) computeD(k int) {
 		}
 		idx, val := s.nz[k], s.nzv[k]
 		for i := 0; i < n; i++ {
-			if !s.full && len(idx) > 0 {
+			if !s.jdense[i] && len(idx) > 0 {
 				// Outside its columns' range the row gives sg·(+0),
 				// what the sum of zero products gives.
 				if jc := s.jcol[i]; len(jc) == 0 || idx[0] > int(jc[len(jc)-1]) || idx[len(idx)-1] < int(jc[0]) {
@@ -418,11 +466,12 @@ func (s *gi) add(k int, uk float64) {
 		} else {
 			s.jt[q], s.jt[last] = b, a
 			s.jcol[q], s.jcol[last] = s.jcol[last], s.jcol[q]
+			s.jdense[q], s.jdense[last] = s.jdense[last], s.jdense[q]
 		}
 		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
-		if s.full {
+		if s.rdense[i] {
 			s.r[i][q] = s.d[i]
 			continue
 		}
@@ -431,6 +480,7 @@ func (s *gi) add(k int, uk float64) {
 		if s.d[i] != 0 {
 			s.r[i][q] = s.d[i]
 			s.rcol[i] = append(s.rcol[i], int32(q))
+			s.rdense[i] = s.tooLong(len(s.rcol[i]), 0)
 		}
 	}
 	s.active = append(s.active, k)
@@ -446,7 +496,7 @@ func (s *gi) drop(l int) {
 	// Shift columns l+1..q-1 of R left.
 	for i := 0; i < q; i++ {
 		row := s.r[i]
-		if s.full {
+		if s.rdense[i] {
 			copy(row[l:q-1], row[l+1:q])
 			row[q-1] = 0
 			continue
@@ -489,11 +539,24 @@ func (s *gi) drop(l int) {
 			// entry at column j becoming 0) down.
 			s.r[j], s.r[j+1] = s.r[j+1], s.r[j]
 			s.rcol[j], s.rcol[j+1] = s.rcol[j+1], s.rcol[j]
+			s.rdense[j], s.rdense[j+1] = s.rdense[j+1], s.rdense[j]
 			s.r[j][j], s.r[j+1][j] = h, 0
-			b := s.rcol[j+1]
-			s.rcol[j+1] = b[:copy(b, colsFrom(b, j+1))]
-			scaleList(s.r[j], colsFrom(s.rcol[j], j+1), sn)
-			scaleList(s.r[j+1], s.rcol[j+1], -sn)
+			if s.rdense[j] {
+				floats.Scale(sn, s.r[j][j+1:q-1])
+			} else {
+				scaleList(s.r[j], colsFrom(s.rcol[j], j+1), sn)
+			}
+			if s.rdense[j+1] {
+				floats.Scale(-sn, s.r[j+1][j+1:q-1])
+			} else {
+				b := s.rcol[j+1]
+				s.rcol[j+1] = b[:copy(b, colsFrom(b, j+1))]
+				scaleList(s.r[j+1], s.rcol[j+1], -sn)
+			}
+		case s.rdense[j] || s.rdense[j+1] || s.tooLong(len(s.rcol[j]), len(s.rcol[j+1])):
+			s.r[j][j], s.r[j+1][j] = h, 0
+			rotRows(s.r[j][j+1:q-1], s.r[j+1][j+1:q-1], c, sn)
+			s.rdense[j], s.rdense[j+1] = true, true
 		default:
 			s.r[j][j], s.r[j+1][j] = h, 0
 			// Row j holds columns ≥ j, row j+1 columns ≥ j (its
@@ -505,9 +568,8 @@ func (s *gi) drop(l int) {
 		}
 		s.rotJ(j, j+1, c, sn)
 	}
-	if !s.full {
-		s.rcol[q-1] = s.rcol[q-1][:0]
-	}
+	s.rcol[q-1] = s.rcol[q-1][:0]
+	s.rdense[q-1] = s.full
 	s.active = append(s.active[:l], s.active[l+1:]...)
 	s.u = append(s.u[:l], s.u[l+1:]...)
 	s.q--
@@ -545,7 +607,7 @@ func (s *gi) step(k int) error {
 			}
 			zn += di * di
 			ji := s.jt[i]
-			if s.full {
+			if s.jdense[i] {
 				floats.AddScaled(s.z, di, ji)
 				s.zlo, s.zhi = 0, n
 				continue
@@ -570,7 +632,9 @@ func (s *gi) step(k int) error {
 			row := s.r[i]
 			t := s.d[i]
 			if i < last {
-				if s.full {
+				// A list as long as a quarter of the window: the
+				// dense sum (the same bits) is faster.
+				if s.rdense[i] || 4*len(s.rcol[i]) > last-i {
 					t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
 				} else {
 					t -= dotList(row, s.rv, i+1, last+1, s.rcol[i])
@@ -624,7 +688,7 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 	// Unconstrained minimum x = -J Jᵀ a.
 	for i := 0; i < n; i++ {
 		ji := s.jt[i]
-		if s.full {
+		if s.jdense[i] {
 			c := floats.Dot(ji, p.a)
 			floats.AddScaled(s.x, -c, ji)
 			continue

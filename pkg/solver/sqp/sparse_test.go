@@ -123,7 +123,7 @@ func TestSparseFactorsGiveTheDenseBits(t *testing.T) {
 		}
 		sparse, dense := newGIFrom(p, prev[p.n]), newGI(p)
 		prev[p.n] = sparse
-		dense.full = true
+		dense.setFull()
 		rs, errS := sparse.solve(1e-12)
 		rd, errD := dense.solve(1e-12)
 		if (errS == nil) != (errD == nil) || (errS != nil && errS.Error() != errD.Error()) {
@@ -217,7 +217,9 @@ func BenchmarkSlackQP(b *testing.B) {
 				var g *gi
 				for b.Loop() {
 					g = newGI(p)
-					g.full = mode == "dense"
+					if mode == "dense" {
+						g.setFull()
+					}
 					if _, err := g.solve(1e-12); err != nil {
 						b.Fatal(err)
 					}
