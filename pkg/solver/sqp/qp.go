@@ -97,9 +97,9 @@ type gi struct {
 	rcol   [][]int32 // row i of R (i < q) is zero outside the columns rcol[i]
 	jdense []bool    // row i of Jᵀ is held dense (jcol[i] unused)
 	rdense []bool    // row i of R is held dense (rcol[i] unused)
-	zlo  int       // z is zero outside [zlo, zhi)
-	zhi  int
-	tmp  []int32 // scratch of union
+	zlo    int       // z is zero outside [zlo, zhi)
+	zhi    int
+	tmp    []int32 // scratch of union
 }
 
 // denseFrac: a rotation whose rows would list more than n/denseFrac columns
@@ -272,17 +272,17 @@ func newGIFrom(p *qpProblem, prev *gi) *gi {
 	}
 	s := &gi{
 		p: p, n: n,
-		jt:    jt,
-		r:     r,
-		isAct: make([]bool, p.m+2*n),
-		flip:  make([]bool, p.m),
-		nz:    make([][]int, p.m),
-		nzv:   make([][]float64, p.m),
-		nrm:   make([]float64, p.m),
-		x:     make([]float64, n),
-		d:     make([]float64, n),
-		z:     make([]float64, n),
-		rv:    make([]float64, n),
+		jt:     jt,
+		r:      r,
+		isAct:  make([]bool, p.m+2*n),
+		flip:   make([]bool, p.m),
+		nz:     make([][]int, p.m),
+		nzv:    make([][]float64, p.m),
+		nrm:    make([]float64, p.m),
+		x:      make([]float64, n),
+		d:      make([]float64, n),
+		z:      make([]float64, n),
+		rv:     make([]float64, n),
 		jcol:   jcol,
 		rcol:   rcol,
 		jdense: jdense,
