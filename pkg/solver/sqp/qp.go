@@ -65,7 +65,10 @@ type qpResult struct {
 // are in the order the constraints were added). So Jᵀ and R stay dense
 // arrays, and each row also lists the columns where it may be non-zero
 // (jcol, rcol; sorted): rotations, swaps, column shifts, axpys and dot
-// products run over the listed columns only. The arithmetic is the dense
+// products run over the listed columns only; a rotation with c = 0 (90 %
+// of a drop's, on twolevel's QPs) swaps two rows; a row whose list grows
+// past n/denseFrac is held dense again (jdense, rdense), as all rows are
+// where the factors fill in. The arithmetic is the dense
 // code's, on the same numbers in the same order: a rotation, a shift or an
 // axpy is element-wise, and a dot product is summed in floats.Dot's lanes
 // (dotList). What is skipped is products with an exact zero, which leave a
