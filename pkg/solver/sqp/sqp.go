@@ -36,8 +36,11 @@
 // the small block, a dropped constraint's rotations are mostly row swaps,
 // and 2–4 % of the factors end up non-zero. The numbers are the dense
 // method's, bit for bit (TestSparseFactorsGiveTheDenseBits); one QP of
-// 2,002 variables takes 1.1 s instead of 4.9 s (BenchmarkSlackQP), and the
-// factors are kept from one iteration to the next instead of allocated.
+// 2,002 variables takes about 0.4× the dense method's CPU time
+// (BenchmarkSlackQP, BENCHMARKS.md), and the factors are kept from one
+// iteration to the next instead of allocated. Rows that fill in past
+// n/denseFrac are held dense, so problems whose factors fill in (dense
+// constraint rows) run as before.
 // Before the lists, on such slack problems (three nonlinear variables, the
 // shared 2-core machine at load ≈ 7, 11–12 iterations) an iteration took
 // about 0.013 s at 303 variables, 0.17 s at 1,003 and 4 s at 2,403
