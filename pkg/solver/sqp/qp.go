@@ -25,7 +25,8 @@ var errQPLimit = errors.New("QP subproblem iteration limit")
 // row-major n×n). Bounds of ±Inf are absent.
 type qpProblem struct {
 	n    int
-	linv []float64 // L⁻¹, row-major n×n
+	linv []float64 // L⁻¹, row-major n×n, lower triangular
+	nlin int       // linv's trailing nlin rows are zero off the diagonal (0: not known)
 	a    []float64
 	A    []float64 // m×n row-major
 	b    []float64
@@ -53,11 +54,32 @@ type qpResult struct {
 // -x_j ≥ -hi_j. The rows of the general constraints are scanned for their
 // non-zero entries once, so structured (sparse) constraint matrices cost
 // O(nnz) per product.
+//
+// Sparsity of the factors. On slack-structured problems (Problem.NumLinear:
+// G = diag(G₁, D) with a small G₁, constraints with a few non-zeros each) J
+// starts diagonal but for G₁'s block and stays sparse: a constraint added
+// or dropped rotates only the rows of J it touches. Measured on twolevel's
+// QPs (a1a, 1,072 variables) at the end of a solve, 2–3 % of Jᵀ's entries
+// and 4 % of R's upper triangle are non-zero, and 80 % of R's rows have
+// nothing off the diagonal, but the non-zeros are scattered (R's columns
+// are in the order the constraints were added). So Jᵀ and R stay dense
+// arrays, and each row also lists the columns where it may be non-zero
+// (jcol, rcol; sorted): rotations, swaps, column shifts, axpys and dot
+// products run over the listed columns only; a rotation with c = 0 (90 %
+// of a drop's, on twolevel's QPs) swaps two rows; a row whose list grows
+// past n/denseFrac is held dense again (jdense, rdense), as all rows are
+// where the factors fill in. The arithmetic is the dense
+// code's, on the same numbers in the same order: a rotation, a shift or an
+// axpy is element-wise, and a dot product is summed in floats.Dot's lanes
+// (dotList). What is skipped is products with an exact zero, which leave a
+// sum's bits as they are (a zero term can change only the sign of a zero
+// sum, and nothing here divides by such a sum). full switches the lists
+// off (every row dense): the reference the tests compare with.
 type gi struct {
 	p  *qpProblem
 	n  int
-	jt []float64 // Jᵀ, row-major: row i is column i of J
-	r  []float64 // R, upper triangular, row-major n×n (leading q×q used)
+	jt [][]float64 // Jᵀ by rows: row i is column i of J
+	r  [][]float64 // R by rows, upper triangular n×n (leading q×q used)
 	q  int
 
 	active []int     // active constraint ids, in R's column order
@@ -72,25 +94,217 @@ type gi struct {
 	d, z  []float64
 	rv    []float64
 	iters int
+
+	full   bool      // the dense method throughout (the tests' reference; setFull)
+	jcol   [][]int32 // row i of Jᵀ is zero outside the columns jcol[i]
+	rcol   [][]int32 // row i of R (i < q) is zero outside the columns rcol[i]
+	jdense []bool    // row i of Jᵀ is held dense (jcol[i] unused)
+	rdense []bool    // row i of R is held dense (rcol[i] unused)
+	zlo    int       // z is zero outside [zlo, zhi)
+	zhi    int
+	tmp    []int32 // scratch of union
 }
 
-func newGI(p *qpProblem) *gi {
+// denseFrac: a rotation whose rows would list more than n/denseFrac columns
+// runs on the whole rows (rotRows, in AVX2) and leaves them dense. Where the
+// factors fill in (many nonlinear variables, dense constraint rows) the
+// lists would cost more than the dense rows.
+const denseFrac = 8
+
+// setFull makes s the dense method: every row dense, no swaps.
+func (s *gi) setFull() {
+	s.full = true
+	for i := range s.jdense {
+		s.jdense[i], s.rdense[i] = true, true
+	}
+}
+
+// tooLong reports whether lists of a and b entries are past the dense
+// threshold.
+func (s *gi) tooLong(a, b int) bool { return a+b > s.n/denseFrac }
+
+// union sets s.tmp to the sorted union of the column lists a and b.
+func (s *gi) union(a, b []int32) []int32 {
+	u := s.tmp[:0]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			u = append(u, a[i])
+			i++
+		case a[i] > b[j]:
+			u = append(u, b[j])
+			j++
+		default:
+			u = append(u, a[i])
+			i++
+			j++
+		}
+	}
+	u = append(u, a[i:]...)
+	u = append(u, b[j:]...)
+	s.tmp = u
+	return u
+}
+
+// colsFrom is the part of the sorted column list cols at or right of k.
+func colsFrom(cols []int32, k int) []int32 {
+	for len(cols) > 0 && int(cols[0]) < k {
+		cols = cols[1:]
+	}
+	return cols
+}
+
+// scaleRow multiplies x by a at the columns cols, or everywhere if dense.
+func (s *gi) scaleRow(x []float64, cols []int32, dense bool, a float64) {
+	if dense {
+		if a != 1 {
+			floats.Scale(a, x)
+		}
+		return
+	}
+	scaleList(x, cols, a)
+}
+
+// scaleList multiplies x by a at the columns cols.
+func scaleList(x []float64, cols []int32, a float64) {
+	if a == 1 {
+		return
+	}
+	for _, k := range cols {
+		x[k] *= a
+	}
+}
+
+// rowsOf returns n rows of length n, zero, over one array.
+func rowsOf(n int) [][]float64 {
+	a := make([]float64, n*n)
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = a[i*n : (i+1)*n : (i+1)*n]
+	}
+	return rows
+}
+
+// rotList applies [c s; -s c] to the rows x and y at the columns cols, as
+// rotRowsGo does to every column (the same products and sums).
+func rotList(x, y []float64, cols []int32, c, s float64) {
+	for _, k := range cols {
+		xi, yi := x[k], y[k]
+		x[k] = c*xi + s*yi
+		y[k] = -s*xi + c*yi
+	}
+}
+
+// outside reports whether column j lies outside the range of row i of Jᵀ's
+// listed columns (so Jᵀ[i][j] is zero; never with full).
+func (s *gi) outside(i, j int) bool {
+	if s.jdense[i] {
+		return false
+	}
+	jc := s.jcol[i]
+	return len(jc) == 0 || j < int(jc[0]) || j > int(jc[len(jc)-1])
+}
+
+// rotJ rotates rows a and b of Jᵀ by [c s; -s c]; both then list the union
+// of their columns.
+func (s *gi) rotJ(a, b int, c, sn float64) {
+	ra, rb := s.jt[a], s.jt[b]
+	if s.full {
+		rotRows(ra, rb, c, sn)
+		return
+	}
+	if c == 0 {
+		// A signed swap: x' = s·y, y' = -s·x, the numbers the rotation
+		// gives (c·x is a zero, which adds nothing to a non-zero). Most
+		// rotations of a drop are these (90 % on twolevel's QPs on a1a):
+		// dropping a constraint rotates every later pair of rows, and
+		// where a row of R has nothing there the rotation is a swap. As
+		// a union it would fill every row the chain passes.
+		s.jt[a], s.jt[b] = rb, ra
+		s.jcol[a], s.jcol[b] = s.jcol[b], s.jcol[a]
+		s.jdense[a], s.jdense[b] = s.jdense[b], s.jdense[a]
+		s.scaleRow(s.jt[a], s.jcol[a], s.jdense[a], sn)
+		s.scaleRow(s.jt[b], s.jcol[b], s.jdense[b], -sn)
+		return
+	}
+	if s.jdense[a] || s.jdense[b] || s.tooLong(len(s.jcol[a]), len(s.jcol[b])) {
+		rotRows(ra, rb, c, sn)
+		s.jdense[a], s.jdense[b] = true, true
+		return
+	}
+	u := s.union(s.jcol[a], s.jcol[b])
+	rotList(ra, rb, u, c, sn)
+	s.jcol[a] = append(s.jcol[a][:0], u...)
+	s.jcol[b] = append(s.jcol[b][:0], u...)
+}
+
+func newGI(p *qpProblem) *gi { return newGIFrom(p, nil) }
+
+// newGIFrom is newGI reusing the n×n factors of prev, a solver of a
+// problem of the same size (nil: none), whose non-zeros are listed: the
+// SQP's QPs are all of one size, and allocating and clearing two dense
+// n×n arrays per iteration cost more than a sparse solve.
+func newGIFrom(p *qpProblem, prev *gi) *gi {
 	n := p.n
+	var jt, r [][]float64
+	var jcol, rcol [][]int32
+	var jdense, rdense []bool
+	if prev != nil && prev.n == n && !prev.full {
+		jt, r, jcol, rcol, jdense, rdense = prev.jt, prev.r, prev.jcol, prev.rcol, prev.jdense, prev.rdense
+		for i := 0; i < n; i++ {
+			if jdense[i] {
+				clear(jt[i])
+			}
+			for _, c := range jcol[i] {
+				jt[i][c] = 0
+			}
+			if rdense[i] {
+				clear(r[i])
+			}
+			for _, c := range rcol[i] {
+				r[i][c] = 0
+			}
+			jcol[i], rcol[i] = jcol[i][:0], rcol[i][:0]
+			jdense[i], rdense[i] = false, false
+		}
+	} else {
+		jt, r = rowsOf(n), rowsOf(n)
+		jcol, rcol = make([][]int32, n), make([][]int32, n)
+		jdense, rdense = make([]bool, n), make([]bool, n)
+	}
 	s := &gi{
 		p: p, n: n,
-		jt:    make([]float64, n*n),
-		r:     make([]float64, n*n),
-		isAct: make([]bool, p.m+2*n),
-		flip:  make([]bool, p.m),
-		nz:    make([][]int, p.m),
-		nzv:   make([][]float64, p.m),
-		nrm:   make([]float64, p.m),
-		x:     make([]float64, n),
-		d:     make([]float64, n),
-		z:     make([]float64, n),
-		rv:    make([]float64, n),
+		jt:     jt,
+		r:      r,
+		isAct:  make([]bool, p.m+2*n),
+		flip:   make([]bool, p.m),
+		nz:     make([][]int, p.m),
+		nzv:    make([][]float64, p.m),
+		nrm:    make([]float64, p.m),
+		x:      make([]float64, n),
+		d:      make([]float64, n),
+		z:      make([]float64, n),
+		rv:     make([]float64, n),
+		jcol:   jcol,
+		rcol:   rcol,
+		jdense: jdense,
+		rdense: rdense,
 	}
-	copy(s.jt, p.linv)
+	// Jᵀ = L⁻¹ is lower triangular, and diagonal in its trailing nlin
+	// rows.
+	for i := 0; i < n; i++ {
+		lo := 0
+		if i >= n-p.nlin {
+			lo = i
+		}
+		for j, v := range p.linv[i*n+lo : i*n+i+1] {
+			if v != 0 {
+				s.jt[i][lo+j] = v
+				s.jcol[i] = append(s.jcol[i], int32(lo+j))
+			}
+		}
+	}
 	for k := 0; k < p.m; k++ {
 		row := p.A[k*n : (k+1)*n]
 		var idx []int
@@ -102,7 +316,7 @@ func newGI(p *qpProblem) *gi {
 			}
 		}
 		s.nz[k], s.nzv[k] = idx, val
-		s.nrm[k] = floats.Norm(row, 2)
+		s.nrm[k] = floats.Norm(val, 2) // the row's norm (only its zeros left out)
 	}
 	return s
 }
@@ -159,7 +373,15 @@ func (s *gi) computeD(k int) {
 		}
 		idx, val := s.nz[k], s.nzv[k]
 		for i := 0; i < n; i++ {
-			ji := s.jt[i*n : (i+1)*n]
+			if !s.jdense[i] && len(idx) > 0 {
+				// Outside its columns' range the row gives sg·(+0),
+				// what the sum of zero products gives.
+				if jc := s.jcol[i]; len(jc) == 0 || idx[0] > int(jc[len(jc)-1]) || idx[len(idx)-1] < int(jc[0]) {
+					s.d[i] = sg * 0
+					continue
+				}
+			}
+			ji := s.jt[i]
 			var t float64
 			for c, j := range idx {
 				t += ji[j] * val[c]
@@ -169,12 +391,20 @@ func (s *gi) computeD(k int) {
 	case k < p.m+n:
 		j := k - p.m
 		for i := 0; i < n; i++ {
-			s.d[i] = s.jt[i*n+j]
+			if s.outside(i, j) {
+				s.d[i] = 0
+				continue
+			}
+			s.d[i] = s.jt[i][j]
 		}
 	default:
 		j := k - p.m - n
 		for i := 0; i < n; i++ {
-			s.d[i] = -s.jt[i*n+j]
+			if s.outside(i, j) {
+				s.d[i] = 0
+				continue
+			}
+			s.d[i] = -s.jt[i][j]
 		}
 	}
 }
@@ -227,18 +457,34 @@ func (s *gi) add(k int, uk float64) {
 		}
 		c, sn, h := givens(s.d[j], s.d[last])
 		s.d[j], s.d[last] = h, 0
-		rotRows(s.jt[j*n:(j+1)*n], s.jt[last*n:(last+1)*n], c, sn)
+		s.rotJ(j, last, c, sn)
 		last = j
 	}
 	if last > q {
-		a, b := s.jt[q*n:(q+1)*n], s.jt[last*n:(last+1)*n]
-		for i := range a {
-			a[i], b[i] = b[i], a[i]
+		a, b := s.jt[q], s.jt[last]
+		if s.full {
+			for i := range a {
+				a[i], b[i] = b[i], a[i]
+			}
+		} else {
+			s.jt[q], s.jt[last] = b, a
+			s.jcol[q], s.jcol[last] = s.jcol[last], s.jcol[q]
+			s.jdense[q], s.jdense[last] = s.jdense[last], s.jdense[q]
 		}
 		s.d[q], s.d[last] = s.d[last], 0
 	}
 	for i := 0; i <= q; i++ {
-		s.r[i*n+q] = s.d[i]
+		if s.rdense[i] {
+			s.r[i][q] = s.d[i]
+			continue
+		}
+		// Column q is zero (the rows are zero right of the active
+		// block): only its non-zeros are written.
+		if s.d[i] != 0 {
+			s.r[i][q] = s.d[i]
+			s.rcol[i] = append(s.rcol[i], int32(q))
+			s.rdense[i] = s.tooLong(len(s.rcol[i]), 0)
+		}
 	}
 	s.active = append(s.active, k)
 	s.u = append(s.u, uk)
@@ -248,26 +494,85 @@ func (s *gi) add(k int, uk float64) {
 
 // drop removes the active constraint at position l.
 func (s *gi) drop(l int) {
-	n, q := s.n, s.q
+	q := s.q
 	s.isAct[s.active[l]] = false
 	// Shift columns l+1..q-1 of R left.
 	for i := 0; i < q; i++ {
-		row := s.r[i*n:]
-		copy(row[l:q-1], row[l+1:q])
-		row[q-1] = 0
+		row := s.r[i]
+		if s.rdense[i] {
+			copy(row[l:q-1], row[l+1:q])
+			row[q-1] = 0
+			continue
+		}
+		// The same on the listed columns: column l's entry goes, each
+		// c > l moves to c-1 (in increasing order, so a move lands on
+		// an entry already moved or zero).
+		rc := s.rcol[i]
+		w := 0
+		for _, c := range rc {
+			switch {
+			case int(c) < l:
+				rc[w] = c
+				w++
+			case int(c) == l:
+				row[c] = 0
+			default:
+				row[c-1], row[c] = row[c], 0
+				rc[w] = c - 1
+				w++
+			}
+		}
+		s.rcol[i] = rc[:w]
 	}
 	// Restore triangularity: zero the sub-diagonal R[j+1][j], j = l..q-2.
 	for j := l; j < q-1; j++ {
-		c, sn, h := givens(s.r[j*n+j], s.r[(j+1)*n+j])
+		c, sn, h := givens(s.r[j][j], s.r[j+1][j])
 		if sn == 0 {
 			continue
 		}
-		s.r[j*n+j], s.r[(j+1)*n+j] = h, 0
-		if j+1 < q-1 {
-			rotRows(s.r[j*n+j+1:j*n+q-1], s.r[(j+1)*n+j+1:(j+1)*n+q-1], c, sn)
+		switch {
+		case s.full:
+			s.r[j][j], s.r[j+1][j] = h, 0
+			if j+1 < q-1 {
+				rotRows(s.r[j][j+1:q-1], s.r[j+1][j+1:q-1], c, sn)
+			}
+		case c == 0:
+			// A signed swap (as in rotJ) of the rows right of column j:
+			// row j+1 (its sub-diagonal becoming h) goes up, row j (its
+			// entry at column j becoming 0) down.
+			s.r[j], s.r[j+1] = s.r[j+1], s.r[j]
+			s.rcol[j], s.rcol[j+1] = s.rcol[j+1], s.rcol[j]
+			s.rdense[j], s.rdense[j+1] = s.rdense[j+1], s.rdense[j]
+			s.r[j][j], s.r[j+1][j] = h, 0
+			if s.rdense[j] {
+				floats.Scale(sn, s.r[j][j+1:q-1])
+			} else {
+				scaleList(s.r[j], colsFrom(s.rcol[j], j+1), sn)
+			}
+			if s.rdense[j+1] {
+				floats.Scale(-sn, s.r[j+1][j+1:q-1])
+			} else {
+				b := s.rcol[j+1]
+				s.rcol[j+1] = b[:copy(b, colsFrom(b, j+1))]
+				scaleList(s.r[j+1], s.rcol[j+1], -sn)
+			}
+		case s.rdense[j] || s.rdense[j+1] || s.tooLong(len(s.rcol[j]), len(s.rcol[j+1])):
+			s.r[j][j], s.r[j+1][j] = h, 0
+			rotRows(s.r[j][j+1:q-1], s.r[j+1][j+1:q-1], c, sn)
+			s.rdense[j], s.rdense[j+1] = true, true
+		default:
+			s.r[j][j], s.r[j+1][j] = h, 0
+			// Row j holds columns ≥ j, row j+1 columns ≥ j (its
+			// sub-diagonal, now zero) and both lie left of q-1.
+			u := s.union(colsFrom(s.rcol[j], j+1), colsFrom(s.rcol[j+1], j+1))
+			rotList(s.r[j], s.r[j+1], u, c, sn)
+			s.rcol[j] = append(append(s.rcol[j][:0], int32(j)), u...)
+			s.rcol[j+1] = append(s.rcol[j+1][:0], u...)
 		}
-		rotRows(s.jt[j*n:(j+1)*n], s.jt[(j+1)*n:(j+2)*n], c, sn)
+		s.rotJ(j, j+1, c, sn)
 	}
+	s.rcol[q-1] = s.rcol[q-1][:0]
+	s.rdense[q-1] = s.full
 	s.active = append(s.active[:l], s.active[l+1:]...)
 	s.u = append(s.u[:l], s.u[l+1:]...)
 	s.q--
@@ -290,9 +595,10 @@ func (s *gi) step(k int) error {
 		s.computeD(k)
 		q := s.q
 		// z = J₂ d₂.
-		for i := range s.z {
-			s.z[i] = 0
+		if s.zlo < s.zhi {
+			clear(s.z[s.zlo:s.zhi])
 		}
+		s.zlo, s.zhi = n, 0
 		var zn, dn float64
 		for i := 0; i < n; i++ {
 			dn += s.d[i] * s.d[i]
@@ -303,7 +609,20 @@ func (s *gi) step(k int) error {
 				continue
 			}
 			zn += di * di
-			floats.AddScaled(s.z, di, s.jt[i*n:(i+1)*n])
+			ji := s.jt[i]
+			if s.jdense[i] {
+				floats.AddScaled(s.z, di, ji)
+				s.zlo, s.zhi = 0, n
+				continue
+			}
+			jc := s.jcol[i]
+			if len(jc) == 0 {
+				continue
+			}
+			for _, c := range jc {
+				s.z[c] += di * ji[c]
+			}
+			s.zlo, s.zhi = min(s.zlo, int(jc[0])), max(s.zhi, int(jc[len(jc)-1])+1)
 		}
 		// r = R⁻¹ d₁ by back substitution; entries past the last non-zero
 		// of d₁ are zero.
@@ -313,10 +632,16 @@ func (s *gi) step(k int) error {
 			last--
 		}
 		for i := last; i >= 0; i-- {
-			row := s.r[i*n:]
+			row := s.r[i]
 			t := s.d[i]
 			if i < last {
-				t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
+				// A list as long as a quarter of the window: the
+				// dense sum (the same bits) is faster.
+				if s.rdense[i] || 4*len(s.rcol[i]) > last-i {
+					t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
+				} else {
+					t -= dotList(row, s.rv, i+1, last+1, s.rcol[i])
+				}
 			}
 			s.rv[i] = t / row[i]
 		}
@@ -348,7 +673,9 @@ func (s *gi) step(k int) error {
 			s.drop(l)
 			continue
 		}
-		floats.AddScaled(s.x, t, s.z)
+		if s.zlo < s.zhi {
+			floats.AddScaled(s.x[s.zlo:s.zhi], t, s.z[s.zlo:s.zhi])
+		}
 		if t == t2 {
 			s.add(k, uplus)
 			return nil
@@ -363,9 +690,17 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 	p, n := s.p, s.n
 	// Unconstrained minimum x = -J Jᵀ a.
 	for i := 0; i < n; i++ {
-		ji := s.jt[i*n : (i+1)*n]
-		c := floats.Dot(ji, p.a)
-		floats.AddScaled(s.x, -c, ji)
+		ji := s.jt[i]
+		if s.jdense[i] {
+			c := floats.Dot(ji, p.a)
+			floats.AddScaled(s.x, -c, ji)
+			continue
+		}
+		jc := s.jcol[i]
+		c := dotList(ji, p.a, 0, n, jc)
+		for _, k := range jc {
+			s.x[k] += -c * ji[k]
+		}
 	}
 	// Equalities first: they never leave the active set.
 	for k := 0; k < p.neq; k++ {
@@ -466,8 +801,14 @@ func (s *gi) solve(tol float64) (qpResult, error) {
 // invCholFactor returns L⁻¹ (row-major) for the SPD matrix B (row-major n×n),
 // exploiting a trailing diagonal block of size nlin (B = diag(B₁, D)).
 func invCholFactor(b []float64, n, nlin int) ([]float64, bool) {
+	return invCholFactorTo(make([]float64, n*n), b, n, nlin)
+}
+
+// invCholFactorTo is invCholFactor writing into out, which is zero but
+// where an earlier call with the same n and nlin wrote (its lower
+// triangle on the leading block, its diagonal after it).
+func invCholFactorTo(out, b []float64, n, nlin int) ([]float64, bool) {
 	nn := n - nlin
-	out := make([]float64, n*n)
 	if nn > 0 {
 		sym := mat.NewSymDense(nn, nil)
 		for i := 0; i < nn; i++ {

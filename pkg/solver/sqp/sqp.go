@@ -30,10 +30,20 @@
 // linear block. This is what makes slack-variable formulations such as
 // Schittkowski's eq. (12) — hundreds of slacks z_i appearing only in
 // f_i(p) + z_i ≥ 0 — both well conditioned and cheap (the Cholesky factor of B
-// is that of the small block). The QP stays dense, O(n³) per iteration at
-// worst; on such slack problems (three nonlinear variables, the shared 2-core
-// machine at load ≈ 7, 11–12 iterations) an iteration took about 0.013 s at
-// 303 variables, 0.17 s at 1,003 and 4 s at 2,403
+// is that of the small block). The QP's factors are n×n arrays, but each
+// of their rows lists the columns where it may be non-zero, and the work
+// runs over those (qp.go, gi): on slack problems J starts diagonal but for
+// the small block, a dropped constraint's rotations are mostly row swaps,
+// and 2–4 % of the factors end up non-zero. The numbers are the dense
+// method's, bit for bit (TestSparseFactorsGiveTheDenseBits); one QP of
+// 2,002 variables takes about 0.4× the dense method's CPU time
+// (BenchmarkSlackQP, BENCHMARKS.md), and the factors are kept from one
+// iteration to the next instead of allocated. Rows that fill in past
+// n/denseFrac are held dense, so problems whose factors fill in (dense
+// constraint rows) run as before.
+// Before the lists, on such slack problems (three nonlinear variables, the
+// shared 2-core machine at load ≈ 7, 11–12 iterations) an iteration took
+// about 0.013 s at 303 variables, 0.17 s at 1,003 and 4 s at 2,403
 // (TestSlackStructureScale with SQP_NT=300, 1000, 2400).
 //
 // Why our own code and not github.com/curioloop/optimizer (a pure-Go SLSQP):
@@ -229,6 +239,8 @@ type minimizer struct {
 	me, mi int
 	lo, hi []float64
 	res    Result
+	linv   []float64 // the QP's L⁻¹, n×n, kept between iterations (invCholFactorTo)
+	qp     *gi       // the latest QP solver, whose factors the next reuses
 }
 
 func (m *minimizer) newState() *state {
@@ -669,19 +681,32 @@ func (m *minimizer) bfgs(B, s, y, bs []float64, scaled *bool) {
 // solves the relaxed QP with the extra variable δ and returns δ > 0.
 func (m *minimizer) subproblem(st *state, B []float64) (d, lam, mu []float64, delta float64, err error) {
 	n, me, mi := m.n, m.me, m.mi
-	linv, ok := invCholFactor(B, n, m.p.NumLinear)
+	if m.linv == nil {
+		m.linv = make([]float64, n*n)
+	}
+	linv, ok := invCholFactorTo(m.linv, B, n, m.p.NumLinear)
 	if !ok {
 		return nil, nil, nil, 0, errNotPD
 	}
 	mt := me + mi
-	A := make([]float64, mt*n)
+	var A []float64
 	b := make([]float64, mt)
+	if me == 0 && mi > 0 && st.ji.RawMatrix().Stride == n {
+		// The inequality Jacobian as it is (the QP only reads it).
+		A = st.ji.RawMatrix().Data[:mi*n]
+	} else {
+		A = make([]float64, mt*n)
+		for k := 0; k < me; k++ {
+			copy(A[k*n:(k+1)*n], st.je.RawRowView(k))
+		}
+		for k := 0; k < mi; k++ {
+			copy(A[(me+k)*n:(me+k+1)*n], st.ji.RawRowView(k))
+		}
+	}
 	for k := 0; k < me; k++ {
-		copy(A[k*n:(k+1)*n], st.je.RawRowView(k))
 		b[k] = -st.ce[k]
 	}
 	for k := 0; k < mi; k++ {
-		copy(A[(me+k)*n:(me+k+1)*n], st.ji.RawRowView(k))
 		b[me+k] = -st.ci[k]
 	}
 	lo := make([]float64, n)
@@ -690,8 +715,10 @@ func (m *minimizer) subproblem(st *state, B []float64) (d, lam, mu []float64, de
 		lo[i] = m.lo[i] - st.x[i]
 		hi[i] = m.hi[i] - st.x[i]
 	}
-	qp := &qpProblem{n: n, linv: linv, a: st.g, A: A, b: b, m: mt, neq: me, lo: lo, hi: hi}
-	res, err := solveQP(qp, 1e-12)
+	qp := &qpProblem{n: n, linv: linv, nlin: m.p.NumLinear, a: st.g, A: A, b: b, m: mt, neq: me, lo: lo, hi: hi}
+	g := newGIFrom(qp, m.qp)
+	m.qp = g
+	res, err := g.solve(1e-12)
 	if err == nil {
 		return res.x, res.lambda, res.mu, 0, nil
 	}
