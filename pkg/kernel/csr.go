@@ -166,11 +166,8 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 			if v == 0 {
 				continue
 			}
-			r.rowIdx[p], r.rowVal[p] = k, v
+			r.put(p, i, k, v, next)
 			p++
-			c := next[k]
-			r.colRow[c], r.colVal[c] = int32(i), v
-			next[k]++
 			hh += v * v
 		}
 		r.rowPtr[i+1] = p

@@ -163,17 +163,23 @@ func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []
 				continue
 			}
 			v = (v - base[k]) * s
-			r.rowIdx[p], r.rowVal[p] = int32(k), v
+			r.put(p, i, int32(k), v, next)
 			p++
-			q := next[k]
-			r.colRow[q], r.colVal[q] = int32(i), v
-			next[k]++
 			hh += v * v
 		}
 		r.rowPtr[i+1] = p
 		r.h[i] = hh / 2
 	}
 	return r
+}
+
+// put stores v, row i's entry at feature k, as the p-th entry of the CSR
+// and the next free entry of column k's CSC (next[k], advanced).
+func (r *sparseRows) put(p, i int, k int32, v float64, next []int) {
+	r.rowIdx[p], r.rowVal[p] = k, v
+	c := next[k]
+	r.colRow[c], r.colVal[c] = int32(i), v
+	next[k]++
 }
 
 // columnBases returns, for each column of the n×d row-major x, its
