@@ -5,11 +5,20 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // SquaredDistances returns S_ij = ‖x_i - x_j‖² of the rows of X through one
 // tiled SYRK on the centred rows (S_ii = 0, S_ij ≥ 0), both triangles filled.
+// On compressed rows (*sparse.CSR) it is ‖x_i‖² + ‖x_j‖² − 2⟨x_i, x_j⟩ from
+// the linear kernel's Gram matrix on the rows (the scatter route,
+// O(Σ_k nnz_k²) work), clamped at 0 with a zero diagonal: nothing of the
+// n×d dense rows is made.
 func SquaredDistances(X mat.Matrix) *mat.SymDense {
+	if _, ok := X.(*sparse.CSR); ok {
+		return squaredDistancesCSR(X)
+	}
 	xc, n, d := centredRows(X)
 	h := rowNorms2Half(xc, n, d)
 	return innerGram(xc, n, d, func(c []float64, stride int, t tile) {
@@ -172,4 +181,26 @@ func GammaForMedian(X mat.Matrix, target float64) float64 {
 		}
 	}
 	return g
+}
+
+// squaredDistancesCSR is SquaredDistances on compressed rows.
+func squaredDistancesCSR(X mat.Matrix) *mat.SymDense {
+	G := Linear{}.Gram(X)
+	n := G.SymmetricDim()
+	raw := G.RawSymmetric()
+	h := make([]float64, n)
+	for i := range n {
+		h[i] = raw.Data[i*raw.Stride+i]
+	}
+	for i := range n {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		for j := range n {
+			if j == i {
+				row[j] = 0
+				continue
+			}
+			row[j] = math.Max(0, h[i]+h[j]-2*row[j])
+		}
+	}
+	return G
 }

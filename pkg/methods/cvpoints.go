@@ -468,7 +468,7 @@ func newIsoEval(train *dataio.Dataset, cm Common) (*isoEval, error) {
 	if err != nil {
 		return nil, err
 	}
-	D := squaredDistances(train.Features())
+	D := kernel.SquaredDistances(train.Features())
 	cm.cvKey = dataKey(train, cm)
 	return &isoEval{D: D, cs: cvSetOf(train), plan: plan, log2GammaH: math.Log2(moderateGamma(D)), cm: cm}, nil
 }

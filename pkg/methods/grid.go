@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
 // A GridScorer scores one point (C, γ) of svm's grid, γ in LIBSVM's
@@ -62,5 +63,5 @@ func gridLog2GammaH(train *dataio.Dataset, cm Common) float64 {
 	if m := cm.gridRows(); m > 0 && train.Len() > m {
 		train = train.Subset(stratifiedSubsetOf(train, m, cm.Seed))
 	}
-	return math.Log2(moderateGamma(squaredDistances(train.Features())))
+	return math.Log2(moderateGamma(kernel.SquaredDistances(train.Features())))
 }

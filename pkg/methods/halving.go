@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/hint"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
 // HalvingSettings configure successive halving over LIBSVM grid.py's grid
@@ -128,12 +129,12 @@ func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	// moderate kernel, from a stratified subset of GridRows rows.
 	ev := &isoEval{cs: cvSetOf(train), plan: plan, cm: cm}
 	if n := train.Len(); n <= denseCVRows {
-		ev.D = squaredDistances(train.Features())
+		ev.D = kernel.SquaredDistances(train.Features())
 		ev.log2GammaH = math.Log2(moderateGamma(ev.D))
 	} else {
 		ev.X = train.Features()
 		sub := train.Subset(stratifiedSubsetOf(train, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
-		ev.log2GammaH = math.Log2(moderateGamma(squaredDistances(sub.Features())))
+		ev.log2GammaH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.Features())))
 	}
 	lCs := slices.Clone(s.log2Cs())
 	slices.Sort(lCs) // each γ's Cs ascend (warm starts)

@@ -184,7 +184,7 @@ func newRCSCProblem(X mat.Matrix, y []float64, diag bool, lambda float64) (*rcsc
 		p.q = make([]float64, d)
 		p.G = mat.NewSymDense(n, nil)
 	} else {
-		p.D = squaredDistances(X)
+		p.D = kernel.SquaredDistances(X)
 		p.K = mat.NewSymDense(n, nil)
 	}
 	return p, nil

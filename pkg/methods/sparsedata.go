@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/hint"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
@@ -23,35 +21,6 @@ import (
 // that need more than kernel columns, the squared distances of the dense
 // CV route and the data keys of the memo and the checkpoints, read the
 // non-zeros here.
-
-// squaredDistances is kernel.SquaredDistances of the rows of X, dense
-// rows unchanged; on compressed rows it is ‖x_i‖² + ‖x_j‖² − 2⟨x_i, x_j⟩
-// from the linear kernel's Gram matrix on the rows (pkg/kernel's route on
-// compressed rows, O(Σ_k nnz_k²) work), clamped at 0 with a zero diagonal:
-// an n×n matrix, and nothing of the n×d dense rows.
-func squaredDistances(X mat.Matrix) *mat.SymDense {
-	if _, ok := X.(*sparse.CSR); !ok {
-		return kernel.SquaredDistances(X)
-	}
-	G := kernel.Linear{}.Gram(X)
-	n := G.SymmetricDim()
-	raw := G.RawSymmetric()
-	h := make([]float64, n)
-	for i := range n {
-		h[i] = raw.Data[i*raw.Stride+i]
-	}
-	for i := range n {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		for j := range n {
-			if j == i {
-				row[j] = 0
-				continue
-			}
-			row[j] = math.Max(0, h[i]+h[j]-2*row[j])
-		}
-	}
-	return G
-}
 
 // sparseRows returns the compressed rows of train, nil for dense data.
 func sparseRows(train *dataio.Dataset) *sparse.CSR {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
@@ -27,7 +28,7 @@ func textRows(t *testing.T) (sp, de *dataio.Dataset) {
 // dense rows' to 1e-12, and 0 on the diagonal.
 func TestSquaredDistancesCSR(t *testing.T) {
 	sp, de := textRows(t)
-	got, want := squaredDistances(sp.Sparse), squaredDistances(de.X)
+	got, want := kernel.SquaredDistances(sp.Sparse), kernel.SquaredDistances(de.X)
 	n := got.SymmetricDim()
 	worst := 0.0
 	for i := range n {
