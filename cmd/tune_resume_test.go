@@ -100,14 +100,32 @@ func runChild(t *testing.T, dir string, args ...string) (string, int) {
 	return stderr.String(), 0
 }
 
+// killData is the file the kill tests tune, as an absolute path: a tune
+// whose steps outlast the tests' polling (10 ms) by far, so that a kill
+// after k steps lands before its last step. Without the race detector
+// diabetes (768 rows: svm's grid takes about 2 s, gi's 30 steps 0.7 s);
+// under it, whose processes run about eight times slower, heart (270 rows:
+// a step of svm's grid takes about 17 ms there, of gi's 30 ms, longer than
+// diabetes' without it). Diabetes under the race detector took 316 s of the
+// cmd package's race run in these three tests.
+func killData(t *testing.T) string {
+	t.Helper()
+	name := "../testdata/libsvm/diabetes_scale"
+	if raceBuild {
+		name = heartScale
+	}
+	data, err := filepath.Abs(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // The model files are compared whole: the resumed run and the
 // uninterrupted one run the same command (-o m.json, each in a directory of
 // its own), and the model records the command without --resume.
 func TestTuneResumesAfterKill(t *testing.T) {
-	data, err := filepath.Abs("../testdata/libsvm/diabetes_scale")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := killData(t)
 	type killCase struct {
 		name  string
 		args  []string
@@ -179,10 +197,7 @@ func TestTuneResumesAfterKill(t *testing.T) {
 // SIGTERM (and SIGINT) wind a tune down: exit 130, saying where its steps
 // are kept; --resume then gives the uninterrupted model.
 func TestTuneResumesAfterSIGTERM(t *testing.T) {
-	data, err := filepath.Abs("../testdata/libsvm/diabetes_scale")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := killData(t)
 	whole, dir := t.TempDir(), t.TempDir()
 	args := []string{"tune", data, "--method", "svm", "--workers", "2", "-q", "-o", "m.json"}
 	if errOut, code := runChild(t, whole, args...); code != 0 {
@@ -268,8 +283,17 @@ func TestCompareResumesMidJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The job must outlast the second before its checkpoint file is made
+	// (a shorter job keeps its steps in memory) by 15 steps and more: 614
+	// training rows take about 2 s without the race detector (4 CPU s with
+	// 2 workers); under it, about eight times slower, 384 rows take 9 CPU s
+	// (614 took 24).
+	fraction := "0.8"
+	if raceBuild {
+		fraction = "0.5"
+	}
 	whole, dir := t.TempDir(), t.TempDir()
-	args := []string{"compare", data, "--methods", "svm", "--partitions", "1", "--train-fraction", "0.8", "--workers", "2", "--out", "r.jsonl"}
+	args := []string{"compare", data, "--methods", "svm", "--partitions", "1", "--train-fraction", fraction, "--workers", "2", "--out", "r.jsonl"}
 	if errOut, code := runChild(t, whole, append(args, "-q")...); code != 0 {
 		t.Fatalf("uninterrupted: exit %d, %s", code, errOut)
 	}
