@@ -290,7 +290,7 @@ func fitSVMRows(ctx context.Context, train *dataio.Dataset, norm *dataio.Normali
 	if train == nil || train.Len() == 0 {
 		return nil, solver.SVCResult{}, errors.New("fit SVM: no training data")
 	}
-	return fitSVMAt(ctx, train, nil, train.Y, train.Labels, norm, spec, p, s, hashRows)
+	return fitSVMAt(ctx, train, nil, train.Y, train.Labels, norm, spec, p, s, hashRows, nil)
 }
 
 // fitSVMAt is fitSVMRows on the rows of train.X that rows lists (all of
@@ -299,8 +299,10 @@ func fitSVMRows(ctx context.Context, train *dataio.Dataset, norm *dataio.Normali
 // of train.X is copied: the kernel reads the rows in place
 // (kernel.RowsAt) and the support vectors' X are rows of train.X, which
 // the caller must move into the model's own rows (shareSVRows) before it
-// leaves.
-func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float64, labels dataio.LabelMap, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings, hashRows bool) (*Model, solver.SVCResult, error) {
+// leaves. With kw set the kernel's compressed rows are built into kw's
+// arrays (kernel.RowsAtIn), which the previous pair on the same core is done
+// with.
+func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float64, labels dataio.LabelMap, norm *dataio.Normalizer, spec kernel.Spec, p solver.SVCParams, s solver.Settings, hashRows bool, kw *kernel.RowsWorkspace) (*Model, solver.SVCResult, error) {
 	if len(y) == 0 {
 		return nil, solver.SVCResult{}, errors.New("fit SVM: no training data")
 	}
@@ -333,7 +335,7 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 	if rows == nil {
 		km = k.Rows(X)
 	} else {
-		km = kernel.RowsAt(k, X, rows)
+		km = kernel.RowsAtIn(k, X, rows, kw)
 	}
 	res, err := solver.TrainSVC(ctx, km, y, p, s, nil)
 	if err != nil {

@@ -102,7 +102,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	// data are held once, not once more per pair, and its support vectors
 	// stay rows of train.X until shareSVRows moves them into the model.
 	fits := make([]pairFit, len(idx))
-	fitOne := func(p int, st solver.Settings) {
+	fitOne := func(p int, st solver.Settings, kw *kernel.RowsWorkspace) {
 		ij, ps := idx[p], pairs[p]
 		rows := train.SubRows(ij)
 		y := make([]float64, len(rows))
@@ -118,7 +118,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 		f := &fits[p]
 		f.rows, f.y = rows, y
-		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false); f.err != nil {
+		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false, kw); f.err != nil {
 			return
 		}
 		f.pm.Encoder, f.pm.FeatureNames, f.pm.TrainingRows, f.pm.Provenance = nil, nil, nil, Provenance{}
@@ -130,8 +130,9 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		f.pm.FormatVersion = formatVersionOf(f.pm)
 	}
 	// The pairs at once share the cache of --cache-mb between them, as one
-	// binary SVM would have it, and each keeps its columns' buffers for its
-	// next pair (solver.Workspace; results do not depend on either).
+	// binary SVM would have it, and each keeps its columns' buffers and its
+	// kernel's compressed rows for its next pair (solver.Workspace,
+	// kernel.RowsWorkspace; results do not depend on either).
 	w := pairWorkers(train, idx, st)
 	one := st
 	if w > 1 {
@@ -148,9 +149,10 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 			defer wg.Done()
 			st := one
 			st.Workspace = new(solver.Workspace)
+			kw := new(kernel.RowsWorkspace)
 			for p := int(next.Add(1) - 1); p < len(idx); p = int(next.Add(1) - 1) {
 				if fits[p].err = ctx.Err(); fits[p].err == nil {
-					fitOne(p, st)
+					fitOne(p, st, kw)
 				}
 				if fits[p].err != nil && w == 1 {
 					break
