@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -11,10 +12,10 @@ import (
 )
 
 // tenClasses returns rcv1-shaped rows (dataio.TextLike, n × 2,000, about
-// 30 non-zeros a row) held in compressed rows, of ten classes: row i is
+// nnz non-zeros a row) held in compressed rows, of ten classes: row i is
 // class i mod 10.
-func tenClasses(n int) *dataio.Dataset {
-	d := dataio.TextLike(n, 2000, 30, rand.New(rand.NewPCG(44, 2)))
+func tenClasses(n, nnz int) *dataio.Dataset {
+	d := dataio.TextLike(n, 2000, nnz, rand.New(rand.NewPCG(44, 2)))
 	c := *d
 	c.Y, c.Labels = nil, dataio.LabelMap{}
 	c.ClassLabels = make([]string, 10)
@@ -42,11 +43,11 @@ func allocated(f func()) uint64 {
 // one set of arrays per core (kernel.RowsAtIn), not each its own: the fit
 // allocates less than the 45 pairs' compressed rows would take, plus the
 // pairs' own copies of their support vectors (before, it allocated both
-// and 7 MB more: 31 MB against a bound of 21 MB; on 10,000 rows of 778
+// and more: 98 MB against a bound of 78 MB, now 45 MB; on 10,000 rows of 778
 // features the pairs' compressed rows were 284 MB of the 406 MB one
 // ten-class fit allocated).
 func TestMultiClassPairsReuseKernelRows(t *testing.T) {
-	train := tenClasses(2000)
+	train := tenClasses(2000, 120)
 	nnz := int64(0) // every pair's non-zeros, summed
 	for _, ij := range train.Subproblems() {
 		for _, i := range train.SubRows(ij) {
@@ -77,5 +78,53 @@ func TestMultiClassPairsReuseKernelRows(t *testing.T) {
 	t.Logf("fit allocated %d bytes; the pairs' compressed rows %d, their support vectors %d", got, pairRows, svBytes)
 	if bound := pairRows + svBytes; int64(got) > bound {
 		t.Errorf("the ten-class fit allocated %.1f MB, more than the 45 pairs' compressed rows (%.1f MB) and their support vectors (%.1f MB): each pair builds its own rows", float64(got)/1e6, float64(pairRows)/1e6, float64(svBytes)/1e6)
+	}
+}
+
+// TestSparseMultiClassSharesSupportVectors: a sparse multi-class model
+// holds each distinct support vector once, as LIBSVM's model does (total_sv
+// rows, each pair's support vectors slices of them) and predicts from one
+// sparse route over them, not each pair from its own copy and its own
+// compressed rows and columns of it; every pair's decision values are the
+// ones its own support vectors give.
+func TestSparseMultiClassSharesSupportVectors(t *testing.T) {
+	train := tenClasses(600, 30)
+	fr, err := Fit(context.Background(), FitSettings{Train: train, Kernel: iso(0.5), Margin: L1, C: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fr.Model
+	if m.shared == nil {
+		t.Fatal("the sparse multi-class model has no shared support vectors: each pair predicts from its own copy")
+	}
+	if rows, _ := m.shared.X.Dims(); rows != m.Training.NSV {
+		t.Fatalf("%d shared support vectors, total_sv %d", rows, m.Training.NSV)
+	}
+	// The same support vector in two pairs is one array's row.
+	at := map[*int32]int{}
+	shared := 0
+	for _, pm := range m.Pairs {
+		for _, sv := range pm.SupportVectors {
+			if len(sv.Index) > 0 {
+				at[&sv.Index[0]]++
+			}
+		}
+	}
+	for _, c := range at {
+		if c > 1 {
+			shared++
+		}
+	}
+	if len(at) != m.Training.NSV || shared == 0 {
+		t.Fatalf("%d distinct support-vector arrays (%d in more than one pair), total_sv %d", len(at), shared, m.Training.NSV)
+	}
+	got := m.PairDecisionsNormalized(train.Sparse)
+	for p, pm := range m.Pairs {
+		own := pm.DecisionNormalized(train.Sparse)
+		for i, f := range own {
+			if math.Abs(got[p][i]-f) > 1e-12*(1+math.Abs(f)) {
+				t.Fatalf("pair %d, row %d: shared decision %v, the pair's own %v", p+1, i, got[p][i], f)
+			}
+		}
 	}
 }
