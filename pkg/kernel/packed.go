@@ -17,8 +17,18 @@ import (
 // of a multi-class search are held so (SquaredDistancesPacked): at 7,000
 // rows 196 MB instead of 392 MB.
 type Packed struct {
-	n    int
-	data []float64
+	n     int
+	data  []float64
+	start []int // start[i]: the index of (i, i) in data
+}
+
+// newPacked returns a zero n×n Packed.
+func newPacked(n int) *Packed {
+	p := &Packed{n: n, data: make([]float64, n*(n+1)/2), start: make([]int, n)}
+	for i := range p.start {
+		p.start[i] = i*n - i*(i-1)/2
+	}
+	return p
 }
 
 // Dim returns n.
@@ -29,17 +39,14 @@ func (p *Packed) At(i, j int) float64 {
 	if i > j {
 		i, j = j, i
 	}
-	return p.data[p.rowStart(i)+j-i]
+	return p.data[p.start[i]+j-i]
 }
 
 // Row returns the entries (i, j) of row i for j ≥ i: Row(i)[j-i] is (i, j).
 func (p *Packed) Row(i int) []float64 {
-	s := p.rowStart(i)
+	s := p.start[i]
 	return p.data[s : s+p.n-i : s+p.n-i]
 }
-
-// rowStart is the index of (i, i) in data.
-func (p *Packed) rowStart(i int) int { return i*p.n - i*(i-1)/2 }
 
 // MedianOffDiag returns the median of the entries (i, j), i < j, as
 // MedianOffDiag of the same matrix held in full (NaN when n < 2 or an entry
@@ -67,7 +74,7 @@ func SquaredDistancesPacked(X mat.Matrix) *Packed {
 	}
 	xc, n, d := centredRows(X)
 	h := rowNorms2Half(xc, n, d)
-	p := &Packed{n: n, data: make([]float64, n*(n+1)/2)}
+	p := newPacked(n)
 	if n == 0 {
 		return p
 	}
@@ -115,7 +122,7 @@ func SquaredDistancesPacked(X mat.Matrix) *Packed {
 func squaredDistancesCSRPacked(X *sparse.CSR) *Packed {
 	r := rowsCSR(Linear{}, X).(*sparseRows)
 	n := r.n
-	p := &Packed{n: n, data: make([]float64, n*(n+1)/2)}
+	p := newPacked(n)
 	h := make([]float64, n) // ‖x_i‖², summed as the column's own entry
 	for i := range n {
 		var s float64

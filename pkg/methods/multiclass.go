@@ -315,9 +315,16 @@ func foldSweepPairsD(ctx context.Context, D *kernel.Packed, gamma float64, tr, t
 		kp = grow(kp, m*m)
 		for x, ra := range rows {
 			row := kp[x*m:]
+			i := tr[ra]
+			di := D.Row(i) // (i, j) for j ≥ i
 			for y := x; y < m; y++ {
-				lo, hi := min(ra, rows[y]), max(ra, rows[y])
-				row[y] = math.Exp(-gamma * D.At(tr[lo], tr[hi]))
+				var v float64
+				if j := tr[rows[y]]; j >= i {
+					v = di[j-i]
+				} else {
+					v = D.At(j, i)
+				}
+				row[y] = math.Exp(-gamma * v)
 			}
 		}
 		kernel.MirrorUpper(kp, m, m)
