@@ -185,7 +185,7 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 		return err
 	}
 	t.Train, t.Test, t.Norm = tt.Train, tt.Test, tt.Norm
-	defer sysmem.LimitGCTo(s.MemMB, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))() // the heap within the fit's live data
+	defer model.LimitFitGC(s.MemMB, tt.Train, tt.Test, t.CacheMB)() // the heap within the fit's live data
 	r, err := model.Train(ctx, t)
 	var pe *model.ParamError
 	switch {

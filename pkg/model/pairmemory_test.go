@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -125,6 +126,38 @@ func TestSparseMultiClassSharesSupportVectors(t *testing.T) {
 			if math.Abs(got[p][i]-f) > 1e-12*(1+math.Abs(f)) {
 				t.Fatalf("pair %d, row %d: shared decision %v, the pair's own %v", p+1, i, got[p][i], f)
 			}
+		}
+	}
+}
+
+// TestLimitFitGCMultiClassKeepsProportional: a multi-class fit's limit
+// (FitGCLimit, every pair's cache counted full) caps the heap with the
+// proportional collector on, where a binary fit's small estimate alone
+// collects (sysmem.LimitGCTo): with the limit alone the heap grew to the
+// limit (train on ten classes of 778 features: 151 MB resident, 114 MB
+// with the limit as a ceiling).
+func TestLimitFitGCMultiClassKeepsProportional(t *testing.T) {
+	gcPercent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before := gcPercent()
+	multi := tenClasses(300, 30)
+	binary := dataio.TextLike(300, 2000, 30, rand.New(rand.NewPCG(44, 3)))
+	for _, c := range []struct {
+		name  string
+		train *dataio.Dataset
+		want  int // GOGC during the fit
+	}{{"ten classes", multi, before}, {"two classes", binary, -1}} {
+		restore := LimitFitGC(0, c.train, nil, 0)
+		got, limit := gcPercent(), debug.SetMemoryLimit(-1)
+		restore()
+		if got != c.want || limit != FitGCLimit(c.train, nil, 0) {
+			t.Errorf("%s: GOGC %d and limit %d during the fit, want %d and %d", c.name, got, limit, c.want, FitGCLimit(c.train, nil, 0))
+		}
+		if after := gcPercent(); after != before {
+			t.Fatalf("%s: GOGC %d after the fit, %d before", c.name, after, before)
 		}
 	}
 }
