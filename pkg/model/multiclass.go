@@ -103,7 +103,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	// data are held once, not once more per pair, and its support vectors
 	// stay rows of train.X until shareSVRows moves them into the model.
 	fits := make([]pairFit, len(idx))
-	fitOne := func(p int, st solver.Settings, kw *kernel.RowsWorkspace) {
+	fitOne := func(p int, st solver.Settings, pw *pairWork) {
 		ij, ps := idx[p], pairs[p]
 		rows := train.SubRows(ij)
 		y := make([]float64, len(rows))
@@ -119,7 +119,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 		f := &fits[p]
 		f.rows, f.y = rows, y
-		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false, kw); f.err != nil {
+		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false, pw); f.err != nil {
 			return
 		}
 		f.pm.Encoder, f.pm.FeatureNames, f.pm.TrainingRows, f.pm.Provenance = nil, nil, nil, Provenance{}
@@ -143,6 +143,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	var (
 		wg   sync.WaitGroup
 		next atomic.Int64
+		svs  = new(svStore) // each sparse support vector once
 	)
 	for range w {
 		wg.Add(1)
@@ -150,10 +151,10 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 			defer wg.Done()
 			st := one
 			st.Workspace = new(solver.Workspace)
-			kw := new(kernel.RowsWorkspace)
+			pw := &pairWork{rows: new(kernel.RowsWorkspace), svs: svs}
 			for p := int(next.Add(1) - 1); p < len(idx); p = int(next.Add(1) - 1) {
 				if fits[p].err = ctx.Err(); fits[p].err == nil {
-					fitOne(p, st, kw)
+					fitOne(p, st, pw)
 				}
 				if fits[p].err != nil && w == 1 {
 					break
