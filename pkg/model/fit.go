@@ -17,7 +17,6 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
-	"github.com/kerneltune/kerneltune/pkg/sysmem"
 )
 
 // Margin is the SVM formulation: L1 (the C-SVC), L2 (squared slacks,
@@ -330,22 +329,16 @@ func FitGCLimit(train, test *dataio.Dataset, cacheMB int) int64 {
 	return 32<<20 + max(cache, 2*blockBytes) + 3*rowsBytes(train) + 2*rowsBytes(test)
 }
 
-// LimitFitGC sets the collector's soft limit for Fit on train and test
-// with a cacheMB cache under --mem-mb mb (sysmem.LimitGCTo of FitGCLimit)
-// and returns the function that restores it. On multi-class data the
-// proportional collector stays on under the limit (sysmem.LimitGCCeiling):
-// the limit counts the caches of the pairs solved at once full, which they
-// seldom are, and the limit alone let the heap grow to it. On ten classes
-// of 778 features (10,000 rows, 45 pairs of 2,000, held sparse) train
-// peaked at 151 MB resident with the limit alone, 114 MB with it as a
-// ceiling (5,000 rows: 90 → 70 MB; letter's 325 pairs: 81 → 67–71 MB), in
-// the same CPU time.
-func LimitFitGC(mb int, train, test *dataio.Dataset, cacheMB int) (restore func()) {
-	soft := FitGCLimit(train, test, cacheMB)
-	if train != nil && train.MultiClass() {
-		return sysmem.LimitGCCeiling(mb, soft)
-	}
-	return sysmem.LimitGCTo(mb, soft)
+// FitGCCeiling reports whether FitGCLimit on train is to cap the heap
+// with the proportional collector on (sysmem.LimitGCCeiling) rather than
+// to be the collector's only pacing (sysmem.LimitGCTo): on multi-class
+// data, where it counts the caches of the pairs solved at once full, which
+// they seldom are, and the limit alone let the heap grow to it. On ten
+// classes of 778 features (10,000 rows, 45 pairs of 2,000, held sparse)
+// train peaked at 151 MB resident with the limit alone, 114 MB with it as
+// a ceiling (5,000 rows: 90 → 70 MB), in the same CPU time.
+func FitGCCeiling(train *dataio.Dataset) bool {
+	return train != nil && train.MultiClass()
 }
 
 // rowsBytes is the memory of d's rows: 8 bytes a value held dense, the
