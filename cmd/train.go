@@ -185,7 +185,11 @@ func runTrain(ctx context.Context, g *globalOptions, s trainSettings) error {
 		return err
 	}
 	t.Train, t.Test, t.Norm = tt.Train, tt.Test, tt.Norm
-	defer sysmem.LimitGCTo(s.MemMB, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))() // the heap within the fit's live data
+	limitGC := sysmem.LimitGCTo // the heap within the fit's live data
+	if model.FitGCCeiling(tt.Train) {
+		limitGC = sysmem.LimitGCCeiling
+	}
+	defer limitGC(s.MemMB, model.FitGCLimit(tt.Train, tt.Test, t.CacheMB))()
 	r, err := model.Train(ctx, t)
 	var pe *model.ParamError
 	switch {

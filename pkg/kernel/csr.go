@@ -76,8 +76,8 @@ func SparseSupport(k Kernel, d int) error {
 // of d features: s (one scale for every feature, colScale nil) or colScale
 // (a diagonal metric's √q_k, 0 where q_k = 0), and whether the kernel is
 // linear; it panics with a *SparseError for a kernel that does not compute
-// on compressed rows.
-func csrScale(k Kernel, d int) (s float64, colScale []float64, linear bool) {
+// on compressed rows. colScale comes from ws when ws is not nil.
+func csrScale(k Kernel, d int, ws *RowsWorkspace) (s float64, colScale []float64, linear bool) {
 	if err := SparseSupport(k, d); err != nil {
 		panic(err)
 	}
@@ -89,7 +89,7 @@ func csrScale(k Kernel, d int) (s float64, colScale []float64, linear bool) {
 	if g.kind == gaussIso {
 		return math.Sqrt(2 * g.gamma), nil, false
 	}
-	colScale = make([]float64, d)
+	colScale = ws.scales(d)
 	for c, j := range g.cols {
 		colScale[j] = g.scale[c]
 	}
@@ -99,8 +99,8 @@ func csrScale(k Kernel, d int) (s float64, colScale []float64, linear bool) {
 // csrRows builds the sparse route on the rows idx of X (all rows, in order,
 // when idx is nil), each stored value v of feature k mapped to v·s (or
 // v·colScale[k]); entries that are or become 0 are dropped. The row indices
-// are int32.
-func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear bool) *sparseRows {
+// are int32. Its arrays come from ws when ws is not nil (RowsAtIn).
+func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear bool, ws *RowsWorkspace) *sparseRows {
 	n, d := X.Dims()
 	if idx != nil {
 		n = len(idx)
@@ -120,7 +120,7 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		}
 		return v * s
 	}
-	colNNZ := make([]int, d)
+	colNNZ := ws.counts(d)
 	nnz := 0
 	for i := 0; i < n; i++ {
 		ind, val := row(i)
@@ -135,19 +135,8 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 	for _, c := range colNNZ {
 		work += float64(c) * float64(c)
 	}
-	r := &sparseRows{
-		n: n, d: d,
-		rowPtr: make([]int, n+1),
-		rowIdx: make([]int32, nnz),
-		rowVal: make([]float64, nnz),
-		colPtr: make([]int, d+1),
-		colRow: make([]int32, nnz),
-		colVal: make([]float64, nnz),
-		h:      make([]float64, n),
-		s:      s,
-		scale:  colScale,
-		linear: linear,
-	}
+	r := ws.rows(n, d, nnz)
+	r.s, r.scale, r.linear = s, colScale, linear
 	r.cost = 16
 	if n > 0 {
 		r.cost += int(work / float64(n) / float64(n))
@@ -194,8 +183,8 @@ func isCSR(X mat.Matrix) bool {
 // rowsCSR is Kernel.Rows of k on compressed rows.
 func rowsCSR(k Kernel, X *sparse.CSR) Matrix {
 	_, d := X.Dims()
-	s, colScale, linear := csrScale(k, d)
-	return csrRows(X, nil, s, colScale, linear)
+	s, colScale, linear := csrScale(k, d, nil)
+	return csrRows(X, nil, s, colScale, linear, nil)
 }
 
 // gramCSR is Kernel.Gram of k on compressed rows: each row of the result is
@@ -304,9 +293,9 @@ func (r *sparseRows) finishRow(ha float64, out []float64) {
 	expNonPosSlice(out)
 }
 
-// rowsAtCSR is RowsAt on compressed rows.
-func rowsAtCSR(k Kernel, X *sparse.CSR, idx []int) Matrix {
+// rowsAtCSR is RowsAtIn on compressed rows.
+func rowsAtCSR(k Kernel, X *sparse.CSR, idx []int, ws *RowsWorkspace) Matrix {
 	_, d := X.Dims()
-	s, colScale, linear := csrScale(k, d)
-	return csrRows(X, idx, s, colScale, linear)
+	s, colScale, linear := csrScale(k, d, ws)
+	return csrRows(X, idx, s, colScale, linear, ws)
 }

@@ -60,10 +60,18 @@ func middleOffDiag(K mat.Symmetric) (lo, hi float64, ok bool) {
 		return 0, 0, false
 	}
 	raw := upperRaw(K)
-	rows := func(f func(row []float64)) {
+	return middleOfRows(n, func(f func(row []float64)) {
 		for i := 0; i < n-1; i++ {
 			f(raw.Data[i*raw.Stride+i+1 : i*raw.Stride+n])
 		}
+	})
+}
+
+// middleOfRows is middleOffDiag of the n×n matrix whose entries (i, j),
+// i < j, rows passes to its argument, a row at a time.
+func middleOfRows(n int, rows func(f func(row []float64))) (lo, hi float64, ok bool) {
+	if n < 2 {
+		return 0, 0, false
 	}
 	nan := false
 	rows(func(row []float64) {

@@ -84,27 +84,29 @@ func sparseGaussRows(x []float64, n, d int, s float64) *sparseRows {
 
 // sparseGaussRowsCost is sparseGaussRows with the ratio bound maxCost.
 func sparseGaussRowsCost(x []float64, n, d int, s, maxCost float64) *sparseRows {
-	return sparseGaussRowsOf(contiguousRows(x, d), n, d, s, maxCost)
+	return sparseGaussRowsOf(contiguousRows(x, d), n, d, s, maxCost, nil)
 }
 
 // sparseGaussRowsOf is sparseGaussRowsCost on the rows row(i), 0 ≤ i < n.
-func sparseGaussRowsOf(row func(i int) []float64, n, d int, s, maxCost float64) *sparseRows {
+// Its arrays come from ws when ws is not nil (RowsAtIn).
+func sparseGaussRowsOf(row func(i int) []float64, n, d int, s, maxCost float64, ws *RowsWorkspace) *sparseRows {
 	if n < 2 || d < 2 || n > math.MaxInt32 {
 		return nil
 	}
-	return sparseRowsShiftedOf(row, n, d, s, columnBasesOf(row, n, d), maxCost)
+	return sparseRowsShiftedOf(row, n, d, s, columnBasesIn(row, n, d, ws), maxCost, ws)
 }
 
 // sparseRowsShifted builds the route on the rows x - base.
 func sparseRowsShifted(x []float64, n, d int, s float64, base []float64, maxCost float64) *sparseRows {
-	return sparseRowsShiftedOf(contiguousRows(x, d), n, d, s, base, maxCost)
+	return sparseRowsShiftedOf(contiguousRows(x, d), n, d, s, base, maxCost, nil)
 }
 
 // sparseRowsShiftedOf is sparseRowsShifted on the rows row(i), 0 ≤ i < n,
-// read in place (RowsAt: a subset of a matrix's rows, not copied).
-func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []float64, maxCost float64) *sparseRows {
-	colNNZ := make([]int, d)
-	sum := make([]float64, d)
+// read in place (RowsAt: a subset of a matrix's rows, not copied), its
+// arrays from ws when ws is not nil (RowsAtIn).
+func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []float64, maxCost float64, ws *RowsWorkspace) *sparseRows {
+	colNNZ := ws.counts(d)
+	sum := ws.sums(d)
 	var sumSq float64
 	nnz := 0
 	for i := 0; i < n; i++ {
@@ -138,23 +140,14 @@ func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []
 	if work > maxCost*float64(n)*float64(n)*float64(d) {
 		return nil
 	}
-	r := &sparseRows{
-		n: n, d: d,
-		rowPtr: make([]int, n+1),
-		rowIdx: make([]int32, nnz),
-		rowVal: make([]float64, nnz),
-		colPtr: make([]int, d+1),
-		colRow: make([]int32, nnz),
-		colVal: make([]float64, nnz),
-		h:      make([]float64, n),
-		cost:   int(work/float64(n)/float64(n)) + 16,
-		base:   base,
-		s:      s,
-	}
+	r := ws.rows(n, d, nnz)
+	r.cost = int(work/float64(n)/float64(n)) + 16
+	r.base, r.s = base, s
 	for k, c := range colNNZ {
 		r.colPtr[k+1] = r.colPtr[k] + c
 	}
-	next := append([]int(nil), r.colPtr[:d]...)
+	next := colNNZ // reused as the next free place of each column
+	copy(next, r.colPtr[:d])
 	p := 0
 	for i := 0; i < n; i++ {
 		var hh float64
@@ -194,8 +187,13 @@ func columnBases(x []float64, n, d int) []float64 {
 
 // columnBasesOf is columnBases on the rows row(i), 0 ≤ i < n.
 func columnBasesOf(row func(i int) []float64, n, d int) []float64 {
-	base := make([]float64, d)
-	count := make([]int, d)
+	return columnBasesIn(row, n, d, nil)
+}
+
+// columnBasesIn is columnBasesOf with its arrays from ws when ws is not nil.
+func columnBasesIn(row func(i int) []float64, n, d int, ws *RowsWorkspace) []float64 {
+	base := ws.bases(d)
+	count := ws.counts(d)
 	for i := 0; i < n; i++ {
 		for k, v := range row(i) {
 			switch {

@@ -69,15 +69,28 @@ func (s *splittableSub) EntryCost() int { return entryCost(s.m) }
 // rows of the one training matrix this way, instead of each copying its two
 // classes. X is a *mat.Dense or a *sparse.CSR.
 func RowsAt(k Kernel, X mat.Matrix, idx []int) Matrix {
+	return RowsAtIn(k, X, idx, nil)
+}
+
+// RowsAtIn is RowsAt building the compressed rows and columns of the
+// sparse route (csr.go, sparse.go) into the arrays of ws, which it grows
+// as needed, instead of new ones; nil ws allocates them, as RowsAt. The
+// entries are the same bits either way. The matrix RowsAtIn returned
+// before with the same ws is overwritten: it must no longer be in use.
+// A multi-class model's binary SVMs solved one after another on a core
+// build each its matrix this way, so that the pairs' compressed rows are
+// held once per core, not made afresh per pair (on ten classes of 778
+// features, 45 pairs of 2,000 rows, 284 MB of the fit's 406 MB allocated).
+func RowsAtIn(k Kernel, X mat.Matrix, idx []int, ws *RowsWorkspace) Matrix {
 	if s, ok := X.(*sparse.CSR); ok {
-		return rowsAtCSR(k, s, idx)
+		return rowsAtCSR(k, s, idx, ws)
 	}
 	dense := X.(*mat.Dense)
 	_, d := X.Dims()
 	if g, ok := k.(*Gaussian); ok && g.kind == gaussIso {
 		g.checkDim(d)
 		row := func(i int) []float64 { return dense.RawRowView(idx[i]) }
-		if r := sparseGaussRowsOf(row, len(idx), d, math.Sqrt(2*g.gamma), sparseMaxCost); r != nil {
+		if r := sparseGaussRowsOf(row, len(idx), d, math.Sqrt(2*g.gamma), sparseMaxCost, ws); r != nil {
 			return r
 		}
 	}
@@ -89,4 +102,104 @@ func RowsAt(k Kernel, X mat.Matrix, idx []int) Matrix {
 		rows.SetRow(a, dense.RawRowView(i))
 	}
 	return k.Rows(rows)
+}
+
+// RowsWorkspace holds the arrays of the sparse route's compressed rows and
+// columns that RowsAtIn built last, for its next call to build into. It is
+// not safe for concurrent use: give each goroutine its own. The zero value
+// is ready to use.
+type RowsWorkspace struct {
+	rowPtr, colPtr []int
+	rowIdx, colRow []int32
+	rowVal, colVal []float64
+	h              []float64
+	count          []int     // a column's non-zeros, or its vote (columnBasesIn)
+	sum            []float64 // a column's sum (sparseRowsShiftedOf)
+	base           []float64 // the columns' bases (columnBasesIn)
+	scale          []float64 // a diagonal metric's column scales (csrScale)
+}
+
+// growInts returns b[:n] zeroed, or a new slice when b is too short, with
+// room for a quarter more (the next pair may be a little larger: without
+// it, 45 pairs of 2,000 rows of about 244,000 entries each regrew their
+// arrays about every other pair).
+func growInts(b *[]int, n int) []int {
+	if cap(*b) < n {
+		*b = make([]int, n, n+n/4)
+	}
+	*b = (*b)[:n]
+	clear(*b)
+	return *b
+}
+
+func growFloats(b *[]float64, n int) []float64 {
+	if cap(*b) < n {
+		*b = make([]float64, n, n+n/4)
+	}
+	*b = (*b)[:n]
+	clear(*b)
+	return *b
+}
+
+func growInt32s(b *[]int32, n int) []int32 {
+	if cap(*b) < n {
+		*b = make([]int32, n, n+n/4)
+	}
+	*b = (*b)[:n]
+	return *b
+}
+
+// counts returns d zeroed counters, from ws when not nil.
+func (ws *RowsWorkspace) counts(d int) []int {
+	if ws == nil {
+		return make([]int, d)
+	}
+	return growInts(&ws.count, d)
+}
+
+// sums returns d zeroed sums, from ws when not nil.
+func (ws *RowsWorkspace) sums(d int) []float64 {
+	if ws == nil {
+		return make([]float64, d)
+	}
+	return growFloats(&ws.sum, d)
+}
+
+// bases returns d zeroed bases, from ws when not nil.
+func (ws *RowsWorkspace) bases(d int) []float64 {
+	if ws == nil {
+		return make([]float64, d)
+	}
+	return growFloats(&ws.base, d)
+}
+
+// scales returns d zeroed column scales, from ws when not nil.
+func (ws *RowsWorkspace) scales(d int) []float64 {
+	if ws == nil {
+		return make([]float64, d)
+	}
+	return growFloats(&ws.scale, d)
+}
+
+// rows returns a sparse route of n rows, d features and nnz entries with
+// its arrays zeroed (rowPtr, colPtr, h) or of the right length to be
+// written whole (the entries), from ws when not nil.
+func (ws *RowsWorkspace) rows(n, d, nnz int) *sparseRows {
+	r := &sparseRows{n: n, d: d}
+	if ws == nil {
+		r.rowPtr, r.colPtr = make([]int, n+1), make([]int, d+1)
+		r.rowIdx, r.colRow = make([]int32, nnz), make([]int32, nnz)
+		r.rowVal, r.colVal = make([]float64, nnz), make([]float64, nnz)
+		r.h = make([]float64, n)
+		return r
+	}
+	r.rowPtr, r.colPtr = growInts(&ws.rowPtr, n+1), growInts(&ws.colPtr, d+1)
+	r.rowIdx, r.colRow = growInt32s(&ws.rowIdx, nnz), growInt32s(&ws.colRow, nnz)
+	if cap(ws.rowVal) < nnz {
+		ws.rowVal, ws.colVal = make([]float64, nnz, nnz+nnz/4), make([]float64, nnz, nnz+nnz/4)
+	}
+	ws.rowVal, ws.colVal = ws.rowVal[:nnz], ws.colVal[:nnz]
+	r.rowVal, r.colVal = ws.rowVal, ws.colVal
+	r.h = growFloats(&ws.h, n)
+	return r
 }

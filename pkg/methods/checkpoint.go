@@ -211,7 +211,7 @@ func cvJobKeys(groups []cvGroup, plan cvPlan, cm Common) [][]string {
 	keys := make([][]string, len(groups))
 	for g, gr := range groups {
 		route := uint64(0)
-		if gr.D == nil {
+		if gr.D == nil && gr.P == nil {
 			route = 1
 		}
 		gk := newHasher().u(route).f(gr.Gamma).f(gr.Cs...).sum()

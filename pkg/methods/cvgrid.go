@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
-	"github.com/kerneltune/kerneltune/pkg/kernel"
 )
 
 // LIBSVM grid.py's default grid: log2 C from -5 to 15 and log2 γ from 3 down
@@ -175,8 +174,7 @@ func (g *gridProposer) refinement(c cvPoint) (batch, error) {
 	ev := &isoEval{cs: cvSetOf(g.train), plan: plan, log2GammaH: g.ev.log2GammaH, cm: cm}
 	g.ev = nil // the subset's distances are done with
 	if g.train.Len() <= denseCVRows {
-		ev.D = kernel.SquaredDistances(g.train.Features())
-		ev.log2GammaH = math.Log2(moderateGamma(ev.D))
+		ev.setDistances(g.train.Features())
 	} else {
 		ev.X = g.train.Features()
 	}

@@ -126,7 +126,12 @@ func stratifiedSubset(y []float64, m int, seed uint64) []int {
 // of exp(-γ D) is e⁻², D a matrix of squared distances: γ = 2 / median(D_ij),
 // i < j. It returns 1 when all points coincide.
 func moderateGamma(D mat.Symmetric) float64 {
-	med := medianOffDiag(D)
+	return gammaOfMedian(medianOffDiag(D))
+}
+
+// gammaOfMedian is moderateGamma of the squared distances whose median
+// off the diagonal is med.
+func gammaOfMedian(med float64) float64 {
 	if !(med > 0) || math.IsInf(med, 0) {
 		return 1
 	}

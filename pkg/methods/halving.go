@@ -129,12 +129,11 @@ func (s HalvingSettings) search(train *dataio.Dataset) (*searchCV, error) {
 	// moderate kernel, from a stratified subset of GridRows rows.
 	ev := &isoEval{cs: cvSetOf(train), plan: plan, cm: cm}
 	if n := train.Len(); n <= denseCVRows {
-		ev.D = kernel.SquaredDistances(train.Features())
-		ev.log2GammaH = math.Log2(moderateGamma(ev.D))
+		ev.setDistances(train.Features())
 	} else {
 		ev.X = train.Features()
 		sub := train.Subset(stratifiedSubsetOf(train, min(n, max(defaultGridRows, s.gridRows())), s.Seed))
-		ev.log2GammaH = math.Log2(moderateGamma(kernel.SquaredDistances(sub.Features())))
+		ev.log2GammaH = math.Log2(gammaOfMedian(kernel.SquaredDistancesPacked(sub.Features()).MedianOffDiag()))
 	}
 	lCs := slices.Clone(s.log2Cs())
 	slices.Sort(lCs) // each γ's Cs ascend (warm starts)

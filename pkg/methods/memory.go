@@ -98,9 +98,15 @@ func (m memModel) grid(n, d int, c Common) int64 {
 	return max(dense, m.rowsJobs(n, d, len(gridLog2Gamma)))
 }
 
-// denseGrid is the dense route's grid on n rows.
+// denseGrid is the dense route's grid on n rows: the squared distances
+// (packed on one-vs-one multi-class data, pairShare: isoEval.setDistances)
+// and the jobs.
 func (m memModel) denseGrid(n int) int64 {
-	return sq(n) + int64(min(m.workers, len(gridLog2Gamma)*m.folds))*m.foldJob(n)
+	dist := sq(n)
+	if m.pairShare > 0 {
+		dist = fl * int64(n) * int64(n+1) / 2
+	}
+	return dist + int64(min(m.workers, len(gridLog2Gamma)*m.folds))*m.foldJob(n)
 }
 
 // rowsJobs returns the peak of the bounded-memory CV (cvGroup with X) on n

@@ -299,25 +299,32 @@ func foldSweepMulti(ctx context.Context, Ktr, Kte *mat.Dense, ctr, cte []int, k 
 // foldSweepPairsD is foldSweepMulti one-vs-one on the dense route without
 // the fold's matrices (issue 44: its training Gram is 5,600² entries, 251
 // MB per worker at 7,000 rows, where a pair needs its two classes' block):
-// each pair's matrix is computed from the squared distances D as
-// foldKernels computes the fold's, exp(-γ D_ij) of the upper triangle in
+// each pair's matrix is computed from the squared distances D (held
+// packed: isoEval.setDistances) as foldKernels computes the fold's, exp(-γ
+// D_ij) of the upper triangle in
 // the fold's row order, so that every entry has the bits it had in the
 // fold's Gram; its test-by-training matrix likewise, but only the columns
 // of the rows that are a support vector at some C of the sweep (the
 // others multiply a zero coefficient, and are left 0: the same sums). The
 // pair's matrices are kept in kp and ktep, grown when too short and
 // returned for the next fold.
-func foldSweepPairsD(ctx context.Context, D *mat.SymDense, gamma float64, tr, te []int, ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings, kp, ktep []float64) (correct []int, solves int, kpBuf, ktepBuf []float64, err error) {
-	raw := D.RawSymmetric()
+func foldSweepPairsD(ctx context.Context, D *kernel.Packed, gamma float64, tr, te []int, ctr, cte []int, k int, scheme string, w [][2]float64, Cs []float64, s solver.Settings, kp, ktep []float64) (correct []int, solves int, kpBuf, ktepBuf []float64, err error) {
 	nte := len(te)
 	sub := func(rows []int) (kernel.Matrix, decider) {
 		m := len(rows)
 		kp = grow(kp, m*m)
 		for x, ra := range rows {
 			row := kp[x*m:]
+			i := tr[ra]
+			di := D.Row(i) // (i, j) for j ≥ i
 			for y := x; y < m; y++ {
-				lo, hi := min(ra, rows[y]), max(ra, rows[y])
-				row[y] = math.Exp(-gamma * raw.Data[tr[lo]*raw.Stride+tr[hi]])
+				var v float64
+				if j := tr[rows[y]]; j >= i {
+					v = di[j-i]
+				} else {
+					v = D.At(j, i)
+				}
+				row[y] = math.Exp(-gamma * v)
 			}
 		}
 		kernel.MirrorUpper(kp, m, m)
@@ -336,7 +343,7 @@ func foldSweepPairsD(ctx context.Context, D *mat.SymDense, gamma float64, tr, te
 				done[a] = true
 				j := tr[rows[a]]
 				for t, i := range te {
-					ktep[t*m+a] = math.Exp(-gamma * raw.Data[i*raw.Stride+j])
+					ktep[t*m+a] = math.Exp(-gamma * D.At(i, j))
 				}
 			}
 			solver.Decision(dst, Ktep, coef, bias)

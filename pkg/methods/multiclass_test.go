@@ -188,7 +188,7 @@ func blobs8() *dataio.Dataset {
 }
 
 // One-vs-one on the dense route, each pair's matrices come from the
-// squared distances (foldSweepPairsD), not from the fold's Gram: the same
+// squared distances, held packed (foldSweepPairsD), not from the fold's Gram: the same
 // counts, bit for bit the same entries, and the fold's 640×640 Gram is
 // never made; before, each worker held it, its test-by-training matrix and
 // a copy of each pair's block of both (issue 44).
@@ -200,8 +200,9 @@ func TestPairsDHoldNoFoldGram(t *testing.T) {
 		t.Fatal(err)
 	}
 	D := kernel.SquaredDistances(d.X)
+	P := kernel.SquaredDistancesPacked(d.X) // as isoEval holds them (setDistances)
 	gammas, Cs := []float64{0.5, 0.0625}, []float64{0.5, 8}
-	groups := []cvGroup{{D: D, Gamma: gammas[0], Cs: Cs}, {D: D, Gamma: gammas[1], Cs: Cs}}
+	groups := []cvGroup{{P: P, Gamma: gammas[0], Cs: Cs}, {P: P, Gamma: gammas[1], Cs: Cs}}
 	cm.cvWorkers = new(cvPool) // to look at the worker's buffers after
 	got, _, err := cvCounts(context.Background(), groups, []int{0, 1}, cvSetOf(d), plan, cm, func(int) string { return "" })
 	if err != nil {

@@ -126,7 +126,7 @@ func (s SVMSettings) tune(ctx context.Context, train *dataio.Dataset) (*Result, 
 // number of pairs, exp of the middle two distances' mean, not the mean of
 // their kernel values: close enough to flag a degenerate kernel).
 func medianKernel(d *dataio.Dataset, gamma float64) float64 {
-	return math.Exp(-gamma * medianOffDiag(kernel.SquaredDistances(d.Features())))
+	return math.Exp(-gamma * kernel.SquaredDistancesPacked(d.Features()).MedianOffDiag())
 }
 
 // noteShared says in a search's Criterion and Init how it scored

@@ -26,6 +26,7 @@ import (
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/probability"
 	"github.com/kerneltune/kerneltune/pkg/solver"
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
@@ -102,7 +103,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	// data are held once, not once more per pair, and its support vectors
 	// stay rows of train.X until shareSVRows moves them into the model.
 	fits := make([]pairFit, len(idx))
-	fitOne := func(p int, st solver.Settings) {
+	fitOne := func(p int, st solver.Settings, pw *pairWork) {
 		ij, ps := idx[p], pairs[p]
 		rows := train.SubRows(ij)
 		y := make([]float64, len(rows))
@@ -118,7 +119,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}
 		f := &fits[p]
 		f.rows, f.y = rows, y
-		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false); f.err != nil {
+		if f.pm, f.res, f.err = fitSVMAt(ctx, train, rows, y, dataio.SubLabels(train.ClassLabels, ij), nil, ps.Kernel, par, st, false, pw); f.err != nil {
 			return
 		}
 		f.pm.Encoder, f.pm.FeatureNames, f.pm.TrainingRows, f.pm.Provenance = nil, nil, nil, Provenance{}
@@ -130,8 +131,9 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		f.pm.FormatVersion = formatVersionOf(f.pm)
 	}
 	// The pairs at once share the cache of --cache-mb between them, as one
-	// binary SVM would have it, and each keeps its columns' buffers for its
-	// next pair (solver.Workspace; results do not depend on either).
+	// binary SVM would have it, and each keeps its columns' buffers and its
+	// kernel's compressed rows for its next pair (solver.Workspace,
+	// kernel.RowsWorkspace; results do not depend on either).
 	w := pairWorkers(train, idx, st)
 	one := st
 	if w > 1 {
@@ -141,6 +143,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	var (
 		wg   sync.WaitGroup
 		next atomic.Int64
+		svs  = new(svStore) // each sparse support vector once
 	)
 	for range w {
 		wg.Add(1)
@@ -148,9 +151,10 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 			defer wg.Done()
 			st := one
 			st.Workspace = new(solver.Workspace)
+			pw := &pairWork{rows: new(kernel.RowsWorkspace), svs: svs}
 			for p := int(next.Add(1) - 1); p < len(idx); p = int(next.Add(1) - 1) {
 				if fits[p].err = ctx.Err(); fits[p].err == nil {
-					fitOne(p, st)
+					fitOne(p, st, pw)
 				}
 				if fits[p].err != nil && w == 1 {
 					break
@@ -440,8 +444,10 @@ func (m *Model) pairDecisions(X mat.Matrix, norm *dataio.Normalizer) [][]float64
 type sharedSVs struct {
 	kern   kernel.Kernel
 	sparse *kernel.SparseCross // the sparse route, nil when it does not pay
-	X      *mat.Dense          // the distinct support vectors, nsv×d
-	idx    [][]int             // idx[p][j]: pair p's j-th support vector's row of X
+	// X is the distinct support vectors, nsv×d: a *mat.Dense, or a sparse
+	// model's *sparse.CSR.
+	X   mat.Matrix
+	idx [][]int // idx[p][j]: pair p's j-th support vector's row of X
 }
 
 // defaultCacheBytes is the solver's cache when Settings.CacheBytes is 0.
@@ -542,14 +548,14 @@ func shareSVRows(pairs []*Model, d int, fresh bool) (rows []float64, idx [][]int
 // pairs use different kernels (or have no support vector at all). The
 // pairs' support vectors become rows of its matrix (shareSVRows).
 func newSharedSVs(m *Model) *sharedSVs {
-	if m.Sparse {
-		return nil // each pair computes on its own compressed rows
-	}
 	first := m.Pairs[0].Kernel
 	for _, pm := range m.Pairs[1:] {
 		if !reflect.DeepEqual(pm.Kernel, first) {
 			return nil
 		}
+	}
+	if m.Sparse {
+		return newSharedSparseSVs(m)
 	}
 	d := m.NumFeatures
 	rows, idx := shareSVRows(m.Pairs, d, false)
@@ -557,11 +563,90 @@ func newSharedSVs(m *Model) *sharedSVs {
 		return nil
 	}
 	sh := &sharedSVs{kern: m.Pairs[0].kern, idx: idx}
-	sh.X = mat.NewDense(len(rows)/d, d, rows)
+	X := mat.NewDense(len(rows)/d, d, rows)
+	sh.X = X
 	if g, ok := sh.kern.(*kernel.Gaussian); ok {
-		sh.sparse = g.SparseCross(sh.X)
+		sh.sparse = g.SparseCross(X)
 	}
 	return sh
+}
+
+// newSharedSparseSVs is newSharedSVs for a sparse model: the distinct
+// support vectors (by the bits of their indices and values) as one set of
+// compressed rows with one sparse route, and each pair's SupportVectors'
+// Index and Value made slices of the one array of them, as LIBSVM's model
+// holds each support vector once. Each pair held its own copy, and for
+// predicting its own compressed rows and columns of it again: on ten
+// classes of 778 features (10,000 rows, 3,960 distinct support vectors of
+// 45 pairs' 30,000) 65 MB at the end of train against 19 MB now.
+func newSharedSparseSVs(m *Model) *sharedSVs {
+	at := map[uint64][]int{}
+	var first []SupportVector // each distinct support vector, as first seen
+	idx := make([][]int, len(m.Pairs))
+	nnz := 0
+	for p, pm := range m.Pairs {
+		idx[p] = make([]int, len(pm.SupportVectors))
+		for j, sv := range pm.SupportVectors {
+			h := sparseBitsHash(sv.Index, sv.Value)
+			u := -1
+			for _, c := range at[h] {
+				if slices.Equal(first[c].Index, sv.Index) && sameBits(first[c].Value, sv.Value) {
+					u = c
+					break
+				}
+			}
+			if u < 0 {
+				u = len(first)
+				at[h] = append(at[h], u)
+				first = append(first, sv)
+				nnz += len(sv.Index)
+			}
+			idx[p][j] = u
+		}
+	}
+	if len(first) == 0 {
+		return nil
+	}
+	ptr := make([]int, len(first)+1)
+	index, zeroBased, value := make([]int32, nnz), make([]int32, nnz), make([]float64, nnz)
+	for u, sv := range first {
+		a := ptr[u]
+		copy(index[a:], sv.Index)
+		copy(value[a:], sv.Value)
+		for q, k := range sv.Index {
+			zeroBased[a+q] = k - 1
+		}
+		ptr[u+1] = a + len(sv.Index)
+	}
+	X, err := sparse.New(len(first), m.NumFeatures, ptr, zeroBased, value)
+	if err != nil { // validate checked the indices
+		panic(fmt.Sprintf("model: support vectors: %v", err))
+	}
+	sh := &sharedSVs{kern: m.Pairs[0].kern, idx: idx, X: X}
+	// validate checked that the kernel computes on compressed rows.
+	if sh.sparse, err = kernel.SparseCrossOf(sh.kern, X); err != nil {
+		return nil
+	}
+	for p, pm := range m.Pairs {
+		for j, u := range idx[p] {
+			a, b := ptr[u], ptr[u+1]
+			pm.SupportVectors[j].Index, pm.SupportVectors[j].Value = index[a:b:b], value[a:b:b]
+		}
+	}
+	return sh
+}
+
+// sparseBitsHash is FNV-1a over a sparse row's indices and its values'
+// bits.
+func sparseBitsHash(index []int32, value []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, k := range index {
+		h = (h ^ uint64(k)) * 1099511628211
+	}
+	for _, v := range value {
+		h = (h ^ math.Float64bits(v)) * 1099511628211
+	}
+	return h
 }
 
 // decisions returns every pair's decision values on the (normalised) rows

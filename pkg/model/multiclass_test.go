@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/solver"
@@ -253,7 +255,7 @@ func TestMultiClassFitHoldsDataOnce(t *testing.T) {
 	if m.shared == nil || len(at) != 1085 || m.Training.NSV != 1104 || total != 1557 {
 		t.Fatalf("%d distinct support vectors of %d in the pairs (%d training rows), want 1085 of 1557 (1104)", len(at), total, m.Training.NSV)
 	}
-	if got, _ := m.shared.X.Dims(); got != len(at) || &m.shared.X.RawMatrix().Data[0] != at[fmt.Sprint(m.Pairs[0].SupportVectors[0].X)] {
+	if got, _ := m.shared.X.Dims(); got != len(at) || &any(m.shared.X).(*mat.Dense).RawMatrix().Data[0] != at[fmt.Sprint(m.Pairs[0].SupportVectors[0].X)] {
 		t.Fatalf("the shared matrix has %d rows and is not the pairs' rows", got)
 	}
 }

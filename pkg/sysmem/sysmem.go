@@ -102,6 +102,21 @@ func LimitGCTo(mb int, soft int64) (restore func()) {
 	return limitGC(lim, own)
 }
 
+// LimitGCCeiling is LimitGCTo keeping the proportional collector (GOGC)
+// on whatever soft is: the limit caps the heap, and between collections
+// the heap grows in proportion to the live data, not to the limit. It is
+// for a run whose estimate is a bound far above its live data, to which
+// the limit alone would let the heap grow (a multi-class fit's estimate
+// counts every pair's cache full: on ten classes of 778 features, 151 MB
+// against at most 66 MB live).
+func LimitGCCeiling(mb int, soft int64) (restore func()) {
+	lim := GCLimit(mb)
+	if soft > 0 && (lim <= 0 || soft < lim) {
+		lim = soft
+	}
+	return limitGC(lim, false)
+}
+
 // smallRun is the largest estimate under which the limit alone collects
 // (LimitGCTo): where the proportional collector's 4 MB minimum heap makes
 // collections many times a second.

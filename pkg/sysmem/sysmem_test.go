@@ -153,3 +153,29 @@ func TestLimitGCToTurnsProportionalOff(t *testing.T) {
 		t.Errorf("all ended: GOGC %d, want %d", got, before)
 	}
 }
+
+// LimitGCCeiling sets the same limit as LimitGCTo but keeps the
+// proportional collector on, even for a small estimate and beside runs
+// that the limit alone collects for.
+func TestLimitGCCeiling(t *testing.T) {
+	before := gcPercent()
+	if before < 0 {
+		t.Skip("GOGC=off in this test's environment")
+	}
+	r := LimitGCCeiling(0, 100<<20)
+	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != before || lim != 100<<20 {
+		t.Errorf("a ceiling of 100 MB: GOGC %d and limit %d, want %d and %d", got, lim, before, 100<<20)
+	}
+	a := LimitGCTo(0, 50<<20)
+	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != before || lim != 150<<20 {
+		t.Errorf("beside a run within its estimate: GOGC %d and limit %d, want %d and %d", got, lim, before, 150<<20)
+	}
+	r()
+	if got := gcPercent(); got != -1 {
+		t.Errorf("the ceiling's run ended: GOGC %d, want off", got)
+	}
+	a()
+	if got := gcPercent(); got != before {
+		t.Errorf("all ended: GOGC %d, want %d", got, before)
+	}
+}

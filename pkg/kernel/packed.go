@@ -1,0 +1,151 @@
+package kernel
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
+)
+
+// Packed is a symmetric n×n matrix held by its upper triangle, row by row
+// (row i: the entries (i, i), (i, i+1), …, (i, n-1)): n(n+1)/2 values
+// instead of n², half the memory of a mat.SymDense. The squared distances
+// of a multi-class search are held so (SquaredDistancesPacked): at 7,000
+// rows 196 MB instead of 392 MB.
+type Packed struct {
+	n     int
+	data  []float64
+	start []int // start[i]: the index of (i, i) in data
+}
+
+// newPacked returns a zero n×n Packed.
+func newPacked(n int) *Packed {
+	p := &Packed{n: n, data: make([]float64, n*(n+1)/2), start: make([]int, n)}
+	for i := range p.start {
+		p.start[i] = i*n - i*(i-1)/2
+	}
+	return p
+}
+
+// Dim returns n.
+func (p *Packed) Dim() int { return p.n }
+
+// At returns entry (i, j), either triangle.
+func (p *Packed) At(i, j int) float64 {
+	if i > j {
+		i, j = j, i
+	}
+	return p.data[p.start[i]+j-i]
+}
+
+// Row returns the entries (i, j) of row i for j ≥ i: Row(i)[j-i] is (i, j).
+func (p *Packed) Row(i int) []float64 {
+	s := p.start[i]
+	return p.data[s : s+p.n-i : s+p.n-i]
+}
+
+// MedianOffDiag returns the median of the entries (i, j), i < j, as
+// MedianOffDiag of the same matrix held in full (NaN when n < 2 or an entry
+// is NaN).
+func (p *Packed) MedianOffDiag() float64 {
+	lo, hi, ok := middleOfRows(p.n, func(f func(row []float64)) {
+		for i := 0; i < p.n-1; i++ {
+			f(p.Row(i)[1:])
+		}
+	})
+	if !ok {
+		return math.NaN()
+	}
+	return (lo + hi) / 2
+}
+
+// SquaredDistancesPacked is SquaredDistances held packed: the same entries,
+// to the last bit (the same tiles of the same SYRK and GEMM calls, each
+// computed into a tile's buffer and its upper part kept; on compressed
+// rows the same columns of the linear kernel, one row at a time), without
+// the n×n matrix at any time.
+func SquaredDistancesPacked(X mat.Matrix) *Packed {
+	if s, ok := X.(*sparse.CSR); ok {
+		return squaredDistancesCSRPacked(s)
+	}
+	xc, n, d := centredRows(X)
+	h := rowNorms2Half(xc, n, d)
+	p := newPacked(n)
+	if n == 0 {
+		return p
+	}
+	impl := blas64.Implementation()
+	ts := upperTiles(n)
+	var bufs sync.Pool
+	parallelFor(len(ts), workers(n*n/2), func(k int) {
+		t := ts[k]
+		mi, mj := t.i1-t.i0, t.j1-t.j0
+		bp, _ := bufs.Get().(*[]float64)
+		if bp == nil {
+			b := make([]float64, tileSize*tileSize)
+			bp = &b
+		}
+		c := (*bp)[:mi*mj]
+		clear(c)
+		if d > 0 {
+			if t.i0 == t.j0 {
+				impl.Dsyrk(blas.Upper, blas.NoTrans, mi, d, 1, xc[t.i0*d:], d, 0, c, mj)
+			} else {
+				impl.Dgemm(blas.NoTrans, blas.Trans, mi, mj, d, 1, xc[t.i0*d:], d, xc[t.j0*d:], d, 0, c, mj)
+			}
+		}
+		// SquaredDistances' finish, on the tile's own indices.
+		for i := t.i0; i < t.i1; i++ {
+			row := c[(i-t.i0)*mj:]
+			j0 := max(t.j0, i)
+			out := p.Row(i)[j0-i:]
+			for j := j0; j < t.j1; j++ {
+				if j == i {
+					out[0] = 0
+					continue
+				}
+				out[j-j0] = math.Max(0, 2*(h[i]+h[j]-row[j-t.j0]))
+			}
+		}
+		bufs.Put(bp)
+	})
+	return p
+}
+
+// squaredDistancesCSRPacked is SquaredDistancesPacked on compressed rows:
+// squaredDistancesCSR's entries from the linear kernel's columns, one row
+// of the upper triangle at a time.
+func squaredDistancesCSRPacked(X *sparse.CSR) *Packed {
+	r := rowsCSR(Linear{}, X).(*sparseRows)
+	n := r.n
+	p := newPacked(n)
+	h := make([]float64, n) // ‖x_i‖², summed as the column's own entry
+	for i := range n {
+		var s float64
+		for _, v := range r.rowVal[r.rowPtr[i]:r.rowPtr[i+1]] {
+			s += v * v
+		}
+		h[i] = s
+	}
+	var bufs sync.Pool
+	parallelFor(n, workers(n*n/2), func(i int) {
+		bp, _ := bufs.Get().(*[]float64)
+		if bp == nil {
+			b := make([]float64, n)
+			bp = &b
+		}
+		col := *bp
+		r.Column(i, nil, col)
+		out := p.Row(i)
+		out[0] = 0
+		for j := i + 1; j < n; j++ {
+			out[j-i] = math.Max(0, h[i]+h[j]-2*col[j])
+		}
+		bufs.Put(bp)
+	})
+	return p
+}

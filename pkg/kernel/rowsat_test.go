@@ -1,0 +1,86 @@
+package kernel
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestRowsAtInSameBits: a matrix built into a RowsWorkspace that earlier,
+// larger and smaller matrices were built into has the bits of one built
+// afresh (RowsAt), whole columns and columns through an index list, for
+// the kernels on compressed rows and the isotropic Gaussian's sparse route
+// on dense rows; and a warm workspace builds the next matrix of no more
+// rows without allocating its arrays again.
+func TestRowsAtInSameBits(t *testing.T) {
+	X, D := textLike(t, 300)
+	iso, _ := NewGaussianIso(0.7)
+	q := make([]float64, 2000)
+	for k := range q {
+		q[k] = float64(k%5) / 3
+	}
+	dg, _ := NewGaussianDiag(q)
+	cases := []struct {
+		name string
+		k    Kernel
+		X    mat.Matrix
+	}{
+		{"isotropic on CSR", iso, X},
+		{"diagonal on CSR", dg, X},
+		{"linear on CSR", Linear{}, X},
+		{"isotropic on dense rows", iso, D},
+	}
+	sets := [][]int{span(0, 150), span(150, 190), append(span(40, 100), span(200, 290)...), span(290, 300), span(0, 150)}
+	for _, c := range cases {
+		ws := new(RowsWorkspace)
+		for s, idx := range sets {
+			got := RowsAtIn(c.k, c.X, idx, ws)
+			want := RowsAt(c.k, c.X, idx)
+			if _, ok := got.(*sparseRows); !ok {
+				t.Fatalf("%s: RowsAtIn gave %T, not the sparse route", c.name, got)
+			}
+			sameBits(t, c.name, columns(got), columns(want))
+			pick := []int{len(idx) - 1, 0, len(idx) / 2}
+			for i := range idx {
+				g, w := make([]float64, len(pick)), make([]float64, len(pick))
+				got.Column(i, pick, g)
+				want.Column(i, pick, w)
+				for a := range g {
+					if math.Float64bits(g[a]) != math.Float64bits(w[a]) {
+						t.Fatalf("%s, set %d: column %d through %v: %v, want %v", c.name, s, i, pick, g, w)
+					}
+				}
+				if got.Diag(i) != want.Diag(i) {
+					t.Fatalf("%s, set %d: Diag(%d) %v, want %v", c.name, s, i, got.Diag(i), want.Diag(i))
+				}
+			}
+		}
+		// Warm (the last set is the first again): the arrays are reused.
+		idx := sets[0]
+		cold := allocatedBytes(func() { RowsAt(c.k, c.X, idx) })
+		warm := allocatedBytes(func() { RowsAtIn(c.k, c.X, idx, ws) })
+		if warm*10 > cold {
+			t.Errorf("%s: a warm workspace allocated %d bytes for a matrix that takes %d afresh", c.name, warm, cold)
+		}
+	}
+}
+
+// span returns lo, lo+1, …, hi-1.
+func span(lo, hi int) []int {
+	s := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// allocatedBytes returns the bytes f allocates.
+func allocatedBytes(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
