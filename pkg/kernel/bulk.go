@@ -227,7 +227,12 @@ func innerCross(a []float64, m int, b []float64, n, p int, finish func(c []float
 	if m == 0 || n == 0 {
 		return &mat.Dense{}
 	}
-	c := make([]float64, m*n)
+	return mat.NewDense(m, n, innerCrossTo(make([]float64, m*n), a, m, b, n, p, finish))
+}
+
+// innerCrossTo is innerCross into c (at least m·n long, row-major with
+// stride n), returned.
+func innerCrossTo(c, a []float64, m int, b []float64, n, p int, finish func(c []float64, stride int, t tile)) []float64 {
 	impl := blas64.Implementation()
 	ts := rectTiles(m, n)
 	parallelFor(len(ts), workers(m*n), func(k int) {
@@ -239,7 +244,7 @@ func innerCross(a []float64, m int, b []float64, n, p int, finish func(c []float
 			finish(c, n, t)
 		}
 	})
-	return mat.NewDense(m, n, c)
+	return c
 }
 
 // rowNorms2Half returns h_i = ½‖x_i‖² of the n×p row-major rows x.

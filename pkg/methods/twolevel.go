@@ -269,7 +269,7 @@ type tlProblem struct {
 	p     []float64 // per feature
 	nu    float64
 	K     *mat.SymDense
-	Kv    *mat.Dense // n_t × n
+	Kv    *mat.Dense // n_t × n: the columns of the free set (0 elsewhere)
 	alpha []float64  // polished α
 	gamma float64    // bias γ = ρ
 	free  []int      // I
@@ -449,13 +449,16 @@ func (tp *tlProblem) eval(ctx context.Context, p []float64, nu float64) error {
 	tp.p = slices.Clone(p)
 	tp.nu = nu
 	tp.K = k.Gram(tp.X)
-	tp.Kv = k.Cross(tp.Xv, tp.X)
 	smoA, alpha, gamma, free, err := tlTrainL2(ctx, tp.K, tp.y, nu, tp.set, tp.smoA, &tp.chol)
 	tp.solves++
 	if err != nil {
 		return fmt.Errorf("inner SVM at ν = %.4g: %w", nu, err)
 	}
 	tp.smoA, tp.alpha, tp.gamma, tp.free = smoA, alpha, gamma, free
+	// The validation rows against the free set only: α is 0 off it, so f
+	// and the gradient (KvI) read no other column, and each column computed
+	// has Cross's bits (0 elsewhere leaves f's sums as they were).
+	tp.Kv = kernel.CrossCols(k, tp.Xv, tp.X, free)
 	if tp.f == nil {
 		tp.f = make([]float64, tp.nt)
 	}
