@@ -120,14 +120,42 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		}
 		return v * s
 	}
-	colNNZ := ws.counts(d)
-	nnz := 0
-	for i := 0; i < n; i++ {
-		ind, val := row(i)
-		for p, k := range ind {
-			if scaled(k, val[p]) != 0 {
-				colNNZ[k]++
+	// Count each feature's non-zeros: over all d features, or, on rows
+	// far wider than their non-zeros (hashed features: millions of columns
+	// at a few dozen entries a row), over the features set only, numbered
+	// in order of first appearance (colOf), so that nothing is O(d).
+	var (
+		colNNZ []int
+		colOf  map[int32]int32
+		nnz    int
+	)
+	if wideCSR(X, idx, d) {
+		colOf = make(map[int32]int32)
+		for i := 0; i < n; i++ {
+			ind, val := row(i)
+			for p, k := range ind {
+				if scaled(k, val[p]) == 0 {
+					continue
+				}
+				c, ok := colOf[k]
+				if !ok {
+					c = int32(len(colNNZ))
+					colOf[k] = c
+					colNNZ = append(colNNZ, 0)
+				}
+				colNNZ[c]++
 				nnz++
+			}
+		}
+	} else {
+		colNNZ = ws.counts(d)
+		for i := 0; i < n; i++ {
+			ind, val := row(i)
+			for p, k := range ind {
+				if scaled(k, val[p]) != 0 {
+					colNNZ[k]++
+					nnz++
+				}
 			}
 		}
 	}
@@ -135,7 +163,10 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 	for _, c := range colNNZ {
 		work += float64(c) * float64(c)
 	}
-	r := ws.rows(n, d, nnz)
+	u := len(colNNZ) // the route's columns: d, or the features set
+	r := ws.rows(n, u, nnz)
+	r.d = d
+	r.colOf = colOf
 	r.s, r.scale, r.linear = s, colScale, linear
 	r.cost = 16
 	if n > 0 {
@@ -145,7 +176,7 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		r.colPtr[k+1] = r.colPtr[k] + c
 	}
 	next := colNNZ // reused as the next free place of each column
-	copy(next, r.colPtr[:d])
+	copy(next, r.colPtr[:u])
 	p := 0
 	for i := 0; i < n; i++ {
 		ind, val := row(i)
@@ -155,6 +186,9 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 			if v == 0 {
 				continue
 			}
+			if colOf != nil {
+				k = colOf[k]
+			}
 			r.put(p, i, k, v, next)
 			p++
 			hh += v * v
@@ -163,6 +197,28 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		r.h[i] = hh / 2
 	}
 	return r
+}
+
+// wideCSR reports whether the rows idx of X (all of them when nil) have
+// far fewer non-zeros than X has features (d > 2·nnz + 65,536), so that the
+// sparse route numbers only the features set rather than hold arrays of d.
+// Text data of 47,236 words at 60 a row keeps the arrays indexed by feature
+// (a lookup per entry is cheaper than a map's); a hashed-feature file of 67
+// million columns at 20 a row does not.
+func wideCSR(X *sparse.CSR, idx []int, d int) bool {
+	if d <= 65536 {
+		return false
+	}
+	nnz := 0
+	if idx == nil {
+		nnz = X.NNZ()
+	} else {
+		for _, i := range idx {
+			ind, _ := X.Row(i)
+			nnz += len(ind)
+		}
+	}
+	return d > 2*nnz+65536
 }
 
 // asCSR returns X as compressed rows: itself when it is a *sparse.CSR, else
@@ -273,6 +329,13 @@ func (r *sparseRows) mapped(k int, v float64) float64 {
 
 // scatterFeature adds v·x̃_jk to out[j] for every row j with feature k set.
 func (r *sparseRows) scatterFeature(k int32, v float64, out []float64) {
+	if r.colOf != nil {
+		c, ok := r.colOf[k]
+		if !ok {
+			return // a feature no row of the route has
+		}
+		k = c
+	}
 	rows := r.colRow[r.colPtr[k]:r.colPtr[k+1]]
 	vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
 	for p, j := range rows {

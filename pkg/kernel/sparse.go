@@ -59,10 +59,15 @@ type sparseRows struct {
 	colPtr []int
 	colRow []int32
 	colVal []float64
-	h      []float64 // ½‖x̃_i‖²
-	cost   int       // EntryCost
-	base   []float64 // the columns' shifts (columnBases); nil on compressed rows (csr.go)
-	s      float64   // the scale √(2γ) (1 for the linear kernel)
+	// colOf numbers the features set when the rows are far wider than
+	// their non-zeros (compressed rows only, wideCSR): feature k is column
+	// colOf[k] of the CSC, and rowIdx holds those columns. nil: column k
+	// is feature k.
+	colOf map[int32]int32
+	h     []float64 // ½‖x̃_i‖²
+	cost  int       // EntryCost
+	base  []float64 // the columns' shifts (columnBases); nil on compressed rows (csr.go)
+	s     float64   // the scale √(2γ) (1 for the linear kernel)
 	// scale is a diagonal metric's per-feature scale √q_k, used instead of
 	// s when set (compressed rows only, csr.go).
 	scale []float64
