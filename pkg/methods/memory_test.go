@@ -169,3 +169,33 @@ func TestPeakBytesEveryMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMemoryMultiClassMaxN: a multi-class refusal's "at most N rows"
+// is the boundary of the multi-class estimate in the data's class
+// proportions (ten classes of 700 rows, 778 features, one-vs-one), not the
+// binary problem's: at N rows the estimate fits the bound and ten rows more
+// do not; before, the refusal named the binary problem's MaxRows (for svm
+// 2,462 rows at the bound of issue 44's 7,000-row run).
+func TestCheckMemoryMultiClassMaxN(t *testing.T) {
+	c := Common{Workers: 2}
+	sizes := []int{700, 700, 700, 700, 700, 700, 700, 700, 700, 700}
+	for _, s := range []Spec{SVMSettings{Common: c}, RCSCSettings{Common: c}} {
+		need := PeakBytesMultiClass(s, sizes, 778, "ovo")
+		for _, limit := range []int64{need / 2, need * 3 / 4} {
+			err := CheckMemoryMultiClass(s, sizes, 778, "ovo", limit)
+			var me *MemoryError
+			if !errors.As(err, &me) {
+				t.Fatalf("%s at 7,000 × 778 in %d MB: %v, want a MemoryError", s.Name(), limit>>20, err)
+			}
+			n := me.MaxN
+			at := PeakBytesMultiClass(s, scaledSizes(sizes, 7000, n), 778, "ovo")
+			above := PeakBytesMultiClass(s, scaledSizes(sizes, 7000, n+10), 778, "ovo")
+			if n < 10 || at > limit || above <= limit {
+				t.Errorf("%s, %d MB: MaxN %d, estimate there %d and %d at ten rows more (bound %d)", s.Name(), limit>>20, n, at, above, limit)
+			}
+			if s.Name() == "svm" && n == MaxRows(s, 778, limit) {
+				t.Errorf("%s, %d MB: MaxN %d is the binary problem's", s.Name(), limit>>20, n)
+			}
+		}
+	}
+}

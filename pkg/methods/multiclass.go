@@ -242,7 +242,8 @@ func PeakBytesMultiClass(s Spec, sizes []int, d int, scheme string) int64 {
 }
 
 // CheckMemoryMultiClass is CheckMemory for tuneMultiClass on multi-class
-// data (PeakBytesMultiClass); the refusal's MaxN is for the binary problem.
+// data (PeakBytesMultiClass); the refusal's MaxN is the most rows, in the
+// same class proportions, within the bound (maxRowsMultiClass).
 func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int64) error {
 	if limit <= 0 {
 		return nil
@@ -256,7 +257,45 @@ func CheckMemoryMultiClass(s Spec, sizes []int, d int, scheme string, limit int6
 		return nil
 	}
 	mm := newMemModel(s.Base())
-	return &MemoryError{Method: s.Name(), N: n, D: d, Need: need, Max: limit, MaxN: MaxRows(s, d, limit), Workers: mm.workers, CacheBytes: mm.cache}
+	return &MemoryError{Method: s.Name(), N: n, D: d, Need: need, Max: limit, MaxN: maxRowsMultiClass(s, sizes, d, scheme, limit), Workers: mm.workers, CacheBytes: mm.cache}
+}
+
+// scaledSizes returns the class sizes scaled to about m rows in all, each
+// class at least one row.
+func scaledSizes(sizes []int, n, m int) []int {
+	out := make([]int, len(sizes))
+	for c, v := range sizes {
+		out[c] = max(1, int(int64(v)*int64(m)/int64(n)))
+	}
+	return out
+}
+
+// maxRowsMultiClass is MaxRows for multi-class data: the largest number of
+// rows (at most 10⁷), in the class proportions of sizes, on which
+// PeakBytesMultiClass stays within limit; 0 when not even one row a class
+// does.
+func maxRowsMultiClass(s Spec, sizes []int, d int, scheme string, limit int64) int {
+	n := 0
+	for _, v := range sizes {
+		n += v
+	}
+	fits := func(m int) bool { return PeakBytesMultiClass(s, scaledSizes(sizes, n, m), d, scheme) <= limit }
+	lo, hi := len(sizes), 10_000_000
+	if !fits(lo) {
+		return 0
+	}
+	if fits(hi) {
+		return hi
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // foldSweepMulti is foldSweep for multi-class data: on one fold, for every
