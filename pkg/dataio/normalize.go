@@ -117,11 +117,12 @@ func ResolveNormalizer(kind string, X mat.Matrix) string {
 // the identity, with their shifts and scales in IndexShift and
 // IndexScale; every other feature has shift 0 and scale 1 (a feature no
 // training row sets, and one whose largest |value| is 1). Its numbers are
-// those of the dense form. At and Dim read either form.
+// those of the dense form. At and Dim read either form. In a file the
+// sparse form writes no "shift" and "scale" (the dense form always does).
 type Normalizer struct {
 	Kind     string    `json:"kind"`
-	Shift    []float64 `json:"shift"`
-	Scale    []float64 `json:"scale"`
+	Shift    []float64 `json:"shift,omitempty"`
+	Scale    []float64 `json:"scale,omitempty"`
 	Constant []int     `json:"constant,omitempty"`
 
 	Features   int       `json:"features,omitempty"`
