@@ -68,11 +68,16 @@ func TestWideSparseFile(t *testing.T) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	// Every feature set but the 11 whose largest |value| is 1: 484 set,
-	// feature 1000003 shifted by its constant 3.
+	// The 484 features set but the 90 whose largest |value| is 1, feature
+	// 1000003 shifted by its constant 3 (0-based 1000002).
 	nz := m.Normalizer
-	if nz.Kind != "maxabs" || nz.Shift != nil || nz.Features != 2000000 || len(nz.Index) == 0 || len(nz.Index) >= 484 || m.FeatureNames != nil {
+	if nz.Kind != "maxabs" || nz.Shift != nil || nz.Features != 2000000 || len(nz.Index) != 394 || m.FeatureNames != nil {
 		t.Fatalf("the model's normaliser: %s, %d shifts, %d features, %d indexed; %d names", nz.Kind, len(nz.Shift), nz.Features, len(nz.Index), len(m.FeatureNames))
+	}
+	for k, j := range nz.Index {
+		if (j == 1000002) != (nz.IndexShift[k] == 3) || (j != 1000002 && nz.IndexShift[k] != 0) {
+			t.Errorf("the model's normaliser shifts feature %d by %v", j+1, nz.IndexShift[k])
+		}
 	}
 	want, err := os.ReadFile(cmdTestdata + "/sparse/wide-predict.csv")
 	if err != nil {

@@ -110,7 +110,8 @@ func ResolveNormalizer(kind string, X mat.Matrix) string {
 // A Normalizer is JSON-serialisable: it travels with a saved model.
 //
 // A maxabs or none normaliser fitted on compressed rows (sparse.CSR) is
-// held in its sparse form, O(features set) whatever the dimension (a
+// held in its sparse form when fewer than a quarter of the features have
+// an entry (sparseFormShare), O(features set) whatever the dimension (a
 // hashed-feature file's 20 million features set by a few hundred
 // thousand non-zeros): Shift and Scale are nil, Features is the dimension
 // d, and Index lists the features (0-based, ascending) whose map is not
@@ -226,8 +227,9 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 // statistics of the features they store (csrColumnStats): every other
 // feature is 0 in every row, which no kind scales or shifts (shift 0,
 // scale 1) or lists as constant. A maxabs or none normaliser is the
-// sparse form (Normalizer), O(features set); the kinds that shift make
-// the dense form, O(d).
+// sparse form (Normalizer), O(features set), when few features have an
+// entry (sparseFormShare); the kinds that shift make the dense form,
+// O(d).
 func fitCSR(kind string, m *sparse.CSR) (*Normalizer, error) {
 	_, d := m.Dims()
 	st, err := csrColumnStats(m, kind == ZScore)
@@ -237,7 +239,9 @@ func fitCSR(kind string, m *sparse.CSR) (*Normalizer, error) {
 	nz := &Normalizer{Kind: kind}
 	sparseForm := kind == MaxAbs || kind == NoScale
 	if sparseForm {
+		k := len(st.fi.cols)
 		nz.Features = d
+		nz.Index, nz.IndexShift, nz.IndexScale = make([]int32, 0, k), make([]float64, 0, k), make([]float64, 0, k)
 	} else {
 		nz.Shift, nz.Scale = make([]float64, d), make([]float64, d)
 		for j := range nz.Scale {
@@ -265,8 +269,19 @@ func fitCSR(kind string, m *sparse.CSR) (*Normalizer, error) {
 			nz.IndexScale = append(nz.IndexScale, f.scale)
 		}
 	}
+	if sparseForm && sparseFormShare*int64(len(nz.Index)) >= int64(d) {
+		// Text data sets and scales much of its vocabulary (25,649 of
+		// 47,236 words at 5,000 rows), where the dense form is as
+		// small: it keeps that form, and the model files it had.
+		return nz.DenseForm(), nil
+	}
 	return nz, nil
 }
+
+// sparseFormShare: a maxabs or none normaliser of compressed rows is held
+// in its sparse form when fewer than one feature in sparseFormShare has
+// an entry (a map other than the identity).
+const sparseFormShare = 4
 
 // fittedFeature is one feature's map: its shift and scale, and whether
 // the normaliser lists it as constant.

@@ -299,7 +299,7 @@ func TestApplyCSRShifted(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, _ := FitNormalizer(MaxAbs, train)
-	if dn := nz.DenseForm(); !nz.IsSparseForm() || !slices.Equal(dn.Shift, ref.Shift) || !slices.Equal(dn.Scale, ref.Scale) || !slices.Equal(nz.Constant, ref.Constant) || dn.Shift[0] != 2 {
+	if dn := nz.DenseForm(); !slices.Equal(dn.Shift, ref.Shift) || !slices.Equal(dn.Scale, ref.Scale) || !slices.Equal(nz.Constant, ref.Constant) || dn.Shift[0] != 2 {
 		t.Fatalf("sparse fit %+v, dense %+v", nz, ref)
 	}
 	test := mat.NewDense(2, 3, []float64{0, 3, 0, 2, 0, -8})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -119,6 +120,7 @@ func TestSparseFormNormalizer(t *testing.T) {
 				t.Fatal(err)
 			}
 			want, _ := FitNormalizer(kind, dense)
+			// NoScale's entries are none; maxabs's the 40 rows' features.
 			if got.IsSparseForm() != (kind == MaxAbs || kind == NoScale) {
 				t.Errorf("d = %d, %s: sparse form %v", d, kind, got.IsSparseForm())
 			}
@@ -145,6 +147,17 @@ func TestSparseFormNormalizer(t *testing.T) {
 				t.Errorf("d = %d, %s: ApplyRow differs", d, kind)
 			}
 		}
+	}
+}
+
+// Text data sets and scales most of its vocabulary: its maxabs
+// normaliser keeps the dense form, the smaller, and the model files of
+// text data are what they were.
+func TestTextKeepsDenseNormalizer(t *testing.T) {
+	ds := TextLike(300, 2000, 25, rand.New(rand.NewPCG(46, 300)))
+	nz, err := FitNormalizer(MaxAbs, ds.Sparse)
+	if err != nil || nz.IsSparseForm() || len(nz.Shift) != 2000 || nz.Features != 0 || nz.Index != nil {
+		t.Fatalf("text data's maxabs normaliser: sparse form %v, %d shifts, %v", nz.IsSparseForm(), len(nz.Shift), err)
 	}
 }
 
