@@ -598,7 +598,7 @@ func (nz *Normalizer) Validate() error {
 	if nz.IsSparseForm() {
 		return nz.validateSparseForm()
 	}
-	if nz.Index != nil || nz.IndexShift != nil || nz.IndexScale != nil {
+	if nz.Index != nil || nz.IndexShift != nil || nz.IndexScale != nil || nz.Features != 0 {
 		return fmt.Errorf("check normaliser: %d shifts and sparse-form entries besides them", len(nz.Shift))
 	}
 	if len(nz.Shift) != len(nz.Scale) {

@@ -180,6 +180,7 @@ func TestSparseFormValidate(t *testing.T) {
 		{"zero scale", Normalizer{Kind: MaxAbs, Features: 10, Index: []int32{1}, IndexShift: []float64{0}, IndexScale: []float64{0}}, "feature 2 has shift 0, scale 0"},
 		{"scales only", Normalizer{Kind: MaxAbs, Features: 10, Scale: []float64{1}}, "scales without shifts"},
 		{"both forms", Normalizer{Kind: MaxAbs, Shift: []float64{0}, Scale: []float64{1}, Index: []int32{0}}, "1 shifts and sparse-form entries besides them"},
+		{"both forms' sizes", Normalizer{Kind: MaxAbs, Shift: []float64{0}, Scale: []float64{1}, Features: 10}, "1 shifts and sparse-form entries besides them"},
 	} {
 		if err := c.nz.Validate(); err == nil || err.Error() != "check normaliser: "+c.want {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
