@@ -8,6 +8,7 @@ package dataio
 
 import (
 	"fmt"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -36,8 +37,12 @@ type Dataset struct {
 	// Y holds the labels, each -1 or +1; nil for data without labels
 	// (ReadOptions.Unlabeled), which Labeled reports, and for multi-class
 	// data (Class).
-	Y            []float64
-	FeatureNames []string // length d; "f1".."fd" when the file has none
+	Y []float64
+	// FeatureNames has length d, "f1".."fd" when the file has none;
+	// nil for a LIBSVM file held in compressed rows, whose names are
+	// f1..fd made on demand (FeatureName): a hashed-feature file's 20
+	// million names were 1.5 GB for a few hundred thousand non-zeros.
+	FeatureNames []string
 	Labels       LabelMap // which original label became +1 and which -1; zero without labels
 	// Class holds, for multi-class data (more than two classes, read with
 	// neither ReadOptions.Positive nor Classes), each row's class as an
@@ -286,6 +291,16 @@ func (d *Dataset) Pair(a, b int) *Dataset {
 func (d *Dataset) Dim() int {
 	_, c := d.Dims()
 	return c
+}
+
+// FeatureName is the name of feature j (0-based): FeatureNames[j], or
+// f(j+1) when FeatureNames does not name it (nil: a LIBSVM file held
+// in compressed rows).
+func (d *Dataset) FeatureName(j int) string {
+	if j < len(d.FeatureNames) && d.FeatureNames[j] != "" {
+		return d.FeatureNames[j]
+	}
+	return "f" + strconv.Itoa(j+1)
 }
 
 // Subset returns a new Dataset holding copies of the rows idx, in that order.

@@ -26,11 +26,13 @@ func describeSparse(d *Dataset, stats bool) Summary {
 	for _, sp := range d.Splits {
 		s.Splits = append(s.Splits, SplitSize{Train: len(sp.Train), Test: len(sp.Test)})
 	}
-	// Per feature: the rows that store it (explicit zeros aside) and,
-	// for the constant ones, whether every stored value is the first.
-	set := make([]int, dim)
-	first := make([]float64, dim)
-	same := make([]bool, dim)
+	// Per feature stored (featureIndex: O(features set), not O(d)): the
+	// rows that store it (explicit zeros aside) and, for the constant
+	// ones, whether every stored value is the first.
+	fi := newFeatureIndex(m)
+	set := make([]int, len(fi.cols))
+	first := make([]float64, len(fi.cols))
+	same := make([]bool, len(fi.cols))
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for p, j := range m.Ind[:m.NNZ()] {
 		v := m.Val[p]
@@ -39,12 +41,13 @@ func describeSparse(d *Dataset, stats bool) Summary {
 		}
 		s.NonZeros++
 		lo, hi = min(lo, v), max(hi, v)
-		if set[j] == 0 {
-			first[j], same[j] = v, true
-		} else if v != first[j] {
-			same[j] = false
+		c := fi.pos(j)
+		if set[c] == 0 {
+			first[c], same[c] = v, true
+		} else if v != first[c] {
+			same[c] = false
 		}
-		set[j]++
+		set[c]++
 	}
 	if n > 0 && dim > 0 {
 		s.Density = float64(s.NonZeros) / (float64(n) * float64(dim))
@@ -53,13 +56,18 @@ func describeSparse(d *Dataset, stats bool) Summary {
 		}
 		s.ValueRange = [2]float64{lo, hi}
 	}
-	for j := range dim {
-		switch {
-		case n == 0:
-		case set[j] == 0:
-			s.UnsetFeatures++
-		case set[j] == n && same[j]:
-			s.Constant = append(s.Constant, j+1)
+	if n > 0 {
+		// Every feature not stored, or stored as zeros only, is unset.
+		s.UnsetFeatures = dim
+		for c, j := range fi.cols {
+			switch {
+			case set[c] == 0:
+			case set[c] == n && same[c]:
+				s.UnsetFeatures--
+				s.Constant = append(s.Constant, int(j)+1)
+			default:
+				s.UnsetFeatures--
+			}
 		}
 	}
 	if stats {
@@ -77,18 +85,19 @@ func sparseFeatureStats(d *Dataset) []FeatureStat {
 	n, dim := m.Dims()
 	st, err := csrColumnStats(m, true)
 	out := make([]FeatureStat, dim)
+	c := 0 // the position in st.fi.cols of the first feature ≥ j
 	for j := range out {
-		name := ""
-		if j < len(d.FeatureNames) {
-			name = d.FeatureNames[j]
-		}
-		out[j] = FeatureStat{Name: name, Min: math.NaN(), Max: math.NaN(), Mean: math.NaN(), Std: math.NaN()}
+		out[j] = FeatureStat{Name: d.FeatureName(j), Min: math.NaN(), Max: math.NaN(), Mean: math.NaN(), Std: math.NaN()}
 		if err != nil || n == 0 {
 			continue // a value that is not finite (the readers refuse them)
 		}
-		lo, hi, mean := st.lo[j], st.hi[j], st.mean[j]
+		var lo, hi, mean, ss float64 // a feature no row stores is 0
+		if c < len(st.fi.cols) && int(st.fi.cols[c]) == j {
+			lo, hi, mean, ss = st.lo[c], st.hi[c], st.mean[c], st.ss[c]
+			c++
+		}
 		out[j].Min, out[j].Max, out[j].Mean = lo, hi, mean
-		out[j].Std = popStd(m, j, mean, st.ss[j], lo, hi)
+		out[j].Std = popStd(m, j, mean, ss, lo, hi)
 	}
 	return out
 }

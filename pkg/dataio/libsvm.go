@@ -258,9 +258,12 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			return nil, err
 		}
 	}
-	names := make([]string, d)
-	for j := range names {
-		names[j] = "f" + strconv.Itoa(j+1)
+	var names []string // compressed rows: nil, f1..fd made on demand (Dataset.FeatureName)
+	if held == storageDense {
+		names = make([]string, d)
+		for j := range names {
+			names[j] = "f" + strconv.Itoa(j+1)
+		}
 	}
 	ds := &Dataset{
 		Name: name, Source: name, Format: "libsvm",

@@ -3,6 +3,7 @@ package dataio
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -107,11 +108,60 @@ func ResolveNormalizer(kind string, X mat.Matrix) string {
 // That is what svm-scale does too (it writes such features as 0). Kind
 // "none" has Shift 0 and Scale 1 everywhere but still reports Constant.
 // A Normalizer is JSON-serialisable: it travels with a saved model.
+//
+// A maxabs or none normaliser fitted on compressed rows (sparse.CSR) is
+// held in its sparse form when fewer than a quarter of the features have
+// an entry (sparseFormShare), O(features set) whatever the dimension (a
+// hashed-feature file's 20 million features set by a few hundred
+// thousand non-zeros): Shift and Scale are nil, Features is the dimension
+// d, and Index lists the features (0-based, ascending) whose map is not
+// the identity, with their shifts and scales in IndexShift and
+// IndexScale; every other feature has shift 0 and scale 1 (a feature no
+// training row sets, and one whose largest |value| is 1). Its numbers are
+// those of the dense form. At and Dim read either form. In a file the
+// sparse form writes no "shift" and "scale" (the dense form always does).
 type Normalizer struct {
 	Kind     string    `json:"kind"`
-	Shift    []float64 `json:"shift"`
-	Scale    []float64 `json:"scale"`
+	Shift    []float64 `json:"shift,omitempty"`
+	Scale    []float64 `json:"scale,omitempty"`
 	Constant []int     `json:"constant,omitempty"`
+
+	Features   int       `json:"features,omitempty"`
+	Index      []int32   `json:"index,omitempty"`
+	IndexShift []float64 `json:"index_shift,omitempty"`
+	IndexScale []float64 `json:"index_scale,omitempty"`
+}
+
+// DenseForm returns nz in its dense form, Shift and Scale of every
+// feature (nz itself when it is dense): O(d), for a caller that needs
+// them all.
+func (nz *Normalizer) DenseForm() *Normalizer {
+	if !nz.IsSparseForm() {
+		return nz
+	}
+	out := &Normalizer{Kind: nz.Kind, Shift: make([]float64, nz.Features), Scale: make([]float64, nz.Features), Constant: nz.Constant}
+	for j := range out.Scale {
+		out.Scale[j] = 1
+	}
+	for k, j := range nz.Index {
+		out.Shift[j], out.Scale[j] = nz.IndexShift[k], nz.IndexScale[k]
+	}
+	return out
+}
+
+// IsSparseForm reports whether nz is held in its sparse form (Index,
+// IndexShift, IndexScale over Features), not Shift and Scale.
+func (nz *Normalizer) IsSparseForm() bool { return nz.Shift == nil && nz.Features > 0 }
+
+// At returns the shift and scale of feature j (0-based) in either form.
+func (nz *Normalizer) At(j int) (shift, scale float64) {
+	if !nz.IsSparseForm() {
+		return nz.Shift[j], nz.Scale[j]
+	}
+	if k, ok := slices.BinarySearch(nz.Index, int32(j)); ok {
+		return nz.IndexShift[k], nz.IndexScale[k]
+	}
+	return 0, 1
 }
 
 // FitNormalizer fits a normaliser of the given kind ("" means zscore) on the
@@ -132,15 +182,11 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 	if n == 0 || d == 0 {
 		return nil, fmt.Errorf("fit %s normaliser: %w", kind, ErrEmpty)
 	}
+	if m, ok := X.(*sparse.CSR); ok {
+		return fitCSR(kind, m)
+	}
 	nz := &Normalizer{Kind: kind, Shift: make([]float64, d), Scale: make([]float64, d)}
 	st := denseColumnStats(X, kind == ZScore)
-	m, isSparse := X.(*sparse.CSR)
-	if isSparse {
-		var err error
-		if st, err = csrColumnStats(m, kind == ZScore); err != nil {
-			return nil, fmt.Errorf("fit %s normaliser: %w", kind, err)
-		}
-	}
 	for j := 0; j < d; j++ {
 		var lo, hi, mean float64
 		if st != nil {
@@ -161,42 +207,127 @@ func FitNormalizer(kind string, X mat.Matrix) (*Normalizer, error) {
 			}
 			mean = columnMean(X, j, sum)
 		}
-		shift, scale := 0.0, 1.0
-		switch kind {
-		case ZScore:
-			shift, scale = mean, popStd(X, j, mean, columnSS(X, j, mean, st), lo, hi)
-		case MinMax01:
-			shift, scale = lo, hi-lo
-		case MinMax11:
-			shift, scale = lo+(hi-lo)/2, (hi-lo)/2
-		case MaxAbs:
-			scale = max(math.Abs(lo), math.Abs(hi))
+		ss := 0.0
+		if kind == ZScore {
+			ss = columnSS(X, j, mean, st)
 		}
-		constant := hi == lo
-		if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0) || math.IsInf(max(hi-shift, shift-lo), 0)) {
-			// Scaled values would be computed as (x - shift)/scale, which
-			// overflows too: no finite normaliser exists in this form.
-			return nil, fmt.Errorf("fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
+		f, err := fitFeature(kind, X, j, lo, hi, mean, ss, false)
+		if err != nil {
+			return nil, err
 		}
-		if constant || scale == 0 {
-			// Zero spread: shift only (MaxAbs: a constant column of
-			// zeros stays as it is, another becomes 0).
-			if kind != NoScale {
-				shift = lo
-			}
-			scale = 1
-			// A feature of sparse data that no row sets (lo = hi = 0) is
-			// not listed: text data leaves most of its vocabulary unset in
-			// a training part (31,443 of rcv1-like data's 47,236 words at
-			// 2,000 rows), and listing them would fill every record and
-			// model file with indices that say nothing.
-			if constant && !(isSparse && lo == 0) {
-				nz.Constant = append(nz.Constant, j)
-			}
+		if f.listed {
+			nz.Constant = append(nz.Constant, j)
 		}
-		nz.Shift[j], nz.Scale[j] = shift, scale
+		nz.Shift[j], nz.Scale[j] = f.shift, f.scale
 	}
 	return nz, nil
+}
+
+// fitCSR is FitNormalizer of kind (resolved) on compressed rows, from the
+// statistics of the features they store (csrColumnStats): every other
+// feature is 0 in every row, which no kind scales or shifts (shift 0,
+// scale 1) or lists as constant. A maxabs or none normaliser is the
+// sparse form (Normalizer), O(features set), when few features have an
+// entry (sparseFormShare); the kinds that shift make the dense form,
+// O(d).
+func fitCSR(kind string, m *sparse.CSR) (*Normalizer, error) {
+	_, d := m.Dims()
+	st, err := csrColumnStats(m, kind == ZScore)
+	if err != nil {
+		return nil, fmt.Errorf("fit %s normaliser: %w", kind, err)
+	}
+	nz := &Normalizer{Kind: kind}
+	sparseForm := kind == MaxAbs || kind == NoScale
+	if sparseForm {
+		k := len(st.fi.cols)
+		nz.Features = d
+		nz.Index, nz.IndexShift, nz.IndexScale = make([]int32, 0, k), make([]float64, 0, k), make([]float64, 0, k)
+	} else {
+		nz.Shift, nz.Scale = make([]float64, d), make([]float64, d)
+		for j := range nz.Scale {
+			nz.Scale[j] = 1
+		}
+	}
+	for c, j := range st.fi.cols {
+		var mean, ss float64
+		if st.mean != nil {
+			mean, ss = st.mean[c], st.ss[c]
+		}
+		f, err := fitFeature(kind, m, int(j), st.lo[c], st.hi[c], mean, ss, true)
+		if err != nil {
+			return nil, err
+		}
+		if f.listed {
+			nz.Constant = append(nz.Constant, int(j))
+		}
+		switch {
+		case !sparseForm:
+			nz.Shift[j], nz.Scale[j] = f.shift, f.scale
+		case f.shift != 0 || f.scale != 1:
+			nz.Index = append(nz.Index, j)
+			nz.IndexShift = append(nz.IndexShift, f.shift)
+			nz.IndexScale = append(nz.IndexScale, f.scale)
+		}
+	}
+	if sparseForm && sparseFormShare*int64(len(nz.Index)) >= int64(d) {
+		// Text data sets and scales much of its vocabulary (25,649 of
+		// 47,236 words at 5,000 rows), where the dense form is as
+		// small: it keeps that form, and the model files it had.
+		return nz.DenseForm(), nil
+	}
+	return nz, nil
+}
+
+// sparseFormShare: a maxabs or none normaliser of compressed rows is held
+// in its sparse form when fewer than one feature in sparseFormShare has
+// an entry (a map other than the identity).
+const sparseFormShare = 4
+
+// fittedFeature is one feature's map: its shift and scale, and whether
+// the normaliser lists it as constant.
+type fittedFeature struct {
+	shift, scale float64
+	listed       bool
+}
+
+// fitFeature fits feature j of X (its extremes lo and hi, its mean and,
+// for zscore, its sum of squares about the mean ss) for a normaliser of
+// kind; isSparse says that X is sparse data (its features that no row
+// sets are not listed as constant).
+func fitFeature(kind string, X mat.Matrix, j int, lo, hi, mean, ss float64, isSparse bool) (fittedFeature, error) {
+	shift, scale := 0.0, 1.0
+	switch kind {
+	case ZScore:
+		shift, scale = mean, popStd(X, j, mean, ss, lo, hi)
+	case MinMax01:
+		shift, scale = lo, hi-lo
+	case MinMax11:
+		shift, scale = lo+(hi-lo)/2, (hi-lo)/2
+	case MaxAbs:
+		scale = max(math.Abs(lo), math.Abs(hi))
+	}
+	constant := hi == lo
+	if !constant && kind != NoScale && (math.IsInf(scale, 0) || math.IsNaN(scale) || math.IsInf(shift, 0) || math.IsInf(max(hi-shift, shift-lo), 0)) {
+		// Scaled values would be computed as (x - shift)/scale, which
+		// overflows too: no finite normaliser exists in this form.
+		return fittedFeature{}, fmt.Errorf("fit %s normaliser: feature %d ranges from %g to %g, a spread beyond float64: rescale it", kind, j+1, lo, hi)
+	}
+	listed := false
+	if constant || scale == 0 {
+		// Zero spread: shift only (MaxAbs: a constant column of
+		// zeros stays as it is, another becomes 0).
+		if kind != NoScale {
+			shift = lo
+		}
+		scale = 1
+		// A feature of sparse data that no row sets (lo = hi = 0) is
+		// not listed: text data leaves most of its vocabulary unset in
+		// a training part (31,443 of rcv1-like data's 47,236 words at
+		// 2,000 rows), and listing them would fill every record and
+		// model file with indices that say nothing.
+		listed = constant && !(isSparse && lo == 0)
+	}
+	return fittedFeature{shift: shift, scale: scale, listed: listed}, nil
 }
 
 // columnSS returns Σ_i (X_ij - mean)², from st when it holds it.
@@ -279,26 +410,87 @@ func denseColumnStats(X mat.Matrix, withSS bool) *columnStats {
 	return st
 }
 
+// featureIndex maps each feature that a CSR matrix stores to its position
+// among them: per-feature arrays of sparse data are kept for those
+// features only, O(features set), not O(d) (a hashed-feature file has tens
+// of millions of features, a few hundred thousand of them set).
+type featureIndex struct {
+	cols []int32 // the features stored (explicit zeros too), ascending
+	// lut is feature → position in cols, when d is small beside the
+	// non-zeros (a lookup is cheaper than a search there); else nil,
+	// and pos searches cols.
+	lut []int32
+}
+
+// lutMaxFeatures bounds the dimension d, beside the nnz non-zeros, up to
+// which newFeatureIndex keeps a lookup table of d entries: at most
+// lutPerNonZero·nnz + lutMinFeatures (text data's 47,236 words at 5,000
+// rows have it; 67 million hashed features and 60,000 non-zeros do not).
+const (
+	lutPerNonZero  = 4
+	lutMinFeatures = 1 << 16
+)
+
+func newFeatureIndex(m *sparse.CSR) featureIndex {
+	_, d := m.Dims()
+	ind := m.Ind[:m.NNZ()]
+	if int64(d) <= lutPerNonZero*int64(len(ind))+lutMinFeatures {
+		lut := make([]int32, d)
+		for _, j := range ind {
+			lut[j] = 1
+		}
+		var cols []int32
+		for j, set := range lut {
+			if set != 0 {
+				lut[j] = int32(len(cols))
+				cols = append(cols, int32(j))
+			}
+		}
+		return featureIndex{cols: cols, lut: lut}
+	}
+	cols := slices.Clone(ind)
+	slices.Sort(cols)
+	return featureIndex{cols: slices.Clip(slices.Compact(cols))}
+}
+
+// pos is the position of the stored feature j in cols.
+func (f featureIndex) pos(j int32) int {
+	if f.lut != nil {
+		return int(f.lut[j])
+	}
+	k, _ := slices.BinarySearch(f.cols, j)
+	return k
+}
+
+// csrStats are csrColumnStats' statistics of the features a CSR matrix
+// stores (fi.cols), each at its position there; every other feature is 0
+// in every row (min = max = mean = ss = 0).
+type csrStats struct {
+	fi               featureIndex
+	lo, hi, mean, ss []float64
+}
+
 // csrColumnStats computes FitNormalizer's column statistics of a CSR
-// matrix in O(nnz + d): a column's extremes count its zeros when a row
-// does not store it; with withMean its sum adds the stored values in the
-// order of their rows (the zeros add nothing, so the sum is the dense
-// loop's), and its sum of squares about the mean adds the stored
-// residuals and (n - stored) times the square of the mean (another order
-// of the same sum than the dense loop's). Without withMean (maxabs, none,
-// minmax: news20's 1,355,191 features make each slice 11 MB) mean and ss
-// are nil. A NaN or infinite value is an error naming its row and
-// feature.
-func csrColumnStats(m *sparse.CSR, withMean bool) (*columnStats, error) {
-	n, d := m.Dims()
-	st := &columnStats{lo: make([]float64, d), hi: make([]float64, d)}
-	stored := make([]int32, d)
+// matrix in O(nnz + features set) (featureIndex): a column's extremes
+// count its zeros when a row does not store it; with withMean its sum adds
+// the stored values in the order of their rows (the zeros add nothing, so
+// the sum is the dense loop's), and its sum of squares about the mean adds
+// the stored residuals and (n - stored) times the square of the mean
+// (another order of the same sum than the dense loop's). Without withMean
+// (maxabs, none, minmax) mean and ss are nil. A NaN or infinite value is
+// an error naming its row and feature.
+func csrColumnStats(m *sparse.CSR, withMean bool) (*csrStats, error) {
+	n, _ := m.Dims()
+	fi := newFeatureIndex(m)
+	k := len(fi.cols)
+	st := &csrStats{fi: fi, lo: make([]float64, k), hi: make([]float64, k)}
+	stored := make([]int32, k)
 	var sum []float64
 	if withMean {
-		sum = make([]float64, d)
+		sum = make([]float64, k)
 	}
-	for j := range d {
-		st.lo[j], st.hi[j] = math.Inf(1), math.Inf(-1)
+	for c := range k {
+		st.lo[c], st.hi[c] = math.Inf(1), math.Inf(-1)
 	}
 	for i := 0; i < n; i++ {
 		ind, val := m.Row(i)
@@ -307,35 +499,37 @@ func csrColumnStats(m *sparse.CSR, withMean bool) (*columnStats, error) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("row %d feature %d is %v", i+1, j+1, v)
 			}
-			st.lo[j], st.hi[j] = min(st.lo[j], v), max(st.hi[j], v)
-			stored[j]++
+			c := fi.pos(j)
+			st.lo[c], st.hi[c] = min(st.lo[c], v), max(st.hi[c], v)
+			stored[c]++
 			if sum != nil {
-				sum[j] += v
+				sum[c] += v
 			}
 		}
 	}
-	for j := range d {
-		if int(stored[j]) < n {
-			st.lo[j], st.hi[j] = min(st.lo[j], 0), max(st.hi[j], 0)
+	for c := range k {
+		if int(stored[c]) < n {
+			st.lo[c], st.hi[c] = min(st.lo[c], 0), max(st.hi[c], 0)
 		}
 	}
 	if !withMean {
 		return st, nil
 	}
-	st.mean = make([]float64, d)
-	for j := range d {
-		st.mean[j] = columnMean(m, j, sum[j])
+	st.mean = make([]float64, k)
+	for c, j := range fi.cols {
+		st.mean[c] = columnMean(m, int(j), sum[c])
 	}
-	st.ss = make([]float64, d)
+	st.ss = make([]float64, k)
 	for i := 0; i < n; i++ {
 		ind, val := m.Row(i)
 		for p, j := range ind {
-			r := val[p] - st.mean[j]
-			st.ss[j] += r * r
+			c := fi.pos(j)
+			r := val[p] - st.mean[c]
+			st.ss[c] += r * r
 		}
 	}
-	for j := range d {
-		st.ss[j] += float64(n-int(stored[j])) * st.mean[j] * st.mean[j]
+	for c := range k {
+		st.ss[c] += float64(n-int(stored[c])) * st.mean[c] * st.mean[c]
 	}
 	return st, nil
 }
@@ -382,7 +576,12 @@ func isEmptyDense(X mat.Matrix) bool {
 }
 
 // Dim returns the number of features the normaliser expects.
-func (nz *Normalizer) Dim() int { return len(nz.Shift) }
+func (nz *Normalizer) Dim() int {
+	if nz.IsSparseForm() {
+		return nz.Features
+	}
+	return len(nz.Shift)
+}
 
 // Validate checks a normaliser read back from a file.
 func (nz *Normalizer) Validate() error {
@@ -392,9 +591,15 @@ func (nz *Normalizer) Validate() error {
 		return fmt.Errorf("check normaliser: unknown kind %q (want zscore, minmax01, minmax11, maxabs or none)", nz.Kind)
 	}
 	for _, j := range nz.Constant {
-		if j < 0 || j >= len(nz.Shift) {
-			return fmt.Errorf("check normaliser: constant feature index %d outside 0 to %d", j, len(nz.Shift)-1)
+		if j < 0 || j >= nz.Dim() {
+			return fmt.Errorf("check normaliser: constant feature index %d outside 0 to %d", j, nz.Dim()-1)
 		}
+	}
+	if nz.IsSparseForm() {
+		return nz.validateSparseForm()
+	}
+	if nz.Index != nil || nz.IndexShift != nil || nz.IndexScale != nil || nz.Features != 0 {
+		return fmt.Errorf("check normaliser: %d shifts and sparse-form entries besides them", len(nz.Shift))
 	}
 	if len(nz.Shift) != len(nz.Scale) {
 		return fmt.Errorf("check normaliser: %d shifts but %d scales", len(nz.Shift), len(nz.Scale))
@@ -407,11 +612,38 @@ func (nz *Normalizer) Validate() error {
 	return nil
 }
 
+// validateSparseForm checks a normaliser in its sparse form.
+func (nz *Normalizer) validateSparseForm() error {
+	if nz.Scale != nil {
+		return fmt.Errorf("check normaliser: scales without shifts")
+	}
+	if len(nz.IndexShift) != len(nz.Index) || len(nz.IndexScale) != len(nz.Index) {
+		return fmt.Errorf("check normaliser: %d features indexed but %d shifts and %d scales", len(nz.Index), len(nz.IndexShift), len(nz.IndexScale))
+	}
+	for k, j := range nz.Index {
+		if j < 0 || int(j) >= nz.Features || (k > 0 && j <= nz.Index[k-1]) {
+			return fmt.Errorf("check normaliser: indexed feature %d (entry %d) is not ascending within 0 to %d", j, k+1, nz.Features-1)
+		}
+		if s, sh := nz.IndexScale[k], nz.IndexShift[k]; !(s > 0) || math.IsInf(s, 0) || math.IsNaN(sh) || math.IsInf(sh, 0) {
+			return fmt.Errorf("check normaliser: feature %d has shift %v, scale %v", j+1, sh, s)
+		}
+	}
+	return nil
+}
+
 // ApplyRow writes the normalised x into dst (which may be x). It panics if
 // the lengths differ from Dim.
 func (nz *Normalizer) ApplyRow(dst, x []float64) {
-	if len(x) != len(nz.Shift) || len(dst) != len(x) {
-		panic(fmt.Sprintf("dataio: normaliser of %d features applied to a row of %d into %d", len(nz.Shift), len(x), len(dst)))
+	if len(x) != nz.Dim() || len(dst) != len(x) {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to a row of %d into %d", nz.Dim(), len(x), len(dst)))
+	}
+	if nz.IsSparseForm() {
+		// (v - 0)/1 is v: only the indexed features change.
+		copy(dst, x)
+		for k, j := range nz.Index {
+			dst[j] = (x[j] - nz.IndexShift[k]) / nz.IndexScale[k]
+		}
+		return
 	}
 	for j, v := range x {
 		dst[j] = (v - nz.Shift[j]) / nz.Scale[j]
@@ -421,8 +653,8 @@ func (nz *Normalizer) ApplyRow(dst, x []float64) {
 // Apply returns the normalised copy of X. It panics if X has a different
 // number of columns.
 func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
-	if _, d := X.Dims(); d != len(nz.Shift) {
-		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
+	if _, d := X.Dims(); d != nz.Dim() {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", nz.Dim(), d))
 	}
 	out := mat.DenseCopyOf(X)
 	nz.applyInPlace(out)
@@ -433,8 +665,8 @@ func (nz *Normalizer) Apply(X mat.Matrix) *mat.Dense {
 // different number of columns.
 func (nz *Normalizer) applyInPlace(X *mat.Dense) {
 	n, d := X.Dims()
-	if d != len(nz.Shift) {
-		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
+	if d != nz.Dim() {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", nz.Dim(), d))
 	}
 	raw := X.RawMatrix()
 	for i := 0; i < n; i++ {
@@ -446,6 +678,9 @@ func (nz *Normalizer) applyInPlace(X *mat.Dense) {
 // Identity reports whether nz maps every value to itself (kind "none", or
 // any fit that came out as shift 0 and scale 1 everywhere).
 func (nz *Normalizer) Identity() bool {
+	if nz.IsSparseForm() {
+		return len(nz.Index) == 0 // every entry is a shift ≠ 0 or a scale ≠ 1
+	}
 	for j, s := range nz.Shift {
 		if s != 0 || nz.Scale[j] != 1 {
 			return false
@@ -624,6 +859,14 @@ func (nz *Normalizer) ApplyDataset(d *Dataset) *Dataset {
 // it shifts none (maxabs but for a constant non-zero feature, none).
 func (nz *Normalizer) shifted() []int32 {
 	var out []int32
+	if nz.IsSparseForm() {
+		for k, j := range nz.Index {
+			if nz.IndexShift[k] != 0 {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
 	for j, s := range nz.Shift {
 		if s != 0 {
 			out = append(out, int32(j))
@@ -635,6 +878,15 @@ func (nz *Normalizer) shifted() []int32 {
 // scaleCSR normalises the stored values of m in place, for a normaliser
 // that shifts no feature: (v - 0) / Scale[j], the dense map's numbers.
 func (nz *Normalizer) scaleCSR(m *sparse.CSR) {
+	if nz.IsSparseForm() {
+		lut := nz.lookup()
+		for p, j := range m.Ind[:m.NNZ()] {
+			if k, ok := lut.at(j); ok {
+				m.Val[p] = (m.Val[p] - nz.IndexShift[k]) / nz.IndexScale[k]
+			}
+		}
+		return
+	}
 	for p, j := range m.Ind[:m.NNZ()] {
 		m.Val[p] = (m.Val[p] - nz.Shift[j]) / nz.Scale[j]
 	}
@@ -651,15 +903,24 @@ func (nz *Normalizer) scaleCSR(m *sparse.CSR) {
 // data). It panics if m has a different number of columns.
 func (nz *Normalizer) ApplyCSR(m *sparse.CSR) *sparse.CSR {
 	r, d := m.Dims()
-	if d != len(nz.Shift) {
-		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", len(nz.Shift), d))
+	if d != nz.Dim() {
+		panic(fmt.Sprintf("dataio: normaliser of %d features applied to %d columns", nz.Dim(), d))
 	}
 	sh := nz.shifted()
+	lut := nz.lookup()
 	ptr := make([]int, r+1)
 	ind := make([]int32, 0, m.NNZ()+r*len(sh))
 	val := make([]float64, 0, m.NNZ()+r*len(sh))
 	put := func(j int32, v float64) {
-		if z := (v - nz.Shift[j]) / nz.Scale[j]; z != 0 {
+		shift, scale := 0.0, 1.0
+		if lut.sparseForm {
+			if k, ok := lut.at(j); ok {
+				shift, scale = nz.IndexShift[k], nz.IndexScale[k]
+			}
+		} else {
+			shift, scale = nz.Shift[j], nz.Scale[j]
+		}
+		if z := (v - shift) / scale; z != 0 {
 			ind = append(ind, j)
 			val = append(val, z)
 		}
@@ -687,6 +948,39 @@ func (nz *Normalizer) ApplyCSR(m *sparse.CSR) *sparse.CSR {
 		panic(err) // unreachable: the rows stay ascending
 	}
 	return out
+}
+
+// indexLookup finds a sparse-form normaliser's entry of a feature: by a
+// table of its features when they are dense enough (Features at most
+// lutPerNonZero times the entries, plus lutMinFeatures), else by binary
+// search in Index.
+type indexLookup struct {
+	sparseForm bool
+	index      []int32
+	lut        []int32 // feature → entry + 1, 0 for none; nil: search
+}
+
+func (nz *Normalizer) lookup() indexLookup {
+	if !nz.IsSparseForm() {
+		return indexLookup{}
+	}
+	l := indexLookup{sparseForm: true, index: nz.Index}
+	if int64(nz.Features) <= lutPerNonZero*int64(len(nz.Index))+lutMinFeatures {
+		l.lut = make([]int32, nz.Features)
+		for k, j := range nz.Index {
+			l.lut[j] = int32(k + 1)
+		}
+	}
+	return l
+}
+
+// at is the entry of feature j, and whether it has one.
+func (l indexLookup) at(j int32) (int, bool) {
+	if l.lut != nil {
+		k := int(l.lut[j]) - 1
+		return k, k >= 0
+	}
+	return slices.BinarySearch(l.index, j)
 }
 
 // WithinUnitRange reports whether every value of X lies in [-1, 1]: data

@@ -164,7 +164,7 @@ func TestSparseEntryPoints(t *testing.T) {
 		if len(qnorm.Constant) == 0 || len(wantConstant) == len(qnorm.Constant) {
 			t.Fatalf("partition %d: the test data have no unset feature to leave out", k)
 		}
-		if norm.Kind != MaxAbs || qnorm.Kind != MaxAbs || !ntr.IsSparse() || !nte.IsSparse() || !slices.Equal(norm.Scale, qnorm.Scale) ||
+		if norm.Kind != MaxAbs || qnorm.Kind != MaxAbs || !ntr.IsSparse() || !nte.IsSparse() || !slices.Equal(norm.DenseForm().Scale, qnorm.Scale) ||
 			!slices.Equal(append([]int{}, norm.Constant...), wantConstant) || !mat.Equal(ntr.Sparse.ToDense(), qntr.X) || !mat.Equal(nte.Sparse.ToDense(), qnte.X) {
 			t.Fatalf("partition %d: maxabs on compressed rows differs from the dense one", k)
 		}
@@ -198,7 +198,7 @@ func TestSparseEntryPoints(t *testing.T) {
 			}
 			return d.X
 		}
-		if !mat.Equal(dense(tt.Train), ref.Train.X) || !mat.Equal(dense(tt.Test), ref.Test.X) || !slices.Equal(tt.Norm.Shift, ref.Norm.Shift) || !slices.Equal(tt.Norm.Scale, ref.Norm.Scale) {
+		if !mat.Equal(dense(tt.Train), ref.Train.X) || !mat.Equal(dense(tt.Test), ref.Test.X) || !slices.Equal(tt.Norm.DenseForm().Shift, ref.Norm.Shift) || !slices.Equal(tt.Norm.DenseForm().Scale, ref.Norm.Scale) {
 			t.Errorf("%s: the sparse read's fit differs from the dense read's", kind)
 		}
 	}
@@ -299,7 +299,7 @@ func TestApplyCSRShifted(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, _ := FitNormalizer(MaxAbs, train)
-	if !slices.Equal(nz.Shift, ref.Shift) || !slices.Equal(nz.Scale, ref.Scale) || !slices.Equal(nz.Constant, ref.Constant) || nz.Shift[0] != 2 {
+	if dn := nz.DenseForm(); !slices.Equal(dn.Shift, ref.Shift) || !slices.Equal(dn.Scale, ref.Scale) || !slices.Equal(nz.Constant, ref.Constant) || dn.Shift[0] != 2 {
 		t.Fatalf("sparse fit %+v, dense %+v", nz, ref)
 	}
 	test := mat.NewDense(2, 3, []float64{0, 3, 0, 2, 0, -8})

@@ -59,10 +59,7 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	bw := bufio.NewWriter(w)
 	dim := d.Dim()
 	for j := 0; j < dim; j++ {
-		name := ""
-		if j < len(d.FeatureNames) {
-			name = strings.NewReplacer("\r", " ", "\n", " ").Replace(d.FeatureNames[j])
-		}
+		name := strings.NewReplacer("\r", " ", "\n", " ").Replace(d.FeatureName(j))
 		if _, err := ParseFloat(strings.TrimSpace(name), 64); err == nil || isMissing(strings.TrimSpace(name)) {
 			name = "f" + strconv.Itoa(j+1)
 		}

@@ -65,7 +65,7 @@ func exportRange(b *strings.Builder, dir string, diag []float64, s ExportSetting
 	for j := range a {
 		shift, scale := 0.0, 1.0
 		if s.norm != nil {
-			shift, scale = s.norm.Shift[j], s.norm.Scale[j]
+			shift, scale = s.norm.At(j)
 		}
 		a[j], m[j] = diag[j]/scale, shift
 	}

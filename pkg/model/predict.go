@@ -471,6 +471,9 @@ func resizeFeatures(d *dataio.Dataset, width int) *dataio.Dataset {
 		}
 		c.X = x
 	}
+	if d.FeatureNames == nil {
+		return &c // f1..fd made on demand (Dataset.FeatureName), at any width
+	}
 	c.FeatureNames = make([]string, width)
 	copy(c.FeatureNames, d.FeatureNames)
 	for j := keep; j < width; j++ {

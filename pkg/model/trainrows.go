@@ -134,7 +134,7 @@ func (m *Model) TrainingRowsIn(X mat.Matrix) []bool {
 	n, d := X.Dims()
 	out := make([]bool, n)
 	norm := m.Normalizer
-	if norm != nil && len(norm.Shift) != d {
+	if norm != nil && norm.Dim() != d {
 		norm = nil
 	}
 	if m.Sparse {
