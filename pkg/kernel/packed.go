@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -80,16 +79,13 @@ func SquaredDistancesPacked(X mat.Matrix) *Packed {
 	}
 	impl := blas64.Implementation()
 	ts := upperTiles(n)
-	var bufs sync.Pool
-	parallelFor(len(ts), workers(n*n/2), func(k int) {
+	nw := workers(n * n / 2)
+	bufs := newBuffers(nw, tileSize*tileSize)
+	parallelFor(len(ts), nw, func(k int) {
 		t := ts[k]
 		mi, mj := t.i1-t.i0, t.j1-t.j0
-		bp, _ := bufs.Get().(*[]float64)
-		if bp == nil {
-			b := make([]float64, tileSize*tileSize)
-			bp = &b
-		}
-		c := (*bp)[:mi*mj]
+		buf := bufs.get()
+		c := buf[:mi*mj]
 		clear(c)
 		if d > 0 {
 			if t.i0 == t.j0 {
@@ -111,7 +107,7 @@ func SquaredDistancesPacked(X mat.Matrix) *Packed {
 				out[j-j0] = math.Max(0, 2*(h[i]+h[j]-row[j-t.j0]))
 			}
 		}
-		bufs.Put(bp)
+		bufs.put(buf)
 	})
 	return p
 }
@@ -131,21 +127,47 @@ func squaredDistancesCSRPacked(X *sparse.CSR) *Packed {
 		}
 		h[i] = s
 	}
-	var bufs sync.Pool
-	parallelFor(n, workers(n*n/2), func(i int) {
-		bp, _ := bufs.Get().(*[]float64)
-		if bp == nil {
-			b := make([]float64, n)
-			bp = &b
-		}
-		col := *bp
+	nw := workers(n * n / 2)
+	bufs := newBuffers(nw, n)
+	parallelFor(n, nw, func(i int) {
+		col := bufs.get()
 		r.Column(i, nil, col)
 		out := p.Row(i)
 		out[0] = 0
 		for j := i + 1; j < n; j++ {
 			out[j-i] = math.Max(0, h[i]+h[j]-2*col[j])
 		}
-		bufs.Put(bp)
+		bufs.put(col)
 	})
 	return p
+}
+
+// buffers is a free list of float64 buffers of one size for the workers of
+// a parallelFor (at most nw at once): a worker takes one or makes one when
+// none is free, and gives it back. Unlike a sync.Pool it drops none (the
+// race detector makes a Pool drop a quarter of what it is given), so the
+// buffers made are at most the workers', whatever the build.
+type buffers struct {
+	free chan []float64
+	size int
+}
+
+func newBuffers(nw, size int) *buffers {
+	return &buffers{free: make(chan []float64, max(nw, 1)), size: size}
+}
+
+func (b *buffers) get() []float64 {
+	select {
+	case x := <-b.free:
+		return x
+	default:
+		return make([]float64, b.size)
+	}
+}
+
+func (b *buffers) put(x []float64) {
+	select {
+	case b.free <- x:
+	default:
+	}
 }
