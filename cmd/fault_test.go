@@ -324,7 +324,8 @@ func TestDamagedModels(t *testing.T) {
 		{"kernel kind unknown", func(m map[string]any) { m["kernel"].(map[string]any)["kind"] = "poly" }, refused, `invalid model: unknown kernel kind "poly" (this kerneltune knows gaussian, l1, linear)`},
 		{"format_version 2 without encoder", func(m map[string]any) { m["format_version"] = 2 }, refused, "invalid model: format_version 2 without an encoder (a model without one is version 1)"},
 		{"format_version 5 without sparse support vectors", func(m map[string]any) { m["format_version"] = 5 }, refused, "invalid model: format_version 5 without sparse support vectors (a model without them is version 1, 2, 3 or 4)"},
-		{"format_version 6", func(m map[string]any) { m["format_version"] = 6 }, refused, "unsupported format_version 6 (this kerneltune reads 1, 2, 3, 4 and 5)"},
+		{"format_version 6 without a sparse normaliser", func(m map[string]any) { m["format_version"] = 6 }, refused, "invalid model: format_version 6 without sparse support vectors (a model without them is version 1, 2, 3 or 4)"},
+		{"format_version 7", func(m map[string]any) { m["format_version"] = 7 }, refused, "unsupported format_version 7 (this kerneltune reads 1, 2, 3, 4, 5 and 6)"},
 		{"sparse_support_vectors in a dense model", func(m map[string]any) { m["sparse_support_vectors"] = true }, refused, "invalid model: no field support_vectors[0].index (every model file has one)"},
 		{"sparse_support_vectors in a version 1 file", func(m map[string]any) {
 			m["sparse_support_vectors"] = true

@@ -146,7 +146,7 @@ func TestPredictErrors(t *testing.T) {
 	// A model file from a future kerneltune.
 	v7 := writeFile(t, dir, "v7.json", strings.Replace(string(raw), `"format_version": 1`, `"format_version": 7`, 1))
 	_, errOut, code := runCLI(t, "predict", v7, testFile)
-	if want := "kerneltune: read model " + v7 + ": unsupported format_version 7 (this kerneltune reads 1, 2, 3, 4 and 5)\n"; code != ExitError || errOut != want {
+	if want := "kerneltune: read model " + v7 + ": unsupported format_version 7 (this kerneltune reads 1, 2, 3, 4, 5 and 6)\n"; code != ExitError || errOut != want {
 		t.Errorf("version 7: exit %d, %q; want 1, %q", code, errOut, want)
 	}
 	// An unknown kernel kind.

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -55,7 +56,8 @@ func TestWideSparseFile(t *testing.T) {
 		t.Fatalf("model file: %v, %d bytes", err, st.Size())
 	}
 	var m struct {
-		Normalizer struct {
+		FormatVersion int `json:"format_version"`
+		Normalizer    struct {
 			Kind       string    `json:"kind"`
 			Shift      []float64 `json:"shift"`
 			Features   int       `json:"features"`
@@ -71,13 +73,22 @@ func TestWideSparseFile(t *testing.T) {
 	// The 484 features set but the 90 whose largest |value| is 1, feature
 	// 1000003 shifted by its constant 3 (0-based 1000002).
 	nz := m.Normalizer
-	if nz.Kind != "maxabs" || nz.Shift != nil || nz.Features != 2000000 || len(nz.Index) != 394 || m.FeatureNames != nil {
-		t.Fatalf("the model's normaliser: %s, %d shifts, %d features, %d indexed; %d names", nz.Kind, len(nz.Shift), nz.Features, len(nz.Index), len(m.FeatureNames))
+	if m.FormatVersion != 6 || nz.Kind != "maxabs" || nz.Shift != nil || nz.Features != 2000000 || len(nz.Index) != 394 || m.FeatureNames != nil {
+		t.Fatalf("the model: format_version %d; its normaliser: %s, %d shifts, %d features, %d indexed; %d names", m.FormatVersion, nz.Kind, len(nz.Shift), nz.Features, len(nz.Index), len(m.FeatureNames))
 	}
 	for k, j := range nz.Index {
 		if (j == 1000002) != (nz.IndexShift[k] == 3) || (j != 1000002 && nz.IndexShift[k] != 0) {
 			t.Errorf("the model's normaliser shifts feature %d by %v", j+1, nz.IndexShift[k])
 		}
+	}
+	// A kerneltune that reads version 5 (v0.2.0) refuses the file by its
+	// version; this one refuses it called version 5, by what it holds.
+	v5 := filepath.Join(dir, "v5.json")
+	if err := os.WriteFile(v5, bytes.Replace(raw, []byte(`"format_version": 6`), []byte(`"format_version": 5`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "predict", v5, wideSparse, "--ignore-checksum"); code == 0 || !strings.Contains(errOut, "a normaliser in its sparse form in a format_version 5 file (it needs 6)") {
+		t.Errorf("predict a version-5 file with a sparse normaliser: exit %d, %s", code, errOut)
 	}
 	want, err := os.ReadFile(cmdTestdata + "/sparse/wide-predict.csv")
 	if err != nil {

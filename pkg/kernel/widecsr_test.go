@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
@@ -64,8 +62,8 @@ func TestWideCSRSameBits(t *testing.T) {
 			nr.Column(i, idx, b)
 			sameBits(t, "column through idx", [][]float64{a}, [][]float64{b})
 		}
-		sameBits(t, "gram", rowsOf(k.Gram(wide)), rowsOf(k.Gram(narrow)))
-		sameBits(t, "cross", rowsOf(k.Cross(wq, wide)), rowsOf(k.Cross(nq, narrow)))
+		sameBits(t, "gram", entries(k.Gram(wide)), entries(k.Gram(narrow)))
+		sameBits(t, "cross", entries(k.Cross(wq, wide)), entries(k.Cross(nq, narrow)))
 		pair := []int{5, 9, 40, 41, 200, 299}
 		sameBits(t, "rows at", columns(RowsAt(k, wide, pair)), columns(RowsAt(k, narrow, pair)))
 	}
@@ -118,17 +116,4 @@ func TestWideCSRMemory(t *testing.T) {
 	if col[0] != 1 {
 		t.Fatalf("K(x_0, x_0) = %v, want 1", col[0])
 	}
-}
-
-// rowsOf returns the rows of m.
-func rowsOf(m mat.Matrix) [][]float64 {
-	r, c := m.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = make([]float64, c)
-		for j := range out[i] {
-			out[i][j] = m.At(i, j)
-		}
-	}
-	return out
 }

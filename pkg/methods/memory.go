@@ -183,11 +183,17 @@ func (m memModel) selectC(n int) int64 {
 // MaxRows returns the largest number of rows (at most 10⁷) on which s
 // stays within limit bytes by its PeakBytes, 0 when not even one row does.
 func MaxRows(s Spec, d int, limit int64) int {
-	fits := func(n int) bool { return PeakBytes(s, n, d) <= limit }
-	if !fits(1) {
+	return largestFit(1, func(n int) bool { return PeakBytes(s, n, d) <= limit })
+}
+
+// largestFit returns the largest n in [lo, 10⁷] for which fits holds, fits
+// being true up to some n and false after (the estimates grow with n, with
+// no overflow up to 10⁷), or 0 when it does not hold at lo.
+func largestFit(lo int, fits func(n int) bool) int {
+	if !fits(lo) {
 		return 0
 	}
-	lo, hi := 1, 10_000_000 // fits(lo); the estimates grow with n (no overflow up to hi)
+	hi := 10_000_000
 	if fits(hi) {
 		return hi
 	}

@@ -279,23 +279,9 @@ func maxRowsMultiClass(s Spec, sizes []int, d int, scheme string, limit int64) i
 	for _, v := range sizes {
 		n += v
 	}
-	fits := func(m int) bool { return PeakBytesMultiClass(s, scaledSizes(sizes, n, m), d, scheme) <= limit }
-	lo, hi := len(sizes), 10_000_000
-	if !fits(lo) {
-		return 0
-	}
-	if fits(hi) {
-		return hi
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
+	return largestFit(len(sizes), func(m int) bool {
+		return PeakBytesMultiClass(s, scaledSizes(sizes, n, m), d, scheme) <= limit
+	})
 }
 
 // foldSweepMulti is foldSweep for multi-class data: on one fold, for every

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -191,9 +193,14 @@ func isCSR(X mat.Matrix) bool {
 
 // spreadCSR returns Σ_i ‖x_i − x̄‖² of compressed rows, column by column:
 // each column's stored values less its mean, and its n − nnz_k zeros,
-// each mean² away; no dense copy.
+// each mean² away; no dense copy. On rows far wider than their non-zeros
+// (hashed features) the columns are those set only (spreadWideCSR), with
+// the same sums in the same order.
 func spreadCSR(X *sparse.CSR) float64 {
 	n, d := X.Dims()
+	if d > 2*X.NNZ()+65536 {
+		return spreadWideCSR(X)
+	}
 	sum := make([]float64, d)
 	for i := range n {
 		ind, val := X.Row(i)
@@ -213,6 +220,45 @@ func spreadCSR(X *sparse.CSR) float64 {
 	for k, s := range sum {
 		m := s / float64(n)
 		ss += float64(n-nnz[k]) * m * m
+	}
+	return ss
+}
+
+// spreadWideCSR is spreadCSR holding the features set only: each one's
+// sum and count over the rows in order, and the last pass in ascending
+// feature order, so every addition is spreadCSR's (a feature never set
+// adds 0 there).
+func spreadWideCSR(X *sparse.CSR) float64 {
+	n, _ := X.Dims()
+	col := make(map[int32]int)
+	var sum []float64
+	var cnt []int
+	for i := range n {
+		ind, val := X.Row(i)
+		for p, k := range ind {
+			c, ok := col[k]
+			if !ok {
+				c = len(sum)
+				col[k] = c
+				sum, cnt = append(sum, 0), append(cnt, 0)
+			}
+			sum[c] += val[p]
+			cnt[c]++
+		}
+	}
+	var ss float64
+	for i := range n {
+		ind, val := X.Row(i)
+		for p, k := range ind {
+			m := sum[col[k]] / float64(n)
+			ss += (val[p] - m) * (val[p] - m)
+		}
+	}
+	keys := slices.Sorted(maps.Keys(col))
+	for _, k := range keys {
+		c := col[k]
+		m := sum[c] / float64(n)
+		ss += float64(n-cnt[c]) * m * m
 	}
 	return ss
 }

@@ -2,8 +2,11 @@ package methods
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
@@ -131,5 +134,46 @@ func TestSparseWidth(t *testing.T) {
 	sp, de := textRows(t)
 	if MemWidth(de) != 1500 || MemWidth(sp) != SparseWidth(120, int64(sp.Sparse.NNZ())) {
 		t.Error("MemWidth")
+	}
+}
+
+// TestSpreadWideCSR: rcsc's spread Σ‖x_i − x̄‖² on rows of hashed features
+// (67 million columns, 20 set a row) holds the features set only — it
+// allocated two arrays of 67 million before (1 GB in a `tune --method
+// rcsc` of 3,000 such rows) — and gives spreadCSR's bits on text rows.
+func TestSpreadWideCSR(t *testing.T) {
+	ds := dataio.TextLike(400, 3000, 30, rand.New(rand.NewPCG(7, 7)))
+	if a, b := spreadWideCSR(ds.Sparse), spreadCSR(ds.Sparse); math.Float64bits(a) != math.Float64bits(b) || !(a > 0) {
+		t.Fatalf("spread of text rows: %v held by the features set, %v by all", a, b)
+	}
+	const n, d = 2000, 67_000_000
+	rng := rand.New(rand.NewPCG(67, 2))
+	ptr := []int{0}
+	var ind []int32
+	var val []float64
+	for i := 0; i < n; i++ {
+		row := map[int32]bool{}
+		for len(row) < 20 {
+			row[int32(rng.IntN(d))] = true
+		}
+		for _, k := range slices.Sorted(maps.Keys(row)) {
+			ind = append(ind, k)
+			val = append(val, rng.Float64())
+		}
+		ptr = append(ptr, len(ind))
+	}
+	X, err := sparse.New(n, d, ptr, ind, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := spreadCSR(X)
+	runtime.ReadMemStats(&after)
+	if a := after.TotalAlloc - before.TotalAlloc; a > 16<<20 {
+		t.Errorf("spread of %d rows × %d features (%d non-zeros): %d MB allocated, want ≤ 16 MB", n, d, len(ind), a>>20)
+	}
+	if want := spreadWideCSR(X); math.Float64bits(got) != math.Float64bits(want) || !(got > 0) {
+		t.Errorf("spread %v, want %v", got, want)
 	}
 }

@@ -55,12 +55,19 @@ import (
 // model of data held in compressed rows; whatever else such a model holds
 // (probabilities, classes), it is version 5, and a kerneltune from before
 // it refuses the file rather than read support vectors without an "x".
-const FormatVersion = 5
+// Version 6 is a version-5 model whose normaliser is held in its sparse form
+// (dataio.Normalizer: "features", "index", "index_shift", "index_scale", no
+// "shift" and "scale": a maxabs or none normaliser of hashed features, 67
+// million of them in 2 MB); a kerneltune from before it refuses the file by
+// its version rather than find a normaliser without shifts.
+const FormatVersion = 6
 
 // formatVersionOf is the version a model is written with: the oldest that
 // holds it.
 func formatVersionOf(m *Model) int {
 	switch {
+	case m.Sparse && m.Normalizer != nil && m.Normalizer.IsSparseForm():
+		return 6
 	case m.Sparse:
 		return 5
 	case m.HasProbability():
@@ -74,7 +81,7 @@ func formatVersionOf(m *Model) int {
 }
 
 // readsVersions says which versions this package reads, for messages.
-const readsVersions = "1, 2, 3, 4 and 5"
+const readsVersions = "1, 2, 3, 4, 5 and 6"
 
 // Errors a loaded file can fail with (wrapped with the file name).
 var (

@@ -306,7 +306,7 @@ func TestLoadErrors(t *testing.T) {
 		sentinel   error
 		msg        string
 	}{
-		{"version", edit(`"format_version": 1`, `"format_version": 7`), ErrVersion, "read model m.json: unsupported format_version 7 (this kerneltune reads 1, 2, 3, 4 and 5)"},
+		{"version", edit(`"format_version": 1`, `"format_version": 7`), ErrVersion, "read model m.json: unsupported format_version 7 (this kerneltune reads 1, 2, 3, 4, 5 and 6)"},
 		{"no version", edit(`"format_version": 1,`, ``), ErrInvalid, "read model m.json: invalid model: not a kerneltune model (no format_version)"},
 		{"kind", edit(`"kind": "gaussian"`, `"kind": "polynomial"`), ErrInvalid, `read model m.json: invalid model: unknown kernel kind "polynomial" (this kerneltune knows gaussian, l1, linear)`},
 		{"margin", edit(`"margin": "l1"`, `"margin": "l3"`), ErrInvalid, `unknown margin "l3"`},

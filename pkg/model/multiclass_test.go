@@ -84,7 +84,7 @@ func TestMultiClassSaveLoad(t *testing.T) {
 		t.Errorf("accuracy %v", acc)
 	}
 	for _, c := range []struct{ name, old, new, want string }{
-		{"future version", `"format_version": 3`, `"format_version": 6`, "unsupported format_version 6"},
+		{"future version", `"format_version": 3`, `"format_version": 7`, "unsupported format_version 7"},
 		{"old version", `"format_version": 3`, `"format_version": 2`, "multi-class models need 3"},
 		{"pair order", `"positive": "1",` + "\n" + `    "negative": "2"`, `"positive": "2",` + "\n" + `    "negative": "1"`, `pair 1 has classes "2" and "1", want "1" and "2"`},
 		{"class twice", `"classes": [` + "\n" + `  "1",` + "\n" + `  "2",`, `"classes": [` + "\n" + `  "1",` + "\n" + `  "1",`, `class "1" listed twice`},

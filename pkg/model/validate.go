@@ -56,13 +56,19 @@ func (m *Model) validate() error {
 	if err := checkKernelDim(m.Kernel, d); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	if m.Sparse != (m.FormatVersion == 5) {
+	if m.Sparse != (m.FormatVersion >= 5) {
 		if m.Sparse {
 			return bad("sparse support vectors in a format_version %d file (they need 5)", m.FormatVersion)
 		}
-		return bad("format_version 5 without sparse support vectors (a model without them is version 1, 2, 3 or 4)")
+		return bad("format_version %d without sparse support vectors (a model without them is version 1, 2, 3 or 4)", m.FormatVersion)
 	}
-	if prob := m.HasProbability(); prob != (m.FormatVersion == 4) && m.FormatVersion != 5 {
+	if sf := m.Normalizer != nil && m.Normalizer.IsSparseForm(); sf != (m.FormatVersion == 6) {
+		if sf {
+			return bad("a normaliser in its sparse form in a format_version %d file (it needs 6)", m.FormatVersion)
+		}
+		return bad("format_version 6 without a normaliser in its sparse form (such a model is version 5)")
+	}
+	if prob := m.HasProbability(); prob != (m.FormatVersion == 4) && m.FormatVersion < 5 {
 		if prob {
 			return bad("probability estimates in a format_version %d file (they need 4)", m.FormatVersion)
 		}
