@@ -75,8 +75,8 @@ type sparseRows struct {
 	// kernel on compressed rows), not a Gaussian's exp.
 	linear bool
 	// src, when set, holds the rows in place of rowPtr, rowIdx and rowVal
-	// (nil then): row i is row srcIdx[i] of src, its values scaled as
-	// they are read (csrRows, scatterSrc).
+	// (nil then): row i is row srcIdx[i] of src (row i when srcIdx is
+	// nil), its values scaled as they are read (csrRows, scatterSrc).
 	src    *sparse.CSR
 	srcIdx []int
 	// scratch holds []float64 buffers for the columns asked through idx.
@@ -296,7 +296,10 @@ func (r *sparseRows) scatter(i, lo int, dst []float64) {
 // order; the same products in the same order as from a copy of the row.
 func (r *sparseRows) scatterSrc(i, lo int, dst []float64) {
 	end := int32(lo + len(dst))
-	ind, val := r.src.Row(r.srcIdx[i])
+	if r.srcIdx != nil {
+		i = r.srcIdx[i]
+	}
+	ind, val := r.src.Row(i)
 	for p, k := range ind {
 		v := val[p]
 		if r.scale != nil {
