@@ -163,6 +163,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}()
 	}
 	wg.Wait()
+	collectPairs(train, st.CacheBytes)
 	isSV := make([]bool, train.Len())
 	worst := status.Converged
 	for p, ij := range idx {
