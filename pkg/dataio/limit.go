@@ -91,10 +91,22 @@ func readAllSized(r io.Reader, name string, limit, size int64) ([]byte, error) {
 		err error
 	)
 	if size > 0 && size <= limit {
-		var buf bytes.Buffer
-		buf.Grow(int(size) + bytes.MinRead) // room to read the end without growing
-		_, err = buf.ReadFrom(tr)
-		b = buf.Bytes()
+		b = make([]byte, 0, size+bytes.MinRead) // room to see the end without growing
+		for {
+			var n int
+			n, err = tr.Read(b[len(b):cap(b)])
+			b = b[:len(b)+n]
+			if err == io.EOF {
+				err = nil
+				break
+			}
+			if err != nil {
+				break
+			}
+			if len(b) == cap(b) { // the file grew since its Stat
+				b = append(b, 0)[:len(b)]
+			}
+		}
 	} else {
 		b, err = io.ReadAll(tr)
 	}
