@@ -122,8 +122,11 @@ func squaredDistancesCSRPacked(X *sparse.CSR) *Packed {
 	h := make([]float64, n) // ‖x_i‖², summed as the column's own entry
 	for i := range n {
 		var s float64
-		for _, v := range r.rowVal[r.rowPtr[i]:r.rowPtr[i+1]] {
-			s += v * v
+		_, val := X.Row(i) // the linear kernel's route: the values as stored, 0s skipped
+		for _, v := range val {
+			if v != 0 {
+				s += v * v
+			}
 		}
 		h[i] = s
 	}

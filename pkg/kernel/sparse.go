@@ -74,6 +74,11 @@ type sparseRows struct {
 	// linear says the entries are the dot products themselves (the linear
 	// kernel on compressed rows), not a Gaussian's exp.
 	linear bool
+	// src, when set, holds the rows in place of rowPtr, rowIdx and rowVal
+	// (nil then): row i is row srcIdx[i] of src (row i when srcIdx is
+	// nil), its values scaled as they are read (csrRows, scatterSrc).
+	src    *sparse.CSR
+	srcIdx []int
 	// scratch holds []float64 buffers for the columns asked through idx.
 	scratch sync.Pool
 }
@@ -145,7 +150,7 @@ func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []
 	if work > maxCost*float64(n)*float64(n)*float64(d) {
 		return nil
 	}
-	r := ws.rows(n, d, nnz)
+	r := ws.rows(n, d, nnz, true)
 	r.cost = int(work/float64(n)/float64(n)) + 16
 	r.base, r.s = base, s
 	for k, c := range colNNZ {
@@ -275,22 +280,55 @@ func zeroedBuffer(pool *sync.Pool, m, n int) *[]float64 {
 // scatter adds x̃_i·x̃_j to dst[j-lo] for the rows lo ≤ j < lo+len(dst), in
 // ascending feature order.
 func (r *sparseRows) scatter(i, lo int, dst []float64) {
+	if r.src != nil {
+		r.scatterSrc(i, lo, dst)
+		return
+	}
 	end := int32(lo + len(dst))
 	for p := r.rowPtr[i]; p < r.rowPtr[i+1]; p++ {
-		k, v := r.rowIdx[p], r.rowVal[p]
-		rows := r.colRow[r.colPtr[k]:r.colPtr[k+1]]
-		vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
-		a := 0
-		if lo > 0 {
-			a = sort.Search(len(rows), func(q int) bool { return rows[q] >= int32(lo) })
+		r.scatterColumn(r.rowIdx[p], r.rowVal[p], lo, end, dst)
+	}
+}
+
+// scatterSrc is scatter on rows read in place (src): row srcIdx[i]'s
+// values scaled as csrRows stored them in the compressed columns (v·s, or
+// v·scale[k]), those that are 0 skipped, in the row's ascending feature
+// order; the same products in the same order as from a copy of the row.
+func (r *sparseRows) scatterSrc(i, lo int, dst []float64) {
+	end := int32(lo + len(dst))
+	if r.srcIdx != nil {
+		i = r.srcIdx[i]
+	}
+	ind, val := r.src.Row(i)
+	for p, k := range ind {
+		v := val[p]
+		if r.scale != nil {
+			v *= r.scale[k]
+		} else {
+			v *= r.s
 		}
-		for q := a; q < len(rows); q++ {
-			j := rows[q]
-			if j >= end {
-				break
-			}
-			dst[int(j)-lo] += v * vals[q]
+		if v == 0 {
+			continue
 		}
+		r.scatterColumn(k, v, lo, end, dst)
+	}
+}
+
+// scatterColumn adds v·x̃_jk to dst[j-lo] for the rows lo ≤ j < end with
+// feature k set (column k of the compressed columns).
+func (r *sparseRows) scatterColumn(k int32, v float64, lo int, end int32, dst []float64) {
+	rows := r.colRow[r.colPtr[k]:r.colPtr[k+1]]
+	vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
+	a := 0
+	if lo > 0 {
+		a = sort.Search(len(rows), func(q int) bool { return rows[q] >= int32(lo) })
+	}
+	for q := a; q < len(rows); q++ {
+		j := rows[q]
+		if j >= end {
+			break
+		}
+		dst[int(j)-lo] += v * vals[q]
 	}
 }
 

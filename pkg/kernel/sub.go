@@ -183,9 +183,26 @@ func (ws *RowsWorkspace) scales(d int) []float64 {
 
 // rows returns a sparse route of n rows, d features and nnz entries with
 // its arrays zeroed (rowPtr, colPtr, h) or of the right length to be
-// written whole (the entries), from ws when not nil.
-func (ws *RowsWorkspace) rows(n, d, nnz int) *sparseRows {
+// written whole (the entries), from ws when not nil. Without withRows it
+// has compressed columns only (rowPtr, rowIdx and rowVal nil: the route
+// reads its rows in place, csrRows).
+func (ws *RowsWorkspace) rows(n, d, nnz int, withRows bool) *sparseRows {
 	r := &sparseRows{n: n, d: d}
+	if !withRows {
+		if ws == nil {
+			r.colPtr, r.colRow, r.colVal = make([]int, d+1), make([]int32, nnz), make([]float64, nnz)
+			r.h = make([]float64, n)
+			return r
+		}
+		r.colPtr, r.colRow = growInts(&ws.colPtr, d+1), growInt32s(&ws.colRow, nnz)
+		if cap(ws.colVal) < nnz {
+			ws.colVal = make([]float64, nnz, nnz+nnz/4)
+		}
+		ws.colVal = ws.colVal[:nnz]
+		r.colVal = ws.colVal
+		r.h = growFloats(&ws.h, n)
+		return r
+	}
 	if ws == nil {
 		r.rowPtr, r.colPtr = make([]int, n+1), make([]int, d+1)
 		r.rowIdx, r.colRow = make([]int32, nnz), make([]int32, nnz)
@@ -196,7 +213,10 @@ func (ws *RowsWorkspace) rows(n, d, nnz int) *sparseRows {
 	r.rowPtr, r.colPtr = growInts(&ws.rowPtr, n+1), growInts(&ws.colPtr, d+1)
 	r.rowIdx, r.colRow = growInt32s(&ws.rowIdx, nnz), growInt32s(&ws.colRow, nnz)
 	if cap(ws.rowVal) < nnz {
-		ws.rowVal, ws.colVal = make([]float64, nnz, nnz+nnz/4), make([]float64, nnz, nnz+nnz/4)
+		ws.rowVal = make([]float64, nnz, nnz+nnz/4)
+	}
+	if cap(ws.colVal) < nnz {
+		ws.colVal = make([]float64, nnz, nnz+nnz/4)
 	}
 	ws.rowVal, ws.colVal = ws.rowVal[:nnz], ws.colVal[:nnz]
 	r.rowVal, r.colVal = ws.rowVal, ws.colVal

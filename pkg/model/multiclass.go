@@ -134,6 +134,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 	// binary SVM would have it, and each keeps its columns' buffers and its
 	// kernel's compressed rows for its next pair (solver.Workspace,
 	// kernel.RowsWorkspace; results do not depend on either).
+	collectPairs(train, st.CacheBytes) // what reading the data left, before the pairs' work sets the collector's goal
 	w := pairWorkers(train, idx, st)
 	one := st
 	if w > 1 {
@@ -163,6 +164,7 @@ func fitMulti(ctx context.Context, s FitSettings, pairs []PairSVM, st solver.Set
 		}()
 	}
 	wg.Wait()
+	collectPairs(train, st.CacheBytes)
 	isSV := make([]bool, train.Len())
 	worst := status.Converged
 	for p, ij := range idx {

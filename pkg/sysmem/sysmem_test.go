@@ -155,20 +155,23 @@ func TestLimitGCToTurnsProportionalOff(t *testing.T) {
 }
 
 // LimitGCCeiling sets the same limit as LimitGCTo but keeps the
-// proportional collector on, even for a small estimate and beside runs
-// that the limit alone collects for.
+// proportional collector on, at GOGC 50 (ceilingPercent: its heap grows by
+// half the live data between collections, not by all of it) unless it was
+// lower, even for a small estimate and beside runs that the limit alone
+// collects for.
 func TestLimitGCCeiling(t *testing.T) {
 	before := gcPercent()
 	if before < 0 {
 		t.Skip("GOGC=off in this test's environment")
 	}
+	want := min(before, 50)
 	r := LimitGCCeiling(0, 100<<20)
-	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != before || lim != 100<<20 {
-		t.Errorf("a ceiling of 100 MB: GOGC %d and limit %d, want %d and %d", got, lim, before, 100<<20)
+	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != want || lim != 100<<20 {
+		t.Errorf("a ceiling of 100 MB: GOGC %d and limit %d, want %d and %d", got, lim, want, 100<<20)
 	}
 	a := LimitGCTo(0, 50<<20)
-	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != before || lim != 150<<20 {
-		t.Errorf("beside a run within its estimate: GOGC %d and limit %d, want %d and %d", got, lim, before, 150<<20)
+	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != want || lim != 150<<20 {
+		t.Errorf("beside a run within its estimate: GOGC %d and limit %d, want %d and %d", got, lim, want, 150<<20)
 	}
 	r()
 	if got := gcPercent(); got != -1 {
@@ -177,5 +180,16 @@ func TestLimitGCCeiling(t *testing.T) {
 	a()
 	if got := gcPercent(); got != before {
 		t.Errorf("all ended: GOGC %d, want %d", got, before)
+	}
+	// A GOGC below 50 stays.
+	debug.SetGCPercent(20)
+	defer debug.SetGCPercent(before)
+	r = LimitGCCeiling(0, 100<<20)
+	if got := gcPercent(); got != 20 {
+		t.Errorf("a ceiling under GOGC 20: GOGC %d, want 20", got)
+	}
+	r()
+	if got := gcPercent(); got != 20 {
+		t.Errorf("the ceiling ended under GOGC 20: GOGC %d, want 20", got)
 	}
 }
