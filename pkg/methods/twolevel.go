@@ -509,10 +509,13 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 			row[m+k] = v[a] * x[k] * x[k]
 		}
 	}
-	KV := mat.NewDense(nI, 2*m, nil)
-	blas64.Symm(blas.Left, 1, KI.RawSymmetric(), V.RawMatrix(), 0, KV.RawMatrix())
-	KvV := mat.NewDense(nt, 2*m, nil)
-	KvV.Mul(KvI, V)
+	// V is as sparse as the rows of X (Adult-like data: a tenth of V's
+	// entries are non-zero), so the products run over V's non-zeros,
+	// transposed (KVt = (K_I V)ᵀ, KvVt = (Kv_I V)ᵀ): each entry gets the
+	// products Symm and Gemm add, in their order (tlSymmT, tlGemmT).
+	vnz := tlRowNonZeros(V)
+	KVt := tlSymmT(KI, vnz, 2*m)
+	KvVt := tlGemmT(KvI, vnz, 2*m)
 	Kv := make([]float64, nI) // K_I v
 	blas64.Symv(1, KI.RawSymmetric(), blas64.Vector{N: nI, Inc: 1, Data: v}, 0, blas64.Vector{N: nI, Inc: 1, Data: Kv})
 	Kvv := make([]float64, nt) // Kv_I v
@@ -524,10 +527,9 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 	R := mat.NewDense(nI, m+2, nil)
 	for a := 0; a < nI; a++ {
 		x := XI.RawRowView(a)
-		kv := KV.RawRowView(a)
 		row := R.RawRowView(a)
 		for k := 0; k < m; k++ {
-			t := -(x[k]*x[k]*Kv[a] - 2*x[k]*kv[k] + kv[m+k])
+			t := -(x[k]*x[k]*Kv[a] - 2*x[k]*KVt[k*nI+a] + KVt[(m+k)*nI+a])
 			row[k] = yI[a] * t
 		}
 		row[m] = tp.alpha[I[a]]
@@ -577,12 +579,11 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 	// ∂f_l/∂ν = y_l (Kv Y ∂α_ν - ∂γ_ν).
 	for l := 0; l < nt; l++ {
 		xv := tp.Xv.RawRowView(l)
-		kvv := KvV.RawRowView(l)
 		kd := KvD.RawRowView(l)
 		out := dp.RawRowView(l)
 		yl := tp.yv[l]
 		for k := 0; k < m; k++ {
-			cross := -(xv[k]*xv[k]*Kvv[l] - 2*xv[k]*kvv[k] + kvv[m+k])
+			cross := -(xv[k]*xv[k]*Kvv[l] - 2*xv[k]*KvVt[k*nt+l] + KvVt[(m+k)*nt+l])
 			out[k] = yl * (cross + kd[k] - dgam[k])
 		}
 		dnu[l] = yl * (kd[m] - dgam[m])
@@ -1093,4 +1094,85 @@ func tlFullSVM(ctx context.Context, X *mat.Dense, y []float64, p []float64, nu f
 		aa += a * a
 	}
 	return 100 * float64(r.NSV) / float64(len(y)), 1 / math.Sqrt(ea-nu*aa), nil
+}
+
+// tlNZ lists the non-zero entries of the rows of a matrix.
+type tlNZ struct {
+	idx [][]int
+	val [][]float64
+}
+
+// tlRowNonZeros lists the non-zero entries of each row of V.
+func tlRowNonZeros(V *mat.Dense) tlNZ {
+	r, c := V.Dims()
+	nz := tlNZ{idx: make([][]int, r), val: make([][]float64, r)}
+	for a := 0; a < r; a++ {
+		for j, v := range V.RawRowView(a)[:c] {
+			if v != 0 {
+				nz.idx[a] = append(nz.idx[a], j)
+				nz.val[a] = append(nz.val[a], v)
+			}
+		}
+	}
+	return nz
+}
+
+// tlSymmT returns (A V)ᵀ (w × n, row-major) for the symmetric n×n A and V
+// (n × w) given by its non-zeros, with the bits of blas64.Symm(Left, 1, A,
+// V, 0, C) (gonum): C[i][j] = 0 + A_ii V_ij, then += A_ik V_kj for k = 0, 1, …
+// but i, in that order, each a product rounded and then added. A product
+// with a zero V_kj is ±0 and leaves the sum as it is (the sum is never -0:
+// it starts at +0, and x + ±0 is x for x ≠ 0, +0 + -0 is +0), so only V's
+// non-zeros are added, over contiguous rows of the result.
+func tlSymmT(A *mat.SymDense, vnz tlNZ, w int) []float64 {
+	n := A.SymmetricDim()
+	raw := A.RawSymmetric()
+	full := make([]float64, n*n) // A with both triangles (Symm reads the upper)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := raw.Data[i*raw.Stride+j]
+			full[i*n+j], full[j*n+i] = v, v
+		}
+	}
+	ct := make([]float64, w*n)
+	for i := 0; i < n; i++ {
+		d := full[i*n+i]
+		for c, j := range vnz.idx[i] {
+			ct[j*n+i] += float64(d * vnz.val[i][c])
+		}
+	}
+	for k := 0; k < n; k++ {
+		row := full[k*n : (k+1)*n]
+		for c, j := range vnz.idx[k] {
+			v := vnz.val[k][c]
+			dst := ct[j*n : (j+1)*n]
+			floats.AddScaled(dst[:k], v, row[:k])
+			floats.AddScaled(dst[k+1:], v, row[k+1:])
+		}
+	}
+	return ct
+}
+
+// tlGemmT returns (B V)ᵀ (w × r, row-major) for the r×n B and V (n × w)
+// given by its non-zeros, with the bits of B.Mul(B, V) (gonum's Dgemm with
+// β = 0: C[i][j] = 0, then += B_il V_lj for l = 0, 1, …, each product
+// rounded and then added; a zero B_il is skipped). As in tlSymmT a zero
+// product leaves the sum as it is, so only V's non-zeros are added, each
+// over a contiguous column of B (a row of Bᵀ).
+func tlGemmT(B *mat.Dense, vnz tlNZ, w int) []float64 {
+	r, n := B.Dims()
+	bt := make([]float64, n*r)
+	for i := 0; i < r; i++ {
+		for l, v := range B.RawRowView(i)[:n] {
+			bt[l*r+i] = v
+		}
+	}
+	ct := make([]float64, w*r)
+	for l := 0; l < n; l++ {
+		col := bt[l*r : (l+1)*r]
+		for c, j := range vnz.idx[l] {
+			floats.AddScaled(ct[j*r:(j+1)*r], vnz.val[l][c], col)
+		}
+	}
+	return ct
 }
