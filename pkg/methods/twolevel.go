@@ -283,6 +283,27 @@ type tlProblem struct {
 	valid  bool
 
 	solves int
+	buf    tlBufs // grad's scratch, kept from call to call
+}
+
+// tlBufs is grad's scratch: its arrays (tens of MB at a few thousand rows)
+// cost more to allocate and clear per call than to keep.
+type tlBufs struct {
+	kvI, kvIT, full, kvt, kvvt []float64
+}
+
+// tlGrow returns (*b)[:n], reallocated if too short; zero says whether its
+// entries must be zero (else they are what an earlier call left).
+func tlGrow(b *[]float64, n int, zero bool) []float64 {
+	if cap(*b) < n {
+		*b = make([]float64, n)
+		return *b
+	}
+	*b = (*b)[:n]
+	if zero {
+		clear(*b)
+	}
+	return *b
 }
 
 // tlKernel returns the kernel exp(-Σ p_k Δ_k²) on the scaled data (canonical
@@ -491,12 +512,16 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 		yI[a] = tp.y[i]
 		v[a] = tp.y[i] * tp.alpha[i]
 	}
-	KvI := mat.NewDense(nt, nI, nil)
+	// Kv_I and its transpose (every entry written).
+	KvI := mat.NewDense(nt, nI, tlGrow(&tp.buf.kvI, nt*nI, false))
+	kvIT := tlGrow(&tp.buf.kvIT, nI*nt, false)
 	for l := 0; l < nt; l++ {
 		row := tp.Kv.RawRowView(l)
 		out := KvI.RawRowView(l)
 		for a, i := range I {
-			out[a] = row[i]
+			v := row[i]
+			out[a] = v
+			kvIT[a*nt+l] = v
 		}
 	}
 	// V = [v∘x_k | v∘x_k²] (nI × 2m), and the products K_I V, Kv_I V.
@@ -514,8 +539,8 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 	// transposed (KVt = (K_I V)ᵀ, KvVt = (Kv_I V)ᵀ): each entry gets the
 	// products Symm and Gemm add, in their order (tlSymmT, tlGemmT).
 	vnz := tlRowNonZeros(V)
-	KVt := tlSymmT(KI, vnz, 2*m)
-	KvVt := tlGemmT(KvI, vnz, 2*m)
+	KVt := tlSymmT(KI, vnz, tlGrow(&tp.buf.full, nI*nI, false), tlGrow(&tp.buf.kvt, 2*m*nI, true))
+	KvVt := tlGemmT(kvIT, nt, vnz, tlGrow(&tp.buf.kvvt, 2*m*nt, true))
 	Kv := make([]float64, nI) // K_I v
 	blas64.Symv(1, KI.RawSymmetric(), blas64.Vector{N: nI, Inc: 1, Data: v}, 0, blas64.Vector{N: nI, Inc: 1, Data: Kv})
 	Kvv := make([]float64, nt) // Kv_I v
@@ -1117,24 +1142,24 @@ func tlRowNonZeros(V *mat.Dense) tlNZ {
 	return nz
 }
 
-// tlSymmT returns (A V)ᵀ (w × n, row-major) for the symmetric n×n A and V
-// (n × w) given by its non-zeros, with the bits of blas64.Symm(Left, 1, A,
-// V, 0, C) (gonum): C[i][j] = 0 + A_ii V_ij, then += A_ik V_kj for k = 0, 1, …
-// but i, in that order, each a product rounded and then added. A product
-// with a zero V_kj is ±0 and leaves the sum as it is (the sum is never -0:
-// it starts at +0, and x + ±0 is x for x ≠ 0, +0 + -0 is +0), so only V's
-// non-zeros are added, over contiguous rows of the result.
-func tlSymmT(A *mat.SymDense, vnz tlNZ, w int) []float64 {
+// tlSymmT returns (A V)ᵀ (w × n, row-major, in ct: w·n zeros) for the
+// symmetric n×n A and V (n × w) given by its non-zeros, with the bits of
+// blas64.Symm(Left, 1, A, V, 0, C) (gonum): C[i][j] = 0 + A_ii V_ij, then
+// += A_ik V_kj for k = 0, 1, … but i, in that order, each a product rounded
+// and then added. A product with a zero V_kj is ±0 and leaves the sum as it
+// is (the sum is never -0: it starts at +0, and x + ±0 is x for x ≠ 0, +0 +
+// -0 is +0), so only V's non-zeros are added, over contiguous rows of the
+// result. full (n·n) is scratch.
+func tlSymmT(A *mat.SymDense, vnz tlNZ, full, ct []float64) []float64 {
 	n := A.SymmetricDim()
 	raw := A.RawSymmetric()
-	full := make([]float64, n*n) // A with both triangles (Symm reads the upper)
+	// A with both triangles (Symm reads the upper).
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := raw.Data[i*raw.Stride+j]
 			full[i*n+j], full[j*n+i] = v, v
 		}
 	}
-	ct := make([]float64, w*n)
 	for i := 0; i < n; i++ {
 		d := full[i*n+i]
 		for c, j := range vnz.idx[i] {
@@ -1153,22 +1178,15 @@ func tlSymmT(A *mat.SymDense, vnz tlNZ, w int) []float64 {
 	return ct
 }
 
-// tlGemmT returns (B V)ᵀ (w × r, row-major) for the r×n B and V (n × w)
-// given by its non-zeros, with the bits of B.Mul(B, V) (gonum's Dgemm with
-// β = 0: C[i][j] = 0, then += B_il V_lj for l = 0, 1, …, each product
-// rounded and then added; a zero B_il is skipped). As in tlSymmT a zero
-// product leaves the sum as it is, so only V's non-zeros are added, each
-// over a contiguous column of B (a row of Bᵀ).
-func tlGemmT(B *mat.Dense, vnz tlNZ, w int) []float64 {
-	r, n := B.Dims()
-	bt := make([]float64, n*r)
-	for i := 0; i < r; i++ {
-		for l, v := range B.RawRowView(i)[:n] {
-			bt[l*r+i] = v
-		}
-	}
-	ct := make([]float64, w*r)
-	for l := 0; l < n; l++ {
+// tlGemmT returns (B V)ᵀ (w × r, row-major, in ct: w·r zeros) for the r×n
+// B given by its transpose bt (n × r, row-major) and V (n × w) given by its
+// non-zeros, with the bits of B.Mul(B, V) (gonum's Dgemm with β = 0: C[i][j]
+// = 0, then += B_il V_lj for l = 0, 1, …, each product rounded and then
+// added; a zero B_il is skipped). As in tlSymmT a zero product leaves the
+// sum as it is, so only V's non-zeros are added, each over a contiguous
+// column of B (a row of bt).
+func tlGemmT(bt []float64, r int, vnz tlNZ, ct []float64) []float64 {
+	for l := range vnz.idx {
 		col := bt[l*r : (l+1)*r]
 		for c, j := range vnz.idx[l] {
 			floats.AddScaled(ct[j*r:(j+1)*r], vnz.val[l][c], col)

@@ -52,7 +52,7 @@ func TestTlSparseProductsSameBits(t *testing.T) {
 		}
 		want := mat.NewDense(sz.n, sz.w, nil)
 		blas64.Symm(blas.Left, 1, A.RawSymmetric(), V.RawMatrix(), 0, want.RawMatrix())
-		got := tlSymmT(A, vnz, sz.w)
+		got := tlSymmT(A, vnz, make([]float64, sz.n*sz.n), make([]float64, sz.w*sz.n))
 		diffs := 0
 		for i := 0; i < sz.n; i++ {
 			for j := 0; j < sz.w; j++ {
@@ -66,7 +66,13 @@ func TestTlSparseProductsSameBits(t *testing.T) {
 		}
 		var wantG mat.Dense
 		wantG.Mul(B, V)
-		gotG := tlGemmT(B, vnz, sz.w)
+		bt := make([]float64, sz.n*sz.r)
+		for i := 0; i < sz.r; i++ {
+			for l := 0; l < sz.n; l++ {
+				bt[l*sz.r+i] = B.At(i, l)
+			}
+		}
+		gotG := tlGemmT(bt, sz.r, vnz, make([]float64, sz.w*sz.r))
 		diffs = 0
 		for i := 0; i < sz.r; i++ {
 			for j := 0; j < sz.w; j++ {
