@@ -479,7 +479,11 @@ func (tp *tlProblem) eval(ctx context.Context, p []float64, nu float64) error {
 	// The validation rows against the free set only: α is 0 off it, so f
 	// and the gradient (KvI) read no other column, and each column computed
 	// has Cross's bits (0 elsewhere leaves f's sums as they were).
-	tp.Kv = kernel.CrossCols(k, tp.Xv, tp.X, free)
+	var kvBuf []float64
+	if tp.Kv != nil {
+		kvBuf = tp.Kv.RawMatrix().Data // overwritten: valid is false until the end
+	}
+	tp.Kv = kernel.CrossColsTo(kvBuf, k, tp.Xv, tp.X, free)
 	if tp.f == nil {
 		tp.f = make([]float64, tp.nt)
 	}
