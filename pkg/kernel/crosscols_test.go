@@ -13,7 +13,8 @@ import (
 // full Gaussian, with d on both sides of gonum's 64-wide k-blocks, column
 // sets of every size from none to all (in and out of order, so entries move
 // between the exp pass's AVX2 lanes and its tail), and for the linear
-// kernel's fallback.
+// kernel's fallback; and CrossColsTo into a used array (every entry
+// written).
 func TestCrossColsSameBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 4))
 	for _, d := range []int{3, 70, 130} {
@@ -55,6 +56,18 @@ func TestCrossColsSameBits(t *testing.T) {
 			for _, s := range []int{0, 1, 5, 64, 65, 149, 150} {
 				cols := rng.Perm(150)[:s]
 				got := CrossCols(k, A, B, cols)
+				if s%2 == 1 {
+					// CrossColsTo into an array holding an earlier
+					// block's entries and NaNs: every entry is written.
+					buf := make([]float64, 67*150+3)
+					for i := range buf {
+						buf[i] = math.NaN()
+						if i%3 == 0 {
+							buf[i] = float64(i)
+						}
+					}
+					got = CrossColsTo(buf, k, A, B, cols)
+				}
 				in := make([]bool, 150)
 				for _, j := range cols {
 					in[j] = true

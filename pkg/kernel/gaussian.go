@@ -338,6 +338,13 @@ func (g *Gaussian) Cross(A, B mat.Matrix) *mat.Dense {
 // the support vectors of its inner SVM) computes only those. Other kernels,
 // and compressed rows, compute the whole block and clear the rest.
 func CrossCols(k Kernel, A, B mat.Matrix, cols []int) *mat.Dense {
+	return CrossColsTo(nil, k, A, B, cols)
+}
+
+// CrossColsTo is CrossCols with the result in buf where buf has room for
+// its m·n entries (every one is written), else in a new array: a caller
+// computing blocks of one size again and again keeps one array.
+func CrossColsTo(buf []float64, k Kernel, A, B mat.Matrix, cols []int) *mat.Dense {
 	g, ok := k.(*Gaussian)
 	if !ok || isCSR(A) || isCSR(B) {
 		return clearOtherCols(k.Cross(A, B), cols)
@@ -369,7 +376,12 @@ func CrossCols(k Kernel, A, B mat.Matrix, cols []int) *mat.Dense {
 	// spread to its columns in place, from the last entry back: with cols
 	// ascending, entry (i, c) moves to i·n + cols[c] ≥ i·s + c, past every
 	// entry not yet moved.
-	out := make([]float64, m*n)
+	var out []float64
+	if cap(buf) >= m*n {
+		out = buf[:m*n]
+	} else {
+		out = make([]float64, m*n)
+	}
 	if s > 0 {
 		innerCrossTo(out, at, m, bt, s, p, expFinish(rowNorms2Half(at, m, p), rowNorms2Half(bt, s, p), false))
 	}

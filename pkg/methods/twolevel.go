@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -283,6 +284,27 @@ type tlProblem struct {
 	valid  bool
 
 	solves int
+	buf    tlBufs // grad's scratch, kept from call to call
+}
+
+// tlBufs is grad's scratch: its arrays (tens of MB at a few thousand rows)
+// cost more to allocate and clear per call than to keep.
+type tlBufs struct {
+	kvI, kvIT, full, kvt, kvvt []float64
+}
+
+// tlGrow returns (*b)[:n], reallocated if too short; zero says whether its
+// entries must be zero (else they are what an earlier call left).
+func tlGrow(b *[]float64, n int, zero bool) []float64 {
+	if cap(*b) < n {
+		*b = make([]float64, n)
+		return *b
+	}
+	*b = (*b)[:n]
+	if zero {
+		clear(*b)
+	}
+	return *b
 }
 
 // tlKernel returns the kernel exp(-Σ p_k Δ_k²) on the scaled data (canonical
@@ -458,7 +480,11 @@ func (tp *tlProblem) eval(ctx context.Context, p []float64, nu float64) error {
 	// The validation rows against the free set only: α is 0 off it, so f
 	// and the gradient (KvI) read no other column, and each column computed
 	// has Cross's bits (0 elsewhere leaves f's sums as they were).
-	tp.Kv = kernel.CrossCols(k, tp.Xv, tp.X, free)
+	var kvBuf []float64
+	if tp.Kv != nil {
+		kvBuf = tp.Kv.RawMatrix().Data // overwritten: valid is false until the end
+	}
+	tp.Kv = kernel.CrossColsTo(kvBuf, k, tp.Xv, tp.X, free)
 	if tp.f == nil {
 		tp.f = make([]float64, tp.nt)
 	}
@@ -491,12 +517,16 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 		yI[a] = tp.y[i]
 		v[a] = tp.y[i] * tp.alpha[i]
 	}
-	KvI := mat.NewDense(nt, nI, nil)
+	// Kv_I and its transpose (every entry written).
+	KvI := mat.NewDense(nt, nI, tlGrow(&tp.buf.kvI, nt*nI, false))
+	kvIT := tlGrow(&tp.buf.kvIT, nI*nt, false)
 	for l := 0; l < nt; l++ {
 		row := tp.Kv.RawRowView(l)
 		out := KvI.RawRowView(l)
 		for a, i := range I {
-			out[a] = row[i]
+			v := row[i]
+			out[a] = v
+			kvIT[a*nt+l] = v
 		}
 	}
 	// V = [v∘x_k | v∘x_k²] (nI × 2m), and the products K_I V, Kv_I V.
@@ -509,10 +539,13 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 			row[m+k] = v[a] * x[k] * x[k]
 		}
 	}
-	KV := mat.NewDense(nI, 2*m, nil)
-	blas64.Symm(blas.Left, 1, KI.RawSymmetric(), V.RawMatrix(), 0, KV.RawMatrix())
-	KvV := mat.NewDense(nt, 2*m, nil)
-	KvV.Mul(KvI, V)
+	// V is as sparse as the rows of X (Adult-like data: a tenth of V's
+	// entries are non-zero), so the products run over V's non-zeros,
+	// transposed (KVt = (K_I V)ᵀ, KvVt = (Kv_I V)ᵀ): each entry gets the
+	// products Symm and Gemm add, in their order (tlSymmT, tlGemmT).
+	vnz := tlRowNonZeros(V)
+	KVt := tlSymmT(KI, vnz, tlGrow(&tp.buf.full, nI*nI, false), tlGrow(&tp.buf.kvt, 2*m*nI, true))
+	KvVt := tlGemmT(kvIT, nt, vnz, tlGrow(&tp.buf.kvvt, 2*m*nt, true))
 	Kv := make([]float64, nI) // K_I v
 	blas64.Symv(1, KI.RawSymmetric(), blas64.Vector{N: nI, Inc: 1, Data: v}, 0, blas64.Vector{N: nI, Inc: 1, Data: Kv})
 	Kvv := make([]float64, nt) // Kv_I v
@@ -524,10 +557,9 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 	R := mat.NewDense(nI, m+2, nil)
 	for a := 0; a < nI; a++ {
 		x := XI.RawRowView(a)
-		kv := KV.RawRowView(a)
 		row := R.RawRowView(a)
 		for k := 0; k < m; k++ {
-			t := -(x[k]*x[k]*Kv[a] - 2*x[k]*kv[k] + kv[m+k])
+			t := -(x[k]*x[k]*Kv[a] - 2*x[k]*KVt[k*nI+a] + KVt[(m+k)*nI+a])
 			row[k] = yI[a] * t
 		}
 		row[m] = tp.alpha[I[a]]
@@ -577,12 +609,11 @@ func (tp *tlProblem) grad(dp *mat.Dense, dnu []float64) error {
 	// ∂f_l/∂ν = y_l (Kv Y ∂α_ν - ∂γ_ν).
 	for l := 0; l < nt; l++ {
 		xv := tp.Xv.RawRowView(l)
-		kvv := KvV.RawRowView(l)
 		kd := KvD.RawRowView(l)
 		out := dp.RawRowView(l)
 		yl := tp.yv[l]
 		for k := 0; k < m; k++ {
-			cross := -(xv[k]*xv[k]*Kvv[l] - 2*xv[k]*kvv[k] + kvv[m+k])
+			cross := -(xv[k]*xv[k]*Kvv[l] - 2*xv[k]*KvVt[k*nt+l] + KvVt[(m+k)*nt+l])
 			out[k] = yl * (cross + kd[k] - dgam[k])
 		}
 		dnu[l] = yl * (kd[m] - dgam[m])
@@ -1093,4 +1124,92 @@ func tlFullSVM(ctx context.Context, X *mat.Dense, y []float64, p []float64, nu f
 		aa += a * a
 	}
 	return 100 * float64(r.NSV) / float64(len(y)), 1 / math.Sqrt(ea-nu*aa), nil
+}
+
+// tlNZ lists the non-zero entries of the rows of a matrix.
+type tlNZ struct {
+	idx [][]int
+	val [][]float64
+}
+
+// tlRowNonZeros lists the non-zero entries of each row of V.
+func tlRowNonZeros(V *mat.Dense) tlNZ {
+	r, c := V.Dims()
+	nz := tlNZ{idx: make([][]int, r), val: make([][]float64, r)}
+	for a := 0; a < r; a++ {
+		for j, v := range V.RawRowView(a)[:c] {
+			if v != 0 {
+				nz.idx[a] = append(nz.idx[a], j)
+				nz.val[a] = append(nz.val[a], v)
+			}
+		}
+	}
+	return nz
+}
+
+// tlSymmT returns (A V)ᵀ (w × n, row-major, in ct: w·n zeros) for the
+// symmetric n×n A and V (n × w) given by its non-zeros, with the bits of
+// blas64.Symm(Left, 1, A, V, 0, C) (gonum): C[i][j] = 0 + A_ii V_ij, then
+// += A_ik V_kj for k = 0, 1, … but i, in that order, each a product rounded
+// and then added. A product with a zero V_kj is ±0 and leaves the sum as it
+// is (the sum is never -0: it starts at +0, and x + ±0 is x for x ≠ 0, +0 +
+// -0 is +0), so only V's non-zeros are added, over contiguous rows of the
+// result. full (n·n) is scratch.
+func tlSymmT(A *mat.SymDense, vnz tlNZ, full, ct []float64) []float64 {
+	n := A.SymmetricDim()
+	raw := A.RawSymmetric()
+	// A with both triangles (Symm reads the upper).
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := raw.Data[i*raw.Stride+j]
+			full[i*n+j], full[j*n+i] = v, v
+		}
+	}
+	for i := 0; i < n; i++ {
+		d := full[i*n+i]
+		for c, j := range vnz.idx[i] {
+			ct[j*n+i] += float64(d * vnz.val[i][c])
+		}
+	}
+	for k := 0; k < n; k++ {
+		row := full[k*n : (k+1)*n]
+		for c, j := range vnz.idx[k] {
+			v := vnz.val[k][c]
+			dst := ct[j*n : (j+1)*n]
+			floats.AddScaled(dst[:k], v, row[:k])
+			floats.AddScaled(dst[k+1:], v, row[k+1:])
+		}
+	}
+	return ct
+}
+
+// tlGemmT returns (B V)ᵀ (w × r, row-major, in ct: w·r zeros) for the r×n
+// B given by its transpose bt (n × r, row-major) and V (n × w) given by its
+// non-zeros, with the bits of B.Mul(B, V) (gonum's Dgemm with β = 0: C[i][j]
+// = 0, then += B_il V_lj for l = 0, 1, …, each product rounded and then
+// added; a zero B_il is skipped). As in tlSymmT a zero product leaves the
+// sum as it is, so only V's non-zeros are added, each over a contiguous
+// column of B (a row of bt).
+//
+// Two goroutines share the work by the rows of the result (j even, j odd):
+// each row is summed by one of them, in the same order, so the bits do not
+// depend on the split.
+func tlGemmT(bt []float64, r int, vnz tlNZ, ct []float64) []float64 {
+	var wg sync.WaitGroup
+	for part := 0; part < 2; part++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range vnz.idx {
+				col := bt[l*r : (l+1)*r]
+				for c, j := range vnz.idx[l] {
+					if j&1 == part {
+						floats.AddScaled(ct[j*r:(j+1)*r], vnz.val[l][c], col)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ct
 }

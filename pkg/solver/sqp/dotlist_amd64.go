@@ -37,3 +37,35 @@ func dotList(x, y []float64, start, end int, cols []int32) float64 {
 	}
 	return (l0 + l2) + (l1 + l3)
 }
+
+// dotListRev is dotList for x's non-zero columns listed in decreasing order
+// (summed in increasing order, as dotList sums).
+func dotListRev(x, y []float64, start, end int, cols []int32) float64 {
+	n4 := start + (end-start)&^3
+	var l0, l1, l2, l3 float64
+	for k := len(cols) - 1; k >= 0; k-- {
+		c := int(cols[k])
+		if c < start {
+			continue
+		}
+		if c >= end {
+			break
+		}
+		p := x[c] * y[c]
+		if c >= n4 {
+			l0 += p
+			continue
+		}
+		switch (c - start) & 3 {
+		case 0:
+			l0 += p
+		case 1:
+			l1 += p
+		case 2:
+			l2 += p
+		default:
+			l3 += p
+		}
+	}
+	return (l0 + l2) + (l1 + l3)
+}

@@ -20,3 +20,20 @@ func dotList(x, y []float64, start, end int, cols []int32) float64 {
 	}
 	return sum
 }
+
+// dotListRev is dotList for x's non-zero columns listed in decreasing order
+// (summed in increasing order, as dotList sums).
+func dotListRev(x, y []float64, start, end int, cols []int32) float64 {
+	var sum float64
+	for k := len(cols) - 1; k >= 0; k-- {
+		c := int(cols[k])
+		if c < start {
+			continue
+		}
+		if c >= end {
+			break
+		}
+		sum += y[c] * x[c]
+	}
+	return sum
+}

@@ -103,6 +103,7 @@ type gi struct {
 	zlo    int       // z is zero outside [zlo, zhi)
 	zhi    int
 	tmp    []int32 // scratch of union
+	rvnz   []int32 // scratch of step: rv's non-zeros, right to left
 }
 
 // denseFrac: a rotation whose rows would list more than n/denseFrac columns
@@ -631,20 +632,30 @@ func (s *gi) step(k int) error {
 			s.rv[last] = 0
 			last--
 		}
+		// rvnz lists r's non-zeros found so far, right to left: where r is
+		// sparser than a row of R, the sum runs over r's non-zeros.
+		rvnz := s.rvnz[:0]
 		for i := last; i >= 0; i-- {
 			row := s.r[i]
 			t := s.d[i]
 			if i < last {
 				// A list as long as a quarter of the window: the
 				// dense sum (the same bits) is faster.
-				if s.rdense[i] || 4*len(s.rcol[i]) > last-i {
-					t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
-				} else {
+				switch rl := len(rvnz); {
+				case !s.rdense[i] && 4*len(s.rcol[i]) <= last-i && len(s.rcol[i]) <= rl:
 					t -= dotList(row, s.rv, i+1, last+1, s.rcol[i])
+				case !s.full && 4*rl <= last-i:
+					t -= dotListRev(row, s.rv, i+1, last+1, rvnz)
+				default:
+					t -= floats.Dot(row[i+1:last+1], s.rv[i+1:last+1])
 				}
 			}
 			s.rv[i] = t / row[i]
+			if s.rv[i] != 0 {
+				rvnz = append(rvnz, int32(i))
+			}
 		}
+		s.rvnz = rvnz
 		// Partial (dual) step length.
 		t1, l := math.Inf(1), -1
 		for j := 0; j < q; j++ {

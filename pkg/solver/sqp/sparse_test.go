@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -169,7 +170,7 @@ func TestSparseFactorsGiveTheDenseBits(t *testing.T) {
 	}
 }
 
-// TestDotListIsDot: dotList gives floats.Dot's bits on every window
+// TestDotListIsDot: dotList (and dotListRev on the reversed list) gives floats.Dot's bits on every window
 // [start, end) of rows that are zero outside the listed columns (which may
 // list zeros too), for every length and alignment up to 40.
 func TestDotListIsDot(t *testing.T) {
@@ -199,6 +200,11 @@ func TestDotListIsDot(t *testing.T) {
 		got := dotList(x, y, start, end, cols)
 		if math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("trial %d: n %d, span [%d,%d), window [%d,%d): %v, floats.Dot %v", trial, n, lo, hi, start, end, got, want)
+		}
+		rev := slices.Clone(cols)
+		slices.Reverse(rev)
+		if got := dotListRev(x, y, start, end, rev); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("trial %d: n %d, span [%d,%d), window [%d,%d): dotListRev %v, floats.Dot %v", trial, n, lo, hi, start, end, got, want)
 		}
 	}
 }
