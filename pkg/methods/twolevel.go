@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -1190,26 +1189,12 @@ func tlSymmT(A *mat.SymDense, vnz tlNZ, full, ct []float64) []float64 {
 // added; a zero B_il is skipped). As in tlSymmT a zero product leaves the
 // sum as it is, so only V's non-zeros are added, each over a contiguous
 // column of B (a row of bt).
-//
-// Two goroutines share the work by the rows of the result (j even, j odd):
-// each row is summed by one of them, in the same order, so the bits do not
-// depend on the split.
 func tlGemmT(bt []float64, r int, vnz tlNZ, ct []float64) []float64 {
-	var wg sync.WaitGroup
-	for part := 0; part < 2; part++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for l := range vnz.idx {
-				col := bt[l*r : (l+1)*r]
-				for c, j := range vnz.idx[l] {
-					if j&1 == part {
-						floats.AddScaled(ct[j*r:(j+1)*r], vnz.val[l][c], col)
-					}
-				}
-			}
-		}()
+	for l := range vnz.idx {
+		col := bt[l*r : (l+1)*r]
+		for c, j := range vnz.idx[l] {
+			floats.AddScaled(ct[j*r:(j+1)*r], vnz.val[l][c], col)
+		}
 	}
-	wg.Wait()
 	return ct
 }
