@@ -73,6 +73,20 @@ type Matrix interface {
 	Column(i int, idx []int, dst []float64)
 }
 
+// Stored is implemented by the Matrices that hold every entry in memory,
+// each column contiguous (PrecomputedSquare, and PrecomputedRows above
+// rowsMinN rows): a solver reads a column where it lies instead of copying
+// it first (the dense route of the grid's cross-validation copied every
+// column of a fold's matrix into the solver's cache once per C, and its
+// warm starts read one per support vector: 21 % of a3a's grid). The
+// entries are Column's, to the last bit.
+type Stored interface {
+	Matrix
+	// StoredColumn returns K(i, j) for j < Len(), in the Matrix's own
+	// memory: read-only, valid while the Matrix is.
+	StoredColumn(i int) []float64
+}
+
 // Splittable is implemented by the Matrices whose column entries are costly
 // enough (computed from data rows) that a solver may compute one column in
 // parts on several goroutines at once. Such a Matrix promises that Column is

@@ -115,6 +115,14 @@ func (p *square) Column(i int, idx []int, dst []float64) {
 	}
 }
 
+// StoredColumn returns row i of the matrix, which is column i (Stored).
+func (p *square) StoredColumn(i int) []float64 {
+	if i < 0 || i >= p.n {
+		panic("kernel: StoredColumn: index out of range")
+	}
+	return p.data[i*p.stride : i*p.stride+p.n : i*p.stride+p.n]
+}
+
 // checkColumn panics unless Column(i, idx, dst) on an n×n Matrix is well
 // formed: without idx, dst no longer than n; with idx, dst at least as long
 // as idx.

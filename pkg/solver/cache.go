@@ -33,6 +33,9 @@ import (
 // the sweeps' float64 form.
 type cache struct {
 	q    kernel.Matrix
+	// stored is q when it holds its columns in memory (kernel.Stored):
+	// fill and initGradient read them where they lie.
+	stored kernel.Stored
 	perm []int     // shared with smo: position → original index
 	y    []float64 // shared with smo
 	sign bool      // some y_i = -1: columns need signing
@@ -111,6 +114,7 @@ func newCacheOf(q kernel.Matrix, perm []int, y []float64, bytes int, ws *Workspa
 			break
 		}
 	}
+	c.stored, _ = q.(kernel.Stored)
 	c.prev[n], c.next[n] = n, n
 	if single {
 		c.cols32 = make([][]float32, n)
@@ -396,6 +400,9 @@ func (c *cache) compute(i, have int, dst []float64) {
 // run it at once on disjoint parts.
 func (c *cache) fill(i, have, lo int, dst []float64) (nonFinite bool) {
 	from := have + lo
+	if c.stored != nil {
+		return c.fillStored(c.stored.StoredColumn(c.perm[i]), i, from, dst)
+	}
 	if from == 0 && c.identity {
 		c.q.Column(c.perm[i], nil, dst)
 	} else {
@@ -412,6 +419,45 @@ func (c *cache) fill(i, have, lo int, dst []float64) (nonFinite bool) {
 		ys := c.y[from : from+len(dst)]
 		for k := range dst {
 			dst[k] *= yi * ys[k]
+		}
+	}
+	return z != 0 // NaN != 0
+}
+
+// fillStored is fill from a column held in memory, src (the entries by
+// original index): one pass that gathers, signs and checks, where fill
+// copies the column (kernel.Matrix.Column) and passes over it twice more.
+// Each entry is fill's to the last bit: K_ij·(y_i y_j), and the check sums
+// v - v over the same values.
+func (c *cache) fillStored(src []float64, i, from int, dst []float64) (nonFinite bool) {
+	z := 0.0
+	switch {
+	case c.identity && !c.sign:
+		copy(dst, src[from:from+len(dst)])
+		for _, v := range dst {
+			z += v - v
+		}
+	case c.identity:
+		yi := c.y[i]
+		ys := c.y[from : from+len(dst)]
+		src = src[from : from+len(dst)]
+		for k, v := range src {
+			z += v - v
+			dst[k] = v * (yi * ys[k])
+		}
+	case !c.sign:
+		for k, j := range c.perm[from : from+len(dst)] {
+			v := src[j]
+			z += v - v
+			dst[k] = v
+		}
+	default:
+		yi := c.y[i]
+		ys := c.y[from : from+len(dst)]
+		for k, j := range c.perm[from : from+len(dst)] {
+			v := src[j]
+			z += v - v
+			dst[k] = v * (yi * ys[k])
 		}
 	}
 	return z != 0 // NaN != 0

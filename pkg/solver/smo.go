@@ -208,6 +208,9 @@ func (m *smo) initGradient(ctx context.Context) error {
 	n := m.n
 	copy(m.g, m.p)
 	clear(m.gbar)
+	if c := m.cache; c.stored != nil && c.cols32 == nil && c.identity {
+		return m.initGradientStored(ctx)
+	}
 	cnt := 0
 	for i := range n {
 		if m.status[i] == atLower {
@@ -223,6 +226,65 @@ func (m *smo) initGradient(ctx context.Context) error {
 		if m.status[i] == atUpper {
 			axpy(m.c[i], qi, m.gbar)
 		}
+	}
+	return nil
+}
+
+// initGradientStored is initGradient on a kernel held in memory in double
+// precision (the dense route of the grid's cross-validation): each column
+// read where it lies, signed as it is added, not copied into the cache
+// first. Every G_k and Ḡ_k is the sum initGradient forms, in the same
+// order, to the last bit: Σ_i α_i·(K_ik·(y_i y_k)) over i ascending, the
+// cache's column entry inside the parentheses. The columns read are
+// counted as the cache counts the ones it computes (Result.Columns); the
+// cache does not keep them, so a column the solve then asks for is read
+// again (a warm start reads one per support vector, and the solve asks
+// for few of the bounded ones).
+func (m *smo) initGradientStored(ctx context.Context) error {
+	n, c := m.n, m.cache
+	y, g, gbar := m.y[:n], m.g[:n], m.gbar[:n]
+	z := 0.0
+	cnt := 0
+	for i := range n {
+		if m.status[i] == atLower {
+			continue
+		}
+		if cnt++; cnt%1000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		col := c.stored.StoredColumn(i)[:n]
+		c.misses++
+		c.entries += int64(n)
+		a, yi := m.alpha[i], y[i]
+		upper := m.status[i] == atUpper
+		ci := m.c[i]
+		switch {
+		case !c.sign:
+			for k, v := range col {
+				z += v - v
+				g[k] += a * v
+			}
+			if upper {
+				for k, v := range col {
+					gbar[k] += ci * v
+				}
+			}
+		default:
+			for k, v := range col {
+				z += v - v
+				g[k] += a * (v * (yi * y[k]))
+			}
+			if upper {
+				for k, v := range col {
+					gbar[k] += ci * (v * (yi * y[k]))
+				}
+			}
+		}
+	}
+	if z != 0 {
+		c.nonFinite = true
 	}
 	return nil
 }
