@@ -32,13 +32,13 @@ import (
 // turn, which keeps get's promise (valid until the next get but one) and
 // the sweeps' float64 form.
 type cache struct {
-	q    kernel.Matrix
+	q kernel.Matrix
 	// stored is q when it holds its columns in memory (kernel.Stored):
 	// fill and initGradient read them where they lie.
 	stored kernel.Stored
-	perm []int     // shared with smo: position → original index
-	y    []float64 // shared with smo
-	sign bool      // some y_i = -1: columns need signing
+	perm   []int     // shared with smo: position → original index
+	y      []float64 // shared with smo
+	sign   bool      // some y_i = -1: columns need signing
 
 	cols       [][]float64  // by position; nil when not cached (double precision)
 	cols32     [][]float32  // the same in single precision; nil in double
