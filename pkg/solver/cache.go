@@ -438,13 +438,7 @@ func (c *cache) fillStored(src []float64, i, from int, dst []float64) (nonFinite
 			z += v - v
 		}
 	case c.identity:
-		yi := c.y[i]
-		ys := c.y[from : from+len(dst)]
-		src = src[from : from+len(dst)]
-		for k, v := range src {
-			z += v - v
-			dst[k] = v * (yi * ys[k])
-		}
+		z = signedCopy(dst, src[from:from+len(dst)], c.y[from:from+len(dst)], c.y[i])
 	case !c.sign:
 		for k, j := range c.perm[from : from+len(dst)] {
 			v := src[j]

@@ -272,14 +272,9 @@ func (m *smo) initGradientStored(ctx context.Context) error {
 				}
 			}
 		default:
-			for k, v := range col {
-				z += v - v
-				g[k] += a * (v * (yi * y[k]))
-			}
+			z += signedAdd(g, col, y, a, yi)
 			if upper {
-				for k, v := range col {
-					gbar[k] += ci * (v * (yi * y[k]))
-				}
+				signedAdd(gbar, col, y, ci, yi)
 			}
 		}
 	}

@@ -114,3 +114,47 @@ func widen(dst []float64, src []float32) {
 		dst[k] = float64(src[k])
 	}
 }
+
+// signedAdd sets g[k] += a·(col[k]·(yi·y[k])) for k < len(g), a column of
+// a stored kernel signed as the cache signs it and added as axpy adds it
+// (initGradientStored), and returns Σ col[k] - col[k]: 0 when every entry
+// is finite, NaN otherwise. Four lanes at a time with AVX2, the same bits.
+func signedAdd(g, col, y []float64, a, yi float64) (z float64) {
+	if useAVX2 && len(g) >= 4 {
+		n4 := len(g) &^ 3
+		z = signedAddAVX2(&g[0], &col[0], &y[0], n4, a, yi)
+		return z + signedAddGo(g[n4:], col[n4:], y[n4:], a, yi)
+	}
+	return signedAddGo(g, col, y, a, yi)
+}
+
+func signedAddGo(g, col, y []float64, a, yi float64) (z float64) {
+	col, y = col[:len(g)], y[:len(g)]
+	for k, v := range col {
+		z += v - v
+		g[k] += a * (v * (yi * y[k]))
+	}
+	return z
+}
+
+// signedCopy sets dst[k] = col[k]·(yi·y[k]) for k < len(dst), a column of
+// a stored kernel signed as the cache signs it (cache.fillStored), and
+// returns Σ col[k] - col[k] (0 when every entry is finite). Four lanes at
+// a time with AVX2, the same bits.
+func signedCopy(dst, col, y []float64, yi float64) (z float64) {
+	if useAVX2 && len(dst) >= 4 {
+		n4 := len(dst) &^ 3
+		z = signedCopyAVX2(&dst[0], &col[0], &y[0], n4, yi)
+		return z + signedCopyGo(dst[n4:], col[n4:], y[n4:], yi)
+	}
+	return signedCopyGo(dst, col, y, yi)
+}
+
+func signedCopyGo(dst, col, y []float64, yi float64) (z float64) {
+	col, y = col[:len(dst)], y[:len(dst)]
+	for k, v := range col {
+		z += v - v
+		dst[k] = v * (yi * y[k])
+	}
+	return z
+}

@@ -25,3 +25,15 @@ func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax floa
 //
 //go:noescape
 func widenAVX2(dst *float64, src *float32, n int)
+
+// signedAddAVX2 is signedAddGo over the first n entries (n a multiple of
+// 4, at least 4), four lanes at a time.
+//
+//go:noescape
+func signedAddAVX2(dst, col, y *float64, n int, a, yi float64) (z float64)
+
+// signedCopyAVX2 is signedCopyGo over the first n entries (n a multiple
+// of 4, at least 4), four lanes at a time.
+//
+//go:noescape
+func signedCopyAVX2(dst, col, y *float64, n int, yi float64) (z float64)

@@ -181,3 +181,72 @@ widenloop:
 	JLT widenloop
 	VZEROUPPER
 	RET
+
+// func signedAddAVX2(dst, col, y *float64, n int, a, yi float64) (z float64)
+//
+// Per entry k: v = col[k]; dst[k] = dst[k] + a*(v*(yi*y[k])); z += v - v (0
+// for finite v, NaN otherwise), four lanes at a time (n a multiple of 4,
+// at least 4), the lanes' z summed at the end. Each dst[k] is the scalar
+// expression's, to the last bit (no fused multiply-add).
+TEXT ·signedAddAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ col+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD a+32(FP), Y0
+	VBROADCASTSD yi+40(FP), Y1
+	VXORPD Y2, Y2, Y2 // lane z
+	XORQ AX, AX
+
+addloop:
+	VMULPD (DX)(AX*8), Y1, Y3 // yi*y
+	VMOVUPD (SI)(AX*8), Y4    // v
+	VSUBPD Y4, Y4, Y5         // v - v
+	VADDPD Y5, Y2, Y2
+	VMULPD Y3, Y4, Y4         // v*(yi*y)
+	VMULPD Y4, Y0, Y4         // a*(...)
+	VADDPD (DI)(AX*8), Y4, Y4 // dst + a*(...)
+	VMOVUPD Y4, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT addloop
+
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD X3, X2, X2
+	VPERMILPD $1, X2, X3
+	VADDSD X3, X2, X2
+	VMOVSD X2, z+48(FP)
+	VZEROUPPER
+	RET
+
+// func signedCopyAVX2(dst, col, y *float64, n int, yi float64) (z float64)
+//
+// Per entry k: v = col[k]; dst[k] = v*(yi*y[k]); z += v - v, four lanes at
+// a time (n a multiple of 4, at least 4), the lanes' z summed at the end.
+TEXT ·signedCopyAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ col+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD yi+32(FP), Y1
+	VXORPD Y2, Y2, Y2 // lane z
+	XORQ AX, AX
+
+copyloop:
+	VMULPD (DX)(AX*8), Y1, Y3 // yi*y
+	VMOVUPD (SI)(AX*8), Y4    // v
+	VSUBPD Y4, Y4, Y5         // v - v
+	VADDPD Y5, Y2, Y2
+	VMULPD Y3, Y4, Y4         // v*(yi*y)
+	VMOVUPD Y4, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT copyloop
+
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD X3, X2, X2
+	VPERMILPD $1, X2, X3
+	VADDSD X3, X2, X2
+	VMOVSD X2, z+40(FP)
+	VZEROUPPER
+	RET

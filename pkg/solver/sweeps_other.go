@@ -16,3 +16,11 @@ func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax floa
 func widenAVX2(dst *float64, src *float32, n int) {
 	panic("solver: widenAVX2 without AVX2")
 }
+
+func signedAddAVX2(dst, col, y *float64, n int, a, yi float64) (z float64) {
+	panic("solver: signedAddAVX2 without AVX2")
+}
+
+func signedCopyAVX2(dst, col, y *float64, n int, yi float64) (z float64) {
+	panic("solver: signedCopyAVX2 without AVX2")
+}

@@ -188,3 +188,54 @@ func BenchmarkWiden(b *testing.B) {
 		})
 	}
 }
+
+// TestSignedSweepsAgree: signedAdd and signedCopy give the Go loops' bits
+// with AVX2 (every entry, n = 0…41 for the tails), and both report a
+// non-finite entry (z ≠ 0) exactly when there is one.
+func TestSignedSweepsAgree(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine: only the Go loops run")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 42 {
+		for _, bad := range []float64{0, math.NaN(), math.Inf(1), math.Inf(-1)} {
+			col := make([]float64, n)
+			y := make([]float64, n)
+			g := make([]float64, n+3)
+			for k := range col {
+				col[k] = rng.NormFloat64() * math.Exp2(float64(rng.IntN(60)-30))
+				y[k] = float64(1 - 2*rng.IntN(2))
+				g[k] = rng.NormFloat64()
+			}
+			g[n], g[n+1], g[n+2] = -7, -7, -7
+			if bad != 0 && n > 0 {
+				col[rng.IntN(n)] = bad
+			}
+			a, yi := rng.NormFloat64()*1e3, float64(1-2*rng.IntN(2))
+			want := slices.Clone(g)
+			wz := signedAddGo(want[:n], col, y, a, yi)
+			got := slices.Clone(g)
+			z := signedAdd(got[:n], col, y, a, yi)
+			for k := range got {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("signedAdd, n = %d, entry %d: %v, want %v", n, k, got[k], want[k])
+				}
+			}
+			if (z != 0) != (wz != 0) || (z != 0) != (bad != 0 && n > 0) {
+				t.Fatalf("signedAdd, n = %d, bad %v: z = %v, Go's %v", n, bad, z, wz)
+			}
+			wantC := slices.Repeat([]float64{-7}, n+3)
+			wz = signedCopyGo(wantC[:n], col, y, yi)
+			gotC := slices.Repeat([]float64{-7}, n+3)
+			z = signedCopy(gotC[:n], col, y, yi)
+			for k := range gotC {
+				if math.Float64bits(gotC[k]) != math.Float64bits(wantC[k]) {
+					t.Fatalf("signedCopy, n = %d, entry %d: %v, want %v", n, k, gotC[k], wantC[k])
+				}
+			}
+			if (z != 0) != (wz != 0) || (z != 0) != (bad != 0 && n > 0) {
+				t.Fatalf("signedCopy, n = %d, bad %v: z = %v, Go's %v", n, bad, z, wz)
+			}
+		}
+	}
+}
