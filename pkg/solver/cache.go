@@ -299,9 +299,35 @@ func (c *cache) get(i, length int) []float64 {
 	return col[:length]
 }
 
+// getCol is get in the cache's own precision: in single precision the
+// column's float32 buffer itself, entries [0, length), not widened. It
+// keeps get's promise (valid until the next get but one: a buffer is
+// evicted only from the LRU end).
+func (c *cache) getCol(i, length int) column {
+	if c.cols32 == nil {
+		return column{d: c.get(i, length)}
+	}
+	return column{s: c.col32(i, length)}
+}
+
 // get32 is get in single precision: the column is kept in float32 and its
 // entries [0, length) returned in float64 in one of the two buffers out.
 func (c *cache) get32(i, length int) []float64 {
+	col := c.col32(i, length)
+	out := c.out[c.turn]
+	if cap(out) < length {
+		out = make([]float64, length, len(c.cols))
+		c.out[c.turn] = out
+	}
+	out = out[:length]
+	widen(out, col)
+	c.turn ^= 1
+	return out
+}
+
+// col32 returns entries [0, length) of column i, kept in float32: the
+// cached buffer, computed or extended first when it is short.
+func (c *cache) col32(i, length int) []float32 {
 	col := current(c, c.cols32, i)
 	if have := len(col); have < length {
 		if cap(col) < length {
@@ -342,15 +368,7 @@ func (c *cache) get32(i, length int) []float64 {
 		c.ver[i] = len(c.log)
 	}
 	c.link(i)
-	out := c.out[c.turn]
-	if cap(out) < length {
-		out = make([]float64, length, len(c.cols))
-		c.out[c.turn] = out
-	}
-	out = out[:length]
-	widen(out, col[:length])
-	c.turn ^= 1
-	return out
+	return col[:length]
 }
 
 // minNormal32 is float32's smallest normal number, 2^-126 (about 1.2e-38):

@@ -354,7 +354,7 @@ func (m *smo) unshrinkAll() {
 // second-order decrease -b²/a over I_low with b > 0, a = K_ii+K_jj-2K_ij
 // (τ when a ≤ 0). ok is false when the maximal violation m(α)-M(α) < eps.
 // qi is column i's active part, for update.
-func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
+func (m *smo) selectWorkingSet() (outI, outJ int, qi column, ok bool) {
 	act := m.active
 	g, up, low := m.g[:act], m.up[:act], m.low[:act]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
@@ -370,11 +370,11 @@ func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
 	}
 	i := gmaxIdx
 	if i != -1 {
-		qi = m.cache.get(i, act)
-		gmax2, gminIdx = lowPass(g, low, m.qd[:act], qi[:act], gmax, m.qd[i], 2*m.y[i])
+		qi = m.cache.getCol(i, act)
+		gmax2, gminIdx = lowPassCol(g, low, m.qd[:act], qi, gmax, m.qd[i], 2*m.y[i])
 	}
 	if gmax+gmax2 < m.eps || gminIdx == -1 {
-		return 0, 0, nil, false
+		return 0, 0, column{}, false
 	}
 	return gmaxIdx, gminIdx, qi, true
 }
@@ -383,14 +383,14 @@ func (m *smo) selectWorkingSet() (outI, outJ int, qi []float64, ok bool) {
 // clipping to the box (LIBSVM's Solver::Solve loop body) and updates G and Ḡ.
 // qi is column i's active part, as selectWorkingSet returned it: the cache's
 // most recent column, so the get of column j leaves it in place.
-func (m *smo) update(i, j int, qi []float64) error {
+func (m *smo) update(i, j int, qi column) error {
 	act := m.active
-	qj := m.cache.get(j, act)
+	qj := m.cache.getCol(j, act)
 	a := m.alpha
 	ci, cj := m.c[i], m.c[j]
 	oldI, oldJ := a[i], a[j]
 	if m.y[i] != m.y[j] {
-		quad := m.qd[i] + m.qd[j] + 2*qi[j]
+		quad := m.qd[i] + m.qd[j] + 2*qi.at(j)
 		if quad <= 0 {
 			quad = tau
 		}
@@ -419,7 +419,7 @@ func (m *smo) update(i, j int, qi []float64) error {
 			}
 		}
 	} else {
-		quad := m.qd[i] + m.qd[j] - 2*qi[j]
+		quad := m.qd[i] + m.qd[j] - 2*qi.at(j)
 		if quad <= 0 {
 			quad = tau
 		}
@@ -458,7 +458,7 @@ func (m *smo) update(i, j int, qi []float64) error {
 
 	// G += P_i Δα_i + P_j Δα_j, and in the same sweep the first half of the
 	// next WSS3: argmax of -y_t G_t over I_up (ties to the last, as LIBSVM).
-	gmax, gmaxIdx := gradPass(m.g[:act], qi[:act], qj[:act], m.up[:act], dai, daj)
+	gmax, gmaxIdx := gradPassCol(m.g[:act], qi, qj, m.up[:act], dai, daj)
 	m.nextGmax, m.nextI, m.nextValid = gmax, gmaxIdx, true
 
 	m.updateGbar(i, ui)

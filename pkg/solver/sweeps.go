@@ -40,7 +40,7 @@ func lowPass(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2 float64, j
 // lowPassGo is lowPass in Go; it also returns the least od (+Inf when j is
 // -1). It skips the division where the quotient cannot win: od = -b²/a >
 // objDiffMin for sure when b² < (1-1e-9)·(-objDiffMin)·a.
-func lowPassGo(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2, objDiffMin float64, idx int) {
+func lowPassGo[E float32 | float64](g, low, qd []float64, qi []E, gmax, qdi, yi2 float64) (gmax2, objDiffMin float64, idx int) {
 	gmax2, objDiffMin, idx = math.Inf(-1), math.Inf(1), -1
 	g, qd, qi = g[:len(low)], qd[:len(low)], qi[:len(low)]
 	bound := 0.0 // (1-1e-9)·(-objDiffMin) once finite
@@ -50,7 +50,7 @@ func lowPassGo(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2, objDiff
 			gmax2 = gj
 		}
 		if diff := gmax + gj; diff > 0 {
-			quad := qdi + qd[j] - yi2*l*qi[j]
+			quad := qdi + qd[j] - yi2*l*float64(qi[j])
 			if quad <= 0 {
 				quad = tau
 			}
@@ -84,11 +84,11 @@ func gradPass(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx int)
 	return gradPassGo(g, qi, qj, up, dai, daj)
 }
 
-func gradPassGo(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx int) {
+func gradPassGo[E float32 | float64](g []float64, qi, qj []E, up []float64, dai, daj float64) (gmax float64, idx int) {
 	gmax, idx = math.Inf(-1), -1
 	qi, qj, up = qi[:len(g)], qj[:len(g)], up[:len(g)]
 	for k := range g {
-		gk := g[k] + (qi[k]*dai + qj[k]*daj)
+		gk := g[k] + (float64(qi[k])*dai + float64(qj[k])*daj)
 		g[k] = gk
 		if v := up[k] * gk; v >= gmax {
 			gmax, idx = v, k
@@ -157,4 +157,64 @@ func signedCopyGo(dst, col, y []float64, yi float64) (z float64) {
 		dst[k] = v * (yi * y[k])
 	}
 	return z
+}
+
+// column is the active part of a kernel column as the cache holds it:
+// float64 (d), or in single precision the cache's float32 buffer itself
+// (s), which the sweeps widen entry by entry in their registers instead of
+// get32 widening the whole column into a float64 buffer first (a write and
+// a read of 8 bytes an entry, twice an SMO iteration, on the largest
+// problems, where the iterations are memory-bound).
+type column struct {
+	d []float64
+	s []float32
+}
+
+// at returns entry k, widened.
+func (c column) at(k int) float64 {
+	if c.s != nil {
+		return float64(c.s[k])
+	}
+	return c.d[k]
+}
+
+// lowPassCol is lowPass on a column in either precision: the same bits, a
+// float32 entry widened exactly before its product.
+func lowPassCol(g, low, qd []float64, qi column, gmax, qdi, yi2 float64) (gmax2 float64, j int) {
+	if qi.s == nil {
+		return lowPass(g, low, qd, qi.d, gmax, qdi, yi2)
+	}
+	q := qi.s
+	if useAVX2 && len(low) >= 4 {
+		n4 := len(low) &^ 3
+		gmax2, od, j := lowPass32AVX2(&g[0], &low[0], &qd[0], &q[0], n4, gmax, qdi, yi2)
+		g2, odt, jt := lowPassGo(g[n4:], low[n4:], qd[n4:], q[n4:], gmax, qdi, yi2)
+		if g2 > gmax2 {
+			gmax2 = g2
+		}
+		if jt >= 0 && odt <= od {
+			j = n4 + jt
+		}
+		return gmax2, j
+	}
+	gmax2, _, j = lowPassGo(g, low, qd, q, gmax, qdi, yi2)
+	return gmax2, j
+}
+
+// gradPassCol is gradPass on two columns in either precision (both the
+// cache's, so both the same): the same bits.
+func gradPassCol(g []float64, qi, qj column, up []float64, dai, daj float64) (gmax float64, idx int) {
+	if qi.s == nil {
+		return gradPass(g, qi.d, qj.d, up, dai, daj)
+	}
+	a, b := qi.s, qj.s
+	if useAVX2 && len(g) >= 4 {
+		n4 := len(g) &^ 3
+		gmax, idx = gradPass32AVX2(&g[0], &a[0], &b[0], &up[0], n4, dai, daj)
+		if gt, it := gradPassGo(g[n4:], a[n4:], b[n4:], up[n4:], dai, daj); it >= 0 && gt >= gmax {
+			gmax, idx = gt, n4+it
+		}
+		return gmax, idx
+	}
+	return gradPassGo(g, a, b, up, dai, daj)
 }

@@ -37,3 +37,13 @@ func signedAddAVX2(dst, col, y *float64, n int, a, yi float64) (z float64)
 //
 //go:noescape
 func signedCopyAVX2(dst, col, y *float64, n int, yi float64) (z float64)
+
+// gradPass32AVX2 is gradPassAVX2 with the columns in float32.
+//
+//go:noescape
+func gradPass32AVX2(grad *float64, qi, qj *float32, up *float64, n int, dai, daj float64) (gmax float64, idx int)
+
+// lowPass32AVX2 is lowPassAVX2 with the column in float32.
+//
+//go:noescape
+func lowPass32AVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)

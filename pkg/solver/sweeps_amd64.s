@@ -250,3 +250,144 @@ copyloop:
 	VMOVSD X2, z+40(FP)
 	VZEROUPPER
 	RET
+
+// func gradPass32AVX2(grad *float64, qi, qj *float32, up *float64, n int, dai, daj float64) (gmax float64, idx int)
+//
+// gradPassAVX2 with the columns qi and qj in float32 (the single-precision
+// cache's own buffers), each entry widened in the register: the same
+// products, sums and choice as gradPassAVX2 on the widened columns.
+TEXT ·gradPass32AVX2(SB), NOSPLIT, $0-72
+	MOVQ grad+0(FP), DI
+	MOVQ qi+8(FP), SI
+	MOVQ qj+16(FP), DX
+	MOVQ up+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD dai+40(FP), Y0
+	VBROADCASTSD daj+48(FP), Y1
+	VBROADCASTSD negInf<>(SB), Y2 // lane max
+	VPCMPEQQ Y3, Y3, Y3           // lane idx = -1
+	VMOVDQU iota4<>(SB), Y4       // indices of the current four entries
+	VPBROADCASTQ four<>(SB), Y5
+	XORQ AX, AX
+
+grad32loop:
+	VCVTPS2PD (SI)(AX*4), Y6  // qi, widened (exact)
+	VMULPD Y6, Y0, Y6         // qi*dai
+	VCVTPS2PD (DX)(AX*4), Y7  // qj, widened
+	VMULPD Y7, Y1, Y7         // qj*daj
+	VADDPD Y7, Y6, Y6         // qi*dai + qj*daj
+	VADDPD (DI)(AX*8), Y6, Y6 // g + (...)
+	VMOVUPD Y6, (DI)(AX*8)
+	VMULPD (R8)(AX*8), Y6, Y7 // v = up*gk
+	VCMPPD $0x1d, Y2, Y7, Y8  // v >= lane max (GE_OQ: false for NaN)
+	VBLENDVPD Y8, Y7, Y2, Y2
+	VBLENDVPD Y8, Y4, Y3, Y3
+	VPADDQ Y5, Y4, Y4
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT grad32loop
+
+	// Merge lanes 2,3 into 0,1, then lane 1 into 0: B replaces A where
+	// B > A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y2, X6
+	VEXTRACTF128 $1, Y3, X7
+	VCMPPD $0x1e, X2, X6, X8 // B > A (GT_OQ)
+	VCMPPD $0x00, X2, X6, X9 // B == A (EQ_OQ)
+	VPCMPGTQ X3, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X2, X2
+	VBLENDVPD X8, X7, X3, X3
+	VPERMILPD $1, X2, X6
+	VPSHUFD $0x4e, X3, X7
+	VCMPPD $0x1e, X2, X6, X8
+	VCMPPD $0x00, X2, X6, X9
+	VPCMPGTQ X3, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X2, X2
+	VBLENDVPD X8, X7, X3, X3
+	VMOVSD X2, gmax+56(FP)
+	VMOVQ X3, idx+64(FP)
+	VZEROUPPER
+	RET
+
+// func lowPass32AVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+//
+// lowPassAVX2 with the column qi in float32, each entry widened in the
+// register: the same quotients and choice as lowPassAVX2 on the widened
+// column.
+TEXT ·lowPass32AVX2(SB), NOSPLIT, $0-88
+	MOVQ grad+0(FP), DI
+	MOVQ low+8(FP), SI
+	MOVQ qd+16(FP), DX
+	MOVQ qi+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD gmax+40(FP), Y0
+	VBROADCASTSD qdi+48(FP), Y1
+	VBROADCASTSD yi2+56(FP), Y2
+	VBROADCASTSD tauConst<>(SB), Y3
+	VXORPD Y4, Y4, Y4              // 0
+	VBROADCASTSD signBit<>(SB), Y5
+	VBROADCASTSD negInf<>(SB), Y10 // lane gmax2
+	VBROADCASTSD posInf<>(SB), Y11 // lane od
+	VPCMPEQQ Y12, Y12, Y12         // lane idx = -1
+	VMOVDQU iota4<>(SB), Y13
+	VPBROADCASTQ four<>(SB), Y14
+	XORQ AX, AX
+
+low32loop:
+	VMOVUPD (SI)(AX*8), Y6      // l
+	VMULPD (DI)(AX*8), Y6, Y7   // gj = l*g
+	VCMPPD $0x1d, Y10, Y7, Y8   // gj >= lane gmax2
+	VBLENDVPD Y8, Y7, Y10, Y10
+	VADDPD Y7, Y0, Y8           // diff = gmax + gj
+	VMULPD Y6, Y2, Y9           // yi2*l
+	VCVTPS2PD (R8)(AX*4), Y15   // qi, widened (exact)
+	VMULPD Y15, Y9, Y9          // (yi2*l)*qi
+	VADDPD (DX)(AX*8), Y1, Y15  // qdi + qd
+	VSUBPD Y9, Y15, Y15         // quad = (qdi + qd) - (yi2*l)*qi
+	VCMPPD $0x12, Y4, Y15, Y9   // quad <= 0 (LE_OQ)
+	VBLENDVPD Y9, Y3, Y15, Y15  // τ there
+	VXORPD Y5, Y8, Y9           // -diff
+	VMULPD Y8, Y9, Y9           // (-diff)*diff
+	VDIVPD Y15, Y9, Y9          // od = (-diff*diff)/quad
+	VCMPPD $0x1e, Y4, Y8, Y6    // diff > 0 (GT_OQ)
+	VCMPPD $0x12, Y11, Y9, Y7   // od <= lane od (LE_OQ)
+	VANDPD Y6, Y7, Y7
+	VBLENDVPD Y7, Y9, Y11, Y11
+	VBLENDVPD Y7, Y13, Y12, Y12
+	VPADDQ Y14, Y13, Y13
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT low32loop
+
+	VEXTRACTF128 $1, Y10, X6
+	VMAXPD X6, X10, X10
+	VPERMILPD $1, X10, X6
+	VMAXPD X6, X10, X10
+	VMOVSD X10, gmax2+64(FP)
+
+	// B replaces A where B < A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y11, X6
+	VEXTRACTF128 $1, Y12, X7
+	VCMPPD $0x11, X11, X6, X8 // B < A (LT_OQ)
+	VCMPPD $0x00, X11, X6, X9 // B == A
+	VPCMPGTQ X12, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VPERMILPD $1, X11, X6
+	VPSHUFD $0x4e, X12, X7
+	VCMPPD $0x11, X11, X6, X8
+	VCMPPD $0x00, X11, X6, X9
+	VPCMPGTQ X12, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VMOVSD X11, od+72(FP)
+	VMOVQ X12, idx+80(FP)
+	VZEROUPPER
+	RET

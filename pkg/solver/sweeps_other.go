@@ -24,3 +24,11 @@ func signedAddAVX2(dst, col, y *float64, n int, a, yi float64) (z float64) {
 func signedCopyAVX2(dst, col, y *float64, n int, yi float64) (z float64) {
 	panic("solver: signedCopyAVX2 without AVX2")
 }
+
+func gradPass32AVX2(grad *float64, qi, qj *float32, up *float64, n int, dai, daj float64) (gmax float64, idx int) {
+	panic("solver: gradPass32AVX2 without AVX2")
+}
+
+func lowPass32AVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
+	panic("solver: lowPass32AVX2 without AVX2")
+}

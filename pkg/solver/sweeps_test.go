@@ -239,3 +239,66 @@ func TestSignedSweepsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnSweepsAgree: the sweeps on a float32 column (lowPassCol,
+// gradPassCol with the single-precision cache's buffers, widened in the
+// registers with AVX2 and entry by entry in Go) give the results of the
+// float64 sweeps on the widened column bit for bit, with and without AVX2,
+// on lengths 0-37, with ties, NaN masks and quad ≤ 0 (τ).
+func TestColumnSweepsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(vals []float64) float64 { return vals[rng.IntN(len(vals))] }
+	avx := []bool{false}
+	if useAVX2 {
+		avx = append(avx, true)
+	}
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	for trial := range 4000 {
+		n := trial % 38
+		g, qd, up, low := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		qi32, qj32 := make([]float32, n), make([]float32, n)
+		few := trial%3 == 0
+		for k := range n {
+			if few {
+				g[k] = pick([]float64{-1, -0.5, 0, 0.5, 1})
+				qi32[k] = float32(pick([]float64{0, 0.25, 1, 2}))
+			} else {
+				g[k] = rng.NormFloat64()
+				qi32[k] = float32(rng.Float64()*2 - 0.5)
+			}
+			qj32[k], qd[k] = float32(rng.Float64()), pick([]float64{1, rng.Float64(), 0})
+			y := pick([]float64{1, -1})
+			up[k], low[k] = -y, y
+			switch rng.IntN(3) {
+			case 0:
+				up[k] = math.NaN()
+			case 1:
+				low[k] = math.NaN()
+			}
+		}
+		qi, qj := make([]float64, n), make([]float64, n)
+		widen(qi, qi32)
+		widen(qj, qj32)
+		gmax, qdi, yi2 := pick([]float64{0, 0.3, 1, 3}), pick([]float64{1, 0, 0.5}), pick([]float64{2, -2})
+		dai, daj := rng.NormFloat64(), pick([]float64{0, rng.NormFloat64()})
+		for _, a := range avx {
+			useAVX2 = a
+			wantG2, wantJ := lowPass(g, low, qd, qi, gmax, qdi, yi2)
+			gotG2, gotJ := lowPassCol(g, low, qd, column{s: qi32}, gmax, qdi, yi2)
+			if gotJ != wantJ || math.Float64bits(gotG2) != math.Float64bits(wantG2) {
+				t.Fatalf("trial %d (n %d, AVX2 %v): lowPassCol (%g, %d), lowPass on the widened column (%g, %d)", trial, n, a, gotG2, gotJ, wantG2, wantJ)
+			}
+			g1, g2 := slices.Clone(g), slices.Clone(g)
+			wantMax, wantK := gradPass(g1, qi, qj, up, dai, daj)
+			gotMax, gotK := gradPassCol(g2, column{s: qi32}, column{s: qj32}, up, dai, daj)
+			if gotK != wantK || math.Float64bits(gotMax) != math.Float64bits(wantMax) {
+				t.Fatalf("trial %d (n %d, AVX2 %v): gradPassCol (%g, %d), gradPass (%g, %d)", trial, n, a, gotMax, gotK, wantMax, wantK)
+			}
+			for k := range g1 {
+				if math.Float64bits(g1[k]) != math.Float64bits(g2[k]) {
+					t.Fatalf("trial %d (n %d, AVX2 %v): g[%d] %v, want %v", trial, n, a, k, g2[k], g1[k])
+				}
+			}
+		}
+	}
+}

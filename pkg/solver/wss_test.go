@@ -113,7 +113,7 @@ func stepCompareWSS(t *testing.T, pr Problem) (iters, stops int) {
 	if err := m.initGradient(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	check := func() (int, int, []float64, bool) {
+	check := func() (int, int, column, bool) {
 		// The reference recomputes the first pass that update fused into
 		// its gradient sweep, so the fusion is checked too. It runs first:
 		// selectWorkingSet's column i is then the cache's most recent,
