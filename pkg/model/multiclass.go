@@ -252,8 +252,12 @@ func pairWorkers(train *dataio.Dataset, idx []dataio.Subproblem, st solver.Setti
 	n := int64(train.Len())
 	whole := min(cache, 8*n*n)
 	largest := int64(0)
+	sizes := train.ClassSizes()
 	for _, ij := range idx {
-		r := int64(len(train.SubRows(ij)))
+		r := n // one class against the rest: every row
+		if ij.Neg != dataio.Rest {
+			r = int64(sizes[ij.Pos] + sizes[ij.Neg])
+		}
 		largest = max(largest, min(cache, 8*r*r))
 	}
 	if 2*largest > whole {
