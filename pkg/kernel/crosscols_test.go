@@ -105,7 +105,8 @@ func TestCrossBlocksSameBits(t *testing.T) {
 	}
 	iso, _ := NewGaussianIso(0.3)
 	diag, _ := NewGaussianDiag([]float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7})
-	for _, k := range []Kernel{iso, diag, Linear{}} {
+	zero, _ := NewGaussianDiag([]float64{0.1, 0, 0.3, 0, 0.5, 0.6, 0.7}) // two features weighed 0
+	for _, k := range []Kernel{iso, diag, zero, Linear{}} {
 		whole := k.Cross(A, B)
 		c := NewCrossBlocks(k, B)
 		buf := make([]float64, 64*90)

@@ -266,7 +266,7 @@ func TestMultiClassFitHoldsDataOnce(t *testing.T) {
 // (all rows, every pair's values held), in blocks of any number of rows,
 // and so the same classes: on dense rows with the prepared Gaussian
 // (kernel.CrossBlocks), on dna's binary rows (the sparse route of dense
-// rows) and a model held in compressed rows.
+// rows), a model held in compressed rows, and one-vs-rest.
 func TestStreamedClassesSameBits(t *testing.T) {
 	wine, wd := wineModel(t)
 	dna := dnaTrain(t)
@@ -274,6 +274,7 @@ func TestStreamedClassesSameBits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, ovr, _, _, fo := wineOneVsRest(t)
 	sp := tenClasses(600, 30)
 	fs, err := Fit(context.Background(), FitSettings{Train: sp, Kernel: iso(0.5), Margin: L1, C: 4, Workers: 1})
 	if err != nil {
@@ -287,6 +288,7 @@ func TestStreamedClassesSameBits(t *testing.T) {
 		{"wine", wine, wine.Normalizer.ApplyDataset(wd).X},
 		{"dna", fd.Model, dna.X},
 		{"ten classes, sparse", fs.Model, sp.Sparse},
+		{"wine, one-vs-rest", fo.Model, ovr.X},
 	} {
 		sh := c.m.shared
 		if sh == nil {
@@ -313,7 +315,7 @@ func TestStreamedClassesSameBits(t *testing.T) {
 				t.Fatalf("%s, %d rows: %d rows seen of %d", c.name, rows, seen, n)
 			}
 		}
-		if got, w := c.m.PredictClassesNormalized(c.X), Vote(want, len(c.m.Classes)); !slices.Equal(got, w) {
+		if got, w := c.m.PredictClassesNormalized(c.X), dataio.Combine(want, len(c.m.Classes), c.m.Multiclass); !slices.Equal(got, w) {
 			t.Fatalf("%s: streamed classes differ from the vote of decisions", c.name)
 		}
 	}
