@@ -257,16 +257,31 @@ func (d *Dataset) Strata() []float64 {
 // LIBSVM's one-vs-one training orders them (svm_train): the rows of class a
 // in file order, then those of class b.
 func (d *Dataset) PairRows(a, b int) []int {
-	var ra, rb []int
+	// Counted first, then filled: one array of the pair's size, where
+	// appending grew two arrays by doubling and joined them (on letter's
+	// 325 pairs, 56 MB of garbage for 3 MB of rows).
+	na, nb := 0, 0
+	for _, c := range d.Class {
+		switch c {
+		case a:
+			na++
+		case b:
+			nb++
+		}
+	}
+	rows := make([]int, na+nb)
+	ia, ib := 0, na
 	for i, c := range d.Class {
 		switch c {
 		case a:
-			ra = append(ra, i)
+			rows[ia] = i
+			ia++
 		case b:
-			rb = append(rb, i)
+			rows[ib] = i
+			ib++
 		}
 	}
-	return append(ra, rb...)
+	return rows
 }
 
 // Pair returns the binary problem of classes a and b of multi-class data

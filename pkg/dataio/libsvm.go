@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -127,10 +128,19 @@ func ReadLIBSVM(r io.Reader, name string, opts ReadOptions) (*Dataset, error) {
 }
 
 func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
-	lines := contentLines(data)
-	if len(lines) == 0 {
+	// The lines are read in place, as strings sharing data's memory (data
+	// is not changed while they live, and a label kept is a copy: intern),
+	// not each copied as contentLines does: on 10,000 rows of 778 features
+	// the copies were 12 MB beside the file's 12 MB and the parsed rows.
+	sc := lineScanner{text: unsafe.String(unsafe.SliceData(data), len(data))}
+	sc.text = strings.TrimPrefix(sc.text, "\xef\xbb\xbf")
+	probe := sc
+	firstLine, _, ok := probe.next()
+	if !ok {
 		return nil, perr(name, 0, 0, ErrEmpty)
 	}
+	lineCap := strings.Count(sc.text, "\n") + 1
+	intern := map[string]string{}
 	limit := maxLIBSVMIndex
 	if opts.Features > 0 {
 		limit = opts.Features
@@ -140,13 +150,13 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		width = opts.atWidth
 	}
 	var beyond, beyondRows int // values left out above width, their rows
-	first, _ := nextToken(lines[0].text)
+	first, _ := nextToken(firstLine)
 	unlabeled := opts.Unlabeled || (opts.AutoUnlabeled > 0 && isIndexValue(first))
 	var (
 		labels rawLabels
 		idx    []int32
 		val    []float64
-		start  = make([]int, 0, len(lines)+1)
+		start  = make([]int, 0, lineCap+1)
 		maxIdx int
 	)
 	// One index:value pair per colon, comments aside: sized once, the
@@ -155,7 +165,11 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 	if pairs := bytes.Count(data, []byte{':'}); pairs > 0 {
 		idx, val = make([]int32, 0, pairs), make([]float64, 0, pairs)
 	}
-	for li, l := range lines {
+	for li := 0; ; li++ {
+		var l textLine
+		if l.text, l.num, ok = sc.next(); !ok {
+			break
+		}
 		if err := opts.interrupted(li); err != nil {
 			return nil, err
 		}
@@ -224,7 +238,12 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 			beyondRows++
 		}
 		if !unlabeled {
-			labels.add(lab, l.num)
+			c, seen := intern[lab]
+			if !seen {
+				c = strings.Clone(lab) // not a slice of data
+				intern[c] = c
+			}
+			labels.add(c, l.num)
 		}
 	}
 	n := len(start)
@@ -294,6 +313,32 @@ func parseLIBSVM(data []byte, name string, opts ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// lineScanner yields the content lines of text as contentLines splits
+// them (no \r of a CRLF end, no blank line, no line whose first non-blank
+// character is '#'), each a substring of text, with its 1-based number.
+type lineScanner struct {
+	text     string
+	pos, num int
+}
+
+func (s *lineScanner) next() (line string, num int, ok bool) {
+	for s.pos < len(s.text) {
+		s.num++
+		end := len(s.text)
+		next := end
+		if i := strings.IndexByte(s.text[s.pos:], '\n'); i >= 0 {
+			end, next = s.pos+i, s.pos+i+1
+		}
+		l := strings.TrimRight(s.text[s.pos:end], "\r")
+		s.pos = next
+		if t := strings.TrimSpace(l); t == "" || t[0] == '#' {
+			continue
+		}
+		return l, s.num, true
+	}
+	return "", 0, false
 }
 
 // isIndexValue reports whether tok looks like a LIBSVM index:value pair: an

@@ -87,3 +87,44 @@ func TestCrossColsSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossBlocksSameBits: blocks of rows against one prepared B give
+// Cross's bits entry for entry, whatever the block's rows, for the
+// isotropic and diagonal Gaussians (prepared) and the others (Cross), and
+// reuse the caller's array.
+func TestCrossBlocksSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 9))
+	A, B := mat.NewDense(150, 7, nil), mat.NewDense(90, 7, nil)
+	for _, m := range []*mat.Dense{A, B} {
+		rows, cols := m.Dims()
+		for i := range rows {
+			for j := range cols {
+				m.Set(i, j, 3+r.NormFloat64())
+			}
+		}
+	}
+	iso, _ := NewGaussianIso(0.3)
+	diag, _ := NewGaussianDiag([]float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7})
+	zero, _ := NewGaussianDiag([]float64{0.1, 0, 0.3, 0, 0.5, 0.6, 0.7}) // two features weighed 0
+	for _, k := range []Kernel{iso, diag, zero, Linear{}} {
+		whole := k.Cross(A, B)
+		c := NewCrossBlocks(k, B)
+		buf := make([]float64, 64*90)
+		for _, rows := range []int{1, 5, 64} {
+			for r0 := 0; r0 < 150; r0 += rows {
+				r1 := min(r0+rows, 150)
+				got := c.Block(A.Slice(r0, r1, 0, 7), buf)
+				if _, isG := k.(*Gaussian); isG && r1-r0 <= 64 && &got.RawMatrix().Data[0] != &buf[0] {
+					t.Fatalf("%T: the block is not in the caller's array", k)
+				}
+				for i := r0; i < r1; i++ {
+					for j := range 90 {
+						if g, w := got.At(i-r0, j), whole.At(i, j); math.Float64bits(g) != math.Float64bits(w) {
+							t.Fatalf("%T, blocks of %d rows: entry (%d, %d) is %v, Cross gives %v", k, rows, i, j, g, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

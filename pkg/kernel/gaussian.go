@@ -528,3 +528,58 @@ func gaussArg(dot, hi, hj float64) float64 {
 	}
 	return v
 }
+
+// CrossBlocks computes Cross(A, B) for many blocks of rows A against one
+// B, with B's side prepared once: for an isotropic or diagonal Gaussian on
+// dense rows, B's column means, its mapped rows and their half squared
+// norms, which Cross recomputes (and allocates) for every block, and each
+// block's result in the caller's array. Every entry has the bits Cross
+// gives it (the same centring, mapping, products and exp pass, entry by
+// entry). Other kernels and compressed rows go through Cross.
+type CrossBlocks struct {
+	k       Kernel
+	B       mat.Matrix
+	g       *Gaussian // nil: Cross each time
+	n, d, p int
+	mu, bt  []float64
+	hb      []float64
+}
+
+// NewCrossBlocks prepares B for CrossBlocks.Block.
+func NewCrossBlocks(k Kernel, B mat.Matrix) *CrossBlocks {
+	c := &CrossBlocks{k: k, B: B}
+	g, ok := k.(*Gaussian)
+	if !ok || (g.kind != gaussIso && g.kind != gaussDiag) || isCSR(B) {
+		return c
+	}
+	b, n, d := rowMajor(B)
+	g.checkDim(d)
+	c.g, c.n, c.d = g, n, d
+	c.mu = colMeans(b, n, d)
+	c.bt, c.p = g.transform(b, n, d, c.mu)
+	c.hb = rowNorms2Half(c.bt, n, c.p)
+	return c
+}
+
+// Block returns Cross(A, B), in buf where it has room for the m×n result.
+func (c *CrossBlocks) Block(A mat.Matrix, buf []float64) *mat.Dense {
+	if c.g == nil || isCSR(A) {
+		return c.k.Cross(A, c.B)
+	}
+	a, m, da := rowMajor(A)
+	if da != c.d {
+		panic("kernel: Cross: A and B have different numbers of columns")
+	}
+	if m == 0 || c.n == 0 {
+		return &mat.Dense{}
+	}
+	at, p := c.g.transform(a, m, da, c.mu)
+	var out []float64
+	if cap(buf) >= m*c.n {
+		out = buf[:m*c.n]
+	} else {
+		out = make([]float64, m*c.n)
+	}
+	innerCrossTo(out, at, m, c.bt, c.n, p, expFinish(rowNorms2Half(at, m, p), c.hb, false))
+	return mat.NewDense(m, c.n, out)
+}

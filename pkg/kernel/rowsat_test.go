@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -132,5 +133,41 @@ func TestCSRRouteColumnsOnly(t *testing.T) {
 		if m.Len() != c.rows {
 			t.Errorf("%s: %d rows, want %d", c.name, m.Len(), c.rows)
 		}
+	}
+}
+
+// TestRowsAtInDenseRoute: an isotropic Gaussian on dense rows where the
+// sparse route does not pay (no common value in a column) builds the
+// mapped rows from the rows in place into the workspace, with the bits of
+// Rows on a copy of the rows (the same column means and products), through
+// a workspace that larger and smaller sets were built into; warm, it
+// allocates the matrix's header only, not a copy of the rows and a mapped
+// copy per call (on letter's 325 pairs, 94 of the 371 MB train allocated).
+func TestRowsAtInDenseRoute(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 12))
+	const n, d = 300, 16
+	X := mat.NewDense(n, d, nil)
+	for i := range n {
+		for k := range d {
+			X.Set(i, k, 2+r.NormFloat64())
+		}
+	}
+	iso, _ := NewGaussianIso(0.4)
+	sets := [][]int{span(0, 150), span(150, 190), append(span(40, 100), span(200, 290)...), span(290, 300), span(0, 150)}
+	ws := new(RowsWorkspace)
+	for s, idx := range sets {
+		got := RowsAtIn(iso, X, idx, ws)
+		if _, ok := got.(*gaussRows); !ok {
+			t.Fatalf("set %d: %T, not the dense route", s, got)
+		}
+		cp := mat.NewDense(len(idx), d, nil)
+		for a, i := range idx {
+			cp.SetRow(a, X.RawRowView(i))
+		}
+		sameBits(t, "dense route", columns(got), columns(iso.Rows(cp)))
+	}
+	idx := sets[0]
+	if a := testing.AllocsPerRun(5, func() { RowsAtIn(iso, X, idx, ws) }); a > 1 {
+		t.Errorf("a warm workspace: RowsAtIn makes %v allocations, want the matrix's header only", a)
 	}
 }

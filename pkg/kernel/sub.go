@@ -93,6 +93,9 @@ func RowsAtIn(k Kernel, X mat.Matrix, idx []int, ws *RowsWorkspace) Matrix {
 		if r := sparseGaussRowsOf(row, len(idx), d, math.Sqrt(2*g.gamma), sparseMaxCost, ws); r != nil {
 			return r
 		}
+		if len(idx) > 0 && d > 0 {
+			return g.denseRowsAt(dense, idx, d, ws)
+		}
 	}
 	rows := mat.NewDense(max(len(idx), 1), max(d, 1), nil)
 	if len(idx) == 0 || d == 0 {
@@ -102,6 +105,45 @@ func RowsAtIn(k Kernel, X mat.Matrix, idx []int, ws *RowsWorkspace) Matrix {
 		rows.SetRow(a, dense.RawRowView(i))
 	}
 	return k.Rows(rows)
+}
+
+// denseRowsAt is Gaussian.Rows of the rows idx of X where the sparse route
+// does not pay (an isotropic Gaussian): the column means and the mapped
+// rows computed from X's rows in place, in the order a copy of them would
+// give (the same sums, so the same bits), into ws's arrays, where a copy of
+// the rows and a mapped copy were made for each pair of a multi-class fit
+// (on letter's 325 pairs, 94 of the 371 MB train allocated).
+func (g *Gaussian) denseRowsAt(X *mat.Dense, idx []int, d int, ws *RowsWorkspace) *gaussRows {
+	if ws == nil {
+		ws = new(RowsWorkspace)
+	}
+	n := len(idx)
+	mu := growFloats(&ws.mu, d)
+	for _, i := range idx {
+		for k, v := range X.RawRowView(i)[:d] {
+			mu[k] += v
+		}
+	}
+	for k := range mu {
+		mu[k] /= float64(n)
+	}
+	s := math.Sqrt(2 * g.gamma)
+	xt := growFloats(&ws.xt, n*d)
+	for a, i := range idx {
+		dst := xt[a*d : (a+1)*d]
+		for k, v := range X.RawRowView(i)[:d] {
+			dst[k] = (v - mu[k]) * s
+		}
+	}
+	h := growFloats(&ws.h, n)
+	for a := range h {
+		var sq float64
+		for _, v := range xt[a*d : (a+1)*d] {
+			sq += v * v
+		}
+		h[a] = sq / 2
+	}
+	return &gaussRows{xt: xt, n: n, p: d, h: h}
 }
 
 // RowsWorkspace holds the arrays of the sparse route's compressed rows and
@@ -117,6 +159,7 @@ type RowsWorkspace struct {
 	sum            []float64 // a column's sum (sparseRowsShiftedOf)
 	base           []float64 // the columns' bases (columnBasesIn)
 	scale          []float64 // a diagonal metric's column scales (csrScale)
+	mu, xt         []float64 // the dense route's column means and mapped rows (denseRowsAt)
 }
 
 // growInts returns b[:n] zeroed, or a new slice when b is too short, with

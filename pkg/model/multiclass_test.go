@@ -259,3 +259,64 @@ func TestMultiClassFitHoldsDataOnce(t *testing.T) {
 		t.Fatalf("the shared matrix has %d rows and is not the pairs' rows", got)
 	}
 }
+
+// The streamed prediction (sharedSVs.classes: a block of rows at a time,
+// the kernel block in one array, the pairs' values of a block voted and
+// dropped) gives every pair's decision value with the bits of decisions
+// (all rows, every pair's values held), in blocks of any number of rows,
+// and so the same classes: on dense rows with the prepared Gaussian
+// (kernel.CrossBlocks), on dna's binary rows (the sparse route of dense
+// rows), a model held in compressed rows, and one-vs-rest.
+func TestStreamedClassesSameBits(t *testing.T) {
+	wine, wd := wineModel(t)
+	dna := dnaTrain(t)
+	fd, err := Fit(context.Background(), FitSettings{Train: dna, Kernel: iso(0.02), Margin: L1, C: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ovr, _, _, fo := wineOneVsRest(t)
+	sp := tenClasses(600, 30)
+	fs, err := Fit(context.Background(), FitSettings{Train: sp, Kernel: iso(0.5), Margin: L1, C: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		m    *Model
+		X    mat.Matrix
+	}{
+		{"wine", wine, wine.Normalizer.ApplyDataset(wd).X},
+		{"dna", fd.Model, dna.X},
+		{"ten classes, sparse", fs.Model, sp.Sparse},
+		{"wine, one-vs-rest", fo.Model, ovr.X},
+	} {
+		sh := c.m.shared
+		if sh == nil {
+			t.Fatalf("%s: no shared support vectors", c.name)
+		}
+		want := sh.decisions(c.m, c.X)
+		n, _ := c.X.Dims()
+		for _, rows := range []int{0, 1, 7, 64, n} {
+			seen := 0
+			sh.eachDecisionBlock(c.m, c.X, rows, func(r0 int, dec [][]float64) {
+				if r0 != seen {
+					t.Fatalf("%s, %d rows: a block at row %d after %d rows", c.name, rows, r0, seen)
+				}
+				for p := range dec {
+					for i, f := range dec[p] {
+						if math.Float64bits(f) != math.Float64bits(want[p][r0+i]) {
+							t.Fatalf("%s, blocks of %d rows: pair %d, row %d: %v, decisions %v", c.name, rows, p, r0+i, f, want[p][r0+i])
+						}
+					}
+				}
+				seen += len(dec[0])
+			})
+			if seen != n {
+				t.Fatalf("%s, %d rows: %d rows seen of %d", c.name, rows, seen, n)
+			}
+		}
+		if got, w := c.m.PredictClassesNormalized(c.X), dataio.Combine(want, len(c.m.Classes), c.m.Multiclass); !slices.Equal(got, w) {
+			t.Fatalf("%s: streamed classes differ from the vote of decisions", c.name)
+		}
+	}
+}

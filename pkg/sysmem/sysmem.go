@@ -118,13 +118,17 @@ func LimitGCCeiling(mb int, soft int64) (restore func()) {
 }
 
 // ceilingPercent is GOGC while a ceiling's run (LimitGCCeiling) is under
-// way, where it was higher: the heap grows by half its live data between
-// collections, not by all of it. A multi-class fit's live data is mostly
-// arrays without pointers (the rows, the pairs' caches and compressed
-// columns), which a cycle barely scans: on ten classes of 778 features
-// held sparse (10,000 rows, 44 MB live) train peaked at 85-90 MB resident
-// at GOGC 100, 75-78 MB at 50 or 30, in the same CPU time.
-const ceilingPercent = 50
+// way, where it was higher: the heap grows by a quarter of its live data
+// between collections, not by all of it. A multi-class fit's live data is
+// mostly arrays without pointers (the rows, the pairs' caches and
+// compressed columns), which a cycle barely scans: on ten classes of 778
+// features held sparse (10,000 rows, 44 MB live) train peaked at 85-90 MB
+// resident at GOGC 100, 75-78 MB at 50 or 30, in the same CPU time. Once
+// the pairs kept only their models and letter's fit allocated half as
+// much (188 MB), 25 against 50: 10,000 rows 73-77 -> 68-71 MB, 5,000 rows
+// 43-48 -> 41-43, letter 43-49 -> 40-42, the same CPU seconds (4 runs
+// each, alternated).
+const ceilingPercent = 25
 
 // smallRun is the largest estimate under which the limit alone collects
 // (LimitGCTo): where the proportional collector's 4 MB minimum heap makes

@@ -155,8 +155,8 @@ func TestLimitGCToTurnsProportionalOff(t *testing.T) {
 }
 
 // LimitGCCeiling sets the same limit as LimitGCTo but keeps the
-// proportional collector on, at GOGC 50 (ceilingPercent: its heap grows by
-// half the live data between collections, not by all of it) unless it was
+// proportional collector on, at GOGC 25 (ceilingPercent: its heap grows by
+// a quarter of the live data between collections, not by all of it) unless it was
 // lower, even for a small estimate and beside runs that the limit alone
 // collects for.
 func TestLimitGCCeiling(t *testing.T) {
@@ -164,7 +164,7 @@ func TestLimitGCCeiling(t *testing.T) {
 	if before < 0 {
 		t.Skip("GOGC=off in this test's environment")
 	}
-	want := min(before, 50)
+	want := min(before, 25)
 	r := LimitGCCeiling(0, 100<<20)
 	if got, lim := gcPercent(), debug.SetMemoryLimit(-1); got != want || lim != 100<<20 {
 		t.Errorf("a ceiling of 100 MB: GOGC %d and limit %d, want %d and %d", got, lim, want, 100<<20)
@@ -181,7 +181,7 @@ func TestLimitGCCeiling(t *testing.T) {
 	if got := gcPercent(); got != before {
 		t.Errorf("all ended: GOGC %d, want %d", got, before)
 	}
-	// A GOGC below 50 stays.
+	// A GOGC below 25 stays.
 	debug.SetGCPercent(20)
 	defer debug.SetGCPercent(before)
 	r = LimitGCCeiling(0, 100<<20)
