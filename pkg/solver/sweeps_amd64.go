@@ -47,3 +47,14 @@ func gradPass32AVX2(grad *float64, qi, qj *float32, up *float64, n int, dai, daj
 //
 //go:noescape
 func lowPass32AVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+
+// lowPassSkipAVX2 is lowPassAVX2 that skips the division of four entries
+// none of which can win (lowPassGo's bound), for long active sets.
+//
+//go:noescape
+func lowPassSkipAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+
+// lowPass32SkipAVX2 is lowPassSkipAVX2 with the column in float32.
+//
+//go:noescape
+func lowPass32SkipAVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)

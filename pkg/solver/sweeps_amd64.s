@@ -19,6 +19,19 @@ DATA iota4<>+24(SB)/8, $3
 GLOBL iota4<>(SB), RODATA|NOPTR, $32
 DATA four<>+0(SB)/8, $4
 GLOBL four<>(SB), RODATA|NOPTR, $8
+// lowPass's bound: a lane's best od, negated, times 1 - 1e-9, where it is
+// below -1e-280 (lowPassGo's rule), four lanes each.
+DATA boundFactor<>+0(SB)/8, $0x3fefffffff768fa1 // 1 - 1e-9
+DATA boundFactor<>+8(SB)/8, $0x3fefffffff768fa1
+DATA boundFactor<>+16(SB)/8, $0x3fefffffff768fa1
+DATA boundFactor<>+24(SB)/8, $0x3fefffffff768fa1
+GLOBL boundFactor<>(SB), RODATA|NOPTR, $32
+DATA boundTiny<>+0(SB)/8, $0x05cd0b15a491eb84 // 1e-280
+DATA boundTiny<>+8(SB)/8, $0x05cd0b15a491eb84
+DATA boundTiny<>+16(SB)/8, $0x05cd0b15a491eb84
+DATA boundTiny<>+24(SB)/8, $0x05cd0b15a491eb84
+GLOBL boundTiny<>(SB), RODATA|NOPTR, $32
+
 
 // func gradPassAVX2(grad, qi, qj, up *float64, n int, dai, daj float64) (gmax float64, idx int)
 //
@@ -361,6 +374,203 @@ low32loop:
 	ADDQ $4, AX
 	CMPQ AX, CX
 	JLT low32loop
+
+	VEXTRACTF128 $1, Y10, X6
+	VMAXPD X6, X10, X10
+	VPERMILPD $1, X10, X6
+	VMAXPD X6, X10, X10
+	VMOVSD X10, gmax2+64(FP)
+
+	// B replaces A where B < A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y11, X6
+	VEXTRACTF128 $1, Y12, X7
+	VCMPPD $0x11, X11, X6, X8 // B < A (LT_OQ)
+	VCMPPD $0x00, X11, X6, X9 // B == A
+	VPCMPGTQ X12, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VPERMILPD $1, X11, X6
+	VPSHUFD $0x4e, X12, X7
+	VCMPPD $0x11, X11, X6, X8
+	VCMPPD $0x00, X11, X6, X9
+	VPCMPGTQ X12, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VMOVSD X11, od+72(FP)
+	VMOVQ X12, idx+80(FP)
+	VZEROUPPER
+	RET
+
+// func lowPassSkipAVX2(grad, low, qd *float64, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+//
+// lowPassAVX2 that skips the division and the blends of four entries when none of
+// them can beat its lane's best od: diff² < bound·quad with bound the
+// lane's -od·(1 - 1e-9) (lowPassGo's test, exact: an entry it skips loses
+// by more than the rounding). The same choice as lowPassAVX2, to the last bit; for
+// long active sets, where the division bounds the loop.
+TEXT ·lowPassSkipAVX2(SB), NOSPLIT, $0-88
+	MOVQ grad+0(FP), DI
+	MOVQ low+8(FP), SI
+	MOVQ qd+16(FP), DX
+	MOVQ qi+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD gmax+40(FP), Y0
+	VBROADCASTSD qdi+48(FP), Y1
+	VBROADCASTSD yi2+56(FP), Y2
+	VBROADCASTSD tauConst<>(SB), Y3
+	VXORPD Y4, Y4, Y4              // 0
+	VBROADCASTSD signBit<>(SB), Y5
+	VBROADCASTSD negInf<>(SB), Y10 // lane gmax2
+	VBROADCASTSD posInf<>(SB), Y11 // lane od
+	VPCMPEQQ Y12, Y12, Y12         // lane idx = -1
+	VXORPD Y13, Y13, Y13           // lane bound: 0, no entry skipped
+	XORQ AX, AX
+
+lowskiploop:
+	VMOVUPD (SI)(AX*8), Y6      // l
+	VMULPD (DI)(AX*8), Y6, Y7   // gj = l*g
+	VCMPPD $0x1d, Y10, Y7, Y8   // gj >= lane gmax2
+	VBLENDVPD Y8, Y7, Y10, Y10
+	VADDPD Y7, Y0, Y8           // diff = gmax + gj
+	VMULPD Y6, Y2, Y9           // yi2*l
+	VMULPD (R8)(AX*8), Y9, Y9   // (yi2*l)*qi
+	VADDPD (DX)(AX*8), Y1, Y15  // qdi + qd
+	VSUBPD Y9, Y15, Y15         // quad = (qdi + qd) - (yi2*l)*qi
+	VCMPPD $0x12, Y4, Y15, Y9   // quad <= 0 (LE_OQ)
+	VBLENDVPD Y9, Y3, Y15, Y15  // τ there
+	VCMPPD $0x1e, Y4, Y8, Y6    // diff > 0 (GT_OQ)
+	// An entry whose diff² < bound·quad cannot beat its lane's best od
+	// (lowPassGo's test): when no lane of the four has a candidate that
+	// passes it, the division and the blends are skipped.
+	VMULPD Y8, Y8, Y9           // diff*diff
+	VMULPD Y13, Y15, Y7         // bound*quad
+	VCMPPD $0x15, Y7, Y9, Y7    // !(diff² < bound·quad) (NLT_UQ)
+	VANDPD Y6, Y7, Y7
+	VMOVMSKPD Y7, BX
+	TESTL BX, BX
+	JZ lowskiploopnext
+	VXORPD Y5, Y8, Y9           // -diff
+	VMULPD Y8, Y9, Y9           // (-diff)*diff
+	VDIVPD Y15, Y9, Y9          // od = (-diff*diff)/quad
+	VCMPPD $0x12, Y11, Y9, Y7   // od <= lane od (LE_OQ)
+	VANDPD Y6, Y7, Y7
+	VBLENDVPD Y7, Y9, Y11, Y11
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	VPADDQ iota4<>(SB), Y14, Y14 // the four entries' indices
+	VBLENDVPD Y7, Y14, Y12, Y12
+	VXORPD Y5, Y11, Y14         // -lane od
+	VCMPPD $0x1e, boundTiny<>(SB), Y14, Y7 // -od > 1e-280 (GT_OQ)
+	VMULPD boundFactor<>(SB), Y14, Y14     // -od·(1 - 1e-9)
+	VANDPD Y7, Y14, Y13         // lane bound, 0 where od is not below -1e-280
+
+lowskiploopnext:
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT lowskiploop
+
+	VEXTRACTF128 $1, Y10, X6
+	VMAXPD X6, X10, X10
+	VPERMILPD $1, X10, X6
+	VMAXPD X6, X10, X10
+	VMOVSD X10, gmax2+64(FP)
+
+	// B replaces A where B < A or (B == A and idx B > idx A).
+	VEXTRACTF128 $1, Y11, X6
+	VEXTRACTF128 $1, Y12, X7
+	VCMPPD $0x11, X11, X6, X8 // B < A (LT_OQ)
+	VCMPPD $0x00, X11, X6, X9 // B == A
+	VPCMPGTQ X12, X7, X10     // idx B > idx A
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VPERMILPD $1, X11, X6
+	VPSHUFD $0x4e, X12, X7
+	VCMPPD $0x11, X11, X6, X8
+	VCMPPD $0x00, X11, X6, X9
+	VPCMPGTQ X12, X7, X10
+	VPAND X10, X9, X9
+	VPOR X9, X8, X8
+	VBLENDVPD X8, X6, X11, X11
+	VBLENDVPD X8, X7, X12, X12
+	VMOVSD X11, od+72(FP)
+	VMOVQ X12, idx+80(FP)
+	VZEROUPPER
+	RET
+
+// func lowPass32SkipAVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+//
+// lowPass32AVX2 that skips the division and the blends of four entries when none of
+// them can beat its lane's best od: diff² < bound·quad with bound the
+// lane's -od·(1 - 1e-9) (lowPassGo's test, exact: an entry it skips loses
+// by more than the rounding). The same choice as lowPass32AVX2, to the last bit; for
+// long active sets, where the division bounds the loop.
+TEXT ·lowPass32SkipAVX2(SB), NOSPLIT, $0-88
+	MOVQ grad+0(FP), DI
+	MOVQ low+8(FP), SI
+	MOVQ qd+16(FP), DX
+	MOVQ qi+24(FP), R8
+	MOVQ n+32(FP), CX
+	VBROADCASTSD gmax+40(FP), Y0
+	VBROADCASTSD qdi+48(FP), Y1
+	VBROADCASTSD yi2+56(FP), Y2
+	VBROADCASTSD tauConst<>(SB), Y3
+	VXORPD Y4, Y4, Y4              // 0
+	VBROADCASTSD signBit<>(SB), Y5
+	VBROADCASTSD negInf<>(SB), Y10 // lane gmax2
+	VBROADCASTSD posInf<>(SB), Y11 // lane od
+	VPCMPEQQ Y12, Y12, Y12         // lane idx = -1
+	VXORPD Y13, Y13, Y13           // lane bound: 0, no entry skipped
+	XORQ AX, AX
+
+lowskip32loop:
+	VMOVUPD (SI)(AX*8), Y6      // l
+	VMULPD (DI)(AX*8), Y6, Y7   // gj = l*g
+	VCMPPD $0x1d, Y10, Y7, Y8   // gj >= lane gmax2
+	VBLENDVPD Y8, Y7, Y10, Y10
+	VADDPD Y7, Y0, Y8           // diff = gmax + gj
+	VMULPD Y6, Y2, Y9           // yi2*l
+	VCVTPS2PD (R8)(AX*4), Y15   // qi, widened (exact)
+	VMULPD Y15, Y9, Y9          // (yi2*l)*qi
+	VADDPD (DX)(AX*8), Y1, Y15  // qdi + qd
+	VSUBPD Y9, Y15, Y15         // quad = (qdi + qd) - (yi2*l)*qi
+	VCMPPD $0x12, Y4, Y15, Y9   // quad <= 0 (LE_OQ)
+	VBLENDVPD Y9, Y3, Y15, Y15  // τ there
+	VCMPPD $0x1e, Y4, Y8, Y6    // diff > 0 (GT_OQ)
+	// An entry whose diff² < bound·quad cannot beat its lane's best od
+	// (lowPassGo's test): when no lane of the four has a candidate that
+	// passes it, the division and the blends are skipped.
+	VMULPD Y8, Y8, Y9           // diff*diff
+	VMULPD Y13, Y15, Y7         // bound*quad
+	VCMPPD $0x15, Y7, Y9, Y7    // !(diff² < bound·quad) (NLT_UQ)
+	VANDPD Y6, Y7, Y7
+	VMOVMSKPD Y7, BX
+	TESTL BX, BX
+	JZ lowskip32loopnext
+	VXORPD Y5, Y8, Y9           // -diff
+	VMULPD Y8, Y9, Y9           // (-diff)*diff
+	VDIVPD Y15, Y9, Y9          // od = (-diff*diff)/quad
+	VCMPPD $0x12, Y11, Y9, Y7   // od <= lane od (LE_OQ)
+	VANDPD Y6, Y7, Y7
+	VBLENDVPD Y7, Y9, Y11, Y11
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	VPADDQ iota4<>(SB), Y14, Y14 // the four entries' indices
+	VBLENDVPD Y7, Y14, Y12, Y12
+	VXORPD Y5, Y11, Y14         // -lane od
+	VCMPPD $0x1e, boundTiny<>(SB), Y14, Y7 // -od > 1e-280 (GT_OQ)
+	VMULPD boundFactor<>(SB), Y14, Y14     // -od·(1 - 1e-9)
+	VANDPD Y7, Y14, Y13         // lane bound, 0 where od is not below -1e-280
+
+lowskip32loopnext:
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT lowskip32loop
 
 	VEXTRACTF128 $1, Y10, X6
 	VMAXPD X6, X10, X10

@@ -32,3 +32,11 @@ func gradPass32AVX2(grad *float64, qi, qj *float32, up *float64, n int, dai, daj
 func lowPass32AVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
 	panic("solver: lowPass32AVX2 without AVX2")
 }
+
+func lowPassSkipAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
+	panic("solver: lowPassSkipAVX2 without AVX2")
+}
+
+func lowPass32SkipAVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
+	panic("solver: lowPass32SkipAVX2 without AVX2")
+}

@@ -302,3 +302,54 @@ func TestColumnSweepsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestLowPassSkipsExactly: lowPass's skipping AVX2 loop (long active sets,
+// here every length) skips the division of four entries when none can beat
+// its lane's best od (diff² < bound·quad), so on long columns most are
+// skipped; the choice and gmax2 must stay the Go
+// loop's, in float64 and float32, with near-ties (entries a few ulps from
+// the best), tiny quotients (od near -1e-300, where the bound is 0) and
+// huge ones.
+func TestLowPassSkipsExactly(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine: only the Go sweeps run")
+	}
+	defer func(v bool, m int) { useAVX2, skipMinLen = v, m }(useAVX2, skipMinLen)
+	skipMinLen = 4 // every length takes the skipping loop
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n := 4 + rng.IntN(3000)
+		scale := []float64{1, 1e-150, 1e150, 1e-3}[trial%4]
+		g, low, qd := make([]float64, n), make([]float64, n), make([]float64, n)
+		q32 := make([]float32, n)
+		for k := range n {
+			g[k] = rng.NormFloat64() * scale
+			y := float64(1 - 2*rng.IntN(2))
+			low[k] = y
+			if rng.IntN(4) == 0 {
+				low[k] = math.NaN()
+			}
+			qd[k] = 1
+			q32[k] = float32(rng.Float64()*2 - 1)
+			if trial%3 == 0 && k > 0 && rng.IntN(8) == 0 { // near-ties: a copy of an earlier entry, a few ulps off
+				p := rng.IntN(k)
+				g[k] = math.Nextafter(g[p], math.Inf(rng.IntN(2)*2-1))
+				low[k], q32[k] = low[p], q32[p]
+			}
+		}
+		q := make([]float64, n)
+		widen(q, q32)
+		gmax, qdi, yi2 := math.Abs(rng.NormFloat64())*scale, 1.0, float64(2-4*rng.IntN(2))
+		useAVX2 = false
+		wantG2, wantJ := lowPass(g, low, qd, q, gmax, qdi, yi2)
+		useAVX2 = true
+		gotG2, gotJ := lowPass(g, low, qd, q, gmax, qdi, yi2)
+		if gotJ != wantJ || math.Float64bits(gotG2) != math.Float64bits(wantG2) {
+			t.Fatalf("trial %d (n %d, scale %g): lowPass AVX2 (%g, %d), Go (%g, %d)", trial, n, scale, gotG2, gotJ, wantG2, wantJ)
+		}
+		gotG2, gotJ = lowPassCol(g, low, qd, column{s: q32}, gmax, qdi, yi2)
+		if gotJ != wantJ || math.Float64bits(gotG2) != math.Float64bits(wantG2) {
+			t.Fatalf("trial %d (n %d, scale %g): lowPass32 AVX2 (%g, %d), Go (%g, %d)", trial, n, scale, gotG2, gotJ, wantG2, wantJ)
+		}
+	}
+}
