@@ -20,11 +20,21 @@ import "math"
 // od = -b²/a over b = gmax + gj > 0, a = qdi + qd_j - yi2·low_j·qi_j (τ when
 // a ≤ 0), ties to the last; j is -1 when no b > 0.
 func lowPass(g, low, qd, qi []float64, gmax, qdi, yi2 float64) (gmax2 float64, j int) {
+	return lowPassLanes(lowPassAVX2, lowPassSkipAVX2, g, low, qd, qi, gmax, qdi, yi2)
+}
+
+// lowPassAsm is the form of lowPass's AVX2 loops, over the first n entries
+// (n a multiple of 4, at least 4), the column in either precision.
+type lowPassAsm[E float32 | float64] func(grad, low, qd *float64, qi *E, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+
+// lowPassLanes is lowPass on a column of either precision: the AVX2 loop
+// pass (skip on active sets of skipMinLen or more) over the entries in
+// fours, lowPassGo over the tail, or lowPassGo alone without AVX2.
+func lowPassLanes[E float32 | float64](pass, skip lowPassAsm[E], g, low, qd []float64, qi []E, gmax, qdi, yi2 float64) (gmax2 float64, j int) {
 	if useAVX2 && len(low) >= 4 {
 		n4 := len(low) &^ 3
-		pass := lowPassAVX2
 		if n4 >= skipMinLen {
-			pass = lowPassSkipAVX2
+			pass = skip
 		}
 		gmax2, od, j := pass(&g[0], &low[0], &qd[0], &qi[0], n4, gmax, qdi, yi2)
 		// The tail's entries come last: a tie goes to them.
@@ -196,25 +206,7 @@ func lowPassCol(g, low, qd []float64, qi column, gmax, qdi, yi2 float64) (gmax2 
 	if qi.s == nil {
 		return lowPass(g, low, qd, qi.d, gmax, qdi, yi2)
 	}
-	q := qi.s
-	if useAVX2 && len(low) >= 4 {
-		n4 := len(low) &^ 3
-		pass := lowPass32AVX2
-		if n4 >= skipMinLen {
-			pass = lowPass32SkipAVX2
-		}
-		gmax2, od, j := pass(&g[0], &low[0], &qd[0], &q[0], n4, gmax, qdi, yi2)
-		g2, odt, jt := lowPassGo(g[n4:], low[n4:], qd[n4:], q[n4:], gmax, qdi, yi2)
-		if g2 > gmax2 {
-			gmax2 = g2
-		}
-		if jt >= 0 && odt <= od {
-			j = n4 + jt
-		}
-		return gmax2, j
-	}
-	gmax2, _, j = lowPassGo(g, low, qd, q, gmax, qdi, yi2)
-	return gmax2, j
+	return lowPassLanes(lowPass32AVX2, lowPass32SkipAVX2, g, low, qd, qi.s, gmax, qdi, yi2)
 }
 
 // gradPassCol is gradPass on two columns in either precision (both the
