@@ -290,7 +290,7 @@ func (pr *giProblem) nu() float64 {
 
 // giState is the criterion and everything it was computed from at one B.
 type giState struct {
-	B   *mat.SymDense
+	B   mat.Symmetric // *mat.SymDense, or *mat.DiagDense on the diagonal path
 	K   *mat.SymDense
 	svm solver.SVCResult
 	rad solver.RadiusResult
@@ -300,7 +300,7 @@ type giState struct {
 // kernelOf returns the Gaussian kernel with Q = B², in the compact form of
 // the parameterisation (isotropic and diagonal B give isotropic and
 // diagonal Q).
-func (pr *giProblem) kernelOf(B *mat.SymDense) (*kernel.Gaussian, error) {
+func (pr *giProblem) kernelOf(B mat.Symmetric) (*kernel.Gaussian, error) {
 	d := B.SymmetricDim()
 	switch {
 	case pr.param == giIso:
@@ -320,7 +320,7 @@ func (pr *giProblem) kernelOf(B *mat.SymDense) (*kernel.Gaussian, error) {
 
 // eval solves the SVM and the radius QP at B (warm-started from prev when
 // not nil) and returns T = R²‖w‖².
-func (pr *giProblem) eval(ctx context.Context, B *mat.SymDense, prev *giState) (*giState, error) {
+func (pr *giProblem) eval(ctx context.Context, B mat.Symmetric, prev *giState) (*giState, error) {
 	kern, err := pr.kernelOf(B)
 	if err != nil {
 		return nil, err
@@ -618,6 +618,9 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	s.beginIterations(steps, steps)
 
 	g := &giDescent{pr: pr, rp: newIRpropPlus(d), B0: isoB(d, sigma), res: res}
+	if pr.diag {
+		g.B0 = isoDiagB(d, sigma)
+	}
 	dr := driver{
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
 		record: tracer(start, &res.Trace, s.stepRecorder()),
@@ -683,7 +686,7 @@ func (s GISettings) chooseC(ctx context.Context, train *dataio.Dataset, pr *giPr
 type giDescent struct {
 	pr        *giProblem
 	rp        *irpropPlus
-	B0        *mat.SymDense
+	B0        mat.Symmetric
 	res       *Result
 	cur, best *giState
 	nsv0      int
@@ -712,7 +715,7 @@ func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 	}
 	d := cur.B.SymmetricDim()
 	var grad mat.SymDense
-	param.project(&grad, chartGrad(cur.B, pr.gradQ(cur)))
+	param.project(&grad, chartGrad(cur.B.(*mat.SymDense), pr.gradQ(cur)))
 	S := g.rp.step(&grad, g.worse)
 	param.project(S, S)
 	g.rp.setLast(S)
@@ -746,9 +749,8 @@ func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 // stepDiag is step for a diagonal B = diag(b) without a d×d product: ξ's
 // diagonal is 4 b_k² G_kk (chartGrad's B²G + GB² + 2BGB, whose off-diagonal
 // part every diagonal projection drops), G_kk from kernel.GaussianGradDiag,
-// O(m²d); S is diagonal, so e^{-S} B e^{-S} = diag(b_k e^{-2s_k}). B is
-// still kept as a d×d matrix (O(d²) to fill, nothing cubic), the layout of
-// giState and of the checkpoints.
+// O(m²d); S is diagonal, so e^{-S} B e^{-S} = diag(b_k e^{-2s_k}). B is a
+// mat.DiagDense (the checkpoints keep it d×d, their layout).
 func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
 	pr, param, cur := g.pr, g.pr.param, g.cur
 	d := cur.B.SymmetricDim()
@@ -761,13 +763,13 @@ func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
 	S := g.rp.stepDiag(xi, g.worse)
 	param.projectDiag(S)
 	g.rp.setLastDiag(S)
-	nb := mat.NewSymDense(d, nil)
 	norm := 0.0
 	for k, sk := range S {
 		e := math.Exp(-sk)
-		nb.SetSym(k, k, e*b[k]*e)
+		b[k] = e * b[k] * e
 		norm += sk * sk
 	}
+	nb := mat.NewDiagDense(d, b)
 	next, err := pr.eval(ctx, nb, cur)
 	if err != nil {
 		return move{}, err
@@ -888,7 +890,14 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 				return fmt.Errorf("gi: a kept state of another dimension")
 			}
 			restore := func(k giKept) (*giState, error) {
-				B := mat.NewSymDense(d, k.B)
+				var B mat.Symmetric = mat.NewSymDense(d, k.B)
+				if pr.diag {
+					b := make([]float64, d)
+					for i := range b {
+						b[i] = k.B[i*d+i]
+					}
+					B = mat.NewDiagDense(d, b)
+				}
 				kern, err := pr.kernelOf(B)
 				if err != nil {
 					return nil, err
@@ -920,6 +929,15 @@ func isoB(d int, sigma float64) *mat.SymDense {
 		B.SetSym(k, k, 1/sigma)
 	}
 	return B
+}
+
+// isoDiagB is isoB as a diagonal matrix (the diagonal path's).
+func isoDiagB(d int, sigma float64) *mat.DiagDense {
+	b := make([]float64, d)
+	for k := range b {
+		b[k] = 1 / sigma
+	}
+	return mat.NewDiagDense(d, b)
 }
 
 // giParamLetters lists A–E (evidence runs and tests range over them).

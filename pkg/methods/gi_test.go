@@ -196,7 +196,7 @@ func giFixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
 }
 
 // giChartPoint returns e^{hE} B e^{hE}.
-func giChartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
+func giChartPoint(t *testing.T, B mat.Symmetric, E *mat.SymDense, h float64) *mat.SymDense {
 	var a mat.SymDense
 	a.ScaleSym(-h, E) // CongruenceStep applies e^{-S}
 	out := mat.NewSymDense(B.SymmetricDim(), nil)
@@ -206,7 +206,7 @@ func giChartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
 	return out
 }
 
-func giSquared(B *mat.SymDense) *mat.SymDense {
+func giSquared(B mat.Symmetric) *mat.SymDense {
 	var q mat.SymDense
 	q.SymOuterK(1, B)
 	return &q
@@ -223,7 +223,7 @@ func TestGIGradFixedAlphaBeta(t *testing.T) {
 				t.Fatalf("fixed-α/β T = %.12g, solver's T = %.12g", v, st.T)
 			}
 			G := pr.gradQ(st)
-			xi := chartGrad(st.B, G)
+			xi := chartGrad(st.B.(*mat.SymDense), G)
 			rng := rand.New(rand.NewPCG(12, 1))
 			for k := 0; k < 3; k++ {
 				E := giRandSym(rng, Q.SymmetricDim())
@@ -257,7 +257,7 @@ func TestGIGradChain(t *testing.T) {
 		for _, param := range []giParam{giIso, giDiag, giFull} {
 			t.Run(fmt.Sprintf("%v/%v", margin, param), func(t *testing.T) {
 				pr, st := giSetup(t, 60, margin, param, 1e-10)
-				xi := chartGrad(st.B, pr.gradQ(st))
+				xi := chartGrad(st.B.(*mat.SymDense), pr.gradQ(st))
 				rng := rand.New(rand.NewPCG(13, uint64(param)))
 				E := giRandSym(rng, st.B.SymmetricDim())
 				param.project(E, E)
@@ -670,7 +670,7 @@ func TestGIDiagPathGradient(t *testing.T) {
 				}
 				pr := &giProblem{X: ds.X, y: ds.Y, param: p, margin: solver.L2, C: 1}
 				var full mat.SymDense
-				p.project(&full, chartGrad(st.B, pr.gradQ(st)))
+				p.project(&full, chartGrad(st.B.(*mat.SymDense), pr.gradQ(st)))
 				b := make([]float64, d)
 				for k := range b {
 					b[k] = st.B.At(k, k)
