@@ -438,6 +438,59 @@ type irpropPlus struct {
 	d           int
 	delta, prev []float64 // per entry: step size Δ, last derivative
 	last        []float64 // last change applied
+	// diagOnly: the entries are the diagonal's only (the diagonal path's,
+	// newIRpropPlusDiag); every off-diagonal entry is at its start, Δ0,
+	// derivative 0, change 0 (see stepDiag), and full gives them back.
+	diagOnly bool
+}
+
+// newIRpropPlusDiag is newIRpropPlus holding the diagonal entries only, for
+// stepDiag.
+func newIRpropPlusDiag(d int) *irpropPlus {
+	r := &irpropPlus{d: d, delta: make([]float64, d), prev: make([]float64, d), last: make([]float64, d), diagOnly: true}
+	for i := range r.delta {
+		r.delta[i] = giRpropDelta0
+	}
+	return r
+}
+
+// full returns the state of every upper-triangle entry (the checkpoints'
+// layout whatever the path): r's own slices, or for diagOnly new ones with
+// the off-diagonal entries at their start.
+func (r *irpropPlus) full() (delta, prev, last []float64) {
+	if !r.diagOnly {
+		return r.delta, r.prev, r.last
+	}
+	m := r.d * (r.d + 1) / 2
+	delta, prev, last = make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := range delta {
+		delta[i] = giRpropDelta0
+	}
+	for i := 0; i < r.d; i++ {
+		k := i*r.d - i*(i-1)/2
+		delta[k], prev[k], last[k] = r.delta[i], r.prev[i], r.last[i]
+	}
+	return delta, prev, last
+}
+
+// setFull sets r from the full layout (full's inverse); false if the lengths
+// are not d(d+1)/2.
+func (r *irpropPlus) setFull(delta, prev, last []float64) bool {
+	m := r.d * (r.d + 1) / 2
+	if len(delta) != m || len(prev) != m || len(last) != m {
+		return false
+	}
+	if !r.diagOnly {
+		copy(r.delta, delta)
+		copy(r.prev, prev)
+		copy(r.last, last)
+		return true
+	}
+	for i := 0; i < r.d; i++ {
+		k := i*r.d - i*(i-1)/2
+		r.delta[i], r.prev[i], r.last[i] = delta[k], prev[k], last[k]
+	}
+	return true
 }
 
 func newIRpropPlus(d int) *irpropPlus {
@@ -484,7 +537,12 @@ func (r *irpropPlus) entry(k int, gi float64, worse bool) float64 {
 
 // diagIndex is the position of the diagonal entry (i, i) among the upper
 // triangle's entries, row by row.
-func (r *irpropPlus) diagIndex(i int) int { return i*r.d - i*(i-1)/2 }
+func (r *irpropPlus) diagIndex(i int) int {
+	if r.diagOnly {
+		return i
+	}
+	return i*r.d - i*(i-1)/2
+}
 
 // stepDiag is step for a diagonal g given as its diagonal: only the
 // diagonal entries' state moves. (On a projected diagonal g, step leaves
@@ -617,9 +675,11 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	res.Init = init + note
 	s.beginIterations(steps, steps)
 
-	g := &giDescent{pr: pr, rp: newIRpropPlus(d), B0: isoB(d, sigma), res: res}
+	g := &giDescent{pr: pr, res: res}
 	if pr.diag {
-		g.B0 = isoDiagB(d, sigma)
+		g.rp, g.B0 = newIRpropPlusDiag(d), isoDiagB(d, sigma)
+	} else {
+		g.rp, g.B0 = newIRpropPlus(d), isoB(d, sigma)
 	}
 	dr := driver{
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
@@ -877,7 +937,7 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 			if !st.BestIsCur {
 				st.Best = giKeep(st.best)
 			}
-			st.Delta, st.Prev, st.Last = rp.delta, rp.prev, rp.last
+			st.Delta, st.Prev, st.Last = rp.full()
 			return st
 		},
 		load: func(decode func(any) error) error {
@@ -886,7 +946,7 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 				return err
 			}
 			d := rp.d
-			if len(st.Delta) != len(rp.delta) || len(st.Cur.B) != d*d || (!st.BestIsCur && len(st.Best.B) != d*d) {
+			if len(st.Delta) != d*(d+1)/2 || len(st.Cur.B) != d*d || (!st.BestIsCur && len(st.Best.B) != d*d) {
 				return fmt.Errorf("gi: a kept state of another dimension")
 			}
 			restore := func(k giKept) (*giState, error) {
@@ -914,9 +974,9 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 					return err
 				}
 			}
-			copy(rp.delta, st.Delta)
-			copy(rp.prev, st.Prev)
-			copy(rp.last, st.Last)
+			if !rp.setFull(st.Delta, st.Prev, st.Last) {
+				return fmt.Errorf("gi: a kept state of another dimension")
+			}
 			locals(&st, true)
 			return nil
 		}}

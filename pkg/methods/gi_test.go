@@ -782,10 +782,12 @@ func giTestAccuracy(t *testing.T, train, test *dataio.Dataset, st *giState) floa
 
 // TestIRpropPlusDiag: on projected diagonal derivatives, stepDiag makes the
 // steps step makes and leaves the same state (off-diagonal entries at Δ0,
-// derivative 0, change 0).
+// derivative 0, change 0), held whole or (newIRpropPlusDiag) on the
+// diagonal only, whose full layout (the checkpoints') is the whole one's
+// and loads back.
 func TestIRpropPlusDiag(t *testing.T) {
 	const d = 4
-	full, diag := newIRpropPlus(d), newIRpropPlus(d)
+	full, diag, diagOnly := newIRpropPlus(d), newIRpropPlus(d), newIRpropPlusDiag(d)
 	rng := rand.New(rand.NewPCG(22, 1))
 	for k := 0; k < 12; k++ {
 		g := make([]float64, d)
@@ -797,6 +799,9 @@ func TestIRpropPlusDiag(t *testing.T) {
 		worse := k%3 == 2
 		S := full.step(G, worse)
 		s := diag.stepDiag(g, worse)
+		if s2 := diagOnly.stepDiag(g, worse); fmt.Sprint(s2) != fmt.Sprint(s) {
+			t.Fatalf("step %d: diagonal-only %v, whole %v", k, s2, s)
+		}
 		for i := 0; i < d; i++ {
 			for j := 0; j < d; j++ {
 				want := 0.0
@@ -812,8 +817,17 @@ func TestIRpropPlusDiag(t *testing.T) {
 		giParam(giDiagDet).projectDiag(s)
 		full.setLast(S)
 		diag.setLastDiag(s)
-		if fmt.Sprint(full.delta, full.prev, full.last) != fmt.Sprint(diag.delta, diag.prev, diag.last) {
-			t.Fatalf("step %d: states differ:\n%v %v %v\n%v %v %v", k, full.delta, full.prev, full.last, diag.delta, diag.prev, diag.last)
+		diagOnly.setLastDiag(s)
+		want := fmt.Sprint(full.full())
+		if got := fmt.Sprint(diag.full()); got != want {
+			t.Fatalf("step %d: states differ:\n%v\n%v", k, want, got)
+		}
+		if got := fmt.Sprint(diagOnly.full()); got != want {
+			t.Fatalf("step %d: diagonal-only state:\n%v\nwhole:\n%v", k, got, want)
+		}
+		back := newIRpropPlusDiag(d)
+		if !back.setFull(full.full()) || fmt.Sprint(back.full()) != want {
+			t.Fatalf("step %d: the full layout does not load back", k)
 		}
 	}
 }
