@@ -86,9 +86,10 @@ type GISettings struct {
 	// default 1e-4; negative: never) for 5 steps in a row.
 	Tol float64
 
-	// diagPath forces the diagonal path (giProblem.diag) at any d for A, B
-	// and C (tests compare it with the full path).
-	diagPath bool
+	// path forces the diagonal path (giPathDiag: giProblem.diag) or the
+	// full one (giPathFull) at any d for A, B and C (tests and benchmarks
+	// compare them); 0 chooses by giDiagPathMinDim.
+	path int
 }
 
 // Name returns "gi".
@@ -280,6 +281,12 @@ type giProblem struct {
 // numbers every table at small d was made with. The diagonal path's numbers
 // agree to rounding (TestGIDiagPath*), not to the bit.
 const giDiagPathMinDim = 64
+
+// GISettings.path's forcings.
+const (
+	giPathDiag = 1
+	giPathFull = -1
+)
 
 func (pr *giProblem) nu() float64 {
 	if pr.margin == solver.L2 {
@@ -639,7 +646,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		param, why = giAutoParam(train.Len(), train.Dim())
 	}
 	pr := &giProblem{X: train.X, y: train.Y, param: param, s: s.settings()}
-	pr.diag = param.diagonal() && (s.diagPath || train.Dim() > giDiagPathMinDim)
+	pr.diag = param.diagonal() && (s.path == giPathDiag || s.path == 0 && train.Dim() > giDiagPathMinDim)
 	pr.margin = solver.L2
 	if s.Margin == "hard" {
 		pr.margin = solver.Hard

@@ -634,7 +634,7 @@ func BenchmarkGITune(b *testing.B) {
 
 // giWide returns the first n heart rows with d columns: heart's 13, then
 // pseudo-random columns in [-1, 1] (seeded), or the first d of heart's.
-func giWide(t *testing.T, n, d int) *dataio.Dataset {
+func giWide(t testing.TB, n, d int) *dataio.Dataset {
 	t.Helper()
 	ds := giHeart(t, n)
 	rng := rand.New(rand.NewPCG(21, uint64(d)))
@@ -661,7 +661,7 @@ func TestGIDiagPathGradient(t *testing.T) {
 		ds := giWide(t, 80, d)
 		for _, p := range []giParam{giIso, giDiagDet, giDiag} {
 			t.Run(fmt.Sprintf("d=%d/%v", d, p), func(t *testing.T) {
-				_, st, err := GISettings{Common: Common{C: 1}, Param: p.String(), Steps: 4, Tol: -1}.run(context.Background(), ds)
+				_, st, err := GISettings{Common: Common{C: 1}, Param: p.String(), Steps: 4, Tol: -1, path: giPathFull}.run(context.Background(), ds)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -706,8 +706,8 @@ func TestGIDiagPathRun(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			var runs [2]*Result
 			var states [2]*giState
-			for i, forced := range []bool{false, true} {
-				s := GISettings{Common: Common{C: 1}, Param: p, Steps: 30, diagPath: forced}
+			for i, path := range []int{giPathFull, giPathDiag} {
+				s := GISettings{Common: Common{C: 1}, Param: p, Steps: 30, path: path}
 				res, st, err := s.run(context.Background(), train)
 				if err != nil {
 					t.Fatal(err)
