@@ -278,9 +278,13 @@ type giProblem struct {
 // diagonal path (giDescent.stepDiag: O(m²d) per step, no d×d product, no
 // matrix exponential) when d exceeds it; at and below it they keep the full
 // path (chartGrad's d³ products, the eigendecomposition of S), whose
-// numbers every table at small d was made with. The diagonal path's numbers
-// agree to rounding (TestGIDiagPath*), not to the bit.
-const giDiagPathMinDim = 64
+// numbers every table at small d was made with (a1a, d = 123, the largest in
+// docs/methods.md's gi tables). The diagonal path's numbers agree to
+// rounding (TestGIDiagPath*), not to the bit. BenchmarkGIPath (param C, 10
+// steps on 80 rows, 2026-12-07, load 5): the full path 1.7 ms a step at
+// d = 64, 9–17 ms at 128, 120 ms at 256, 1 s at 512; the diagonal path
+// 0.5, 2, 4 and 10 ms. Up to 128 the full path stays affordable.
+const giDiagPathMinDim = 128
 
 // GISettings.path's forcings.
 const (
