@@ -53,6 +53,11 @@ import (
 // trace" is tr A = 0, i.e. det B constant (docs/design.md "gi: the
 // radius-margin gradient").
 //
+// For A, B and C above d = 128 (giDiagPathMinDim) the step works on B's
+// diagonal alone (giDescent.stepDiag: ξ_kk = 4 b_k² G_kk, O(m²d), and
+// B ← diag(b_k e^{-2s_k})), with the full path's numbers to rounding: at 778
+// features it is what lets gi run at all.
+//
 // The start is isotropic, B = I/σ with σ Jaakkola's heuristic: the median
 // over positive points of the distance to the nearest negative point (§3).
 //
