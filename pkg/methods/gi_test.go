@@ -831,3 +831,47 @@ func TestIRpropPlusDiag(t *testing.T) {
 		}
 	}
 }
+
+// TestGIDiagPathResumesFullPathCheckpoint: the two paths keep the same
+// checkpoint layout (B as d×d, iRprop+ over d(d+1)/2 entries), so a run of
+// param C cut after k steps of the full path and resumed on the diagonal
+// path (as a checkpoint from before the diagonal path resumes at d > 128)
+// reads the kept state and ends where the full path does, T to 1e-9.
+func TestGIDiagPathResumesFullPathCheckpoint(t *testing.T) {
+	train := giHeart(t, 120)
+	spec := func(path int, cp *cutCheckpoint) GISettings {
+		return GISettings{Param: "C", Steps: 12, Tol: -1, path: path, Common: Common{C: 1, Checkpoint: cp}}
+	}
+	full := &cutCheckpoint{limit: 1 << 30}
+	want, _, err := spec(giPathFull, full).run(context.Background(), train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(full.keys)
+	if n < 6 {
+		t.Fatalf("%d steps kept", n)
+	}
+	cut := &cutCheckpoint{limit: 1 << 30}
+	for _, key := range full.keys[:n/2] {
+		cut.Record(key, full.m[key])
+	}
+	got, _, err := spec(giPathDiag, cut).run(context.Background(), train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.recalled < 1 {
+		t.Fatalf("the resumed run read no kept outcome")
+	}
+	if len(got.Trace) != len(want.Trace) {
+		t.Fatalf("trace %d steps, want %d", len(got.Trace), len(want.Trace))
+	}
+	for k := range want.Trace {
+		if w, g := want.Trace[k].Objective, got.Trace[k].Objective; math.Abs(w-g) > 1e-9*w {
+			t.Errorf("step %d: T %.15g, full path %.15g", k, g, w)
+		}
+	}
+	if math.Abs(got.CriterionEnd-want.CriterionEnd) > 1e-9*want.CriterionEnd || want.CriterionEnd >= 0.95*want.CriterionStart {
+		t.Errorf("criterion %g → %g, full path %g → %g", got.CriterionStart, got.CriterionEnd, want.CriterionStart, want.CriterionEnd)
+	}
+	t.Logf("%d steps kept, resumed after %d: T %.6g → %.6g", n, n/2, want.CriterionStart, want.CriterionEnd)
+}
