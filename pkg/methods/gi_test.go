@@ -832,46 +832,79 @@ func TestIRpropPlusDiag(t *testing.T) {
 	}
 }
 
-// TestGIDiagPathResumesFullPathCheckpoint: the two paths keep the same
-// checkpoint layout (B as d×d, iRprop+ over d(d+1)/2 entries), so a run of
-// param C cut after k steps of the full path and resumed on the diagonal
-// path (as a checkpoint from before the diagonal path resumes at d > 128)
-// reads the kept state and ends where the full path does, T to 1e-9.
-func TestGIDiagPathResumesFullPathCheckpoint(t *testing.T) {
+// TestGIPathsResumeEachOthersCheckpoints: a run of param C cut after k
+// steps of one path and resumed on the other reads the kept state and ends
+// where the first path does, T to 1e-9: the full path's layout (B d×d,
+// iRprop+ over d(d+1)/2 entries, the layout of every state kept before the
+// diagonal path) resumes on the diagonal path, as such a checkpoint does at
+// d > 128, and the diagonal path's compact layout (giLoop.Diag: d numbers
+// each) on the full path.
+func TestGIPathsResumeEachOthersCheckpoints(t *testing.T) {
 	train := giHeart(t, 120)
 	spec := func(path int, cp *cutCheckpoint) GISettings {
 		return GISettings{Param: "C", Steps: 12, Tol: -1, path: path, Common: Common{C: 1, Checkpoint: cp}}
 	}
-	full := &cutCheckpoint{limit: 1 << 30}
-	want, _, err := spec(giPathFull, full).run(context.Background(), train)
-	if err != nil {
-		t.Fatal(err)
+	for _, paths := range [][2]int{{giPathFull, giPathDiag}, {giPathDiag, giPathFull}} {
+		t.Run(fmt.Sprint(paths), func(t *testing.T) {
+			full := &cutCheckpoint{limit: 1 << 30}
+			want, _, err := spec(paths[0], full).run(context.Background(), train)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(full.keys)
+			if n < 6 {
+				t.Fatalf("%d steps kept", n)
+			}
+			cut := &cutCheckpoint{limit: 1 << 30}
+			for _, key := range full.keys[:n/2] {
+				cut.Record(key, full.m[key])
+			}
+			got, _, err := spec(paths[1], cut).run(context.Background(), train)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cut.recalled < 1 {
+				t.Fatalf("the resumed run read no kept outcome")
+			}
+			if len(got.Trace) != len(want.Trace) {
+				t.Fatalf("trace %d steps, want %d", len(got.Trace), len(want.Trace))
+			}
+			for k := range want.Trace {
+				if w, g := want.Trace[k].Objective, got.Trace[k].Objective; math.Abs(w-g) > 1e-9*w {
+					t.Errorf("step %d: T %.15g, uninterrupted %.15g", k, g, w)
+				}
+			}
+			if math.Abs(got.CriterionEnd-want.CriterionEnd) > 1e-9*want.CriterionEnd || want.CriterionEnd >= 0.95*want.CriterionStart {
+				t.Errorf("criterion %g → %g, uninterrupted %g → %g", got.CriterionStart, got.CriterionEnd, want.CriterionStart, want.CriterionEnd)
+			}
+			t.Logf("%d steps kept, resumed after %d: T %.6g → %.6g", n, n/2, want.CriterionStart, want.CriterionEnd)
+		})
 	}
-	n := len(full.keys)
-	if n < 6 {
-		t.Fatalf("%d steps kept", n)
-	}
-	cut := &cutCheckpoint{limit: 1 << 30}
-	for _, key := range full.keys[:n/2] {
-		cut.Record(key, full.m[key])
-	}
-	got, _, err := spec(giPathDiag, cut).run(context.Background(), train)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cut.recalled < 1 {
-		t.Fatalf("the resumed run read no kept outcome")
-	}
-	if len(got.Trace) != len(want.Trace) {
-		t.Fatalf("trace %d steps, want %d", len(got.Trace), len(want.Trace))
-	}
-	for k := range want.Trace {
-		if w, g := want.Trace[k].Objective, got.Trace[k].Objective; math.Abs(w-g) > 1e-9*w {
-			t.Errorf("step %d: T %.15g, full path %.15g", k, g, w)
+}
+
+// TestGIDiagPathKeepsDiagonals: the diagonal path's kept state holds each
+// B's diagonal and iRprop+'s d entries (giLoop.Diag), the full path's B d×d
+// and d(d+1)/2 entries.
+func TestGIDiagPathKeepsDiagonals(t *testing.T) {
+	const d = 5
+	st := &giState{B: isoDiagB(d, 2), T: 1}
+	for _, diag := range []bool{false, true} {
+		rp := newIRpropPlus(d)
+		if diag {
+			rp = newIRpropPlusDiag(d)
+		}
+		ls := giLoopState(Common{Checkpoint: &cutCheckpoint{}}, &giProblem{param: giDiag, diag: diag}, rp, func(l *giLoop, load bool) {
+			if !load {
+				l.cur, l.best = st, st
+			}
+		})
+		l := ls.save().(giLoop)
+		nb, nr := d*d, d*(d+1)/2
+		if diag {
+			nb, nr = d, d
+		}
+		if l.Diag != diag || len(l.Cur.B) != nb || len(l.Delta) != nr || len(l.Prev) != nr || len(l.Last) != nr || l.Cur.B[0] != 0.5 {
+			t.Errorf("diagonal path %v: Diag %v, %d numbers of B (B_00 %g), %d of iRprop+; want %d and %d", diag, l.Diag, len(l.Cur.B), l.Cur.B[0], len(l.Delta), nb, nr)
 		}
 	}
-	if math.Abs(got.CriterionEnd-want.CriterionEnd) > 1e-9*want.CriterionEnd || want.CriterionEnd >= 0.95*want.CriterionStart {
-		t.Errorf("criterion %g → %g, full path %g → %g", got.CriterionStart, got.CriterionEnd, want.CriterionStart, want.CriterionEnd)
-	}
-	t.Logf("%d steps kept, resumed after %d: T %.6g → %.6g", n, n/2, want.CriterionStart, want.CriterionEnd)
 }
