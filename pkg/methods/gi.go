@@ -470,9 +470,9 @@ func newIRpropPlusDiag(d int) *irpropPlus {
 	return r
 }
 
-// full returns the state of every upper-triangle entry (the checkpoints'
-// layout whatever the path): r's own slices, or for diagOnly new ones with
-// the off-diagonal entries at their start.
+// full returns the state of every upper-triangle entry (the full path's
+// checkpoint layout): r's own slices, or for diagOnly new ones with the
+// off-diagonal entries at their start.
 func (r *irpropPlus) full() (delta, prev, last []float64) {
 	if !r.diagOnly {
 		return r.delta, r.prev, r.last
