@@ -89,6 +89,7 @@ func TestCheckpointResumesEveryMethod(t *testing.T) {
 		{"lccp-multiclass", LCCPSettings{MaxIter: 4}, "wine.scale"},
 		{"svm-multiclass", SVMSettings{}, "wine.scale"},
 		{"gi-full", GISettings{Param: "full", Steps: 5, Common: Common{C: 1}}, ""},
+		{"gi-diag-path", GISettings{Param: "C", Steps: 6, Common: Common{C: 1}, path: giPathDiag}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,6 +53,11 @@ import (
 // trace" is tr A = 0, i.e. det B constant (docs/design.md "gi: the
 // radius-margin gradient").
 //
+// For A, B and C above d = 128 (giDiagPathMinDim) the step works on B's
+// diagonal alone (giDescent.stepDiag: ξ_kk = 4 b_k² G_kk, O(m²d), and
+// B ← diag(b_k e^{-2s_k})), with the full path's numbers to rounding: at 778
+// features it is what lets gi run at all.
+//
 // The start is isotropic, B = I/σ with σ Jaakkola's heuristic: the median
 // over positive points of the distance to the nearest negative point (§3).
 //
@@ -85,6 +90,11 @@ type GISettings struct {
 	// Tol: the run has converged when T changes by less than Tol (relative,
 	// default 1e-4; negative: never) for 5 steps in a row.
 	Tol float64
+
+	// path forces the diagonal path (giPathDiag: giProblem.diag) or the
+	// full one (giPathFull) at any d for A, B and C (tests and benchmarks
+	// compare them); 0 chooses by giDiagPathMinDim.
+	path int
 }
 
 // Name returns "gi".
@@ -217,6 +227,27 @@ func (p giParam) project(dst *mat.SymDense, a mat.Symmetric) {
 	}
 }
 
+// projectDiag is project for a diagonal parameterisation (A, B, C) on the
+// diagonal a of a matrix, in place, with manifold's arithmetic: A the mean,
+// B a less its mean, C a itself.
+func (p giParam) projectDiag(a []float64) {
+	if p == giDiag {
+		return
+	}
+	tr := 0.0
+	for _, v := range a {
+		tr += v
+	}
+	m := tr / float64(len(a))
+	for k := range a {
+		if p == giIso {
+			a[k] = m
+		} else {
+			a[k] -= m
+		}
+	}
+}
+
 func (p giParam) diagonal() bool { return p == giIso || p == giDiagDet || p == giDiag }
 
 // gi defaults.
@@ -243,7 +274,28 @@ type giProblem struct {
 	margin solver.Margin // solver.Hard or solver.L2
 	C      float64       // L2: ν = 1/C
 	s      solver.Settings
+	// diag: the step works on the diagonal of B only (stepDiag): for the
+	// diagonal parameterisations when d > giDiagPathMinDim (or forced).
+	diag bool
 }
+
+// giDiagPathMinDim: the diagonal parameterisations A, B and C take the
+// diagonal path (giDescent.stepDiag: O(m²d) per step, no d×d product, no
+// matrix exponential) when d exceeds it; at and below it they keep the full
+// path (chartGrad's d³ products, the eigendecomposition of S), whose
+// numbers every table at small d was made with (a1a, d = 123, the largest in
+// docs/methods.md's gi tables). The diagonal path's numbers agree to
+// rounding (TestGIDiagPath*), not to the bit. BenchmarkGIPath (param C, 10
+// steps on 80 rows, 2026-12-07, load 5): the full path 1.7 ms a step at
+// d = 64, 9–17 ms at 128, 120 ms at 256, 1 s at 512; the diagonal path
+// 0.5, 2, 4 and 10 ms. Up to 128 the full path stays affordable.
+const giDiagPathMinDim = 128
+
+// GISettings.path's forcings.
+const (
+	giPathDiag = 1
+	giPathFull = -1
+)
 
 func (pr *giProblem) nu() float64 {
 	if pr.margin == solver.L2 {
@@ -254,7 +306,7 @@ func (pr *giProblem) nu() float64 {
 
 // giState is the criterion and everything it was computed from at one B.
 type giState struct {
-	B   *mat.SymDense
+	B   mat.Symmetric // *mat.SymDense, or *mat.DiagDense on the diagonal path
 	K   *mat.SymDense
 	svm solver.SVCResult
 	rad solver.RadiusResult
@@ -264,7 +316,7 @@ type giState struct {
 // kernelOf returns the Gaussian kernel with Q = B², in the compact form of
 // the parameterisation (isotropic and diagonal B give isotropic and
 // diagonal Q).
-func (pr *giProblem) kernelOf(B *mat.SymDense) (*kernel.Gaussian, error) {
+func (pr *giProblem) kernelOf(B mat.Symmetric) (*kernel.Gaussian, error) {
 	d := B.SymmetricDim()
 	switch {
 	case pr.param == giIso:
@@ -284,7 +336,7 @@ func (pr *giProblem) kernelOf(B *mat.SymDense) (*kernel.Gaussian, error) {
 
 // eval solves the SVM and the radius QP at B (warm-started from prev when
 // not nil) and returns T = R²‖w‖².
-func (pr *giProblem) eval(ctx context.Context, B *mat.SymDense, prev *giState) (*giState, error) {
+func (pr *giProblem) eval(ctx context.Context, B mat.Symmetric, prev *giState) (*giState, error) {
 	kern, err := pr.kernelOf(B)
 	if err != nil {
 		return nil, err
@@ -336,6 +388,17 @@ func (pr *giProblem) weights(st *giState) (idx []int, c *mat.SymDense) {
 	return idx, c
 }
 
+// gradQDiag returns the diagonal of gradQ's G, without G.
+func (pr *giProblem) gradQDiag(st *giState) []float64 {
+	idx, c := pr.weights(st)
+	g := make([]float64, pr.X.RawMatrix().Cols)
+	if len(idx) == 0 {
+		return g
+	}
+	kernel.GaussianGradDiag(g, kernel.SelectRows(pr.X, idx), kernel.SelectSym(st.K, idx), c)
+	return g
+}
+
 // gradQ returns G = ∂T/∂Q at st, every entry of Q independent.
 func (pr *giProblem) gradQ(st *giState) *mat.SymDense {
 	idx, c := pr.weights(st)
@@ -370,6 +433,17 @@ func chartGrad(B, G *mat.SymDense) *mat.SymDense {
 	return xi
 }
 
+// chartGradDiag returns the diagonal of chartGrad(diag(b), G) given the
+// diagonal g of G (overwritten): 4 b_k² G_kk, summed as chartGrad does,
+// (B²G)_kk twice and (BGB)_kk twice.
+func chartGradDiag(b, g []float64) []float64 {
+	for k, gk := range g {
+		t1, t2 := (b[k]*b[k])*gk, (b[k]*gk)*b[k]
+		g[k] = t1 + t1 + t2 + t2
+	}
+	return g
+}
+
 // irpropPlus is iRprop+ (Igel & Hüsken 2003, "Empirical evaluation of the
 // improved Rprop learning algorithms", Neurocomputing 50, Fig. 2) on the
 // upper-triangle entries of a symmetric matrix. step returns the change S to
@@ -380,6 +454,73 @@ type irpropPlus struct {
 	d           int
 	delta, prev []float64 // per entry: step size Δ, last derivative
 	last        []float64 // last change applied
+	// diagOnly: the entries are the diagonal's only (the diagonal path's,
+	// newIRpropPlusDiag); every off-diagonal entry is at its start, Δ0,
+	// derivative 0, change 0 (see stepDiag), and full gives them back.
+	diagOnly bool
+}
+
+// newIRpropPlusDiag is newIRpropPlus holding the diagonal entries only, for
+// stepDiag.
+func newIRpropPlusDiag(d int) *irpropPlus {
+	r := &irpropPlus{d: d, delta: make([]float64, d), prev: make([]float64, d), last: make([]float64, d), diagOnly: true}
+	for i := range r.delta {
+		r.delta[i] = giRpropDelta0
+	}
+	return r
+}
+
+// full returns the state of every upper-triangle entry (the full path's
+// checkpoint layout): r's own slices, or for diagOnly new ones with the
+// off-diagonal entries at their start.
+func (r *irpropPlus) full() (delta, prev, last []float64) {
+	if !r.diagOnly {
+		return r.delta, r.prev, r.last
+	}
+	m := r.d * (r.d + 1) / 2
+	delta, prev, last = make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := range delta {
+		delta[i] = giRpropDelta0
+	}
+	for i := 0; i < r.d; i++ {
+		k := i*r.d - i*(i-1)/2
+		delta[k], prev[k], last[k] = r.delta[i], r.prev[i], r.last[i]
+	}
+	return delta, prev, last
+}
+
+// setDiag sets r's diagonal entries from the diagonal layout (d each; the
+// off-diagonal ones, if r holds them, at their start).
+func (r *irpropPlus) setDiag(delta, prev, last []float64) {
+	if !r.diagOnly {
+		for k := range r.delta {
+			r.delta[k], r.prev[k], r.last[k] = giRpropDelta0, 0, 0
+		}
+	}
+	for i := 0; i < r.d; i++ {
+		k := r.diagIndex(i)
+		r.delta[k], r.prev[k], r.last[k] = delta[i], prev[i], last[i]
+	}
+}
+
+// setFull sets r from the full layout (full's inverse); false if the lengths
+// are not d(d+1)/2.
+func (r *irpropPlus) setFull(delta, prev, last []float64) bool {
+	m := r.d * (r.d + 1) / 2
+	if len(delta) != m || len(prev) != m || len(last) != m {
+		return false
+	}
+	if !r.diagOnly {
+		copy(r.delta, delta)
+		copy(r.prev, prev)
+		copy(r.last, last)
+		return true
+	}
+	for i := 0; i < r.d; i++ {
+		k := i*r.d - i*(i-1)/2
+		r.delta[i], r.prev[i], r.last[i] = delta[k], prev[k], last[k]
+	}
+	return true
 }
 
 func newIRpropPlus(d int) *irpropPlus {
@@ -396,28 +537,60 @@ func (r *irpropPlus) step(g *mat.SymDense, worse bool) *mat.SymDense {
 	k := 0
 	for i := 0; i < r.d; i++ {
 		for j := i; j < r.d; j++ {
-			gi := g.At(i, j)
-			var ds float64
-			switch p := r.prev[k] * gi; {
-			case p > 0:
-				r.delta[k] = math.Min(r.delta[k]*giRpropEtaPlus, giRpropDeltaMax)
-				ds = giSign(gi) * r.delta[k]
-			case p < 0:
-				r.delta[k] = math.Max(r.delta[k]*giRpropEtaMinus, giRpropDeltaMin)
-				if worse {
-					ds = -r.last[k]
-				}
-				gi = 0
-			default:
-				ds = giSign(gi) * r.delta[k]
-			}
-			r.prev[k] = gi
-			r.last[k] = ds
-			s.SetSym(i, j, ds)
+			s.SetSym(i, j, r.entry(k, g.At(i, j), worse))
 			k++
 		}
 	}
 	return s
+}
+
+// entry is iRprop+ on entry k with derivative gi: it returns the change.
+func (r *irpropPlus) entry(k int, gi float64, worse bool) float64 {
+	var ds float64
+	switch p := r.prev[k] * gi; {
+	case p > 0:
+		r.delta[k] = math.Min(r.delta[k]*giRpropEtaPlus, giRpropDeltaMax)
+		ds = giSign(gi) * r.delta[k]
+	case p < 0:
+		r.delta[k] = math.Max(r.delta[k]*giRpropEtaMinus, giRpropDeltaMin)
+		if worse {
+			ds = -r.last[k]
+		}
+		gi = 0
+	default:
+		ds = giSign(gi) * r.delta[k]
+	}
+	r.prev[k] = gi
+	r.last[k] = ds
+	return ds
+}
+
+// diagIndex is the position of the diagonal entry (i, i) among the upper
+// triangle's entries, row by row.
+func (r *irpropPlus) diagIndex(i int) int {
+	if r.diagOnly {
+		return i
+	}
+	return i*r.d - i*(i-1)/2
+}
+
+// stepDiag is step for a diagonal g given as its diagonal: only the
+// diagonal entries' state moves. (On a projected diagonal g, step leaves
+// every off-diagonal entry where it started, Δ = Δ0, derivative 0, change 0,
+// so both paths keep the same state.)
+func (r *irpropPlus) stepDiag(g []float64, worse bool) []float64 {
+	s := make([]float64, r.d)
+	for i := range s {
+		s[i] = r.entry(r.diagIndex(i), g[i], worse)
+	}
+	return s
+}
+
+// setLastDiag is setLast for a diagonal change given as its diagonal.
+func (r *irpropPlus) setLastDiag(s []float64) {
+	for i, v := range s {
+		r.last[r.diagIndex(i)] = v
+	}
 }
 
 // setLast records the change actually applied (after projection), so that a
@@ -496,6 +669,7 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 		param, why = giAutoParam(train.Len(), train.Dim())
 	}
 	pr := &giProblem{X: train.X, y: train.Y, param: param, s: s.settings()}
+	pr.diag = param.diagonal() && (s.path == giPathDiag || s.path == 0 && train.Dim() > giDiagPathMinDim)
 	pr.margin = solver.L2
 	if s.Margin == "hard" {
 		pr.margin = solver.Hard
@@ -531,7 +705,12 @@ func (s GISettings) run(ctx context.Context, train *dataio.Dataset) (*Result, *g
 	res.Init = init + note
 	s.beginIterations(steps, steps)
 
-	g := &giDescent{pr: pr, rp: newIRpropPlus(d), B0: isoB(d, sigma), res: res}
+	g := &giDescent{pr: pr, res: res}
+	if pr.diag {
+		g.rp, g.B0 = newIRpropPlusDiag(d), isoDiagB(d, sigma)
+	} else {
+		g.rp, g.B0 = newIRpropPlus(d), isoB(d, sigma)
+	}
 	dr := driver{
 		method: "gi", stop: stopRule{MaxIter: steps, Tol: tol, Runs: giConvergedRuns},
 		record: tracer(start, &res.Trace, s.stepRecorder()),
@@ -597,7 +776,7 @@ func (s GISettings) chooseC(ctx context.Context, train *dataio.Dataset, pr *giPr
 type giDescent struct {
 	pr        *giProblem
 	rp        *irpropPlus
-	B0        *mat.SymDense
+	B0        mat.Symmetric
 	res       *Result
 	cur, best *giState
 	nsv0      int
@@ -621,9 +800,12 @@ func (g *giDescent) start(ctx context.Context) (Step, error) {
 // parameterisation; the change is |ΔT|/T.
 func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 	pr, param, cur := g.pr, g.pr.param, g.cur
+	if pr.diag {
+		return g.stepDiag(ctx)
+	}
 	d := cur.B.SymmetricDim()
 	var grad mat.SymDense
-	param.project(&grad, chartGrad(cur.B, pr.gradQ(cur)))
+	param.project(&grad, chartGrad(cur.B.(*mat.SymDense), pr.gradQ(cur)))
 	S := g.rp.step(&grad, g.worse)
 	param.project(S, S)
 	g.rp.setLast(S)
@@ -654,6 +836,44 @@ func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 	return move{Step: Step{Objective: next.T, StepSize: mat.Norm(S, 2), NSV: next.svm.NSV}, Change: rel}, nil
 }
 
+// stepDiag is step for a diagonal B = diag(b) without a d×d product: ξ's
+// diagonal is 4 b_k² G_kk (chartGrad's B²G + GB² + 2BGB, whose off-diagonal
+// part every diagonal projection drops), G_kk from kernel.GaussianGradDiag,
+// O(m²d); S is diagonal, so e^{-S} B e^{-S} = diag(b_k e^{-2s_k}). B is a
+// mat.DiagDense (the checkpoints keep it d×d, their layout).
+func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
+	pr, param, cur := g.pr, g.pr.param, g.cur
+	d := cur.B.SymmetricDim()
+	b := make([]float64, d)
+	for k := range b {
+		b[k] = cur.B.At(k, k)
+	}
+	xi := chartGradDiag(b, pr.gradQDiag(cur))
+	param.projectDiag(xi)
+	S := g.rp.stepDiag(xi, g.worse)
+	param.projectDiag(S)
+	g.rp.setLastDiag(S)
+	norm := 0.0
+	for k, sk := range S {
+		e := math.Exp(-sk)
+		b[k] = e * b[k] * e
+		norm += sk * sk
+	}
+	nb := mat.NewDiagDense(d, b)
+	next, err := pr.eval(ctx, nb, cur)
+	if err != nil {
+		return move{}, err
+	}
+	g.res.Solves++
+	g.worse = next.T > cur.T
+	rel := math.Abs(next.T-cur.T) / cur.T
+	g.cur = next
+	if next.T < g.best.T {
+		g.best = next
+	}
+	return move{Step: Step{Objective: next.T, StepSize: math.Sqrt(norm), NSV: next.svm.NSV}, Change: rel}, nil
+}
+
 // report puts the iterate with the smallest criterion into res (iRprop+
 // may end on a slightly worse point after a sign change): its kernel, B,
 // the figures and the notes.
@@ -680,7 +900,14 @@ func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 		{Name: "w2", Value: best.svm.W2},
 		{Name: "sv fraction", Value: float64(best.svm.NSV) / n},
 	}
-	if ld, err := manifold.LogDet(best.B); err == nil {
+	if g.pr.diag {
+		// log det of diag(b), without the eigendecomposition (d³).
+		ld := 0.0
+		for k := 0; k < d; k++ {
+			ld += math.Log(best.B.At(k, k))
+		}
+		res.Figures = append(res.Figures, Figure{Name: "log det B", Value: ld})
+	} else if ld, err := manifold.LogDet(best.B); err == nil {
 		res.Figures = append(res.Figures, Figure{Name: "log det B", Value: ld})
 	}
 	if best != g.cur {
@@ -697,12 +924,19 @@ func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 // (each its B and solutions, the warm starts of the next; its K is
 // recomputed from B), iRprop+'s step sizes and memory, whether the last
 // step was worse, #SV at the start, the solves and T at the start.
+//
+// Diag marks the diagonal path's layout: each B its diagonal (d numbers)
+// and iRprop+'s diagonal entries (d each), not B's d×d and the d(d+1)/2
+// upper-triangle entries (at d = 778, 4.8 MB a B and 7.3 MB of iRprop+ a
+// step); gob leaves it out when false, so the states kept before it (no
+// Diag: the full layout, whatever the path) still load, on either path.
 type giLoop struct {
 	Cur, Best         giKept
 	BestIsCur, Worse  bool
 	Delta, Prev, Last []float64
 	NSV0, Solves      int
 	T0                float64
+	Diag              bool
 
 	cur, best *giState
 }
@@ -715,8 +949,15 @@ type giKept struct {
 	T   float64
 }
 
-func giKeep(st *giState) giKept {
+func giKeep(st *giState, diag bool) giKept {
 	d := st.B.SymmetricDim()
+	if diag {
+		b := make([]float64, d)
+		for i := range b {
+			b[i] = st.B.At(i, i)
+		}
+		return giKept{B: b, SVM: st.svm, Rad: st.rad, T: st.T}
+	}
 	b := make([]float64, d*d)
 	for i := range d {
 		for j := i; j < d; j++ {
@@ -736,9 +977,10 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 		save: func() any {
 			var st giLoop
 			locals(&st, false)
-			st.Cur, st.BestIsCur = giKeep(st.cur), st.best == st.cur
+			st.Diag = rp.diagOnly
+			st.Cur, st.BestIsCur = giKeep(st.cur, st.Diag), st.best == st.cur
 			if !st.BestIsCur {
-				st.Best = giKeep(st.best)
+				st.Best = giKeep(st.best, st.Diag)
 			}
 			st.Delta, st.Prev, st.Last = rp.delta, rp.prev, rp.last
 			return st
@@ -749,11 +991,33 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 				return err
 			}
 			d := rp.d
-			if len(st.Delta) != len(rp.delta) || len(st.Cur.B) != d*d || (!st.BestIsCur && len(st.Best.B) != d*d) {
+			nb, nr := d*d, d*(d+1)/2
+			if st.Diag {
+				nb, nr = d, d
+			}
+			if len(st.Delta) != nr || len(st.Prev) != nr || len(st.Last) != nr || len(st.Cur.B) != nb || (!st.BestIsCur && len(st.Best.B) != nb) {
 				return fmt.Errorf("gi: a kept state of another dimension")
 			}
 			restore := func(k giKept) (*giState, error) {
-				B := mat.NewSymDense(d, k.B)
+				b := k.B // the diagonal, or B's d×d
+				if !st.Diag {
+					b = make([]float64, d)
+					for i := range b {
+						b[i] = k.B[i*d+i]
+					}
+				}
+				var B mat.Symmetric
+				switch {
+				case pr.diag:
+					B = mat.NewDiagDense(d, b)
+				case st.Diag:
+					B = isoB(d, 1)
+					for i, v := range b {
+						B.(*mat.SymDense).SetSym(i, i, v)
+					}
+				default:
+					B = mat.NewSymDense(d, k.B)
+				}
 				kern, err := pr.kernelOf(B)
 				if err != nil {
 					return nil, err
@@ -770,9 +1034,11 @@ func giLoopState(cm Common, pr *giProblem, rp *irpropPlus, locals func(st *giLoo
 					return err
 				}
 			}
-			copy(rp.delta, st.Delta)
-			copy(rp.prev, st.Prev)
-			copy(rp.last, st.Last)
+			if st.Diag {
+				rp.setDiag(st.Delta, st.Prev, st.Last)
+			} else if !rp.setFull(st.Delta, st.Prev, st.Last) {
+				return fmt.Errorf("gi: a kept state of another dimension")
+			}
 			locals(&st, true)
 			return nil
 		}}
@@ -785,6 +1051,15 @@ func isoB(d int, sigma float64) *mat.SymDense {
 		B.SetSym(k, k, 1/sigma)
 	}
 	return B
+}
+
+// isoDiagB is isoB as a diagonal matrix (the diagonal path's).
+func isoDiagB(d int, sigma float64) *mat.DiagDense {
+	b := make([]float64, d)
+	for k := range b {
+		b[k] = 1 / sigma
+	}
+	return mat.NewDiagDense(d, b)
 }
 
 // giParamLetters lists A–E (evidence runs and tests range over them).

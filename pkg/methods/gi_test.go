@@ -196,7 +196,7 @@ func giFixedT(pr *giProblem, st *giState, Q *mat.SymDense) float64 {
 }
 
 // giChartPoint returns e^{hE} B e^{hE}.
-func giChartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
+func giChartPoint(t *testing.T, B mat.Symmetric, E *mat.SymDense, h float64) *mat.SymDense {
 	var a mat.SymDense
 	a.ScaleSym(-h, E) // CongruenceStep applies e^{-S}
 	out := mat.NewSymDense(B.SymmetricDim(), nil)
@@ -206,7 +206,7 @@ func giChartPoint(t *testing.T, B, E *mat.SymDense, h float64) *mat.SymDense {
 	return out
 }
 
-func giSquared(B *mat.SymDense) *mat.SymDense {
+func giSquared(B mat.Symmetric) *mat.SymDense {
 	var q mat.SymDense
 	q.SymOuterK(1, B)
 	return &q
@@ -223,7 +223,7 @@ func TestGIGradFixedAlphaBeta(t *testing.T) {
 				t.Fatalf("fixed-α/β T = %.12g, solver's T = %.12g", v, st.T)
 			}
 			G := pr.gradQ(st)
-			xi := chartGrad(st.B, G)
+			xi := chartGrad(st.B.(*mat.SymDense), G)
 			rng := rand.New(rand.NewPCG(12, 1))
 			for k := 0; k < 3; k++ {
 				E := giRandSym(rng, Q.SymmetricDim())
@@ -257,7 +257,7 @@ func TestGIGradChain(t *testing.T) {
 		for _, param := range []giParam{giIso, giDiag, giFull} {
 			t.Run(fmt.Sprintf("%v/%v", margin, param), func(t *testing.T) {
 				pr, st := giSetup(t, 60, margin, param, 1e-10)
-				xi := chartGrad(st.B, pr.gradQ(st))
+				xi := chartGrad(st.B.(*mat.SymDense), pr.gradQ(st))
 				rng := rand.New(rand.NewPCG(13, uint64(param)))
 				E := giRandSym(rng, st.B.SymmetricDim())
 				param.project(E, E)
@@ -272,6 +272,58 @@ func TestGIGradChain(t *testing.T) {
 				// ~1e-11 relative accuracy in T (a missing term of ξ would be
 				// off by O(1)).
 				fdcheck.Deriv(t, fmt.Sprintf("dT/dh (T = %.6g)", st.T), T, 0, giFrob(xi, E),
+					fdcheck.Settings{Step: 1e-4, Tol: 2e-5, Scale: fdcheck.ScaleEntryOrOne})
+			})
+		}
+	}
+}
+
+// TestGIGradChainDiag is TestGIGradChain for the diagonal path's ξ
+// (chartGradDiag of gradQDiag, projected): central differences of T along
+// a projected diagonal direction, both QPs re-solved, on 60 heart rows, at
+// a diagonal B away from the start (non-isotropic but for A).
+func TestGIGradChainDiag(t *testing.T) {
+	for _, margin := range []solver.Margin{solver.L2, solver.Hard} {
+		for _, param := range []giParam{giIso, giDiagDet, giDiag} {
+			t.Run(fmt.Sprintf("%v/%v", margin, param), func(t *testing.T) {
+				pr, st0 := giSetup(t, 60, margin, param, 1e-10)
+				d := st0.B.SymmetricDim()
+				rng := rand.New(rand.NewPCG(15, uint64(param)))
+				B := mat.NewSymDense(d, nil)
+				b := make([]float64, d)
+				f := math.Exp(0.2 * rng.NormFloat64())
+				for k := range b {
+					if param != giIso { // A: B stays a multiple of I
+						f = math.Exp(0.2 * rng.NormFloat64())
+					}
+					b[k] = st0.B.At(k, k) * f
+					B.SetSym(k, k, b[k])
+				}
+				st, err := pr.eval(context.Background(), B, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				xi := chartGradDiag(b, pr.gradQDiag(st))
+				param.projectDiag(xi)
+				e := make([]float64, d)
+				E := mat.NewSymDense(d, nil)
+				for k := range e {
+					e[k] = rng.NormFloat64()
+				}
+				param.projectDiag(e)
+				dot := 0.0
+				for k := range e {
+					E.SetSym(k, k, e[k])
+					dot += xi[k] * e[k]
+				}
+				T := func(h float64) float64 {
+					s, err := pr.eval(context.Background(), giChartPoint(t, st.B, E, h), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return s.T
+				}
+				fdcheck.Deriv(t, fmt.Sprintf("dT/dh (T = %.6g)", st.T), T, 0, dot,
 					fdcheck.Settings{Step: 1e-4, Tol: 2e-5, Scale: fdcheck.ScaleEntryOrOne})
 			})
 		}
@@ -577,5 +629,282 @@ func BenchmarkGITune(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps)/1e6, "ms/step")
 		})
+	}
+}
+
+// giWide returns the first n heart rows with d columns: heart's 13, then
+// pseudo-random columns in [-1, 1] (seeded), or the first d of heart's.
+func giWide(t testing.TB, n, d int) *dataio.Dataset {
+	t.Helper()
+	ds := giHeart(t, n)
+	rng := rand.New(rand.NewPCG(21, uint64(d)))
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			if k < ds.Dim() {
+				X.Set(i, k, ds.X.At(i, k))
+			} else {
+				X.Set(i, k, 2*rng.Float64()-1)
+			}
+		}
+	}
+	ds.X = X
+	return ds
+}
+
+// TestGIDiagPathGradient: on the state a few full-path steps reach (B no
+// longer isotropic for B and C), the diagonal path's projected ξ equals the
+// full path's (chartGrad of the d×d G, projected) to 1e-12 relative, for A,
+// B and C at d = 10 and 30.
+func TestGIDiagPathGradient(t *testing.T) {
+	for _, d := range []int{10, 30} {
+		ds := giWide(t, 80, d)
+		for _, p := range []giParam{giIso, giDiagDet, giDiag} {
+			t.Run(fmt.Sprintf("d=%d/%v", d, p), func(t *testing.T) {
+				_, st, err := GISettings{Common: Common{C: 1}, Param: p.String(), Steps: 4, Tol: -1, path: giPathFull}.run(context.Background(), ds)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p != giIso && st.B.At(0, 0) == st.B.At(1, 1) {
+					t.Fatalf("B still isotropic after 4 steps")
+				}
+				pr := &giProblem{X: ds.X, y: ds.Y, param: p, margin: solver.L2, C: 1}
+				var full mat.SymDense
+				p.project(&full, chartGrad(st.B.(*mat.SymDense), pr.gradQ(st)))
+				b := make([]float64, d)
+				for k := range b {
+					b[k] = st.B.At(k, k)
+				}
+				xi := chartGradDiag(b, pr.gradQDiag(st))
+				p.projectDiag(xi)
+				scale := 0.0
+				for k := range xi {
+					scale = math.Max(scale, math.Abs(full.At(k, k)))
+				}
+				if scale == 0 {
+					t.Fatal("ξ = 0")
+				}
+				for k := range xi {
+					if math.Abs(xi[k]-full.At(k, k)) > 1e-12*scale {
+						t.Errorf("ξ_%d: diagonal path %.17g, full path %.17g", k, xi[k], full.At(k, k))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestGIDiagPathRun: a whole run with the diagonal path forced gives the
+// full path's trace of T to 1e-9 relative, the same number of steps and
+// support vectors, the same B to 1e-9 and the same test accuracy, for A, B
+// and C on 100 heart rows (d = 13); the off-diagonal iRprop+ state stays
+// where the full path leaves it.
+func TestGIDiagPathRun(t *testing.T) {
+	all := giHeart(t, 270)
+	train, test := giHeart(t, 100), all.Subset(giRange(100, 270))
+	for _, p := range []string{"A", "B", "C"} {
+		t.Run(p, func(t *testing.T) {
+			var runs [2]*Result
+			var states [2]*giState
+			for i, path := range []int{giPathFull, giPathDiag} {
+				s := GISettings{Common: Common{C: 1}, Param: p, Steps: 30, path: path}
+				res, st, err := s.run(context.Background(), train)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs[i], states[i] = res, st
+			}
+			full, diag := runs[0], runs[1]
+			if len(full.Trace) != len(diag.Trace) || full.Status != diag.Status {
+				t.Fatalf("full path %d steps (%v), diagonal path %d (%v)", len(full.Trace), full.Status, len(diag.Trace), diag.Status)
+			}
+			for k := range full.Trace {
+				f, g := full.Trace[k], diag.Trace[k]
+				if math.Abs(f.Objective-g.Objective) > 1e-9*f.Objective || f.NSV != g.NSV || math.Abs(f.StepSize-g.StepSize) > 1e-9*f.StepSize {
+					t.Errorf("step %d: full T %.15g #SV %d |S| %.15g, diagonal T %.15g #SV %d |S| %.15g", k, f.Objective, f.NSV, f.StepSize, g.Objective, g.NSV, g.StepSize)
+				}
+			}
+			if k := len(full.Trace) - 1; k < 10 || full.Trace[k].Objective == full.Trace[0].Objective {
+				t.Fatalf("the runs moved too little to compare (%d steps)", k)
+			}
+			d := train.Dim()
+			for i := 0; i < d; i++ {
+				for j := 0; j < d; j++ {
+					f, g := states[0].B.At(i, j), states[1].B.At(i, j)
+					if math.Abs(f-g) > 1e-9*math.Abs(f) {
+						t.Errorf("B[%d][%d]: full %.15g, diagonal %.15g", i, j, f, g)
+					}
+				}
+			}
+			for i, f := range full.Figures {
+				if g := diag.Figures[i]; f.Name != g.Name || math.Abs(f.Value-g.Value) > 1e-9*math.Abs(f.Value) {
+					t.Errorf("figure %s = %.15g, diagonal path %s = %.15g", f.Name, f.Value, g.Name, g.Value)
+				}
+			}
+			accF, accD := giTestAccuracy(t, train, test, states[0]), giTestAccuracy(t, train, test, states[1])
+			if accF != accD {
+				t.Errorf("test accuracy: full path %g, diagonal path %g", accF, accD)
+			}
+			t.Logf("T %.6g → %.6g in %d steps, test accuracy %.4f", full.CriterionStart, full.CriterionEnd, full.Iter, accF)
+		})
+	}
+}
+
+func giRange(from, to int) []int {
+	out := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// giTestAccuracy is the accuracy on test of the SVM at st.
+func giTestAccuracy(t *testing.T, train, test *dataio.Dataset, st *giState) float64 {
+	t.Helper()
+	pr := &giProblem{param: giDiag}
+	kern, err := pr.kernelOf(st.B)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Kx := kern.Cross(test.X, train.X)
+	right := 0
+	for i, y := range test.Y {
+		f := st.svm.Bias
+		for j, c := range st.svm.Coef {
+			f += c * Kx.At(i, j)
+		}
+		if f*y > 0 {
+			right++
+		}
+	}
+	return float64(right) / float64(len(test.Y))
+}
+
+// TestIRpropPlusDiag: on projected diagonal derivatives, stepDiag makes the
+// steps step makes and leaves the same state (off-diagonal entries at Δ0,
+// derivative 0, change 0), held whole or (newIRpropPlusDiag) on the
+// diagonal only, whose full layout (the checkpoints') is the whole one's
+// and loads back.
+func TestIRpropPlusDiag(t *testing.T) {
+	const d = 4
+	full, diag, diagOnly := newIRpropPlus(d), newIRpropPlus(d), newIRpropPlusDiag(d)
+	rng := rand.New(rand.NewPCG(22, 1))
+	for k := 0; k < 12; k++ {
+		g := make([]float64, d)
+		G := mat.NewSymDense(d, nil)
+		for i := range g {
+			g[i] = rng.NormFloat64()
+			G.SetSym(i, i, g[i])
+		}
+		worse := k%3 == 2
+		S := full.step(G, worse)
+		s := diag.stepDiag(g, worse)
+		if s2 := diagOnly.stepDiag(g, worse); fmt.Sprint(s2) != fmt.Sprint(s) {
+			t.Fatalf("step %d: diagonal-only %v, whole %v", k, s2, s)
+		}
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				want := 0.0
+				if i == j {
+					want = s[i]
+				}
+				if S.At(i, j) != want {
+					t.Fatalf("step %d: S[%d][%d] = %g, stepDiag %g", k, i, j, S.At(i, j), want)
+				}
+			}
+		}
+		giParam(giDiagDet).project(S, S)
+		giParam(giDiagDet).projectDiag(s)
+		full.setLast(S)
+		diag.setLastDiag(s)
+		diagOnly.setLastDiag(s)
+		want := fmt.Sprint(full.full())
+		if got := fmt.Sprint(diag.full()); got != want {
+			t.Fatalf("step %d: states differ:\n%v\n%v", k, want, got)
+		}
+		if got := fmt.Sprint(diagOnly.full()); got != want {
+			t.Fatalf("step %d: diagonal-only state:\n%v\nwhole:\n%v", k, got, want)
+		}
+		back := newIRpropPlusDiag(d)
+		if !back.setFull(full.full()) || fmt.Sprint(back.full()) != want {
+			t.Fatalf("step %d: the full layout does not load back", k)
+		}
+	}
+}
+
+// TestGIPathsResumeEachOthersCheckpoints: a run of param C cut after k
+// steps of one path and resumed on the other reads the kept state and ends
+// where the first path does, T to 1e-9: the full path's layout (B d×d,
+// iRprop+ over d(d+1)/2 entries, the layout of every state kept before the
+// diagonal path) resumes on the diagonal path, as such a checkpoint does at
+// d > 128, and the diagonal path's compact layout (giLoop.Diag: d numbers
+// each) on the full path.
+func TestGIPathsResumeEachOthersCheckpoints(t *testing.T) {
+	train := giHeart(t, 120)
+	spec := func(path int, cp *cutCheckpoint) GISettings {
+		return GISettings{Param: "C", Steps: 12, Tol: -1, path: path, Common: Common{C: 1, Checkpoint: cp}}
+	}
+	for _, paths := range [][2]int{{giPathFull, giPathDiag}, {giPathDiag, giPathFull}} {
+		t.Run(fmt.Sprint(paths), func(t *testing.T) {
+			full := &cutCheckpoint{limit: 1 << 30}
+			want, _, err := spec(paths[0], full).run(context.Background(), train)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(full.keys)
+			if n < 6 {
+				t.Fatalf("%d steps kept", n)
+			}
+			cut := &cutCheckpoint{limit: 1 << 30}
+			for _, key := range full.keys[:n/2] {
+				cut.Record(key, full.m[key])
+			}
+			got, _, err := spec(paths[1], cut).run(context.Background(), train)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cut.recalled < 1 {
+				t.Fatalf("the resumed run read no kept outcome")
+			}
+			if len(got.Trace) != len(want.Trace) {
+				t.Fatalf("trace %d steps, want %d", len(got.Trace), len(want.Trace))
+			}
+			for k := range want.Trace {
+				if w, g := want.Trace[k].Objective, got.Trace[k].Objective; math.Abs(w-g) > 1e-9*w {
+					t.Errorf("step %d: T %.15g, uninterrupted %.15g", k, g, w)
+				}
+			}
+			if math.Abs(got.CriterionEnd-want.CriterionEnd) > 1e-9*want.CriterionEnd || want.CriterionEnd >= 0.95*want.CriterionStart {
+				t.Errorf("criterion %g → %g, uninterrupted %g → %g", got.CriterionStart, got.CriterionEnd, want.CriterionStart, want.CriterionEnd)
+			}
+			t.Logf("%d steps kept, resumed after %d: T %.6g → %.6g", n, n/2, want.CriterionStart, want.CriterionEnd)
+		})
+	}
+}
+
+// TestGIDiagPathKeepsDiagonals: the diagonal path's kept state holds each
+// B's diagonal and iRprop+'s d entries (giLoop.Diag), the full path's B d×d
+// and d(d+1)/2 entries.
+func TestGIDiagPathKeepsDiagonals(t *testing.T) {
+	const d = 5
+	st := &giState{B: isoDiagB(d, 2), T: 1}
+	for _, diag := range []bool{false, true} {
+		rp := newIRpropPlus(d)
+		if diag {
+			rp = newIRpropPlusDiag(d)
+		}
+		ls := giLoopState(Common{Checkpoint: &cutCheckpoint{}}, &giProblem{param: giDiag, diag: diag}, rp, func(l *giLoop, load bool) {
+			if !load {
+				l.cur, l.best = st, st
+			}
+		})
+		l := ls.save().(giLoop)
+		nb, nr := d*d, d*(d+1)/2
+		if diag {
+			nb, nr = d, d
+		}
+		if l.Diag != diag || len(l.Cur.B) != nb || len(l.Delta) != nr || len(l.Prev) != nr || len(l.Last) != nr || l.Cur.B[0] != 0.5 {
+			t.Errorf("diagonal path %v: Diag %v, %d numbers of B (B_00 %g), %d of iRprop+; want %d and %d", diag, l.Diag, len(l.Cur.B), l.Cur.B[0], len(l.Delta), nb, nr)
+		}
 	}
 }
