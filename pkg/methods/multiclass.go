@@ -174,11 +174,21 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 		Status: status.Converged, Elapsed: elapsed, Criterion: first.Criterion, Pairs: pairs,
 		Init: fmt.Sprintf("one-vs-one: %d classes, %d tunings, one per pair of classes on its training rows (our extension: the paper is binary); prediction by LIBSVM's vote", k, len(pairs)),
 	}
-	over := "the pairs"
+	over, unit := "the pairs", "pairs"
 	if scheme == dataio.OneVsRest {
 		r.Init = fmt.Sprintf("one-vs-rest: %d classes, %d tunings, one per class against the rest on all training rows (our extension: the paper is binary); prediction by the largest decision value", k, len(pairs))
-		over = "the classes"
+		over, unit = "the classes", "classes"
 	}
+	// A note that every subproblem gives alike (gi's choice of
+	// parameterisation on 45 pairs) is said once for all of them, one
+	// that several give once with their number and the first of them.
+	type noteOf struct {
+		text  hint.Text
+		first PairResult
+		n     int
+	}
+	var notes []*noteOf
+	seen := map[string]*noteOf{}
 	for _, p := range pairs {
 		pr := p.Result
 		if pr.Status != status.Converged {
@@ -190,8 +200,27 @@ func combinePairs(method string, k int, scheme string, pairs []PairResult, elaps
 		r.CriterionStart += pr.CriterionStart / float64(len(pairs))
 		r.CriterionEnd += pr.CriterionEnd / float64(len(pairs))
 		for _, n := range pr.Notes {
-			r.Notes = append(r.Notes, append(hint.T(fmt.Sprintf("%q vs %q: ", p.Positive, p.Negative)), n...))
+			key := n.String()
+			if e := seen[key]; e != nil {
+				e.n++
+				continue
+			}
+			e := &noteOf{text: n, first: p, n: 1}
+			seen[key] = e
+			notes = append(notes, e)
 		}
+	}
+	for _, e := range notes {
+		var prefix string
+		switch {
+		case e.n == len(pairs) && e.n > 1:
+			prefix = fmt.Sprintf("all %d %s: ", e.n, unit)
+		case e.n > 1:
+			prefix = fmt.Sprintf("%d of the %d %s (the first %q vs %q): ", e.n, len(pairs), unit, e.first.Positive, e.first.Negative)
+		default:
+			prefix = fmt.Sprintf("%q vs %q: ", e.first.Positive, e.first.Negative)
+		}
+		r.Notes = append(r.Notes, append(hint.T(prefix), e.text...))
 	}
 	if r.Criterion != "" {
 		r.Criterion = "mean over " + over + " of " + r.Criterion

@@ -11,8 +11,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerneltune/kerneltune/pkg/dataio"
+	"github.com/kerneltune/kerneltune/pkg/hint"
 	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
+	"github.com/kerneltune/kerneltune/pkg/status"
 )
 
 // mcData reads a multi-class set of testdata/multiclass, z-scored.
@@ -233,5 +235,39 @@ func TestPairsDHoldNoFoldGram(t *testing.T) {
 		if !slices.Equal(got[g], want) {
 			t.Errorf("γ = %g: counts %v, from the fold's Gram %v", gamma, got[g], want)
 		}
+	}
+}
+
+// TestCombinePairsGroupsNotes: a note that every pair gives alike is said
+// once for all of them ("all 3 pairs: "), one that several give once with
+// their number and the first pair, one that a single pair gives with that
+// pair, in the order first seen (gi's parameterisation note was printed 45
+// times on 10 classes).
+func TestCombinePairsGroupsNotes(t *testing.T) {
+	res := func(notes ...string) *Result {
+		r := &Result{Method: "gi", Status: status.Converged}
+		for _, n := range notes {
+			r.Notes = append(r.Notes, hint.T(n))
+		}
+		return r
+	}
+	pairs := []PairResult{
+		{Positive: "a", Negative: "b", Result: res("same for all", "two of three")},
+		{Positive: "a", Negative: "c", Result: res("same for all", "only here")},
+		{Positive: "b", Negative: "c", Result: res("two of three", "same for all")},
+	}
+	r := combinePairs("gi", 3, dataio.OneVsOne, pairs, 0)
+	got := hint.Strings(r.Notes)
+	want := []string{
+		"all 3 pairs: same for all",
+		`2 of the 3 pairs (the first "a" vs "b"): two of three`,
+		`"a" vs "c": only here`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("notes\n%q\nwant\n%q", got, want)
+	}
+	r = combinePairs("gi", 3, dataio.OneVsRest, pairs[:1], 0)
+	if got := hint.Strings(r.Notes); !slices.Equal(got, []string{`"a" vs "b": same for all`, `"a" vs "b": two of three`}) {
+		t.Fatalf("one subproblem: %q", got)
 	}
 }
