@@ -821,7 +821,16 @@ func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 			}
 		}
 	}
-	next, err := pr.eval(ctx, nb, cur)
+	// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
+	return g.moveTo(ctx, nb, mat.Norm(S, 2))
+}
+
+// moveTo evaluates the criterion at the new B (warm-started from the
+// current state), makes it the current state and the best when T is the
+// smallest yet, and returns the move of step size size.
+func (g *giDescent) moveTo(ctx context.Context, B mat.Symmetric, size float64) (move, error) {
+	cur := g.cur
+	next, err := g.pr.eval(ctx, B, cur)
 	if err != nil {
 		return move{}, err
 	}
@@ -832,8 +841,7 @@ func (g *giDescent) step(ctx context.Context, _ int) (move, error) {
 	if next.T < g.best.T {
 		g.best = next
 	}
-	// Step size: ‖S‖_F (gonum's Norm(·, 2) of a matrix is Frobenius).
-	return move{Step: Step{Objective: next.T, StepSize: mat.Norm(S, 2), NSV: next.svm.NSV}, Change: rel}, nil
+	return move{Step: Step{Objective: next.T, StepSize: size, NSV: next.svm.NSV}, Change: rel}, nil
 }
 
 // stepDiag is step for a diagonal B = diag(b) without a d×d product: ξ's
@@ -859,19 +867,7 @@ func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
 		b[k] = e * b[k] * e
 		norm += sk * sk
 	}
-	nb := mat.NewDiagDense(d, b)
-	next, err := pr.eval(ctx, nb, cur)
-	if err != nil {
-		return move{}, err
-	}
-	g.res.Solves++
-	g.worse = next.T > cur.T
-	rel := math.Abs(next.T-cur.T) / cur.T
-	g.cur = next
-	if next.T < g.best.T {
-		g.best = next
-	}
-	return move{Step: Step{Objective: next.T, StepSize: math.Sqrt(norm), NSV: next.svm.NSV}, Change: rel}, nil
+	return g.moveTo(ctx, mat.NewDiagDense(d, b), math.Sqrt(norm))
 }
 
 // report puts the iterate with the smallest criterion into res (iRprop+

@@ -94,9 +94,16 @@ func lowPassGo[E float32 | float64](g, low, qd []float64, qi []E, gmax, qdi, yi2
 // qj_k·daj)) and returns the argmax of up_k·g_k over the new g, ties to the
 // last (-1 and -Inf when every up_k is NaN): -y_kG_k over I_up.
 func gradPass(g, qi, qj, up []float64, dai, daj float64) (gmax float64, idx int) {
+	return gradPassLanes(gradPassAVX2, g, qi, qj, up, dai, daj)
+}
+
+// gradPassLanes is gradPass on columns of either precision: the AVX2 loop
+// pass over the entries in fours and gradPassGo over the tail, or
+// gradPassGo alone without AVX2.
+func gradPassLanes[E float32 | float64](pass func(grad *float64, qi, qj *E, up *float64, n int, dai, daj float64) (float64, int), g []float64, qi, qj []E, up []float64, dai, daj float64) (gmax float64, idx int) {
 	if useAVX2 && len(g) >= 4 {
 		n4 := len(g) &^ 3
-		gmax, idx = gradPassAVX2(&g[0], &qi[0], &qj[0], &up[0], n4, dai, daj)
+		gmax, idx = pass(&g[0], &qi[0], &qj[0], &up[0], n4, dai, daj)
 		// The tail's entries come last: a tie goes to them.
 		if gt, it := gradPassGo(g[n4:], qi[n4:], qj[n4:], up[n4:], dai, daj); it >= 0 && gt >= gmax {
 			gmax, idx = gt, n4+it
@@ -215,14 +222,5 @@ func gradPassCol(g []float64, qi, qj column, up []float64, dai, daj float64) (gm
 	if qi.s == nil {
 		return gradPass(g, qi.d, qj.d, up, dai, daj)
 	}
-	a, b := qi.s, qj.s
-	if useAVX2 && len(g) >= 4 {
-		n4 := len(g) &^ 3
-		gmax, idx = gradPass32AVX2(&g[0], &a[0], &b[0], &up[0], n4, dai, daj)
-		if gt, it := gradPassGo(g[n4:], a[n4:], b[n4:], up[n4:], dai, daj); it >= 0 && gt >= gmax {
-			gmax, idx = gt, n4+it
-		}
-		return gmax, idx
-	}
-	return gradPassGo(g, a, b, up, dai, daj)
+	return gradPassLanes(gradPass32AVX2, g, qi.s, qj.s, up, dai, daj)
 }
