@@ -58,3 +58,10 @@ func lowPassSkipAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) 
 //
 //go:noescape
 func lowPass32SkipAVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int)
+
+// narrowAVX2 is narrow's loop over the first n entries (n a multiple of 4,
+// at least 4), four lanes at a time; its maximum is Go's max only when z
+// is 0 (no NaN).
+//
+//go:noescape
+func narrowAVX2(dst *float32, src *float64, n int) (maxAbs float64, z float32)

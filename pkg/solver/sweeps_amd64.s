@@ -601,3 +601,47 @@ lowskip32loopnext:
 	VMOVQ X12, idx+80(FP)
 	VZEROUPPER
 	RET
+
+// func narrowAVX2(dst *float32, src *float64, n int) (maxAbs float64, z float32)
+//
+// Per entry k: f = float32(src[k]) (VCVTPD2PS rounds to nearest even, as
+// Go's conversion; beyond float32's range ±Inf); dst[k] = f; z += f - f;
+// maxAbs = max(maxAbs, |src[k]|) by VMAXPD, four lanes at a time (n a
+// multiple of 4, at least 4), the lanes merged at the end. VMAXPD does not
+// propagate NaN as Go's max does: the caller redoes the maximum when z is
+// not 0 (a NaN src[k] makes its f NaN).
+TEXT ·narrowAVX2(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0x7fffffffffffffff, R8
+	MOVQ R8, X7
+	VPBROADCASTQ X7, Y7 // |·| mask
+	VXORPD Y2, Y2, Y2   // lane max
+	VXORPS X3, X3, X3   // lane z
+	XORQ AX, AX
+
+narrowloop:
+	VMOVUPD (SI)(AX*8), Y0
+	VCVTPD2PSY Y0, X1
+	VMOVUPS X1, (DI)(AX*4)
+	VSUBPS X1, X1, X4 // f - f
+	VADDPS X4, X3, X3
+	VANDPD Y7, Y0, Y0 // |v|
+	VMAXPD Y0, Y2, Y2
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT narrowloop
+
+	VEXTRACTF128 $1, Y2, X0
+	VMAXPD X0, X2, X2
+	VPERMILPD $1, X2, X0
+	VMAXSD X0, X2, X2
+	VMOVSD X2, maxAbs+24(FP)
+	VMOVSHDUP X3, X4
+	VADDPS X4, X3, X3
+	VMOVHLPS X3, X4, X4
+	VADDSS X4, X3, X3
+	VMOVSS X3, z+32(FP)
+	VZEROUPPER
+	RET

@@ -40,3 +40,7 @@ func lowPassSkipAVX2(grad, low, qd, qi *float64, n int, gmax, qdi, yi2 float64) 
 func lowPass32SkipAVX2(grad, low, qd *float64, qi *float32, n int, gmax, qdi, yi2 float64) (gmax2, od float64, idx int) {
 	panic("solver: lowPass32SkipAVX2 without AVX2")
 }
+
+func narrowAVX2(dst *float32, src *float64, n int) (maxAbs float64, z float32) {
+	panic("solver: narrowAVX2 without AVX2")
+}

@@ -353,3 +353,87 @@ func TestLowPassSkipsExactly(t *testing.T) {
 		}
 	}
 }
+
+// narrowSeq is the single-precision cache's conversion as one sequential
+// loop (cache.col32 before narrow): the reference narrow must equal bit for
+// bit, its maximum included (Go's max, NaN-propagating).
+func narrowSeq(dst []float32, src []float64) (float64, bool) {
+	var z float32
+	mx := 0.0
+	for k, v := range src {
+		f := float32(v)
+		dst[k] = f
+		z += f - f
+		mx = max(mx, math.Abs(v))
+	}
+	return mx, z != 0
+}
+
+// TestNarrowAgrees: narrow (AVX2 lanes and the unrolled Go loop) gives the
+// sequential loop's float32 entries, maximum and check, bit for bit, on
+// lengths 0-41 with entries beyond float32's range, below its normal
+// range, halfway cases of the rounding, ±0, NaN and ±Inf anywhere (the
+// NaN's maximum is NaN, which VMAXPD alone would drop).
+func TestNarrowAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	avx := []bool{false}
+	if useAVX2 {
+		avx = append(avx, true)
+	} else {
+		t.Log("no AVX2 on this machine: only the Go loop is checked")
+	}
+	defer func(v bool) { useAVX2 = v }(useAVX2)
+	special := []float64{math.MaxFloat32 * 1.5, -math.MaxFloat32, 1e-40, -1e-46, 0, math.Copysign(0, -1),
+		1 + 0x1p-24, 1 + 3*0x1p-24, math.NaN(), math.Inf(1), math.Inf(-1)}
+	for _, a := range avx {
+		useAVX2 = a
+		for n := range 42 {
+			for trial := range 2 * len(special) {
+				src := make([]float64, n)
+				for k := range src {
+					src[k] = rng.NormFloat64() * math.Exp2(float64(rng.IntN(80)-40))
+				}
+				if n > 0 && trial < len(special) {
+					src[rng.IntN(n)] = special[trial]
+				}
+				want := slices.Repeat([]float32{-7}, n+3)
+				wmx, wbad := narrowSeq(want[:n], src)
+				got := slices.Repeat([]float32{-7}, n+3)
+				mx, bad := narrow(got[:n], src)
+				for k := range got {
+					if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+						t.Fatalf("AVX2 %v, n = %d, entry %d of %v: %v, want %v", a, n, k, src, got[k], want[k])
+					}
+				}
+				if math.Float64bits(mx) != math.Float64bits(wmx) && !(math.IsNaN(mx) && math.IsNaN(wmx)) || bad != wbad {
+					t.Fatalf("AVX2 %v, n = %d, %v: max %v, non-finite %v; want %v, %v", a, n, src, mx, bad, wmx, wbad)
+				}
+			}
+		}
+	}
+}
+
+// TestAnyNonFinite: the cache's check of a computed column (four
+// independent sums) finds a NaN or ±Inf at every position of every length
+// up to 13, in every one of its sums and the tail, and passes finite
+// columns with huge, tiny and signed-zero entries.
+func TestAnyNonFinite(t *testing.T) {
+	for n := range 14 {
+		s := make([]float64, n)
+		for k := range s {
+			s[k] = []float64{math.MaxFloat64, -math.MaxFloat64, 5e-324, math.Copysign(0, -1), 1}[k%5]
+		}
+		if anyNonFinite(s) {
+			t.Fatalf("n = %d, finite %v: reported non-finite", n, s)
+		}
+		for p := range n {
+			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				b := slices.Clone(s)
+				b[p] = bad
+				if !anyNonFinite(b) {
+					t.Fatalf("n = %d, %v at %d: not found", n, bad, p)
+				}
+			}
+		}
+	}
+}
