@@ -91,8 +91,11 @@ type TuneResult struct {
 	Constant []int `json:"constant_features,omitempty"`
 	// Eigenvalues of a full Q, ascending.
 	Eigenvalues []float64 `json:"eigenvalues,omitempty"`
-	// B is Glasmachers–Igel's matrix (Q = B²), gi only.
+	// B is Glasmachers–Igel's matrix (Q = B²), gi only, on its full path.
 	B [][]float64 `json:"b,omitempty"`
+	// BDiag is B's diagonal where gi took its diagonal path
+	// (methods.Result.BDiag): B = diag(b_diag), and B is nil.
+	BDiag []float64 `json:"b_diag,omitempty"`
 
 	Margin string  `json:"margin"`
 	C      float64 `json:"C"`
@@ -214,7 +217,7 @@ func Tune(ctx context.Context, s TuneSettings) (*TuneResult, error) {
 	r := &TuneResult{
 		FitData: model.NewFitData(s.Data, s.TestFile, seed, train, test, t.Norm),
 		Method:  res.Method, Param: res.Param,
-		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B,
+		Kernel: res.Kernel, Gamma: res.Kernel.Gamma, B: res.B, BDiag: res.BDiag,
 		Margin: res.Margin.String(), C: res.C, WeightPos: m.WeightPos, WeightNeg: m.WeightNeg,
 		Criterion: res.Criterion, CriterionStart: res.CriterionStart, CriterionEnd: res.CriterionEnd,
 		Figures: res.Figures, NSV: f.SVC.NSV, Accuracies: f.Accuracies,

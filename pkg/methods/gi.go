@@ -871,8 +871,8 @@ func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
 }
 
 // report puts the iterate with the smallest criterion into res (iRprop+
-// may end on a slightly worse point after a sign change): its kernel, B,
-// the figures and the notes.
+// may end on a slightly worse point after a sign change): its kernel, B
+// (its diagonal on the diagonal path), the figures and the notes.
 func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 	res, best, param := g.res, g.best, g.pr.param
 	kern, err := g.pr.kernelOf(best.B)
@@ -881,11 +881,19 @@ func (g *giDescent) report(train *dataio.Dataset, sigma float64) error {
 	}
 	res.Kernel = kern.Spec()
 	d := best.B.SymmetricDim()
-	res.B = make([][]float64, d)
-	for i := range res.B {
-		res.B[i] = make([]float64, d)
-		for j := range res.B[i] {
-			res.B[i][j] = best.B.At(i, j)
+	if g.pr.diag {
+		// B is diagonal: its d numbers, never the d×d matrix (Result.BDiag).
+		res.BDiag = make([]float64, d)
+		for k := range res.BDiag {
+			res.BDiag[k] = best.B.At(k, k)
+		}
+	} else {
+		res.B = make([][]float64, d)
+		for i := range res.B {
+			res.B[i] = make([]float64, d)
+			for j := range res.B[i] {
+				res.B[i][j] = best.B.At(i, j)
+			}
 		}
 	}
 	res.CriterionEnd = best.T

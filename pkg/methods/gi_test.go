@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -454,6 +455,10 @@ func TestGITune(t *testing.T) {
 						}
 					}
 				}
+			}
+			// At d ≤ 128 every parameterisation reports B d×d, no diagonal.
+			if len(res.B) != d || res.BDiag != nil {
+				t.Errorf("result B %d rows, BDiag %d numbers; want %d rows and none", len(res.B), len(res.BDiag), d)
 			}
 			for i := range res.B {
 				for j := range res.B[i] {
@@ -907,4 +912,82 @@ func TestGIDiagPathKeepsDiagonals(t *testing.T) {
 			t.Errorf("diagonal path %v: Diag %v, %d numbers of B (B_00 %g), %d of iRprop+; want %d and %d", diag, l.Diag, len(l.Cur.B), l.Cur.B[0], len(l.Delta), nb, nr)
 		}
 	}
+}
+
+// TestGIDiagPathResultIsTheDiagonal: above 128 features the diagonal path's
+// result carries B's diagonal (BDiag, d numbers) and no d×d B, binary and in
+// every pair of a 3-class run: the diagonal the forced full path's B has (to
+// 1e-9; its off-diagonal exactly 0), and the kernel's q_diag_k = b_k² (C) or
+// γ = b²/2 (A) exactly, as the kernel is made from it.
+func TestGIDiagPathResultIsTheDiagonal(t *testing.T) {
+	t.Parallel()
+	const d = 140
+	bin := giWide(t, 60, d)
+	three := giWide(t, 60, d)
+	three.Y, three.Class, three.ClassLabels = nil, make([]int, 60), []string{"a", "b", "c"}
+	for i := range three.Class {
+		three.Class[i] = i % 3
+		three.X.Set(i, 20+i%3, three.X.At(i, 20+i%3)+1.5) // a feature of its own
+	}
+	check := func(t *testing.T, p string, diag, full *Result) {
+		t.Helper()
+		if diag.B != nil || len(diag.BDiag) != d {
+			t.Fatalf("diagonal path: B %d rows, BDiag %d numbers; want none and %d", len(diag.B), len(diag.BDiag), d)
+		}
+		if len(full.B) != d || full.BDiag != nil {
+			t.Fatalf("full path: B %d rows, BDiag %d numbers; want %d and none", len(full.B), len(full.BDiag), d)
+		}
+		if lo, hi := slices.Min(diag.BDiag), slices.Max(diag.BDiag); p == "C" && lo == hi {
+			t.Fatalf("b_k = %g for every k: B did not leave the start", lo)
+		}
+		for k, b := range diag.BDiag {
+			if f := full.B[k][k]; math.Abs(b-f) > 1e-9*f {
+				t.Errorf("b_%d: diagonal path %.15g, full path's B %.15g", k, b, f)
+			}
+			for j, f := range full.B[k] {
+				if j != k && f != 0 {
+					t.Fatalf("full path's B[%d][%d] = %g, not diagonal", k, j, f)
+				}
+			}
+			switch p {
+			case "A":
+				if g := b * b / 2; diag.Kernel.Gamma != g {
+					t.Errorf("γ %.17g, b_%d²/2 = %.17g", diag.Kernel.Gamma, k, g)
+				}
+			case "C":
+				if q := diag.Kernel.Diag[k]; q != b*b {
+					t.Errorf("q_diag[%d] = %.17g, b_%d² = %.17g", k, q, k, b*b)
+				}
+			}
+		}
+	}
+	for _, p := range []string{"A", "C"} {
+		t.Run(p, func(t *testing.T) {
+			var runs [2]*Result
+			for i, path := range []int{0, giPathFull} { // 0: the default, diagonal at d = 140
+				res, err := Tune(context.Background(), GISettings{Common: Common{C: 1}, Param: p, Steps: 8, Tol: -1, path: path}, bin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs[i] = res
+			}
+			check(t, p, runs[0], runs[1])
+		})
+	}
+	t.Run("3 classes", func(t *testing.T) {
+		var runs [2]*Result
+		for i, path := range []int{0, giPathFull} {
+			res, err := Tune(context.Background(), GISettings{Common: Common{C: 1}, Param: "C", Steps: 8, Tol: -1, path: path}, three)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Pairs) != 3 || res.B != nil || res.BDiag != nil {
+				t.Fatalf("path %d: %d pairs, B %d rows, BDiag %d numbers at the top; want 3 and none", path, len(res.Pairs), len(res.B), len(res.BDiag))
+			}
+			runs[i] = res
+		}
+		for k := range runs[0].Pairs {
+			check(t, "C", runs[0].Pairs[k].Result, runs[1].Pairs[k].Result)
+		}
+	})
 }
