@@ -219,6 +219,7 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		}
 		r.h[i] = hh / 2
 	}
+	r.noteConstColumns(ws)
 	return r
 }
 

@@ -59,6 +59,13 @@ type sparseRows struct {
 	colPtr []int
 	colRow []int32
 	colVal []float64
+	// colConst[k] is the value every entry of compressed column k holds
+	// when they all hold the same (binary and one-hot features: every
+	// stored entry of LIBSVM's a1a and w8a is ±√(2γ)), NaN when they
+	// differ (a stored value is never NaN: the data are finite). The
+	// scatter then adds one product, v·colConst[k], and reads the rows
+	// only (scatterColumn). Set by noteConstColumns.
+	colConst []float64
 	// colOf numbers the features set when the rows are far wider than
 	// their non-zeros (compressed rows only, wideCSR): feature k is column
 	// colOf[k] of the CSC, and rowIdx holds those columns. nil: column k
@@ -173,8 +180,52 @@ func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []
 		r.rowPtr[i+1] = p
 		r.h[i] = hh / 2
 	}
+	r.noteConstColumns(ws)
 	return r
 }
+
+// constOf is colConst[k], or NaN when the columns were not checked.
+func (r *sparseRows) constOf(k int32) float64 {
+	if r.colConst == nil {
+		return math.NaN()
+	}
+	return r.colConst[k]
+}
+
+// noteConstColumns sets colConst from the compressed columns, its array
+// from ws when not nil; nil when the columns hold fewer than
+// constMinColumn entries on average (hashed features: the check would
+// cost more memory than it saves work).
+func (r *sparseRows) noteConstColumns(ws *RowsWorkspace) {
+	nc := len(r.colPtr) - 1
+	if nc <= 0 || len(r.colRow) < constMinColumn*nc {
+		r.colConst = nil
+		return
+	}
+	if ws != nil {
+		r.colConst = growFloats(&ws.colConst, nc)
+	} else {
+		r.colConst = make([]float64, nc)
+	}
+	for k := range nc {
+		vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
+		c := math.NaN()
+		if len(vals) > 0 {
+			c = vals[0]
+			for _, v := range vals[1:] {
+				if v != c {
+					c = math.NaN()
+					break
+				}
+			}
+		}
+		r.colConst[k] = c
+	}
+}
+
+// constMinColumn is the average column length from which noteConstColumns
+// notes the constant columns.
+const constMinColumn = 16
 
 // put stores v, row i's entry at feature k, as the p-th entry of the CSR
 // and the next free entry of column k's CSC (next[k], advanced).
@@ -322,6 +373,18 @@ func (r *sparseRows) scatterColumn(k int32, v float64, lo int, end int32, dst []
 	a := 0
 	if lo > 0 {
 		a = sort.Search(len(rows), func(q int) bool { return rows[q] >= int32(lo) })
+	}
+	if c := r.constOf(k); c == c {
+		// Every vals[q] is c (the same bits: a stored entry is never ±0),
+		// so every product is w.
+		w := v * c
+		for _, j := range rows[a:] {
+			if j >= end {
+				break
+			}
+			dst[int(j)-lo] += w
+		}
+		return
 	}
 	for q := a; q < len(rows); q++ {
 		j := rows[q]

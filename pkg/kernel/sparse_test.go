@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/kerneltune/kerneltune/pkg/sparse"
 )
 
 // randSparse returns n×d data in which feature k is set (to a value in
@@ -256,4 +258,65 @@ func sparseRatio(sp *sparseRows) float64 {
 		work += nk * nk
 	}
 	return work / (float64(sp.n) * float64(sp.n) * float64(sp.d))
+}
+
+// TestSparseConstColumnsSameBits: the scatter's constant-column loop
+// (binary and one-hot features, colConst) gives every entry of the loop
+// that multiplies each stored value, bit for bit, whole columns, prefixes
+// and columns through idx, on 0/1 features (a1a's), on features set in most
+// rows (stored as -1 from their base), at a γ whose √(2γ) is not exact, and
+// with one column of varying values among constant ones; on compressed rows
+// too. The constant columns are found, and the varying one is not.
+func TestSparseConstColumnsSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	X := randSparse(rng, 300, 60, 0.15, true)
+	for i := range 300 { // feature 0 set in most rows: stored by its unset ones
+		if rng.Float64() < 0.9 {
+			X.Set(i, 0, 1)
+		}
+	}
+	X.Set(3, 5, 0.75) // feature 5 varies
+	X.Set(4, 5, 1)
+	g, _ := NewGaussianIso(math.Exp2(-7)) // √(2γ) = 2^-3 = exact; and below 2^-8
+	g2, _ := NewGaussianIso(math.Exp2(-8))
+	for _, gg := range []*Gaussian{g, g2} {
+		for _, m := range []Matrix{gg.Rows(X), RowsAt(gg, sparse.FromDense(X), rangeIdx(0, 300))} {
+			sp, ok := m.(*sparseRows)
+			if !ok {
+				t.Fatalf("%T: not the sparse route", m)
+			}
+			nconst := 0
+			for k, c := range sp.colConst {
+				if c == c {
+					nconst++
+				}
+				if sp.colOf == nil && k == 5 && c == c {
+					t.Errorf("feature 5 varies, colConst %v", c)
+				}
+			}
+			if nconst < 50 {
+				t.Fatalf("%d of %d columns constant, want at least 50", nconst, len(sp.colConst))
+			}
+			consts := sp.colConst
+			n := m.Len()
+			for _, i := range []int{0, 3, 4, 150, n - 1} {
+				for _, idx := range [][]int{nil, rangeIdx(0, 77), rangeIdx(120, n), rng.Perm(n)[:41]} {
+					l := n
+					if idx != nil {
+						l = len(idx)
+					}
+					got, want := make([]float64, l), make([]float64, l)
+					m.Column(i, idx, got)
+					sp.colConst = nil // the multiplying loop
+					m.Column(i, idx, want)
+					sp.colConst = consts
+					for k := range got {
+						if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+							t.Fatalf("γ %g, %T, column %d, entry %d: %.17g, multiplying loop %.17g", gg.gamma, m, i, k, got[k], want[k])
+						}
+					}
+				}
+			}
+		}
+	}
 }

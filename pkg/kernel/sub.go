@@ -155,6 +155,7 @@ type RowsWorkspace struct {
 	rowIdx, colRow []int32
 	rowVal, colVal []float64
 	h              []float64
+	colConst       []float64 // the columns' constant values (noteConstColumns)
 	count          []int     // a column's non-zeros, or its vote (columnBasesIn)
 	sum            []float64 // a column's sum (sparseRowsShiftedOf)
 	base           []float64 // the columns' bases (columnBasesIn)
