@@ -122,8 +122,17 @@ type FileCheckpoint struct {
 	mu   sync.Mutex
 	f    *os.File
 	path string
-	m    map[string][]byte
-	n    int // the outcomes the file held when opened
+	// m holds the outcomes the file held when opened (a resume replays
+	// them); at says where the line of each outcome this run recorded lies
+	// in the file, read back if asked for (Outcome). Holding this run's
+	// outcomes themselves made every step's state live in memory until the
+	// run ended: on ten classes of 778 features, gi's 4,500 steps of 30 kB
+	// kept the heap at the memory limit, and the collector ran 1,400 times
+	// (6.1 s against 0.44 s without -o).
+	m   map[string][]byte
+	at  map[string]lineSpan
+	end int64 // the file's length: where the next line goes
+	n   int   // the outcomes the file held when opened
 	// synced is when the file was last synced (write).
 	synced time.Time
 }
@@ -179,7 +188,7 @@ func OpenCheckpoint(path string, id CheckpointIdentity, resume bool) (*FileCheck
 	if err != nil {
 		return nil, fmt.Errorf("open checkpoint: %w", err)
 	}
-	c := &FileCheckpoint{f: f, path: path, m: map[string][]byte{}, synced: time.Now()} // the header needs no sync of its own
+	c := &FileCheckpoint{f: f, path: path, m: map[string][]byte{}, at: map[string]lineSpan{}, synced: time.Now()} // the header needs no sync of its own
 	if err := c.open(id, resume); err != nil {
 		f.Close()
 		if created { // a full disk: no file of ours is left
@@ -229,6 +238,7 @@ func (c *FileCheckpoint) open(id CheckpointIdentity, resume bool) error {
 	if _, err := c.f.Seek(int64(keep), io.SeekStart); err != nil {
 		return fmt.Errorf("checkpoint %s: %w", c.path, err)
 	}
+	c.end = int64(keep)
 	if keep == 0 {
 		b, _ := json.Marshal(want)
 		return c.write(append(b, '\n'))
@@ -306,7 +316,9 @@ func noneIfEmpty(s string) string {
 // that a power cut loses at most that much of the steps while a run of many
 // short steps (a compare of small jobs) does not wait on the disk for each.
 func (c *FileCheckpoint) write(b []byte) error {
-	if _, err := c.f.Write(b); err != nil {
+	n, err := c.f.Write(b)
+	c.end += int64(n)
+	if err != nil {
 		return fmt.Errorf("write checkpoint %s: %w", c.path, err)
 	}
 	if time.Since(c.synced) < CheckpointSync {
@@ -334,15 +346,33 @@ func (c *FileCheckpoint) Steps() int { return c.n }
 // Path is the checkpoint's path.
 func (c *FileCheckpoint) Path() string { return c.path }
 
-// Outcome returns key's outcome.
+// lineSpan is where a line lies in a checkpoint file: its offset and its
+// length, newline included.
+type lineSpan struct{ off, n int64 }
+
+// Outcome returns key's outcome: one the file held when opened, or one
+// this run recorded, read back from its line (not found if that read
+// fails: the step runs again).
 func (c *FileCheckpoint) Outcome(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if sp, ok := c.at[key]; ok {
+		line := make([]byte, sp.n)
+		if _, err := c.f.ReadAt(line, sp.off); err != nil {
+			return nil, false
+		}
+		var l checkpointLine
+		if err := json.Unmarshal(line, &l); err != nil || l.Key != key {
+			return nil, false
+		}
+		return l.Outcome, true
+	}
 	b, ok := c.m[key]
 	return b, ok
 }
 
-// Record appends key's outcome in one write and syncs the file.
+// Record appends key's outcome in one write (synced at most
+// CheckpointSync later) and notes where its line lies.
 func (c *FileCheckpoint) Record(key string, outcome []byte) error {
 	b, err := json.Marshal(checkpointLine{Key: key, Outcome: outcome})
 	if err != nil {
@@ -350,10 +380,13 @@ func (c *FileCheckpoint) Record(key string, outcome []byte) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.write(append(b, '\n')); err != nil {
+	off := c.end
+	line := append(b, '\n')
+	if err := c.write(line); err != nil {
 		return err
 	}
-	c.m[key] = slices.Clone(outcome)
+	delete(c.m, key) // the newer outcome is the key's
+	c.at[key] = lineSpan{off: off, n: int64(len(line))}
 	return nil
 }
 
