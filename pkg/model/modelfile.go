@@ -250,7 +250,7 @@ func load(r io.Reader) (*Model, error) {
 // 0, no support vectors). "normalizer" (null for none) is required of the
 // files that carry a checksum: older writers left it out for none.
 func requireFields(raw []byte) error {
-	var top map[string]json.RawMessage
+	var top map[string]rawRef
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return err
 	}
@@ -339,12 +339,15 @@ func refuseNulls(raw []byte) error {
 }
 
 // hasNull reports whether the JSON text raw holds a null literal (outside
-// strings, where an n can begin nothing else): one pass over the bytes,
-// where refuseNulls' token walk took half of loading a model of 1,355,191
-// features (2.7 of 5.9 s).
+// strings, where an n can begin nothing else) other than the value of a
+// key "normalizer", which the writer writes for a model without one: one
+// pass over the bytes, where refuseNulls' token walk took half of loading
+// a model of 1,355,191 features (2.7 of 5.9 s), and 1.6 s of loading a
+// 15.9 MB model trained with --normalize none, whose one null is its
+// normalizer's.
 func hasNull(raw []byte) bool {
 	inString, escaped := false, false
-	for _, c := range raw {
+	for i, c := range raw {
 		switch {
 		case inString:
 			switch {
@@ -357,17 +360,34 @@ func hasNull(raw []byte) bool {
 			}
 		case c == '"':
 			inString = true
-		case c == 'n':
+		case c == 'n' && !normalizerValue(raw[:i]):
 			return true
 		}
 	}
 	return false
 }
 
+// normalizerValue reports whether what precedes a value, before, ends in
+// the key "normalizer" and its colon, the key opening a member ('{' or ','
+// before it, so that the quote is not an escaped one inside a string).
+func normalizerValue(before []byte) bool {
+	b := bytes.TrimRight(before, " \t\r\n")
+	b, ok := bytes.CutSuffix(b, []byte(":"))
+	if !ok {
+		return false
+	}
+	b, ok = bytes.CutSuffix(bytes.TrimRight(b, " \t\r\n"), []byte(`"normalizer"`))
+	if !ok {
+		return false
+	}
+	b = bytes.TrimRight(b, " \t\r\n")
+	return len(b) > 0 && (b[len(b)-1] == '{' || b[len(b)-1] == ',')
+}
+
 // requireModelFields checks the fields of one model (the file's, or one
 // pair or class of a multi-class model: "pairs[i]." its prefix), each pair
 // as a binary model (issue 34: a pair's lost bias and rho were read as 0).
-func requireModelFields(top map[string]json.RawMessage, prefix string, checksum bool) error {
+func requireModelFields(top map[string]rawRef, prefix string, checksum bool) error {
 	need := []string{"kernel", "margin", "C", "labels", "num_features", "bias", "support_vectors", "training", "provenance"}
 	if checksum {
 		need = append(need, "normalizer")
@@ -379,7 +399,7 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 		return err
 	}
 	if raw, ok := top["probability"]; ok {
-		var obj map[string]json.RawMessage
+		var obj map[string]rawRef
 		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 			return fmt.Errorf("field %sprobability is not an object", prefix)
 		}
@@ -388,7 +408,7 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 		}
 	}
 	if raw, ok := top["pairs"]; ok {
-		var pairs []map[string]json.RawMessage
+		var pairs []map[string]rawRef
 		if err := json.Unmarshal(raw, &pairs); err != nil {
 			return fmt.Errorf("field %spairs is not a list of models", prefix)
 		}
@@ -410,7 +430,7 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 		{"kernel", []string{"kind"}},
 	}
 	for _, f := range sub {
-		var obj map[string]json.RawMessage
+		var obj map[string]rawRef
 		if err := json.Unmarshal(top[f.field], &obj); err != nil || obj == nil {
 			return fmt.Errorf("field %s%s is not an object", prefix, f.field)
 		}
@@ -418,24 +438,66 @@ func requireModelFields(top map[string]json.RawMessage, prefix string, checksum 
 			return err
 		}
 	}
-	var svs []map[string]json.RawMessage
+	// A support vector's fields are only noted as present (svFields), not
+	// copied: a map of copies per support vector took 53 of the 70 MB
+	// that predict held loading a 15.9 MB model.
+	var svs []svFields
 	if err := json.Unmarshal(top["support_vectors"], &svs); err != nil || svs == nil {
 		return fmt.Errorf("field %ssupport_vectors is not a list", prefix)
 	}
-	svKeys := []string{"coef", "x"}
-	if string(top["sparse_support_vectors"]) == "true" {
-		svKeys = []string{"coef", "index", "value"}
-	}
+	sparse := string(top["sparse_support_vectors"]) == "true"
 	for i, sv := range svs {
-		if err := hasKeys(sv, fmt.Sprintf("%ssupport_vectors[%d].", prefix, i), svKeys...); err != nil {
-			return err
+		var missing string
+		switch {
+		case !bool(sv.Coef):
+			missing = "coef"
+		case !sparse && !bool(sv.X):
+			missing = "x"
+		case sparse && !bool(sv.Index):
+			missing = "index"
+		case sparse && !bool(sv.Value):
+			missing = "value"
+		default:
+			continue
 		}
+		return fmt.Errorf("no field %ssupport_vectors[%d].%s (every model file has one)", prefix, i, missing)
 	}
 	return nil
 }
 
+// rawRef is a JSON value's text within the buffer being decoded, not a
+// copy (json.RawMessage copies): requireFields keeps it only while it
+// reads that buffer.
+type rawRef []byte
+
+// UnmarshalJSON keeps b, a slice of requireFields' buffer.
+func (r *rawRef) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
+// present notes that a field is there, whatever its value (a null too:
+// refuseNulls refuses those).
+type present bool
+
+// UnmarshalJSON sets p.
+func (p *present) UnmarshalJSON([]byte) error {
+	*p = true
+	return nil
+}
+
+// svFields are the fields of a support vector that a model file must
+// have: coef and x, or coef, index and value (sparse). Like the decoding
+// of the model itself, the names match regardless of case.
+type svFields struct {
+	Coef  present `json:"coef"`
+	X     present `json:"x"`
+	Index present `json:"index"`
+	Value present `json:"value"`
+}
+
 // hasKeys returns an error naming the first of keys that obj lacks.
-func hasKeys(obj map[string]json.RawMessage, prefix string, keys ...string) error {
+func hasKeys(obj map[string]rawRef, prefix string, keys ...string) error {
 	for _, k := range keys {
 		if _, ok := obj[k]; !ok {
 			return fmt.Errorf("no field %s%s (every model file has one)", prefix, k)

@@ -231,3 +231,29 @@ func TestSaveFileMemory(t *testing.T) {
 		t.Errorf("SaveFile allocated %d bytes for a %d-byte file, the earlier Save %d", got, size, ref)
 	}
 }
+
+// TestHasNull: the byte scan that spares loading refuseNulls' token walk
+// passes a file whose only nulls are normalizers' (top level or a pair's,
+// indented or compact) and sends every other null to the walk: a
+// coefficient's, one in a string that ends in normalizer", one after a
+// key that only ends in normalizer.
+func TestHasNull(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want bool
+	}{
+		{`{"a": 1, "normalizer": null, "b": "null"}`, false},
+		{`{"normalizer":null,"pairs":[{"c":1,"normalizer" :  null}]}`, false},
+		{"{\n \"x\": [1, 2],\n \"normalizer\": null\n}\n", false},
+		{`{"normalizer": null, "coef": null}`, true},
+		{`{"a": [1, null]}`, true},
+		{`{"a": "x\"normalizer": null}`, true},
+		{`{"xnormalizer": null}`, true},
+		{`["normalizer", null]`, true},
+		{`{"s": "no null here: \"normalizer\": null"}`, false},
+	} {
+		if got := hasNull([]byte(c.json)); got != c.want {
+			t.Errorf("hasNull(%s) = %v, want %v", c.json, got, c.want)
+		}
+	}
+}
