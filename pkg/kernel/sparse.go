@@ -210,17 +210,21 @@ func (r *sparseRows) noteConstColumns(ws *RowsWorkspace) {
 	for k := range nc {
 		vals := r.colVal[r.colPtr[k]:r.colPtr[k+1]]
 		c := math.NaN()
-		if len(vals) > 0 {
+		if len(vals) > 0 && allEqual(vals[1:], vals[0]) {
 			c = vals[0]
-			for _, v := range vals[1:] {
-				if v != c {
-					c = math.NaN()
-					break
-				}
-			}
 		}
 		r.colConst[k] = c
 	}
+}
+
+// allEqual reports whether every entry of s is c.
+func allEqual(s []float64, c float64) bool {
+	for _, v := range s {
+		if v != c {
+			return false
+		}
+	}
+	return true
 }
 
 // constMinColumn is the average column length from which noteConstColumns
@@ -374,7 +378,7 @@ func (r *sparseRows) scatterColumn(k int32, v float64, lo int, end int32, dst []
 	if lo > 0 {
 		a = sort.Search(len(rows), func(q int) bool { return rows[q] >= int32(lo) })
 	}
-	if c := r.constOf(k); c == c {
+	if c := r.constOf(k); !math.IsNaN(c) {
 		// Every vals[q] is c (the same bits: a stored entry is never ±0),
 		// so every product is w.
 		w := v * c

@@ -848,7 +848,7 @@ func (g *giDescent) moveTo(ctx context.Context, B mat.Symmetric, size float64) (
 // diagonal is 4 b_k² G_kk (chartGrad's B²G + GB² + 2BGB, whose off-diagonal
 // part every diagonal projection drops), G_kk from kernel.GaussianGradDiag,
 // O(m²d); S is diagonal, so e^{-S} B e^{-S} = diag(b_k e^{-2s_k}). B is a
-// mat.DiagDense (the checkpoints keep it d×d, their layout).
+// mat.DiagDense (the checkpoints keep its diagonal: giLoop's Diag).
 func (g *giDescent) stepDiag(ctx context.Context) (move, error) {
 	pr, param, cur := g.pr, g.pr.param, g.cur
 	d := cur.B.SymmetricDim()

@@ -24,19 +24,14 @@ import (
 // and SaveFile's buffer at once, 77 MB beside the model, where now it takes
 // the one compact encoding.
 func (m *Model) Save(w io.Writer) error {
-	if err := m.validate(); err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	c := *m
-	sum, err := contentSum(m)
+	c, err := m.checksummed()
 	if err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
-	c.Checksum = sum
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(&indenter{w: bw})
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&c); err != nil {
+	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -45,14 +40,29 @@ func (m *Model) Save(w io.Writer) error {
 	return nil
 }
 
+// checksummed validates m and returns a copy of it with its Checksum set:
+// what Save writes.
+func (m *Model) checksummed() (*Model, error) {
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	sum, err := contentSum(m)
+	if err != nil {
+		return nil, err
+	}
+	c := *m
+	c.Checksum = sum
+	return &c, nil
+}
+
 // indenter writes the compact JSON written to it as encoding/json's
 // Encoder with SetIndent("", " ") would, with every array that holds only
 // numbers then put on one line (the earlier Save's two passes over the
 // whole text: saveRef in the tests, the same bytes), without holding
-// either form whole. An array is held back from
-// its '[' while it holds only numbers and commas; its ']' writes it on one
-// line ("[1, -0.5]"), anything else writes it as any other array. Errors
-// of w are w's (bufio.Writer keeps the first; Save's Flush returns it).
+// either form whole. An array is held back from its '[' while it holds only
+// numbers and commas; its ']' writes it on one line ("[1, -0.5]"),
+// anything else writes it as any other array. Errors of w are w's
+// (bufio.Writer keeps the first; Save's Flush returns it).
 type indenter struct {
 	w        *bufio.Writer
 	depth    int

@@ -17,16 +17,11 @@ import (
 // bytes: the indented JSON in memory, then every array of numbers put on
 // one line (compactNumberArrays).
 func saveRef(m *Model, w io.Writer) error {
-	if err := m.validate(); err != nil {
-		return fmt.Errorf("save model: %w", err)
-	}
-	c := *m
-	sum, err := contentSum(m)
+	c, err := m.checksummed()
 	if err != nil {
 		return fmt.Errorf("save model: %w", err)
 	}
-	c.Checksum = sum
-	return indentRef(w, &c)
+	return indentRef(w, c)
 }
 
 // indentRef writes v as the earlier Save did.
