@@ -264,3 +264,110 @@ func TestPredictClassesStreams(t *testing.T) {
 		t.Fatal("the streamed classes differ from the vote of the pairs' decisions")
 	}
 }
+
+// overlapping returns k classes of per rows each in d dimensions, all drawn
+// from one distribution, so that nearly every row of a pair is a support
+// vector.
+func overlapping(k, per, d int) *dataio.Dataset {
+	ds := blobs(k, per, d)
+	for i := range ds.Len() {
+		ds.X.Set(i, 0, ds.X.At(i, 0)-8*float64(ds.Class[i]))
+	}
+	return ds
+}
+
+// TestMultiClassPairsHoldSupportVectorRows: while a dense multi-class fit
+// solves its pairs, each finished pair keeps its support vectors as rows
+// of the training matrix (4 bytes each; its coefficients are its model's
+// coef), not as SupportVector structs (80 bytes each), which it gets back
+// when the model is assembled, the same as denseSVs made them. On letter
+// (325 pairs, about 60,000 support vectors) the structs were 4.8 MB of the
+// pairs' live heap, and train's resident peak went from 40.9-42.3 to
+// 37.3-38.1 MB with streamRows.
+func TestMultiClassPairsHoldSupportVectorRows(t *testing.T) {
+	train := overlapping(26, 40, 4) // 325 pairs of 80 rows
+	pairRows := 0
+	for _, ij := range train.Subproblems() {
+		pairRows += len(train.SubRows(ij))
+	}
+	var before, after runtime.MemStats
+	held := 0
+	afterPairs = func(fits []pairFit) {
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		for _, f := range fits {
+			if f.pm.SupportVectors != nil {
+				t.Errorf("a pair holds %d SupportVectors before the model is assembled", len(f.pm.SupportVectors))
+				break
+			}
+			held += len(f.svRows)
+		}
+	}
+	defer func() { afterPairs = nil }()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fr, err := Fit(context.Background(), FitSettings{Train: train, Kernel: iso(0.1), Margin: L1, C: 0.1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsv := 0
+	for p, pm := range fr.Model.Pairs {
+		nsv += len(pm.SupportVectors)
+		if len(pm.SupportVectors) != pm.Training.NSV {
+			t.Fatalf("pair %d: %d support vectors, its solve had %d", p, len(pm.SupportVectors), pm.Training.NSV)
+		}
+		for j, sv := range pm.SupportVectors {
+			if sv.Coef != pm.coef.AtVec(j) || len(sv.X) != train.Dim() {
+				t.Fatalf("pair %d, support vector %d: coef %g (model's %g), %d features", p, j, sv.Coef, pm.coef.AtVec(j), len(sv.X))
+			}
+		}
+	}
+	if held != nsv || nsv < pairRows/2 {
+		t.Fatalf("%d support vector rows held, %d in the model, of %d pair rows: want them equal, and most rows support vectors", held, nsv, pairRows)
+	}
+	live := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	structs := int64(nsv) * int64(unsafe.Sizeof(SupportVector{}))
+	bound := int64(nsv)*24 + 2048*int64(len(fr.Model.Pairs)) + 16*int64(pairRows)
+	t.Logf("live after the pairs: %d bytes for %d support vectors (as structs %d); bound %d", live, nsv, structs, bound)
+	if live > bound {
+		t.Errorf("%.2f MB live once the pairs are solved, more than 24 bytes a support vector, 2 KB a pair and 16 bytes a pair row (%.2f MB): the pairs hold their support vectors as structs (%.2f MB)", float64(live)/1e6, float64(bound)/1e6, float64(structs)/1e6)
+	}
+}
+
+// TestPredictClassesBlockBound: a one-vs-one prediction goes through its
+// rows in blocks of streamRows, whose kernel block (8 bytes a row and a
+// support vector) is at most streamBlockBytes unless 16 rows take more:
+// on letter's 10,221 support vectors the earlier 64-row floor and 4 MB
+// made it 5.2 MB, the largest thing in train's heap after the pairs.
+func TestPredictClassesBlockBound(t *testing.T) {
+	train := overlapping(26, 80, 4)
+	fr, err := Fit(context.Background(), FitSettings{Train: train, Kernel: iso(0.1), Margin: L1, C: 0.1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fr.Model
+	n, d := train.X.Dims()
+	X := mat.NewDense(4*n, d, nil)
+	for i := range 4 * n {
+		X.SetRow(i, train.X.RawRowView(i%n))
+	}
+	sh := m.shared
+	if sh == nil {
+		t.Fatal("the model's pairs share no support vectors")
+	}
+	nsv, _ := sh.X.Dims()
+	most, blocks := 0, 0
+	sh.eachDecisionBlock(m, X, 0, func(_ int, dec [][]float64) {
+		most, blocks = max(most, len(dec[0])), blocks+1
+	})
+	t.Logf("%d support vectors: %d blocks of up to %d rows (%d bytes of kernel values)", nsv, blocks, most, 8*most*nsv)
+	if most != streamRows(nsv) || 8*most*nsv > streamBlockBytes {
+		t.Errorf("blocks of %d rows against %d support vectors (streamRows %d): %.2f MB of kernel values, over streamBlockBytes (%.2f MB)", most, nsv, streamRows(nsv), float64(8*most*nsv)/1e6, float64(streamBlockBytes)/1e6)
+	}
+	if got := streamRows(10221); got != 16 {
+		t.Errorf("streamRows(10221) = %d, want 16 (letter's support vectors: 1.3 MB a block)", got)
+	}
+	if got := streamRows(1); got != blockRows {
+		t.Errorf("streamRows(1) = %d, want blockRows (%d)", got, blockRows)
+	}
+}
