@@ -220,6 +220,7 @@ func csrRows(X *sparse.CSR, idx []int, s float64, colScale []float64, linear boo
 		r.h[i] = hh / 2
 	}
 	r.noteConstColumns(ws)
+	r.noteBits(ws)
 	return r
 }
 

@@ -66,6 +66,16 @@ type sparseRows struct {
 	// scatter then adds one product, v·colConst[k], and reads the rows
 	// only (scatterColumn). Set by noteConstColumns.
 	colConst []float64
+	// bits, when set, holds each row's route columns as a bitset of
+	// words words, dots[m] the dot product of two rows sharing m of them,
+	// and hVals, hCls each row's h as one of few values (hVals nil: too
+	// many): the bitset route of Column for rows whose stored entries all
+	// have one square (bits.go, noteBits).
+	bits  []uint64
+	words int
+	dots  []float64
+	hVals []float64
+	hCls  []uint16
 	// colOf numbers the features set when the rows are far wider than
 	// their non-zeros (compressed rows only, wideCSR): feature k is column
 	// colOf[k] of the CSC, and rowIdx holds those columns. nil: column k
@@ -181,6 +191,7 @@ func sparseRowsShiftedOf(row func(i int) []float64, n, d int, s float64, base []
 		r.h[i] = hh / 2
 	}
 	r.noteConstColumns(ws)
+	r.noteBits(ws)
 	return r
 }
 
@@ -295,6 +306,10 @@ func (r *sparseRows) EntryCost() int { return r.cost }
 // asked for (a prefix, or the range spanned by idx), then the exp pass.
 func (r *sparseRows) Column(i int, idx []int, dst []float64) {
 	checkColumn(r.n, idx, dst)
+	if r.bits != nil {
+		r.bitsColumn(i, idx, dst)
+		return
+	}
 	if idx == nil {
 		clear(dst)
 		r.scatter(i, 0, dst)

@@ -320,3 +320,97 @@ func TestSparseConstColumnsSameBits(t *testing.T) {
 		}
 	}
 }
+
+// oneHot returns n rows of one-hot groups (sizes), a group's value drawn
+// with skewed frequencies and left out (missing) in about 3 % of rows, as
+// LIBSVM's a1a: one 1 per group, 123 features, 14 set a row.
+func oneHot(rng *rand.Rand, n int, sizes []int) *mat.Dense {
+	d := 0
+	for _, s := range sizes {
+		d += s
+	}
+	X := mat.NewDense(n, d, nil)
+	for i := range n {
+		at := 0
+		for _, s := range sizes {
+			if rng.Float64() >= 0.03 {
+				v := int(float64(s) * rng.Float64() * rng.Float64()) // skewed to the first values
+				X.Set(i, at+v, 1)
+			}
+			at += s
+		}
+	}
+	return X
+}
+
+// TestSparseBitsSameBits: on rows whose stored entries all have one square
+// (one-hot groups, a feature set in most rows stored by its unset ones as
+// -√(2γ) on the dense route), the bitset route's columns (popcounts, and
+// exp values from a per-column table) are the scatter's to the last bit,
+// whole, as prefixes and through idx, for the Gaussian on both routes and
+// the linear kernel on compressed rows; data with a varying entry keeps the
+// scatter.
+func TestSparseBitsSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	sizes := []int{5, 8, 5, 16, 5, 7, 14, 6, 5, 2, 2, 2, 5, 41}
+	X := oneHot(rng, 400, sizes)
+	for i := range 400 { // the first feature set in most rows
+		X.Set(i, 0, 0)
+		if rng.Float64() < 0.9 {
+			X.Set(i, 0, 1)
+		}
+	}
+	Xs := sparse.FromDense(X)
+	var ms []Matrix
+	for _, gamma := range []float64{math.Exp2(-7), math.Exp2(-8), 0.0137} {
+		g, _ := NewGaussianIso(gamma)
+		ms = append(ms, g.Rows(X), RowsAt(g, Xs, rangeIdx(0, 400)), RowsAt(g, Xs, rng.Perm(400)[:300]))
+	}
+	ms = append(ms, RowsAt(Linear{}, Xs, rangeIdx(0, 400)))
+	for mi, m := range ms {
+		sp, ok := m.(*sparseRows)
+		if !ok {
+			t.Fatalf("matrix %d, %T: not the sparse route", mi, m)
+		}
+		if sp.bits == nil || (!sp.linear && sp.hVals == nil) {
+			t.Fatalf("matrix %d: the bitset route not taken (bits %v, %d h values, cost %d, %d words)", mi, sp.bits != nil, len(sp.hVals), sp.cost, sp.words)
+		}
+		n := m.Len()
+		for _, i := range []int{0, 3, 150, n - 1} {
+			for _, idx := range [][]int{nil, rangeIdx(0, 77), rangeIdx(120, n), rng.Perm(n)[:41], rng.Perm(n)[:n/2]} {
+				l := n
+				if idx != nil {
+					l = len(idx)
+				}
+				if idx == nil && i == 3 {
+					l = 70 // a prefix
+				}
+				got, want := make([]float64, l), make([]float64, l)
+				m.Column(i, idx, got)
+				b := sp.bits
+				sp.bits = nil // the scatter
+				m.Column(i, idx, want)
+				sp.bits = b
+				for k := range got {
+					if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("matrix %d, column %d, idx of %d, entry %d: %.17g, scatter %.17g", mi, i, len(idx), k, got[k], want[k])
+					}
+				}
+				hv := sp.hVals // the dot products, then gaussColumn
+				sp.hVals = nil
+				m.Column(i, idx, got)
+				sp.hVals = hv
+				for k := range got {
+					if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("matrix %d, column %d without the table, entry %d: %.17g, scatter %.17g", mi, i, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+	X.Set(7, 3, 0.5) // one entry of another square: the scatter
+	g, _ := NewGaussianIso(0.01)
+	if sp := g.Rows(X).(*sparseRows); sp.bits != nil {
+		t.Error("the bitset route taken on rows with an entry of another square")
+	}
+}

@@ -156,6 +156,8 @@ type RowsWorkspace struct {
 	rowVal, colVal []float64
 	h              []float64
 	colConst       []float64 // the columns' constant values (noteConstColumns)
+	bits           []uint64  // the rows' bitsets (noteBits)
+	hCls           []uint16  // the rows' classes of h (noteBits)
 	count          []int     // a column's non-zeros, or its vote (columnBasesIn)
 	sum            []float64 // a column's sum (sparseRowsShiftedOf)
 	base           []float64 // the columns' bases (columnBasesIn)
@@ -179,6 +181,24 @@ func growInts(b *[]int, n int) []int {
 func growFloats(b *[]float64, n int) []float64 {
 	if cap(*b) < n {
 		*b = make([]float64, n, n+n/4)
+	}
+	*b = (*b)[:n]
+	clear(*b)
+	return *b
+}
+
+func growUint64s(b *[]uint64, n int) []uint64 {
+	if cap(*b) < n {
+		*b = make([]uint64, n, n+n/4)
+	}
+	*b = (*b)[:n]
+	clear(*b)
+	return *b
+}
+
+func growUint16s(b *[]uint16, n int) []uint16 {
+	if cap(*b) < n {
+		*b = make([]uint16, n, n+n/4)
 	}
 	*b = (*b)[:n]
 	clear(*b)
