@@ -65,7 +65,7 @@ func (r *sparseRows) noteBits(ws *RowsWorkspace) {
 		return
 	}
 	if ws != nil {
-		r.bits = growUint64s(&ws.bits, r.n*words)
+		r.bits = grow(&ws.bits, r.n*words)
 	} else {
 		r.bits = make([]uint64, r.n*words)
 	}
@@ -101,7 +101,7 @@ func (r *sparseRows) noteBits(ws *RowsWorkspace) {
 		r.hVals[a] = hv
 	}
 	if ws != nil {
-		r.hCls = growUint16s(&ws.hCls, r.n)
+		r.hCls = grow(&ws.hCls, r.n)
 	} else {
 		r.hCls = make([]uint16, r.n)
 	}

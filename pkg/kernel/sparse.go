@@ -214,7 +214,7 @@ func (r *sparseRows) noteConstColumns(ws *RowsWorkspace) {
 		return
 	}
 	if ws != nil {
-		r.colConst = growFloats(&ws.colConst, nc)
+		r.colConst = grow(&ws.colConst, nc)
 	} else {
 		r.colConst = make([]float64, nc)
 	}

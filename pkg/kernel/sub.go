@@ -118,7 +118,7 @@ func (g *Gaussian) denseRowsAt(X *mat.Dense, idx []int, d int, ws *RowsWorkspace
 		ws = new(RowsWorkspace)
 	}
 	n := len(idx)
-	mu := growFloats(&ws.mu, d)
+	mu := grow(&ws.mu, d)
 	for _, i := range idx {
 		for k, v := range X.RawRowView(i)[:d] {
 			mu[k] += v
@@ -128,14 +128,14 @@ func (g *Gaussian) denseRowsAt(X *mat.Dense, idx []int, d int, ws *RowsWorkspace
 		mu[k] /= float64(n)
 	}
 	s := math.Sqrt(2 * g.gamma)
-	xt := growFloats(&ws.xt, n*d)
+	xt := grow(&ws.xt, n*d)
 	for a, i := range idx {
 		dst := xt[a*d : (a+1)*d]
 		for k, v := range X.RawRowView(i)[:d] {
 			dst[k] = (v - mu[k]) * s
 		}
 	}
-	h := growFloats(&ws.h, n)
+	h := grow(&ws.h, n)
 	for a := range h {
 		var sq float64
 		for _, v := range xt[a*d : (a+1)*d] {
@@ -165,46 +165,20 @@ type RowsWorkspace struct {
 	mu, xt         []float64 // the dense route's column means and mapped rows (denseRowsAt)
 }
 
-// growInts returns b[:n] zeroed, or a new slice when b is too short, with
+// grow returns b[:n] zeroed, or a new slice when b is too short, with
 // room for a quarter more (the next pair may be a little larger: without
 // it, 45 pairs of 2,000 rows of about 244,000 entries each regrew their
 // arrays about every other pair).
-func growInts(b *[]int, n int) []int {
+func grow[E any](b *[]E, n int) []E {
 	if cap(*b) < n {
-		*b = make([]int, n, n+n/4)
+		*b = make([]E, n, n+n/4)
 	}
 	*b = (*b)[:n]
 	clear(*b)
 	return *b
 }
 
-func growFloats(b *[]float64, n int) []float64 {
-	if cap(*b) < n {
-		*b = make([]float64, n, n+n/4)
-	}
-	*b = (*b)[:n]
-	clear(*b)
-	return *b
-}
-
-func growUint64s(b *[]uint64, n int) []uint64 {
-	if cap(*b) < n {
-		*b = make([]uint64, n, n+n/4)
-	}
-	*b = (*b)[:n]
-	clear(*b)
-	return *b
-}
-
-func growUint16s(b *[]uint16, n int) []uint16 {
-	if cap(*b) < n {
-		*b = make([]uint16, n, n+n/4)
-	}
-	*b = (*b)[:n]
-	clear(*b)
-	return *b
-}
-
+// growInt32s is grow without the clearing: its callers write every entry.
 func growInt32s(b *[]int32, n int) []int32 {
 	if cap(*b) < n {
 		*b = make([]int32, n, n+n/4)
@@ -218,7 +192,7 @@ func (ws *RowsWorkspace) counts(d int) []int {
 	if ws == nil {
 		return make([]int, d)
 	}
-	return growInts(&ws.count, d)
+	return grow(&ws.count, d)
 }
 
 // sums returns d zeroed sums, from ws when not nil.
@@ -226,7 +200,7 @@ func (ws *RowsWorkspace) sums(d int) []float64 {
 	if ws == nil {
 		return make([]float64, d)
 	}
-	return growFloats(&ws.sum, d)
+	return grow(&ws.sum, d)
 }
 
 // bases returns d zeroed bases, from ws when not nil.
@@ -234,7 +208,7 @@ func (ws *RowsWorkspace) bases(d int) []float64 {
 	if ws == nil {
 		return make([]float64, d)
 	}
-	return growFloats(&ws.base, d)
+	return grow(&ws.base, d)
 }
 
 // scales returns d zeroed column scales, from ws when not nil.
@@ -242,7 +216,7 @@ func (ws *RowsWorkspace) scales(d int) []float64 {
 	if ws == nil {
 		return make([]float64, d)
 	}
-	return growFloats(&ws.scale, d)
+	return grow(&ws.scale, d)
 }
 
 // rows returns a sparse route of n rows, d features and nnz entries with
@@ -258,13 +232,13 @@ func (ws *RowsWorkspace) rows(n, d, nnz int, withRows bool) *sparseRows {
 			r.h = make([]float64, n)
 			return r
 		}
-		r.colPtr, r.colRow = growInts(&ws.colPtr, d+1), growInt32s(&ws.colRow, nnz)
+		r.colPtr, r.colRow = grow(&ws.colPtr, d+1), growInt32s(&ws.colRow, nnz)
 		if cap(ws.colVal) < nnz {
 			ws.colVal = make([]float64, nnz, nnz+nnz/4)
 		}
 		ws.colVal = ws.colVal[:nnz]
 		r.colVal = ws.colVal
-		r.h = growFloats(&ws.h, n)
+		r.h = grow(&ws.h, n)
 		return r
 	}
 	if ws == nil {
@@ -274,7 +248,7 @@ func (ws *RowsWorkspace) rows(n, d, nnz int, withRows bool) *sparseRows {
 		r.h = make([]float64, n)
 		return r
 	}
-	r.rowPtr, r.colPtr = growInts(&ws.rowPtr, n+1), growInts(&ws.colPtr, d+1)
+	r.rowPtr, r.colPtr = grow(&ws.rowPtr, n+1), grow(&ws.colPtr, d+1)
 	r.rowIdx, r.colRow = growInt32s(&ws.rowIdx, nnz), growInt32s(&ws.colRow, nnz)
 	if cap(ws.rowVal) < nnz {
 		ws.rowVal = make([]float64, nnz, nnz+nnz/4)
@@ -284,6 +258,6 @@ func (ws *RowsWorkspace) rows(n, d, nnz int, withRows bool) *sparseRows {
 	}
 	ws.rowVal, ws.colVal = ws.rowVal[:nnz], ws.colVal[:nnz]
 	r.rowVal, r.colVal = ws.rowVal, ws.colVal
-	r.h = growFloats(&ws.h, n)
+	r.h = grow(&ws.h, n)
 	return r
 }

@@ -475,6 +475,17 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 	return m, res, nil
 }
 
+// positives is the number of α_i > 0: the support vectors of a solve.
+func positives(alpha []float64) int {
+	n := 0
+	for _, a := range alpha {
+		if a > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // denseSVs sets the model's support vectors from the rows of X (the rows
 // of the solve, all of X when nil) with α_i > 0. The support vectors' rows
 // are consecutive rows of one array, which prepare then takes as the SV
@@ -482,12 +493,7 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 // the caller moves out (shareSVRows).
 func (m *Model) denseSVs(X *mat.Dense, rows []int, y, alpha []float64) {
 	d := m.NumFeatures
-	nsv := 0
-	for _, a := range alpha {
-		if a > 0 {
-			nsv++
-		}
-	}
+	nsv := positives(alpha)
 	if rows == nil {
 		m.svData = make([]float64, nsv*d)
 	}
@@ -519,13 +525,7 @@ func sparseSVs(X *sparse.CSR, rows []int, y, alpha []float64, store *svStore) []
 		return i
 	}
 	if store != nil {
-		nsv := 0
-		for _, a := range alpha {
-			if a > 0 {
-				nsv++
-			}
-		}
-		out := make([]SupportVector, 0, nsv)
+		out := make([]SupportVector, 0, positives(alpha))
 		for i, a := range alpha {
 			if a > 0 {
 				index, value := store.lists(X, row(i))

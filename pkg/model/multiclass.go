@@ -248,13 +248,7 @@ type pairFit struct {
 // svRowsOf returns rows[r] for the r with alpha[r] > 0, in order: the rows
 // of the training matrix that denseSVs made a pair's support vectors.
 func svRowsOf(rows []int, alpha []float64) []int32 {
-	n := 0
-	for _, a := range alpha {
-		if a > 0 {
-			n++
-		}
-	}
-	out := make([]int32, 0, n)
+	out := make([]int32, 0, positives(alpha))
 	for r, a := range alpha {
 		if a > 0 {
 			out = append(out, int32(rows[r]))
