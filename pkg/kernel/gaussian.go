@@ -297,13 +297,24 @@ func expFinish(hi, hj []float64, sym bool) func(c []float64, stride int, t tile)
 // Gram returns K_ij = k(x_i, x_j): one SYRK on X̃ and an exp pass, tiled over
 // all cores. Both triangles of the result's storage are filled.
 func (g *Gaussian) Gram(X mat.Matrix) *mat.SymDense {
+	return g.GramInto(X, nil)
+}
+
+// GramInto is Gram, written into dst's storage when dst is an n×n matrix
+// that its caller no longer needs (one a previous Gram returned), on the
+// routes that can (the two-valued route: one-hot rows under a diagonal
+// metric); it returns a new matrix otherwise. The values are Gram's, bit
+// for bit. spd's line search evaluates a Gram a step and keeps one: on
+// 5,000 rows each new one was 200 MB of fresh pages to clear, 21 % of
+// spd's CPU at 32,561 Adult-like rows.
+func (g *Gaussian) GramInto(X mat.Matrix, dst *mat.SymDense) *mat.SymDense {
 	if s, ok := X.(*sparse.CSR); ok {
 		return gramCSR(g, s)
 	}
 	x, n, d := rowMajor(X)
 	g.checkDim(d)
 	if r := g.twoValued(x, n, d); r != nil {
-		return r.gram()
+		return r.gramInto(dst)
 	}
 	xt, p := g.transform(x, n, d, colMeans(x, n, d))
 	h := rowNorms2Half(xt, n, p)

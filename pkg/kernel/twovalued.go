@@ -306,14 +306,31 @@ func (r *twoValued) scatter(i, lo int, dst []float64) {
 
 // gram returns the whole matrix, both triangles, from the upper triangle's
 // rows (the entries of Column, to the last bit), rows spread over all cores.
-func (r *twoValued) gram() *mat.SymDense {
+func (r *twoValued) gram() *mat.SymDense { return r.gramInto(nil) }
+
+// gramInto is gram in dst's storage when dst is n×n with stride n (every
+// entry is written: each row's upper part is cleared just before its
+// scatter adds to it), in a new matrix otherwise.
+func (r *twoValued) gramInto(dst *mat.SymDense) *mat.SymDense {
 	n := r.n
-	c := make([]float64, n*n)
+	var c []float64
+	reuse := false
+	if dst != nil && !dst.IsEmpty() && dst.SymmetricDim() == n {
+		if raw := dst.RawSymmetric(); raw.Stride == n && len(raw.Data) >= n*n {
+			c, reuse = raw.Data[:n*n], true
+		}
+	}
+	if !reuse {
+		c = make([]float64, n*n)
+	}
 	const rowsPerTask = 16
 	tasks := (n + rowsPerTask - 1) / rowsPerTask
 	parallelFor(tasks, workers(n*n/2*max(1, r.cost/8)), func(t int) {
 		for i := t * rowsPerTask; i < min(n, (t+1)*rowsPerTask); i++ {
 			row := c[i*n+i : (i+1)*n]
+			if reuse {
+				clear(row)
+			}
 			r.scatter(i, i, row)
 			r.args(i, i, row)
 			r.finish(row)
@@ -323,6 +340,9 @@ func (r *twoValued) gram() *mat.SymDense {
 		for j := i + 1; j < n; j++ {
 			c[j*n+i] = c[i*n+j]
 		}
+	}
+	if reuse {
+		return dst
 	}
 	return mat.NewSymDense(n, c)
 }

@@ -230,3 +230,39 @@ func TestTwoValuedGradDiag(t *testing.T) {
 		}
 	}
 }
+
+// TestGramIntoReuses: a diagonal Gaussian's Gram on the two-valued route,
+// written into a used matrix of the right size (every entry garbage), is
+// that matrix, holding Gram's values to the last bit; a matrix of another
+// size, or nil, gives a new one.
+func TestGramIntoReuses(t *testing.T) {
+	X := l1Mixed(300, 60, 2, 5)
+	q := make([]float64, 62)
+	for k := range q {
+		q[k] = 0.02 * float64(1+k%5)
+	}
+	g, err := NewGaussianDiag(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g.Gram(X)
+	used := mat.NewSymDense(300, nil)
+	raw := used.RawSymmetric()
+	for i := range raw.Data {
+		raw.Data[i] = float64(i%13) - 6.5
+	}
+	got := g.GramInto(X, used)
+	if got != used {
+		t.Fatal("GramInto did not write into the given 300×300 matrix")
+	}
+	for i := range 300 {
+		for j := range 300 {
+			if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) || math.Float64bits(raw.Data[i*300+j]) != math.Float64bits(want.RawSymmetric().Data[i*300+j]) {
+				t.Fatalf("entry (%d, %d): %.17g (stored %.17g), Gram %.17g", i, j, got.At(i, j), raw.Data[i*300+j], want.At(i, j))
+			}
+		}
+	}
+	if other := mat.NewSymDense(299, nil); g.GramInto(X, other) == other {
+		t.Error("GramInto wrote a 300-row Gram into a 299×299 matrix")
+	}
+}

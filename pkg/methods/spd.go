@@ -198,7 +198,10 @@ type spdProblem struct {
 	rho  float64
 	C    float64
 	Kref *mat.SymDense // K′ = K^{Q0}
-	s    solver.Settings
+	// spare is a Gram matrix the line search no longer needs, which the
+	// next gram writes into (recycle).
+	spare *mat.SymDense
+	s     solver.Settings
 	// checkpoint and scope are Common's (Algorithm 1 keeps its
 	// iterations there).
 	checkpoint Checkpoint
@@ -217,13 +220,26 @@ func (p *spdProblem) kernelOf(Q mat.Symmetric) (*kernel.Gaussian, error) {
 	return kernel.NewGaussian(Q)
 }
 
-// gram returns K^Q on the training rows.
+// gram returns K^Q on the training rows, in the storage of p.spare when
+// the kernel's route can reuse it (kernel.Gaussian.GramInto).
 func (p *spdProblem) gram(Q mat.Symmetric) (*mat.SymDense, error) {
 	k, err := p.kernelOf(Q)
 	if err != nil {
 		return nil, err
 	}
-	return k.Gram(p.X), nil
+	K := k.GramInto(p.X, p.spare)
+	if K == p.spare {
+		p.spare = nil
+	}
+	return K, nil
+}
+
+// recycle hands gram a kernel matrix that nothing holds any more: one the
+// line search evaluated and did not keep.
+func (p *spdProblem) recycle(K *mat.SymDense) {
+	if K != nil && K != p.Kref {
+		p.spare = K
+	}
 }
 
 // value returns w at fixed α for the kernel matrix K:
@@ -483,10 +499,16 @@ func (s *spdState) descend(alpha []float64, f0 float64) (spdStep, error) {
 			if evalErr == nil {
 				evalErr = errors.New("criterion is NaN")
 			}
+			p.recycle(K)
 			return math.Inf(1)
 		}
 		if f < best.f {
+			if best.eta != 0 { // the previous best was this search's
+				p.recycle(best.K)
+			}
 			best = point{eta, f, Q, K}
+		} else {
+			p.recycle(K)
 		}
 		return f
 	}
