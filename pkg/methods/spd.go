@@ -200,8 +200,9 @@ type spdProblem struct {
 	Kref *mat.SymDense // K′ = K^{Q0}
 	// spare is a Gram matrix the line search no longer needs, which the
 	// next gram writes into (recycle).
-	spare *mat.SymDense
-	s     solver.Settings
+	spare   *mat.SymDense
+	noReuse bool // GramInto did not reuse a spare: recycle keeps none
+	s       solver.Settings
 	// checkpoint and scope are Common's (Algorithm 1 keeps its
 	// iterations there).
 	checkpoint Checkpoint
@@ -228,16 +229,19 @@ func (p *spdProblem) gram(Q mat.Symmetric) (*mat.SymDense, error) {
 		return nil, err
 	}
 	K := k.GramInto(p.X, p.spare)
-	if K == p.spare {
-		p.spare = nil
+	if p.spare != nil && K != p.spare {
+		// The kernel's route makes a new matrix each time (a full metric,
+		// dense rows): hold no spare, which would only outlive its use.
+		p.noReuse = true
 	}
+	p.spare = nil
 	return K, nil
 }
 
 // recycle hands gram a kernel matrix that nothing holds any more: one the
 // line search evaluated and did not keep.
 func (p *spdProblem) recycle(K *mat.SymDense) {
-	if K != nil && K != p.Kref {
+	if K != nil && K != p.Kref && !p.noReuse {
 		p.spare = K
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/kerneltune/kerneltune/internal/fdcheck"
 	"github.com/kerneltune/kerneltune/pkg/dataio"
 	"github.com/kerneltune/kerneltune/pkg/hint"
+	"github.com/kerneltune/kerneltune/pkg/kernel"
 	"github.com/kerneltune/kerneltune/pkg/model"
 	"github.com/kerneltune/kerneltune/pkg/solver"
 	"github.com/kerneltune/kerneltune/pkg/status"
@@ -675,5 +676,67 @@ func TestSPDDegenerateStartNote(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no degenerate-start note for sigma = 1000: %q", res.Notes)
+	}
+}
+
+// TestSPDGramRecycles: a Gram the line search hands back (recycle) is
+// written over by the next gram where the kernel's route can (one-hot rows,
+// diagonal metric), with the values of a new one; where it cannot (heart's
+// rows, a full metric) spd stops keeping a spare, so that none outlives its
+// use.
+func TestSPDGramRecycles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n, d := 120, 12
+	X := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := range n {
+		X.Set(i, rng.IntN(4), 1)
+		X.Set(i, 4+rng.IntN(8), 1)
+		y[i] = float64(2*(i%2) - 1)
+	}
+	p := &spdProblem{X: X, y: y, n: n, d: d, diag: true}
+	diagQ := func(s float64) *mat.SymDense {
+		Q := mat.NewSymDense(d, nil)
+		for k := range d {
+			Q.SetSym(k, k, s*float64(1+k%3))
+		}
+		return Q
+	}
+	K1, err := p.gram(diagQ(0.1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.recycle(K1)
+	K2, err := p.gram(diagQ(0.3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if K2 != K1 || p.spare != nil || p.noReuse {
+		t.Fatalf("one-hot rows: the recycled Gram not reused (same matrix %v, spare %v, noReuse %v)", K2 == K1, p.spare != nil, p.noReuse)
+	}
+	q := make([]float64, d)
+	for k := range q {
+		q[k] = 0.3 * float64(1+k%3)
+	}
+	g, _ := kernel.NewGaussianDiag(q)
+	if want := g.Gram(X); !mat.Equal(K2, want) {
+		t.Fatal("one-hot rows: the reused Gram's values differ from a new one's")
+	}
+
+	hp, Q := smallProblem(t, 60, false, 0.1)
+	Ka, err := hp.gram(Q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp.recycle(Ka)
+	Kb, err := hp.gram(Q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Kb == Ka || !hp.noReuse || hp.spare != nil {
+		t.Fatalf("full metric: new matrix %v, noReuse %v, spare held %v", Kb != Ka, hp.noReuse, hp.spare != nil)
+	}
+	if hp.recycle(Kb); hp.spare != nil {
+		t.Error("full metric: recycle kept a spare after GramInto could not reuse one")
 	}
 }
