@@ -447,14 +447,8 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 	} else {
 		m.denseSVs(train.X, rows, y, res.Alpha)
 	}
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
 	m.Training = Training{
-		N: len(y), NPos: pos, NSV: len(m.SupportVectors), NBSV: res.NBSV,
+		N: len(y), NPos: positives(y), NSV: len(m.SupportVectors), NBSV: res.NBSV,
 		Obj: res.Obj, Rho: res.Rho, Iter: res.Iter, Status: res.Status.String(),
 		Eps: s.Eps,
 	}
@@ -475,10 +469,11 @@ func fitSVMAt(ctx context.Context, train *dataio.Dataset, rows []int, y []float6
 	return m, res, nil
 }
 
-// positives is the number of α_i > 0: the support vectors of a solve.
-func positives(alpha []float64) int {
+// positives is the number of entries of v above 0: the support vectors of
+// a solve's α, the positive rows of its labels y.
+func positives(v []float64) int {
 	n := 0
-	for _, a := range alpha {
+	for _, a := range v {
 		if a > 0 {
 			n++
 		}
